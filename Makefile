@@ -1,0 +1,80 @@
+# Argus: `make`, `make check`, `make install PREFIX=...`, `make bench`.
+
+PREFIX	?= /usr/local
+CC	?= cc
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib
+LDLIBS	 = -lcsv -lz -lm
+
+# The tracing back end and its libraries link into argus-capture alone:
+# nothing downstream of the stream may depend on where a trace came from.
+CAPTURE_LIBS = -ltracefs -ltraceevent
+
+LIB_SRCS	:= $(wildcard lib/*.c)
+LIB_OBJS	:= $(LIB_SRCS:.c=.o)
+CAPTURE_SRCS	:= $(wildcard capture/*.c)
+CAPTURE_OBJS	:= $(CAPTURE_SRCS:.c=.o)
+PROG_SRCS	:= $(wildcard bin/*.c)
+PROGS		:= $(PROG_SRCS:.c=)
+UNIT_SRCS	:= $(wildcard test/unit/*.c)
+TEST_PROG_SRCS	:= $(wildcard test/progs/*.c)
+TEST_PROGS	:= $(TEST_PROG_SRCS:.c=)
+MAN1		:= $(wildcard share/man/*.1)
+MAN5		:= $(wildcard share/man/*.5)
+
+all: $(PROGS)
+
+lib/libargus.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+capture/libcapture.a: $(CAPTURE_OBJS)
+	$(AR) rcs $@ $^
+
+bin/argus-capture: bin/argus-capture.o capture/libcapture.a lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
+
+bin/%: bin/%.o lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+test/unit/run: $(UNIT_SRCS:.c=.o) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+test/progs/%: test/progs/%.c
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+
+bench/gen-events: bench/gen-events.o lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+%.o: %.c
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+check: all test/unit/run $(TEST_PROGS)
+	test/unit/run
+	bats test/bats
+
+bench: all bench/gen-events
+	bench/cat
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin
+	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1)
+	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5)
+
+# Debian packages the build, the tests and the capture need.
+deps:
+	share/scripts/install-deps
+
+demo: all
+	bin/argus demo
+
+clean:
+	rm -f $(PROGS) bin/*.o bin/*.d lib/*.o lib/*.d lib/*.a capture/*.o \
+	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
+	    $(TEST_PROGS) bench/gen-events bench/*.o bench/*.d
+
+.PHONY: all check bench install deps demo clean
+.SECONDARY:
+
+-include $(wildcard */*.d)

@@ -1,0 +1,464 @@
+/*
+ * Reading the record stream.  The common case, a line with no quote, is
+ * split on commas by hand; any line with a quote goes to libcsv, which owns
+ * RFC 4180.  Nothing is allocated per record: buffers grow to the largest
+ * record seen and are reused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <csv.h>
+#include <zlib.h>
+
+#include "util.h"
+
+#define READ_CHUNK	(256 * 1024)
+
+struct reader {
+	int		 fd;
+	char		*name;
+	unsigned long	 line;		/* lines consumed so far */
+	int		 seen_header;
+	int		 eof;		/* fd exhausted */
+
+	/* Decoded bytes; records are cut from buf[start, end). */
+	char		*buf;
+	size_t		 cap, start, end;
+
+	/* gzip input, when the file is compressed. */
+	int		 gz;
+	int		 in_member;	/* inside a gzip member not yet ended */
+	z_stream	 z;
+	unsigned char	*zin;
+
+	/* The current record's fields. */
+	char		*scratch;
+	size_t		 scap, slen;
+	char		**fv;
+	size_t		*foff;
+	size_t		 fcap, nf;
+	struct csv_parser csv;
+	int		 csv_records;
+};
+
+static void	 bad(struct reader *, unsigned long, const char *, ...)
+		    __attribute__((noreturn, format(printf, 3, 4)));
+
+static void
+bad(struct reader *r, unsigned long line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		diex(EX_DATAERR, "%s:%lu: %s", r->name, line, msg);
+	diex(EX_DATAERR, "%s: %s", r->name, msg);
+}
+
+static ssize_t
+read_some(struct reader *r, void *p, size_t n)
+{
+	ssize_t got;
+
+	for (;;) {
+		got = read(r->fd, p, n);
+		if (got >= 0)
+			return got;
+		if (errno == EINTR) {
+			if (interrupted)
+				return 0;	/* wind down as at end of input */
+			continue;
+		}
+		die(EX_IOERR, "%s: read", r->name);
+	}
+}
+
+static void
+make_room(struct reader *r)
+{
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (r->cap - r->end < READ_CHUNK / 2) {
+		r->cap *= 2;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+}
+
+/* More decoded bytes into buf: 1 on progress, 0 at end of input. */
+static int
+fill(struct reader *r)
+{
+	ssize_t got;
+	size_t before;
+	int zr;
+
+	make_room(r);
+	if (!r->gz) {
+		if (r->eof)
+			return 0;
+		got = read_some(r, r->buf + r->end, r->cap - r->end);
+		if (got == 0)
+			r->eof = 1;
+		r->end += got;
+		return got > 0;
+	}
+	for (before = r->end; r->end == before; ) {
+		if (r->z.avail_in == 0 && !r->eof) {
+			got = read_some(r, r->zin, READ_CHUNK);
+			if (got == 0)
+				r->eof = 1;
+			r->z.next_in = r->zin;
+			r->z.avail_in = got;
+		}
+		if (r->z.avail_in == 0) {
+			/* Only the cut record is lost: all before it went out. */
+			if (r->in_member)
+				bad(r, 0, "compressed data cut short after "
+				    "line %lu", r->line);
+			return 0;
+		}
+		r->z.next_out = (unsigned char *)r->buf + r->end;
+		r->z.avail_out = r->cap - r->end;
+		zr = inflate(&r->z, Z_NO_FLUSH);
+		r->in_member = 1;
+		r->end = r->cap - r->z.avail_out;
+		if (zr == Z_STREAM_END) {
+			/* gzip members follow each other: start the next. */
+			inflateReset(&r->z);
+			r->in_member = 0;
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			bad(r, 0, "corrupt compressed data after line %lu: %s",
+			    r->line, r->z.msg ? r->z.msg : "inflate failed");
+		}
+	}
+	return 1;
+}
+
+struct reader *
+reader_open(const char *path)
+{
+	struct reader *r;
+	ssize_t got;
+
+	r = xcalloc(1, sizeof(*r));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		r->fd = STDIN_FILENO;
+		r->name = xstrdup("<stdin>");
+	} else {
+		if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			die(EX_NOINPUT, "%s", path);
+		r->name = xstrdup(path);
+	}
+	r->cap = READ_CHUNK * 2;
+	r->buf = xmalloc(r->cap);
+	r->scap = 4096;
+	r->scratch = xmalloc(r->scap);
+	r->fcap = 64;
+	r->fv = xmalloc(r->fcap * sizeof(*r->fv));
+	r->foff = xmalloc(r->fcap * sizeof(*r->foff));
+
+	/* Sniff the gzip magic; what we read is kept either way. */
+	while (r->end < 2 && !r->eof) {
+		got = read_some(r, r->buf + r->end, READ_CHUNK);
+		if (got == 0)
+			r->eof = 1;
+		r->end += got;
+	}
+	if (r->end >= 2 && (unsigned char)r->buf[0] == 0x1f &&
+	    (unsigned char)r->buf[1] == 0x8b) {
+		r->gz = 1;
+		r->zin = xmalloc(READ_CHUNK);
+		memcpy(r->zin, r->buf, r->end);
+		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK)
+			diex(EX_SOFTWARE, "inflateInit2 failed");
+		r->z.next_in = r->zin;
+		r->z.avail_in = r->end;
+		r->end = 0;
+	}
+	if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL))
+		diex(EX_SOFTWARE, "csv_init failed");
+	return r;
+}
+
+void
+reader_close(struct reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->gz) {
+		inflateEnd(&r->z);
+		free(r->zin);
+	}
+	if (r->fd != STDIN_FILENO)
+		close(r->fd);
+	csv_free(&r->csv);
+	free(r->buf);
+	free(r->scratch);
+	free(r->fv);
+	free(r->foff);
+	free(r->name);
+	free(r);
+}
+
+static void
+scratch_reserve(struct reader *r, size_t n)
+{
+	if (n > r->scap) {
+		while (r->scap < n)
+			r->scap *= 2;
+		r->scratch = xrealloc(r->scratch, r->scap);
+	}
+}
+
+static inline void
+field_add(struct reader *r, size_t off)
+{
+	if (r->nf == r->fcap) {
+		r->fcap *= 2;
+		r->fv = xrealloc(r->fv, r->fcap * sizeof(*r->fv));
+		r->foff = xrealloc(r->foff, r->fcap * sizeof(*r->foff));
+	}
+	r->foff[r->nf++] = off;
+}
+
+/*
+ * The fast path: no quotes, so every comma separates two fields.  Fields
+ * are short, so a memchr call per field costs more than the search; this
+ * copies and cuts a word at a time instead.
+ */
+static void
+split_plain(struct reader *r, const char *line, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, commas = ones * ',';
+	uint64_t w, x, m;
+	char *d;
+	size_t i, at;
+
+	scratch_reserve(r, len + 8);
+	d = r->scratch;
+	r->nf = 0;
+	field_add(r, 0);
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, line + i, 8);
+		memcpy(d + i, &w, 8);
+		x = w ^ commas;
+		/* High bit set in each byte of x that is zero, and maybe a
+		 * byte above one: those are checked. */
+		for (m = (x - ones) & ~x & (ones << 7); m; m &= m - 1) {
+			at = i + (__builtin_ctzll(m) >> 3);
+			if (d[at] == ',') {
+				d[at] = '\0';
+				field_add(r, at + 1);
+			}
+		}
+	}
+	for (; i < len; i++) {
+		if ((d[i] = line[i]) == ',') {
+			d[i] = '\0';
+			field_add(r, i + 1);
+		}
+	}
+	d[len] = '\0';
+}
+
+static int
+no_space(unsigned char c)
+{
+	(void)c;
+	return 0;	/* spaces are data: round trips must be exact */
+}
+
+static void
+csv_field(void *s, size_t len, void *arg)
+{
+	struct reader *r = arg;
+
+	scratch_reserve(r, r->slen + len + 1);
+	memcpy(r->scratch + r->slen, s, len);
+	r->scratch[r->slen + len] = '\0';
+	field_add(r, r->slen);
+	r->slen += len + 1;
+}
+
+static void
+csv_eor(int c, void *arg)
+{
+	struct reader *r = arg;
+
+	(void)c;
+	r->csv_records++;
+}
+
+static void
+split_csv(struct reader *r, const char *rec, size_t len, unsigned long line)
+{
+	r->nf = 0;
+	r->slen = 0;
+	r->csv_records = 0;
+	csv_set_space_func(&r->csv, no_space);
+	if (csv_parse(&r->csv, rec, len, csv_field, csv_eor, r) != len ||
+	    csv_fini(&r->csv, csv_field, csv_eor, r) != 0)
+		bad(r, line, "malformed record: %s",
+		    csv_strerror(csv_error(&r->csv)));
+	if (r->csv_records != 1)
+		bad(r, line, "malformed record: a carriage return ends it early");
+}
+
+/*
+ * Where the record starting at p ends: the first newline outside quotes.
+ * Doubled quotes inside a quoted field flip the parity twice, so counting
+ * quotes is enough.
+ */
+static const char *
+record_end(const char *p, const char *end, int *quoted)
+{
+	const char *nl, *q;
+	int odd = 0;
+
+	*quoted = 0;
+	while ((nl = memchr(p, '\n', end - p)) != NULL) {
+		for (q = p; (q = memchr(q, '"', nl - q)) != NULL; q++) {
+			odd ^= 1;
+			*quoted = 1;
+		}
+		if (!odd)
+			return nl;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+static void
+check_version(struct reader *r, const struct record *rec)
+{
+	uint64_t v;
+
+	if (!record_u64_opt(rec, 1, &v) || v != STREAM_VERSION)
+		bad(r, rec->line, "record stream version '%s' is not supported "
+		    "(this build reads version %d)", record_str(rec, 1),
+		    STREAM_VERSION);
+	r->seen_header = 1;
+}
+
+int
+reader_next(struct reader *r, struct record *rec)
+{
+	const char *p, *end, *eol;
+	unsigned long first;
+	size_t i, len;
+	int quoted, more;
+
+	for (;;) {
+		p = r->buf + r->start;
+		end = r->buf + r->end;
+		eol = record_end(p, end, &quoted);
+		if (eol == NULL) {
+			more = fill(r);
+			if (more)
+				continue;
+			if (r->start < r->end && memchr(p, '"', end - p))
+				bad(r, r->line + 1, "malformed record: a quoted "
+				    "field is never closed");
+			if (r->start < r->end)
+				bad(r, r->line + 1, "record cut short "
+				    "(no end of line before the end of input)");
+			if (!r->seen_header)
+				bad(r, 0, "empty input: not an Argus record stream");
+			return 0;
+		}
+		len = eol - p;
+		first = r->line + 1;
+		r->line++;
+		for (i = 0; quoted && i < len; i++)
+			r->line += p[i] == '\n';
+		r->start += len + 1;
+		if (len == 0)
+			continue;	/* blank lines carry nothing */
+
+		rec->raw = p;
+		rec->rawlen = len;
+		rec->file = r->name;
+		rec->line = first;
+		rec->time = NO_TIME;
+		if (p[0] == '#') {
+			rec->comment = 1;
+			rec->f = NULL;
+			rec->nf = 0;
+		} else {
+			rec->comment = 0;
+			if (quoted)
+				split_csv(r, p, len, first);
+			else
+				split_plain(r, p, len);
+			for (i = 0; i < r->nf; i++)
+				r->fv[i] = r->scratch + r->foff[i];
+			rec->f = r->fv;
+			rec->nf = r->nf;
+		}
+		/* Concatenated streams repeat the header: check, swallow. */
+		if (!rec->comment && rec->f[0][0] == STREAM_MAGIC[0] &&
+		    strcmp(rec->f[0], STREAM_MAGIC) == 0) {
+			check_version(r, rec);
+			continue;
+		}
+		if (!r->seen_header)
+			bad(r, first, "not an Argus record stream: the first "
+			    "line must be '%s,%d'", STREAM_MAGIC, STREAM_VERSION);
+		if (rec->comment)
+			return 1;
+		if (rec->f[0][0] == '\0')
+			bad(r, first, "malformed record: empty record kind");
+		if (rec->nf > COL_TIME && rec->f[COL_TIME][0] != '\0' &&
+		    !record_u64_opt(rec, COL_TIME, &rec->time))
+			bad(r, first, "malformed record: time '%s' is not an "
+			    "integer count of nanoseconds", rec->f[COL_TIME]);
+		return 1;
+	}
+}
+
+int
+record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
+{
+	const char *s;
+	uint64_t x = 0, d;
+
+	if (col >= rec->nf || *(s = rec->f[col]) == '\0')
+		return 0;
+	for (; *s; s++) {
+		d = (uint64_t)(*s - '0');
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return 0;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 1;
+}
+
+uint64_t
+record_u64(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	if (!record_u64_opt(rec, col, &v))
+		diex(EX_DATAERR, "%s:%lu: %s record: column %zu: expected an "
+		    "unsigned integer, got '%s'", rec->file, rec->line,
+		    rec->nf ? rec->f[0] : "?", col + 1, record_str(rec, col));
+	return v;
+}
+
+const char *
+record_str(const struct record *rec, size_t col)
+{
+	return col < rec->nf ? rec->f[col] : "";
+}

@@ -1,0 +1,75 @@
+/*
+ * The Argus record stream: line-oriented CSV, gzip at rest, plain in pipes.
+ * See argus-stream(5) for the format; this is the one reader and the one
+ * writer every program uses.
+ */
+#ifndef ARGUS_STREAM_H
+#define ARGUS_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STREAM_VERSION	1
+#define STREAM_MAGIC	"argus-stream"
+
+/* Columns every record kind shares: KIND,TIME,PID,TID,... */
+enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
+
+#define NO_TIME		UINT64_MAX
+
+/*
+ * One record as read.  Fields and raw bytes point into the reader's buffers
+ * and stay valid until the next call on the same reader: nothing is
+ * allocated per record.
+ */
+struct record {
+	char		**f;		/* fields, NUL-terminated; unset for comments */
+	size_t		  nf;
+	const char	 *raw;		/* the record exactly as read, without its newline */
+	size_t		  rawlen;
+	int		  comment;	/* a '#' line */
+	uint64_t	  time;		/* COL_TIME, or NO_TIME when empty or a comment */
+	const char	 *file;		/* for messages */
+	unsigned long	  line;		/* first line of the record in file */
+};
+
+/* Reading: a single file ("-" is stdin), compressed or not. */
+struct reader;
+struct reader	*reader_open(const char *path);
+int		 reader_next(struct reader *, struct record *);	/* 1, or 0 at end */
+void		 reader_close(struct reader *);
+
+/*
+ * Several inputs merged by time.  Records without a time, and comments,
+ * stay behind the record that preceded them in their own input.
+ */
+struct source;
+struct source	*source_open(char **paths, int npaths);	/* none: stdin */
+const struct record *source_next(struct source *);	/* NULL at end */
+void		 source_close(struct source *);
+
+/* Writing. */
+enum zmode { Z_AUTO, Z_PLAIN, Z_GZIP };
+
+struct writer;
+struct writer	*writer_open(const char *path, enum zmode);	/* NULL or "-": stdout */
+void		 writer_begin(struct writer *, const char *kind);
+void		 writer_str(struct writer *, const char *);
+void		 writer_strn(struct writer *, const char *, size_t);
+void		 writer_u64(struct writer *, uint64_t);
+void		 writer_i64(struct writer *, int64_t);
+void		 writer_hex(struct writer *, uint64_t);
+void		 writer_time(struct writer *, uint64_t);	/* NO_TIME: empty */
+void		 writer_empty(struct writer *);
+void		 writer_end(struct writer *);
+void		 writer_fields(struct writer *, char **f, size_t nf);
+void		 writer_record(struct writer *, const struct record *);	/* as read */
+void		 writer_flush(struct writer *);
+void		 writer_close(struct writer *);
+
+/* Field helpers: strict unsigned parse, error naming the record. */
+uint64_t	 record_u64(const struct record *, size_t col);
+int		 record_u64_opt(const struct record *, size_t col, uint64_t *);
+const char	*record_str(const struct record *, size_t col);	/* "" if absent */
+
+#endif

@@ -1,0 +1,238 @@
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+extern const char *__progname;
+
+volatile sig_atomic_t interrupted;
+
+/* Few writers per process: a small array beats a list. */
+static struct writer	*writers[8];
+
+void
+atexit_writer(struct writer *w, int add)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(writers); i++) {
+		if (add && writers[i] == NULL) {
+			writers[i] = w;
+			return;
+		}
+		if (!add && writers[i] == w) {
+			writers[i] = NULL;
+			return;
+		}
+	}
+	if (add)
+		diex(EX_SOFTWARE, "too many open writers");
+}
+
+void
+finish_writers(void)
+{
+	size_t i;
+	struct writer *w;
+
+	for (i = 0; i < ARRAY_LEN(writers); i++) {
+		if ((w = writers[i]) != NULL)
+			writer_close(w);	/* unregisters itself */
+	}
+}
+
+static void __attribute__((noreturn))
+vdie(int code, int eno, const char *fmt, va_list ap)
+{
+	static int dying;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", __progname);
+	vfprintf(stderr, fmt, ap);
+	if (eno)
+		fprintf(stderr, ": %s", strerror(eno));
+	fputc('\n', stderr);
+	/* Finish after the message: finishing may itself fail and die. */
+	if (!dying++)
+		finish_writers();
+	exit(code);
+}
+
+void
+die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	int eno = errno;
+
+	va_start(ap, fmt);
+	vdie(code, eno, fmt, ap);
+}
+
+void
+diex(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(code, 0, fmt, ap);
+}
+
+void
+warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", __progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p;
+
+	if ((p = malloc(n ? n : 1)) == NULL)
+		die(EX_OSERR, "malloc %zu", n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p;
+
+	if ((p = calloc(n ? n : 1, size ? size : 1)) == NULL)
+		die(EX_OSERR, "calloc %zu", n * size);
+	return p;
+}
+
+void *
+xrealloc(void *o, size_t n)
+{
+	void *p;
+
+	if ((p = realloc(o, n ? n : 1)) == NULL)
+		die(EX_OSERR, "realloc %zu", n);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p;
+
+	if ((p = strdup(s)) == NULL)
+		die(EX_OSERR, "strdup");
+	return p;
+}
+
+static void
+on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+void
+catch_signals(void)
+{
+	struct sigaction sa;
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocked read must return so we can wind down. */
+	for (i = 0; i < ARRAY_LEN(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int
+exit_status(int ok)
+{
+	if (interrupted)
+		return 128 + interrupted;
+	return ok ? 0 : 1;
+}
+
+void
+usage_error(const char *usage)
+{
+	const char *nl = strchr(usage, '\n');
+
+	/* Only the synopsis line: the rest is for --help. */
+	fprintf(stderr, "%.*s\n", nl ? (int)(nl - usage) : (int)strlen(usage),
+	    usage);
+	fprintf(stderr, "Try '%s --help' for more.\n", __progname);
+	exit(EX_USAGE);
+}
+
+int
+common_option(struct common *c, int ch, const char *arg, const char *usage)
+{
+	switch (ch) {
+	case 'o':
+		c->out = arg;
+		return 1;
+	case 'z':
+		c->z = Z_GZIP;
+		return 1;
+	case 'Z':
+		c->z = Z_PLAIN;
+		return 1;
+	case 'h':
+		fputs(usage, stdout);
+		exit(0);
+	case 'V':
+		printf("%s (Argus) %s, record stream version %d\n",
+		    __progname, ARGUS_VERSION, STREAM_VERSION);
+		exit(0);
+	case '?':
+		usage_error(usage);
+	}
+	return 0;
+}
+
+uint64_t
+parse_u64(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s == '\0' || *s == '-' || *end != '\0' || errno)
+		diex(EX_USAGE, "%s: not a number: '%s'", opt, s);
+	return v;
+}
+
+uint64_t
+parse_duration_ns(const char *opt, const char *s)
+{
+	static const struct { const char *sfx; double mul; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v < 0 || !isfinite(v))
+		diex(EX_USAGE, "%s: not a duration: '%s'", opt, s);
+	for (i = 0; i < ARRAY_LEN(units); i++)
+		if (strcmp(end, units[i].sfx) == 0)
+			return (uint64_t)(v * units[i].mul + 0.5);
+	diex(EX_USAGE, "%s: unknown unit in '%s' (ns, us, ms, s, m, h)", opt, s);
+}

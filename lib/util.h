@@ -1,0 +1,76 @@
+/*
+ * What every Argus program shares besides the stream: exits that scripts can
+ * test, errors that leave finished output behind, the common options.
+ */
+#ifndef ARGUS_UTIL_H
+#define ARGUS_UTIL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sysexits.h>
+
+#include "stream.h"
+
+#ifndef ARGUS_VERSION
+#define ARGUS_VERSION	"0.1.0"
+#endif
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Print "prog: message" and exit with code, after finishing every open
+ * writer so that records already written survive (a gzip member is closed,
+ * a half record is dropped).  die() appends strerror(errno) like err(3).
+ */
+void	 die(int code, const char *fmt, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+void	 diex(int code, const char *fmt, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+void	 warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+char	*xstrdup(const char *);
+
+/* Writers register here so that die() and signals can finish them. */
+void	 atexit_writer(struct writer *, int add);
+void	 finish_writers(void);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP set `interrupted' instead of killing: blocking
+ * reads return early and programs wind down at a record boundary.  SIGPIPE
+ * keeps its default: when the reader of our output is gone, so is the point.
+ */
+extern volatile sig_atomic_t interrupted;
+void	 catch_signals(void);
+int	 exit_status(int ok);		/* 128+signal if interrupted */
+
+/* Options every program takes. */
+struct common {
+	const char	*out;		/* -o FILE */
+	enum zmode	 z;		/* -z, -Z */
+};
+
+/*
+ * Handles -o, -z, -Z, -h and -V (--version); returns 0 for any other
+ * option so the caller can handle it.  usage is the whole --help text.
+ */
+int	 common_option(struct common *, int ch, const char *arg,
+	    const char *usage);
+void	 usage_error(const char *usage) __attribute__((noreturn));
+
+#define COMMON_SHORT	"o:zZhV"
+#define COMMON_LONG \
+	{ "output",	 required_argument, NULL, 'o' }, \
+	{ "compress",	 no_argument,	    NULL, 'z' }, \
+	{ "no-compress", no_argument,	    NULL, 'Z' }, \
+	{ "help",	 no_argument,	    NULL, 'h' }, \
+	{ "version",	 no_argument,	    NULL, 'V' }
+
+/* Numbers from the command line: a usage error, not a crash, when bad. */
+uint64_t parse_u64(const char *opt, const char *s);
+uint64_t parse_duration_ns(const char *opt, const char *s);	/* 1.5s 20ms 300us 7ns; bare = s */
+
+#endif

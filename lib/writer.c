@@ -1,0 +1,315 @@
+/*
+ * Writing the record stream.  A record is built in place at the end of the
+ * output buffer and only counts once writer_end() commits it, so whatever
+ * stops a program half-way through a record, the record never reaches the
+ * output.  Compressed output is a sequence of gzip members, one per
+ * writer_flush(): a file cut short is readable up to its last flush.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <csv.h>
+#include <zlib.h>
+
+#include "util.h"
+
+#define OUT_CHUNK	(256 * 1024)
+
+struct writer {
+	int		 fd;
+	char		*name;
+	char		*buf;
+	size_t		 cap;
+	size_t		 len;		/* bytes in buf */
+	size_t		 mark;		/* bytes of whole records */
+	int		 nfield;	/* fields of the record being built */
+
+	int		 gz;
+	int		 in_member;
+	z_stream	 z;
+	unsigned char	*zout;
+};
+
+static void
+write_all(struct writer *w, const void *p, size_t n)
+{
+	const char *c = p;
+	ssize_t put;
+
+	while (n > 0) {
+		put = write(w->fd, c, n);
+		if (put == -1) {
+			if (errno == EINTR)
+				continue;	/* finish the record even when asked to stop */
+			die(EX_IOERR, "%s: write", w->name);
+		}
+		c += put;
+		n -= put;
+	}
+}
+
+static void
+deflate_out(struct writer *w, const void *p, size_t n, int flush)
+{
+	int zr;
+
+	w->z.next_in = (unsigned char *)p;
+	w->z.avail_in = n;
+	do {
+		w->z.next_out = w->zout;
+		w->z.avail_out = OUT_CHUNK;
+		zr = deflate(&w->z, flush);
+		if (zr == Z_STREAM_ERROR)
+			diex(EX_SOFTWARE, "%s: deflate failed", w->name);
+		write_all(w, w->zout, OUT_CHUNK - w->z.avail_out);
+	} while (w->z.avail_out == 0 || w->z.avail_in > 0);
+	w->in_member = 1;
+	if (flush == Z_FINISH) {
+		deflateReset(&w->z);	/* the next byte starts a new member */
+		w->in_member = 0;
+	}
+}
+
+/* Push out the whole records; keep the one under construction. */
+static void
+drain(struct writer *w)
+{
+	if (w->mark == 0)
+		return;
+	if (w->gz)
+		deflate_out(w, w->buf, w->mark, Z_NO_FLUSH);
+	else
+		write_all(w, w->buf, w->mark);
+	memmove(w->buf, w->buf + w->mark, w->len - w->mark);
+	w->len -= w->mark;
+	w->mark = 0;
+}
+
+static inline void
+reserve(struct writer *w, size_t n)
+{
+	if (w->len + n <= w->cap)
+		return;
+	drain(w);
+	while (w->len + n > w->cap)
+		w->cap *= 2;		/* one record larger than the buffer */
+	w->buf = xrealloc(w->buf, w->cap);
+}
+
+static inline void
+put(struct writer *w, const char *p, size_t n)
+{
+	reserve(w, n);
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+static inline void
+sep(struct writer *w)
+{
+	reserve(w, 1);
+	if (w->nfield++ > 0)
+		w->buf[w->len++] = ',';
+}
+
+struct writer *
+writer_open(const char *path, enum zmode z)
+{
+	struct writer *w;
+	struct stat st;
+
+	w = xcalloc(1, sizeof(*w));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		w->fd = STDOUT_FILENO;
+		w->name = xstrdup("<stdout>");
+	} else {
+		/* Traces hold other people's commands and arguments. */
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (w->fd == -1)
+			die(EX_CANTCREAT, "%s", path);
+		w->name = xstrdup(path);
+	}
+	if (fstat(w->fd, &st) == -1)
+		die(EX_IOERR, "%s", w->name);
+	/* A file that existed keeps its mode through O_TRUNC: tighten it. */
+	if (w->fd != STDOUT_FILENO && (st.st_mode & 077) &&
+	    fchmod(w->fd, 0600) == -1)
+		die(EX_IOERR, "%s: chmod", w->name);
+	/* Compress at rest; a pipe between stages should not pay for it. */
+	w->gz = z == Z_GZIP || (z == Z_AUTO && S_ISREG(st.st_mode));
+	if (w->gz) {
+		w->zout = xmalloc(OUT_CHUNK);
+		if (deflateInit2(&w->z, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS,
+		    8, Z_DEFAULT_STRATEGY) != Z_OK)
+			diex(EX_SOFTWARE, "deflateInit2 failed");
+	}
+	w->cap = OUT_CHUNK;
+	w->buf = xmalloc(w->cap);
+	atexit_writer(w, 1);
+
+	writer_begin(w, STREAM_MAGIC);
+	writer_u64(w, STREAM_VERSION);
+	writer_end(w);
+	return w;
+}
+
+void
+writer_begin(struct writer *w, const char *kind)
+{
+	w->len = w->mark;	/* an unfinished record is dropped */
+	w->nfield = 0;
+	writer_str(w, kind);
+}
+
+/* Characters that force RFC 4180 quoting. */
+static const unsigned char special[256] = {
+	['\n'] = 1, ['\r'] = 1, [','] = 1, ['"'] = 1,
+};
+
+void
+writer_strn(struct writer *w, const char *s, size_t n)
+{
+	size_t i, need;
+
+	sep(w);
+	for (i = 0; i < n; i++)
+		if (special[(unsigned char)s[i]])
+			break;
+	/* A first field starting with '#' would read back as a comment. */
+	if (i == n && !(w->nfield == 1 && n > 0 && s[0] == '#')) {
+		put(w, s, n);
+		return;
+	}
+	need = 2 * n + 2;
+	reserve(w, need);
+	w->len += csv_write(w->buf + w->len, need, s, n);
+}
+
+void
+writer_str(struct writer *w, const char *s)
+{
+	writer_strn(w, s, strlen(s));
+}
+
+static void
+put_decimal(struct writer *w, uint64_t v, int neg)
+{
+	char tmp[21], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	sep(w);
+	put(w, p, tmp + sizeof(tmp) - p);
+}
+
+void
+writer_u64(struct writer *w, uint64_t v)
+{
+	put_decimal(w, v, 0);
+}
+
+void
+writer_i64(struct writer *w, int64_t v)
+{
+	put_decimal(w, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+}
+
+void
+writer_hex(struct writer *w, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[18], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	sep(w);
+	put(w, p, tmp + sizeof(tmp) - p);
+}
+
+void
+writer_time(struct writer *w, uint64_t t)
+{
+	if (t == NO_TIME)
+		writer_empty(w);
+	else
+		writer_u64(w, t);
+}
+
+void
+writer_empty(struct writer *w)
+{
+	sep(w);
+}
+
+void
+writer_end(struct writer *w)
+{
+	put(w, "\n", 1);
+	w->mark = w->len;
+	w->nfield = 0;
+	if (w->len >= OUT_CHUNK)
+		drain(w);
+}
+
+void
+writer_fields(struct writer *w, char **f, size_t nf)
+{
+	size_t i;
+
+	writer_begin(w, nf > 0 ? f[0] : "");
+	for (i = 1; i < nf; i++)
+		writer_str(w, f[i]);
+	writer_end(w);
+}
+
+void
+writer_record(struct writer *w, const struct record *rec)
+{
+	w->len = w->mark;
+	put(w, rec->raw, rec->rawlen);
+	put(w, "\n", 1);
+	w->mark = w->len;
+	w->nfield = 0;
+	if (w->len >= OUT_CHUNK)
+		drain(w);
+}
+
+void
+writer_flush(struct writer *w)
+{
+	drain(w);
+	if (w->gz && w->in_member)
+		deflate_out(w, "", 0, Z_FINISH);
+}
+
+void
+writer_close(struct writer *w)
+{
+	if (w == NULL)
+		return;
+	atexit_writer(w, 0);
+	w->len = w->mark;
+	writer_flush(w);
+	if (w->gz) {
+		deflateEnd(&w->z);
+		free(w->zout);
+	}
+	if (w->fd != STDOUT_FILENO && close(w->fd) == -1)
+		die(EX_IOERR, "%s: close", w->name);
+	free(w->buf);
+	free(w->name);
+	free(w);
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# argus-cat: the first reader of the stream, and the conventions every
+# program shares (options, exit codes, errors that name file and line).
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	stream >a.csv <<-'EOF'
+	meta,,,,source,test
+	event,100,10,11,0,switch,-,S,20,21
+	event,300,20,21,1,waking,s,10,11,0
+	# a comment
+	event,500,10,12,0,marker,-,"hello, ""world"""
+	EOF
+	stream >b.csv <<-'EOF'
+	event,200,30,31,1,sys_enter,-,0,read
+	event,400,30,31,1,sys_exit,-,0,read,5
+	EOF
+}
+
+@test "--help and --version" {
+	run argus-cat --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == usage:\ argus-cat* ]]
+	[[ "$output" == *--since* ]]
+	run argus-cat --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"record stream version 1"* ]]
+}
+
+@test "usage errors exit 64" {
+	run argus-cat --no-such-option
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"usage: argus-cat"* ]]
+	run argus-cat --pid abc a.csv
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"--pid: not a number: 'abc'"* ]]
+	run argus-cat --since +3parsecs a.csv
+	[ "$status" -eq 64 ]
+}
+
+@test "a missing file exits 66 and names it" {
+	run argus-cat a.csv nosuch.gz
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"nosuch.gz: No such file or directory"* ]]
+}
+
+@test "plain into a pipe, byte for byte" {
+	argus-cat a.csv | cmp - a.csv
+}
+
+@test "compressed into a file, mode 0600, readable by zcat and by argus-cat" {
+	argus-cat -o a.gz a.csv
+	[ "$(stat -c %a a.gz)" = 600 ]
+	zcat a.gz | cmp - a.csv
+	argus-cat a.gz | cmp - a.csv
+	argus-cat a.csv >redirected
+	zcat redirected | cmp - a.csv
+	argus-cat -Z -o plain a.csv
+	cmp plain a.csv
+	[ "$(argus-cat -z a.csv | zcat | wc -l)" -eq 6 ]
+}
+
+@test "stdin, and - for stdin" {
+	gzip -c a.csv | argus-cat | cmp - a.csv
+	argus-cat - <a.csv | cmp - a.csv
+}
+
+@test "several files merge by time, comments stay with their record" {
+	run argus-cat a.csv b.csv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(stream <<-'EOF'
+	meta,,,,source,test
+	event,100,10,11,0,switch,-,S,20,21
+	event,200,30,31,1,sys_enter,-,0,read
+	event,300,20,21,1,waking,s,10,11,0
+	# a comment
+	event,400,30,31,1,sys_exit,-,0,read,5
+	event,500,10,12,0,marker,-,"hello, ""world"""
+	EOF
+	)" ]
+}
+
+@test "select by kind, pid, tid" {
+	run argus-cat -k event -p 10 a.csv b.csv
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 2 ]
+	! printf '%s\n' "$output" | grep -q '^meta'
+	run argus-cat -t 12 a.csv
+	[ "$(printf '%s\n' "$output" | grep '^event' | cut -d, -f2)" = 500 ]
+	# meta has no pid: it is not about a thread, and stays.
+	run argus-cat -p 30 a.csv b.csv
+	[ "$(printf '%s\n' "$output" | grep -c '^meta')" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 2 ]
+}
+
+@test "select by time, absolute and relative to the first record" {
+	run argus-cat -s 200 -u 400 -k event a.csv b.csv
+	[ "$(printf '%s\n' "$output" | grep '^event' | cut -d, -f2 | tr '\n' ' ')" = "200 300 400 " ]
+	run argus-cat -s +250ns -k event a.csv b.csv
+	[ "$(printf '%s\n' "$output" | grep '^event' | cut -d, -f2 | tr '\n' ' ')" = "400 500 " ]
+}
+
+@test "quoted fields survive selection untouched" {
+	argus-cat -k event -t 12 a.csv | grep -qxF 'event,500,10,12,0,marker,-,"hello, ""world"""'
+}
+
+@test "a malformed line: file and line named, exit 65, earlier records kept whole" {
+	stream >bad.csv <<-'EOF'
+	event,1,1,1,0,x
+	event,2,1,1,0,y"z
+	event,3,1,1,0,x
+	EOF
+	run argus-cat -o out.gz bad.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == "argus-cat: bad.csv:3: malformed record"* ]]
+	[ "$(zcat out.gz)" = "$(printf 'argus-stream,1\nevent,1,1,1,0,x')" ]
+}
+
+@test "a stream of an unknown version is refused" {
+	printf 'argus-stream,9\nevent,1\n' >v9.csv
+	run argus-cat v9.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"v9.csv:1: record stream version '9' is not supported"* ]]
+	echo 'event,1' >nohdr.csv
+	run argus-cat nohdr.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"nohdr.csv:1: not an Argus record stream"* ]]
+}
+
+@test "a gzip file cut short: records up to the cut, then exit 65" {
+	# Many members, as a capture flushing every second writes them.
+	for i in $(seq 1 20); do
+		stream <<<"event,$i,1,1,0,x" | gzip -1
+	done >cut.gz
+	head -c $(( $(stat -c %s cut.gz) - 10 )) cut.gz >cut2.gz
+	run argus-cat -Z -o got cut2.gz
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"cut2.gz: compressed data cut short after line"* ]]
+	[ "$(grep -c '^event' got)" -eq 19 ]
+}
+
+@test "SIGINT: output so far is kept, finished and valid" {
+	mkfifo in
+	(stream <<<'event,1,1,1,0,before'; sleep 30) >in &
+	feeder=$!
+	argus-cat -o out.gz in &
+	cat=$!
+	for i in $(seq 50); do [ -s out.gz ] || sleep 0.1; done
+	sleep 0.5
+	kill -INT "$cat"
+	wait "$cat" || status=$?
+	kill "$feeder"
+	[ "$status" -eq 130 ]
+	[ "$(zcat out.gz | grep -c '^event,1,1,1,0,before')" -eq 1 ]
+}

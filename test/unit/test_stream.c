@@ -1,0 +1,490 @@
+/*
+ * Unit tests for the record stream reader and writer.  Each test runs in a
+ * child process, because the library's answer to bad input is to exit: the
+ * parent checks the exit status and what the child said on stderr.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char dir[] = "/tmp/argus-unit.XXXXXX";
+
+#define CHECK(c) do {							\
+	if (!(c)) {							\
+		fprintf(stderr, "%s:%d: check failed: %s\n",		\
+		    __FILE__, __LINE__, #c);				\
+		_exit(99);						\
+	}								\
+} while (0)
+
+static char *
+path(const char *name)
+{
+	static char buf[4][256];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	return buf[i];
+}
+
+static void
+put_file(const char *name, const char *text)
+{
+	FILE *fp = fopen(path(name), "w");
+
+	CHECK(fp != NULL);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static off_t
+file_size(const char *name)
+{
+	struct stat st;
+
+	CHECK(stat(path(name), &st) == 0);
+	return st.st_size;
+}
+
+/* Fields that need every kind of quoting, and some that need none. */
+static const char *awkward[] = {
+	"plain", "with,comma", "with \"quotes\"", "two\nlines", "cr\rhere",
+	"", "  spaced  ", "\"", ",", "#not-a-comment", "\n",
+};
+
+static void
+write_awkward(const char *name, enum zmode z)
+{
+	struct writer *w = writer_open(path(name), z);
+	size_t i;
+
+	for (i = 0; i < 100; i++) {
+		writer_begin(w, i % 2 ? "event" : "#odd");
+		writer_u64(w, 1000 + i);
+		writer_i64(w, -(int64_t)i);
+		writer_hex(w, 0xdeadbeef);
+		writer_str(w, awkward[i % ARRAY_LEN(awkward)]);
+		writer_empty(w);
+		writer_end(w);
+	}
+	writer_close(w);
+}
+
+static void
+read_awkward(const char *name)
+{
+	struct reader *r = reader_open(path(name));
+	struct record rec;
+	char num[32];
+	size_t i;
+
+	for (i = 0; i < 100; i++) {
+		CHECK(reader_next(r, &rec) == 1);
+		CHECK(!rec.comment);
+		CHECK(rec.nf == 6);
+		CHECK(strcmp(rec.f[0], i % 2 ? "event" : "#odd") == 0);
+		CHECK(rec.time == 1000 + i);
+		snprintf(num, sizeof(num), "%ld", -(long)i);
+		CHECK(strcmp(rec.f[2], num) == 0);
+		CHECK(strcmp(rec.f[3], "0xdeadbeef") == 0);
+		CHECK(strcmp(rec.f[4], awkward[i % ARRAY_LEN(awkward)]) == 0);
+		CHECK(rec.f[5][0] == '\0');
+	}
+	CHECK(reader_next(r, &rec) == 0);
+	reader_close(r);
+}
+
+static int
+is_gzip(const char *name)
+{
+	unsigned char magic[2];
+	int fd, yes;
+
+	CHECK((fd = open(path(name), O_RDONLY)) != -1);
+	yes = read(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	close(fd);
+	return yes;
+}
+
+static void
+roundtrip_plain(void)
+{
+	write_awkward("plain", Z_PLAIN);
+	CHECK(!is_gzip("plain"));
+	read_awkward("plain");
+}
+
+static void
+roundtrip_gzip(void)
+{
+	write_awkward("gz", Z_GZIP);
+	CHECK(is_gzip("gz"));
+	read_awkward("gz");
+}
+
+static void
+auto_compresses_regular_files(void)
+{
+	struct stat st;
+
+	write_awkward("auto", Z_AUTO);
+	CHECK(stat(path("auto"), &st) == 0);
+	CHECK((st.st_mode & 0777) == 0600);
+	CHECK(is_gzip("auto"));
+	read_awkward("auto");
+}
+
+/* Records with a comma, a quote and a newline, read back through zcat. */
+static void
+zcat_reads_members(void)
+{
+	struct writer *w = writer_open(path("members.gz"), Z_GZIP);
+	char cmd[512];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		writer_begin(w, "event");
+		writer_u64(w, i);
+		writer_end(w);
+		writer_flush(w);	/* a member each */
+	}
+	writer_close(w);
+	snprintf(cmd, sizeof(cmd), "test \"$(zcat %s | wc -l)\" = 4",
+	    path("members.gz"));
+	CHECK(system(cmd) == 0);
+}
+
+/* Cut inside the last member: the members before it are all read. */
+static void
+truncated_gzip(void)
+{
+	struct writer *w = writer_open(path("cut.gz"), Z_GZIP);
+	struct reader *r;
+	struct record rec;
+	off_t whole;
+	int i, n;
+
+	for (i = 0; i < 10; i++) {
+		writer_begin(w, "event");
+		writer_u64(w, i);
+		writer_str(w, "first member");
+		writer_end(w);
+	}
+	writer_flush(w);
+	whole = file_size("cut.gz");
+	for (i = 10; i < 5000; i++) {
+		writer_begin(w, "event");
+		writer_u64(w, i);
+		writer_str(w, "second member, cut in the middle");
+		writer_end(w);
+	}
+	writer_close(w);
+	CHECK(truncate(path("cut.gz"), whole + (file_size("cut.gz") - whole) / 2) == 0);
+
+	r = reader_open(path("cut.gz"));
+	for (n = 0; n < 10; n++)
+		CHECK(reader_next(r, &rec) == 1 && rec.time == (uint64_t)n);
+	/* The rest of the output goes on until the cut; then exit 65. */
+	while (reader_next(r, &rec) == 1)
+		CHECK(rec.time == (uint64_t)n++);
+	CHECK(0);	/* never reached: the cut is an error */
+}
+
+static void
+malformed_line(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("bad", "argus-stream,1\nevent,1,a\nevent,2,b\"c\nevent,3,d\n");
+	r = reader_open(path("bad"));
+	CHECK(reader_next(r, &rec) == 1 && rec.time == 1);
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
+static void
+bad_time(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("badtime", "argus-stream,1\n# fine\nevent,12x,a\n");
+	r = reader_open(path("badtime"));
+	CHECK(reader_next(r, &rec) == 1 && rec.comment);
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
+static void
+unknown_version(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("v2", "argus-stream,2\nevent,1\n");
+	r = reader_open(path("v2"));
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
+static void
+no_header(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("nohdr", "event,1,2,3\n");
+	r = reader_open(path("nohdr"));
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
+static void
+concatenated_headers(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("cat", "argus-stream,1\nevent,1\n\nargus-stream,1\nevent,2\n");
+	r = reader_open(path("cat"));
+	CHECK(reader_next(r, &rec) == 1 && rec.time == 1 && rec.line == 2);
+	CHECK(reader_next(r, &rec) == 1 && rec.time == 2 && rec.line == 5);
+	CHECK(reader_next(r, &rec) == 0);
+}
+
+/* Line numbers count physical lines, quoted newlines included. */
+static void
+line_numbers(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("lines", "argus-stream,1\nmeta,,,,a,\"x\ny\nz\"\nevent,5\n");
+	r = reader_open(path("lines"));
+	CHECK(reader_next(r, &rec) == 1 && rec.line == 2);
+	CHECK(strcmp(rec.f[5], "x\ny\nz") == 0);
+	CHECK(rec.time == NO_TIME);
+	CHECK(reader_next(r, &rec) == 1 && rec.line == 5);
+}
+
+/* Pass-through is byte for byte, whatever the quoting style was. */
+static void
+raw_passthrough(void)
+{
+	struct reader *r;
+	struct writer *w;
+	struct record rec;
+	char cmd[512];
+
+	put_file("raw", "argus-stream,1\nmine,1,,,\"un,needed\",\"\"\"\"\n# hi\n");
+	r = reader_open(path("raw"));
+	w = writer_open(path("raw.out"), Z_PLAIN);
+	while (reader_next(r, &rec))
+		writer_record(w, &rec);
+	writer_close(w);
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s", path("raw"), path("raw.out"));
+	CHECK(system(cmd) == 0);
+}
+
+/* A program that dies mid-record leaves only whole records behind. */
+static void
+die_drops_half_record(void)
+{
+	struct writer *w = writer_open(path("half.gz"), Z_AUTO);
+
+	writer_begin(w, "event");
+	writer_u64(w, 1);
+	writer_end(w);
+	writer_begin(w, "event");
+	writer_u64(w, 2);
+	diex(EX_DATAERR, "stop here");
+}
+
+static void
+die_output_is_whole(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	r = reader_open(path("half.gz"));
+	CHECK(reader_next(r, &rec) == 1 && rec.time == 1);
+	CHECK(reader_next(r, &rec) == 0);
+}
+
+static void
+large_record(void)
+{
+	size_t n = 3 * 1024 * 1024;
+	char *big = xmalloc(n + 1);
+	struct writer *w;
+	struct reader *r;
+	struct record rec;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		big[i] = "ab,\"\n"[i % 5];
+	big[n] = '\0';
+	w = writer_open(path("big"), Z_GZIP);
+	writer_begin(w, "event");
+	writer_u64(w, 7);
+	writer_str(w, big);
+	writer_end(w);
+	writer_close(w);
+	r = reader_open(path("big"));
+	CHECK(reader_next(r, &rec) == 1 && strcmp(rec.f[2], big) == 0);
+	CHECK(reader_next(r, &rec) == 0);
+}
+
+static void
+merge_by_time(void)
+{
+	char *paths[2];
+	struct source *s;
+	const struct record *rec;
+	char got[256] = "";
+
+	put_file("m1", "argus-stream,1\nmeta,,,,a\nevent,1\nevent,4\n#c4\nevent,6\n");
+	put_file("m2", "argus-stream,1\nevent,2\nmeta,,,,b\nevent,4\nevent,5\n");
+	paths[0] = path("m1");
+	paths[1] = path("m2");
+	s = source_open(paths, 2);
+	while ((rec = source_next(s)) != NULL) {
+		strcat(got, rec->comment ? "#" : rec->f[0]);
+		strcat(got, rec->time == NO_TIME ? "-" :
+		    rec->f[1]);
+		strcat(got, " ");
+	}
+	source_close(s);
+	CHECK(strcmp(got, "meta- event1 event2 meta- event4 event4 #- "
+	    "event5 event6 ") == 0);
+}
+
+/* The word-at-a-time splitter against a byte-at-a-time one. */
+static void
+split_unquoted(void)
+{
+	static const char *lines[] = {
+		"k,,,", "k,1,-,--,,-,,-,-,-,-,-,-,-,-,-,x", "k,12345678,12345678,",
+		"k,,-,,-.,--,,,-,-,,,.,-,,,-,,,.-..,,,-,,,,,", "k",
+		"k,2,abcdefghijklmnopqrstuvwxyz0123456789,-+-,,end",
+	};
+	struct reader *r;
+	struct record rec;
+	char text[1024], want[64][64];
+	const char *p, *c;
+	size_t i, n;
+
+	strcpy(text, "argus-stream,1\n");
+	for (i = 0; i < ARRAY_LEN(lines); i++)
+		strcat(strcat(text, lines[i]), "\n");
+	put_file("split", text);
+	r = reader_open(path("split"));
+	for (i = 0; i < ARRAY_LEN(lines); i++) {
+		for (n = 0, p = lines[i]; ; p = c + 1, n++) {
+			c = strchr(p, ',');
+			snprintf(want[n], sizeof(want[n]), "%.*s",
+			    (int)(c ? (size_t)(c - p) : strlen(p)), p);
+			if (c == NULL)
+				break;
+		}
+		CHECK(reader_next(r, &rec) == 1);
+		CHECK(rec.nf == n + 1);
+		for (n = 0; n < rec.nf; n++)
+			CHECK(strcmp(rec.f[n], want[n]) == 0);
+	}
+}
+
+static const struct test {
+	const char	*name;
+	void		(*fn)(void);
+	int		 status;
+	const char	*stderr_has;
+} tests[] = {
+	{ "unquoted records split on every comma", split_unquoted, 0, NULL },
+	{ "round trip, plain", roundtrip_plain, 0, NULL },
+	{ "round trip, gzip", roundtrip_gzip, 0, NULL },
+	{ "auto mode compresses a regular file, mode 0600",
+	    auto_compresses_regular_files, 0, NULL },
+	{ "zcat reads a file of several members", zcat_reads_members, 0, NULL },
+	{ "gzip cut short: earlier records read, then an error",
+	    truncated_gzip, EX_DATAERR, "compressed data cut short after line" },
+	{ "malformed line names file and line", malformed_line, EX_DATAERR,
+	    "/bad:3: malformed record" },
+	{ "bad time names file and line", bad_time, EX_DATAERR,
+	    "/badtime:3: malformed record: time '12x'" },
+	{ "unknown version is refused", unknown_version, EX_DATAERR,
+	    "version '2' is not supported" },
+	{ "missing header is refused", no_header, EX_DATAERR,
+	    "/nohdr:1: not an Argus record stream" },
+	{ "concatenated streams", concatenated_headers, 0, NULL },
+	{ "line numbers count quoted newlines", line_numbers, 0, NULL },
+	{ "pass-through is byte for byte", raw_passthrough, 0, NULL },
+	{ "die() mid-record", die_drops_half_record, EX_DATAERR, "stop here" },
+	{ "... leaves only whole records", die_output_is_whole, 0, NULL },
+	{ "a record larger than every buffer", large_record, 0, NULL },
+	{ "merge by time keeps untimed records in place", merge_by_time, 0,
+	    NULL },
+};
+
+static int
+run(const struct test *t)
+{
+	char errpath[300], errtext[4096] = "";
+	int status, fd, ok;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(errpath, sizeof(errpath), "%s/stderr", dir);
+	if ((pid = fork()) == 0) {
+		fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, STDERR_FILENO);
+		t->fn();
+		exit(0);
+	}
+	waitpid(pid, &status, 0);
+	if ((fd = open(errpath, O_RDONLY)) != -1) {
+		n = read(fd, errtext, sizeof(errtext) - 1);
+		errtext[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	ok = WIFEXITED(status) && WEXITSTATUS(status) == t->status &&
+	    (t->stderr_has == NULL || strstr(errtext, t->stderr_has) != NULL);
+	printf("%s - %s\n", ok ? "ok" : "FAIL", t->name);
+	if (!ok)
+		printf("  want exit %d%s%s, got %s %d; stderr:\n%s", t->status,
+		    t->stderr_has ? " saying " : "",
+		    t->stderr_has ? t->stderr_has : "",
+		    WIFEXITED(status) ? "exit" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		    errtext);
+	fflush(stdout);
+	return ok;
+}
+
+int
+main(void)
+{
+	size_t i, passed = 0;
+	char cmd[300];
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (i = 0; i < ARRAY_LEN(tests); i++)
+		passed += run(&tests[i]);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	printf("%zu passed, %zu failed\n", passed, ARRAY_LEN(tests) - passed);
+	return passed == ARRAY_LEN(tests) ? 0 : 1;
+}
