@@ -49,8 +49,7 @@ bench/gen-events: bench/gen-events.o lib/libargus.a
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 check: all test/unit/run $(TEST_PROGS)
-	test/unit/run
-	bats test/bats
+	test/run
 
 bench: all bench/gen-events
 	bench/cat

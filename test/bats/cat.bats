@@ -143,9 +143,10 @@ setup() {
 
 @test "SIGINT: output so far is kept, finished and valid" {
 	mkfifo in
-	(stream <<<'event,1,1,1,0,before'; sleep 30) >in &
+	# 3>&-: bats waits for whatever holds its descriptor 3 open.
+	(stream <<<'event,1,1,1,0,before'; exec sleep 30) >in 3>&- &
 	feeder=$!
-	argus-cat -o out.gz in &
+	argus-cat -o out.gz in 3>&- &
 	cat=$!
 	for i in $(seq 50); do [ -s out.gz ] || sleep 0.1; done
 	sleep 0.5
