@@ -17,12 +17,13 @@ CAPTURE_OBJS	:= $(CAPTURE_SRCS:.c=.o)
 PROG_SRCS	:= $(wildcard bin/*.c)
 PROGS		:= $(PROG_SRCS:.c=)
 UNIT_SRCS	:= $(wildcard test/unit/*.c)
-TEST_PROG_SRCS	:= $(wildcard test/progs/*.c)
+TEST_PROG_SRCS	:= $(wildcard test/progs/*.c) $(wildcard test/scenarios/*.c)
 TEST_PROGS	:= $(TEST_PROG_SRCS:.c=)
+SCENARIO_LIBS	 =
 MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
 
-all: $(PROGS)
+all: $(PROGS) $(TEST_PROGS)
 
 lib/libargus.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -33,6 +34,16 @@ capture/libcapture.a: $(CAPTURE_OBJS)
 bin/argus-capture: bin/argus-capture.o capture/libcapture.a lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
+# A stage with heuristics keeps them one per file in bin/STAGE/.
+SEGMENT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/segment/*.c))
+LINK_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/link/*.c))
+
+bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/argus-link: bin/argus-link.o $(LINK_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 bin/%: bin/%.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -41,6 +52,12 @@ test/unit/run: $(UNIT_SRCS:.c=.o) lib/libargus.a
 
 test/progs/%: test/progs/%.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+
+# Hang scenarios: the programs Argus is tested and demonstrated on.
+# Frame pointers: the functions their ground truth names must show in stacks.
+test/scenarios/%: test/scenarios/%.c test/scenarios/scenario.h
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread \
+	    $(SCENARIO_LIBS)
 
 bench/gen-events: bench/gen-events.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -69,11 +86,11 @@ demo: all
 	bin/argus demo
 
 clean:
-	rm -f $(PROGS) bin/*.o bin/*.d lib/*.o lib/*.d lib/*.a capture/*.o \
+	rm -f $(PROGS) bin/*.o bin/*.d bin/*/*.o bin/*/*.d lib/*.o lib/*.d lib/*.a capture/*.o \
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
 	    $(TEST_PROGS) bench/gen-events bench/*.o bench/*.d
 
 .PHONY: all check bench install deps demo clean
 .SECONDARY:
 
--include $(wildcard */*.d)
+-include $(wildcard */*.d */*/*.d)
