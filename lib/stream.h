@@ -64,6 +64,8 @@ void		 writer_empty(struct writer *);
 void		 writer_end(struct writer *);
 void		 writer_fields(struct writer *, char **f, size_t nf);
 void		 writer_record(struct writer *, const struct record *);	/* as read */
+void		 writer_splice(struct writer *, const struct record *, size_t col,
+		    const char *val);	/* as read, but one column */
 void		 writer_flush(struct writer *);
 void		 writer_close(struct writer *);
 

@@ -62,6 +62,16 @@ setup() {
 	[ "$(argus-cat -z a.csv | zcat | wc -l)" -eq 6 ]
 }
 
+@test "an existing file is tightened to 0600, a device is left alone" {
+	install -m 644 /dev/null old.gz
+	argus-cat -o old.gz a.csv
+	[ "$(stat -c %a old.gz)" = 600 ]
+	mknod null c 1 3
+	chmod 666 null
+	argus-cat -o null a.csv
+	[ "$(stat -c %a null)" = 666 ]
+}
+
 @test "stdin, and - for stdin" {
 	gzip -c a.csv | argus-cat | cmp - a.csv
 	argus-cat - <a.csv | cmp - a.csv
