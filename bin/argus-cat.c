@@ -9,7 +9,7 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: argus-cat [-zZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-s TIME] [-u TIME]\n"
+"usage: argus-cat [-LzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-s TIME] [-u TIME]\n"
 "                 [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
@@ -18,6 +18,8 @@ static const char usage[] =
 "  -t, --tid LIST      keep only records of these threads\n"
 "  -s, --since TIME    drop records before TIME\n"
 "  -u, --until TIME    drop records after TIME\n"
+"  -L, --live          files may still be being written (a flight recorder's):\n"
+"                      read each up to its last flush, without an error\n"
 "                      TIME is CLOCK_MONOTONIC nanoseconds, or +DURATION\n"
 "                      (e.g. +1.5s, +200ms) from the first record's time\n"
 "  -o, --output FILE   write to FILE (mode 0600) instead of stdout\n"
@@ -137,6 +139,7 @@ main(int argc, char *argv[])
 		{ "tid",	required_argument, NULL, 't' },
 		{ "since",	required_argument, NULL, 's' },
 		{ "until",	required_argument, NULL, 'u' },
+		{ "live",	no_argument,	   NULL, 'L' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -147,7 +150,7 @@ main(int argc, char *argv[])
 	struct writer *out;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:s:u:" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:s:u:L" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -164,6 +167,9 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			parse_bound("--until", optarg, &sel.until);
+			break;
+		case 'L':
+			reader_live = 1;
 			break;
 		default:
 			common_option(&com, ch, optarg, usage);

@@ -19,12 +19,15 @@
 
 #define READ_CHUNK	(256 * 1024)
 
+int reader_live;
+
 struct reader {
 	int		 fd;
 	char		*name;
 	unsigned long	 line;		/* lines consumed so far */
 	int		 seen_header;
 	int		 eof;		/* fd exhausted */
+	int		 cut;		/* ended inside a gzip member */
 
 	/* Decoded bytes; records are cut from buf[start, end). */
 	char		*buf;
@@ -123,9 +126,10 @@ fill(struct reader *r)
 		}
 		if (r->z.avail_in == 0) {
 			/* Only the cut record is lost: all before it went out. */
-			if (r->in_member)
+			if (r->in_member && !reader_live)
 				bad(r, 0, "compressed data cut short after "
 				    "line %lu", r->line);
+			r->cut = r->in_member;
 			return 0;
 		}
 		r->z.next_out = (unsigned char *)r->buf + r->end;
@@ -367,6 +371,11 @@ reader_next(struct reader *r, struct record *rec)
 			more = fill(r);
 			if (more)
 				continue;
+			if (reader_live && (r->cut || r->start < r->end)) {
+				/* Still being written: its last flush is its end. */
+				r->start = r->end;
+				return 0;
+			}
 			if (r->start < r->end && memchr(p, '"', end - p))
 				bad(r, r->line + 1, "malformed record: a quoted "
 				    "field is never closed");

@@ -33,7 +33,13 @@ struct record {
 	unsigned long	  line;		/* first line of the record in file */
 };
 
-/* Reading: a single file ("-" is stdin), compressed or not. */
+/*
+ * Reading: a single file ("-" is stdin), compressed or not.  With
+ * reader_live set, a file that ends inside a gzip member or a record is
+ * taken to be still being written (a flight recorder's newest file) and
+ * ends at its last flush, instead of being an error.
+ */
+extern int	 reader_live;
 struct reader;
 struct reader	*reader_open(const char *path);
 int		 reader_next(struct reader *, struct record *);	/* 1, or 0 at end */

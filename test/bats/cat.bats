@@ -151,6 +151,20 @@ setup() {
 	[ "$(grep -c '^event' got)" -eq 19 ]
 }
 
+@test "--live reads a file still being written up to its last flush" {
+	for i in $(seq 1 5); do
+		stream <<<"event,$i,1,1,0,x" | gzip -1
+	done >live.gz
+	head -c $(( $(stat -c %s live.gz) - 10 )) live.gz >cut.gz
+	run argus-cat -L -Z cut.gz
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 4 ]
+	printf 'argus-stream,1\nevent,1,1,1,0,x\nevent,2,1,1' >half.csv
+	run argus-cat --live -Z half.csv
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 1 ]
+}
+
 @test "SIGINT: output so far is kept, finished and valid" {
 	mkfifo in
 	# 3>&-: bats waits for whatever holds its descriptor 3 open.
