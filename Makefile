@@ -8,7 +8,7 @@ LDLIBS	 = -lcsv -lz -lm
 
 # The tracing back end and its libraries link into argus-capture alone:
 # nothing downstream of the stream may depend on where a trace came from.
-CAPTURE_LIBS = -ltracefs -ltraceevent
+CAPTURE_LIBS = -ltraceevent -lpthread
 
 LIB_SRCS	:= $(wildcard lib/*.c)
 LIB_OBJS	:= $(LIB_SRCS:.c=.o)
@@ -37,11 +37,23 @@ bin/argus-capture: bin/argus-capture.o capture/libcapture.a lib/libargus.a
 # A stage with heuristics keeps them one per file in bin/STAGE/.
 SEGMENT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/segment/*.c))
 LINK_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/link/*.c))
+SPIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/spin/*.c))
+SIMILAR_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/similar/*.c))
+SLICE_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/slice/*.c))
 
 bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/argus-link: bin/argus-link.o $(LINK_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/argus-spin: bin/argus-spin.o $(SPIN_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/argus-similar: bin/argus-similar.o $(SIMILAR_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/argus-slice: bin/argus-slice.o $(SLICE_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/%: bin/%.o lib/libargus.a

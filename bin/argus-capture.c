@@ -1,0 +1,173 @@
+/*
+ * argus-capture: trace the whole system (or some processes) through a
+ * tracefs instance of its own, into one time-ordered record stream.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "../capture/capture.h"
+#include "../capture/out.h"
+
+static const char usage[] =
+"usage: argus-capture [-d SECONDS] [-o FILE | --ring DIR] [-p PID] [-c COMM]\n"
+"                     [-s all|none|default|LIST] [-- COMMAND [ARG ...]]\n"
+"Trace the whole system into an Argus record stream (argus-stream(5)).\n"
+"\n"
+"  -d, --duration TIME    stop after TIME (1.5s, 200ms; bare: seconds);\n"
+"                         default: until SIGINT or SIGTERM\n"
+"  -o, --output FILE      write to FILE (mode 0600, gzip); default stdout\n"
+"  -z, --compress         gzip even into a pipe\n"
+"  -Z, --no-compress      plain even into a file\n"
+"      --ring DIR         flight recorder: a ring of files in DIR\n"
+"      --ring-size SIZE   the most DIR may hold (default 2G)\n"
+"      --ring-files N     files the ring is cut into (default 16)\n"
+"  -p, --pid PID[,PID]    only these processes and their descendants\n"
+"  -c, --comm NAME        only processes or threads named NAME\n"
+"  -s, --syscalls SET     all, none, default (blocking and IPC calls),\n"
+"                         or a comma list of names or numbers\n"
+"  -b, --buffer-size SIZE kernel buffer per CPU (default 16M)\n"
+"      --spool-size SIZE  memory for pages read but not yet written\n"
+"                         (default 1G, at most an eighth of RAM)\n"
+"  -h, --help             this text\n"
+"  -V, --version          version\n"
+"  -- COMMAND ARG ...     trace while COMMAND runs; stop when it exits\n"
+"\n"
+"Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n";
+
+enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL };
+
+static uint64_t
+parse_size(const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v <= 0)
+		diex(EX_USAGE, "%s: not a size: '%s'", opt, s);
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; end++; break;
+	case 'm': case 'M': v *= 1024 * 1024; end++; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end != '\0')
+		diex(EX_USAGE, "%s: not a size: '%s' (K, M, G, T)", opt, s);
+	return (uint64_t)v;
+}
+
+static void
+add_pids(struct capture_opts *o, const char *arg)
+{
+	char *list = xstrdup(arg), *tok, *save;
+	uint64_t pid;
+
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		pid = parse_u64("--pid", tok);
+		if (pid == 0 || pid > 4194304)
+			diex(EX_USAGE, "--pid: not a process id: '%s'", tok);
+		if (kill(pid, 0) == -1 && errno == ESRCH)
+			diex(EX_USAGE, "--pid %s: no such process", tok);
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(int));
+		o->pids[o->npids++] = pid;
+	}
+	free(list);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		COMMON_LONG,
+		{ "duration",	 required_argument, NULL, 'd' },
+		{ "pid",	 required_argument, NULL, 'p' },
+		{ "comm",	 required_argument, NULL, 'c' },
+		{ "syscalls",	 required_argument, NULL, 's' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "ring",	 required_argument, NULL, O_RING },
+		{ "ring-size",	 required_argument, NULL, O_RING_SIZE },
+		{ "ring-files",	 required_argument, NULL, O_RING_FILES },
+		{ "spool-size",	 required_argument, NULL, O_SPOOL },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct capture_opts o = { 0 };
+	struct common c = { 0 };
+	uint64_t b = 16 << 20, ram;
+	long pages = sysconf(_SC_PHYS_PAGES);
+	int ch;
+
+	o.syscalls = "default";
+	o.ring_size = 2ULL << 30;
+	o.ring_files = 16;
+	o.spool_size = 1ULL << 30;
+	ram = pages > 0 ? (uint64_t)pages * getpagesize() : 0;
+	if (ram > 0 && ram / 8 < o.spool_size)
+		o.spool_size = ram / 8;
+	/* "+": options end at the command, whose own options are its own. */
+	while ((ch = getopt_long(argc, argv, "+" COMMON_SHORT "d:p:c:s:b:",
+	    longopts, NULL)) != -1) {
+		if (common_option(&c, ch, optarg, usage))
+			continue;
+		switch (ch) {
+		case 'd':
+			o.duration = parse_duration_ns("-d", optarg);
+			if (o.duration == 0)
+				diex(EX_USAGE, "-d: must be more than 0");
+			break;
+		case 'p':
+			add_pids(&o, optarg);
+			break;
+		case 'c':
+			o.comms = xrealloc(o.comms,
+			    (o.ncomms + 1) * sizeof(char *));
+			o.comms[o.ncomms++] = optarg;
+			break;
+		case 's':
+			o.syscalls = optarg;
+			break;
+		case 'b':
+			b = parse_size("--buffer-size", optarg);
+			break;
+		case O_RING:
+			o.ring = optarg;
+			break;
+		case O_RING_SIZE:
+			o.ring_size = parse_size("--ring-size", optarg);
+			break;
+		case O_RING_FILES:
+			o.ring_files = parse_u64("--ring-files", optarg);
+			break;
+		case O_SPOOL:
+			o.spool_size = parse_size("--spool-size", optarg);
+			break;
+		default:
+			usage_error(usage);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 0)
+		o.cmd = argv;
+	if (b < 64 * 1024)
+		diex(EX_USAGE, "--buffer-size: at least 64K");
+	o.buffer_kb = b / 1024;
+	if (o.ring != NULL && c.out != NULL)
+		diex(EX_USAGE, "-o and --ring: choose one");
+	if (o.ring != NULL)
+		out_ring_usage_check(o.ring_size, o.ring_files);
+	if (o.spool_size < (1 << 20))
+		diex(EX_USAGE, "--spool-size: at least 1M");
+	o.out = c.out;
+	o.z = c.z;
+	return capture_run(&o);
+}

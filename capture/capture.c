@@ -1,0 +1,463 @@
+/*
+ * One capture from start to end: the instance, the reader, the merge, the
+ * output, and the order these must happen in.
+ */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "capture.h"
+#include "emit.h"
+#include "events.h"
+#include "out.h"
+#include "spool.h"
+#include "tasks.h"
+#include "tracefs.h"
+
+#define SUBBUF_KB	64
+#define BATCH		2048	/* records between checks of the ring */
+#define SEC		1000000000ULL
+
+static const struct capture_opts *opt;
+static int		 ncpu;
+static uint64_t		 t_start, t_snap;
+static int		 child = -1;
+static uint64_t		*reported;
+static int		 status_line;
+static int		 formatter_tid;
+
+static int
+count_cpus(void)
+{
+	char p[64];
+	int n;
+
+	/* One per_cpu directory for each CPU the buffer covers. */
+	for (n = 0; n < 8192; n++) {
+		snprintf(p, sizeof(p), "per_cpu/cpu%d", n);
+		if (!tfs_exists(p))
+			break;
+	}
+	if (n == 0)
+		diex(EX_UNAVAILABLE, "%s: no per_cpu buffers", tfs_instance());
+	return n;
+}
+
+static void
+meta(struct writer *w, uint64_t t, const char *key, const char *val)
+{
+	writer_begin(w, "meta");
+	writer_u64(w, t);
+	writer_empty(w);
+	writer_empty(w);
+	writer_str(w, key);
+	writer_str(w, val);
+	writer_end(w);
+}
+
+static void
+meta_u(struct writer *w, uint64_t t, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	meta(w, t, key, buf);
+}
+
+static void
+task_record(int tid, const struct task *t, void *arg)
+{
+	struct writer *w = arg;
+
+	writer_begin(w, "task");
+	writer_u64(w, t_snap);
+	writer_u64(w, t->tgid);
+	writer_u64(w, tid);
+	writer_str(w, t->comm);
+	writer_end(w);
+}
+
+/* What every output file starts with, so that each can be read alone. */
+static void
+preamble(struct writer *w)
+{
+	struct utsname u;
+	char host[256], buf[4096];
+	size_t len = 0;
+	int i;
+
+	if (emit_last_time() > t_snap)
+		t_snap = emit_last_time();
+	uname(&u);
+	if (gethostname(host, sizeof(host)) == -1)
+		snprintf(host, sizeof(host), "%s", u.nodename);
+	host[sizeof(host) - 1] = '\0';
+	meta(w, t_start, "source", "tracefs");
+	meta(w, t_start, "clock", "mono");
+	meta(w, t_start, "capture", "argus-capture " ARGUS_VERSION);
+	meta(w, t_start, "hostname", host);
+	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
+	    u.version, u.machine);
+	meta(w, t_start, "kernel", buf);
+	meta_u(w, t_start, "cpus", ncpu);
+	meta(w, t_start, "instance", tfs_instance());
+	meta_u(w, t_start, "buffer_size_kb", opt->buffer_kb);
+	meta(w, t_start, "syscalls", events_syscall_desc());
+	meta_u(w, t_start, "start", t_start);
+	for (i = 0; i < opt->npids; i++)
+		meta_u(w, t_start, "select_pid", opt->pids[i]);
+	for (i = 0; i < opt->ncomms; i++)
+		meta(w, t_start, "select_comm", opt->comms[i]);
+	if (opt->cmd != NULL) {
+		for (i = 0; opt->cmd[i] != NULL && len < sizeof(buf) - 1; i++)
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+			    i ? " " : "", opt->cmd[i]);
+		meta(w, t_start, "command", buf);
+		meta_u(w, t_start, "command_pid", child);
+	}
+	task_foreach(task_record, w);
+}
+
+/* Lost events since the last report, as the kernel counted them. */
+static uint64_t
+report_lost(struct writer *w)
+{
+	struct spool_stats st;
+	uint64_t total = 0;
+	int cpu;
+
+	st.lost = xcalloc(ncpu, sizeof(*st.lost));
+	spool_lost(&st);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		total += st.lost[cpu];
+		if (st.lost[cpu] <= reported[cpu])
+			continue;
+		writer_begin(w, "lost");
+		writer_u64(w, emit_last_time() > t_start ? emit_last_time() :
+		    t_start);
+		writer_empty(w);
+		writer_empty(w);
+		writer_u64(w, cpu);
+		writer_u64(w, st.lost[cpu] - reported[cpu]);
+		writer_end(w);
+		reported[cpu] = st.lost[cpu];
+	}
+	free(st.lost);
+	return total;
+}
+
+static void
+human(char *buf, size_t size, double v, const char *unit)
+{
+	const char *sfx[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+
+	while (v >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, size, "%.*f %s%s", i ? 1 : 0, v, sfx[i], unit);
+}
+
+/*
+ * Parsing at idle priority keeps the traced workload's CPU for itself,
+ * but on a saturated machine it may not run at all; a backlog that grows
+ * large or old (the hang being traced may be the thing keeping every CPU
+ * busy) means we must catch up at normal priority.
+ */
+static int
+behind(void)
+{
+	size_t b = spool_bytes();
+
+	return b >= opt->spool_size / 4 || (b >= (1 << 20) &&
+	    spool_watermark() > emit_last_time() + 2 * SEC);
+}
+
+static void
+set_idle(int tid, int idle)
+{
+	struct sched_param sp = { 0 };
+
+	sched_setscheduler(tid, idle ? SCHED_IDLE : SCHED_OTHER, &sp);
+}
+
+/* Once a second, from the reader thread: it runs even when we are starved. */
+static void
+tick(void)
+{
+	static uint64_t prev_count, prev_t;
+	struct spool_stats st;
+	uint64_t t = now_ns(), n = emit_count(), lost = 0;
+	char rate[32], out[32], backlog[32];
+	int cpu;
+
+	if (behind())
+		set_idle(formatter_tid, 0);
+	if (!status_line || t_start == 0)
+		return;		/* not tracing yet */
+	st.lost = xcalloc(ncpu, sizeof(*st.lost));
+	spool_lost(&st);
+	for (cpu = 0; cpu < ncpu; cpu++)
+		lost += st.lost[cpu];
+	free(st.lost);
+	human(rate, sizeof(rate), prev_t && t > prev_t ?
+	    (double)(n - prev_count) * SEC / (t - prev_t) : 0, "ev/s");
+	human(out, sizeof(out), out_bytes(), "B");
+	human(backlog, sizeof(backlog), spool_bytes(), "B");
+	fprintf(stderr, "\r\033[Kargus-capture: %llus, %s, %llu events, "
+	    "%s written, backlog %s, lost %llu",
+	    (unsigned long long)((t - t_start) / SEC), rate,
+	    (unsigned long long)n, out, backlog, (unsigned long long)lost);
+	prev_count = n;
+	prev_t = t;
+}
+
+static int
+start_child(int *go)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		die(EX_OSERR, "pipe");
+	if ((pid = fork()) == -1)
+		die(EX_OSERR, "fork");
+	if (pid == 0) {
+		close(p[1]);
+		/* Wait until tracing is on: the whole run is in the trace. */
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(opt->cmd[0], opt->cmd);
+		fprintf(stderr, "argus-capture: %s: %s\n", opt->cmd[0],
+		    strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* Our instance, configured but not yet tracing. */
+static void
+configure(const struct capture_opts *o)
+{
+	const char *root;
+
+	root = tfs_root();
+	tfs_reap_stale(root);
+	tfs_instance_create(root);
+	if (tfs_write("tracing_on", "0") == -1)
+		die(EX_UNAVAILABLE, "%s/tracing_on", tfs_instance());
+	if (tfs_write("trace_clock", "mono") == -1)
+		die(EX_UNAVAILABLE, "%s: cannot use the mono trace clock",
+		    tfs_instance());
+	if (tfs_write("buffer_size_kb", "%u", o->buffer_kb) == -1)
+		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(),
+		    o->buffer_kb);
+	/* Markers written to the top-level trace_marker reach us too. */
+	if (tfs_exists("options/copy_trace_marker") &&
+	    tfs_write("options/copy_trace_marker", "1") == -1)
+		warnx_("cannot copy trace_marker writes into %s: only writes "
+		    "to its own trace_marker will be seen", tfs_instance());
+	/*
+	 * Bigger sub-buffers: one read(2) moves 64 KiB instead of a 4 KiB
+	 * page, which cut the reader's system time by half or more
+	 * (kernels before 6.8 lack the file and keep pages).
+	 */
+	if (tfs_exists("buffer_subbuf_size_kb") &&
+	    tfs_write("buffer_subbuf_size_kb", "%u", SUBBUF_KB) == -1)
+		warnx_("cannot set buffer_subbuf_size_kb to %u: %s", SUBBUF_KB,
+		    strerror(errno));
+	ncpu = count_cpus();
+	reported = xcalloc(ncpu, sizeof(*reported));
+}
+
+/* The reader, the events, the command: tracing from here on. */
+static void
+start(const struct capture_opts *o)
+{
+	struct spool_conf sc = { 0 };
+	char buf[64];
+	int self[2], go = -1, i;
+
+	sc.ncpu = ncpu;
+	sc.pagesize = getpagesize();
+	if (tfs_read("buffer_subbuf_size_kb", buf, sizeof(buf)) > 0 &&
+	    atoi(buf) > 0)
+		sc.pagesize = (size_t)atoi(buf) * 1024;
+	sc.limit = o->spool_size;
+	sc.bufsize = (size_t)o->buffer_kb * 1024;
+	sc.tick = tick;
+	spool_start(&sc);
+
+	self[0] = syscall(SYS_gettid);
+	self[1] = spool_reader_tid();
+	events_setup(o->syscalls, self, 2);
+	emit_init(ncpu);
+	if (o->cmd != NULL)
+		child = start_child(&go);
+
+	t_start = now_ns();
+	if (tfs_write("tracing_on", "1") == -1)
+		die(EX_UNAVAILABLE, "%s/tracing_on", tfs_instance());
+	spool_deadline(o->duration ? t_start + o->duration : 0, child);
+	/* After tracing is on: a thread born meanwhile is in both. */
+	task_snapshot();
+	t_snap = t_start;	/* the state as tracing began, in time order */
+	for (i = 0; i < o->npids; i++) {
+		if (task_tgid(o->pids[i]) <= 0)
+			diex(EX_USAGE, "--pid %d: no such process", o->pids[i]);
+		emit_select_pid(task_tgid(o->pids[i]));
+	}
+	for (i = 0; i < o->ncomms; i++)
+		emit_select_comm(o->comms[i]);
+	if (go != -1) {
+		if (write(go, "g", 1) != 1)
+			die(EX_OSERR, "starting %s", o->cmd[0]);
+		close(go);
+	}
+}
+
+/* Records until the reader has stopped and everything is written. */
+static void
+format_loop(void)
+{
+	uint64_t t, last_flush, n, upto;
+
+	last_flush = now_ns();
+	set_idle(0, 1);
+	for (;;) {
+		upto = spool_watermark();
+		n = emit_run(out_writer(), upto, BATCH);
+		/*
+		 * A spool full of pages later than the watermark, which a
+		 * CPU the reader cannot read for want of room holds back:
+		 * rather than wait forever, write what we have, at the cost
+		 * of order (only with a spool far smaller than the kernel's
+		 * buffers).
+		 */
+		if (n == 0 && spool_full())
+			n = emit_run(out_writer(), UINT64_MAX, BATCH);
+		if (n > 0)
+			out_check();
+		t = now_ns();
+		if (t - last_flush >= SEC) {
+			report_lost(out_writer());
+			out_flush();
+			last_flush = t;
+			set_idle(0, !spool_stopped() && !behind());
+		}
+		if (spool_error() != NULL)
+			diex(EX_SOFTWARE, "reading the trace: %s",
+			    spool_error());
+		if (n == 0) {
+			if (spool_done())
+				break;
+			if (spool_stopped())
+				set_idle(0, 0);
+			spool_wait();
+		}
+	}
+	set_idle(0, 0);
+}
+
+static void
+debug_report(void)
+{
+	struct rusage ru;
+	double cpu;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	warnx_("formatter: %llu events in %.3f s of CPU, %.0f ns each, %llu "
+	    "bytes of pages", (unsigned long long)emit_count(), cpu,
+	    emit_count() ? cpu * 1e9 / emit_count() : 0,
+	    (unsigned long long)spool_total());
+}
+
+/* The closing records, the instance gone, and what the user must know. */
+static void
+finish(const struct capture_opts *o)
+{
+	struct spool_stats s;
+	char msg[512];
+	uint64_t t, lost;
+	int cpu, len, st;
+
+	lost = report_lost(out_writer());
+	t = emit_last_time() > t_start ? emit_last_time() : now_ns();
+	meta_u(out_writer(), t, "end", now_ns());
+	meta_u(out_writer(), t, "events", emit_count());
+	meta_u(out_writer(), t, "lost", lost);
+	st = spool_child_status();
+	if (st != -1)
+		meta_u(out_writer(), t, "command_status", WIFEXITED(st) ?
+		    WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	out_close();
+	if (getenv("ARGUS_CAPTURE_DEBUG") != NULL)
+		debug_report();
+	tfs_instance_remove();
+	if (status_line) {
+		tick();
+		fputc('\n', stderr);
+	}
+	if (lost > 0) {
+		s.lost = xcalloc(ncpu, sizeof(*s.lost));
+		spool_lost(&s);
+		len = snprintf(msg, sizeof(msg), "lost %llu events "
+		    "(kernel buffer overrun; try a larger --buffer-size):",
+		    (unsigned long long)lost);
+		for (cpu = 0; cpu < ncpu && len < (int)sizeof(msg) - 32; cpu++)
+			if (s.lost[cpu])
+				len += snprintf(msg + len, sizeof(msg) - len,
+				    " cpu%d %llu", cpu,
+				    (unsigned long long)s.lost[cpu]);
+		warnx_("%s", msg);
+		free(s.lost);
+	}
+	/* The command ran under us: its failure is not ours, but say so. */
+	if (st != -1 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		warnx_("%s exited with status %d", o->cmd[0],
+		    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+int
+capture_run(const struct capture_opts *o)
+{
+	struct out_conf oc = { 0 };
+
+	opt = o;
+	formatter_tid = syscall(SYS_gettid);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is an error, not death */
+	catch_signals();
+	status_line = isatty(STDERR_FILENO);
+
+	configure(o);
+	start(o);
+	oc.path = o->out;
+	oc.z = o->z;
+	oc.ring = o->ring;
+	oc.ring_size = o->ring_size;
+	oc.ring_files = o->ring_files;
+	oc.preamble = preamble;
+	out_open(&oc);
+	format_loop();
+	finish(o);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * The merge and the records: per-CPU pages, in timestamp order across
+ * CPUs, become event records on the writer.
+ */
+#ifndef CAPTURE_EMIT_H
+#define CAPTURE_EMIT_H
+
+#include <stdint.h>
+
+struct writer;
+
+void	 emit_init(int ncpu);
+/*
+ * Writes events stamped at or before upto, at most max of them; returns
+ * how many were written.  last is set to the time of the latest one.
+ */
+uint64_t emit_run(struct writer *, uint64_t upto, uint64_t max);
+uint64_t emit_last_time(void);
+uint64_t emit_count(void);
+
+/* Restriction: none of these set means everything. */
+void	 emit_select_pid(int pid);	/* with its descendants */
+void	 emit_select_comm(const char *comm);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * Tracepoint formats and enabling.  Everything is written in our own
+ * instance's events/ directory, so other tracers see none of it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "events.h"
+#include "syscalls.h"
+#include "tracefs.h"
+
+struct evdef evdefs[EV_N] = {
+	[EV_SWITCH] = { "sched", "sched_switch", "switch",
+	    { "prev_pid", "prev_state", "next_pid", "next_comm" }, 1 },
+	[EV_WAKING] = { "sched", "sched_waking", "waking",
+	    { "pid", "target_cpu", "comm" }, 1 },
+	[EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new", "wakeup_new",
+	    { "pid", "target_cpu", "comm" }, 1 },
+	[EV_NEWTASK] = { "task", "task_newtask", "fork",
+	    { "pid", "comm", "clone_flags" }, 1 },
+	[EV_EXEC] = { "sched", "sched_process_exec", "exec",
+	    { "filename", "pid", "old_pid" }, 1 },
+	[EV_EXIT] = { "sched", "sched_process_exit", "exit",
+	    { "pid", "comm", "group_dead" }, 1 },
+	[EV_RENAME] = { "task", "task_rename", "comm",
+	    { "pid", "oldcomm", "newcomm" }, 0 },
+	[EV_SYS_ENTER] = { "raw_syscalls", "sys_enter", "sys_enter",
+	    { "id", "args" }, 0 },
+	[EV_SYS_EXIT] = { "raw_syscalls", "sys_exit", "sys_exit",
+	    { "id", "ret" }, 0 },
+	[EV_IRQ_ENTRY] = { "irq", "irq_handler_entry", "irq_entry",
+	    { "irq", "name" }, 0 },
+	[EV_IRQ_EXIT] = { "irq", "irq_handler_exit", "irq_exit",
+	    { "irq", "ret" }, 0 },
+	[EV_SOFTIRQ_ENTRY] = { "irq", "softirq_entry", "softirq_entry",
+	    { "vec" }, 0 },
+	[EV_SOFTIRQ_EXIT] = { "irq", "softirq_exit", "softirq_exit",
+	    { "vec" }, 0 },
+	[EV_HRT_START] = { "timer", "hrtimer_start", "hrtimer_start",
+	    { "hrtimer", "function", "expires", "softexpires", "mode" }, 0 },
+	[EV_HRT_EXPIRE_ENTRY] = { "timer", "hrtimer_expire_entry",
+	    "hrtimer_expire_entry", { "hrtimer", "function", "now" }, 0 },
+	[EV_HRT_EXPIRE_EXIT] = { "timer", "hrtimer_expire_exit",
+	    "hrtimer_expire_exit", { "hrtimer" }, 0 },
+	[EV_HRT_CANCEL] = { "timer", "hrtimer_cancel", "hrtimer_cancel",
+	    { "hrtimer" }, 0 },
+	[EV_TIMER_START] = { "timer", "timer_start", "timer_start",
+	    { "timer", "function", "expires", "now", "flags" }, 0 },
+	[EV_TIMER_EXPIRE_ENTRY] = { "timer", "timer_expire_entry",
+	    "timer_expire_entry", { "timer", "function", "now" }, 0 },
+	[EV_TIMER_EXPIRE_EXIT] = { "timer", "timer_expire_exit",
+	    "timer_expire_exit", { "timer" }, 0 },
+	[EV_TIMER_CANCEL] = { "timer", "timer_cancel", "timer_cancel",
+	    { "timer" }, 0 },
+	[EV_WQ_QUEUE] = { "workqueue", "workqueue_queue_work", "wq_queue",
+	    { "work", "function", "workqueue", "req_cpu", "cpu" }, 0 },
+	[EV_WQ_START] = { "workqueue", "workqueue_execute_start", "wq_start",
+	    { "work", "function" }, 0 },
+	[EV_WQ_END] = { "workqueue", "workqueue_execute_end", "wq_end",
+	    { "work", "function" }, 0 },
+	[EV_BLOCK_ISSUE] = { "block", "block_rq_issue", "block_issue",
+	    { "dev", "sector", "nr_sector", "bytes", "rwbs" }, 0 },
+	[EV_BLOCK_COMPLETE] = { "block", "block_rq_complete",
+	    "block_complete", { "dev", "sector", "nr_sector", "error",
+	    "rwbs" }, 0 },
+	[EV_SIGNAL_GENERATE] = { "signal", "signal_generate",
+	    "signal_generate", { "sig", "pid", "comm", "code", "group",
+	    "result" }, 0 },
+	[EV_SIGNAL_DELIVER] = { "signal", "signal_deliver", "signal_deliver",
+	    { "sig", "code", "sa_handler", "sa_flags" }, 0 },
+	/* Always on in the kernel: fed by writes to trace_marker. */
+	[EV_MARKER] = { "ftrace", "print", "marker", { "buf" }, 0 },
+};
+
+uint8_t ev_by_id[65536];
+int common_flags_off = 2, common_pid_off = 4;
+
+static char *syscall_desc;
+
+/*
+ * A format file line: "\tfield:TYPE NAME[N];\toffset:O;\tsize:S;\tsigned:G;".
+ * Returns the field name (arrays without their brackets) in name.
+ */
+static int
+parse_field(char *line, char *name, size_t namesz, struct field *f)
+{
+	char *decl, *semi, *p, *q;
+	int off, size, sign = 0;
+
+	if ((decl = strstr(line, "field:")) == NULL)
+		return 0;
+	decl += 6;
+	if ((semi = strchr(decl, ';')) == NULL)
+		return 0;
+	*semi = '\0';
+	if ((p = strstr(semi + 1, "offset:")) == NULL ||
+	    sscanf(p, "offset:%d;", &off) != 1)
+		return 0;
+	if ((p = strstr(semi + 1, "size:")) == NULL ||
+	    sscanf(p, "size:%d;", &size) != 1)
+		return 0;
+	if ((p = strstr(semi + 1, "signed:")) != NULL)
+		sscanf(p, "signed:%d;", &sign);
+	f->dyn = strstr(decl, "__data_loc") != NULL;
+	f->rel = strstr(decl, "__rel_loc") != NULL;
+	if (f->rel)
+		f->dyn = 1;
+	/* "char comm[16]" names comm; "__data_loc char[] name" names name. */
+	if ((q = strchr(decl, '[')) != NULL && !f->dyn)
+		*q = '\0';
+	/* The name is the last word. */
+	p = decl + strlen(decl);
+	while (p > decl && p[-1] == ' ')
+		*--p = '\0';
+	while (p > decl && p[-1] != ' ' && p[-1] != '*' && p[-1] != '\t')
+		p--;
+	snprintf(name, namesz, "%s", p);
+	f->off = off;
+	f->size = size;
+	f->sign = sign;
+	return 1;
+}
+
+static int
+load_format(struct evdef *e)
+{
+	char rel[256], buf[16384], name[128], *line, *save;
+	struct field f;
+	int i;
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", e->sys, e->name);
+	if (tfs_read(rel, buf, sizeof(buf)) <= 0)
+		return -1;
+	for (i = 0; i < EV_MAXFIELDS; i++)
+		e->f[i].off = -1;
+	e->id = -1;
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "ID:", 3) == 0) {
+			e->id = atoi(line + 3);
+			continue;
+		}
+		memset(&f, 0, sizeof(f));
+		if (!parse_field(line, name, sizeof(name), &f))
+			continue;
+		if (strcmp(name, "common_flags") == 0)
+			common_flags_off = f.off;
+		else if (strcmp(name, "common_pid") == 0)
+			common_pid_off = f.off;
+		for (i = 0; i < EV_MAXFIELDS && e->fields[i] != NULL; i++)
+			if (strcmp(e->fields[i], name) == 0)
+				e->f[i] = f;
+	}
+	return e->id >= 0 && e->id < 65536 ? 0 : -1;
+}
+
+/* "common_pid != A && common_pid != B": our own reads are not news. */
+static void
+self_filter(char *buf, size_t size, const int *self, int nself)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nself; i++)
+		len += snprintf(buf + len, size - len, "%scommon_pid != %d",
+		    i ? " && " : "", self[i]);
+}
+
+static char *
+syscall_filter(const char *spec, const int *self, int nself)
+{
+	char selfs[256], *list, *tok, *save, *out;
+	size_t cap = 65536, len;
+	const char *const *d;
+	long nr;
+	int n = 0;
+
+	self_filter(selfs, sizeof(selfs), self, nself);
+	out = xmalloc(cap);
+	if (strcmp(spec, "all") == 0) {
+		snprintf(out, cap, "%s", selfs);
+		syscall_desc = xstrdup("all");
+		return out;
+	}
+	len = snprintf(out, cap, "%s%s(", selfs, nself ? " && " : "");
+	if (strcmp(spec, "default") == 0) {
+		for (d = syscall_default; *d != NULL; d++)
+			if ((nr = syscall_nr(*d)) >= 0)
+				len += snprintf(out + len, cap - len,
+				    "%sid == %ld", n++ ? " || " : "", nr);
+		syscall_desc = xstrdup("default");
+	} else {
+		list = xstrdup(spec);
+		for (tok = strtok_r(list, ",", &save); tok != NULL;
+		    tok = strtok_r(NULL, ",", &save)) {
+			if ((nr = syscall_nr(tok)) < 0) {
+				char *end;
+
+				nr = strtol(tok, &end, 10);
+				if (*tok == '\0' || *end != '\0' || nr < 0)
+					diex(EX_USAGE, "--syscalls: unknown "
+					    "system call '%s'", tok);
+			}
+			len += snprintf(out + len, cap - len, "%sid == %ld",
+			    n++ ? " || " : "", nr);
+			if (len >= cap - 64)
+				diex(EX_USAGE, "--syscalls: list too long");
+		}
+		free(list);
+		syscall_desc = xstrdup(spec);
+	}
+	if (n == 0)
+		diex(EX_USAGE, "--syscalls: empty list");
+	snprintf(out + len, cap - len, ")");
+	return out;
+}
+
+char *
+events_syscall_desc(void)
+{
+	return syscall_desc ? syscall_desc : "none";
+}
+
+void
+events_setup(const char *syscalls, const int *self, int nself)
+{
+	char rel[256], *filt = NULL;
+	struct evdef *e;
+	int i, want;
+
+	memset(ev_by_id, EV_NONE, sizeof(ev_by_id));
+	if (strcmp(syscalls, "none") != 0)
+		filt = syscall_filter(syscalls, self, nself);
+	for (i = 0; i < EV_N; i++) {
+		e = &evdefs[i];
+		want = 1;
+		if ((i == EV_SYS_ENTER || i == EV_SYS_EXIT) && filt == NULL)
+			want = 0;
+		if (!want)
+			continue;
+		if (load_format(e) == -1) {
+			if (e->required)
+				diex(EX_UNAVAILABLE, "tracepoint %s:%s is "
+				    "missing from this kernel", e->sys,
+				    e->name);
+			warnx_("tracepoint %s:%s unavailable: no %s events",
+			    e->sys, e->name, e->type);
+			continue;
+		}
+		ev_by_id[e->id] = i;
+		if (i == EV_MARKER) {
+			e->enabled = 1;
+			continue;
+		}
+		if (i == EV_SYS_ENTER || i == EV_SYS_EXIT) {
+			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
+			    e->sys, e->name);
+			if (tfs_write(rel, "%s", filt) == -1)
+				diex(EX_SOFTWARE, "%s: cannot set filter "
+				    "'%.200s': %s", rel, filt,
+				    strerror(errno));
+		}
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", e->sys,
+		    e->name);
+		if (tfs_write(rel, "1") == -1) {
+			if (e->required)
+				diex(EX_UNAVAILABLE, "cannot enable %s:%s: %s",
+				    e->sys, e->name, strerror(errno));
+			warnx_("cannot enable %s:%s: %s", e->sys, e->name,
+			    strerror(errno));
+			continue;
+		}
+		e->enabled = 1;
+	}
+	free(filt);
+}

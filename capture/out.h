@@ -1,0 +1,30 @@
+/*
+ * Where records go: one stream (a file or stdout), or a ring of files in a
+ * directory that never holds more than its size, the newest data kept.
+ */
+#ifndef CAPTURE_OUT_H
+#define CAPTURE_OUT_H
+
+#include <stdint.h>
+
+#include "stream.h"
+
+struct out_conf {
+	const char	*path;		/* NULL or "-": stdout */
+	enum zmode	 z;
+	const char	*ring;		/* a directory, or NULL */
+	uint64_t	 ring_size;
+	unsigned	 ring_files;
+	/* Writes what every file must start with (meta, task snapshot). */
+	void		(*preamble)(struct writer *);
+};
+
+void		 out_open(const struct out_conf *);
+struct writer	*out_writer(void);
+void		 out_check(void);	/* rotate when the ring file is full */
+void		 out_flush(void);
+void		 out_close(void);
+uint64_t	 out_bytes(void);	/* on disk now; 0 if unknown */
+void		 out_ring_usage_check(uint64_t size, unsigned files);
+
+#endif

@@ -1,0 +1,561 @@
+/*
+ * Reading trace_pipe_raw.  read(2) on it returns one sub-buffer (page) per
+ * call, a partial one when the writer is still on it (or the rest of one
+ * read partially before), and EAGAIN when the CPU's buffer is empty.
+ *
+ * The merge may emit an event only when no page still to come can hold an
+ * earlier one: the watermark, the least over CPUs of a time before which
+ * all of that CPU's events have been read.  For a CPU read empty by a read
+ * begun at T, that is T (less a slack for events reserved but not yet
+ * committed); for one that was not, the stamp in the header of the last
+ * page read, since every earlier event lies in an earlier page.
+ *
+ * We poll on a timer rather than sleep in poll(2): trace_pipe_raw wakes a
+ * reader only when buffer_percent of the buffer is full, and waking on
+ * every event would trace ourselves into a loop.
+ *
+ * The reader never takes a lock the formatter may hold: the formatter runs
+ * at idle priority and, preempted inside a critical section, would stall
+ * the reader for as long as the workload keeps the CPUs busy, which is
+ * exactly when the kernel's buffers overrun.  Pages travel through
+ * single-producer single-consumer rings instead: one per CPU from the
+ * reader to the formatter, one back for pages to reuse.
+ */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "spool.h"
+#include "tracefs.h"
+
+#define IDLE_NS		(50 * 1000000ULL)	/* between passes when quiet */
+#define BUSY_NS		(10 * 1000000ULL)	/* when a buffer fills fast */
+#define WAIT_NS		(100 * 1000000ULL)	/* the formatter, when idle */
+#define BUSY_PAGES	32	/* a pass reading this many pages goes again */
+#define SLACK_NS	(2 * 1000000ULL)	/* events reserved, not committed */
+
+/* One producer, one consumer; head and tail only grow. */
+struct ring {
+	struct page	**slot;
+	size_t		  mask;
+	_Atomic size_t	  head, tail;
+};
+
+static int		 ncpus;
+static int		*fds;
+static size_t		 pgsize, npages;
+static struct ring	*queues;	/* reader -> formatter, per CPU */
+static struct ring	 freed;		/* formatter -> reader */
+static _Atomic size_t	 allocated;	/* pages in existence */
+static _Atomic size_t	 queued;	/* pages in the queues */
+static _Atomic uint64_t	 total;
+static _Atomic uint64_t	 watermark;
+static _Atomic int	 tracing_off, finished;
+static _Atomic uint64_t	*lost, lost_time;
+static _Atomic uint64_t	 stop_at;
+static _Atomic int	 child, child_status = -1;
+static const char *_Atomic error;
+static volatile int	 reader_tid;
+static struct spool_conf conf;
+/* ARGUS_CAPTURE_DEBUG: how well the reader keeps up. */
+static int		 debug;
+static uint64_t		 dbg_prev, dbg_maxgap, dbg_passes;
+static pthread_t	 thread;
+
+uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void
+ring_init(struct ring *r, size_t n)
+{
+	size_t cap = 1;
+
+	while (cap < n)
+		cap <<= 1;
+	r->slot = xcalloc(cap, sizeof(*r->slot));
+	r->mask = cap - 1;
+}
+
+static int
+ring_put(struct ring *r, struct page *p)
+{
+	size_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	if (t - atomic_load_explicit(&r->head, memory_order_acquire) >
+	    r->mask)
+		return 0;
+	r->slot[t & r->mask] = p;
+	atomic_store_explicit(&r->tail, t + 1, memory_order_release);
+	return 1;
+}
+
+static struct page *
+ring_get(struct ring *r)
+{
+	size_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	struct page *p;
+
+	if (h == atomic_load_explicit(&r->tail, memory_order_acquire))
+		return NULL;
+	p = r->slot[h & r->mask];
+	atomic_store_explicit(&r->head, h + 1, memory_order_release);
+	return p;
+}
+
+static struct page *
+page_alloc(void)
+{
+	struct page *p;
+
+	if ((p = ring_get(&freed)) != NULL)
+		return p;
+	if (atomic_load(&allocated) >= npages)
+		return NULL;	/* the spool is full */
+	if ((p = malloc(sizeof(*p) + pgsize)) == NULL)
+		return NULL;
+	atomic_fetch_add(&allocated, 1);
+	return p;
+}
+
+/* Overruns and drops of one CPU's buffer, from its stats file. */
+static uint64_t
+cpu_lost(int cpu)
+{
+	char rel[64], buf[1024], *p;
+	uint64_t n = 0;
+	static const char *const keys[] = {
+		"\noverrun:", "\ncommit overrun:", "\ndropped events:",
+	};
+	size_t i;
+
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+	if (tfs_read(rel, buf + 1, sizeof(buf) - 1) <= 0)
+		return 0;
+	buf[0] = '\n';
+	for (i = 0; i < ARRAY_LEN(keys); i++)
+		if ((p = strstr(buf, keys[i])) != NULL)
+			n += strtoull(p + strlen(keys[i]), NULL, 10);
+	return n;
+}
+
+static void
+read_stats(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++)
+		atomic_store(&lost[cpu], cpu_lost(cpu));
+	atomic_store(&lost_time, now_ns());
+}
+
+static size_t max_read;		/* by one CPU in the last pass */
+static uint64_t *bound;		/* per CPU: all events before it are read */
+
+#define PAGE_HDR	16	/* u64 timestamp, local_t commit */
+
+/* Bytes of events in a page, from its header's commit word. */
+static size_t
+page_used(const struct page *p)
+{
+	uint64_t commit;
+
+	memcpy(&commit, p->data + 8, sizeof(commit));
+	return commit & 0x3fffffff;	/* without the missed-events flags */
+}
+
+/*
+ * Read one CPU until it is empty, or a partial page says we caught up with
+ * its writer, or n pages were read; returns the pages read, or -1.
+ */
+static int
+drain_cpu(int cpu, int n)
+{
+	struct page *p;
+	ssize_t got;
+	uint64_t t, ts;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		/* A full spool: the kernel's buffer takes the strain. */
+		if ((p = page_alloc()) == NULL)
+			return i;
+		t = now_ns();
+		got = read(fds[cpu], p->data, pgsize);
+		if (got <= 0) {
+			ring_put(&freed, p);
+			if (got == 0 || errno == EAGAIN) {
+				if (t > SLACK_NS && t - SLACK_NS > bound[cpu])
+					bound[cpu] = t - SLACK_NS;
+				return i;
+			}
+			if (errno == EINTR)
+				continue;
+			atomic_store(&error, strerror(errno));
+			return -1;
+		}
+		p->len = got;
+		memcpy(&ts, p->data, sizeof(ts));
+		if (ts > bound[cpu])
+			bound[cpu] = ts;
+		if (!ring_put(&queues[cpu], p)) {
+			atomic_store(&error, "spool queue overflow");
+			return -1;
+		}
+		atomic_fetch_add(&queued, 1);
+		atomic_fetch_add(&total, got);
+		/*
+		 * Reading on after a partial page would spin on pages of a
+		 * few events each (what `cat` does); the next pass comes
+		 * soon enough.
+		 */
+		if (page_used(p) < (pgsize - PAGE_HDR) * 3 / 4)
+			return i + 1;
+	}
+	return i;
+}
+
+/* Returns 1 when some CPU had more to give than one pass takes. */
+static void
+publish(void)
+{
+	uint64_t mark = UINT64_MAX;
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++)
+		if (bound[cpu] < mark)
+			mark = bound[cpu];
+	if (mark > atomic_load(&watermark))
+		atomic_store(&watermark, mark);
+}
+
+static int
+pass(void)
+{
+	uint64_t before;
+	int cpu, n, busy = 0;
+
+	max_read = 0;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		before = atomic_load(&total);
+		n = drain_cpu(cpu, BUSY_PAGES);
+		if (n < 0)
+			return -1;
+		if (atomic_load(&total) - before > max_read)
+			max_read = atomic_load(&total) - before;
+		if (n >= BUSY_PAGES)
+			busy = 1;
+	}
+	publish();
+	return busy;
+}
+
+/*
+ * After tracing is off: every CPU until it is empty.  Returns 1 while a
+ * full spool keeps some CPU from being emptied, to be called again.
+ */
+static int
+final_pass(void)
+{
+	struct page *p;
+	ssize_t got;
+	uint64_t ts;
+	int cpu, more = 0;
+
+	for (cpu = 0; cpu < ncpus; cpu++)
+		for (;;) {
+			if ((p = page_alloc()) == NULL) {
+				more = 1;
+				break;
+			}
+			got = read(fds[cpu], p->data, pgsize);
+			if (got <= 0) {
+				ring_put(&freed, p);
+				if (got < 0 && errno == EINTR)
+					continue;
+				if (got < 0 && errno != EAGAIN) {
+					atomic_store(&error, strerror(errno));
+					return -1;
+				}
+				bound[cpu] = UINT64_MAX;	/* no more */
+				break;
+			}
+			p->len = got;
+			memcpy(&ts, p->data, sizeof(ts));
+			if (ts > bound[cpu])
+				bound[cpu] = ts;
+			if (!ring_put(&queues[cpu], p)) {
+				atomic_store(&error, "spool queue overflow");
+				return -1;
+			}
+			atomic_fetch_add(&queued, 1);
+			atomic_fetch_add(&total, got);
+		}
+	publish();
+	return more;
+}
+
+static int
+should_stop(void)
+{
+	uint64_t at = atomic_load(&stop_at);
+	int st, c = atomic_load(&child);
+
+	if (interrupted)
+		return 1;
+	if (at != 0 && now_ns() >= at)
+		return 1;
+	if (c > 0 && waitpid(c, &st, WNOHANG) == c) {
+		atomic_store(&child_status, st);
+		return 1;
+	}
+	return 0;
+}
+
+static void *
+reader(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct timespec ts = { 0, IDLE_NS };
+	uint64_t last_stats = 0, t, at, nap;
+	int busy;
+
+	(void)arg;
+	/* Keep up with the buffers even when every CPU is busy. */
+	/*
+	 * Keep up with the buffers even when every CPU is busy: with a
+	 * few hundred runnable threads a nice -10 reader still waited
+	 * 150 ms at times and the buffers overran.  The lowest real-time
+	 * priority runs it when it wakes; it copies pages and sleeps.
+	 */
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0)
+		setpriority(PRIO_PROCESS, syscall(SYS_gettid), -10);
+	reader_tid = syscall(SYS_gettid);
+	while (!should_stop()) {
+		if (debug) {
+			t = now_ns();
+			if (dbg_prev && t - dbg_prev > dbg_maxgap)
+				dbg_maxgap = t - dbg_prev;
+			dbg_prev = t;
+			dbg_passes++;
+		}
+		busy = pass();
+		if (busy < 0)
+			break;
+		t = now_ns();
+		if (t - last_stats >= 1000000000ULL) {
+			read_stats();
+			last_stats = t;
+			if (conf.tick)
+				conf.tick();
+		}
+		if (!busy) {
+			/* Wake for the deadline on time, not a pass later. */
+			at = atomic_load(&stop_at);
+			/* Come back sooner when a buffer fills fast. */
+			nap = max_read * 8 > conf.bufsize ? BUSY_NS : IDLE_NS;
+			ts.tv_nsec = nap;
+			if (at != 0 && at > t && at - t < nap)
+				ts.tv_nsec = at - t;
+			nanosleep(&ts, NULL);
+		}
+	}
+	tfs_write("tracing_on", "0");
+	atomic_store(&tracing_off, 1);
+	/* Take everything that is left, waiting for room if need be. */
+	while (atomic_load(&error) == NULL && (busy = final_pass()) > 0)
+		usleep(1000);
+	read_stats();
+	if (debug) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_THREAD, &ru);
+		fprintf(stderr, "argus-capture: reader: %llu passes, longest "
+		    "gap %.1f ms, %llu bytes, %zu pages allocated, CPU %.3f s "
+		    "user %.3f s system\n",
+		    (unsigned long long)dbg_passes, dbg_maxgap / 1e6,
+		    (unsigned long long)atomic_load(&total),
+		    atomic_load(&allocated), ru.ru_utime.tv_sec +
+		    ru.ru_utime.tv_usec / 1e6, ru.ru_stime.tv_sec +
+		    ru.ru_stime.tv_usec / 1e6);
+	}
+	atomic_store(&watermark, UINT64_MAX);
+	atomic_store(&finished, 1);
+	return NULL;
+}
+
+static void
+close_at_exit(void)
+{
+	int cpu;
+
+	/* An exit through die(): the instance cannot go while these are open. */
+	if (fds != NULL)
+		for (cpu = 0; cpu < ncpus; cpu++)
+			if (fds[cpu] != -1)
+				close(fds[cpu]);
+}
+
+void
+spool_start(const struct spool_conf *c)
+{
+	char rel[64];
+	int cpu;
+
+	conf = *c;
+	debug = getenv("ARGUS_CAPTURE_DEBUG") != NULL;
+	ncpus = c->ncpu;
+	pgsize = c->pagesize;
+	npages = c->limit / pgsize;
+	if (npages < 16)
+		npages = 16;
+	fds = xcalloc(ncpus, sizeof(*fds));
+	queues = xcalloc(ncpus, sizeof(*queues));
+	for (cpu = 0; cpu < ncpus; cpu++)
+		ring_init(&queues[cpu], npages);
+	ring_init(&freed, npages);
+	lost = xcalloc(ncpus, sizeof(*lost));
+	bound = xcalloc(ncpus, sizeof(*bound));
+	atexit(close_at_exit);
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if ((fds[cpu] = tfs_open(rel, O_RDONLY | O_NONBLOCK)) == -1)
+			die(EX_UNAVAILABLE, "%s/%s", tfs_instance(), rel);
+	}
+	read_stats();
+	if ((errno = pthread_create(&thread, NULL, reader, NULL)) != 0)
+		die(EX_OSERR, "pthread_create");
+	while (reader_tid == 0)
+		usleep(1000);
+}
+
+int
+spool_reader_tid(void)
+{
+	return reader_tid;
+}
+
+void
+spool_deadline(uint64_t at, int c)
+{
+	atomic_store(&child, c);
+	atomic_store(&stop_at, at);
+}
+
+int
+spool_stopped(void)
+{
+	return atomic_load(&tracing_off);
+}
+
+int
+spool_child_status(void)
+{
+	return atomic_load(&child_status);
+}
+
+int
+spool_done(void)
+{
+	int cpu;
+
+	if (!atomic_load(&finished))
+		return 0;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		if (atomic_load(&queues[cpu].head) !=
+		    atomic_load(&queues[cpu].tail))
+			return 0;
+	if (fds != NULL) {
+		pthread_join(thread, NULL);
+		for (cpu = 0; cpu < ncpus; cpu++)
+			close(fds[cpu]);
+		free(fds);
+		fds = NULL;
+	}
+	return 1;
+}
+
+uint64_t
+spool_watermark(void)
+{
+	return atomic_load(&watermark);
+}
+
+struct page *
+spool_take(int cpu)
+{
+	struct page *p;
+
+	if ((p = ring_get(&queues[cpu])) != NULL)
+		atomic_fetch_sub(&queued, 1);
+	return p;
+}
+
+void
+spool_give(struct page *p)
+{
+	/* The ring holds every page there is: it cannot be full. */
+	if (!ring_put(&freed, p))
+		free(p);
+}
+
+void
+spool_wait(void)
+{
+	struct timespec ts = { 0, WAIT_NS };
+
+	if (!atomic_load(&finished))
+		nanosleep(&ts, NULL);
+}
+
+int
+spool_full(void)
+{
+	return atomic_load(&allocated) >= npages &&
+	    atomic_load(&queued) + 1 >= npages;
+}
+
+size_t
+spool_bytes(void)
+{
+	return atomic_load(&queued) * pgsize;
+}
+
+uint64_t
+spool_total(void)
+{
+	return atomic_load(&total);
+}
+
+void
+spool_lost(struct spool_stats *s)
+{
+	int cpu;
+
+	s->time = atomic_load(&lost_time);
+	for (cpu = 0; cpu < ncpus; cpu++)
+		s->lost[cpu] = atomic_load(&lost[cpu]);
+}
+
+const char *
+spool_error(void)
+{
+	return atomic_load(&error);
+}

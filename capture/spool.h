@@ -1,0 +1,59 @@
+/*
+ * The reader: a thread that copies raw ring-buffer pages out of the kernel
+ * as they fill, into per-CPU queues in memory.  Copying a page costs about
+ * what `cat trace_pipe_raw` costs; parsing and writing records costs much
+ * more, so it happens in the other thread, at idle priority, and catches up
+ * when the traced workload leaves CPU time free.  Bursts land in the spool
+ * instead of overrunning the kernel's per-CPU buffers.
+ */
+#ifndef CAPTURE_SPOOL_H
+#define CAPTURE_SPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct page {
+	uint64_t	 len;		/* keeps data 8-byte aligned, as in the kernel */
+	char		 data[];
+};
+
+struct spool_stats {
+	uint64_t	 time;		/* when the kernel's counters were read */
+	uint64_t	*lost;		/* per CPU, since the start */
+};
+
+struct spool_conf {
+	int		 ncpu;
+	size_t		 pagesize;	/* of the kernel's sub-buffers */
+	size_t		 limit;		/* bytes queued at most */
+	size_t		 bufsize;	/* the kernel's, per CPU */
+	uint64_t	 stop_at;	/* CLOCK_MONOTONIC ns; 0: no deadline */
+	int		 child;		/* stop when it exits; 0: none */
+	void		(*tick)(void);	/* once a second, from the reader */
+};
+
+/*
+ * The reader decides when to stop (a signal, the deadline, the command's
+ * exit) because it runs at high priority: the formatter may be starved
+ * for seconds by the workload it traces.  Stopping turns tracing off and
+ * takes what is left in the kernel's buffers.
+ */
+void	 spool_start(const struct spool_conf *);
+void	 spool_deadline(uint64_t stop_at, int child);	/* once tracing is on */
+int	 spool_stopped(void);		/* tracing is off */
+int	 spool_child_status(void);	/* wait(2) status, -1 if none */
+int	 spool_done(void);		/* stopped, drained, nothing queued */
+int	 spool_reader_tid(void);
+/* Events at or before the returned time are all in the queues. */
+uint64_t spool_watermark(void);
+struct page *spool_take(int cpu);	/* NULL when that queue is empty */
+void	 spool_give(struct page *);	/* back to the free list */
+void	 spool_wait(void);		/* a while, for news from the reader */
+int	 spool_full(void);		/* the reader cannot read on */
+size_t	 spool_bytes(void);		/* queued now */
+uint64_t spool_total(void);		/* read since the start */
+void	 spool_lost(struct spool_stats *);	/* latest counters */
+const char *spool_error(void);		/* the reader's failure, or NULL */
+uint64_t now_ns(void);
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * A two-level table indexed by tid: lookups sit on the hot path (every
+ * event needs its thread's tgid, switches and wakeups a second one), and
+ * tids are small dense integers, so an array beats hashing.  Chunks are
+ * allocated when a tid in their range first appears; a reused tid simply
+ * overwrites its slot when its fork is traced.
+ */
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "tasks.h"
+
+#define CHUNK_BITS	10
+#define CHUNK		(1 << CHUNK_BITS)
+#define TID_LIMIT	(1 << 22)	/* PID_MAX_LIMIT */
+#define NCHUNKS		(TID_LIMIT / CHUNK)
+
+static struct task	*chunks[NCHUNKS];
+static uint8_t		*probed[NCHUNKS];	/* /proc asked already */
+static struct task	 nobody;
+
+struct task *
+task_get(int tid)
+{
+	unsigned c;
+
+	if (tid < 0 || tid >= TID_LIMIT) {
+		memset(&nobody, 0, sizeof(nobody));
+		return &nobody;
+	}
+	c = (unsigned)tid >> CHUNK_BITS;
+	if (chunks[c] == NULL) {
+		chunks[c] = xcalloc(CHUNK, sizeof(struct task));
+		probed[c] = xcalloc(CHUNK, 1);
+	}
+	return &chunks[c][tid & (CHUNK - 1)];
+}
+
+void
+task_set(int tid, int tgid, const char *comm, int commlen)
+{
+	struct task *t = task_get(tid);
+
+	t->tgid = tgid;
+	t->dead = 0;
+	if (comm != NULL) {
+		if (commlen > 15)
+			commlen = 15;
+		memcpy(t->comm, comm, commlen);
+		memset(t->comm + commlen, 0, 16 - commlen);
+		/* The kernel pads with NULs, but a name may be shorter. */
+		t->comm[strnlen(t->comm, 16)] = '\0';
+	}
+}
+
+static int
+read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Tgid and name of one thread from /proc, or -1. */
+static int
+proc_task(int tid, int *tgid, char *comm)
+{
+	char path[64], buf[4096], *p, *nl;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	if ((p = strstr(buf, "\nTgid:")) == NULL)
+		return -1;
+	*tgid = atoi(p + 6);
+	comm[0] = '\0';
+	if (strncmp(buf, "Name:\t", 6) == 0 &&
+	    (nl = strchr(buf, '\n')) != NULL) {
+		/* status escapes newlines; comm holds the name as set. */
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", *tgid,
+		    tid);
+		if (read_small(path, buf, 17) > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			buf[15] = '\0';
+			memcpy(comm, buf, strlen(buf) + 1);
+		}
+	}
+	return 0;
+}
+
+/*
+ * A thread we have not seen fork: it existed before the snapshot but was
+ * missed (born in the race between enabling events and reading /proc), or
+ * its fork was lost.  Ask /proc once; a thread already gone stays unknown.
+ */
+int
+task_tgid(int tid)
+{
+	struct task *t;
+	char comm[16];
+	int tgid;
+	unsigned c;
+
+	if (tid == 0)
+		return 0;	/* the idle task of each CPU */
+	t = task_get(tid);
+	if (t->tgid != 0)
+		return t->tgid;
+	if (tid < 0 || tid >= TID_LIMIT)
+		return -1;
+	c = (unsigned)tid >> CHUNK_BITS;
+	if (probed[c][tid & (CHUNK - 1)])
+		return -1;
+	probed[c][tid & (CHUNK - 1)] = 1;
+	if (proc_task(tid, &tgid, comm) == -1)
+		return -1;
+	task_set(tid, tgid, comm, strlen(comm));
+	return tgid;
+}
+
+void
+task_snapshot(void)
+{
+	char path[64], comm[32];
+	struct dirent *pe, *te;
+	DIR *pd, *td;
+	int pid, tid;
+
+	if ((pd = opendir("/proc")) == NULL)
+		die(EX_OSERR, "/proc");
+	while ((pe = readdir(pd)) != NULL) {
+		if (!isdigit((unsigned char)pe->d_name[0]))
+			continue;
+		pid = atoi(pe->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		if ((td = opendir(path)) == NULL)
+			continue;	/* gone meanwhile */
+		while ((te = readdir(td)) != NULL) {
+			if (!isdigit((unsigned char)te->d_name[0]))
+				continue;
+			tid = atoi(te->d_name);
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
+			    pid, tid);
+			if (read_small(path, comm, 17) <= 0)
+				continue;
+			comm[strcspn(comm, "\n")] = '\0';
+			/* A fork traced meanwhile is newer than /proc. */
+			if (task_get(tid)->tgid == 0)
+				task_set(tid, pid, comm, strlen(comm));
+		}
+		closedir(td);
+	}
+	closedir(pd);
+}
+
+void
+task_foreach(void (*fn)(int, const struct task *, void *), void *arg)
+{
+	unsigned c, i;
+
+	for (c = 0; c < NCHUNKS; c++) {
+		if (chunks[c] == NULL)
+			continue;
+		for (i = 0; i < CHUNK; i++)
+			if (chunks[c][i].tgid != 0 && !chunks[c][i].dead)
+				fn((int)(c << CHUNK_BITS | i), &chunks[c][i],
+				    arg);
+	}
+}

@@ -1,0 +1,26 @@
+/*
+ * Thread id to process id (tgid) and name.  Raw events name only the
+ * thread; the stream wants both, so we keep the mapping ourselves: a /proc
+ * snapshot at start, then forks, execs and renames as they are traced.
+ */
+#ifndef CAPTURE_TASKS_H
+#define CAPTURE_TASKS_H
+
+#include <stdint.h>
+
+struct task {
+	int32_t		 tgid;		/* 0: unknown */
+	char		 comm[16];	/* NUL-terminated within 16 */
+	uint8_t		 sel;		/* a process --pid selected */
+	uint8_t		 dead;		/* exited: left out of snapshots */
+};
+
+struct task	*task_get(int tid);	/* never NULL for tid >= 0 */
+int		 task_tgid(int tid);	/* -1: unknown, even to /proc */
+void		 task_set(int tid, int tgid, const char *comm, int commlen);
+void		 task_snapshot(void);	/* all threads in /proc */
+/* Calls fn for every known thread, in tid order. */
+void		 task_foreach(void (*fn)(int tid, const struct task *, void *),
+		    void *arg);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * Where tracefs lives and our own instance in it.  The top-level buffer and
+ * other tools' instances belong to others: we only ever create, configure
+ * and remove instances named argus-PID.
+ */
+#ifndef CAPTURE_TRACEFS_H
+#define CAPTURE_TRACEFS_H
+
+#include <stddef.h>
+
+#define INSTANCE_PREFIX	"argus-"
+
+const char	*tfs_root(void);		/* exits 69 when there is none */
+void		 tfs_reap_stale(const char *root);
+const char	*tfs_instance_create(const char *root);	/* exits 69 */
+void		 tfs_instance_remove(void);
+const char	*tfs_instance(void);		/* NULL before create */
+
+/* Files relative to the instance; -1 and errno on failure. */
+int		 tfs_write(const char *rel, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+ssize_t		 tfs_read(const char *rel, char *buf, size_t size);
+int		 tfs_open(const char *rel, int flags);
+int		 tfs_exists(const char *rel);
+
+#endif

@@ -1,0 +1,262 @@
+#!/usr/bin/env bats
+# argus-capture on a live system.  Tests that need tracing skip, saying
+# why, where it is unavailable (not root, no tracefs); they never pass
+# without having traced.
+
+setup_file() {
+	export TOP="$BATS_TEST_DIRNAME/../.."
+	export CAP="$TOP/bin/argus-capture"
+	export HELPER="$TOP/test/progs/capture-helper"
+	export ACAT="$TOP/bin/argus-cat"
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+}
+
+# Skips the test unless argus-capture can trace here.
+need_tracing() {
+	[ -x "$CAP" ] || skip "bin/argus-capture not built"
+	[ -x "$HELPER" ] || skip "test/progs/capture-helper not built"
+	[ "$(id -u)" = 0 ] || skip "tracefs unavailable: not root"
+	local out rc=0
+	out=$(timeout 20 "$CAP" -d 0.1 2>&1 >/dev/null) || rc=$?
+	[ "$rc" != 69 ] || skip "tracefs unavailable: $out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	if [ -d /sys/kernel/tracing/instances ]; then
+		TFS=/sys/kernel/tracing
+	else
+		TFS=/sys/kernel/debug/tracing
+	fi
+	export ARGUS_TRACE_MARKER="$TFS/trace_marker"
+}
+
+# The instance a capture with this pid uses.
+inst_of() { echo "$TFS/instances/argus-$1"; }
+
+wait_instance() {	# pid: until its instance is tracing
+	local i
+	for i in $(seq 100); do
+		[ "$(cat "$(inst_of "$1")/tracing_on" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Value of "KEY VALUE" lines the helper prints.
+val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
+
+@test "capture: --help and a bad option" {
+	run "$CAP" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: argus-capture"* ]]
+	run "$CAP" --no-such-option
+	[ "$status" -eq 64 ]
+	run "$CAP" -d banana
+	[ "$status" -eq 64 ]
+	run "$CAP" --ring "$T/r" --ring-size 1M --ring-files 4
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"per file"* ]]
+}
+
+@test "capture: no tracefs exits 69 and says what is missing" {
+	ARGUS_TRACEFS=/nonexistent run "$CAP" -d 1 -o "$T/x.gz"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"no tracefs at /nonexistent"* ]]
+	[ ! -e "$T/x.gz" ]
+}
+
+@test "capture: a pipe wakeup, a sleep, a fork and a marker, with pids, tids and order" {
+	need_tracing
+	# The helper writes its marker into its parent's (our) instance.
+	unset ARGUS_TRACE_MARKER
+	run timeout 60 "$CAP" -d 20 -o "$T/t.gz" -- sh -c "exec '$HELPER' > '$T/helper.out'"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %a "$T/t.gz")" = 600 ]
+	gzip -t "$T/t.gz"
+	zcat "$T/t.gz" > "$T/t.csv"
+	pid=$(val pid); main=$(val main_tid); rd=$(val reader_tid); child=$(val child)
+	[ -n "$pid" ]
+	[ "$main" = "$pid" ]
+	[ -n "$rd" ]
+	[ -n "$child" ]
+
+	head -1 "$T/t.csv" | grep -qx 'argus-stream,1'
+	grep -qx "meta,[0-9]*,,,clock,mono" "$T/t.csv"
+	grep -qx "meta,[0-9]*,,,source,tracefs" "$T/t.csv"
+	grep -qx "meta,[0-9]*,,,lost,0" "$T/t.csv"
+
+	# One stream in time order.
+	awk -F, '$1 == "event" { if ($2 < p) { print "out of order at " NR; exit 1 } p = $2 }' "$T/t.csv"
+
+	# exec: the shell became the helper, same pid and tid.
+	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,exec,-,.*capture-helper,$pid\$" "$T/t.csv"
+
+	# The reader thread: its fork (a thread: same pid), then blocked in
+	# read(2), woken by the main thread's write, returning 1 byte.
+	n_fork=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,fork,-,$pid,$rd,0x[0-9a-f]*,capture-helper\$" "$T/t.csv" | head -1 | cut -d: -f1)
+	n_rd=$(grep -n "^event,[0-9]*,$pid,$rd,,[0-9]*,sys_enter,-,[0-9]*,read," "$T/t.csv" | head -1 | cut -d: -f1)
+	n_blk=$(awk -F, -v p="$pid" -v t="$rd" -v from="$n_rd" 'NR > from && $1 == "event" && $3 == p && $4 == t && $7 == "switch" && $9 == "S" { print NR; exit }' "$T/t.csv")
+	n_wr=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,sys_enter,-,[0-9]*,write,0x[0-9a-f]*,0x[0-9a-f]*,0x1\$" "$T/t.csv" | head -1 | cut -d: -f1)
+	n_wake=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,waking,-,$pid,$rd,[0-9]*,capture-helper\$" "$T/t.csv" | head -1 | cut -d: -f1)
+	n_ret=$(grep -n "^event,[0-9]*,$pid,$rd,,[0-9]*,sys_exit,-,[0-9]*,read,1\$" "$T/t.csv" | head -1 | cut -d: -f1)
+	echo "fork $n_fork read $n_rd blocked $n_blk write $n_wr waking $n_wake return $n_ret"
+	[ -n "$n_fork" ]
+	[ -n "$n_rd" ]
+	[ -n "$n_blk" ]
+	[ -n "$n_wr" ]
+	[ -n "$n_wake" ]
+	[ -n "$n_ret" ]
+	[ "$n_fork" -lt "$n_rd" ]
+	[ "$n_rd" -lt "$n_blk" ]
+	[ "$n_blk" -lt "$n_wr" ]
+	[ "$n_wr" -lt "$n_wake" ]
+	[ "$n_wake" -lt "$n_ret" ]
+
+	# The timed sleep (100 ms): enter, a wakeup from interrupt context
+	# (the hrtimer), exit 0; between 90 ms and 1 s apart.
+	awk -F, -v p="$pid" -v t="$main" '
+	    $1 != "event" { next }
+	    $3 == p && $4 == t && $7 == "sys_enter" && $10 == "clock_nanosleep" { s = $2; w = 0 }
+	    s && $7 == "waking" && $8 ~ /^[hs]$/ && $9 == p && $10 == t { w = 1 }
+	    s && $3 == p && $4 == t && $7 == "sys_exit" && $10 == "clock_nanosleep" {
+		d = $2 - s; s = 0
+		if ($11 == 0 && w && d >= 90e6 && d < 1e9) ok = 1
+	    }
+	    END { exit !ok }' "$T/t.csv"
+
+	# The fork: a process of its own, woken new, exiting.
+	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,fork,-,$child,$child,0x[0-9a-f]*,capture-helper\$" "$T/t.csv"
+	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,wakeup_new,-,$child,$child,[0-9]*,capture-helper\$" "$T/t.csv"
+	grep -q "^event,[0-9]*,$child,$child,,[0-9]*,exit,-,capture-helper,1\$" "$T/t.csv"
+
+	# The marker, quoted as RFC 4180 wants, from the main thread.
+	grep -qF "$pid,$main," "$T/t.csv"
+	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,marker,-,\"argus-test marker $pid, \"\"quoted\"\"\"\$" "$T/t.csv"
+
+	# Threads alive at the start are in the snapshot.
+	grep -q "^task,[0-9]*,1,1," "$T/t.csv"
+
+	# argus-cat reads it back (when it is built).
+	if [ -x "$ACAT" ]; then
+		run "$ACAT" "$T/t.gz"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *",marker,-,"* ]]
+	fi
+}
+
+@test "capture: SIGINT and SIGTERM leave no instance behind and a finished file" {
+	need_tracing
+	for sig in INT TERM; do
+		"$CAP" -d 60 -o "$T/s.gz" &
+		cpid=$!
+		wait_instance "$cpid"
+		sleep 0.5
+		kill -"$sig" "$cpid"
+		rc=0; wait "$cpid" || rc=$?
+		[ "$rc" -eq 0 ]
+		[ ! -e "$(inst_of "$cpid")" ]
+		gzip -t "$T/s.gz"
+		zcat "$T/s.gz" | grep -q '^meta,[0-9]*,,,end,'
+	done
+}
+
+@test "capture: SIGKILL leaves a file readable to its last flush; the next run reaps the instance" {
+	need_tracing
+	"$CAP" -d 60 -o "$T/k.gz" &
+	cpid=$!
+	wait_instance "$cpid"
+	sleep 2.5
+	kill -KILL "$cpid"
+	wait "$cpid" || true
+	[ -d "$(inst_of "$cpid")" ]
+	# Whole gzip members up to the last flush, whatever follows them.
+	n=$(zcat "$T/k.gz" 2>/dev/null | grep -c '^event,' || true)
+	echo "events before the kill: $n"
+	[ "$n" -gt 0 ]
+	# A stranger's instance with our prefix but not our name stays.
+	mkdir "$TFS/instances/argus-keep-me"
+	run timeout 30 "$CAP" -d 0.2 -Z -o "$T/reap.csv"
+	rmdir "$TFS/instances/argus-keep-me"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"removed instance argus-$cpid"* ]]
+	[ ! -e "$(inst_of "$cpid")" ]
+}
+
+@test "capture: a ring never grows past its size" {
+	need_tracing
+	size=$((6 * 1024 * 1024))
+	"$CAP" --ring "$T/ring" --ring-size 6M --ring-files 3 --syscalls all -d 12 \
+	    -- "$HELPER" load 10 > /dev/null &
+	cpid=$!
+	max=0
+	while kill -0 "$cpid" 2>/dev/null; do
+		used=$(find "$T/ring" -type f -printf '%s\n' 2>/dev/null | awk '{s += $1} END {print s+0}')
+		[ "$used" -gt "$max" ] && max=$used
+		sleep 0.1
+	done
+	wait "$cpid"
+	used=$(find "$T/ring" -type f -printf '%s\n' | awk '{s += $1} END {print s+0}')
+	echo "largest seen $max, at the end $used, limit $size"
+	ls -l "$T/ring"
+	[ "$max" -le "$size" ]
+	[ "$used" -le "$size" ]
+	# It wrapped: the oldest files are gone, at most 3 remain.
+	[ ! -e "$T/ring/argus-ring-000000.csv.gz" ]
+	[ "$(ls "$T/ring" | wc -l)" -le 3 ]
+	# Every file stands alone (header, meta, thread snapshot), in time order.
+	for f in "$T"/ring/*.csv.gz; do
+		zcat "$f" | head -1 | grep -qx 'argus-stream,1'
+		zcat "$f" | grep -q '^meta,[0-9]*,,,clock,mono$'
+		zcat "$f" | grep -q '^task,'
+		zcat "$f" | awk -F, '$1 == "event" { if ($2 < p) { print FILENAME ": out of order at " NR; exit 1 } p = $2 }'
+	done
+}
+
+@test "capture: two captures at once do not disturb each other" {
+	need_tracing
+	"$CAP" -d 8 -o "$T/a.gz" &
+	a=$!
+	wait_instance "$a"
+	"$CAP" -d 60 -o "$T/b.gz" &
+	b=$!
+	wait_instance "$b"
+	if [ ! -e "$(inst_of "$a")/options/copy_trace_marker" ]; then
+		kill -INT "$a" "$b"
+		wait "$a" "$b" || true
+		skip "this kernel cannot copy trace_marker writes into instances"
+	fi
+	echo "argus-test both" > "$ARGUS_TRACE_MARKER"
+	sleep 0.5
+	kill -INT "$b"
+	wait "$b"
+	[ ! -e "$(inst_of "$b")" ]
+	# a still traces after b is gone.
+	[ "$(cat "$(inst_of "$a")/tracing_on")" = 1 ]
+	echo "argus-test only-a" > "$ARGUS_TRACE_MARKER"
+	wait "$a"
+	[ ! -e "$(inst_of "$a")" ]
+	zcat "$T/a.gz" | grep -q ',marker,-,argus-test both$'
+	zcat "$T/a.gz" | grep -q ',marker,-,argus-test only-a$'
+	zcat "$T/b.gz" | grep -q ',marker,-,argus-test both$'
+	[ "$(zcat "$T/b.gz" | grep -c 'only-a')" = 0 ]
+	zcat "$T/a.gz" | grep -qx 'meta,[0-9]*,,,lost,0'
+	zcat "$T/b.gz" | grep -qx 'meta,[0-9]*,,,lost,0'
+}
+
+@test "capture: --pid keeps that process's events and those aimed at it" {
+	need_tracing
+	sleep 30 &
+	sp=$!
+	"$CAP" -p "$sp" -d 1.5 -o "$T/p.gz" &
+	cpid=$!
+	wait_instance "$cpid"
+	kill "$sp"
+	wait "$cpid"
+	zcat "$T/p.gz" > "$T/p.csv"
+	grep -q "^event,[0-9]*,$sp,$sp,,[0-9]*,signal_deliver," "$T/p.csv" ||
+	    grep -q ",signal_generate,.*,$sp,$sp,sleep," "$T/p.csv"
+	grep -q "^event,[0-9]*,$sp,$sp,,[0-9]*,exit,-,sleep," "$T/p.csv"
+	# Nothing unrelated: each event names the process somewhere.
+	[ "$(grep '^event,' "$T/p.csv" | grep -vc ",$sp,")" = 0 ]
+}
