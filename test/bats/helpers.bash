@@ -7,3 +7,19 @@ stream() {
 	printf 'argus-stream,1\n'
 	cat
 }
+
+# Skips the test, saying why, unless argus-capture can trace here: a test
+# that needs a trace never passes without one.
+need_tracing() {
+	[ -x "$ROOT/bin/argus-capture" ] || skip "bin/argus-capture not built"
+	[ "$(id -u)" = 0 ] || skip "tracing unavailable: not root"
+	local out rc=0
+	out=$(timeout 20 argus-capture -d 0.1 -o /dev/null 2>&1) || rc=$?
+	[ "$rc" != 69 ] || skip "tracing unavailable: $out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+}
+
+# "key=value" lines of a file, as shell variables.
+load_ids() {
+	eval "$(grep -E '^[a-z_]+=[-0-9a-zA-Z_.,/]*$' "$1")"
+}

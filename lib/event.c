@@ -1,0 +1,181 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "util.h"
+
+static const char *const names[E_NTYPES] = {
+	[E_OTHER] = "",
+	[E_SWITCH] = "switch", [E_WAKING] = "waking",
+	[E_WAKEUP_NEW] = "wakeup_new", [E_FORK] = "fork", [E_EXEC] = "exec",
+	[E_EXIT] = "exit", [E_COMM] = "comm", [E_SYS_ENTER] = "sys_enter",
+	[E_SYS_EXIT] = "sys_exit", [E_IRQ_ENTRY] = "irq_entry",
+	[E_IRQ_EXIT] = "irq_exit", [E_SOFTIRQ_ENTRY] = "softirq_entry",
+	[E_SOFTIRQ_EXIT] = "softirq_exit", [E_HRT_START] = "hrtimer_start",
+	[E_HRT_EXPIRE_ENTRY] = "hrtimer_expire_entry",
+	[E_HRT_EXPIRE_EXIT] = "hrtimer_expire_exit",
+	[E_HRT_CANCEL] = "hrtimer_cancel", [E_TIMER_START] = "timer_start",
+	[E_TIMER_EXPIRE_ENTRY] = "timer_expire_entry",
+	[E_TIMER_EXPIRE_EXIT] = "timer_expire_exit",
+	[E_TIMER_CANCEL] = "timer_cancel", [E_WQ_QUEUE] = "wq_queue",
+	[E_WQ_START] = "wq_start", [E_WQ_END] = "wq_end",
+	[E_BLOCK_ISSUE] = "block_issue", [E_BLOCK_COMPLETE] = "block_complete",
+	[E_SIGNAL_GENERATE] = "signal_generate",
+	[E_SIGNAL_DELIVER] = "signal_deliver", [E_MARKER] = "marker",
+};
+
+/*
+ * Type names to numbers, once per event: a small open-addressed table
+ * keyed by a hash of the name, filled on first use.
+ */
+#define SLOTS	128
+static unsigned char slot_type[SLOTS];
+
+static unsigned
+hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static enum etype
+lookup(const char *name)
+{
+	static int ready;
+	unsigned i;
+	int t;
+
+	if (!ready) {
+		for (t = 1; t < E_NTYPES; t++) {
+			for (i = hash(names[t]) % SLOTS; slot_type[i];
+			    i = (i + 1) % SLOTS)
+				;
+			slot_type[i] = t;
+		}
+		ready = 1;
+	}
+	for (i = hash(name) % SLOTS; slot_type[i]; i = (i + 1) % SLOTS)
+		if (strcmp(names[slot_type[i]], name) == 0)
+			return slot_type[i];
+	return E_OTHER;
+}
+
+const char *
+etype_name(enum etype t)
+{
+	return t < E_NTYPES ? names[t] : "";
+}
+
+static void
+bad_event(const struct record *rec, const char *what)
+{
+	diex(EX_DATAERR, "%s:%lu: malformed event: %s", rec->file, rec->line,
+	    what);
+}
+
+int
+event_parse(const struct record *rec, struct event *ev)
+{
+	uint64_t v;
+
+	if (rec->comment || strcmp(rec->f[COL_KIND], "event") != 0)
+		return 0;
+	if (rec->nf <= EC_CTX)
+		bad_event(rec, "fewer columns than KIND,TIME,PID,TID,VERTEX,"
+		    "CPU,TYPE,CTX");
+	if (rec->time == NO_TIME)
+		bad_event(rec, "no time");
+	ev->rec = rec;
+	ev->time = rec->time;
+	ev->pid = record_u64_opt(rec, COL_PID, &v) ? v : 0;
+	if (!record_u64_opt(rec, COL_TID, &v))
+		bad_event(rec, "no thread id");
+	ev->tid = v;
+	if (rec->f[EC_VERTEX][0] == '\0')
+		ev->vertex = UNSEGMENTED;
+	else
+		ev->vertex = record_u64(rec, EC_VERTEX);
+	ev->cpu = record_u64(rec, EC_CPU);
+	ev->type = lookup(rec->f[EC_TYPE]);
+	ev->ctx = rec->f[EC_CTX][0];
+	return 1;
+}
+
+int
+event_nargs(const struct event *ev)
+{
+	return ev->rec->nf > EC_ARG ? (int)(ev->rec->nf - EC_ARG) : 0;
+}
+
+const char *
+event_str(const struct event *ev, int arg)
+{
+	return record_str(ev->rec, EC_ARG + arg);
+}
+
+uint64_t
+event_u64(const struct event *ev, int arg)
+{
+	const char *s = event_str(ev, arg);
+	char *end;
+	uint64_t v;
+
+	v = strtoull(s, &end, 0);
+	if (*s == '\0' || *end != '\0')
+		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
+		    "number, got '%s'", ev->rec->file, ev->rec->line,
+		    etype_name(ev->type), arg + 1, s);
+	return v;
+}
+
+/* A capture may not know the process of a thread that exited early. */
+uint32_t
+event_pid(const struct event *ev, int arg)
+{
+	return *event_str(ev, arg) == '\0' ? 0 : (uint32_t)event_u64(ev, arg);
+}
+
+int64_t
+event_i64(const struct event *ev, int arg)
+{
+	const char *s = event_str(ev, arg);
+	char *end;
+	int64_t v;
+
+	v = strtoll(s, &end, 0);
+	if (*s == '\0' || *end != '\0')
+		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
+		    "number, got '%s'", ev->rec->file, ev->rec->line,
+		    etype_name(ev->type), arg + 1, s);
+	return v;
+}
+
+static int
+in_list(const char *name, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(name, *list) == 0)
+			return 1;
+	return 0;
+}
+
+int
+syscall_is_send(const char *name)
+{
+	static const char *const sends[] = { "write", "writev", "sendto",
+	    "sendmsg", "sendmmsg", "pwrite64", NULL };
+
+	return in_list(name, sends);
+}
+
+int
+syscall_is_recv(const char *name)
+{
+	static const char *const recvs[] = { "read", "readv", "recvfrom",
+	    "recvmsg", "recvmmsg", NULL };
+
+	return in_list(name, recvs);
+}

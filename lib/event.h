@@ -1,0 +1,57 @@
+/*
+ * Event records as the graph stages see them: the columns every event has,
+ * its type as a number, and its arguments on demand.  argus-stream(5),
+ * EVENT TYPES, says what each type's arguments are.
+ */
+#ifndef ARGUS_EVENT_H
+#define ARGUS_EVENT_H
+
+#include <stdint.h>
+
+#include "stream.h"
+
+enum etype {
+	E_OTHER,		/* a type this build does not know */
+	E_SWITCH, E_WAKING, E_WAKEUP_NEW, E_FORK, E_EXEC, E_EXIT, E_COMM,
+	E_SYS_ENTER, E_SYS_EXIT, E_IRQ_ENTRY, E_IRQ_EXIT, E_SOFTIRQ_ENTRY,
+	E_SOFTIRQ_EXIT, E_HRT_START, E_HRT_EXPIRE_ENTRY, E_HRT_EXPIRE_EXIT,
+	E_HRT_CANCEL, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
+	E_TIMER_EXPIRE_EXIT, E_TIMER_CANCEL, E_WQ_QUEUE, E_WQ_START,
+	E_WQ_END, E_BLOCK_ISSUE, E_BLOCK_COMPLETE, E_SIGNAL_GENERATE,
+	E_SIGNAL_DELIVER, E_MARKER,
+	E_NTYPES
+};
+
+/* Columns of an event record after KIND,TIME,PID,TID. */
+enum { EC_VERTEX = COL_FIRST_OWN, EC_CPU, EC_TYPE, EC_CTX, EC_ARG };
+
+#define NO_VERTEX	0		/* culled: part of no vertex */
+#define UNSEGMENTED	UINT64_MAX	/* VERTEX column still empty */
+
+struct event {
+	const struct record *rec;
+	uint64_t	 time;
+	uint32_t	 pid;		/* 0 when the capture never learnt it */
+	uint32_t	 tid;
+	uint64_t	 vertex;
+	uint32_t	 cpu;
+	enum etype	 type;
+	char		 ctx;		/* '-' task, 's' softirq, 'h' hardirq, 'n' NMI */
+};
+
+/* 1 and ev filled for an event record; 0 for any other record. */
+int		 event_parse(const struct record *, struct event *);
+const char	*etype_name(enum etype);
+
+/* Arguments, numbered from 0 after CTX: decimal, or 0x hex. */
+uint64_t	 event_u64(const struct event *, int arg);
+int64_t		 event_i64(const struct event *, int arg);
+const char	*event_str(const struct event *, int arg);	/* "" if absent */
+uint32_t	 event_pid(const struct event *, int arg);	/* 0 if unknown */
+int		 event_nargs(const struct event *);
+
+/* System calls that pass messages: a send wakes its receiver. */
+int		 syscall_is_send(const char *name);
+int		 syscall_is_recv(const char *name);
+
+#endif
