@@ -1,0 +1,215 @@
+/*
+ * argus-similar: for each hang, the earlier vertices of its thread that
+ * did the same and ended normally: the baseline.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "similar/similar.h"
+
+static const char usage[] =
+"usage: argus-similar [-zZq] [-n COUNT] [-T DURATION] [-m SCORE] [-p PID]\n"
+"                     [-t TID] [-o FILE] [FILE ...]\n"
+"For each spin record (argus-spin), rank the earlier vertices of the same\n"
+"thread that did the same thing and ended normally: the baseline.\n"
+"\n"
+"  -n, --count COUNT     baselines per spin (default 5)\n"
+"  -T, --threshold DUR   a normal vertex is shorter than this (default 2s)\n"
+"                        and than a tenth of the hang\n"
+"  -m, --min-score S     least similarity, 0 to 1 (default 0.5)\n"
+"  -p, --pid PID         keep only the history of PID's main thread\n"
+"  -t, --tid TID         keep only the history of thread TID\n"
+"                        (default: a summary of every vertex of every thread)\n"
+"  -q, --quiet           no lines on stderr about what was found\n"
+"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
+"  -z, --compress        gzip the output even into a pipe or terminal\n"
+"  -Z, --no-compress     plain output even into a regular file\n"
+"  -h, --help            this text\n"
+"  -V, --version         version and record stream version\n"
+"\n"
+"Every record passes; baseline records follow at the end of the input.\n"
+"Exit: 0 ok (also when no baseline qualifies), 64 usage, 65 bad input,\n"
+"66 cannot open.  See argus-similar(1).\n";
+
+static struct spin *spins;
+static size_t nspins;
+
+/* spin,TIME,PID,TID,VERTEX,CLASS,BEGIN,END,... */
+static void
+keep_spin(const struct record *rec)
+{
+	struct spin *s;
+
+	spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
+	s = &spins[nspins++];
+	s->time = rec->time;
+	s->pid = record_u64(rec, COL_PID);
+	s->tid = record_u64(rec, COL_TID);
+	s->vertex = record_u64(rec, COL_FIRST_OWN);
+	snprintf(s->class, sizeof(s->class), "%s",
+	    record_str(rec, COL_FIRST_OWN + 1));
+	s->begin = record_u64(rec, COL_FIRST_OWN + 2);
+	s->end = record_u64(rec, COL_FIRST_OWN + 3);
+	if (s->end < s->begin)
+		diex(EX_DATAERR, "%s:%lu: spin ends before it begins",
+		    rec->file, rec->line);
+}
+
+/* Best first; ties (to a thousandth) to the most recent. */
+static const struct sthread *sort_thread;
+
+static int
+by_score(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	long sx = (long)(x->s.total * 1000 + 0.5);
+	long sy = (long)(y->s.total * 1000 + 0.5);
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return sort_thread->v[x->ix].begin > sort_thread->v[y->ix].begin ?
+	    -1 : 1;
+}
+
+static uint64_t
+rank(struct writer *out, const struct spin *sp, uint64_t count,
+    uint64_t threshold, double min_score, int verbose)
+{
+	const struct sthread *t = sthread_find(sp->tid);
+	const struct vsem *wake;
+	struct candidate *c = NULL;
+	size_t i, si, n = 0, earlier = 0;
+	uint64_t k;
+	int running = strcmp(sp->class, "LongRunning") == 0;
+
+	if (t == NULL || (si = vsem_find(t, sp->vertex)) == t->nv) {
+		warnx_("spin vertex %llu of thread %llu: not in the history "
+		    "kept%s", (unsigned long long)sp->vertex,
+		    (unsigned long long)sp->tid,
+		    t == NULL ? " (see --pid, --tid)" : "");
+		return 0;
+	}
+	for (i = 0; i < si; i++) {
+		earlier++;
+		wake = normal_outcome(t, i, sp->begin, sp->end - sp->begin,
+		    threshold, running);
+		if (wake == NULL)
+			continue;
+		c = xrealloc(c, (n + 1) * sizeof(*c));
+		c[n].ix = i;
+		c[n].running = running;
+		c[n].wake = wake;
+		score(&t->v[si], &t->v[i], running, &c[n].s);
+		if (c[n].s.total >= min_score)
+			n++;
+	}
+	if (n == 0) {
+		warnx_("no baseline for %s %llu/%llu vertex %llu (%s): none of "
+		    "%zu earlier vertices is both alike (score >= %.2f) and "
+		    "short and ended by a peer", t->comm,
+		    (unsigned long long)sp->pid, (unsigned long long)sp->tid,
+		    (unsigned long long)sp->vertex, sp->class, earlier,
+		    min_score);
+		free(c);
+		return 0;
+	}
+	sort_thread = t;
+	qsort(c, n, sizeof(*c), by_score);
+	for (k = 0; k < count && k < n; k++)
+		report_baseline(out, sp, t, &c[k], k + 1, verbose);
+	free(c);
+	return k;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "count",	required_argument, NULL, 'n' },
+		{ "threshold",	required_argument, NULL, 'T' },
+		{ "min-score",	required_argument, NULL, 'm' },
+		{ "pid",	required_argument, NULL, 'p' },
+		{ "tid",	required_argument, NULL, 't' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		COMMON_LONG,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct common com = { NULL, Z_AUTO };
+	uint64_t count = 5, threshold = 2000000000ULL, pid = 0, tid = 0;
+	uint64_t last = NO_TIME, nbase = 0;
+	double min_score = 0.5;
+	const struct record *rec;
+	struct source *src;
+	struct writer *out;
+	struct event ev;
+	char *end;
+	int ch, quiet = 0;
+	size_t i;
+
+	while ((ch = getopt_long(argc, argv, "n:T:m:p:t:q" COMMON_SHORT,
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			count = parse_u64("--count", optarg);
+			break;
+		case 'T':
+			threshold = parse_duration_ns("--threshold", optarg);
+			break;
+		case 'm':
+			min_score = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || min_score < 0 ||
+			    min_score > 1)
+				diex(EX_USAGE, "--min-score: not a number "
+				    "from 0 to 1: '%s'", optarg);
+			break;
+		case 'p':
+			pid = parse_u64("--pid", optarg);
+			break;
+		case 't':
+			tid = parse_u64("--tid", optarg);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			common_option(&com, ch, optarg, usage);
+		}
+	}
+	catch_signals();
+	history_select(pid, tid);
+	src = source_open(argv + optind, argc - optind);
+	out = writer_open(com.out, com.z);
+	while ((rec = source_next(src)) != NULL) {
+		writer_record(out, rec);
+		if (rec->time != NO_TIME)
+			last = rec->time;
+		if (rec->comment)
+			continue;
+		if (event_parse(rec, &ev)) {
+			if (ev.vertex == UNSEGMENTED)
+				diex(EX_DATAERR, "%s:%lu: event without a "
+				    "vertex: run argus-segment and argus-link "
+				    "first", rec->file, rec->line);
+			history_event(&ev);
+		} else if (strcmp(rec->f[COL_KIND], "vertex") == 0)
+			history_vertex(rec);
+		else if (strcmp(rec->f[COL_KIND], "link") == 0)
+			history_link(rec);
+		else if (strcmp(rec->f[COL_KIND], "spin") == 0)
+			keep_spin(rec);
+	}
+	if (nspins > 0 && nvertex_records == 0)
+		diex(EX_DATAERR, "spin records but no vertex records in the "
+		    "input: run argus-segment and argus-link first");
+	for (i = 0; i < nspins && !interrupted; i++)
+		nbase += rank(out, &spins[i], count, threshold, min_score,
+		    !quiet);
+	if (nspins == 0)
+		warnx_("no spin records in the input: run argus-spin first");
+	report_summary(out, last, nspins, nbase, !quiet);
+	writer_close(out);
+	source_close(src);
+	return exit_status(1);
+}

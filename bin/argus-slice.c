@@ -1,0 +1,133 @@
+/*
+ * argus-slice: diagnose a hang by slicing the event graph backwards.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "slice/slice.h"
+
+static const char usage[] =
+"usage: argus-slice [-qzZ] [--auto | --answers FILE] [--from VERTEX]\n"
+"                   [--threshold TIME] [--dot FILE] [--json FILE] [-o FILE] [FILE ...]\n"
+"Walk the event graph back from a hang to its root cause (Algorithm 1).\n"
+"\n"
+"  --answers FILE      take the answers to its questions from FILE, one a\n"
+"                      line: a candidate's number, stop, y or n\n"
+"  --auto              answer by rule: the most recent link, always go on\n"
+"  --from VERTEX       slice back from VERTEX instead of diagnosing spins\n"
+"  --threshold TIME    a normal wait is shorter than this (default 2s)\n"
+"  --dot FILE          the paths as a Graphviz graph\n"
+"  --json FILE         the paths as Chrome trace events (Perfetto UI)\n"
+"  -q, --quiet         no report on stderr\n"
+"  -o, --output FILE   write the stream to FILE (mode 0600)\n"
+"  -z, --compress      gzip the output even into a pipe or terminal\n"
+"  -Z, --no-compress   plain output even into a regular file\n"
+"  -h, --help          this text\n"
+"  -V, --version       version and record stream version\n"
+"\n"
+"Without --auto or --answers the questions go to the terminal (/dev/tty):\n"
+"the stream is on stdin.  Input must have vertex and link records\n"
+"(argus-segment, argus-link), and spin records (argus-spin) unless --from.\n"
+"Exit: 0 diagnosed, 1 nothing to diagnose, 64 usage, 65 bad input.\n";
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "answers",	required_argument, NULL, 'a' },
+		{ "auto",	no_argument,	   NULL, 'A' },
+		{ "from",	required_argument, NULL, 'f' },
+		{ "threshold",	required_argument, NULL, 't' },
+		{ "dot",	required_argument, NULL, 'd' },
+		{ "json",	required_argument, NULL, 'j' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		COMMON_LONG,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct common com = { NULL, Z_AUTO };
+	const char *answers = NULL, *dot = NULL, *json = NULL;
+	uint64_t from = 0, threshold = 2000000000ULL;
+	struct diagnosis d;
+	struct spin one, *s;
+	struct source *src;
+	struct writer *out;
+	struct graph g;
+	int ch, quiet = 0, automatic = 0, i, n;
+
+	while ((ch = getopt_long(argc, argv, "q" COMMON_SHORT, longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			answers = optarg;
+			break;
+		case 'A':
+			automatic = 1;
+			break;
+		case 'f':
+			from = parse_u64("--from", optarg);
+			break;
+		case 't':
+			threshold = parse_duration_ns("--threshold", optarg);
+			break;
+		case 'd':
+			dot = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			common_option(&com, ch, optarg, usage);
+		}
+	}
+	if (answers != NULL && automatic)
+		usage_error(usage);
+	ask_init(automatic ? ASK_AUTO : answers ? ASK_FILE : ASK_TTY, answers);
+	diagnose_interactive(!automatic);
+	catch_signals();
+	src = source_open(argv + optind, argc - optind);
+	out = writer_open(com.out, com.z);
+	graph_read(&g, src, out);
+
+	s = g.spins;
+	n = g.nspins;
+	if (from != 0) {
+		if (vertex_get(&g, from) == NULL)
+			diex(EX_DATAERR, "--from: no vertex %llu in the stream",
+			    (unsigned long long)from);
+		memset(&one, 0, sizeof(one));
+		one.vertex = one.last = from;
+		one.pid = vertex_get(&g, from)->pid;
+		one.tid = vertex_get(&g, from)->tid;
+		one.begin = vertex_get(&g, from)->begin;
+		one.end = vertex_get(&g, from)->end;
+		snprintf(one.class, sizeof(one.class), "LongRunning");
+		snprintf(one.ended, sizeof(one.ended), "chosen");
+		s = &one;
+		n = 1;
+	}
+	if (n == 0) {
+		warnx_("nothing to diagnose: no spin records in the input "
+		    "(run argus-spin first, or give --from VERTEX)");
+		writer_close(out);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		diagnose(&g, &s[i], threshold, &d);
+		report_records(&g, &d, out);
+		if (!quiet)
+			report_text(&g, &s[i], &d, stderr);
+		if (dot != NULL)
+			export_dot(&g, &d, dot);
+		if (json != NULL)
+			export_json(&g, &d, json);
+	}
+	writer_close(out);
+	source_close(src);
+	return exit_status(1);
+}

@@ -1,0 +1,40 @@
+/*
+ * A normal outcome: the vertex was short (under a tenth of the hang, and
+ * under the threshold), ended in a wait, and a peer ended that wait: the
+ * link that woke its thread into the next vertex is a wake-up, a message,
+ * a lock hand-off, a completion... anything but the thread's own timeout.
+ * That link is where the baseline's wake-up path starts.
+ *
+ * For a LongRunning hang, "short" is about the work, not the wait that
+ * follows it: a vertex that handled one input lasts until the next input
+ * comes, and what is compared with the hang is the time until it blocked.
+ */
+#include "similar.h"
+
+uint64_t
+work_ns(const struct vsem *v, int running)
+{
+	if (running && v->blocked_at >= v->begin && v->blocked_at <= v->end &&
+	    v->blocked_at != 0)
+		return v->blocked_at - v->begin;
+	return v->end - v->begin;
+}
+
+const struct vsem *
+normal_outcome(const struct sthread *t, size_t i, uint64_t spin_begin,
+    uint64_t spin_dur, uint64_t threshold, int running)
+{
+	const struct vsem *v = &t->v[i], *next;
+	uint64_t dur;
+
+	if (!v->recorded || !v->waited || v->end > spin_begin ||
+	    i + 1 >= t->nv)
+		return NULL;
+	dur = work_ns(v, running);
+	if (dur >= threshold || dur * 10 >= spin_dur)
+		return NULL;
+	next = &t->v[i + 1];
+	if (!next->woke || !rule_peer(next->wake_rule))
+		return NULL;
+	return next;
+}

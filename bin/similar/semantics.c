@@ -1,0 +1,199 @@
+/*
+ * What a vertex does, as far as a baseline goes: the system calls its own
+ * thread made in it (task context, in order, a run of one call folded
+ * into one), each with the descriptor it works on where it takes one
+ * ("recvfrom:5": the same socket is the same peer, within one run of a
+ * program, which is where baselines come from); the kinds of link into it
+ * and out of it to other threads; and, once events carry them, the
+ * symbols of its stacks.  Not part of it: how long it took and how it
+ * ended (its outcome), nor other arguments, which are addresses and
+ * sizes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "similar.h"
+
+struct name {
+	char		*s;
+	uint16_t	 id;
+	UT_hash_handle	 hh;
+};
+
+static struct name	*by_name;
+static char		**names;
+static uint16_t		*bases;
+static uint16_t		 nnames;
+
+/* Calls whose first argument is a descriptor: the object they work on. */
+static const char *const fd_calls[] = {
+	"read", "write", "readv", "writev", "pread64", "pwrite64", "preadv",
+	"pwritev", "preadv2", "pwritev2", "sendto", "recvfrom", "sendmsg",
+	"recvmsg", "sendmmsg", "recvmmsg", "accept", "accept4", "connect",
+	"shutdown", "epoll_wait", "epoll_pwait", "epoll_pwait2", "fsync",
+	"fdatasync", "ioctl", "io_uring_enter", "flock", "sendfile",
+	"splice", "tee",
+};
+
+static int
+takes_fd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(fd_calls); i++)
+		if (strcmp(fd_calls[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+uint16_t
+sys_intern(const char *s)
+{
+	struct name *n;
+
+	HASH_FIND_STR(by_name, s, n);
+	if (n != NULL)
+		return n->id;
+	if (nnames == UINT16_MAX)
+		return UINT16_MAX - 1;	/* absurd: share the last name */
+	n = xcalloc(1, sizeof(*n));
+	n->s = xstrdup(s);
+	n->id = nnames;
+	HASH_ADD_KEYPTR(hh, by_name, n->s, strlen(n->s), n);
+	names = xrealloc(names, (nnames + 1) * sizeof(*names));
+	bases = xrealloc(bases, (nnames + 1) * sizeof(*bases));
+	names[nnames] = n->s;
+	bases[nnames] = nnames;
+	nnames++;
+	if (strchr(s, ':') != NULL) {
+		char base[64];
+
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(s, ":"), s);
+		bases[n->id] = sys_intern(base);
+	}
+	return n->id;
+}
+
+uint16_t
+sys_base(uint16_t id)
+{
+	return id < nnames ? bases[id] : id;
+}
+
+const char *
+sys_name(uint16_t id)
+{
+	return id < nnames ? names[id] : "?";
+}
+
+void
+sem_add_syscall(struct vsem *v, const char *name, const char *arg0)
+{
+	char call[96];
+	uint16_t id;
+	unsigned long long fd;
+	char *end;
+
+	if (takes_fd(name) && arg0[0] != '\0') {
+		fd = strtoull(arg0, &end, 0);
+		snprintf(call, sizeof(call), "%s:%llu", name, fd);
+		id = sys_intern(call);
+	} else
+		id = sys_intern(name);
+	v->last = id;
+
+	if (v->nsys > 0 && v->sys[v->nsys - 1] == id)
+		return;
+	if (v->nsys == MAX_SYS) {
+		v->more = 1;
+		return;
+	}
+	v->sys[v->nsys++] = id;
+}
+
+/* The rules argus-link(1) writes; anything else is "other". */
+static const char *const rules[] = {
+	"other", "wakeup", "message", "reply", "lock", "wait", "timer",
+	"timeout", "softirq", "block", "irq", "async", "fork", "order",
+};
+enum { R_OTHER, R_WAKEUP, R_MESSAGE, R_REPLY, R_LOCK, R_WAIT, R_TIMER,
+    R_TIMEOUT, R_SOFTIRQ, R_BLOCK, R_IRQ, R_ASYNC, R_FORK, R_ORDER };
+
+int
+rule_id(const char *rule)
+{
+	size_t i;
+
+	for (i = 1; i < ARRAY_LEN(rules); i++)
+		if (strcmp(rules[i], rule) == 0)
+			return i;
+	return R_OTHER;
+}
+
+const char *
+rule_name(int id)
+{
+	return id >= 0 && id < (int)ARRAY_LEN(rules) ? rules[id] : "other";
+}
+
+/* What ended a wait, rather than program order or a back edge. */
+int
+rule_wakes(int id)
+{
+	return id != R_ORDER && id != R_WAIT && id != R_REPLY;
+}
+
+int
+rule_in_kind(int id)
+{
+	return id != R_ORDER && id != R_WAIT;
+}
+
+int
+rule_out_kind(int id)
+{
+	return id != R_ORDER && id != R_WAIT && id != R_TIMEOUT;
+}
+
+/* Another thread (or the kernel for it) ended the wait: not a timeout. */
+int
+rule_peer(int id)
+{
+	return rule_wakes(id) && id != R_TIMEOUT;
+}
+
+/*
+ * Stack symbols: events carry no stacks yet.  When they do, compare the
+ * symbols (not addresses) of the vertices' stacks here; < 0 says "no
+ * stacks to compare" and score.c leaves them out.
+ */
+double
+sem_stack_similarity(const struct vsem *a, const struct vsem *b)
+{
+	(void)a;
+	(void)b;
+	return -1;
+}
+
+/* "write,poll": names only (with ",..." when calls were dropped). */
+size_t
+sem_syscalls(const struct vsem *v, char *buf, size_t len)
+{
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < v->nsys && n < len; i++) {
+		if (i > 0 && sys_base(v->sys[i]) == sys_base(v->sys[i - 1]))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s", i ? "," : "",
+		    sys_name(sys_base(v->sys[i])));
+	}
+	if (v->more && n < len)
+		n += snprintf(buf + n, len - n, ",...");
+	if (v->nsys == 0 && len > 0)
+		n = snprintf(buf, len, "none");
+	return n < len ? n : len - 1;
+}

@@ -1,0 +1,219 @@
+/*
+ * Where the graph is ambiguous, the user decides: on the terminal (the
+ * stream is on stdin, so questions go to /dev/tty), from a file of answers
+ * (scripted sessions, cron, tests), or by a fixed rule (the most recent
+ * link) for comparison with the interactive slice.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slice.h"
+
+static enum ask_mode	 mode;
+static FILE		*in, *tty;
+static const char	*answers_name;
+static unsigned long	 answers_line;
+static int		 queries;
+
+void
+ask_init(enum ask_mode m, const char *answers)
+{
+	mode = m;
+	if (m == ASK_FILE) {
+		answers_name = answers;
+		if ((in = fopen(answers, "r")) == NULL)
+			die(EX_NOINPUT, "%s", answers);
+	} else if (m == ASK_TTY) {
+		if ((tty = fopen("/dev/tty", "r+")) == NULL)
+			die(EX_UNAVAILABLE, "/dev/tty: cannot ask questions "
+			    "(use --auto or --answers FILE)");
+		in = tty;
+	}
+}
+
+int
+ask_queries(void)
+{
+	return queries;
+}
+
+/* The next answer: a line without its newline and spaces, NULL at end. */
+static char *
+answer(char *buf, size_t size)
+{
+	char *p;
+
+	for (;;) {
+		if (tty != NULL)
+			fflush(tty);
+		if (fgets(buf, size, in) == NULL)
+			return NULL;
+		answers_line++;
+		for (p = buf + strlen(buf); p > buf && isspace((unsigned char)p[-1]); )
+			*--p = '\0';
+		for (p = buf; isspace((unsigned char)*p); p++)
+			;
+		/* Comments and blank lines in an answers file are notes. */
+		if (mode == ASK_FILE && (*p == '#' || *p == '\0'))
+			continue;
+		return p;
+	}
+}
+
+static int
+most_recent(struct link **cand, int n)
+{
+	int i, best = -1, weak_order;
+
+	/* Program order only when nothing else explains the vertex. */
+	for (weak_order = 0; weak_order < 2 && best < 0; weak_order++)
+		for (i = 0; i < n; i++) {
+			if (!weak_order &&
+			    strcmp(str_of(cand[i]->rule), "order") == 0)
+				continue;
+			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
+				best = i;
+		}
+	return best;
+}
+
+/*
+ * "pid=N", "tid=N", "comm=NAME" or "rule=NAME": the first candidate whose
+ * cause matches, so that a scripted answer says what it means and does
+ * not depend on the order of the candidates.  None: the rule decides.
+ */
+static int
+select_by(struct graph *g, const char *a, struct link **cand, int n)
+{
+	const char *val = strchr(a, '=') + 1;
+	struct vertex *v;
+	size_t klen = val - 1 - a;
+	int i, hit;
+
+	for (i = 0; i < n; i++) {
+		if ((v = vertex_get(g, cand[i]->from)) == NULL)
+			continue;
+		if (klen == 3 && strncmp(a, "pid", 3) == 0)
+			hit = v->pid == strtoul(val, NULL, 10);
+		else if (klen == 3 && strncmp(a, "tid", 3) == 0)
+			hit = v->tid == strtoul(val, NULL, 10);
+		else if (klen == 4 && strncmp(a, "comm", 4) == 0)
+			hit = strcmp(str_of(v->comm), val) == 0;
+		else if (klen == 4 && strncmp(a, "rule", 4) == 0)
+			hit = strcmp(str_of(cand[i]->rule), val) == 0;
+		else if (mode == ASK_FILE)
+			diex(EX_DATAERR, "%s:%lu: '%s': a selector is pid=, "
+			    "tid=, comm= or rule=", answers_name, answers_line, a);
+		else
+			hit = 0;
+		if (hit)
+			return i;
+	}
+	warnx_("no candidate matches '%s': taking the most recent", a);
+	return most_recent(cand, n);
+}
+
+int
+ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
+    const char **how)
+{
+	char buf[128], desc[256], *a, *end;
+	long k;
+	int i;
+
+	queries++;
+	if (mode == ASK_AUTO) {
+		*how = "auto";
+		return most_recent(cand, n);
+	}
+	if (tty != NULL) {
+		describe_vertex(g, at, desc, sizeof(desc));
+		fprintf(tty, "\nWhich of these caused %s?\n", desc);
+		for (i = 0; i < n; i++) {
+			describe_vertex(g, cand[i]->from, desc, sizeof(desc));
+			fprintf(tty, "  [%d] %s %s%s%s: %s\n", i + 1,
+			    cand[i]->weak ? "weak" : "strong",
+			    str_of(cand[i]->rule), *str_of(cand[i]->label) ?
+			    " " : "", str_of(cand[i]->label), desc);
+		}
+	}
+	for (;;) {
+		if (tty != NULL)
+			fprintf(tty, "choose 1-%d, auto, or s to stop here: ", n);
+		if ((a = answer(buf, sizeof(buf))) == NULL) {
+			if (mode == ASK_FILE)
+				diex(EX_DATAERR, "%s: no answer left for the "
+				    "question at vertex %llu", answers_name,
+				    (unsigned long long)at);
+			fprintf(tty, "\nno answer (end of input): stopping here\n");
+			*how = "stop";
+			return -1;
+		}
+		if (strcmp(a, "s") == 0 || strcmp(a, "stop") == 0) {
+			*how = "stop";
+			return -1;
+		}
+		if (strcmp(a, "rest=auto") == 0)
+			mode = ASK_AUTO;
+		if (strcmp(a, "auto") == 0 || strcmp(a, "rest=auto") == 0) {
+			*how = "auto";
+			return most_recent(cand, n);
+		}
+		if (strchr(a, '=') != NULL) {
+			*how = mode == ASK_FILE ? "answer" : "user";
+			return select_by(g, a, cand, n);
+		}
+		errno = 0;
+		k = strtol(a, &end, 10);
+		if (*a != '\0' && *end == '\0' && errno == 0 && k >= 1 && k <= n) {
+			*how = mode == ASK_FILE ? "answer" : "user";
+			return k - 1;
+		}
+		if (mode == ASK_FILE)
+			diex(EX_DATAERR, "%s:%lu: '%s' is not 1 to %d, 'stop', "
+			    "'auto' or a selector", answers_name, answers_line, a, n);
+		fprintf(tty, "'%s' is not a choice.\n", a);
+	}
+}
+
+int
+ask_yes(const char *question, int auto_answer, const char **how)
+{
+	char buf[64], *a;
+
+	queries++;
+	if (mode == ASK_AUTO) {
+		*how = "auto";
+		return auto_answer;
+	}
+	for (;;) {
+		if (tty != NULL)
+			fprintf(tty, "%s [y/n] ", question);
+		if ((a = answer(buf, sizeof(buf))) == NULL) {
+			if (mode == ASK_FILE)
+				diex(EX_DATAERR, "%s: no answer left for: %s",
+				    answers_name, question);
+			*how = "stop";
+			return 0;
+		}
+		*how = mode == ASK_FILE ? "answer" : "user";
+		if (strcmp(a, "rest=auto") == 0)
+			mode = ASK_AUTO;
+		if (strcmp(a, "auto") == 0 || strcmp(a, "rest=auto") == 0) {
+			*how = "auto";
+			return auto_answer;
+		}
+		if (strcmp(a, "y") == 0 || strcmp(a, "yes") == 0 ||
+		    strchr(a, '=') != NULL)
+			return 1;
+		if (strcmp(a, "n") == 0 || strcmp(a, "no") == 0 ||
+		    strcmp(a, "s") == 0 || strcmp(a, "stop") == 0)
+			return 0;
+		if (mode == ASK_FILE)
+			diex(EX_DATAERR, "%s:%lu: '%s' is not y or n",
+			    answers_name, answers_line, a);
+		fprintf(tty, "'%s' is not y or n.\n", a);
+	}
+}

@@ -1,0 +1,122 @@
+/*
+ * InteractiveSlicing: from a vertex, backwards along incoming links.  One
+ * strong link: follow it.  Several, or only weak ones: ask.  None: stop.
+ * A wait that its own timer ended has no cause to follow: the thread woke
+ * itself.  The walk also stops where a baseline's wake-up path comes back
+ * to the vertex it started from, at a cycle, and after MAX_STEPS.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "slice.h"
+
+#define MAX_STEPS	64
+
+static void
+push(struct path *p, uint64_t vertex, struct link *via, const char *how)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->s = xrealloc(p->s, p->cap * sizeof(*p->s));
+	}
+	p->s[p->n].vertex = vertex;
+	p->s[p->n].via = via;
+	p->s[p->n].how = how;
+	p->n++;
+}
+
+static int
+on_path(const struct path *p, uint64_t vertex)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->s[i].vertex == vertex)
+			return 1;
+	return 0;
+}
+
+/* The most recent cause; program order only if there is nothing else. */
+static int
+automatic(struct link **cand, int n)
+{
+	int i, best = -1, order;
+
+	for (order = 0; order < 2 && best < 0; order++)
+		for (i = 0; i < n; i++) {
+			if (!order && strcmp(str_of(cand[i]->rule), "order") == 0)
+				continue;
+			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
+				best = i;
+		}
+	return best;
+}
+
+void
+walk(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
+    struct path *p)
+{
+	static struct link **cand;
+	static int cap;
+	struct link *via;
+	struct vertex *v;
+	const char *how;
+	uint64_t cur = from;
+	int32_t k;
+	int n, nstrong, strong, pick;
+
+	p->n = 0;
+	while ((v = vertex_get(g, cur)) != NULL) {
+		if (p->n == MAX_STEPS) {
+			push(p, cur, NULL, "limit");
+			return;
+		}
+		if (cur == stop_at && p->n > 0) {
+			push(p, cur, NULL, "baseline");
+			return;
+		}
+		n = nstrong = 0;
+		strong = -1;
+		for (k = v->in; k >= 0; k = g->l[k].next_in) {
+			if (g->l[k].from == 0)
+				continue;	/* from an idle CPU: nothing to follow */
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				cand = xrealloc(cand, cap * sizeof(*cand));
+			}
+			if (!g->l[k].weak) {
+				nstrong++;
+				strong = n;
+			}
+			cand[n++] = &g->l[k];
+		}
+		if (n == 0) {
+			push(p, cur, NULL, "end");
+			return;
+		}
+		if (nstrong == 1) {
+			pick = strong;
+			how = "strong";
+		} else if (interactive) {
+			pick = ask_link(g, cur, cand, n, &how);
+		} else {
+			pick = automatic(cand, n);
+			how = "auto";
+		}
+		if (pick < 0) {
+			push(p, cur, NULL, how);
+			return;
+		}
+		via = cand[pick];
+		if (strcmp(str_of(via->rule), "timeout") == 0) {
+			push(p, cur, NULL, "timeout");
+			return;
+		}
+		push(p, cur, via, how);
+		if (on_path(p, via->from)) {
+			push(p, via->from, NULL, "cycle");
+			return;
+		}
+		cur = via->from;
+	}
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# argus-slice on small graphs written by hand: where it asks, how it takes
+# answers (terminal, file, rule), and what it does with bad ones.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# Vertex 3 (gamma) has two strong causes: alpha's message (older) and
+	# beta's (newer).  Beta was woken by alpha, strongly.
+	stream >g.csv <<-'EOF'
+	vertex,100,10,10,1,0,100,50,2,start,wait,S,alpha
+	link,105,20,20,1,2,strong,wakeup,95,10,10,
+	vertex,110,20,20,2,105,110,4,2,wakeup,wait,S,beta
+	link,200,30,30,1,3,strong,message,90,10,10,
+	link,200,30,30,2,3,strong,message,108,20,20,
+	vertex,300,30,30,3,200,300,90,2,wakeup,open,,gamma
+	EOF
+}
+
+@test "slice: one strong link is followed without a question" {
+	run argus-slice -Z --from 2 --answers /dev/null g.csv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Queries asked: 0."* ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^step,')" -eq 2 ]
+	printf '%s\n' "$output" | grep -q '^step,300,20,20,1,1,2,1,wakeup,strong,strong$'
+}
+
+@test "slice: two strong links: the answer file chooses, then the walk goes on" {
+	echo 2 >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^step,300,30,30,1,1,3,1,message,strong,answer$'
+	printf '%s\n' "$output" | grep -q '^step,300,10,10,1,2,1,0,,,end$'
+	[[ "$output" == *"Queries asked: 1."* ]]
+}
+
+@test "slice: an answer may name the cause instead of its number" {
+	echo comm=alpha >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^step,300,30,30,1,1,3,1,message,strong,answer$'
+	echo pid=20 >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	printf '%s\n' "$output" | grep -q '^step,300,30,30,1,1,3,2,message,strong,answer$'
+	echo rest=auto >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	printf '%s\n' "$output" | grep -q '^step,300,30,30,1,1,3,2,message,strong,auto$'
+}
+
+@test "slice: stop ends the walk where the user says" {
+	printf '# a note\nstop\n' >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^step,300,30,30,1,1,3,0,,,stop$'
+}
+
+@test "slice: --auto takes the most recent cause" {
+	run argus-slice -Z --from 3 --auto g.csv
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^step,300,30,30,1,1,3,2,message,strong,auto$'
+}
+
+@test "slice: an answer out of range names the file and line, exit 65" {
+	printf '\n7\n' >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"answers:2: '7' is not 1 to 2, 'stop', 'auto' or a selector"* ]]
+}
+
+@test "slice: an answer file that runs out says so, exit 65" {
+	: >answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"answers: no answer left for the question at vertex 3"* ]]
+}
+
+@test "slice: on a terminal it asks, re-asks after a bad answer, and follows" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	printf '9\n1\n' >typed
+	run sh -c "script -qec 'argus-slice -Z --from 3 g.csv >out' /dev/null <typed"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Which of these caused gamma 30/30 vertex 3"* ]]
+	[[ "$output" == *"[1] strong message: beta 20/20 vertex 2"* ]]
+	[[ "$output" == *"'9' is not a choice."* ]]
+	grep -q '^step,300,30,30,1,1,3,2,message,strong,user$' out
+}
+
+@test "slice: end of input on the terminal stops, without a crash" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	run sh -c "script -qec 'argus-slice -Z --from 3 g.csv >out' /dev/null </dev/null"
+	[ "$status" -eq 0 ]
+	grep -q '^step,300,30,30,1,1,3,0,,,stop$' out
+}
+
+@test "slice: nothing to diagnose without spin records, exit 1" {
+	run argus-slice -Z --auto g.csv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"nothing to diagnose: no spin records"* ]]
+}
+
+@test "slice: a link to a vertex never introduced is bad input" {
+	stream >bad.csv <<-'EOF'
+	vertex,100,10,10,1,0,100,50,2,start,wait,S,alpha
+	link,200,30,30,1,9,strong,message,90,10,10,
+	EOF
+	run argus-slice -Z --auto --from 1 bad.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"bad.csv:3: link 1 -> 9 refers to a vertex the stream never introduced"* ]]
+}
+
+@test "slice: --dot and --json export the path" {
+	run argus-slice -q -Z --from 3 --auto --dot g.dot --json g.json g.csv
+	[ "$status" -eq 0 ]
+	grep -q '^digraph argus' g.dot
+	grep -q 'v2 -> v3 \[label="message"\]' g.dot
+	grep -q '"traceEvents"' g.json
+	grep -q '"ph":"s"' g.json
+	grep -q '"ph":"f"' g.json
+}

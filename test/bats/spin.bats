@@ -1,0 +1,409 @@
+#!/usr/bin/env bats
+# argus-spin and argus-similar: on small streams written by hand, and on
+# real captures of the hang scenarios (test/scenarios), once captured
+# after the hang ended and once cut while it was going on.  Tests that
+# need tracing skip, saying why, where it is unavailable; they never pass
+# without having traced.
+
+load helpers
+
+SCENARIOS="circular-wait long-cpu flag-poll server-loop mutex-contention io-timer"
+
+# Each scenario captured once per mode, shared by the tests below:
+#   full: -n 3 -H 3, the capture ends when the scenario does;
+#   cut:  -n 3 -H 3, the capture ends 1.5 s into the hang (when the truth
+#         file says it began), while the scenario goes on.
+# D/S-M.csv is the graph (argus-segment | argus-link), D/S-M.truth the
+# ground truth, D/S-M.skip why there is none.
+setup_file() {
+	export D="$BATS_FILE_TMPDIR"
+	local why="" out rc s m
+	if [ "$(id -u)" != 0 ]; then
+		why="not root"
+	elif [ ! -x "$ROOT/bin/argus-capture" ]; then
+		why="bin/argus-capture not built"
+	else
+		rc=0
+		out=$(timeout 20 "$ROOT/bin/argus-capture" -d 0.1 2>&1 >/dev/null) ||
+		    rc=$?
+		[ "$rc" = 0 ] || why="argus-capture: ${out:-exit $rc}"
+	fi
+	for s in $SCENARIOS; do
+		for m in full cut; do
+			if [ -n "$why" ]; then
+				echo "tracing unavailable: $why" > "$D/$s-$m.skip"
+				continue
+			fi
+			capture "$s" "$m"
+		done
+	done
+}
+
+capture() {	# scenario mode
+	local f="$D/$1-$2" scen="$ROOT/test/scenarios/$1" rc=0
+	if [ "$2" = full ]; then
+		timeout 60 "$ROOT/bin/argus-capture" -o "$f.gz" -- \
+		    "$scen" -n 3 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
+		    rc=$?
+	else
+		# The capture stops when its command, this shell, exits.
+		timeout 60 "$ROOT/bin/argus-capture" -o "$f.gz" -- sh -c '
+			"$1" -n 3 -H 3 -t "$2" > /dev/null 2>&1 &
+			for i in $(seq 200); do
+				grep -q "^hang_begin_ns=" "$2" 2>/dev/null && break
+				sleep 0.05
+			done
+			sleep 1.5' sh "$scen" "$f.truth" > "$f.capture.log" 2>&1 ||
+		    rc=$?
+	fi
+	if [ "$rc" != 0 ] || ! grep -q '^hang_begin_ns=' "$f.truth" 2>/dev/null; then
+		echo "capture of $1 failed (exit $rc): $(tail -n 2 "$f.capture.log")" \
+		    > "$f.skip"
+		return 0
+	fi
+	# A cut capture leaves the scenario running: let it end before the
+	# next capture, which would trace it too.
+	for _ in $(seq 50); do
+		grep -q '^hang_end_ns=' "$f.truth" && break
+		sleep 0.1
+	done
+	argus-segment -q "$f.gz" | argus-link -qZ > "$f.csv"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# KEY's value in a truth file (the first).
+tval() {
+	sed -n "s/^$2=//p" "$1" | head -n 1
+}
+
+need() {	# scenario mode
+	if [ -e "$D/$1-$2.skip" ]; then
+		local why
+		why=$(cat "$D/$1-$2.skip")
+		[[ "$why" == "tracing unavailable"* ]] && skip "$why"
+		# io_uring filtered (exit 69) is the one scenario failure to skip.
+		[[ "$1" == io-timer && "$why" == *"exit 69"* ]] && skip "$why"
+		echo "$why" >&2
+		return 1
+	fi
+}
+
+# The spin records of the victim, on the scenario's graph: one, overlapping
+# the hang, of class CLASS, open (cut) or not (full).
+check_spin() {	# scenario mode class
+	local f="$D/$1-$2" pid tid hb thr=()
+	need "$1" "$2"
+	pid=$(tval "$f.truth" victim_pid)
+	tid=$(tval "$f.truth" victim_tid)
+	hb=$(tval "$f.truth" hang_begin_ns)
+	[ "$2" = cut ] && thr=(-T 1s)
+	run argus-spin -Z "${thr[@]}" --pid "$pid" -o "$f.spin" "$f.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep '^spin,' "$f.spin" > "$BATS_TEST_TMPDIR/spins"
+	cat "$BATS_TEST_TMPDIR/spins"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/spins")" -eq 1 ]
+	IFS=, read -r kind time spid stid vertex class begin end oncpu waits \
+	    ended waker last comm < "$BATS_TEST_TMPDIR/spins"
+	[ "$stid" = "$tid" ]
+	[ "$spid" = "$pid" ]
+	[ "$class" = "$3" ]
+	# Begins at the hang (within 100 ms), lasts most of it.
+	[ "$begin" -le $((hb + 100000000)) ]
+	[ "$end" -ge $((hb + 1000000000)) ]
+	[ "$end" -gt "$begin" ]
+	# The vertex is the victim's own.
+	awk -F, -v v="$vertex" -v t="$tid" '$1 == "vertex" && $5 == v && $4 == t { ok = 1 }
+	    END { exit !ok }' "$f.csv"
+	if [ "$2" = cut ]; then
+		[ "$ended" = open ]
+		[ "$waker" = 0 ]
+	else
+		[ "$ended" != open ]
+	fi
+	if [ "$3" = RepeatedYield ]; then
+		[ "$last" -gt "$vertex" ]
+	else
+		[ "$last" = "$vertex" ]
+	fi
+}
+
+# similar's first baseline is a vertex of the victim that overlaps one of
+# the truth's normal episodes.
+check_baseline() {	# scenario mode
+	local f="$D/$1-$2" tid sel=()
+	need "$1" "$2"
+	[ -e "$f.spin" ] || check_spin "$1" "$2" "$3"
+	tid=$(tval "$f.truth" victim_tid)
+	[ "$2" = full ] && sel=(--tid "$tid")
+	[ "$2" = cut ] && sel=(-T 1s)
+	run argus-similar -Z "${sel[@]}" -o "$f.similar" "$f.spin"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep '^baseline,' "$f.similar" || true
+	b=$(awk -F, '$1 == "baseline" && $7 == 1 { print $6 }' "$f.similar")
+	[ -n "$b" ]
+	awk -F, -v v="$b" -v t="$tid" '$1 == "vertex" && $5 == v && $4 == t {
+	    print $6, $7 }' "$f.csv" > "$BATS_TEST_TMPDIR/bv"
+	read -r vb ve < "$BATS_TEST_TMPDIR/bv"
+	[ -n "$vb" ]
+	paste -d' ' <(sed -n 's/^episode_begin_ns=//p' "$f.truth") \
+	    <(sed -n 's/^episode_end_ns=//p' "$f.truth") |
+	    awk -v vb="$vb" -v ve="$ve" '$1 <= ve && vb <= $2 { ok = 1 }
+	    END { exit !ok }'
+	# Its wake-up path starts at a vertex of another thread.
+	w=$(awk -F, '$1 == "baseline" && $7 == 1 { print $9 }' "$f.similar")
+	[ "$w" -gt 0 ]
+}
+
+# --- Small streams written by hand ---------------------------------------
+
+# Thread 10 "app" (the capture's command): a normal poll (vertex 3, woken
+# by a message from thread 20), then a 3 s one (vertex 4), then an open
+# vertex.  Vertex 1, before, waited in a bare poll.
+graph() {
+	stream <<-'EOF'
+	meta,100,,,command_pid,10
+	task,100,10,10,app
+	task,100,20,20,peer
+	event,150,10,10,1,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	vertex,200,20,20,2,100,200,150,3,start,wait,S,peer
+	vertex,1000,10,10,1,100,1000,500,3,start,wait,S,app
+	link,1000,10,10,2,3,strong,message,990,20,20,
+	event,1010,10,10,3,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,1020,10,10,3,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	event,1030,10,10,3,0,switch,-,S,0,0,swapper/0
+	link,1100,10,10,6,4,strong,message,1090,20,20,
+	vertex,1100,10,10,3,1000,1100,30,4,wakeup,wait,S,app
+	event,1110,10,10,4,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,1120,10,10,4,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	event,1130,10,10,4,0,switch,-,S,0,0,swapper/0
+	link,3000001100,10,10,7,5,strong,wakeup,3000001090,20,20,
+	vertex,3000001100,10,10,4,1100,3000001100,30,4,wakeup,wait,S,app
+	vertex,3000002000,10,10,5,3000001100,3000002000,900,1,wakeup,open,,app
+	EOF
+}
+
+@test "spin: --help, --version and bad usage" {
+	run argus-spin --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: argus-spin"* ]]
+	run argus-spin --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"record stream version 1"* ]]
+	run argus-spin --no-such-option
+	[ "$status" -eq 64 ]
+	run argus-spin --threshold banana
+	[ "$status" -eq 64 ]
+	run argus-spin --at 12x
+	[ "$status" -eq 64 ]
+	run argus-similar --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: argus-similar"* ]]
+	run argus-similar --min-score 2
+	[ "$status" -eq 64 ]
+}
+
+@test "spin: a LongWait in a graph by hand, records passed through, summary" {
+	graph > g
+	run argus-spin -q -o out g
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# Everything passes, in order; the spin and the summary follow.
+	[ "$(zcat out | head -n -2)" = "$(cat g)" ]
+	zcat out | tail -n 2 | head -n 1 |
+	    grep -qx 'spin,3000002000,10,10,4,LongWait,1100,3000001100,30,1,wakeup,7,4,app'
+	zcat out | tail -n 1 | grep -q '^summary,3000002000,,,argus-spin,spins,1,'
+	# Without -q, a line for the person.
+	run argus-spin -Z -o /dev/null g
+	[[ "$output" == *"app 10/10: LongWait in vertex 4, 3.000 s"*"ended by wakeup from vertex 7"* ]]
+}
+
+@test "spin: --threshold, --at, an argus-mark, --comm, --tid" {
+	graph > g
+	run argus-spin -qZ --threshold 10s g
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no episode of app 10/10 as long as 10.000 s"*"vertex 4"* ]]
+	[ "$(grep -c '^spin,' <<<"$output")" -eq 0 ]
+	# A moment: the vertex that holds it, however short.
+	run argus-spin -qZ --at 1050 g
+	[ "$status" -eq 0 ]
+	grep -q '^spin,3000002000,10,10,3,LongWait,1000,1100,' <<<"$output"
+	run argus-spin -qZ --at +3.0000015s g
+	grep -q '^spin,[0-9]*,10,10,5,LongRunning,3000001100,3000002000,900,0,open,0,5,app$' <<<"$output"
+	# The last argus-mark annotation, in any thread.
+	{ graph | head -n 11
+	  echo 'event,1040,99,99,0,1,marker,-,argus-mark the app froze'
+	  graph | tail -n +12; } > m
+	run argus-spin -qZ m
+	grep -q '^spin,[0-9]*,10,10,3,' <<<"$output"
+	# By name, or by thread; and one that does not exist.
+	run argus-spin -qZ --comm app g
+	grep -q '^spin,[0-9]*,10,10,4,LongWait,' <<<"$output"
+	run argus-spin -qZ --tid 10 g
+	grep -q '^spin,[0-9]*,10,10,4,LongWait,' <<<"$output"
+	run argus-spin -qZ --comm nosuch g
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no vertex of a thread named 'nosuch'"* ]]
+}
+
+@test "spin: LongRunning, and RepeatedYield over a chain of naps" {
+	{ stream <<-'EOF'
+	vertex,2600000000,10,10,1,100,2600000000,2000000000,9,start,wait,S,busy
+	EOF
+	  t=2600000000
+	  for i in $(seq 2 45); do
+		n=$((t + 50000000))
+		echo "link,$t,10,10,$((i - 1)),$i,strong,timeout,$((t - 50000000)),10,10,0xffff"
+		echo "vertex,$n,10,10,$i,$t,$n,20000,5,wakeup,wait,S,busy"
+		t=$n
+	  done
+	  echo "link,$t,10,10,77,46,strong,wakeup,$t,20,20,"
+	  echo "vertex,$((t + 5000)),10,10,46,$t,$((t + 5000)),5000,2,wakeup,exit,,busy"
+	} > y
+	run argus-spin -qZ --pid 10 y
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,10,10,1,LongRunning,100,2600000000,2000000000,0,timeout,1,1,busy$' <<<"$output"
+	grep -q '^spin,[0-9]*,10,10,2,RepeatedYield,2600000000,4800000000,880000,0,wakeup,77,45,busy$' <<<"$output"
+}
+
+@test "spin: streams it cannot use: no vertices, no VERTEX column, no target" {
+	stream <<-'EOF' > e
+	meta,100,,,command_pid,10
+	task,100,10,10,app
+	EOF
+	run argus-spin -Z e
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"no vertex records in the input: run argus-segment and argus-link first"* ]]
+	# Events as captured, before argus-segment set their VERTEX.
+	stream <<-'EOF' > u
+	event,150,10,10,,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	EOF
+	run argus-spin -Z --pid 10 u
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"u:2: event without a vertex: run argus-segment"* ]]
+	graph | grep -v '^meta' > n
+	run argus-spin -Z n
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"no target: give --pid, --tid or --comm"* ]]
+	stream <<-'EOF' > bad
+	vertex,200,20,20,x,100,200,150,3,start,wait,S,peer
+	EOF
+	run argus-spin -Z --pid 20 bad
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"bad:2:"* ]]
+}
+
+@test "similar: the same calls ended by a peer, most recent first; none: exit 0" {
+	graph > g
+	argus-spin -qZ g > s
+	run argus-similar -Z s
+	[ "$status" -eq 0 ]
+	grep '^baseline,' <<<"$output"
+	grep -q '^baseline,3000002000,10,10,4,3,1,1.000,6,"same system calls write,poll; woken by message from 20/20' <<<"$output"
+	grep -q '^baseline,3000002000,10,10,4,1,2,' <<<"$output"
+	[ "$(grep -c '^baseline,' <<<"$output")" -eq 2 ]
+	run argus-similar -qZ -n 1 s
+	[ "$(grep -c '^baseline,' <<<"$output")" -eq 1 ]
+	# Vertex 1 alike enough only at a lower bar.
+	run argus-similar -qZ --min-score 0.9 s
+	[ "$(grep -c '^baseline,' <<<"$output")" -eq 1 ]
+	# Ended by its own timeout: not normal.
+	sed 's/^link,1100,10,10,6,4,strong,message/link,1100,10,10,3,4,strong,timeout/' s > t
+	run argus-similar -Z -n 1 t
+	grep -q '^baseline,[0-9]*,10,10,4,1,1,' <<<"$output"
+	# Too long (here: over the threshold): not normal either.
+	run argus-similar -Z -T 500ns t
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^baseline,' <<<"$output")" -eq 0 ]
+	[[ "$output" == *"no baseline for app 10/10 vertex 4 (LongWait)"* ]]
+	# Nothing to do.
+	run argus-similar -Z g
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no spin records in the input"* ]]
+	# Only the history of another thread kept.
+	run argus-similar -Z --tid 20 s
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"not in the history kept"* ]]
+}
+
+# --- Real captures --------------------------------------------------------
+
+@test "spin: circular-wait, ended: LongWait, ended by its own timeout" {
+	check_spin circular-wait full LongWait
+	[ "$ended" = timeout ]
+}
+
+@test "spin: circular-wait, cut during the hang: LongWait, open" {
+	check_spin circular-wait cut LongWait
+}
+
+@test "spin: long-cpu: LongRunning, ended and cut" {
+	check_spin long-cpu full LongRunning
+	check_spin long-cpu cut LongRunning
+}
+
+@test "spin: flag-poll: RepeatedYield, ended and cut" {
+	check_spin flag-poll full RepeatedYield
+	check_spin flag-poll cut RepeatedYield
+}
+
+@test "spin: server-loop: LongWait, ended by fontd's reply, and cut" {
+	check_spin server-loop full LongWait
+	[ "$ended" = message ]
+	check_spin server-loop cut LongWait
+}
+
+@test "spin: mutex-contention: LongWait, ended and cut" {
+	check_spin mutex-contention full LongWait
+	check_spin mutex-contention cut LongWait
+}
+
+@test "spin: io-timer: LongWait, ended and cut" {
+	check_spin io-timer full LongWait
+	check_spin io-timer cut LongWait
+}
+
+@test "similar: circular-wait: a normal poll woken by the renderer, ended and cut" {
+	for m in full cut; do
+		check_baseline circular-wait $m LongWait
+		rt=$(tval "$D/circular-wait-$m.truth" root_tid)
+		grep -q "^baseline,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,1,.*woken by message from [0-9]*/$rt " "$D/circular-wait-$m.similar"
+	done
+}
+
+@test "similar: long-cpu: a normal layout, ended and cut" {
+	check_baseline long-cpu full LongRunning
+	check_baseline long-cpu cut LongRunning
+}
+
+@test "similar: server-loop: a normal request woken by fontd, ended and cut" {
+	for m in full cut; do
+		check_baseline server-loop $m LongWait
+		rt=$(tval "$D/server-loop-$m.truth" root_tid)
+		grep -q "^baseline,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,1,.*from [0-9]*/$rt " "$D/server-loop-$m.similar"
+	done
+}
+
+@test "similar: mutex-contention and io-timer: normal waits, ended and cut" {
+	check_baseline mutex-contention full LongWait
+	check_baseline mutex-contention cut LongWait
+	check_baseline io-timer full LongWait
+	check_baseline io-timer cut LongWait
+}
+
+@test "similar: flag-poll: no peer ever ends a poll: no baseline, exit 0" {
+	for m in full cut; do
+		need flag-poll $m
+		f="$D/flag-poll-$m"
+		[ -e "$f.spin" ] || check_spin flag-poll $m RepeatedYield
+		run argus-similar -Z -T 1s -o "$f.similar" "$f.spin"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"no baseline for fp-prefs"* ]]
+		! grep -q '^baseline,' "$f.similar"
+	done
+}
