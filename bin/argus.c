@@ -382,6 +382,7 @@ cmd_demo(int argc, char *argv[])
 	snprintf(graph, sizeof(graph), "%s/graph.gz", dir);
 
 	printf("argus demo: %s, captured system-wide while it hangs\n", scenario);
+	fflush(stdout);
 	if ((cap = fork()) == 0) {
 		execlp("argus-capture", "argus-capture", "-o", trace,
 		    (char *)NULL);
@@ -391,16 +392,20 @@ cmd_demo(int argc, char *argv[])
 	if (waitpid(cap, &status, WNOHANG) == cap)
 		diex(EX_UNAVAILABLE, "the capture did not start (see above)");
 	if ((scen = fork()) == 0) {
-		execl(prog, scenario, "-n", "3", "-H", "4", "-t", tfile,
+		execl(prog, scenario, "-n", "3", "-H", "6", "-t", tfile,
 		    (char *)NULL);
 		_exit(127);
 	}
-	/* Cut the capture 1.5 s into the hang: the user noticed, runs debug. */
+	/*
+	 * Cut the capture 3 s into the hang: past the 2 s a user waits
+	 * before calling it a hang, and while it still lasts.
+	 */
 	for (i = 0; i < 100 && !truth(tfile, "hang_begin_ns", v, sizeof(v)); i++)
 		nanosleep(&tick, NULL);
-	sleep(1);
-	nanosleep(&tick, NULL);
-	printf("argus demo: the program hangs; diagnosing from the capture\n");
+	sleep(3);
+	printf("argus demo: it has hung for 3 s; diagnosing from the "
+	    "capture\n\n");
+	fflush(stdout);
 	kill(cap, SIGINT);
 	waitpid(cap, &status, 0);
 	truth(tfile, "victim_pid", v, sizeof(v));
@@ -420,9 +425,10 @@ cmd_demo(int argc, char *argv[])
 	truth(tfile, "root_function", rf, sizeof(rf));
 	snprintf(cmd, sizeof(cmd), "argus-cat -k root");
 	q(cmd, sizeof(cmd), graph);
-	cat(cmd, sizeof(cmd), " | awk -F, -v t=");
-	q(cmd, sizeof(cmd), r);
-	cat(cmd, sizeof(cmd), " '$4 == t && $6 != \"victim\" { f = 1 } END { exit !f }'");
+	snprintf(v, sizeof(v), "%lu", strtoul(r, NULL, 10));
+	cat(cmd, sizeof(cmd), " | awk -F, '$4 == ");
+	cat(cmd, sizeof(cmd), v);
+	cat(cmd, sizeof(cmd), " && $6 != \"victim\" { f = 1 } END { exit !f }'");
 	printf("\nThe scenario's own account: %s hung because of %s (thread %s, "
 	    "in %s).\n", vc, rc, r, rf);
 	if (ret == 0 && sh(cmd) == 0)

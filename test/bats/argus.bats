@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# The porcelain: the flight recorder (start, mark, debug, stop) and the
+# demo, as a user runs them.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "argus: --help, an unknown command, debug without a target" {
+	run argus --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: argus"*"debug"*"demo"* ]]
+	run argus frobnicate
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"'frobnicate' is not a command"* ]]
+	run argus --ring "$BATS_TEST_TMPDIR/none" debug
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"say which program hangs"* ]]
+	run argus --ring "$BATS_TEST_TMPDIR/none" stop
+	[ "$status" -eq 69 ]
+}
+
+@test "argus: start, mark, debug while it hangs, stop: the recorder finds the culprit" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring"
+	run argus --ring "$ring" start --ring-size 256M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	[ "$(stat -c %a "$ring")" = 700 ]
+	sleep 1
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 6 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 2.5
+	run argus --ring "$ring" mark it hangs now
+	[ "$status" -eq 0 ]
+	sleep 0.5
+	load_ids truth
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 30s --auto
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"culprit: cw-renderer $root_pid/$root_tid"* ]]
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen"
+	# The recorder is gone, and so is its tracefs instance.
+	! kill -0 "$pid" 2>/dev/null
+	[ ! -e "/sys/kernel/tracing/instances/argus-$pid" ]
+	# The mark is in the recording, the diagnosis kept beside it.
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ',marker,-,argus-mark it hangs now$'
+	ls "$ring"/debug-*.gz
+}
+
+@test "argus: demo captures a hang while it happens and names its cause" {
+	need_tracing
+	run argus demo
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Argus found it."* ]]
+}
