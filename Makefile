@@ -74,6 +74,9 @@ test/scenarios/%: test/scenarios/%.c test/scenarios/scenario.h
 bench/gen-events: bench/gen-events.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+bench/shift: bench/shift.o lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 %.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -100,7 +103,7 @@ demo: all
 clean:
 	rm -f $(PROGS) bin/*.o bin/*.d bin/*/*.o bin/*/*.d lib/*.o lib/*.d lib/*.a capture/*.o \
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
-	    $(TEST_PROGS) bench/gen-events bench/*.o bench/*.d
+	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
 
 .PHONY: all check bench install deps demo clean
 .SECONDARY:

@@ -123,7 +123,7 @@ same_wait(const struct vertex *v, const struct vertex *u, int exact)
 }
 
 static uint64_t
-own_baseline(struct graph *g, uint64_t id, uint64_t *waker, int *exactp)
+own_baseline(struct graph *g, uint64_t id, uint64_t *waker)
 {
 	struct vertex *v = vertex_get(g, id), *u;
 	struct link *l;
@@ -142,18 +142,16 @@ own_baseline(struct graph *g, uint64_t id, uint64_t *waker, int *exactp)
 			    strcmp(str_of(l->rule), "timeout") == 0)
 				continue;
 			*waker = l->from;
-			*exactp = exact;
 			return g->by_thread[i];
 		}
 	return 0;
 }
 
 /*
- * A thread blocked on a mutex with no normal wait on that mutex to learn
- * from: while the lock is held, nobody has woken anybody, and taking a
- * free mutex makes no system call.  The suspects are its siblings that
- * were stuck through the hang without waiting for that mutex themselves:
- * one of them holds it.
+ * A thread blocked on a mutex that nobody has handed over yet: taking a
+ * free mutex makes no system call, so the trace cannot say who holds it.
+ * The suspects are its siblings that were stuck through the hang without
+ * waiting for that mutex themselves: one of them holds it.
  */
 static int
 lock_holders(struct graph *g, uint64_t id, uint64_t hb, uint64_t he,
@@ -246,7 +244,7 @@ long_wait(struct graph *g, uint64_t id, uint64_t hb, uint64_t he, int depth,
 	struct vertex *v = vertex_get(g, id), *w;
 	struct link *l;
 	uint64_t waker = 0, base = 0, u;
-	int i, j, pi, exact = 0, found = 0;
+	int i, j, pi, found = 0;
 
 	/*
 	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
@@ -261,13 +259,16 @@ long_wait(struct graph *g, uint64_t id, uint64_t hb, uint64_t he, int depth,
 	    strcmp(str_of(l->rule), "timeout") != 0 &&
 	    strcmp(str_of(l->rule), "order") != 0) {
 		waker = l->from;
+	} else if (v->lock) {
+		/*
+		 * Blocked on a mutex: a normal wait on it was ended by
+		 * whoever held it then, not by whoever holds it now.
+		 */
+		return lock_holders(g, id, hb, he, depth, chain, nchain, d);
 	} else {
 		base = depth == 0 ? ranked_baseline(g, id, &waker) : 0;
 		if (base == 0)
-			base = own_baseline(g, id, &waker, &exact);
-		if (v->lock && (base == 0 || !exact))
-			return lock_holders(g, id, hb, he, depth, chain,
-			    nchain, d);
+			base = own_baseline(g, id, &waker);
 	}
 	if (waker == 0)
 		return 0;

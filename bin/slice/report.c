@@ -56,6 +56,20 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 			writer_end(w);
 		}
 	}
+	for (i = 0, k = 0; i < d->npaths; i++)
+		k += d->paths[i].n;
+	writer_begin(w, "summary");
+	writer_u64(w, g->last_time);
+	writer_empty(w);
+	writer_empty(w);
+	writer_str(w, "argus-slice");
+	writer_str(w, "queries");
+	writer_u64(w, ask_queries());
+	writer_str(w, "path");
+	writer_u64(w, k);
+	writer_str(w, "automatic_path");
+	writer_u64(w, d->auto_steps);
+	writer_end(w);
 	for (i = 0; i < d->nc; i++) {
 		v = vertex_get(g, d->c[i].vertex);
 		writer_begin(w, "root");
@@ -131,5 +145,6 @@ report_text(struct graph *g, const struct spin *s, const struct diagnosis *d,
 	if (d->note[0])
 		fprintf(fp, "\nNote: %s\n", d->note);
 	fprintf(fp, "\nQueries asked: %d.  Path length: %d interactive, %d "
-	    "automatic.\n", ask_queries(), steps, d->auto_steps);
+	    "automatic.  Walked in %.1f ms.\n", ask_queries(), steps,
+	    d->auto_steps, walk_time() / 1e6);
 }

@@ -97,6 +97,7 @@ struct path {
 };
 void		 walk(struct graph *, uint64_t from, uint64_t stop_at,
 		    int interactive, struct path *);
+uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 
 /* diagnose.c */
 struct culprit {

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "slice.h"
 
@@ -52,8 +53,38 @@ automatic(struct link **cand, int n)
 	return best;
 }
 
+static uint64_t walk_ns;
+
+uint64_t
+walk_time(void)
+{
+	return walk_ns;
+}
+
+static uint64_t
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void walk1(struct graph *, uint64_t, uint64_t, int, struct path *);
+
+/* Timed, for the report: a step must be quick whatever the graph's size. */
 void
 walk(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
+    struct path *p)
+{
+	uint64_t t0 = now();
+
+	walk1(g, from, stop_at, interactive, p);
+	walk_ns += now() - t0;
+}
+
+static void
+walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
     struct path *p)
 {
 	static struct link **cand;
