@@ -15,14 +15,14 @@ capture() {
 	local s=$1 m=$2 base="$D/$1-$2" cap scen i
 	if [ "$m" = over ]; then
 		timeout 60 argus-capture -o "$base.gz" -- \
-		    "$ROOT/test/scenarios/$s" -n 3 -H 2 -t "$base.truth" \
+		    "$ROOT/test/scenarios/$s" -n 5 -H 2 -t "$base.truth" \
 		    >/dev/null 2>"$base.err"
 		return
 	fi
 	argus-capture -o "$base.gz" 2>"$base.err" 3>&- &
 	cap=$!
 	sleep 1
-	"$ROOT/test/scenarios/$s" -n 3 -H 4 -t "$base.truth" >/dev/null 3>&- &
+	"$ROOT/test/scenarios/$s" -n 5 -H 4 -t "$base.truth" >/dev/null 3>&- &
 	scen=$!
 	for i in $(seq 100); do
 		grep -q '^hang_begin_ns=' "$base.truth" 2>/dev/null && break

@@ -10,8 +10,8 @@ load helpers
 SCENARIOS="circular-wait long-cpu flag-poll server-loop mutex-contention io-timer"
 
 # Each scenario captured once per mode, shared by the tests below:
-#   full: -n 3 -H 3, the capture ends when the scenario does;
-#   cut:  -n 3 -H 3, the capture ends 1.5 s into the hang (when the truth
+#   full: -n 5 -H 3, the capture ends when the scenario does;
+#   cut:  -n 5 -H 3, the capture ends 1.5 s into the hang (when the truth
 #         file says it began), while the scenario goes on.
 # D/S-M.csv is the graph (argus-segment | argus-link), D/S-M.truth the
 # ground truth, D/S-M.skip why there is none.
@@ -43,12 +43,12 @@ capture() {	# scenario mode
 	local f="$D/$1-$2" scen="$ROOT/test/scenarios/$1" rc=0
 	if [ "$2" = full ]; then
 		timeout 60 "$ROOT/bin/argus-capture" -o "$f.gz" -- \
-		    "$scen" -n 3 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
+		    "$scen" -n 5 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
 		    rc=$?
 	else
 		# The capture stops when its command, this shell, exits.
 		timeout 60 "$ROOT/bin/argus-capture" -o "$f.gz" -- sh -c '
-			"$1" -n 3 -H 3 -t "$2" > /dev/null 2>&1 &
+			"$1" -n 5 -H 3 -t "$2" > /dev/null 2>&1 &
 			for i in $(seq 200); do
 				grep -q "^hang_begin_ns=" "$2" 2>/dev/null && break
 				sleep 0.05
