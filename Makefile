@@ -40,6 +40,7 @@ LINK_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/link/*.c))
 SPIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/spin/*.c))
 SIMILAR_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/similar/*.c))
 SLICE_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/slice/*.c))
+WATCH_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/watch/*.c))
 
 bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -56,6 +57,9 @@ bin/argus-similar: bin/argus-similar.o $(SIMILAR_OBJS) lib/libargus.a
 bin/argus-slice: bin/argus-slice.o $(SLICE_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/argus-watch: bin/argus-watch.o $(WATCH_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 bin/%: bin/%.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -64,6 +68,11 @@ test/unit/run: $(UNIT_SRCS:.c=.o) lib/libargus.a
 
 test/progs/%: test/progs/%.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+
+# A GLib main loop, for the user-space probe tests.
+test/progs/gloop: test/progs/gloop.c
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags glib-2.0) $(LDFLAGS) -o $@ $< \
+	    $(shell pkg-config --libs glib-2.0)
 
 # Hang scenarios: the programs Argus is tested and demonstrated on.
 # Frame pointers: the functions their ground truth names must show in stacks.

@@ -23,6 +23,7 @@ static const char usage[] =
 "  --no-fork      no links from a parent to its child\n"
 "  --no-wakeup    no wake-up links at all\n"
 "  --no-order     no program-order links within a thread\n"
+"  --no-flag      no links from a data flag's writer to its readers\n"
 "\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
@@ -37,7 +38,7 @@ static const char usage[] =
 /* Order matters: a request's receiver is seen before its wake-up is used. */
 static struct rule *rules[] = {
 	&message, &lock_handoff, &timer, &softirq, &block_io, &irq,
-	&async_task, &fork_child, &wakeup, &program_order,
+	&async_task, &fork_child, &wakeup, &program_order, &flag,
 };
 
 int
@@ -54,6 +55,7 @@ main(int argc, char *argv[])
 		{ "no-fork",	no_argument, NULL, 8 },
 		{ "no-wakeup",	no_argument, NULL, 9 },
 		{ "no-order",	no_argument, NULL, 10 },
+		{ "no-flag",	no_argument, NULL, 11 },
 		{ "quiet",	no_argument, NULL, 'q' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }

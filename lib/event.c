@@ -22,6 +22,9 @@ static const char *const names[E_NTYPES] = {
 	[E_BLOCK_ISSUE] = "block_issue", [E_BLOCK_COMPLETE] = "block_complete",
 	[E_SIGNAL_GENERATE] = "signal_generate",
 	[E_SIGNAL_DELIVER] = "signal_deliver", [E_MARKER] = "marker",
+	[E_RUNLOOP_SUBMIT] = "runloop_submit",
+	[E_RUNLOOP_BEGIN] = "runloop_begin", [E_RUNLOOP_END] = "runloop_end",
+	[E_FLAG_WRITE] = "flag_write", [E_FLAG_READ] = "flag_read",
 };
 
 /*

@@ -309,6 +309,65 @@ diagnose_vertex(struct graph *g, uint64_t id, const char *class, uint64_t hb,
 	return 0;
 }
 
+/*
+ * RepeatedYield: the thread polls a data flag, and nobody wakes a poller.
+ * The flag's write that ended the loop (argus-watch, the flag rule of
+ * argus-link), or, while it still loops, the write that ended an earlier,
+ * normal loop: the slice back from that write is the path that should
+ * have ended this one, and its threads are checked as for a LongWait.
+ */
+static int
+repeated_yield(struct graph *g, const struct spin *s, uint32_t *chain,
+    struct diagnosis *d)
+{
+	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0, u;
+	struct vertex *to, *w;
+	struct link *l;
+	int32_t k;
+	int pi, i, j, found = 0;
+
+	for (k = 0; k < g->nl; k++) {
+		l = &g->l[k];
+		if (strcmp(str_of(l->rule), "flag") != 0 ||
+		    (to = vertex_get(g, l->to)) == NULL || to->tid != s->tid)
+			continue;
+		if (l->from_time >= s->begin &&
+		    (ended == 0 || l->from_time < t_ended)) {
+			ended = l->from;
+			t_ended = l->from_time;
+		} else if (l->from_time < s->begin && l->from_time >= t_before) {
+			before = l->from;
+			t_before = l->from_time;
+		}
+	}
+	if (ended == 0 && before == 0) {
+		snprintf(d->note, sizeof(d->note), "the thread polls: only a "
+		    "data flag can tell who should have ended the loop, and no "
+		    "flag was traced. Find the flag the loop reads (a global "
+		    "in the stack's innermost frame) and capture again with "
+		    "argus-watch on it.");
+		return 0;
+	}
+	pi = new_path(d)->id - 1;
+	walk(g, ended ? ended : before, 0, interactive, &d->paths[pi]);
+	for (i = 0; i < d->paths[pi].n; i++) {
+		w = vertex_get(g, d->paths[pi].s[i].vertex);
+		if (w == NULL || w->tid == s->tid)
+			continue;
+		for (j = 0; j < i; j++)
+			if (vertex_get(g, d->paths[pi].s[j].vertex)->tid == w->tid)
+				break;
+		if (j < i || (u = stuck(g, w->tid, s->begin, s->end)) == 0)
+			continue;
+		found |= blame(g, u, "writes the flag the loop polls, and was "
+		    "stuck through the hang", s->begin, s->end, 0, chain, 1, d);
+	}
+	if (!found)
+		snprintf(d->note, sizeof(d->note), "the flag's writer was not "
+		    "stuck through the hang: the loop itself is the finding");
+	return found;
+}
+
 static int
 auto_length(struct graph *g, uint64_t from)
 {
@@ -340,16 +399,10 @@ diagnose(struct graph *g, const struct spin *s, uint64_t thresh,
 	c = add(d, s->vertex, 0, "victim", s->class);
 	snprintf(c->why, sizeof(c->why), "%s", s->ended);
 	if (strcmp(s->class, "RepeatedYield") == 0) {
-		snprintf(d->note, sizeof(d->note), "the thread polls: only a "
-		    "data flag can tell who should have ended the loop, and no "
-		    "flag was traced. Find the flag the loop reads (a global "
-		    "in the stack's innermost frame) and capture again with "
-		    "argus-watch on it.");
-		c->kind = "root";
-		return;
-	}
-	if (!diagnose_vertex(g, s->vertex, s->class, s->begin, s->end, 0, chain,
-	    1, d)) {
+		if (!repeated_yield(g, s, chain, d))
+			c->kind = "root";
+	} else if (!diagnose_vertex(g, s->vertex, s->class, s->begin, s->end,
+	    0, chain, 1, d)) {
 		c->kind = "root";
 		if (strcmp(s->class, "LongWait") == 0)
 			snprintf(d->note, sizeof(d->note), "no thread on the "
