@@ -19,6 +19,7 @@ PROGS		:= $(PROG_SRCS:.c=)
 UNIT_SRCS	:= $(wildcard test/unit/*.c)
 TEST_PROG_SRCS	:= $(wildcard test/progs/*.c) $(wildcard test/scenarios/*.c)
 TEST_PROGS	:= $(TEST_PROG_SRCS:.c=)
+SCENARIOS	:= $(patsubst %.c,%,$(wildcard test/scenarios/*.c))
 SCENARIO_LIBS	 =
 MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
@@ -99,6 +100,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/libexec/argus
+	install -m 755 $(SCENARIOS) $(DESTDIR)$(PREFIX)/libexec/argus
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1)
 	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5)
 
