@@ -13,10 +13,14 @@
 #include "util.h"
 #include "../capture/capture.h"
 #include "../capture/out.h"
+#include "../capture/probes.h"
 
 static const char usage[] =
 "usage: argus-capture [-d SECONDS] [-o FILE | --ring DIR] [-p PID] [-c COMM]\n"
-"                     [-s all|none|default|LIST] [-- COMMAND [ARG ...]]\n"
+"                     [-s all|none|default|LIST] [--probes FILE]\n"
+"                     [--probe LIB:SYMBOL[+OFF][%return][=EVENT]]\n"
+"                     [--stacks PID[,PID] | --stacks-comm NAME]\n"
+"                     [-- COMMAND [ARG ...]]\n"
 "Trace the whole system into an Argus record stream (argus-stream(5)).\n"
 "\n"
 "  -d, --duration TIME    stop after TIME (1.5s, 200ms; bare: seconds);\n"
@@ -31,6 +35,13 @@ static const char usage[] =
 "  -c, --comm NAME        only processes or threads named NAME\n"
 "  -s, --syscalls SET     all, none, default (blocking and IPC calls),\n"
 "                         or a comma list of names or numbers\n"
+"      --probes FILE      a probe set (patchers/*.probes): uprobes whose\n"
+"                         hits become events of their own types\n"
+"      --probe LIB:SYMBOL[+OFF][%return][=EVENT]\n"
+"                         one uprobe; EVENT defaults to SYMBOL\n"
+"      --stacks PID[,PID] user call stacks of these processes (and their\n"
+"                         children) after blocking waits and system calls\n"
+"      --stacks-comm NAME the same for processes or threads named NAME\n"
 "  -b, --buffer-size SIZE kernel buffer per CPU (default 16M)\n"
 "      --spool-size SIZE  memory for pages read but not yet written\n"
 "                         (default 1G, at most an eighth of RAM)\n"
@@ -40,7 +51,8 @@ static const char usage[] =
 "\n"
 "Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n";
 
-enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL };
+enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
+	O_STACKS, O_STACKS_COMM };
 
 static uint64_t
 parse_size(const char *opt, const char *s)
@@ -66,20 +78,20 @@ parse_size(const char *opt, const char *s)
 }
 
 static void
-add_pids(struct capture_opts *o, const char *arg)
+add_pids(const char *arg, const char *opt, int **pids, int *npids)
 {
 	char *list = xstrdup(arg), *tok, *save;
 	uint64_t pid;
 
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		pid = parse_u64("--pid", tok);
+		pid = parse_u64(opt, tok);
 		if (pid == 0 || pid > 4194304)
-			diex(EX_USAGE, "--pid: not a process id: '%s'", tok);
+			diex(EX_USAGE, "%s: not a process id: '%s'", opt, tok);
 		if (kill(pid, 0) == -1 && errno == ESRCH)
-			diex(EX_USAGE, "--pid %s: no such process", tok);
-		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(int));
-		o->pids[o->npids++] = pid;
+			diex(EX_USAGE, "%s %s: no such process", opt, tok);
+		*pids = xrealloc(*pids, (*npids + 1) * sizeof(int));
+		(*pids)[(*npids)++] = pid;
 	}
 	free(list);
 }
@@ -98,6 +110,10 @@ main(int argc, char *argv[])
 		{ "ring-size",	 required_argument, NULL, O_RING_SIZE },
 		{ "ring-files",	 required_argument, NULL, O_RING_FILES },
 		{ "spool-size",	 required_argument, NULL, O_SPOOL },
+		{ "probes",	 required_argument, NULL, O_PROBES },
+		{ "probe",	 required_argument, NULL, O_PROBE },
+		{ "stacks",	 required_argument, NULL, O_STACKS },
+		{ "stacks-comm", required_argument, NULL, O_STACKS_COMM },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct capture_opts o = { 0 };
@@ -125,7 +141,7 @@ main(int argc, char *argv[])
 				diex(EX_USAGE, "-d: must be more than 0");
 			break;
 		case 'p':
-			add_pids(&o, optarg);
+			add_pids(optarg, "--pid", &o.pids, &o.npids);
 			break;
 		case 'c':
 			o.comms = xrealloc(o.comms,
@@ -149,6 +165,21 @@ main(int argc, char *argv[])
 			break;
 		case O_SPOOL:
 			o.spool_size = parse_size("--spool-size", optarg);
+			break;
+		case O_PROBES:
+			probes_add_file(optarg);
+			break;
+		case O_PROBE:
+			probes_add_spec(optarg);
+			break;
+		case O_STACKS:
+			add_pids(optarg, "--stacks", &o.stack_pids,
+			    &o.nstack_pids);
+			break;
+		case O_STACKS_COMM:
+			o.stack_comms = xrealloc(o.stack_comms,
+			    (o.nstack_comms + 1) * sizeof(char *));
+			o.stack_comms[o.nstack_comms++] = optarg;
 			break;
 		default:
 			usage_error(usage);

@@ -20,6 +20,7 @@ static const char usage[] =
 "  --no-block     block I/O completions are not traced back to the issuer\n"
 "  --no-irq       no interrupt names on unattributed wake-ups\n"
 "  --no-async     no links from queuing a work item to running it\n"
+"  --no-runloop   no links from attaching a run-loop source to its dispatch\n"
 "  --no-fork      no links from a parent to its child\n"
 "  --no-wakeup    no wake-up links at all\n"
 "  --no-order     no program-order links within a thread\n"
@@ -38,7 +39,7 @@ static const char usage[] =
 /* Order matters: a request's receiver is seen before its wake-up is used. */
 static struct rule *rules[] = {
 	&message, &lock_handoff, &timer, &softirq, &block_io, &irq,
-	&async_task, &fork_child, &wakeup, &program_order, &flag,
+	&async_task, &fork_child, &wakeup, &program_order, &runloop, &flag,
 };
 
 int
@@ -55,7 +56,8 @@ main(int argc, char *argv[])
 		{ "no-fork",	no_argument, NULL, 8 },
 		{ "no-wakeup",	no_argument, NULL, 9 },
 		{ "no-order",	no_argument, NULL, 10 },
-		{ "no-flag",	no_argument, NULL, 11 },
+		{ "no-runloop",	no_argument, NULL, 11 },
+		{ "no-flag",	no_argument, NULL, 12 },
 		{ "quiet",	no_argument, NULL, 'q' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }

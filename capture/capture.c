@@ -22,6 +22,7 @@
 #include "emit.h"
 #include "events.h"
 #include "out.h"
+#include "probes.h"
 #include "spool.h"
 #include "tasks.h"
 #include "tracefs.h"
@@ -120,6 +121,10 @@ preamble(struct writer *w)
 		meta_u(w, t_start, "select_pid", opt->pids[i]);
 	for (i = 0; i < opt->ncomms; i++)
 		meta(w, t_start, "select_comm", opt->comms[i]);
+	for (i = 0; i < opt->nstack_pids; i++)
+		meta_u(w, t_start, "stack_pid", opt->stack_pids[i]);
+	for (i = 0; i < opt->nstack_comms; i++)
+		meta(w, t_start, "stack_comm", opt->stack_comms[i]);
 	if (opt->cmd != NULL) {
 		for (i = 0; opt->cmd[i] != NULL && len < sizeof(buf) - 1; i++)
 			len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
@@ -127,6 +132,8 @@ preamble(struct writer *w)
 		meta(w, t_start, "command", buf);
 		meta_u(w, t_start, "command_pid", child);
 	}
+	for (i = 0; i < probes_count(); i++)
+		meta(w, t_start, "probe", probes_desc(i));
 	task_foreach(task_record, w);
 }
 
@@ -260,6 +267,7 @@ configure(const struct capture_opts *o)
 
 	root = tfs_root();
 	tfs_reap_stale(root);
+	probes_reap_stale();	/* after the instances that enabled them */
 	tfs_instance_create(root);
 	if (tfs_write("tracing_on", "0") == -1)
 		die(EX_UNAVAILABLE, "%s/tracing_on", tfs_instance());
@@ -308,6 +316,9 @@ start(const struct capture_opts *o)
 	self[0] = syscall(SYS_gettid);
 	self[1] = spool_reader_tid();
 	events_setup(o->syscalls, self, 2);
+	probes_setup(self, 2);
+	if (o->nstack_pids > 0 || o->nstack_comms > 0)
+		events_setup_ustack();
 	emit_init(ncpu);
 	if (o->cmd != NULL)
 		child = start_child(&go);
@@ -326,6 +337,14 @@ start(const struct capture_opts *o)
 	}
 	for (i = 0; i < o->ncomms; i++)
 		emit_select_comm(o->comms[i]);
+	for (i = 0; i < o->nstack_pids; i++) {
+		if (task_tgid(o->stack_pids[i]) <= 0)
+			diex(EX_USAGE, "--stacks %d: no such process",
+			    o->stack_pids[i]);
+		emit_stack_pid(task_tgid(o->stack_pids[i]));
+	}
+	for (i = 0; i < o->nstack_comms; i++)
+		emit_stack_comm(o->stack_comms[i]);
 	if (go != -1) {
 		if (write(go, "g", 1) != 1)
 			die(EX_OSERR, "starting %s", o->cmd[0]);
@@ -413,6 +432,7 @@ finish(const struct capture_opts *o)
 	if (getenv("ARGUS_CAPTURE_DEBUG") != NULL)
 		debug_report();
 	tfs_instance_remove();
+	probes_remove();
 	if (status_line) {
 		tick();
 		fputc('\n', stderr);

@@ -17,6 +17,10 @@ struct capture_opts {
 	int		 npids;
 	char		**comms;
 	int		 ncomms;
+	int		*stack_pids;	/* --stacks */
+	int		 nstack_pids;
+	char		**stack_comms;	/* --stacks-comm */
+	int		 nstack_comms;
 	const char	*syscalls;	/* "default", "all", "none", a list */
 	unsigned	 buffer_kb;	/* per CPU */
 	uint64_t	 spool_size;

@@ -6,6 +6,7 @@
  * field instead of libtraceevent's by-name field lookups and its printf
  * engine.  Nothing is allocated per event.
  */
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +17,12 @@
 #include "util.h"
 #include "emit.h"
 #include "events.h"
+#include "probes.h"
 #include "spool.h"
 #include "syscalls.h"
 #include "tasks.h"
 #include "tracefs.h"
+#include "ustack.h"
 
 /* From the kernel's trace_entry flags (kernel/trace/trace.h). */
 #define TF_HARDIRQ	0x08
@@ -40,6 +43,10 @@ static int		 selecting;
 static char		**comms;
 static int		 ncomms;
 static int8_t		 nargs[SYSCALL_MAX];	/* 0: not looked up; n+1 */
+static int		 stacking;
+static char		**stk_comms;
+static int		 nstk_comms;
+static int		*stack_tid;	/* per CPU: whose stack comes next */
 
 static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
@@ -53,6 +60,7 @@ emit_init(int ncpu)
 
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
+	stack_tid = xcalloc(ncpu, sizeof(*stack_tid));
 	for (i = 0; i < ncpu; i++)
 		if ((cur[i].kb = kbuffer_alloc(KBUFFER_LSIZE_8,
 		    KBUFFER_ENDIAN_LITTLE)) == NULL)
@@ -264,6 +272,70 @@ selected(int tid)
 	return 0;
 }
 
+void
+emit_stack_pid(int pid)
+{
+	task_get(pid)->stk = 1;
+	stacking = 1;
+	ustack_snapshot(pid);
+}
+
+void
+emit_stack_comm(const char *comm)
+{
+	stk_comms = xrealloc(stk_comms, (nstk_comms + 1) * sizeof(*stk_comms));
+	stk_comms[nstk_comms++] = xstrdup(comm);
+	stacking = 1;
+}
+
+static int
+stack_wanted(int tid)
+{
+	struct task *t, *p;
+	int tgid, i;
+
+	if (tid <= 0 || (tgid = task_tgid(tid)) <= 0)
+		return 0;
+	t = task_get(tid);
+	p = task_get(tgid);
+	if (p->stk)
+		return 1;
+	for (i = 0; i < nstk_comms; i++)
+		if (strcmp(t->comm, stk_comms[i]) == 0 ||
+		    strcmp(p->comm, stk_comms[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * stack,TIME,PID,TID,FRAMES...: the kernel's walk of the user stack
+ * (userstacktrace), committed right after the event on the same CPU.
+ */
+static void
+stack(struct writer *w, uint64_t ts, int tid, const char *d, int size)
+{
+	const struct field *f = &evdefs[EV_USTACK].f[1];
+	char buf[PATH_MAX];
+	uint64_t addr;
+	int i, n, tgid = task_tgid(tid);
+
+	n = f->size / 8;
+	if (f->off < 0 || f->off + 8 * n > size)
+		return;
+	writer_begin(w, "stack");
+	writer_u64(w, ts);
+	col_pid(w, tid);
+	writer_u64(w, tid);
+	for (i = 0; i < n; i++) {
+		memcpy(&addr, d + f->off + 8 * i, 8);
+		if (addr == 0 || addr == UINT64_MAX)
+			break;
+		ustack_frame(tgid, addr, i > 0, buf, sizeof(buf));
+		writer_str(w, buf);
+	}
+	writer_end(w);
+}
+
 /* Threads an event concerns besides the one it ran in. */
 static int
 other_tid(int e, const char *d)
@@ -305,6 +377,7 @@ learn(int e, const char *d, int size, int tid)
 			task_set(child, child, s, n);
 			tgid = task_tgid(tid);
 			task_get(child)->sel = tgid > 0 && task_get(tgid)->sel;
+			task_get(child)->stk = tgid > 0 && task_get(tgid)->stk;
 		}
 		break;
 	case EV_EXEC:
@@ -317,6 +390,8 @@ learn(int e, const char *d, int size, int tid)
 		}
 		child = f[1].off >= 0 ? (int)fi(d, &f[1]) : tid;
 		task_set(child, child, s, n);
+		if (stacking)
+			ustack_forget(child);
 		break;
 	case EV_EXIT:
 		task_get(tid)->dead = 1;
@@ -504,6 +579,15 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	if (e == EV_NONE)
 		return;
 	tid = *(const int32_t *)(d + common_pid_off);
+	if (e == EV_USTACK) {
+		if (stack_tid[cpu] == tid && tid > 0) {
+			stack(w, ts, tid, d, size);
+			last = ts;
+		}
+		stack_tid[cpu] = 0;
+		return;
+	}
+	stack_tid[cpu] = 0;
 	if (selecting) {
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
@@ -522,12 +606,32 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	writer_u64(w, tid);
 	writer_empty(w);	/* VERTEX: argus-segment fills it in */
 	writer_u64(w, cpu);
-	writer_str(w, evdefs[e].type);
-	writer_strn(w, ctx, 1);
-	args(w, e, d, size);
+	if (e == EV_UPROBE) {
+		const struct uprobe *u = probe_by_id(*(const uint16_t *)d);
+		int i;
+
+		/*
+		 * A uprobe fires on the task's own user-mode instruction;
+		 * the kernel stamps it hardirq|NMI only because it handles
+		 * the breakpoint trap like one.  It is the task's event.
+		 */
+		writer_str(w, u != NULL ? u->event : "uprobe");
+		writer_strn(w, ctx_t, 1);
+		for (i = 0; u != NULL && i < u->nf; i++)
+			col_x(w, d, &u->f[i]);
+	} else {
+		writer_str(w, evdefs[e].type);
+		writer_strn(w, ctx, 1);
+		args(w, e, d, size);
+	}
 	writer_end(w);
 	count++;
 	last = ts;
+	/* A blocking wait (S, D) or a system call: its stack follows. */
+	if (stacking && ctx == ctx_t && (e == EV_SYS_ENTER || (e == EV_SWITCH &&
+	    evdefs[e].f[1].off >= 0 && (fu(d, &evdefs[e].f[1]) & 3))) &&
+	    stack_wanted(tid))
+		stack_tid[cpu] = tid;
 }
 
 /* The next event of one CPU, loading its next page when one ends. */

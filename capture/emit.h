@@ -22,4 +22,8 @@ uint64_t emit_count(void);
 void	 emit_select_pid(int pid);	/* with its descendants */
 void	 emit_select_comm(const char *comm);
 
+/* User stacks (--stacks) after blocking waits and system calls of these. */
+void	 emit_stack_pid(int pid);	/* with its descendants */
+void	 emit_stack_comm(const char *comm);
+
 #endif

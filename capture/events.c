@@ -73,6 +73,9 @@ struct evdef evdefs[EV_N] = {
 	    { "sig", "code", "sa_handler", "sa_flags" }, 0 },
 	/* Always on in the kernel: fed by writes to trace_marker. */
 	[EV_MARKER] = { "ftrace", "print", "marker", { "buf" }, 0 },
+	[EV_UPROBE] = { NULL, NULL, "", { NULL }, 0 },
+	/* Not a tracepoint: what options/userstacktrace adds (--stacks). */
+	[EV_USTACK] = { NULL, NULL, "stack", { "tgid", "caller" }, 0 },
 };
 
 uint8_t ev_by_id[65536];
@@ -124,23 +127,24 @@ parse_field(char *line, char *name, size_t namesz, struct field *f)
 	return 1;
 }
 
-static int
-load_format(struct evdef *e)
+int
+events_load_fields(const char *sys, const char *event,
+    const char *const *fields, int nfields, struct field *fs, int *id)
 {
 	char rel[256], buf[16384], name[128], *line, *save;
 	struct field f;
 	int i;
 
-	snprintf(rel, sizeof(rel), "events/%s/%s/format", e->sys, e->name);
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, event);
 	if (tfs_read(rel, buf, sizeof(buf)) <= 0)
 		return -1;
-	for (i = 0; i < EV_MAXFIELDS; i++)
-		e->f[i].off = -1;
-	e->id = -1;
+	for (i = 0; i < nfields; i++)
+		fs[i].off = -1;
+	*id = -1;
 	for (line = strtok_r(buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "ID:", 3) == 0) {
-			e->id = atoi(line + 3);
+			*id = atoi(line + 3);
 			continue;
 		}
 		memset(&f, 0, sizeof(f));
@@ -150,15 +154,22 @@ load_format(struct evdef *e)
 			common_flags_off = f.off;
 		else if (strcmp(name, "common_pid") == 0)
 			common_pid_off = f.off;
-		for (i = 0; i < EV_MAXFIELDS && e->fields[i] != NULL; i++)
-			if (strcmp(e->fields[i], name) == 0)
-				e->f[i] = f;
+		for (i = 0; i < nfields && fields[i] != NULL; i++)
+			if (strcmp(fields[i], name) == 0)
+				fs[i] = f;
 	}
-	return e->id >= 0 && e->id < 65536 ? 0 : -1;
+	return *id >= 0 && *id < 65536 ? 0 : -1;
+}
+
+static int
+load_format(struct evdef *e)
+{
+	return events_load_fields(e->sys, e->name, e->fields, EV_MAXFIELDS,
+	    e->f, &e->id);
 }
 
 /* "common_pid != A && common_pid != B": our own reads are not news. */
-static void
+void
 self_filter(char *buf, size_t size, const int *self, int nself)
 {
 	size_t len = 0;
@@ -237,6 +248,8 @@ events_setup(const char *syscalls, const int *self, int nself)
 		filt = syscall_filter(syscalls, self, nself);
 	for (i = 0; i < EV_N; i++) {
 		e = &evdefs[i];
+		if (e->sys == NULL)
+			continue;	/* EV_UPROBE: probes.c sets them up */
 		want = 1;
 		if ((i == EV_SYS_ENTER || i == EV_SYS_EXIT) && filt == NULL)
 			want = 0;
@@ -277,4 +290,20 @@ events_setup(const char *syscalls, const int *self, int nself)
 		e->enabled = 1;
 	}
 	free(filt);
+}
+
+void
+events_setup_ustack(void)
+{
+	struct evdef *e = &evdefs[EV_USTACK];
+
+	if (events_load_fields("ftrace", "user_stack", e->fields,
+	    EV_MAXFIELDS, e->f, &e->id) == -1 || e->f[1].off < 0)
+		diex(EX_UNAVAILABLE, "--stacks: this kernel has no user stack "
+		    "traces (events/ftrace/user_stack)");
+	if (tfs_write("options/userstacktrace", "1") == -1)
+		diex(EX_UNAVAILABLE, "--stacks: cannot set %s/options/"
+		    "userstacktrace: %s", tfs_instance(), strerror(errno));
+	ev_by_id[e->id] = EV_USTACK;
+	e->enabled = 1;
 }

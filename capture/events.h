@@ -16,6 +16,8 @@ enum ev {
 	EV_TIMER_EXPIRE_ENTRY, EV_TIMER_EXPIRE_EXIT, EV_TIMER_CANCEL,
 	EV_WQ_QUEUE, EV_WQ_START, EV_WQ_END, EV_BLOCK_ISSUE,
 	EV_BLOCK_COMPLETE, EV_SIGNAL_GENERATE, EV_SIGNAL_DELIVER, EV_MARKER,
+	EV_UPROBE,		/* any of our uprobes: see probes.h */
+	EV_USTACK,		/* a user stack after an event (--stacks) */
 	EV_N,
 	EV_NONE = 0xff
 };
@@ -47,5 +49,14 @@ extern int common_flags_off, common_pid_off;
 /* Read formats and enable; syscalls is "all", "none" or a list. */
 void	 events_setup(const char *syscalls, const int *self, int nself);
 char	*events_syscall_desc(void);	/* for the meta record */
+
+/* User stacks after every event of a user task: exits 69 without. */
+void	 events_setup_ustack(void);
+
+/* Field offsets of any event of the instance, by name; 0 or -1. */
+int	 events_load_fields(const char *sys, const char *event,
+	    const char *const *fields, int nfields, struct field *, int *id);
+/* "common_pid != A && ...": a filter that leaves our own threads out. */
+void	 self_filter(char *buf, size_t size, const int *self, int nself);
 
 #endif

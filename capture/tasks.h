@@ -12,6 +12,7 @@ struct task {
 	int32_t		 tgid;		/* 0: unknown */
 	char		 comm[16];	/* NUL-terminated within 16 */
 	uint8_t		 sel;		/* a process --pid selected */
+	uint8_t		 stk;		/* a process --stacks selected */
 	uint8_t		 dead;		/* exited: left out of snapshots */
 };
 

@@ -81,8 +81,8 @@ tfs_root(void)
 }
 
 /* Whether pid is a running argus-capture (a reused pid is not). */
-static int
-alive_capture(long pid)
+int
+tfs_alive_capture(long pid)
 {
 	char p[64], comm[32];
 	ssize_t n;
@@ -122,7 +122,7 @@ tfs_reap_stale(const char *root)
 		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
 		if (*end != '\0' || pid <= 0 || errno)
 			continue;	/* not a name we would have made */
-		if (alive_capture(pid))
+		if (tfs_alive_capture(pid))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 		if (rmdir(p) == 0)
@@ -154,6 +154,12 @@ tfs_instance_create(const char *root)
 	inst_owner = getpid();
 	atexit(tfs_instance_remove);
 	return inst_path;
+}
+
+const char *
+tfs_root_path(void)
+{
+	return root_path[0] ? root_path : NULL;
 }
 
 const char *

@@ -15,6 +15,8 @@ void		 tfs_reap_stale(const char *root);
 const char	*tfs_instance_create(const char *root);	/* exits 69 */
 void		 tfs_instance_remove(void);
 const char	*tfs_instance(void);		/* NULL before create */
+const char	*tfs_root_path(void);		/* NULL before tfs_root() */
+int		 tfs_alive_capture(long pid);	/* a running argus-capture */
 
 /* Files relative to the instance; -1 and errno on failure. */
 int		 tfs_write(const char *rel, const char *fmt, ...)

@@ -67,7 +67,7 @@ struct rule {
 };
 
 extern struct rule wakeup, message, lock_handoff, timer, softirq, block_io,
-    irq, async_task, fork_child, program_order, flag;
+    irq, async_task, runloop, fork_child, program_order, flag;
 
 /* links.c */
 struct lthread	*lthread_get(uint32_t tid, uint32_t pid);

@@ -1,7 +1,8 @@
 /*
- * A callout (a work item a kernel worker executes; later, a run loop's
- * dispatched callback) is one piece of work on someone else's behalf: it
- * gets a vertex of its own, and while it runs, waits do not split it.
+ * A callout (a work item a kernel worker executes; a run loop's
+ * dispatched callback, seen through the probes of patchers/glib.probes)
+ * is one piece of work on someone else's behalf: it gets a vertex of its
+ * own, and while it runs, waits do not split it.
  */
 #include "segment.h"
 
@@ -10,9 +11,11 @@ judge(struct thread *t, const struct event *ev)
 {
 	switch (ev->type) {
 	case E_WQ_START:
+	case E_RUNLOOP_BEGIN:
 		t->callout_level++;
 		return CUT_BEFORE;
 	case E_WQ_END:
+	case E_RUNLOOP_END:
 		if (t->callout_level > 0)
 			t->callout_level--;
 		return CUT_AFTER;

@@ -13,7 +13,7 @@
 
 #include "util.h"
 
-/* elfsym.c: a symbol of the process's executable, as a run-time address. */
+/* address.c: a symbol of the process's executable, as a run-time address. */
 uint64_t	 symbol_address(pid_t, const char *symbol, uint64_t *size);
 
 /* breakpoints.c */

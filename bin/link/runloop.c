@@ -1,0 +1,70 @@
+/*
+ * A source attached to a user-space run loop links the attaching vertex to
+ * the callout that dispatches it: runloop_submit (GLib's g_source_attach:
+ * the GSource, the GMainContext) to the next runloop_begin of the same
+ * GSource in the same process (GLib's per-type dispatch functions, whose
+ * first argument is the GSource: see patchers/glib.probes).  Pointers are
+ * per process, so the key is the pair.
+ *
+ * Only the first dispatch after an attach is linked: a source that stays
+ * attached (a repeating timeout, an fd watch) runs again because time
+ * passed or its fd became ready, which the timer and message rules see,
+ * not because of the attach.  A GSource freed and its memory reused by a
+ * later attach starts over: the newest attach wins.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "link.h"
+
+struct key {
+	uint32_t	 pid;
+	uint32_t	 pad;
+	uint64_t	 source;
+};
+
+struct attach {
+	struct key	 key;
+	struct cause	 submitted;
+	UT_hash_handle	 hh;
+};
+
+static struct attach *attached;
+
+static void
+see(const struct event *ev, struct lthread *t)
+{
+	struct attach *a;
+	struct key k = { 0 };
+
+	if (ev->type != E_RUNLOOP_SUBMIT && ev->type != E_RUNLOOP_BEGIN)
+		return;
+	if (event_nargs(ev) < 1 || *event_str(ev, 0) == '\0')
+		return;
+	k.pid = ev->pid;
+	k.source = event_u64(ev, 0);
+	HASH_FIND(hh, attached, &k, sizeof(k), a);
+	if (ev->type == E_RUNLOOP_BEGIN) {
+		if (a == NULL)
+			return;
+		link_emit(ev->time, t->pid, t->tid, ev->vertex, &a->submitted);
+		HASH_DEL(attached, a);
+		free(a);
+		return;
+	}
+	if (a == NULL) {
+		a = xcalloc(1, sizeof(*a));
+		a->key = k;
+		HASH_ADD(hh, attached, key, sizeof(a->key), a);
+	}
+	cause_of(ev, &a->submitted);
+	a->submitted.by = &runloop;
+	a->submitted.rule = "runloop";
+	snprintf(a->submitted.label, sizeof(a->submitted.label), "%s",
+	    event_str(ev, 0));
+}
+
+struct rule runloop = {
+	"runloop", "attaching a run-loop source -> the callout dispatching it",
+	see, 0, 0, 0,
+};

@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# User-space probes: probe sets and --probe in argus-capture, run-loop
+# callouts in argus-segment, submit -> invoke links in argus-link.  Tests
+# that need tracing skip, saying why, where it is unavailable.
+
+load helpers
+
+setup_file() {
+	export GLOOP="$ROOT/test/progs/gloop"
+	export GLIB_PROBES="$ROOT/patchers/glib.probes"
+	if [ -d /sys/kernel/tracing/instances ]; then
+		export TFS=/sys/kernel/tracing
+	else
+		export TFS=/sys/kernel/debug/tracing
+	fi
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+}
+
+need_uprobes() {
+	need_tracing
+	[ -x "$GLOOP" ] || skip "test/progs/gloop not built (needs libglib2.0-dev, pkg-config)"
+	[ -e "$TFS/uprobe_events" ] || skip "uprobes unavailable: no $TFS/uprobe_events (CONFIG_UPROBE_EVENTS)"
+}
+
+# Our probes, by the capture's pid, in the global uprobe_events.
+probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
+
+@test "probes: malformed --probe and probe files are usage errors" {
+	run argus-capture --probe nocolon -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"expected LIB:SYMBOL"* ]]
+	run argus-capture --probe 'libc.so.6:malloc=bad-name' -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	run argus-capture --probe 'libc.so.6:malloc+zz' -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	run argus-capture --probe 'libc.so.6:malloc%exit' -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	printf 'libc.so.6 malloc\n' > "$T/bad.probes"
+	run argus-capture --probes "$T/bad.probes" -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"bad.probes:1:"* ]]
+	printf '# ok\nlibc.so.6 malloc alloc sometimes\n' > "$T/bad.probes"
+	run argus-capture --probes "$T/bad.probes" -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"bad.probes:2:"* ]]
+	run argus-capture --probes "$T/none.probes" -d 1 -o /dev/null
+	[ "$status" -eq 66 ]
+}
+
+@test "probes: a GLib main loop, one callout vertex per dispatched callback, submit -> invoke links" {
+	need_uprobes
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --probes "$GLIB_PROBES" -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	calls=$(awk '$1 == "calls" { print $2 }' <<< "$output")
+	[ "$calls" = 16 ]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	[ -n "$pid" ]
+	grep -q '^meta,[0-9]*,,,probe,runloop_begin .*libglib-2.0.so.*:\*g_idle_funcs+0x10$' "$T/t.csv"
+	grep -q '^meta,[0-9]*,,,probe,runloop_submit .*:g_source_attach$' "$T/t.csv"
+	# Named after the capture, and gone with it.
+	cap=$(awk -F, '$1 == "meta" && $5 == "instance" { sub(/.*argus-/, "", $6); print $6 }' "$T/t.csv")
+	[ -n "$cap" ]
+	[ "$(probes_of "$cap")" = 0 ]
+
+	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
+	# Each dispatch (16: 5 ticks, 5 idles, 5 one-shot timeouts, a quit)
+	# is a vertex of the main thread of its own, begun by the callout
+	# heuristic, its runloop_end in the same vertex.
+	awk -F, -v p="$pid" '
+	    $1 == "event" && $3 == p && $4 == p && $7 == "runloop_begin" {
+		nb++; if ($5 in begin) dup++; begin[$5] = 1; src[$5] = $9 }
+	    $1 == "event" && $3 == p && $4 == p && $7 == "runloop_end" { end[$5]++ }
+	    $1 == "vertex" && $3 == p && $4 == p { by[$5] = $10 }
+	    $1 == "link" && $8 == "runloop" { link[$6] = $5; lfrom[$6] = $10 "/" $11; label[$6] = $12 }
+	    END {
+		nl = 0
+		for (v in begin) {
+			if (by[v] != "callout") { print "vertex " v " began by " by[v]; bad++ }
+			if (end[v] != 1) { print "vertex " v ": " end[v] + 0 " runloop_end"; bad++ }
+			if (v in link) {
+				nl++
+				if (lfrom[v] != p "/" p) { print "link to " v " from " lfrom[v]; bad++ }
+				if (label[v] != src[v]) { print "link to " v " labelled " label[v] " for " src[v]; bad++ }
+			}
+		}
+		print nb " dispatches, " dup + 0 " sharing a vertex, " nl " runloop links"
+		exit !(nb == 16 && dup == 0 && nl == 12 && bad == 0)
+	    }' "$T/g.csv"
+	# Every runloop link ends at a dispatch.
+	[ "$(grep -c '^link,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,strong,runloop,' "$T/g.csv")" = 12 ]
+	# --no-runloop switches the rule off.
+	run sh -c "argus-segment -q '$T/t.csv' | argus-link -q --no-runloop | grep -c '^link,.*,runloop,'"
+	[ "$output" = 0 ]
+}
+
+@test "probes: removed from uprobe_events after the capture, also after SIGINT and SIGTERM" {
+	need_uprobes
+	run timeout 60 argus-capture -d 0.5 -o /dev/null --probes "$GLIB_PROBES"
+	[ "$status" -eq 0 ]
+	argus-capture -d 60 -o "$T/t.gz" --probes "$GLIB_PROBES" 2> "$T/err" &
+	cap=$!
+	for i in $(seq 100); do
+		[ "$(cat "$TFS/instances/argus-$cap/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	n=$(probes_of "$cap")
+	echo "probes while running: $n"
+	[ "$n" -ge 3 ]
+	"$GLOOP" > /dev/null
+	kill -INT "$cap"
+	wait "$cap"
+	[ "$(probes_of "$cap")" = 0 ]
+	[ ! -d "$TFS/instances/argus-$cap" ]
+	zcat "$T/t.gz" | grep -q ',runloop_begin,'
+	# And SIGTERM.
+	argus-capture -d 60 -o /dev/null --probes "$GLIB_PROBES" 2>/dev/null &
+	cap=$!
+	for i in $(seq 100); do
+		[ "$(cat "$TFS/instances/argus-$cap/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	[ "$(probes_of "$cap")" -ge 3 ]
+	kill -TERM "$cap"
+	wait "$cap" || true
+	[ "$(probes_of "$cap")" = 0 ]
+}
+
+@test "probes: stale probes of a capture killed with SIGKILL are removed by the next" {
+	need_uprobes
+	argus-capture -d 60 -o /dev/null --probes "$GLIB_PROBES" 2>/dev/null &
+	cap=$!
+	for i in $(seq 100); do
+		[ "$(cat "$TFS/instances/argus-$cap/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	[ "$(probes_of "$cap")" -ge 3 ]
+	kill -KILL "$cap"
+	wait "$cap" || true
+	[ "$(probes_of "$cap")" -ge 3 ]
+	run timeout 60 argus-capture -d 0.2 -o /dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"removed uprobe argus_$cap/"* ]]
+	[ "$(probes_of "$cap")" = 0 ]
+}
+
+@test "probes: a missing symbol or library warns and the capture goes on" {
+	need_uprobes
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --probes "$GLIB_PROBES" \
+	    --probe libglib-2.0.so.0:no_such_symbol --probe libnosuch.so.9:foo -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no symbol no_such_symbol: no no_such_symbol events"* ]]
+	[[ "$output" == *"library libnosuch.so.9 not found"* ]]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	[ "$(grep -c "^event,[0-9]*,$pid,$pid,,[0-9]*,runloop_begin,-,0x" "$T/t.csv")" = 16 ]
+	grep -q "^meta,[0-9]*,,,lost,0$" "$T/t.csv"
+}
+
+@test "probes: --probe with an offset, a return probe and an event name" {
+	need_uprobes
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" \
+	    --probe 'libglib-2.0.so.0:g_main_loop_run=loop_run' \
+	    --probe 'libglib-2.0.so.0:g_main_loop_run%return=loop_done' \
+	    --probe 'libglib-2.0.so.0:g_main_loop_quit+0' -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,loop_run,-,0x[0-9a-f]*\$" "$T/t.csv"
+	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,loop_done,-,0x[0-9a-f]*\$" "$T/t.csv"
+	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,g_main_loop_quit,-,0x[0-9a-f]*\$" "$T/t.csv"
+}
+
+@test "stacks: --stacks of a dead or bad pid is a usage error" {
+	run argus-capture --stacks 0 -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	run argus-capture --stacks banana -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	run argus-capture --stacks 4194303 -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"--stacks 4194303: no such process"* ]]
+}
+
+@test "stacks: circular-wait's hang blocks in a stack that names ask_renderer_for_text_rect" {
+	need_tracing
+	sc="$ROOT/test/scenarios/circular-wait"
+	[ -x "$sc" ] || skip "test/scenarios/circular-wait not built"
+	# Episodes first (about 1.2 s), so that the capture is on before the hang.
+	"$sc" -n 8 -H 1 -t "$T/truth" &
+	pid=$!
+	run timeout 60 argus-capture -d 4 -Z -o "$T/t.csv" --stacks "$pid"
+	wait "$pid"
+	[ "$status" -eq 0 ]
+	load_ids "$T/truth"
+	[ "$victim_tid" = "$pid" ]
+	grep -q "^meta,[0-9]*,,,stack_pid,$pid\$" "$T/t.csv"
+	# The victim's blocking wait in the hang, and the stack right after it.
+	awk -F, -v b="$hang_begin_ns" -v e="$hang_end_ns" -v t="$victim_tid" '
+	    ($1 != "event" && $1 != "stack") || $4 != t { next }
+	    $1 == "event" { got = ($7 == "switch" && $9 == "S" && $2 >= b && $2 < e); next }
+	    got { print; found = 1; exit }
+	    END { exit !found }' "$T/t.csv" > "$T/hang.stack"
+	cat "$T/hang.stack"
+	grep -q ',ask_renderer_for_text_rect+0x[0-9a-f]*,' "$T/hang.stack"
+	grep -q ',libc.so.6!' "$T/hang.stack"
+	# Stacks are only of the chosen process.
+	[ "$(awk -F, '$1 == "stack" && $3 != p' p="$pid" "$T/t.csv" | wc -l)" = 0 ]
+}

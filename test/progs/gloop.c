@@ -1,0 +1,110 @@
+/*
+ * gloop: a plain GMainLoop (no GTK) for the probe tests.  A repeating
+ * 20 ms timeout ticks TICKS times; each tick adds an idle source, which
+ * runs once and adds a one-shot 5 ms timeout, which runs once; after the
+ * last tick, an idle quits the loop.  Every callback is one dispatch, so
+ * the trace should hold 3 * TICKS + 1 callouts of the main thread, and an
+ * attach (submit) before each source's first dispatch.  Prints "pid N"
+ * and the callback count.
+ *
+ * gloop N: a benchmark instead: N one-shot idle sources, each added by
+ * the one before (an attach and a dispatch each); prints the ns per
+ * callback, to measure what the probes cost.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#define TICKS	5
+
+static GMainLoop *loop;
+static int ticks, calls;
+
+static gboolean
+once(gpointer data)
+{
+	(void)data;
+	calls++;
+	usleep(1000);		/* some work: a vertex with time on a CPU */
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean
+idle(gpointer data)
+{
+	(void)data;
+	calls++;
+	g_timeout_add(5, once, NULL);
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean
+quit(gpointer data)
+{
+	(void)data;
+	calls++;
+	g_main_loop_quit(loop);
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean
+tick(gpointer data)
+{
+	(void)data;
+	calls++;
+	g_idle_add(idle, NULL);
+	if (++ticks < TICKS)
+		return G_SOURCE_CONTINUE;
+	g_timeout_add(30, quit, NULL);
+	return G_SOURCE_REMOVE;
+}
+
+static long left;
+
+static gboolean
+chain(gpointer data)
+{
+	(void)data;
+	calls++;
+	if (--left > 0)
+		g_idle_add(chain, NULL);
+	else
+		g_main_loop_quit(loop);
+	return G_SOURCE_REMOVE;
+}
+
+static int
+bench(long n)
+{
+	struct timespec a, b;
+	double ns;
+
+	loop = g_main_loop_new(NULL, FALSE);
+	left = n;
+	g_idle_add(chain, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	g_main_loop_run(loop);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+	printf("callbacks %d ns_per_callback %.0f\n", calls, ns / calls);
+	g_main_loop_unref(loop);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	if (argc > 1)
+		return bench(atol(argv[1]) > 0 ? atol(argv[1]) : 1);
+	printf("pid %d\n", (int)getpid());
+	fflush(stdout);
+	loop = g_main_loop_new(NULL, FALSE);
+	g_timeout_add(20, tick, NULL);
+	g_main_loop_run(loop);
+	g_main_loop_unref(loop);
+	printf("calls %d\n", calls);
+	return 0;
+}
