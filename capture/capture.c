@@ -77,19 +77,6 @@ meta_u(struct writer *w, uint64_t t, const char *key, uint64_t v)
 	meta(w, t, key, buf);
 }
 
-static void
-task_record(int tid, const struct task *t, void *arg)
-{
-	struct writer *w = arg;
-
-	writer_begin(w, "task");
-	writer_u64(w, t_snap);
-	writer_u64(w, t->tgid);
-	writer_u64(w, tid);
-	writer_str(w, t->comm);
-	writer_end(w);
-}
-
 /* What every output file starts with, so that each can be read alone. */
 static void
 preamble(struct writer *w)
@@ -134,7 +121,7 @@ preamble(struct writer *w)
 	}
 	for (i = 0; i < probes_count(); i++)
 		meta(w, t_start, "probe", probes_desc(i));
-	task_foreach(task_record, w);
+	task_generation++;	/* threads are introduced as they appear */
 }
 
 /* Lost events since the last report, as the kernel counted them. */

@@ -564,6 +564,31 @@ args(struct writer *w, int e, const char *d, int size)
 	}
 }
 
+/*
+ * A task record just before a thread's first event in this file: a
+ * person reading the stream meets each thread where it first acts, and
+ * downstream stages learn its name before they need it.
+ */
+static void
+introduce(struct writer *w, uint64_t ts, int tid)
+{
+	struct task *t;
+	int tgid;
+
+	if (tid <= 0 || (t = task_get(tid))->intro == task_generation)
+		return;
+	t->intro = task_generation;
+	writer_begin(w, "task");
+	writer_u64(w, ts);
+	if ((tgid = task_tgid(tid)) > 0)
+		writer_u64(w, tgid);
+	else
+		writer_empty(w);
+	writer_u64(w, tid);
+	writer_str(w, t->comm);
+	writer_end(w);
+}
+
 static void
 event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 {
@@ -594,12 +619,17 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 		other = other_tid(e, d);
 		if (!selected(tid) && !(other > 0 && selected(other)))
 			return;
-	} else
+	} else {
 		learn(e, d, size, tid);
+		other = other_tid(e, d);
+	}
 	flags = *(const uint8_t *)(d + common_flags_off);
 	ctx = flags & TF_NMI ? ctx_n : flags & TF_HARDIRQ ? ctx_h :
 	    flags & TF_SOFTIRQ ? ctx_s : ctx_t;
 
+	introduce(w, ts, tid);
+	if (other > 0)
+		introduce(w, ts, other);
 	writer_begin(w, "event");
 	writer_u64(w, ts);
 	col_pid(w, tid);

@@ -18,6 +18,8 @@
 #include "util.h"
 #include "tasks.h"
 
+uint32_t task_generation = 1;
+
 #define CHUNK_BITS	10
 #define CHUNK		(1 << CHUNK_BITS)
 #define TID_LIMIT	(1 << 22)	/* PID_MAX_LIMIT */

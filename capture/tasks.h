@@ -14,12 +14,19 @@ struct task {
 	uint8_t		 sel;		/* a process --pid selected */
 	uint8_t		 stk;		/* a process --stacks selected */
 	uint8_t		 dead;		/* exited: left out of snapshots */
+	uint32_t	 intro;		/* task_generation it was introduced in */
 };
 
 struct task	*task_get(int tid);	/* never NULL for tid >= 0 */
 int		 task_tgid(int tid);	/* -1: unknown, even to /proc */
 void		 task_set(int tid, int tgid, const char *comm, int commlen);
 void		 task_snapshot(void);	/* all threads in /proc */
+/*
+ * Each output file introduces a thread with a task record just before its
+ * first event there; a new file (a ring's next) starts a new generation.
+ */
+extern uint32_t	 task_generation;
+
 /* Calls fn for every known thread, in tid order. */
 void		 task_foreach(void (*fn)(int tid, const struct task *, void *),
 		    void *arg);
