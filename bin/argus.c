@@ -353,6 +353,24 @@ truth(const char *file, const char *key, char *val, size_t size)
 	return found;
 }
 
+/* Whether FILE has a line that is exactly WORD. */
+static int
+found_in(const char *file, const char *word)
+{
+	char line[256];
+	FILE *fp;
+	int yes = 0;
+
+	if ((fp = fopen(file, "r")) == NULL)
+		return 0;
+	while (!yes && fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		yes = strcmp(line, word) == 0;
+	}
+	fclose(fp);
+	return yes;
+}
+
 /*
  * A built-in hang, the way a user meets it: the scenario runs under a
  * system-wide capture, and the capture is cut while it still hangs.
@@ -366,8 +384,9 @@ cmd_demo(int argc, char *argv[])
 	char rc[64] = "", rf[128] = "", vc[64] = "";
 	const char *target[2], *slice_opts[1] = { "--auto" };
 	struct timespec tick = { 0, 100000000 };
+	char spid[24], c;
 	pid_t cap, scen;
-	int i, status, ret;
+	int i, status, ret, go[2];
 
 	snprintf(prog, sizeof(prog), "%s/../test/scenarios/%s", bindir, scenario);
 	if (access(prog, X_OK) == -1)
@@ -383,19 +402,35 @@ cmd_demo(int argc, char *argv[])
 
 	printf("argus demo: %s, captured system-wide while it hangs\n", scenario);
 	fflush(stdout);
-	if ((cap = fork()) == 0) {
-		execlp("argus-capture", "argus-capture", "-o", trace,
-		    (char *)NULL);
-		_exit(127);
-	}
-	sleep(1);
-	if (waitpid(cap, &status, WNOHANG) == cap)
-		diex(EX_UNAVAILABLE, "the capture did not start (see above)");
+	/*
+	 * The scenario waits for a go, so that the capture can be told its
+	 * pid: user stacks of it and its children name the functions.
+	 */
+	if (pipe(go) == -1)
+		die(EX_OSERR, "pipe");
 	if ((scen = fork()) == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
 		execl(prog, scenario, "-n", "3", "-H", "6", "-t", tfile,
 		    (char *)NULL);
 		_exit(127);
 	}
+	close(go[0]);
+	snprintf(spid, sizeof(spid), "%d", (int)scen);
+	if ((cap = fork()) == 0) {
+		execlp("argus-capture", "argus-capture", "--stacks", spid, "-o",
+		    trace, (char *)NULL);
+		_exit(127);
+	}
+	sleep(1);
+	if (waitpid(cap, &status, WNOHANG) == cap) {
+		kill(scen, SIGTERM);
+		diex(EX_UNAVAILABLE, "the capture did not start (see above)");
+	}
+	if (write(go[1], "g", 1) != 1)
+		die(EX_OSERR, "pipe");
+	close(go[1]);
 	/*
 	 * Cut the capture 3 s into the hang: past the 2 s a user waits
 	 * before calling it a hang, and while it still lasts.
@@ -428,14 +463,20 @@ cmd_demo(int argc, char *argv[])
 	snprintf(v, sizeof(v), "%lu", strtoul(r, NULL, 10));
 	cat(cmd, sizeof(cmd), " | awk -F, '$4 == ");
 	cat(cmd, sizeof(cmd), v);
-	cat(cmd, sizeof(cmd), " && $6 != \"victim\" { f = 1 } END { exit !f }'");
+	cat(cmd, sizeof(cmd), " && $6 != \"victim\" { f = 1; if ($NF != \"\") "
+	    "print $NF } END { exit !f }' > ");
+	snprintf(v, sizeof(v), "%s/found", dir);
+	q(cmd, sizeof(cmd), v);
 	printf("\nThe scenario's own account: %s hung because of %s (thread %s, "
 	    "in %s).\n", vc, rc, r, rf);
-	if (ret == 0 && sh(cmd) == 0)
-		printf("Argus found it.  The trace and the graph are in %s.\n", dir);
-	else
+	if (ret != 0 || sh(cmd) != 0) {
 		printf("Argus did not name it.  The trace and the graph are in "
 		    "%s.\n", dir);
+		return ret;
+	}
+	printf("Argus found it%s.  The trace and the graph are in %s.\n",
+	    found_in(v, rf) ? ", in the function too" : "",
+	    dir);
 	return ret;
 }
 

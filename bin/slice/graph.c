@@ -86,6 +86,62 @@ add_syscall(struct vertex *v, const char *name)
 		v->sys[i] = id;
 }
 
+/* Each thread's latest vertex, for the stack records that follow. */
+struct current {
+	uint32_t	 tid;
+	uint64_t	 vertex;
+	UT_hash_handle	 hh;
+};
+
+static struct current *currents;
+
+static void
+note_current(uint32_t tid, uint64_t vertex)
+{
+	struct current *c;
+
+	HASH_FIND(hh, currents, &tid, sizeof(tid), c);
+	if (c == NULL) {
+		c = xcalloc(1, sizeof(*c));
+		c->tid = tid;
+		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
+	}
+	c->vertex = vertex;
+}
+
+/*
+ * A stack record (argus-capture --stacks) names where the thread was in
+ * its program: the innermost frame outside shared objects (those are
+ * "lib!function+0xoff"), without its offset.  That is what the report
+ * shows, and what a user recognises: ask_renderer_for_text_rect, not
+ * __poll.
+ */
+static void
+read_stack(struct graph *g, const struct record *rec)
+{
+	struct current *c;
+	struct vertex *v;
+	uint64_t tid;
+	char fn[128], *plus;
+	size_t i;
+
+	if (!record_u64_opt(rec, COL_TID, &tid))
+		return;
+	HASH_FIND(hh, currents, &(uint32_t){ tid }, sizeof(uint32_t), c);
+	if (c == NULL || (v = vertex_make(g, c->vertex)) == NULL)
+		return;
+	for (i = COL_FIRST_OWN; i < rec->nf; i++) {
+		if (strchr(rec->f[i], '!') != NULL ||
+		    strncmp(rec->f[i], "0x", 2) == 0)
+			continue;
+		snprintf(fn, sizeof(fn), "%s", rec->f[i]);
+		if ((plus = strrchr(fn, '+')) != NULL)
+			*plus = '\0';
+		v->where = str_id(fn);
+		return;
+	}
+}
+
 /* glibc's mutex waiters sleep in FUTEX_WAIT on the value 2. */
 static int
 lock_wait(const struct event *ev)
@@ -214,6 +270,9 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 		if (rec->comment)
 			continue;
 		if (event_parse(rec, &ev)) {
+			if (ev.ctx == '-' && ev.vertex != NO_VERTEX &&
+			    ev.vertex != UNSEGMENTED)
+				note_current(ev.tid, ev.vertex);
 			if (ev.type == E_SYS_ENTER && ev.vertex != NO_VERTEX &&
 			    ev.vertex != UNSEGMENTED &&
 			    (v = vertex_make(g, ev.vertex)) != NULL) {
@@ -230,6 +289,8 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 			read_spin(g, rec);
 		else if (strcmp(rec->f[0], "baseline") == 0)
 			read_baseline(g, rec);
+		else if (strcmp(rec->f[0], "stack") == 0)
+			read_stack(g, rec);
 	}
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {

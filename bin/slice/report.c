@@ -26,7 +26,9 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 		n += snprintf(buf + n, size - n, "%s%s", i ? "," : ", calls ",
 		    str_of(v->sys[i]));
 	if (v->wait && n < size)
-		snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
+		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
+	if (v->where && n < size)
+		snprintf(buf + n, size - n, ", in %s", str_of(v->where));
 }
 
 void
@@ -84,6 +86,7 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 		writer_str(w, d->c[i].class);
 		writer_str(w, d->c[i].why);
 		writer_str(w, str_of(v->comm));
+		writer_str(w, str_of(v->where));
 		writer_end(w);
 	}
 }

@@ -27,6 +27,8 @@ struct vertex {
 	uint16_t	 last_sys;	/* its last system call, where it waits */
 	uint64_t	 last_arg;	/* and that call's first argument */
 	uint8_t		 lock;		/* that call waits for a mutex */
+	uint32_t	 where;		/* interned: its program's innermost
+					   function on its last user stack */
 	char		 wait;		/* blocked state letter, 0 if none */
 	uint8_t		 seen;		/* its vertex record was read */
 };

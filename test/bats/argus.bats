@@ -58,5 +58,7 @@ setup() {
 	run argus demo
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"Argus found it."* ]]
+	# The capture took the scenario's stacks: the function is named too.
+	[[ "$output" == *"culprit: cw-renderer"*", in ask_browser_for_help"* ]]
+	[[ "$output" == *"Argus found it, in the function too."* ]]
 }
