@@ -197,6 +197,8 @@ main(int argc, char *argv[])
 			history_vertex(rec);
 		else if (strcmp(rec->f[COL_KIND], "link") == 0)
 			history_link(rec);
+		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
+			history_stack(rec);
 		else if (strcmp(rec->f[COL_KIND], "spin") == 0)
 			keep_spin(rec);
 	}

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,24 @@ event_i64(const struct event *ev, int arg)
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
 		    etype_name(ev->type), arg + 1, s);
 	return v;
+}
+
+int
+stack_function(const struct record *rec, char *buf, size_t size)
+{
+	char *plus;
+	size_t i;
+
+	for (i = COL_FIRST_OWN; i < rec->nf; i++) {
+		if (strchr(rec->f[i], '!') != NULL ||
+		    strncmp(rec->f[i], "0x", 2) == 0)
+			continue;
+		snprintf(buf, size, "%s", rec->f[i]);
+		if ((plus = strrchr(buf, '+')) != NULL)
+			*plus = '\0';
+		return 1;
+	}
+	return 0;
 }
 
 static int

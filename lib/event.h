@@ -52,6 +52,14 @@ const char	*event_str(const struct event *, int arg);	/* "" if absent */
 uint32_t	 event_pid(const struct event *, int arg);	/* 0 if unknown */
 int		 event_nargs(const struct event *);
 
+/*
+ * Where a stack record (argus-capture --stacks) says the thread was in its
+ * own program: the innermost frame outside shared objects, without its
+ * offset ("ask_renderer_for_text_rect", not "libc.so.6!__poll+0x10").
+ * 0 if the record has no such frame.
+ */
+int		 stack_function(const struct record *, char *buf, size_t size);
+
 /* System calls that pass messages: a send wakes its receiver. */
 int		 syscall_is_send(const char *name);
 int		 syscall_is_recv(const char *name);

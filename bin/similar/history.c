@@ -108,6 +108,7 @@ history_event(const struct event *ev)
 		return;
 	if ((t = sthread_get(ev->tid, ev->pid)) == NULL)
 		return;
+	t->cur = ev->vertex;
 	if (ev->type == E_SWITCH) {
 		/* A blocking wait: the work before it is done. */
 		name = event_str(ev, 0);
@@ -121,6 +122,21 @@ history_event(const struct event *ev)
 		name = nr;
 	}
 	sem_add_syscall(vsem_get(t, ev->vertex), name, event_str(ev, 2));
+}
+
+/* stack,TIME,PID,TID,FRAMES...: after a blocking switch or a sys_enter. */
+void
+history_stack(const struct record *rec)
+{
+	struct sthread *t;
+	uint64_t tid;
+	char fn[128];
+
+	if (!record_u64_opt(rec, COL_TID, &tid) ||
+	    (t = sthread_find(tid)) == NULL || t->cur == 0 ||
+	    !stack_function(rec, fn, sizeof(fn)))
+		return;
+	vsem_get(t, t->cur)->where = sys_intern(fn);
 }
 
 /* link,TIME,PID,TID,FROM,TO,STRENGTH,RULE,FROM_TIME,FROM_PID,FROM_TID,LABEL */

@@ -54,6 +54,8 @@ sys_intern(const char *s)
 {
 	struct name *n;
 
+	if (nnames == 0 && *s != '\0')
+		sys_intern("");		/* id 0 names nothing: "no stack" */
 	HASH_FIND_STR(by_name, s, n);
 	if (n != NULL)
 		return n->id;
@@ -166,16 +168,16 @@ rule_peer(int id)
 }
 
 /*
- * Stack symbols: events carry no stacks yet.  When they do, compare the
- * symbols (not addresses) of the vertices' stacks here; < 0 says "no
- * stacks to compare" and score.c leaves them out.
+ * Stack symbols (argus-capture --stacks): the same function of the program
+ * where both waited, by name, not address.  < 0 says "no stacks to
+ * compare" and score.c leaves them out.
  */
 double
 sem_stack_similarity(const struct vsem *a, const struct vsem *b)
 {
-	(void)a;
-	(void)b;
-	return -1;
+	if (a->where == 0 || b->where == 0)
+		return -1;
+	return a->where == b->where ? 1 : 0;
 }
 
 /* "write,poll": names only (with ",..." when calls were dropped). */

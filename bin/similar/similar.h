@@ -24,6 +24,8 @@ struct vsem {
 	uint64_t	 blocked_at;	/* its last blocking switch-out, or 0 */
 	uint16_t	 sys[MAX_SYS];	/* interned calls, in order */
 	uint16_t	 last;		/* the last call: where it waited */
+	uint16_t	 where;		/* interned: its program's function on
+					   its last user stack, 0 if none */
 	uint8_t		 nsys;
 	uint8_t		 more;		/* calls beyond MAX_SYS were dropped */
 	uint8_t		 recorded;	/* its vertex record was read */
@@ -40,6 +42,7 @@ struct sthread {
 	char		 comm[16];
 	struct vsem	*v;
 	size_t		 nv, cap;
+	uint64_t	 cur;		/* the vertex of its latest event */
 	UT_hash_handle	 hh;
 };
 
@@ -49,6 +52,7 @@ struct sthread	*sthread_find(uint32_t tid);
 size_t		 vsem_find(const struct sthread *, uint64_t id);	/* nv if none */
 void		 history_event(const struct event *);
 void		 history_link(const struct record *);
+void		 history_stack(const struct record *);
 void		 history_vertex(const struct record *);
 extern uint64_t	 nvertex_records, nkept;
 

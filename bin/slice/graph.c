@@ -109,37 +109,21 @@ note_current(uint32_t tid, uint64_t vertex)
 	c->vertex = vertex;
 }
 
-/*
- * A stack record (argus-capture --stacks) names where the thread was in
- * its program: the innermost frame outside shared objects (those are
- * "lib!function+0xoff"), without its offset.  That is what the report
- * shows, and what a user recognises: ask_renderer_for_text_rect, not
- * __poll.
- */
+/* A stack record names where the thread's current vertex waits. */
 static void
 read_stack(struct graph *g, const struct record *rec)
 {
 	struct current *c;
 	struct vertex *v;
 	uint64_t tid;
-	char fn[128], *plus;
-	size_t i;
+	char fn[128];
 
-	if (!record_u64_opt(rec, COL_TID, &tid))
+	if (!record_u64_opt(rec, COL_TID, &tid) ||
+	    !stack_function(rec, fn, sizeof(fn)))
 		return;
 	HASH_FIND(hh, currents, &(uint32_t){ tid }, sizeof(uint32_t), c);
-	if (c == NULL || (v = vertex_make(g, c->vertex)) == NULL)
-		return;
-	for (i = COL_FIRST_OWN; i < rec->nf; i++) {
-		if (strchr(rec->f[i], '!') != NULL ||
-		    strncmp(rec->f[i], "0x", 2) == 0)
-			continue;
-		snprintf(fn, sizeof(fn), "%s", rec->f[i]);
-		if ((plus = strrchr(fn, '+')) != NULL)
-			*plus = '\0';
+	if (c != NULL && (v = vertex_make(g, c->vertex)) != NULL)
 		v->where = str_id(fn);
-		return;
-	}
 }
 
 /* glibc's mutex waiters sleep in FUTEX_WAIT on the value 2. */
