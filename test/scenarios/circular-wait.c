@@ -96,12 +96,18 @@ run_page_script(int host, int seq)
 	ask_browser_for_help(host, seq);
 }
 
+/*
+ * Laying out the text to find the caret takes the renderer a moment; so
+ * the browser always comes to wait for the answer, as a real browser
+ * does, rather than finding it already there on an idle second CPU.
+ */
 static FRAME void
 answer_text_rect(int view, int seq)
 {
 	struct msg m = { .type = MSG_RECT_REPLY, .seq = seq,
 	    .x = 10 * seq, .y = 20, .w = 2, .h = 16 };
 
+	sleep_ns(2 * MS);
 	send_struct(view, &m);
 }
 
