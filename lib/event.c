@@ -157,6 +157,25 @@ event_i64(const struct event *ev, int arg)
 	return v;
 }
 
+#define FUTEX_CMD_MASK		0x7f	/* without PRIVATE and CLOCK_REALTIME */
+#define FUTEX_WAIT		0
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_LOCKED_CONTENDED	2
+
+int
+syscall_is_lock_wait(const struct event *ev)
+{
+	uint64_t cmd;
+
+	/* Arguments: nr, name, uaddr, op, val, ... */
+	if (ev->type != E_SYS_ENTER || strcmp(event_str(ev, 1), "futex") != 0 ||
+	    event_nargs(ev) < 5)
+		return 0;
+	cmd = event_u64(ev, 3) & FUTEX_CMD_MASK;
+	return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
+	    event_u64(ev, 4) == FUTEX_LOCKED_CONTENDED;
+}
+
 int
 stack_function(const struct record *rec, char *buf, size_t size)
 {

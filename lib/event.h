@@ -60,6 +60,12 @@ int		 event_nargs(const struct event *);
  */
 int		 stack_function(const struct record *, char *buf, size_t size);
 
+/*
+ * A sys_enter of futex by a glibc mutex waiter: it sleeps in FUTEX_WAIT on
+ * the value 2 ("locked, with waiters").
+ */
+int		 syscall_is_lock_wait(const struct event *);
+
 /* System calls that pass messages: a send wakes its receiver. */
 int		 syscall_is_send(const char *name);
 int		 syscall_is_recv(const char *name);

@@ -62,8 +62,9 @@ answer(char *buf, size_t size)
 	}
 }
 
-static int
-most_recent(struct link **cand, int n)
+/* The rule: the most recent cause; program order only if nothing else. */
+int
+most_recent_link(struct link **cand, int n)
 {
 	int i, best = -1, weak_order;
 
@@ -112,7 +113,7 @@ select_by(struct graph *g, const char *a, struct link **cand, int n)
 			return i;
 	}
 	warnx_("no candidate matches '%s': taking the most recent", a);
-	return most_recent(cand, n);
+	return most_recent_link(cand, n);
 }
 
 int
@@ -126,7 +127,7 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 	queries++;
 	if (mode == ASK_AUTO) {
 		*how = "auto";
-		return most_recent(cand, n);
+		return most_recent_link(cand, n);
 	}
 	if (tty != NULL) {
 		describe_vertex(g, at, desc, sizeof(desc));
@@ -159,7 +160,7 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 			mode = ASK_AUTO;
 		if (strcmp(a, "auto") == 0 || strcmp(a, "rest=auto") == 0) {
 			*how = "auto";
-			return most_recent(cand, n);
+			return most_recent_link(cand, n);
 		}
 		if (strchr(a, '=') != NULL) {
 			*how = mode == ASK_FILE ? "answer" : "user";

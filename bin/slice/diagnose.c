@@ -388,7 +388,6 @@ diagnose(struct graph *g, const struct spin *s, uint64_t thresh,
 	struct culprit *c;
 	uint32_t chain[MAX_CHAIN];
 	uint64_t waker = 0;
-	int i, interactive_steps;
 
 	threshold = thresh;
 	memset(d, 0, sizeof(*d));
@@ -410,13 +409,8 @@ diagnose(struct graph *g, const struct spin *s, uint64_t thresh,
 			    "hang: the wait itself is the finding");
 	}
 	/* The automatic slice of the same start, for comparison. */
-	interactive_steps = 0;
-	for (i = 0; i < d->npaths; i++)
-		interactive_steps += d->paths[i].n;
-	if (ranked_baseline(g, s->vertex, &waker) == 0 && waker == 0)
-		waker = s->vertex;
+	ranked_baseline(g, s->vertex, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
-	(void)interactive_steps;
 }
 
 void

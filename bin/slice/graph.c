@@ -126,19 +126,6 @@ read_stack(struct graph *g, const struct record *rec)
 		v->where = str_id(fn);
 }
 
-/* glibc's mutex waiters sleep in FUTEX_WAIT on the value 2. */
-static int
-lock_wait(const struct event *ev)
-{
-	uint64_t cmd;
-
-	if (strcmp(event_str(ev, 1), "futex") != 0 || event_nargs(ev) < 5)
-		return 0;
-	cmd = strtoull(event_str(ev, 3), NULL, 0) & 0x7f;
-	return (cmd == 0 || cmd == 9) &&
-	    strtoull(event_str(ev, 4), NULL, 0) == 2;
-}
-
 static void
 read_vertex(struct graph *g, const struct record *rec)
 {
@@ -263,7 +250,7 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 				add_syscall(v, event_str(&ev, 1));
 				v->last_sys = str_id(event_str(&ev, 1));
 				v->last_arg = strtoull(event_str(&ev, 2), NULL, 0);
-				v->lock = lock_wait(&ev);
+				v->lock = syscall_is_lock_wait(&ev);
 			}
 		} else if (strcmp(rec->f[0], "vertex") == 0)
 			read_vertex(g, rec);

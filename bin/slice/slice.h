@@ -85,6 +85,7 @@ int		 ask_link(struct graph *, uint64_t at, struct link **cand, int n,
 		    const char **how);
 int		 ask_yes(const char *question, int auto_answer, const char **how);
 int		 ask_queries(void);
+int		 most_recent_link(struct link **cand, int n);	/* --auto's rule */
 
 /* walk.c: InteractiveSlicing back from a vertex. */
 struct step {

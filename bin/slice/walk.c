@@ -37,22 +37,6 @@ on_path(const struct path *p, uint64_t vertex)
 	return 0;
 }
 
-/* The most recent cause; program order only if there is nothing else. */
-static int
-automatic(struct link **cand, int n)
-{
-	int i, best = -1, order;
-
-	for (order = 0; order < 2 && best < 0; order++)
-		for (i = 0; i < n; i++) {
-			if (!order && strcmp(str_of(cand[i]->rule), "order") == 0)
-				continue;
-			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
-				best = i;
-		}
-	return best;
-}
-
 static uint64_t walk_ns;
 
 uint64_t
@@ -131,7 +115,7 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 		} else if (interactive) {
 			pick = ask_link(g, cur, cand, n, &how);
 		} else {
-			pick = automatic(cand, n);
+			pick = most_recent_link(cand, n);
 			how = "auto";
 		}
 		if (pick < 0) {
