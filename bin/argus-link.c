@@ -15,6 +15,7 @@ static const char usage[] =
 "of your own can do its job instead:\n"
 "  --no-message   a wake-up from a send is a plain wake-up; no reply links\n"
 "  --no-lock      mutex hand-offs count as strong wake-ups\n"
+"  --no-cond      no condition-variable signals named (pthread.probes)\n"
 "  --no-timer     timer expiries are not traced back to their arming\n"
 "  --no-softirq   softirq wake-ups are not attributed to the sender\n"
 "  --no-block     block I/O completions are not traced back to the issuer\n"
@@ -36,10 +37,14 @@ static const char usage[] =
 "Input must come from argus-segment (events with their VERTEX set).\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-link(1).\n";
 
-/* Order matters: a request's receiver is seen before its wake-up is used. */
+/*
+ * Order matters: a request's receiver is seen before its wake-up is used.
+ * The n-th --no- option (longopts' values) switches off the n-th rule.
+ */
 static struct rule *rules[] = {
 	&message, &lock_handoff, &timer, &softirq, &block_io, &irq,
 	&async_task, &fork_child, &wakeup, &program_order, &runloop, &flag,
+	&cond_signal,
 };
 
 int
@@ -58,6 +63,7 @@ main(int argc, char *argv[])
 		{ "no-order",	no_argument, NULL, 10 },
 		{ "no-runloop",	no_argument, NULL, 11 },
 		{ "no-flag",	no_argument, NULL, 12 },
+		{ "no-cond",	no_argument, NULL, 13 },
 		{ "quiet",	no_argument, NULL, 'q' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }

@@ -26,6 +26,11 @@ static const char *const names[E_NTYPES] = {
 	[E_RUNLOOP_SUBMIT] = "runloop_submit",
 	[E_RUNLOOP_BEGIN] = "runloop_begin", [E_RUNLOOP_END] = "runloop_end",
 	[E_FLAG_WRITE] = "flag_write", [E_FLAG_READ] = "flag_read",
+	[E_COND_SIGNAL] = "cond_signal", [E_COND_SIGNAL_END] = "cond_signal_end",
+	[E_COND_WAIT] = "cond_wait", [E_MUTEX_LOCK] = "mutex_lock",
+	[E_MUTEX_LOCK_END] = "mutex_lock_end",
+	[E_MUTEX_UNLOCK] = "mutex_unlock",
+	[E_MUTEX_UNLOCK_END] = "mutex_unlock_end",
 };
 
 /*

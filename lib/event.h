@@ -21,6 +21,9 @@ enum etype {
 	E_SIGNAL_DELIVER, E_MARKER, E_FLAG_WRITE, E_FLAG_READ,
 	/* From user-space probes (patchers/): a run loop's callouts. */
 	E_RUNLOOP_SUBMIT, E_RUNLOOP_BEGIN, E_RUNLOOP_END,
+	/* And glibc's pthreads: a call's entry, and its return (_END). */
+	E_COND_SIGNAL, E_COND_SIGNAL_END, E_COND_WAIT, E_MUTEX_LOCK,
+	E_MUTEX_LOCK_END, E_MUTEX_UNLOCK, E_MUTEX_UNLOCK_END,
 	E_NTYPES
 };
 

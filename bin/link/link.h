@@ -31,6 +31,12 @@ struct cause {
 	char		 label[32];
 };
 
+/* A call between its entry and return probes, and its object. */
+struct inside {
+	int		 in;
+	uint64_t	 object;	/* the mutex or condition, 0 unknown */
+};
+
 struct lthread {
 	uint32_t	 tid, pid;
 	uint64_t	 vertex;	/* its current (or last) vertex */
@@ -45,6 +51,11 @@ struct lthread {
 	/* What its current system call is, for the rules that care. */
 	int		 lock_wait;	/* blocked in a futex as a lock waiter */
 	int		 in_send;	/* in a send-like system call */
+
+	/* The pthreads calls it is inside (patchers/pthread.probes). */
+	struct inside	 signal;	/* pthread_cond_signal, _broadcast */
+	struct inside	 unlock;	/* pthread_mutex_unlock */
+	struct inside	 lock;		/* pthread_mutex_lock */
 
 	UT_hash_handle	 hh;
 };
@@ -66,8 +77,14 @@ struct rule {
 	uint64_t	 strong, weak;	/* links it made */
 };
 
-extern struct rule wakeup, message, lock_handoff, timer, softirq, block_io,
-    irq, async_task, runloop, fork_child, program_order, flag;
+extern struct rule wakeup, message, lock_handoff, cond_signal, timer,
+    softirq, block_io, irq, async_task, runloop, fork_child, program_order,
+    flag;
+
+/* Follows a call from its entry event to its return event. */
+void		 inside_see(struct inside *, const struct event *,
+		    enum etype entry, enum etype ret);
+void		 inside_label(const struct inside *, struct cause *);
 
 /* links.c */
 struct lthread	*lthread_get(uint32_t tid, uint32_t pid);

@@ -160,3 +160,27 @@ link_summary(struct writer *w, uint64_t end, int to_stderr,
 		    rules[i]->off ? " (off)" : "");
 	fputc('\n', stderr);
 }
+
+/*
+ * A return probe's event ends the call whatever it returned; an entry
+ * without its return (a capture begun or ended mid-call) is harmless.
+ */
+void
+inside_see(struct inside *in, const struct event *ev, enum etype entry,
+    enum etype ret)
+{
+	if (ev->type == entry) {
+		in->in = 1;
+		in->object = event_nargs(ev) > 0 && *event_str(ev, 0) != '\0' ?
+		    event_u64(ev, 0) : 0;
+	} else if (ev->type == ret)
+		memset(in, 0, sizeof(*in));
+}
+
+void
+inside_label(const struct inside *in, struct cause *c)
+{
+	if (in->object != 0)
+		snprintf(c->label, sizeof(c->label), "0x%llx",
+		    (unsigned long long)in->object);
+}

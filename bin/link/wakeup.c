@@ -38,10 +38,19 @@ see(const struct event *ev, struct lthread *t)
 			c.rule = "message";
 			c.by = &message;
 		}
-		if (c.by == &wakeup && w->lock_wait && !lock_handoff.off) {
+		if (c.by == &wakeup && ev->ctx == '-' && t->signal.in &&
+		    !cond_signal.off) {
+			c.rule = "cond";
+			c.by = &cond_signal;
+			inside_label(&t->signal, &c);
+		}
+		if (c.by == &wakeup && !lock_handoff.off && (w->lock_wait ||
+		    w->lock.in || (ev->ctx == '-' && t->unlock.in))) {
 			c.rule = "lock";
 			c.by = &lock_handoff;
 			c.weak = 1;	/* mutual exclusion is not intent */
+			inside_label(ev->ctx == '-' && t->unlock.in ?
+			    &t->unlock : &w->lock, &c);
 		}
 		wake(w, &c);
 		return;

@@ -8,6 +8,8 @@ load helpers
 setup_file() {
 	export GLOOP="$ROOT/test/progs/gloop"
 	export GLIB_PROBES="$ROOT/patchers/glib.probes"
+	export PWAKE="$ROOT/test/progs/pthread-wake"
+	export PTHREAD_PROBES="$ROOT/patchers/pthread.probes"
 	if [ -d /sys/kernel/tracing/instances ]; then
 		export TFS=/sys/kernel/tracing
 	else
@@ -19,10 +21,13 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 }
 
+# need_uprobes [PROGRAM]: tracing, uprobes, and the test program built.
 need_uprobes() {
 	need_tracing
-	[ -x "$GLOOP" ] || skip "test/progs/gloop not built (needs libglib2.0-dev, pkg-config)"
 	[ -e "$TFS/uprobe_events" ] || skip "uprobes unavailable: no $TFS/uprobe_events (CONFIG_UPROBE_EVENTS)"
+	[ "${1:-$GLOOP}" != "$GLOOP" ] || [ -x "$GLOOP" ] ||
+	    skip "test/progs/gloop not built (needs libglib2.0-dev, pkg-config)"
+	[ -x "${1:-$GLOOP}" ] || skip "${1#$ROOT/} not built"
 }
 
 # Our probes, by the capture's pid, in the global uprobe_events.
@@ -172,6 +177,75 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,loop_run,-,0x[0-9a-f]*\$" "$T/t.csv"
 	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,loop_done,-,0x[0-9a-f]*\$" "$T/t.csv"
 	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,g_main_loop_quit,-,0x[0-9a-f]*\$" "$T/t.csv"
+}
+
+@test "probes: pthreads, a wake-up inside pthread_cond_signal is strong, inside pthread_mutex_unlock weak" {
+	need_uprobes "$PWAKE"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --probes "$PTHREAD_PROBES" -- "$PWAKE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ids"
+	load_ids "$T/ids"
+	[ -n "$consumer" ] && [ -n "$holder" ] && [ -n "$mutex" ]
+	grep -Eq '^meta,[0-9]*,,,probe,mutex_unlock_end .*libc.so.6:pthread_mutex_unlock%return( skip=5)?$' "$T/t.csv"
+	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
+	# Wake-ups from the producer to the consumer: the condition's
+	# signals, strong, labelled with the condition variable.
+	awk -F, -v from="$producer" -v to="$consumer" -v obj="$cond" '
+	    $1 == "link" && $4 == to && $11 == from && $8 != "order" && $8 != "wait" {
+		print; if ($8 == "cond" && $7 == "strong" && $12 == obj) n++; else bad++ }
+	    END { print n + 0 " cond links, " bad + 0 " others"; exit !(n >= 4 && bad == 0) }' "$T/g.csv"
+	# The priority-inheritance mutex's hand-offs (FUTEX_LOCK_PI, which
+	# the futex lock protocol does not show): weak, labelled with it.
+	awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '
+	    $1 == "link" && $4 == to && $11 == from && $8 == "lock" && $7 == "weak" && $12 == obj { print $9 }
+	    ' "$T/g.csv" > "$T/handoffs"
+	cat "$T/handoffs"
+	[ "$(wc -l < "$T/handoffs")" -ge 4 ]
+	# Without the probe events those same wake-ups are strong plain ones.
+	grep -Ev ',(cond_signal|cond_signal_end|cond_wait|mutex_lock|mutex_lock_end|mutex_unlock|mutex_unlock_end),-,' "$T/t.csv" |
+	    argus-segment -q | argus-link -q -Z > "$T/bare.csv"
+	awk -F, 'NR == FNR { want[$1] = 1; next }
+	    $1 == "link" && ($9 in want) && $8 != "wait" { print; if ($8 == "wakeup" && $7 == "strong") n++; else bad++ }
+	    END { exit !(n == want_n && bad == 0) }' want_n="$(wc -l < "$T/handoffs")" "$T/handoffs" "$T/bare.csv"
+	# --no-cond names no signals; --no-lock leaves hand-offs strong.
+	[ "$(argus-segment -q "$T/t.csv" | argus-link -q --no-cond | grep -c '^link,.*,cond,')" = 0 ]
+	[ "$(argus-segment -q "$T/t.csv" | argus-link -q --no-lock | grep -c "^link,.*,lock,.*,$mutex\$")" = 0 ]
+}
+
+@test "probes: pthreads, the waiter's side: a thread woken inside pthread_mutex_lock was handed a lock" {
+	need_uprobes "$PWAKE"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --probe 'libc.so.6:pthread_mutex_lock=mutex_lock' \
+	    --probe 'libc.so.6:pthread_mutex_lock%return=mutex_lock_end' -- "$PWAKE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ids"
+	load_ids "$T/ids"
+	[ -n "$holder" ] && [ -n "$mutex" ]
+	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
+	n=$(awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '
+	    $1 == "link" && $4 == to && $11 == from && $8 == "lock" && $7 == "weak" && $12 == obj' "$T/g.csv" | wc -l)
+	echo "$n hand-offs"
+	[ "$n" -ge 4 ]
+}
+
+@test "probes: skip= goes past the named bytes, or warns and probes the entry" {
+	printf 'libc.so.6 pthread_mutex_unlock u skip=b\n' > "$T/bad.probes"
+	run argus-capture --probes "$T/bad.probes" -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"bad.probes:1: skip= takes"* ]]
+	printf 'libc.so.6 pthread_mutex_unlock+1 u skip=be\n' > "$T/bad.probes"
+	run argus-capture --probes "$T/bad.probes" -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	need_uprobes "$PWAKE"
+	# No function begins with an int3.
+	printf 'libc.so.6 pthread_cond_signal signalled skip=cc\n' > "$T/cc.probes"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --probes "$T/cc.probes" -- "$PWAKE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cc.probes:1: pthread_cond_signal does not begin with the bytes skip= names"* ]]
+	grep -q '^meta,[0-9]*,,,probe,signalled .*libc.so.6:pthread_cond_signal$' "$T/t.csv"
+	[ "$(grep -c ',signalled,-,0x' "$T/t.csv")" -ge 5 ]
 }
 
 @test "stacks: --stacks of a dead or bad pid is a usage error" {
