@@ -8,7 +8,7 @@ LDLIBS	 = -lcsv -lz -lm
 
 # The tracing back end and its libraries link into argus-capture alone:
 # nothing downstream of the stream may depend on where a trace came from.
-CAPTURE_LIBS = -ltraceevent -lpthread
+CAPTURE_LIBS = -ltraceevent -ldw -lelf -lpthread
 
 LIB_SRCS	:= $(wildcard lib/*.c)
 LIB_OBJS	:= $(LIB_SRCS:.c=.o)
@@ -69,6 +69,10 @@ test/unit/run: $(UNIT_SRCS:.c=.o) lib/libargus.a
 
 test/progs/%: test/progs/%.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+
+# Built as Debian builds: the stacks it shows need no frame pointers.
+test/progs/nofp: test/progs/nofp.c
+	$(CC) $(CFLAGS) -O2 -fomit-frame-pointer $(LDFLAGS) -o $@ $<
 
 # A GLib main loop, for the user-space probe tests.
 test/progs/gloop: test/progs/gloop.c

@@ -353,20 +353,20 @@ truth(const char *file, const char *key, char *val, size_t size)
 	return found;
 }
 
-/* Whether FILE has a line that is exactly WORD. */
+/* Whether FILE has a line "A<B" (a FUNCTION column) with A or B WORD. */
 static int
 found_in(const char *file, const char *word)
 {
-	char line[256];
+	char line[256], *f, *save;
 	FILE *fp;
 	int yes = 0;
 
 	if ((fp = fopen(file, "r")) == NULL)
 		return 0;
-	while (!yes && fgets(line, sizeof(line), fp) != NULL) {
-		line[strcspn(line, "\n")] = '\0';
-		yes = strcmp(line, word) == 0;
-	}
+	while (!yes && fgets(line, sizeof(line), fp) != NULL)
+		for (f = strtok_r(line, "<\n", &save); !yes && f != NULL;
+		    f = strtok_r(NULL, "<\n", &save))
+			yes = strcmp(f, word) == 0;
 	fclose(fp);
 	return yes;
 }

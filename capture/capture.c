@@ -19,6 +19,7 @@
 
 #include "util.h"
 #include "capture.h"
+#include "dwstack.h"
 #include "emit.h"
 #include "events.h"
 #include "out.h"
@@ -298,6 +299,8 @@ start(const struct capture_opts *o)
 	sc.limit = o->spool_size;
 	sc.bufsize = (size_t)o->buffer_kb * 1024;
 	sc.tick = tick;
+	if (o->nstack_pids > 0 || o->nstack_comms > 0)
+		sc.pass = dwstack_collect;
 	spool_start(&sc);
 
 	self[0] = syscall(SYS_gettid);
@@ -305,7 +308,7 @@ start(const struct capture_opts *o)
 	events_setup(o->syscalls, self, 2);
 	probes_setup(self, 2);
 	if (o->nstack_pids > 0 || o->nstack_comms > 0)
-		events_setup_ustack();
+		dwstack_setup();
 	emit_init(ncpu);
 	if (o->cmd != NULL)
 		child = start_child(&go);
@@ -332,6 +335,14 @@ start(const struct capture_opts *o)
 	}
 	for (i = 0; i < o->nstack_comms; i++)
 		emit_stack_comm(o->stack_comms[i]);
+	/*
+	 * The formatter learns of a process a moment after the kernel, too
+	 * late to sample it from its start: the command, which may be or
+	 * start what --stacks-comm names, is sampled from its first
+	 * instruction (samples of others it starts are pruned unasked).
+	 */
+	if (o->nstack_comms > 0 && child > 0)
+		dwstack_follow(child);
 	if (go != -1) {
 		if (write(go, "g", 1) != 1)
 			die(EX_OSERR, "starting %s", o->cmd[0]);
@@ -403,7 +414,7 @@ finish(const struct capture_opts *o)
 {
 	struct spool_stats s;
 	char msg[512];
-	uint64_t t, lost;
+	uint64_t t, lost, stacks, missed, dropped;
 	int cpu, len, st;
 
 	lost = report_lost(out_writer());
@@ -411,6 +422,13 @@ finish(const struct capture_opts *o)
 	meta_u(out_writer(), t, "end", now_ns());
 	meta_u(out_writer(), t, "events", emit_count());
 	meta_u(out_writer(), t, "lost", lost);
+	if (o->nstack_pids > 0 || o->nstack_comms > 0) {
+		dwstack_stats(&stacks, &missed, &dropped);
+		meta_u(out_writer(), t, "stacks", stacks);
+		meta_u(out_writer(), t, "stacks_missed", missed);
+		meta_u(out_writer(), t, "stacks_lost", dropped);
+		dwstack_close();
+	}
 	st = spool_child_status();
 	if (st != -1)
 		meta_u(out_writer(), t, "command_status", WIFEXITED(st) ?

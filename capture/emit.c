@@ -4,7 +4,7 @@
  * stamps, padding), which is subtle and versioned; the payloads we read
  * ourselves at the offsets the format files gave, which costs a load per
  * field instead of libtraceevent's by-name field lookups and its printf
- * engine.  Nothing is allocated per event.
+ * engine.  Nothing is allocated per event (a user stack aside).
  */
 #include <limits.h>
 #include <sched.h>
@@ -15,6 +15,7 @@
 #include <traceevent/kbuffer.h>
 
 #include "util.h"
+#include "dwstack.h"
 #include "emit.h"
 #include "events.h"
 #include "probes.h"
@@ -46,7 +47,6 @@ static int8_t		 nargs[SYSCALL_MAX];	/* 0: not looked up; n+1 */
 static int		 stacking;
 static char		**stk_comms;
 static int		 nstk_comms;
-static int		*stack_tid;	/* per CPU: whose stack comes next */
 
 static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
@@ -60,7 +60,6 @@ emit_init(int ncpu)
 
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
-	stack_tid = xcalloc(ncpu, sizeof(*stack_tid));
 	for (i = 0; i < ncpu; i++)
 		if ((cur[i].kb = kbuffer_alloc(KBUFFER_LSIZE_8,
 		    KBUFFER_ENDIAN_LITTLE)) == NULL)
@@ -278,6 +277,15 @@ emit_stack_pid(int pid)
 	task_get(pid)->stk = 1;
 	stacking = 1;
 	ustack_snapshot(pid);
+	dwstack_follow(pid);
+}
+
+static void
+follow_named(int tid, const struct task *t, void *comm)
+{
+	(void)tid;
+	if (!t->dead && t->tgid > 0 && strcmp(t->comm, comm) == 0)
+		dwstack_follow(t->tgid);
 }
 
 void
@@ -286,6 +294,8 @@ emit_stack_comm(const char *comm)
 	stk_comms = xrealloc(stk_comms, (nstk_comms + 1) * sizeof(*stk_comms));
 	stk_comms[nstk_comms++] = xstrdup(comm);
 	stacking = 1;
+	/* Those running now; those named so later, at their first event. */
+	task_foreach(follow_named, (void *)comm);
 }
 
 static int
@@ -302,35 +312,29 @@ stack_wanted(int tid)
 		return 1;
 	for (i = 0; i < nstk_comms; i++)
 		if (strcmp(t->comm, stk_comms[i]) == 0 ||
-		    strcmp(p->comm, stk_comms[i]) == 0)
+		    strcmp(p->comm, stk_comms[i]) == 0) {
+			dwstack_follow(tgid);
 			return 1;
+		}
 	return 0;
 }
 
-/*
- * stack,TIME,PID,TID,FRAMES...: the kernel's walk of the user stack
- * (userstacktrace), committed right after the event on the same CPU.
- */
+/* stack,TIME,PID,TID,FRAMES...: innermost first (dwstack.c). */
 static void
-stack(struct writer *w, uint64_t ts, int tid, const char *d, int size)
+stack(struct writer *w, uint64_t ts, int tid, enum dwstack_kind kind)
 {
-	const struct field *f = &evdefs[EV_USTACK].f[1];
+	uint64_t pcs[DWSTACK_MAXFRAMES];
 	char buf[PATH_MAX];
-	uint64_t addr;
 	int i, n, tgid = task_tgid(tid);
 
-	n = f->size / 8;
-	if (f->off < 0 || f->off + 8 * n > size)
+	if ((n = dwstack_unwind(ts, tid, tgid, kind, pcs)) == 0)
 		return;
 	writer_begin(w, "stack");
 	writer_u64(w, ts);
 	col_pid(w, tid);
 	writer_u64(w, tid);
 	for (i = 0; i < n; i++) {
-		memcpy(&addr, d + f->off + 8 * i, 8);
-		if (addr == 0 || addr == UINT64_MAX)
-			break;
-		ustack_frame(tgid, addr, i > 0, buf, sizeof(buf));
+		ustack_frame(tgid, pcs[i], i > 0, buf, sizeof(buf));
 		writer_str(w, buf);
 	}
 	writer_end(w);
@@ -378,6 +382,8 @@ learn(int e, const char *d, int size, int tid)
 			tgid = task_tgid(tid);
 			task_get(child)->sel = tgid > 0 && task_get(tgid)->sel;
 			task_get(child)->stk = tgid > 0 && task_get(tgid)->stk;
+			if (stacking)
+				dwstack_inherit(tgid, child);
 		}
 		break;
 	case EV_EXEC:
@@ -390,8 +396,10 @@ learn(int e, const char *d, int size, int tid)
 		}
 		child = f[1].off >= 0 ? (int)fi(d, &f[1]) : tid;
 		task_set(child, child, s, n);
-		if (stacking)
+		if (stacking) {
 			ustack_forget(child);
+			dwstack_forget(child);
+		}
 		break;
 	case EV_EXIT:
 		task_get(tid)->dead = 1;
@@ -604,15 +612,6 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	if (e == EV_NONE)
 		return;
 	tid = *(const int32_t *)(d + common_pid_off);
-	if (e == EV_USTACK) {
-		if (stack_tid[cpu] == tid && tid > 0) {
-			stack(w, ts, tid, d, size);
-			last = ts;
-		}
-		stack_tid[cpu] = 0;
-		return;
-	}
-	stack_tid[cpu] = 0;
 	if (selecting) {
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
@@ -658,10 +657,10 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	count++;
 	last = ts;
 	/* A blocking wait (S, D) or a system call: its stack follows. */
-	if (stacking && ctx == ctx_t && (e == EV_SYS_ENTER || (e == EV_SWITCH &&
-	    evdefs[e].f[1].off >= 0 && (fu(d, &evdefs[e].f[1]) & 3))) &&
-	    stack_wanted(tid))
-		stack_tid[cpu] = tid;
+	if (stacking && ctx == ctx_t && tid > 0 && (e == EV_SYS_ENTER ||
+	    (e == EV_SWITCH && evdefs[e].f[1].off >= 0 &&
+	    (fu(d, &evdefs[e].f[1]) & 3))) && stack_wanted(tid))
+		stack(w, ts, tid, e == EV_SWITCH ? DW_SWITCH : DW_SYSCALL);
 }
 
 /* The next event of one CPU, loading its next page when one ends. */

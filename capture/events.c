@@ -74,8 +74,6 @@ struct evdef evdefs[EV_N] = {
 	/* Always on in the kernel: fed by writes to trace_marker. */
 	[EV_MARKER] = { "ftrace", "print", "marker", { "buf" }, 0 },
 	[EV_UPROBE] = { NULL, NULL, "", { NULL }, 0 },
-	/* Not a tracepoint: what options/userstacktrace adds (--stacks). */
-	[EV_USTACK] = { NULL, NULL, "stack", { "tgid", "caller" }, 0 },
 };
 
 uint8_t ev_by_id[65536];
@@ -290,20 +288,4 @@ events_setup(const char *syscalls, const int *self, int nself)
 		e->enabled = 1;
 	}
 	free(filt);
-}
-
-void
-events_setup_ustack(void)
-{
-	struct evdef *e = &evdefs[EV_USTACK];
-
-	if (events_load_fields("ftrace", "user_stack", e->fields,
-	    EV_MAXFIELDS, e->f, &e->id) == -1 || e->f[1].off < 0)
-		diex(EX_UNAVAILABLE, "--stacks: this kernel has no user stack "
-		    "traces (events/ftrace/user_stack)");
-	if (tfs_write("options/userstacktrace", "1") == -1)
-		diex(EX_UNAVAILABLE, "--stacks: cannot set %s/options/"
-		    "userstacktrace: %s", tfs_instance(), strerror(errno));
-	ev_by_id[e->id] = EV_USTACK;
-	e->enabled = 1;
 }

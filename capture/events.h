@@ -17,7 +17,6 @@ enum ev {
 	EV_WQ_QUEUE, EV_WQ_START, EV_WQ_END, EV_BLOCK_ISSUE,
 	EV_BLOCK_COMPLETE, EV_SIGNAL_GENERATE, EV_SIGNAL_DELIVER, EV_MARKER,
 	EV_UPROBE,		/* any of our uprobes: see probes.h */
-	EV_USTACK,		/* a user stack after an event (--stacks) */
 	EV_N,
 	EV_NONE = 0xff
 };
@@ -50,8 +49,6 @@ extern int common_flags_off, common_pid_off;
 void	 events_setup(const char *syscalls, const int *self, int nself);
 char	*events_syscall_desc(void);	/* for the meta record */
 
-/* User stacks after every event of a user task: exits 69 without. */
-void	 events_setup_ustack(void);
 
 /* Field offsets of any event of the instance, by name; 0 or -1. */
 int	 events_load_fields(const char *sys, const char *event,

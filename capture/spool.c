@@ -359,6 +359,8 @@ reader(void *arg)
 		busy = pass();
 		if (busy < 0)
 			break;
+		if (conf.pass)
+			conf.pass();
 		t = now_ns();
 		if (t - last_stats >= 1000000000ULL) {
 			read_stats();
@@ -371,6 +373,9 @@ reader(void *arg)
 			at = atomic_load(&stop_at);
 			/* Come back sooner when a buffer fills fast. */
 			nap = max_read * 8 > conf.bufsize ? BUSY_NS : IDLE_NS;
+			/* Stack samples fill their buffers faster. */
+			if (conf.pass != NULL)
+				nap = BUSY_NS;
 			ts.tv_nsec = nap;
 			if (at != 0 && at > t && at - t < nap)
 				ts.tv_nsec = at - t;

@@ -30,6 +30,7 @@ struct spool_conf {
 	uint64_t	 stop_at;	/* CLOCK_MONOTONIC ns; 0: no deadline */
 	int		 child;		/* stop when it exits; 0: none */
 	void		(*tick)(void);	/* once a second, from the reader */
+	void		(*pass)(void);	/* after each pass, from the reader */
 };
 
 /*

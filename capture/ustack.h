@@ -1,7 +1,6 @@
 /*
- * User call stacks (--stacks): the kernel's frame-pointer walk of the
- * user stack after chosen events, named from /proc/PID/maps and the ELF
- * symbols of the mapped files.
+ * Naming the frames of user call stacks (--stacks; dwstack.c takes them):
+ * from /proc/PID/maps and the ELF symbols of the mapped files.
  */
 #ifndef CAPTURE_USTACK_H
 #define CAPTURE_USTACK_H

@@ -181,22 +181,34 @@ syscall_is_lock_wait(const struct event *ev)
 	    event_u64(ev, 4) == FUTEX_LOCKED_CONTENDED;
 }
 
+/* A frame of the program itself: not "lib.so!f+0x1", "lib.so+0x1", "0x7f..". */
+static int
+own_frame(const char *f)
+{
+	return strchr(f, '!') == NULL && strncmp(f, "0x", 2) != 0 &&
+	    strstr(f, ".so") == NULL;
+}
+
 int
 stack_function(const struct record *rec, char *buf, size_t size)
 {
-	char *plus;
-	size_t i;
+	size_t i, n = 0, len;
+	int found = 0;
 
-	for (i = COL_FIRST_OWN; i < rec->nf; i++) {
-		if (strchr(rec->f[i], '!') != NULL ||
-		    strncmp(rec->f[i], "0x", 2) == 0)
+	for (i = COL_FIRST_OWN; i < rec->nf && found < 2; i++) {
+		if (!own_frame(rec->f[i]))
 			continue;
-		snprintf(buf, size, "%s", rec->f[i]);
-		if ((plus = strrchr(buf, '+')) != NULL)
-			*plus = '\0';
-		return 1;
+		len = strcspn(rec->f[i], "+");
+		if (n + len + 2 > size)
+			break;
+		if (found++)
+			buf[n++] = '<';
+		memcpy(buf + n, rec->f[i], len);
+		n += len;
 	}
-	return 0;
+	if (found)
+		buf[n] = '\0';
+	return found;
 }
 
 static int

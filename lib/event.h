@@ -57,9 +57,10 @@ int		 event_nargs(const struct event *);
 
 /*
  * Where a stack record (argus-capture --stacks) says the thread was in its
- * own program: the innermost frame outside shared objects, without its
- * offset ("ask_renderer_for_text_rect", not "libc.so.6!__poll+0x10").
- * 0 if the record has no such frame.
+ * own program: the innermost frame outside shared objects and the one
+ * that called it, without offsets, "recv_msg<ask_browser_for_help" (not
+ * "libc.so.6!__recv+0x10"): a helper that many waits go through says
+ * little alone.  0 if the record has no such frame.
  */
 int		 stack_function(const struct record *, char *buf, size_t size);
 

@@ -70,10 +70,11 @@ sys_intern(const char *s)
 	names[nnames] = n->s;
 	bases[nnames] = nnames;
 	nnames++;
-	if (strchr(s, ':') != NULL) {
+	/* "read:5" is a read; "recv_msg<ask_help" waits in recv_msg. */
+	if (strpbrk(s, ":<") != NULL) {
 		char base[64];
 
-		snprintf(base, sizeof(base), "%.*s", (int)strcspn(s, ":"), s);
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(s, ":<"), s);
 		bases[n->id] = sys_intern(base);
 	}
 	return n->id;
@@ -168,16 +169,19 @@ rule_peer(int id)
 }
 
 /*
- * Stack symbols (argus-capture --stacks): the same function of the program
- * where both waited, by name, not address.  < 0 says "no stacks to
- * compare" and score.c leaves them out.
+ * Stack symbols (argus-capture --stacks): where both waited in their
+ * program, by name, not address: the same function called from the same
+ * one 1, from another 0.5 (a helper such as recv_msg serves many
+ * purposes).  < 0 says "no stacks to compare" and score.c leaves them out.
  */
 double
 sem_stack_similarity(const struct vsem *a, const struct vsem *b)
 {
 	if (a->where == 0 || b->where == 0)
 		return -1;
-	return a->where == b->where ? 1 : 0;
+	if (a->where == b->where)
+		return 1;
+	return sys_base(a->where) == sys_base(b->where) ? 0.5 : 0;
 }
 
 /* "write,poll": names only (with ",..." when calls were dropped). */

@@ -27,8 +27,16 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 		    str_of(v->sys[i]));
 	if (v->wait && n < size)
 		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
-	if (v->where && n < size)
-		snprintf(buf + n, size - n, ", in %s", str_of(v->where));
+	if (v->where && n < size) {
+		const char *w = str_of(v->where), *lt = strchr(w, '<');
+
+		/* "recv_msg<ask_browser_for_help": the function, its caller */
+		if (lt != NULL)
+			snprintf(buf + n, size - n, ", in %.*s from %s",
+			    (int)(lt - w), w, lt + 1);
+		else
+			snprintf(buf + n, size - n, ", in %s", w);
+	}
 }
 
 void

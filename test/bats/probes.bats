@@ -283,3 +283,28 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	# Stacks are only of the chosen process.
 	[ "$(awk -F, '$1 == "stack" && $3 != p' p="$pid" "$T/t.csv" | wc -l)" = 0 ]
 }
+
+@test "stacks: a program built without frame pointers unwinds through libc to main" {
+	need_tracing
+	nofp="$ROOT/test/progs/nofp"
+	[ -x "$nofp" ] || skip "test/progs/nofp not built"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --stacks-comm nofp -- "$nofp" 1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	[ -n "$pid" ]
+	# Its blocking read, and the stack right after it: the read, then
+	# its two callers and main, in order.
+	awk -F, -v t="$pid" '
+	    ($1 != "event" && $1 != "stack") || $4 != t { next }
+	    $1 == "event" { got = ($7 == "switch" && $9 == "S"); next }
+	    got { print; found = 1; exit }
+	    END { exit !found }' "$T/t.csv" > "$T/wait.stack"
+	cat "$T/wait.stack"
+	grep -Eq ',libc\.so\.6![^,]*read[^,]*,wait_for_reply\+0x[0-9a-f]+,ask_server\+0x[0-9a-f]+,main\+0x[0-9a-f]+,' "$T/wait.stack"
+	grep -q '^meta,[0-9]*,,,stacks_missed,0$' "$T/t.csv"
+	# Stacks are only of the program named: it and the child it forks.
+	awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "fork" { named[$9] = 1 }
+	    $1 == "stack" { n++; if ($3 != p && !($3 in named)) { print "not nofp:", $0; bad++ } }
+	    END { print n " stacks"; exit !(n >= 2 && bad == 0) }' "$T/t.csv"
+}

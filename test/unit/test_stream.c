@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "util.h"
 
 static char dir[] = "/tmp/argus-unit.XXXXXX";
@@ -403,6 +404,39 @@ split_unquoted(void)
 	}
 }
 
+/*
+ * Where a stack says its thread waited: its program's innermost function
+ * and that function's caller, past libraries, unnamed library code and
+ * raw addresses.
+ */
+static void
+stack_functions(void)
+{
+	struct reader *r;
+	struct record rec;
+	char fn[64];
+
+	put_file("stacks", "argus-stream,1\n"
+	    "stack,1,7,7,libc.so.6!__read+0xd,wait_for_reply+0x13,"
+	    "ask_server+0x9,main+0xa7,libc.so.6+0x2724a\n"
+	    "stack,2,7,7,0x7f00,libglib-2.0.so.0+0x5e1c0,on_idle+0x4\n"
+	    "stack,3,7,7,libc.so.6!poll+0x4f,libc.so.6+0x11\n");
+	r = reader_open(path("stacks"));
+	CHECK(reader_next(r, &rec) == 1);
+	CHECK(stack_function(&rec, fn, sizeof(fn)) &&
+	    strcmp(fn, "wait_for_reply<ask_server") == 0);
+	CHECK(reader_next(r, &rec) == 1);
+	CHECK(stack_function(&rec, fn, sizeof(fn)) &&
+	    strcmp(fn, "on_idle") == 0);
+	CHECK(reader_next(r, &rec) == 1);
+	CHECK(!stack_function(&rec, fn, sizeof(fn)));
+	/* Too small for both: the innermost alone. */
+	reader_close(r);
+	r = reader_open(path("stacks"));
+	CHECK(reader_next(r, &rec) == 1);
+	CHECK(stack_function(&rec, fn, 16) && strcmp(fn, "wait_for_reply") == 0);
+}
+
 static const struct test {
 	const char	*name;
 	void		(*fn)(void);
@@ -431,6 +465,8 @@ static const struct test {
 	{ "die() mid-record", die_drops_half_record, EX_DATAERR, "stop here" },
 	{ "... leaves only whole records", die_output_is_whole, 0, NULL },
 	{ "a record larger than every buffer", large_record, 0, NULL },
+	{ "a stack names its program's function and caller", stack_functions,
+	    0, NULL },
 	{ "merge by time keeps untimed records in place", merge_by_time, 0,
 	    NULL },
 };

@@ -1,0 +1,661 @@
+/*
+ * Stacks without frame pointers.  The kernel's own user stack walk
+ * (options/userstacktrace) follows the frame-pointer chain, which code
+ * built without one (most of Debian) turns into garbage after the first
+ * frame.  So perf takes, on the same two tracepoints the capture records
+ * (sched_switch, raw_syscalls:sys_enter) and for the chosen processes
+ * only, the user registers an unwinder starts from (bp, sp, ip) and a copy
+ * of the stack above sp; libdwfl unwinds that copy with each file's CFI,
+ * the way `perf record --call-graph dwarf` does.
+ *
+ * Events are per thread and per CPU, with inherit so that the threads
+ * and processes they spawn later are sampled too (the kernel maps an
+ * inherited event's buffer only when it is bound to a CPU); the events
+ * of one CPU and tracepoint share a buffer.  The capture's reader thread
+ * moves the samples to memory as it goes (the formatter may be seconds
+ * behind); the formatter asks for a stack when it writes the event, which
+ * perf sampled when it happened, and takes the sample of the same thread,
+ * tracepoint and time, draining the buffers itself first for the newest.
+ * One mutex keeps the two apart.
+ */
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
+#include <linux/perf_event.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <elfutils/libdwfl.h>
+#include <uthash.h>
+
+#include "util.h"
+#include "dwstack.h"
+#include "spool.h"
+#include "tracefs.h"
+
+#define RING_PAGES	1024	/* 4 MB a CPU and tracepoint, a power of two */
+#define STACK_BYTES	8192	/* copied above sp, as perf's default */
+#define HELD_MAX	(256 << 20) /* bytes of stacks waiting for the formatter */
+#define MATCH_NS	200000	/* a sample is this close to its event */
+#define KEEP_NS		2000000000 /* unmatched samples older go */
+
+/* PERF_REG_X86_BP, _SP, _IP: the registers a CFI unwinder starts from. */
+#define REGS_MASK	((1ULL << 6) | (1ULL << 7) | (1ULL << 8))
+
+struct ring {
+	int		 fd;
+	struct perf_event_mmap_page *meta;
+	unsigned char	*data;
+};
+
+struct sample {
+	uint64_t	 time;
+	int		 tid, kind;
+	uint64_t	 bp, sp, ip;
+	uint32_t	 size;
+	unsigned char	*stack;
+};
+
+struct pending {		/* a thread's samples not yet asked for */
+	int		 tid;
+	struct sample	*s;
+	int		 n, cap;
+	UT_hash_handle	 hh;
+};
+
+struct proc {
+	int		 tgid;
+	int		 followed;	/* events opened, or inherited */
+	Dwfl		*dwfl;
+	uint64_t	 reported_at;
+	UT_hash_handle	 hh;
+};
+
+static int		 ncpu;
+static size_t		 page;
+static struct ring	*rings;		/* per CPU and kind; fd -1 until opened */
+static int		 nrings;
+static uint64_t		 tp_id[2];	/* DW_SWITCH, DW_SYSCALL */
+static char		 sys_filter[8192];
+static uint64_t		*ids;		/* event id -> kind, by position */
+static int		*id_kind;
+static int		 nids;
+static int		*fds;
+static int		 nfds;
+static struct pending	*pendings;
+static struct proc	*procs;
+static uint64_t		 written, missed, lost;
+static size_t		 held, held_max;	/* bytes of pending stacks */
+static uint64_t		 overrun;	/* lost in the kernel's buffers */
+static pthread_mutex_t	 mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* What the unwinder's callbacks read: the sample being unwound. */
+static const struct sample *cur;
+
+static uint64_t
+read_id(const char *rel)
+{
+	char buf[32];
+
+	if (tfs_read(rel, buf, sizeof(buf)) <= 0)
+		diex(EX_UNAVAILABLE, "--stacks: no %s/%s", tfs_instance(), rel);
+	return strtoull(buf, NULL, 10);
+}
+
+void
+dwstack_setup(void)
+{
+	struct rlimit rl;
+	ssize_t n;
+	char *p;
+
+	struct ring *r;
+
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	page = sysconf(_SC_PAGESIZE);
+	/*
+	 * A ring for each tracepoint: a storm of system calls must not
+	 * crowd out the blocking waits, whose stacks a diagnosis shows.
+	 */
+	r = xcalloc(2 * ncpu, sizeof(*r));
+	for (n = 0; n < 2 * ncpu; n++)
+		r[n].fd = -1;
+	pthread_mutex_lock(&mu);	/* the reader may be looking */
+	rings = r;
+	nrings = 2 * ncpu;
+	pthread_mutex_unlock(&mu);
+	tp_id[DW_SWITCH] = read_id("events/sched/sched_switch/id");
+	tp_id[DW_SYSCALL] = read_id("events/raw_syscalls/sys_enter/id");
+	/* The capture's own syscall filter: no samples of what it drops. */
+	n = tfs_read("events/raw_syscalls/sys_enter/filter", sys_filter,
+	    sizeof(sys_filter) - 1);
+	sys_filter[n > 0 ? n : 0] = '\0';
+	if ((p = strchr(sys_filter, '\n')) != NULL)
+		*p = '\0';
+	if (strcmp(sys_filter, "none") == 0)
+		sys_filter[0] = '\0';
+	/* Threads times CPUs times two events: more fds than the default. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void
+ring_map(struct ring *r, int fd)
+{
+	void *m;
+
+	m = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		die(EX_UNAVAILABLE, "--stacks: mmap of a perf buffer");
+	r->fd = fd;
+	r->meta = m;
+	r->data = (unsigned char *)m + page;
+}
+
+/* One tracepoint of one thread on one CPU; 0 if the thread is gone. */
+static int
+open_event(int tid, int cpu, int kind)
+{
+	struct perf_event_attr a;
+	struct ring *r;
+	uint64_t id;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.size = sizeof(a);
+	a.config = tp_id[kind];
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a.sample_regs_user = REGS_MASK;
+	a.sample_stack_user = STACK_BYTES;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;	/* the capture's clock */
+	a.inherit = 1;
+	a.wakeup_watermark = RING_PAGES * page / 2;
+	a.watermark = 1;
+	fd = syscall(SYS_perf_event_open, &a, tid, cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (fd == -1) {
+		if (errno == ESRCH)
+			return 0;
+		die(EX_UNAVAILABLE, "--stacks: perf_event_open (thread %d)",
+		    tid);
+	}
+	/* Blocking switches only; the system calls the capture records. */
+	if (kind == DW_SWITCH)
+		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "prev_state & 3");
+	else if (sys_filter[0] != '\0')
+		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, sys_filter);
+	r = &rings[2 * cpu + kind];
+	if (r->fd == -1)
+		ring_map(r, fd);
+	else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) == -1)
+		die(EX_UNAVAILABLE, "--stacks: PERF_EVENT_IOC_SET_OUTPUT");
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0) {
+		ids = xrealloc(ids, (nids + 1) * sizeof(*ids));
+		id_kind = xrealloc(id_kind, (nids + 1) * sizeof(*id_kind));
+		ids[nids] = id;
+		id_kind[nids++] = kind;
+	}
+	fds = xrealloc(fds, (nfds + 1) * sizeof(*fds));
+	fds[nfds++] = fd;
+	return 1;
+}
+
+static struct proc *
+proc_get(int tgid)
+{
+	struct proc *p;
+
+	HASH_FIND_INT(procs, &tgid, p);
+	if (p == NULL) {
+		p = xcalloc(1, sizeof(*p));
+		p->tgid = tgid;
+		HASH_ADD_INT(procs, tgid, p);
+	}
+	return p;
+}
+
+void
+dwstack_follow(int tgid)
+{
+	char path[64];
+	struct dirent *de;
+	struct proc *p;
+	int tid, cpu;
+	DIR *d;
+
+	if (rings == NULL || tgid <= 0 || (p = proc_get(tgid))->followed)
+		return;
+	p->followed = 1;
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+	if ((d = opendir(path)) == NULL)
+		return;		/* gone already */
+	pthread_mutex_lock(&mu);
+	while ((de = readdir(d)) != NULL) {
+		if ((tid = atoi(de->d_name)) <= 0)
+			continue;
+		for (cpu = 0; cpu < ncpu; cpu++) {
+			open_event(tid, cpu, DW_SWITCH);
+			open_event(tid, cpu, DW_SYSCALL);
+		}
+	}
+	pthread_mutex_unlock(&mu);
+	closedir(d);
+}
+
+void
+dwstack_inherit(int parent, int child)
+{
+	struct proc *p;
+
+	HASH_FIND_INT(procs, &parent, p);
+	if (p != NULL && p->followed)
+		proc_get(child)->followed = 1;
+}
+
+void
+dwstack_forget(int tgid)
+{
+	struct proc *p;
+
+	HASH_FIND_INT(procs, &tgid, p);
+	if (p != NULL && p->dwfl != NULL) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+}
+
+static int
+kind_of(uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < nids; i++)
+		if (ids[i] == id)
+			return id_kind[i];
+	return -1;
+}
+
+static void
+pend(struct sample *s)
+{
+	struct pending *p;
+	int i;
+
+	HASH_FIND_INT(pendings, &s->tid, p);
+	if (p == NULL) {
+		p = xcalloc(1, sizeof(*p));
+		p->tid = s->tid;
+		HASH_ADD_INT(pendings, tid, p);
+	}
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->s = xrealloc(p->s, p->cap * sizeof(*p->s));
+	}
+	/* In time order: a thread that migrated has samples in two rings. */
+	for (i = p->n; i > 0 && p->s[i - 1].time > s->time; i--)
+		p->s[i] = p->s[i - 1];
+	p->s[i] = *s;
+	p->n++;
+}
+
+static void
+drop(struct sample *s)
+{
+	held -= s->size;
+	free(s->stack);
+}
+
+static void
+copy_out(const struct ring *r, uint64_t at, void *to, size_t n)
+{
+	size_t size = RING_PAGES * page, off = at % size;
+	size_t first = n < size - off ? n : size - off;
+
+	memcpy(to, r->data + off, first);
+	memcpy((unsigned char *)to + first, r->data, n - first);
+}
+
+/*
+ * A sample: id; pid, tid; time; abi, bp, sp, ip (abi 0: no user
+ * registers, a kernel thread); size, stack[size], dyn_size.
+ */
+static void
+parse(const unsigned char *rec, size_t len)
+{
+	struct sample s;
+	uint64_t id, abi, size, dyn;
+	size_t o = sizeof(struct perf_event_header);
+
+	if (len < o + 40)
+		return;
+	memset(&s, 0, sizeof(s));
+	memcpy(&id, rec + o, 8);
+	memcpy(&s.tid, rec + o + 12, 4);
+	memcpy(&s.time, rec + o + 16, 8);
+	memcpy(&abi, rec + o + 24, 8);
+	o += 32;
+	if ((s.kind = kind_of(id)) < 0 || abi == 0)
+		return;
+	if (len < o + 32)
+		return;
+	memcpy(&s.bp, rec + o, 8);
+	memcpy(&s.sp, rec + o + 8, 8);
+	memcpy(&s.ip, rec + o + 16, 8);
+	memcpy(&size, rec + o + 24, 8);
+	o += 32;
+	if (size == 0 || len < o + size + 8)
+		return;
+	memcpy(&dyn, rec + o + size, 8);
+	s.size = dyn < size ? dyn : size;
+	if (held + s.size > HELD_MAX) {
+		lost++;		/* the formatter is too far behind */
+		return;
+	}
+	held += s.size;
+	if (held > held_max)
+		held_max = held;
+	s.stack = xmalloc(s.size);
+	memcpy(s.stack, rec + o, s.size);
+	pend(&s);
+}
+
+static void
+drain(struct ring *r)
+{
+	static unsigned char *rec;
+	struct perf_event_header h;
+	uint64_t head, tail, n;
+
+	if (rec == NULL)
+		rec = xmalloc(65536);
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	tail = r->meta->data_tail;
+	while (tail < head) {
+		copy_out(r, tail, &h, sizeof(h));
+		if (h.size < sizeof(h))
+			break;
+		copy_out(r, tail, rec, h.size);
+		tail += h.size;
+		if (h.type == PERF_RECORD_SAMPLE)
+			parse(rec, h.size);
+		else if (h.type == PERF_RECORD_LOST) {
+			memcpy(&n, rec + sizeof(h) + 8, 8);
+			lost += n;
+			overrun += n;
+		}
+	}
+	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* libdwfl's view of the thread: one, whose memory is the copied stack. */
+static pid_t
+next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	if (*thread_argp != NULL)
+		return 0;
+	*thread_argp = arg;
+	return cur->tid;
+}
+
+static bool
+get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static bool
+memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	(void)dwfl;
+	(void)arg;
+	if (addr < cur->sp || addr + 8 > cur->sp + cur->size)
+		return false;
+	memcpy(result, cur->stack + (addr - cur->sp), 8);
+	return true;
+}
+
+static bool
+set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	Dwarf_Word regs[2] = { cur->bp, cur->sp };	/* DWARF 6, 7 */
+
+	(void)arg;
+	if (!dwfl_thread_state_registers(thread, 6, 2, regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, cur->ip);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* CFI is in the file itself: never look for (or download) debuginfo. */
+static int
+no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+    Dwarf_Addr base, const char *file, const char *debuglink, GElf_Word crc,
+    char **debuginfo_file_name)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file;
+	(void)debuglink; (void)crc; (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = no_debuginfo,
+};
+
+/*
+ * The process's mappings, as libdwfl modules: read when its first stack
+ * is unwound and again, at most once a second, when an address falls in
+ * none (a library loaded since).
+ */
+static Dwfl *
+dwfl_of(int tgid, uint64_t ip)
+{
+	struct proc *p = proc_get(tgid);
+
+	if (p->dwfl != NULL && (dwfl_addrmodule(p->dwfl, ip) != NULL ||
+	    now_ns() - p->reported_at < 1000000000))
+		return p->dwfl;
+	if (p->dwfl != NULL)
+		dwfl_end(p->dwfl);
+	p->reported_at = now_ns();
+	if ((p->dwfl = dwfl_begin(&proc_callbacks)) == NULL)
+		return NULL;
+	if (dwfl_linux_proc_report(p->dwfl, tgid) != 0 ||
+	    dwfl_report_end(p->dwfl, NULL, NULL) != 0 ||
+	    !dwfl_attach_state(p->dwfl, NULL, tgid, &thread_callbacks,
+	    &cur)) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	return p->dwfl;
+}
+
+struct frames {
+	uint64_t	*pcs;
+	int		 n;
+};
+
+static int
+frame(Dwfl_Frame *f, void *arg)
+{
+	struct frames *fr = arg;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(f, &pc, NULL) || pc == 0)
+		return DWARF_CB_ABORT;
+	fr->pcs[fr->n++] = pc;
+	return fr->n < DWSTACK_MAXFRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static int
+unwind(int tgid, const struct sample *s, uint64_t *pcs)
+{
+	struct frames fr = { pcs, 0 };
+	Dwfl *dwfl;
+
+	cur = s;
+	if ((dwfl = dwfl_of(tgid, s->ip)) != NULL)
+		dwfl_getthread_frames(dwfl, s->tid, frame, &fr);
+	if (fr.n == 0)
+		pcs[fr.n++] = s->ip;	/* where it was, at least */
+	return fr.n;
+}
+
+/* Unmatched samples of threads that never ask (gone, unselected). */
+static void
+prune(uint64_t ts)
+{
+	struct pending *p, *tmp;
+	int i, k;
+
+	HASH_ITER(hh, pendings, p, tmp) {
+		for (k = 0, i = 0; i < p->n; i++)
+			if (p->s[i].time + KEEP_NS < ts)
+				drop(&p->s[i]);
+			else
+				p->s[k++] = p->s[i];
+		p->n = k;
+		if (k == 0) {
+			HASH_DEL(pendings, p);
+			free(p->s);
+			free(p);
+		}
+	}
+}
+
+static void
+drain_all(void)
+{
+	int i;
+
+	for (i = 0; i < nrings; i++)
+		if (rings[i].fd != -1)
+			drain(&rings[i]);
+}
+
+void
+dwstack_collect(void)
+{
+	/* Never make the reader wait: the formatter will drain, or the next pass. */
+	if (pthread_mutex_trylock(&mu) != 0)
+		return;
+	if (rings != NULL)
+		drain_all();
+	pthread_mutex_unlock(&mu);
+}
+
+/*
+ * The sample of tid's event, taken out of the pending ones; what came
+ * before it will not be asked for again (events come in time order).
+ */
+static int
+take(uint64_t ts, int tid, enum dwstack_kind kind, struct sample *out)
+{
+	static uint64_t pruned;
+	struct pending *p;
+	int i, k, best = -1;
+	uint64_t d, bestd = MATCH_NS + 1;
+
+	drain_all();
+	if (ts > pruned + KEEP_NS) {
+		prune(ts);
+		pruned = ts;
+	}
+	HASH_FIND_INT(pendings, &tid, p);
+	if (p == NULL)
+		return 0;
+	for (i = 0; i < p->n; i++) {
+		if (p->s[i].kind != (int)kind)
+			continue;
+		d = p->s[i].time > ts ? p->s[i].time - ts : ts - p->s[i].time;
+		if (d < bestd) {
+			bestd = d;
+			best = i;
+		}
+	}
+	for (k = 0, i = 0; i < p->n; i++)
+		if (i == best) {
+			*out = p->s[i];
+			held -= out->size;
+		} else if (i < best || p->s[i].time + MATCH_NS < ts)
+			drop(&p->s[i]);
+		else
+			p->s[k++] = p->s[i];
+	p->n = k;
+	return best >= 0;
+}
+
+int
+dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind kind,
+    uint64_t pcs[DWSTACK_MAXFRAMES])
+{
+	struct sample s;
+	int found, n = 0;
+
+	pthread_mutex_lock(&mu);
+	found = take(ts, tid, kind, &s);
+	if (found)
+		written++;
+	else
+		missed++;
+	pthread_mutex_unlock(&mu);
+	/* Unwinding is slow: not under the lock the reader wants. */
+	if (found) {
+		n = unwind(tgid > 0 ? tgid : tid, &s, pcs);
+		free(s.stack);
+	}
+	return n;
+}
+
+void
+dwstack_stats(uint64_t *w, uint64_t *m, uint64_t *l)
+{
+	*w = written;
+	*m = missed;
+	*l = lost;
+}
+
+void
+dwstack_close(void)
+{
+	int i;
+
+	if (getenv("ARGUS_CAPTURE_DEBUG") != NULL)
+		fprintf(stderr, "argus-capture: stacks: %llu lost in the "
+		    "kernel's buffers, at most %zu bytes held\n",
+		    (unsigned long long)overrun, held_max);
+
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+	for (i = 0; i < nrings; i++)
+		if (rings[i].fd != -1)
+			munmap(rings[i].meta, (RING_PAGES + 1) * page);
+	nfds = 0;
+}
