@@ -53,6 +53,7 @@
 
 struct ring {
 	int		 fd;
+	int		 kind;		/* the tracepoint its events sample */
 	struct perf_event_mmap_page *meta;
 	unsigned char	*data;
 };
@@ -86,9 +87,6 @@ static struct ring	*rings;		/* per CPU and kind; fd -1 until opened */
 static int		 nrings;
 static uint64_t		 tp_id[2];	/* DW_SWITCH, DW_SYSCALL */
 static char		 sys_filter[8192];
-static uint64_t		*ids;		/* event id -> kind, by position */
-static int		*id_kind;
-static int		 nids;
 static int		*fds;
 static int		 nfds;
 static struct pending	*pendings;
@@ -115,10 +113,9 @@ void
 dwstack_setup(void)
 {
 	struct rlimit rl;
+	struct ring *r;
 	ssize_t n;
 	char *p;
-
-	struct ring *r;
 
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	page = sysconf(_SC_PAGESIZE);
@@ -127,8 +124,10 @@ dwstack_setup(void)
 	 * crowd out the blocking waits, whose stacks a diagnosis shows.
 	 */
 	r = xcalloc(2 * ncpu, sizeof(*r));
-	for (n = 0; n < 2 * ncpu; n++)
+	for (n = 0; n < 2 * ncpu; n++) {
 		r[n].fd = -1;
+		r[n].kind = n % 2;
+	}
 	pthread_mutex_lock(&mu);	/* the reader may be looking */
 	rings = r;
 	nrings = 2 * ncpu;
@@ -170,7 +169,6 @@ open_event(int tid, int cpu, int kind)
 {
 	struct perf_event_attr a;
 	struct ring *r;
-	uint64_t id;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
@@ -178,8 +176,8 @@ open_event(int tid, int cpu, int kind)
 	a.size = sizeof(a);
 	a.config = tp_id[kind];
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-	    PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	a.sample_regs_user = REGS_MASK;
 	a.sample_stack_user = STACK_BYTES;
 	a.use_clockid = 1;
@@ -205,12 +203,6 @@ open_event(int tid, int cpu, int kind)
 		ring_map(r, fd);
 	else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) == -1)
 		die(EX_UNAVAILABLE, "--stacks: PERF_EVENT_IOC_SET_OUTPUT");
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0) {
-		ids = xrealloc(ids, (nids + 1) * sizeof(*ids));
-		id_kind = xrealloc(id_kind, (nids + 1) * sizeof(*id_kind));
-		ids[nids] = id;
-		id_kind[nids++] = kind;
-	}
 	fds = xrealloc(fds, (nfds + 1) * sizeof(*fds));
 	fds[nfds++] = fd;
 	return 1;
@@ -280,17 +272,6 @@ dwstack_forget(int tgid)
 	}
 }
 
-static int
-kind_of(uint64_t id)
-{
-	int i;
-
-	for (i = 0; i < nids; i++)
-		if (ids[i] == id)
-			return id_kind[i];
-	return -1;
-}
-
 static void
 pend(struct sample *s)
 {
@@ -332,25 +313,25 @@ copy_out(const struct ring *r, uint64_t at, void *to, size_t n)
 }
 
 /*
- * A sample: id; pid, tid; time; abi, bp, sp, ip (abi 0: no user
- * registers, a kernel thread); size, stack[size], dyn_size.
+ * A sample: pid, tid; time; abi, bp, sp, ip (abi 0: no user registers,
+ * a kernel thread); size, stack[size], dyn_size.
  */
 static void
-parse(const unsigned char *rec, size_t len)
+parse(const unsigned char *rec, size_t len, int kind)
 {
 	struct sample s;
-	uint64_t id, abi, size, dyn;
+	uint64_t abi, size, dyn;
 	size_t o = sizeof(struct perf_event_header);
 
-	if (len < o + 40)
+	if (len < o + 24)
 		return;
 	memset(&s, 0, sizeof(s));
-	memcpy(&id, rec + o, 8);
-	memcpy(&s.tid, rec + o + 12, 4);
-	memcpy(&s.time, rec + o + 16, 8);
-	memcpy(&abi, rec + o + 24, 8);
-	o += 32;
-	if ((s.kind = kind_of(id)) < 0 || abi == 0)
+	s.kind = kind;
+	memcpy(&s.tid, rec + o + 4, 4);
+	memcpy(&s.time, rec + o + 8, 8);
+	memcpy(&abi, rec + o + 16, 8);
+	o += 24;
+	if (abi == 0)
 		return;
 	if (len < o + 32)
 		return;
@@ -393,7 +374,7 @@ drain(struct ring *r)
 		copy_out(r, tail, rec, h.size);
 		tail += h.size;
 		if (h.type == PERF_RECORD_SAMPLE)
-			parse(rec, h.size);
+			parse(rec, h.size, r->kind);
 		else if (h.type == PERF_RECORD_LOST) {
 			memcpy(&n, rec + sizeof(h) + 8, 8);
 			lost += n;
