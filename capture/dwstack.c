@@ -76,6 +76,8 @@ struct pending {		/* a thread's samples not yet asked for */
 struct proc {
 	int		 tgid;
 	int		 followed;	/* events opened, or inherited */
+	int		*fds;		/* its events, if it opened them */
+	int		 nfds;
 	Dwfl		*dwfl;
 	uint64_t	 reported_at;
 	UT_hash_handle	 hh;
@@ -83,12 +85,10 @@ struct proc {
 
 static int		 ncpu;
 static size_t		 page;
-static struct ring	*rings;		/* per CPU and kind; fd -1 until opened */
+static struct ring	*rings;		/* per CPU and kind */
 static int		 nrings;
 static uint64_t		 tp_id[2];	/* DW_SWITCH, DW_SYSCALL */
 static char		 sys_filter[8192];
-static int		*fds;
-static int		 nfds;
 static struct pending	*pendings;
 static struct proc	*procs;
 static uint64_t		 written, missed, lost;
@@ -109,6 +109,50 @@ read_id(const char *rel)
 	return strtoull(buf, NULL, 10);
 }
 
+static void
+attr(struct perf_event_attr *a, int kind)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->config = tp_id[kind];
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user = REGS_MASK;
+	a->sample_stack_user = STACK_BYTES;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;	/* the capture's clock */
+}
+
+/*
+ * A buffer's owner is an event of no process (a dummy on its CPU), so that
+ * the events of a process can be closed when it exits while the others
+ * go on writing into the buffer.
+ */
+static void
+ring_open(struct ring *r, int cpu, int kind)
+{
+	struct perf_event_attr a;
+	void *m;
+
+	attr(&a, kind);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	r->kind = kind;
+	r->fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (r->fd == -1)
+		die(EX_UNAVAILABLE, "--stacks: perf_event_open (buffer of "
+		    "CPU %d)", cpu);
+	m = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, r->fd, 0);
+	if (m == MAP_FAILED)
+		die(EX_UNAVAILABLE, "--stacks: mmap of a perf buffer");
+	r->meta = m;
+	r->data = (unsigned char *)m + page;
+}
+
 void
 dwstack_setup(void)
 {
@@ -124,10 +168,8 @@ dwstack_setup(void)
 	 * crowd out the blocking waits, whose stacks a diagnosis shows.
 	 */
 	r = xcalloc(2 * ncpu, sizeof(*r));
-	for (n = 0; n < 2 * ncpu; n++) {
-		r[n].fd = -1;
-		r[n].kind = n % 2;
-	}
+	for (n = 0; n < 2 * ncpu; n++)
+		ring_open(&r[n], n / 2, n % 2);
 	pthread_mutex_lock(&mu);	/* the reader may be looking */
 	rings = r;
 	nrings = 2 * ncpu;
@@ -149,47 +191,20 @@ dwstack_setup(void)
 	}
 }
 
-static void
-ring_map(struct ring *r, int fd)
-{
-	void *m;
-
-	m = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-	    MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		die(EX_UNAVAILABLE, "--stacks: mmap of a perf buffer");
-	r->fd = fd;
-	r->meta = m;
-	r->data = (unsigned char *)m + page;
-}
-
-/* One tracepoint of one thread on one CPU; 0 if the thread is gone. */
+/* One tracepoint of one thread on one CPU; -1 if the thread is gone. */
 static int
 open_event(int tid, int cpu, int kind)
 {
 	struct perf_event_attr a;
-	struct ring *r;
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.size = sizeof(a);
-	a.config = tp_id[kind];
-	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	a.sample_regs_user = REGS_MASK;
-	a.sample_stack_user = STACK_BYTES;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;	/* the capture's clock */
+	attr(&a, kind);
 	a.inherit = 1;
-	a.wakeup_watermark = RING_PAGES * page / 2;
-	a.watermark = 1;
 	fd = syscall(SYS_perf_event_open, &a, tid, cpu, -1,
 	    PERF_FLAG_FD_CLOEXEC);
 	if (fd == -1) {
 		if (errno == ESRCH)
-			return 0;
+			return -1;
 		die(EX_UNAVAILABLE, "--stacks: perf_event_open (thread %d)",
 		    tid);
 	}
@@ -198,14 +213,9 @@ open_event(int tid, int cpu, int kind)
 		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "prev_state & 3");
 	else if (sys_filter[0] != '\0')
 		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, sys_filter);
-	r = &rings[2 * cpu + kind];
-	if (r->fd == -1)
-		ring_map(r, fd);
-	else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) == -1)
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rings[2 * cpu + kind].fd) == -1)
 		die(EX_UNAVAILABLE, "--stacks: PERF_EVENT_IOC_SET_OUTPUT");
-	fds = xrealloc(fds, (nfds + 1) * sizeof(*fds));
-	fds[nfds++] = fd;
-	return 1;
+	return fd;
 }
 
 static struct proc *
@@ -228,7 +238,7 @@ dwstack_follow(int tgid)
 	char path[64];
 	struct dirent *de;
 	struct proc *p;
-	int tid, cpu;
+	int tid, cpu, kind, fd;
 	DIR *d;
 
 	if (rings == NULL || tgid <= 0 || (p = proc_get(tgid))->followed)
@@ -241,10 +251,13 @@ dwstack_follow(int tgid)
 	while ((de = readdir(d)) != NULL) {
 		if ((tid = atoi(de->d_name)) <= 0)
 			continue;
-		for (cpu = 0; cpu < ncpu; cpu++) {
-			open_event(tid, cpu, DW_SWITCH);
-			open_event(tid, cpu, DW_SYSCALL);
-		}
+		for (cpu = 0; cpu < ncpu; cpu++)
+			for (kind = 0; kind < 2; kind++)
+				if ((fd = open_event(tid, cpu, kind)) != -1) {
+					p->fds = xrealloc(p->fds, (p->nfds + 1) *
+					    sizeof(*p->fds));
+					p->fds[p->nfds++] = fd;
+				}
 	}
 	pthread_mutex_unlock(&mu);
 	closedir(d);
@@ -270,6 +283,25 @@ dwstack_forget(int tgid)
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
 	}
+}
+
+void
+dwstack_exit(int tgid)
+{
+	struct proc *p;
+	int i;
+
+	HASH_FIND_INT(procs, &tgid, p);
+	if (p == NULL)
+		return;
+	/* Its samples are in the buffers already: they outlive the events. */
+	for (i = 0; i < p->nfds; i++)
+		close(p->fds[i]);
+	if (p->dwfl != NULL)
+		dwfl_end(p->dwfl);
+	HASH_DEL(procs, p);
+	free(p->fds);
+	free(p);
 }
 
 static void
@@ -537,8 +569,7 @@ drain_all(void)
 	int i;
 
 	for (i = 0; i < nrings; i++)
-		if (rings[i].fd != -1)
-			drain(&rings[i]);
+		drain(&rings[i]);
 }
 
 void
@@ -626,17 +657,20 @@ dwstack_stats(uint64_t *w, uint64_t *m, uint64_t *l)
 void
 dwstack_close(void)
 {
+	struct proc *p, *tmp;
 	int i;
 
 	if (getenv("ARGUS_CAPTURE_DEBUG") != NULL)
 		fprintf(stderr, "argus-capture: stacks: %llu lost in the "
 		    "kernel's buffers, at most %zu bytes held\n",
 		    (unsigned long long)overrun, held_max);
-
-	for (i = 0; i < nfds; i++)
-		close(fds[i]);
-	for (i = 0; i < nrings; i++)
-		if (rings[i].fd != -1)
-			munmap(rings[i].meta, (RING_PAGES + 1) * page);
-	nfds = 0;
+	HASH_ITER(hh, procs, p, tmp)
+		dwstack_exit(p->tgid);
+	pthread_mutex_lock(&mu);
+	for (i = 0; i < nrings; i++) {
+		munmap(rings[i].meta, (RING_PAGES + 1) * page);
+		close(rings[i].fd);
+	}
+	nrings = 0;
+	pthread_mutex_unlock(&mu);
 }

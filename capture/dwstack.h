@@ -22,6 +22,8 @@ void	 dwstack_follow(int tgid);
 void	 dwstack_inherit(int parent, int child);
 /* It exec'd: its mappings are new. */
 void	 dwstack_forget(int tgid);
+/* It exited: close its events (their samples stay) and forget it. */
+void	 dwstack_exit(int tgid);
 
 #define DWSTACK_MAXFRAMES	32
 

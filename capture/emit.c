@@ -403,6 +403,16 @@ learn(int e, const char *d, int size, int tid)
 		break;
 	case EV_EXIT:
 		task_get(tid)->dead = 1;
+		/*
+		 * Its leader's exit ends a process (nearly always: a leader
+		 * that leaves its threads running loses their stacks).  A
+		 * long capture must not keep an event per CPU for every
+		 * process it ever followed.
+		 */
+		if (stacking && task_tgid(tid) == tid) {
+			ustack_forget(tid);
+			dwstack_exit(tid);
+		}
 		break;
 	case EV_RENAME:
 		child = fi(d, &f[0]);

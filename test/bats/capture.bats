@@ -3,6 +3,8 @@
 # why, where it is unavailable (not root, no tracefs); they never pass
 # without having traced.
 
+load helpers
+
 setup_file() {
 	export TOP="$BATS_TEST_DIRNAME/../.."
 	export CAP="$TOP/bin/argus-capture"
@@ -44,15 +46,6 @@ mark() {
 
 # The instance a capture with this pid uses.
 inst_of() { echo "$TFS/instances/argus-$1"; }
-
-wait_instance() {	# pid: until its instance is tracing
-	local i
-	for i in $(seq 100); do
-		[ "$(cat "$(inst_of "$1")/tracing_on" 2>/dev/null)" = 1 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # Value of "KEY VALUE" lines the helper prints.
 val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
@@ -164,7 +157,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	for sig in INT TERM; do
 		"$CAP" -d 60 -o "$T/s.gz" &
 		cpid=$!
-		wait_instance "$cpid"
+		wait_capture "$cpid"
 		sleep 0.5
 		kill -"$sig" "$cpid"
 		rc=0; wait "$cpid" || rc=$?
@@ -179,7 +172,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	need_tracing
 	"$CAP" -d 60 -o "$T/k.gz" &
 	cpid=$!
-	wait_instance "$cpid"
+	wait_capture "$cpid"
 	sleep 2.5
 	kill -KILL "$cpid"
 	wait "$cpid" || true
@@ -232,10 +225,10 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	need_tracing
 	"$CAP" -d 8 -o "$T/a.gz" &
 	a=$!
-	wait_instance "$a"
+	wait_capture "$a"
 	"$CAP" -d 60 -o "$T/b.gz" &
 	b=$!
-	wait_instance "$b"
+	wait_capture "$b"
 	if [ ! -e "$(inst_of "$a")/options/copy_trace_marker" ]; then
 		kill -INT "$a" "$b"
 		wait "$a" "$b" || true
@@ -265,7 +258,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	sp=$!
 	"$CAP" -p "$sp" -d 1.5 -o "$T/p.gz" &
 	cpid=$!
-	wait_instance "$cpid"
+	wait_capture "$cpid"
 	kill "$sp"
 	wait "$cpid"
 	zcat "$T/p.gz" > "$T/p.csv"

@@ -21,7 +21,7 @@ capture() {
 	fi
 	argus-capture -o "$base.gz" 2>"$base.err" 3>&- &
 	cap=$!
-	sleep 1
+	wait_capture "$cap"
 	"$ROOT/test/scenarios/$s" -n 5 -H 4 -t "$base.truth" >/dev/null 3>&- &
 	scen=$!
 	for i in $(seq 100); do

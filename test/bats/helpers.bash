@@ -23,3 +23,21 @@ need_tracing() {
 load_ids() {
 	eval "$(grep -E '^[a-z_]+=[-0-9a-zA-Z_.,/]*$' "$1")"
 }
+
+# Waits (10 s at most) until the capture with this pid traces; 1 if it
+# does not.  A new instance reads tracing_on 1 before the capture turns it
+# off to configure it, so its events must be set too: then tracing_on 1 is
+# the capture's own.
+wait_capture() {
+	local inst i
+	for inst in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$inst/instances" ] && break
+	done
+	inst="$inst/instances/argus-$1"
+	for i in $(seq 100); do
+		[ -n "$(cat "$inst/set_event" 2>/dev/null)" ] &&
+		    [ "$(cat "$inst/tracing_on" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

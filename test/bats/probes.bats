@@ -33,6 +33,8 @@ need_uprobes() {
 # Our probes, by the capture's pid, in the global uprobe_events.
 probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 
+
+
 @test "probes: malformed --probe and probe files are usage errors" {
 	run argus-capture --probe nocolon -d 1 -o /dev/null
 	[ "$status" -eq 64 ]
@@ -108,10 +110,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	[ "$status" -eq 0 ]
 	argus-capture -d 60 -o "$T/t.gz" --probes "$GLIB_PROBES" 2> "$T/err" &
 	cap=$!
-	for i in $(seq 100); do
-		[ "$(cat "$TFS/instances/argus-$cap/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.1
-	done
+	wait_capture "$cap"
 	n=$(probes_of "$cap")
 	echo "probes while running: $n"
 	[ "$n" -ge 3 ]
@@ -124,10 +123,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	# And SIGTERM.
 	argus-capture -d 60 -o /dev/null --probes "$GLIB_PROBES" 2>/dev/null &
 	cap=$!
-	for i in $(seq 100); do
-		[ "$(cat "$TFS/instances/argus-$cap/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.1
-	done
+	wait_capture "$cap"
 	[ "$(probes_of "$cap")" -ge 3 ]
 	kill -TERM "$cap"
 	wait "$cap" || true
@@ -138,10 +134,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	need_uprobes
 	argus-capture -d 60 -o /dev/null --probes "$GLIB_PROBES" 2>/dev/null &
 	cap=$!
-	for i in $(seq 100); do
-		[ "$(cat "$TFS/instances/argus-$cap/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.1
-	done
+	wait_capture "$cap"
 	[ "$(probes_of "$cap")" -ge 3 ]
 	kill -KILL "$cap"
 	wait "$cap" || true
@@ -307,4 +300,33 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "fork" { named[$9] = 1 }
 	    $1 == "stack" { n++; if ($3 != p && !($3 in named)) { print "not nofp:", $0; bad++ } }
 	    END { print n " stacks"; exit !(n >= 2 && bad == 0) }' "$T/t.csv"
+}
+
+@test "stacks: a process named later gets stacks, and its perf events go when it exits" {
+	need_tracing
+	sc="$ROOT/test/scenarios/circular-wait"
+	[ -x "$sc" ] || skip "test/scenarios/circular-wait not built"
+	argus-capture -d 30 -Z -o "$T/t.csv" --stacks-comm cw-renderer 2>/dev/null 3>&- &
+	cap=$!
+	wait_capture "$cap"
+	base=$(ls "/proc/$cap/fd" | wc -l)
+	"$sc" -n 20 --no-hang > /dev/null &
+	pid=$!
+	sleep 1
+	during=$(ls "/proc/$cap/fd" | wc -l)
+	wait "$pid"
+	# The formatter learns of the exit a moment later.
+	for i in $(seq 50); do
+		[ "$(ls "/proc/$cap/fd" | wc -l)" -le "$base" ] && break
+		sleep 0.1
+	done
+	after=$(ls "/proc/$cap/fd" | wc -l)
+	kill -INT "$cap"
+	wait "$cap"
+	echo "fds: $base before, $during while it ran, $after after"
+	[ "$during" -gt "$base" ]
+	[ "$after" -le "$base" ]
+	n=$(grep -c '^stack,.*,renderer_main+0x' "$T/t.csv")
+	echo "$n stacks in renderer_main"
+	[ "$n" -ge 10 ]
 }
