@@ -8,6 +8,13 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
+# A test that fails half-way must not leave its recorder tracing.
+teardown() {
+	if [ -f "$BATS_TEST_TMPDIR/ring/recorder.pid" ]; then
+		argus --ring "$BATS_TEST_TMPDIR/ring" stop >/dev/null 2>&1 || true
+	fi
+}
+
 @test "argus: --help, an unknown command, debug without a target" {
 	run argus --help
 	[ "$status" -eq 0 ]
