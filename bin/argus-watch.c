@@ -5,6 +5,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -148,6 +149,9 @@ main(int argc, char *argv[])
 	}
 	if ((pid != 0) == (optind < argc) || (symbol != NULL) == (addr != 0))
 		usage_error(usage);
+	if (pid != 0 && kill(pid, 0) == -1 && errno == ESRCH)
+		diex(EX_NOINPUT, "no process %d", (int)pid);
+	watch_selftest();
 	if (optind < argc)
 		pid = child = start(argv + optind);
 	if (symbol != NULL)

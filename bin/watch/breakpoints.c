@@ -129,6 +129,41 @@ watch_open(pid_t pid, uint64_t addr, int len)
 	return w;
 }
 
+/*
+ * Some machines accept a breakpoint and never trap on it: virtual machines
+ * that do not pass the debug registers through.  Watching there would
+ * trace nothing and look like a flag nobody touches, so try one on a
+ * variable of our own first.
+ */
+void
+watch_selftest(void)
+{
+	static volatile int probe;
+	struct perf_event_attr a;
+	uint64_t hits = 0;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.size = sizeof(a);
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uintptr_t)&probe;
+	a.bp_len = HW_BREAKPOINT_LEN_4;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd == -1)
+		die(EX_UNAVAILABLE, "perf_event_open (a hardware breakpoint)");
+	probe = 1;
+	probe = 2;
+	if (read(fd, &hits, sizeof(hits)) != sizeof(hits))
+		hits = 0;
+	close(fd);
+	if (hits == 0)
+		diex(EX_UNAVAILABLE, "hardware watchpoints do not fire on this "
+		    "machine (a virtual machine without debug registers?)");
+}
+
 int
 watch_poll(struct watch *w, int timeout_ms)
 {

@@ -24,6 +24,7 @@ struct hit {
 };
 
 struct watch;
+void		 watch_selftest(void);	/* exit 69 if breakpoints never trap */
 struct watch	*watch_open(pid_t, uint64_t addr, int len);
 int		 watch_poll(struct watch *, int timeout_ms);	/* 0: all gone */
 int		 watch_hits(struct watch *, struct hit **);	/* sorted by time */
