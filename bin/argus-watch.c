@@ -40,14 +40,6 @@ static const char usage[] =
 "Exit: 0 ok, 64 usage, 65 no such symbol, 66 no such process, 69 no\n"
 "watchpoints here.  See argus-watch(1).\n";
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* The command, stopped at its exec so that nothing runs unwatched. */
 static pid_t

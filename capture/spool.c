@@ -74,15 +74,6 @@ static int		 debug;
 static uint64_t		 dbg_prev, dbg_maxgap, dbg_passes;
 static pthread_t	 thread;
 
-uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static void
 ring_init(struct ring *r, size_t n)
 {

@@ -55,6 +55,5 @@ size_t	 spool_bytes(void);		/* queued now */
 uint64_t spool_total(void);		/* read since the start */
 void	 spool_lost(struct spool_stats *);	/* latest counters */
 const char *spool_error(void);		/* the reader's failure, or NULL */
-uint64_t now_ns(void);
 
 #endif

@@ -69,6 +69,9 @@ void	 usage_error(const char *usage) __attribute__((noreturn));
 	{ "help",	 no_argument,	    NULL, 'h' }, \
 	{ "version",	 no_argument,	    NULL, 'V' }
 
+/* CLOCK_MONOTONIC in ns: the clock of every TIME in a stream. */
+uint64_t now_ns(void);
+
 /* Numbers from the command line: a usage error, not a crash, when bad. */
 uint64_t parse_u64(const char *opt, const char *s);
 uint64_t parse_duration_ns(const char *opt, const char *s);	/* 1.5s 20ms 300us 7ns; bare = s */
