@@ -42,6 +42,7 @@ SPIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/spin/*.c))
 SIMILAR_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/similar/*.c))
 SLICE_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/slice/*.c))
 WATCH_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/watch/*.c))
+PORCELAIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/porcelain/*.c))
 
 bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -59,6 +60,9 @@ bin/argus-slice: bin/argus-slice.o $(SLICE_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/argus-watch: bin/argus-watch.o $(WATCH_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/argus: bin/argus.o $(PORCELAIN_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/%: bin/%.o lib/libargus.a

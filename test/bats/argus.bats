@@ -29,6 +29,30 @@ teardown() {
 	[ "$status" -eq 69 ]
 }
 
+@test "argus: every command has --help; bad options are usage errors" {
+	for c in start stop mark debug demo; do
+		run argus "$c" --help
+		[ "$status" -eq 0 ]
+		[[ "$output" == "usage: argus $c"* ]]
+	done
+	run argus demo --frobnicate
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"Try 'argus demo --help'"* ]]
+	run argus --ring "$BATS_TEST_TMPDIR/none" debug --pid 1 --bogus
+	[ "$status" -eq 64 ]
+	run argus stop now
+	[ "$status" -eq 64 ]
+}
+
+@test "argus: an argument is never reparsed by a shell" {
+	# A ring directory whose name a shell would expand or split.
+	dir="$BATS_TEST_TMPDIR/a b;\$(touch pwned)'\""
+	mkdir -p "$dir"
+	run argus --ring "$dir" debug --comm "x'; touch pwned2 #" --auto
+	[ ! -e pwned ] && [ ! -e pwned2 ]
+	[[ "$output" == *"no recording in it yet"* ]]
+}
+
 @test "argus: start, mark, debug while it hangs, stop: the recorder finds the culprit" {
 	need_tracing
 	ring="$BATS_TEST_TMPDIR/ring"

@@ -1,0 +1,112 @@
+/*
+ * argus debug: cut the recent past out of the flight recorder's ring and
+ * diagnose the hang in it, with the same pipeline a user would type:
+ *
+ *	argus-cat --live -s SINCE RING... | argus-segment | argus-link |
+ *	    argus-spin TARGET | argus-similar | argus-slice -o DEBUG.gz
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "porcelain.h"
+
+static const char usage[] =
+"usage: argus debug --pid PID | --tid TID | --comm NAME [--at TIME]\n"
+"                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
+"Diagnose a hang from the flight recorder's recent recording: build the\n"
+"event graph of the last TIME (default 60s) and walk it back from the\n"
+"hang, asking on the terminal where the graph is ambiguous.\n"
+"\n"
+"  --pid, --tid, --comm   the program that hangs (argus-spin(1))\n"
+"  --at TIME              the hang's moment, if not the last mark\n"
+"  --last TIME            how much of the recording to read (default 60s)\n"
+"  --threshold TIME       a wait longer than this is a hang (default 2s)\n"
+"  --auto                 answer by rule instead of asking\n"
+"  --answers FILE         take the answers from FILE\n"
+"\n"
+"The graph and the diagnosis are kept in the recorder's directory.\n";
+
+#define RING_PREFIX	"argus-ring-"
+
+static int
+debug(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "pid",	required_argument, NULL, 'p' },
+		{ "tid",	required_argument, NULL, 't' },
+		{ "comm",	required_argument, NULL, 'c' },
+		{ "at",		required_argument, NULL, 'a' },
+		{ "last",	required_argument, NULL, 'l' },
+		{ "threshold",	required_argument, NULL, 'T' },
+		{ "auto",	no_argument,	   NULL, 'A' },
+		{ "answers",	required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *target[8], *slice_opts[4], since[32], file[PATH_MAX], out[PATH_MAX];
+	uint64_t last = 60 * 1000000000ULL;
+	struct pipeline *p;
+	struct dirent *de;
+	int ch, nt = 0, ns = 0, nfiles = 0, status;
+	DIR *d;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (nt > 6 || ns > 2)
+			command_usage(&cmd_debug);
+		switch (ch) {
+		case 'p': target[nt++] = "--pid"; target[nt++] = optarg; break;
+		case 't': target[nt++] = "--tid"; target[nt++] = optarg; break;
+		case 'c': target[nt++] = "--comm"; target[nt++] = optarg; break;
+		case 'a': target[nt++] = "--at"; target[nt++] = optarg; break;
+		case 'T':
+			target[nt++] = "--threshold";
+			target[nt++] = optarg;
+			break;
+		case 'l': last = parse_duration_ns("--last", optarg); break;
+		case 'A': slice_opts[ns++] = "--auto"; break;
+		case 'f':
+			slice_opts[ns++] = "--answers";
+			slice_opts[ns++] = optarg;
+			break;
+		default: command_usage(&cmd_debug);
+		}
+	}
+	if (optind != argc || nt == 0)
+		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
+		    "or --comm)");
+	if ((d = opendir(ring)) == NULL)
+		die(EX_NOINPUT, "%s (no recording: 'argus start' first)", ring);
+
+	p = pipeline_new();
+	pipeline_stage(p, "argus-cat");
+	pipeline_arg(p, "--live");
+	pipeline_arg(p, "-s");
+	snprintf(since, sizeof(since), "%llu", (unsigned long long)
+	    (now_ns() > last ? now_ns() - last : 0));
+	pipeline_arg(p, since);
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0) {
+			ring_path(file, sizeof(file), de->d_name);
+			pipeline_arg(p, file);
+			nfiles++;
+		}
+	closedir(d);
+	if (nfiles == 0)
+		diex(EX_NOINPUT, "%s: no recording in it yet", ring);
+	pipeline_diagnosis(p, target, nt, slice_opts, ns);
+	snprintf(file, sizeof(file), "debug-%lld.gz", (long long)time(NULL));
+	ring_path(out, sizeof(out), file);
+	pipeline_arg(p, "-o");
+	pipeline_arg(p, out);
+	fprintf(stderr, "argus: diagnosing the last %.0f s of %s; the graph "
+	    "and the diagnosis go to %s\n", last / 1e9, ring, out);
+	status = pipeline_run(p);
+	pipeline_free(p);
+	return status;
+}
+
+const struct command cmd_debug = { "debug", usage, debug };

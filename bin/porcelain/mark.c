@@ -1,0 +1,50 @@
+/*
+ * argus mark: a marker event in the recording, the moment the user saw
+ * the hang; argus-spin takes the last one as the hang's moment.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "porcelain.h"
+
+static const char usage[] =
+"usage: argus mark [TEXT ...]\n"
+"Write 'argus-mark TEXT' into the recording, to mark when a hang was\n"
+"noticed; argus-spin takes the last mark as the moment of the hang.\n";
+
+static int
+mark(int argc, char *argv[])
+{
+	static const char *roots[] = { "/sys/kernel/tracing",
+	    "/sys/kernel/debug/tracing" };
+	char path[PATH_MAX], text[1024] = "argus-mark";
+	size_t i, n = strlen(text), m;
+	pid_t pid;
+	int fd = -1, k;
+
+	if ((pid = recorder()) == 0)
+		diex(EX_UNAVAILABLE, "the recorder is not running ('argus start')");
+	for (k = 1; k < argc; k++) {
+		m = strlen(argv[k]);
+		if (n + 1 + m >= sizeof(text))
+			diex(EX_USAGE, "mark: text longer than %zu bytes",
+			    sizeof(text) - 1);
+		text[n++] = ' ';
+		memcpy(text + n, argv[k], m + 1);
+		n += m;
+	}
+	/* Into the recorder's own instance: nobody else's buffer. */
+	for (i = 0; i < ARRAY_LEN(roots) && fd == -1; i++) {
+		snprintf(path, sizeof(path), "%s/instances/argus-%d/trace_marker",
+		    roots[i], (int)pid);
+		fd = open(path, O_WRONLY | O_NOFOLLOW);
+	}
+	if (fd == -1 || write(fd, text, n) == -1 || close(fd) == -1)
+		die(EX_UNAVAILABLE, "%s", path);
+	return 0;
+}
+
+const struct command cmd_mark = { "mark", usage, mark };

@@ -1,0 +1,62 @@
+/*
+ * argus, the porcelain: one file per subcommand, run from the table in
+ * bin/argus.c.  The programs they drive are the plumbing; pipelines are
+ * spawned stage by stage with argv vectors, never through a shell, so an
+ * argument is never reparsed.
+ */
+#ifndef ARGUS_PORCELAIN_H
+#define ARGUS_PORCELAIN_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "util.h"
+
+struct command {
+	const char	*name;
+	const char	*usage;		/* the whole text of `argus NAME --help' */
+	int		(*run)(int argc, char *argv[]);	/* argv[0] is NAME */
+};
+
+extern const char *ring;		/* the recorder's directory */
+
+/* Each subcommand, in its own file. */
+extern const struct command cmd_start, cmd_stop, cmd_mark, cmd_debug,
+    cmd_demo;
+
+/*
+ * Handles -h/--help (prints the command's usage, exits 0); a usage error
+ * for any other option before the command's own.  1 if argv[1] is help.
+ */
+void		 command_help(const struct command *, int argc, char *argv[]);
+void		 command_usage(const struct command *) __attribute__((noreturn));
+
+/* run.c: our kin first on PATH, then children by argv. */
+void		 find_bindir(void);
+const char	*bindir(void);
+
+/*
+ * A pipeline: stages of argv vectors, each stage's stdout into the next's
+ * stdin.  Its status is that of the first stage that failed other than
+ * by SIGPIPE (what failed first explains what followed), else the last's.
+ */
+struct pipeline;
+struct pipeline	*pipeline_new(void);
+void		 pipeline_stage(struct pipeline *, const char *prog);
+void		 pipeline_arg(struct pipeline *, const char *arg);
+int		 pipeline_run(struct pipeline *);
+void		 pipeline_free(struct pipeline *);
+
+int		 run_wait(pid_t);		/* exit status, 128+sig */
+pid_t		 spawn(char *const argv[], int in, int out, int err);
+
+/* The diagnosis pipeline after its input stages, as `argus debug' runs it. */
+void		 pipeline_diagnosis(struct pipeline *, char *const target[],
+		    int ntarget, char *const slice_opts[], int nslice);
+
+/* recorder.c */
+pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
+void		 ring_path(char *buf, size_t size, const char *name);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * Running the plumbing: our own directory first on PATH, so that an
+ * uninstalled build runs its own programs; children spawned with argv
+ * vectors and joined by pipes, as sh(1) would, without a shell.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "porcelain.h"
+
+extern char **environ;
+
+struct stage {
+	char		**argv;
+	int		  argc, cap;
+};
+
+struct pipeline {
+	struct stage	*s;
+	int		 n;
+};
+
+static char	 dir[PATH_MAX];
+
+void
+find_bindir(void)
+{
+	char self[PATH_MAX], *slash, *path;
+	const char *old = getenv("PATH");
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+		die(EX_OSERR, "/proc/self/exe");
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	snprintf(dir, sizeof(dir), "%s", self);
+	if (old == NULL)
+		old = "/usr/bin:/bin";
+	path = xmalloc(strlen(dir) + strlen(old) + 2);
+	sprintf(path, "%s:%s", dir, old);
+	setenv("PATH", path, 1);
+	free(path);
+}
+
+const char *
+bindir(void)
+{
+	return dir;
+}
+
+/* A child with the given descriptors as its stdin, stdout, stderr (-1: ours). */
+pid_t
+spawn(char *const argv[], int in, int out, int err)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	if (in != -1)
+		posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
+	if (out != -1)
+		posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
+	if (err != -1)
+		posix_spawn_file_actions_adddup2(&fa, err, STDERR_FILENO);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		errno = rc;
+		die(rc == ENOENT ? 127 : EX_OSERR, "%s", argv[0]);
+	}
+	return pid;
+}
+
+int
+run_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			die(EX_OSERR, "waitpid %d", (int)pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	    128 + WTERMSIG(status);
+}
+
+struct pipeline *
+pipeline_new(void)
+{
+	return xcalloc(1, sizeof(struct pipeline));
+}
+
+void
+pipeline_arg(struct pipeline *p, const char *arg)
+{
+	struct stage *s = &p->s[p->n - 1];
+
+	if (s->argc + 2 > s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->argv = xrealloc(s->argv, s->cap * sizeof(*s->argv));
+	}
+	s->argv[s->argc++] = xstrdup(arg);
+	s->argv[s->argc] = NULL;
+}
+
+void
+pipeline_stage(struct pipeline *p, const char *prog)
+{
+	p->s = xrealloc(p->s, (p->n + 1) * sizeof(*p->s));
+	memset(&p->s[p->n++], 0, sizeof(*p->s));
+	pipeline_arg(p, prog);
+}
+
+int
+pipeline_run(struct pipeline *p)
+{
+	pid_t *pids = xcalloc(p->n, sizeof(*pids));
+	int i, in = -1, fd[2], status, first = 0;
+
+	for (i = 0; i < p->n; i++) {
+		fd[0] = fd[1] = -1;
+		if (i + 1 < p->n && pipe2(fd, O_CLOEXEC) == -1)
+			die(EX_OSERR, "pipe");
+		pids[i] = spawn(p->s[i].argv, in, fd[1], -1);
+		if (in != -1)
+			close(in);
+		if (fd[1] != -1)
+			close(fd[1]);
+		in = fd[0];
+	}
+	for (i = 0; i < p->n; i++) {
+		status = run_wait(pids[i]);
+		if (first == 0 && status != 0 && status != 128 + SIGPIPE)
+			first = status;
+		if (i == p->n - 1 && first == 0)
+			first = status;
+	}
+	free(pids);
+	return first;
+}
+
+void
+pipeline_free(struct pipeline *p)
+{
+	int i, j;
+
+	for (i = 0; i < p->n; i++) {
+		for (j = 0; j < p->s[i].argc; j++)
+			free(p->s[i].argv[j]);
+		free(p->s[i].argv);
+	}
+	free(p->s);
+	free(p);
+}
+
+void
+pipeline_diagnosis(struct pipeline *p, char *const target[], int ntarget,
+    char *const slice_opts[], int nslice)
+{
+	int i;
+
+	pipeline_stage(p, "argus-segment");
+	pipeline_arg(p, "-q");
+	pipeline_stage(p, "argus-link");
+	pipeline_arg(p, "-q");
+	pipeline_stage(p, "argus-spin");
+	for (i = 0; i < ntarget; i++)
+		pipeline_arg(p, target[i]);
+	pipeline_stage(p, "argus-similar");
+	pipeline_arg(p, "-q");
+	pipeline_stage(p, "argus-slice");
+	for (i = 0; i < nslice; i++)
+		pipeline_arg(p, slice_opts[i]);
+}
+
+void
+command_usage(const struct command *c)
+{
+	const char *nl = strchr(c->usage, '\n');
+
+	/* Only the synopsis line: the rest is for --help. */
+	fprintf(stderr, "%.*s\nTry 'argus %s --help' for more.\n",
+	    nl ? (int)(nl - c->usage) : (int)strlen(c->usage), c->usage,
+	    c->name);
+	exit(EX_USAGE);
+}
+
+void
+command_help(const struct command *c, int argc, char *argv[])
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(c->usage, stdout);
+			exit(0);
+		}
+}

@@ -1,0 +1,38 @@
+/* argus stop: end the recorder that start started, by its pid alone. */
+#include <signal.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "porcelain.h"
+
+static const char usage[] =
+"usage: argus stop\n"
+"Stop the flight recorder that 'argus start' started (that process only).\n"
+"The recording stays in the recorder's directory.\n";
+
+static int
+stop(int argc, char *argv[])
+{
+	char path[PATH_MAX];
+	pid_t pid;
+	int i;
+
+	(void)argv;
+	if (argc != 1)
+		command_usage(&cmd_stop);
+	if ((pid = recorder()) == 0) {
+		warnx_("the recorder is not running");
+		return EX_UNAVAILABLE;
+	}
+	if (kill(pid, SIGINT) == -1)
+		die(EX_OSERR, "kill %d", (int)pid);
+	for (i = 0; i < 100 && kill(pid, 0) == 0; i++)
+		usleep(100000);
+	ring_path(path, sizeof(path), "recorder.pid");
+	unlink(path);
+	printf("argus: the recorder stopped; the recording stays in %s\n", ring);
+	return 0;
+}
+
+const struct command cmd_stop = { "stop", usage, stop };
