@@ -237,3 +237,14 @@ syscall_is_recv(const char *name)
 
 	return in_list(name, recvs);
 }
+
+const char *
+softirq_name(int vec)
+{
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+		"TASKLET", "SCHED", "HRTIMER", "RCU",
+	};
+
+	return vec >= 0 && vec < (int)ARRAY_LEN(names) ? names[vec] : "";
+}

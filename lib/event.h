@@ -70,6 +70,10 @@ int		 stack_function(const struct record *, char *buf, size_t size);
  */
 int		 syscall_is_lock_wait(const struct event *);
 
+/* Softirq vectors, as the kernel numbers them; "" for one it does not. */
+enum { SOFTIRQ_NET_TX = 2, SOFTIRQ_NET_RX = 3 };
+const char	*softirq_name(int vec);
+
 /* System calls that pass messages: a send wakes its receiver. */
 int		 syscall_is_send(const char *name);
 int		 syscall_is_recv(const char *name);

@@ -246,3 +246,94 @@ parse_duration_ns(const char *opt, const char *s)
 			return (uint64_t)(v * units[i].mul + 0.5);
 	diex(EX_USAGE, "%s: unknown unit in '%s' (ns, us, ms, s, m, h)", opt, s);
 }
+
+void
+when_parse(struct when *w, const char *opt, const char *arg)
+{
+	w->set = 1;
+	w->relative = arg[0] == '+';
+	if (w->relative)
+		w->ns = parse_duration_ns(opt, arg + 1);
+	else
+		w->ns = parse_u64(opt, arg);
+}
+
+uint64_t
+when_resolve(const struct when *w, uint64_t first)
+{
+	if (!w->relative || first == NO_TIME)
+		return w->ns;
+	return first + w->ns;
+}
+
+struct option *
+toggle_options(const struct toggle *t, size_t n, const struct option *more)
+{
+	struct option *o;
+	size_t i, m;
+	char *name;
+
+	for (m = 0; more[m].name != NULL; m++)
+		;
+	o = xcalloc(n + m + 1, sizeof(*o));
+	for (i = 0; i < n; i++) {
+		name = xmalloc(strlen(t[i].name) + 4);
+		sprintf(name, "no-%s", t[i].name);
+		o[i].name = name;
+		o[i].has_arg = no_argument;
+		o[i].flag = t[i].off;
+		o[i].val = 1;
+	}
+	memcpy(o + n, more, (m + 1) * sizeof(*o));
+	return o;
+}
+
+char *
+toggle_usage(const char *head, const struct toggle *t, size_t n,
+    const char *tail)
+{
+	size_t i, len = strlen(head) + strlen(tail) + 1;
+	int w = 0;
+	char *u, *p;
+
+	for (i = 0; i < n; i++) {
+		if ((int)strlen(t[i].name) > w)
+			w = strlen(t[i].name);
+		len += strlen(t[i].help);
+	}
+	len += n * (w + 16);
+	p = u = xmalloc(len);
+	p += sprintf(p, "%s", head);
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "  --no-%-*s  %s\n", w, t[i].name, t[i].help);
+	sprintf(p, "%s", tail);
+	return u;
+}
+
+void
+set_bind(void *const *begin, void *const *end, const void *table,
+    size_t nrows, size_t stride, void **out, const char *what)
+{
+	void *const *e;
+	const char *row;
+	size_t i;
+
+	memset(out, 0, nrows * sizeof(*out));
+	for (e = begin; e < end; e++) {
+		for (i = 0; i < nrows; i++) {
+			row = *(const char *const *)((const char *)table +
+			    i * stride);
+			if (strcmp(row, **(const char *const *const *)e) == 0)
+				break;
+		}
+		if (i == nrows)
+			diex(EX_SOFTWARE, "%s '%s' has no row in lib/graph.c",
+			    what, **(const char *const *const *)e);
+		out[i] = *e;
+	}
+	for (i = 0; i < nrows; i++)
+		if (out[i] == NULL)
+			diex(EX_SOFTWARE, "%s '%s' of lib/graph.c has no code",
+			    what, *(const char *const *)((const char *)table +
+			    i * stride));
+}

@@ -76,4 +76,46 @@ uint64_t now_ns(void);
 uint64_t parse_u64(const char *opt, const char *s);
 uint64_t parse_duration_ns(const char *opt, const char *s);	/* 1.5s 20ms 300us 7ns; bare = s */
 
+/*
+ * A moment on the command line (argus-cat --since, argus-spin --at): ns of
+ * CLOCK_MONOTONIC, or +DURATION from the first record of the input.
+ */
+struct when {
+	int		 set, relative;
+	uint64_t	 ns;
+};
+void	 when_parse(struct when *, const char *opt, const char *arg);
+uint64_t when_resolve(const struct when *, uint64_t first);	/* first may be NO_TIME */
+
+/*
+ * --no-NAME switches, one for each heuristic of a table: the options (each
+ * sets *off itself, so no option value has to match an index) and their
+ * lines of --help.  Both are allocated once, at start.
+ */
+struct option;
+struct toggle {
+	const char	*name, *help;
+	int		*off;
+};
+struct option	*toggle_options(const struct toggle *, size_t n,
+		    const struct option *more);	/* more ends with a NULL name */
+char		*toggle_usage(const char *head, const struct toggle *, size_t n,
+		    const char *tail);
+
+/*
+ * A linker set, as in the BSD kernels: each file adds its entry where the
+ * entry is defined, and the linker gathers them into one section, from
+ * __start_SET to __stop_SET; there is no list to keep.  An entry points to
+ * a structure whose first member is its name, and set_bind() puts them in
+ * the order of a table of names (lib/graph.c): a row without an entry, or
+ * an entry without a row, stops the program at start.
+ */
+#define SET_ENTRY(set, var)						\
+	static void *const set##_##var __attribute__((used,		\
+	    section(#set))) = &var
+#define SET_BEGIN(set)	({ extern void *const __start_##set[]; __start_##set; })
+#define SET_END(set)	({ extern void *const __stop_##set[]; __stop_##set; })
+void	 set_bind(void *const *begin, void *const *end, const void *table,
+	    size_t nrows, size_t stride, void **out, const char *what);
+
 #endif
