@@ -8,18 +8,14 @@
 
 #include "segment/segment.h"
 
-static const char usage[] =
+static const char head[] =
 "usage: argus-segment [-zZq] [--no-HEURISTIC ...] [-o FILE] [FILE ...]\n"
 "Group each thread's events into vertices: the event graph's first half.\n"
 "\n"
 "Heuristics, each on by default; --no-NAME switches one off, so that a\n"
-"filter of your own can do its job instead:\n"
-"  --no-cull-interrupts  keep interrupt sequences in the thread they hit\n"
-"  --no-cull-housekeeping  keep wake-ups of the scheduler's kernel threads\n"
-"  --no-split-at-wait    do not end a vertex at a blocking wait\n"
-"  --no-callout          no vertex of its own for each work item\n"
-"  --no-peer-set         do not split at a message with a new peer\n"
-"  --no-hints            ignore boundary and cull hint records\n"
+"filter of your own can do its job instead:\n";
+
+static const char tail[] =
 "\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
@@ -32,40 +28,39 @@ static const char usage[] =
 "vertex record follows each vertex's last event.  Other records pass.\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-segment(1).\n";
 
-static struct heuristic *heuristics[] = {
-	&cull_interrupts, &hints, &callout, &split_at_wait, &peer_set,
-	&cull_housekeeping,
-};
-
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "no-cull-interrupts",	no_argument, NULL, 1 },
-		{ "no-hints",		no_argument, NULL, 2 },
-		{ "no-callout",		no_argument, NULL, 3 },
-		{ "no-split-at-wait",	no_argument, NULL, 4 },
-		{ "no-peer-set",	no_argument, NULL, 5 },
-		{ "no-cull-housekeeping", no_argument, NULL, 6 },
-		{ "quiet",		no_argument, NULL, 'q' },
+	static const struct option own[] = {
+		{ "quiet",	no_argument, NULL, 'q' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
 	const struct record *rec;
+	struct heuristic **h;
+	struct option *longopts;
+	struct toggle *tg;
 	struct source *src;
 	struct writer *out;
 	struct event ev;
 	uint64_t last = NO_TIME;
 	int ch, quiet = 0;
+	char *usage;
+	size_t i;
 
+	h = segment_heuristics();
+	tg = xcalloc(nsheuristics, sizeof(*tg));
+	for (i = 0; i < nsheuristics; i++)
+		tg[i] = (struct toggle){ h[i]->name, sheuristics[i].help,
+		    &h[i]->off };
+	usage = toggle_usage(head, tg, nsheuristics, tail);
+	longopts = toggle_options(tg, nsheuristics, own);
 	while ((ch = getopt_long(argc, argv, "q" COMMON_SHORT, longopts,
 	    NULL)) != -1) {
-		if (ch >= 1 && ch <= (int)ARRAY_LEN(heuristics))
-			heuristics[ch - 1]->off = 1;
-		else if (ch == 'q')
+		if (ch == 'q')
 			quiet = 1;
-		else
+		else if (ch != 0)
 			common_option(&com, ch, optarg, usage);
 	}
 	catch_signals();
@@ -76,15 +71,9 @@ main(int argc, char *argv[])
 		if (rec->time != NO_TIME)
 			last = rec->time;
 		if (event_parse(rec, &ev))
-			segment_event(&ev, heuristics, ARRAY_LEN(heuristics));
-		else if (!rec->comment && !hints.off &&
-		    (strcmp(rec->f[0], "boundary") == 0 ||
-		    strcmp(rec->f[0], "cull") == 0))
-			segment_hint(rec);
-		else if (!rec->comment && strcmp(rec->f[0], "task") == 0)
-			segment_task(rec);
+			segment_event(&ev);
 		else
-			writer_record(out, rec);
+			segment_record(rec);
 	}
 	segment_finish(last);
 	segment_summary(out, last, !quiet);

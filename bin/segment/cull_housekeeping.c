@@ -16,11 +16,12 @@ static const char *const housekeepers[] = {
 };
 
 static enum verdict
-judge(struct thread *t, const struct event *ev)
+judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
 	const char *comm;
 	size_t i;
 
+	(void)h;
 	(void)t;
 	if (ev->type != E_WAKING)
 		return KEEP;
@@ -31,8 +32,7 @@ judge(struct thread *t, const struct event *ev)
 	return KEEP;
 }
 
-struct heuristic cull_housekeeping = {
-	"cull-housekeeping",
-	"drop wake-ups of the scheduler's and RCU's per-CPU kernel threads",
-	judge, 0, 0,
+SEGMENT_HEURISTIC(cull_housekeeping) = {
+	.name = "cull-housekeeping",
+	.judge = judge,
 };

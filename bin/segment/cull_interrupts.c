@@ -7,8 +7,9 @@
 #include "segment.h"
 
 static enum verdict
-judge(struct thread *t, const struct event *ev)
+judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
+	(void)h;
 	(void)t;
 	/* Thread 0 is a CPU's idle loop: no one's work. */
 	if (ev->ctx != '-' || ev->tid == 0)
@@ -24,8 +25,7 @@ judge(struct thread *t, const struct event *ev)
 	}
 }
 
-struct heuristic cull_interrupts = {
-	"cull-interrupts",
-	"drop interrupt and softirq sequences from the thread they interrupted",
-	judge, 0, 0,
+SEGMENT_HEURISTIC(cull_interrupts) = {
+	.name = "cull-interrupts",
+	.judge = judge,
 };

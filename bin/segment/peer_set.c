@@ -6,32 +6,43 @@
  * receive reads (one connection or pipe per client is the common server
  * shape); sends do not count, so a log line written in between does not
  * split anything.
+ *
+ * The set holds one channel: the first a vertex receives from.  The
+ * receive that splits a vertex does not join the new vertex's set, whose
+ * first member is the channel of the receive after it.
  */
 #include "segment.h"
 
-static enum verdict
-judge(struct thread *t, const struct event *ev)
+struct state {
+	int		 has;
+	uint32_t	 fd;
+};
+
+static void
+opened(struct heuristic *h, struct thread *t)
 {
+	((struct state *)segment_state(h, t))->has = 0;
+}
+
+static enum verdict
+judge(struct heuristic *h, struct thread *t, const struct event *ev)
+{
+	struct state *s = segment_state(h, t);
 	uint32_t fd;
-	int i;
 
 	if (ev->type != E_SYS_ENTER || !syscall_is_recv(event_str(ev, 1)))
 		return KEEP;
 	fd = event_u64(ev, 2);
-	for (i = 0; i < t->npeers; i++)
-		if (t->peers[i] == fd)
-			return KEEP;
-	if (t->npeers == MAX_PEERS || t->npeers > 0) {
-		t->npeers = 0;	/* the new vertex starts with this channel */
-		t->peers[t->npeers++] = fd;
-		return CUT_BEFORE;
-	}
-	t->peers[t->npeers++] = fd;
+	if (s->has)
+		return s->fd == fd ? KEEP : CUT_BEFORE;
+	s->has = 1;
+	s->fd = fd;
 	return KEEP;
 }
 
-struct heuristic peer_set = {
-	"peer-set",
-	"split a vertex at a receive from a channel it had not received from",
-	judge, 0, 0,
+SEGMENT_HEURISTIC(peer_set) = {
+	.name = "peer-set",
+	.judge = judge,
+	.opened = opened,
+	.thread_size = sizeof(struct state),
 };

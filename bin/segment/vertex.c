@@ -3,6 +3,8 @@
  * come in time order; each is tagged with its vertex as it passes, so the
  * output stays in time order and memory holds only the live threads.
  */
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +17,43 @@ static struct writer	*out;
 static uint64_t		 next_id = 1;
 static uint64_t		 nvertices, nevents, nculled;
 
+static struct heuristic	**heuristics;	/* in table order */
+static size_t		 state_size;	/* of all heuristics, per thread */
+
 void
 segment_init(struct writer *w)
 {
 	out = w;
 }
 
-struct thread *
+/* In the order of sheuristics[], each with its state's place. */
+struct heuristic **
+segment_heuristics(void)
+{
+	size_t i, a = alignof(max_align_t);
+
+	if (heuristics != NULL)
+		return heuristics;
+	heuristics = xcalloc(nsheuristics, sizeof(*heuristics));
+	set_bind(SET_BEGIN(segment_heuristics), SET_END(segment_heuristics),
+	    sheuristics, nsheuristics, sizeof(sheuristics[0]),
+	    (void **)heuristics, "segment heuristic");
+	for (i = 0; i < nsheuristics; i++) {
+		heuristics[i]->row = &sheuristics[i];
+		heuristics[i]->thread_off = state_size;
+		state_size += (heuristics[i]->thread_size + a - 1) / a * a;
+	}
+	return heuristics;
+}
+
+void *
+segment_state(const struct heuristic *h, struct thread *t)
+{
+	return (char *)t + (sizeof(*t) + alignof(max_align_t) - 1) /
+	    alignof(max_align_t) * alignof(max_align_t) + h->thread_off;
+}
+
+static struct thread *
 thread_find(uint32_t tid)
 {
 	struct thread *t;
@@ -36,11 +68,10 @@ thread_get(uint32_t tid, uint32_t pid)
 	struct thread *t;
 
 	if ((t = thread_find(tid)) == NULL) {
-		t = xcalloc(1, sizeof(*t));
+		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
 		t->tid = tid;
 		t->oncpu_since = NO_TIME;
-		t->cull_until = NO_TIME;
-		t->began_by = "start";
+		t->began_by = VB_START;
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
 	if (pid != 0)
@@ -57,38 +88,42 @@ set_comm(struct thread *t, const char *comm)
 static void
 open_vertex(struct thread *t, uint64_t now)
 {
+	size_t i;
+
 	t->vertex = next_id++;
 	t->begin = now;
 	t->nevents = 0;
 	t->oncpu = 0;
-	t->npeers = 0;
 	if (t->oncpu_since != NO_TIME)
 		t->oncpu_since = now;	/* time before belongs to the last one */
+	for (i = 0; i < nsheuristics; i++)
+		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
+			heuristics[i]->opened(heuristics[i], t);
 }
 
 static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
+	struct vertex_rec v;
+
 	if (t->vertex == 0)
 		return;
 	if (t->oncpu_since != NO_TIME && end > t->oncpu_since) {
 		t->oncpu += end - t->oncpu_since;
 		t->oncpu_since = end;
 	}
-	writer_begin(out, "vertex");
-	writer_u64(out, end);
-	writer_u64(out, t->pid);
-	writer_u64(out, t->tid);
-	writer_u64(out, t->vertex);
-	writer_u64(out, t->begin);
-	writer_u64(out, end);
-	writer_u64(out, t->oncpu);
-	writer_u64(out, t->nevents);
-	writer_str(out, t->began_by);
-	writer_str(out, ended_by);
-	writer_str(out, t->waiting ? t->wait_state : "");
-	writer_str(out, t->comm);
-	writer_end(out);
+	v.pid = t->pid;
+	v.tid = t->tid;
+	v.id = t->vertex;
+	v.begin = t->begin;
+	v.end = end;
+	v.oncpu = t->oncpu;
+	v.events = t->nevents;
+	v.began_by = t->began_by;
+	v.ended_by = ended_by;
+	v.wait = t->waiting ? t->wait_state : "";
+	v.comm = t->comm;
+	vertex_write(out, &v);
 	nvertices++;
 	t->vertex = 0;
 	t->waiting = 0;
@@ -100,8 +135,8 @@ resume(struct thread *t, uint64_t now)
 {
 	if (!t->waiting)
 		return;
-	close_vertex(t, now, "wait");
-	t->began_by = "wakeup";
+	close_vertex(t, now, VE_WAIT);
+	t->began_by = VB_WAKEUP;
 }
 
 /* What an event tells about threads other than the one it ran in. */
@@ -125,7 +160,7 @@ other_threads(const struct event *ev, struct thread *t)
 	case E_FORK:
 		o = thread_get(event_u64(ev, 1), event_pid(ev, 0));
 		set_comm(o, event_str(ev, 3));
-		o->began_by = "fork";
+		o->began_by = VB_FORK;
 		break;
 	case E_COMM:
 		set_comm(thread_get(event_u64(ev, 1), event_pid(ev, 0)),
@@ -145,13 +180,62 @@ tag(const struct event *ev, uint64_t vertex)
 	writer_splice(out, ev->rec, EC_VERTEX, id);
 }
 
+/*
+ * The heuristics' verdicts, in table order: the first to cull wins, and
+ * so do the first to cut before the event and the first to end the vertex
+ * after it, unless one before it holds the vertex together.
+ */
+static int
+judge(struct thread *t, const struct event *ev, const char **cut,
+    const char **end, int *wait)
+{
+	struct heuristic *h;
+	int hold = 0;
+	size_t i;
+
+	*cut = *end = NULL;
+	*wait = 0;
+	for (i = 0; i < nsheuristics; i++) {
+		if ((h = heuristics[i])->off || h->judge == NULL)
+			continue;
+		switch (h->judge(h, t, ev)) {
+		case KEEP:
+			continue;
+		case HOLD:
+			hold = 1;
+			continue;
+		case CULL:
+			h->count++;
+			return 1;
+		case CUT_BEFORE:
+			if (*cut == NULL)
+				*cut = h->row->cut;
+			break;
+		case CUT_AFTER:
+			if (hold)
+				continue;
+			if (*end == NULL)
+				*end = h->row->cut;
+			break;
+		case WAIT_AFTER:
+			if (hold)
+				continue;
+			*wait = 1;
+			if (*end == NULL)
+				*end = VE_WAIT;
+			break;
+		}
+		h->count++;
+	}
+	return 0;
+}
+
 void
-segment_event(struct event *ev, struct heuristic **h, int nh)
+segment_event(struct event *ev)
 {
 	struct thread *t = thread_get(ev->tid, ev->pid);
-	const char *cut = NULL, *end = NULL;
-	enum verdict v;
-	int i, cull = 0, wait = 0;
+	const char *cut, *end;
+	int wait;
 
 	nevents++;
 	other_threads(ev, t);
@@ -167,31 +251,7 @@ segment_event(struct event *ev, struct heuristic **h, int nh)
 		}
 		return;
 	}
-	for (i = 0; i < nh; i++) {
-		if (h[i]->off)
-			continue;
-		switch ((v = h[i]->judge(t, ev))) {
-		case KEEP:
-			continue;
-		case CULL:
-			cull = 1;
-			break;
-		case CUT_BEFORE:
-			if (cut == NULL)
-				cut = h[i]->name;
-			break;
-		case CUT_AFTER:
-		case WAIT_AFTER:
-			if (end == NULL)
-				end = h[i]->name;
-			wait |= v == WAIT_AFTER;
-			break;
-		}
-		h[i]->count++;
-		if (cull)
-			break;
-	}
-	if (cull) {
+	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
 		tag(ev, NO_VERTEX);
 		return;
@@ -200,9 +260,6 @@ segment_event(struct event *ev, struct heuristic **h, int nh)
 	if (t->oncpu_since == NO_TIME && !t->waiting && ev->type != E_SWITCH)
 		t->oncpu_since = ev->time;
 	resume(t, ev->time);
-	if (t->cut != NULL && cut == NULL)
-		cut = t->cut;
-	t->cut = NULL;
 	if (cut != NULL && t->vertex != 0) {
 		close_vertex(t, ev->time, cut);
 		t->began_by = cut;
@@ -213,7 +270,7 @@ segment_event(struct event *ev, struct heuristic **h, int nh)
 	tag(ev, t->vertex);
 	if (ev->type == E_EXIT) {
 		t->last_vertex = t->vertex;
-		close_vertex(t, ev->time, "exit");
+		close_vertex(t, ev->time, VE_EXIT);
 		t->dead = 1;
 		return;
 	}
@@ -229,34 +286,25 @@ segment_event(struct event *ev, struct heuristic **h, int nh)
 	t->began_by = end;
 }
 
-/* Hints a user's filter put into the stream: obey, and pass them on. */
+/*
+ * A record other than an event: a thread's name (the capture introduces
+ * each), or something a heuristic takes (a user's hint).  All pass on.
+ */
 void
-segment_hint(const struct record *rec)
-{
-	struct thread *t;
-	uint64_t tid, pid = 0;
-
-	if (!record_u64_opt(rec, COL_TID, &tid) || rec->time == NO_TIME)
-		diex(EX_DATAERR, "%s:%lu: %s hint without a time and a thread",
-		    rec->file, rec->line, rec->f[COL_KIND]);
-	record_u64_opt(rec, COL_PID, &pid);
-	t = thread_get(tid, pid);
-	if (strcmp(rec->f[COL_KIND], "boundary") == 0)
-		t->cut = "hint";
-	else
-		t->cull_until = record_u64(rec, COL_FIRST_OWN);
-	writer_record(out, rec);
-}
-
-/* The thread snapshot capture writes first: names for the vertices. */
-void
-segment_task(const struct record *rec)
+segment_record(const struct record *rec)
 {
 	uint64_t tid, pid = 0;
+	size_t i;
 
-	if (record_u64_opt(rec, COL_TID, &tid)) {
+	if (!rec->comment && strcmp(rec->f[COL_KIND], "task") == 0 &&
+	    record_u64_opt(rec, COL_TID, &tid)) {
 		record_u64_opt(rec, COL_PID, &pid);
 		set_comm(thread_get(tid, pid), record_str(rec, COL_FIRST_OWN));
+	} else if (!rec->comment) {
+		for (i = 0; i < nsheuristics; i++)
+			if (!heuristics[i]->off && heuristics[i]->record != NULL &&
+			    heuristics[i]->record(heuristics[i], rec))
+				break;
 	}
 	writer_record(out, rec);
 }
@@ -269,7 +317,7 @@ segment_finish(uint64_t end)
 
 	HASH_ITER(hh, threads, t, tmp) {
 		if (t->vertex != 0)
-			close_vertex(t, end > t->begin ? end : t->begin, "open");
+			close_vertex(t, end > t->begin ? end : t->begin, VE_OPEN);
 		HASH_DEL(threads, t);
 		free(t);
 	}
@@ -278,33 +326,23 @@ segment_finish(uint64_t end)
 void
 segment_summary(struct writer *w, uint64_t end, int to_stderr)
 {
-	struct heuristic *all[] = { &cull_interrupts, &cull_housekeeping,
-	    &split_at_wait, &callout, &peer_set, &hints };
 	size_t i;
 
-	writer_begin(w, "summary");
-	writer_time(w, end);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, "argus-segment");
-	writer_str(w, "events");
-	writer_u64(w, nevents);
-	writer_str(w, "vertices");
-	writer_u64(w, nvertices);
-	writer_str(w, "culled");
-	writer_u64(w, nculled);
-	for (i = 0; i < ARRAY_LEN(all); i++) {
-		writer_str(w, all[i]->name);
-		writer_u64(w, all[i]->count);
-	}
-	writer_end(w);
+	summary_begin(w, end, "argus-segment");
+	summary_u64(w, "events", nevents);
+	summary_u64(w, "vertices", nvertices);
+	summary_u64(w, "culled", nculled);
+	for (i = 0; i < nsheuristics; i++)
+		summary_u64(w, heuristics[i]->name, heuristics[i]->count);
+	summary_end(w);
 	if (!to_stderr)
 		return;
 	fprintf(stderr, "argus-segment: %llu events, %llu vertices, %llu "
 	    "events culled; by heuristic:", (unsigned long long)nevents,
 	    (unsigned long long)nvertices, (unsigned long long)nculled);
-	for (i = 0; i < ARRAY_LEN(all); i++)
-		fprintf(stderr, " %s %llu%s", all[i]->name,
-		    (unsigned long long)all[i]->count, all[i]->off ? " (off)" : "");
+	for (i = 0; i < nsheuristics; i++)
+		fprintf(stderr, " %s %llu%s", heuristics[i]->name,
+		    (unsigned long long)heuristics[i]->count,
+		    heuristics[i]->off ? " (off)" : "");
 	fputc('\n', stderr);
 }
