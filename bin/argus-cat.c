@@ -33,18 +33,12 @@ static const char usage[] =
 "TIME are not about one thread or moment, and selections by those keep them.\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-cat(1).\n";
 
-/* A bound is absolute, or relative to the first time seen. */
-struct bound {
-	int		 set, relative;
-	uint64_t	 ns;
-};
-
 struct select {
 	char		**kinds;
 	size_t		  nkinds;
 	uint64_t	 *pids, *tids;
 	size_t		  npids, ntids;
-	struct bound	  since, until;
+	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };
 
@@ -70,18 +64,6 @@ parse_kinds(struct select *sel, char *arg)
 	}
 }
 
-static void
-parse_bound(const char *opt, const char *arg, struct bound *b)
-{
-	b->set = 1;
-	if (arg[0] == '+') {
-		b->relative = 1;
-		b->ns = parse_duration_ns(opt, arg + 1);
-	} else {
-		b->ns = parse_u64(opt, arg);
-	}
-}
-
 static int
 in_list(const struct record *rec, size_t col, const uint64_t *v, size_t n)
 {
@@ -94,12 +76,6 @@ in_list(const struct record *rec, size_t col, const uint64_t *v, size_t n)
 		if (v[i] == x)
 			return 1;
 	return 0;
-}
-
-static uint64_t
-resolve(const struct bound *b, uint64_t first)
-{
-	return b->relative ? first + b->ns : b->ns;
 }
 
 static int
@@ -123,9 +99,9 @@ selected(struct select *sel, const struct record *rec)
 		return 1;
 	if (sel->first == NO_TIME)
 		sel->first = rec->time;
-	if (sel->since.set && rec->time < resolve(&sel->since, sel->first))
+	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first))
 		return 0;
-	if (sel->until.set && rec->time > resolve(&sel->until, sel->first))
+	if (sel->until.set && rec->time > when_resolve(&sel->until, sel->first))
 		return 0;
 	return 1;
 }
@@ -163,10 +139,10 @@ main(int argc, char *argv[])
 			parse_list("--tid", optarg, &sel.tids, &sel.ntids);
 			break;
 		case 's':
-			parse_bound("--since", optarg, &sel.since);
+			when_parse(&sel.since, "--since", optarg);
 			break;
 		case 'u':
-			parse_bound("--until", optarg, &sel.until);
+			when_parse(&sel.until, "--until", optarg);
 			break;
 		case 'L':
 			reader_live = 1;

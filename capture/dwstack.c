@@ -196,6 +196,7 @@ static int
 open_event(int tid, int cpu, int kind)
 {
 	struct perf_event_attr a;
+	char filter[32];
 	int fd;
 
 	attr(&a, kind);
@@ -209,9 +210,11 @@ open_event(int tid, int cpu, int kind)
 		    tid);
 	}
 	/* Blocking switches only; the system calls the capture records. */
-	if (kind == DW_SWITCH)
-		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "prev_state & 3");
-	else if (sys_filter[0] != '\0')
+	if (kind == DW_SWITCH) {
+		snprintf(filter, sizeof(filter), "prev_state & %d",
+		    STATE_BLOCKED);
+		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
+	} else if (sys_filter[0] != '\0')
 		ioctl(fd, PERF_EVENT_IOC_SET_FILTER, sys_filter);
 	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rings[2 * cpu + kind].fd) == -1)
 		die(EX_UNAVAILABLE, "--stacks: PERF_EVENT_IOC_SET_OUTPUT");

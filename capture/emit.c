@@ -14,6 +14,7 @@
 
 #include <traceevent/kbuffer.h>
 
+#include "event.h"
 #include "util.h"
 #include "dwstack.h"
 #include "emit.h"
@@ -47,11 +48,6 @@ static int8_t		 nargs[SYSCALL_MAX];	/* 0: not looked up; n+1 */
 static int		 stacking;
 static char		**stk_comms;
 static int		 nstk_comms;
-
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
 
 void
 emit_init(int ncpu)
@@ -200,8 +196,8 @@ col_state(struct writer *w, uint64_t st)
 			buf[n++] = letters[i];
 	if (n == 0)
 		buf[n++] = 'R';
-	if (st & 0x100)
-		buf[n++] = '+';		/* preempted while runnable */
+	if (st & STATE_PREEMPTED)
+		buf[n++] = '+';
 	writer_strn(w, buf, n);
 }
 
@@ -373,8 +369,8 @@ learn(int e, const char *d, int size, int tid)
 	case EV_NEWTASK:
 		child = fi(d, &f[0]);
 		s = fstr(d, size, &f[1], &n);
-		/* CLONE_THREAD: same process; otherwise a process of its own. */
-		if (fu(d, &f[2]) & 0x00010000) {
+		/* A thread of the same process, or a process of its own. */
+		if (fu(d, &f[2]) & CLONE_THREAD) {
 			tgid = task_tgid(tid);
 			task_set(child, tgid > 0 ? tgid : 0, s, n);
 		} else {
@@ -494,8 +490,7 @@ args(struct writer *w, int e, const char *d, int size)
 	case EV_SOFTIRQ_EXIT:
 		n = fu(d, &f[0]);
 		writer_u64(w, n);
-		writer_str(w, n < (int)ARRAY_LEN(softirq_names) ?
-		    softirq_names[n] : "");
+		writer_str(w, softirq_name(n));
 		break;
 	case EV_HRT_START:
 		col_x(w, d, &f[0]);
@@ -669,7 +664,7 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	/* A blocking wait (S, D) or a system call: its stack follows. */
 	if (stacking && ctx == ctx_t && tid > 0 && (e == EV_SYS_ENTER ||
 	    (e == EV_SWITCH && evdefs[e].f[1].off >= 0 &&
-	    (fu(d, &evdefs[e].f[1]) & 3))) && stack_wanted(tid))
+	    (fu(d, &evdefs[e].f[1]) & STATE_BLOCKED))) && stack_wanted(tid))
 		stack(w, ts, tid, e == EV_SWITCH ? DW_SWITCH : DW_SYSCALL);
 }
 

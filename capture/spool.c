@@ -63,7 +63,7 @@ static _Atomic size_t	 queued;	/* pages in the queues */
 static _Atomic uint64_t	 total;
 static _Atomic uint64_t	 watermark;
 static _Atomic int	 tracing_off, finished;
-static _Atomic uint64_t	*lost, lost_time;
+static _Atomic uint64_t	*lost;
 static _Atomic uint64_t	 stop_at;
 static _Atomic int	 child, child_status = -1;
 static const char *_Atomic error;
@@ -154,7 +154,6 @@ read_stats(void)
 
 	for (cpu = 0; cpu < ncpus; cpu++)
 		atomic_store(&lost[cpu], cpu_lost(cpu));
-	atomic_store(&lost_time, now_ns());
 }
 
 static size_t max_read;		/* by one CPU in the last pass */
@@ -545,7 +544,6 @@ spool_lost(struct spool_stats *s)
 {
 	int cpu;
 
-	s->time = atomic_load(&lost_time);
 	for (cpu = 0; cpu < ncpus; cpu++)
 		s->lost[cpu] = atomic_load(&lost[cpu]);
 }

@@ -18,7 +18,6 @@ struct page {
 };
 
 struct spool_stats {
-	uint64_t	 time;		/* when the kernel's counters were read */
 	uint64_t	*lost;		/* per CPU, since the start */
 };
 

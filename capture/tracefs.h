@@ -10,6 +10,14 @@
 
 #define INSTANCE_PREFIX	"argus-"
 
+/*
+ * sched_switch's prev_state: the kernel's TASK_* bits.  A blocking wait is
+ * TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE (S, D); past the states, a
+ * flag says the task was preempted while runnable.
+ */
+#define STATE_BLOCKED	0x3
+#define STATE_PREEMPTED	0x100
+
 const char	*tfs_root(void);		/* exits 69 when there is none */
 void		 tfs_reap_stale(const char *root);
 const char	*tfs_instance_create(const char *root);	/* exits 69 */
