@@ -28,14 +28,13 @@ static struct write	*writes;
 static struct reader	*readers;
 
 static void
-see(const struct event *ev, struct lthread *t)
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct write *w;
 	struct reader *r;
 	uint64_t addr, key[2];
 
-	if ((ev->type != E_FLAG_WRITE && ev->type != E_FLAG_READ) ||
-	    ev->vertex == NO_VERTEX)
+	if (ev->vertex == NO_VERTEX)
 		return;
 	addr = event_u64(ev, 0);
 	HASH_FIND(hh, writes, &addr, sizeof(addr), w);
@@ -45,9 +44,8 @@ see(const struct event *ev, struct lthread *t)
 			w->addr = addr;
 			HASH_ADD(hh, writes, addr, sizeof(w->addr), w);
 		}
-		cause_of(ev, &w->by);
-		w->by.by = &flag;
-		w->by.rule = "flag";
+		link_cause(ev, &w->by);		/* in a task: its vertex */
+		cause_name(&w->by, self);
 		snprintf(w->by.label, sizeof(w->by.label), "%s", event_str(ev, 3));
 		w->seq++;
 		return;
@@ -68,7 +66,8 @@ see(const struct event *ev, struct lthread *t)
 	link_emit(ev->time, t->pid, t->tid, ev->vertex, &w->by);
 }
 
-struct rule flag = {
-	"flag", "a flag's writer -> each other thread's first read after it",
-	see, 0, 0, 0,
+LINK_RULE(flag) = {
+	.name = "flag",
+	.types = EV(E_FLAG_WRITE) | EV(E_FLAG_READ),
+	.see = see,
 };

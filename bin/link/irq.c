@@ -1,39 +1,47 @@
 /*
- * What a hard interrupt does that no other rule explains (a device, an
+ * What an interrupt does that no other rule explains (a device, an
  * inter-processor interrupt, the tick) must not blame the thread it
  * happened to interrupt, and must not vanish either: it becomes a weak
  * edge from that thread's vertex, labelled with the interrupt, for the
- * user to follow or not.
+ * user to follow or not.  Asked last.
  */
 #include <stdio.h>
 
 #include "link.h"
 
+/* The hard interrupt handler running on a CPU, "" if none. */
+struct cpu {
+	char		 name[24];
+};
+
 static void
-see(const struct event *ev, struct lthread *t)
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	struct cpu *cpu = link_cpu(self, ev->cpu);
+
 	(void)t;
 	if (ev->type == E_IRQ_ENTRY)
-		snprintf(cpu_get(ev->cpu)->irq, sizeof(cpu_get(ev->cpu)->irq),
-		    "%s", event_str(ev, 1));
-	else if (ev->type == E_IRQ_EXIT)
-		cpu_get(ev->cpu)->irq[0] = '\0';
+		snprintf(cpu->name, sizeof(cpu->name), "%s", event_str(ev, 1));
+	else
+		cpu->name[0] = '\0';
 }
 
-void
-irq_cause(const struct event *ev, struct cause *c)
+static int
+attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 {
-	struct cpu *cpu = cpu_get(ev->cpu);
+	struct cpu *cpu = link_cpu(self, ev->cpu);
 
-	c->by = &irq;
-	c->rule = ev->ctx == 's' ? "softirq" : "irq";
-	c->weak = 1;
+	cause_name(c, self);
 	c->vertex = ev->tid == 0 ? NO_VERTEX : lthread_get(ev->tid, 0)->vertex;
-	snprintf(c->label, sizeof(c->label), "%s",
-	    ev->ctx == 's' ? "softirq" : cpu->irq[0] ? cpu->irq : "hardirq");
+	snprintf(c->label, sizeof(c->label), "%s", ev->ctx == 's' ? "softirq" :
+	    cpu->name[0] ? cpu->name : "hardirq");
+	return 1;
 }
 
-struct rule irq = {
-	"irq", "what an interrupt wakes: weak, from the interrupted vertex",
-	see, 0, 0, 0,
+LINK_RULE(irq) = {
+	.name = "irq",
+	.types = EV(E_IRQ_ENTRY) | EV(E_IRQ_EXIT),
+	.see = see,
+	.attribute = attribute,
+	.cpu_size = sizeof(struct cpu),
 };

@@ -1,7 +1,15 @@
 /*
  * argus-link: causal edges between vertices, the paper's Compute Graph,
  * part 2.  links.c follows each thread's vertices through the stream and
- * writes link records; every other file is one rule.
+ * writes the link records; every other file is a rule (or two that share
+ * what they know), bound by name to its row of lrules[] in lib/graph.c,
+ * whose order is the order in which the rules are asked.
+ *
+ * A rule sees the events it asks for, and may answer three questions
+ * about events other rules handle: whom an event in interrupt context
+ * works for (attribute), what a wake-up is (classify), and what follows
+ * when a wake-up is linked (woken).  A rule keeps its own state per
+ * thread and per CPU; no rule reads another's, or calls it by name.
  *
  * Events in interrupt context carry vertex 0 (argus-segment culls them from
  * the thread they interrupted), so whatever they cause is attributed by
@@ -16,25 +24,17 @@
 #include <uthash.h>
 
 #include "event.h"
+#include "graph.h"
 #include "util.h"
 
-struct rule;
-
-/* Where an effect came from. */
+/* Where an effect came from, and which rule says so. */
 struct cause {
-	struct rule	*by;		/* the rule that made the link */
+	const struct lrule *rule;	/* NULL: not named yet */
 	uint64_t	 vertex;	/* 0: outside any vertex */
 	uint32_t	 pid, tid;
 	uint64_t	 time;
-	const char	*rule;
 	int		 weak;
 	char		 label[32];
-};
-
-/* A call between its entry and return probes, and its object. */
-struct inside {
-	int		 in;
-	uint64_t	 object;	/* the mutex or condition, 0 unknown */
 };
 
 struct lthread {
@@ -43,67 +43,86 @@ struct lthread {
 	uint64_t	 prev;		/* the vertex before, when fresh */
 	int		 fresh;		/* this event began a new vertex */
 
-	/* Set by a wake-up while it waits; linked at its next vertex. */
+	/* A wake-up while it waits (link_wake), linked at its next event. */
 	int		 woken;
 	struct cause	 waker;
 	uint64_t	 wait_vertex;
 
-	/* What its current system call is, for the rules that care. */
-	int		 lock_wait;	/* blocked in a futex as a lock waiter */
-	int		 in_send;	/* in a send-like system call */
-
-	/* The pthreads calls it is inside (patchers/pthread.probes). */
-	struct inside	 signal;	/* pthread_cond_signal, _broadcast */
-	struct inside	 unlock;	/* pthread_mutex_unlock */
-	struct inside	 lock;		/* pthread_mutex_lock */
-
 	UT_hash_handle	 hh;
+	/* Then each rule's own state (link_thread()). */
 };
 
-/* What the interrupt on one CPU is doing now. */
-struct cpu {
-	char		 irq[24];	/* hard interrupt handler, "" if none */
-	int		 softirq;	/* vector, -1 if none */
-	uint64_t	 timer;		/* timer expiring now, 0 if none */
-	int		 has_block;	/* a block request just completed */
-	struct cause	 block;
-};
+struct link_rule {
+	const char	*name;		/* its row in lrules[] */
+	uint64_t	 types;		/* EV(type) | ...: what see() gets; 0 all */
+	void		(*see)(struct link_rule *, const struct event *,
+			    struct lthread *);
+	/* The thread began a new vertex (before see()). */
+	void		(*begin)(struct link_rule *, const struct event *,
+			    struct lthread *);
+	/* An event in interrupt context: 1 and *c if it knows whose it is. */
+	int		(*attribute)(struct link_rule *, const struct event *,
+			    struct cause *);
+	/* A wake-up of wakee: 1 if it names it (c->rule, weak, label). */
+	int		(*classify)(struct link_rule *, const struct event *,
+			    struct lthread *waker, struct lthread *wakee,
+			    struct cause *);
+	/* A wake-up link into t's vertex was just written: t->waker. */
+	void		(*woken)(struct link_rule *, const struct event *,
+			    struct lthread *);
+	/* A record that is not an event. */
+	void		(*record)(struct link_rule *, const struct record *);
+	/* The end of the input. */
+	void		(*finish)(struct link_rule *, uint64_t end);
+	size_t		 thread_size, cpu_size;	/* its state per thread, per CPU */
 
-struct rule {
-	const char	*name;		/* --no-NAME switches it off */
-	const char	*help;
-	void		(*see)(const struct event *, struct lthread *);
-	int		 off;
+	/* Set by links.c. */
+	const struct lrule *row;
+	int		 off;		/* --no-NAME */
+	size_t		 thread_off, cpu_off;
 	uint64_t	 strong, weak;	/* links it made */
 };
 
-extern struct rule wakeup, message, lock_handoff, cond_signal, timer,
-    softirq, block_io, irq, async_task, runloop, fork_child, program_order,
-    flag;
+#define EV(type)	(1ULL << (type))
 
-/* Follows a call from its entry event to its return event. */
+/* Where a rule's file puts it: LINK_RULE(x) = { ... }; defines rule_x. */
+#define LINK_RULE(id)							\
+	static struct link_rule rule_##id;				\
+	SET_ENTRY(link_rules, rule_##id);				\
+	static struct link_rule rule_##id
+
+/* links.c */
+struct link_rule **link_rules(void);		/* in table order */
+void		 link_init(struct writer *);
+void		 link_event(const struct event *);
+void		 link_record(const struct record *);
+void		 link_summary(struct writer *, uint64_t end, int to_stderr);
+
+struct lthread	*lthread_get(uint32_t tid, uint32_t pid);
+void		*link_thread(const struct link_rule *, struct lthread *);
+void		*link_cpu(const struct link_rule *, uint32_t cpu);
+
+/*
+ * Who caused what an event does: in a task, its own vertex (c->rule NULL,
+ * for the caller to name); in an interrupt, whoever a rule attributes it
+ * to.  0 if none does.
+ */
+int		 link_cause(const struct event *, struct cause *);
+void		 cause_name(struct cause *, const struct link_rule *);
+void		 link_classify(const struct event *, struct lthread *waker,
+		    struct lthread *wakee, struct cause *);
+/* A wake-up while wakee waits, linked when it runs again. */
+void		 link_wake(struct lthread *wakee, const struct cause *);
+void		 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
+		    const struct cause *);
+
+/* A call between its entry and return probes, and its object. */
+struct inside {
+	int		 in;
+	uint64_t	 object;	/* the mutex or condition, 0 unknown */
+};
 void		 inside_see(struct inside *, const struct event *,
 		    enum etype entry, enum etype ret);
 void		 inside_label(const struct inside *, struct cause *);
-
-/* links.c */
-struct lthread	*lthread_get(uint32_t tid, uint32_t pid);
-struct cpu	*cpu_get(uint32_t cpu);
-void		 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
-		    const struct cause *);
-void		 cause_of(const struct event *, struct cause *);
-void		 link_init(struct writer *);
-void		 link_event(const struct event *, struct rule **, int);
-void		 link_summary(struct writer *, uint64_t end, int to_stderr,
-		    struct rule **, int);
-
-/* A wake-up while the wakee waits, linked when it runs again. */
-void		 wake(struct lthread *wakee, const struct cause *);
-
-/* Attribution of what an interrupt does, by the rules that know it. */
-int		 timer_cause(const struct event *, struct cause *);
-int		 softirq_cause(const struct event *, struct cause *);
-int		 block_cause(const struct event *, struct cause *);
-void		 irq_cause(const struct event *, struct cause *);
 
 #endif

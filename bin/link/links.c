@@ -1,25 +1,71 @@
 /*
- * The threads' vertices as the stream goes by, attribution of causes, and
- * the link records.  A link is written when its destination vertex begins,
+ * The threads' vertices as the stream goes by, the rules' hooks, and the
+ * link records.  A link is written when its destination vertex begins,
  * so the stream stays in time order: TIME, PID and TID are the
  * destination's, the source's time and thread are columns of their own.
  */
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "link.h"
 
+_Static_assert(E_NTYPES <= 64, "event types must fit a rule's type mask");
+
+static struct link_rule	**rules;	/* in table order */
+static struct link_rule	**by_type[E_NTYPES];	/* whose see() wants it */
 static struct lthread	*threads;
-static struct cpu	*cpus;
-static uint32_t		 ncpus;
 static struct writer	*out;
 static uint64_t		 nstrong, nweak;
+static size_t		 thread_bytes, cpu_bytes;	/* all rules' state */
 
+/* Per-CPU state of all rules, one block a CPU. */
+static char		*cpus;
+static uint32_t		 ncpus;
+
+#define ROUND(n)	(((n) + alignof(max_align_t) - 1) / \
+			    alignof(max_align_t) * alignof(max_align_t))
+
+struct link_rule **
+link_rules(void)
+{
+	size_t i;
+
+	if (rules != NULL)
+		return rules;
+	rules = xcalloc(nlrules, sizeof(*rules));
+	set_bind(SET_BEGIN(link_rules), SET_END(link_rules), lrules, nlrules,
+	    sizeof(lrules[0]), (void **)rules, "link rule");
+	for (i = 0; i < nlrules; i++) {
+		rules[i]->row = &lrules[i];
+		rules[i]->thread_off = thread_bytes;
+		rules[i]->cpu_off = cpu_bytes;
+		thread_bytes += ROUND(rules[i]->thread_size);
+		cpu_bytes += ROUND(rules[i]->cpu_size);
+	}
+	return rules;
+}
+
+/* After the options: who sees which event type, in table order. */
 void
 link_init(struct writer *w)
 {
+	struct link_rule *r;
+	size_t i, n;
+	int t;
+
 	out = w;
+	for (t = 0; t < E_NTYPES; t++) {
+		by_type[t] = xcalloc(nlrules + 1, sizeof(*by_type[t]));
+		for (i = n = 0; i < nlrules; i++) {
+			r = rules[i];
+			if (!r->off && r->see != NULL &&
+			    (r->types == 0 || (r->types & EV(t))))
+				by_type[t][n++] = r;
+		}
+	}
 }
 
 struct lthread *
@@ -29,7 +75,7 @@ lthread_get(uint32_t tid, uint32_t pid)
 
 	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
 	if (t == NULL) {
-		t = xcalloc(1, sizeof(*t));
+		t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
 		t->tid = tid;
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
@@ -38,45 +84,49 @@ lthread_get(uint32_t tid, uint32_t pid)
 	return t;
 }
 
-struct cpu *
-cpu_get(uint32_t cpu)
+void *
+link_thread(const struct link_rule *r, struct lthread *t)
 {
-	uint32_t i;
+	return (char *)t + ROUND(sizeof(*t)) + r->thread_off;
+}
+
+void *
+link_cpu(const struct link_rule *r, uint32_t cpu)
+{
+	uint32_t n;
 
 	if (cpu >= ncpus) {
-		cpus = xrealloc(cpus, (cpu + 1) * sizeof(*cpus));
-		for (i = ncpus; i <= cpu; i++) {
-			memset(&cpus[i], 0, sizeof(cpus[i]));
-			cpus[i].softirq = -1;
-		}
-		ncpus = cpu + 1;
+		n = cpu + 1;
+		cpus = xrealloc(cpus, n * cpu_bytes);
+		memset(cpus + ncpus * cpu_bytes, 0, (n - ncpus) * cpu_bytes);
+		ncpus = n;
 	}
-	return &cpus[cpu];
+	return cpus + cpu * cpu_bytes + r->cpu_off;
 }
 
 void
 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
     const struct cause *c)
 {
-	struct rule *r = c->by != NULL ? c->by : &wakeup;
+	struct link_rule *r = rules[c->rule - lrules];
+	struct link_rec l;
 
 	if (to == NO_VERTEX || to == UNSEGMENTED)
 		return;
 	if (c->vertex == to)
 		return;		/* a vertex does not cause itself */
-	writer_begin(out, "link");
-	writer_u64(out, time);
-	writer_u64(out, pid);
-	writer_u64(out, tid);
-	writer_u64(out, c->vertex);
-	writer_u64(out, to);
-	writer_str(out, c->weak ? "weak" : "strong");
-	writer_str(out, c->rule);
-	writer_time(out, c->time);
-	writer_u64(out, c->pid);
-	writer_u64(out, c->tid);
-	writer_str(out, c->label);
-	writer_end(out);
+	l.time = time;
+	l.pid = pid;
+	l.tid = tid;
+	l.from = c->vertex;
+	l.to = to;
+	l.weak = c->weak;
+	l.rule = c->rule->name;
+	l.from_time = c->time;
+	l.from_pid = c->pid;
+	l.from_tid = c->tid;
+	l.label = c->label;
+	link_write(out, &l);
 	if (c->weak) {
 		r->weak++;
 		nweak++;
@@ -86,74 +136,116 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	}
 }
 
-/*
- * Who caused what an event does.  In a task, the task's own vertex.  In an
- * interrupt, whoever the interrupt was working for, if a rule knows; if
- * none does, the thread it interrupted, by a weak edge named after the
- * interrupt, so that nothing is dropped silently.
- */
 void
-cause_of(const struct event *ev, struct cause *c)
+cause_name(struct cause *c, const struct link_rule *r)
 {
+	c->rule = r->row;
+	c->weak |= (r->row->props & LR_WEAK) != 0;
+}
+
+int
+link_cause(const struct event *ev, struct cause *c)
+{
+	size_t i;
+
 	memset(c, 0, sizeof(*c));
 	c->time = ev->time;
 	c->pid = ev->pid;
 	c->tid = ev->tid;
-	c->rule = "wakeup";
-	c->by = &wakeup;
 	if (ev->ctx == '-') {
 		c->vertex = ev->vertex;
-		return;
+		return 1;
 	}
-	if (timer_cause(ev, c) || block_cause(ev, c) || softirq_cause(ev, c))
+	for (i = 0; i < nlrules; i++)
+		if (!rules[i]->off && rules[i]->attribute != NULL &&
+		    rules[i]->attribute(rules[i], ev, c))
+			return 1;
+	return 0;
+}
+
+/* The first rule that knows what the wake-up is names it. */
+void
+link_classify(const struct event *ev, struct lthread *waker,
+    struct lthread *wakee, struct cause *c)
+{
+	size_t i;
+
+	for (i = 0; i < nlrules; i++)
+		if (!rules[i]->off && rules[i]->classify != NULL &&
+		    rules[i]->classify(rules[i], ev, waker, wakee, c))
+			return;
+}
+
+/* Only the first wake-up of a wait counts. */
+void
+link_wake(struct lthread *w, const struct cause *c)
+{
+	if (w->woken)
 		return;
-	irq_cause(ev, c);
+	w->woken = 1;
+	w->waker = *c;
+	w->wait_vertex = w->vertex;
 }
 
 void
-link_event(const struct event *ev, struct rule **rules, int nrules)
+link_event(const struct event *ev)
 {
 	struct lthread *t = lthread_get(ev->tid, ev->pid);
-	int i;
+	struct link_rule **r;
+	size_t i;
 
 	/* Interrupt-context events (vertex 0) leave the thread's vertex be. */
 	t->fresh = 0;
-	if (ev->vertex != NO_VERTEX && ev->vertex != UNSEGMENTED &&
-	    ev->vertex != t->vertex) {
+	if (ev->vertex != NO_VERTEX && ev->vertex != t->vertex) {
 		t->prev = t->vertex;
 		t->vertex = ev->vertex;
 		t->fresh = 1;
 	}
-	for (i = 0; i < nrules; i++)
-		if (!rules[i]->off)
-			rules[i]->see(ev, t);
+	/* Woken: the wake-up is linked at its first event in a vertex. */
+	if (t->woken && ev->ctx == '-' && ev->vertex != NO_VERTEX) {
+		t->woken = 0;
+		link_emit(ev->time, t->pid, t->tid, t->vertex, &t->waker);
+		for (i = 0; i < nlrules; i++)
+			if (!rules[i]->off && rules[i]->woken != NULL)
+				rules[i]->woken(rules[i], ev, t);
+	}
+	if (t->fresh)
+		for (i = 0; i < nlrules; i++)
+			if (!rules[i]->off && rules[i]->begin != NULL)
+				rules[i]->begin(rules[i], ev, t);
+	for (r = by_type[ev->type]; *r != NULL; r++)
+		(*r)->see(*r, ev, t);
 }
 
 void
-link_summary(struct writer *w, uint64_t end, int to_stderr,
-    struct rule **rules, int nrules)
+link_record(const struct record *rec)
 {
-	int i;
+	size_t i;
 
-	writer_begin(w, "summary");
-	writer_time(w, end);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, "argus-link");
-	writer_str(w, "strong");
-	writer_u64(w, nstrong);
-	writer_str(w, "weak");
-	writer_u64(w, nweak);
-	for (i = 0; i < nrules; i++) {
-		writer_str(w, rules[i]->name);
-		writer_u64(w, rules[i]->strong + rules[i]->weak);
-	}
-	writer_end(w);
+	for (i = 0; i < nlrules; i++)
+		if (!rules[i]->off && rules[i]->record != NULL)
+			rules[i]->record(rules[i], rec);
+}
+
+void
+link_summary(struct writer *w, uint64_t end, int to_stderr)
+{
+	size_t i;
+
+	for (i = 0; i < nlrules; i++)
+		if (!rules[i]->off && rules[i]->finish != NULL)
+			rules[i]->finish(rules[i], end);
+	summary_begin(w, end, "argus-link");
+	summary_u64(w, "strong", nstrong);
+	summary_u64(w, "weak", nweak);
+	for (i = 0; i < nlrules; i++)
+		summary_u64(w, rules[i]->name, rules[i]->strong + rules[i]->weak);
+	summary_end(w);
 	if (!to_stderr)
 		return;
 	fprintf(stderr, "argus-link: %llu strong and %llu weak links; by rule:",
 	    (unsigned long long)nstrong, (unsigned long long)nweak);
-	for (i = 0; i < nrules; i++)
+	for (i = 0; i < nlrules; i++)
 		fprintf(stderr, " %s %llu/%llu%s", rules[i]->name,
 		    (unsigned long long)rules[i]->strong,
 		    (unsigned long long)rules[i]->weak,

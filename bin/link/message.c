@@ -11,6 +11,10 @@
 
 #include "link.h"
 
+struct state {
+	int		 sending;	/* in a send-like system call */
+};
+
 /* Requests received and not yet answered, by (server pid, client pid). */
 struct request {
 	uint64_t	 key;
@@ -19,6 +23,7 @@ struct request {
 };
 
 static struct request *requests;
+static struct link_rule rule_message;
 
 static uint64_t
 key(uint32_t server, uint32_t client)
@@ -27,38 +32,73 @@ key(uint32_t server, uint32_t client)
 }
 
 static void
-see(const struct event *ev, struct lthread *t)
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct state *s = link_thread(self, t);
+
+	if (ev->type == E_SYS_ENTER)
+		s->sending = syscall_is_send(event_str(ev, 1));
+	else
+		s->sending = 0;
+}
+
+static int
+classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
+    struct lthread *wakee, struct cause *c)
+{
+	struct state *s = link_thread(self, waker);
+
+	(void)wakee;
+	if (c->rule != NULL || ev->ctx != '-' || !s->sending)
+		return 0;
+	cause_name(c, self);
+	return 1;
+}
+
+LINK_RULE(message) = {
+	.name = "message",
+	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT),
+	.see = see,
+	.classify = classify,
+	.thread_size = sizeof(struct state),
+};
+
+/* A request arrives: its receiver runs after a message wake-up. */
+static void
+woken(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct request *r;
+	uint64_t k;
+
+	if (!t->fresh || t->waker.rule != rule_message.row ||
+	    t->waker.pid == t->pid)
+		return;
+	k = key(t->pid, t->waker.pid);
+	HASH_FIND(hh, requests, &k, sizeof(k), r);
+	if (r == NULL) {
+		r = xcalloc(1, sizeof(*r));
+		r->key = k;
+		HASH_ADD(hh, requests, key, sizeof(r->key), r);
+	}
+	memset(&r->received, 0, sizeof(r->received));
+	cause_name(&r->received, self);
+	r->received.vertex = t->vertex;
+	r->received.pid = t->pid;
+	r->received.tid = t->tid;
+	r->received.time = ev->time;
+}
+
+/* The answer goes back: the request's receiver -> the reply's sender. */
+static void
+see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct request *r;
 	struct lthread *w;
 	uint64_t k;
 
-	if (ev->type == E_SYS_ENTER)
-		t->in_send = syscall_is_send(event_str(ev, 1));
-	else if (ev->type == E_SYS_EXIT)
-		t->in_send = 0;
-
-	/* A request arrives: its receiver runs after a message wake-up. */
-	if (t->fresh && t->woken && t->waker.by == &message &&
-	    t->waker.pid != t->pid) {
-		k = key(t->pid, t->waker.pid);
-		HASH_FIND(hh, requests, &k, sizeof(k), r);
-		if (r == NULL) {
-			r = xcalloc(1, sizeof(*r));
-			r->key = k;
-			HASH_ADD(hh, requests, key, sizeof(r->key), r);
-		}
-		memset(&r->received, 0, sizeof(r->received));
-		r->received.by = &message;
-		r->received.vertex = t->vertex;
-		r->received.pid = t->pid;
-		r->received.tid = t->tid;
-		r->received.time = ev->time;
-		r->received.rule = "reply";
-		return;
-	}
-	/* The answer goes back: link the request's receiver to the sender. */
-	if (ev->type != E_WAKING || ev->ctx != '-' || !t->in_send)
+	(void)self;
+	if (ev->ctx != '-' || rule_message.off ||
+	    !((struct state *)link_thread(&rule_message, t))->sending)
 		return;
 	w = lthread_get(event_u64(ev, 1), event_pid(ev, 0));
 	k = key(t->pid, w->pid);
@@ -70,7 +110,9 @@ see(const struct event *ev, struct lthread *t)
 	free(r);
 }
 
-struct rule message = {
-	"message", "send -> receive it wakes; request's receiver -> reply's sender",
-	see, 0, 0, 0,
+LINK_RULE(reply) = {
+	.name = "reply",
+	.types = EV(E_WAKING),
+	.see = see_reply,
+	.woken = woken,
 };

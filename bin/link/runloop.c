@@ -32,13 +32,11 @@ struct attach {
 static struct attach *attached;
 
 static void
-see(const struct event *ev, struct lthread *t)
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct attach *a;
 	struct key k = { 0 };
 
-	if (ev->type != E_RUNLOOP_SUBMIT && ev->type != E_RUNLOOP_BEGIN)
-		return;
 	if (event_nargs(ev) < 1 || *event_str(ev, 0) == '\0')
 		return;
 	k.pid = ev->pid;
@@ -57,14 +55,18 @@ see(const struct event *ev, struct lthread *t)
 		a->key = k;
 		HASH_ADD(hh, attached, key, sizeof(a->key), a);
 	}
-	cause_of(ev, &a->submitted);
-	a->submitted.by = &runloop;
-	a->submitted.rule = "runloop";
+	if (!link_cause(ev, &a->submitted)) {
+		HASH_DEL(attached, a);
+		free(a);
+		return;
+	}
+	cause_name(&a->submitted, self);
 	snprintf(a->submitted.label, sizeof(a->submitted.label), "%s",
 	    event_str(ev, 0));
 }
 
-struct rule runloop = {
-	"runloop", "attaching a run-loop source -> the callout dispatching it",
-	see, 0, 0, 0,
+LINK_RULE(runloop) = {
+	.name = "runloop",
+	.types = EV(E_RUNLOOP_SUBMIT) | EV(E_RUNLOOP_BEGIN),
+	.see = see,
 };

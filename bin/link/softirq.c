@@ -11,43 +11,64 @@
 
 #include "link.h"
 
-static const char *const vectors[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
+struct cpu {
+	int		 in;		/* a softirq runs, of this vector: */
+	int		 vec;
 };
 
-#define NET_TX	2
-#define NET_RX	3
+struct state {
+	int		 sending;	/* in a send-like system call */
+};
 
 static void
-see(const struct event *ev, struct lthread *t)
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	(void)t;
-	if (ev->type == E_SOFTIRQ_ENTRY)
-		cpu_get(ev->cpu)->softirq = event_u64(ev, 0);
-	else if (ev->type == E_SOFTIRQ_EXIT)
-		cpu_get(ev->cpu)->softirq = -1;
+	struct cpu *cpu = link_cpu(self, ev->cpu);
+
+	switch (ev->type) {
+	case E_SOFTIRQ_ENTRY:
+		cpu->in = 1;
+		cpu->vec = event_u64(ev, 0);
+		break;
+	case E_SOFTIRQ_EXIT:
+		cpu->in = 0;
+		break;
+	case E_SYS_ENTER:
+		((struct state *)link_thread(self, t))->sending =
+		    syscall_is_send(event_str(ev, 1));
+		break;
+	default:
+		((struct state *)link_thread(self, t))->sending = 0;
+		break;
+	}
 }
 
-int
-softirq_cause(const struct event *ev, struct cause *c)
+static int
+attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 {
+	struct cpu *cpu = link_cpu(self, ev->cpu);
 	struct lthread *t;
-	int vec = cpu_get(ev->cpu)->softirq;
+	int net;
 
-	if (softirq.off || ev->ctx != 's' || vec < 0)
+	if (ev->ctx != 's')
 		return 0;
 	t = lthread_get(ev->tid, 0);
-	c->by = &softirq;
-	c->rule = "softirq";
+	net = cpu->in && (cpu->vec == SOFTIRQ_NET_RX ||
+	    cpu->vec == SOFTIRQ_NET_TX);
+	cause_name(c, self);
 	c->vertex = ev->tid == 0 ? NO_VERTEX : t->vertex;
-	c->weak = !((vec == NET_RX || vec == NET_TX) && t->in_send);
-	snprintf(c->label, sizeof(c->label), "%s",
-	    vec < (int)ARRAY_LEN(vectors) ? vectors[vec] : "?");
+	c->weak = !(net && ((struct state *)link_thread(self, t))->sending);
+	snprintf(c->label, sizeof(c->label), "%s", !cpu->in ? "softirq" :
+	    *softirq_name(cpu->vec) ? softirq_name(cpu->vec) : "?");
 	return 1;
 }
 
-struct rule softirq = {
-	"softirq", "loopback receive softirq -> the sender's vertex; others weak",
-	see, 0, 0, 0,
+LINK_RULE(softirq) = {
+	.name = "softirq",
+	.types = EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SYS_ENTER) |
+	    EV(E_SYS_EXIT),
+	.see = see,
+	.attribute = attribute,
+	.thread_size = sizeof(struct state),
+	.cpu_size = sizeof(struct cpu),
 };

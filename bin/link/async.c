@@ -1,8 +1,7 @@
 /*
  * A work item queued to a kernel worker links the queuing vertex to the
  * callout that executes it (argus-segment gives each callout its own
- * vertex).  Later, the same for user-space thread pools and run loops,
- * through probes.
+ * vertex).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +17,11 @@ struct work {
 static struct work *works;
 
 static void
-see(const struct event *ev, struct lthread *t)
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct work *w;
-	uint64_t ptr;
+	uint64_t ptr = event_u64(ev, 0);
 
-	if (ev->type != E_WQ_QUEUE && ev->type != E_WQ_START)
-		return;
-	ptr = event_u64(ev, 0);
 	HASH_FIND(hh, works, &ptr, sizeof(ptr), w);
 	if (ev->type == E_WQ_START) {
 		if (w == NULL)
@@ -40,14 +36,18 @@ see(const struct event *ev, struct lthread *t)
 		w->work = ptr;
 		HASH_ADD(hh, works, work, sizeof(w->work), w);
 	}
-	cause_of(ev, &w->queued);
-	w->queued.by = &async_task;
-	w->queued.rule = "async";
+	if (!link_cause(ev, &w->queued)) {
+		HASH_DEL(works, w);
+		free(w);
+		return;
+	}
+	cause_name(&w->queued, self);
 	snprintf(w->queued.label, sizeof(w->queued.label), "%s",
 	    event_str(ev, 1));
 }
 
-struct rule async_task = {
-	"async", "queuing vertex -> the callout that runs the work item",
-	see, 0, 0, 0,
+LINK_RULE(async) = {
+	.name = "async",
+	.types = EV(E_WQ_QUEUE) | EV(E_WQ_START),
+	.see = see,
 };

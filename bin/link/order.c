@@ -6,23 +6,21 @@
 #include "link.h"
 
 static void
-see(const struct event *ev, struct lthread *t)
+begin(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct cause c = { 0 };
 
-	if (!t->fresh || t->prev == NO_VERTEX)
+	if (t->prev == NO_VERTEX)
 		return;
-	c.by = &program_order;
+	cause_name(&c, self);
 	c.vertex = t->prev;
 	c.pid = t->pid;
 	c.tid = t->tid;
 	c.time = ev->time;
-	c.rule = "order";
-	c.weak = 1;
 	link_emit(ev->time, t->pid, t->tid, t->vertex, &c);
 }
 
-struct rule program_order = {
-	"order", "each vertex -> the next of the same thread (weak)",
-	see, 0, 0, 0,
+LINK_RULE(order) = {
+	.name = "order",
+	.begin = begin,
 };
