@@ -8,18 +8,20 @@
 
 #include "spin/spin.h"
 
-static const char usage[] =
+static const char head[] =
 "usage: argus-spin [-zZq] [-p PID] [-t TID] [-c COMM] [-a TIME] [-T DURATION]\n"
 "                  [-o FILE] [FILE ...]\n"
 "Find the hang of a thread in a graph (argus-segment | argus-link) and\n"
-"classify it: LongRunning, LongWait or RepeatedYield.\n"
+"classify it:\n";
+
+static const char tail[] =
 "\n"
 "  -p, --pid PID         the process's main thread (tid = PID)\n"
 "  -t, --tid TID         that thread\n"
 "  -c, --comm NAME       the main thread of the process whose main thread\n"
 "                        is NAME, else the first thread named NAME\n"
 "                        (default: the process the capture started)\n"
-"  -a, --at TIME         the hang is the vertex holding TIME: ns of\n"
+"  -a, --at TIME         the hang is the episode holding TIME: ns of\n"
 "                        CLOCK_MONOTONIC, or +DURATION from the first record\n"
 "                        (default: the last `argus mark', else every episode\n"
 "                        longer than the threshold)\n"
@@ -35,78 +37,43 @@ static const char usage[] =
 "Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 66 cannot open.\n"
 "See argus-spin(1).\n";
 
-static struct episode *episodes;
-static size_t nepisodes;
-
-static void
-add(const struct tracked *t, size_t first, size_t last, enum sclass c)
+/* The help text, with a line for each class. */
+static char *
+usage_text(void)
 {
-	struct episode *e;
+	size_t i, len = sizeof(head) + sizeof(tail);
+	char *u, *p;
 
-	episodes = xrealloc(episodes, (nepisodes + 1) * sizeof(*episodes));
-	e = &episodes[nepisodes++];
-	memset(e, 0, sizeof(*e));
-	e->first = first;
-	e->last = last;
-	e->class = c;
-	episode_close(t, e);
+	for (i = 0; i < nsclasses; i++)
+		len += strlen(sclasses[i].name) + strlen(sclasses[i].help) + 8;
+	p = u = xmalloc(len);
+	p += sprintf(p, "%s", head);
+	for (i = 0; i < nsclasses; i++)
+		p += sprintf(p, "  %-14s %s\n", sclasses[i].name,
+		    sclasses[i].help);
+	sprintf(p, "%s", tail);
+	return u;
 }
 
-/* The vertex holding the moment, and the polling chain it is part of. */
-static int
-at_moment(const struct tracked *t, uint64_t when, uint64_t poll_max)
-{
-	size_t i, found = t->nv, first, last;
-
-	for (i = 0; i < t->nv; i++)
-		if (t->v[i].recorded && t->v[i].begin <= when &&
-		    when <= t->v[i].end)
-			found = i;
-	if (found == t->nv)
-		return 0;
-	chain_extend(t, found, poll_max, &first, &last);
-	if (first != last)
-		add(t, first, last, REPEATED_YIELD);
-	else
-		add(t, found, found, classify_vertex(&t->v[found]));
-	return 1;
-}
-
-/* Every vertex, or polling chain, at least threshold long. */
+/* A record other than an event: what history.c and target.c keep. */
 static void
-long_episodes(const struct tracked *t, uint64_t threshold, uint64_t poll_max)
+see_record(struct target *tg, const struct record *rec)
 {
-	size_t i, first, last;
-	const struct vsum *v;
+	struct vertex_rec v;
+	struct link_rec l;
+	uint64_t pid = 0, tid;
 
-	for (i = 0; i < t->nv; i++) {
-		v = &t->v[i];
-		if (!v->recorded)
-			continue;
-		if (chain_joined(t, i, poll_max)) {
-			chain_extend(t, i, poll_max, &first, &last);
-			if (t->v[last].end - t->v[first].begin >= threshold)
-				add(t, first, last, REPEATED_YIELD);
-			i = last;
-			continue;
+	if (vertex_parse(rec, &v))
+		history_vertex(tg, &v);
+	else if (link_parse(rec, &l))
+		history_link(&l);
+	else if (strcmp(rec->f[COL_KIND], "task") == 0) {
+		if (record_u64_opt(rec, COL_TID, &tid)) {
+			record_u64_opt(rec, COL_PID, &pid);
+			history_name(tg, pid, tid, record_str(rec, COL_FIRST_OWN));
 		}
-		if (v->end - v->begin >= threshold)
-			add(t, i, i, classify_vertex(v));
-	}
-}
-
-static void
-longest(const struct tracked *t, char *buf, size_t len)
-{
-	size_t i, best = 0;
-
-	for (i = 1; i < t->nv; i++)
-		if (t->v[i].end - t->v[i].begin >
-		    t->v[best].end - t->v[best].begin)
-			best = i;
-	snprintf(buf, len, "%zu vertices, the longest %.3f s (vertex %llu)",
-	    t->nv, (t->v[best].end - t->v[best].begin) / 1e9,
-	    (unsigned long long)t->v[best].id);
+	} else if (strcmp(rec->f[COL_KIND], "meta") == 0)
+		target_meta(tg, rec);
 }
 
 int
@@ -124,17 +91,18 @@ main(int argc, char *argv[])
 	};
 	struct common com = { NULL, Z_AUTO };
 	struct target tg = { 0, 0, NULL, 0 };
-	struct moment m = { 0, 0, 0, NO_TIME, NO_TIME };
-	uint64_t threshold = 2000000000ULL, last = NO_TIME, when;
-	uint64_t byclass[NCLASSES] = { 0 };
+	struct moment m = { { 0, 0, 0 }, NO_TIME, NO_TIME };
+	struct spin_opts o = { HANG_NS, 0 };
+	uint64_t last = NO_TIME, when;
 	const struct record *rec;
+	struct episode *e;
 	struct tracked *t;
 	struct source *src;
 	struct writer *out;
 	struct event ev;
-	char what[128];
+	char what[128], *usage = usage_text();
 	int ch, quiet = 0, isev;
-	size_t i;
+	size_t i, n;
 
 	while ((ch = getopt_long(argc, argv, "p:t:c:a:T:q" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
@@ -149,11 +117,11 @@ main(int argc, char *argv[])
 			tg.comm = optarg;
 			break;
 		case 'a':
-			moment_parse(&m, optarg);
+			when_parse(&m.at, "--at", optarg);
 			break;
 		case 'T':
-			threshold = parse_duration_ns("--threshold", optarg);
-			if (threshold == 0)
+			o.threshold = parse_duration_ns("--threshold", optarg);
+			if (o.threshold == 0)
 				diex(EX_USAGE, "--threshold: must be more than 0");
 			break;
 		case 'q':
@@ -163,6 +131,8 @@ main(int argc, char *argv[])
 			common_option(&com, ch, optarg, usage);
 		}
 	}
+	o.poll_max = o.threshold / POLL_SHARE;
+	episodes_init();
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
@@ -174,26 +144,14 @@ main(int argc, char *argv[])
 			continue;
 		isev = event_parse(rec, &ev);
 		moment_see(&m, rec, isev ? &ev : NULL);
-		if (isev) {
-			if (ev.vertex == UNSEGMENTED)
-				diex(EX_DATAERR, "%s:%lu: event without a "
-				    "vertex: run argus-segment and argus-link "
-				    "first", rec->file, rec->line);
+		if (!isev)
+			see_record(&tg, rec);
+		else if (ev.vertex == UNSEGMENTED)
+			diex(EX_DATAERR, "%s:%lu: event without a vertex: run "
+			    "argus-segment and argus-link first", rec->file,
+			    rec->line);
+		else
 			history_event(&tg, &ev);
-		} else if (strcmp(rec->f[COL_KIND], "vertex") == 0)
-			history_vertex(&tg, rec);
-		else if (strcmp(rec->f[COL_KIND], "link") == 0)
-			history_link(rec);
-		else if (strcmp(rec->f[COL_KIND], "task") == 0) {
-			uint64_t pid = 0, tid;
-
-			if (record_u64_opt(rec, COL_TID, &tid)) {
-				record_u64_opt(rec, COL_PID, &pid);
-				history_name(&tg, pid, tid,
-				    record_str(rec, COL_FIRST_OWN));
-			}
-		} else if (strcmp(rec->f[COL_KIND], "meta") == 0)
-			target_meta(&tg, rec);
 	}
 	history_finish(last);
 	if (!tg.pid && !tg.tid && tg.comm == NULL)
@@ -203,33 +161,31 @@ main(int argc, char *argv[])
 		diex(EX_DATAERR, "no vertex records in the input: run "
 		    "argus-segment and argus-link first");
 	if ((t = target_pick(&tg)) == NULL) {
-		report_summary(out, last, 0, byclass, !quiet);
+		report_summary(out, last, 0, NULL);
 		warnx_("no vertex of %s in the input",
 		    target_describe(&tg, what, sizeof(what)));
 		writer_close(out);
 		return 1;
 	}
 	when = moment_when(&m);
-	if (when != NO_TIME) {
-		if (!at_moment(t, when, threshold / 20))
-			warnx_("%s %u/%u has no vertex at %llu%s", t->comm,
-			    t->pid, t->tid, (unsigned long long)when,
-			    m.set ? "" : " (the last argus-mark)");
-	} else
-		long_episodes(t, threshold, threshold / 20);
-	for (i = 0; i < nepisodes; i++) {
-		report_spin(out, last, t, &episodes[i], !quiet);
-		byclass[episodes[i].class]++;
-	}
-	report_summary(out, last, nepisodes, byclass, !quiet);
-	if (nepisodes == 0 && when == NO_TIME) {
-		longest(t, what, sizeof(what));
+	if (when == NO_TIME)
+		episodes_long(t, &o);
+	else if (!episodes_at(t, when, &o))
+		warnx_("%s %u/%u has no vertex at %llu%s", t->comm, t->pid,
+		    t->tid, (unsigned long long)when,
+		    m.at.set ? "" : " (the last argus-mark)");
+	e = episodes(&n);
+	for (i = 0; i < n; i++)
+		report_spin(out, last, t, &e[i], !quiet);
+	report_summary(out, last, n, e);
+	if (n == 0 && when == NO_TIME) {
+		longest_vertex(t, what, sizeof(what));
 		warnx_("no episode of %s %u/%u as long as %.3f s: %s", t->comm,
-		    t->pid, t->tid, threshold / 1e9, what);
+		    t->pid, t->tid, o.threshold / 1e9, what);
 	}
 	writer_close(out);
 	source_close(src);
 	if (interrupted)
 		return exit_status(1);
-	return nepisodes > 0 ? 0 : 1;
+	return n > 0 ? 0 : 1;
 }

@@ -34,6 +34,7 @@ tracked_add(uint32_t tid, uint32_t pid)
 		t->tid = tid;
 		t->order = ntracked++;
 		t->blocked_since = NO_TIME;
+		t->vv.size = sizeof(struct vsum);
 		HASH_ADD(hh, tracked, tid, sizeof(t->tid), t);
 	}
 	if (pid != 0)
@@ -73,33 +74,21 @@ history_name(const struct target *tg, uint32_t pid, uint32_t tid,
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
-/* Vertex ids grow with time within a thread: look from the end. */
-static size_t
-vsum_ix(struct tracked *t, uint64_t id)
-{
-	size_t i = t->nv;
-
-	while (i > 0 && t->v[i - 1].id > id)
-		i--;
-	if (i > 0 && t->v[i - 1].id == id)
-		return i - 1;
-	if (t->nv == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
-	}
-	memmove(&t->v[i + 1], &t->v[i], (t->nv - i) * sizeof(*t->v));
-	memset(&t->v[i], 0, sizeof(*t->v));
-	t->v[i].id = id;
-	t->nv++;
-	if (t->blocked_since != NO_TIME && t->blocked_ix >= i)
-		t->blocked_ix++;
-	return i;
-}
-
 static int
 blocking(const char *state)
 {
 	return state[0] != '\0' && state[0] != 'R';
+}
+
+/* The blocked vertex's wait is over: its length counts in it. */
+static void
+unblock(struct tracked *t, uint64_t now)
+{
+	size_t i = vvec_find(&t->vv, t->blocked_in);
+
+	if (i < t->vv.n && now > t->blocked_since)
+		VSUM(t, i)->blocked += now - t->blocked_since;
+	t->blocked_since = NO_TIME;
 }
 
 void
@@ -107,7 +96,6 @@ history_event(const struct target *tg, const struct event *ev)
 {
 	struct tracked *t, *o;
 	struct vsum *v;
-	size_t ix;
 
 	switch (ev->type) {
 	case E_SWITCH:
@@ -118,18 +106,11 @@ history_event(const struct target *tg, const struct event *ev)
 			if (o->comm[0] == '\0')
 				snprintf(o->comm, sizeof(o->comm), "%s",
 				    event_str(ev, 3));
-			if (o->blocked_since != NO_TIME) {
-				if (ev->time > o->blocked_since)
-					o->v[o->blocked_ix].blocked +=
-					    ev->time - o->blocked_since;
-				o->blocked_since = NO_TIME;
-			}
+			if (o->blocked_since != NO_TIME)
+				unblock(o, ev->time);
 		}
 		break;
 	case E_FORK:
-		history_name(tg, event_u64(ev, 0), event_u64(ev, 1),
-		    event_str(ev, 3));
-		break;
 	case E_COMM:
 		history_name(tg, event_u64(ev, 0), event_u64(ev, 1),
 		    event_str(ev, 3));
@@ -142,77 +123,53 @@ history_event(const struct target *tg, const struct event *ev)
 		return;
 	if ((t = want(tg, ev->pid, ev->tid, NULL)) == NULL)
 		return;
-	ix = vsum_ix(t, ev->vertex);	/* may move t->v */
-	v = &t->v[ix];
+	v = vvec_get(&t->vv, ev->vertex);
 	if (ev->type == E_SYS_ENTER &&
 	    strcmp(event_str(ev, 1), "sched_yield") == 0)
 		v->yields++;
 	else if (ev->type == E_SWITCH && blocking(event_str(ev, 0))) {
 		v->waits++;
 		t->blocked_since = ev->time;
-		t->blocked_ix = v - t->v;
+		t->blocked_in = v->id;
 	}
 }
 
-static int
-wake_rule(const char *rule)
-{
-	/* Not what woke it: program order, a waiter's back edge, a reply. */
-	return strcmp(rule, "order") != 0 && strcmp(rule, "wait") != 0 &&
-	    strcmp(rule, "reply") != 0;
-}
-
+/* The first link into a vertex that ended a wait says what woke it. */
 void
-history_link(const struct record *rec)
+history_link(const struct link_rec *l)
 {
 	struct tracked *t;
 	struct vsum *v;
-	uint64_t tid;
-	size_t ix;
 
-	if (!record_u64_opt(rec, COL_TID, &tid) ||
-	    (t = tracked_find(tid)) == NULL)
+	if ((t = tracked_find(l->tid)) == NULL)
 		return;
-	ix = vsum_ix(t, record_u64(rec, COL_FIRST_OWN + 1));
-	v = &t->v[ix];
-	if (v->woke || !wake_rule(record_str(rec, COL_FIRST_OWN + 3)))
+	v = vvec_get(&t->vv, l->to);
+	if (v->woke || !(l->props & LR_WAKES))
 		return;
 	v->woke = 1;
-	v->waker = record_u64(rec, COL_FIRST_OWN);
-	snprintf(v->wake_rule, sizeof(v->wake_rule), "%s",
-	    record_str(rec, COL_FIRST_OWN + 3));
+	v->waker = l->from;
+	v->wake_props = l->props;
+	snprintf(v->wake_rule, sizeof(v->wake_rule), "%s", l->rule);
 }
 
-/* vertex,TIME,PID,TID,ID,BEGIN,END,ONCPU,EVENTS,BEGAN_BY,ENDED_BY,WAIT,COMM */
 void
-history_vertex(const struct target *tg, const struct record *rec)
+history_vertex(const struct target *tg, const struct vertex_rec *r)
 {
 	struct tracked *t;
 	struct vsum *v;
-	uint64_t pid = 0, tid;
-	const size_t c = COL_FIRST_OWN;
-	size_t ix;
 
 	nvertex_records++;
-	if (!record_u64_opt(rec, COL_TID, &tid))
-		diex(EX_DATAERR, "%s:%lu: vertex without a thread", rec->file,
-		    rec->line);
-	record_u64_opt(rec, COL_PID, &pid);
-	history_name(tg, pid, tid, record_str(rec, c + 8));
-	if ((t = want(tg, pid, tid, record_str(rec, c + 8))) == NULL)
+	history_name(tg, r->pid, r->tid, r->comm);
+	if ((t = want(tg, r->pid, r->tid, r->comm)) == NULL)
 		return;
-	ix = vsum_ix(t, record_u64(rec, c));
-	v = &t->v[ix];
-	v->begin = record_u64(rec, c + 1);
-	v->end = record_u64(rec, c + 2);
-	v->oncpu = record_u64(rec, c + 3);
-	v->events = record_u64(rec, c + 4);
-	snprintf(v->began_by, sizeof(v->began_by), "%s", record_str(rec, c + 5));
-	snprintf(v->ended_by, sizeof(v->ended_by), "%s", record_str(rec, c + 6));
-	snprintf(v->wait, sizeof(v->wait), "%s", record_str(rec, c + 7));
-	if (v->end < v->begin)
-		diex(EX_DATAERR, "%s:%lu: vertex %llu ends before it begins",
-		    rec->file, rec->line, (unsigned long long)v->id);
+	v = vvec_get(&t->vv, r->id);
+	v->begin = r->begin;
+	v->end = r->end;
+	v->oncpu = r->oncpu;
+	v->events = r->events;
+	snprintf(v->began_by, sizeof(v->began_by), "%s", r->began_by);
+	snprintf(v->ended_by, sizeof(v->ended_by), "%s", r->ended_by);
+	snprintf(v->wait, sizeof(v->wait), "%s", r->wait);
 	v->recorded = 1;
 }
 
@@ -223,9 +180,8 @@ history_finish(uint64_t end)
 	struct tracked *t;
 
 	for (t = tracked; t != NULL; t = t->hh.next) {
-		if (t->blocked_since != NO_TIME && end != NO_TIME &&
-		    end > t->blocked_since)
-			t->v[t->blocked_ix].blocked += end - t->blocked_since;
+		if (t->blocked_since != NO_TIME && end != NO_TIME)
+			unblock(t, end);
 		t->blocked_since = NO_TIME;
 	}
 }

@@ -11,18 +11,6 @@
 #define MARK	"argus-mark"
 
 void
-moment_parse(struct moment *m, const char *arg)
-{
-	m->set = 1;
-	if (arg[0] == '+') {
-		m->relative = 1;
-		m->ns = parse_duration_ns("--at", arg + 1);
-	} else {
-		m->ns = parse_u64("--at", arg);
-	}
-}
-
-void
 moment_see(struct moment *m, const struct record *rec, const struct event *ev)
 {
 	if (rec->time != NO_TIME && m->first == NO_TIME)
@@ -35,8 +23,5 @@ moment_see(struct moment *m, const struct record *rec, const struct event *ev)
 uint64_t
 moment_when(const struct moment *m)
 {
-	if (m->set)
-		return m->relative ? (m->first == NO_TIME ? m->ns :
-		    m->first + m->ns) : m->ns;
-	return m->mark;
+	return m->at.set ? when_resolve(&m->at, m->first) : m->mark;
 }

@@ -1,9 +1,8 @@
 /*
- * spin records, and a line per spin for the person at the terminal:
- * spin,TIME,PID,TID,VERTEX,CLASS,BEGIN,END,ONCPU,WAITS,ENDED,WAKER,
- * LAST_VERTEX,COMM
+ * spin records, and a line per spin for the person at the terminal.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "spin.h"
 
@@ -12,34 +11,32 @@ report_spin(struct writer *w, uint64_t time, const struct tracked *t,
     const struct episode *e, int to_stderr)
 {
 	uint64_t dur = e->end - e->begin;
+	struct spin_rec s;
 
-	writer_begin(w, "spin");
-	writer_time(w, time);
-	writer_u64(w, t->pid);
-	writer_u64(w, t->tid);
-	writer_u64(w, t->v[e->first].id);
-	writer_str(w, class_name(e->class));
-	writer_u64(w, e->begin);
-	writer_u64(w, e->end);
-	writer_u64(w, e->oncpu);
-	writer_u64(w, e->waits);
-	writer_str(w, e->ended);
-	writer_u64(w, e->waker);
-	writer_u64(w, t->v[e->last].id);
-	writer_str(w, t->comm);
-	writer_end(w);
+	s.time = time;
+	s.pid = t->pid;
+	s.tid = t->tid;
+	s.vertex = VSUM(t, e->first)->id;
+	s.last = VSUM(t, e->last)->id;
+	s.class = e->class;
+	s.begin = e->begin;
+	s.end = e->end;
+	s.oncpu = e->oncpu;
+	s.waits = e->waits;
+	snprintf(s.ended, sizeof(s.ended), "%s", e->ended);
+	s.waker = e->waker;
+	snprintf(s.comm, sizeof(s.comm), "%s", t->comm);
+	spin_write(w, &s);
 	if (!to_stderr)
 		return;
 	fprintf(stderr, "argus-spin: %s %u/%u: %s", t->comm, t->pid, t->tid,
-	    class_name(e->class));
+	    e->class->name);
 	if (e->first != e->last)
 		fprintf(stderr, " in vertices %llu..%llu (%zu)",
-		    (unsigned long long)t->v[e->first].id,
-		    (unsigned long long)t->v[e->last].id,
+		    (unsigned long long)s.vertex, (unsigned long long)s.last,
 		    e->last - e->first + 1);
 	else
-		fprintf(stderr, " in vertex %llu",
-		    (unsigned long long)t->v[e->first].id);
+		fprintf(stderr, " in vertex %llu", (unsigned long long)s.vertex);
 	fprintf(stderr, ", %.3f s from %llu, on CPU %.1f%%, %u wait%s, ",
 	    dur / 1e9, (unsigned long long)e->begin,
 	    dur ? 100.0 * e->oncpu / dur : 100.0, e->waits,
@@ -47,29 +44,26 @@ report_spin(struct writer *w, uint64_t time, const struct tracked *t,
 	if (e->waker != 0)
 		fprintf(stderr, "ended by %s from vertex %llu\n", e->ended,
 		    (unsigned long long)e->waker);
-	else if (e->ended[0] == 'o')
+	else if (strcmp(e->ended, VE_OPEN) == 0)
 		fprintf(stderr, "still going on when the trace ended\n");
 	else
 		fprintf(stderr, "ended by %s\n", e->ended);
 }
 
+/* spins, then how many of each class, in table order. */
 void
-report_summary(struct writer *w, uint64_t time, uint64_t nspins,
-    const uint64_t *byclass, int to_stderr)
+report_summary(struct writer *w, uint64_t time, size_t n,
+    const struct episode *e)
 {
-	int c;
+	uint64_t count;
+	size_t c, i;
 
-	writer_begin(w, "summary");
-	writer_time(w, time);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, "argus-spin");
-	writer_str(w, "spins");
-	writer_u64(w, nspins);
-	for (c = 0; c < NCLASSES; c++) {
-		writer_str(w, class_name(c));
-		writer_u64(w, byclass[c]);
+	summary_begin(w, time, "argus-spin");
+	summary_u64(w, "spins", n);
+	for (c = 0; c < nsclasses; c++) {
+		for (i = count = 0; i < n; i++)
+			count += e[i].class == &sclasses[c];
+		summary_u64(w, sclasses[c].name, count);
 	}
-	writer_end(w);
-	(void)to_stderr;
+	summary_end(w);
 }

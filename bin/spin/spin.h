@@ -3,8 +3,10 @@
  * keeps the target's vertices as the stream goes by (nothing for other
  * threads but their names, while the target is looked for by name);
  * target.c says which thread the target is; moment.c when the user saw
- * the hang; classify.c and yield_chain.c turn vertices into episodes;
- * report.c writes them.
+ * the hang; episode.c turns vertices into episodes, asking the spin
+ * classes (one a file, bound by name to its row of sclasses[] in
+ * lib/graph.c, asked in table order) which vertices make one; report.c
+ * writes them.
  */
 #ifndef ARGUS_SPIN_H
 #define ARGUS_SPIN_H
@@ -14,18 +16,21 @@
 #include <uthash.h>
 
 #include "event.h"
+#include "graph.h"
 #include "util.h"
 
 /* What argus-spin needs of one vertex of a tracked thread. */
 struct vsum {
-	uint64_t	 id, begin, end, oncpu, events;
+	uint64_t	 id;		/* first: a vvec element */
+	uint64_t	 begin, end, oncpu, events;
 	uint64_t	 blocked;	/* ns in blocking waits */
 	uint32_t	 waits;		/* blocking switch-outs */
 	uint32_t	 yields;	/* sched_yield calls */
-	char		 began_by[16], ended_by[16], wait[4];
+	char		 began_by[20], ended_by[20], wait[4];
 	int		 recorded;	/* its vertex record was read */
 	/* The link that woke the thread into it, if any. */
-	char		 wake_rule[16];
+	char		 wake_rule[20];
+	unsigned	 wake_props;	/* LR_* of that rule */
 	uint64_t	 waker;
 	int		 woke;
 };
@@ -34,13 +39,13 @@ struct tracked {
 	uint32_t	 tid, pid;
 	char		 comm[16];
 	uint64_t	 order;		/* when first tracked: the first thread */
-	struct vsum	*v;
-	size_t		 nv, cap;
+	struct vvec	 vv;		/* its vertices, struct vsum */
 	uint64_t	 blocked_since;	/* NO_TIME: not blocked */
-	struct vsum	*blocked_in;	/* the vertex that blocked (index) */
-	size_t		 blocked_ix;
+	uint64_t	 blocked_in;	/* the vertex that blocked */
 	UT_hash_handle	 hh;
 };
+
+#define VSUM(t, i)	VVEC_AT(&(t)->vv, struct vsum, i)
 
 /* target.c: which thread, from the options or the stream. */
 struct target {
@@ -61,50 +66,70 @@ struct tracked	*tracked_all(void);
 void		 history_name(const struct target *, uint32_t pid, uint32_t tid,
 		    const char *comm);
 void		 history_event(const struct target *, const struct event *);
-void		 history_link(const struct record *);
-void		 history_vertex(const struct target *, const struct record *);
+void		 history_link(const struct link_rec *);
+void		 history_vertex(const struct target *, const struct vertex_rec *);
 void		 history_finish(uint64_t end);
 extern uint64_t	 nvertex_records;
 
 /* moment.c: --at, or the last argus-mark annotation. */
 struct moment {
-	int		 set, relative;
-	uint64_t	 ns;
+	struct when	 at;		/* --at */
 	uint64_t	 first;		/* first time in the input */
 	uint64_t	 mark;		/* last argus-mark marker, NO_TIME if none */
 };
-void		 moment_parse(struct moment *, const char *arg);
 void		 moment_see(struct moment *, const struct record *,
 		    const struct event *);
 uint64_t	 moment_when(const struct moment *);	/* NO_TIME: none */
 
-/* An episode: one vertex, or a chain of them. */
-enum sclass { LONG_RUNNING, LONG_WAIT, REPEATED_YIELD, NCLASSES };
+/*
+ * A hang is this long (--threshold); a polling loop's naps are each
+ * shorter than a twentieth of it, so that a loop of them is seen as one.
+ */
+#define POLL_SHARE	20
 
+struct spin_opts {
+	uint64_t	 threshold, poll_max;
+};
+
+/*
+ * A spin class: whether vertex i of t is part of an episode of its class,
+ * and if so the episode's first and last vertices (a chain of several, or
+ * i alone).  Asked in table order; the first that claims a vertex wins.
+ */
+struct spin_class {
+	const char	*name;		/* its row in sclasses[] */
+	int		(*claim)(const struct tracked *, size_t i,
+			    const struct spin_opts *, size_t *first,
+			    size_t *last);
+	const struct sclass *row;	/* set by episode.c */
+};
+
+#define SPIN_CLASS(id)							\
+	static struct spin_class class_##id;				\
+	SET_ENTRY(spin_classes, class_##id);				\
+	static struct spin_class class_##id
+
+/* episode.c: one vertex, or a chain of them. */
 struct episode {
 	size_t		 first, last;	/* indexes into the thread's vertices */
-	enum sclass	 class;
+	const struct sclass *class;
 	uint64_t	 begin, end, oncpu;
 	uint32_t	 waits;
 	const char	*ended;
 	uint64_t	 waker;
 };
-
-/* classify.c: a single vertex. */
-#define YIELD_MIN	10	/* sched_yield calls that make a yield loop */
-enum sclass	 classify_vertex(const struct vsum *);
-const char	*class_name(enum sclass);
-void		 episode_close(const struct tracked *, struct episode *);
-
-/* yield_chain.c: short vertices that poll, chained. */
-int		 chain_joined(const struct tracked *, size_t i, uint64_t poll_max);
-void		 chain_extend(const struct tracked *, size_t i, uint64_t poll_max,
-		    size_t *first, size_t *last);
+void		 episodes_init(void);
+/* The episode at the moment, or every one at least threshold long. */
+int		 episodes_at(const struct tracked *, uint64_t when,
+		    const struct spin_opts *);
+void		 episodes_long(const struct tracked *, const struct spin_opts *);
+struct episode	*episodes(size_t *n);
+void		 longest_vertex(const struct tracked *, char *, size_t);
 
 /* report.c */
 void		 report_spin(struct writer *, uint64_t time, const struct tracked *,
 		    const struct episode *, int to_stderr);
-void		 report_summary(struct writer *, uint64_t time, uint64_t nspins,
-		    const uint64_t *byclass, int to_stderr);
+void		 report_summary(struct writer *, uint64_t time, size_t nspins,
+		    const struct episode *);
 
 #endif

@@ -49,7 +49,7 @@ target_pick(const struct target *tg)
 
 	(void)tg;
 	for (t = tracked_all(); t != NULL; t = t->hh.next) {
-		if (t->nv == 0)
+		if (t->vv.n == 0)
 			continue;
 		main_t = t->tid == t->pid;
 		main_b = best != NULL && best->tid == best->pid;

@@ -1,0 +1,141 @@
+/*
+ * Episodes: the vertices of a hang.  At a moment (--at, argus mark), the
+ * episode that holds it, however long; else every episode at least the
+ * threshold long.  The spin classes say which vertices make an episode
+ * and of what class; this file says how it began, ended and what it cost.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "spin.h"
+
+static struct spin_class **classes;	/* in table order */
+static struct episode *list;
+static size_t nlist;
+
+void
+episodes_init(void)
+{
+	size_t i;
+
+	classes = xcalloc(nsclasses, sizeof(*classes));
+	set_bind(SET_BEGIN(spin_classes), SET_END(spin_classes), sclasses,
+	    nsclasses, sizeof(sclasses[0]), (void **)classes, "spin class");
+	for (i = 0; i < nsclasses; i++)
+		classes[i]->row = &sclasses[i];
+}
+
+struct episode *
+episodes(size_t *n)
+{
+	*n = nlist;
+	return list;
+}
+
+/*
+ * How the episode ended: still going on (open), the thread exited, or
+ * what woke it from its last wait: the rule of the link into the next
+ * vertex and where it came from.  A vertex cut by a heuristic (no wait)
+ * ended by that heuristic's name, with no waker.
+ */
+static void
+close_episode(const struct tracked *t, struct episode *e)
+{
+	const struct vsum *last = VSUM(t, e->last), *next;
+	size_t i;
+
+	e->begin = VSUM(t, e->first)->begin;
+	e->end = last->end;
+	for (i = e->first; i <= e->last; i++) {
+		e->oncpu += VSUM(t, i)->oncpu;
+		e->waits += VSUM(t, i)->waits;
+	}
+	if (strcmp(last->ended_by, VE_OPEN) == 0 ||
+	    strcmp(last->ended_by, VE_EXIT) == 0) {
+		e->ended = last->ended_by;
+		return;
+	}
+	next = e->last + 1 < t->vv.n ? VSUM(t, e->last + 1) : NULL;
+	if (next != NULL && next->woke) {
+		e->ended = next->wake_rule;
+		e->waker = next->waker;
+		return;
+	}
+	e->ended = last->ended_by[0] != '\0' ? last->ended_by : "unknown";
+}
+
+static void
+add(const struct tracked *t, size_t first, size_t last,
+    const struct sclass *c)
+{
+	struct episode *e;
+
+	list = xrealloc(list, (nlist + 1) * sizeof(*list));
+	e = &list[nlist++];
+	memset(e, 0, sizeof(*e));
+	e->first = first;
+	e->last = last;
+	e->class = c;
+	close_episode(t, e);
+}
+
+/* The first class that claims vertex i, and its episode. */
+static const struct sclass *
+claim(const struct tracked *t, size_t i, const struct spin_opts *o,
+    size_t *first, size_t *last)
+{
+	size_t k;
+
+	for (k = 0; k < nsclasses; k++)
+		if (classes[k]->claim(t, i, o, first, last))
+			return classes[k]->row;
+	diex(EX_SOFTWARE, "no spin class claims vertex %llu",
+	    (unsigned long long)VSUM(t, i)->id);
+}
+
+int
+episodes_at(const struct tracked *t, uint64_t when, const struct spin_opts *o)
+{
+	const struct sclass *c;
+	size_t i, found = t->vv.n, first, last;
+
+	for (i = 0; i < t->vv.n; i++)
+		if (VSUM(t, i)->recorded && VSUM(t, i)->begin <= when &&
+		    when <= VSUM(t, i)->end)
+			found = i;
+	if (found == t->vv.n)
+		return 0;
+	c = claim(t, found, o, &first, &last);
+	add(t, first, last, c);
+	return 1;
+}
+
+void
+episodes_long(const struct tracked *t, const struct spin_opts *o)
+{
+	const struct sclass *c;
+	size_t i, first, last;
+
+	for (i = 0; i < t->vv.n; i++) {
+		if (!VSUM(t, i)->recorded)
+			continue;
+		c = claim(t, i, o, &first, &last);
+		if (VSUM(t, last)->end - VSUM(t, first)->begin >= o->threshold)
+			add(t, first, last, c);
+		i = last;
+	}
+}
+
+void
+longest_vertex(const struct tracked *t, char *buf, size_t len)
+{
+	size_t i, best = 0;
+
+	for (i = 1; i < t->vv.n; i++)
+		if (VSUM(t, i)->end - VSUM(t, i)->begin >
+		    VSUM(t, best)->end - VSUM(t, best)->begin)
+			best = i;
+	snprintf(buf, len, "%zu vertices, the longest %.3f s (vertex %llu)",
+	    t->vv.n, (VSUM(t, best)->end - VSUM(t, best)->begin) / 1e9,
+	    (unsigned long long)VSUM(t, best)->id);
+}
