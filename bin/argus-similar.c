@@ -33,29 +33,8 @@ static const char usage[] =
 "Exit: 0 ok (also when no baseline qualifies), 64 usage, 65 bad input,\n"
 "66 cannot open.  See argus-similar(1).\n";
 
-static struct spin *spins;
+static struct spin_rec *spins;
 static size_t nspins;
-
-/* spin,TIME,PID,TID,VERTEX,CLASS,BEGIN,END,... */
-static void
-keep_spin(const struct record *rec)
-{
-	struct spin *s;
-
-	spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
-	s = &spins[nspins++];
-	s->time = rec->time;
-	s->pid = record_u64(rec, COL_PID);
-	s->tid = record_u64(rec, COL_TID);
-	s->vertex = record_u64(rec, COL_FIRST_OWN);
-	snprintf(s->class, sizeof(s->class), "%s",
-	    record_str(rec, COL_FIRST_OWN + 1));
-	s->begin = record_u64(rec, COL_FIRST_OWN + 2);
-	s->end = record_u64(rec, COL_FIRST_OWN + 3);
-	if (s->end < s->begin)
-		diex(EX_DATAERR, "%s:%lu: spin ends before it begins",
-		    rec->file, rec->line);
-}
 
 /* Best first; ties (to a thousandth) to the most recent. */
 static const struct sthread *sort_thread;
@@ -69,12 +48,12 @@ by_score(const void *a, const void *b)
 
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
-	return sort_thread->v[x->ix].begin > sort_thread->v[y->ix].begin ?
+	return VSEM(sort_thread, x->ix)->begin > VSEM(sort_thread, y->ix)->begin ?
 	    -1 : 1;
 }
 
 static uint64_t
-rank(struct writer *out, const struct spin *sp, uint64_t count,
+rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
     uint64_t threshold, double min_score, int verbose)
 {
 	const struct sthread *t = sthread_find(sp->tid);
@@ -82,9 +61,9 @@ rank(struct writer *out, const struct spin *sp, uint64_t count,
 	struct candidate *c = NULL;
 	size_t i, si, n = 0, earlier = 0;
 	uint64_t k;
-	int running = strcmp(sp->class, "LongRunning") == 0;
+	int running = sp->class->kind == HK_WORK;
 
-	if (t == NULL || (si = vsem_find(t, sp->vertex)) == t->nv) {
+	if (t == NULL || (si = vvec_find(&t->vv, sp->vertex)) == t->vv.n) {
 		warnx_("spin vertex %llu of thread %llu: not in the history "
 		    "kept%s", (unsigned long long)sp->vertex,
 		    (unsigned long long)sp->tid,
@@ -101,16 +80,15 @@ rank(struct writer *out, const struct spin *sp, uint64_t count,
 		c[n].ix = i;
 		c[n].running = running;
 		c[n].wake = wake;
-		score(&t->v[si], &t->v[i], running, &c[n].s);
+		score(VSEM(t, si), VSEM(t, i), running, &c[n].s);
 		if (c[n].s.total >= min_score)
 			n++;
 	}
 	if (n == 0) {
-		warnx_("no baseline for %s %llu/%llu vertex %llu (%s): none of "
+		warnx_("no baseline for %s %u/%u vertex %llu (%s): none of "
 		    "%zu earlier vertices is both alike (score >= %.2f) and "
-		    "short and ended by a peer", t->comm,
-		    (unsigned long long)sp->pid, (unsigned long long)sp->tid,
-		    (unsigned long long)sp->vertex, sp->class, earlier,
+		    "short and ended by a peer", t->comm, sp->pid, sp->tid,
+		    (unsigned long long)sp->vertex, sp->class->name, earlier,
 		    min_score);
 		free(c);
 		return 0;
@@ -137,12 +115,15 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
-	uint64_t count = 5, threshold = 2000000000ULL, pid = 0, tid = 0;
+	uint64_t count = 5, threshold = HANG_NS, pid = 0, tid = 0;
 	uint64_t last = NO_TIME, nbase = 0;
 	double min_score = 0.5;
 	const struct record *rec;
 	struct source *src;
 	struct writer *out;
+	struct vertex_rec v;
+	struct link_rec l;
+	struct spin_rec s;
 	struct event ev;
 	char *end;
 	int ch, quiet = 0;
@@ -193,14 +174,16 @@ main(int argc, char *argv[])
 				    "vertex: run argus-segment and argus-link "
 				    "first", rec->file, rec->line);
 			history_event(&ev);
-		} else if (strcmp(rec->f[COL_KIND], "vertex") == 0)
-			history_vertex(rec);
-		else if (strcmp(rec->f[COL_KIND], "link") == 0)
-			history_link(rec);
+		} else if (vertex_parse(rec, &v))
+			history_vertex(&v);
+		else if (link_parse(rec, &l))
+			history_link(&l);
 		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
 			history_stack(rec);
-		else if (strcmp(rec->f[COL_KIND], "spin") == 0)
-			keep_spin(rec);
+		else if (spin_parse(rec, &s)) {
+			spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
+			spins[nspins++] = s;
+		}
 	}
 	if (nspins > 0 && nvertex_records == 0)
 		diex(EX_DATAERR, "spin records but no vertex records in the "
@@ -210,7 +193,7 @@ main(int argc, char *argv[])
 		    !quiet);
 	if (nspins == 0)
 		warnx_("no spin records in the input: run argus-spin first");
-	report_summary(out, last, nspins, nbase, !quiet);
+	report_summary(out, last, nspins, nbase);
 	writer_close(out);
 	source_close(src);
 	return exit_status(1);

@@ -51,6 +51,7 @@ sthread_get(uint64_t tid, uint64_t pid)
 	if ((t = sthread_find(k)) == NULL) {
 		t = xcalloc(1, sizeof(*t));
 		t->tid = k;
+		t->vv.size = sizeof(struct vsem);
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
 	if (pid != 0)
@@ -58,41 +59,15 @@ sthread_get(uint64_t tid, uint64_t pid)
 	return t;
 }
 
-size_t
-vsem_find(const struct sthread *t, uint64_t id)
-{
-	size_t lo = 0, hi = t->nv, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (t->v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->nv && t->v[lo].id == id ? lo : t->nv;
-}
-
 /* Vertex ids grow with time within a thread: mostly the last one. */
 static struct vsem *
 vsem_get(struct sthread *t, uint64_t id)
 {
-	size_t i = t->nv;
+	size_t n = t->vv.n;
+	struct vsem *v = vvec_get(&t->vv, id);
 
-	while (i > 0 && t->v[i - 1].id > id)
-		i--;
-	if (i > 0 && t->v[i - 1].id == id)
-		return &t->v[i - 1];
-	if (t->nv == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
-	}
-	memmove(&t->v[i + 1], &t->v[i], (t->nv - i) * sizeof(*t->v));
-	memset(&t->v[i], 0, sizeof(*t->v));
-	t->v[i].id = id;
-	t->nv++;
-	nkept++;
-	return &t->v[i];
+	nkept += t->vv.n - n;
+	return v;
 }
 
 void
@@ -139,69 +114,53 @@ history_stack(const struct record *rec)
 	vsem_get(t, t->cur)->where = sys_intern(fn);
 }
 
-/* link,TIME,PID,TID,FROM,TO,STRENGTH,RULE,FROM_TIME,FROM_PID,FROM_TID,LABEL */
+/*
+ * A link counts among the kinds of links into its TO vertex and out of its
+ * FROM vertex, but for program order and a wait's back edge, which every
+ * vertex has; a timeout is no link out of anyone.  The first link into a
+ * vertex that ended a wait says what woke its thread.
+ */
 void
-history_link(const struct record *rec)
+history_link(const struct link_rec *l)
 {
-	const size_t c = COL_FIRST_OWN;
 	struct sthread *t;
 	struct vsem *v;
-	uint64_t pid = 0, tid, from_pid = 0, from_tid, from;
-	int r = rule_id(record_str(rec, c + 3));
+	int r = rule_id(l->rule);
 
-	if (record_u64_opt(rec, COL_TID, &tid)) {
-		record_u64_opt(rec, COL_PID, &pid);
-		if ((t = sthread_get(tid, pid)) != NULL) {
-			v = vsem_get(t, record_u64(rec, c + 1));
-			if (rule_in_kind(r))
-				v->in_kinds |= 1u << r;
-			if (rule_wakes(r) && !v->woke) {
-				v->woke = 1;
-				v->wake_rule = r;
-				v->waker = record_u64(rec, c);
-				record_u64_opt(rec, c + 4, &v->wake_time);
-				record_u64_opt(rec, c + 5, &from_pid);
-				v->waker_pid = from_pid;
-				from_tid = 0;
-				record_u64_opt(rec, c + 6, &from_tid);
-				v->waker_tid = from_tid;
-			}
+	if (l->tid != 0 && (t = sthread_get(l->tid, l->pid)) != NULL) {
+		v = vsem_get(t, l->to);
+		if (!(l->props & (LR_ORDER | LR_BACK)))
+			v->in_kinds |= 1ULL << r;
+		if ((l->props & LR_WAKES) && !v->woke) {
+			v->woke = 1;
+			v->wake_rule = r;
+			v->waker = l->from;
+			v->wake_time = l->from_time;
+			v->waker_pid = l->from_pid;
+			v->waker_tid = l->from_tid;
 		}
-	} else
-		tid = 0;
+	}
 	/* Links out: to other threads; to its own is the outcome. */
-	from = record_u64(rec, c);
-	if (from == NO_VERTEX || !rule_out_kind(r) ||
-	    !record_u64_opt(rec, c + 6, &from_tid) || from_tid == tid)
+	if (l->from == NO_VERTEX || (l->props & (LR_ORDER | LR_BACK |
+	    LR_TIMEOUT)) || l->from_tid == 0 || l->from_tid == l->tid)
 		return;
-	record_u64_opt(rec, c + 5, &from_pid);
-	if ((t = sthread_get(from_tid, from_pid)) != NULL)
-		vsem_get(t, from)->out_kinds |= 1u << r;
+	if ((t = sthread_get(l->from_tid, l->from_pid)) != NULL)
+		vsem_get(t, l->from)->out_kinds |= 1ULL << r;
 }
 
-/* vertex,TIME,PID,TID,ID,BEGIN,END,ONCPU,EVENTS,BEGAN_BY,ENDED_BY,WAIT,COMM */
 void
-history_vertex(const struct record *rec)
+history_vertex(const struct vertex_rec *r)
 {
-	const size_t c = COL_FIRST_OWN;
 	struct sthread *t;
 	struct vsem *v;
-	uint64_t pid = 0, tid;
 
 	nvertex_records++;
-	if (!record_u64_opt(rec, COL_TID, &tid))
-		diex(EX_DATAERR, "%s:%lu: vertex without a thread", rec->file,
-		    rec->line);
-	record_u64_opt(rec, COL_PID, &pid);
-	if ((t = sthread_get(tid, pid)) == NULL)
+	if ((t = sthread_get(r->tid, r->pid)) == NULL)
 		return;
-	snprintf(t->comm, sizeof(t->comm), "%s", record_str(rec, c + 8));
-	v = vsem_get(t, record_u64(rec, c));
-	v->begin = record_u64(rec, c + 1);
-	v->end = record_u64(rec, c + 2);
-	if (v->end < v->begin)
-		diex(EX_DATAERR, "%s:%lu: vertex %llu ends before it begins",
-		    rec->file, rec->line, (unsigned long long)v->id);
-	v->waited = strcmp(record_str(rec, c + 6), "wait") == 0;
+	snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
+	v = vsem_get(t, r->id);
+	v->begin = r->begin;
+	v->end = r->end;
+	v->waited = strcmp(r->ended_by, VE_WAIT) == 0;
 	v->recorded = 1;
 }

@@ -24,17 +24,17 @@ const struct vsem *
 normal_outcome(const struct sthread *t, size_t i, uint64_t spin_begin,
     uint64_t spin_dur, uint64_t threshold, int running)
 {
-	const struct vsem *v = &t->v[i], *next;
+	const struct vsem *v = VSEM(t, i), *next;
 	uint64_t dur;
 
 	if (!v->recorded || !v->waited || v->end > spin_begin ||
-	    i + 1 >= t->nv)
+	    i + 1 >= t->vv.n)
 		return NULL;
 	dur = work_ns(v, running);
 	if (dur >= threshold || dur * 10 >= spin_dur)
 		return NULL;
-	next = &t->v[i + 1];
-	if (!next->woke || !rule_peer(next->wake_rule))
+	next = VSEM(t, i + 1);
+	if (!next->woke || (rule_props(next->wake_rule) & LR_TIMEOUT))
 		return NULL;
 	return next;
 }

@@ -1,6 +1,5 @@
 /*
- * baseline records, and a line each for the person at the terminal:
- * baseline,TIME,PID,TID,SPIN_VERTEX,VERTEX,RANK,SCORE,WAKER,REASON
+ * baseline records, and a line each for the person at the terminal.
  */
 #include <stdio.h>
 
@@ -21,18 +20,18 @@ human_ns(uint64_t ns, char *buf, size_t len)
 }
 
 void
-report_baseline(struct writer *w, const struct spin *sp,
+report_baseline(struct writer *w, const struct spin_rec *sp,
     const struct sthread *t, const struct candidate *c, int rank,
     int to_stderr)
 {
-	const struct vsem *v = &t->v[c->ix], *spin;
-	char sys[256], ssys[256], reason[768], score[16], d1[32], d2[32];
-	size_t si = vsem_find(t, sp->vertex), n;
+	const struct vsem *v = VSEM(t, c->ix), *spin;
+	char sys[256], ssys[256], reason[768], d1[32], d2[32];
+	size_t si = vvec_find(&t->vv, sp->vertex), n;
+	struct baseline_rec b;
 
-	spin = si < t->nv ? &t->v[si] : v;
+	spin = si < t->vv.n ? VSEM(t, si) : v;
 	sem_syscalls(v, sys, sizeof(sys));
 	sem_syscalls(spin, ssys, sizeof(ssys));
-	snprintf(score, sizeof(score), "%.3f", c->s.total);
 	n = snprintf(reason, sizeof(reason), "%s system calls %s%s%s%s; ",
 	    c->s.same_sys ? "same" : "similar", sys,
 	    c->s.same_sys ? "" : " (hang: ", c->s.same_sys ? "" : ssys,
@@ -52,40 +51,30 @@ report_baseline(struct writer *w, const struct spin *sp,
 		    "%u/%u after %s; %s before the hang",
 		    rule_name(c->wake->wake_rule), c->wake->waker_pid,
 		    c->wake->waker_tid, d1, d2);
-	writer_begin(w, "baseline");
-	writer_time(w, sp->time);
-	writer_u64(w, sp->pid);
-	writer_u64(w, sp->tid);
-	writer_u64(w, sp->vertex);
-	writer_u64(w, v->id);
-	writer_u64(w, rank);
-	writer_str(w, score);
-	writer_u64(w, c->wake->waker);
-	writer_str(w, reason);
-	writer_end(w);
+	b.time = sp->time;
+	b.pid = sp->pid;
+	b.tid = sp->tid;
+	b.spin_vertex = sp->vertex;
+	b.vertex = v->id;
+	b.rank = rank;
+	b.score = c->s.total;
+	b.waker = c->wake->waker;
+	b.reason = reason;
+	baseline_write(w, &b);
 	if (to_stderr)
-		fprintf(stderr, "argus-similar: %s %llu/%llu vertex %llu: "
-		    "baseline %d: vertex %llu, score %s: %s\n", t->comm,
-		    (unsigned long long)sp->pid, (unsigned long long)sp->tid,
-		    (unsigned long long)sp->vertex, rank,
-		    (unsigned long long)v->id, score, reason);
+		fprintf(stderr, "argus-similar: %s %u/%u vertex %llu: "
+		    "baseline %d: vertex %llu, score %.3f: %s\n", t->comm,
+		    sp->pid, sp->tid, (unsigned long long)sp->vertex, rank,
+		    (unsigned long long)v->id, c->s.total, reason);
 }
 
 void
 report_summary(struct writer *w, uint64_t time, uint64_t nspins,
-    uint64_t nbaselines, int to_stderr)
+    uint64_t nbaselines)
 {
-	writer_begin(w, "summary");
-	writer_time(w, time);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, "argus-similar");
-	writer_str(w, "spins");
-	writer_u64(w, nspins);
-	writer_str(w, "baselines");
-	writer_u64(w, nbaselines);
-	writer_str(w, "vertices_kept");
-	writer_u64(w, nkept);
-	writer_end(w);
-	(void)to_stderr;
+	summary_begin(w, time, "argus-similar");
+	summary_u64(w, "spins", nspins);
+	summary_u64(w, "baselines", nbaselines);
+	summary_u64(w, "vertices_kept", nkept);
+	summary_end(w);
 }

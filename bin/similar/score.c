@@ -57,13 +57,12 @@ lcs_ratio(const uint16_t *a, int na, const uint16_t *b, int nb)
 static double
 jaccard(const struct vsem *a, const struct vsem *b)
 {
-	uint64_t x = a->in_kinds | (uint64_t)a->out_kinds << 32;
-	uint64_t y = b->in_kinds | (uint64_t)b->out_kinds << 32;
+	int both = __builtin_popcountll(a->in_kinds & b->in_kinds) +
+	    __builtin_popcountll(a->out_kinds & b->out_kinds);
+	int either = __builtin_popcountll(a->in_kinds | b->in_kinds) +
+	    __builtin_popcountll(a->out_kinds | b->out_kinds);
 
-	if ((x | y) == 0)
-		return 1;
-	return (double)__builtin_popcountll(x & y) /
-	    __builtin_popcountll(x | y);
+	return either == 0 ? 1 : (double)both / either;
 }
 
 static double

@@ -117,55 +117,24 @@ sem_add_syscall(struct vsem *v, const char *name, const char *arg0)
 	v->sys[v->nsys++] = id;
 }
 
-/* The rules argus-link(1) writes; anything else is "other". */
-static const char *const rules[] = {
-	"other", "wakeup", "message", "reply", "lock", "wait", "timer",
-	"timeout", "softirq", "block", "irq", "async", "fork", "order",
-};
-enum { R_OTHER, R_WAKEUP, R_MESSAGE, R_REPLY, R_LOCK, R_WAIT, R_TIMER,
-    R_TIMEOUT, R_SOFTIRQ, R_BLOCK, R_IRQ, R_ASYNC, R_FORK, R_ORDER };
-
 int
 rule_id(const char *rule)
 {
-	size_t i;
+	const struct lrule *r = lrule_find(rule);
 
-	for (i = 1; i < ARRAY_LEN(rules); i++)
-		if (strcmp(rules[i], rule) == 0)
-			return i;
-	return R_OTHER;
+	return r != NULL ? r - lrules + 1 : 0;
 }
 
 const char *
 rule_name(int id)
 {
-	return id >= 0 && id < (int)ARRAY_LEN(rules) ? rules[id] : "other";
+	return id > 0 ? lrules[id - 1].name : "other";
 }
 
-/* What ended a wait, rather than program order or a back edge. */
-int
-rule_wakes(int id)
+unsigned
+rule_props(int id)
 {
-	return id != R_ORDER && id != R_WAIT && id != R_REPLY;
-}
-
-int
-rule_in_kind(int id)
-{
-	return id != R_ORDER && id != R_WAIT;
-}
-
-int
-rule_out_kind(int id)
-{
-	return id != R_ORDER && id != R_WAIT && id != R_TIMEOUT;
-}
-
-/* Another thread (or the kernel for it) ended the wait: not a timeout. */
-int
-rule_peer(int id)
-{
-	return rule_wakes(id) && id != R_TIMEOUT;
+	return id > 0 ? lrules[id - 1].props : LR_WAKES;
 }
 
 /*

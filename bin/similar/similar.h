@@ -14,13 +14,15 @@
 #include <uthash.h>
 
 #include "event.h"
+#include "graph.h"
 #include "util.h"
 
 #define MAX_SYS		16	/* system calls kept per vertex, repeats folded */
 
 /* One vertex, summarised: fixed size, nothing per event. */
 struct vsem {
-	uint64_t	 id, begin, end;
+	uint64_t	 id;		/* first: a vvec element */
+	uint64_t	 begin, end;
 	uint64_t	 blocked_at;	/* its last blocking switch-out, or 0 */
 	uint16_t	 sys[MAX_SYS];	/* interned calls, in order */
 	uint16_t	 last;		/* the last call: where it waited */
@@ -30,9 +32,9 @@ struct vsem {
 	uint8_t		 more;		/* calls beyond MAX_SYS were dropped */
 	uint8_t		 recorded;	/* its vertex record was read */
 	uint8_t		 waited;	/* ENDED_BY wait */
-	uint32_t	 in_kinds, out_kinds;	/* rules of links, as bits */
+	uint64_t	 in_kinds, out_kinds;	/* rules of links, as bits */
 	/* The link that woke the thread into this vertex. */
-	uint8_t		 woke, wake_rule;
+	uint8_t		 woke, wake_rule;	/* rule_id() */
 	uint32_t	 waker_pid, waker_tid;
 	uint64_t	 waker, wake_time;
 };
@@ -40,20 +42,20 @@ struct vsem {
 struct sthread {
 	uint32_t	 tid, pid;
 	char		 comm[16];
-	struct vsem	*v;
-	size_t		 nv, cap;
+	struct vvec	 vv;		/* its vertices, struct vsem */
 	uint64_t	 cur;		/* the vertex of its latest event */
 	UT_hash_handle	 hh;
 };
 
+#define VSEM(t, i)	VVEC_AT(&(t)->vv, struct vsem, i)
+
 /* history.c */
 void		 history_select(uint64_t pid, uint64_t tid);
 struct sthread	*sthread_find(uint32_t tid);
-size_t		 vsem_find(const struct sthread *, uint64_t id);	/* nv if none */
 void		 history_event(const struct event *);
-void		 history_link(const struct record *);
+void		 history_link(const struct link_rec *);
 void		 history_stack(const struct record *);
-void		 history_vertex(const struct record *);
+void		 history_vertex(const struct vertex_rec *);
 extern uint64_t	 nvertex_records, nkept;
 
 /* semantics.c */
@@ -61,12 +63,10 @@ uint16_t	 sys_intern(const char *call);
 const char	*sys_name(uint16_t);
 uint16_t	 sys_base(uint16_t);	/* "write:4" -> "write" */
 void		 sem_add_syscall(struct vsem *, const char *name, const char *arg0);
+/* A link rule as a small number: its row of lrules[] + 1, 0 another. */
 int		 rule_id(const char *rule);
 const char	*rule_name(int id);
-int		 rule_wakes(int id);		/* made by what woke a thread */
-int		 rule_in_kind(int id);		/* counts among links in */
-int		 rule_out_kind(int id);		/* counts among links out */
-int		 rule_peer(int id);		/* a peer's wake-up, not a timeout */
+unsigned	 rule_props(int id);		/* LR_* */
 double		 sem_stack_similarity(const struct vsem *, const struct vsem *);
 size_t		 sem_syscalls(const struct vsem *, char *, size_t);
 
@@ -85,21 +85,17 @@ const struct vsem *normal_outcome(const struct sthread *, size_t i,
 		    int running);
 
 /* report.c */
-struct spin {
-	uint64_t	 time, pid, tid, vertex, begin, end;
-	char		 class[16];
-};
 struct candidate {
 	size_t		 ix;
 	int		 running;	/* the hang is LongRunning */
 	const struct vsem *wake;	/* the next vertex, as woken */
 	struct score	 s;
 };
-void		 report_baseline(struct writer *, const struct spin *,
+void		 report_baseline(struct writer *, const struct spin_rec *,
 		    const struct sthread *, const struct candidate *, int rank,
 		    int to_stderr);
 void		 report_summary(struct writer *, uint64_t time, uint64_t nspins,
-		    uint64_t nbaselines, int to_stderr);
+		    uint64_t nbaselines);
 char		*human_ns(uint64_t ns, char *buf, size_t len);
 
 #endif
