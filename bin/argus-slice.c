@@ -49,9 +49,11 @@ main(int argc, char *argv[])
 	};
 	struct common com = { NULL, Z_AUTO };
 	const char *answers = NULL, *dot = NULL, *json = NULL;
-	uint64_t from = 0, threshold = 2000000000ULL;
+	uint64_t from = 0, threshold = HANG_NS;
+	struct export *xdot = NULL, *xjson = NULL;
+	struct spin_rec one, *s;
 	struct diagnosis d;
-	struct spin one, *s;
+	struct vertex *v;
 	struct source *src;
 	struct writer *out;
 	struct graph g;
@@ -88,7 +90,6 @@ main(int argc, char *argv[])
 	if (answers != NULL && automatic)
 		usage_error(usage);
 	ask_init(automatic ? ASK_AUTO : answers ? ASK_FILE : ASK_TTY, answers);
-	diagnose_interactive(!automatic);
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
@@ -97,17 +98,20 @@ main(int argc, char *argv[])
 	s = g.spins;
 	n = g.nspins;
 	if (from != 0) {
-		if (vertex_get(&g, from) == NULL)
+		/* A made-up spin: the chosen vertex, sliced as work. */
+		if ((v = vertex_get(&g, from)) == NULL)
 			diex(EX_DATAERR, "--from: no vertex %llu in the stream",
 			    (unsigned long long)from);
 		memset(&one, 0, sizeof(one));
+		one.time = g.last_time;
 		one.vertex = one.last = from;
-		one.pid = vertex_get(&g, from)->pid;
-		one.tid = vertex_get(&g, from)->tid;
-		one.begin = vertex_get(&g, from)->begin;
-		one.end = vertex_get(&g, from)->end;
-		snprintf(one.class, sizeof(one.class), "LongRunning");
-		snprintf(one.ended, sizeof(one.ended), "chosen");
+		one.pid = v->pid;
+		one.tid = v->tid;
+		one.begin = v->begin;
+		one.end = v->end;
+		one.class = sclass_of_kind(HK_WORK);
+		snprintf(one.ended, sizeof(one.ended), "%s", ENDED_CHOSEN);
+		snprintf(one.comm, sizeof(one.comm), "%s", str_of(v->comm));
 		s = &one;
 		n = 1;
 	}
@@ -117,16 +121,24 @@ main(int argc, char *argv[])
 		writer_close(out);
 		return 1;
 	}
+	if (dot != NULL)
+		xdot = export_open(dot, EXPORT_DOT);
+	if (json != NULL)
+		xjson = export_open(json, EXPORT_JSON);
 	for (i = 0; i < n; i++) {
-		diagnose(&g, &s[i], threshold, &d);
+		diagnose(&g, &s[i], threshold, !automatic, &d);
 		report_records(&g, &d, out);
 		if (!quiet)
 			report_text(&g, &s[i], &d, stderr);
-		if (dot != NULL)
-			export_dot(&g, &d, dot);
-		if (json != NULL)
-			export_json(&g, &d, json);
+		if (xdot != NULL)
+			export_add(xdot, &g, &s[i], &d);
+		if (xjson != NULL)
+			export_add(xjson, &g, &s[i], &d);
 	}
+	if (xdot != NULL)
+		export_close(xdot);
+	if (xjson != NULL)
+		export_close(xjson);
 	writer_close(out);
 	source_close(src);
 	return exit_status(1);

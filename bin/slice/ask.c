@@ -71,8 +71,7 @@ most_recent_link(struct link **cand, int n)
 	/* Program order only when nothing else explains the vertex. */
 	for (weak_order = 0; weak_order < 2 && best < 0; weak_order++)
 		for (i = 0; i < n; i++) {
-			if (!weak_order &&
-			    strcmp(str_of(cand[i]->rule), "order") == 0)
+			if (!weak_order && (cand[i]->props & LR_ORDER))
 				continue;
 			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
 				best = i;

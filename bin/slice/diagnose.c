@@ -1,12 +1,12 @@
 /*
- * Diagnose (Algorithm 1).  LongRunning: slice back to the input that
- * started the work.  RepeatedYield: only a data flag can say who should
- * have ended the loop.  LongWait: slice the baseline's wake-up path (the
- * path that ended a normal wait of the same kind), then look at what each
- * thread on it was doing when the hang began; a thread stuck through the
- * hang is a culprit, diagnosed in turn (the culprit of the culprit),
- * until a thread that is normal, or one already on the chain: a circular
- * wait.
+ * Diagnose (Algorithm 1), by the kind of hang its spin class is.  Work:
+ * slice back to the input that started it.  Poll: only a data flag can
+ * say who should have ended the loop.  Wait: slice the baseline's wake-up
+ * path (the path that ended a normal wait of the same kind), then look at
+ * what each thread on it was doing when the hang began; a thread stuck
+ * through the hang is a culprit, diagnosed in turn (the culprit of the
+ * culprit), until a thread that is normal, or one already on the chain: a
+ * circular wait.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,20 +14,26 @@
 
 #include "slice.h"
 
-#define MAX_DEPTH	8
+#define MAX_DEPTH	8		/* culprits of culprits */
 #define MAX_CHAIN	(MAX_DEPTH + 2)
 
-static uint64_t threshold;
-static int interactive = 1;
+/* One diagnosis: the hang, what is known so far, the chain of threads. */
+struct dctx {
+	struct graph	*g;
+	struct diagnosis *d;
+	uint64_t	 threshold;	/* a normal wait is shorter */
+	int		 interactive;
+	uint64_t	 hb, he;	/* the hang */
+	uint32_t	 chain[MAX_CHAIN];	/* threads blamed so far, victim first */
+	int		 nchain;
+};
 
-static int diagnose_vertex(struct graph *, uint64_t, const char *, uint64_t,
-    uint64_t, int, uint32_t *, int, struct diagnosis *);
-static int blame(struct graph *, uint64_t, const char *, uint64_t, uint64_t,
-    int, uint32_t *, int, struct diagnosis *);
+static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
+		    int depth);
 
 static struct culprit *
-add(struct diagnosis *d, uint64_t vertex, int depth, const char *kind,
-    const char *class)
+add(struct diagnosis *d, uint64_t vertex, int depth, enum root_kind kind,
+    const struct sclass *class)
 {
 	struct culprit *c;
 
@@ -40,28 +46,28 @@ add(struct diagnosis *d, uint64_t vertex, int depth, const char *kind,
 	c->vertex = vertex;
 	c->depth = depth;
 	c->kind = kind;
-	snprintf(c->class, sizeof(c->class), "%s", class);
+	c->class = class;
 	return c;
 }
 
-static struct path *
+/* A new path of the diagnosis, by index: the recursion moves the array. */
+static int
 new_path(struct diagnosis *d)
 {
-	struct path *p;
-
 	d->paths = xrealloc(d->paths, (d->npaths + 1) * sizeof(*d->paths));
-	p = &d->paths[d->npaths];
-	memset(p, 0, sizeof(*p));
-	p->id = ++d->npaths;
-	return p;
+	memset(&d->paths[d->npaths], 0, sizeof(d->paths[0]));
+	d->paths[d->npaths].id = d->npaths + 1;
+	return d->npaths++;
 }
 
-static const char *
+/* A culprit's class: busy on a CPU for half of it, or waiting. */
+static const struct sclass *
 classify(const struct vertex *v)
 {
 	uint64_t dur = v->end - v->begin;
 
-	return dur > 0 && v->oncpu * 2 >= dur ? "LongRunning" : "LongWait";
+	return sclass_of_kind(dur > 0 && v->oncpu * 2 >= dur ? HK_WORK :
+	    HK_WAIT);
 }
 
 static uint64_t
@@ -81,21 +87,22 @@ overlap(const struct vertex *w, uint64_t hb, uint64_t he)
  * a long time for a CPU before it starts what stalls.
  */
 static uint64_t
-stuck(struct graph *g, uint32_t tid, uint64_t hb, uint64_t he)
+stuck(struct dctx *x, uint32_t tid)
 {
 	uint64_t id, best = 0, most = 0, o;
 	struct vertex *w;
 
-	for (id = vertex_at(g, tid, hb); id != 0; id = vertex_next(g, id)) {
-		w = vertex_get(g, id);
-		if (w->begin >= he)
+	for (id = vertex_at(x->g, tid, x->hb); id != 0;
+	    id = vertex_next(x->g, id)) {
+		w = vertex_get(x->g, id);
+		if (w->begin >= x->he)
 			break;
-		if ((o = overlap(w, hb, he)) > most) {
+		if ((o = overlap(w, x->hb, x->he)) > most) {
 			most = o;
 			best = id;
 		}
 	}
-	return he > hb && most * 2 >= he - hb ? best : 0;
+	return x->he > x->hb && most * 2 >= x->he - x->hb ? best : 0;
 }
 
 /*
@@ -123,8 +130,9 @@ same_wait(const struct vertex *v, const struct vertex *u, int exact)
 }
 
 static uint64_t
-own_baseline(struct graph *g, uint64_t id, uint64_t *waker)
+own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 {
+	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *u;
 	struct link *l;
 	uint64_t i;
@@ -134,49 +142,16 @@ own_baseline(struct graph *g, uint64_t id, uint64_t *waker)
 		for (i = g->nby; i-- > 0; ) {
 			u = &g->v[g->by_thread[i]];
 			if (u->tid != v->tid || u->begin >= v->begin ||
-			    u->end - u->begin >= threshold ||
+			    u->end - u->begin >= x->threshold ||
 			    !same_wait(v, u, exact))
 				continue;
 			if (!link_into_next(g, g->by_thread[i], &l) ||
-			    l->from == 0 ||
-			    strcmp(str_of(l->rule), "timeout") == 0)
+			    l->from == 0 || (l->props & LR_TIMEOUT))
 				continue;
 			*waker = l->from;
 			return g->by_thread[i];
 		}
 	return 0;
-}
-
-/*
- * A thread blocked on a mutex that nobody has handed over yet: taking a
- * free mutex makes no system call, so the trace cannot say who holds it.
- * The suspects are its siblings that were stuck through the hang without
- * waiting for that mutex themselves: one of them holds it.
- */
-static int
-lock_holders(struct graph *g, uint64_t id, uint64_t hb, uint64_t he,
-    int depth, uint32_t *chain, int nchain, struct diagnosis *d)
-{
-	struct vertex *v = vertex_get(g, id), *w;
-	uint64_t i, u;
-	uint32_t last = 0;
-	int found = 0;
-
-	for (i = 0; i < g->nby; i++) {
-		w = &g->v[g->by_thread[i]];
-		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
-			continue;
-		last = w->tid;
-		if ((u = stuck(g, w->tid, hb, he)) == 0)
-			continue;
-		w = vertex_get(g, u);
-		if (w->lock && w->last_arg == v->last_arg)
-			continue;	/* waits for the same mutex */
-		found |= blame(g, u, "stuck through the hang, not waiting for "
-		    "the mutex its sibling waits for: it may hold it", hb, he,
-		    depth, chain, nchain, d);
-	}
-	return found;
 }
 
 /* The baseline argus-similar ranked first for this spin. */
@@ -193,142 +168,173 @@ ranked_baseline(struct graph *g, uint64_t spin_vertex, uint64_t *waker)
 	return 0;
 }
 
-
-
 /*
  * Vertex u was stuck through the hang: a culprit, or a thread already on
  * the chain (a circular wait).  A culprit is diagnosed in turn, if the
  * user agrees; one whose diagnosis finds nothing further is a root.
  */
 static int
-blame(struct graph *g, uint64_t u, const char *why, uint64_t hb, uint64_t he,
-    int depth, uint32_t *chain, int nchain, struct diagnosis *d)
+blame(struct dctx *x, uint64_t u, const char *why, int depth)
 {
-	struct vertex *w = vertex_get(g, u);
+	struct vertex *w = vertex_get(x->g, u);
+	const struct sclass *class = classify(w);
 	struct culprit *c;
 	const char *how;
 	char q[160];
-	int j, ci;
+	int j, ci, found;
 
-	for (j = 0; j < nchain; j++)
-		if (chain[j] == w->tid)
-			break;
-	if (j < nchain) {
-		c = add(d, u, depth + 1, "cycle", classify(w));
-		snprintf(c->why, sizeof(c->why), "waits for a thread already "
-		    "on the chain: a circular wait");
-		return 1;
-	}
-	c = add(d, u, depth + 1, "culprit", classify(w));
+	for (j = 0; j < x->nchain; j++)
+		if (x->chain[j] == w->tid) {
+			c = add(x->d, u, depth + 1, RK_CYCLE, class);
+			snprintf(c->why, sizeof(c->why), "waits for a thread "
+			    "already on the chain: a circular wait");
+			return 1;
+		}
+	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
 	snprintf(c->why, sizeof(c->why), "%s", why);
-	ci = d->nc - 1;
+	ci = x->d->nc - 1;
 	snprintf(q, sizeof(q), "Thread %u was stuck when the hang began "
 	    "(vertex %llu). Diagnose it further?", w->tid, (unsigned long long)u);
-	if (depth + 1 >= MAX_DEPTH || nchain >= MAX_CHAIN || !ask_yes(q, 1, &how))
+	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN ||
+	    !ask_yes(q, 1, &how))
 		return 1;
-	chain[nchain] = w->tid;
-	if (!diagnose_vertex(g, u, classify(w), hb, he, depth + 1, chain,
-	    nchain + 1, d))
-		d->c[ci].kind = "root";
+	x->chain[x->nchain++] = w->tid;
+	found = diagnose_vertex(x, u, class, depth + 1);
+	x->nchain--;
+	if (!found)
+		x->d->c[ci].kind = RK_ROOT;
 	return 1;
 }
 
 /*
- * LongWait: whose wake-up is missing, and why.  Paths and culprits are
- * kept by index: the recursion grows (and moves) both arrays.
+ * The threads on path pi, each once, but the hung one: those stuck
+ * through the hang are blamed.
  */
 static int
-long_wait(struct graph *g, uint64_t id, uint64_t hb, uint64_t he, int depth,
-    uint32_t *chain, int nchain, struct diagnosis *d)
+blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
 {
+	struct path *p = &x->d->paths[pi];
+	struct vertex *w;
+	uint64_t u;
+	int i, j, n = p->n, found = 0;
+
+	for (i = 0; i < n; i++) {
+		p = &x->d->paths[pi];	/* blame() may move it */
+		if ((w = vertex_get(x->g, p->s[i].vertex)) == NULL ||
+		    w->tid == hung)
+			continue;
+		for (j = 0; j < i; j++)
+			if (vertex_get(x->g, p->s[j].vertex)->tid == w->tid)
+				break;
+		if (j < i || (u = stuck(x, w->tid)) == 0)
+			continue;
+		found |= blame(x, u, why, depth);
+	}
+	return found;
+}
+
+/*
+ * A thread blocked on a mutex that nobody has handed over yet: taking a
+ * free mutex makes no system call, so the trace cannot say who holds it.
+ * The suspects are its siblings that were stuck through the hang without
+ * waiting for that mutex themselves: one of them holds it.
+ */
+static int
+lock_holders(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *w;
+	uint64_t i, u;
+	uint32_t last = 0;
+	int found = 0;
+
+	for (i = 0; i < g->nby; i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
+			continue;
+		last = w->tid;
+		if ((u = stuck(x, w->tid)) == 0)
+			continue;
+		w = vertex_get(g, u);
+		if (w->lock && w->last_arg == v->last_arg)
+			continue;	/* waits for the same mutex */
+		found |= blame(x, u, "stuck through the hang, not waiting for "
+		    "the mutex its sibling waits for: it may hold it", depth);
+	}
+	return found;
+}
+
+/* Waiting: whose wake-up is missing, and why. */
+static int
+long_wait(struct dctx *x, uint64_t id, int depth)
+{
+	struct vertex *v = vertex_get(x->g, id);
+	const char *sys = str_of(v->last_sys);
+	uint64_t waker = 0, base = 0;
 	struct link *l;
-	uint64_t waker = 0, base = 0, u;
-	int i, j, pi, found = 0;
+	int pi;
 
 	/*
 	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
 	 * timeout) waits for nobody: it is where the chain ends.
 	 */
-	if (depth > 0 && (strcmp(str_of(v->last_sys), "nanosleep") == 0 ||
-	    strcmp(str_of(v->last_sys), "clock_nanosleep") == 0))
+	if (depth > 0 && (strcmp(sys, "nanosleep") == 0 ||
+	    strcmp(sys, "clock_nanosleep") == 0))
 		return 0;
 
 	/* A wait that ended by a peer shows its own wake-up path. */
-	if (link_into_next(g, id, &l) && l->from != 0 &&
-	    strcmp(str_of(l->rule), "timeout") != 0 &&
-	    strcmp(str_of(l->rule), "order") != 0) {
+	if (link_into_next(x->g, id, &l) && l->from != 0 &&
+	    !(l->props & LR_TIMEOUT)) {
 		waker = l->from;
 	} else if (v->lock) {
 		/*
 		 * Blocked on a mutex: a normal wait on it was ended by
 		 * whoever held it then, not by whoever holds it now.
 		 */
-		return lock_holders(g, id, hb, he, depth, chain, nchain, d);
+		return lock_holders(x, id, depth);
 	} else {
-		base = depth == 0 ? ranked_baseline(g, id, &waker) : 0;
+		base = depth == 0 ? ranked_baseline(x->g, id, &waker) : 0;
 		if (base == 0)
-			base = own_baseline(g, id, &waker);
+			base = own_baseline(x, id, &waker);
 	}
 	if (waker == 0)
 		return 0;
-	pi = new_path(d)->id - 1;
-	walk(g, waker, base, interactive, &d->paths[pi]);
-	for (i = 0; i < d->paths[pi].n; i++) {
-		u = d->paths[pi].s[i].vertex;
-		if ((w = vertex_get(g, u)) == NULL || w->tid == v->tid)
-			continue;
-		for (j = 0; j < i; j++)		/* each thread once */
-			if (vertex_get(g, d->paths[pi].s[j].vertex)->tid == w->tid)
-				break;
-		if (j < i)
-			continue;
-		if ((u = stuck(g, w->tid, hb, he)) == 0)
-			continue;
-		found |= blame(g, u, "on the baseline's wake-up path, and "
-		    "stuck through the hang", hb, he, depth, chain, nchain, d);
-	}
-	return found;
+	pi = new_path(x->d);
+	walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
+	return blame_path(x, pi, v->tid, "on the baseline's wake-up path, and "
+	    "stuck through the hang", depth);
 }
 
-/* 1 if it found a culprit beyond this vertex. */
+/* Working: the work itself is the cause; the slice shows its input. */
 static int
-diagnose_vertex(struct graph *g, uint64_t id, const char *class, uint64_t hb,
-    uint64_t he, int depth, uint32_t *chain, int nchain, struct diagnosis *d)
+long_work(struct dctx *x, uint64_t id)
 {
-	struct path *p;
+	int pi = new_path(x->d);
 
-	if (strcmp(class, "LongWait") == 0)
-		return long_wait(g, id, hb, he, depth, chain, nchain, d);
-	if (strcmp(class, "LongRunning") == 0) {
-		/* The work itself is the cause; the slice shows its input. */
-		p = new_path(d);
-		walk(g, id, 0, interactive, p);
-		return 0;
-	}
+	walk(x->g, id, 0, x->interactive, &x->d->paths[pi]);
 	return 0;
 }
 
 /*
- * RepeatedYield: the thread polls a data flag, and nobody wakes a poller.
- * The flag's write that ended the loop (argus-watch, the flag rule of
- * argus-link), or, while it still loops, the write that ended an earlier,
- * normal loop: the slice back from that write is the path that should
- * have ended this one, and its threads are checked as for a LongWait.
+ * Polling: nobody wakes a poller.  The flag's write that ended the loop
+ * (argus-watch, the flag rule of argus-link), or, while it still loops,
+ * the write that ended an earlier, normal loop: the slice back from that
+ * write is the path that should have ended this one, and its threads are
+ * checked as for a wait.
  */
 static int
-repeated_yield(struct graph *g, const struct spin *s, uint32_t *chain,
-    struct diagnosis *d)
+repeated_yield(struct dctx *x, const struct spin_rec *s)
 {
-	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0, u;
-	struct vertex *to, *w;
+	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0;
+	struct graph *g = x->g;
+	struct vertex *to;
 	struct link *l;
 	int32_t k;
-	int pi, i, j, found = 0;
+	int pi;
 
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
-		if (strcmp(str_of(l->rule), "flag") != 0 ||
+		if (!(l->props & LR_FLAG) ||
 		    (to = vertex_get(g, l->to)) == NULL || to->tid != s->tid)
 			continue;
 		if (l->from_time >= s->begin &&
@@ -341,31 +347,37 @@ repeated_yield(struct graph *g, const struct spin *s, uint32_t *chain,
 		}
 	}
 	if (ended == 0 && before == 0) {
-		snprintf(d->note, sizeof(d->note), "the thread polls: only a "
-		    "data flag can tell who should have ended the loop, and no "
-		    "flag was traced. Find the flag the loop reads (a global "
-		    "in the stack's innermost frame) and capture again with "
-		    "argus-watch on it.");
+		snprintf(x->d->note, sizeof(x->d->note), "the thread polls: "
+		    "only a data flag can tell who should have ended the loop, "
+		    "and no flag was traced. Find the flag the loop reads (a "
+		    "global in the stack's innermost frame) and capture again "
+		    "with argus-watch on it.");
 		return 0;
 	}
-	pi = new_path(d)->id - 1;
-	walk(g, ended ? ended : before, 0, interactive, &d->paths[pi]);
-	for (i = 0; i < d->paths[pi].n; i++) {
-		w = vertex_get(g, d->paths[pi].s[i].vertex);
-		if (w == NULL || w->tid == s->tid)
-			continue;
-		for (j = 0; j < i; j++)
-			if (vertex_get(g, d->paths[pi].s[j].vertex)->tid == w->tid)
-				break;
-		if (j < i || (u = stuck(g, w->tid, s->begin, s->end)) == 0)
-			continue;
-		found |= blame(g, u, "writes the flag the loop polls, and was "
-		    "stuck through the hang", s->begin, s->end, 0, chain, 1, d);
+	pi = new_path(x->d);
+	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
+	if (blame_path(x, pi, s->tid, "writes the flag the loop polls, and was "
+	    "stuck through the hang", 0))
+		return 1;
+	snprintf(x->d->note, sizeof(x->d->note), "the flag's writer was not "
+	    "stuck through the hang: the loop itself is the finding");
+	return 0;
+}
+
+/* 1 if it found a culprit beyond this vertex. */
+static int
+diagnose_vertex(struct dctx *x, uint64_t id, const struct sclass *class,
+    int depth)
+{
+	switch (class->kind) {
+	case HK_WAIT:
+		return long_wait(x, id, depth);
+	case HK_WORK:
+		return long_work(x, id);
+	case HK_POLL:
+		break;
 	}
-	if (!found)
-		snprintf(d->note, sizeof(d->note), "the flag's writer was not "
-		    "stuck through the hang: the loop itself is the finding");
-	return found;
+	diex(EX_SOFTWARE, "a culprit of class %s", class->name);
 }
 
 static int
@@ -381,29 +393,28 @@ auto_length(struct graph *g, uint64_t from)
 }
 
 void
-diagnose(struct graph *g, const struct spin *s, uint64_t thresh,
-    struct diagnosis *d)
+diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
+    int interactive, struct diagnosis *d)
 {
-	struct vertex *v = vertex_get(g, s->vertex);
+	struct dctx x = { g, d, threshold, interactive, s->begin, s->end,
+	    { s->tid }, 1 };
 	struct culprit *c;
-	uint32_t chain[MAX_CHAIN];
 	uint64_t waker = 0;
+	int found;
 
-	threshold = thresh;
 	memset(d, 0, sizeof(*d));
-	if (v == NULL)
+	if (vertex_get(g, s->vertex) == NULL)
 		diex(EX_DATAERR, "spin record names vertex %llu, which the "
 		    "stream never introduced", (unsigned long long)s->vertex);
-	chain[0] = s->tid;
-	c = add(d, s->vertex, 0, "victim", s->class);
+	c = add(d, s->vertex, 0, RK_VICTIM, s->class);
 	snprintf(c->why, sizeof(c->why), "%s", s->ended);
-	if (strcmp(s->class, "RepeatedYield") == 0) {
-		if (!repeated_yield(g, s, chain, d))
-			c->kind = "root";
-	} else if (!diagnose_vertex(g, s->vertex, s->class, s->begin, s->end,
-	    0, chain, 1, d)) {
-		c->kind = "root";
-		if (strcmp(s->class, "LongWait") == 0)
+	if (s->class->kind == HK_POLL)
+		found = repeated_yield(&x, s);
+	else
+		found = diagnose_vertex(&x, s->vertex, s->class, 0);
+	if (!found) {
+		d->c[0].kind = RK_ROOT;
+		if (s->class->kind == HK_WAIT && d->note[0] == '\0')
 			snprintf(d->note, sizeof(d->note), "no thread on the "
 			    "baseline's wake-up path was stuck through the "
 			    "hang: the wait itself is the finding");
@@ -411,10 +422,4 @@ diagnose(struct graph *g, const struct spin *s, uint64_t thresh,
 	/* The automatic slice of the same start, for comparison. */
 	ranked_baseline(g, s->vertex, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
-}
-
-void
-diagnose_interactive(int yes)
-{
-	interactive = yes;
 }

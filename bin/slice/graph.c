@@ -127,28 +127,29 @@ read_stack(struct graph *g, const struct record *rec)
 }
 
 static void
-read_vertex(struct graph *g, const struct record *rec)
+read_vertex(struct graph *g, const struct record *rec,
+    const struct vertex_rec *r)
 {
-	struct vertex *v = vertex_make(g, record_u64(rec, 4));
+	struct vertex *v = vertex_make(g, r->id);
 
 	if (v == NULL)
 		diex(EX_DATAERR, "%s:%lu: vertex id out of range", rec->file,
 		    rec->line);
-	v->pid = record_u64(rec, COL_PID);
-	v->tid = record_u64(rec, COL_TID);
-	v->begin = record_u64(rec, 5);
-	v->end = record_u64(rec, 6);
-	v->oncpu = record_u64(rec, 7);
-	v->nevents = record_u64(rec, 8);
-	v->began_by = str_id(record_str(rec, 9));
-	v->ended_by = str_id(record_str(rec, 10));
-	v->wait = record_str(rec, 11)[0];
-	v->comm = str_id(record_str(rec, 12));
+	v->pid = r->pid;
+	v->tid = r->tid;
+	v->begin = r->begin;
+	v->end = r->end;
+	v->oncpu = r->oncpu;
+	v->nevents = r->events;
+	v->began_by = str_id(r->began_by);
+	v->ended_by = str_id(r->ended_by);
+	v->wait = r->wait[0];
+	v->comm = str_id(r->comm);
 	v->seen = 1;
 }
 
 static void
-read_link(struct graph *g, const struct record *rec)
+read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 {
 	struct link *l;
 
@@ -157,52 +158,29 @@ read_link(struct graph *g, const struct record *rec)
 		g->l = xrealloc(g->l, g->capl * sizeof(*g->l));
 	}
 	l = &g->l[g->nl];
-	l->time = rec->time;
-	l->from = record_u64(rec, 4);
-	l->to = record_u64(rec, 5);
-	l->weak = strcmp(record_str(rec, 6), "weak") == 0;
-	l->rule = str_id(record_str(rec, 7));
-	l->from_time = record_u64(rec, 8);
-	l->label = str_id(record_str(rec, 11));
+	l->from = r->from;
+	l->to = r->to;
+	l->weak = r->weak;
+	l->rule = str_id(r->rule);
+	l->props = r->props;
+	l->from_time = r->from_time;
+	l->label = str_id(r->label);
 	l->line = rec->line;
 	l->file = str_of(str_id(rec->file));
 	g->nl++;
 }
 
 static void
-read_spin(struct graph *g, const struct record *rec)
-{
-	struct spin *s;
-
-	g->spins = xrealloc(g->spins, (g->nspins + 1) * sizeof(*g->spins));
-	s = &g->spins[g->nspins++];
-	memset(s, 0, sizeof(*s));
-	s->pid = record_u64(rec, COL_PID);
-	s->tid = record_u64(rec, COL_TID);
-	s->vertex = record_u64(rec, 4);
-	snprintf(s->class, sizeof(s->class), "%s", record_str(rec, 5));
-	s->begin = record_u64(rec, 6);
-	s->end = record_u64(rec, 7);
-	s->oncpu = record_u64(rec, 8);
-	snprintf(s->ended, sizeof(s->ended), "%s", record_str(rec, 10));
-	record_u64_opt(rec, 11, &s->waker);
-	if (!record_u64_opt(rec, 12, &s->last))
-		s->last = s->vertex;
-}
-
-static void
-read_baseline(struct graph *g, const struct record *rec)
+read_baseline(struct graph *g, const struct baseline_rec *r)
 {
 	struct baseline *b;
 
 	g->bases = xrealloc(g->bases, (g->nbases + 1) * sizeof(*g->bases));
 	b = &g->bases[g->nbases++];
-	b->spin = record_u64(rec, 4);
-	b->vertex = record_u64(rec, 5);
-	b->rank = record_u64(rec, 6);
-	b->score = strtod(record_str(rec, 7), NULL);
-	record_u64_opt(rec, 8, &b->waker);
-	snprintf(b->reason, sizeof(b->reason), "%s", record_str(rec, 9));
+	b->spin = r->spin_vertex;
+	b->vertex = r->vertex;
+	b->rank = r->rank;
+	b->waker = r->waker;
 }
 
 static struct graph *sort_graph;
@@ -225,6 +203,10 @@ void
 graph_read(struct graph *g, struct source *src, struct writer *out)
 {
 	const struct record *rec;
+	struct baseline_rec br;
+	struct vertex_rec vr;
+	struct link_rec lr;
+	struct spin_rec sr;
 	struct vertex *v;
 	struct event ev;
 	uint64_t i, n;
@@ -252,15 +234,17 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 				v->last_arg = strtoull(event_str(&ev, 2), NULL, 0);
 				v->lock = syscall_is_lock_wait(&ev);
 			}
-		} else if (strcmp(rec->f[0], "vertex") == 0)
-			read_vertex(g, rec);
-		else if (strcmp(rec->f[0], "link") == 0)
-			read_link(g, rec);
-		else if (strcmp(rec->f[0], "spin") == 0)
-			read_spin(g, rec);
-		else if (strcmp(rec->f[0], "baseline") == 0)
-			read_baseline(g, rec);
-		else if (strcmp(rec->f[0], "stack") == 0)
+		} else if (vertex_parse(rec, &vr))
+			read_vertex(g, rec, &vr);
+		else if (link_parse(rec, &lr))
+			read_link(g, rec, &lr);
+		else if (spin_parse(rec, &sr)) {
+			g->spins = xrealloc(g->spins, (g->nspins + 1) *
+			    sizeof(*g->spins));
+			g->spins[g->nspins++] = sr;
+		} else if (baseline_parse(rec, &br))
+			read_baseline(g, &br);
+		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
 			read_stack(g, rec);
 	}
 	/* Chain links by destination; a link to a vertex never seen is bad. */
@@ -332,7 +316,11 @@ vertex_next(struct graph *g, uint64_t id)
 	return 0;
 }
 
-/* The link that woke the thread after vertex id: not program order. */
+/*
+ * The link that woke the thread after vertex id: the first into the next
+ * vertex, in stream order, whose rule ends a wait.  Links are chained
+ * newest first.
+ */
 int
 link_into_next(struct graph *g, uint64_t id, struct link **out)
 {
@@ -342,12 +330,9 @@ link_into_next(struct graph *g, uint64_t id, struct link **out)
 
 	if (next == 0 || (v = vertex_get(g, next)) == NULL)
 		return 0;
-	for (k = v->in; k >= 0; k = g->l[k].next_in) {
-		if (strcmp(str_of(g->l[k].rule), "order") == 0 ||
-		    strcmp(str_of(g->l[k].rule), "wait") == 0)
-			continue;
-		*out = &g->l[k];
-		return 1;
-	}
-	return 0;
+	*out = NULL;
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (g->l[k].props & LR_WAKES)
+			*out = &g->l[k];
+	return *out != NULL;
 }

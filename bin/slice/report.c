@@ -44,6 +44,9 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 {
 	const struct path *p;
 	const struct step *s;
+	const struct culprit *c;
+	struct step_rec sr;
+	struct root_rec rr;
 	struct vertex *v;
 	int i, k;
 
@@ -52,70 +55,62 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 		for (k = 0; k < p->n; k++) {
 			s = &p->s[k];
 			v = vertex_get(g, s->vertex);
-			writer_begin(w, "step");
-			writer_u64(w, g->last_time);
-			writer_u64(w, v ? v->pid : 0);
-			writer_u64(w, v ? v->tid : 0);
-			writer_u64(w, p->id);
-			writer_u64(w, k + 1);
-			writer_u64(w, s->vertex);
-			writer_u64(w, s->via ? s->via->from : 0);
-			writer_str(w, s->via ? str_of(s->via->rule) : "");
-			writer_str(w, s->via ? s->via->weak ? "weak" : "strong" : "");
-			writer_str(w, s->how);
-			writer_end(w);
+			sr.time = g->last_time;
+			sr.pid = v ? v->pid : 0;
+			sr.tid = v ? v->tid : 0;
+			sr.path = p->id;
+			sr.n = k + 1;
+			sr.vertex = s->vertex;
+			sr.next = s->via ? s->via->from : 0;
+			sr.rule = s->via ? str_of(s->via->rule) : "";
+			sr.strength = s->via ? s->via->weak ? "weak" : "strong" : "";
+			sr.how = s->how;
+			step_write(w, &sr);
 		}
 	}
 	for (i = 0, k = 0; i < d->npaths; i++)
 		k += d->paths[i].n;
-	writer_begin(w, "summary");
-	writer_u64(w, g->last_time);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, "argus-slice");
-	writer_str(w, "queries");
-	writer_u64(w, ask_queries());
-	writer_str(w, "path");
-	writer_u64(w, k);
-	writer_str(w, "automatic_path");
-	writer_u64(w, d->auto_steps);
-	writer_end(w);
+	summary_begin(w, g->last_time, "argus-slice");
+	summary_u64(w, "queries", ask_queries());
+	summary_u64(w, "path", k);
+	summary_u64(w, "automatic_path", d->auto_steps);
+	summary_end(w);
 	for (i = 0; i < d->nc; i++) {
-		v = vertex_get(g, d->c[i].vertex);
-		writer_begin(w, "root");
-		writer_u64(w, g->last_time);
-		writer_u64(w, v->pid);
-		writer_u64(w, v->tid);
-		writer_u64(w, d->c[i].vertex);
-		writer_str(w, d->c[i].kind);
-		writer_u64(w, d->c[i].depth);
-		writer_u64(w, v->begin);
-		writer_u64(w, v->end);
-		writer_str(w, d->c[i].class);
-		writer_str(w, d->c[i].why);
-		writer_str(w, str_of(v->comm));
-		writer_str(w, str_of(v->where));
-		writer_end(w);
+		c = &d->c[i];
+		v = vertex_get(g, c->vertex);
+		rr.time = g->last_time;
+		rr.pid = v->pid;
+		rr.tid = v->tid;
+		rr.vertex = c->vertex;
+		rr.kind = c->kind;
+		rr.depth = c->depth;
+		rr.begin = v->begin;
+		rr.end = v->end;
+		rr.class = c->class;
+		rr.why = c->why;
+		rr.comm = str_of(v->comm);
+		rr.function = str_of(v->where);
+		root_write(w, &rr);
 	}
 }
 
 void
-report_text(struct graph *g, const struct spin *s, const struct diagnosis *d,
-    FILE *fp)
+report_text(struct graph *g, const struct spin_rec *s,
+    const struct diagnosis *d, FILE *fp)
 {
 	char desc[320];
 	const struct path *p;
 	int i, k, steps = 0;
 
 	describe_vertex(g, s->vertex, desc, sizeof(desc));
-	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class,
-	    strcmp(s->ended, "open") == 0 ? "still going on when the trace ended" :
-	    s->ended);
+	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class->name,
+	    strcmp(s->ended, VE_OPEN) == 0 ?
+	    "still going on when the trace ended" : s->ended);
 	for (i = 0; i < d->npaths; i++) {
 		p = &d->paths[i];
 		steps += p->n;
 		fprintf(fp, "\nPath %d (slice back from the %s):\n", p->id,
-		    i == 0 && strcmp(s->class, "LongWait") == 0 ?
+		    i == 0 && s->class->kind == HK_WAIT ?
 		    "baseline's waker" : "culprit");
 		for (k = 0; k < p->n; k++) {
 			describe_vertex(g, p->s[k].vertex, desc, sizeof(desc));
@@ -134,20 +129,22 @@ report_text(struct graph *g, const struct spin *s, const struct diagnosis *d,
 			continue;
 		describe_vertex(g, d->c[i].vertex, desc, sizeof(desc));
 		fprintf(fp, "  %*s%s: %s\n  %*s    %s, %s\n", 2 * (d->c[i].depth - 1),
-		    "", d->c[i].kind, desc, 2 * (d->c[i].depth - 1), "",
-		    d->c[i].class, d->c[i].why);
+		    "", root_kind_name(d->c[i].kind), desc,
+		    2 * (d->c[i].depth - 1), "", d->c[i].class->name,
+		    d->c[i].why);
 		k++;
 	}
 	if (k == 0)
 		fprintf(fp, "  the %s vertex itself: %s\n",
-		    strcmp(s->ended, "chosen") == 0 ? "chosen" : "hung", s->class);
+		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
+		    s->class->name);
 	for (i = 0; i < d->nc; i++)
-		if (strcmp(d->c[i].kind, "cycle") == 0)
+		if (d->c[i].kind == RK_CYCLE)
 			break;
 	if (i < d->nc) {
 		fprintf(fp, "  circular wait:");
 		for (k = 0; k < d->nc; k++)
-			if (k == 0 || strcmp(d->c[k].kind, "victim") != 0)
+			if (k == 0 || d->c[k].kind != RK_VICTIM)
 				fprintf(fp, " %s %u%s",
 				    str_of(vertex_get(g, d->c[k].vertex)->comm),
 				    vertex_get(g, d->c[k].vertex)->tid,

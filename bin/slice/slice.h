@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "event.h"
+#include "graph.h"
 #include "util.h"
 
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
@@ -34,25 +35,18 @@ struct vertex {
 };
 
 struct link {
-	uint64_t	 from, to, from_time, time;
+	uint64_t	 from, to, from_time;
 	unsigned long	 line;		/* where it was read, for messages */
 	const char	*file;
 	uint32_t	 rule, label;	/* interned */
 	int32_t		 next_in;	/* next link into the same vertex */
 	uint8_t		 weak;
+	uint8_t		 props;		/* the rule's LR_* */
 };
 
-struct spin {
-	uint64_t	 vertex, last, begin, end, oncpu, waker;
-	uint32_t	 pid, tid;
-	char		 class[16], ended[16];
-};
-
+/* The baseline argus-similar ranked, where its wake-up path starts. */
 struct baseline {
-	uint64_t	 spin, vertex, waker;
-	int		 rank;
-	double		 score;
-	char		 reason[160];
+	uint64_t	 spin, vertex, waker, rank;
 };
 
 struct graph {
@@ -60,7 +54,7 @@ struct graph {
 	uint64_t	 nv;
 	struct link	*l;
 	int32_t		 nl, capl;
-	struct spin	*spins;
+	struct spin_rec	*spins;
 	int		 nspins;
 	struct baseline	*bases;
 	int		 nbases;
@@ -102,12 +96,15 @@ void		 walk(struct graph *, uint64_t from, uint64_t stop_at,
 		    int interactive, struct path *);
 uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 
+/* The ENDED of the spin --from makes up: the user chose the vertex. */
+#define ENDED_CHOSEN	"chosen"
+
 /* diagnose.c */
 struct culprit {
 	uint64_t	 vertex;
 	int		 depth;
-	const char	*kind;		/* "culprit", "root", "cycle", "victim" */
-	char		 class[16];
+	enum root_kind	 kind;
+	const struct sclass *class;
 	char		 why[200];
 };
 struct diagnosis {
@@ -118,19 +115,25 @@ struct diagnosis {
 	int		 auto_steps;	/* the automatic slice's length */
 	char		 note[300];
 };
-void		 diagnose(struct graph *, const struct spin *, uint64_t threshold,
-		    struct diagnosis *);
-void		 diagnose_interactive(int);
+void		 diagnose(struct graph *, const struct spin_rec *,
+		    uint64_t threshold, int interactive, struct diagnosis *);
 
 /* report.c */
 void		 report_records(struct graph *, const struct diagnosis *,
 		    struct writer *);
-void		 report_text(struct graph *, const struct spin *,
+void		 report_text(struct graph *, const struct spin_rec *,
 		    const struct diagnosis *, FILE *);
 void		 describe_vertex(struct graph *, uint64_t id, char *, size_t);
 
-/* export.c */
-void		 export_dot(struct graph *, const struct diagnosis *, const char *);
-void		 export_json(struct graph *, const struct diagnosis *, const char *);
+/*
+ * export.c: every diagnosis of a run into one file of each format; a
+ * file is created by export_open and complete at export_close.
+ */
+enum export_format { EXPORT_DOT, EXPORT_JSON };
+struct export;
+struct export	*export_open(const char *path, enum export_format);
+void		 export_add(struct export *, struct graph *,
+		    const struct spin_rec *, const struct diagnosis *);
+void		 export_close(struct export *);
 
 #endif

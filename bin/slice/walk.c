@@ -7,10 +7,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "slice.h"
 
+/*
+ * A path a person reads, and answers questions along: the paper's slices
+ * are a few steps, ten or so for the longest (Table 2).  One that goes on
+ * past this is going round a loop of weak links, not toward a cause.
+ */
 #define MAX_STEPS	64
 
 static void
@@ -45,15 +49,6 @@ walk_time(void)
 	return walk_ns;
 }
 
-static uint64_t
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void walk1(struct graph *, uint64_t, uint64_t, int, struct path *);
 
 /* Timed, for the report: a step must be quick whatever the graph's size. */
@@ -61,10 +56,10 @@ void
 walk(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
     struct path *p)
 {
-	uint64_t t0 = now();
+	uint64_t t0 = now_ns();
 
 	walk1(g, from, stop_at, interactive, p);
-	walk_ns += now() - t0;
+	walk_ns += now_ns() - t0;
 }
 
 static void
@@ -123,7 +118,7 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 			return;
 		}
 		via = cand[pick];
-		if (strcmp(str_of(via->rule), "timeout") == 0) {
+		if (via->props & LR_TIMEOUT) {
 			push(p, cur, NULL, "timeout");
 			return;
 		}
