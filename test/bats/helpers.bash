@@ -41,3 +41,38 @@ wait_capture() {
 	done
 	return 1
 }
+
+# The columns of a record kind, KIND first, as argus-stream(5) lists them:
+# its literal line "KIND,TIME,PID,TID,...".  An event's arguments go on
+# "ARG1,ARG2,...": to ARG9 here.
+columns() {
+	local cols
+	cols=$(grep -m1 "^$1,TIME,PID,TID" "$ROOT/share/man/argus-stream.5" |
+	    sed 's/^[a-z]*,/KIND,/; s/,\.\.\.$//' | tr , ' ')
+	case $cols in
+	*ARG2) cols="$cols ARG3 ARG4 ARG5 ARG6 ARG7 ARG8 ARG9" ;;
+	esac
+	echo "$cols"
+}
+
+# records KIND 'AWK PROGRAM' [FILE...]: the program over a stream's KIND
+# records only, each column named by its argus-stream(5) name:
+#   records link '$RULE == "wakeup" { print $FROM, $TO }' g.csv
+records() {
+	local kind=$1 prog=$2 i=1 name cols
+	shift 2
+	cols=$(columns "$kind")
+	[ -n "$cols" ] || { echo "records: no kind '$kind' in argus-stream(5)" >&2; return 2; }
+	for name in $cols; do
+		prog=$(printf '%s' "$prog" | sed "s/\\\$$name\\b/\$$i/g")
+		i=$((i + 1))
+	done
+	awk -F, "\$1 != \"$kind\" { next } $prog" "$@"
+}
+
+# The names a man page lists between its '.\" LIST: begin' and
+# '.\" LIST: end' comments, one a line.
+man_list() {
+	sed -n "/^\\.\\\\\" $2: begin/,/^\\.\\\\\" $2: end/p" "$ROOT/share/man/$1" |
+	    sed -n 's/^\.It Cm \([^ ]*\).*/\1/p'
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# The words the stages share (link rules, segment heuristics, spin
+# classes) are tables in lib/graph.c; the programs' --help comes from
+# them, and the man pages must list exactly what the tables hold.
+
+load helpers
+
+# The names --help gives a --no- switch to, one a line.
+switches() { "$1" --help | sed -n 's/^  --no-\([^ ]*\) .*/\1/p'; }
+
+same() {	# what: lists as files
+	diff -u "$2" "$3" || { echo "$1 disagree"; return 1; }
+}
+
+@test "vocab: argus-link's rules are argus-link(1)'s and argus-stream(5)'s" {
+	cd "$BATS_TEST_TMPDIR"
+	switches argus-link >help
+	[ "$(wc -l <help)" -ge 16 ]
+	argus-link --rules | awk 'NR > 1 { print $1 }' >table
+	man_list argus-link.1 rules >link.1
+	man_list argus-stream.5 rules >stream.5
+	same "argus-link --help and --rules" help table
+	same "argus-link --help and argus-link(1)" help link.1
+	same "argus-link --help and argus-stream(5)" help stream.5
+}
+
+@test "vocab: argus-segment's heuristics are argus-segment(1)'s" {
+	cd "$BATS_TEST_TMPDIR"
+	switches argus-segment >help
+	[ "$(wc -l <help)" -ge 6 ]
+	man_list argus-segment.1 heuristics >segment.1
+	same "argus-segment --help and argus-segment(1)" help segment.1
+}
+
+@test "vocab: argus-spin's classes are argus-spin(1)'s and argus-stream(5)'s" {
+	cd "$BATS_TEST_TMPDIR"
+	argus-spin --help | sed -n '/^classify it:/,/^$/s/^  \([^ ]*\) .*/\1/p' >help
+	[ "$(wc -l <help)" -ge 3 ]
+	man_list argus-spin.1 classes >spin.1
+	man_list argus-stream.5 classes >stream.5
+	same "argus-spin --help and argus-spin(1)" help spin.1
+	same "argus-spin --help and argus-stream(5)" help stream.5
+}
+
+@test "vocab: every --no- switch of argus-link and argus-segment works alone" {
+	cd "$BATS_TEST_TMPDIR"
+	stream >s.csv </dev/null
+	for p in argus-link argus-segment; do
+		for r in $(switches "$p"); do
+			run "$p" -q "--no-$r" s.csv
+			[ "$status" -eq 0 ] || { echo "$p --no-$r: $output"; return 1; }
+			[[ "$output" == *"summary,"* ]]
+		done
+	done
+	run argus-link --no-such-rule s.csv
+	[ "$status" -eq 64 ]
+}
+
+# The keys of a program's summary record, but those of its totals.
+summary_keys() {
+	awk -F, -v p="$1" '$1 == "summary" && $5 == p {
+		for (i = 6; i < NF; i += 2) print $i }' | grep -vx -e strong -e weak \
+	    -e events -e vertices -e culled
+}
+
+@test "vocab: the summaries count by the tables' names" {
+	cd "$BATS_TEST_TMPDIR"
+	stream >s.csv </dev/null
+	argus-link -q -Z s.csv | summary_keys argus-link >link
+	switches argus-link >help
+	same "argus-link's summary and --help" help link
+	argus-segment -q -Z s.csv | summary_keys argus-segment >segment
+	switches argus-segment >help
+	same "argus-segment's summary and --help" help segment
+}
