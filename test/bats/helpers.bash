@@ -55,19 +55,26 @@ columns() {
 	echo "$cols"
 }
 
-# records KIND 'AWK PROGRAM' [FILE...]: the program over a stream's KIND
-# records only, each column named by its argus-stream(5) name:
-#   records link '$RULE == "wakeup" { print $FROM, $TO }' g.csv
+# records KIND [-v VAR=VALUE ...] 'AWK PROGRAM' [FILE...]: the program over
+# a stream's KIND records only, each column named by its argus-stream(5)
+# name:  records link -v r=wakeup '$RULE == r { print $FROM, $TO }' g.csv
 records() {
-	local kind=$1 prog=$2 i=1 name cols
-	shift 2
+	local kind=$1 prog i=1 name cols
+	local -a vars=()
+	shift
+	while [ "$1" = -v ]; do
+		vars+=(-v "$2")
+		shift 2
+	done
+	prog=$1
+	shift
 	cols=$(columns "$kind")
 	[ -n "$cols" ] || { echo "records: no kind '$kind' in argus-stream(5)" >&2; return 2; }
 	for name in $cols; do
 		prog=$(printf '%s' "$prog" | sed "s/\\\$$name\\b/\$$i/g")
 		i=$((i + 1))
 	done
-	awk -F, "\$1 != \"$kind\" { next } $prog" "$@"
+	awk -F, "${vars[@]}" "\$1 != \"$kind\" { next } $prog" "$@"
 }
 
 # The names a man page lists between its '.\" LIST: begin' and

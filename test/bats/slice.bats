@@ -118,3 +118,28 @@ setup() {
 	grep -q '"ph":"s"' g.json
 	grep -q '"ph":"f"' g.json
 }
+
+@test "slice: --dot and --json hold every hang diagnosed, not the last one" {
+	cp g.csv two.csv
+	cat >>two.csv <<-'EOF'
+	spin,300,30,30,3,LongRunning,200,300,90,0,open,0,3,gamma
+	spin,300,20,20,2,LongRunning,105,110,4,0,wait,0,2,beta
+	EOF
+	run argus-slice -q -Z --auto --dot two.dot --json two.json two.csv
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^root,.*,victim,\|^root,.*,root,0,' <<<"$output")" -eq 2 ]
+	grep -q 'the hang of gamma 30/30, vertex 3' two.dot
+	grep -q 'the hang of beta 20/20, vertex 2' two.dot
+	[ "$(grep -c '^digraph' two.dot)" -eq 1 ]
+	grep -q '"name":"vertex 3"' two.json
+	grep -q '"name":"vertex 2"' two.json
+	[ "$(grep -c traceEvents two.json)" -eq 1 ]
+}
+
+@test "slice: a spin of a class no table holds is bad input, not a silent root" {
+	cp g.csv odd.csv
+	echo 'spin,300,30,30,3,LongSulk,200,300,90,0,open,0,3,gamma' >>odd.csv
+	run argus-slice -q -Z --auto odd.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"odd.csv:8: spin record: unknown class 'LongSulk'"* ]]
+}

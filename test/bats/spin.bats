@@ -345,6 +345,47 @@ graph() {
 	[[ "$output" == *"not in the history kept"* ]]
 }
 
+@test "spin, similar, slice: what woke a vertex is its first waking link, not a later reply" {
+	# Vertex 3 is where thread 1 runs after its 3 s wait (vertex 2): woken
+	# by thread 2's vertex 4.  A reply link into it, written after, is
+	# thread 3's answer to a request, not what ended the wait.
+	stream > r <<-'EOF'
+	vertex,1000000000,3,3,1,500000000,1000000000,1000,1,start,wait,S,c
+	vertex,3950000000,2,2,4,3900000000,3950000000,1000,1,start,wait,S,b
+	vertex,4000000000,1,1,2,1000000000,4000000000,1000,1,start,wait,S,a
+	link,4000000000,1,1,4,3,strong,wakeup,3940000000,2,2,
+	link,4000000000,1,1,1,3,strong,reply,900000000,3,3,
+	vertex,4100000000,1,1,3,4000000000,4100000000,1000,1,wakeup,open,,a
+	EOF
+	argus-spin -qZ --tid 1 r > s
+	[ "$(records spin '{ print $VERTEX, $CLASS, $ENDED, $WAKER }' s)" = "2 LongWait wakeup 4" ]
+	# The slice of the wait starts where the spin says the wake-up came from.
+	argus-slice -q --auto -Z s > d
+	[ "$(records step '$PATH == 1 && $N == 1 { print $VERTEX }' d)" = 4 ]
+}
+
+@test "similar: a link's rule is a kind of its own, cond, runloop and flag too" {
+	# Thread 1 hangs in vertex 14, woken into it by a condition variable.
+	# Vertex 10 was woken by one too, vertex 12 (more recent) by a run
+	# loop: alike but for that, vertex 10 is the better baseline.
+	stream > c <<-'EOF'
+	vertex,1001000000,1,1,10,1000000000,1001000000,1000,1,wakeup,wait,S,a
+	vertex,1002000000,1,1,11,1001000000,1002000000,1000,1,wakeup,wait,S,a
+	vertex,1003000000,1,1,12,1002000000,1003000000,1000,1,wakeup,wait,S,a
+	vertex,1004000000,1,1,13,1003000000,1004000000,1000,1,wakeup,wait,S,a
+	vertex,5000000000,1,1,14,2000000000,5000000000,0,0,wakeup,open,S,a
+	link,5000000000,1,1,20,10,strong,cond,999000000,2,2,0xc0
+	link,5000000000,1,1,20,11,strong,wakeup,1000900000,2,2,
+	link,5000000000,1,1,20,12,strong,runloop,1001900000,2,2,0x55
+	link,5000000000,1,1,20,13,strong,wakeup,1002900000,2,2,
+	link,5000000000,1,1,20,14,strong,cond,1999000000,2,2,0xc0
+	vertex,5000000000,2,2,20,900000000,5000000000,1000,1,start,open,,b
+	EOF
+	argus-spin -qZ --tid 1 c | argus-similar -qZ > b
+	[ "$(records baseline '$RANK == 1 { print $VERTEX, $SCORE }' b)" = "10 1.000" ]
+	[ "$(records baseline '$VERTEX == 12 { print $SCORE }' b)" = "0.750" ]
+}
+
 # --- Real captures --------------------------------------------------------
 
 @test "spin: circular-wait, ended: LongWait, ended by its own timeout" {

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# argus-link on small streams written by hand: each rule's links, what
+# --no-NAME changes, and the order of a wake-up's links.  No tracing
+# needed: the streams go through argus-segment first, as a capture would.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# graph FILE [ARGUS-LINK OPTION...]: the links, one "RULE STRENGTH FROM TO
+# LABEL" a line, program order and wait back edges left out.
+graph() {
+	local f=$1
+	shift
+	argus-segment -q "$f" | argus-link -q -Z "$@" >g.csv
+	records link '$RULE != "order" && $RULE != "wait" {
+	    print $RULE, $STRENGTH, $FROM, $TO, $LABEL }' g.csv
+}
+
+@test "link: a wake-up, its wait back edge, and program order" {
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,110,1,1,,0,switch,-,S,2,2,b
+	event,120,2,2,,0,sys_enter,-,202,futex,0x1000,0x81,0x1
+	event,130,2,2,,0,waking,-,1,1,0,a
+	event,140,2,2,,0,sys_exit,-,202,futex,1
+	event,150,2,2,,0,switch,-,S,1,1,a
+	event,160,1,1,,0,sys_exit,-,0,read,1
+	EOF
+	[ "$(graph s.csv)" = "wakeup strong 2 3 " ]
+	# Written when the wakee runs, in this order; the wakee's thread and
+	# the waker's, each side's time.
+	records link '{ print $TIME, $TID, $FROM, $TO, $STRENGTH, $RULE, $FROM_TIME, $FROM_TID }' g.csv >links
+	[ "$(cat links)" = "160 1 2 3 strong wakeup 130 2
+160 2 1 2 weak wait 160 1
+160 1 1 3 weak order 160 1" ]
+	[ "$(graph s.csv --no-wait; records link '{ print $RULE }' g.csv | tr '\n' ' ')" = "wakeup strong 2 3 
+wakeup order " ]
+	[ "$(graph s.csv --no-wakeup; records link '{ print $RULE }' g.csv)" = "order" ]
+}
+
+@test "link: a message, and the reply from the vertex that received the request" {
+	stream >s.csv <<-'EOF'
+	event,100,5,5,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,105,5,5,,1,switch,-,S,0,0,swapper/1
+	event,110,1,1,,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,115,1,1,,0,waking,-,5,5,1,srv
+	event,120,1,1,,0,sys_exit,-,1,write,1
+	event,125,1,1,,0,sys_enter,-,0,read,0x4,0x0,0x1
+	event,130,1,1,,0,switch,-,S,0,0,swapper/0
+	event,135,0,0,,1,switch,-,I,5,5,srv
+	event,140,5,5,,1,sys_exit,-,0,read,1
+	event,145,5,5,,1,sys_enter,-,202,futex,0x2000,0x80,0x0
+	event,150,5,5,,1,switch,-,S,5,6,helper
+	event,155,5,6,,1,sys_enter,-,202,futex,0x2000,0x81,0x1
+	event,160,5,6,,1,waking,-,5,5,1,srv
+	event,165,5,6,,1,switch,-,S,5,5,srv
+	event,170,5,5,,1,sys_exit,-,202,futex,0
+	event,175,5,5,,1,sys_enter,-,1,write,0x3,0x0,0x1
+	event,180,5,5,,1,waking,-,1,1,0,client
+	event,185,5,5,,1,sys_exit,-,1,write,1
+	event,190,0,0,,0,switch,-,I,1,1,client
+	event,195,1,1,,0,sys_exit,-,0,read,1
+	EOF
+	[ "$(graph s.csv)" = "message strong 2 3 
+wakeup strong 4 5 
+reply strong 3 5 
+message strong 5 6 " ]
+	[ "$(graph s.csv --no-reply)" = "message strong 2 3 
+wakeup strong 4 5 
+message strong 5 6 " ]
+	[ "$(graph s.csv --no-message)" = "wakeup strong 2 3 
+wakeup strong 4 5 
+wakeup strong 5 6 " ]
+}
+
+@test "link: a mutex hand-off is weak, a condition's signal strong (pthread probes)" {
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x2
+	event,105,1,1,,0,switch,-,S,2,2,b
+	event,110,2,2,,0,sys_enter,-,202,futex,0x3000,0x81,0x1
+	event,115,2,2,,0,waking,-,1,1,0,a
+	event,120,2,2,,0,sys_exit,-,202,futex,1
+	event,125,2,2,,0,cond_signal,-,0xc0ffee
+	event,130,2,2,,0,sys_enter,-,202,futex,0x4000,0x81,0x1
+	event,135,2,2,,0,waking,-,3,3,1,c
+	event,140,2,2,,0,cond_signal_end,-,0x0
+	event,145,2,2,,0,switch,-,S,1,1,a
+	event,150,1,1,,0,sys_exit,-,202,futex,0
+	event,160,3,3,,1,sys_exit,-,202,futex,0
+	EOF
+	[ "$(graph s.csv)" = "lock weak 2 3 
+cond strong 2 4 0xc0ffee" ]
+	[ "$(graph s.csv --no-lock --no-cond)" = "wakeup strong 2 3 
+wakeup strong 2 4 " ]
+}
+
+# A thread (1) sleeps on its own timer, then waits for one another thread
+# armed, then for a block request it issued, then for a device.
+timers() {
+	stream <<-'EOF'
+	event,100,1,1,,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ff0,0x0
+	event,101,1,1,,0,hrtimer_start,-,0xa1,0xf1,1000,1000,0x1
+	event,105,1,1,,0,switch,-,S,0,0,swapper/0
+	event,110,2,2,,1,sys_enter,-,0,read,0x5,0x0,0x1
+	event,111,2,2,,1,hrtimer_start,-,0xa2,0xf2,1000,1000,0x1
+	event,112,2,2,,1,switch,-,R,0,0,swapper/1
+	event,200,0,0,,0,hrtimer_expire_entry,h,0xa1,0xf1,200
+	event,201,0,0,,0,waking,h,1,1,0,a
+	event,202,0,0,,0,hrtimer_expire_exit,h,0xa1
+	event,210,0,0,,0,switch,-,I,1,1,a
+	event,220,1,1,,0,sys_exit,-,230,clock_nanosleep,0
+	event,225,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,230,1,1,,0,switch,-,S,0,0,swapper/0
+	event,300,0,0,,0,hrtimer_expire_entry,h,0xa2,0xf2,300
+	event,301,0,0,,0,waking,h,1,1,0,a
+	event,302,0,0,,0,hrtimer_expire_exit,h,0xa2
+	event,310,0,0,,0,switch,-,I,1,1,a
+	event,320,1,1,,0,sys_exit,-,0,read,1
+	event,325,1,1,,0,block_issue,-,8:0,1234,8,4096,W
+	event,330,1,1,,0,switch,-,D,0,0,swapper/0
+	event,400,0,0,,0,irq_entry,h,24,nvme0q1
+	event,401,0,0,,0,block_complete,h,8:0,1234,8,0,W
+	event,402,0,0,,0,waking,h,1,1,0,a
+	event,403,0,0,,0,irq_exit,h,24,1
+	event,410,0,0,,0,switch,-,I,1,1,a
+	event,420,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,425,1,1,,0,switch,-,S,0,0,swapper/0
+	event,500,0,0,,0,irq_entry,h,25,eth0
+	event,501,0,0,,0,waking,h,1,1,0,a
+	event,502,0,0,,0,irq_exit,h,25,1
+	event,510,0,0,,0,switch,-,I,1,1,a
+	event,520,1,1,,0,sys_exit,-,0,read,1
+	EOF
+}
+
+@test "link: timers, a timeout, block I/O and interrupts, attributed" {
+	timers >s.csv
+	[ "$(graph s.csv)" = "timeout strong 1 3 0xf1
+timer strong 2 4 0xf2
+block strong 4 5 8:0
+irq weak 0 6 eth0" ]
+	# The timeout's link goes from the arming to the thread's own next
+	# vertex, back in time: from the sleep, not from the idle CPU.
+	[ "$(records link '$RULE == "timeout" { print $FROM_TIME, $FROM_TID }' g.csv)" = "101 1" ]
+	[ "$(graph s.csv --no-timeout | head -1)" = "timer strong 1 3 0xf1" ]
+	# Without the timer rule, what the expiry wakes is the interrupt's.
+	[ "$(graph s.csv --no-timer | head -2)" = "irq weak 0 3 hardirq
+irq weak 0 4 hardirq" ]
+	# Without irq, what no rule attributes makes no link.
+	[ "$(graph s.csv --no-block --no-irq)" = "timeout strong 1 3 0xf1
+timer strong 2 4 0xf2" ]
+}
+
+@test "link: softirqs, work items, run-loop sources, forks and data flags" {
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,sys_enter,-,0,recvfrom,0x3,0x0,0x1
+	event,105,1,1,,0,switch,-,S,2,2,b
+	event,110,2,2,,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,111,2,2,,0,softirq_entry,s,3,NET_RX
+	event,112,2,2,,0,waking,s,1,1,0,a
+	event,113,2,2,,0,softirq_exit,s,3,NET_RX
+	event,114,2,2,,0,sys_exit,-,44,sendto,1
+	event,115,2,2,,0,softirq_entry,s,1,TIMER
+	event,116,2,2,,0,waking,s,3,3,0,c
+	event,117,2,2,,0,softirq_exit,s,1,TIMER
+	event,120,2,2,,0,wq_queue,-,0xb1,0xfa,0xc,0,0
+	event,121,2,2,,0,wakeup_new,-,4,4,0,child
+	event,122,2,2,,0,flag_write,-,0x601000,1,0x401000,ready
+	event,125,2,2,,0,switch,-,S,1,1,a
+	event,130,1,1,,0,sys_exit,-,0,recvfrom,1
+	event,131,1,1,,0,runloop_submit,-,0x55,0x0
+	event,132,1,1,,0,flag_read,-,0x601000,1,0x401100,ready
+	event,133,1,1,,0,runloop_begin,-,0x55
+	event,134,1,1,,0,runloop_end,-,0x0
+	event,140,3,3,,1,sys_exit,-,0,read,1
+	event,150,4,4,,1,sys_exit,-,56,clone,0
+	event,160,7,7,,1,wq_start,-,0xb1,0xfa
+	event,161,7,7,,1,wq_end,-,0xb1,0xfa
+	EOF
+	# Loopback's receive softirq runs for the sender: strong; a timer
+	# softirq cannot be pinned on the thread it interrupted: weak.
+	[ "$(graph s.csv)" = "softirq strong 2 3 NET_RX
+flag strong 2 3 ready
+runloop strong 3 4 0x55
+softirq weak 2 5 TIMER
+fork strong 2 6 
+async strong 2 7 0xfa" ]
+	[ "$(graph s.csv --no-softirq | head -1)" = "irq weak 2 3 softirq" ]
+	[ "$(graph s.csv --no-async --no-runloop --no-fork --no-flag --no-softirq --no-irq)" = "" ]
+}
+
+@test "link: a rule the table does not know is no option, and --rules lists the table" {
+	run argus-link --no-nonesuch
+	[ "$status" -eq 64 ]
+	run argus-link --rules
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "RULE "*" LABEL "* ]]
+	printf '%s\n' "${lines[@]}" | grep -Eq '^lock +weak +yes +the mutex'
+	printf '%s\n' "${lines[@]}" | grep -Eq '^order +weak +no '
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# argus-segment on small streams written by hand: each heuristic, what
+# --no-NAME changes, and the vertex records.  No tracing needed.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# A thread's vertices as "BEGAN_BY ENDED_BY WAIT", in order.
+vertices_of() {
+	records vertex -v t="$1" '$TID == t { print $BEGAN_BY, $ENDED_BY, $WAIT }' | head -100
+}
+
+# The VERTEX an event of a thread at a time was given.
+vertex_at() {
+	records event -v t="$1" -v at="$2" '$TID == t && $TIME == at { print $VERTEX }'
+}
+
+@test "segment: a wait ends a vertex, preemption does not, interrupts are culled" {
+	stream >s.csv <<-'EOF'
+	task,95,10,10,srv
+	event,95,10,10,,0,sys_exit,-,7,poll,1
+	event,100,10,10,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,120,10,10,,0,irq_entry,h,5,eth0
+	event,121,10,10,,0,irq_exit,h,5,1
+	event,140,10,10,,0,switch,-,R+,20,20,other
+	event,150,20,20,,0,switch,-,R+,10,10,srv
+	event,160,10,10,,0,switch,-,S,0,0,swapper/0
+	event,170,0,0,,0,waking,-,10,10,0,srv
+	event,200,0,0,,0,switch,-,I,10,10,srv
+	event,210,10,10,,0,sys_exit,-,0,read,1
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 10 <g.csv)" = "start wait S
+wakeup open " ]
+	# The wait's vertex lasts until its thread runs again.
+	[ "$(records vertex '$TID == 10 && $ID == 1 { print $BEGIN, $END, $EVENTS }' g.csv)" = "95 200 4" ]
+	[ "$(vertex_at 10 120 <g.csv)" = 0 ]
+	[ "$(vertex_at 0 200 <g.csv)" = 0 ]
+	# Kept, the interrupt is part of the thread's vertex.
+	argus-segment -q -Z --no-cull-interrupts s.csv >g2.csv
+	[ "$(vertex_at 10 120 <g2.csv)" = 1 ]
+	# Without split-at-wait, one vertex, open at the end.
+	argus-segment -q -Z --no-split-at-wait s.csv >g3.csv
+	[ "$(vertices_of 10 <g3.csv)" = "start open " ]
+}
+
+@test "segment: a receive from a new channel splits a server's vertex (peer-set)" {
+	stream >s.csv <<-'EOF'
+	event,95,10,10,,0,sys_exit,-,7,poll,1
+	event,100,10,10,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,110,10,10,,0,sys_enter,-,1,write,0x1,0x0,0x1
+	event,120,10,10,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,130,10,10,,0,sys_enter,-,45,recvfrom,0x4,0x0,0x1
+	event,140,10,10,,0,sys_exit,-,45,recvfrom,1
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 10 <g.csv)" = "start peer-set 
+peer-set open " ]
+	[ "$(vertex_at 10 130 <g.csv)" = 2 ]
+	argus-segment -q -Z --no-peer-set s.csv >g2.csv
+	[ "$(vertices_of 10 <g2.csv)" = "start open " ]
+}
+
+@test "segment: a work item is a vertex of its own, and a wait inside it does not split it" {
+	stream >s.csv <<-'EOF'
+	event,295,30,30,,1,sys_exit,-,0,read,0
+	event,300,30,30,,1,wq_start,-,0xffff1,func
+	event,310,30,30,,1,switch,-,D,0,0,swapper/1
+	event,320,0,0,,1,switch,-,I,30,30,kworker/1:0
+	event,330,30,30,,1,wq_end,-,0xffff1,func
+	event,340,30,30,,1,wq_start,-,0xffff2,func2
+	event,350,30,30,,1,wq_end,-,0xffff2,func2
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 30 <g.csv)" = "start callout 
+callout callout 
+callout callout " ]
+	[ "$(vertex_at 30 330 <g.csv)" = "$(vertex_at 30 300 <g.csv)" ]
+	argus-segment -q -Z --no-callout s.csv >g2.csv
+	[ "$(vertices_of 30 <g2.csv)" = "start wait D
+wakeup open " ]
+}
+
+@test "segment: boundary and cull hints from a filter upstream" {
+	stream >s.csv <<-'EOF'
+	event,400,40,40,,0,sys_enter,-,39,getpid
+	boundary,405,40,40,mine
+	event,410,40,40,,0,sys_exit,-,39,getpid,40
+	cull,415,40,40,430,noise
+	event,420,40,40,,0,sys_enter,-,39,getpid
+	event,430,40,40,,0,sys_exit,-,39,getpid,40
+	event,440,40,40,,0,sys_enter,-,39,getpid
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 40 <g.csv)" = "start hint 
+hint open " ]
+	[ "$(vertex_at 40 420 <g.csv)" = 0 ]
+	[ "$(vertex_at 40 430 <g.csv)" = 0 ]
+	[ "$(vertex_at 40 440 <g.csv)" = 2 ]
+	# The hints pass on.
+	grep -q '^boundary,405,40,40,mine$' g.csv
+	grep -q '^cull,415,40,40,430,noise$' g.csv
+	argus-segment -q -Z --no-hints s.csv >g2.csv
+	[ "$(vertices_of 40 <g2.csv)" = "start open " ]
+	[ "$(vertex_at 40 420 <g2.csv)" = 1 ]
+}
+
+@test "segment: a hint without a thread names its file and line" {
+	stream >s.csv <<-'EOF'
+	event,400,40,40,,0,sys_enter,-,39,getpid
+	boundary,405,,,mine
+	EOF
+	run argus-segment -q -Z s.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"s.csv:3: boundary hint without a time and a thread"* ]]
+}
+
+@test "segment: wake-ups of the scheduler's kernel threads are culled" {
+	stream >s.csv <<-'EOF'
+	event,500,40,40,,0,sys_enter,-,39,getpid
+	event,510,40,40,,0,waking,-,15,15,0,ksoftirqd/0
+	event,520,40,40,,0,waking,-,21,21,0,worker
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertex_at 40 510 <g.csv)" = 0 ]
+	[ "$(vertex_at 40 520 <g.csv)" = 1 ]
+	argus-segment -q -Z --no-cull-housekeeping s.csv >g2.csv
+	[ "$(vertex_at 40 510 <g2.csv)" = 1 ]
+}
+
+@test "segment: a child's first vertex began by fork, a thread's last ended by exit" {
+	stream >s.csv <<-'EOF'
+	event,600,40,40,,0,fork,-,41,41,0x0,child
+	event,610,41,41,,1,sys_enter,-,39,getpid
+	event,620,41,41,,1,exit,-,child,1
+	event,630,41,41,,1,switch,-,X,0,0,swapper/1
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 41 <g.csv)" = "fork exit " ]
+	records vertex '$TID == 41 { print $COMM }' g.csv | grep -qx child
+	# What the dead thread still does is its last vertex's.
+	[ "$(vertex_at 41 630 <g.csv)" = "$(vertex_at 41 620 <g.csv)" ]
+}
