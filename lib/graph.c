@@ -22,6 +22,7 @@ const struct lrule lrules[] = {
 	    "a request's receiver -> the vertex that sends the reply" },
 	{ "cond", LR_WAKES, "the condition variable",
 	    "a wake-up inside pthread_cond_signal (with probes)" },
+	{ "signal", LR_WAKES, "the signal", "a wake-up that delivers a signal" },
 	{ "lock", LR_WAKES | LR_WEAK, "the mutex (with probes)",
 	    "a wake-up that hands over a mutex (weak)" },
 	{ "timer", LR_WAKES, "the timer's function",

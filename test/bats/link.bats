@@ -192,6 +192,32 @@ async strong 2 7 0xfa" ]
 	[ "$(graph s.csv --no-async --no-runloop --no-fork --no-flag --no-softirq --no-irq)" = "" ]
 }
 
+@test "link: a signal's wake-up is strong, from the sender, labelled with the signal" {
+	# The kernel traces a signal just after the wake-up it makes.
+	stream >s.csv <<-'EOF'
+	event,100,8,8,,0,sys_enter,-,34,pause
+	event,105,8,8,,0,switch,-,S,7,7,parent
+	event,110,7,7,,0,sys_enter,-,62,kill,0x8,0xa
+	event,111,7,7,,0,waking,-,8,8,0,child
+	event,112,7,7,,0,signal_generate,-,10,8,8,child,0,1,0
+	event,113,7,7,,0,sys_exit,-,62,kill,0
+	event,114,7,7,,0,sys_enter,-,202,futex,0x1000,0x81,0x1
+	event,115,7,7,,0,waking,-,9,9,0,other
+	event,116,7,7,,0,sys_exit,-,202,futex,1
+	event,117,7,7,,0,sys_enter,-,62,kill,0x9,0x11
+	event,118,7,7,,0,signal_generate,-,17,9,9,other,0,1,1
+	event,119,7,7,,0,switch,-,S,8,8,child
+	event,120,8,8,,0,sys_exit,-,34,pause,-4
+	event,130,9,9,,1,sys_exit,-,202,futex,0
+	EOF
+	# The second signal was ignored (RESULT 1) and woke nobody: the
+	# futex's wake-up before it stays what it was.
+	[ "$(graph s.csv)" = "signal strong 2 3 SIGUSR1
+wakeup strong 2 4 " ]
+	[ "$(graph s.csv --no-signal)" = "wakeup strong 2 3 
+wakeup strong 2 4 " ]
+}
+
 @test "link: a rule the table does not know is no option, and --rules lists the table" {
 	run argus-link --no-nonesuch
 	[ "$status" -eq 64 ]

@@ -1,0 +1,67 @@
+/*
+ * A signal that wakes its target: strong, the sender's vertex to what the
+ * signalled thread does next, labelled with the signal.  The kernel traces
+ * signal_generate after the wake-up the signal makes, so the wake-up is
+ * named when its signal is seen: the sender's last wake-up, made since
+ * its system call began, of the thread (or, sent to a process, of a
+ * thread of the process) that the signal was delivered to.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "link.h"
+
+#define DELIVERED	0	/* signal_generate's RESULT */
+
+struct state {
+	struct lthread	*woke;		/* since its system call began */
+	uint64_t	 at;
+};
+
+static void
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct state *s = link_thread(self, t);
+	struct lthread *w = s->woke;
+	const char *abbrev;
+	int group;
+
+	switch (ev->type) {
+	case E_WAKING:
+		if (ev->ctx == '-') {
+			s->woke = lthread_get(event_u64(ev, 1), event_pid(ev, 0));
+			s->at = ev->time;
+		}
+		return;
+	case E_SIGNAL_GENERATE:
+		break;
+	default:
+		s->woke = NULL;
+		return;
+	}
+	s->woke = NULL;
+	if (w == NULL || event_i64(ev, 6) != DELIVERED)
+		return;
+	group = event_i64(ev, 5) != 0;
+	if (group ? w->pid != event_pid(ev, 1) : w->tid != event_u64(ev, 2))
+		return;
+	/* Its wake-up, still waiting for the thread to run. */
+	if (!w->woken || w->waker.tid != t->tid || w->waker.time != s->at)
+		return;
+	cause_name(&w->waker, self);
+	w->waker.weak = 0;
+	abbrev = sigabbrev_np(event_i64(ev, 0));
+	if (abbrev != NULL)
+		snprintf(w->waker.label, sizeof(w->waker.label), "SIG%s", abbrev);
+	else
+		snprintf(w->waker.label, sizeof(w->waker.label), "%s",
+		    event_str(ev, 0));
+}
+
+LINK_RULE(signal) = {
+	.name = "signal",
+	.types = EV(E_WAKING) | EV(E_SIGNAL_GENERATE) | EV(E_SYS_ENTER),
+	.see = see,
+	.thread_size = sizeof(struct state),
+};
