@@ -100,7 +100,7 @@ history_event(const struct target *tg, const struct event *ev)
 	switch (ev->type) {
 	case E_SWITCH:
 		/* The next thread runs: a wait of it is over. */
-		o = want(tg, event_u64(ev, 1), event_u64(ev, 2),
+		o = want(tg, event_pid(ev, 1), event_u64(ev, 2),
 		    event_str(ev, 3));
 		if (o != NULL) {
 			if (o->comm[0] == '\0')
@@ -112,7 +112,7 @@ history_event(const struct target *tg, const struct event *ev)
 		break;
 	case E_FORK:
 	case E_COMM:
-		history_name(tg, event_u64(ev, 0), event_u64(ev, 1),
+		history_name(tg, event_pid(ev, 0), event_u64(ev, 1),
 		    event_str(ev, 3));
 		break;
 	default:

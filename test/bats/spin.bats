@@ -285,6 +285,20 @@ graph() {
 	grep -q '^spin,[0-9]*,10,10,2,RepeatedYield,2600000000,4800000000,880000,0,wakeup,77,45,busy$' <<<"$output"
 }
 
+@test "spin: a thread whose process the capture never learnt (empty TPID)" {
+	# Under load, a short-lived thread may exit before the capture reads
+	# its process: its pid columns are empty, which is no error.
+	stream > e <<-'EOF'
+	event,100,10,10,1,0,switch,-,S,,33,gone
+	event,110,,33,2,0,fork,-,,34,0x0,gone2
+	event,120,,34,3,0,comm,-,,34,gone2,renamed
+	vertex,3000000200,10,10,1,100,3000000200,0,1,start,open,S,app
+	EOF
+	run argus-spin -qZ --tid 10 e
+	[ "$status" -eq 0 ]
+	[ "$(records spin '{ print $VERTEX, $CLASS }' <<<"$output")" = "1 LongWait" ]
+}
+
 @test "spin: streams it cannot use: no vertices, no VERTEX column, no target" {
 	stream <<-'EOF' > e
 	meta,100,,,command_pid,10
