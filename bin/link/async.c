@@ -4,46 +4,29 @@
  * vertex).
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "link.h"
 
-struct work {
-	uint64_t	 work;		/* the work_struct's address */
-	struct cause	 queued;
-	UT_hash_handle	 hh;
-};
-
-static struct work *works;
+static struct pending *works;	/* by the work_struct's address */
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct work *w;
-	uint64_t ptr = event_u64(ev, 0);
+	uint64_t work = event_u64(ev, 0);
+	struct cause c;
 
-	HASH_FIND(hh, works, &ptr, sizeof(ptr), w);
 	if (ev->type == E_WQ_START) {
-		if (w == NULL)
-			return;
-		link_emit(ev->time, t->pid, t->tid, ev->vertex, &w->queued);
-		HASH_DEL(works, w);
-		free(w);
+		if (pending_take(&works, &work, sizeof(work), &c))
+			link_emit(ev->time, t->pid, t->tid, ev->vertex, &c);
 		return;
 	}
-	if (w == NULL) {
-		w = xcalloc(1, sizeof(*w));
-		w->work = ptr;
-		HASH_ADD(hh, works, work, sizeof(w->work), w);
-	}
-	if (!link_cause(ev, &w->queued)) {
-		HASH_DEL(works, w);
-		free(w);
+	if (!link_cause(ev, &c)) {
+		pending_take(&works, &work, sizeof(work), NULL);
 		return;
 	}
-	cause_name(&w->queued, self);
-	snprintf(w->queued.label, sizeof(w->queued.label), "%s",
-	    event_str(ev, 1));
+	cause_name(&c, self);
+	snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 1));
+	pending_put(&works, &work, sizeof(work), &c);
 }
 
 LINK_RULE(async) = {

@@ -4,16 +4,9 @@
  * matched by device and sector.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "link.h"
-
-struct request {
-	char		 key[48];	/* "dev:sector" */
-	struct cause	 issued;
-	UT_hash_handle	 hh;
-};
 
 /* The request a CPU's interrupt is completing, until the interrupt ends. */
 struct cpu {
@@ -21,14 +14,14 @@ struct cpu {
 	struct cause	 issued;
 };
 
-static struct request *requests;
+static struct pending *requests;	/* by "dev:sector" */
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct cpu *cpu = link_cpu(self, ev->cpu);
-	struct request *r;
-	char key[48];
+	char key[PENDING_KEY] = "";
+	struct cause c;
 
 	(void)t;
 	if (ev->type == E_IRQ_EXIT || ev->type == E_SOFTIRQ_EXIT) {
@@ -36,29 +29,18 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	snprintf(key, sizeof(key), "%s:%s", event_str(ev, 0), event_str(ev, 1));
-	HASH_FIND_STR(requests, key, r);
 	if (ev->type == E_BLOCK_COMPLETE) {
-		if (r == NULL)
-			return;
-		cpu->issued = r->issued;
-		cpu->completing = 1;
-		HASH_DEL(requests, r);
-		free(r);
+		if (pending_take(&requests, key, sizeof(key), &cpu->issued))
+			cpu->completing = 1;
 		return;
 	}
-	if (r == NULL) {
-		r = xcalloc(1, sizeof(*r));
-		snprintf(r->key, sizeof(r->key), "%s", key);
-		HASH_ADD_STR(requests, key, r);
-	}
-	if (!link_cause(ev, &r->issued)) {
-		HASH_DEL(requests, r);
-		free(r);
+	if (!link_cause(ev, &c)) {
+		pending_take(&requests, key, sizeof(key), NULL);
 		return;
 	}
-	cause_name(&r->issued, self);
-	snprintf(r->issued.label, sizeof(r->issued.label), "%s",
-	    event_str(ev, 0));
+	cause_name(&c, self);
+	snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 0));
+	pending_put(&requests, key, sizeof(key), &c);
 }
 
 static int

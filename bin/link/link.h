@@ -116,6 +116,20 @@ void		 link_wake(struct lthread *wakee, const struct cause *);
 void		 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 		    const struct cause *);
 
+/*
+ * Causes kept until their effect: a work item's queuing until it runs, a
+ * timer's arming until it fires.  Keyed by what ties the two (an address;
+ * a process and a pointer; a device and a sector), the same length in one
+ * table, at most PENDING_KEY bytes.
+ */
+#define PENDING_KEY	48
+struct pending;
+void		 pending_put(struct pending **, const void *key, size_t len,
+		    const struct cause *);
+struct cause	*pending_find(struct pending **, const void *key, size_t len);
+int		 pending_take(struct pending **, const void *key, size_t len,
+		    struct cause *);	/* 1 and *cause if found; forgets it */
+
 /* A call between its entry and return probes, and its object. */
 struct inside {
 	int		 in;

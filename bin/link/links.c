@@ -15,7 +15,11 @@
 _Static_assert(E_NTYPES <= 64, "event types must fit a rule's type mask");
 
 static struct link_rule	**rules;	/* in table order */
+
+/* Those switched on that have each hook, in table order, NULL-ended. */
 static struct link_rule	**by_type[E_NTYPES];	/* whose see() wants it */
+static struct link_rule	**begins, **attributes, **classifies, **wokens,
+			**records, **finishes;
 static struct lthread	*threads;
 static struct writer	*out;
 static uint64_t		 nstrong, nweak;
@@ -48,23 +52,55 @@ link_rules(void)
 	return rules;
 }
 
-/* After the options: who sees which event type, in table order. */
+static struct link_rule **
+list(void)
+{
+	return xcalloc(nlrules + 1, sizeof(struct link_rule *));
+}
+
+static void
+add(struct link_rule **l, struct link_rule *r)
+{
+	while (*l != NULL)
+		l++;
+	*l = r;
+}
+
+/* After the options: who is asked what, in table order. */
 void
 link_init(struct writer *w)
 {
 	struct link_rule *r;
-	size_t i, n;
+	size_t i;
 	int t;
 
 	out = w;
-	for (t = 0; t < E_NTYPES; t++) {
-		by_type[t] = xcalloc(nlrules + 1, sizeof(*by_type[t]));
-		for (i = n = 0; i < nlrules; i++) {
-			r = rules[i];
-			if (!r->off && r->see != NULL &&
-			    (r->types == 0 || (r->types & EV(t))))
-				by_type[t][n++] = r;
-		}
+	for (t = 0; t < E_NTYPES; t++)
+		by_type[t] = list();
+	begins = list();
+	attributes = list();
+	classifies = list();
+	wokens = list();
+	records = list();
+	finishes = list();
+	for (i = 0; i < nlrules; i++) {
+		if ((r = rules[i])->off)
+			continue;
+		for (t = 0; t < E_NTYPES && r->see != NULL; t++)
+			if (r->types == 0 || (r->types & EV(t)))
+				add(by_type[t], r);
+		if (r->begin != NULL)
+			add(begins, r);
+		if (r->attribute != NULL)
+			add(attributes, r);
+		if (r->classify != NULL)
+			add(classifies, r);
+		if (r->woken != NULL)
+			add(wokens, r);
+		if (r->record != NULL)
+			add(records, r);
+		if (r->finish != NULL)
+			add(finishes, r);
 	}
 }
 
@@ -146,7 +182,7 @@ cause_name(struct cause *c, const struct link_rule *r)
 int
 link_cause(const struct event *ev, struct cause *c)
 {
-	size_t i;
+	struct link_rule **r;
 
 	memset(c, 0, sizeof(*c));
 	c->time = ev->time;
@@ -156,9 +192,8 @@ link_cause(const struct event *ev, struct cause *c)
 		c->vertex = ev->vertex;
 		return 1;
 	}
-	for (i = 0; i < nlrules; i++)
-		if (!rules[i]->off && rules[i]->attribute != NULL &&
-		    rules[i]->attribute(rules[i], ev, c))
+	for (r = attributes; *r != NULL; r++)
+		if ((*r)->attribute(*r, ev, c))
 			return 1;
 	return 0;
 }
@@ -168,11 +203,10 @@ void
 link_classify(const struct event *ev, struct lthread *waker,
     struct lthread *wakee, struct cause *c)
 {
-	size_t i;
+	struct link_rule **r;
 
-	for (i = 0; i < nlrules; i++)
-		if (!rules[i]->off && rules[i]->classify != NULL &&
-		    rules[i]->classify(rules[i], ev, waker, wakee, c))
+	for (r = classifies; *r != NULL; r++)
+		if ((*r)->classify(*r, ev, waker, wakee, c))
 			return;
 }
 
@@ -192,7 +226,6 @@ link_event(const struct event *ev)
 {
 	struct lthread *t = lthread_get(ev->tid, ev->pid);
 	struct link_rule **r;
-	size_t i;
 
 	/* Interrupt-context events (vertex 0) leave the thread's vertex be. */
 	t->fresh = 0;
@@ -205,14 +238,12 @@ link_event(const struct event *ev)
 	if (t->woken && ev->ctx == '-' && ev->vertex != NO_VERTEX) {
 		t->woken = 0;
 		link_emit(ev->time, t->pid, t->tid, t->vertex, &t->waker);
-		for (i = 0; i < nlrules; i++)
-			if (!rules[i]->off && rules[i]->woken != NULL)
-				rules[i]->woken(rules[i], ev, t);
+		for (r = wokens; *r != NULL; r++)
+			(*r)->woken(*r, ev, t);
 	}
 	if (t->fresh)
-		for (i = 0; i < nlrules; i++)
-			if (!rules[i]->off && rules[i]->begin != NULL)
-				rules[i]->begin(rules[i], ev, t);
+		for (r = begins; *r != NULL; r++)
+			(*r)->begin(*r, ev, t);
 	for (r = by_type[ev->type]; *r != NULL; r++)
 		(*r)->see(*r, ev, t);
 }
@@ -220,21 +251,20 @@ link_event(const struct event *ev)
 void
 link_record(const struct record *rec)
 {
-	size_t i;
+	struct link_rule **r;
 
-	for (i = 0; i < nlrules; i++)
-		if (!rules[i]->off && rules[i]->record != NULL)
-			rules[i]->record(rules[i], rec);
+	for (r = records; *r != NULL; r++)
+		(*r)->record(*r, rec);
 }
 
 void
 link_summary(struct writer *w, uint64_t end, int to_stderr)
 {
+	struct link_rule **r;
 	size_t i;
 
-	for (i = 0; i < nlrules; i++)
-		if (!rules[i]->off && rules[i]->finish != NULL)
-			rules[i]->finish(rules[i], end);
+	for (r = finishes; *r != NULL; r++)
+		(*r)->finish(*r, end);
 	summary_begin(w, end, "argus-link");
 	summary_u64(w, "strong", nstrong);
 	summary_u64(w, "weak", nweak);
@@ -251,6 +281,56 @@ link_summary(struct writer *w, uint64_t end, int to_stderr)
 		    (unsigned long long)rules[i]->weak,
 		    rules[i]->off ? " (off)" : "");
 	fputc('\n', stderr);
+}
+
+struct pending {
+	char		 key[PENDING_KEY];
+	struct cause	 c;
+	UT_hash_handle	 hh;
+};
+
+struct cause *
+pending_find(struct pending **table, const void *key, size_t len)
+{
+	struct pending *p;
+
+	HASH_FIND(hh, *table, key, len, p);
+	return p != NULL ? &p->c : NULL;
+}
+
+void
+pending_put(struct pending **table, const void *key, size_t len,
+    const struct cause *c)
+{
+	struct cause *old = pending_find(table, key, len);
+	struct pending *p;
+
+	if (old != NULL) {
+		*old = *c;
+		return;
+	}
+	if (len > PENDING_KEY)
+		diex(EX_SOFTWARE, "pending_put: a key of %zu bytes", len);
+	p = xcalloc(1, sizeof(*p));
+	memcpy(p->key, key, len);
+	p->c = *c;
+	HASH_ADD(hh, *table, key, len, p);
+}
+
+int
+pending_take(struct pending **table, const void *key, size_t len,
+    struct cause *c)
+{
+	struct pending *p;
+
+	HASH_FIND(hh, *table, key, len, p);
+	if (p == NULL)
+		return 0;
+	if (c != NULL)
+		*c = p->c;
+	HASH_DEL(*table, p);
+	free(p);
+	return 1;
 }
 
 /*

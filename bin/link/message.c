@@ -6,9 +6,6 @@
  * the request is linked to the vertex that sends the reply, if they differ
  * (the request was handed to another vertex or thread to answer).
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "link.h"
 
 struct state {
@@ -16,13 +13,7 @@ struct state {
 };
 
 /* Requests received and not yet answered, by (server pid, client pid). */
-struct request {
-	uint64_t	 key;
-	struct cause	 received;
-	UT_hash_handle	 hh;
-};
-
-static struct request *requests;
+static struct pending *requests;
 static struct link_rule rule_message;
 
 static uint64_t
@@ -67,32 +58,26 @@ LINK_RULE(message) = {
 static void
 woken(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct request *r;
+	struct cause c = { 0 };
 	uint64_t k;
 
 	if (!t->fresh || t->waker.rule != rule_message.row ||
 	    t->waker.pid == t->pid)
 		return;
 	k = key(t->pid, t->waker.pid);
-	HASH_FIND(hh, requests, &k, sizeof(k), r);
-	if (r == NULL) {
-		r = xcalloc(1, sizeof(*r));
-		r->key = k;
-		HASH_ADD(hh, requests, key, sizeof(r->key), r);
-	}
-	memset(&r->received, 0, sizeof(r->received));
-	cause_name(&r->received, self);
-	r->received.vertex = t->vertex;
-	r->received.pid = t->pid;
-	r->received.tid = t->tid;
-	r->received.time = ev->time;
+	cause_name(&c, self);
+	c.vertex = t->vertex;
+	c.pid = t->pid;
+	c.tid = t->tid;
+	c.time = ev->time;
+	pending_put(&requests, &k, sizeof(k), &c);
 }
 
 /* The answer goes back: the request's receiver -> the reply's sender. */
 static void
 see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct request *r;
+	struct cause c;
 	struct lthread *w;
 	uint64_t k;
 
@@ -102,12 +87,8 @@ see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	w = lthread_get(event_u64(ev, 1), event_pid(ev, 0));
 	k = key(t->pid, w->pid);
-	HASH_FIND(hh, requests, &k, sizeof(k), r);
-	if (r == NULL)
-		return;
-	link_emit(ev->time, t->pid, t->tid, t->vertex, &r->received);
-	HASH_DEL(requests, r);
-	free(r);
+	if (pending_take(&requests, &k, sizeof(k), &c))
+		link_emit(ev->time, t->pid, t->tid, t->vertex, &c);
 }
 
 LINK_RULE(reply) = {

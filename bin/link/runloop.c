@@ -13,56 +13,40 @@
  * later attach starts over: the newest attach wins.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "link.h"
 
+/* Pointers are per process: the key is the pair. */
 struct key {
 	uint32_t	 pid;
 	uint32_t	 pad;
 	uint64_t	 source;
 };
 
-struct attach {
-	struct key	 key;
-	struct cause	 submitted;
-	UT_hash_handle	 hh;
-};
-
-static struct attach *attached;
+static struct pending *attached;
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct attach *a;
 	struct key k = { 0 };
+	struct cause c;
 
 	if (event_nargs(ev) < 1 || *event_str(ev, 0) == '\0')
 		return;
 	k.pid = ev->pid;
 	k.source = event_u64(ev, 0);
-	HASH_FIND(hh, attached, &k, sizeof(k), a);
 	if (ev->type == E_RUNLOOP_BEGIN) {
-		if (a == NULL)
-			return;
-		link_emit(ev->time, t->pid, t->tid, ev->vertex, &a->submitted);
-		HASH_DEL(attached, a);
-		free(a);
+		if (pending_take(&attached, &k, sizeof(k), &c))
+			link_emit(ev->time, t->pid, t->tid, ev->vertex, &c);
 		return;
 	}
-	if (a == NULL) {
-		a = xcalloc(1, sizeof(*a));
-		a->key = k;
-		HASH_ADD(hh, attached, key, sizeof(a->key), a);
-	}
-	if (!link_cause(ev, &a->submitted)) {
-		HASH_DEL(attached, a);
-		free(a);
+	if (!link_cause(ev, &c)) {
+		pending_take(&attached, &k, sizeof(k), NULL);
 		return;
 	}
-	cause_name(&a->submitted, self);
-	snprintf(a->submitted.label, sizeof(a->submitted.label), "%s",
-	    event_str(ev, 0));
+	cause_name(&c, self);
+	snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 0));
+	pending_put(&attached, &k, sizeof(k), &c);
 }
 
 LINK_RULE(runloop) = {

@@ -5,82 +5,65 @@
  * timeout: nobody woke it, which is what a diagnosis needs to know.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "link.h"
-
-struct armed {
-	uint64_t	 timer;		/* the kernel's timer address */
-	struct cause	 by;
-	UT_hash_handle	 hh;
-};
 
 /* The timer a CPU is expiring now, 0 if none. */
 struct cpu {
 	uint64_t	 expiring;
 };
 
-static struct armed *armed;
+static struct pending *armed;	/* by the kernel's timer address */
 static struct link_rule rule_timer;
-
-static struct armed *
-find(uint64_t ptr)
-{
-	struct armed *a;
-
-	HASH_FIND(hh, armed, &ptr, sizeof(ptr), a);
-	return a;
-}
-
-static void
-forget(uint64_t ptr)
-{
-	struct armed *a;
-
-	if ((a = find(ptr)) != NULL) {
-		HASH_DEL(armed, a);
-		free(a);
-	}
-}
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct armed *a;
-	uint64_t ptr = event_u64(ev, 0);
+	struct cpu *cpu = link_cpu(self, ev->cpu);
+	uint64_t timer = event_u64(ev, 0);
+	struct cause c, *armer;
 
 	(void)t;
 	switch (ev->type) {
 	case E_HRT_START:
 	case E_TIMER_START:
-		if ((a = find(ptr)) == NULL) {
-			a = xcalloc(1, sizeof(*a));
-			a->timer = ptr;
-			HASH_ADD(hh, armed, timer, sizeof(a->timer), a);
-		}
-		/* Re-armed from an expiry: the first arming's, inherited. */
-		if (!link_cause(ev, &a->by)) {
-			forget(ptr);
+		/*
+		 * Re-armed from its own expiry (a periodic timer): the arming
+		 * before it is the cause, and if that was not seen, nobody.
+		 * Re-armed from another's expiry: that one's, inherited.
+		 */
+		if (ev->ctx != '-' && cpu->expiring == timer) {
+			if ((armer = pending_find(&armed, &timer,
+			    sizeof(timer))) != NULL)
+				c = *armer;
+			else {
+				memset(&c, 0, sizeof(c));
+				c.time = ev->time;
+				c.pid = ev->pid;
+				c.tid = ev->tid;
+			}
+		} else if (!link_cause(ev, &c)) {
+			pending_take(&armed, &timer, sizeof(timer), NULL);
 			break;
 		}
-		cause_name(&a->by, self);
-		a->by.weak = 0;
-		snprintf(a->by.label, sizeof(a->by.label), "%s",
-		    event_str(ev, 1));
+		cause_name(&c, self);
+		c.weak = 0;
+		snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 1));
+		pending_put(&armed, &timer, sizeof(timer), &c);
 		break;
 	case E_HRT_EXPIRE_ENTRY:
 	case E_TIMER_EXPIRE_ENTRY:
-		((struct cpu *)link_cpu(self, ev->cpu))->expiring = ptr;
+		cpu->expiring = timer;
 		break;
 	case E_HRT_EXPIRE_EXIT:
 	case E_TIMER_EXPIRE_EXIT:
 		/* To fire again it must be armed again. */
-		forget(ptr);
-		((struct cpu *)link_cpu(self, ev->cpu))->expiring = 0;
+		pending_take(&armed, &timer, sizeof(timer), NULL);
+		cpu->expiring = 0;
 		break;
 	default:
-		forget(ptr);	/* cancelled */
+		pending_take(&armed, &timer, sizeof(timer), NULL);
 		break;
 	}
 }
@@ -89,11 +72,12 @@ static int
 attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 {
 	struct cpu *cpu = link_cpu(self, ev->cpu);
-	struct armed *a;
+	struct cause *armer;
 
-	if (cpu->expiring == 0 || (a = find(cpu->expiring)) == NULL)
+	if (cpu->expiring == 0 || (armer = pending_find(&armed,
+	    &cpu->expiring, sizeof(cpu->expiring))) == NULL)
 		return 0;
-	*c = a->by;
+	*c = *armer;
 	return 1;
 }
 
