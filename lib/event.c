@@ -33,43 +33,14 @@ static const char *const names[E_NTYPES] = {
 	[E_MUTEX_UNLOCK_END] = "mutex_unlock_end",
 };
 
-/*
- * Type names to numbers, once per event: a small open-addressed table
- * keyed by a hash of the name, filled on first use.
- */
-#define SLOTS	128
-static unsigned char slot_type[SLOTS];
-
-static unsigned
-hash(const char *s)
-{
-	unsigned h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
+/* Type names to numbers, once per event. */
 static enum etype
 lookup(const char *name)
 {
-	static int ready;
-	unsigned i;
-	int t;
+	static struct nameidx idx = NAMEIDX(names, E_NTYPES);
+	int t = nameidx_find(&idx, name);
 
-	if (!ready) {
-		for (t = 1; t < E_NTYPES; t++) {
-			for (i = hash(names[t]) % SLOTS; slot_type[i];
-			    i = (i + 1) % SLOTS)
-				;
-			slot_type[i] = t;
-		}
-		ready = 1;
-	}
-	for (i = hash(name) % SLOTS; slot_type[i]; i = (i + 1) % SLOTS)
-		if (strcmp(names[slot_type[i]], name) == 0)
-			return slot_type[i];
-	return E_OTHER;
+	return t < 0 ? E_OTHER : (enum etype)t;
 }
 
 const char *

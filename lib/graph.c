@@ -77,15 +77,14 @@ const struct sclass sclasses[] = {
 };
 const size_t nsclasses = ARRAY_LEN(sclasses);
 
+/* Looked up once a link record, by every stage after argus-link. */
 const struct lrule *
 lrule_find(const char *name)
 {
-	size_t i;
+	static struct nameidx idx = NAMEIDX(lrules, ARRAY_LEN(lrules));
+	int i = nameidx_find(&idx, name);
 
-	for (i = 0; i < nlrules; i++)
-		if (strcmp(lrules[i].name, name) == 0)
-			return &lrules[i];
-	return NULL;
+	return i < 0 ? NULL : &lrules[i];
 }
 
 unsigned

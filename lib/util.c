@@ -337,3 +337,44 @@ set_bind(void *const *begin, void *const *end, const void *table,
 			    what, *(const char *const *)((const char *)table +
 			    i * stride));
 }
+
+static unsigned
+name_hash(const char *s)
+{
+	unsigned h = 2166136261u;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static const char *
+row_name(const struct nameidx *x, size_t row)
+{
+	return *(const char *const *)((const char *)x->table + row * x->stride);
+}
+
+int
+nameidx_find(struct nameidx *x, const char *name)
+{
+	size_t row, n = ARRAY_LEN(x->slot);
+	unsigned i;
+
+	if (!x->ready) {
+		if (x->nrows > NAMEIDX_ROWS)
+			diex(EX_SOFTWARE, "a table of %zu names", x->nrows);
+		for (row = 0; row < x->nrows; row++) {
+			if (*row_name(x, row) == '\0')
+				continue;
+			for (i = name_hash(row_name(x, row)) % n; x->slot[i];
+			    i = (i + 1) % n)
+				;
+			x->slot[i] = row + 1;
+		}
+		x->ready = 1;
+	}
+	for (i = name_hash(name) % n; x->slot[i]; i = (i + 1) % n)
+		if (strcmp(row_name(x, x->slot[i] - 1), name) == 0)
+			return x->slot[i] - 1;
+	return -1;
+}

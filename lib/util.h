@@ -103,6 +103,21 @@ char		*toggle_usage(const char *head, const struct toggle *, size_t n,
 		    const char *tail);
 
 /*
+ * The row of a table whose first member is a name, by a hash built on
+ * first use: for names looked up once a record (event types, link rules).
+ * At most NAMEIDX_ROWS rows; an empty name is never found.
+ */
+#define NAMEIDX_ROWS	255
+struct nameidx {
+	const void	*table;
+	size_t		 nrows, stride;
+	uint8_t		 slot[2 * (NAMEIDX_ROWS + 1)];	/* row + 1; 0 empty */
+	int		 ready;
+};
+#define NAMEIDX(table, n)	{ (table), (n), sizeof((table)[0]), { 0 }, 0 }
+int	 nameidx_find(struct nameidx *, const char *name);	/* -1: none */
+
+/*
  * A linker set, as in the BSD kernels: each file adds its entry where the
  * entry is defined, and the linker gathers them into one section, from
  * __start_SET to __stop_SET; there is no list to keep.  An entry points to
