@@ -78,7 +78,10 @@ event_parse(const struct record *rec, struct event *ev)
 		ev->vertex = UNSEGMENTED;
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);
-	ev->cpu = record_u64(rec, EC_CPU);
+	/* Stages keep state per CPU: a CPU no kernel has is bad input. */
+	if ((v = record_u64(rec, EC_CPU)) >= MAX_CPUS)
+		bad_event(rec, "CPU out of range");
+	ev->cpu = v;
 	ev->type = lookup(rec->f[EC_TYPE]);
 	ev->ctx = rec->f[EC_CTX][0];
 	return 1;

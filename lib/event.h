@@ -31,6 +31,7 @@ enum etype {
 enum { EC_VERTEX = COL_FIRST_OWN, EC_CPU, EC_TYPE, EC_CTX, EC_ARG };
 
 #define NO_VERTEX	0		/* culled: part of no vertex */
+#define MAX_CPUS	65536		/* Linux's NR_CPUS is at most 8192 */
 #define UNSEGMENTED	UINT64_MAX	/* VERTEX column still empty */
 
 struct event {

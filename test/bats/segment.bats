@@ -144,3 +144,12 @@ hint open " ]
 	# What the dead thread still does is its last vertex's.
 	[ "$(vertex_at 41 630 <g.csv)" = "$(vertex_at 41 620 <g.csv)" ]
 }
+
+@test "segment: an event on a CPU no kernel has is bad input, not a huge allocation" {
+	stream >s.csv <<-'EOF'
+	event,10,1,1,,4000000000,switch,-,S,2,2,x
+	EOF
+	run argus-segment -Z s.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"s.csv:2: malformed event: CPU out of range"* ]]
+}
