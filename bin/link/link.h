@@ -9,7 +9,12 @@
  * about events other rules handle: whom an event in interrupt context
  * works for (attribute), what a wake-up is (classify), and what follows
  * when a wake-up is linked (woken).  A rule keeps its own state per
- * thread and per CPU; no rule reads another's, or calls it by name.
+ * thread and per CPU; no file reads another file's, or calls it by name
+ * (two rules of one file, as message and reply, may share).  A rule that
+ * learns what a wake-up was only after it (a signal) names it in its
+ * wakee's waker while that waits to be linked.  Records that are not
+ * events (a snapshot of what the kernel knew when a capture was cut) go
+ * to record(), and finish() may link what is left at the end.
  *
  * Events in interrupt context carry vertex 0 (argus-segment culls them from
  * the thread they interrupted), so whatever they cause is attributed by
