@@ -142,12 +142,16 @@ bad(const struct record *rec, const char *fmt, const char *what)
 	    rec->f[COL_KIND], msg);
 }
 
-/* The thread a record is about: a vertex, a link's TO, a spin... */
-static void
+/* The thread a record is about: a vertex, a link's TO... 0 if none. */
+static int
 thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
+	uint64_t v;
+	int known = record_u64_opt(rec, COL_TID, &v);
+
+	*tid = known ? v : 0;
 	*pid = opt_u64(rec, COL_PID);
-	*tid = opt_u64(rec, COL_TID);
+	return known;
 }
 
 static void
@@ -163,13 +167,10 @@ begin(struct writer *w, const char *kind, uint64_t time, uint32_t pid,
 int
 vertex_parse(const struct record *rec, struct vertex_rec *v)
 {
-	uint64_t tid;
-
 	if (!is_kind(rec, "vertex"))
 		return 0;
-	if (!record_u64_opt(rec, COL_TID, &tid))
+	if (!thread_of(rec, &v->pid, &v->tid))
 		bad(rec, "%s", "no thread");
-	thread_of(rec, &v->pid, &v->tid);
 	v->id = record_u64(rec, VC_ID);
 	v->begin = record_u64(rec, VC_BEGIN);
 	v->end = record_u64(rec, VC_END);

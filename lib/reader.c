@@ -444,9 +444,11 @@ record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
 
 	if (col >= rec->nf || *(s = rec->f[col]) == '\0')
 		return 0;
+	/* The hottest loop of every stage: no division to check overflow. */
 	for (; *s; s++) {
 		d = (uint64_t)(*s - '0');
-		if (d > 9 || x > (UINT64_MAX - d) / 10)
+		if (d > 9 || (x >= UINT64_MAX / 10 &&
+		    (x > UINT64_MAX / 10 || d > UINT64_MAX % 10)))
 			return 0;
 		x = x * 10 + d;
 	}

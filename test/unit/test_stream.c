@@ -437,6 +437,28 @@ stack_functions(void)
 	CHECK(stack_function(&rec, fn, 16) && strcmp(fn, "wait_for_reply") == 0);
 }
 
+/* Numbers up to UINT64_MAX, and not one more. */
+static void
+u64_bounds(void)
+{
+	struct reader *r;
+	struct record rec;
+	uint64_t v;
+
+	put_file("bounds", "argus-stream,1\n"
+	    "x,,18446744073709551615,18446744073709551616,99999999999999999999,"
+	    "1844674407370955161,12a,\n");
+	r = reader_open(path("bounds"));
+	CHECK(reader_next(r, &rec) == 1);
+	CHECK(record_u64_opt(&rec, 2, &v) && v == UINT64_MAX);
+	CHECK(!record_u64_opt(&rec, 3, &v));
+	CHECK(!record_u64_opt(&rec, 4, &v));
+	CHECK(record_u64_opt(&rec, 5, &v) && v == UINT64_MAX / 10);
+	CHECK(!record_u64_opt(&rec, 6, &v));
+	CHECK(!record_u64_opt(&rec, 7, &v));
+	reader_close(r);
+}
+
 static const struct test {
 	const char	*name;
 	void		(*fn)(void);
@@ -469,6 +491,7 @@ static const struct test {
 	    0, NULL },
 	{ "merge by time keeps untimed records in place", merge_by_time, 0,
 	    NULL },
+	{ "numbers up to UINT64_MAX and not one more", u64_bounds, 0, NULL },
 };
 
 static int
