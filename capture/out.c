@@ -24,7 +24,6 @@
 #include "util.h"
 #include "out.h"
 
-#define RING_PREFIX	"argus-ring-"
 #define RING_SUFFIX	".csv.gz"
 /* The writer's buffer (256 KiB uncompressed), zlib's, and one batch. */
 #define SLACK		(768 * 1024ULL)

@@ -17,6 +17,9 @@ enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 
 #define NO_TIME		UINT64_MAX
 
+/* A flight recorder's files: RING_PREFIX, a sequence number, a suffix. */
+#define RING_PREFIX	"argus-ring-"
+
 /*
  * One record as read.  Fields and raw bytes point into the reader's buffers
  * and stay valid until the next call on the same reader: nothing is

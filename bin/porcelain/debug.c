@@ -30,7 +30,6 @@ static const char usage[] =
 "\n"
 "The graph and the diagnosis are kept in the recorder's directory.\n";
 
-#define RING_PREFIX	"argus-ring-"
 
 static int
 debug(int argc, char *argv[])

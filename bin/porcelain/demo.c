@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "graph.h"
 #include "porcelain.h"
 
 static const char usage[] =
@@ -23,10 +24,6 @@ static const char usage[] =
 "the program still hangs, diagnose it, and compare the finding with the\n"
 "scenario's own account of its root cause.  Scenarios: circular-wait (the\n"
 "default), long-cpu, flag-poll, server-loop, mutex-contention, io-timer.\n";
-
-/* Columns of a root record (argus-stream(5)). */
-enum { ROOT_VERTEX = COL_FIRST_OWN, ROOT_KIND, ROOT_DEPTH, ROOT_BEGIN,
-    ROOT_END, ROOT_CLASS, ROOT_WHY, ROOT_COMM, ROOT_FUNCTION };
 
 /* The scenario's ground truth, key=value lines, read as they appear. */
 static int
@@ -71,18 +68,16 @@ blamed(const char *graph, unsigned long tid, const char *function,
     int *in_function)
 {
 	struct record r;
+	struct root_rec root;
 	struct reader *rd = reader_open(graph);
 	int found = 0;
 
 	*in_function = 0;
 	while (reader_next(rd, &r))
-		if (!r.comment && r.nf > ROOT_FUNCTION &&
-		    strcmp(r.f[COL_KIND], "root") == 0 &&
-		    strtoul(r.f[COL_TID], NULL, 10) == tid &&
-		    strcmp(r.f[ROOT_KIND], "victim") != 0) {
+		if (root_parse(&r, &root) && root.tid == tid &&
+		    root.kind != RK_VICTIM) {
 			found = 1;
-			*in_function |= names_function(r.f[ROOT_FUNCTION],
-			    function);
+			*in_function |= names_function(root.function, function);
 		}
 	reader_close(rd);
 	return found;
