@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# Real-program hangs (test/real/cases), end to end against their truth:
+# each case captured system-wide twice, cut while the hang lasts and after
+# it ended, and diagnosed with --auto as a new user would
+# (test/real/diagnose).  Done when, in both cuts, the diagnosis names the
+# right process first and at most three processes.
+#
+# Not part of test/bats (make check) until the diagnosis passes them.
+# REAL_CORPUS=DIR reuses captures in DIR/CASE-CUT/ (bench/real -d DIR)
+# instead of capturing anew.
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+
+# check CASE: capture (or reuse) both cuts and hold the diagnosis to the
+# issue's bar; a case whose programs are missing, or no tracing, skips.
+check() {
+	local c=$1 cut d rc out l fails=
+	for cut in during after; do
+		if [ -n "${REAL_CORPUS:-}" ]; then
+			d=$REAL_CORPUS/$c-$cut
+			[ -s "$d/trace.gz" ] || skip "no capture $d"
+			# Diagnosed in a copy: the corpus stays as it was made.
+			mkdir -p "$BATS_TEST_TMPDIR/$c-$cut"
+			cp "$d/trace.gz" "$d/truth" "$BATS_TEST_TMPDIR/$c-$cut/"
+		fi
+		d=$BATS_TEST_TMPDIR/$c-$cut
+		if [ -z "${REAL_CORPUS:-}" ]; then
+			rc=0
+			out=$("$ROOT/test/real/run" "$c" --cut "$cut" -o "$d" 2>&1) || rc=$?
+			[ "$rc" != 69 ] || skip "$out"
+			[ "$rc" = 0 ] || { echo "$out"; return 1; }
+		fi
+		l=$("$ROOT/test/real/diagnose" "$d")
+		echo "$c $cut: $l"
+		case " $l " in
+		*" class=none "*) fails="$fails $cut:no-hang-found" ;;
+		esac
+		case " $l " in
+		*" first=yes "*) ;;
+		*) fails="$fails $cut:right-process-not-first" ;;
+		esac
+		[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ] ||
+		    fails="$fails $cut:more-than-3-named"
+		[ -z "$fails" ] || { cat "$d/report"; }
+	done
+	[ -z "$fails" ] || { echo "failed:$fails"; return 1; }
+}
+
+@test "real: redis-server busy on another client's DEBUG SLEEP, redis-cli waits" {
+	check redis-busy
+}
+
+@test "real: curl -> lighttpd -> slow CGI script" {
+	check lighttpd-cgi
+}
+
+@test "real: socat client -> two socat relays -> slow backend" {
+	check socat-chain
+}
+
+@test "real: gdbus call -> dbus-daemon -> slow service" {
+	check dbus-call
+}
+
+@test "real: sqlite3 polling the lock another sqlite3 session holds" {
+	check sqlite-busy
+}
+
+@test "real: redis-cli BLPOP waiting for a late producer" {
+	check redis-queue
+}
+
+@test "real: xargs -P waiting for a slow child" {
+	check xargs-child
+}
+
+@test "real: make -j waiting for a slow recipe (make -> sh -> sleep)" {
+	check make-child
+}
+
+@test "real: tar blocked on a full pipe: tar | gzip | stalled reader" {
+	check tar-pipe
+}
+
+@test "real: multiprocessing.Pool: main thread, result thread, slow worker" {
+	check py-pool
+}
+
+@test "real: flock(1) waiting for another flock(1)'s lock" {
+	check flock-wait
+}
+
+@test "real: fcntl(F_SETLKW) waiting for a POSIX lock's holder" {
+	check fcntl-lock
+}
+
+@test "real: fcntl(F_OFD_SETLKW) waiting for an OFD lock's holder" {
+	check ofd-lock
+}
