@@ -106,6 +106,13 @@ sclass_find(const char *name)
 	return NULL;
 }
 
+int
+observer_comm(const char *comm)
+{
+	return strncmp(comm, "argus", 5) == 0 &&
+	    (comm[5] == '\0' || comm[5] == '-');
+}
+
 const struct sclass *
 sclass_of_kind(enum hang_kind k)
 {

@@ -50,6 +50,13 @@ unsigned	 lrule_props(const char *name);
  * stream order, whose rule has LR_WAKES: every stage asks it so.
  */
 
+/*
+ * Argus' own processes (argus-capture, the porcelain, the stages it runs,
+ * all named argus or argus-*) are the observer: present in every trace
+ * of a hang, never its cause.  No stage makes one a suspect.
+ */
+int		 observer_comm(const char *comm);
+
 /* Segment heuristics: argus-segment's --no-NAME, asked in table order. */
 struct sheuristic {
 	const char	*name;
