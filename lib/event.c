@@ -215,6 +215,8 @@ syscall_is_send(const char *name)
 	    "sendmsg", "sendmmsg", "pwrite64",
 	    "write_nocancel", "writev_nocancel", "sendto_nocancel",
 	    "sendmsg_nocancel", "sendmsg_x", "pwrite", "pwrite_nocancel",
+	    /* Mach IPC: a send, or a send and the wait for its reply. */
+	    "mach_msg_trap", "mach_msg2_trap", "mach_msg_overwrite_trap",
 	    NULL };
 
 	return in_list(name, sends);

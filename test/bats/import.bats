@@ -122,7 +122,7 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 @test "import kdebug: the graph stages read a macOS trace with their rules" {
 	# write_nocancel wakes the reader: a message; psynch_mutexwait is a
 	# lock waiter, and what wakes it a lock hand-off (weak); a wait ended
-	# by its own timer in an interrupt is a timeout.
+	# by its own timer in an interrupt is a timeout; mach_msg2_trap sends.
 	cat >g.spec <<-'EOF'
 	thread 11 5 client
 	thread 21 6 server
@@ -148,6 +148,14 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 	2030 1 0 TIMER_CALLOUT/E 0x71 0xfeed
 	2040 1 0 INTR/E 0
 	2100 1 31 MACH_SCHED 0 0
+	2200 0 21 MSC:mach_msg2_trap/B 0x7000 2 0 0
+	2210 0 21 ARGUS_WAIT 0xe3 0x300000002 0 0
+	2220 0 21 MACH_SCHED 0 11
+	2230 0 11 MSC:mach_msg2_trap/B 0x8000 3 0x1800000013 0x1103
+	2240 0 11 MACH_MAKERUNNABLE 21
+	2250 0 11 ARGUS_WAIT 0xe4 0x300000002 0 0
+	2260 0 11 MACH_SCHED 0 21
+	2270 0 21 MSC:mach_msg2_trap/E 0
 	EOF
 	"$KW" -o g.trace g.spec
 	argus-import g.trace | argus-segment -q | argus-link -q -Z >g.csv
@@ -156,6 +164,8 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 	records link '$TID == 11 && $FROM_TID == 31 { print $RULE, $STRENGTH }' \
 	    g.csv | grep -qx 'lock weak'
 	records link '$TID == 31 { print $RULE }' g.csv | grep -qx timeout
+	records link '$TID == 21 && $FROM_TID == 11 && $TIME == 2270 {
+	    print $RULE }' g.csv | grep -qx message
 }
 
 # The diagnosis of a capture, as "KIND PID TID DEPTH CLASS" lines of its
