@@ -313,7 +313,8 @@ map_runnable(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	writer_end(out);
 }
 
-static void
+/* A mapper that returns int says 0 for an event it leaves raw. */
+static int
 map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 {
 	const struct syscall *sc = syscall_of(mach, KD_CODE(e->debugid));
@@ -340,10 +341,10 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 		writer_str(out, name);
 		writer_i64(out, ret);
 	} else {
-		raw(e, ns, t);
-		return;
+		return 0;
 	}
 	writer_end(out);
+	return 1;
 }
 
 static const char *
@@ -359,7 +360,7 @@ intr_kind(uint64_t kind)
  * Interrupts, stock and the patch's finer ones, as irq_entry and
  * irq_exit: both are in interrupt context, and so is all in between.
  */
-static void
+static int
 map_interrupt(const struct kd_event *e, uint64_t ns, struct kthread *t)
 {
 	struct kcpu *c = cpu_get(e->cpu);
@@ -391,13 +392,13 @@ map_interrupt(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		writer_empty(out);	/* RET: not traced */
 		c->intr--;
 	} else {
-		raw(e, ns, t);		/* an end whose begin the trace missed */
-		return;
+		return 0;		/* an end whose begin the trace missed */
 	}
 	writer_end(out);
+	return 1;
 }
 
-static void
+static int
 map_timer(const struct kd_event *e, uint64_t ns, struct kthread *t)
 {
 	uint32_t id = KD_ID(e->debugid);
@@ -424,10 +425,10 @@ map_timer(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		event_begin(e, ns, t, "hrtimer_cancel");
 		writer_hex(out, e->arg[0]);
 	} else {
-		raw(e, ns, t);
-		return;
+		return 0;
 	}
 	writer_end(out);
+	return 1;
 }
 
 /* Thread calls (the patch) and libdispatch items: queued, run, done. */
@@ -492,7 +493,7 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	writer_end(out);
 }
 
-static void
+static int
 map_runloop(const struct kd_event *e, uint64_t ns, struct kthread *t)
 {
 	if (KD_ID(e->debugid) == ARGUS_RUNLOOP_SUBMIT) {
@@ -506,10 +507,10 @@ map_runloop(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		event_begin(e, ns, t, "runloop_end");
 		writer_hex(out, e->arg[0]);
 	} else {
-		raw(e, ns, t);
-		return;
+		return 0;
 	}
 	writer_end(out);
+	return 1;
 }
 
 /* The port a message goes to, its reply port, and both names. */
@@ -776,12 +777,9 @@ kdev_event(const struct kd_event *e)
 
 	if (e->cpu > maxcpu)
 		maxcpu = e->cpu;
-	if (KD_CSC(id) == KD_CSC(KD_BSC(0))) {
-		map_syscall(e, ns, t, 0);
-		return;
-	}
-	if (KD_CSC(id) == KD_CSC(KD_MSC(0))) {
-		map_syscall(e, ns, t, 1);
+	if (KD_CSC(id) == KD_CSC(KD_BSC(0)) || KD_CSC(id) == KD_CSC(KD_MSC(0))) {
+		if (!map_syscall(e, ns, t, KD_CLASS(id) == KD_MACH))
+			raw(e, ns, t);
 		return;
 	}
 	switch (id) {
@@ -795,12 +793,14 @@ kdev_event(const struct kd_event *e)
 	case KD_MACH_INTR:
 	case ARGUS_INTR_HANDLER:
 	case ARGUS_INTR_TIMERS:
-		map_interrupt(e, ns, t);
+		if (!map_interrupt(e, ns, t))
+			raw(e, ns, t);
 		break;
 	case KD_DECR_TIMER_ENTER:
 	case KD_DECR_TIMER_CALLOUT:
 	case KD_DECR_TIMER_CANCEL:
-		map_timer(e, ns, t);
+		if (!map_timer(e, ns, t))
+			raw(e, ns, t);
 		break;
 	case ARGUS_TCALL_ARM:
 	case ARGUS_TCALL_INVOKE:
@@ -813,7 +813,8 @@ kdev_event(const struct kd_event *e)
 		break;
 	case ARGUS_RUNLOOP_SUBMIT:
 	case ARGUS_RUNLOOP_CALLOUT:
-		map_runloop(e, ns, t);
+		if (!map_runloop(e, ns, t))
+			raw(e, ns, t);
 		break;
 	case KD_IPC_MSG_SEND:
 	case KD_IPC_MSG_RECV:
