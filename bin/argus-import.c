@@ -3,6 +3,8 @@
  * argus-segment ... argus-slice diagnose them unchanged.  One importer per
  * format, in bin/import/; this file picks one and runs it.
  */
+#include <sys/stat.h>
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +135,21 @@ import(const char *path, const struct importer *fmt, struct writer *out)
 		die(EX_IOERR, "%s", name);
 }
 
+/* -o must not truncate an input before it is read. */
+static void
+not_an_input(const char *out, char **in, int nin)
+{
+	struct stat so, si;
+	int i;
+
+	if (out == NULL || stat(out, &so) == -1)
+		return;
+	for (i = 0; i < nin; i++)
+		if (stat(in[i], &si) == 0 && si.st_dev == so.st_dev &&
+		    si.st_ino == so.st_ino)
+			diex(EX_USAGE, "-o %s: is also an input", out);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -154,6 +171,7 @@ main(int argc, char *argv[])
 		else
 			common_option(&com, ch, optarg, usage);
 	}
+	not_an_input(com.out, argv + optind, argc - optind);
 	catch_signals();
 	out = writer_open(com.out, com.z);
 	if (optind == argc)

@@ -25,6 +25,14 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 	run argus-import -f nosuch /dev/null
 	[ "$status" -eq 64 ]
 	[[ "$output" == *"unknown format 'nosuch'"*kdebug* ]]
+	# An output that is an input would be lost before it is read.
+	"$KW" -o t.trace "$SPEC"
+	cp t.trace t.orig
+	ln -s t.trace link
+	run argus-import -o link t.trace
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"-o link: is also an input"* ]]
+	cmp t.trace t.orig
 }
 
 @test "import kdebug: RAW 1, every mapped code becomes its record" {
