@@ -43,6 +43,7 @@ SIMILAR_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/similar/*.c))
 SLICE_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/slice/*.c))
 WATCH_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/watch/*.c))
 PORCELAIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/porcelain/*.c))
+IMPORT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/import/*.c))
 
 bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -62,6 +63,9 @@ bin/argus-slice: bin/argus-slice.o $(SLICE_OBJS) lib/libargus.a
 bin/argus-watch: bin/argus-watch.o $(WATCH_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/argus-import: bin/argus-import.o $(IMPORT_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 bin/argus: bin/argus.o $(PORCELAIN_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -69,6 +73,10 @@ bin/%: bin/%.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 test/unit/run: $(UNIT_SRCS:.c=.o) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Writes the kdebug files of the import tests; reads Argus streams.
+test/progs/kdebug-write: test/progs/kdebug-write.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 test/progs/%: test/progs/%.c
@@ -123,6 +131,7 @@ demo: all
 clean:
 	rm -f $(PROGS) bin/*.o bin/*.d bin/*/*.o bin/*/*.d lib/*.o lib/*.d lib/*.a capture/*.o \
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
+	    test/progs/*.o test/progs/*.d \
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
 
 .PHONY: all check bench install deps demo clean

@@ -141,18 +141,31 @@ event_i64(const struct event *ev, int arg)
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_LOCKED_CONTENDED	2
 
+/* Darwin (argus-import -f kdebug): os_unfair_lock's and pthreads' waits. */
+#define UL_OPCODE_MASK		0xff
+#define UL_UNFAIR_LOCK		2
+#define UL_UNFAIR_LOCK64_SHARED	4
+
 int
 syscall_is_lock_wait(const struct event *ev)
 {
+	const char *name = event_str(ev, 1);
 	uint64_t cmd;
 
-	/* Arguments: nr, name, uaddr, op, val, ... */
-	if (ev->type != E_SYS_ENTER || strcmp(event_str(ev, 1), "futex") != 0 ||
-	    event_nargs(ev) < 5)
+	if (ev->type != E_SYS_ENTER)
 		return 0;
-	cmd = event_u64(ev, 3) & FUTEX_CMD_MASK;
-	return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
-	    event_u64(ev, 4) == FUTEX_LOCKED_CONTENDED;
+	/* Arguments: nr, name, uaddr, op, val, ... */
+	if (strcmp(name, "futex") == 0 && event_nargs(ev) >= 5) {
+		cmd = event_u64(ev, 3) & FUTEX_CMD_MASK;
+		return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
+		    event_u64(ev, 4) == FUTEX_LOCKED_CONTENDED;
+	}
+	/* nr, name, operation, addr, value, timeout */
+	if (strcmp(name, "ulock_wait") == 0 && event_nargs(ev) >= 3) {
+		cmd = event_u64(ev, 2) & UL_OPCODE_MASK;
+		return cmd == UL_UNFAIR_LOCK || cmd == UL_UNFAIR_LOCK64_SHARED;
+	}
+	return strcmp(name, "psynch_mutexwait") == 0;
 }
 
 /* A frame of the program itself: not "lib.so!f+0x1", "lib.so+0x1", "0x7f..". */
@@ -194,11 +207,17 @@ in_list(const char *name, const char *const *list)
 	return 0;
 }
 
+/* Linux's names, then Darwin's (argus-import -f kdebug). */
 int
 syscall_is_send(const char *name)
 {
 	static const char *const sends[] = { "write", "writev", "sendto",
-	    "sendmsg", "sendmmsg", "pwrite64", NULL };
+	    "sendmsg", "sendmmsg", "pwrite64",
+	    "write_nocancel", "writev_nocancel", "sendto_nocancel",
+	    "sendmsg_nocancel", "sendmsg_x", "pwrite", "pwrite_nocancel",
+	    /* Mach IPC: a send, or a send and the wait for its reply. */
+	    "mach_msg_trap", "mach_msg2_trap", "mach_msg_overwrite_trap",
+	    NULL };
 
 	return in_list(name, sends);
 }
@@ -207,9 +226,21 @@ int
 syscall_is_recv(const char *name)
 {
 	static const char *const recvs[] = { "read", "readv", "recvfrom",
-	    "recvmsg", "recvmmsg", NULL };
+	    "recvmsg", "recvmmsg",
+	    "read_nocancel", "readv_nocancel", "recvfrom_nocancel",
+	    "recvmsg_nocancel", "recvmsg_x", NULL };
 
 	return in_list(name, recvs);
+}
+
+/* Darwin's sched_yield(3) is the Mach trap swtch_pri. */
+int
+syscall_is_yield(const char *name)
+{
+	static const char *const yields[] = { "sched_yield", "swtch_pri",
+	    "swtch", NULL };
+
+	return in_list(name, yields);
 }
 
 const char *

@@ -67,7 +67,8 @@ int		 stack_function(const struct record *, char *buf, size_t size);
 
 /*
  * A sys_enter of futex by a glibc mutex waiter: it sleeps in FUTEX_WAIT on
- * the value 2 ("locked, with waiters").
+ * the value 2 ("locked, with waiters").  On Darwin, psynch_mutexwait
+ * (pthread mutexes) or ulock_wait of an os_unfair_lock.
  */
 int		 syscall_is_lock_wait(const struct event *);
 
@@ -78,5 +79,8 @@ const char	*softirq_name(int vec);
 /* System calls that pass messages: a send wakes its receiver. */
 int		 syscall_is_send(const char *name);
 int		 syscall_is_recv(const char *name);
+
+/* A call that gives up the CPU without waiting for anything. */
+int		 syscall_is_yield(const char *name);
 
 #endif

@@ -124,8 +124,7 @@ history_event(const struct target *tg, const struct event *ev)
 	if ((t = want(tg, ev->pid, ev->tid, NULL)) == NULL)
 		return;
 	v = vvec_get(&t->vv, ev->vertex);
-	if (ev->type == E_SYS_ENTER &&
-	    strcmp(event_str(ev, 1), "sched_yield") == 0)
+	if (ev->type == E_SYS_ENTER && syscall_is_yield(event_str(ev, 1)))
 		v->yields++;
 	else if (ev->type == E_SWITCH && blocking(event_str(ev, 0))) {
 		v->waits++;

@@ -1,0 +1,27 @@
+/*
+ * argus-import: one importer per foreign trace format, each a table line
+ * in argus-import.c.  An importer turns a whole input into records of the
+ * Argus stream (argus-stream(5)), mapping what the source records onto
+ * the event types the graph stages understand and passing the rest on
+ * under types of its own.
+ */
+#ifndef ARGUS_IMPORT_H
+#define ARGUS_IMPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stream.h"
+
+struct importer {
+	const char *name;	/* -f NAME */
+	const char *what;	/* one line of --help */
+	/* 1 if a file that starts with these bytes is in this format */
+	int (*detect)(const unsigned char *head, size_t len);
+	/* The whole input to records; bad input: diex(EX_DATAERR, "%s: offset %llu: ...") or file:line for text */
+	void (*convert)(FILE *in, const char *name, struct writer *out);
+};
+
+extern const struct importer import_kdebug;	/* bin/import/kdebug.c */
+
+#endif

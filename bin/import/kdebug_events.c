@@ -1,0 +1,902 @@
+/*
+ * kdebug events as Argus events.  The stock codes map onto the types the
+ * graph stages understand (a MACH_SCHED context switch is a switch, a
+ * MACH_MAKE_RUNNABLE a waking, a BSC system call a sys_enter and
+ * sys_exit, a timer callout an hrtimer expiry, ...); the codes of
+ * xnu-diff/argus.diff too where Linux has the same thing, and under types
+ * of their own where it does not (Mach messages, wait and wake reasons).
+ * Any other code is passed on as a "kdebug" event with its raw arguments:
+ * a trace loses nothing on the way in.  argus-import(1) has the table.
+ *
+ * kdebug records an event's thread but not its context: an event between
+ * an interrupt's begin and end on the same CPU ran in that interrupt (CTX
+ * 'h'), and its thread is the one it interrupted, as on Linux.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "kdebug.h"
+#include "kdebug_events.h"
+#include "util.h"
+
+#define COMM_LEN	32
+#define STR_MAX		256	/* longest string assembled from records */
+
+struct kthread {
+	uint64_t	 tid;
+	int64_t		 pid;		/* -1: unknown */
+	char		 comm[COMM_LEN + 1];
+	unsigned	 introduced:1;	/* its task record is out */
+	unsigned	 created:1;	/* the trace saw it created */
+	unsigned	 started:1;	/* made runnable or seen running since */
+	unsigned	 unint:1;	/* its pending wait is uninterruptible */
+	unsigned	 exited:1;
+	unsigned	 idle:1;	/* a CPU's idle thread */
+	uint64_t	 child;		/* the thread it created last */
+	/* A string the kernel traces over several records. */
+	uint32_t	 str_id;
+	size_t		 str_len;
+	char		 str[STR_MAX + 32];
+	UT_hash_handle	 hh;
+};
+
+struct kcpu {
+	int		 intr;		/* interrupt nesting depth */
+	uint64_t	 irq;		/* the stock interrupt's number */
+};
+
+/* A libdispatch item from push to completion: its function. */
+struct item {
+	uint64_t	 item;
+	uint64_t	 function;
+	UT_hash_handle	 hh;
+};
+
+static struct writer	*out;
+static struct kd_source	 src;
+static struct kthread	*threads;
+static struct item	*items;
+static struct kcpu	*cpus;
+static uint32_t		 ncpus;
+static uint64_t		 last_ns, first_ns = NO_TIME;
+static uint64_t		 nevents, nraw, nreordered, nlost;
+static uint32_t		 maxcpu;
+
+struct syscall {
+	int		 mach;
+	uint16_t	 nr;
+	const char	*name;
+	int		 nargs;
+};
+
+static const struct syscall syscalls[] = {
+#define BSC(nr, name, nargs)	{ 0, nr, name, nargs },
+#define MSC(nr, name, nargs)	{ 1, nr, name, nargs },
+#include "kdebug_syscalls.def"
+#undef BSC
+#undef MSC
+};
+
+/* By number, BSD and Mach: the code field has 14 bits. */
+#define NR_MAX	0x4000
+static const struct syscall *by_nr[2][NR_MAX];
+
+static const struct syscall *
+syscall_of(int mach, uint32_t nr)
+{
+	static int ready;
+	size_t i;
+
+	if (!ready) {
+		for (i = 0; i < ARRAY_LEN(syscalls); i++)
+			by_nr[syscalls[i].mach][syscalls[i].nr] = &syscalls[i];
+		ready = 1;
+	}
+	return nr < NR_MAX ? by_nr[mach != 0][nr] : NULL;
+}
+
+static struct kthread *
+thread_get(uint64_t tid)
+{
+	struct kthread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = tid == 0 ? 0 : -1;	/* 0: no thread, as Linux's idle */
+		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+	}
+	return t;
+}
+
+static void
+set_comm(struct kthread *t, const char *s, size_t len)
+{
+	size_t n = strnlen(s, len < COMM_LEN ? len : COMM_LEN);
+
+	memcpy(t->comm, s, n);
+	t->comm[n] = '\0';
+}
+
+void
+kdev_thread(uint64_t tid, int64_t pid, const char *comm, size_t len)
+{
+	struct kthread *t;
+
+	if (tid == 0)
+		return;		/* padding the kernel adds to the map */
+	t = thread_get(tid);
+	set_comm(t, comm, len);
+	/* The map says 1 for the kernel's threads; launchd is 1 too. */
+	t->pid = pid == 1 && strcmp(t->comm, "kernel_task") == 0 ? 0 : pid;
+}
+
+void
+kdev_thread_name(uint64_t tid, const char *name, size_t len)
+{
+	if (tid != 0)
+		set_comm(thread_get(tid), name, len);
+}
+
+static struct kcpu *
+cpu_get(uint32_t cpu)
+{
+	uint32_t i;
+
+	if (cpu >= ncpus) {
+		cpus = xrealloc(cpus, (cpu + 1) * sizeof(*cpus));
+		for (i = ncpus; i <= cpu; i++)
+			memset(&cpus[i], 0, sizeof(cpus[i]));
+		ncpus = cpu + 1;
+	}
+	return &cpus[cpu];
+}
+
+/* Ticks to ns, in order: a stream's times never go back. */
+static uint64_t
+ns_of(uint64_t ticks)
+{
+	return (uint64_t)((unsigned __int128)ticks * src.numer / src.denom);
+}
+
+static uint64_t
+event_ns(const struct kd_event *e)
+{
+	uint64_t ns = ns_of(e->timestamp);
+
+	if (first_ns == NO_TIME)
+		first_ns = ns;
+	if (ns < last_ns) {
+		nreordered++;
+		ns = last_ns;
+	}
+	last_ns = ns;
+	return ns;
+}
+
+static void
+pid_column(const struct kthread *t)
+{
+	if (t->pid >= 0)
+		writer_u64(out, t->pid);
+	else
+		writer_empty(out);
+}
+
+/* A thread's task record, once, before the first record that names it. */
+static void
+introduce(struct kthread *t, uint64_t ns)
+{
+	if (t->introduced)
+		return;
+	t->introduced = 1;
+	writer_begin(out, "task");
+	writer_u64(out, ns);
+	pid_column(t);
+	writer_u64(out, t->tid);
+	writer_str(out, t->comm);
+	writer_end(out);
+}
+
+/* event,TIME,PID,TID,VERTEX,CPU,TYPE,CTX: the columns every event has. */
+static void
+event_begin(const struct kd_event *e, uint64_t ns, struct kthread *t,
+    const char *type)
+{
+	introduce(t, ns);
+	writer_begin(out, "event");
+	writer_u64(out, ns);
+	pid_column(t);
+	writer_u64(out, t->tid);
+	writer_empty(out);
+	writer_u64(out, e->cpu);
+	writer_str(out, type);
+	writer_str(out, cpu_get(e->cpu)->intr > 0 ? "h" : "-");
+	nevents++;
+}
+
+/* TPID,TTID: another thread named by an event. */
+static void
+target(const struct kthread *o)
+{
+	pid_column(o);
+	writer_u64(out, o->tid);
+}
+
+static const char *
+func_name(uint32_t debugid)
+{
+	static const char *const f[] = { "", "B", "E", "BE" };
+
+	return f[KD_FUNC(debugid)];
+}
+
+/* Any code not mapped: CODE,FUNC,ARG1..ARG4, raw. */
+static void
+raw(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	char code[16];
+	int i;
+
+	snprintf(code, sizeof(code), "0x%08x", KD_ID(e->debugid));
+	event_begin(e, ns, t, "kdebug");
+	writer_str(out, code);
+	writer_str(out, func_name(e->debugid));
+	for (i = 0; i < 4; i++)
+		writer_hex(out, e->arg[i]);
+	writer_end(out);
+	nraw++;
+}
+
+static const char *
+result_name(uint64_t r)
+{
+	static const char *const names[] = {
+		[KD_THREAD_AWAKENED] = "awakened",
+		[KD_THREAD_TIMED_OUT] = "timed_out",
+		[KD_THREAD_INTERRUPTED] = "interrupted",
+		[KD_THREAD_RESTART] = "restart",
+	};
+
+	return r < ARRAY_LEN(names) ? names[r] : "other";
+}
+
+/*
+ * Why a thread left its CPU, in ps(1) letters as on Linux: preempted
+ * (R+), yielding (R), or waiting: uninterruptibly (D) when the patch's
+ * wait reason said so, else S.  The stock event tells only the scheduler's
+ * reason, which has no bit for "waits".
+ */
+static const char *
+switch_state(const struct kthread *t, uint64_t reason)
+{
+	if (reason & KD_AST_PREEMPTION)
+		return "R+";
+	if ((reason & KD_AST_YIELD) || t->idle)
+		return "R";
+	if (t->exited)
+		return "X";
+	return t->unint ? "D" : "S";
+}
+
+static void
+map_switch(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	struct kthread *next = thread_get(e->arg[1]);
+
+	introduce(next, ns);
+	event_begin(e, ns, t, "switch");
+	writer_str(out, switch_state(t, e->arg[0]));
+	target(next);
+	writer_str(out, next->comm);
+	writer_end(out);
+	t->unint = 0;
+	next->started = 1;
+}
+
+static void
+map_runnable(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	struct kthread *w = thread_get(e->arg[0]);
+	int first = w->created && !w->started;
+
+	w->started = 1;
+	introduce(w, ns);
+	event_begin(e, ns, t, first ? "wakeup_new" : "waking");
+	target(w);
+	writer_empty(out);		/* TARGET_CPU: not traced */
+	writer_str(out, w->comm);
+	writer_end(out);
+}
+
+/* A mapper that returns int says 0 for an event it leaves raw. */
+static int
+map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
+{
+	const struct syscall *sc = syscall_of(mach, KD_CODE(e->debugid));
+	int64_t nr = mach ? -(int64_t)KD_CODE(e->debugid) :
+	    KD_CODE(e->debugid), ret;
+	const char *name = sc != NULL ? sc->name : "";
+	int i, nargs = sc != NULL && sc->nargs < 4 ? sc->nargs : 4;
+
+	if (KD_FUNC(e->debugid) == KD_START) {
+		event_begin(e, ns, t, "sys_enter");
+		writer_i64(out, nr);
+		writer_str(out, name);
+		for (i = 0; i < nargs; i++)
+			writer_hex(out, e->arg[i]);
+	} else if (KD_FUNC(e->debugid) == KD_END) {
+		/* BSD: errno, then the value; Mach: a kern_return_t. */
+		if (mach)
+			ret = (int32_t)e->arg[0];
+		else
+			ret = e->arg[0] != 0 ? -(int64_t)e->arg[0] :
+			    (int64_t)e->arg[1];
+		event_begin(e, ns, t, "sys_exit");
+		writer_i64(out, nr);
+		writer_str(out, name);
+		writer_i64(out, ret);
+	} else {
+		return 0;
+	}
+	writer_end(out);
+	return 1;
+}
+
+static const char *
+intr_kind(uint64_t kind)
+{
+	static const char *const names[] = { "unknown", "ipi", "timer",
+	    "other", "pmi" };
+
+	return kind < ARRAY_LEN(names) ? names[kind] : "unknown";
+}
+
+/*
+ * Interrupts, stock and the patch's finer ones, as irq_entry and
+ * irq_exit: both are in interrupt context, and so is all in between.
+ */
+static int
+map_interrupt(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	struct kcpu *c = cpu_get(e->cpu);
+	uint32_t id = KD_ID(e->debugid);
+	char name[32];
+
+	if (KD_FUNC(e->debugid) == KD_START) {
+		c->intr++;
+		event_begin(e, ns, t, "irq_entry");
+		if (id == KD_MACH_INTR) {
+			c->irq = e->arg[0];
+			writer_u64(out, e->arg[0]);
+			writer_str(out, intr_kind(e->arg[3]));
+		} else if (id == ARGUS_INTR_HANDLER) {
+			writer_u64(out, e->arg[1]);
+			snprintf(name, sizeof(name), "0x%llx",
+			    (unsigned long long)e->arg[0]);
+			writer_str(out, name);
+		} else {
+			writer_u64(out, e->arg[0]);
+			writer_str(out, "timers");
+		}
+	} else if (KD_FUNC(e->debugid) == KD_END && c->intr > 0) {
+		event_begin(e, ns, t, "irq_exit");
+		if (id == KD_MACH_INTR)
+			writer_u64(out, c->irq);
+		else
+			writer_empty(out);
+		writer_empty(out);	/* RET: not traced */
+		c->intr--;
+	} else {
+		return 0;		/* an end whose begin the trace missed */
+	}
+	writer_end(out);
+	return 1;
+}
+
+static int
+map_timer(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	uint32_t id = KD_ID(e->debugid);
+
+	if (KD_FUNC(e->debugid) == KD_START && id == KD_DECR_TIMER_ENTER) {
+		event_begin(e, ns, t, "hrtimer_start");
+		writer_hex(out, e->arg[0]);
+		writer_empty(out);			/* FUNCTION */
+		writer_u64(out, ns_of(e->arg[2]));	/* EXPIRES */
+		writer_empty(out);			/* SOFTEXPIRES */
+		writer_hex(out, e->arg[3]);		/* MODE: its flags */
+	} else if (KD_FUNC(e->debugid) == KD_START &&
+	    id == KD_DECR_TIMER_CALLOUT) {
+		event_begin(e, ns, t, "hrtimer_expire_entry");
+		writer_hex(out, e->arg[0]);
+		writer_hex(out, e->arg[1]);
+		writer_u64(out, ns);
+	} else if (KD_FUNC(e->debugid) == KD_END &&
+	    id == KD_DECR_TIMER_CALLOUT) {
+		event_begin(e, ns, t, "hrtimer_expire_exit");
+		writer_hex(out, e->arg[0]);
+	} else if (KD_FUNC(e->debugid) == KD_START &&
+	    id == KD_DECR_TIMER_CANCEL) {
+		event_begin(e, ns, t, "hrtimer_cancel");
+		writer_hex(out, e->arg[0]);
+	} else {
+		return 0;
+	}
+	writer_end(out);
+	return 1;
+}
+
+/* Thread calls (the patch) and libdispatch items: queued, run, done. */
+static void
+map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	uint32_t id = KD_ID(e->debugid);
+	struct item *it;
+	char queue[32];
+
+	switch (id) {
+	case ARGUS_TCALL_ARM:
+		event_begin(e, ns, t, "wq_queue");
+		writer_hex(out, e->arg[0]);
+		writer_hex(out, e->arg[1]);
+		writer_str(out, "thread_call");
+		writer_empty(out);
+		writer_empty(out);
+		if (e->arg[2] != 0)
+			writer_u64(out, ns_of(e->arg[2]));	/* DEADLINE */
+		break;
+	case ARGUS_TCALL_INVOKE:
+		event_begin(e, ns, t, KD_FUNC(e->debugid) == KD_END ?
+		    "wq_end" : "wq_start");
+		writer_hex(out, e->arg[0]);
+		writer_hex(out, e->arg[1]);
+		break;
+	case KD_DISPATCH_PUSH_EB:
+	case KD_DISPATCH_PUSH_AB:
+	case KD_DISPATCH_PUSH_F:
+		HASH_FIND(hh, items, &e->arg[0], sizeof(e->arg[0]), it);
+		if (it == NULL) {
+			it = xcalloc(1, sizeof(*it));
+			it->item = e->arg[0];
+			HASH_ADD(hh, items, item, sizeof(it->item), it);
+		}
+		it->function = e->arg[1];
+		snprintf(queue, sizeof(queue), "dispatch:%llu",
+		    (unsigned long long)(e->arg[2] >> 32));
+		event_begin(e, ns, t, "wq_queue");
+		writer_hex(out, e->arg[0]);
+		writer_hex(out, e->arg[1]);
+		writer_str(out, queue);
+		writer_empty(out);
+		writer_empty(out);
+		break;
+	default:	/* KD_DISPATCH_POP, KD_DISPATCH_COMPLETE */
+		HASH_FIND(hh, items, &e->arg[0], sizeof(e->arg[0]), it);
+		event_begin(e, ns, t, id == KD_DISPATCH_POP ? "wq_start" :
+		    "wq_end");
+		writer_hex(out, e->arg[0]);
+		if (it != NULL)
+			writer_hex(out, it->function);
+		else
+			writer_empty(out);
+		if (id == KD_DISPATCH_COMPLETE && it != NULL) {
+			HASH_DEL(items, it);
+			free(it);
+		}
+		break;
+	}
+	writer_end(out);
+}
+
+static int
+map_runloop(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	if (KD_ID(e->debugid) == ARGUS_RUNLOOP_SUBMIT) {
+		event_begin(e, ns, t, "runloop_submit");
+		writer_hex(out, e->arg[0]);
+		writer_hex(out, e->arg[1]);
+	} else if (KD_FUNC(e->debugid) == KD_START) {
+		event_begin(e, ns, t, "runloop_begin");
+		writer_hex(out, e->arg[0]);
+	} else if (KD_FUNC(e->debugid) == KD_END) {
+		event_begin(e, ns, t, "runloop_end");
+		writer_hex(out, e->arg[0]);
+	} else {
+		return 0;
+	}
+	writer_end(out);
+	return 1;
+}
+
+/* The port a message goes to, its reply port, and both names. */
+static void
+map_message(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	switch (KD_ID(e->debugid)) {
+	case KD_IPC_MSG_SEND:
+	case KD_IPC_MSG_RECV:
+	case KD_IPC_MSG_RECV_VREF:
+		event_begin(e, ns, t, KD_ID(e->debugid) == KD_IPC_MSG_SEND ?
+		    "ipc_send" : "ipc_recv");
+		writer_hex(out, e->arg[0]);		/* KMSG */
+		writer_hex(out, e->arg[1]);		/* BITS */
+		writer_u64(out, (uint32_t)e->arg[2]);	/* MSGH_ID */
+		writer_hex(out, e->arg[3]);		/* VOUCHER */
+		break;
+	default:
+		event_begin(e, ns, t, KD_ID(e->debugid) == ARGUS_MSG_SEND ?
+		    "msg_send" : "msg_recv");
+		writer_hex(out, e->arg[0]);
+		writer_hex(out, e->arg[1]);
+		writer_u64(out, (uint32_t)e->arg[2]);
+		writer_u64(out, e->arg[2] >> 32);
+		writer_u64(out, (uint32_t)e->arg[3]);
+		writer_u64(out, e->arg[3] >> 32);
+		break;
+	}
+	writer_end(out);
+}
+
+/* The patch's user frames at mach_msg2_trap: a stack record. */
+static void
+map_backtrace(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	int i;
+
+	introduce(t, ns);
+	writer_begin(out, "stack");
+	writer_u64(out, ns);
+	pid_column(t);
+	writer_u64(out, t->tid);
+	for (i = 0; i < 4 && e->arg[i] != 0; i++)
+		writer_hex(out, e->arg[i]);
+	writer_end(out);
+}
+
+static const char *
+waitq_kind(uint64_t k)
+{
+	static const char *const names[] = { "", "queue", "turnstile", "port",
+	    "select", "port_set", "select_set" };
+
+	return k < ARRAY_LEN(names) ? names[k] : "";
+}
+
+static void
+map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	struct kthread *w;
+	char flags[32];
+
+	switch (KD_ID(e->debugid)) {
+	case KD_MACH_WAIT:
+		event_begin(e, ns, t, "mach_wait");
+		writer_hex(out, e->arg[0]);
+		writer_u64(out, e->arg[1]);
+		if (e->arg[2] != 0)
+			writer_u64(out, ns_of(e->arg[2]));
+		else
+			writer_empty(out);
+		break;
+	case ARGUS_WAIT:
+		t->unint = (uint32_t)e->arg[1] == KD_THREAD_UNINT;
+		event_begin(e, ns, t, "wait_reason");
+		writer_hex(out, e->arg[0]);
+		writer_str(out, waitq_kind(e->arg[1] >> 32));
+		writer_u64(out, (uint32_t)e->arg[1]);
+		if (e->arg[2] != 0)
+			writer_u64(out, ns_of(e->arg[2]));
+		else
+			writer_empty(out);
+		writer_hex(out, e->arg[3]);
+		break;
+	case ARGUS_WAKE:
+		w = thread_get(e->arg[0]);
+		introduce(w, ns);
+		snprintf(flags, sizeof(flags), "%s%s%s",
+		    e->arg[2] & ARGUS_WAKE_HANDOFF ? "handoff+" : "",
+		    e->arg[2] & ARGUS_WAKE_INTR ? "intr+" : "",
+		    e->arg[2] & ARGUS_WAKE_TIMER ? "timer+" : "");
+		if (flags[0] != '\0')
+			flags[strlen(flags) - 1] = '\0';
+		event_begin(e, ns, t, "wake_reason");
+		target(w);
+		writer_str(out, result_name(e->arg[1]));
+		writer_str(out, flags);
+		writer_hex(out, e->arg[3]);
+		break;
+	default:	/* ARGUS_CLEAR_WAIT */
+		w = thread_get(e->arg[0]);
+		introduce(w, ns);
+		event_begin(e, ns, t, "clear_wait");
+		target(w);
+		writer_str(out, result_name(e->arg[1]));
+		writer_hex(out, e->arg[2]);
+		writer_hex(out, e->arg[3]);
+		break;
+	}
+	writer_end(out);
+}
+
+/*
+ * Strings the kernel traces as characters in the arguments of one or more
+ * records of the same thread: the first carries DBG_FUNC_START, the last
+ * DBG_FUNC_END.  1 when the string is whole.
+ */
+static int
+string_part(struct kthread *t, const struct kd_event *e, int skip)
+{
+	char part[32];
+	size_t n;
+	int i;
+
+	if (KD_FUNC(e->debugid) & KD_START) {
+		t->str_id = KD_ID(e->debugid);
+		t->str_len = 0;
+	} else if (t->str_id != KD_ID(e->debugid)) {
+		return 0;	/* its beginning is not in the trace */
+	}
+	for (i = 0; i < 4; i++)
+		memcpy(part + 8 * i, &e->arg[i], 8);	/* little-endian */
+	n = strnlen(part + 8 * skip, sizeof(part) - 8 * skip);
+	if (t->str_len + n > STR_MAX)
+		n = STR_MAX - t->str_len;
+	memcpy(t->str + t->str_len, part + 8 * skip, n);
+	t->str_len += n;
+	t->str[t->str_len] = '\0';
+	if (!(KD_FUNC(e->debugid) & KD_END))
+		return 0;
+	t->str_id = 0;
+	return 1;
+}
+
+static void
+map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
+{
+	struct kthread *c;
+	char old[COMM_LEN + 1];
+
+	switch (KD_ID(e->debugid)) {
+	case KD_DATA_NEWTHREAD:
+		c = thread_get(e->arg[0]);
+		c->pid = (int64_t)e->arg[1];
+		c->created = 1;
+		if (c->comm[0] == '\0' && c->pid == t->pid)
+			memcpy(c->comm, t->comm, sizeof(c->comm));
+		t->child = c->tid;
+		introduce(c, ns);
+		event_begin(e, ns, t, "fork");
+		target(c);
+		writer_empty(out);	/* CLONE_FLAGS */
+		writer_str(out, c->comm);
+		break;
+	case KD_DATA_TERMINATE_PID:
+		t->exited = 1;
+		event_begin(e, ns, t, "exit");
+		writer_str(out, t->comm);
+		writer_empty(out);	/* GROUP_DEAD: the next record says */
+		break;
+	case KD_STRING_NEWTHREAD:
+		if (string_part(t, e, 0) && t->child != 0)
+			set_comm(thread_get(t->child), t->str, t->str_len);
+		return;
+	case KD_STRING_EXEC:
+		if (!string_part(t, e, 0))
+			return;
+		snprintf(old, sizeof(old), "%s", t->comm);
+		set_comm(t, t->str, t->str_len);
+		event_begin(e, ns, t, "exec");
+		writer_str(out, t->str);
+		writer_u64(out, t->tid);
+		writer_end(out);
+		event_begin(e, ns, t, "comm");
+		target(t);
+		writer_str(out, old);
+		writer_str(out, t->comm);
+		break;
+	case KD_STRING_THREADNAME:
+		if (!string_part(t, e, 0))
+			return;
+		snprintf(old, sizeof(old), "%s", t->comm);
+		set_comm(t, t->str, t->str_len);
+		event_begin(e, ns, t, "comm");
+		target(t);
+		writer_str(out, old);
+		writer_str(out, t->comm);
+		break;
+	case KD_STRING_PROC_EXIT:
+		if (!string_part(t, e, 0))
+			return;
+		event_begin(e, ns, t, "proc_exit");
+		writer_str(out, t->str);
+		break;
+	case KD_STRING_GLOBAL:
+		/* kdebug_trace_string(2): debug ID and string ID, then text. */
+		if (!string_part(t, e, (KD_FUNC(e->debugid) & KD_START) ? 2 : 0) ||
+		    t->str_len == 0)
+			return;
+		event_begin(e, ns, t, "marker");
+		writer_str(out, t->str);
+		break;
+	default:	/* KD_DATA_EXEC: named by the string that follows */
+		t->pid = (int64_t)e->arg[0];
+		return;
+	}
+	writer_end(out);
+}
+
+void
+kdev_init(struct writer *w)
+{
+	out = w;
+	last_ns = 0;
+	first_ns = NO_TIME;
+	nevents = nraw = nreordered = nlost = 0;
+	maxcpu = 0;
+}
+
+static void
+meta_str(const char *key, const char *value, const char *more)
+{
+	writer_begin(out, "meta");
+	writer_empty(out);
+	writer_empty(out);
+	writer_empty(out);
+	writer_str(out, key);
+	writer_str(out, value);
+	if (more != NULL)
+		writer_str(out, more);
+	writer_end(out);
+}
+
+void
+kdev_begin(const struct kd_source *s)
+{
+	char tb[32];
+
+	src = *s;
+	snprintf(tb, sizeof(tb), "%u/%u", s->numer, s->denom);
+	meta_str("source", "kdebug", NULL);
+	meta_str("file", s->name, NULL);
+	meta_str("layout", s->layout, NULL);
+	meta_str("timebase", tb, s->timebase_from);
+	meta_str("clock", "mach_absolute", NULL);
+}
+
+void
+kdev_event(const struct kd_event *e)
+{
+	uint32_t id = KD_ID(e->debugid);
+	struct kthread *t = thread_get(e->thread);
+	uint64_t ns = event_ns(e);
+
+	if (e->cpu > maxcpu)
+		maxcpu = e->cpu;
+	if (KD_CSC(id) == KD_CSC(KD_BSC(0)) || KD_CSC(id) == KD_CSC(KD_MSC(0))) {
+		if (!map_syscall(e, ns, t, KD_CLASS(id) == KD_MACH))
+			raw(e, ns, t);
+		return;
+	}
+	switch (id) {
+	case KD_MACH_SCHED:
+	case KD_MACH_HANDOFF:
+		map_switch(e, ns, t);
+		break;
+	case KD_MACH_MAKERUNNABLE:
+		map_runnable(e, ns, t);
+		break;
+	case KD_MACH_INTR:
+	case ARGUS_INTR_HANDLER:
+	case ARGUS_INTR_TIMERS:
+		if (!map_interrupt(e, ns, t))
+			raw(e, ns, t);
+		break;
+	case KD_DECR_TIMER_ENTER:
+	case KD_DECR_TIMER_CALLOUT:
+	case KD_DECR_TIMER_CANCEL:
+		if (!map_timer(e, ns, t))
+			raw(e, ns, t);
+		break;
+	case ARGUS_TCALL_ARM:
+	case ARGUS_TCALL_INVOKE:
+	case KD_DISPATCH_PUSH_EB:
+	case KD_DISPATCH_PUSH_AB:
+	case KD_DISPATCH_PUSH_F:
+	case KD_DISPATCH_POP:
+	case KD_DISPATCH_COMPLETE:
+		map_async(e, ns, t);
+		break;
+	case ARGUS_RUNLOOP_SUBMIT:
+	case ARGUS_RUNLOOP_CALLOUT:
+		if (!map_runloop(e, ns, t))
+			raw(e, ns, t);
+		break;
+	case KD_IPC_MSG_SEND:
+	case KD_IPC_MSG_RECV:
+	case KD_IPC_MSG_RECV_VREF:
+	case ARGUS_MSG_SEND:
+	case ARGUS_MSG_RECV:
+		map_message(e, ns, t);
+		break;
+	case ARGUS_MSG_BACKTRACE:
+		map_backtrace(e, ns, t);
+		break;
+	case KD_MACH_WAIT:
+	case ARGUS_WAIT:
+	case ARGUS_WAKE:
+	case ARGUS_CLEAR_WAIT:
+		map_wait(e, ns, t);
+		break;
+	case KD_DATA_NEWTHREAD:
+	case KD_DATA_EXEC:
+	case KD_DATA_TERMINATE_PID:
+	case KD_STRING_NEWTHREAD:
+	case KD_STRING_EXEC:
+	case KD_STRING_THREADNAME:
+	case KD_STRING_PROC_EXIT:
+	case KD_STRING_GLOBAL:
+		map_lifecycle(e, ns, t);
+		break;
+	case KD_LOST_EVENTS:
+		/* The kernel says events were lost here, not how many. */
+		writer_begin(out, "lost");
+		writer_u64(out, ns);
+		writer_empty(out);
+		writer_empty(out);
+		writer_u64(out, e->cpu);
+		writer_empty(out);
+		writer_end(out);
+		nlost++;
+		break;
+	case KD_MACH_IDLE:
+		t->idle = 1;
+		raw(e, ns, t);
+		break;
+	default:
+		raw(e, ns, t);
+		break;
+	}
+}
+
+static void
+meta_u64(const char *key, uint64_t v)
+{
+	writer_begin(out, "meta");
+	writer_time(out, last_ns);
+	writer_empty(out);
+	writer_empty(out);
+	writer_str(out, key);
+	writer_u64(out, v);
+	writer_end(out);
+}
+
+void
+kdev_end(void)
+{
+	struct kthread *t, *tt;
+	struct item *it, *itt;
+
+	meta_u64("start", first_ns == NO_TIME ? 0 : first_ns);
+	meta_u64("end", last_ns);
+	meta_u64("events", nevents);
+	meta_u64("raw", nraw);
+	meta_u64("reordered", nreordered);
+	meta_u64("lost_marks", nlost);
+	meta_u64("cpus", nevents > 0 ? maxcpu + 1 : 0);
+	HASH_ITER(hh, threads, t, tt) {
+		HASH_DEL(threads, t);
+		free(t);
+	}
+	HASH_ITER(hh, items, it, itt) {
+		HASH_DEL(items, it);
+		free(it);
+	}
+	free(cpus);
+	cpus = NULL;
+	ncpus = 0;
+}
