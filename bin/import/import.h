@@ -1,0 +1,25 @@
+/*
+ * argus-import: whole traces of other tools into the record stream, one
+ * format per file, chosen by -f NAME or by the first bytes of the input.
+ */
+#ifndef ARGUS_IMPORT_H
+#define ARGUS_IMPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util.h"
+
+struct importer {
+	const char *name;	/* -f NAME */
+	const char *what;	/* one line of --help */
+	/* 1 if a file that starts with these bytes is in this format */
+	int (*detect)(const unsigned char *head, size_t len);
+	/* The whole input to records; bad input: diex(EX_DATAERR, "%s: offset %llu: ...") or file:line for text */
+	void (*convert)(FILE *in, const char *name, struct writer *out);
+};
+
+extern const struct importer import_ftrace;	/* bin/import/ftrace.c */
+extern const struct importer import_perf;	/* bin/import/perf.c */
+
+#endif
