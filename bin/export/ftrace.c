@@ -266,7 +266,6 @@ record(FILE *o, const struct record *r)
 
 	if (!header_done)
 		header(o);
-	thread_learn(r);
 	if (r->comment)
 		return;
 	if (strcmp(r->f[0], "lost") == 0) {
@@ -275,6 +274,7 @@ record(FILE *o, const struct record *r)
 		return;
 	}
 	if (!event_parse(r, &e)) {
+		thread_learn(r);
 		not_carried(r->f[0]);
 		return;
 	}
@@ -291,6 +291,11 @@ record(FILE *o, const struct record *r)
 	    e.time / 1000000000, e.time % 1000000000);
 	body(o, &e);
 	fputc('\n', o);
+	/*
+	 * Learnt after the line: an exec or a rename shows under the name
+	 * the thread had, which is the one a reader first met it by.
+	 */
+	thread_learn(r);
 	events++;
 }
 

@@ -24,7 +24,6 @@
 
 struct slice {
 	uint32_t	 tid;
-	int		 pid;
 	uint64_t	 begin, end;
 	uint64_t	 id;		/* a vertex; 0: a running slice */
 	uint32_t	 cpu;
@@ -79,8 +78,7 @@ close_run(struct run *r, uint64_t t)
 	if (r->since == NO_TIME)
 		return;
 	PUSH(runs, nruns, capruns);
-	runs[nruns++] = (struct slice){ r->tid, thread_pid(r->tid), r->since,
-	    t, 0, r->cpu, NULL };
+	runs[nruns++] = (struct slice){ r->tid, r->since, t, 0, r->cpu, NULL };
 	r->since = NO_TIME;
 }
 
@@ -90,8 +88,8 @@ close_call(struct run *r, uint64_t t)
 	if (r->nr < 0)
 		return;
 	PUSH(calls, ncalls, capcalls);
-	calls[ncalls++] = (struct slice){ r->tid, thread_pid(r->tid),
-	    r->call_since, t, 0, 0, r->name };
+	calls[ncalls++] = (struct slice){ r->tid, r->call_since, t, 0, 0,
+	    r->name };
 	r->nr = -1;
 	r->name = NULL;
 }
@@ -153,7 +151,6 @@ record(FILE *o, const struct record *r)
 
 		PUSH(vtx, nvtx, capvtx);
 		vtx[nvtx++] = (struct slice){ record_u64(r, COL_TID),
-		    *record_str(r, COL_PID) ? (int)record_u64(r, COL_PID) : -1,
 		    record_u64(r, COL_FIRST_OWN + 1),
 		    record_u64(r, COL_FIRST_OWN + 2), id, 0,
 		    xstrdup(record_str(r, COL_FIRST_OWN + 7)) };
@@ -202,10 +199,13 @@ begin_event(FILE *o, const char *ph, int pid, uint32_t tid)
 	    ph, pid, tid);
 }
 
+/* A thread's track: its process, or its own id if never said. */
 static int
-pid_or_tid(int pid, uint32_t tid)
+track_pid(uint32_t tid)
 {
-	return pid >= 0 ? pid : (int)tid;	/* a process never said: its own */
+	int pid = thread_pid(tid);
+
+	return pid > 0 ? pid : (int)tid;
 }
 
 static void
@@ -215,7 +215,7 @@ names(uint32_t tid, int pid, const char *comm, void *arg)
 
 	if (tid == 0)
 		return;
-	pid = pid_or_tid(pid, tid);
+	pid = track_pid(tid);
 	if ((int)tid == pid) {
 		begin_event(o, "M", pid, tid);
 		fputs(",\"name\":\"process_name\",\"args\":{\"name\":", o);
@@ -231,7 +231,7 @@ names(uint32_t tid, int pid, const char *comm, void *arg)
 static void
 slice(FILE *o, const struct slice *s, const char *name, const char *args)
 {
-	begin_event(o, "X", pid_or_tid(s->pid, s->tid), s->tid);
+	begin_event(o, "X", track_pid(s->tid), s->tid);
 	fputs(",\"name\":", o);
 	jstr(o, name);
 	ts(o, "ts", s->begin);
@@ -327,7 +327,7 @@ flows(FILE *o, unsigned long *drawn, unsigned long *reversed,
 			}
 		}
 		f_ts = b->begin > s_ts ? b->begin : s_ts;
-		begin_event(o, "s", pid_or_tid(a->pid, a->tid), a->tid);
+		begin_event(o, "s", track_pid(a->tid), a->tid);
 		fprintf(o, ",\"id\":%zu,\"cat\":\"link\",\"name\":", i + 1);
 		jstr(o, links[i].rule);
 		ts(o, "ts", s_ts);
@@ -337,7 +337,7 @@ flows(FILE *o, unsigned long *drawn, unsigned long *reversed,
 		jstr(o, links[i].label);
 		fprintf(o, ",\"from\":%" PRIu64 ",\"to\":%" PRIu64 "%s}}",
 		    links[i].from, links[i].to, rev ? ",\"reversed\":true" : "");
-		begin_event(o, "f", pid_or_tid(b->pid, b->tid), b->tid);
+		begin_event(o, "f", track_pid(b->tid), b->tid);
 		fprintf(o, ",\"bp\":\"e\",\"id\":%zu,\"cat\":\"link\",\"name\":",
 		    i + 1);
 		jstr(o, links[i].rule);
@@ -378,14 +378,14 @@ end(FILE *o)
 		running(o, &runs[i], vtx + v0, j - v0);
 	}
 	for (i = 0; i < ncalls; i++) {
-		begin_event(o, "b", pid_or_tid(calls[i].pid, calls[i].tid),
+		begin_event(o, "b", track_pid(calls[i].tid),
 		    calls[i].tid);
 		fprintf(o, ",\"cat\":\"syscall\",\"id\":\"%u.%zu\",\"name\":",
 		    calls[i].tid, i);
 		jstr(o, calls[i].name);
 		ts(o, "ts", calls[i].begin);
 		fputc('}', o);
-		begin_event(o, "e", pid_or_tid(calls[i].pid, calls[i].tid),
+		begin_event(o, "e", track_pid(calls[i].tid),
 		    calls[i].tid);
 		fprintf(o, ",\"cat\":\"syscall\",\"id\":\"%u.%zu\",\"name\":",
 		    calls[i].tid, i);

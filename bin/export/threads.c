@@ -74,10 +74,11 @@ thread_learn(const struct record *r)
 			    record_str(r, COL_FIRST_OWN));
 		return;
 	}
+	/* Any record of a thread may say its process: events, vertices... */
+	if (*record_str(r, COL_TID) != '\0' && pid_of(r, COL_PID) > 0)
+		set(record_u64(r, COL_TID), pid_of(r, COL_PID), NULL);
 	if (!event_parse(r, &ev))
 		return;
-	if (ev.tid > 0)
-		set(ev.tid, ev.pid > 0 ? (int)ev.pid : -1, NULL);
 	switch (ev.type) {
 	case E_FORK:
 		set(event_u64(&ev, 1), pid_of(r, EC_ARG), event_str(&ev, 3));
