@@ -46,7 +46,7 @@ help(void)
 
 	for (i = 0; i < ARRAY_LEN(formats); i++)
 		len += snprintf(list + len, sizeof(list) - len,
-		    "                          %-8s %s\n", formats[i]->name,
+		    "        %-7s %s\n", formats[i]->name,
 		    formats[i]->what);
 	snprintf(buf, sizeof(buf), usage, list);
 	return buf;

@@ -315,7 +315,7 @@ end(FILE *o)
 
 const struct exporter export_ftrace = {
 	"ftrace",
-	"ftrace text (trace): for the Perfetto UI, Trace Compass, argus-import",
+	"kernel trace text: Perfetto UI, Trace Compass",
 	record,
 	end,
 };

@@ -406,7 +406,7 @@ end(FILE *o)
 
 const struct exporter export_json = {
 	"json",
-	"Chrome trace events: the Perfetto UI, chrome://tracing",
+	"Chrome trace events: Perfetto UI, chrome://tracing",
 	record,
 	end,
 };

@@ -855,7 +855,7 @@ convert(FILE *in, const char *name, struct writer *w)
 
 const struct importer import_ftrace = {
 	"ftrace",
-	"ftrace text: trace, trace_pipe, trace-cmd report, systrace HTML",
+	"trace, trace_pipe, trace-cmd report, systrace HTML",
 	detect,
 	convert,
 };

@@ -683,7 +683,7 @@ convert(FILE *f, const char *name, struct writer *w)
 
 const struct importer import_perf = {
 	"perf",
-	"perf.data of tracepoints (perf record -k mono -e sched:* ...)",
+	"perf.data of tracepoints (perf record -k mono)",
 	detect,
 	convert,
 };
