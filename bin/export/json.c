@@ -241,6 +241,18 @@ slice(FILE *o, const struct slice *s, const char *name, const char *args)
 	fputc('}', o);
 }
 
+/* One end of a system call's async slice; id i ties the two. */
+static void
+call(FILE *o, const char *ph, const struct slice *c, size_t i, uint64_t t)
+{
+	begin_event(o, ph, track_pid(c->tid), c->tid);
+	fprintf(o, ",\"cat\":\"syscall\",\"id\":\"%u.%zu\",\"name\":",
+	    c->tid, i);
+	jstr(o, c->name);
+	ts(o, "ts", t);
+	fputc('}', o);
+}
+
 static int
 by_thread(const void *a, const void *b)
 {
@@ -378,20 +390,8 @@ end(FILE *o)
 		running(o, &runs[i], vtx + v0, j - v0);
 	}
 	for (i = 0; i < ncalls; i++) {
-		begin_event(o, "b", track_pid(calls[i].tid),
-		    calls[i].tid);
-		fprintf(o, ",\"cat\":\"syscall\",\"id\":\"%u.%zu\",\"name\":",
-		    calls[i].tid, i);
-		jstr(o, calls[i].name);
-		ts(o, "ts", calls[i].begin);
-		fputc('}', o);
-		begin_event(o, "e", track_pid(calls[i].tid),
-		    calls[i].tid);
-		fprintf(o, ",\"cat\":\"syscall\",\"id\":\"%u.%zu\",\"name\":",
-		    calls[i].tid, i);
-		jstr(o, calls[i].name);
-		ts(o, "ts", calls[i].end);
-		fputc('}', o);
+		call(o, "b", &calls[i], i, calls[i].begin);
+		call(o, "e", &calls[i], i, calls[i].end);
 	}
 	qsort(vtx, nvtx, sizeof(*vtx), by_id);
 	flows(o, &drawn, &reversed, &outside);
