@@ -186,6 +186,16 @@ EOF
 	echo "$output" | grep -q 'lacks,pid: no TGID column'
 	echo "$output" | grep -q 'lacks,"ctx: no irq-info column'
 
+	# From a pipe, recognised all the same; several files merged by time.
+	run argus-import -Z - <trace
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^event,' <<<"$output")" -eq 8 ]
+	printf '%s\n' '            bash-900     (    900) [000] .....   100.000002: sched_waking: comm=sleep pid=901 prio=120 target_cpu=000' >second
+	run argus-import -Z trace second
+	[ "$status" -eq 0 ]
+	grep '^event,' <<<"$output" | cut -d, -f2 | sort -c -n
+	grep -q '^event,100000002000,900,900,,0,waking' <<<"$output"
+
 	# trace-cmd report's sched plugin, and systrace HTML around the text.
 	printf '%s\n' 'cpus=2' '            bash-900   [000]   100.000001: sched_switch:         bash:900 [120] S ==> swapper/0:0 [120]' >tc
 	run argus-import -Z tc
