@@ -34,6 +34,11 @@
 #define HEADER_CMDLINE		11
 #define NFEATURES		256
 
+/* perf's own records (tools/lib/perf/include/perf/event.h), pipe mode's. */
+#define RECORD_HEADER_ATTR		64
+#define RECORD_HEADER_TRACING_DATA	66
+#define RECORD_HEADER_FEATURE		80
+
 /* From the kernel's trace_entry flags (kernel/trace/trace.h). */
 #define TF_HARDIRQ	0x08
 #define TF_SOFTIRQ	0x10
@@ -67,8 +72,11 @@ static struct input	 in;
 static struct tep_handle *tep;
 static struct attr	*attrs;
 static size_t		 nattrs;
-static struct { uint64_t id; struct attr *attr; } *ids;
+static struct { uint64_t id; size_t attr; } *ids;
 static size_t		 nids;
+/* Feature sections, from the file's table or pipe mode's records. */
+static struct section	 feats[NFEATURES];
+static unsigned char	 has_feat[NFEATURES];
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
 bad(uint64_t off, const char *fmt, ...)
@@ -118,31 +126,50 @@ detect(const unsigned char *h, size_t len)
 	    memcmp(h, "2ELIFREP", 8) == 0);
 }
 
-/* Features: their sections follow the data, one per bit set, in order. */
-static int
-feature(const struct file_header *h, int bit, struct section *s)
+static void
+set_feature(int bit, uint64_t off, uint64_t size)
+{
+	if (bit < 0 || bit >= NFEATURES)
+		return;			/* a feature newer than us */
+	at(off, size, "feature section");
+	feats[bit] = (struct section){ off, size };
+	has_feat[bit] = 1;
+}
+
+/* A file's features: their sections follow the data, one per bit set. */
+static void
+file_features(const struct file_header *h)
 {
 	uint64_t off = h->data.offset + h->data.size;
+	struct section s;
 	int i;
 
-	if (!(h->features[bit / 64] & (1ULL << (bit % 64))))
+	for (i = 0; i < NFEATURES; i++) {
+		if (!(h->features[i / 64] & (1ULL << (i % 64))))
+			continue;
+		memcpy(&s, at(off, sizeof(s), "feature table"), sizeof(s));
+		set_feature(i, s.offset, s.size);
+		off += sizeof(s);
+	}
+}
+
+static int
+feature(int bit, struct section *s)
+{
+	if (!has_feat[bit])
 		return 0;
-	for (i = 0; i < bit; i++)
-		if (h->features[i / 64] & (1ULL << (i % 64)))
-			off += sizeof(*s);
-	memcpy(s, at(off, sizeof(*s), "feature table"), sizeof(*s));
-	at(s->offset, s->size, "feature section");
+	*s = feats[bit];
 	return 1;
 }
 
 /* A feature's string: u32 length, then the string, NUL-padded. */
 static int
-feature_str(const struct file_header *h, int bit, char *buf, size_t size)
+feature_str(int bit, char *buf, size_t size)
 {
 	struct section s;
 	uint32_t len;
 
-	if (!feature(h, bit, &s) || s.size < 4)
+	if (!feature(bit, &s) || s.size < 4)
 		return 0;
 	len = u32_at(s.offset, "feature string");
 	if (len > s.size - 4)
@@ -211,30 +238,90 @@ tracing_data(const struct section *s)
 	}
 }
 
+/* An event attribute of asz bytes at off, and its n ids at idoff. */
 static void
-read_attrs(const struct file_header *h)
+add_attr(uint64_t off, size_t asz, uint64_t idoff, uint64_t n)
 {
-	uint64_t off, n, i, j;
+	uint64_t j;
+
+	attrs = xrealloc(attrs, (nattrs + 1) * sizeof(*attrs));
+	memset(&attrs[nattrs], 0, sizeof(attrs[nattrs]));
+	memcpy(&attrs[nattrs].a, at(off, asz, "attribute"),
+	    asz < sizeof(attrs[nattrs].a) ? asz : sizeof(attrs[nattrs].a));
+	ids = xrealloc(ids, (nids + n) * sizeof(*ids));
+	for (j = 0; j < n; j++) {
+		ids[nids].id = u64_at(idoff + 8 * j, "event id");
+		ids[nids++].attr = nattrs;
+	}
+	nattrs++;
+}
+
+static void
+file_attrs(const struct file_header *h)
+{
 	struct section idsec;
+	uint64_t off, i, n;
 	size_t asz;
 
 	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attrs.size % h->attr_size)
 		bad(24, "attribute size %llu", (unsigned long long)h->attr_size);
 	asz = h->attr_size - 16;
-	nattrs = h->attrs.size / h->attr_size;
-	if (nattrs == 0)
-		bad(32, "no events in the file");
-	attrs = xcalloc(nattrs, sizeof(*attrs));
-	for (i = 0; i < nattrs; i++) {
+	n = h->attrs.size / h->attr_size;
+	for (i = 0; i < n; i++) {
 		off = h->attrs.offset + i * h->attr_size;
-		memcpy(&attrs[i].a, at(off, asz, "attribute"),
-		    asz < sizeof(attrs[i].a) ? asz : sizeof(attrs[i].a));
 		memcpy(&idsec, at(off + asz, 16, "attribute ids"), 16);
-		n = idsec.size / 8;
-		ids = xrealloc(ids, (nids + n) * sizeof(*ids));
-		for (j = 0; j < n; j++) {
-			ids[nids].id = u64_at(idsec.offset + 8 * j, "event id");
-			ids[nids++].attr = &attrs[i];
+		add_attr(off, asz, idsec.offset, idsec.size / 8);
+	}
+}
+
+/*
+ * The record after the one at off.  Pipe mode's tracing data follows its
+ * record, outside its size, padded to 8 bytes.
+ */
+static uint64_t
+next_record(uint64_t off, uint64_t end, struct perf_event_header *eh)
+{
+	uint64_t next;
+
+	memcpy(eh, at(off, sizeof(*eh), "record header"), sizeof(*eh));
+	if (eh->size < sizeof(*eh) || off + eh->size > end)
+		bad(off, "a record of %u bytes", eh->size);
+	next = off + eh->size;
+	if (eh->type == RECORD_HEADER_TRACING_DATA)
+		next += (u32_at(off + 8, "tracing data") + 7) & ~7ULL;
+	return next;
+}
+
+/*
+ * Pipe mode (perf record -o -): what a file keeps in its header comes as
+ * records before the samples.
+ */
+static void
+pipe_headers(uint64_t off, uint64_t end)
+{
+	struct perf_event_header eh;
+	uint64_t next;
+	uint32_t asz;
+
+	for (; off < end; off = next) {
+		next = next_record(off, end, &eh);
+		switch (eh.type) {
+		case RECORD_HEADER_ATTR:
+			asz = u32_at(off + 8 + 4, "attribute");
+			if (asz < PERF_ATTR_SIZE_VER0 || 8 + asz > eh.size)
+				bad(off, "an attribute of %u bytes", asz);
+			add_attr(off + 8, asz, off + 8 + asz,
+			    (eh.size - 8 - asz) / 8);
+			break;
+		case RECORD_HEADER_TRACING_DATA:
+			set_feature(HEADER_TRACING_DATA, off + eh.size,
+			    u32_at(off + 8, "tracing data"));
+			break;
+		case RECORD_HEADER_FEATURE:
+			if (eh.size >= 16)
+				set_feature((int)u64_at(off + 8, "feature"),
+				    off + 16, eh.size - 16);
+			break;
 		}
 	}
 }
@@ -246,7 +333,7 @@ attr_of(uint64_t id)
 
 	for (i = 0; i < nids; i++)
 		if (ids[i].id == id)
-			return ids[i].attr;
+			return &attrs[ids[i].attr];
 	return NULL;
 }
 
@@ -457,7 +544,7 @@ by_time(const void *a, const void *b)
 }
 
 static void
-meta_features(struct writer *w, uint64_t ts, const struct file_header *h)
+meta_features(struct writer *w, uint64_t ts)
 {
 	char buf[1024], name[256];
 	struct section s;
@@ -465,19 +552,19 @@ meta_features(struct writer *w, uint64_t ts, const struct file_header *h)
 	uint64_t off;
 	size_t l = 0;
 
-	if (feature_str(h, HEADER_HOSTNAME, buf, sizeof(buf)))
+	if (feature_str(HEADER_HOSTNAME, buf, sizeof(buf)))
 		tp_meta(w, ts, "hostname", "%s", buf);
-	if (feature_str(h, HEADER_OSRELEASE, buf, sizeof(buf))) {
-		if (feature_str(h, HEADER_ARCH, name, sizeof(name)))
+	if (feature_str(HEADER_OSRELEASE, buf, sizeof(buf))) {
+		if (feature_str(HEADER_ARCH, name, sizeof(name)))
 			tp_meta(w, ts, "kernel", "Linux %s %s", buf, name);
 		else
 			tp_meta(w, ts, "kernel", "Linux %s", buf);
 	}
-	if (feature(h, HEADER_NRCPUS, &s) && s.size >= 8)
+	if (feature(HEADER_NRCPUS, &s) && s.size >= 8)
 		tp_meta(w, ts, "cpus", "%u", u32_at(s.offset + 4, "nrcpus"));
-	if (feature_str(h, HEADER_VERSION, buf, sizeof(buf)))
+	if (feature_str(HEADER_VERSION, buf, sizeof(buf)))
 		tp_meta(w, ts, "recorder", "perf %s", buf);
-	if (feature(h, HEADER_CMDLINE, &s) && s.size >= 4) {
+	if (feature(HEADER_CMDLINE, &s) && s.size >= 4) {
 		n = u32_at(s.offset, "cmdline");
 		for (off = s.offset + 4, i = 0; i < n && l < sizeof(buf) - 1; i++) {
 			len = u32_at(off, "cmdline");
@@ -536,7 +623,7 @@ convert(FILE *f, const char *name, struct writer *w)
 	struct attr *a;
 	struct tep_format_field *flags;
 	size_t n = 0, cap = 0, i, nthreads;
-	uint64_t off, end, first, last = 0, events = 0, lost = 0;
+	uint64_t off, next, start, end, first, last = 0, events = 0, lost = 0;
 	unsigned long long fl;
 	const char *comm;
 	unsigned long unknown;
@@ -544,22 +631,32 @@ convert(FILE *f, const char *name, struct writer *w)
 
 	fname = name;
 	tp_reset();
-	nids = 0;
+	nids = nattrs = 0;
+	memset(has_feat, 0, sizeof(has_feat));
 	input_load(&in, f, name);
-	memcpy(&h, at(0, sizeof(h), "file header"), sizeof(h));
+	memcpy(&h, at(0, 16, "file header"), 16);
 	if (!detect((const unsigned char *)h.magic, 8))
 		bad(0, "not a perf.data file");
 	if (memcmp(h.magic, "2ELIFREP", 8) == 0)
 		bad(0, "a big-endian perf.data: not supported");
-	if (h.size != sizeof(h))
-		bad(8, "a header of %llu bytes: a pipe-mode perf.data "
-		    "(perf record -o -)?  Record to a file",
-		    (unsigned long long)h.size);
-	read_attrs(&h);
-	at(h.data.offset, h.data.size, "data section");
+	if (h.size == 16) {			/* pipe mode */
+		start = 16;
+		end = in.len;
+		pipe_headers(start, end);
+	} else if (h.size == sizeof(h)) {
+		memcpy(&h, at(0, sizeof(h), "file header"), sizeof(h));
+		file_attrs(&h);
+		start = h.data.offset;
+		end = h.data.offset + h.data.size;
+		at(start, h.data.size, "data section");
+		file_features(&h);
+	} else
+		bad(8, "a header of %llu bytes", (unsigned long long)h.size);
+	if (nattrs == 0)
+		bad(0, "no events in the file");
 	if ((tep = tep_alloc()) == NULL)
 		diex(EX_OSERR, "tep_alloc failed");
-	if (!feature(&h, HEADER_TRACING_DATA, &s))
+	if (!feature(HEADER_TRACING_DATA, &s))
 		bad(0, "no tracing data: record tracepoints "
 		    "(perf record -e sched:sched_switch ...)");
 	tracing_data(&s);
@@ -568,11 +665,8 @@ convert(FILE *f, const char *name, struct writer *w)
 			attrs[i].ev = tep_find_event(tep, attrs[i].a.config);
 
 	/* Index every record we use, with its time. */
-	end = h.data.offset + h.data.size;
-	for (off = h.data.offset; off < end; off += eh.size) {
-		memcpy(&eh, at(off, sizeof(eh), "record header"), sizeof(eh));
-		if (eh.size < sizeof(eh) || off + eh.size > end)
-			bad(off, "a record of %u bytes", eh.size);
+	for (off = start; off < end; off = next) {
+		next = next_record(off, end, &eh);
 		a = NULL;
 		if (eh.type == PERF_RECORD_SAMPLE) {
 			a = sample_attr(off, eh.size);
@@ -608,7 +702,7 @@ convert(FILE *f, const char *name, struct writer *w)
 	clock_meta(w, first);
 	tp_meta(w, first, "import", "argus-import " ARGUS_VERSION);
 	tp_meta(w, first, "file", "%s", name);
-	meta_features(w, first, &h);
+	meta_features(w, first);
 
 	e.num = f_num;
 	e.str = f_str;
@@ -675,6 +769,7 @@ convert(FILE *f, const char *name, struct writer *w)
 	tp_meta(w, last, "lost", "%llu", (unsigned long long)lost);
 	free(refs);
 	free(attrs);
+	attrs = NULL;
 	free(ids);
 	ids = NULL;
 	tep_free(tep);

@@ -304,6 +304,12 @@ EOF
 	argus-cat -k meta p.gz | grep -qx 'meta,[0-9]*,,,source,perf'
 	argus-cat -k meta p.gz | grep -qx 'meta,[0-9]*,,,clock,mono'
 	diagnose p.gz truth
+	# Pipe mode: what a file keeps in its header comes as records.
+	timeout 30 perf record -q -k mono -a -o - -e sched:sched_switch \
+	    -e task:task_newtask -- sleep 0.3 >pipe.data
+	argus-import -Z <pipe.data >pipe.csv
+	[ "$(grep -c ',switch,' pipe.csv)" -gt 10 ]
+	[ "$(grep -c '^event,' pipe.csv)" -eq "$(perf script -i pipe.data 2>/dev/null | wc -l)" ]
 	# A perf.data cut short is bad input, named with its offset.
 	head -c 100000 p.data >cut.data
 	run argus-import -o cut.gz cut.data
