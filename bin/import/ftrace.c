@@ -561,6 +561,13 @@ mode_bits(const char *s, size_t n)
 static int
 f_num(const struct tp *e, const char *k, int base, int64_t *out)
 {
+	static const struct {
+		const char	*w;
+		int		 v;
+	} words[] = {
+		{ "true", 1 }, { "false", 0 }, { "handled", 1 },
+		{ "unhandled", 0 },
+	};
 	const struct body *b = e->arg;
 	struct fld *f;
 	char buf[40], *end;
@@ -586,13 +593,13 @@ f_num(const struct tp *e, const char *k, int base, int64_t *out)
 		*out = mode_bits(f->v, f->vl);
 		return 1;
 	}
-	if (f->vl == 4 && memcmp(f->v, "true", 4) == 0)
-		return *out = 1;
-	if ((f->vl == 5 && memcmp(f->v, "false", 5) == 0) ||
-	    (f->vl == 9 && memcmp(f->v, "unhandled", 9) == 0))
-		return (*out = 0) == 0;
-	if (f->vl == 7 && memcmp(f->v, "handled", 7) == 0)
-		return *out = 1;
+	/* What the kernel prints for a bool (group_dead) and irq_exit's ret. */
+	for (i = 0; i < (int)ARRAY_LEN(words); i++)
+		if (f->vl == strlen(words[i].w) &&
+		    memcmp(f->v, words[i].w, f->vl) == 0) {
+			*out = words[i].v;
+			return 1;
+		}
 	if (f->vl == 0 || f->vl >= sizeof(buf))
 		return 0;
 	memcpy(buf, f->v, f->vl);

@@ -583,12 +583,12 @@ static int
 clock_meta(struct writer *w, uint64_t ts)
 {
 	size_t i;
-	int clockid = -2;
+	int clockid = -2, c;
 
 	for (i = 0; i < nattrs; i++) {
 		if (attrs[i].a.type != PERF_TYPE_TRACEPOINT)
 			continue;
-		int c = attrs[i].a.use_clockid ? attrs[i].a.clockid : -1;
+		c = attrs[i].a.use_clockid ? attrs[i].a.clockid : -1;
 
 		if (clockid == -2)
 			clockid = c;
