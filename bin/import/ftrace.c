@@ -818,7 +818,8 @@ convert(FILE *in, const char *name, struct writer *w)
 	e.num = f_num;
 	e.str = f_str;
 	e.arg = &body;
-	for (i = 0; i < n; i++) {
+	/* Ctrl-C: what is written so far is a whole stream. */
+	for (i = 0; i < n && !interrupted; i++) {
 		l = &lines[i];
 		if (l->lost) {
 			tp_lost(w, l->ts, l->cpu, l->lost);

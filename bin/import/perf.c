@@ -708,7 +708,7 @@ convert(FILE *f, const char *name, struct writer *w)
 	e.str = f_str;
 	e.arg = &hit;
 	e.probe = 0;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !interrupted; i++) {	/* Ctrl-C: stop whole */
 		off = refs[i].off;
 		memcpy(&eh, in.p + off, sizeof(eh));
 		if (eh.type == PERF_RECORD_COMM) {

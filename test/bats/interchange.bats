@@ -260,6 +260,11 @@ EOF
 	[ "$(wc -l <a.events)" -gt 1000 ]
 	diff a.events b.events
 	grep -q ',lacks,"syscall names: .* all six argument registers' cw2.csv
+	# The registers the capture kept are the text's first ones.
+	paste -d'|' <(argus-cat -k event "$D/cw.gz" | grep ',sys_enter,') \
+	    <(argus-cat -k event cw2.csv | grep ',sys_enter,') |
+	    awk -F'|' 'substr($2, 1, length($1)) != $1 { print; bad++ }
+		END { exit bad > 0 }'
 }
 
 @test "export -f json: every link a flow that Perfetto binds, slices nest, tracks named" {
@@ -277,6 +282,11 @@ EOF
 	# The hung thread is on a named track, with its vertices.
 	load_ids "$D/cw.truth"
 	grep -q "\"tid\":$victim_tid,\"name\":\"thread_name\",\"args\":{\"name\":\"cw-browser\"}" cw.json
+	# A capture without its graph: scheduling slices, no flows.
+	argus-export -f json -o raw.json "$D/cw.gz"
+	check_json raw.json
+	grep -q '"name":"running on CPU [0-9]*"' raw.json
+	! grep -q '"ph":"s"' raw.json
 	# The checker fails a flow out of place.
 	awk '!done && /"ph":"f"/ { sub(/"ts":[0-9.]*/, "\"ts\":1.000"); done = 1 }
 	    { print }' cw.json >broken.json
