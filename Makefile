@@ -6,7 +6,8 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib
 LDLIBS	 = -lcsv -lz -lm
 
-# The tracing back end and its libraries link into argus-capture alone:
+# The tracing back end and its libraries link into argus-capture alone
+# (and libtraceevent into argus-import, for perf.data's event formats):
 # nothing downstream of the stream may depend on where a trace came from.
 CAPTURE_LIBS = -ltraceevent -ldw -lelf -lpthread
 
@@ -44,6 +45,7 @@ SLICE_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/slice/*.c))
 WATCH_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/watch/*.c))
 PORCELAIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/porcelain/*.c))
 IMPORT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/import/*.c))
+EXPORT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/export/*.c))
 
 bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -63,7 +65,11 @@ bin/argus-slice: bin/argus-slice.o $(SLICE_OBJS) lib/libargus.a
 bin/argus-watch: bin/argus-watch.o $(WATCH_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# perf.data's event formats are parsed by libtraceevent, as the capture's are.
 bin/argus-import: bin/argus-import.o $(IMPORT_OBJS) lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ -ltraceevent $(LDLIBS)
+
+bin/argus-export: bin/argus-export.o $(EXPORT_OBJS) lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/argus: bin/argus.o $(PORCELAIN_OBJS) lib/libargus.a

@@ -1,56 +1,59 @@
 /*
- * argus-import: traces from other tools into the record stream, so that
- * argus-segment ... argus-slice diagnose them unchanged.  One importer per
- * format, in bin/import/; this file picks one and runs it.
+ * argus-import: whole traces of other tools into the record stream.
  */
 #include <sys/stat.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "import/import.h"
-#include "util.h"
+
+#define HEAD	4096		/* bytes a format is recognised by */
 
 static const struct importer *formats[] = {
+	&import_ftrace,
+	&import_perf,
 	&import_kdebug,
 };
 
-static const char usage_head[] =
+static const char usage[] =
 "usage: argus-import [-zZ] [-f FORMAT] [-o FILE] [FILE ...]\n"
-"Read traces other tools wrote and write them as one Argus record stream.\n"
+"Convert whole traces of other tools into the Argus record stream, so that\n"
+"argus-segment, argus-link and the rest diagnose them.  The format of each\n"
+"FILE (none or -: standard input) is recognised by its first bytes.\n"
 "\n"
-"  -f, --format FORMAT  the input's format; without it, each FILE's first\n"
-"                       bytes say\n"
-"  -o, --output FILE    write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress       gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress    plain output even into a regular file\n"
-"  -h, --help           this text\n"
-"  -V, --version        version and record stream version\n"
+"  -f, --format FORMAT   read every FILE as FORMAT:\n"
+"%s"
+"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
+"  -z, --compress        gzip the output even into a pipe or terminal\n"
+"  -Z, --no-compress     plain output even into a regular file\n"
+"  -h, --help            this text\n"
+"  -V, --version         version and record stream version\n"
 "\n"
-"Formats:\n";
+"Events become the records argus-capture writes for the same tracepoints;\n"
+"meta records say the source and what it lacks (lacks,...).  Several FILEs\n"
+"are merged by time.\n"
+"Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-import(1).\n";
 
-static const char usage_tail[] =
-"\n"
-"Without FILE, or with -, read stdin.  What each format provides, and what\n"
-"it cannot, is in argus-import(1).\n"
-"Exit: 0 ok, 64 usage, 65 bad input (the message names file and offset),\n"
-"66 cannot open.\n";
-
-static char usage[2048];
-
-static void
-make_usage(void)
+static char *
+help(void)
 {
-	size_t i, n;
+	static char buf[4096];
+	char list[2048];
+	size_t i, len = 0;
 
-	n = snprintf(usage, sizeof(usage), "%s", usage_head);
-	for (i = 0; i < ARRAY_LEN(formats) && n < sizeof(usage); i++)
-		n += snprintf(usage + n, sizeof(usage) - n, "  %-19s%s\n",
-		    formats[i]->name, formats[i]->what);
-	if (n < sizeof(usage))
-		snprintf(usage + n, sizeof(usage) - n, "%s", usage_tail);
+	for (i = 0; i < ARRAY_LEN(formats); i++)
+		len += snprintf(list + len, sizeof(list) - len,
+		    "        %-7s %s\n", formats[i]->name,
+		    formats[i]->what);
+	snprintf(buf, sizeof(buf), usage, list);
+	return buf;
 }
 
 static const struct importer *
@@ -61,123 +64,160 @@ by_name(const char *name)
 	for (i = 0; i < ARRAY_LEN(formats); i++)
 		if (strcmp(formats[i]->name, name) == 0)
 			return formats[i];
-	fprintf(stderr, "argus-import: unknown format '%s'; formats:", name);
-	for (i = 0; i < ARRAY_LEN(formats); i++)
-		fprintf(stderr, " %s", formats[i]->name);
-	fputc('\n', stderr);
-	exit(EX_USAGE);
+	return NULL;
 }
 
-/*
- * Detection reads the first bytes; a pipe cannot seek back, so the
- * importer reads them again from this buffer, then from the input.
- */
-#define HEAD	64
-
-struct peeked {
+/* A pipe cannot be rewound: its first bytes are read again from here. */
+struct replay {
 	FILE		*f;
 	unsigned char	 head[HEAD];
-	size_t		 len, pos;
+	size_t		 len, off;
 };
 
 static ssize_t
-peeked_read(void *cookie, char *buf, size_t n)
+replay_read(void *c, char *buf, size_t size)
 {
-	struct peeked *p = cookie;
-	size_t k;
+	struct replay *r = c;
+	size_t n;
 
-	if (p->pos < p->len) {
-		k = p->len - p->pos < n ? p->len - p->pos : n;
-		memcpy(buf, p->head + p->pos, k);
-		p->pos += k;
-		return k;
+	if (r->off < r->len) {
+		n = r->len - r->off < size ? r->len - r->off : size;
+		memcpy(buf, r->head + r->off, n);
+		r->off += n;
+		return n;
 	}
-	k = fread(buf, 1, n, p->f);
-	return k == 0 && ferror(p->f) ? -1 : (ssize_t)k;
+	n = fread(buf, 1, size, r->f);
+	return n == 0 && ferror(r->f) ? -1 : (ssize_t)n;
 }
 
 static int
-peeked_close(void *cookie)
+replay_close(void *c)
 {
-	struct peeked *p = cookie;
+	struct replay *r = c;
 
-	return p->f == stdin ? 0 : fclose(p->f);
+	if (r->f != stdin)
+		fclose(r->f);
+	free(r);
+	return 0;
 }
 
-static void
-import(const char *path, const struct importer *fmt, struct writer *out)
+/* The input, positioned at its start, and its format. */
+static FILE *
+open_input(const char *path, const struct importer *forced,
+    const struct importer **fmt)
 {
-	static const cookie_io_functions_t io = { peeked_read, NULL, NULL,
-	    peeked_close };
-	struct peeked p = { 0 };
-	const char *name = path;
+	cookie_io_functions_t io = { replay_read, NULL, NULL, replay_close };
+	struct replay *r = xcalloc(1, sizeof(*r));
 	size_t i;
 	FILE *f;
 
-	if (strcmp(path, "-") == 0) {
-		p.f = stdin;
-		name = "<stdin>";
-	} else if ((p.f = fopen(path, "rb")) == NULL)
+	if (strcmp(path, "-") == 0)
+		f = stdin;
+	else if ((f = fopen(path, "re")) == NULL)
 		die(EX_NOINPUT, "%s", path);
-	p.len = fread(p.head, 1, sizeof(p.head), p.f);
-	if (ferror(p.f))
-		die(EX_IOERR, "%s", name);
-	for (i = 0; fmt == NULL && i < ARRAY_LEN(formats); i++)
-		if (formats[i]->detect(p.head, p.len))
-			fmt = formats[i];
-	if (fmt == NULL)
-		diex(EX_DATAERR, "%s: offset 0: not a format argus-import knows "
-		    "(try -f; formats in --help)", name);
-	if ((f = fopencookie(&p, "r", io)) == NULL)
-		die(EX_OSERR, "%s", name);
-	fmt->convert(f, name, out);
-	if (fclose(f) != 0)
-		die(EX_IOERR, "%s", name);
+	r->f = f;
+	r->len = fread(r->head, 1, sizeof(r->head), f);
+	if (ferror(f))
+		die(EX_IOERR, "%s: read", path);
+	*fmt = forced;
+	for (i = 0; *fmt == NULL && i < ARRAY_LEN(formats); i++)
+		if (formats[i]->detect(r->head, r->len))
+			*fmt = formats[i];
+	if (*fmt == NULL)
+		diex(EX_DATAERR, "%s: not a trace argus-import knows (%s); "
+		    "see -f in --help", path, r->len == 0 ? "empty" :
+		    "unrecognised first bytes");
+	if (f != stdin && fseeko(f, 0, SEEK_SET) == 0) {
+		free(r);
+		return f;
+	}
+	if ((f = fopencookie(r, "r", io)) == NULL)
+		die(EX_OSERR, "fopencookie");
+	return f;
 }
 
-/* -o must not truncate an input before it is read. */
 static void
-not_an_input(const char *out, char **in, int nin)
+import(const char *path, const struct importer *forced, struct writer *w)
 {
-	struct stat so, si;
+	const struct importer *fmt;
+	FILE *f = open_input(path, forced, &fmt);
+
+	fmt->convert(f, strcmp(path, "-") == 0 ? "<stdin>" : path, w);
+	if (f != stdin)
+		fclose(f);
+}
+
+/*
+ * Several traces: each is converted alone (its threads are its own), then
+ * all are merged by time, as argus-cat merges streams.
+ */
+static void
+import_many(char **paths, int n, const struct importer *forced,
+    struct writer *out)
+{
+	char dir[PATH_MAX], **tmp;
+	const struct record *rec;
+	struct source *src;
+	struct writer *w;
+	const char *t;
 	int i;
 
-	if (out == NULL || stat(out, &so) == -1)
-		return;
-	for (i = 0; i < nin; i++)
-		if (stat(in[i], &si) == 0 && si.st_dev == so.st_dev &&
-		    si.st_ino == so.st_ino)
-			diex(EX_USAGE, "-o %s: is also an input", out);
+	if ((t = getenv("TMPDIR")) == NULL || *t == '\0')
+		t = "/tmp";
+	snprintf(dir, sizeof(dir), "%s/argus-import.XXXXXX", t);
+	if (mkdtemp(dir) == NULL)
+		die(EX_CANTCREAT, "%s", dir);
+	tmp = xcalloc(n, sizeof(*tmp));
+	for (i = 0; i < n; i++) {
+		if (asprintf(&tmp[i], "%s/%d", dir, i) == -1)
+			die(EX_OSERR, "asprintf");
+		w = writer_open(tmp[i], Z_PLAIN);
+		import(paths[i], forced, w);
+		writer_close(w);
+	}
+	src = source_open(tmp, n);
+	while ((rec = source_next(src)) != NULL)
+		if (!rec->comment)
+			writer_record(out, rec);
+	source_close(src);
+	for (i = 0; i < n; i++) {
+		unlink(tmp[i]);
+		free(tmp[i]);
+	}
+	free(tmp);
+	rmdir(dir);
 }
 
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "format",	required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'f' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
+	const struct importer *forced = NULL;
 	struct common com = { NULL, Z_AUTO };
-	const struct importer *fmt = NULL;
 	struct writer *out;
-	int ch, i;
+	int ch;
 
-	make_usage();
 	while ((ch = getopt_long(argc, argv, "f:" COMMON_SHORT, longopts,
 	    NULL)) != -1) {
-		if (ch == 'f')
-			fmt = by_name(optarg);
-		else
-			common_option(&com, ch, optarg, usage);
+		if (ch == 'f') {
+			if ((forced = by_name(optarg)) == NULL) {
+				fprintf(stderr, "argus-import: -f %s: unknown "
+				    "format\n", optarg);
+				usage_error(help());
+			}
+		} else
+			common_option(&com, ch, optarg, help());
 	}
-	not_an_input(com.out, argv + optind, argc - optind);
 	catch_signals();
 	out = writer_open(com.out, com.z);
-	if (optind == argc)
-		import("-", fmt, out);
-	for (i = optind; i < argc && !interrupted; i++)
-		import(argv[i], fmt, out);
+	if (argc - optind <= 1)
+		import(optind < argc ? argv[optind] : "-", forced, out);
+	else
+		import_many(argv + optind, argc - optind, forced, out);
 	writer_close(out);
 	return exit_status(1);
 }

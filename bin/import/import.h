@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stream.h"
+#include "util.h"
 
 struct importer {
 	const char *name;	/* -f NAME */
@@ -22,6 +22,8 @@ struct importer {
 	void (*convert)(FILE *in, const char *name, struct writer *out);
 };
 
+extern const struct importer import_ftrace;	/* bin/import/ftrace.c */
+extern const struct importer import_perf;	/* bin/import/perf.c */
 extern const struct importer import_kdebug;	/* bin/import/kdebug.c */
 
 #endif

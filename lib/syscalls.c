@@ -1,6 +1,8 @@
 /*
  * The kernel's raw_syscalls events carry numbers only; names come from the
- * headers we were built with, which match the running kernel's ABI.
+ * headers we were built with, which match the running kernel's ABI.  The
+ * capture and the imports share the table: an imported trace is named by
+ * the table of the machine that imports it (argus-import(1) says so).
  */
 #include <stddef.h>
 #include <string.h>

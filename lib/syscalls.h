@@ -1,6 +1,6 @@
 /* Syscall numbers and names of the machine we run on. */
-#ifndef CAPTURE_SYSCALLS_H
-#define CAPTURE_SYSCALLS_H
+#ifndef ARGUS_SYSCALLS_H
+#define ARGUS_SYSCALLS_H
 
 #define SYSCALL_MAX	1024	/* numbers at or above print as "?" */
 

@@ -1,0 +1,321 @@
+/*
+ * ftrace text: each event as the kernel's `trace` file prints its
+ * tracepoint, with the TGID and irq-info columns, so that the Perfetto UI,
+ * Trace Compass and argus-import read it.  The irq-info column has the
+ * four letters of kernels before 5.x: both viewers' parsers take four,
+ * Trace Compass's no other number.  Times have nine digits: the viewers
+ * read them as seconds, and nothing is rounded away.
+ *
+ * Kernel pointers (%p) print as 16 hex digits without 0x, as with the
+ * hash-ptr option off; kernel functions (%ps) as 0x addresses, which is
+ * what the kernel prints for an address it has no symbol for.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+static int		 header_done;
+static unsigned long	 events;
+
+static void
+header(FILE *o)
+{
+	fputs("# tracer: nop\n"
+	    "#\n"
+	    "# argus-export -f ftrace: an Argus record stream as ftrace text\n"
+	    "#\n"
+	    "#                                      _-----=> irqs-off\n"
+	    "#                                     / _----=> need-resched\n"
+	    "#                                    | / _---=> hardirq/softirq\n"
+	    "#                                    || / _--=> preempt-depth\n"
+	    "#                                    ||| /     delay\n"
+	    "#           TASK-PID       TGID   CPU#  ||||   TIMESTAMP  FUNCTION\n"
+	    "#              | |           |      |   ||||      |         |\n", o);
+	header_done = 1;
+}
+
+/* A %p: the record's 0x hex, as the kernel prints it. */
+static void
+ptr(FILE *o, const struct event *e, int arg)
+{
+	fprintf(o, "%016" PRIx64, event_u64(e, arg));
+}
+
+static const char *
+state(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	/* Several letters are joined by '|', as __print_flags does. */
+	for (; *s != '\0' && n + 2 < size; s++) {
+		if (n > 0 && *s != '+')
+			buf[n++] = '|';
+		buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return n ? buf : "R";
+}
+
+static void
+hrtimer_mode(FILE *o, uint64_t m)
+{
+	fprintf(o, "%s%s%s%s", m & 1 ? "REL" : "ABS", m & 2 ? "|PINNED" : "",
+	    m & 4 ? "|SOFT" : "", m & 8 ? "|HARD" : "");
+}
+
+static void
+timer_flags(FILE *o, uint64_t f)
+{
+	const char *sep = "";
+
+	fprintf(o, "cpu=%u idx=%u flags=", (unsigned)(f & 0x3ffff),
+	    (unsigned)(f >> 22));
+	if (f & 0x40000)
+		fprintf(o, "%sM", sep), sep = "|";
+	if (f & 0x80000)
+		fprintf(o, "%sD", sep), sep = "|";
+	if (f & 0x100000)
+		fprintf(o, "%sP", sep), sep = "|";
+	if (f & 0x200000)
+		fprintf(o, "%sI", sep);
+}
+
+/* MAJOR:MINOR, as the record has it, to the kernel's MAJOR,MINOR. */
+static void
+dev(FILE *o, const char *s)
+{
+	fprintf(o, "%u,%u", (unsigned)strtoul(s, NULL, 10),
+	    strchr(s, ':') ? (unsigned)strtoul(strchr(s, ':') + 1, NULL, 10) : 0);
+}
+
+/* The tracepoint's name and its body in the kernel's print format. */
+static void
+body(FILE *o, const struct event *e)
+{
+	static const char *const sys6[] = { "(%" PRIx64, ", %" PRIx64 };
+	char st[32];
+	int i, n;
+
+	switch (e->type) {
+	case E_SWITCH:
+		fprintf(o, "sched_switch: prev_comm=%s prev_pid=%u prev_prio=120 "
+		    "prev_state=%s ==> next_comm=%s next_pid=%" PRIu64
+		    " next_prio=120", thread_comm(e->tid) ? thread_comm(e->tid) :
+		    "<...>", e->tid, state(event_str(e, 0), st, sizeof(st)),
+		    event_str(e, 3), event_u64(e, 2));
+		break;
+	case E_WAKING:
+	case E_WAKEUP_NEW:
+		fprintf(o, "%s: comm=%s pid=%" PRIu64 " prio=120 target_cpu=%03"
+		    PRId64, e->type == E_WAKING ? "sched_waking" :
+		    "sched_wakeup_new", event_str(e, 3), event_u64(e, 1),
+		    event_i64(e, 2));
+		break;
+	case E_FORK:
+		fprintf(o, "task_newtask: pid=%" PRIu64 " comm=%s clone_flags=%"
+		    PRIx64 " oom_score_adj=0", event_u64(e, 1), event_str(e, 3),
+		    event_u64(e, 2));
+		break;
+	case E_EXEC:
+		fprintf(o, "sched_process_exec: filename=%s pid=%u old_pid=%s",
+		    event_str(e, 0), e->tid, event_str(e, 1));
+		break;
+	case E_EXIT:
+		fprintf(o, "sched_process_exit: comm=%s pid=%u prio=120 "
+		    "group_dead=%s", event_str(e, 0), e->tid,
+		    event_u64(e, 1) ? "true" : "false");
+		break;
+	case E_COMM:
+		fprintf(o, "task_rename: pid=%" PRIu64 " oldcomm=%s newcomm=%s "
+		    "oom_score_adj=0", event_u64(e, 1), event_str(e, 2),
+		    event_str(e, 3));
+		break;
+	case E_SYS_ENTER:
+		/* The kernel prints all six registers; the rest were not kept. */
+		fprintf(o, "sys_enter: NR %" PRId64 " ", event_i64(e, 0));
+		n = event_nargs(e) - 2;
+		for (i = 0; i < 6; i++)
+			fprintf(o, sys6[i > 0], i < n ? event_u64(e, 2 + i) : 0);
+		fputc(')', o);
+		break;
+	case E_SYS_EXIT:
+		fprintf(o, "sys_exit: NR %" PRId64 " = %" PRId64,
+		    event_i64(e, 0), event_i64(e, 2));
+		break;
+	case E_IRQ_ENTRY:
+		fprintf(o, "irq_handler_entry: irq=%" PRId64 " name=%s",
+		    event_i64(e, 0), event_str(e, 1));
+		break;
+	case E_IRQ_EXIT:
+		fprintf(o, "irq_handler_exit: irq=%" PRId64 " ret=%s",
+		    event_i64(e, 0), event_i64(e, 1) ? "handled" : "unhandled");
+		break;
+	case E_SOFTIRQ_ENTRY:
+	case E_SOFTIRQ_EXIT:
+		fprintf(o, "%s: vec=%" PRIu64 " [action=%s]",
+		    e->type == E_SOFTIRQ_ENTRY ? "softirq_entry" : "softirq_exit",
+		    event_u64(e, 0), event_str(e, 1));
+		break;
+	case E_HRT_START:
+		fputs("hrtimer_start: hrtimer=", o);
+		ptr(o, e, 0);
+		fprintf(o, " function=%s expires=%" PRIu64 " softexpires=%"
+		    PRIu64 " mode=", event_str(e, 1), (uint64_t)event_i64(e, 2),
+		    (uint64_t)event_i64(e, 3));
+		hrtimer_mode(o, event_u64(e, 4));
+		fputs(" was_armed=0", o);
+		break;
+	case E_HRT_EXPIRE_ENTRY:
+	case E_TIMER_EXPIRE_ENTRY:
+		fputs(e->type == E_HRT_EXPIRE_ENTRY ?
+		    "hrtimer_expire_entry: hrtimer=" : "timer_expire_entry: timer=",
+		    o);
+		ptr(o, e, 0);
+		fprintf(o, " function=%s now=%" PRIu64, event_str(e, 1),
+		    (uint64_t)event_i64(e, 2));
+		if (e->type == E_TIMER_EXPIRE_ENTRY)
+			fprintf(o, " baseclk=%" PRIu64, (uint64_t)event_i64(e, 2));
+		break;
+	case E_HRT_EXPIRE_EXIT:
+		fputs("hrtimer_expire_exit: hrtimer=", o);
+		ptr(o, e, 0);
+		break;
+	case E_HRT_CANCEL:
+		fputs("hrtimer_cancel: hrtimer=", o);
+		ptr(o, e, 0);
+		break;
+	case E_TIMER_EXPIRE_EXIT:
+		fputs("timer_expire_exit: timer=", o);
+		ptr(o, e, 0);
+		break;
+	case E_TIMER_CANCEL:
+		fputs("timer_cancel: timer=", o);
+		ptr(o, e, 0);
+		break;
+	case E_TIMER_START:
+		fputs("timer_start: timer=", o);
+		ptr(o, e, 0);
+		fprintf(o, " function=%s expires=%" PRIu64 " [timeout=%" PRId64
+		    "] bucket_expiry=%" PRIu64 " ", event_str(e, 1),
+		    event_u64(e, 2), (int64_t)(event_u64(e, 2) - event_u64(e, 3)),
+		    event_u64(e, 2));
+		timer_flags(o, event_u64(e, 4));
+		break;
+	case E_WQ_QUEUE:
+		fputs("workqueue_queue_work: work struct=", o);
+		ptr(o, e, 0);
+		fprintf(o, " function=%s workqueue=%s req_cpu=%" PRId64 " cpu=%"
+		    PRId64, event_str(e, 1), event_str(e, 2), event_i64(e, 3),
+		    event_i64(e, 4));
+		break;
+	case E_WQ_START:
+	case E_WQ_END:
+		fprintf(o, "workqueue_execute_%s: work struct ",
+		    e->type == E_WQ_START ? "start" : "end");
+		ptr(o, e, 0);
+		fprintf(o, ": function %s", event_str(e, 1));
+		break;
+	case E_BLOCK_ISSUE:
+		fputs("block_rq_issue: ", o);
+		dev(o, event_str(e, 0));
+		fprintf(o, " %s %" PRIu64 " () %" PRIu64 " + %" PRIu64
+		    " none,0,0 [%s]", event_str(e, 4), event_u64(e, 3),
+		    event_u64(e, 1), event_u64(e, 2),
+		    thread_comm(e->tid) ? thread_comm(e->tid) : "");
+		break;
+	case E_BLOCK_COMPLETE:
+		fputs("block_rq_complete: ", o);
+		dev(o, event_str(e, 0));
+		fprintf(o, " %s () %" PRIu64 " + %" PRIu64 " none,0,0 [%" PRId64
+		    "]", event_str(e, 4), event_u64(e, 1), event_u64(e, 2),
+		    event_i64(e, 3));
+		break;
+	case E_SIGNAL_GENERATE:
+		fprintf(o, "signal_generate: sig=%" PRId64 " errno=0 code=%" PRId64
+		    " comm=%s pid=%" PRIu64 " grp=%" PRId64 " res=%" PRId64,
+		    event_i64(e, 0), event_i64(e, 4), event_str(e, 3),
+		    event_u64(e, 2), event_i64(e, 5), event_i64(e, 6));
+		break;
+	case E_SIGNAL_DELIVER:
+		fprintf(o, "signal_deliver: sig=%" PRId64 " errno=0 code=%" PRId64
+		    " sa_handler=%" PRIx64 " sa_flags=%" PRIx64, event_i64(e, 0),
+		    event_i64(e, 1), event_u64(e, 2), event_u64(e, 3));
+		break;
+	case E_MARKER:
+		fprintf(o, "tracing_mark_write: %s", event_str(e, 0));
+		break;
+	default:
+		/* A user probe, as the kernel prints a uprobe event. */
+		fprintf(o, "%s: (0x0)", record_str(e->rec, EC_TYPE));
+		n = event_nargs(e);
+		for (i = 0; i < n; i++)
+			fprintf(o, " arg%d=%s", i + 1, event_str(e, i));
+		break;
+	}
+}
+
+static void
+record(FILE *o, const struct record *r)
+{
+	struct event e;
+	const char *comm;
+	char ctx;
+	int pid;
+
+	if (!header_done)
+		header(o);
+	if (r->comment)
+		return;
+	if (strcmp(r->f[0], "lost") == 0) {
+		fprintf(o, "CPU:%s [LOST %s EVENTS]\n", record_str(r, 4),
+		    record_str(r, 5));
+		return;
+	}
+	if (!event_parse(r, &e)) {
+		thread_learn(r);
+		not_carried(r->f[0]);
+		return;
+	}
+	comm = e.tid == 0 ? "<idle>" : thread_comm(e.tid);
+	pid = *record_str(r, COL_PID) != '\0' ? (int)e.pid : -1;
+	fprintf(o, "%16s-%-7u ", comm != NULL ? comm : "<...>", e.tid);
+	if (pid >= 0)
+		fprintf(o, "(%7d) ", pid);
+	else
+		fputs("(-------) ", o);
+	ctx = e.ctx == 'h' ? 'h' : e.ctx == 's' ? 's' : e.ctx == 'n' ? 'z' :
+	    '.';
+	fprintf(o, "[%03u] ..%c. %5" PRIu64 ".%09" PRIu64 ": ", e.cpu, ctx,
+	    e.time / 1000000000, e.time % 1000000000);
+	body(o, &e);
+	fputc('\n', o);
+	/*
+	 * Learnt after the line: an exec or a rename shows under the name
+	 * the thread had, which is the one a reader first met it by.
+	 */
+	thread_learn(r);
+	events++;
+}
+
+static void
+end(FILE *o)
+{
+	char list[1024];
+
+	if (!header_done)
+		header(o);
+	not_carried_list(list, sizeof(list));
+	fprintf(o, "# argus-export: %lu events", events);
+	if (*list != '\0')
+		fprintf(o, "; records ftrace text cannot carry: %s", list);
+	fputc('\n', o);
+}
+
+const struct exporter export_ftrace = {
+	"ftrace",
+	"kernel trace text: Perfetto UI, Trace Compass",
+	record,
+	end,
+};

@@ -1,0 +1,165 @@
+/*
+ * What each exporter needs of a thread besides its events: its process
+ * and its name at the moment, learnt from the stream as capture/emit.c
+ * learns them from the kernel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "export.h"
+
+struct thread {
+	uint32_t	 tid;
+	int		 pid;
+	char		 comm[16];
+	UT_hash_handle	 hh;
+};
+
+struct kind {
+	char		*name;
+	unsigned long	 n;
+	UT_hash_handle	 hh;
+};
+
+static struct thread	*threads;
+static struct kind	*kinds;
+
+static struct thread *
+get(uint32_t tid)
+{
+	struct thread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = -1;
+		HASH_ADD(hh, threads, tid, sizeof(tid), t);
+	}
+	return t;
+}
+
+static void
+set(uint32_t tid, int pid, const char *comm)
+{
+	struct thread *t = get(tid);
+
+	if (pid >= 0)
+		t->pid = pid;
+	if (comm != NULL)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+static int
+pid_of(const struct record *r, size_t col)
+{
+	const char *s = record_str(r, col);
+
+	return *s != '\0' ? atoi(s) : -1;
+}
+
+void
+thread_learn(const struct record *r)
+{
+	struct event ev;
+	const char *s, *b;
+
+	if (r->comment)
+		return;
+	if (strcmp(r->f[0], "task") == 0) {
+		if (*record_str(r, COL_TID) != '\0')
+			set(record_u64(r, COL_TID), pid_of(r, COL_PID),
+			    record_str(r, COL_FIRST_OWN));
+		return;
+	}
+	/* Any record of a thread may say its process: events, vertices... */
+	if (*record_str(r, COL_TID) != '\0' && pid_of(r, COL_PID) > 0)
+		set(record_u64(r, COL_TID), pid_of(r, COL_PID), NULL);
+	if (!event_parse(r, &ev))
+		return;
+	switch (ev.type) {
+	case E_FORK:
+		set(event_u64(&ev, 1), pid_of(r, EC_ARG), event_str(&ev, 3));
+		break;
+	case E_EXEC:
+		s = event_str(&ev, 0);
+		if ((b = strrchr(s, '/')) != NULL)
+			s = b + 1;
+		set(ev.tid, ev.tid, s);
+		break;
+	case E_COMM:
+		set(event_u64(&ev, 1), -1, event_str(&ev, 3));
+		break;
+	default:
+		break;
+	}
+}
+
+const char *
+thread_comm(uint32_t tid)
+{
+	struct thread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	return t != NULL && t->comm[0] != '\0' ? t->comm : NULL;
+}
+
+int
+thread_pid(uint32_t tid)
+{
+	struct thread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	return t != NULL ? t->pid : -1;
+}
+
+static int
+by_tid(struct thread *a, struct thread *b)
+{
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+void
+thread_foreach(void (*fn)(uint32_t, int, const char *, void *), void *arg)
+{
+	struct thread *t;
+
+	HASH_SORT(threads, by_tid);
+	for (t = threads; t != NULL; t = t->hh.next)
+		fn(t->tid, t->pid, t->comm, arg);
+}
+
+void
+not_carried(const char *kind)
+{
+	struct kind *k;
+
+	HASH_FIND_STR(kinds, kind, k);
+	if (k == NULL) {
+		k = xcalloc(1, sizeof(*k));
+		k->name = xstrdup(kind);
+		HASH_ADD_KEYPTR(hh, kinds, k->name, strlen(k->name), k);
+	}
+	k->n++;
+}
+
+static int
+by_name(struct kind *a, struct kind *b)
+{
+	return strcmp(a->name, b->name);
+}
+
+void
+not_carried_list(char *buf, size_t size)
+{
+	struct kind *k;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	HASH_SORT(kinds, by_name);
+	for (k = kinds; k != NULL && len < size; k = k->hh.next)
+		len += snprintf(buf + len, size - len, "%s%s %lu",
+		    len ? ", " : "", k->name, k->n);
+}

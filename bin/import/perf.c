@@ -1,0 +1,784 @@
+/*
+ * perf.data, as `perf record` of tracepoints writes it (the file format:
+ * tools/perf/Documentation/perf.data-file-format.txt).  Read natively
+ * rather than through `perf script`: its text would lose the fields'
+ * values to print formats (%ps names, hashed %p), cost a second process
+ * per import, and tie the import to a perf of the recording's version.
+ * libtraceevent parses the event formats that perf stores with the data,
+ * as it does the capture's; the sample layout we read ourselves.
+ *
+ * Samples come per CPU in rounds, not in time order, and a thread's
+ * process is known from perf's COMM and FORK records: the whole file is
+ * indexed, sorted by time, then converted.
+ */
+#include <linux/perf_event.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "util.h"
+#include "import.h"
+#include "input.h"
+#include "tp.h"
+
+#define HEADER_TRACING_DATA	1	/* perf's feature bits */
+#define HEADER_HOSTNAME		3
+#define HEADER_OSRELEASE	4
+#define HEADER_VERSION		5
+#define HEADER_ARCH		6
+#define HEADER_NRCPUS		7
+#define HEADER_CMDLINE		11
+#define NFEATURES		256
+
+/* perf's own records (tools/lib/perf/include/perf/event.h), pipe mode's. */
+#define RECORD_HEADER_ATTR		64
+#define RECORD_HEADER_TRACING_DATA	66
+#define RECORD_HEADER_FEATURE		80
+
+/* From the kernel's trace_entry flags (kernel/trace/trace.h). */
+#define TF_HARDIRQ	0x08
+#define TF_SOFTIRQ	0x10
+#define TF_NMI		0x40
+
+struct section {
+	uint64_t	 offset, size;
+};
+
+struct file_header {
+	char		 magic[8];
+	uint64_t	 size;
+	uint64_t	 attr_size;
+	struct section	 attrs, data, event_types;
+	uint64_t	 features[NFEATURES / 64];
+};
+
+struct attr {
+	struct perf_event_attr	 a;
+	struct tep_event	*ev;	/* a tracepoint's format */
+};
+
+struct ref {				/* one record, to be sorted */
+	uint64_t	 ts;
+	uint64_t	 off;
+	struct attr	*attr;
+};
+
+static const char	*fname;
+static struct input	 in;
+static struct tep_handle *tep;
+static struct attr	*attrs;
+static size_t		 nattrs;
+static struct { uint64_t id; size_t attr; } *ids;
+static size_t		 nids;
+/* Feature sections, from the file's table or pipe mode's records. */
+static struct section	 feats[NFEATURES];
+static unsigned char	 has_feat[NFEATURES];
+
+static void __attribute__((noreturn, format(printf, 2, 3)))
+bad(uint64_t off, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diex(EX_DATAERR, "%s: offset %llu: %s", fname,
+	    (unsigned long long)off, msg);
+}
+
+/* len bytes at off, all inside the file, or bad input. */
+static const unsigned char *
+at(uint64_t off, uint64_t len, const char *what)
+{
+	if (off > in.len || len > in.len - off)
+		bad(off, "%s: %llu bytes past the end of the file (cut short?)",
+		    what, (unsigned long long)(off + len - in.len));
+	return in.p + off;
+}
+
+static uint64_t
+u64_at(uint64_t off, const char *what)
+{
+	uint64_t v;
+
+	memcpy(&v, at(off, 8, what), 8);
+	return v;
+}
+
+static uint32_t
+u32_at(uint64_t off, const char *what)
+{
+	uint32_t v;
+
+	memcpy(&v, at(off, 4, what), 4);
+	return v;
+}
+
+static int
+detect(const unsigned char *h, size_t len)
+{
+	return len >= 8 && (memcmp(h, "PERFILE2", 8) == 0 ||
+	    memcmp(h, "2ELIFREP", 8) == 0);
+}
+
+static void
+set_feature(int bit, uint64_t off, uint64_t size)
+{
+	if (bit < 0 || bit >= NFEATURES)
+		return;			/* a feature newer than us */
+	at(off, size, "feature section");
+	feats[bit] = (struct section){ off, size };
+	has_feat[bit] = 1;
+}
+
+/* A file's features: their sections follow the data, one per bit set. */
+static void
+file_features(const struct file_header *h)
+{
+	uint64_t off = h->data.offset + h->data.size;
+	struct section s;
+	int i;
+
+	for (i = 0; i < NFEATURES; i++) {
+		if (!(h->features[i / 64] & (1ULL << (i % 64))))
+			continue;
+		memcpy(&s, at(off, sizeof(s), "feature table"), sizeof(s));
+		set_feature(i, s.offset, s.size);
+		off += sizeof(s);
+	}
+}
+
+static int
+feature(int bit, struct section *s)
+{
+	if (!has_feat[bit])
+		return 0;
+	*s = feats[bit];
+	return 1;
+}
+
+/* A feature's string: u32 length, then the string, NUL-padded. */
+static int
+feature_str(int bit, char *buf, size_t size)
+{
+	struct section s;
+	uint32_t len;
+
+	if (!feature(bit, &s) || s.size < 4)
+		return 0;
+	len = u32_at(s.offset, "feature string");
+	if (len > s.size - 4)
+		bad(s.offset, "feature string of %u bytes in %llu", len,
+		    (unsigned long long)s.size);
+	snprintf(buf, size, "%.*s", (int)len, (const char *)in.p + s.offset + 4);
+	return 1;
+}
+
+/*
+ * The tracing data: what trace-cmd's and perf's tracing files share
+ * (magic, version, endianness, sizes, the header page, then the format
+ * text of each event, by system).
+ */
+static void
+tracing_data(const struct section *s)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r',
+	    'a', 'c', 'i', 'n', 'g' };
+	uint64_t off = s->offset, end = s->offset + s->size, size;
+	const char *p, *sys;
+	uint32_t n, nsys, i, j;
+	size_t len;
+
+	if (s->size < sizeof(magic) + 8 ||
+	    memcmp(at(off, sizeof(magic), "tracing data"), magic, sizeof(magic)))
+		bad(off, "tracing data without its magic number");
+	off += sizeof(magic);
+	p = (const char *)at(off, 1, "tracing data");
+	len = strnlen(p, end - off);
+	off += len + 1;				/* the version */
+	if (*at(off, 1, "tracing data") != 0)
+		bad(off, "a big-endian recording: not supported");
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, *at(off + 1, 1, "tracing data"));
+	tep_set_page_size(tep, u32_at(off + 2, "tracing data"));
+	off += 6;
+	/* "header_page" and "header_event": names, sizes, text. */
+	for (i = 0; i < 2; i++) {
+		p = (const char *)at(off, 12, "tracing data header");
+		off += strnlen(p, end - off) + 1;
+		size = u64_at(off, "tracing data header");
+		at(off + 8, size, "tracing data header");
+		if (i == 0)
+			tep_parse_header_page(tep, (char *)in.p + off + 8, size,
+			    tep_get_long_size(tep));
+		off += 8 + size;
+	}
+	n = u32_at(off, "ftrace formats");		/* the tracer's own */
+	for (off += 4, i = 0; i < n; i++)
+		off += 8 + u64_at(off, "ftrace format");
+	nsys = u32_at(off, "event formats");
+	for (off += 4, i = 0; i < nsys; i++) {
+		sys = (const char *)at(off, 1, "event system");
+		off += strnlen(sys, end - off) + 1;
+		n = u32_at(off, "event formats");
+		for (off += 4, j = 0; j < n; j++) {
+			size = u64_at(off, "event format");
+			at(off + 8, size, "event format");
+			if (tep_parse_event(tep, (const char *)in.p + off + 8,
+			    size, sys) != 0)
+				bad(off + 8, "an event format libtraceevent "
+				    "cannot parse (system %s)", sys);
+			off += 8 + size;
+		}
+	}
+}
+
+/* An event attribute of asz bytes at off, and its n ids at idoff. */
+static void
+add_attr(uint64_t off, size_t asz, uint64_t idoff, uint64_t n)
+{
+	uint64_t j;
+
+	attrs = xrealloc(attrs, (nattrs + 1) * sizeof(*attrs));
+	memset(&attrs[nattrs], 0, sizeof(attrs[nattrs]));
+	memcpy(&attrs[nattrs].a, at(off, asz, "attribute"),
+	    asz < sizeof(attrs[nattrs].a) ? asz : sizeof(attrs[nattrs].a));
+	ids = xrealloc(ids, (nids + n) * sizeof(*ids));
+	for (j = 0; j < n; j++) {
+		ids[nids].id = u64_at(idoff + 8 * j, "event id");
+		ids[nids++].attr = nattrs;
+	}
+	nattrs++;
+}
+
+static void
+file_attrs(const struct file_header *h)
+{
+	struct section idsec;
+	uint64_t off, i, n;
+	size_t asz;
+
+	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attrs.size % h->attr_size)
+		bad(24, "attribute size %llu", (unsigned long long)h->attr_size);
+	asz = h->attr_size - 16;
+	n = h->attrs.size / h->attr_size;
+	for (i = 0; i < n; i++) {
+		off = h->attrs.offset + i * h->attr_size;
+		memcpy(&idsec, at(off + asz, 16, "attribute ids"), 16);
+		add_attr(off, asz, idsec.offset, idsec.size / 8);
+	}
+}
+
+/*
+ * The record after the one at off.  Pipe mode's tracing data follows its
+ * record, outside its size, padded to 8 bytes.
+ */
+static uint64_t
+next_record(uint64_t off, uint64_t end, struct perf_event_header *eh)
+{
+	uint64_t next;
+
+	memcpy(eh, at(off, sizeof(*eh), "record header"), sizeof(*eh));
+	if (eh->size < sizeof(*eh) || off + eh->size > end)
+		bad(off, "a record of %u bytes", eh->size);
+	next = off + eh->size;
+	if (eh->type == RECORD_HEADER_TRACING_DATA)
+		next += (u32_at(off + 8, "tracing data") + 7) & ~7ULL;
+	return next;
+}
+
+/*
+ * Pipe mode (perf record -o -): what a file keeps in its header comes as
+ * records before the samples.
+ */
+static void
+pipe_headers(uint64_t off, uint64_t end)
+{
+	struct perf_event_header eh;
+	uint64_t next;
+	uint32_t asz;
+
+	for (; off < end; off = next) {
+		next = next_record(off, end, &eh);
+		switch (eh.type) {
+		case RECORD_HEADER_ATTR:
+			asz = u32_at(off + 8 + 4, "attribute");
+			if (asz < PERF_ATTR_SIZE_VER0 || 8 + asz > eh.size)
+				bad(off, "an attribute of %u bytes", asz);
+			add_attr(off + 8, asz, off + 8 + asz,
+			    (eh.size - 8 - asz) / 8);
+			break;
+		case RECORD_HEADER_TRACING_DATA:
+			set_feature(HEADER_TRACING_DATA, off + eh.size,
+			    u32_at(off + 8, "tracing data"));
+			break;
+		case RECORD_HEADER_FEATURE:
+			if (eh.size >= 16)
+				set_feature((int)u64_at(off + 8, "feature"),
+				    off + 16, eh.size - 16);
+			break;
+		}
+	}
+}
+
+static struct attr *
+attr_of(uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < nids; i++)
+		if (ids[i].id == id)
+			return &attrs[ids[i].attr];
+	return NULL;
+}
+
+/* Where a sample's fields are, by its sample_type (perf_event_open(2)). */
+struct sample {
+	uint32_t	 pid, tid, cpu;
+	uint64_t	 time, id;
+	const unsigned char *raw;
+	uint32_t	 rawsize;
+};
+
+static void
+sample_parse(uint64_t off, uint64_t size, uint64_t st, uint64_t rf,
+    struct sample *s)
+{
+	uint64_t p = off + 8, end = off + size, nr;
+
+	memset(s, 0, sizeof(*s));
+#define TAKE(n)	do { if (p + (n) > end) bad(off, "a sample shorter than its " \
+	"sample_type"); p += (n); } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		s->id = u64_at(p, "sample");
+		TAKE(8);
+	}
+	if (st & PERF_SAMPLE_IP)
+		TAKE(8);
+	if (st & PERF_SAMPLE_TID) {
+		s->pid = u32_at(p, "sample");
+		s->tid = u32_at(p + 4, "sample");
+		TAKE(8);
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		s->time = u64_at(p, "sample");
+		TAKE(8);
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		TAKE(8);
+	if (st & PERF_SAMPLE_ID) {
+		s->id = u64_at(p, "sample");
+		TAKE(8);
+	}
+	if (st & PERF_SAMPLE_STREAM_ID)
+		TAKE(8);
+	if (st & PERF_SAMPLE_CPU) {
+		s->cpu = u32_at(p, "sample");
+		TAKE(8);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE(8);
+	if (st & PERF_SAMPLE_READ) {
+		int per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+
+		if (rf & PERF_FORMAT_GROUP) {
+			nr = u64_at(p, "sample");
+			TAKE(8);
+		} else
+			nr = 1;
+		TAKE(8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)));
+		if (nr > (end - p) / 8)
+			bad(off, "a sample's read values past its end");
+		TAKE(8 * per * nr);
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		nr = u64_at(p, "sample");
+		TAKE(8);
+		if (nr > (end - p) / 8)
+			bad(off, "a sample's call chain past its end");
+		TAKE(8 * nr);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		s->rawsize = u32_at(p, "sample");
+		TAKE(4);
+		s->raw = at(p, s->rawsize, "sample");
+		TAKE(s->rawsize);
+	}
+#undef TAKE
+}
+
+/* A non-sample record's time and cpu: its sample_id, at its end. */
+static void
+sample_id(uint64_t off, uint64_t size, uint64_t st, struct sample *s)
+{
+	uint64_t p = off + size;
+
+	memset(s, 0, sizeof(*s));
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = u64_at(p -= 8, "sample id");
+	if (st & PERF_SAMPLE_CPU)
+		s->cpu = u32_at(p -= 8, "sample id");
+	if (st & PERF_SAMPLE_STREAM_ID)
+		p -= 8;
+	if (st & PERF_SAMPLE_ID)
+		s->id = u64_at(p -= 8, "sample id");
+	if (st & PERF_SAMPLE_TIME)
+		s->time = u64_at(p -= 8, "sample id");
+	if (st & PERF_SAMPLE_TID) {
+		p -= 8;
+		s->pid = u32_at(p, "sample id");
+		s->tid = u32_at(p + 4, "sample id");
+	}
+	if (p < off + 8)
+		bad(off, "a record shorter than its sample id");
+}
+
+/* The attribute a sample belongs to. */
+static struct attr *
+sample_attr(uint64_t off, uint64_t size)
+{
+	struct sample s;
+	struct attr *a;
+
+	if (nattrs == 1)
+		return &attrs[0];
+	sample_parse(off, size, attrs[0].a.sample_type, attrs[0].a.read_format,
+	    &s);
+	if ((a = attr_of(s.id)) == NULL)
+		bad(off, "a sample of unknown event id %llu",
+		    (unsigned long long)s.id);
+	return a;
+}
+
+/* Field access for tp.c, through libtraceevent's reading of the format. */
+
+struct hit {
+	struct tep_event	*ev;
+	const unsigned char	*raw;
+	uint32_t		 size;
+};
+
+static int
+f_num(const struct tp *e, const char *name, int base, int64_t *v)
+{
+	const struct hit *h = e->arg;
+	struct tep_format_field *f;
+	unsigned long long u;
+	char fld[32];
+	const char *br;
+	int idx = 0, bits;
+
+	(void)base;
+	snprintf(fld, sizeof(fld), "%s", name);
+	if ((br = strchr(name, '[')) != NULL) {
+		fld[br - name] = '\0';
+		idx = atoi(br + 1);
+	}
+	if ((f = tep_find_any_field(h->ev, fld)) == NULL)
+		return 0;
+	if (br != NULL) {
+		if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->elementsize == 0 ||
+		    (unsigned)idx >= f->arraylen ||
+		    f->offset + (idx + 1) * f->elementsize > h->size)
+			return 0;
+		*v = (int64_t)tep_read_number(tep, h->raw + f->offset +
+		    idx * f->elementsize, f->elementsize);
+		return 1;
+	}
+	if ((unsigned)f->offset + f->size > h->size ||
+	    tep_read_number_field(f, h->raw, &u) != 0)
+		return 0;
+	bits = 8 * f->size;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && bits < 64 &&
+	    (u & (1ULL << (bits - 1))))
+		u |= ~0ULL << bits;
+	*v = (int64_t)u;
+	return 1;
+}
+
+static int
+f_str(const struct tp *e, const char *name, const char **s, size_t *n)
+{
+	const struct hit *h = e->arg;
+	struct tep_format_field *f;
+	unsigned int loc, off, max;
+
+	if ((f = tep_find_any_field(h->ev, name)) == NULL ||
+	    (unsigned)f->offset > h->size)
+		return 0;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if ((unsigned)f->offset + 4 > h->size)
+			return 0;
+		loc = tep_read_number(tep, h->raw + f->offset, 4);
+		off = loc & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		max = loc >> 16;
+	} else {
+		off = f->offset;
+		max = f->size ? (unsigned)f->size : h->size - off;
+	}
+	if (off > h->size)
+		return 0;
+	if (max > h->size - off)
+		max = h->size - off;
+	*s = (const char *)h->raw + off;
+	*n = strnlen(*s, max);
+	return 1;
+}
+
+static int
+by_time(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void
+meta_features(struct writer *w, uint64_t ts)
+{
+	char buf[1024], name[256];
+	struct section s;
+	uint32_t n, len, i;
+	uint64_t off;
+	size_t l = 0;
+
+	if (feature_str(HEADER_HOSTNAME, buf, sizeof(buf)))
+		tp_meta(w, ts, "hostname", "%s", buf);
+	if (feature_str(HEADER_OSRELEASE, buf, sizeof(buf))) {
+		if (feature_str(HEADER_ARCH, name, sizeof(name)))
+			tp_meta(w, ts, "kernel", "Linux %s %s", buf, name);
+		else
+			tp_meta(w, ts, "kernel", "Linux %s", buf);
+	}
+	if (feature(HEADER_NRCPUS, &s) && s.size >= 8)
+		tp_meta(w, ts, "cpus", "%u", u32_at(s.offset + 4, "nrcpus"));
+	if (feature_str(HEADER_VERSION, buf, sizeof(buf)))
+		tp_meta(w, ts, "recorder", "perf %s", buf);
+	if (feature(HEADER_CMDLINE, &s) && s.size >= 4) {
+		n = u32_at(s.offset, "cmdline");
+		for (off = s.offset + 4, i = 0; i < n && l < sizeof(buf) - 1; i++) {
+			len = u32_at(off, "cmdline");
+			at(off + 4, len, "cmdline");
+			l += snprintf(buf + l, sizeof(buf) - l, "%s%.*s",
+			    i ? " " : "", (int)strnlen((const char *)in.p +
+			    off + 4, len), (const char *)in.p + off + 4);
+			off += 4 + len;
+		}
+		tp_meta(w, ts, "command", "%s", buf);
+	}
+}
+
+/* The clock the samples were stamped with: -k mono is the stream's. */
+static int
+clock_meta(struct writer *w, uint64_t ts)
+{
+	size_t i;
+	int clockid = -2, c;
+
+	for (i = 0; i < nattrs; i++) {
+		if (attrs[i].a.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		c = attrs[i].a.use_clockid ? attrs[i].a.clockid : -1;
+
+		if (clockid == -2)
+			clockid = c;
+		else if (clockid != c)
+			bad(0, "events stamped with different clocks");
+	}
+	if (clockid == 1) {
+		tp_meta(w, ts, "clock", "mono");
+		return 1;
+	}
+	if (clockid == -1)
+		tp_meta(w, ts, "clock", "perf");
+	else
+		tp_meta(w, ts, "clock", "clockid %d", clockid);
+	tp_meta(w, ts, "lacks", "clock: recorded without -k mono; times are "
+	    "on %s, not CLOCK_MONOTONIC, and do not merge with captures",
+	    clockid == -1 ? "perf's own clock (the kernel's sched_clock)" :
+	    "another clock");
+	return 0;
+}
+
+static void
+convert(FILE *f, const char *name, struct writer *w)
+{
+	struct file_header h;
+	struct section s;
+	struct ref *refs = NULL;
+	struct perf_event_header eh;
+	struct sample smp;
+	struct hit hit;
+	struct tp e;
+	struct attr *a;
+	struct tep_format_field *flags;
+	size_t n = 0, cap = 0, i, nthreads;
+	uint64_t off, next, start, end, first, last = 0, events = 0, lost = 0;
+	unsigned long long fl;
+	const char *comm;
+	unsigned long unknown;
+	int syscalls = 0;
+
+	fname = name;
+	tp_reset();
+	nids = nattrs = 0;
+	memset(has_feat, 0, sizeof(has_feat));
+	input_load(&in, f, name);
+	memcpy(&h, at(0, 16, "file header"), 16);
+	if (!detect((const unsigned char *)h.magic, 8))
+		bad(0, "not a perf.data file");
+	if (memcmp(h.magic, "2ELIFREP", 8) == 0)
+		bad(0, "a big-endian perf.data: not supported");
+	if (h.size == 16) {			/* pipe mode */
+		start = 16;
+		end = in.len;
+		pipe_headers(start, end);
+	} else if (h.size == sizeof(h)) {
+		memcpy(&h, at(0, sizeof(h), "file header"), sizeof(h));
+		file_attrs(&h);
+		start = h.data.offset;
+		end = h.data.offset + h.data.size;
+		at(start, h.data.size, "data section");
+		file_features(&h);
+	} else
+		bad(8, "a header of %llu bytes", (unsigned long long)h.size);
+	if (nattrs == 0)
+		bad(0, "no events in the file");
+	if ((tep = tep_alloc()) == NULL)
+		diex(EX_OSERR, "tep_alloc failed");
+	if (!feature(HEADER_TRACING_DATA, &s))
+		bad(0, "no tracing data: record tracepoints "
+		    "(perf record -e sched:sched_switch ...)");
+	tracing_data(&s);
+	for (i = 0; i < nattrs; i++)
+		if (attrs[i].a.type == PERF_TYPE_TRACEPOINT)
+			attrs[i].ev = tep_find_event(tep, attrs[i].a.config);
+
+	/* Index every record we use, with its time. */
+	for (off = start; off < end; off = next) {
+		next = next_record(off, end, &eh);
+		a = NULL;
+		if (eh.type == PERF_RECORD_SAMPLE) {
+			a = sample_attr(off, eh.size);
+			if (a->ev == NULL)
+				continue;
+			sample_parse(off, eh.size, a->a.sample_type,
+			    a->a.read_format, &smp);
+		} else if (eh.type == PERF_RECORD_COMM ||
+		    eh.type == PERF_RECORD_FORK || eh.type == PERF_RECORD_LOST) {
+			if (attrs[0].a.sample_id_all)
+				sample_id(off, eh.size, attrs[0].a.sample_type,
+				    &smp);
+			else
+				memset(&smp, 0, sizeof(smp));
+		} else
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			refs = xrealloc(refs, cap * sizeof(*refs));
+		}
+		refs[n++] = (struct ref){ smp.time, off, a };
+		/* What each thread is, before anything is written. */
+		if (a != NULL)
+			tp_thread(smp.tid, smp.pid, NULL, 0, 0);
+	}
+	qsort(refs, n, sizeof(*refs), by_time);
+
+	first = NO_TIME;
+	for (i = 0; i < n && first == NO_TIME; i++)
+		if (refs[i].attr != NULL)
+			first = refs[i].ts;
+	tp_meta(w, first, "source", "perf");
+	clock_meta(w, first);
+	tp_meta(w, first, "import", "argus-import " ARGUS_VERSION);
+	tp_meta(w, first, "file", "%s", name);
+	meta_features(w, first);
+
+	e.num = f_num;
+	e.str = f_str;
+	e.arg = &hit;
+	e.probe = 0;
+	for (i = 0; i < n && !interrupted; i++) {	/* Ctrl-C: stop whole */
+		off = refs[i].off;
+		memcpy(&eh, in.p + off, sizeof(eh));
+		if (eh.type == PERF_RECORD_COMM) {
+			comm = (const char *)at(off + 16, 1, "comm");
+			tp_thread(u32_at(off + 12, "comm"),
+			    u32_at(off + 8, "comm"), comm,
+			    strnlen(comm, eh.size - 16), 1);
+			continue;
+		}
+		if (eh.type == PERF_RECORD_FORK) {
+			/* pid, ppid, tid, ptid: the new thread's process. */
+			tp_thread(u32_at(off + 16, "fork"),
+			    u32_at(off + 8, "fork"), NULL, 0, 1);
+			continue;
+		}
+		if (eh.type == PERF_RECORD_LOST) {
+			smp.cpu = -1;
+			if (attrs[0].a.sample_id_all &&
+			    (attrs[0].a.sample_type & PERF_SAMPLE_CPU))
+				sample_id(off, eh.size, attrs[0].a.sample_type,
+				    &smp);
+			lost += u64_at(off + 16, "lost");
+			tp_lost(w, last, (int)smp.cpu, u64_at(off + 16, "lost"));
+			continue;
+		}
+		a = refs[i].attr;
+		sample_parse(off, eh.size, a->a.sample_type, a->a.read_format,
+		    &smp);
+		if (smp.raw == NULL)
+			bad(off, "a tracepoint sample without its raw data "
+			    "(sample_type lacks RAW)");
+		hit = (struct hit){ a->ev, smp.raw, smp.rawsize };
+		e.ctx = '-';
+		flags = tep_find_common_field(a->ev, "common_flags");
+		if (flags != NULL && tep_read_number_field(flags, smp.raw,
+		    &fl) == 0)
+			e.ctx = fl & TF_NMI ? 'n' : fl & TF_HARDIRQ ? 'h' :
+			    fl & TF_SOFTIRQ ? 's' : '-';
+		e.ts = smp.time;
+		e.cpu = smp.cpu;
+		e.tid = smp.tid;
+		e.name = a->ev->name;
+		tp_thread(smp.tid, smp.pid, NULL, 0, 0);
+		syscalls |= strncmp(e.name, "sys_e", 5) == 0;
+		tp_event(w, &e);
+		events++;
+		last = smp.time;
+	}
+	if (syscalls)
+		tp_meta(w, last, "lacks", "syscall names: perf records numbers; "
+		    "names are from this machine's table, and sys_enter has "
+		    "all six argument registers");
+	if ((unknown = tp_unknown_pids(&nthreads)) > 0)
+		tp_meta(w, last, "lacks", "pid: %lu of %zu threads never showed "
+		    "their process", unknown, nthreads);
+	tp_skipped(w, last);
+	tp_meta(w, last, "events", "%llu", (unsigned long long)events);
+	tp_meta(w, last, "lost", "%llu", (unsigned long long)lost);
+	free(refs);
+	free(attrs);
+	attrs = NULL;
+	free(ids);
+	ids = NULL;
+	tep_free(tep);
+	input_free(&in);
+}
+
+const struct importer import_perf = {
+	"perf",
+	"perf.data of tracepoints (perf record -k mono)",
+	detect,
+	convert,
+};
