@@ -188,6 +188,21 @@ import_many(char **paths, int n, const struct importer *forced,
 	rmdir(dir);
 }
 
+/* -o must not truncate an input before it is read. */
+static void
+not_an_input(const char *out, char **in, int nin)
+{
+	struct stat so, si;
+	int i;
+
+	if (out == NULL || stat(out, &so) == -1)
+		return;
+	for (i = 0; i < nin; i++)
+		if (stat(in[i], &si) == 0 && si.st_dev == so.st_dev &&
+		    si.st_ino == so.st_ino)
+			diex(EX_USAGE, "-o %s: is also an input", out);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -205,13 +220,19 @@ main(int argc, char *argv[])
 	    NULL)) != -1) {
 		if (ch == 'f') {
 			if ((forced = by_name(optarg)) == NULL) {
+				size_t i;
+
 				fprintf(stderr, "argus-import: -f %s: unknown "
-				    "format\n", optarg);
+				    "format; known:", optarg);
+				for (i = 0; i < ARRAY_LEN(formats); i++)
+					fprintf(stderr, " %s", formats[i]->name);
+				fputc('\n', stderr);
 				usage_error(help());
 			}
 		} else
 			common_option(&com, ch, optarg, help());
 	}
+	not_an_input(com.out, argv + optind, argc - optind);
 	catch_signals();
 	out = writer_open(com.out, com.z);
 	if (argc - optind <= 1)

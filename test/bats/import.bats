@@ -24,7 +24,7 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 	[[ "$output" == *"kdebug"*"RAW 1, version 3"* ]]
 	run argus-import -f nosuch /dev/null
 	[ "$status" -eq 64 ]
-	[[ "$output" == *"unknown format 'nosuch'"*kdebug* ]]
+	[[ "$output" == *"-f nosuch: unknown format; known:"*kdebug* ]]
 	# An output that is an input would be lost before it is read.
 	"$KW" -o t.trace "$SPEC"
 	cp t.trace t.orig
@@ -106,7 +106,7 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 	[[ "$output" == *"v0: offset 0: unknown version 0x55aa0000"* ]]
 	run argus-import v0
 	[ "$status" -eq 65 ]
-	[[ "$output" == *"v0: offset 0: not a format argus-import knows"* ]]
+	[[ "$output" == *"v0: not a trace argus-import knows"* ]]
 	head -c 100 v1.trace >map
 	run argus-import map
 	[ "$status" -eq 65 ]
