@@ -36,6 +36,10 @@ capture/libcapture.a: $(CAPTURE_OBJS)
 bin/argus-capture: bin/argus-capture.o capture/libcapture.a lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
+# The wait-for snapshot alone: the capture's /proc and sock_diag reader.
+bin/argus-waitfor: bin/argus-waitfor.o capture/libcapture.a lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
+
 # A stage with heuristics keeps them one per file in bin/STAGE/.
 SEGMENT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/segment/*.c))
 LINK_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/link/*.c))

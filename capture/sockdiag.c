@@ -1,0 +1,278 @@
+/*
+ * One NETLINK_SOCK_DIAG dump per family and protocol: the kernel answers
+ * at once from its own tables, without touching the sockets, so a hung
+ * program's sockets cost no more than an idle one's.
+ */
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uthash.h>
+
+#include "util.h"
+#include "sockdiag.h"
+
+struct sock {
+	struct sockinfo	 i;
+	UT_hash_handle	 hh;
+};
+
+/* An inet socket's ends, as the kernel keys a connection. */
+struct tuple {
+	uint8_t		 family, proto;
+	uint16_t	 sport, dport, pad;
+	uint32_t	 src[4], dst[4];
+};
+
+struct inet {
+	struct tuple	 t;
+	uint32_t	 ino;
+	UT_hash_handle	 hh;
+};
+
+struct sockdiag {
+	struct sock	*socks;
+	struct inet	*inets;
+};
+
+static struct sock *
+sock_add(struct sockdiag *d, uint32_t ino, enum sock_kind kind)
+{
+	struct sock *s;
+
+	HASH_FIND(hh, d->socks, &ino, sizeof(ino), s);
+	if (s == NULL) {
+		s = xcalloc(1, sizeof(*s));
+		s->i.ino = ino;
+		HASH_ADD(hh, d->socks, i.ino, sizeof(s->i.ino), s);
+	}
+	if (kind != SK_OTHER)
+		s->i.kind = kind;
+	return s;
+}
+
+/* Sends req, then hands each answer to fn until the dump is done. */
+static int
+dump(void *req, size_t len, void (*fn)(struct sockdiag *, struct nlmsghdr *),
+    struct sockdiag *d)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct timeval tv = { 1, 0 };	/* the kernel answers at once */
+	struct nlmsghdr *h = req;
+	static char buf[32768] __attribute__((aligned(8)));
+	ssize_t n;
+	int fd, done = 0, ok = 0;
+
+	if ((fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+	    NETLINK_SOCK_DIAG)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	h->nlmsg_len = len;
+	h->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	h->nlmsg_seq = 1;
+	if (sendto(fd, req, len, 0, (struct sockaddr *)&sa, sizeof(sa)) == -1)
+		goto out;
+	while (!done) {
+		if ((n = recv(fd, buf, sizeof(buf), 0)) <= 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			goto out;
+		}
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+		    h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+				break;
+			}
+			if (h->nlmsg_type == NLMSG_ERROR)
+				goto out;
+			fn(d, h);
+		}
+	}
+	ok = 1;
+out:
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void
+unix_msg(struct sockdiag *d, struct nlmsghdr *h)
+{
+	struct unix_diag_msg *m = NLMSG_DATA(h);
+	struct rtattr *a;
+	struct sock *s, *q;
+	uint32_t *icons;
+	int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*m));
+	size_t i, n;
+
+	if (len < 0)
+		return;
+	s = sock_add(d, m->udiag_ino, SK_UNIX);
+	for (a = (struct rtattr *)(m + 1); RTA_OK(a, len);
+	    a = RTA_NEXT(a, len)) {
+		if (a->rta_type == UNIX_DIAG_PEER &&
+		    RTA_PAYLOAD(a) >= (int)sizeof(uint32_t))
+			memcpy(&s->i.peer, RTA_DATA(a), sizeof(uint32_t));
+		else if (a->rta_type == UNIX_DIAG_ICONS) {
+			/* Connections queued on a listener, not yet accepted. */
+			icons = RTA_DATA(a);
+			n = RTA_PAYLOAD(a) / sizeof(uint32_t);
+			for (i = 0; i < n; i++) {
+				q = sock_add(d, icons[i], SK_UNIX);
+				q->i.listener = m->udiag_ino;
+			}
+		}
+	}
+}
+
+static void
+inet_msg(struct sockdiag *d, struct nlmsghdr *h)
+{
+	struct inet_diag_msg *m = NLMSG_DATA(h);
+	struct inet *e;
+
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->idiag_inode == 0)
+		return;
+	e = xcalloc(1, sizeof(*e));
+	e->t.family = m->idiag_family;
+	e->t.proto = 0;
+	e->t.sport = m->id.idiag_sport;
+	e->t.dport = m->id.idiag_dport;
+	memcpy(e->t.src, m->id.idiag_src, sizeof(e->t.src));
+	memcpy(e->t.dst, m->id.idiag_dst, sizeof(e->t.dst));
+	e->ino = m->idiag_inode;
+	HASH_ADD(hh, d->inets, t, sizeof(e->t), e);
+}
+
+static void
+inet_dump(struct sockdiag *d, int family, int proto)
+{
+	struct {
+		struct nlmsghdr		nh;
+		struct inet_diag_req_v2	r;
+	} req;
+	struct inet *e, *tmp;
+
+	memset(&req, 0, sizeof(req));
+	req.r.sdiag_family = family;
+	req.r.sdiag_protocol = proto;
+	req.r.idiag_states = ~0u;
+	/* Tuples of one protocol at a time: mark the new ones with it. */
+	if (dump(&req, sizeof(req), inet_msg, d) == -1)
+		return;
+	HASH_ITER(hh, d->inets, e, tmp)
+		if (e->t.proto == 0) {
+			HASH_DEL(d->inets, e);
+			e->t.proto = proto;
+			HASH_ADD(hh, d->inets, t, sizeof(e->t), e);
+		}
+}
+
+/* The socket with the mirrored pair is the other end, if it is here. */
+static void
+inet_pair(struct sockdiag *d)
+{
+	struct inet *e, *tmp, *m;
+	struct tuple t;
+
+	HASH_ITER(hh, d->inets, e, tmp) {
+		if (e->t.dport == 0)
+			continue;	/* listening or unconnected */
+		t = e->t;
+		t.sport = e->t.dport;
+		t.dport = e->t.sport;
+		memcpy(t.src, e->t.dst, sizeof(t.src));
+		memcpy(t.dst, e->t.src, sizeof(t.dst));
+		HASH_FIND(hh, d->inets, &t, sizeof(t), m);
+		sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
+		    SK_UDP)->i.peer = m != NULL ? m->ino : 0;
+	}
+	HASH_ITER(hh, d->inets, e, tmp)
+		sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
+		    SK_UDP);
+}
+
+struct sockdiag *
+sockdiag_load(int want_unix, int want_inet)
+{
+	struct sockdiag *d = xcalloc(1, sizeof(*d));
+	struct inet *e, *tmp;
+	int ok = 0;
+	struct {
+		struct nlmsghdr		nh;
+		struct unix_diag_req	r;
+	} ureq;
+
+	if (want_unix) {
+		memset(&ureq, 0, sizeof(ureq));
+		ureq.r.sdiag_family = AF_UNIX;
+		ureq.r.udiag_states = ~0u;
+		ureq.r.udiag_show = UDIAG_SHOW_PEER | UDIAG_SHOW_ICONS;
+		ok |= dump(&ureq, sizeof(ureq), unix_msg, d) == 0;
+	}
+	if (want_inet) {
+		inet_dump(d, AF_INET, IPPROTO_TCP);
+		inet_dump(d, AF_INET6, IPPROTO_TCP);
+		inet_dump(d, AF_INET, IPPROTO_UDP);
+		inet_dump(d, AF_INET6, IPPROTO_UDP);
+		ok |= d->inets != NULL;
+		inet_pair(d);
+		HASH_ITER(hh, d->inets, e, tmp) {
+			HASH_DEL(d->inets, e);
+			free(e);
+		}
+	}
+	if (!ok && (want_unix || want_inet)) {
+		sockdiag_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+const struct sockinfo *
+sockdiag_find(const struct sockdiag *d, uint32_t ino)
+{
+	struct sock *s;
+
+	if (d == NULL)
+		return NULL;
+	HASH_FIND(hh, d->socks, &ino, sizeof(ino), s);
+	return s != NULL ? &s->i : NULL;
+}
+
+const char *
+sock_kind_name(enum sock_kind k)
+{
+	switch (k) {
+	case SK_UNIX: return "unix";
+	case SK_TCP: return "tcp";
+	case SK_UDP: return "udp";
+	default: return "socket";
+	}
+}
+
+void
+sockdiag_free(struct sockdiag *d)
+{
+	struct sock *s, *tmp;
+
+	if (d == NULL)
+		return;
+	HASH_ITER(hh, d->socks, s, tmp) {
+		HASH_DEL(d->socks, s);
+		free(s);
+	}
+	free(d);
+}

@@ -1,0 +1,29 @@
+/*
+ * Sockets as the kernel's sock_diag sees them: for a socket inode, its
+ * kind and the inode of the socket at the other end.  Unix sockets name
+ * their peer (UNIX_DIAG_PEER), and a listener the connections queued on
+ * it and not yet accepted (UNIX_DIAG_ICONS); TCP and UDP sockets on this
+ * machine are paired by their mirrored address and port pairs (inet_diag).
+ */
+#ifndef CAPTURE_SOCKDIAG_H
+#define CAPTURE_SOCKDIAG_H
+
+#include <stdint.h>
+
+enum sock_kind { SK_OTHER, SK_UNIX, SK_TCP, SK_UDP };
+
+struct sockinfo {
+	uint32_t	 ino;
+	uint32_t	 peer;		/* 0: none known */
+	uint32_t	 listener;	/* a queued connection's listener, or 0 */
+	enum sock_kind	 kind;
+};
+
+struct sockdiag;
+/* Both dumps are one request each; 0 if the kernel refused them all. */
+struct sockdiag	*sockdiag_load(int want_unix, int want_inet);
+const struct sockinfo *sockdiag_find(const struct sockdiag *, uint32_t ino);
+const char	*sock_kind_name(enum sock_kind);
+void		 sockdiag_free(struct sockdiag *);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * The wait-for snapshot as the stream carries it (argus-stream(5), wait
+ * and holder records): what each blocked thread waits in, on which object,
+ * until when, and who holds the other end of that object.  A link rule
+ * turns a wait and a holder of the same OBJECT into a waits-for edge when
+ * the holder's relation can end the wait's mode (wrel_ends); a diagnosis
+ * follows such edges from holder to the holder's own waits.
+ */
+#ifndef ARGUS_WAITS_H
+#define ARGUS_WAITS_H
+
+#include <stdint.h>
+
+#include "stream.h"
+
+/*
+ * wait,TIME,PID,TID,STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,
+ *     VIA,WCHAN,COMM,ARG...
+ */
+enum { WC_STATE = COL_FIRST_OWN, WC_CALL, WC_FD, WC_TYPE, WC_OBJECT,
+    WC_MODE, WC_TIMEOUT, WC_DEADLINE, WC_SINCE, WC_VIA, WC_WCHAN, WC_COMM,
+    WC_ARG };
+
+/* holder,TIME,PID,TID,OBJECT,RELATION,FD,THROUGH,DETAIL,COMM */
+enum { HC_OBJECT = COL_FIRST_OWN, HC_RELATION, HC_FD, HC_THROUGH,
+    HC_DETAIL, HC_COMM };
+
+#define NO_FD		(-1)
+
+/*
+ * What a wait waits for, the MODE column: data to read (in), room to
+ * write (out), either, a connection, a lock, a child's exit, a futex
+ * word's change, its own timer only, a signal.
+ */
+enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
+    WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_N };
+
+/* How a holder stands to the object a thread waits on: RELATION. */
+enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
+    WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER, WR_N };
+
+struct wrel_def {
+	const char	*name;
+	unsigned	 ends;		/* 1 << WM_*: the waits it can end */
+	const char	*help;
+};
+
+extern const char *const wmode_names[WM_N];
+extern const struct wrel_def wrels[WR_N];
+
+int		 wmode_find(const char *name);	/* -1: unknown */
+int		 wrel_find(const char *name);	/* -1: unknown */
+/* 1 if a holder in relation rel can end a wait of mode mode. */
+int		 wrel_ends(int rel, int mode);
+
+struct wait_rec {
+	uint64_t	 time;
+	uint32_t	 pid, tid;
+	const char	*state, *call;
+	int		 fd;		/* NO_FD */
+	const char	*type, *object;
+	int		 mode;		/* WM_* */
+	uint64_t	 timeout;	/* ns as asked, relative; NO_TIME none */
+	uint64_t	 deadline;	/* CLOCK_MONOTONIC ns; NO_TIME unknown */
+	uint64_t	 since;		/* last ran, about; NO_TIME unknown */
+	const char	*via, *wchan, *comm;
+	const uint64_t	*args;
+	int		 nargs;
+};
+
+struct holder_rec {
+	uint64_t	 time;
+	uint32_t	 pid, tid;	/* tid 0: the process as a whole */
+	const char	*object;
+	int		 rel;		/* WR_* */
+	int		 fd;		/* NO_FD */
+	const char	*through, *detail, *comm;
+};
+
+/* 0 for a record of another kind; bad input exits naming file and line. */
+int		 wait_parse(const struct record *, struct wait_rec *);
+int		 holder_parse(const struct record *, struct holder_rec *);
+void		 wait_write(struct writer *, const struct wait_rec *);
+void		 holder_write(struct writer *, const struct holder_rec *);
+
+#endif

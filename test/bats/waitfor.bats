@@ -1,0 +1,262 @@
+#!/usr/bin/env bats
+# argus-waitfor: what blocked threads wait on now, and who holds the other
+# end.  Each test sets a wait up between processes of its own (or real
+# programs: flock, sh, sleep), takes a snapshot and checks that it names
+# the holder the test knows.  Reading other processes' system calls and
+# memory takes root: without it the tests skip, saying so.
+
+load helpers
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	CASES="$ROOT/test/progs/waitfor-cases"
+	PIDS=
+}
+
+# Only what this test started, by its id: the cases' children die with
+# their parent (PR_SET_PDEATHSIG).
+teardown() {
+	local p
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null || true
+	done
+}
+
+need_root() {
+	[ -x "$ROOT/bin/argus-waitfor" ] || skip "bin/argus-waitfor not built"
+	[ "$(id -u)" = 0 ] ||
+	    skip "other processes' calls and memory need root: not root"
+}
+
+bg() {
+	"$@" >/dev/null 2>&1 &
+	PIDS="$PIDS $!"
+}
+
+# Sets a case of waitfor-cases up: WAITER, WAITER_TID, HOLDER, HOLDER_TID.
+start_case() {
+	local i
+	"$CASES" "$1" "$T/lockfile" >"$T/case.out" 2>/dev/null &
+	PIDS="$PIDS $!"
+	for i in $(seq 100); do
+		grep -qx ready "$T/case.out" && break
+		sleep 0.1
+	done
+	grep -qx ready "$T/case.out" || { echo "case $1: never ready"; return 1; }
+	read -r _ WAITER WAITER_TID < <(grep '^waiter ' "$T/case.out")
+	read -r _ HOLDER HOLDER_TID < <(grep '^holder ' "$T/case.out")
+}
+
+# snap TID CALL [ARGS...]: a snapshot (argus-waitfor ARGS) into $T/s.csv
+# once thread TID waits in CALL; the thread may take a moment to get there.
+snap() {
+	local tid=$1 call=$2 i
+	shift 2
+	for i in $(seq 50); do
+		argus-waitfor -q -Z -o "$T/s.csv" "$@"
+		[ -n "$(records wait -v t="$tid" -v c="$call" \
+		    '$TID == t && $CALL == c' "$T/s.csv")" ] && return 0
+		sleep 0.1
+	done
+	echo "thread $tid never waited in $call:"
+	cat "$T/s.csv"
+	return 1
+}
+
+# The object thread TID waits on in mode MODE.
+object_of() {
+	records wait -v t="$1" -v m="$2" '$TID == t && $MODE == m { print $OBJECT; exit }' \
+	    "$T/s.csv"
+}
+
+# "PID RELATION FD" of the holders of OBJECT.
+holders_of() {
+	records holder -v o="$1" '$OBJECT == o { print $PID, $RELATION, $FD }' \
+	    "$T/s.csv" | sort -n
+}
+
+@test "waitfor: --help, bad options, exit codes" {
+	run argus-waitfor --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: argus-waitfor"* ]]
+	run argus-waitfor --no-such-option
+	[ "$status" -eq 64 ]
+	run argus-waitfor -p banana
+	[ "$status" -eq 64 ]
+	run argus-waitfor -p 4194303
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"no such process"* ]]
+	run argus-waitfor -o /nonexistent/dir/s.gz
+	[ "$status" -eq 73 ]
+}
+
+@test "waitfor: --relations lists argus-stream(5)'s relations" {
+	argus-waitfor --relations | awk 'NR > 1 { print $1 }' >"$T/table"
+	[ "$(wc -l <"$T/table")" -ge 10 ]
+	man_list argus-stream.5 relations >"$T/man"
+	diff -u "$T/table" "$T/man"
+}
+
+@test "waitfor: the stream is well formed, 0600, and every blocked thread has a record" {
+	need_root
+	bg sleep 100
+	argus-waitfor -q -o "$T/s.gz"
+	[ "$(stat -c %a "$T/s.gz")" = 600 ]
+	argus-cat -Z "$T/s.gz" >"$T/s.csv"
+	head -1 "$T/s.csv" | grep -qx 'argus-stream,1'
+	grep -q '^meta,.*,snapshot_ns,[0-9]' "$T/s.csv"
+	# One time for the whole snapshot.
+	[ "$(awk -F, '$1 == "wait" || $1 == "holder" { print $2 }' "$T/s.csv" |
+	    sort -u | wc -l)" -eq 1 ]
+	# Our sleep, with its 100 s timeout and no holder.
+	records wait -v p="${PIDS# }" '$PID == p { print $CALL, $MODE, $TIMEOUT, $OBJECT }' \
+	    "$T/s.csv" >"$T/sleep"
+	[ "$(cat "$T/sleep")" = "clock_nanosleep sleep 100000000000 " ] ||
+	    [ "$(cat "$T/sleep")" = "nanosleep sleep 100000000000 " ]
+	# Itself is not in it.
+	[ -z "$(records wait '$COMM == "argus-waitfor"' "$T/s.csv")" ]
+}
+
+@test "waitfor: a pipe's reader waits for the process that holds the write end" {
+	need_root
+	start_case pipe
+	snap "$WAITER_TID" read -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" in)
+	[[ $obj == pipe:* ]]
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
+	    grep -qx pipe
+	holders_of "$obj" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER writer [0-9]*" "$T/h"
+	grep -qx "$WAITER reader [0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 2 ]
+	# --pid follows the chain to the holder's own wait.
+	records wait -v p="$HOLDER" '$PID == p { print $CALL }' "$T/s.csv" |
+	    grep -qx pause
+}
+
+@test "waitfor: a unix socket's peer, through sock_diag" {
+	need_root
+	start_case unix
+	snap "$WAITER_TID" read -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" in)
+	[[ $obj == socket:* ]]
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
+	    grep -qx unix
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $THROUGH, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+	grep -qx "$HOLDER peer socket:[0-9]* unix" "$T/h"
+	# The peer is another socket than the waiter's.
+	! grep -q " $obj " "$T/h"
+}
+
+@test "waitfor: a loopback TCP client waits for the server that has its connection" {
+	need_root
+	start_case tcp
+	snap "$WAITER_TID" read -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" in)
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
+	    grep -qx tcp
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER peer tcp" "$T/h"
+}
+
+@test "waitfor: flock(1) waiting for another flock(1): holder and waiter from /proc/locks" {
+	need_root
+	command -v flock >/dev/null || skip "flock(1) not installed"
+	bg flock "$T/lockfile" sleep 100
+	holder=${PIDS# }
+	sleep 0.3
+	bg flock "$T/lockfile" true
+	waiter=${PIDS##* }
+	snap "$waiter" flock -p "$waiter"
+	obj=$(object_of "$waiter" lock)
+	[[ $obj == file:*:*:$(stat -c %i "$T/lockfile") ]]
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$holder lock-holder FLOCK WRITE 0-EOF" "$T/h"
+	grep -qx "$waiter lock-waiter FLOCK WRITE 0-EOF" "$T/h"
+	# The chain goes on: the holder waits for its child, the sleep.
+	records wait -v p="$holder" '$PID == p { print $MODE }' "$T/s.csv" |
+	    grep -qx child
+	records wait '$CALL ~ /nanosleep/ { print $COMM }' "$T/s.csv" |
+	    grep -qx sleep
+}
+
+@test "waitfor: a POSIX lock and an OFD lock, by their holders" {
+	need_root
+	start_case posix
+	snap "$WAITER_TID" fcntl -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" lock)
+	holders_of "$obj" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER lock-holder " "$T/h"
+	teardown
+	PIDS=
+	# An OFD lock has no pid in /proc/locks: the fd whose fdinfo lists it.
+	start_case ofd
+	snap "$WAITER_TID" fcntl -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" lock)
+	holders_of "$obj" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER lock-holder [0-9][0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+}
+
+@test "waitfor: a shell waits in wait4 for its slow child" {
+	need_root
+	bg sh -c 'sleep 100; true'
+	sh=${PIDS# }
+	snap "$sh" wait4 -p "$sh"
+	obj=$(object_of "$sh" child)
+	[ "$obj" = "children:$sh" ]
+	child=$(holders_of "$obj" | awk '$2 == "child" { print $1 }')
+	[ -n "$child" ]
+	[ "$(cat /proc/"$child"/comm)" = sleep ]
+	# The child's own wait is in the chain.
+	records wait -v p="$child" '$PID == p { print $MODE }' "$T/s.csv" |
+	    grep -qx sleep
+}
+
+@test "waitfor: epoll_wait on a pipe: the watched fd, and its writer" {
+	need_root
+	start_case epoll
+	snap "$WAITER_TID" epoll_wait -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $VIA, $TIMEOUT }' \
+	    "$T/s.csv" >"$T/w"
+	cat "$T/w"
+	ep=$(awk '$1 == "epoll" { print $0 }' "$T/w")
+	[[ $ep == "epoll  100000000000" ]]
+	grep -qx "pipe epoll:$WAITER:[0-9]* 100000000000" "$T/w"
+	obj=$(records wait -v t="$WAITER_TID" '$TID == t && $TYPE == "pipe" { print $OBJECT }' \
+	    "$T/s.csv")
+	holders_of "$obj" | grep -qx "$HOLDER writer [0-9]*"
+}
+
+@test "waitfor: a glibc mutex's waiter names the thread that owns it" {
+	need_root
+	start_case mutex
+	snap "$WAITER_TID" futex -t "$WAITER_TID"
+	obj=$(object_of "$WAITER_TID" futex)
+	[[ $obj == futex:$WAITER:0x* ]]
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $TID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$WAITER $HOLDER_TID owner mutex" "$T/h"
+}
+
+@test "waitfor: --pid keeps the chain and nothing else" {
+	need_root
+	start_case pipe
+	bg sleep 100
+	other=${PIDS##* }
+	snap "$WAITER_TID" read -p "$WAITER"
+	[ -z "$(records wait -v p="$other" '$PID == p' "$T/s.csv")" ]
+	records wait '{ print $PID }' "$T/s.csv" | sort -u >"$T/p"
+	printf '%s\n' "$WAITER" "$HOLDER" | sort -u | diff - "$T/p"
+}

@@ -1,0 +1,280 @@
+/*
+ * Waits whose other end is known, for argus-waitfor's tests: each case
+ * sets one up between processes (or threads), prints who waits and who
+ * holds the other end, and blocks until killed.
+ *
+ *	waitfor-cases pipe|unix|tcp|posix|ofd|epoll|mutex
+ *
+ * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
+ * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
+ * so a test that fails leaves nothing behind.
+ */
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include <arpa/inet.h>
+#include <err.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LIFETIME	60
+
+static int
+tid(void)
+{
+	return syscall(SYS_gettid);
+}
+
+static void
+say(const char *who, int pid, int t)
+{
+	printf("%s %d %d\n", who, pid, t);
+	fflush(stdout);
+}
+
+static void
+ready(void)
+{
+	puts("ready");
+	fflush(stdout);
+}
+
+/* A child that dies with us; it runs fn and never returns. */
+static pid_t
+child(void (*fn)(void *), void *arg)
+{
+	pid_t parent = getpid(), pid;
+
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		fn(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void
+hold(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+}
+
+static void
+hold_closing(void *arg)
+{
+	close(*(int *)arg);	/* the end the other side uses */
+	hold(NULL);
+}
+
+/* A thread reads a pipe whose write end only a child holds. */
+static void
+case_pipe(void)
+{
+	int p[2];
+	pid_t c;
+	char b;
+
+	if (pipe(p) == -1)
+		err(1, "pipe");
+	c = child(hold_closing, &p[0]);
+	close(p[1]);
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	ready();
+	if (read(p[0], &b, 1) == -1)
+		err(1, "read");
+}
+
+static void
+case_unix(void)
+{
+	int sv[2];
+	pid_t c;
+	char b;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		err(1, "socketpair");
+	c = child(hold_closing, &sv[0]);
+	close(sv[1]);
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	ready();
+	if (read(sv[0], &b, 1) == -1)
+		err(1, "read");
+}
+
+static struct sockaddr_in server;
+
+/* A client that asks and waits for an answer that never comes. */
+static void
+client(void *arg)
+{
+	int s;
+	char b;
+
+	(void)arg;
+	if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	    connect(s, (struct sockaddr *)&server, sizeof(server)) == -1)
+		err(1, "connect");
+	if (write(s, "?", 1) != 1 || read(s, &b, 1) == -1)
+		err(1, "client");
+}
+
+static void
+case_tcp(void)
+{
+	socklen_t len = sizeof(server);
+	int l, one = 1, conn;
+	pid_t c;
+
+	server.sin_family = AF_INET;
+	server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((l = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	    setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == -1 ||
+	    bind(l, (struct sockaddr *)&server, sizeof(server)) == -1 ||
+	    listen(l, 1) == -1 ||
+	    getsockname(l, (struct sockaddr *)&server, &len) == -1)
+		err(1, "listen");
+	c = child(client, NULL);
+	if ((conn = accept(l, NULL, NULL)) == -1)
+		err(1, "accept");
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	ready();
+	hold(NULL);
+}
+
+static const char *lockfile;
+
+static void
+setlk(int fd, int cmd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (fcntl(fd, cmd, &fl) == -1)
+		err(1, "fcntl %s", lockfile);
+}
+
+static int held = -1;
+
+static void
+lock_waiter(void *cmd)
+{
+	int fd;
+
+	close(held);	/* the holder's, not ours: the lock is on it */
+	fd = open(lockfile, O_RDWR);
+
+	if (fd == -1)
+		err(1, "%s", lockfile);
+	setlk(fd, *(int *)cmd);
+}
+
+/* A lock held by us, waited for by a child: POSIX, or OFD (no pid). */
+static void
+case_lock(int setlk_cmd, int setlkw_cmd)
+{
+	int fd;
+	pid_t c;
+
+	if ((fd = open(lockfile, O_RDWR | O_CREAT, 0600)) == -1)
+		err(1, "%s", lockfile);
+	setlk(fd, setlk_cmd);
+	held = fd;
+	c = child(lock_waiter, &setlkw_cmd);
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	/* The child is blocked once the kernel lists it as a waiter. */
+	sleep(1);
+	ready();
+	hold(NULL);
+}
+
+static void
+case_epoll(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	int p[2], ep;
+	pid_t c;
+
+	if (pipe(p) == -1 || (ep = epoll_create1(0)) == -1)
+		err(1, "epoll");
+	ev.data.fd = p[0];
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev) == -1)
+		err(1, "epoll_ctl");
+	c = child(hold_closing, &p[0]);
+	close(p[1]);
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	ready();
+	epoll_wait(ep, &out, 1, 100 * 1000);
+}
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static volatile int locked;
+
+static void *
+owner(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&mutex);
+	say("holder", getpid(), tid());
+	locked = 1;
+	hold(NULL);
+	return NULL;
+}
+
+static void
+case_mutex(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, owner, NULL) != 0)
+		errx(1, "pthread_create");
+	while (!locked)
+		usleep(1000);
+	say("waiter", getpid(), tid());
+	ready();
+	pthread_mutex_lock(&mutex);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *c = argc > 1 ? argv[1] : "";
+
+	alarm(LIFETIME);
+	lockfile = argc > 2 ? argv[2] : "waitfor-cases.lock";
+	if (strcmp(c, "pipe") == 0)
+		case_pipe();
+	else if (strcmp(c, "unix") == 0)
+		case_unix();
+	else if (strcmp(c, "tcp") == 0)
+		case_tcp();
+	else if (strcmp(c, "posix") == 0)
+		case_lock(F_SETLK, F_SETLKW);
+	else if (strcmp(c, "ofd") == 0)
+		case_lock(F_OFD_SETLK, F_OFD_SETLKW);
+	else if (strcmp(c, "epoll") == 0)
+		case_epoll();
+	else if (strcmp(c, "mutex") == 0)
+		case_mutex();
+	else
+		errx(64, "usage: waitfor-cases pipe|unix|tcp|posix|ofd|epoll|"
+		    "mutex [LOCKFILE]");
+	return 0;
+}
