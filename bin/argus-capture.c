@@ -45,6 +45,7 @@ static const char usage[] =
 "  -b, --buffer-size SIZE kernel buffer per CPU (default 16M)\n"
 "      --spool-size SIZE  memory for pages read but not yet written\n"
 "                         (default 1G, at most an eighth of RAM)\n"
+"      --no-snapshot      no wait-for snapshot (argus-waitfor(1)) at the end\n"
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
 "  -- COMMAND ARG ...     trace while COMMAND runs; stop when it exits\n"
@@ -52,7 +53,7 @@ static const char usage[] =
 "Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n";
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
-	O_STACKS, O_STACKS_COMM };
+	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT };
 
 static uint64_t
 parse_size(const char *opt, const char *s)
@@ -114,6 +115,7 @@ main(int argc, char *argv[])
 		{ "probe",	 required_argument, NULL, O_PROBE },
 		{ "stacks",	 required_argument, NULL, O_STACKS },
 		{ "stacks-comm", required_argument, NULL, O_STACKS_COMM },
+		{ "no-snapshot", no_argument,	    NULL, O_NO_SNAPSHOT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct capture_opts o = { 0 };
@@ -175,6 +177,9 @@ main(int argc, char *argv[])
 		case O_STACKS:
 			add_pids(optarg, "--stacks", &o.stack_pids,
 			    &o.nstack_pids);
+			break;
+		case O_NO_SNAPSHOT:
+			o.no_snapshot = 1;
 			break;
 		case O_STACKS_COMM:
 			o.stack_comms = xrealloc(o.stack_comms,

@@ -27,6 +27,7 @@
 #include "spool.h"
 #include "tasks.h"
 #include "tracefs.h"
+#include "waitfor.h"
 
 #define SUBBUF_KB	64
 #define BATCH		2048	/* records between checks of the ring */
@@ -39,6 +40,7 @@ static int		 child = -1;
 static uint64_t		*reported;
 static int		 status_line;
 static int		 formatter_tid;
+static struct wf_snap	*snap;
 
 static int
 count_cpus(void)
@@ -220,6 +222,30 @@ tick(void)
 	prev_t = t;
 }
 
+/*
+ * From the reader, as soon as tracing is off: what every blocked thread
+ * waits on at the moment the capture was cut, kept until the formatter
+ * has written the events before it.  The reader's real-time priority was
+ * for keeping up with the buffers, which no longer fill.
+ */
+static void
+snapshot(void)
+{
+	static struct wf_opts wo;
+	static int self;
+	struct sched_param sp = { 0 };
+
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	self = getpid();
+	wo.pids = opt->pids;
+	wo.npids = opt->npids;
+	wo.comms = opt->comms;
+	wo.ncomms = opt->ncomms;
+	wo.skip = &self;
+	wo.nskip = 1;
+	snap = wf_take(&wo);
+}
+
 static int
 start_child(int *go)
 {
@@ -301,6 +327,8 @@ start(const struct capture_opts *o)
 	sc.tick = tick;
 	if (o->nstack_pids > 0 || o->nstack_comms > 0)
 		sc.pass = dwstack_collect;
+	if (!o->no_snapshot)
+		sc.stopped = snapshot;
 	spool_start(&sc);
 
 	self[0] = syscall(SYS_gettid);
@@ -413,15 +441,30 @@ static void
 finish(const struct capture_opts *o)
 {
 	struct spool_stats s;
+	struct wf_stats ws;
 	char msg[512];
 	uint64_t t, lost, stacks, missed, dropped;
 	int cpu, len, st;
 
 	lost = report_lost(out_writer());
 	t = emit_last_time() > t_start ? emit_last_time() : now_ns();
+	/* After every event: it was taken once tracing was off. */
+	if (snap != NULL) {
+		wf_write(out_writer(), snap);
+		wf_stats(snap, &ws);
+		if (ws.time > t)
+			t = ws.time;
+	}
 	meta_u(out_writer(), t, "end", now_ns());
 	meta_u(out_writer(), t, "events", emit_count());
 	meta_u(out_writer(), t, "lost", lost);
+	if (snap != NULL) {
+		meta_u(out_writer(), t, "snapshot_waits", ws.waits);
+		meta_u(out_writer(), t, "snapshot_holders", ws.holders);
+		meta_u(out_writer(), t, "snapshot_ns", ws.ns);
+		wf_free(snap);
+		snap = NULL;
+	}
 	if (o->nstack_pids > 0 || o->nstack_comms > 0) {
 		dwstack_stats(&stacks, &missed, &dropped);
 		meta_u(out_writer(), t, "stacks", stacks);

@@ -25,6 +25,7 @@ struct capture_opts {
 	unsigned	 buffer_kb;	/* per CPU */
 	uint64_t	 spool_size;
 	char		**cmd;		/* -- COMMAND ARGS, or NULL */
+	int		 no_snapshot;	/* --no-snapshot: no wait-for records */
 };
 
 int	 capture_run(const struct capture_opts *);	/* an exit code */

@@ -374,6 +374,9 @@ reader(void *arg)
 	}
 	tfs_write("tracing_on", "0");
 	atomic_store(&tracing_off, 1);
+	/* The moment it was cut, before anything else can change. */
+	if (conf.stopped)
+		conf.stopped();
 	/* Take everything that is left, waiting for room if need be. */
 	while (atomic_load(&error) == NULL && (busy = final_pass()) > 0)
 		usleep(1000);

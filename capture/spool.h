@@ -30,6 +30,7 @@ struct spool_conf {
 	int		 child;		/* stop when it exits; 0: none */
 	void		(*tick)(void);	/* once a second, from the reader */
 	void		(*pass)(void);	/* after each pass, from the reader */
+	void		(*stopped)(void);	/* tracing just turned off */
 };
 
 /*

@@ -260,3 +260,39 @@ holders_of() {
 	records wait '{ print $PID }' "$T/s.csv" | sort -u >"$T/p"
 	printf '%s\n' "$WAITER" "$HOLDER" | sort -u | diff - "$T/p"
 }
+
+@test "waitfor: a capture cut with SIGINT while a reader waits carries the snapshot" {
+	need_root
+	need_tracing
+	start_case pipe
+	snap "$WAITER_TID" read -p "$WAITER"
+	argus-capture -p "$WAITER" -o "$T/c.gz" 2>"$T/c.err" &
+	cap=$!
+	PIDS="$PIDS $cap"
+	wait_capture "$cap"
+	sleep 0.5
+	kill -INT "$cap"
+	wait "$cap"
+	argus-cat -Z "$T/c.gz" >"$T/c.csv"
+	obj=$(records wait -v t="$WAITER_TID" '$TID == t && $MODE == "in" { print $OBJECT }' \
+	    "$T/c.csv")
+	[[ $obj == pipe:* ]]
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION }' "$T/c.csv" |
+	    grep -qx "$HOLDER writer"
+	# After the last event, before the closing meta records that count it.
+	awk -F, '$1 == "wait" || $1 == "holder" { s = NR }
+	    $1 == "event" { e = NR } $1 == "meta" && $5 == "end" { m = NR }
+	    END { exit !(e < s && s < m) }' "$T/c.csv"
+	n=$(records wait '{ n++ } END { print n }' "$T/c.csv")
+	grep -qx "meta,[0-9]*,,,snapshot_waits,$n" "$T/c.csv"
+	# Time order holds across it.
+	awk -F, '$2 != "" { if ($2 + 0 < t) exit 1; t = $2 + 0 }' "$T/c.csv"
+}
+
+@test "waitfor: argus-capture --no-snapshot takes none" {
+	need_root
+	need_tracing
+	argus-capture --no-snapshot -d 0.3 -o "$T/c.gz" 2>/dev/null
+	[ -z "$(argus-cat -k wait,holder "$T/c.gz" | grep -v '^argus-stream')" ]
+	! argus-cat "$T/c.gz" | grep -q snapshot_
+}
