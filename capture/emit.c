@@ -419,6 +419,66 @@ learn(int e, const char *d, int size, int tid)
 	}
 }
 
+/* The kernel's dev_t: 12 bits of major, 20 of minor. */
+static void
+col_dev(struct writer *w, uint64_t v)
+{
+	char dev[24];
+
+	snprintf(dev, sizeof(dev), "%u:%u", (unsigned)(v >> 20),
+	    (unsigned)(v & 0xfffff));
+	writer_str(w, dev);
+}
+
+/* fl_flags by the names of include/linux/filelock.h, without FL_. */
+static void
+col_lockflags(struct writer *w, uint64_t v)
+{
+	static const char *const names[] = { "POSIX", "FLOCK", "DELEG",
+	    "ACCESS", "EXISTS", "LEASE", "CLOSE", "SLEEP", "DOWNGRADE_PENDING",
+	    "UNLOCK_PENDING", "OFD", "", "RECLAIM" };
+	char buf[160];
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_LEN(names) && n < sizeof(buf) - 24; i++)
+		if ((v & (1u << i)) && names[i][0] != '\0')
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+			    n ? "|" : "", names[i]);
+	writer_str(w, buf);
+}
+
+/*
+ * DEV,INODE,LOCK,FLAGS,START,END,LOCK_PID,OWNER,BLOCKER,RET,FL: the inode
+ * and device as /proc/locks and argus-waitfor(1) name a file, the lock's
+ * type by name.
+ */
+static void
+filelock(struct writer *w, const char *d, const struct field *f)
+{
+	static const char *const types[] = { "read", "write", "unlock" };
+	uint64_t t;
+
+	if (f[0].off >= 0)
+		col_dev(w, fu(d, &f[0]));
+	else
+		writer_empty(w);
+	col_u(w, d, &f[1]);
+	t = f[2].off >= 0 ? fu(d, &f[2]) : 3;
+	writer_str(w, t < 3 ? types[t] : "");
+	if (f[3].off >= 0)
+		col_lockflags(w, fu(d, &f[3]));
+	else
+		writer_empty(w);
+	col_i(w, d, &f[4]);
+	col_i(w, d, &f[5]);
+	col_i(w, d, &f[6]);
+	col_x(w, d, &f[7]);
+	col_x(w, d, &f[8]);
+	col_i(w, d, &f[9]);
+	col_x(w, d, &f[10]);
+}
+
 static void
 args(struct writer *w, int e, const char *d, int size)
 {
@@ -531,14 +591,8 @@ args(struct writer *w, int e, const char *d, int size)
 		col_x(w, d, &f[1]);
 		break;
 	case EV_BLOCK_ISSUE:
-	case EV_BLOCK_COMPLETE: {
-		char dev[24];
-		uint64_t v = fu(d, &f[0]);
-
-		/* The kernel's dev_t: 12 bits of major, 20 of minor. */
-		snprintf(dev, sizeof(dev), "%u:%u", (unsigned)(v >> 20),
-		    (unsigned)(v & 0xfffff));
-		writer_str(w, dev);
+	case EV_BLOCK_COMPLETE:
+		col_dev(w, fu(d, &f[0]));
 		col_u(w, d, &f[1]);
 		col_u(w, d, &f[2]);
 		if (e == EV_BLOCK_ISSUE)
@@ -547,7 +601,6 @@ args(struct writer *w, int e, const char *d, int size)
 			col_i(w, d, &f[3]);
 		col_s(w, d, size, &f[4]);
 		break;
-	}
 	case EV_SIGNAL_GENERATE:
 		col_i(w, d, &f[0]);
 		tid = fi(d, &f[1]);
@@ -563,6 +616,12 @@ args(struct writer *w, int e, const char *d, int size)
 		col_i(w, d, &f[1]);
 		col_x(w, d, &f[2]);
 		col_x(w, d, &f[3]);
+		break;
+	case EV_FLOCK_LOCK:
+	case EV_POSIX_LOCK:
+	case EV_FCNTL_SETLK:
+	case EV_POSIX_REMOVE:
+		filelock(w, d, f);
 		break;
 	case EV_MARKER: {
 		size_t n;

@@ -12,6 +12,9 @@
 #include "syscalls.h"
 #include "tracefs.h"
 
+#define FILELOCK_FIELDS	{ "s_dev", "i_ino", "type", "flags", "fl_start", \
+	"fl_end", "pid", "owner", "blocker", "ret", "fl" }
+
 struct evdef evdefs[EV_N] = {
 	[EV_SWITCH] = { "sched", "sched_switch", "switch",
 	    { "prev_pid", "prev_state", "next_pid", "next_comm" }, 1 },
@@ -71,6 +74,18 @@ struct evdef evdefs[EV_N] = {
 	    "result" }, 0 },
 	[EV_SIGNAL_DELIVER] = { "signal", "signal_deliver", "signal_deliver",
 	    { "sig", "code", "sa_handler", "sa_flags" }, 0 },
+	/*
+	 * File locks, rare but decisive: who took which lock on which inode,
+	 * who was refused or put to sleep by whom.  One format for all four.
+	 */
+	[EV_FLOCK_LOCK] = { "filelock", "flock_lock_inode", "flock_lock",
+	    FILELOCK_FIELDS, 0 },
+	[EV_POSIX_LOCK] = { "filelock", "posix_lock_inode", "posix_lock",
+	    FILELOCK_FIELDS, 0 },
+	[EV_FCNTL_SETLK] = { "filelock", "fcntl_setlk", "fcntl_setlk",
+	    FILELOCK_FIELDS, 0 },
+	[EV_POSIX_REMOVE] = { "filelock", "locks_remove_posix", "posix_remove",
+	    FILELOCK_FIELDS, 0 },
 	/* Always on in the kernel: fed by writes to trace_marker. */
 	[EV_MARKER] = { "ftrace", "print", "marker", { "buf" }, 0 },
 	[EV_UPROBE] = { NULL, NULL, "", { NULL }, 0 },

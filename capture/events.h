@@ -16,12 +16,13 @@ enum ev {
 	EV_TIMER_EXPIRE_ENTRY, EV_TIMER_EXPIRE_EXIT, EV_TIMER_CANCEL,
 	EV_WQ_QUEUE, EV_WQ_START, EV_WQ_END, EV_BLOCK_ISSUE,
 	EV_BLOCK_COMPLETE, EV_SIGNAL_GENERATE, EV_SIGNAL_DELIVER, EV_MARKER,
+	EV_FLOCK_LOCK, EV_POSIX_LOCK, EV_FCNTL_SETLK, EV_POSIX_REMOVE,
 	EV_UPROBE,		/* any of our uprobes: see probes.h */
 	EV_N,
 	EV_NONE = 0xff
 };
 
-#define EV_MAXFIELDS	8
+#define EV_MAXFIELDS	12
 
 struct field {
 	int16_t		 off;		/* -1: this kernel lacks it */

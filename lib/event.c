@@ -26,6 +26,8 @@ static const char *const names[E_NTYPES] = {
 	[E_RUNLOOP_SUBMIT] = "runloop_submit",
 	[E_RUNLOOP_BEGIN] = "runloop_begin", [E_RUNLOOP_END] = "runloop_end",
 	[E_FLAG_WRITE] = "flag_write", [E_FLAG_READ] = "flag_read",
+	[E_FLOCK_LOCK] = "flock_lock", [E_POSIX_LOCK] = "posix_lock",
+	[E_FCNTL_SETLK] = "fcntl_setlk", [E_POSIX_REMOVE] = "posix_remove",
 	[E_COND_SIGNAL] = "cond_signal", [E_COND_SIGNAL_END] = "cond_signal_end",
 	[E_COND_WAIT] = "cond_wait", [E_MUTEX_LOCK] = "mutex_lock",
 	[E_MUTEX_LOCK_END] = "mutex_lock_end",

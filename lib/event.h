@@ -19,6 +19,8 @@ enum etype {
 	E_TIMER_EXPIRE_EXIT, E_TIMER_CANCEL, E_WQ_QUEUE, E_WQ_START,
 	E_WQ_END, E_BLOCK_ISSUE, E_BLOCK_COMPLETE, E_SIGNAL_GENERATE,
 	E_SIGNAL_DELIVER, E_MARKER, E_FLAG_WRITE, E_FLAG_READ,
+	/* File locks: a flock or POSIX lock taken, refused or waited for. */
+	E_FLOCK_LOCK, E_POSIX_LOCK, E_FCNTL_SETLK, E_POSIX_REMOVE,
 	/* From user-space probes (patchers/): a run loop's callouts. */
 	E_RUNLOOP_SUBMIT, E_RUNLOOP_BEGIN, E_RUNLOOP_END,
 	/* And glibc's pthreads: a call's entry, and its return (_END). */

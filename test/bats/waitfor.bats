@@ -296,3 +296,41 @@ holders_of() {
 	[ -z "$(argus-cat -k wait,holder "$T/c.gz" | grep -v '^argus-stream')" ]
 	! argus-cat "$T/c.gz" | grep -q snapshot_
 }
+
+@test "waitfor: file locks in the trace: the holder's taking, the waiter put to sleep" {
+	need_root
+	need_tracing
+	command -v flock >/dev/null || skip "flock(1) not installed"
+	: >"$T/lockfile"
+	d=$(stat -c %d "$T/lockfile")	# st_dev, as glibc encodes it
+	dev="$(( (d >> 8 & 0xfff) | (d >> 32 & ~0xfff) )):$(( (d & 0xff) | (d >> 12 & ~0xff) ))"
+	ino=$(stat -c %i "$T/lockfile")
+	timeout 60 argus-capture -o "$T/c.gz" -- sh -c "
+	    flock '$T/lockfile' sleep 1 & sleep 0.3
+	    flock '$T/lockfile' true
+	    '$CASES' ofd '$T/lockfile' >'$T/ofd.out' & p=\$!; sleep 2; kill \$p" \
+	    2>/dev/null
+	argus-cat -Z "$T/c.gz" >"$T/c.csv"
+	# event,TIME,PID,TID,VERTEX,CPU,TYPE,CTX, then DEV,INODE,LOCK,FLAGS,
+	# START,END,LOCK_PID,OWNER,BLOCKER,RET,FL: RET is column 18.
+	awk -F, -v d="$dev" -v i="$ino" '$1 == "event" &&
+	    $7 ~ /lock|setlk|remove/ && $9 == d && $10 == i {
+	    print $4, $7, $11, $12, $18 }' "$T/c.csv" >"$T/l"
+	cat "$T/l"
+	# flock(1): one takes it, the other sleeps on it, then takes it.
+	holder=$(awk '$2 == "flock_lock" && $3 == "write" && $5 == 0 { print $1; exit }' "$T/l")
+	waiter=$(awk '$2 == "flock_lock" && $3 == "write" && $5 == 1 { print $1; exit }' "$T/l")
+	[ -n "$holder" ]
+	[ -n "$waiter" ]
+	[ "$holder" != "$waiter" ]
+	grep -q "^$waiter flock_lock write FLOCK|SLEEP 0$" "$T/l"
+	grep -q "^$holder flock_lock unlock FLOCK" "$T/l"
+	# The OFD case: its taker (which /proc/locks does not name), and its
+	# waiter put to sleep.
+	read -r _ ofd_holder _ < <(grep '^holder ' "$T/ofd.out")
+	read -r _ ofd_waiter _ < <(grep '^waiter ' "$T/ofd.out")
+	awk -F, -v i="$ino" '$1 == "event" && $7 == "posix_lock" && $10 == i &&
+	    $12 == "POSIX|OFD" && $17 == 0 { print $15 }' "$T/c.csv" |
+	    grep -qx "$ofd_holder"
+	grep -q "^$ofd_waiter posix_lock write POSIX|SLEEP|OFD 1$" "$T/l"
+}
