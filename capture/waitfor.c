@@ -147,14 +147,25 @@ struct wf_snap {
 static ssize_t
 slurp(const char *path, char *buf, size_t size)
 {
-	ssize_t n, got = 0;
+	size_t want, got = 0;
+	ssize_t n;
 	int fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
 		return -1;
-	while ((size_t)got < size - 1 &&
-	    (n = read(fd, buf + got, size - 1 - got)) > 0)
+	/*
+	 * /proc's seq files fill a read to its size unless they are at their
+	 * end: a short read is the whole file, and a second read for the
+	 * end would cost a fifth of the snapshot.
+	 */
+	for (;;) {
+		want = size - 1 - got;
+		if (want == 0 || (n = read(fd, buf + got, want)) <= 0)
+			break;
 		got += n;
+		if ((size_t)n < want)
+			break;
+	}
 	close(fd);
 	buf[got] = '\0';
 	return got;
