@@ -19,6 +19,12 @@ enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 
 /* A flight recorder's files: RING_PREFIX, a sequence number, a suffix. */
 #define RING_PREFIX	"argus-ring-"
+/*
+ * Wait-for snapshots beside them (argus mark, argus debug): SNAP_PREFIX,
+ * the CLOCK_MONOTONIC ns they were taken at, SNAP_SUFFIX.
+ */
+#define SNAP_PREFIX	"argus-snap-"
+#define SNAP_SUFFIX	".csv.gz"
 
 /*
  * One record as read.  Fields and raw bytes point into the reader's buffers

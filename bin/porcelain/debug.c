@@ -2,8 +2,13 @@
  * argus debug: cut the recent past out of the flight recorder's ring and
  * diagnose the hang in it, with the same pipeline a user would type:
  *
- *	argus-cat --live -s SINCE RING... | argus-segment | argus-link |
- *	    argus-spin TARGET | argus-similar | argus-slice -o DEBUG.gz
+ *	argus-cat --live -s SINCE RING... SNAPSHOTS | argus-segment |
+ *	    argus-link | argus-spin TARGET | argus-similar |
+ *	    argus-slice -o DEBUG.gz
+ *
+ * SNAPSHOTS are what blocked threads wait on now (argus-waitfor, taken
+ * first) and when the hang was marked (the newest `argus mark' took in the
+ * window): a hang still going on has no wake-up in the recording.
  */
 #include <dirent.h>
 #include <getopt.h>
@@ -17,6 +22,7 @@
 static const char usage[] =
 "usage: argus debug --pid PID | --tid TID | --comm NAME [--at TIME]\n"
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
+"                   [--no-snapshot]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
 "hang, asking on the terminal where the graph is ambiguous.\n"
@@ -27,8 +33,12 @@ static const char usage[] =
 "  --threshold TIME       a wait longer than this is a hang (default 2s)\n"
 "  --auto                 answer by rule instead of asking\n"
 "  --answers FILE         take the answers from FILE\n"
+"  --no-snapshot          take no wait-for snapshot now (argus-waitfor(1));\n"
+"                         the one 'argus mark' took is still read\n"
 "\n"
-"The graph and the diagnosis are kept in the recorder's directory.\n";
+"What blocked threads wait on now, and on the last mark in the window, is\n"
+"read with the recording.  The graph and the diagnosis are kept in the\n"
+"recorder's directory.\n";
 
 
 static int
@@ -43,13 +53,15 @@ debug(int argc, char *argv[])
 		{ "threshold",	required_argument, NULL, 'T' },
 		{ "auto",	no_argument,	   NULL, 'A' },
 		{ "answers",	required_argument, NULL, 'f' },
+		{ "no-snapshot", no_argument,	   NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *target[8], *slice_opts[4], since[32], file[PATH_MAX], out[PATH_MAX];
-	uint64_t last = 60 * 1000000000ULL;
+	char now_snap[PATH_MAX] = "", mark_snap[PATH_MAX];
+	uint64_t last = 60 * 1000000000ULL, from, taken;
 	struct pipeline *p;
 	struct dirent *de;
-	int ch, nt = 0, ns = 0, nfiles = 0, status;
+	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1;
 	DIR *d;
 
 	optind = 1;
@@ -71,6 +83,7 @@ debug(int argc, char *argv[])
 			slice_opts[ns++] = "--answers";
 			slice_opts[ns++] = optarg;
 			break;
+		case 'S': snap = 0; break;
 		default: command_usage(&cmd_debug);
 		}
 	}
@@ -80,12 +93,13 @@ debug(int argc, char *argv[])
 	if ((d = opendir(ring)) == NULL)
 		die(EX_NOINPUT, "%s (no recording: 'argus start' first)", ring);
 
+	/* The window: from `last' ago until now, the snapshot's moment. */
+	from = now_ns() > last ? now_ns() - last : 0;
 	p = pipeline_new();
 	pipeline_stage(p, "argus-cat");
 	pipeline_arg(p, "--live");
 	pipeline_arg(p, "-s");
-	snprintf(since, sizeof(since), "%llu", (unsigned long long)
-	    (now_ns() > last ? now_ns() - last : 0));
+	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
 	pipeline_arg(p, since);
 	while ((de = readdir(d)) != NULL)
 		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0) {
@@ -96,6 +110,12 @@ debug(int argc, char *argv[])
 	closedir(d);
 	if (nfiles == 0)
 		diex(EX_NOINPUT, "%s: no recording in it yet", ring);
+	if ((taken = snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0))
+		pipeline_arg(p, now_snap);
+	/* And the last mark's in the window: the moment it was noticed. */
+	if (snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
+	    sizeof(mark_snap)))
+		pipeline_arg(p, mark_snap);
 	pipeline_diagnosis(p, target, nt, slice_opts, ns);
 	snprintf(file, sizeof(file), "debug-%lld.gz", (long long)time(NULL));
 	ring_path(out, sizeof(out), file);

@@ -1,6 +1,8 @@
 /*
  * argus mark: a marker event in the recording, the moment the user saw
- * the hang; argus-spin takes the last one as the hang's moment.
+ * the hang; argus-spin takes the last one as the hang's moment.  And what
+ * every blocked thread waits on at that moment, which the recording
+ * cannot say of a wait not yet ended: a wait-for snapshot beside the ring.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -11,9 +13,13 @@
 #include "porcelain.h"
 
 static const char usage[] =
-"usage: argus mark [TEXT ...]\n"
+"usage: argus mark [--no-snapshot] [TEXT ...]\n"
 "Write 'argus-mark TEXT' into the recording, to mark when a hang was\n"
-"noticed; argus-spin takes the last mark as the moment of the hang.\n";
+"noticed; argus-spin takes the last mark as the moment of the hang.\n"
+"Then take a wait-for snapshot (argus-waitfor(1)) into the recorder's\n"
+"directory, which 'argus debug' reads with the recording.\n"
+"\n"
+"  --no-snapshot   only the mark\n";
 
 static int
 mark(int argc, char *argv[])
@@ -23,11 +29,15 @@ mark(int argc, char *argv[])
 	char path[PATH_MAX], text[1024] = "argus-mark";
 	size_t i, n = strlen(text), m;
 	pid_t pid;
-	int fd = -1, k;
+	int fd = -1, k = 1, snap = 1;
 
 	if ((pid = recorder()) == 0)
 		diex(EX_UNAVAILABLE, "the recorder is not running ('argus start')");
-	for (k = 1; k < argc; k++) {
+	if (argc > 1 && strcmp(argv[1], "--no-snapshot") == 0) {
+		snap = 0;
+		k++;
+	}
+	for (; k < argc; k++) {
 		m = strlen(argv[k]);
 		if (n + 1 + m >= sizeof(text))
 			diex(EX_USAGE, "mark: text longer than %zu bytes",
@@ -44,6 +54,9 @@ mark(int argc, char *argv[])
 	}
 	if (fd == -1 || write(fd, text, n) == -1 || close(fd) == -1)
 		die(EX_UNAVAILABLE, "%s", path);
+	/* The mark is made: a snapshot that fails is said, not fatal. */
+	if (snap)
+		snapshot_take(path, sizeof(path));
 	return 0;
 }
 

@@ -55,6 +55,15 @@ pid_t		 spawn(char *const argv[], int in, int out, int err);
 void		 pipeline_diagnosis(struct pipeline *, char *const target[],
 		    int ntarget, char *const slice_opts[], int nslice);
 
+/*
+ * snapshot.c: argus-waitfor's snapshot into the recorder's directory: its
+ * path in buf, and the time it was taken, or 0 (said) if it failed.  The
+ * newest one taken from since to before: 1 and its path, or 0.
+ */
+uint64_t	 snapshot_take(char *buf, size_t size);
+int		 snapshot_newest(uint64_t since, uint64_t before, char *buf,
+		    size_t size);
+
 /* recorder.c */
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 void		 ring_path(char *buf, size_t size, const char *name);

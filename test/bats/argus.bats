@@ -82,6 +82,12 @@ teardown() {
 	# The mark is in the recording, the diagnosis kept beside it.
 	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ',marker,-,argus-mark it hangs now$'
 	ls "$ring"/debug-*.gz
+	# Wait-for snapshots beside the ring: the mark's and debug's, 0600;
+	# the diagnosis read both: the victim's wait at each moment.
+	[ "$(ls "$ring"/argus-snap-*.csv.gz | wc -l)" -eq 2 ]
+	[ "$(stat -c %a "$ring"/argus-snap-*.csv.gz | sort -u)" = 600 ]
+	[ "$(argus-cat -k wait -p "$victim_pid" "$ring"/debug-*.gz |
+	    awk -F, '$1 == "wait" { print $2 }' | sort -u | wc -l)" -eq 2 ]
 }
 
 @test "argus: demo captures a hang while it happens and names its cause" {
