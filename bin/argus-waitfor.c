@@ -181,12 +181,16 @@ main(int argc, char *argv[])
 	meta_u(w, st.time, "snapshot_waits", st.waits);
 	meta_u(w, st.time, "snapshot_holders", st.holders);
 	meta_u(w, st.time, "snapshot_ns", st.ns);
+	meta_u(w, st.time, "snapshot_unreadable", st.unreadable);
 	writer_close(w);
 	if (!quiet)
 		warnx_("%llu threads, %llu descriptors: %llu waits, %llu "
 		    "holders in %.1f ms", (unsigned long long)st.threads,
 		    (unsigned long long)st.fds, (unsigned long long)st.waits,
 		    (unsigned long long)st.holders, st.ns / 1e6);
+	if (!quiet && st.unreadable > 0)
+		warnx_("%llu blocked threads left out: their system calls are "
+		    "not ours to read", (unsigned long long)st.unreadable);
 	wf_free(snap);
 	free(comms);
 	return exit_status(1);

@@ -462,6 +462,7 @@ finish(const struct capture_opts *o)
 		meta_u(out_writer(), t, "snapshot_waits", ws.waits);
 		meta_u(out_writer(), t, "snapshot_holders", ws.holders);
 		meta_u(out_writer(), t, "snapshot_ns", ws.ns);
+		meta_u(out_writer(), t, "snapshot_unreadable", ws.unreadable);
 		wf_free(snap);
 		snap = NULL;
 	}

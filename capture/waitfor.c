@@ -308,8 +308,12 @@ last_ran(int pid, int tid)
 	return ms * 1000000ULL + frac;
 }
 
-/* "NR A1 .. A6 SP PC", "-1 SP PC" (blocked outside a call), "running". */
-static void
+/*
+ * "NR A1 .. A6 SP PC", "-1 SP PC" (blocked outside a call), "running".
+ * -1 if we may not read it (another user's process, or one the kernel
+ * keeps from root too): such a thread says nothing of its wait.
+ */
+static int
 thread_call(struct thr *t)
 {
 	char buf[256], *p, *end;
@@ -319,10 +323,10 @@ thread_call(struct thr *t)
 	t->call = "";
 	if (procf(buf, sizeof(buf), "/proc/%d/task/%d/syscall", t->pid,
 	    t->tid) <= 0)
-		return;
+		return errno == EACCES || errno == EPERM ? -1 : 0;
 	nr = strtol(buf, &end, 10);
 	if (end == buf || nr < 0)
-		return;
+		return 0;
 	t->call = syscall_name(nr);
 	if (*t->call == '\0')
 		t->call = "?";
@@ -332,6 +336,7 @@ thread_call(struct thr *t)
 			break;
 	}
 	t->nargs = i;
+	return 0;
 }
 
 static void
@@ -356,7 +361,11 @@ add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
 	t->state[0] = state;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->root = root;
-	thread_call(t);
+	if (thread_call(t) == -1) {
+		s->nthr--;
+		s->st.unreadable++;
+		return;
+	}
 	if (procf(t->wchan, sizeof(t->wchan), "/proc/%d/task/%d/wchan", p->pid,
 	    tid) <= 0 || strcmp(t->wchan, "0") == 0)
 		t->wchan[0] = '\0';

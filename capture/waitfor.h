@@ -35,6 +35,7 @@ struct wf_stats {
 	uint64_t	 threads;	/* threads looked at */
 	uint64_t	 waits, holders;	/* records */
 	uint64_t	 fds;		/* descriptors resolved */
+	uint64_t	 unreadable;	/* blocked threads we may not look at */
 };
 
 struct wf_snap;
