@@ -35,13 +35,14 @@ list_rules(void)
 	const struct lrule *r;
 	size_t i;
 
-	printf("%-8s %-6s %-5s %-24s %s\n", "RULE", "LINKS", "WAKES",
+	printf("%-8s %-6s %-5s %-24s %s\n", "RULE", "LINKS", "WAIT",
 	    "LABEL", "WHAT");
 	for (i = 0; i < nlrules; i++) {
 		r = &lrules[i];
 		printf("%-8s %-6s %-5s %-24s %s\n", r->name,
 		    r->props & LR_WEAK ? "weak" : "strong",
-		    r->props & LR_WAKES ? "yes" : "no",
+		    r->props & LR_WAKES ? "ends" :
+		    r->props & LR_HOLDS ? "holds" : "-",
 		    r->label[0] ? r->label : "-", r->help);
 	}
 	exit(0);

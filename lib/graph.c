@@ -45,6 +45,10 @@ const struct lrule lrules[] = {
 	    "each vertex -> the next of its thread (weak)" },
 	{ "flag", LR_WAKES | LR_FLAG, "the flag's symbol",
 	    "a data flag's writer -> each other thread's first read after it" },
+	{ "filelock", LR_HOLDS, "the file, DEV:INODE",
+	    "where a file lock was taken -> a request it made sleep or refused" },
+	{ "waitsfor", LR_HOLDS, "the relation and the object",
+	    "who holds what a thread still waits on (wait-for snapshot)" },
 };
 const size_t nlrules = ARRAY_LEN(lrules);
 

@@ -27,6 +27,7 @@
 #define LR_ORDER	0x08	/* program order: followed when nothing else is */
 #define LR_BACK		0x10	/* from a wait back to its waker: not a cause */
 #define LR_FLAG		0x20	/* a data flag's write to a read of it */
+#define LR_HOLDS	0x40	/* FROM holds what TO waits for, which may go on */
 
 struct lrule {
 	const char	*name;		/* RULE, and argus-link's --no-NAME */

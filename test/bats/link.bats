@@ -224,6 +224,53 @@ wakeup strong 2 4 " ]
 	run argus-link --rules
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "RULE "*" LABEL "* ]]
-	printf '%s\n' "${lines[@]}" | grep -Eq '^lock +weak +yes +the mutex'
-	printf '%s\n' "${lines[@]}" | grep -Eq '^order +weak +no '
+	printf '%s\n' "${lines[@]}" | grep -Eq '^lock +weak +ends +the mutex'
+	printf '%s\n' "${lines[@]}" | grep -Eq '^order +weak +- '
+}
+
+@test "link: waitsfor: a blocked reader, from the process that holds the pipe's other end" {
+	# 1 reads pipe:77 and is still blocked when the capture is cut; 2 and
+	# 3 hold its write end: either may end it, so the links are weak.
+	# 4 holds only the read end too: ends nothing.
+	stream >s.csv <<-'EOF'
+	event,100,2,2,,0,sys_enter,-,1,write,0x5,0x0,0x1
+	event,105,2,2,,0,sys_exit,-,1,write,1
+	event,110,1,1,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,120,1,1,,1,switch,-,S,0,0,swapper/1
+	event,130,3,3,,0,sys_enter,-,0,nanosleep,0x1000,0x0
+	event,140,4,4,,0,sys_enter,-,0,nanosleep,0x1000,0x0
+	wait,200,1,1,S,read,3,pipe,pipe:77,in,,,110,,anon_pipe_read,cat,0x3,0x0,0x1
+	holder,200,2,0,pipe:77,writer,5,,,producer
+	holder,200,3,0,pipe:77,writer,4,,,other
+	holder,200,4,0,pipe:77,reader,3,,,bystander
+	EOF
+	[ "$(graph s.csv)" = "waitsfor weak 1 2 writer pipe:77
+waitsfor weak 3 2 writer pipe:77" ]
+	# One holder: the kernel names it, strong; the thread that wrote.
+	grep -v ',other$' s.csv >one.csv
+	[ "$(graph one.csv)" = "waitsfor strong 1 2 writer pipe:77" ]
+	[ -z "$(graph one.csv --no-waitsfor)" ]
+	# Argus itself, holding the pipe, is never the cause.
+	sed 's/,producer$/,argus-capture/' one.csv >obs.csv
+	[ -z "$(graph obs.csv)" ]
+}
+
+@test "link: filelock: a lock request that sleeps, from where its holder took the lock" {
+	stream >s.csv <<-'EOF'
+	event,100,2,2,,0,sys_enter,-,73,flock,0x3,0x2
+	event,105,2,2,,0,flock_lock,-,254:0,99,write,FLOCK|SLEEP,0,9223372036854775807,2,0xa,0x0,0,0x1
+	event,110,2,2,,0,sys_exit,-,73,flock,0
+	event,120,2,2,,0,sys_enter,-,35,nanosleep,0x1000,0x0
+	event,125,2,2,,0,switch,-,S,0,0,swapper/0
+	event,200,1,1,,1,sys_enter,-,73,flock,0x3,0x2
+	event,205,1,1,,1,flock_lock,-,254:0,99,write,FLOCK|SLEEP,0,9223372036854775807,1,0xb,0xa,1,0x2
+	event,210,1,1,,1,switch,-,S,0,0,swapper/1
+	event,300,1,1,,1,sys_enter,-,73,flock,0x3,0x2
+	event,305,1,1,,1,flock_lock,-,254:0,98,read,FLOCK|SLEEP,0,9223372036854775807,1,0xc,0x0,0,0x2
+	EOF
+	[ "$(graph s.csv)" = "filelock strong 1 2 254:0:99" ]
+	[ -z "$(graph s.csv --no-filelock)" ]
+	# Once unlocked, a request for it owes the old holder nothing.
+	sed '/^event,120/i event,115,2,2,,0,flock_lock,-,254:0,99,unlock,FLOCK,0,9223372036854775807,2,0xa,0x0,0,0x1' s.csv >u.csv
+	[ -z "$(graph u.csv)" ]
 }

@@ -1,0 +1,207 @@
+/*
+ * What the kernel knew when the capture was cut: a thread still waits on an
+ * object (a wait record), and another process holds the end of it that
+ * can end that wait (a holder record): the holder's vertex -> the waiting
+ * vertex.  A hang in progress has no wake-up yet; this is the edge that
+ * says who should make it.  Strong where the kernel names one party (the
+ * lock's holder, the child, the socket's peer, the futex's owner), weak
+ * where several processes hold the same end of a pipe or an eventfd and
+ * any of them might be the one.
+ *
+ * A holder is a process; its thread is the one that last sent or received
+ * on the descriptor it holds the object by, else its main thread.  A
+ * snapshot is joined when the stream moves past it, so a snapshot taken
+ * mid-stream (argus mark) links the vertices that were current then.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "link.h"
+#include "waits.h"
+
+struct fduse {
+	uint64_t	 key;		/* pid << 32 | fd */
+	uint32_t	 tid;
+	UT_hash_handle	 hh;
+};
+
+struct swait {
+	uint32_t	 pid, tid;
+	int		 mode;
+	char		*object;
+};
+
+struct sholder {
+	uint32_t	 pid, tid;
+	int		 rel, fd;
+	char		*object;
+};
+
+static struct fduse	*fds;
+static struct swait	*waits;
+static struct sholder	*holders;
+static size_t		 nwaits, nholders;
+static uint64_t		 snap_time = NO_TIME;
+
+static void
+use_fd(uint32_t pid, int64_t fd, uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | (uint32_t)fd;
+	struct fduse *u;
+
+	if (fd < 0 || fd > INT32_MAX)
+		return;
+	HASH_FIND(hh, fds, &key, sizeof(key), u);
+	if (u == NULL) {
+		u = xcalloc(1, sizeof(*u));
+		u->key = key;
+		HASH_ADD(hh, fds, key, sizeof(u->key), u);
+	}
+	u->tid = tid;
+}
+
+/* The thread of a holder process that plays its part, or NULL. */
+static struct lthread *
+holder_thread(const struct sholder *h)
+{
+	uint64_t key = (uint64_t)h->pid << 32 | (uint32_t)h->fd;
+	struct lthread *t;
+	struct fduse *u = NULL;
+
+	if (h->tid != 0)
+		return lthread_get(h->tid, h->pid);
+	if (h->fd != NO_FD)
+		HASH_FIND(hh, fds, &key, sizeof(key), u);
+	t = lthread_get(u != NULL ? u->tid : h->pid, h->pid);
+	return t->vertex != 0 ? t : NULL;
+}
+
+/* How many processes hold the object in a relation that ends the wait. */
+static int
+parties(const struct swait *w)
+{
+	uint32_t last = 0;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < nholders; i++)
+		if (strcmp(holders[i].object, w->object) == 0 &&
+		    wrel_ends(holders[i].rel, w->mode) &&
+		    holders[i].pid != w->pid && holders[i].pid != last) {
+			last = holders[i].pid;
+			n++;
+		}
+	return n;
+}
+
+static void
+join(struct link_rule *self)
+{
+	struct lthread *waiter, *ht;
+	struct cause c;
+	size_t i, j, k;
+	int n;
+
+	for (i = 0; i < nwaits; i++) {
+		waiter = lthread_get(waits[i].tid, waits[i].pid);
+		if (waiter->vertex == 0)
+			continue;
+		n = parties(&waits[i]);
+		for (j = 0; j < nholders; j++) {
+			if (strcmp(holders[j].object, waits[i].object) != 0 ||
+			    !wrel_ends(holders[j].rel, waits[i].mode) ||
+			    (ht = holder_thread(&holders[j])) == NULL ||
+			    ht->tid == waiter->tid)
+				continue;
+			/* A poll on two fds of one pipe, a holder by two fds. */
+			for (k = 0; k < i; k++)
+				if (waits[k].tid == waits[i].tid &&
+				    strcmp(waits[k].object, waits[i].object) == 0)
+					break;
+			if (k < i)
+				continue;
+			for (k = 0; k < j; k++)
+				if (holders[k].pid == holders[j].pid &&
+				    holders[k].tid == holders[j].tid &&
+				    holders[k].rel == holders[j].rel &&
+				    strcmp(holders[k].object, holders[j].object) == 0)
+					break;
+			if (k < j)
+				continue;
+			memset(&c, 0, sizeof(c));
+			c.vertex = ht->vertex;
+			c.pid = ht->pid;
+			c.tid = ht->tid;
+			c.time = snap_time;
+			cause_name(&c, self);
+			c.weak = n > 1 && holders[j].pid != waits[i].pid;
+			snprintf(c.label, sizeof(c.label), "%s %s",
+			    wrels[holders[j].rel].name, waits[i].object);
+			link_emit(snap_time, waiter->pid, waiter->tid,
+			    waiter->vertex, &c);
+		}
+	}
+	for (i = 0; i < nwaits; i++)
+		free(waits[i].object);
+	for (i = 0; i < nholders; i++)
+		free(holders[i].object);
+	nwaits = nholders = 0;
+	snap_time = NO_TIME;
+}
+
+static void
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	const char *call;
+
+	if (snap_time != NO_TIME)
+		join(self);
+	if (ev->type != E_SYS_ENTER || ev->ctx != '-')
+		return;
+	call = event_str(ev, 1);
+	if (syscall_is_send(call) || syscall_is_recv(call))
+		use_fd(t->pid, event_i64(ev, 2), t->tid);
+}
+
+static void
+record(struct link_rule *self, const struct record *rec)
+{
+	struct wait_rec w;
+	struct holder_rec h;
+
+	if (wait_parse(rec, &w)) {
+		if (snap_time != NO_TIME && w.time != snap_time)
+			join(self);
+		if (observer_comm(w.comm) || *w.object == '\0')
+			return;
+		snap_time = w.time;
+		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
+		waits[nwaits++] = (struct swait){ w.pid, w.tid, w.mode,
+		    xstrdup(w.object) };
+	} else if (holder_parse(rec, &h)) {
+		if (snap_time != NO_TIME && h.time != snap_time)
+			join(self);
+		if (observer_comm(h.comm))
+			return;
+		snap_time = h.time;
+		holders = xrealloc(holders, (nholders + 1) * sizeof(*holders));
+		holders[nholders++] = (struct sholder){ h.pid, h.tid, h.rel,
+		    h.fd, xstrdup(h.object) };
+	}
+}
+
+static void
+finish(struct link_rule *self, uint64_t end)
+{
+	(void)end;
+	if (snap_time != NO_TIME)
+		join(self);
+}
+
+LINK_RULE(waitsfor) = {
+	.name = "waitsfor",
+	.see = see,
+	.record = record,
+	.finish = finish,
+};
