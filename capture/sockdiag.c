@@ -29,6 +29,9 @@ struct sock {
 };
 
 /* An inet socket's ends, as the kernel keys a connection. */
+/* include/net/tcp_states.h: not in the uapi headers. */
+#define TCP_TIME_WAIT_STATE	6
+
 struct tuple {
 	uint8_t		 family, proto;
 	uint16_t	 sport, dport, pad;
@@ -143,7 +146,13 @@ inet_msg(struct sockdiag *d, struct nlmsghdr *h)
 	struct inet_diag_msg *m = NLMSG_DATA(h);
 	struct inet *e;
 
-	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) || m->idiag_inode == 0)
+	/*
+	 * A socket without a file (inode 0) is kept when it is a connection
+	 * queued on a listener: its peer waits for it to be accepted.  Not
+	 * when it is only the kernel's memory of a closed one.
+	 */
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) ||
+	    (m->idiag_inode == 0 && m->idiag_state == TCP_TIME_WAIT_STATE))
 		return;
 	e = xcalloc(1, sizeof(*e));
 	e->t.family = m->idiag_family;
@@ -180,28 +189,57 @@ inet_dump(struct sockdiag *d, int family, int proto)
 		}
 }
 
-/* The socket with the mirrored pair is the other end, if it is here. */
+/*
+ * The listening socket that queued t, a connection not accepted yet: one
+ * of t's protocol and port, on t's address or on any.
+ */
+static uint32_t
+inet_listener(struct sockdiag *d, const struct tuple *t)
+{
+	static const uint32_t any[4];
+	struct inet *e, *tmp;
+
+	HASH_ITER(hh, d->inets, e, tmp)
+		if (e->t.dport == 0 && e->ino != 0 &&
+		    e->t.proto == t->proto && e->t.family == t->family &&
+		    e->t.sport == t->sport &&
+		    (memcmp(e->t.src, t->src, sizeof(t->src)) == 0 ||
+		    memcmp(e->t.src, any, sizeof(any)) == 0))
+			return e->ino;
+	return 0;
+}
+
+/*
+ * The socket with the mirrored pair is the other end, if it is here.  One
+ * here without a file (inode 0) waits in a listener's queue: until it is
+ * accepted, the listener's holders are the ones to answer.
+ */
 static void
 inet_pair(struct sockdiag *d)
 {
 	struct inet *e, *tmp, *m;
+	struct sock *s;
 	struct tuple t;
 
 	HASH_ITER(hh, d->inets, e, tmp) {
-		if (e->t.dport == 0)
-			continue;	/* listening or unconnected */
+		if (e->t.dport == 0 || e->ino == 0)
+			continue;	/* listening, unconnected, queued */
 		t = e->t;
 		t.sport = e->t.dport;
 		t.dport = e->t.sport;
 		memcpy(t.src, e->t.dst, sizeof(t.src));
 		memcpy(t.dst, e->t.src, sizeof(t.dst));
 		HASH_FIND(hh, d->inets, &t, sizeof(t), m);
-		sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
-		    SK_UDP)->i.peer = m != NULL ? m->ino : 0;
+		s = sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
+		    SK_UDP);
+		s->i.peer = m != NULL ? m->ino : 0;
+		if (m != NULL && m->ino == 0 && e->t.proto == IPPROTO_TCP)
+			s->i.listener = inet_listener(d, &m->t);
 	}
 	HASH_ITER(hh, d->inets, e, tmp)
-		sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
-		    SK_UDP);
+		if (e->ino != 0)
+			sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ?
+			    SK_TCP : SK_UDP);
 }
 
 struct sockdiag *

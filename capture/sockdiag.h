@@ -15,7 +15,8 @@ enum sock_kind { SK_OTHER, SK_UNIX, SK_TCP, SK_UDP };
 struct sockinfo {
 	uint32_t	 ino;
 	uint32_t	 peer;		/* 0: none known */
-	uint32_t	 listener;	/* a queued connection's listener, or 0 */
+	uint32_t	 listener;	/* a queued connection's listener, or 0;
+					   for TCP, on the connecting end */
 	enum sock_kind	 kind;
 };
 

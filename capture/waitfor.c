@@ -1022,6 +1022,8 @@ collect_wants(struct wf_snap *s)
 			w->o.kind = sock_kind_name(si->kind);
 			if (si->peer != 0)
 				want_sock(s, si->peer);
+			else if (si->listener != 0)
+				want_sock(s, si->listener);
 			if ((si = sockdiag_find(s->diag, si->peer)) != NULL &&
 			    si->listener != 0)
 				want_sock(s, si->listener);
@@ -1161,8 +1163,15 @@ holders_socket(struct wf_snap *s, const struct wt *w)
 {
 	const struct sockinfo *si, *pi;
 
-	if ((si = sockdiag_find(s->diag, w->o.ino)) == NULL || si->peer == 0)
+	if ((si = sockdiag_find(s->diag, w->o.ino)) == NULL)
 		return;
+	if (si->peer == 0) {
+		/* A TCP connection in a listener's queue. */
+		if (si->listener != 0)
+			holders_sock(s, w, si->listener, WR_LISTENER,
+			    sock_kind_name(si->kind));
+		return;
+	}
 	if (holders_sock(s, w, si->peer, WR_PEER, sock_kind_name(si->kind)))
 		return;
 	/* Not accepted yet: whoever holds the listener should accept it. */

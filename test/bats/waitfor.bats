@@ -165,6 +165,17 @@ holders_of() {
 	grep -qx "$HOLDER peer tcp" "$T/h"
 }
 
+@test "waitfor: a TCP connection not accepted yet waits for the listener's holder" {
+	need_root
+	start_case tcp-queued
+	snap "$WAITER_TID" read -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" in)
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER listener tcp" "$T/h"
+}
+
 @test "waitfor: flock(1) waiting for another flock(1): holder and waiter from /proc/locks" {
 	need_root
 	command -v flock >/dev/null || skip "flock(1) not installed"

@@ -3,7 +3,7 @@
  * sets one up between processes (or threads), prints who waits and who
  * holds the other end, and blocks until killed.
  *
- *	waitfor-cases pipe|unix|tcp|posix|ofd|epoll|mutex
+ *	waitfor-cases pipe|unix|tcp|tcp-queued|posix|ofd|epoll|mutex
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -134,8 +134,9 @@ client(void *arg)
 		err(1, "client");
 }
 
+/* accept: 0 leaves the connection in the listener's queue, unanswered. */
 static void
-case_tcp(void)
+case_tcp(int accepts)
 {
 	socklen_t len = sizeof(server);
 	int l, one = 1, conn;
@@ -150,7 +151,7 @@ case_tcp(void)
 	    getsockname(l, (struct sockaddr *)&server, &len) == -1)
 		err(1, "listen");
 	c = child(client, NULL);
-	if ((conn = accept(l, NULL, NULL)) == -1)
+	if (accepts && (conn = accept(l, NULL, NULL)) == -1)
 		err(1, "accept");
 	say("waiter", c, c);
 	say("holder", getpid(), tid());
@@ -264,7 +265,9 @@ main(int argc, char *argv[])
 	else if (strcmp(c, "unix") == 0)
 		case_unix();
 	else if (strcmp(c, "tcp") == 0)
-		case_tcp();
+		case_tcp(1);
+	else if (strcmp(c, "tcp-queued") == 0)
+		case_tcp(0);
 	else if (strcmp(c, "posix") == 0)
 		case_lock(F_SETLK, F_SETLKW);
 	else if (strcmp(c, "ofd") == 0)
@@ -274,7 +277,7 @@ main(int argc, char *argv[])
 	else if (strcmp(c, "mutex") == 0)
 		case_mutex();
 	else
-		errx(64, "usage: waitfor-cases pipe|unix|tcp|posix|ofd|epoll|"
-		    "mutex [LOCKFILE]");
+		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|posix|"
+		    "ofd|epoll|mutex [LOCKFILE]");
 	return 0;
 }
