@@ -61,18 +61,24 @@ use_fd(uint32_t pid, int64_t fd, uint32_t tid)
 	u->tid = tid;
 }
 
-/* The thread of a holder process that plays its part, or NULL. */
+/*
+ * The thread of a holder process that plays its part, or NULL; *known
+ * is 0 when it is only a guess (the main thread: no thread was seen to use
+ * the descriptor).
+ */
 static struct lthread *
-holder_thread(const struct sholder *h)
+holder_thread(const struct sholder *h, int *known)
 {
 	uint64_t key = (uint64_t)h->pid << 32 | (uint32_t)h->fd;
 	struct lthread *t;
 	struct fduse *u = NULL;
 
+	*known = 1;
 	if (h->tid != 0)
 		return lthread_get(h->tid, h->pid);
 	if (h->fd != NO_FD)
 		HASH_FIND(hh, fds, &key, sizeof(key), u);
+	*known = u != NULL;
 	t = lthread_get(u != NULL ? u->tid : h->pid, h->pid);
 	return t->vertex != 0 ? t : NULL;
 }
@@ -101,7 +107,7 @@ join(struct link_rule *self)
 	struct lthread *waiter, *ht;
 	struct cause c;
 	size_t i, j, k;
-	int n;
+	int n, known;
 
 	for (i = 0; i < nwaits; i++) {
 		waiter = lthread_get(waits[i].tid, waits[i].pid);
@@ -111,7 +117,7 @@ join(struct link_rule *self)
 		for (j = 0; j < nholders; j++) {
 			if (strcmp(holders[j].object, waits[i].object) != 0 ||
 			    !wrel_ends(holders[j].rel, waits[i].mode) ||
-			    (ht = holder_thread(&holders[j])) == NULL ||
+			    (ht = holder_thread(&holders[j], &known)) == NULL ||
 			    ht->tid == waiter->tid)
 				continue;
 			/* A poll on two fds of one pipe, a holder by two fds. */
@@ -135,7 +141,16 @@ join(struct link_rule *self)
 			c.tid = ht->tid;
 			c.time = snap_time;
 			cause_name(&c, self);
-			c.weak = n > 1 && holders[j].pid != waits[i].pid;
+			/*
+			 * Weak where any of several processes may end the
+			 * wait, and where the thread is a guess: no thread
+			 * was seen to use the descriptor, or the waiter's own
+			 * process holds it, and which of its threads will use
+			 * it the kernel cannot say.
+			 */
+			c.weak = (n > 1 && holders[j].pid != waits[i].pid) ||
+			    (holders[j].tid == 0 &&
+			    holders[j].pid == waits[i].pid) || !known;
 			snprintf(c.label, sizeof(c.label), "%s %s",
 			    wrels[holders[j].rel].name, waits[i].object);
 			link_emit(snap_time, waiter->pid, waiter->tid,
