@@ -10,7 +10,7 @@
 #include "slice/slice.h"
 
 static const char usage[] =
-"usage: argus-slice [-qzZ] [--auto | --answers FILE] [--from VERTEX]\n"
+"usage: argus-slice [-qvzZ] [--auto | --answers FILE] [--from VERTEX]\n"
 "                   [--threshold TIME] [--dot FILE] [--json FILE] [-o FILE] [FILE ...]\n"
 "Walk the event graph back from a hang to its root cause (Algorithm 1).\n"
 "\n"
@@ -22,6 +22,7 @@ static const char usage[] =
 "  --dot FILE          the paths as a Graphviz graph\n"
 "  --json FILE         the paths as Chrome trace events (Perfetto UI)\n"
 "  -q, --quiet         no report on stderr\n"
+"  -v, --verbose       every culprit and every step walked in the report\n"
 "  -o, --output FILE   write the stream to FILE (mode 0600)\n"
 "  -z, --compress      gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress   plain output even into a regular file\n"
@@ -44,6 +45,7 @@ main(int argc, char *argv[])
 		{ "dot",	required_argument, NULL, 'd' },
 		{ "json",	required_argument, NULL, 'j' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -57,9 +59,9 @@ main(int argc, char *argv[])
 	struct source *src;
 	struct writer *out;
 	struct graph g;
-	int ch, quiet = 0, automatic = 0, i, n;
+	int ch, quiet = 0, verbose = 0, automatic = 0, i, n;
 
-	while ((ch = getopt_long(argc, argv, "q" COMMON_SHORT, longopts,
+	while ((ch = getopt_long(argc, argv, "qv" COMMON_SHORT, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
@@ -82,6 +84,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		default:
 			common_option(&com, ch, optarg, usage);
@@ -129,7 +134,7 @@ main(int argc, char *argv[])
 		diagnose(&g, &s[i], threshold, !automatic, &d);
 		report_records(&g, &d, out);
 		if (!quiet)
-			report_text(&g, &s[i], &d, stderr);
+			report_text(&g, &s[i], &d, verbose, stderr);
 		if (xdot != NULL)
 			export_add(xdot, &g, &s[i], &d);
 		if (xjson != NULL)

@@ -245,6 +245,29 @@ syscall_is_yield(const char *name)
 	return in_list(name, yields);
 }
 
+int
+syscall_is_sleep(const char *name)
+{
+	static const char *const sleeps[] = { "nanosleep", "clock_nanosleep",
+	    "clock_nanosleep_time64", "__semwait_signal", NULL };
+
+	return in_list(name, sleeps);
+}
+
+int
+syscall_is_dispatch(const char *name)
+{
+	/*
+	 * Not poll(2) and select(2): a client waits for its one server in
+	 * them as often as a server waits for its many clients.
+	 */
+	static const char *const dispatch[] = { "epoll_wait", "epoll_pwait",
+	    "epoll_pwait2", "accept", "accept4", "kevent", "kevent64",
+	    "kevent_qos", "kevent_id", NULL };
+
+	return in_list(name, dispatch);
+}
+
 const char *
 softirq_name(int vec)
 {

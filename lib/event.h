@@ -85,4 +85,13 @@ int		 syscall_is_recv(const char *name);
 /* A call that gives up the CPU without waiting for anything. */
 int		 syscall_is_yield(const char *name);
 
+/* A sleep that only the thread's own timer (or a signal) ends. */
+int		 syscall_is_sleep(const char *name);
+
+/*
+ * A service loop's wait for whatever comes next, on many objects or for a
+ * new client: a thread idle in one is no culprit by itself.
+ */
+int		 syscall_is_dispatch(const char *name);
+
 #endif

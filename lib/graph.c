@@ -117,6 +117,23 @@ observer_comm(const char *comm)
 	    (comm[5] == '\0' || comm[5] == '-');
 }
 
+int
+kthread_comm(const char *comm)
+{
+	static const char *const kthreads[] = { "kworker/", "ksoftirqd/",
+	    "rcu_", "rcuc/", "rcuog/", "rcuop/", "migration/", "cpuhp/",
+	    "idle_inject/", "watchdog/", "kthreadd", "swapper/", "kswapd",
+	    "kcompactd", "khugepaged", "jbd2/", "irq/", "kauditd",
+	    "khungtaskd", "oom_reaper", "writeback", "kblockd", "kintegrityd",
+	    "kdevtmpfs", "pool_workqueue", "ext4-", "scsi_", "napi/" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(kthreads); i++)
+		if (strncmp(comm, kthreads[i], strlen(kthreads[i])) == 0)
+			return 1;
+	return 0;
+}
+
 const struct sclass *
 sclass_of_kind(enum hang_kind k)
 {

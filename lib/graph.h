@@ -58,6 +58,13 @@ unsigned	 lrule_props(const char *name);
  */
 int		 observer_comm(const char *comm);
 
+/*
+ * A kernel thread, by the names the kernel gives them: per-CPU workers,
+ * RCU, softirqs, writeback.  Busy on behalf of everyone, it is a culprit
+ * only where a strong link says so.
+ */
+int		 kthread_comm(const char *comm);
+
 /* Segment heuristics: argus-segment's --no-NAME, asked in table order. */
 struct sheuristic {
 	const char	*name;

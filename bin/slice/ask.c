@@ -62,21 +62,42 @@ answer(char *buf, size_t size)
 	}
 }
 
-/* The rule: the most recent cause; program order only if nothing else. */
+/*
+ * The rule: the most recent cause; program order only if nothing else.
+ * A weak link from another process is a guess about a thread the hang may
+ * never have touched (a kernel worker, the shell that started the
+ * program): the rule does not follow one, it stops there (-1) and a
+ * person may.
+ */
 int
-most_recent_link(struct link **cand, int n)
+most_recent_link(struct graph *g, uint64_t at, struct link **cand, int n)
 {
+	struct vertex *v = vertex_get(g, at), *u;
 	int i, best = -1, weak_order;
 
-	/* Program order only when nothing else explains the vertex. */
 	for (weak_order = 0; weak_order < 2 && best < 0; weak_order++)
 		for (i = 0; i < n; i++) {
 			if (!weak_order && (cand[i]->props & LR_ORDER))
+				continue;
+			if (cand[i]->weak && v != NULL &&
+			    ((u = vertex_get(g, cand[i]->from)) == NULL ||
+			    u->pid != v->pid))
 				continue;
 			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
 				best = i;
 		}
 	return best;
+}
+
+/* The rule's choice, and how to say it in a step record. */
+static int
+by_rule(struct graph *g, uint64_t at, struct link **cand, int n,
+    const char **how)
+{
+	int pick = most_recent_link(g, at, cand, n);
+
+	*how = pick < 0 ? "untouched" : "auto";
+	return pick;
 }
 
 /*
@@ -85,7 +106,8 @@ most_recent_link(struct link **cand, int n)
  * not depend on the order of the candidates.  None: the rule decides.
  */
 static int
-select_by(struct graph *g, const char *a, struct link **cand, int n)
+select_by(struct graph *g, uint64_t at, const char *a, struct link **cand,
+    int n)
 {
 	const char *val = strchr(a, '=') + 1;
 	struct vertex *v;
@@ -112,7 +134,7 @@ select_by(struct graph *g, const char *a, struct link **cand, int n)
 			return i;
 	}
 	warnx_("no candidate matches '%s': taking the most recent", a);
-	return most_recent_link(cand, n);
+	return most_recent_link(g, at, cand, n);
 }
 
 int
@@ -124,10 +146,8 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 	int i;
 
 	queries++;
-	if (mode == ASK_AUTO) {
-		*how = "auto";
-		return most_recent_link(cand, n);
-	}
+	if (mode == ASK_AUTO)
+		return by_rule(g, at, cand, n, how);
 	if (tty != NULL) {
 		describe_vertex(g, at, desc, sizeof(desc));
 		fprintf(tty, "\nWhich of these caused %s?\n", desc);
@@ -157,13 +177,11 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 		}
 		if (strcmp(a, "rest=auto") == 0)
 			mode = ASK_AUTO;
-		if (strcmp(a, "auto") == 0 || strcmp(a, "rest=auto") == 0) {
-			*how = "auto";
-			return most_recent_link(cand, n);
-		}
+		if (strcmp(a, "auto") == 0 || strcmp(a, "rest=auto") == 0)
+			return by_rule(g, at, cand, n, how);
 		if (strchr(a, '=') != NULL) {
 			*how = mode == ASK_FILE ? "answer" : "user";
-			return select_by(g, a, cand, n);
+			return select_by(g, at, a, cand, n);
 		}
 		errno = 0;
 		k = strtol(a, &end, 10);

@@ -7,6 +7,14 @@
  * through the hang is a culprit, diagnosed in turn (the culprit of the
  * culprit), until a thread that is normal, or one already on the chain: a
  * circular wait.
+ *
+ * Evidence comes in ranks, and the best there is decides: what the kernel
+ * says a thread waits on and who holds it (LR_HOLDS links: the wait-for
+ * snapshot, file locks), then the wake-up that did end the wait, then a
+ * normal wait's wake-up path.  The chain stops at a thread that chose to
+ * wait (a sleep on its own timer), one busy on a CPU, one idle in its
+ * service loop, and never blames Argus itself, a kernel thread but by a
+ * strong link, or a thread twice.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,31 +176,89 @@ ranked_baseline(struct graph *g, uint64_t spin_vertex, uint64_t *waker)
 	return 0;
 }
 
+/* What a thread was doing, which decides whether the chain goes on. */
+enum tstate {
+	TS_WORK,	/* on a CPU, or wanting one: the work is the cause */
+	TS_SLEEP,	/* asleep on its own timer: it chose to wait */
+	TS_DISPATCH,	/* in its service loop, waiting for what comes next */
+	TS_WAIT		/* blocked on someone: the chain goes on */
+};
+
+static enum tstate
+state_of(const struct vertex *w)
+{
+	uint64_t dur = w->end - w->begin;
+	const char *sys = str_of(w->last_sys);
+
+	if (dur > 0 && w->oncpu * 2 >= dur)
+		return TS_WORK;
+	if (w->last_sys != 0 && syscall_is_sleep(sys))
+		return TS_SLEEP;
+	if (w->last_sys != 0 && syscall_is_dispatch(sys))
+		return TS_DISPATCH;
+	return TS_WAIT;
+}
+
+/* The culprit already found for a thread, or NULL. */
+static struct culprit *
+blamed(struct dctx *x, uint32_t tid)
+{
+	int i;
+
+	for (i = 1; i < x->d->nc; i++)
+		if (vertex_get(x->g, x->d->c[i].vertex)->tid == tid)
+			return &x->d->c[i];
+	return NULL;
+}
+
 /*
  * Vertex u was stuck through the hang: a culprit, or a thread already on
  * the chain (a circular wait).  A culprit is diagnosed in turn, if the
  * user agrees; one whose diagnosis finds nothing further is a root.
+ * strong: a strong link, or the kernel, says u is in the chain; a guess
+ * does not make a kernel thread or an idle server a culprit.
  */
 static int
-blame(struct dctx *x, uint64_t u, const char *why, int depth)
+blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 {
 	struct vertex *w = vertex_get(x->g, u);
+	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
+	enum tstate st = state_of(w);
 	struct culprit *c;
 	const char *how;
 	char q[160];
 	int j, ci, found;
 
+	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
+	    st == TS_DISPATCH)))
+		return 0;
 	for (j = 0; j < x->nchain; j++)
 		if (x->chain[j] == w->tid) {
+			/*
+			 * Each hop of a circle must be a wait on the next;
+			 * the victim's is its hang.
+			 */
+			if (st == TS_WORK || (j > 0 && st != TS_WAIT))
+				return 0;
 			c = add(x->d, u, depth + 1, RK_CYCLE, class);
 			snprintf(c->why, sizeof(c->why), "waits for a thread "
 			    "already on the chain: a circular wait");
 			return 1;
 		}
+	if (blamed(x, w->tid) != NULL)
+		return 1;
 	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
 	snprintf(c->why, sizeof(c->why), "%s", why);
 	ci = x->d->nc - 1;
+	if (st == TS_SLEEP) {
+		c->kind = RK_ROOT;
+		snprintf(c->why, sizeof(c->why), "sleeping in %s for %.1f s%s: "
+		    "its own timer ends it; %s", str_of(w->last_sys),
+		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
+		    " so far" : "", why);
+		return 1;
+	}
 	snprintf(q, sizeof(q), "Thread %u was stuck when the hang began "
 	    "(vertex %llu). Diagnose it further?", w->tid, (unsigned long long)u);
 	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN ||
@@ -228,7 +294,8 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
 				break;
 		if (j < i || (u = stuck(x, w->tid)) == 0)
 			continue;
-		found |= blame(x, u, why, depth);
+		found |= blame(x, u, why, depth, i > 0 &&
+		    p->s[i - 1].via != NULL && !p->s[i - 1].via->weak);
 	}
 	return found;
 }
@@ -259,7 +326,70 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 		if (w->lock && w->last_arg == v->last_arg)
 			continue;	/* waits for the same mutex */
 		found |= blame(x, u, "stuck through the hang, not waiting for "
-		    "the mutex its sibling waits for: it may hold it", depth);
+		    "the mutex its sibling waits for: it may hold it", depth, 0);
+	}
+	return found;
+}
+
+/*
+ * What the thread does now, for a holder the kernel named: stuck through
+ * the hang, else its last vertex before the hang's end, else where the
+ * link says.
+ */
+static uint64_t
+now_of(struct dctx *x, uint32_t tid, uint64_t fallback)
+{
+	uint64_t u;
+
+	if ((u = stuck(x, tid)) != 0)
+		return u;
+	if (x->he > 0 && (u = vertex_at(x->g, tid, x->he - 1)) != 0)
+		return u;
+	return fallback;
+}
+
+/*
+ * A holder the kernel named.  A weak one in the waiter's own process says
+ * only that some thread of it may: no more than the process's siblings
+ * being suspects, which the other evidence weighs better.
+ */
+static int
+usable(struct graph *g, uint64_t id, const struct link *l)
+{
+	return (l->props & LR_HOLDS) && l->from != 0 && (!l->weak ||
+	    vertex_get(g, l->from)->pid != vertex_get(g, id)->pid);
+}
+
+/*
+ * The kernel's word on what the vertex waits on and who holds it: its
+ * LR_HOLDS links, the strong ones if any (one named party), else every
+ * holder (any of them may be the one).  -1 if the kernel said nothing.
+ */
+static int
+holders(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct link *l;
+	char why[200];
+	int32_t k;
+	int any = 0, strong = 0, found = 0;
+
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k])) {
+			any = 1;
+			strong |= !g->l[k].weak;
+		}
+	if (!any)
+		return -1;
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if (!usable(g, id, l) || (strong && l->weak))
+			continue;
+		snprintf(why, sizeof(why), "the kernel says it holds what "
+		    "%s %u waits on: %s (%s)", str_of(vertex_get(g, id)->comm),
+		    vertex_get(g, id)->tid, str_of(l->label), str_of(l->rule));
+		found |= blame(x, now_of(x, vertex_get(g, l->from)->tid,
+		    l->from), why, depth, !l->weak);
 	}
 	return found;
 }
@@ -278,9 +408,10 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
 	 * timeout) waits for nobody: it is where the chain ends.
 	 */
-	if (depth > 0 && (strcmp(sys, "nanosleep") == 0 ||
-	    strcmp(sys, "clock_nanosleep") == 0))
+	if (depth > 0 && syscall_is_sleep(sys))
 		return 0;
+	if (holders(x, id, depth) > 0)
+		return 1;
 
 	/* A wait that ended by a peer shows its own wake-up path. */
 	if (link_into_next(x->g, id, &l) && l->from != 0 &&

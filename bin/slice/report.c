@@ -94,21 +94,66 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 	}
 }
 
-void
-report_text(struct graph *g, const struct spin_rec *s,
+/* "comm pid/tid" of a vertex's thread. */
+static const char *
+who(struct graph *g, uint64_t id, char *buf, size_t size)
+{
+	struct vertex *v = vertex_get(g, id);
+
+	if (v->pid == v->tid)
+		snprintf(buf, size, "%s %u", str_of(v->comm), v->pid);
+	else
+		snprintf(buf, size, "%s %u/%u", str_of(v->comm), v->pid, v->tid);
+	return buf;
+}
+
+/*
+ * The culprits from the victim down to the root or cycle at r, into hop[]
+ * from the root up; how many.
+ */
+static int
+chain_of(const struct diagnosis *d, int r, int *hop, int max)
+{
+	int n = 0, i, depth = d->c[r].depth;
+
+	hop[n++] = r;
+	for (i = r - 1; i >= 0 && n < max; i--)
+		if (d->c[i].depth == depth - 1) {
+			hop[n++] = i;
+			depth--;
+		}
+	return n;
+}
+
+static void
+print_chain(struct graph *g, const struct diagnosis *d, int r, FILE *fp)
+{
+	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop));
+	char buf[64];
+
+	fprintf(fp, "Wait chain:");
+	while (n-- > 0)
+		fprintf(fp, " %s%s", who(g, d->c[hop[n]].vertex, buf,
+		    sizeof(buf)), n > 0 ? " \u2192" : "\n");
+}
+
+static int
+is_root(const struct culprit *c)
+{
+	return c->depth > 0 && (c->kind == RK_ROOT || c->kind == RK_CYCLE);
+}
+
+/* The paths, step by step: for -v, where the walk went and why. */
+static void
+print_paths(struct graph *g, const struct spin_rec *s,
     const struct diagnosis *d, FILE *fp)
 {
-	char desc[320];
 	const struct path *p;
-	int i, k, steps = 0;
+	char desc[320];
+	int i, k;
 
-	describe_vertex(g, s->vertex, desc, sizeof(desc));
-	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class->name,
-	    strcmp(s->ended, VE_OPEN) == 0 ?
-	    "still going on when the trace ended" : s->ended);
 	for (i = 0; i < d->npaths; i++) {
 		p = &d->paths[i];
-		steps += p->n;
 		fprintf(fp, "\nPath %d (slice back from the %s):\n", p->id,
 		    i == 0 && s->class->kind == HK_WAIT ?
 		    "baseline's waker" : "culprit");
@@ -123,35 +168,87 @@ report_text(struct graph *g, const struct spin_rec *s,
 				fprintf(fp, "      (%s)\n", p->s[k].how);
 		}
 	}
-	fprintf(fp, "\nRoot cause:\n");
-	for (i = 0, k = 0; i < d->nc; i++) {
-		if (d->c[i].depth == 0)
-			continue;
-		describe_vertex(g, d->c[i].vertex, desc, sizeof(desc));
-		fprintf(fp, "  %*s%s: %s\n  %*s    %s, %s\n", 2 * (d->c[i].depth - 1),
-		    "", root_kind_name(d->c[i].kind), desc,
-		    2 * (d->c[i].depth - 1), "", d->c[i].class->name,
-		    d->c[i].why);
-		k++;
-	}
-	if (k == 0)
-		fprintf(fp, "  the %s vertex itself: %s\n",
-		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
-		    s->class->name);
+}
+
+/*
+ * The answer first, on one screen: the root cause, the chain of threads
+ * that leads to it, at most MAX_SHOWN roots; -v adds every culprit and
+ * the paths walked.  The records hold all of it regardless.
+ */
+#define MAX_SHOWN	3
+
+void
+report_text(struct graph *g, const struct spin_rec *s,
+    const struct diagnosis *d, int verbose, FILE *fp)
+{
+	char desc[320], buf[64];
+	int hop[16], nhop, i, j, k, first = -1, shown = 0, more = 0, steps = 0;
+
+	for (i = 0; i < d->npaths; i++)
+		steps += d->paths[i].n;
 	for (i = 0; i < d->nc; i++)
-		if (d->c[i].kind == RK_CYCLE)
-			break;
-	if (i < d->nc) {
-		fprintf(fp, "  circular wait:");
-		for (k = 0; k < d->nc; k++)
-			if (k == 0 || d->c[k].kind != RK_VICTIM)
-				fprintf(fp, " %s %u%s",
-				    str_of(vertex_get(g, d->c[k].vertex)->comm),
-				    vertex_get(g, d->c[k].vertex)->tid,
-				    k + 1 < d->nc ? " ->" : "\n");
+		if (is_root(&d->c[i]) && first < 0)
+			first = i;
+	fputc('\n', fp);
+	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
+		fprintf(fp, "Root cause: a circular wait, each thread waiting "
+		    "for the next\n");
+		print_chain(g, d, first, fp);
+	} else if (first >= 0) {
+		fprintf(fp, "Root cause: %s: %s\n", who(g, d->c[first].vertex,
+		    buf, sizeof(buf)), d->c[first].why);
+		print_chain(g, d, first, fp);
+	} else
+		fprintf(fp, "Root cause: the %s vertex itself: %s%s%s\n",
+		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
+		    s->class->name, d->note[0] ? "; " : "", d->note);
+	describe_vertex(g, s->vertex, desc, sizeof(desc));
+	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class->name,
+	    strcmp(s->ended, VE_OPEN) == 0 ?
+	    "still going on when the trace ended" : s->ended);
+	nhop = first >= 0 ? chain_of(d, first, hop, ARRAY_LEN(hop)) : 0;
+	for (i = 0, k = 0; i < d->nc; i++) {
+		for (j = 0; j < nhop && hop[j] != i; j++)
+			;
+		if (d->c[i].depth == 0 || (!verbose && j == nhop &&
+		    (!is_root(&d->c[i]) || shown == MAX_SHOWN))) {
+			more += is_root(&d->c[i]) && d->c[i].depth > 0;
+			continue;
+		}
+		if (k++ == 0)
+			fprintf(fp, "\n%s:\n", verbose ? "Culprits, as walked" :
+			    "Found");
+		describe_vertex(g, d->c[i].vertex, desc, sizeof(desc));
+		fprintf(fp, "  %*s%s: %s\n  %*s    %s, %s\n",
+		    2 * (d->c[i].depth - 1), "",
+		    root_kind_name(d->c[i].kind), desc,
+		    2 * (d->c[i].depth - 1), "",
+		    d->c[i].class->name, d->c[i].why);
+		shown += is_root(&d->c[i]);
 	}
-	if (d->note[0])
+	if (more > 0)
+		fprintf(fp, "  %d more root%s: -v shows every culprit\n", more,
+		    more == 1 ? "" : "s");
+	if (verbose) {
+		for (i = 0; i < d->nc; i++)
+			if (d->c[i].kind == RK_CYCLE)
+				break;
+		if (i < d->nc) {
+			fprintf(fp, "  circular wait:");
+			nhop = chain_of(d, i, hop, ARRAY_LEN(hop));
+			while (nhop-- > 0)
+				fprintf(fp, " %s%s", who(g, d->c[hop[nhop]].vertex,
+				    buf, sizeof(buf)), nhop > 0 ? " ->" : "\n");
+		}
+	}
+	if (d->note[0] && first >= 0)
 		fprintf(fp, "\nNote: %s\n", d->note);
+	if (verbose)
+		print_paths(g, s, d, fp);
+	else if (steps > 0)
+		fprintf(fp, "\n%d step%s walked in %d path%s: -v shows them.\n",
+		    steps, steps == 1 ? "" : "s", d->npaths,
+		    d->npaths == 1 ? "" : "s");
 	fprintf(fp, "\nQueries asked: %d.  Path length: %d interactive, %d "
 	    "automatic.  Walked in %.1f ms.\n", ask_queries(), steps,
 	    d->auto_steps, walk_time() / 1e6);

@@ -79,7 +79,8 @@ int		 ask_link(struct graph *, uint64_t at, struct link **cand, int n,
 		    const char **how);
 int		 ask_yes(const char *question, int auto_answer, const char **how);
 int		 ask_queries(void);
-int		 most_recent_link(struct link **cand, int n);	/* --auto's rule */
+int		 most_recent_link(struct graph *, uint64_t at, struct link **cand,
+		    int n);	/* --auto's rule; -1: only untouched threads */
 
 /* walk.c: InteractiveSlicing back from a vertex. */
 struct step {
@@ -122,7 +123,7 @@ void		 diagnose(struct graph *, const struct spin_rec *,
 void		 report_records(struct graph *, const struct diagnosis *,
 		    struct writer *);
 void		 report_text(struct graph *, const struct spin_rec *,
-		    const struct diagnosis *, FILE *);
+		    const struct diagnosis *, int verbose, FILE *);
 void		 describe_vertex(struct graph *, uint64_t id, char *, size_t);
 
 /*

@@ -110,8 +110,8 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 		} else if (interactive) {
 			pick = ask_link(g, cur, cand, n, &how);
 		} else {
-			pick = most_recent_link(cand, n);
-			how = "auto";
+			pick = most_recent_link(g, cur, cand, n);
+			how = pick < 0 ? "untouched" : "auto";
 		}
 		if (pick < 0) {
 			push(p, cur, NULL, how);
