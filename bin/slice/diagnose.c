@@ -33,6 +33,7 @@ struct dctx {
 	int		 interactive;
 	uint64_t	 hb, he;	/* the hang */
 	uint32_t	 chain[MAX_CHAIN];	/* threads blamed so far, victim first */
+	uint8_t		 waits[MAX_CHAIN];	/* each one blocked on the next */
 	int		 nchain;
 };
 
@@ -228,7 +229,7 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	struct culprit *c;
 	const char *how;
 	char q[160];
-	int j, ci, found;
+	int j, k, ci, found;
 
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
 	    st == TS_DISPATCH)))
@@ -241,6 +242,9 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 			 */
 			if (st == TS_WORK || (j > 0 && st != TS_WAIT))
 				return 0;
+			for (k = j + 1; k < x->nchain; k++)
+				if (!x->waits[k])
+					return 0;
 			c = add(x->d, u, depth + 1, RK_CYCLE, class);
 			snprintf(c->why, sizeof(c->why), "waits for a thread "
 			    "already on the chain: a circular wait");
@@ -264,9 +268,22 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN ||
 	    !ask_yes(q, 1, &how))
 		return 1;
+	x->waits[x->nchain] = st == TS_WAIT;
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
+	if (!found && st == TS_DISPATCH) {
+		/*
+		 * Idle in its service loop, with nothing of the chain's
+		 * pending beyond it: it would answer if asked.  Not a
+		 * culprit; the other evidence may say who should ask.
+		 */
+		snprintf(x->d->note, sizeof(x->d->note), "%s %u holds the "
+		    "other end, idle in %s: what it waits for did not come",
+		    comm, w->tid, str_of(w->last_sys));
+		x->d->nc = ci;
+		return 0;
+	}
 	if (!found)
 		x->d->c[ci].kind = RK_ROOT;
 	return 1;
@@ -528,7 +545,7 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
     int interactive, struct diagnosis *d)
 {
 	struct dctx x = { g, d, threshold, interactive, s->begin, s->end,
-	    { s->tid }, 1 };
+	    { s->tid }, { 1 }, 1 };
 	struct culprit *c;
 	uint64_t waker = 0;
 	int found;

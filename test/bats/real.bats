@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# Real Debian programs hung while a system-wide capture runs, cut while
+# the hang lasts, the way `argus debug` meets them (test/real/run), and
+# diagnosed with --auto as a new user would (test/real/diagnose).  The
+# bar: the root cause reported is the right process, and no more than
+# three are named.  One case for each kind of fact the kernel gives:
+# a TCP server's queue, a file lock, a pipe chain, a child waited for, a
+# relay of sockets.  Every case and both cuts, to the same bar:
+# test/real/real.bats.
+
+load helpers
+
+# during CASE: capture it cut during its hang, diagnose, check.
+during() {
+	local d=$BATS_TEST_TMPDIR/$1 rc=0 out l
+	need_tracing
+	out=$("$ROOT/test/real/run" "$1" --cut during -o "$d" 2>&1) || rc=$?
+	[ "$rc" != 69 ] || skip "$out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	l=$("$ROOT/test/real/diagnose" "$d")
+	echo "$1: $l"
+	cat "$d/report"
+	[[ " $l " == *" first=yes "* ]]
+	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
+	# The report's first line is the answer.
+	grep -m1 . "$d/report" | grep -q '^Root cause: '
+}
+
+@test "real, in progress: redis-cli waits; redis-server asleep with its connection queued" {
+	during redis-busy
+}
+
+@test "real, in progress: flock(1) waits for the lock another flock(1) holds" {
+	during flock-wait
+}
+
+@test "real, in progress: tar | gzip | a slow stage, through pipes" {
+	during tar-pipe
+}
+
+@test "real, in progress: make -j waits for a slow recipe (make -> sh -> sleep)" {
+	during make-child
+}
+
+@test "real, in progress: socat client -> two relays -> slow backend" {
+	during socat-chain
+}
