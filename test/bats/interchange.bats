@@ -243,10 +243,15 @@ EOF
 	[ "$(stat -c %a cw.trace)" = 600 ]
 	head -1 cw.trace | grep -qx '# tracer: nop'
 	# What the text cannot carry is said at its end.
-	tail -1 cw.trace | grep -q 'cannot carry: meta [0-9]*, task [0-9]*'
+	tail -1 cw.trace | grep -q 'cannot carry: .*meta [0-9]*, task [0-9]*'
 	argus-import -Z -o cw2.csv cw.trace
-	graph "$D/cw.gz" >a.graph
-	graph cw2.csv >b.graph
+	# Less the records it cannot carry: the wait-for snapshot, and the
+	# meta records, whose time (the snapshot's) ends the open vertices.
+	argus-cat -Z "$D/cw.gz" | grep -Ev '^(wait|holder|meta),' >cw.csv
+	# A set of vertices and links: the threads still open at the end
+	# come in the order of a hash, which the thread table's history sets.
+	graph cw.csv | sort >a.graph
+	graph cw2.csv | sort >b.graph
 	[ "$(grep -c '^vertex' a.graph)" -gt 100 ]
 	[ "$(grep -c '^link' a.graph)" -gt 100 ]
 	diff a.graph b.graph

@@ -100,6 +100,12 @@ holders_of() {
 @test "waitfor: the stream is well formed, 0600, and every blocked thread has a record" {
 	need_root
 	bg sleep 100
+	# Until it sleeps: a loaded machine may take a while to start it.
+	for i in $(seq 50); do
+		[ "$(cat /proc/${PIDS# }/wchan 2>/dev/null)" = hrtimer_nanosleep ] &&
+		    break
+		sleep 0.1
+	done
 	argus-waitfor -q -o "$T/s.gz"
 	[ "$(stat -c %a "$T/s.gz")" = 600 ]
 	argus-cat -Z "$T/s.gz" >"$T/s.csv"
