@@ -32,7 +32,8 @@ static const char usage[] =
 "Without --auto or --answers the questions go to the terminal (/dev/tty):\n"
 "the stream is on stdin.  Input must have vertex and link records\n"
 "(argus-segment, argus-link), and spin records (argus-spin) unless --from.\n"
-"Exit: 0 diagnosed, 1 nothing to diagnose, 64 usage, 65 bad input.\n";
+"Exit: 0 a cause found, 1 nothing to diagnose or no cause found beyond\n"
+"waiting, 64 usage, 65 bad input.\n";
 
 int
 main(int argc, char *argv[])
@@ -59,7 +60,7 @@ main(int argc, char *argv[])
 	struct source *src;
 	struct writer *out;
 	struct graph g;
-	int ch, quiet = 0, verbose = 0, automatic = 0, i, n;
+	int ch, quiet = 0, verbose = 0, automatic = 0, found = 0, i, n;
 
 	while ((ch = getopt_long(argc, argv, "qv" COMMON_SHORT, longopts,
 	    NULL)) != -1) {
@@ -133,6 +134,7 @@ main(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		diagnose(&g, &s[i], threshold, !automatic, &d);
 		report_records(&g, &d, out);
+		found |= d.found;
 		if (!quiet)
 			report_text(&g, &s[i], &d, verbose, stderr);
 		if (xdot != NULL)
@@ -146,5 +148,5 @@ main(int argc, char *argv[])
 		export_close(xjson);
 	writer_close(out);
 	source_close(src);
-	return exit_status(1);
+	return exit_status(found);
 }

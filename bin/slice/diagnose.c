@@ -547,6 +547,7 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	struct dctx x = { g, d, threshold, interactive, s->begin, s->end,
 	    { s->tid }, { 1 }, 1 };
 	struct culprit *c;
+	struct vertex *v;
 	uint64_t waker = 0;
 	int found;
 
@@ -562,11 +563,19 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 		found = diagnose_vertex(&x, s->vertex, s->class, 0);
 	if (!found) {
 		d->c[0].kind = RK_ROOT;
-		if (s->class->kind == HK_WAIT && d->note[0] == '\0')
+		v = vertex_get(g, s->vertex);
+		if (s->class->kind == HK_WAIT && v->last_sys != 0 &&
+		    syscall_is_dispatch(str_of(v->last_sys)))
+			snprintf(d->note, sizeof(d->note), "no hang: %s %u is "
+			    "idle in %s, waiting for work", str_of(v->comm),
+			    v->tid, str_of(v->last_sys));
+		else if (s->class->kind == HK_WAIT && d->note[0] == '\0')
 			snprintf(d->note, sizeof(d->note), "no thread on the "
 			    "baseline's wake-up path was stuck through the "
 			    "hang: the wait itself is the finding");
 	}
+	/* Busy on a CPU, the work is the finding; else only a culprit is. */
+	d->found = found || s->class->kind == HK_WORK;
 	/* The automatic slice of the same start, for comparison. */
 	ranked_baseline(g, s->vertex, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);

@@ -198,10 +198,14 @@ report_text(struct graph *g, const struct spin_rec *s,
 		fprintf(fp, "Root cause: %s: %s\n", who(g, d->c[first].vertex,
 		    buf, sizeof(buf)), d->c[first].why);
 		print_chain(g, d, first, fp);
-	} else
+	} else if (d->found)
 		fprintf(fp, "Root cause: the %s vertex itself: %s%s%s\n",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
 		    s->class->name, d->note[0] ? "; " : "", d->note);
+	else
+		fprintf(fp, "Nothing found beyond the %s thread: %s\n",
+		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
+		    d->note[0] ? d->note : s->class->name);
 	describe_vertex(g, s->vertex, desc, sizeof(desc));
 	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class->name,
 	    strcmp(s->ended, VE_OPEN) == 0 ?

@@ -114,6 +114,7 @@ struct diagnosis {
 	struct path	*paths;
 	int		 npaths;
 	int		 auto_steps;	/* the automatic slice's length */
+	int		 found;		/* a cause beyond waiting: exit 0 */
 	char		 note[300];
 };
 void		 diagnose(struct graph *, const struct spin_rec *,

@@ -36,7 +36,7 @@ capture() {
 
 # diagnose SCENARIO MODE ANSWERS...: the diagnosis as records in $D/...csv
 diagnose() {
-	local base="$D/$1-$2"
+	local base="$D/$1-$2" rc
 	shift 2
 	printf '%s\n' "$@" >"$base.answers"
 	load_ids "$base.truth"
@@ -44,7 +44,8 @@ diagnose() {
 	    argus-spin -q --pid "$victim_pid" --tid "$victim_tid" --threshold 1s |
 	    argus-similar -q |
 	    argus-slice --threshold 1s --answers "$base.answers" -Z \
-	    >"$base.csv" 2>"$base.report"
+	    >"$base.csv" 2>"$base.report" && rc=0 || rc=$?
+	echo "$rc" >"$base.status"
 }
 
 setup_file() {
@@ -63,6 +64,7 @@ spin_of() { awk -F, '$1 == "spin" { print $6, $11 }' "$D/$1-$2.csv"; }
 
 check_culprit() {	# scenario mode
 	load_ids "$D/$1-$2.truth"
+	[ "$(cat "$D/$1-$2.status")" = 0 ] || { cat "$D/$1-$2.report"; return 1; }
 	culprits "$1" "$2" | grep -Eq "^(culprit|root) $root_tid\$" || {
 		cat "$D/$1-$2.report"; return 1; }
 }
@@ -105,6 +107,8 @@ check_culprit() {	# scenario mode
 		diagnose flag-poll $m rest=auto
 		spin_of flag-poll $m | grep -q '^RepeatedYield '
 		grep -q 'data flag' "$D/flag-poll-$m.report"
+		# No flag traced: nothing found, and the exit says so.
+		[ "$(cat "$D/flag-poll-$m.status")" = 1 ]
 	done
 }
 

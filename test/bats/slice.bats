@@ -190,7 +190,22 @@ culprit 20 1
 root 30 2" ]
 	# Without the snapshot's links there is nothing to go on but the
 	# kernel worker's weak wake-up: no guess is made about it.
-	diagnose_chain --no-waitsfor
+	run diagnose_chain --no-waitsfor
+	[ "$status" -eq 1 ]
 	[ "$(awk -F, '$1 == "root" { print $6, $4 }' d.csv)" = "root 10" ]
-	grep -q '^Root cause: the hung vertex itself' report
+	grep -q '^Nothing found beyond the hung thread' report
+}
+
+@test "slice: a server idle in its loop is no hang, and the exit says so" {
+	stream >idle.csv <<-'EOF'
+	task,900000000,10,10,httpd
+	event,1000000000,10,10,,0,sys_enter,-,232,epoll_wait,0x4,0x7ffc,0x40,0xffffffff
+	event,1000000100,10,10,,0,switch,-,S,0,0,swapper/0
+	event,5000000000,20,20,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	EOF
+	run bash -c 'argus-segment -q idle.csv | argus-link -q |
+	    argus-spin -q --tid 10 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z >d.csv'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Nothing found beyond the hung thread: no hang: httpd 10 is idle in epoll_wait, waiting for work"* ]]
 }
