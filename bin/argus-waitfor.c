@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "graph.h"
 #include "util.h"
 #include "waits.h"
 #include "../capture/waitfor.h"
@@ -59,27 +60,6 @@ add_ids(const char *arg, const char *opt, int **v, int *n)
 		(*v)[(*n)++] = id;
 	}
 	free(list);
-}
-
-static void
-meta(struct writer *w, uint64_t t, const char *key, const char *val)
-{
-	writer_begin(w, "meta");
-	writer_time(w, t);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, key);
-	writer_str(w, val);
-	writer_end(w);
-}
-
-static void
-meta_u(struct writer *w, uint64_t t, const char *key, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	meta(w, t, key, buf);
 }
 
 static void
@@ -166,22 +146,22 @@ main(int argc, char *argv[])
 	if (gethostname(host, sizeof(host)) == -1)
 		snprintf(host, sizeof(host), "%s", u.nodename);
 	host[sizeof(host) - 1] = '\0';
-	meta(w, st.time, "source", "procfs");
-	meta(w, st.time, "clock", "mono");
-	meta(w, st.time, "capture", "argus-waitfor " ARGUS_VERSION);
-	meta(w, st.time, "hostname", host);
-	meta_u(w, st.time, "start", st.time);
+	meta_write(w, st.time, "source", "procfs");
+	meta_write(w, st.time, "clock", "mono");
+	meta_write(w, st.time, "capture", "argus-waitfor " ARGUS_VERSION);
+	meta_write(w, st.time, "hostname", "%s", host);
+	meta_u64(w, st.time, "start", st.time);
 	for (i = 0; i < o.npids; i++)
-		meta_u(w, st.time, "select_pid", o.pids[i]);
+		meta_u64(w, st.time, "select_pid", o.pids[i]);
 	for (i = 0; i < o.ntids; i++)
-		meta_u(w, st.time, "select_tid", o.tids[i]);
+		meta_u64(w, st.time, "select_tid", o.tids[i]);
 	for (i = 0; i < o.ncomms; i++)
-		meta(w, st.time, "select_comm", o.comms[i]);
+		meta_write(w, st.time, "select_comm", "%s", o.comms[i]);
 	wf_write(w, snap);
-	meta_u(w, st.time, "snapshot_waits", st.waits);
-	meta_u(w, st.time, "snapshot_holders", st.holders);
-	meta_u(w, st.time, "snapshot_ns", st.ns);
-	meta_u(w, st.time, "snapshot_unreadable", st.unreadable);
+	meta_u64(w, st.time, "snapshot_waits", st.waits);
+	meta_u64(w, st.time, "snapshot_holders", st.holders);
+	meta_u64(w, st.time, "snapshot_ns", st.ns);
+	meta_u64(w, st.time, "snapshot_unreadable", st.unreadable);
 	writer_close(w);
 	if (!quiet)
 		warnx_("%llu threads, %llu descriptors: %llu waits, %llu "

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "graph.h"
 #include "watch/watch.h"
 
 static const char usage[] =
@@ -80,18 +81,6 @@ emit(struct writer *out, const struct hit *h, uint64_t addr, uint64_t value,
 	writer_end(out);
 }
 
-static void
-meta(struct writer *out, const char *key, const char *value)
-{
-	writer_begin(out, "meta");
-	writer_u64(out, now_ns());
-	writer_empty(out);
-	writer_empty(out);
-	writer_str(out, key);
-	writer_str(out, value);
-	writer_end(out);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -106,11 +95,10 @@ main(int argc, char *argv[])
 	};
 	struct common com = { NULL, Z_AUTO };
 	const char *symbol = NULL;
-	uint64_t addr = 0, size = 0, dur = 0, end, value;
+	uint64_t addr = 0, size = 0, dur = 0, end, value, t;
 	struct hit *hits;
 	struct watch *w;
 	struct writer *out;
-	char buf[64];
 	int ch, i, n, len = 0, done = 0, status = 0;
 	pid_t pid = 0, child = 0;
 
@@ -156,13 +144,12 @@ main(int argc, char *argv[])
 
 	catch_signals();
 	out = writer_open(com.out, com.z);
-	meta(out, "source", "perf-breakpoint");
-	meta(out, "clock", "mono");
-	snprintf(buf, sizeof(buf), "%d", (int)pid);
-	meta(out, "watch_pid", buf);
-	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
-	meta(out, "watch_address", buf);
-	meta(out, "watch_symbol", symbol ? symbol : "");
+	t = now_ns();
+	meta_write(out, t, "source", "perf-breakpoint");
+	meta_write(out, t, "clock", "mono");
+	meta_write(out, t, "watch_pid", "%d", (int)pid);
+	meta_write(out, t, "watch_address", "0x%llx", (unsigned long long)addr);
+	meta_write(out, t, "watch_symbol", "%s", symbol ? symbol : "");
 	writer_flush(out);
 
 	end = dur ? now_ns() + dur : UINT64_MAX;

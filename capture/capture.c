@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "graph.h"
 #include "util.h"
 #include "capture.h"
 #include "dwstack.h"
@@ -59,27 +60,6 @@ count_cpus(void)
 	return n;
 }
 
-static void
-meta(struct writer *w, uint64_t t, const char *key, const char *val)
-{
-	writer_begin(w, "meta");
-	writer_u64(w, t);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, key);
-	writer_str(w, val);
-	writer_end(w);
-}
-
-static void
-meta_u(struct writer *w, uint64_t t, const char *key, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	meta(w, t, key, buf);
-}
-
 /* What every output file starts with, so that each can be read alone. */
 static void
 preamble(struct writer *w)
@@ -95,35 +75,35 @@ preamble(struct writer *w)
 	if (gethostname(host, sizeof(host)) == -1)
 		snprintf(host, sizeof(host), "%s", u.nodename);
 	host[sizeof(host) - 1] = '\0';
-	meta(w, t_start, "source", "tracefs");
-	meta(w, t_start, "clock", "mono");
-	meta(w, t_start, "capture", "argus-capture " ARGUS_VERSION);
-	meta(w, t_start, "hostname", host);
+	meta_write(w, t_start, "source", "tracefs");
+	meta_write(w, t_start, "clock", "mono");
+	meta_write(w, t_start, "capture", "argus-capture " ARGUS_VERSION);
+	meta_write(w, t_start, "hostname", "%s", host);
 	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
 	    u.version, u.machine);
-	meta(w, t_start, "kernel", buf);
-	meta_u(w, t_start, "cpus", ncpu);
-	meta(w, t_start, "instance", tfs_instance());
-	meta_u(w, t_start, "buffer_size_kb", opt->buffer_kb);
-	meta(w, t_start, "syscalls", events_syscall_desc());
-	meta_u(w, t_start, "start", t_start);
+	meta_write(w, t_start, "kernel", "%s", buf);
+	meta_u64(w, t_start, "cpus", ncpu);
+	meta_write(w, t_start, "instance", "%s", tfs_instance());
+	meta_u64(w, t_start, "buffer_size_kb", opt->buffer_kb);
+	meta_write(w, t_start, "syscalls", "%s", events_syscall_desc());
+	meta_u64(w, t_start, "start", t_start);
 	for (i = 0; i < opt->npids; i++)
-		meta_u(w, t_start, "select_pid", opt->pids[i]);
+		meta_u64(w, t_start, "select_pid", opt->pids[i]);
 	for (i = 0; i < opt->ncomms; i++)
-		meta(w, t_start, "select_comm", opt->comms[i]);
+		meta_write(w, t_start, "select_comm", "%s", opt->comms[i]);
 	for (i = 0; i < opt->nstack_pids; i++)
-		meta_u(w, t_start, "stack_pid", opt->stack_pids[i]);
+		meta_u64(w, t_start, "stack_pid", opt->stack_pids[i]);
 	for (i = 0; i < opt->nstack_comms; i++)
-		meta(w, t_start, "stack_comm", opt->stack_comms[i]);
+		meta_write(w, t_start, "stack_comm", "%s", opt->stack_comms[i]);
 	if (opt->cmd != NULL) {
 		for (i = 0; opt->cmd[i] != NULL && len < sizeof(buf) - 1; i++)
 			len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
 			    i ? " " : "", opt->cmd[i]);
-		meta(w, t_start, "command", buf);
-		meta_u(w, t_start, "command_pid", child);
+		meta_write(w, t_start, "command", "%s", buf);
+		meta_u64(w, t_start, "command_pid", child);
 	}
 	for (i = 0; i < probes_count(); i++)
-		meta(w, t_start, "probe", probes_desc(i));
+		meta_write(w, t_start, "probe", "%s", probes_desc(i));
 	task_generation++;	/* threads are introduced as they appear */
 }
 
@@ -455,27 +435,27 @@ finish(const struct capture_opts *o)
 		if (ws.time > t)
 			t = ws.time;
 	}
-	meta_u(out_writer(), t, "end", now_ns());
-	meta_u(out_writer(), t, "events", emit_count());
-	meta_u(out_writer(), t, "lost", lost);
+	meta_u64(out_writer(), t, "end", now_ns());
+	meta_u64(out_writer(), t, "events", emit_count());
+	meta_u64(out_writer(), t, "lost", lost);
 	if (snap != NULL) {
-		meta_u(out_writer(), t, "snapshot_waits", ws.waits);
-		meta_u(out_writer(), t, "snapshot_holders", ws.holders);
-		meta_u(out_writer(), t, "snapshot_ns", ws.ns);
-		meta_u(out_writer(), t, "snapshot_unreadable", ws.unreadable);
+		meta_u64(out_writer(), t, "snapshot_waits", ws.waits);
+		meta_u64(out_writer(), t, "snapshot_holders", ws.holders);
+		meta_u64(out_writer(), t, "snapshot_ns", ws.ns);
+		meta_u64(out_writer(), t, "snapshot_unreadable", ws.unreadable);
 		wf_free(snap);
 		snap = NULL;
 	}
 	if (o->nstack_pids > 0 || o->nstack_comms > 0) {
 		dwstack_stats(&stacks, &missed, &dropped);
-		meta_u(out_writer(), t, "stacks", stacks);
-		meta_u(out_writer(), t, "stacks_missed", missed);
-		meta_u(out_writer(), t, "stacks_lost", dropped);
+		meta_u64(out_writer(), t, "stacks", stacks);
+		meta_u64(out_writer(), t, "stacks_missed", missed);
+		meta_u64(out_writer(), t, "stacks_lost", dropped);
 		dwstack_close();
 	}
 	st = spool_child_status();
 	if (st != -1)
-		meta_u(out_writer(), t, "command_status", WIFEXITED(st) ?
+		meta_u64(out_writer(), t, "command_status", WIFEXITED(st) ?
 		    WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	out_close();
 	if (getenv("ARGUS_CAPTURE_DEBUG") != NULL)

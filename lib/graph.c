@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,31 @@ summary_u64(struct writer *w, const char *key, uint64_t v)
 {
 	writer_str(w, key);
 	writer_u64(w, v);
+}
+
+void
+meta_write(struct writer *w, uint64_t time, const char *key,
+    const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	writer_begin(w, "meta");
+	writer_time(w, time);
+	writer_empty(w);
+	writer_empty(w);
+	writer_str(w, key);
+	writer_str(w, buf);
+	writer_end(w);
+}
+
+void
+meta_u64(struct writer *w, uint64_t time, const char *key, uint64_t v)
+{
+	meta_write(w, time, key, "%llu", (unsigned long long)v);
 }
 
 static uint64_t

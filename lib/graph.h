@@ -222,6 +222,11 @@ void	 summary_begin(struct writer *, uint64_t time, const char *program);
 void	 summary_u64(struct writer *, const char *key, uint64_t);
 #define	 summary_end(w)	writer_end(w)
 
+/* meta,TIME,,,KEY,VALUE: what a program says of its input or output. */
+void	 meta_write(struct writer *, uint64_t time, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
+
 /*
  * A thread's vertices by id, in an array kept sorted.  Ids grow with time
  * within a thread, so lookups and insertions are nearly always at the

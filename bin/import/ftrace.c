@@ -712,33 +712,33 @@ source_name(void)
 static void
 lacks(struct writer *w, uint64_t ts, size_t nthreads)
 {
-	tp_meta(w, ts, "lacks", "clock: the text does not say which "
+	meta_write(w, ts, "lacks", "clock: the text does not say which "
 	    "trace_clock stamped it; times are as printed (CLOCK_MONOTONIC "
 	    "only if the trace was taken with trace_clock mono)");
 	if (seen.digits < 9)
-		tp_meta(w, ts, "lacks", "time: %d digits after the second; "
+		meta_write(w, ts, "lacks", "time: %d digits after the second; "
 		    "times are rounded to %s", seen.digits,
 		    seen.digits == 6 ? "the microsecond" : "the printed digits");
 	if (!seen.tgid_col)
-		tp_meta(w, ts, "lacks", "pid: no TGID column "
+		meta_write(w, ts, "lacks", "pid: no TGID column "
 		    "(options/record-tgid): a thread's process is known only "
 		    "from a fork in the trace");
 	else if (seen.no_tgid > 0)
-		tp_meta(w, ts, "lacks", "pid: %lu of %zu threads never showed "
+		meta_write(w, ts, "lacks", "pid: %lu of %zu threads never showed "
 		    "their process", seen.no_tgid, nthreads);
 	if (!seen.irq_col)
-		tp_meta(w, ts, "lacks", "ctx: no irq-info column "
+		meta_write(w, ts, "lacks", "ctx: no irq-info column "
 		    "(options/irq-info): every event is taken to run in its "
 		    "task, interrupts too");
 	if (seen.forgotten > 0)
-		tp_meta(w, ts, "lacks", "comm: %lu lines name their task <...> "
+		meta_write(w, ts, "lacks", "comm: %lu lines name their task <...> "
 		    "(the kernel's saved_cmdlines forgot it)", seen.forgotten);
 	if (seen.syscalls > 0)
-		tp_meta(w, ts, "lacks", "syscall names: the trace has numbers; "
+		meta_write(w, ts, "lacks", "syscall names: the trace has numbers; "
 		    "names are from this machine's table, and sys_enter has "
 		    "all six argument registers");
 	if (seen.named_functions > 0)
-		tp_meta(w, ts, "lacks", "function addresses: %lu kernel "
+		meta_write(w, ts, "lacks", "function addresses: %lu kernel "
 		    "functions are named by the kernel's %%ps, not addressed",
 		    seen.named_functions);
 }
@@ -810,10 +810,10 @@ convert(FILE *in, const char *name, struct writer *w)
 		qsort(lines, n, sizeof(*lines), by_time);
 
 	last = n > 0 ? lines[0].ts : NO_TIME;
-	tp_meta(w, last, "source", "%s", source_name());
-	tp_meta(w, last, "clock", "unknown");
-	tp_meta(w, last, "import", "argus-import " ARGUS_VERSION);
-	tp_meta(w, last, "file", "%s", name);
+	meta_write(w, last, "source", "%s", source_name());
+	meta_write(w, last, "clock", "unknown");
+	meta_write(w, last, "import", "argus-import " ARGUS_VERSION);
+	meta_write(w, last, "file", "%s", name);
 
 	e.num = f_num;
 	e.str = f_str;
@@ -856,7 +856,7 @@ convert(FILE *in, const char *name, struct writer *w)
 	seen.no_tgid = tp_unknown_pids(&nthreads);
 	lacks(w, last, nthreads);
 	tp_skipped(w, last);
-	tp_meta(w, last, "events", "%lu", events);
+	meta_write(w, last, "events", "%lu", events);
 	free(lines);
 	input_free(&inp);
 }

@@ -553,17 +553,17 @@ meta_features(struct writer *w, uint64_t ts)
 	size_t l = 0;
 
 	if (feature_str(HEADER_HOSTNAME, buf, sizeof(buf)))
-		tp_meta(w, ts, "hostname", "%s", buf);
+		meta_write(w, ts, "hostname", "%s", buf);
 	if (feature_str(HEADER_OSRELEASE, buf, sizeof(buf))) {
 		if (feature_str(HEADER_ARCH, name, sizeof(name)))
-			tp_meta(w, ts, "kernel", "Linux %s %s", buf, name);
+			meta_write(w, ts, "kernel", "Linux %s %s", buf, name);
 		else
-			tp_meta(w, ts, "kernel", "Linux %s", buf);
+			meta_write(w, ts, "kernel", "Linux %s", buf);
 	}
 	if (feature(HEADER_NRCPUS, &s) && s.size >= 8)
-		tp_meta(w, ts, "cpus", "%u", u32_at(s.offset + 4, "nrcpus"));
+		meta_write(w, ts, "cpus", "%u", u32_at(s.offset + 4, "nrcpus"));
 	if (feature_str(HEADER_VERSION, buf, sizeof(buf)))
-		tp_meta(w, ts, "recorder", "perf %s", buf);
+		meta_write(w, ts, "recorder", "perf %s", buf);
 	if (feature(HEADER_CMDLINE, &s) && s.size >= 4) {
 		n = u32_at(s.offset, "cmdline");
 		for (off = s.offset + 4, i = 0; i < n && l < sizeof(buf) - 1; i++) {
@@ -574,7 +574,7 @@ meta_features(struct writer *w, uint64_t ts)
 			    off + 4, len), (const char *)in.p + off + 4);
 			off += 4 + len;
 		}
-		tp_meta(w, ts, "command", "%s", buf);
+		meta_write(w, ts, "command", "%s", buf);
 	}
 }
 
@@ -596,14 +596,14 @@ clock_meta(struct writer *w, uint64_t ts)
 			bad(0, "events stamped with different clocks");
 	}
 	if (clockid == 1) {
-		tp_meta(w, ts, "clock", "mono");
+		meta_write(w, ts, "clock", "mono");
 		return 1;
 	}
 	if (clockid == -1)
-		tp_meta(w, ts, "clock", "perf");
+		meta_write(w, ts, "clock", "perf");
 	else
-		tp_meta(w, ts, "clock", "clockid %d", clockid);
-	tp_meta(w, ts, "lacks", "clock: recorded without -k mono; times are "
+		meta_write(w, ts, "clock", "clockid %d", clockid);
+	meta_write(w, ts, "lacks", "clock: recorded without -k mono; times are "
 	    "on %s, not CLOCK_MONOTONIC, and do not merge with captures",
 	    clockid == -1 ? "perf's own clock (the kernel's sched_clock)" :
 	    "another clock");
@@ -698,10 +698,10 @@ convert(FILE *f, const char *name, struct writer *w)
 	for (i = 0; i < n && first == NO_TIME; i++)
 		if (refs[i].attr != NULL)
 			first = refs[i].ts;
-	tp_meta(w, first, "source", "perf");
+	meta_write(w, first, "source", "perf");
 	clock_meta(w, first);
-	tp_meta(w, first, "import", "argus-import " ARGUS_VERSION);
-	tp_meta(w, first, "file", "%s", name);
+	meta_write(w, first, "import", "argus-import " ARGUS_VERSION);
+	meta_write(w, first, "file", "%s", name);
 	meta_features(w, first);
 
 	e.num = f_num;
@@ -758,15 +758,15 @@ convert(FILE *f, const char *name, struct writer *w)
 		last = smp.time;
 	}
 	if (syscalls)
-		tp_meta(w, last, "lacks", "syscall names: perf records numbers; "
+		meta_write(w, last, "lacks", "syscall names: perf records numbers; "
 		    "names are from this machine's table, and sys_enter has "
 		    "all six argument registers");
 	if ((unknown = tp_unknown_pids(&nthreads)) > 0)
-		tp_meta(w, last, "lacks", "pid: %lu of %zu threads never showed "
+		meta_write(w, last, "lacks", "pid: %lu of %zu threads never showed "
 		    "their process", unknown, nthreads);
 	tp_skipped(w, last);
-	tp_meta(w, last, "events", "%llu", (unsigned long long)events);
-	tp_meta(w, last, "lost", "%llu", (unsigned long long)lost);
+	meta_write(w, last, "events", "%llu", (unsigned long long)events);
+	meta_write(w, last, "lost", "%llu", (unsigned long long)lost);
 	free(refs);
 	free(attrs);
 	attrs = NULL;

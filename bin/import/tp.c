@@ -5,7 +5,6 @@
  * a field the source lacks leaves its column empty, as a field the
  * running kernel lacks does in a capture.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,24 +614,6 @@ tp_lost(struct writer *w, uint64_t ts, int cpu, uint64_t count)
 }
 
 void
-tp_meta(struct writer *w, uint64_t ts, const char *key, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	writer_begin(w, "meta");
-	writer_time(w, ts);
-	writer_empty(w);
-	writer_empty(w);
-	writer_str(w, key);
-	writer_str(w, buf);
-	writer_end(w);
-}
-
-void
 tp_skip(const char *name, size_t len)
 {
 	struct skip *s;
@@ -661,6 +642,6 @@ tp_skipped(struct writer *w, uint64_t ts)
 
 	HASH_SORT(skips, by_name);
 	for (s = skips; s != NULL; s = s->hh.next)
-		tp_meta(w, ts, "skipped", "%s %llu", s->name,
+		meta_write(w, ts, "skipped", "%s %llu", s->name,
 		    (unsigned long long)s->count);
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graph.h"	/* meta_write */
+
 struct writer;
 
 /* One tracepoint hit, as an importer read it. */
@@ -52,10 +54,6 @@ unsigned long tp_unknown_pids(size_t *n);
 int	 tp_known(const char *name);	/* a tracepoint we import */
 void	 tp_event(struct writer *, const struct tp *);
 void	 tp_lost(struct writer *, uint64_t ts, int cpu, uint64_t count);
-
-/* A meta record; the value is printf'd. */
-void	 tp_meta(struct writer *, uint64_t ts, const char *key,
-	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Tracepoints met but not imported, counted; written as meta at the end. */
 void	 tp_skip(const char *name, size_t len);
