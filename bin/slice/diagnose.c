@@ -34,6 +34,7 @@ struct dctx {
 	uint64_t	 hb, he;	/* the hang */
 	uint32_t	 chain[MAX_CHAIN];	/* threads blamed so far, victim first */
 	uint8_t		 waits[MAX_CHAIN];	/* each one blocked on the next */
+	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 };
 
@@ -379,36 +380,33 @@ usable(struct graph *g, uint64_t id, const struct link *l)
 
 /*
  * The kernel's word on what the vertex waits on and who holds it: its
- * LR_HOLDS links, the strong ones if any (one named party), else every
- * holder (any of them may be the one).  -1 if the kernel said nothing.
+ * LR_HOLDS links, the strong ones first (one named party), then, if they
+ * lead nowhere (back to the chain, to an idle loop), every weak holder:
+ * any of them may be the one.  -1 if the kernel said nothing.
  */
 static int
 holders(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id);
 	struct link *l;
 	char why[200];
 	int32_t k;
-	int any = 0, strong = 0, found = 0;
+	int any = 0, found = 0, weak;
 
-	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in)
-		if (usable(g, id, &g->l[k])) {
+	for (weak = 0; weak <= 1 && !found; weak++)
+		for (k = v->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (!usable(g, id, l) || l->weak != weak)
+				continue;
 			any = 1;
-			strong |= !g->l[k].weak;
+			snprintf(why, sizeof(why), "the kernel says it holds "
+			    "what %s %u waits on: %s (%s)", str_of(v->comm),
+			    v->tid, str_of(l->label), str_of(l->rule));
+			found |= blame(x, now_of(x, vertex_get(g, l->from)->tid,
+			    l->from), why, depth, !l->weak);
 		}
-	if (!any)
-		return -1;
-	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in) {
-		l = &g->l[k];
-		if (!usable(g, id, l) || (strong && l->weak))
-			continue;
-		snprintf(why, sizeof(why), "the kernel says it holds what "
-		    "%s %u waits on: %s (%s)", str_of(vertex_get(g, id)->comm),
-		    vertex_get(g, id)->tid, str_of(l->label), str_of(l->rule));
-		found |= blame(x, now_of(x, vertex_get(g, l->from)->tid,
-		    l->from), why, depth, !l->weak);
-	}
-	return found;
+	return any ? found : -1;
 }
 
 /* Waiting: whose wake-up is missing, and why. */
@@ -441,7 +439,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		 */
 		return lock_holders(x, id, depth);
 	} else {
-		base = depth == 0 ? ranked_baseline(x->g, id, &waker) : 0;
+		base = depth == 0 ? ranked_baseline(x->g, x->spin, &waker) : 0;
 		if (base == 0)
 			base = own_baseline(x, id, &waker);
 	}
@@ -473,13 +471,24 @@ long_work(struct dctx *x, uint64_t id)
 static int
 repeated_yield(struct dctx *x, const struct spin_rec *s)
 {
-	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0;
+	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0, id;
 	struct graph *g = x->g;
 	struct vertex *to;
 	struct link *l;
 	int32_t k;
-	int pi;
+	int pi, found = 0;
 
+	/*
+	 * A loop that polls what the kernel can name (a file lock it tries
+	 * with F_SETLK between naps) points at the holder at each try.
+	 */
+	for (id = s->vertex; id != 0; id = vertex_next(g, id)) {
+		found |= holders(x, id, 0) > 0;
+		if (id == s->last)
+			break;
+	}
+	if (found)
+		return 1;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
 		if (!(l->props & LR_FLAG) ||
@@ -545,7 +554,7 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
     int interactive, struct diagnosis *d)
 {
 	struct dctx x = { g, d, threshold, interactive, s->begin, s->end,
-	    { s->tid }, { 1 }, 1 };
+	    { s->tid }, { 1 }, s->vertex, 1 };
 	struct culprit *c;
 	struct vertex *v;
 	uint64_t waker = 0;
@@ -560,7 +569,13 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	if (s->class->kind == HK_POLL)
 		found = repeated_yield(&x, s);
 	else
-		found = diagnose_vertex(&x, s->vertex, s->class, 0);
+		/*
+		 * A span of waits is diagnosed from its last: where the
+		 * thread waits now, or the wait its waker ended.
+		 */
+		found = diagnose_vertex(&x, s->last != 0 &&
+		    vertex_get(g, s->last) != NULL ? s->last : s->vertex,
+		    s->class, 0);
 	if (!found) {
 		d->c[0].kind = RK_ROOT;
 		v = vertex_get(g, s->vertex);

@@ -126,6 +126,58 @@ episodes_long(const struct tracked *t, const struct spin_opts *o)
 	}
 }
 
+/*
+ * A stream without system calls (written by hand, or imported from a
+ * trace that has none) still shows a nap: short, and begun by its own
+ * timer.
+ */
+int
+is_nap(const struct vsum *v, const struct spin_opts *o)
+{
+	if (v->last_sys[0] == '\0')
+		return v->end - v->begin < o->poll_max &&
+		    (v->yields > 0 || (v->woke && (v->wake_props & LR_TIMEOUT)));
+	return v->yields > 0 || syscall_is_sleep(v->last_sys);
+}
+
+/* Off a CPU for most of it, and not long on one: waiting, not working. */
+static int
+idle(const struct vsum *v, const struct spin_opts *o)
+{
+	return v->recorded && v->oncpu < o->poll_max &&
+	    2 * v->oncpu < v->end - v->begin + 1;
+}
+
+int
+no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
+{
+	const struct vsum *a = VSUM(t, i), *b;
+
+	if (i + 1 >= t->vv.n)
+		return 0;
+	b = VSUM(t, i + 1);
+	if (!idle(a, o) || !idle(b, o) || b->io > 0)
+		return 0;
+	if (b->woke && (b->wake_props & LR_TIMEOUT))
+		return 1;
+	/* A yield, and nobody woke the thread into the next vertex. */
+	return a->yields > 0 && !b->woke;
+}
+
+/* The span without progress around vertex i, of naps or of waits. */
+void
+chain(const struct tracked *t, size_t i, const struct spin_opts *o, int naps,
+    size_t *first, size_t *last)
+{
+	*first = *last = i;
+	while (*first > 0 && no_progress(t, *first - 1, o) &&
+	    is_nap(VSUM(t, *first - 1), o) == naps)
+		(*first)--;
+	while (no_progress(t, *last, o) &&
+	    is_nap(VSUM(t, *last + 1), o) == naps)
+		(*last)++;
+}
+
 void
 longest_vertex(const struct tracked *t, char *buf, size_t len)
 {

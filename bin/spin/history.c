@@ -124,9 +124,13 @@ history_event(const struct target *tg, const struct event *ev)
 	if ((t = want(tg, ev->pid, ev->tid, NULL)) == NULL)
 		return;
 	v = vvec_get(&t->vv, ev->vertex);
-	if (ev->type == E_SYS_ENTER && syscall_is_yield(event_str(ev, 1)))
-		v->yields++;
-	else if (ev->type == E_SWITCH && blocking(event_str(ev, 0))) {
+	if (ev->type == E_SYS_ENTER) {
+		snprintf(v->last_sys, sizeof(v->last_sys), "%s",
+		    event_str(ev, 1));
+		v->yields += syscall_is_yield(v->last_sys);
+		v->io += syscall_is_recv(v->last_sys) ||
+		    syscall_is_send(v->last_sys);
+	} else if (ev->type == E_SWITCH && blocking(event_str(ev, 0))) {
 		v->waits++;
 		t->blocked_since = ev->time;
 		t->blocked_in = v->id;

@@ -26,6 +26,8 @@ struct vsum {
 	uint64_t	 blocked;	/* ns in blocking waits */
 	uint32_t	 waits;		/* blocking switch-outs */
 	uint32_t	 yields;	/* sched_yield calls */
+	uint32_t	 io;		/* reads, writes, sends, receives */
+	char		 last_sys[24];	/* its last system call: what it waits in */
 	char		 began_by[20], ended_by[20], wait[4];
 	int		 recorded;	/* its vertex record was read */
 	/* The link that woke the thread into it, if any. */
@@ -82,8 +84,8 @@ void		 moment_see(struct moment *, const struct record *,
 uint64_t	 moment_when(const struct moment *);	/* NO_TIME: none */
 
 /*
- * A hang is this long (--threshold); a polling loop's naps are each
- * shorter than a twentieth of it, so that a loop of them is seen as one.
+ * A hang is this long (--threshold); the vertices of a loop that makes no
+ * progress are each on a CPU for less than a twentieth of it.
  */
 #define POLL_SHARE	20
 
@@ -125,6 +127,21 @@ int		 episodes_at(const struct tracked *, uint64_t when,
 void		 episodes_long(const struct tracked *, const struct spin_opts *);
 struct episode	*episodes(size_t *n);
 void		 longest_vertex(const struct tracked *, char *, size_t);
+
+/*
+ * A hang is a span without progress, not one vertex: vertex i's wait was
+ * ended by the thread's own timer (or it yielded and nothing woke it), and
+ * the next one did no work, no input and no output before it waited
+ * again.  A
+ * nap sleeps or yields rather than waiting on anything: chains of naps
+ * are RepeatedYield, chains of other waits (a poll with a timeout that
+ * keeps expiring) LongWait, on what it polls.
+ */
+int		 no_progress(const struct tracked *, size_t i,
+		    const struct spin_opts *);
+int		 is_nap(const struct vsum *, const struct spin_opts *);
+void		 chain(const struct tracked *, size_t i, const struct spin_opts *,
+		    int naps, size_t *first, size_t *last);
 
 /* report.c */
 void		 report_spin(struct writer *, uint64_t time, const struct tracked *,
