@@ -479,3 +479,40 @@ graph() {
 		! grep -q '^baseline,' "$f.similar"
 	done
 }
+
+@test "spin: a span without progress is one episode, whatever its naps' length" {
+	# curl polls its socket with a 1 s timeout, three times in vain and
+	# a fourth still going: one LongWait, first vertex to last.
+	{ stream
+	  t=1000000000
+	  for i in 1 2 3 4; do
+		[ "$i" = 1 ] || echo "link,$t,10,10,$((i - 1)),$i,strong,timeout,$((t - 1000000000)),10,10,0xffff"
+		echo "event,$((t + 1000)),10,10,$i,0,sys_enter,-,7,poll,0x7ffc,0x1,0x3e8"
+		echo "event,$((t + 2000)),10,10,$i,0,switch,-,S,0,0,swapper/0"
+		[ "$i" = 4 ] && end=open || end=wait
+		echo "vertex,$((t + 1000000000)),10,10,$i,$t,$((t + 1000000000)),30000,2,timeout,$end,S,curl"
+		t=$((t + 1000000000))
+	  done
+	} >p
+	run argus-spin -qZ --tid 10 p
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,10,10,1,LongWait,1000000000,5000000000,120000,4,open,0,4,curl$' <<<"$output"
+	# A busy handler's naps, growing from 1 ms to 512 ms between tries of
+	# a lock: one RepeatedYield, though most naps pass a twentieth of 1 s.
+	{ stream
+	  t=1000000000 n=1000000 i=1
+	  while [ "$n" -le 512000000 ]; do
+		[ "$i" = 1 ] || echo "link,$t,20,20,$((i - 1)),$i,strong,timeout,$((t - n / 2)),20,20,0xffff"
+		echo "event,$((t + 1000)),20,20,$i,0,sys_enter,-,72,fcntl,0x3,0x6,0x7ffc"
+		echo "event,$((t + 2000)),20,20,$i,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc"
+		echo "event,$((t + 3000)),20,20,$i,0,switch,-,S,0,0,swapper/0"
+		echo "vertex,$((t + n)),20,20,$i,$t,$((t + n)),20000,3,timeout,wait,S,sqlite3"
+		t=$((t + n)) n=$((n * 2)) i=$((i + 1))
+	  done
+	} >b
+	run argus-spin -qZ -T 1s --tid 20 b
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,20,20,1,RepeatedYield,1000000000,2023000000,200000,10,wait,0,10,sqlite3$' <<<"$output"
+}
