@@ -28,7 +28,8 @@ static const char usage[] =
 "  -o, --output FILE      write to FILE (mode 0600, gzip); default stdout\n"
 "  -z, --compress         gzip even into a pipe\n"
 "  -Z, --no-compress      plain even into a file\n"
-"      --ring DIR         flight recorder: a ring of files in DIR\n"
+"      --ring DIR         flight recorder: a ring of files in DIR, a\n"
+"                         directory of yours alone (made 0700 if missing)\n"
 "      --ring-size SIZE   the most DIR may hold (default 2G)\n"
 "      --ring-files N     files the ring is cut into (default 16)\n"
 "  -p, --pid PID[,PID]    only these processes and their descendants\n"
@@ -50,7 +51,9 @@ static const char usage[] =
 "  -V, --version          version\n"
 "  -- COMMAND ARG ...     trace while COMMAND runs; stop when it exits\n"
 "\n"
-"Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n";
+"Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n"
+"Exit: 0 captured (whatever COMMAND's status), 64 usage, 69 no tracing,\n"
+"73 cannot create, 77 DIR not yours alone.\n";
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
 	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT };

@@ -497,15 +497,16 @@ capture_run(const struct capture_opts *o)
 	catch_signals();
 	status_line = isatty(STDERR_FILENO);
 
-	configure(o);
-	start(o);
 	oc.path = o->out;
 	oc.z = o->z;
 	oc.ring = o->ring;
 	oc.ring_size = o->ring_size;
 	oc.ring_files = o->ring_files;
 	oc.preamble = preamble;
-	out_open(&oc);
+	out_prepare(&oc);
+	configure(o);
+	start(o);
+	out_open();
 	format_loop();
 	finish(o);
 	return 0;

@@ -9,12 +9,19 @@
  * the writer holds up to a buffer's worth of records not yet compressed,
  * so the check leaves room for that (SLACK) and runs often (out_check
  * after every batch of records).
+ *
+ * The ring's directory is private (lib/file.c) and its files are made by
+ * name inside it, new, and written in place: argus-cat --live reads the
+ * newest while it grows.  A -o file reaches its name when the capture
+ * ends; until then it is a temporary beside it, which keeps what a
+ * capture killed with SIGKILL had flushed.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +38,9 @@
 
 static struct out_conf	 conf;
 static struct writer	*w;
-static char		 cur_path[PATH_MAX];
+static int		 ringfd = -1;
 static unsigned long	 seq;
+static uint64_t		 written;	/* -o: by the writer, once closed */
 
 struct ringfile {
 	unsigned long	 seq;
@@ -74,21 +82,21 @@ cmp_seq(const void *a, const void *b)
 static struct ringfile *
 ring_list(size_t *np)
 {
-	char p[PATH_MAX];
 	struct ringfile *v = NULL;
 	struct dirent *de;
 	struct stat st;
 	size_t n = 0;
 	unsigned long s;
 	DIR *d;
+	int fd;
 
-	if ((d = opendir(conf.ring)) == NULL)
-		die(EX_CANTCREAT, "%s", conf.ring);
+	if ((fd = openat(ringfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    (d = fdopendir(fd)) == NULL)
+		die(EX_IOERR, "%s", conf.ring);
 	while ((de = readdir(d)) != NULL) {
 		if (!ring_name(de->d_name, &s))
 			continue;
-		snprintf(p, sizeof(p), "%s/%s", conf.ring, de->d_name);
-		if (stat(p, &st) == -1)
+		if (fstatat(ringfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
 			continue;
 		v = xrealloc(v, (n + 1) * sizeof(*v));
 		v[n].seq = s;
@@ -102,10 +110,9 @@ ring_list(size_t *np)
 }
 
 static void
-ring_path(char *p, size_t size, unsigned long s)
+ring_name_of(char *p, size_t size, unsigned long s)
 {
-	snprintf(p, size, "%s/%s%06lu%s", conf.ring, RING_PREFIX, s,
-	    RING_SUFFIX);
+	snprintf(p, size, "%s%06lu%s", RING_PREFIX, s, RING_SUFFIX);
 }
 
 /* Make room for a new file of one share, then open it. */
@@ -114,7 +121,7 @@ ring_next(void)
 {
 	uint64_t share = conf.ring_size / conf.ring_files, used = 0;
 	struct ringfile *v;
-	char p[PATH_MAX];
+	char p[NAME_MAX + 1];
 	size_t n, i, first = 0;
 
 	v = ring_list(&n);
@@ -122,36 +129,39 @@ ring_next(void)
 		used += v[i].size;
 	while (first < n && (used + share > conf.ring_size ||
 	    n - first + 1 > conf.ring_files)) {
-		ring_path(p, sizeof(p), v[first].seq);
-		if (unlink(p) == -1 && errno != ENOENT)
-			die(EX_IOERR, "%s", p);
+		ring_name_of(p, sizeof(p), v[first].seq);
+		if (unlinkat(ringfd, p, 0) == -1 && errno != ENOENT)
+			die(EX_IOERR, "%s/%s", conf.ring, p);
 		used -= v[first].size;
 		first++;
 	}
 	if (n > 0 && v[n - 1].seq >= seq)
 		seq = v[n - 1].seq + 1;
 	free(v);
-	ring_path(cur_path, sizeof(cur_path), seq++);
-	w = writer_open(cur_path, Z_GZIP);
+	ring_name_of(p, sizeof(p), seq++);
+	w = writer_create(ringfd, p, Z_GZIP, OUT_LIVE);
 	if (conf.preamble)
 		conf.preamble(w);
 }
 
 void
-out_open(const struct out_conf *c)
+out_prepare(const struct out_conf *c)
 {
 	conf = *c;
-	if (conf.ring == NULL) {
-		w = writer_open(conf.path, conf.z);
-		if (conf.path != NULL && strcmp(conf.path, "-") != 0)
-			snprintf(cur_path, sizeof(cur_path), "%s", conf.path);
-		if (conf.preamble)
-			conf.preamble(w);
+	if (conf.ring != NULL)
+		ringfd = private_dir(conf.ring, 1);
+}
+
+void
+out_open(void)
+{
+	if (conf.ring != NULL) {
+		ring_next();
 		return;
 	}
-	if (mkdir(conf.ring, 0700) == -1 && errno != EEXIST)
-		die(EX_CANTCREAT, "%s", conf.ring);
-	ring_next();
+	w = writer_create(AT_FDCWD, conf.path, conf.z, OUT_PARTIAL);
+	if (conf.preamble)
+		conf.preamble(w);
 }
 
 struct writer *
@@ -164,34 +174,23 @@ uint64_t
 out_bytes(void)
 {
 	struct ringfile *v;
-	struct stat st;
 	uint64_t used = 0;
 	size_t n, i;
 
-	if (conf.ring != NULL) {
-		v = ring_list(&n);
-		for (i = 0; i < n; i++)
-			used += v[i].size;
-		free(v);
-		return used;
-	}
-	if (cur_path[0] && stat(cur_path, &st) == 0)
-		return st.st_size;
-	return 0;
+	if (conf.ring == NULL)
+		return w != NULL ? writer_bytes(w) : written;
+	v = ring_list(&n);
+	for (i = 0; i < n; i++)
+		used += v[i].size;
+	free(v);
+	return used;
 }
 
 void
 out_check(void)
 {
-	struct stat st;
-	uint64_t share;
-
-	if (conf.ring == NULL)
-		return;
-	share = conf.ring_size / conf.ring_files;
-	if (stat(cur_path, &st) == -1)
-		die(EX_IOERR, "%s", cur_path);
-	if ((uint64_t)st.st_size + SLACK < share)
+	if (conf.ring == NULL ||
+	    writer_bytes(w) + SLACK < conf.ring_size / conf.ring_files)
 		return;
 	writer_close(w);
 	ring_next();
@@ -206,6 +205,7 @@ out_flush(void)
 void
 out_close(void)
 {
+	written = writer_bytes(w);
 	writer_close(w);
 	w = NULL;
 }

@@ -19,7 +19,13 @@ struct out_conf {
 	void		(*preamble)(struct writer *);
 };
 
-void		 out_open(const struct out_conf *);
+/*
+ * out_prepare() before tracing starts: a ring's directory that is not
+ * ours alone is refused before anything else is touched.  out_open() once
+ * the preamble can be written.
+ */
+void		 out_prepare(const struct out_conf *);
+void		 out_open(void);
 struct writer	*out_writer(void);
 void		 out_check(void);	/* rotate when the ring file is full */
 void		 out_flush(void);

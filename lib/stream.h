@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "file.h"
+
 #define STREAM_VERSION	1
 #define STREAM_MAGIC	"argus-stream"
 
@@ -66,8 +68,15 @@ void		 source_close(struct source *);
 /* Writing. */
 enum zmode { Z_AUTO, Z_PLAIN, Z_GZIP };
 
+/*
+ * Writing.  A file appears under its name when the writer is closed (by
+ * the program, or by die() with what was written before the error), never
+ * half-written: see lib/file.h for how, and OUT_LIVE for the exception.
+ */
 struct writer;
 struct writer	*writer_open(const char *path, enum zmode);	/* NULL or "-": stdout */
+struct writer	*writer_create(int dirfd, const char *path, enum zmode,
+		    enum outmode);
 void		 writer_begin(struct writer *, const char *kind);
 void		 writer_str(struct writer *, const char *);
 void		 writer_strn(struct writer *, const char *, size_t);
@@ -83,6 +92,8 @@ void		 writer_splice(struct writer *, const struct record *, size_t col,
 		    const char *val);	/* as read, but one column */
 void		 writer_flush(struct writer *);
 void		 writer_close(struct writer *);
+void		 writer_discard(struct writer *);
+uint64_t	 writer_bytes(const struct writer *);	/* to the file so far */
 
 /* Field helpers: strict unsigned parse, error naming the record. */
 uint64_t	 record_u64(const struct record *, size_t col);

@@ -21,8 +21,11 @@ static struct writer	*writers[8];
 void
 atexit_writer(struct writer *w, int add)
 {
+	static int registered;
 	size_t i;
 
+	if (add && !registered++)
+		atexit(discard_writers);
 	for (i = 0; i < ARRAY_LEN(writers); i++) {
 		if (add && writers[i] == NULL) {
 			writers[i] = w;
@@ -47,6 +50,16 @@ finish_writers(void)
 		if ((w = writers[i]) != NULL)
 			writer_close(w);	/* unregisters itself */
 	}
+}
+
+void
+discard_writers(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(writers); i++)
+		if (writers[i] != NULL)
+			writer_discard(writers[i]);	/* unregisters itself */
 }
 
 static void __attribute__((noreturn))

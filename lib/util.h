@@ -34,9 +34,14 @@ void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 
-/* Writers register here so that die() and signals can finish them. */
+/*
+ * Writers register here so that die() can finish them (what was written
+ * is kept), a refusal discard them, and an exit that closed neither leave
+ * nothing under their names.
+ */
 void	 atexit_writer(struct writer *, int add);
 void	 finish_writers(void);
+void	 discard_writers(void);
 
 /*
  * SIGINT, SIGTERM and SIGHUP set `interrupted' instead of killing: blocking

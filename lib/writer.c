@@ -4,6 +4,9 @@
  * stops a program half-way through a record, the record never reaches the
  * output.  Compressed output is a sequence of gzip members, one per
  * writer_flush(): a file cut short is readable up to its last flush.
+ * A file reaches its name when the writer is closed (lib/file.c): closed
+ * at the end, on a signal or by die() with what was written so far;
+ * never if the process is killed or cannot write it whole.
  */
 #include <sys/stat.h>
 
@@ -23,6 +26,9 @@
 struct writer {
 	int		 fd;
 	char		*name;
+	struct outfile	 file;		/* unless stdout */
+	uint64_t	 bytes;		/* written to fd */
+	int		 failed;	/* a write failed: keep nothing */
 	char		*buf;
 	size_t		 cap;
 	size_t		 len;		/* bytes in buf */
@@ -46,10 +52,12 @@ write_all(struct writer *w, const void *p, size_t n)
 		if (put == -1) {
 			if (errno == EINTR)
 				continue;	/* finish the record even when asked to stop */
+			w->failed = 1;
 			die(EX_IOERR, "%s: write", w->name);
 		}
 		c += put;
 		n -= put;
+		w->bytes += put;
 	}
 }
 
@@ -118,7 +126,7 @@ sep(struct writer *w)
 }
 
 struct writer *
-writer_open(const char *path, enum zmode z)
+writer_create(int dirfd, const char *path, enum zmode z, enum outmode how)
 {
 	struct writer *w;
 	struct stat st;
@@ -127,22 +135,16 @@ writer_open(const char *path, enum zmode z)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		w->fd = STDOUT_FILENO;
 		w->name = xstrdup("<stdout>");
+		/* `argus-cat t.gz >>t.gz' would read its own output. */
+		output_note(w->fd, w->name);
 	} else {
 		/* Traces hold other people's commands and arguments. */
-		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (w->fd == -1)
-			die(EX_CANTCREAT, "%s", path);
+		outfile_open(&w->file, dirfd, path, how);
+		w->fd = w->file.fd;
 		w->name = xstrdup(path);
 	}
 	if (fstat(w->fd, &st) == -1)
 		die(EX_IOERR, "%s", w->name);
-	/*
-	 * A file that existed keeps its mode through O_TRUNC: tighten it.
-	 * Only a regular file: -o /dev/null must leave the device alone.
-	 */
-	if (w->fd != STDOUT_FILENO && S_ISREG(st.st_mode) && (st.st_mode & 077) &&
-	    fchmod(w->fd, 0600) == -1)
-		die(EX_IOERR, "%s: chmod", w->name);
 	/* Compress at rest; a pipe between stages should not pay for it. */
 	w->gz = z == Z_GZIP || (z == Z_AUTO && S_ISREG(st.st_mode));
 	if (w->gz) {
@@ -159,6 +161,18 @@ writer_open(const char *path, enum zmode z)
 	writer_u64(w, STREAM_VERSION);
 	writer_end(w);
 	return w;
+}
+
+struct writer *
+writer_open(const char *path, enum zmode z)
+{
+	return writer_create(AT_FDCWD, path, z, OUT_ATOMIC);
+}
+
+uint64_t
+writer_bytes(const struct writer *w)
+{
+	return w->bytes;
 }
 
 void
@@ -333,21 +347,43 @@ writer_flush(struct writer *w)
 		deflate_out(w, "", 0, Z_FINISH);
 }
 
+static void
+writer_free(struct writer *w)
+{
+	if (w->gz) {
+		deflateEnd(&w->z);
+		free(w->zout);
+	}
+	free(w->buf);
+	free(w->name);
+	free(w);
+}
+
 void
 writer_close(struct writer *w)
 {
 	if (w == NULL)
 		return;
+	if (w->failed) {
+		writer_discard(w);
+		return;
+	}
 	atexit_writer(w, 0);
 	w->len = w->mark;
 	writer_flush(w);
-	if (w->gz) {
-		deflateEnd(&w->z);
-		free(w->zout);
-	}
-	if (w->fd != STDOUT_FILENO && close(w->fd) == -1)
-		die(EX_IOERR, "%s: close", w->name);
-	free(w->buf);
-	free(w->name);
-	free(w);
+	if (w->fd != STDOUT_FILENO)
+		outfile_commit(&w->file);
+	writer_free(w);
+}
+
+/* Nothing of it reaches its name: a refusal, a failed write, a crash. */
+void
+writer_discard(struct writer *w)
+{
+	if (w == NULL)
+		return;
+	atexit_writer(w, 0);
+	if (w->fd != STDOUT_FILENO)
+		outfile_discard(&w->file);
+	writer_free(w);
 }

@@ -16,6 +16,10 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 }
 
+teardown() {
+	pub_cleanup
+}
+
 # Skips the test unless argus-capture can trace here.
 need_tracing() {
 	[ -x "$CAP" ] || skip "bin/argus-capture not built"
@@ -168,7 +172,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	done
 }
 
-@test "capture: SIGKILL leaves a file readable to its last flush; the next run reaps the instance" {
+@test "capture: SIGKILL leaves nothing under -o's name, the trace to its last flush beside it; the next run reaps the instance" {
 	need_tracing
 	"$CAP" -d 60 -o "$T/k.gz" &
 	cpid=$!
@@ -177,8 +181,13 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	kill -KILL "$cpid"
 	wait "$cpid" || true
 	[ -d "$(inst_of "$cpid")" ]
-	# Whole gzip members up to the last flush, whatever follows them.
-	n=$(zcat "$T/k.gz" 2>/dev/null | grep -c '^event,' || true)
+	[ ! -e "$T/k.gz" ]
+	# Whole gzip members up to the last flush, whatever follows them, in
+	# the temporary the capture wrote: k.gz.XXXXXX.
+	part=$(echo "$T"/k.gz.??????)
+	[ -f "$part" ]
+	[ "$(stat -c %a "$part")" = 600 ]
+	n=$(zcat "$part" 2>/dev/null | grep -c '^event,' || true)
 	echo "events before the kill: $n"
 	[ "$n" -gt 0 ]
 	# A stranger's instance with our prefix but not our name stays.
@@ -188,6 +197,32 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"removed instance argus-$cpid"* ]]
 	[ ! -e "$(inst_of "$cpid")" ]
+}
+
+@test "capture: --ring refuses a directory not its user's alone, before tracing" {
+	need_nobody
+	pub_dir
+	echo "root's own" >"$T/victim"
+	# The attacker prepares the ring, with a link under a predictable name.
+	as_nobody mkdir "$PUB/ring"
+	as_nobody ln -s "$T/victim" "$PUB/ring/argus-ring-000000.csv.gz"
+	run "$CAP" --ring "$PUB/ring" -d 1
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"$PUB/ring: owned by uid $(id -u nobody), not by you (uid 0): not using it"* ]]
+	[ "$(cat "$T/victim")" = "root's own" ]
+	# A link to a directory of root's, and root's own but group-writable.
+	mkdir -m 700 "$T/real"
+	as_nobody ln -s "$T/real" "$PUB/link"
+	run "$CAP" --ring "$PUB/link" -d 1
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"a symbolic link"* ]]
+	[ -z "$(ls -A "$T/real")" ]
+	mkdir "$T/gw"
+	chmod 775 "$T/gw"
+	run "$CAP" --ring "$T/gw" -d 1
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"writable by others (mode 775)"* ]]
+	[ -z "$(ls -A "$T/gw")" ]
 }
 
 @test "capture: a ring never grows past its size" {
@@ -208,6 +243,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	ls -l "$T/ring"
 	[ "$max" -le "$size" ]
 	[ "$used" -le "$size" ]
+	# Created private, its files too.
+	[ "$(stat -c %a "$T/ring")" = 700 ]
+	[ -z "$(find "$T/ring" -type f ! -perm 600)" ]
 	# It wrapped: the oldest files are gone, at most 3 remain.
 	[ ! -e "$T/ring/argus-ring-000000.csv.gz" ]
 	[ "$(ls "$T/ring" | wc -l)" -le 3 ]

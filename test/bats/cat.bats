@@ -4,6 +4,10 @@
 
 load helpers
 
+teardown() {
+	pub_cleanup
+}
+
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	stream >a.csv <<-'EOF'
@@ -172,11 +176,92 @@ setup() {
 	feeder=$!
 	argus-cat -o out.gz in 3>&- &
 	cat=$!
-	for i in $(seq 50); do [ -s out.gz ] || sleep 0.1; done
-	sleep 0.5
+	# Open once the first record of each input is read.
+	wait_output "$cat" "$PWD"
 	kill -INT "$cat"
 	wait "$cat" || status=$?
 	kill "$feeder"
 	[ "$status" -eq 130 ]
 	[ "$(zcat out.gz | grep -c '^event,1,1,1,0,before')" -eq 1 ]
+}
+
+@test "-o one of the inputs is refused, exit 64, the input intact" {
+	argus-cat -o t.gz a.csv b.csv
+	cp t.gz before.gz
+	run argus-cat -k event -o t.gz t.gz
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"t.gz: both an input and the output: not writing over it"* ]]
+	cmp t.gz before.gz
+	# The same file by another name, or as standard input or output.
+	ln t.gz hard.gz
+	run argus-cat -o hard.gz a.csv t.gz
+	[ "$status" -eq 64 ]
+	run argus-cat -o t.gz - <t.gz
+	[ "$status" -eq 64 ]
+	run bash -c 'argus-cat t.gz >>t.gz'
+	[ "$status" -eq 64 ]
+	cmp t.gz before.gz
+}
+
+@test "SIGKILL half-way: nothing under the name, no temporary, the old file intact" {
+	argus-cat -o out.gz b.csv
+	cp out.gz before.gz
+	mkfifo in
+	(stream <<<'event,1,1,1,0,before'; exec sleep 30) >in 3>&- &
+	feeder=$!
+	argus-cat -o out.gz in 3>&- &
+	cat=$!
+	wait_output "$cat" "$PWD"
+	kill -KILL "$cat"
+	wait "$cat" || true
+	kill "$feeder"
+	cmp out.gz before.gz
+	[ "$(ls -A | sort | tr '\n' ' ')" = "a.csv b.csv before.gz in out.gz " ]
+	# A new name stays absent.
+	(stream <<<'event,1,1,1,0,before'; exec sleep 30) >in 3>&- &
+	feeder=$!
+	argus-cat -o new.gz in 3>&- &
+	cat=$!
+	wait_output "$cat" "$PWD"
+	kill -KILL "$cat"
+	wait "$cat" || true
+	kill "$feeder"
+	[ ! -e new.gz ]
+	[ "$(ls -A | sort | tr '\n' ' ')" = "a.csv b.csv before.gz in out.gz " ]
+}
+
+@test "-o through a stranger's symbolic link: the link is replaced, never followed" {
+	need_nobody
+	pub_dir
+	echo "root's own" >victim
+	as_nobody mkdir "$PUB/dir"
+	as_nobody ln -s "$PWD/victim" "$PUB/dir/t.gz"
+	run argus-cat -o "$PUB/dir/t.gz" a.csv
+	[ "$status" -eq 0 ]
+	[ "$(cat victim)" = "root's own" ]
+	[ ! -L "$PUB/dir/t.gz" ]
+	[ "$(stat -c '%U %a' "$PUB/dir/t.gz")" = "root 600" ]
+	zcat "$PUB/dir/t.gz" | cmp - a.csv
+	# As the attacker, into his own directory: the same, unprivileged.
+	as_nobody argus-cat -o "$PUB/dir/own.gz" "$PUB/dir/t.gz" 2>&1 ||
+	    true	# cannot read root's 0600 file: refused, nothing made
+	[ ! -e "$PUB/dir/own.gz" ]
+	cp a.csv "$PUB/a.csv"
+	chmod 644 "$PUB/a.csv"
+	as_nobody argus-cat -o "$PUB/dir/own.gz" "$PUB/a.csv"
+	[ "$(stat -c '%U %a' "$PUB/dir/own.gz")" = "nobody 600" ]
+}
+
+@test "-o /dev/stdout and a named pipe are written in place" {
+	argus-cat -Z -o /dev/stdout a.csv | cmp - a.csv
+	[ -L /dev/stdout ]
+	mkfifo fifo
+	cat fifo >got &
+	argus-cat -Z -o fifo a.csv
+	wait
+	cmp got a.csv
+	[ -p fifo ]
+	run argus-cat -o . a.csv
+	[ "$status" -eq 73 ]
+	[[ "$output" == *"is a directory"* ]]
 }

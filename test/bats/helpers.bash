@@ -83,3 +83,39 @@ man_list() {
 	sed -n "/^\\.\\\\\" $2: begin/,/^\\.\\\\\" $2: end/p" "$ROOT/share/man/$1" |
 	    sed -n 's/^\.It Cm \([^ ]*\).*/\1/p'
 }
+
+# Waits (10 s at most) until process $1 writes an output file in directory
+# $2 that is not yet under its name: an unnamed O_TMPFILE ("#INODE
+# (deleted)") or a temporary NAME.XXXXXX beside it.  1 if it does not.
+wait_output() {
+	local i
+	for i in $(seq 100); do
+		ls -l "/proc/$1/fd" 2>/dev/null |
+		    grep -qE -- "-> $2/(#[0-9]+ \(deleted\)|.*\.[A-Za-z0-9]{6})$" &&
+		    return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# An unprivileged local user, for the attacker's steps of a test: runs
+# the rest of the line as nobody.  need_nobody skips, saying why, where
+# that cannot be done.
+need_nobody() {
+	[ "$(id -u)" = 0 ] || skip "not root: cannot act as another user"
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
+}
+as_nobody() {
+	setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups "$@"
+}
+
+# A directory like /tmp (1777), for what nobody plants: the test's own
+# $BATS_TEST_TMPDIR is root's alone.  Removed by pub_cleanup (teardown).
+pub_dir() {
+	PUB=$(mktemp -d /tmp/argus-test-pub.XXXXXX)
+	chmod 1777 "$PUB"
+}
+pub_cleanup() {
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
+}
