@@ -53,7 +53,7 @@ static const char usage[] =
 "\n"
 "Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n"
 "Exit: 0 captured (whatever COMMAND's status), 64 usage, 69 no tracing,\n"
-"73 cannot create, 77 DIR not yours alone.\n";
+"73 cannot create, 77 DIR not yours alone, 126/127 COMMAND cannot run.\n";
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
 	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT };

@@ -226,31 +226,57 @@ snapshot(void)
 	snap = wf_take(&wo);
 }
 
+/*
+ * The command, forked now and run once tracing is on.  *go releases it;
+ * *why reads its errno if it cannot be run, or end of file once it runs
+ * (the descriptor closes on exec): env(1)'s and the shells' distinction
+ * between a command that failed and one that never ran.
+ */
 static int
-start_child(int *go)
+start_child(int *go, int *why)
 {
-	int p[2];
+	int p[2], e[2], eno;
 	pid_t pid;
 	char c;
 
-	if (pipe2(p, O_CLOEXEC) == -1)
+	if (pipe2(p, O_CLOEXEC) == -1 || pipe2(e, O_CLOEXEC) == -1)
 		die(EX_OSERR, "pipe");
 	if ((pid = fork()) == -1)
 		die(EX_OSERR, "fork");
 	if (pid == 0) {
 		close(p[1]);
+		close(e[0]);
 		/* Wait until tracing is on: the whole run is in the trace. */
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
 		execvp(opt->cmd[0], opt->cmd);
-		fprintf(stderr, "argus-capture: %s: %s\n", opt->cmd[0],
-		    strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
+		eno = errno;
+		if (write(e[1], &eno, sizeof(eno)) != sizeof(eno))
+			_exit(126);
+		_exit(eno == ENOENT ? 127 : 126);
 	}
 	close(p[0]);
+	close(e[1]);
 	*go = p[1];
+	*why = e[0];
 	return pid;
+}
+
+/* Whether the command runs: exit 127 (not found) or 126 if it cannot. */
+static void
+check_exec(int why)
+{
+	ssize_t n;
+	int eno;
+
+	while ((n = read(why, &eno, sizeof(eno))) == -1 && errno == EINTR)
+		;
+	close(why);
+	if (n != sizeof(eno))
+		return;
+	errno = eno;
+	die(eno == ENOENT ? 127 : 126, "%s", opt->cmd[0]);
 }
 
 /* Our instance, configured but not yet tracing. */
@@ -295,7 +321,7 @@ start(const struct capture_opts *o)
 {
 	struct spool_conf sc = { 0 };
 	char buf[64];
-	int self[2], go = -1, i;
+	int self[2], go = -1, why = -1, i;
 
 	sc.ncpu = ncpu;
 	sc.pagesize = getpagesize();
@@ -319,7 +345,7 @@ start(const struct capture_opts *o)
 		dwstack_setup();
 	emit_init(ncpu);
 	if (o->cmd != NULL)
-		child = start_child(&go);
+		child = start_child(&go, &why);
 
 	t_start = now_ns();
 	if (tfs_write("tracing_on", "1") == -1)
@@ -355,6 +381,8 @@ start(const struct capture_opts *o)
 		if (write(go, "g", 1) != 1)
 			die(EX_OSERR, "starting %s", o->cmd[0]);
 		close(go);
+		/* Before any output: a capture of nothing run is no capture. */
+		check_exec(why);
 	}
 }
 
@@ -480,7 +508,10 @@ finish(const struct capture_opts *o)
 		warnx_("%s", msg);
 		free(s.lost);
 	}
-	/* The command ran under us: its failure is not ours, but say so. */
+	/*
+	 * The command ran under us: its failure is not ours (the trace is
+	 * whole, its status in command_status), but say so.
+	 */
 	if (st != -1 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
 		warnx_("%s exited with status %d", o->cmd[0],
 		    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));

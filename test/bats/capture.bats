@@ -4,6 +4,7 @@
 # without having traced.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	export TOP="$BATS_TEST_DIRNAME/../.."
@@ -197,6 +198,25 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"removed instance argus-$cpid"* ]]
 	[ ! -e "$(inst_of "$cpid")" ]
+}
+
+@test "capture: a command that cannot run exits 127 or 126, saying why, and writes nothing" {
+	need_tracing
+	run -127 "$CAP" -d 10 -o "$T/c.gz" -- /nonexistent
+	[ "$status" -eq 127 ]
+	[[ "$output" == *"argus-capture: /nonexistent: No such file or directory"* ]]
+	[ ! -e "$T/c.gz" ]
+	printf '#!/bin/sh\n' >"$T/noexec"
+	chmod 644 "$T/noexec"
+	run -126 "$CAP" -d 10 -o "$T/c.gz" -- "$T/noexec"
+	[ "$status" -eq 126 ]
+	[[ "$output" == *"noexec: Permission denied"* ]]
+	[ "$(ls -A "$T" | grep -c '^c\.gz')" = 0 ]
+	# One that runs and fails: the capture is whole, the status in it.
+	run "$CAP" -d 10 -o "$T/c.gz" -- sh -c 'exit 127'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sh exited with status 127"* ]]
+	zcat "$T/c.gz" | grep -qx 'meta,[0-9]*,,,command_status,127'
 }
 
 @test "capture: --ring refuses a directory not its user's alone, before tracing" {
