@@ -2,16 +2,19 @@
  * The diagnoses for other tools: Graphviz (--dot) for the paths, and the
  * Chrome trace-event format (--json) that the Perfetto UI opens: threads
  * as tracks, the paths' vertices as slices, their links as flow arrows.
- * Every diagnosis of a run goes into the one file of each format.
+ * Every diagnosis of a run goes into the one file of each format, which
+ * appears under its name, 0600, when the run ends (lib/file.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slice.h"
 
 struct export {
 	FILE		*fp;
+	struct outfile	 file;
 	const char	*path;
 	enum export_format format;
 	int		 first;		/* no JSON event written yet */
@@ -19,20 +22,25 @@ struct export {
 };
 
 static FILE *
-create(const char *path)
+create(struct outfile *of, const char *path)
 {
 	FILE *fp;
+	int fd;
 
-	if ((fp = fopen(path, "w")) == NULL)
-		die(EX_CANTCREAT, "%s", path);
+	outfile_open(of, AT_FDCWD, path, OUT_ATOMIC);
+	if ((fd = dup(of->fd)) == -1 || (fp = fdopen(fd, "w")) == NULL)
+		die(EX_OSERR, "%s", path);
 	return fp;
 }
 
 static void
-finish(FILE *fp, const char *path)
+finish(FILE *fp, struct outfile *of, const char *path)
 {
-	if (fclose(fp) == EOF)
+	if (fclose(fp) == EOF) {
+		outfile_discard(of);	/* keeps errno */
 		die(EX_IOERR, "%s", path);
+	}
+	outfile_commit(of);
 }
 
 struct export *
@@ -40,7 +48,7 @@ export_open(const char *path, enum export_format format)
 {
 	struct export *x = xcalloc(1, sizeof(*x));
 
-	x->fp = create(path);
+	x->fp = create(&x->file, path);
 	x->path = path;
 	x->format = format;
 	x->first = 1;
@@ -152,6 +160,6 @@ export_close(struct export *x)
 		fprintf(x->fp, "}\n");
 	else
 		fprintf(x->fp, "\n],\"displayTimeUnit\":\"ms\"}\n");
-	finish(x->fp, x->path);
+	finish(x->fp, &x->file, x->path);
 	free(x);
 }

@@ -113,6 +113,8 @@ setup() {
 	run argus-slice -q -Z --from 3 --auto --dot g.dot --json g.json g.csv
 	[ "$status" -eq 0 ]
 	grep -q '^digraph argus' g.dot
+	# Made 0600 whatever the umask, as every file Argus writes.
+	[ "$(stat -c %a g.dot) $(stat -c %a g.json)" = "600 600" ]
 	grep -q 'v2 -> v3 \[label="message"\]' g.dot
 	grep -q '"traceEvents"' g.json
 	grep -q '"ph":"s"' g.json
