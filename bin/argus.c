@@ -28,14 +28,14 @@ static const char usage[] =
 "  demo [SCENARIO]            capture a built-in hang while it happens and\n"
 "                             diagnose it (default: circular-wait)\n"
 "\n"
-"  --ring DIR     the recorder's directory (default $ARGUS_RING, else\n"
-"                 /var/tmp/argus-ring)\n"
+"  --ring DIR     the recorder's directory, private to you (default\n"
+"                 $ARGUS_RING, else /var/lib/argus for root and\n"
+"                 $XDG_STATE_HOME/argus or ~/.local/state/argus)\n"
 "  -h, --help     this text; 'argus COMMAND --help' for a command's\n"
 "  -V, --version  version\n"
-"Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 69 unavailable.\n"
+"Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 69 unavailable,\n"
+"73 cannot create, 77 the directory is not yours alone.\n"
 "See argus(1).\n";
-
-const char *ring = "/var/tmp/argus-ring";
 
 int
 main(int argc, char *argv[])
@@ -43,7 +43,7 @@ main(int argc, char *argv[])
 	struct common com = { NULL, Z_AUTO };
 	size_t i;
 
-	if (getenv("ARGUS_RING") != NULL)
+	if (getenv("ARGUS_RING") != NULL && getenv("ARGUS_RING")[0] != '\0')
 		ring = getenv("ARGUS_RING");
 	if (argc >= 3 && strcmp(argv[1], "--ring") == 0) {
 		ring = argv[2];
@@ -56,6 +56,8 @@ main(int argc, char *argv[])
 		common_option(&com, 'h', NULL, usage);
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
 		common_option(&com, 'V', NULL, usage);
+	if (ring == NULL)
+		ring_default();
 	find_bindir();
 	for (i = 0; i < ARRAY_LEN(commands); i++)
 		if (strcmp(argv[1], commands[i]->name) == 0) {

@@ -11,6 +11,7 @@
  * window): a hang still going on has no wake-up in the recording.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -61,7 +62,7 @@ debug(int argc, char *argv[])
 	uint64_t last = 60 * 1000000000ULL, from, taken;
 	struct pipeline *p;
 	struct dirent *de;
-	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1;
+	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, fd;
 	DIR *d;
 
 	optind = 1;
@@ -90,8 +91,11 @@ debug(int argc, char *argv[])
 	if (optind != argc || nt == 0)
 		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
 		    "or --comm)");
-	if ((d = opendir(ring)) == NULL)
-		die(EX_NOINPUT, "%s (no recording: 'argus start' first)", ring);
+	if ((fd = ring_open(0)) == -1)
+		diex(EX_NOINPUT, "%s: no recording ('argus start' first)", ring);
+	if ((fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    (d = fdopendir(fd)) == NULL)
+		die(EX_NOINPUT, "%s", ring);
 
 	/* The window: from `last' ago until now, the snapshot's moment. */
 	from = now_ns() > last ? now_ns() - last : 0;

@@ -64,7 +64,13 @@ uint64_t	 snapshot_take(char *buf, size_t size);
 int		 snapshot_newest(uint64_t since, uint64_t before, char *buf,
 		    size_t size);
 
-/* recorder.c */
+/*
+ * recorder.c.  The recorder's directory: ring_default() sets ring when
+ * neither --ring nor ARGUS_RING does; ring_open() is its descriptor (-1
+ * if it is missing and create is not set), refused unless it is private.
+ */
+void		 ring_default(void);
+int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 void		 ring_path(char *buf, size_t size, const char *name);
 

@@ -1,13 +1,76 @@
 /*
  * The flight recorder as the porcelain knows it: a directory holding the
- * ring files, and the pid of the argus-capture that writes them.
+ * ring files, and the pid of the argus-capture that writes them.  The
+ * directory is private (lib/file.h): root writes into it, always on, on a
+ * machine where others can plant links and directories.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "porcelain.h"
+
+const char	*ring;
+static int	 ringfd = -1;
+static int	 ring_is_default;
+
+/*
+ * On disk, not in /run: the recording of a machine that froze and was
+ * rebooted is the one worth reading afterwards, and a ring of gigabytes
+ * has no place in a tmpfs.  A user's own state directory otherwise (XDG).
+ */
+void
+ring_default(void)
+{
+	static char buf[PATH_MAX];
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	ring_is_default = 1;
+	if (geteuid() == 0)
+		ring = "/var/lib/argus";
+	else if (state != NULL && state[0] == '/')
+		snprintf(buf, sizeof(buf), "%s/argus", state);
+	else if (home != NULL && home[0] == '/')
+		snprintf(buf, sizeof(buf), "%s/.local/state/argus", home);
+	else
+		return;		/* ring_open() says so, if it is needed */
+	if (geteuid() != 0)
+		ring = buf;
+}
+
+/* mkdir -p of the default's parents, 0700 as XDG asks: ~/.local/state. */
+static void
+make_parents(void)
+{
+	char p[PATH_MAX], *s;
+
+	snprintf(p, sizeof(p), "%s", ring);
+	for (s = strchr(p + 1, '/'); s != NULL; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0700) == -1 && errno != EEXIST)
+			die(EX_CANTCREAT, "%s", p);
+		*s = '/';
+	}
+}
+
+int
+ring_open(int create)
+{
+	if (ringfd != -1)
+		return ringfd;
+	if (ring == NULL)
+		diex(EX_USAGE, "no HOME to keep a recording in: give --ring DIR");
+	if (create && ring_is_default)
+		make_parents();
+	return ringfd = private_dir(ring, create);
+}
 
 void
 ring_path(char *buf, size_t size, const char *name)
@@ -20,13 +83,16 @@ ring_path(char *buf, size_t size, const char *name)
 pid_t
 recorder(void)
 {
-	char path[PATH_MAX], comm[64] = "";
+	char path[64], comm[64] = "";
 	FILE *fp;
 	long pid = 0;
+	int fd;
 
-	ring_path(path, sizeof(path), "recorder.pid");
-	if ((fp = fopen(path, "r")) == NULL)
+	if (ring_open(0) == -1 || (fd = openat(ringfd, "recorder.pid",
+	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
 		return 0;
+	if ((fp = fdopen(fd, "r")) == NULL)
+		die(EX_OSERR, "%s/recorder.pid", ring);
 	if (fscanf(fp, "%ld", &pid) != 1)
 		pid = 0;
 	fclose(fp);

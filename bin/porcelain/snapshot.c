@@ -74,31 +74,24 @@ snap_list(size_t *np)
 uint64_t
 snapshot_take(char *buf, size_t size)
 {
-	char tmp[PATH_MAX];
-	char *argv[] = { "argus-waitfor", "-q", "-o", tmp, NULL };
+	char *argv[] = { "argus-waitfor", "-q", "-o", buf, NULL };
+	char old[PATH_MAX];
 	uint64_t *v, t = now_ns();
 	size_t n, i;
 	int status;
 
-	/* Whole or absent: under a name no reader takes, then renamed. */
+	/* argus-waitfor's output is whole or absent, as every -o is. */
 	snap_name(buf, size, t);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", buf);
 	if ((status = run_wait(spawn(argv, -1, -1, -1))) != 0) {
-		unlink(tmp);
 		warnx_("argus-waitfor exited with status %d: no snapshot",
 		    status);
 		return 0;
 	}
-	if (rename(tmp, buf) == -1) {
-		warnx_("%s: %s", buf, strerror(errno));
-		unlink(tmp);
-		return 0;
-	}
 	v = snap_list(&n);
 	for (i = 0; i + SNAP_KEEP < n; i++) {
-		snap_name(tmp, sizeof(tmp), v[i]);
-		if (unlink(tmp) == -1 && errno != ENOENT)
-			warnx_("%s: %s", tmp, strerror(errno));
+		snap_name(old, sizeof(old), v[i]);
+		if (unlink(old) == -1 && errno != ENOENT)
+			warnx_("%s: %s", old, strerror(errno));
 	}
 	free(v);
 	return t;

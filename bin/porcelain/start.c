@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,13 +26,14 @@ static const char usage[] =
 
 /* What the recorder said before it died, for the user who started it. */
 static void
-show_log(const char *log)
+show_log(int dfd)
 {
 	char buf[4096];
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(log, O_RDONLY | O_NOFOLLOW)) == -1)
+	if ((fd = openat(dfd, "recorder.log", O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
 		return;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, n, stderr);
@@ -44,38 +44,38 @@ static int
 start(int argc, char *argv[])
 {
 	const char *size = "2G";
-	char path[PATH_MAX], log[PATH_MAX];
 	char *cap[] = { "argus-capture", "--ring", (char *)ring, "--ring-size",
 	    NULL, NULL };
 	struct timespec ts = { 0, 500000000 };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	struct outfile log, pidf;
 	pid_t pid, old;
-	int fd, null, status, rc;
+	int dfd, null, status, rc;
 
 	if (argc == 3 && strcmp(argv[1], "--ring-size") == 0)
 		size = argv[2];
 	else if (argc != 1)
 		command_usage(&cmd_start);
 	cap[4] = (char *)size;
+	dfd = ring_open(1);
 	if ((old = recorder()) != 0) {
 		printf("argus: the recorder already runs (pid %d) into %s\n",
 		    (int)old, ring);
 		return 0;
 	}
-	if (mkdir(ring, 0700) == -1 && errno != EEXIST)
-		die(EX_CANTCREAT, "%s", ring);
-	ring_path(log, sizeof(log), "recorder.log");
+	/* The log grows while the recorder runs: a new file, in place. */
+	if (unlinkat(dfd, "recorder.log", 0) == -1 && errno != ENOENT)
+		die(EX_CANTCREAT, "%s/recorder.log", ring);
+	outfile_open(&log, dfd, "recorder.log", OUT_LIVE);
 	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		die(EX_OSERR, "/dev/null");
-	if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) == -1)
-		die(EX_CANTCREAT, "%s", log);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, null, STDIN_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, fd, STDERR_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, log.fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, log.fd, STDERR_FILENO);
 	if ((rc = posix_spawnp(&pid, cap[0], &fa, &attr, cap, environ)) != 0) {
 		errno = rc;
 		die(EX_UNAVAILABLE, "%s", cap[0]);
@@ -83,19 +83,20 @@ start(int argc, char *argv[])
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(null);
-	close(fd);
+	outfile_commit(&log);
 	/* A recorder that cannot trace says so at once. */
 	nanosleep(&ts, NULL);
 	if (waitpid(pid, &status, WNOHANG) == pid) {
-		show_log(log);
+		show_log(dfd);
 		diex(WIFEXITED(status) && WEXITSTATUS(status) ?
 		    WEXITSTATUS(status) : EX_UNAVAILABLE,
 		    "the recorder did not start");
 	}
-	ring_path(path, sizeof(path), "recorder.pid");
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1 ||
-	    dprintf(fd, "%d\n", (int)pid) < 0 || close(fd) == -1)
-		die(EX_CANTCREAT, "%s", path);
+	/* Whole or absent: stop and mark read it. */
+	outfile_open(&pidf, dfd, "recorder.pid", OUT_ATOMIC);
+	if (dprintf(pidf.fd, "%d\n", (int)pid) < 0)
+		die(EX_IOERR, "%s/recorder.pid", ring);
+	outfile_commit(&pidf);
 	printf("argus: recording into %s (pid %d, at most %s); "
 	    "'argus debug' when something hangs\n", ring, (int)pid, size);
 	return 0;

@@ -1,6 +1,5 @@
 /* argus stop: end the recorder that start started, by its pid alone. */
 #include <signal.h>
-#include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -14,7 +13,6 @@ static const char usage[] =
 static int
 stop(int argc, char *argv[])
 {
-	char path[PATH_MAX];
 	pid_t pid;
 	int i;
 
@@ -29,8 +27,7 @@ stop(int argc, char *argv[])
 		die(EX_OSERR, "kill %d", (int)pid);
 	for (i = 0; i < 100 && kill(pid, 0) == 0; i++)
 		usleep(100000);
-	ring_path(path, sizeof(path), "recorder.pid");
-	unlink(path);
+	unlinkat(ring_open(0), "recorder.pid", 0);
 	printf("argus: the recorder stopped; the recording stays in %s\n", ring);
 	return 0;
 }

@@ -13,6 +13,7 @@ teardown() {
 	if [ -f "$BATS_TEST_TMPDIR/ring/recorder.pid" ]; then
 		argus --ring "$BATS_TEST_TMPDIR/ring" stop >/dev/null 2>&1 || true
 	fi
+	pub_cleanup
 }
 
 @test "argus: --help, an unknown command, debug without a target" {
@@ -53,6 +54,54 @@ teardown() {
 	[[ "$output" == *"no recording in it yet"* ]]
 }
 
+@test "argus: a recorder directory someone else prepared is refused, its links never followed" {
+	need_nobody
+	pub_dir
+	echo "root's own" >some-file
+	# The issue's reproducer: nobody prepares the directory root will use.
+	as_nobody mkdir "$PUB/argus-ring"
+	as_nobody ln -s "$PWD/some-file" "$PUB/argus-ring/recorder.log"
+	for c in start stop mark "debug --pid 1"; do
+		run argus --ring "$PUB/argus-ring" $c
+		echo "$c: $output"
+		[ "$status" -eq 77 ]
+		[[ "$output" == *"$PUB/argus-ring: owned by uid $(id -u nobody), not by you"* ]]
+	done
+	[ "$(cat some-file)" = "root's own" ]
+	[ "$(ls -A "$PUB/argus-ring")" = recorder.log ]
+	# Root's own, but others may write into it: the same.
+	mkdir -m 777 "$PUB/open"
+	chmod 777 "$PUB/open"
+	ARGUS_RING="$PUB/open" run argus start
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"writable by others (mode 777)"* ]]
+	[ -z "$(ls -A "$PUB/open")" ]
+}
+
+@test "argus: the default recorder directory: /var/lib/argus for root, ~/.local/state/argus for a user" {
+	need_nobody
+	pub_dir
+	# Root's, in a mount namespace of its own: the machine's /var/lib
+	# is never touched.
+	mkdir varlib
+	run unshare --mount --propagation private sh -c \
+	    "mount --bind '$PWD/varlib' /var/lib && env -u ARGUS_RING argus debug --pid 1"
+	[ "$status" -ne 1 ] || skip "no mount namespace here: $output"
+	echo "$output"
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"/var/lib/argus: no recording ('argus start' first)"* ]]
+	# A user's: created 0700 with its parents, under the user's home.
+	as_nobody mkdir "$PUB/home"
+	run as_nobody env -u ARGUS_RING -u XDG_STATE_HOME HOME="$PUB/home" argus start
+	echo "$output"
+	[ "$status" -ne 0 ]	# not root: the recorder cannot trace
+	[ "$(stat -c '%U %a' "$PUB/home/.local/state/argus")" = "nobody 700" ]
+	[ "$(stat -c %a "$PUB/home/.local")" = 700 ]
+	run as_nobody env -u ARGUS_RING XDG_STATE_HOME="$PUB/home/st" argus debug --pid 1
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"$PUB/home/st/argus: no recording"* ]]
+}
+
 @test "argus: start, mark, debug while it hangs, stop: the recorder finds the culprit" {
 	need_tracing
 	ring="$BATS_TEST_TMPDIR/ring"
@@ -79,7 +128,8 @@ teardown() {
 	# The recorder is gone, and so is its tracefs instance.
 	! kill -0 "$pid" 2>/dev/null
 	[ ! -e "/sys/kernel/tracing/instances/argus-$pid" ]
-	# The mark is in the recording, the diagnosis kept beside it.
+	# The mark is in the recording, the diagnosis kept beside it; every
+	# file of the recorder is its user's alone.
 	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ',marker,-,argus-mark it hangs now$'
 	ls "$ring"/debug-*.gz
 	# Wait-for snapshots beside the ring: the mark's and debug's, 0600;
@@ -88,6 +138,7 @@ teardown() {
 	[ "$(stat -c %a "$ring"/argus-snap-*.csv.gz | sort -u)" = 600 ]
 	[ "$(argus-cat -k wait -p "$victim_pid" "$ring"/debug-*.gz |
 	    awk -F, '$1 == "wait" { print $2 }' | sort -u | wc -l)" -eq 2 ]
+	[ -z "$(find "$ring" -mindepth 1 ! -perm 600)" ]
 }
 
 @test "argus: demo captures a hang while it happens and names its cause" {

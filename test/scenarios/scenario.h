@@ -279,7 +279,8 @@ scenario_init(int argc, char *argv[], const char *name, const char *pattern)
 	sc.hang_ns = hang * SEC;
 
 	if (truthfile != NULL && (sc.truth_fd = open(truthfile,
-	    O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644)) == -1)
+	    O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) == -1)
 		err(66, "%s", truthfile);
 	/*
 	 * The top level's trace_marker reaches an instance only with its
