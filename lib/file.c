@@ -157,17 +157,20 @@ open_named(struct outfile *o)
 /*
  * Whether path, already there, is written in place: a device or FIFO the
  * user names, or a link that we or root made.  Replacing either would be
- * wrong (-o /dev/stdout must not replace /dev/stdout).
+ * wrong (-o /dev/stdout must not replace /dev/stdout).  *what is what
+ * opening it must find, or the name changed under us.
  */
 static int
-in_place(struct outfile *o)
+in_place(struct outfile *o, struct stat *what)
 {
 	struct stat st;
 
 	if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == -1)
 		return 0;
 	if (S_ISLNK(st.st_mode))
-		return st.st_uid == geteuid() || st.st_uid == 0;
+		return (st.st_uid == geteuid() || st.st_uid == 0) &&
+		    fstatat(o->dirfd, o->name, what, 0) == 0;
+	*what = st;
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
 		return 1;
 	if (S_ISDIR(st.st_mode))
@@ -181,7 +184,7 @@ void
 outfile_open(struct outfile *o, int dirfd, const char *path, enum outmode how)
 {
 	char *slash, *dir;
-	struct stat st;
+	struct stat st, what;
 
 	memset(o, 0, sizeof(*o));
 	o->path = xstrdup(path);
@@ -208,12 +211,15 @@ outfile_open(struct outfile *o, int dirfd, const char *path, enum outmode how)
 	if (fstatat(o->dirfd, o->name, &st, 0) == 0 && S_ISREG(st.st_mode))
 		note(&st, path, 1);
 
-	if (how != OUT_LIVE && in_place(o)) {
+	if (how != OUT_LIVE && in_place(o, &what)) {
 		o->fd = openat(o->dirfd, o->name, O_WRONLY | O_CLOEXEC);
 		if (o->fd == -1)
 			die(EX_CANTCREAT, "%s", path);
 		if (fstat(o->fd, &st) == -1)
 			die(EX_IOERR, "%s", path);
+		if (st.st_dev != what.st_dev || st.st_ino != what.st_ino)
+			diex(EX_CANTCREAT, "%s: replaced while being opened",
+			    path);
 		/* A link of ours to a regular file: that file, emptied. */
 		if (S_ISREG(st.st_mode) && (ftruncate(o->fd, 0) == -1 ||
 		    ((st.st_mode & 077) && fchmod(o->fd, 0600) == -1)))
