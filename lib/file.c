@@ -99,23 +99,13 @@ note(const struct stat *st, const char *name, int output)
 }
 
 void
-input_note(int fd, const char *name)
+file_note(int fd, const char *name, int output)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) == -1)
 		die(EX_IOERR, "%s", name);
-	note(&st, name, 0);
-}
-
-void
-output_note(int fd, const char *name)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) == -1)
-		die(EX_IOERR, "%s", name);
-	note(&st, name, 1);
+	note(&st, name, output);
 }
 
 /* NAME.XXXXXX beside NAME, random: a temporary's name. */

@@ -51,10 +51,10 @@ void	 outfile_discard(struct outfile *);	/* closes; as if never opened */
 
 /*
  * Inputs and outputs must never be the same file: every reader notes its
- * descriptor here, and whichever of an input and an output is opened
- * second is refused (exit 64, outputs discarded) when they are.
+ * descriptor here (output 0), outfile_open() its target, and whichever of
+ * an input and an output comes second is refused (exit 64, outputs
+ * discarded) when they are.
  */
-void	 input_note(int fd, const char *name);
-void	 output_note(int fd, const char *name);
+void	 file_note(int fd, const char *name, int output);
 
 #endif

@@ -164,7 +164,7 @@ reader_open(const char *path)
 			die(EX_NOINPUT, "%s", path);
 		r->name = xstrdup(path);
 	}
-	input_note(r->fd, r->name);	/* never also an output */
+	file_note(r->fd, r->name, 0);	/* never also an output */
 	r->cap = READ_CHUNK * 2;
 	r->buf = xmalloc(r->cap);
 	r->scap = 4096;

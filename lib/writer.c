@@ -136,7 +136,7 @@ writer_create(int dirfd, const char *path, enum zmode z, enum outmode how)
 		w->fd = STDOUT_FILENO;
 		w->name = xstrdup("<stdout>");
 		/* `argus-cat t.gz >>t.gz' would read its own output. */
-		output_note(w->fd, w->name);
+		file_note(w->fd, w->name, 1);
 	} else {
 		/* Traces hold other people's commands and arguments. */
 		outfile_open(&w->file, dirfd, path, how);

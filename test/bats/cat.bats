@@ -203,29 +203,28 @@ setup() {
 	cmp t.gz before.gz
 }
 
+# argus-cat -o $1 from a pipe that stays open, killed with SIGKILL once
+# its output is open (its input's first record read).
+kill_half_way() {
+	(stream <<<'event,1,1,1,0,before'; exec sleep 30) >in 3>&- &
+	feeder=$!
+	argus-cat -o "$1" in 3>&- &
+	cat=$!
+	wait_output "$cat" "$PWD"
+	kill -KILL "$cat"
+	wait "$cat" || true
+	kill "$feeder"
+}
+
 @test "SIGKILL half-way: nothing under the name, no temporary, the old file intact" {
 	argus-cat -o out.gz b.csv
 	cp out.gz before.gz
 	mkfifo in
-	(stream <<<'event,1,1,1,0,before'; exec sleep 30) >in 3>&- &
-	feeder=$!
-	argus-cat -o out.gz in 3>&- &
-	cat=$!
-	wait_output "$cat" "$PWD"
-	kill -KILL "$cat"
-	wait "$cat" || true
-	kill "$feeder"
+	kill_half_way out.gz
 	cmp out.gz before.gz
 	[ "$(ls -A | sort | tr '\n' ' ')" = "a.csv b.csv before.gz in out.gz " ]
 	# A new name stays absent.
-	(stream <<<'event,1,1,1,0,before'; exec sleep 30) >in 3>&- &
-	feeder=$!
-	argus-cat -o new.gz in 3>&- &
-	cat=$!
-	wait_output "$cat" "$PWD"
-	kill -KILL "$cat"
-	wait "$cat" || true
-	kill "$feeder"
+	kill_half_way new.gz
 	[ ! -e new.gz ]
 	[ "$(ls -A | sort | tr '\n' ' ')" = "a.csv b.csv before.gz in out.gz " ]
 }
