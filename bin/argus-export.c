@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "export/export.h"
 
 static const struct exporter *formats[] = {
@@ -35,7 +36,6 @@ static const char usage[] =
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open, 73 cannot create.\n"
 "See argus-export(1).\n";
 
-static char	 tmp[PATH_MAX];		/* removed unless complete */
 
 static char *
 help(void)
@@ -52,54 +52,6 @@ help(void)
 	return buf;
 }
 
-static void
-remove_tmp(void)
-{
-	if (tmp[0] != '\0')
-		unlink(tmp);
-}
-
-/*
- * The output under a temporary name beside FILE, created afresh (never
- * through a symlink, never over another file), renamed when complete.
- */
-static FILE *
-open_output(const char *path)
-{
-	FILE *f;
-	int fd;
-
-	if (path == NULL || strcmp(path, "-") == 0)
-		return stdout;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path,
-	    (int)getpid()) >= sizeof(tmp))
-		diex(EX_USAGE, "%s: name too long", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd == -1) {
-		tmp[0] = '\0';
-		die(EX_CANTCREAT, "%s", path);
-	}
-	atexit(remove_tmp);
-	if ((f = fdopen(fd, "w")) == NULL)
-		die(EX_OSERR, "fdopen");
-	return f;
-}
-
-static void
-close_output(FILE *f, const char *path)
-{
-	if (fflush(f) == EOF || ferror(f))
-		die(EX_IOERR, "%s", path ? path : "<stdout>");
-	if (f == stdout)
-		return;
-	if (fsync(fileno(f)) == -1 || fclose(f) == EOF)
-		die(EX_IOERR, "%s", path);
-	if (rename(tmp, path) == -1)
-		die(EX_CANTCREAT, "%s", path);
-	tmp[0] = '\0';
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -113,6 +65,7 @@ main(int argc, char *argv[])
 	const struct exporter *fmt = NULL;
 	struct common com = { NULL, Z_AUTO };
 	const struct record *rec;
+	struct outfile of;
 	struct source *src;
 	FILE *out;
 	size_t i;
@@ -138,13 +91,20 @@ main(int argc, char *argv[])
 	}
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
-	out = open_output(com.out);
+	out = com.out == NULL || strcmp(com.out, "-") == 0 ? stdout :
+	    outfile_fopen(&of, com.out);
 	while (!interrupted && (rec = source_next(src)) != NULL)
 		fmt->record(out, rec);
-	if (interrupted)
-		return exit_status(1);	/* nothing half-written appears */
+	if (interrupted) {
+		if (out != stdout)
+			outfile_discard(&of);	/* nothing half-written */
+		return exit_status(1);
+	}
 	fmt->end(out);
-	close_output(out, com.out);
+	if (out != stdout)
+		outfile_fclose(out, &of);
+	else if (fflush(stdout) == EOF || ferror(stdout))
+		die(EX_IOERR, "<stdout>");
 	source_close(src);
 	return exit_status(1);
 }

@@ -1,8 +1,6 @@
 /*
  * argus-import: whole traces of other tools into the record stream.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -12,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "import/import.h"
 
 #define HEAD	4096		/* bytes a format is recognised by */
@@ -115,6 +114,8 @@ open_input(const char *path, const struct importer *forced,
 		f = stdin;
 	else if ((f = fopen(path, "re")) == NULL)
 		die(EX_NOINPUT, "%s", path);
+	else
+		file_note(fileno(f), path, 0);
 	r->f = f;
 	r->len = fread(r->head, 1, sizeof(r->head), f);
 	if (ferror(f))
@@ -188,19 +189,17 @@ import_many(char **paths, int n, const struct importer *forced,
 	rmdir(dir);
 }
 
-/* -o must not truncate an input before it is read. */
 static void
-not_an_input(const char *out, char **in, int nin)
+note_input(const char *path)
 {
-	struct stat so, si;
-	int i;
+	int fd;
 
-	if (out == NULL || stat(out, &so) == -1)
+	if (strcmp(path, "-") == 0)
 		return;
-	for (i = 0; i < nin; i++)
-		if (stat(in[i], &si) == 0 && si.st_dev == so.st_dev &&
-		    si.st_ino == so.st_ino)
-			diex(EX_USAGE, "-o %s: is also an input", out);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		die(EX_NOINPUT, "%s", path);
+	file_note(fd, path, 0);
+	close(fd);
 }
 
 int
@@ -232,7 +231,13 @@ main(int argc, char *argv[])
 		} else
 			common_option(&com, ch, optarg, help());
 	}
-	not_an_input(com.out, argv + optind, argc - optind);
+	/*
+	 * Every input is noted before the output is made, so that -o naming
+	 * one (through a link of ours, written in place) is refused before
+	 * anything is truncated.
+	 */
+	for (ch = optind; ch < argc; ch++)
+		note_input(argv[ch]);
 	catch_signals();
 	out = writer_open(com.out, com.z);
 	if (argc - optind <= 1)

@@ -85,9 +85,9 @@ note(const struct stat *st, const char *name, int output)
 		if (strcmp(name, idents[i].name) == 0)
 			diex(EX_USAGE, "%s: both an input and the output: "
 			    "not writing over it", name);
-		diex(EX_USAGE, "%s: the same file as %s %s: not writing over "
-		    "it", output ? name : idents[i].name,
-		    output ? "input" : "output",
+		/* Said of the output, whichever was named second. */
+		diex(EX_USAGE, "%s: the same file as input %s: not writing "
+		    "over it", output ? name : idents[i].name,
 		    output ? idents[i].name : name);
 	}
 	idents = xrealloc(idents, (nidents + 1) * sizeof(*idents));
@@ -315,4 +315,26 @@ outfile_discard(struct outfile *o)
 	close(o->fd);
 	release(o);
 	errno = eno;
+}
+
+FILE *
+outfile_fopen(struct outfile *of, const char *path)
+{
+	FILE *fp;
+	int fd;
+
+	outfile_open(of, AT_FDCWD, path, OUT_ATOMIC);
+	if ((fd = dup(of->fd)) == -1 || (fp = fdopen(fd, "w")) == NULL)
+		die(EX_OSERR, "%s", path);
+	return fp;
+}
+
+void
+outfile_fclose(FILE *fp, struct outfile *of)
+{
+	if (fclose(fp) == EOF) {
+		outfile_discard(of);	/* keeps errno */
+		die(EX_IOERR, "%s", of->path);
+	}
+	outfile_commit(of);
 }

@@ -8,6 +8,7 @@
 #define ARGUS_FILE_H
 
 #include <fcntl.h>
+#include <stdio.h>
 
 /*
  * A directory of our own: owned by us and writable by nobody else.
@@ -48,6 +49,10 @@ void	 outfile_open(struct outfile *, int dirfd, const char *path,
 	    enum outmode);
 void	 outfile_commit(struct outfile *);	/* closes; under its name now */
 void	 outfile_discard(struct outfile *);	/* closes; as if never opened */
+
+/* The same, through stdio: opened OUT_ATOMIC, committed at the close. */
+FILE	*outfile_fopen(struct outfile *, const char *path);
+void	 outfile_fclose(FILE *, struct outfile *);
 
 /*
  * Inputs and outputs must never be the same file: every reader notes its

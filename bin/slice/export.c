@@ -21,34 +21,12 @@ struct export {
 	int		 flow;		/* JSON flow arrows so far */
 };
 
-static FILE *
-create(struct outfile *of, const char *path)
-{
-	FILE *fp;
-	int fd;
-
-	outfile_open(of, AT_FDCWD, path, OUT_ATOMIC);
-	if ((fd = dup(of->fd)) == -1 || (fp = fdopen(fd, "w")) == NULL)
-		die(EX_OSERR, "%s", path);
-	return fp;
-}
-
-static void
-finish(FILE *fp, struct outfile *of, const char *path)
-{
-	if (fclose(fp) == EOF) {
-		outfile_discard(of);	/* keeps errno */
-		die(EX_IOERR, "%s", path);
-	}
-	outfile_commit(of);
-}
-
 struct export *
 export_open(const char *path, enum export_format format)
 {
 	struct export *x = xcalloc(1, sizeof(*x));
 
-	x->fp = create(&x->file, path);
+	x->fp = outfile_fopen(&x->file, path);
 	x->path = path;
 	x->format = format;
 	x->first = 1;
@@ -160,6 +138,6 @@ export_close(struct export *x)
 		fprintf(x->fp, "}\n");
 	else
 		fprintf(x->fp, "\n],\"displayTimeUnit\":\"ms\"}\n");
-	finish(x->fp, &x->file, x->path);
+	outfile_fclose(x->fp, &x->file);
 	free(x);
 }

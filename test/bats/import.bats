@@ -31,7 +31,7 @@ body() { grep -v -e '^meta,' -e '^argus-stream,' "$@"; }
 	ln -s t.trace link
 	run argus-import -o link t.trace
 	[ "$status" -eq 64 ]
-	[[ "$output" == *"-o link: is also an input"* ]]
+	[[ "$output" == *"link: the same file as input t.trace: not writing over it"* ]]
 	cmp t.trace t.orig
 }
 
