@@ -72,8 +72,8 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	ev->pid = record_u64_opt(rec, COL_PID, &v) ? v : 0;
-	if (!record_u64_opt(rec, COL_TID, &v))
+	ev->pid = record_pid(rec, COL_PID);
+	if (!record_u64_opt(rec, COL_TID, &v) || v > UINT32_MAX)
 		bad_event(rec, "no thread id");
 	ev->tid = v;
 	if (rec->f[EC_VERTEX][0] == '\0')
@@ -120,7 +120,7 @@ event_u64(const struct event *ev, int arg)
 uint32_t
 event_pid(const struct event *ev, int arg)
 {
-	return *event_str(ev, arg) == '\0' ? 0 : (uint32_t)event_u64(ev, arg);
+	return record_pid(ev->rec, EC_ARG + arg);
 }
 
 int64_t

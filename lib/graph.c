@@ -179,7 +179,7 @@ thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 	int known = record_u64_opt(rec, COL_TID, &v);
 
 	*tid = known ? v : 0;
-	*pid = opt_u64(rec, COL_PID);
+	*pid = record_pid(rec, COL_PID);	/* empty: unknown */
 	return known;
 }
 
@@ -189,7 +189,7 @@ begin(struct writer *w, const char *kind, uint64_t time, uint32_t pid,
 {
 	writer_begin(w, kind);
 	writer_time(w, time);
-	writer_u64(w, pid);
+	writer_pid(w, pid, tid);
 	writer_u64(w, tid);
 }
 
@@ -259,7 +259,7 @@ link_parse(const struct record *rec, struct link_rec *l)
 	l->props = lrule_props(l->rule);
 	if (!record_u64_opt(rec, LC_FROM_TIME, &l->from_time))
 		l->from_time = rec->time;
-	l->from_pid = opt_u64(rec, LC_FROM_PID);
+	l->from_pid = record_pid(rec, LC_FROM_PID);
 	l->from_tid = opt_u64(rec, LC_FROM_TID);
 	l->label = record_str(rec, LC_LABEL);
 	return 1;
@@ -274,7 +274,7 @@ link_write(struct writer *w, const struct link_rec *l)
 	writer_str(w, l->weak ? "weak" : "strong");
 	writer_str(w, l->rule);
 	writer_time(w, l->from_time);
-	writer_u64(w, l->from_pid);
+	writer_pid(w, l->from_pid, l->from_tid);
 	writer_u64(w, l->from_tid);
 	writer_str(w, l->label);
 	writer_end(w);

@@ -469,6 +469,24 @@ record_u64(const struct record *rec, size_t col)
 	return v;
 }
 
+/*
+ * A process id: empty where the capture never learnt it, which is 0 here
+ * (no thread but a CPU's idle task has process 0).
+ */
+uint32_t
+record_pid(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	if (*record_str(rec, col) == '\0')
+		return 0;
+	if (!record_u64_opt(rec, col, &v) || v > UINT32_MAX)
+		diex(EX_DATAERR, "%s:%lu: %s record: column %zu: expected a "
+		    "process id, got '%s'", rec->file, rec->line,
+		    rec->nf ? rec->f[0] : "?", col + 1, record_str(rec, col));
+	return v;
+}
+
 const char *
 record_str(const struct record *rec, size_t col)
 {

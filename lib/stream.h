@@ -84,6 +84,7 @@ void		 writer_u64(struct writer *, uint64_t);
 void		 writer_i64(struct writer *, int64_t);
 void		 writer_hex(struct writer *, uint64_t);
 void		 writer_time(struct writer *, uint64_t);	/* NO_TIME: empty */
+void		 writer_pid(struct writer *, uint32_t pid, uint32_t tid); /* unknown: empty */
 void		 writer_empty(struct writer *);
 void		 writer_end(struct writer *);
 void		 writer_fields(struct writer *, char **f, size_t nf);
@@ -99,5 +100,6 @@ uint64_t	 writer_bytes(const struct writer *);	/* to the file so far */
 uint64_t	 record_u64(const struct record *, size_t col);
 int		 record_u64_opt(const struct record *, size_t col, uint64_t *);
 const char	*record_str(const struct record *, size_t col);	/* "" if absent */
+uint32_t	 record_pid(const struct record *, size_t col);	/* 0 if unknown */
 
 #endif

@@ -265,6 +265,19 @@ writer_time(struct writer *w, uint64_t t)
 		writer_u64(w, t);
 }
 
+/*
+ * A process id, empty when unknown (argus-stream(5)): 0 names no process
+ * but a CPU's idle task, whose thread id is 0 too.
+ */
+void
+writer_pid(struct writer *w, uint32_t pid, uint32_t tid)
+{
+	if (pid == 0 && tid != 0)
+		writer_empty(w);
+	else
+		writer_u64(w, pid);
+}
+
 void
 writer_empty(struct writer *w)
 {

@@ -332,3 +332,54 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	# Nothing unrelated: each event names the process somewhere.
 	[ "$(grep '^event,' "$T/p.csv" | grep -vc ",$sp,")" = 0 ]
 }
+
+# A thread's process is learnt from the /proc snapshot at the start, from
+# its traced fork, or from /proc when its first event is written.  Here the
+# capture is held back (SIGSTOP) while a thread is born, buries its fork
+# under markers until the kernel buffer overwrites it, and exits: when the
+# capture reads again, nothing tells it the thread's process.
+@test "capture: a thread gone before the capture learnt its process: PID empty, every stage reads it" {
+	need_tracing
+	local i hpid otid t
+	mkfifo "$T/go"
+	"$CAP" -b 256K -Z -o "$T/o.csv" 2>"$T/cap.err" &
+	cpid=$!
+	wait_capture "$cpid"
+	"$HELPER" orphan "$(inst_of "$cpid")/trace_marker" <"$T/go" \
+	    >"$T/helper.out" 2>&1 &
+	hpid=$!
+	exec 5>"$T/go"
+	for i in $(seq 100); do [ -n "$(val pid)" ] && break; sleep 0.1; done
+	kill -STOP "$cpid"
+	for i in $(seq 100); do
+		! grep -qv '^[0-9]* (.*) T ' /proc/"$cpid"/task/*/stat && break
+		sleep 0.05
+	done
+	echo go >&5
+	for i in $(seq 200); do
+		[ -n "$(val orphan_tid)" ] && break
+		sleep 0.05
+	done
+	kill -CONT "$cpid"
+	otid=$(val orphan_tid)
+	sleep 1
+	kill -INT "$cpid"
+	wait "$cpid"
+	exec 5>&-
+	wait "$hpid"
+	cat "$T/helper.out"
+	[ -n "$otid" ]
+	# Its own events and the switches to it: the process is left empty.
+	grep -q "^event,[0-9]*,,$otid,,[0-9]*,marker,-,mmm" "$T/o.csv"
+	grep -q "^event,[0-9]*,[0-9]*,[0-9]*,,[0-9]*,switch,-,[A-Z+]*,,$otid," "$T/o.csv"
+	# Every stage takes it; the thread's vertex keeps its process unknown.
+	t=$(grep -m 1 "^event,[0-9]*,,$otid," "$T/o.csv" | cut -d, -f2)
+	argus-segment -qZ "$T/o.csv" | argus-link -qZ > "$T/g.csv"
+	grep -q "^vertex,[0-9]*,,$otid," "$T/g.csv"
+	run argus-spin -qZ --tid "$otid" --at "$t" -o "$T/s.csv" "$T/g.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "^spin,[0-9]*,,$otid," "$T/s.csv"
+	argus-similar -qZ "$T/s.csv" | argus-slice -qZ --auto > "$T/d.csv"
+	grep -q "^root,[0-9]*,,$otid," "$T/d.csv"
+}

@@ -2,13 +2,17 @@
  * Does known things for test/bats/capture.bats to find in a capture: a
  * pipe write that wakes a blocked reader thread, a timed sleep, a fork,
  * a trace_marker write.  Prints the ids the test needs to check them.
+ * "orphan MARKER": a thread that is born, buries its birth under markers
+ * and exits while the capture is stopped (see orphan()).
  */
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <err.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +85,91 @@ load(double secs)
 	return 0;
 }
 
+/*
+ * "orphan MARKER": a thread whose process the capture cannot learn.  The
+ * test stops the capture (SIGSTOP), then says go on stdin.  The thread is
+ * born, writes far more markers than the capture's kernel buffer holds,
+ * so that the buffer, overwriting its oldest pages, forgets the fork;
+ * waits for the main thread, so that a wakeup and a switch name it after
+ * that; and exits.  Its
+ * fork was never read and /proc no longer has it when the capture
+ * resumes: its process is unknown.  One CPU for all: the fork and the
+ * markers share a buffer.  Stays until stdin ends.
+ */
+static int orphan_fd;
+static volatile int orphan_tid;
+
+static void
+markers(int n)
+{
+	static char msg[1000];
+	int i;
+
+	memset(msg, 'm', sizeof(msg) - 1);
+	msg[sizeof(msg) - 1] = '\n';
+	for (i = 0; i < n; i++)
+		if (write(orphan_fd, msg, sizeof(msg)) == -1)
+			err(1, "trace_marker");
+}
+
+static void *
+orphan_thread(void *arg)
+{
+	char c = 'x';
+
+	(void)arg;
+	orphan_tid = syscall(SYS_gettid);
+	markers(8192);
+	if (write(q[1][1], &c, 1) != 1 || read(q[0][0], &c, 1) != 1)
+		err(1, "orphan");
+	return NULL;
+}
+
+static int
+orphan(const char *marker)
+{
+	char line[64], path[64], c;
+	cpu_set_t cpus;
+	pthread_t t;
+	int i;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu(), &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) == -1)
+		err(1, "sched_setaffinity");
+	if ((orphan_fd = open(marker, O_WRONLY)) == -1)
+		err(1, "%s", marker);
+	printf("pid %d\n", (int)getpid());
+	fflush(stdout);
+	if (fgets(line, sizeof(line), stdin) == NULL)
+		errx(1, "no go on stdin");
+	/*
+	 * The page the capture's reader last took may be the one the kernel
+	 * writes to, and it is never overwritten: fill it first (the capture
+	 * sets 64 KiB sub-buffers), so that the fork lands in the ring.
+	 */
+	markers(128);
+	if (pipe(q[0]) == -1 || pipe(q[1]) == -1)
+		err(1, "pipe");
+	if (pthread_create(&t, NULL, orphan_thread, NULL) != 0)
+		errx(1, "pthread_create");
+	if (read(q[1][0], &c, 1) != 1 || write(q[0][1], &c, 1) != 1)
+		err(1, "orphan");
+	pthread_join(t, NULL);
+	close(orphan_fd);	/* or the capture could not remove its instance */
+	/* Joined when it cleared its tid; /proc forgets it a moment later. */
+	snprintf(path, sizeof(path), "/proc/%d/status", orphan_tid);
+	for (i = 0; i < 1000 && access(path, F_OK) == 0; i++)
+		sleep_ms(1);
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		errx(1, "%s is still there", path);
+	printf("orphan_tid %d\n", orphan_tid);
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin) != NULL)
+		;
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -92,6 +181,8 @@ main(int argc, char *argv[])
 
 	if (argc == 3 && strcmp(argv[1], "load") == 0)
 		return load(atof(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "orphan") == 0)
+		return orphan(argv[2]);
 	/*
 	 * Run by argus-capture (its parent): its instance's own marker file
 	 * works even on kernels that cannot copy top-level markers into it.

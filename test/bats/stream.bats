@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# Every stage on streams written by hand as real captures and fuzzing leave
+# them: processes the capture never learnt, malformed and absurd input,
+# input cut by a signal.  No tracing here: `make check` also runs this file
+# with the sanitizer build of the programs (ARGUS_BIN).
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# A thread gone before the capture learnt its process (20, PID empty)
+# keeps app (10/10) waiting 3 s, then wakes it: its events have an empty
+# PID, and so do the switches, wakeups, forks and renames that name it.
+unknown_pid_stream() {
+	stream <<-'EOF'
+	meta,100,,,cpus,2
+	task,100,10,10,app
+	event,100,10,10,,0,sys_enter,-,7,poll,0x3,0x1,0xbb8
+	event,1100,10,10,,0,switch,-,S,,20,gone
+	task,1100,,20,gone
+	event,1200,,20,,0,fork,-,,21,0x3d0f00,gone
+	event,1300,,20,,0,comm,-,,20,gone,gone2
+	event,1400,,20,,0,sys_enter,-,7,poll,0x4,0x1,0xbb8
+	event,1500,,20,,0,switch,-,S,0,0,swapper/0
+	event,3000000000,0,0,,0,switch,-,R,,20,gone2
+	event,3000000100,,20,,0,sys_exit,-,7,poll,1
+	event,3000000200,,20,,0,sys_enter,-,1,write,0x3,0x0,0x1
+	event,3000000300,,20,,0,waking,-,10,10,1,app
+	event,3000000400,,20,,0,sys_exit,-,1,write,1
+	event,3000000500,,20,,0,switch,-,S,10,10,app
+	event,3000000600,10,10,,0,sys_exit,-,7,poll,1
+	event,3000000700,10,10,,0,exit,-,app,120
+	EOF
+}
+
+@test "stream: an unknown PID (empty) passes every stage and stays unknown" {
+	unknown_pid_stream > u.csv
+	argus-cat -Z u.csv | cmp - u.csv
+	argus-cat -Z -p 10 u.csv | grep -q '^event,3000000600,10,10,'
+	argus-segment -qZ u.csv > seg.csv
+	argus-link -qZ seg.csv > link.csv
+	argus-spin -qZ --pid 10 link.csv > spin.csv
+	argus-similar -qZ spin.csv > similar.csv
+	run argus-slice -Z --auto similar.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# Unknown, never made up: 20's vertices, its links and the slice
+	# through it have an empty PID, not 0 or another thread's.
+	grep -q '^vertex,[0-9]*,,20,' seg.csv
+	! grep -q '^vertex,[0-9]*,0,20,' seg.csv
+	grep -q '^link,[0-9]*,10,10,[0-9]*,[0-9]*,strong,message,3000000300,,20,' link.csv
+	grep -q '^spin,[0-9]*,10,10,1,LongWait,' spin.csv
+	grep -q '^step,[0-9]*,,20,' <<<"$output"
+	grep -q '^root,[0-9]*,,20,' <<<"$output"
+	# A PID that is not a number is still bad input, with file and line.
+	sed 's/^event,1400,,20,/event,1400,x,20,/' u.csv > x.csv
+	run argus-segment -qZ x.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"x.csv:9: "*"'x'"* ]]
+	sed 's/^event,1100,10,10,,0,switch,-,S,,/event,1100,10,10,,0,switch,-,S,-1,/' \
+	    u.csv > t.csv
+	argus-segment -q t.csv > tseg.csv && status=0 || status=$?
+	[ "$status" -eq 65 ]
+}
