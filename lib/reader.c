@@ -173,9 +173,13 @@ reader_open(const char *path)
 	r->fv = xmalloc(r->fcap * sizeof(*r->fv));
 	r->foff = xmalloc(r->fcap * sizeof(*r->foff));
 
-	/* Sniff the gzip magic; what we read is kept either way. */
+	/*
+	 * Sniff the gzip magic; what we read is kept either way, so it must
+	 * fit in zin: a first read of one byte, then a whole chunk, must not
+	 * make READ_CHUNK + 1.
+	 */
 	while (r->end < 2 && !r->eof) {
-		got = read_some(r, r->buf + r->end, READ_CHUNK);
+		got = read_some(r, r->buf + r->end, READ_CHUNK - r->end);
 		if (got == 0)
 			r->eof = 1;
 		r->end += got;
@@ -372,6 +376,9 @@ reader_next(struct reader *r, struct record *rec)
 			more = fill(r);
 			if (more)
 				continue;
+			/* fill() may have moved or reallocated the buffer. */
+			p = r->buf + r->start;
+			end = r->buf + r->end;
 			if (reader_live && (r->cut || r->start < r->end)) {
 				/* Still being written: its last flush is its end. */
 				r->start = r->end;

@@ -64,3 +64,16 @@ unknown_pid_stream() {
 	argus-segment -q t.csv > tseg.csv && status=0 || status=$?
 	[ "$status" -eq 65 ]
 }
+
+@test "stream: input that ends inside a record longer than the buffer: exit 65, not a crash" {
+	{ printf 'argus-stream,1\n'; head -c 400000 /dev/zero | tr '\0' a; } > f
+	for prog in argus-cat argus-segment argus-link; do
+		run "$prog" -Z f
+		[ "$status" -eq 65 ]
+		[[ "$output" == *"f:2: record cut short"* ]]
+	done
+	{ printf 'argus-stream,1\nx,"'; head -c 100 /dev/zero | tr '\0' a; } > q
+	run argus-cat -Z q
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"q:2: malformed record: a quoted field is never closed"* ]]
+}

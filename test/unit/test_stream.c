@@ -3,6 +3,7 @@
  * child process, because the library's answer to bad input is to exit: the
  * parent checks the exit status and what the child said on stderr.
  */
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -345,6 +346,92 @@ large_record(void)
 	CHECK(reader_next(r, &rec) == 0);
 }
 
+/*
+ * Input that ends inside a record longer than the buffer: reading on moved
+ * the buffer, and the end of input must be judged on the record where it
+ * is now (fuzzing found the old place read after it was freed).
+ */
+static void
+cut_in_long_record(void)
+{
+	size_t n = 400000;
+	char *text = xmalloc(n + 32);
+	struct reader *r;
+	struct record rec;
+
+	strcpy(text, "argus-stream,1\n");
+	memset(text + strlen(text), 'a', n);
+	text[15 + n] = '\0';
+	put_file("long-cut", text);
+	r = reader_open(path("long-cut"));
+	reader_next(r, &rec);
+}
+
+/* The same, short: where the record was moved to is where its quote is. */
+static void
+cut_in_quoted_field(void)
+{
+	put_file("quote-cut", "argus-stream,1\nx,\"a quoted field that never "
+	    "ends");
+	reader_next(reader_open(path("quote-cut")), &(struct record){ 0 });
+}
+
+/*
+ * A pipe whose first read gives one byte (0x1f: maybe gzip) and whose
+ * next gives a whole chunk: what the sniffing read must still fit the
+ * buffer it is handed on in (fuzzing found it one byte over).
+ */
+static void
+gzip_magic_split(void)
+{
+	size_t n = 600 * 1024, len, i;
+	char *big = xmalloc(n + 1), *gz;
+	struct writer *w;
+	struct reader *r;
+	struct record rec;
+	int p[2], fd, avail;
+	pid_t pid;
+
+	/* Incompressible, so the compressed stream is larger than a chunk. */
+	srand(7);
+	for (i = 0; i < n; i++)
+		big[i] = "0123456789abcdef"[rand() % 16];
+	big[n] = '\0';
+	w = writer_open(path("split.gz"), Z_GZIP);
+	writer_begin(w, "event");
+	writer_u64(w, 7);
+	writer_str(w, big);
+	writer_end(w);
+	writer_close(w);
+	len = file_size("split.gz");
+	CHECK(len > 256 * 1024 + 1);
+	gz = xmalloc(len);
+	CHECK((fd = open(path("split.gz"), O_RDONLY)) != -1);
+	CHECK(read(fd, gz, len) == (ssize_t)len);
+	close(fd);
+
+	CHECK(pipe(p) == 0);
+	CHECK(fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024) >= (int)len);
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		CHECK(write(p[1], gz, 1) == 1);
+		/* Until the reader took that byte alone, then all the rest. */
+		do {
+			usleep(1000);
+			CHECK(ioctl(p[1], FIONREAD, &avail) == 0);
+		} while (avail > 0);
+		CHECK(write(p[1], gz + 1, len - 1) == (ssize_t)len - 1);
+		_exit(0);
+	}
+	close(p[1]);
+	CHECK(dup2(p[0], STDIN_FILENO) == STDIN_FILENO);
+	r = reader_open("-");
+	CHECK(reader_next(r, &rec) == 1 && strcmp(rec.f[2], big) == 0);
+	CHECK(reader_next(r, &rec) == 0);
+	reader_close(r);
+	waitpid(pid, NULL, 0);
+}
+
 static void
 merge_by_time(void)
 {
@@ -492,6 +579,12 @@ static const struct test {
 	{ "merge by time keeps untimed records in place", merge_by_time, 0,
 	    NULL },
 	{ "numbers up to UINT64_MAX and not one more", u64_bounds, 0, NULL },
+	{ "input cut in a record longer than the buffer", cut_in_long_record,
+	    EX_DATAERR, "/long-cut:2: record cut short" },
+	{ "input cut in a quoted field", cut_in_quoted_field, EX_DATAERR,
+	    "/quote-cut:2: malformed record: a quoted field is never closed" },
+	{ "gzip magic split over two reads, the second a whole chunk",
+	    gzip_magic_split, 0, NULL },
 };
 
 static int
