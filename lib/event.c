@@ -58,13 +58,41 @@ bad_event(const struct record *rec, const char *what)
 	    what);
 }
 
+/*
+ * The CPUs a stream's events may name: its capture's meta cpus (the most,
+ * when streams from several are merged), or MAX_CPUS without one.
+ */
+static uint64_t		 stream_cpus;
+
+static void
+note_meta(const struct record *rec)
+{
+	uint64_t n;
+
+	if (strcmp(record_str(rec, COL_FIRST_OWN), "cpus") != 0)
+		return;
+	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &n) || n == 0 ||
+	    n > MAX_CPUS)
+		diex(EX_DATAERR, "%s:%lu: meta cpus: expected 1 to %d, got "
+		    "'%s'", rec->file, rec->line, MAX_CPUS,
+		    record_str(rec, COL_FIRST_OWN + 1));
+	if (n > stream_cpus)
+		stream_cpus = n;
+}
+
 int
 event_parse(const struct record *rec, struct event *ev)
 {
 	uint64_t v;
+	char what[96];
 
-	if (rec->comment || strcmp(rec->f[COL_KIND], "event") != 0)
+	if (rec->comment)
 		return 0;
+	if (strcmp(rec->f[COL_KIND], "event") != 0) {
+		if (strcmp(rec->f[COL_KIND], "meta") == 0)
+			note_meta(rec);
+		return 0;
+	}
 	if (rec->nf <= EC_CTX)
 		bad_event(rec, "fewer columns than KIND,TIME,PID,TID,VERTEX,"
 		    "CPU,TYPE,CTX");
@@ -80,9 +108,18 @@ event_parse(const struct record *rec, struct event *ev)
 		ev->vertex = UNSEGMENTED;
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);
-	/* Stages keep state per CPU: a CPU no kernel has is bad input. */
-	if ((v = record_u64(rec, EC_CPU)) >= MAX_CPUS)
-		bad_event(rec, "CPU out of range");
+	/* Stages keep state per CPU: a CPU beyond the stream's is bad input. */
+	v = record_u64(rec, EC_CPU);
+	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS)) {
+		if (stream_cpus)
+			snprintf(what, sizeof(what), "CPU out of range: %s, its "
+			    "capture had %llu (meta cpus)", rec->f[EC_CPU],
+			    (unsigned long long)stream_cpus);
+		else
+			snprintf(what, sizeof(what), "CPU out of range: %s, no "
+			    "kernel has more than %d", rec->f[EC_CPU], MAX_CPUS);
+		bad_event(rec, what);
+	}
 	ev->cpu = v;
 	ev->type = lookup(rec->f[EC_TYPE]);
 	ev->ctx = rec->f[EC_CTX][0];

@@ -77,3 +77,29 @@ unknown_pid_stream() {
 	[ "$status" -eq 65 ]
 	[[ "$output" == *"q:2: malformed record: a quoted field is never closed"* ]]
 }
+
+@test "stream: a CPU beyond the capture's, or beyond any kernel's, is bad input" {
+	printf 'argus-stream,1\nevent,10,1,1,1,4294967295,softirq_entry,s,3,TIMER\n' > wrap
+	printf 'argus-stream,1\nevent,10,1,1,1,3000000000,softirq_entry,s,3,TIMER\n' > huge
+	stream > over <<-'EOF'
+	meta,5,,,cpus,2
+	event,10,1,1,1,1,softirq_entry,s,3,TIMER
+	event,20,1,1,1,2,softirq_entry,s,3,TIMER
+	EOF
+	for prog in argus-segment argus-link argus-spin argus-similar \
+	    "argus-slice --auto"; do
+		run $prog -Z wrap
+		[ "$status" -eq 65 ]
+		[[ "$output" == *"wrap:2: malformed event: CPU out of range: 4294967295"* ]]
+	done
+	run argus-link -Z huge
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"huge:2: malformed event: CPU out of range: 3000000000, no kernel has more than 65536"* ]]
+	run argus-link -Z over
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"over:4: malformed event: CPU out of range: 2, its capture had 2 (meta cpus)"* ]]
+	# Streams merged from several captures: the most CPUs any had.
+	sed 's/cpus,2/cpus,4/' over > more
+	run argus-link -Z over more
+	[ "$status" -eq 0 ]
+}
