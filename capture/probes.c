@@ -113,15 +113,17 @@ parse_skip(struct spec *sp, const char *hex)
 void
 probes_add_file(const char *path)
 {
-	char line[1024], where[PATH_MAX + 32], *w[8], *save, *p;
+	char *line = NULL, where[PATH_MAX + 32], *w[8], *save, *p;
 	struct spec sp;
 	unsigned long n = 0;
+	size_t cap = 0;
 	int nw, i;
 	FILE *f;
 
 	if ((f = fopen(path, "r")) == NULL)
 		die(EX_NOINPUT, "--probes %s", path);
-	while (fgets(line, sizeof(line), f) != NULL) {
+	/* Whole lines, however long: a long comment is still one line. */
+	while (getline(&line, &cap, f) != -1) {
 		n++;
 		if ((p = strchr(line, '#')) != NULL)
 			*p = '\0';
@@ -163,6 +165,7 @@ probes_add_file(const char *path)
 	if (ferror(f))
 		die(EX_IOERR, "--probes %s", path);
 	fclose(f);
+	free(line);
 }
 
 /* LIB:SYMBOL[+OFFSET][%return][=EVENT] */

@@ -39,16 +39,21 @@ ask_queries(void)
 	return queries;
 }
 
-/* The next answer: a line without its newline and spaces, NULL at end. */
+/*
+ * The next answer: a line without its newline and spaces, NULL at end.
+ * Whole lines, however long: a long comment is one line, not several.
+ */
 static char *
-answer(char *buf, size_t size)
+answer(void)
 {
+	static char *buf;
+	static size_t cap;
 	char *p;
 
 	for (;;) {
 		if (tty != NULL)
 			fflush(tty);
-		if (fgets(buf, size, in) == NULL)
+		if (getline(&buf, &cap, in) == -1)
 			return NULL;
 		answers_line++;
 		for (p = buf + strlen(buf); p > buf && isspace((unsigned char)p[-1]); )
@@ -141,7 +146,7 @@ int
 ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
     const char **how)
 {
-	char buf[128], desc[256], *a, *end;
+	char desc[256], *a, *end;
 	long k;
 	int i;
 
@@ -162,7 +167,7 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 	for (;;) {
 		if (tty != NULL)
 			fprintf(tty, "choose 1-%d, auto, or s to stop here: ", n);
-		if ((a = answer(buf, sizeof(buf))) == NULL) {
+		if ((a = answer()) == NULL) {
 			if (mode == ASK_FILE)
 				diex(EX_DATAERR, "%s: no answer left for the "
 				    "question at vertex %llu", answers_name,
@@ -199,7 +204,7 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 int
 ask_yes(const char *question, int auto_answer, const char **how)
 {
-	char buf[64], *a;
+	char *a;
 
 	queries++;
 	if (mode == ASK_AUTO) {
@@ -209,7 +214,7 @@ ask_yes(const char *question, int auto_answer, const char **how)
 	for (;;) {
 		if (tty != NULL)
 			fprintf(tty, "%s [y/n] ", question);
-		if ((a = answer(buf, sizeof(buf))) == NULL) {
+		if ((a = answer()) == NULL) {
 			if (mode == ASK_FILE)
 				diex(EX_DATAERR, "%s: no answer left for: %s",
 				    answers_name, question);
