@@ -155,11 +155,11 @@ own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 			    u->end - u->begin >= x->threshold ||
 			    !same_wait(v, u, exact))
 				continue;
-			if (!link_into_next(g, g->by_thread[i], &l) ||
+			if (!link_into_next(g, u->id, &l) ||
 			    l->from == 0 || (l->props & LR_TIMEOUT))
 				continue;
 			*waker = l->from;
-			return g->by_thread[i];
+			return u->id;
 		}
 	return 0;
 }

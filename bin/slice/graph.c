@@ -1,8 +1,11 @@
 /*
- * The event graph in memory.  Vertex ids are dense (argus-segment numbers
- * them from 1), so vertices live in an array indexed by id; links are an
- * array too, chained per destination.  Strings (names, rules, system
- * calls) are interned: the paper's 2.7 M vertices fit in a few hundred MB.
+ * The event graph in memory.  Vertices live in an array in the order they
+ * are met, links in an array too, chained per destination.  Vertex ids
+ * are whatever the stream says (argus-segment numbers them densely, a
+ * filter need not), so an open-addressed table maps an id to its place:
+ * one record with a huge id costs one slot, not an array that large.
+ * Strings (names, rules, system calls) are interned: the paper's 2.7 M
+ * vertices fit in a few hundred MB.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,31 +49,96 @@ str_of(uint32_t id)
 	return id == 0 || id >= nstrs ? "" : by_id[id];
 }
 
+/*
+ * Dense ids (argus-segment's) go where they are, one after the other, so
+ * that a lookup near the last one is near in memory too; the bits above
+ * the table's are hashed in (Fibonacci) to spread any others.
+ */
+static size_t
+id_slot(const struct graph *g, uint64_t id)
+{
+	return (id ^ (id >> g->bits) * 0x9e3779b97f4a7c15ULL) &
+	    (((size_t)1 << g->bits) - 1);
+}
+
+/* Where id lives in v; 0 if it was never met. */
+static uint32_t
+place_of(const struct graph *g, uint64_t id)
+{
+	size_t i, mask;
+
+	if (g->bits == 0)
+		return 0;
+	mask = ((size_t)1 << g->bits) - 1;
+	for (i = id_slot(g, id); g->ids[i] != 0; i = (i + 1) & mask)
+		if (g->ids[i] == id)
+			return g->at[i];
+	return 0;
+}
+
+static void
+place_add(struct graph *g, uint64_t id, uint32_t place)
+{
+	size_t i, mask = ((size_t)1 << g->bits) - 1;
+
+	for (i = id_slot(g, id); g->ids[i] != 0; i = (i + 1) & mask)
+		;
+	g->ids[i] = id;
+	g->at[i] = place;
+}
+
+/* At most half full, so that a miss ends soon. */
+static void
+places_grow(struct graph *g)
+{
+	uint64_t *ids = g->ids;
+	uint32_t *at = g->at;
+	size_t i, old = g->bits ? (size_t)1 << g->bits : 0;
+
+	g->bits = g->bits ? g->bits + 1 : 12;
+	g->ids = xcalloc((size_t)1 << g->bits, sizeof(*g->ids));
+	g->at = xmalloc(((size_t)1 << g->bits) * sizeof(*g->at));
+	for (i = 0; i < old; i++)
+		if (ids[i] != 0)
+			place_add(g, ids[i], at[i]);
+	free(ids);
+	free(at);
+}
+
 static struct vertex *
 vertex_make(struct graph *g, uint64_t id)
 {
-	uint64_t n;
+	struct vertex *v;
+	uint32_t place;
 
-	if (id == 0 || id > (1ULL << 32))
+	if (id == 0)
 		return NULL;
-	if (id >= g->nv) {
-		n = g->nv ? g->nv : 1024;
-		while (n <= id)
-			n *= 2;
-		g->v = xrealloc(g->v, n * sizeof(*g->v));
-		memset(g->v + g->nv, 0, (n - g->nv) * sizeof(*g->v));
-		for (; g->nv < n; g->nv++)
-			g->v[g->nv].in = -1;
+	if ((place = place_of(g, id)) != 0)
+		return &g->v[place];
+	if (g->nv == 0)
+		g->nv = 1;	/* place 0: not a vertex */
+	if (g->nv == UINT32_MAX)
+		diex(EX_SOFTWARE, "more than %u vertices", UINT32_MAX - 1);
+	if (g->nv >= g->capv) {
+		g->capv = g->capv ? 2 * g->capv : 4096;
+		g->v = xrealloc(g->v, g->capv * sizeof(*g->v));
 	}
-	return &g->v[id];
+	if (2 * g->nv >= ((uint64_t)1 << g->bits))
+		places_grow(g);
+	v = &g->v[g->nv];
+	memset(v, 0, sizeof(*v));
+	v->id = id;
+	v->in = -1;
+	place_add(g, id, g->nv++);
+	return v;
 }
 
 struct vertex *
 vertex_get(struct graph *g, uint64_t id)
 {
-	if (id == 0 || id >= g->nv || !g->v[id].seen)
-		return NULL;
-	return &g->v[id];
+	uint32_t place = place_of(g, id);
+
+	return place != 0 && g->v[place].seen ? &g->v[place] : NULL;
 }
 
 static void
@@ -295,7 +363,7 @@ vertex_at(struct graph *g, uint32_t tid, uint64_t t)
 		if (v->tid != tid)
 			break;
 		if (v->end >= t)
-			return g->by_thread[i];
+			return v->id;
 	}
 	return 0;
 }
@@ -310,9 +378,9 @@ vertex_next(struct graph *g, uint64_t id)
 		return 0;
 	for (i = first_of(g, v->tid, n); i < n && g->v[g->by_thread[i]].tid ==
 	    v->tid; i++)
-		if (g->by_thread[i] == id)
+		if (g->v[g->by_thread[i]].id == id)
 			return i + 1 < n && g->v[g->by_thread[i + 1]].tid ==
-			    v->tid ? g->by_thread[i + 1] : 0;
+			    v->tid ? g->v[g->by_thread[i + 1]].id : 0;
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
 
 struct vertex {
+	uint64_t	 id;
 	uint64_t	 begin, end, oncpu;
 	uint32_t	 pid, tid;
 	uint32_t	 comm, began_by, ended_by;	/* interned */
@@ -50,15 +51,18 @@ struct baseline {
 };
 
 struct graph {
-	struct vertex	*v;		/* by id; v[0] unused */
-	uint64_t	 nv;
+	struct vertex	*v;		/* in the order met; v[0] unused */
+	uint64_t	 nv, capv;
+	uint64_t	*ids;		/* id -> place in v: open addressing, */
+	uint32_t	*at;		/* 0 an empty slot */
+	unsigned	 bits;		/* 2^bits slots */
 	struct link	*l;
 	int32_t		 nl, capl;
 	struct spin_rec	*spins;
 	int		 nspins;
 	struct baseline	*bases;
 	int		 nbases;
-	uint64_t	 *by_thread;	/* vertex ids sorted by (tid, begin) */
+	uint64_t	 *by_thread;	/* places in v sorted by (tid, begin) */
 	uint64_t	  nby;
 	uint64_t	 first_time, last_time;
 };

@@ -103,3 +103,50 @@ unknown_pid_stream() {
 	run argus-link -Z over more
 	[ "$status" -eq 0 ]
 }
+
+@test "stream: argus-slice takes any vertex id, and a huge one costs no more than a small" {
+	stream > ids <<-'EOF'
+	vertex,100,10,10,18446744073709551615,0,100,50,2,start,wait,S,alpha
+	link,105,20,20,18446744073709551615,4294967295,strong,wakeup,95,10,10,
+	vertex,110,20,20,4294967295,105,110,4,2,wakeup,wait,S,beta
+	link,200,30,30,4294967295,20000000,strong,message,108,20,20,
+	vertex,300,30,30,20000000,200,300,90,2,wakeup,open,,gamma
+	EOF
+	run argus-slice -Z --auto --from 20000000 ids
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^step,300,30,30,1,1,20000000,4294967295,message,strong,strong$' <<<"$output"
+	grep -q '^step,300,20,20,1,2,4294967295,18446744073709551615,wakeup,strong,strong$' <<<"$output"
+	grep -q '^step,300,10,10,1,3,18446744073709551615,0,,,end$' <<<"$output"
+	# 0 is no vertex: bad input.
+	sed 's/^vertex,300,30,30,20000000,/vertex,300,30,30,0,/' ids > zero
+	run argus-slice -Z --auto zero
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"zero:6: vertex record: vertex 0"* ]]
+}
+
+@test "stream: an answers file's long lines are whole lines, and errors name them" {
+	stream > g.csv <<-'EOF'
+	vertex,100,10,10,1,0,100,50,2,start,wait,S,alpha
+	vertex,110,20,20,2,105,110,4,2,wakeup,wait,S,beta
+	link,200,30,30,1,3,strong,message,90,10,10,
+	link,200,30,30,2,3,strong,message,108,20,20,
+	vertex,300,30,30,3,200,300,90,2,wakeup,open,,gamma
+	EOF
+	{ printf '# %0300d 1\n' 0; echo 1; } > answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 0 ]
+	grep -q '^step,300,30,30,1,1,3,2,message,strong,answer$' <<<"$output"
+	{ printf '# %0300d 1\n' 0; echo 7; } > answers
+	run argus-slice -Z --from 3 --answers answers g.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"answers:2: '7' is not 1 to 2"* ]]
+}
+
+@test "stream: a probe file's long comment is one line; errors name the right one" {
+	{ printf '# %01100d libc.so.6 free myfree\n' 0
+	  printf 'libc.so.6 malloc\n'; } > long.probes
+	run argus-capture --probes long.probes -d 1 -o /dev/null
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"long.probes:2: expected LIBRARY SYMBOL"* ]]
+}
