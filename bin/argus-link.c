@@ -105,6 +105,7 @@ main(int argc, char *argv[])
 			    "run argus-segment first", rec->file, rec->line);
 		link_event(&ev);
 	}
+	stop_if_interrupted();
 	link_summary(out, last, !quiet);
 	writer_close(out);
 	source_close(src);

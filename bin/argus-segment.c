@@ -75,7 +75,8 @@ main(int argc, char *argv[])
 		else
 			segment_record(rec);
 	}
-	segment_finish(last);
+	segment_finish(last);	/* the vertices its events name */
+	stop_if_interrupted();
 	segment_summary(out, last, !quiet);
 	writer_close(out);
 	source_close(src);

@@ -185,6 +185,7 @@ main(int argc, char *argv[])
 			spins[nspins++] = s;
 		}
 	}
+	stop_if_interrupted();
 	if (nspins > 0 && nvertex_records == 0)
 		diex(EX_DATAERR, "spin records but no vertex records in the "
 		    "input: run argus-segment and argus-link first");

@@ -153,6 +153,7 @@ main(int argc, char *argv[])
 		else
 			history_event(&tg, &ev);
 	}
+	stop_if_interrupted();
 	history_finish(last);
 	if (!tg.pid && !tg.tid && tg.comm == NULL)
 		diex(EX_USAGE, "no target: give --pid, --tid or --comm (the "

@@ -66,21 +66,20 @@ bad(struct reader *r, unsigned long line, const char *fmt, ...)
 	diex(EX_DATAERR, "%s: %s", r->name, msg);
 }
 
+/* A signal ends the input as if it ended there (see catch_signals()). */
 static ssize_t
 read_some(struct reader *r, void *p, size_t n)
 {
 	ssize_t got;
 
 	for (;;) {
+		if (interrupted)
+			return 0;
 		got = read(r->fd, p, n);
 		if (got >= 0)
 			return got;
-		if (errno == EINTR) {
-			if (interrupted)
-				return 0;	/* wind down as at end of input */
-			continue;
-		}
-		die(EX_IOERR, "%s: read", r->name);
+		if (errno != EINTR)
+			die(EX_IOERR, "%s: read", r->name);
 	}
 }
 
@@ -126,7 +125,7 @@ fill(struct reader *r)
 		}
 		if (r->z.avail_in == 0) {
 			/* Only the cut record is lost: all before it went out. */
-			if (r->in_member && !reader_live)
+			if (r->in_member && !reader_live && !interrupted)
 				bad(r, 0, "compressed data cut short after "
 				    "line %lu", r->line);
 			r->cut = r->in_member;
@@ -379,6 +378,11 @@ reader_next(struct reader *r, struct record *rec)
 			/* fill() may have moved or reallocated the buffer. */
 			p = r->buf + r->start;
 			end = r->buf + r->end;
+			if (interrupted) {
+				/* Cut by a signal, not by its writer: no error. */
+				r->start = r->end;
+				return 0;
+			}
 			if (reader_live && (r->cut || r->start < r->end)) {
 				/* Still being written: its last flush is its end. */
 				r->start = r->end;

@@ -180,6 +180,15 @@ catch_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+void
+stop_if_interrupted(void)
+{
+	if (!interrupted)
+		return;
+	finish_writers();
+	exit(128 + interrupted);
+}
+
 int
 exit_status(int ok)
 {

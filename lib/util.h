@@ -51,6 +51,12 @@ void	 discard_writers(void);
 extern volatile sig_atomic_t interrupted;
 void	 catch_signals(void);
 int	 exit_status(int ok);		/* 128+signal if interrupted */
+/*
+ * Where a stage would draw conclusions from its whole input: if a signal
+ * cut it short, draw none (no records, no message), finish the output and
+ * exit 128+signal.
+ */
+void	 stop_if_interrupted(void);
 
 /* Options every program takes. */
 struct common {

@@ -315,6 +315,7 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
 			read_stack(g, rec);
 	}
+	stop_if_interrupted();	/* a cut graph is no graph to judge */
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
 		if ((v = vertex_get(g, g->l[k].to)) == NULL ||

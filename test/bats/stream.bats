@@ -150,3 +150,53 @@ unknown_pid_stream() {
 	[ "$status" -eq 64 ]
 	[[ "$output" == *"long.probes:2: expected LIBRARY SYMBOL"* ]]
 }
+
+# interrupt SIGNAL INPUT PROG ARGS...: PROG reads INPUT, then a FIFO that
+# stays open and says nothing more (a terminal nobody types at), until
+# SIGNAL comes while it waits in read(2).  Sets status; out and err.
+interrupt() {
+	local sig=$1 input=$2 pid i
+	shift 2
+	rm -f fifo
+	mkfifo fifo
+	"$@" <fifo >out 2>err &
+	pid=$!
+	exec 6>fifo
+	[ -z "$input" ] || cat "$input" >&6
+	for i in $(seq 200); do
+		# read(2) is system call 0 on x86-64, 63 on arm64
+		case $(cut -d' ' -f1 /proc/"$pid"/syscall 2>/dev/null) in
+		0|63) break ;;
+		esac
+		sleep 0.05
+	done
+	kill -"$sig" "$pid"
+	status=0
+	wait "$pid" || status=$?
+	exec 6>&-
+}
+
+@test "stream: a stage stopped by a signal while it waits for input says nothing" {
+	unknown_pid_stream > u.csv
+	argus-segment -qZ u.csv | argus-link -qZ > g.csv
+	argus-spin -qZ --pid 10 g.csv > s.csv
+	for prog in argus-cat argus-segment argus-link "argus-spin --pid 10" \
+	    argus-similar "argus-slice --auto"; do
+		for sig in TERM INT HUP; do
+			interrupt "$sig" "" $prog -Z
+			echo "$prog, SIG$sig, nothing read: exit $status: $(cat err)"
+			[ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+			[ ! -s err ]
+		done
+	done
+	# Half a graph: what was read is passed on, nothing is concluded.
+	head -n 12 g.csv > half
+	for prog in argus-cat argus-segment argus-link "argus-spin --pid 10" \
+	    argus-similar "argus-slice --auto"; do
+		interrupt TERM half $prog -Z
+		echo "$prog, half a graph: exit $status: $(cat err)"
+		[ "$status" -eq 143 ]
+		[ ! -s err ]
+		grep -q '^event,1500,,20,' out
+	done
+}
