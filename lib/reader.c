@@ -196,6 +196,11 @@ reader_open(const char *path)
 	}
 	if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL))
 		diex(EX_SOFTWARE, "csv_init failed");
+	/*
+	 * libcsv grows a field by this much at a time (128 bytes by default):
+	 * a field of megabytes would be copied thousands of times.
+	 */
+	csv_set_blk_size(&r->csv, READ_CHUNK);
 	return r;
 }
 
