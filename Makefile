@@ -1,10 +1,35 @@
-# Argus: `make`, `make check`, `make check-loaded`, `make install PREFIX=...`, `make bench`.
+# Argus: `make`, `make check`, `make check-loaded`, `make install PREFIX=...`,
+# `make bench`, `make fuzz [FUZZ_SECONDS=600]`.
+#
+# `make SANITIZE=1` builds everything with AddressSanitizer and
+# UndefinedBehaviorSanitizer under build/san/, beside the normal build,
+# and `make SANITIZE=1 check` runs the whole suite with those programs.
+# `make FUZZ=1` is the instrumented build (clang) of the fuzz targets
+# under build/fuzz/; `make fuzz` makes and runs them (test/fuzz/run).
 
 PREFIX	?= /usr/local
 CC	?= cc
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib
 LDLIBS	 = -lcsv -lz -lm
+SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
+FUZZ_CC	?= clang
+
+# Where objects and programs go: P prefixes every one of them.
+ifeq ($(SANITIZE),1)
+P	:= build/san/
+CFLAGS	+= $(SAN)
+LDFLAGS	+= $(SAN)
+else ifeq ($(FUZZ),1)
+P	:= build/fuzz/
+CC	:= $(FUZZ_CC)
+# clang warns of what gcc does not: the gcc build holds -Werror.
+CFLAGS	+= $(SAN) -fsanitize=fuzzer-no-link -Wno-error
+LDFLAGS	+= $(SAN)
+else
+P	:=
+endif
 
 # The tracing back end and its libraries link into argus-capture alone
 # (and libtraceevent into argus-import, for perf.data's event formats):
@@ -12,98 +37,103 @@ LDLIBS	 = -lcsv -lz -lm
 CAPTURE_LIBS = -ltraceevent -ldw -lelf -lpthread
 
 LIB_SRCS	:= $(wildcard lib/*.c)
-LIB_OBJS	:= $(LIB_SRCS:.c=.o)
+LIB_OBJS	:= $(LIB_SRCS:%.c=$(P)%.o)
 CAPTURE_SRCS	:= $(wildcard capture/*.c)
-CAPTURE_OBJS	:= $(CAPTURE_SRCS:.c=.o)
+CAPTURE_OBJS	:= $(CAPTURE_SRCS:%.c=$(P)%.o)
 PROG_SRCS	:= $(wildcard bin/*.c)
-PROGS		:= $(PROG_SRCS:.c=)
+PROGS		:= $(PROG_SRCS:%.c=$(P)%)
 UNIT_SRCS	:= $(wildcard test/unit/*.c)
 TEST_PROG_SRCS	:= $(wildcard test/progs/*.c) $(wildcard test/scenarios/*.c)
-TEST_PROGS	:= $(TEST_PROG_SRCS:.c=)
-SCENARIOS	:= $(patsubst %.c,%,$(wildcard test/scenarios/*.c))
+TEST_PROGS	:= $(TEST_PROG_SRCS:%.c=$(P)%)
+SCENARIOS	:= $(patsubst %.c,$(P)%,$(wildcard test/scenarios/*.c))
 SCENARIO_LIBS	 =
 MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
+FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/fuzz/*.c))
 
 all: $(PROGS) $(TEST_PROGS)
 
-lib/libargus.a: $(LIB_OBJS)
+$(P)lib/libargus.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-capture/libcapture.a: $(CAPTURE_OBJS)
+$(P)capture/libcapture.a: $(CAPTURE_OBJS)
 	$(AR) rcs $@ $^
 
-bin/argus-capture: bin/argus-capture.o capture/libcapture.a lib/libargus.a
+$(P)bin/argus-capture: $(P)bin/argus-capture.o $(P)capture/libcapture.a $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
 # The wait-for snapshot alone: the capture's /proc and sock_diag reader.
-bin/argus-waitfor: bin/argus-waitfor.o capture/libcapture.a lib/libargus.a
+$(P)bin/argus-waitfor: $(P)bin/argus-waitfor.o $(P)capture/libcapture.a $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
 # A stage with heuristics keeps them one per file in bin/STAGE/.
-SEGMENT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/segment/*.c))
-LINK_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/link/*.c))
-SPIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/spin/*.c))
-SIMILAR_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/similar/*.c))
-SLICE_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/slice/*.c))
-WATCH_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/watch/*.c))
-PORCELAIN_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/porcelain/*.c))
-IMPORT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/import/*.c))
-EXPORT_OBJS	:= $(patsubst %.c,%.o,$(wildcard bin/export/*.c))
+SEGMENT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/segment/*.c))
+LINK_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/link/*.c))
+SPIN_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/spin/*.c))
+SIMILAR_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/similar/*.c))
+SLICE_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/slice/*.c))
+WATCH_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/watch/*.c))
+PORCELAIN_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/porcelain/*.c))
+IMPORT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/import/*.c))
+EXPORT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/export/*.c))
 
-bin/argus-segment: bin/argus-segment.o $(SEGMENT_OBJS) lib/libargus.a
+$(P)bin/argus-segment: $(P)bin/argus-segment.o $(SEGMENT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/argus-link: bin/argus-link.o $(LINK_OBJS) lib/libargus.a
+$(P)bin/argus-link: $(P)bin/argus-link.o $(LINK_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/argus-spin: bin/argus-spin.o $(SPIN_OBJS) lib/libargus.a
+$(P)bin/argus-spin: $(P)bin/argus-spin.o $(SPIN_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/argus-similar: bin/argus-similar.o $(SIMILAR_OBJS) lib/libargus.a
+$(P)bin/argus-similar: $(P)bin/argus-similar.o $(SIMILAR_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/argus-slice: bin/argus-slice.o $(SLICE_OBJS) lib/libargus.a
+$(P)bin/argus-slice: $(P)bin/argus-slice.o $(SLICE_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/argus-watch: bin/argus-watch.o $(WATCH_OBJS) lib/libargus.a
+$(P)bin/argus-watch: $(P)bin/argus-watch.o $(WATCH_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # perf.data's event formats are parsed by libtraceevent, as the capture's are.
-bin/argus-import: bin/argus-import.o $(IMPORT_OBJS) lib/libargus.a
+$(P)bin/argus-import: $(P)bin/argus-import.o $(IMPORT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ -ltraceevent $(LDLIBS)
 
-bin/argus-export: bin/argus-export.o $(EXPORT_OBJS) lib/libargus.a
+$(P)bin/argus-export: $(P)bin/argus-export.o $(EXPORT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/argus: bin/argus.o $(PORCELAIN_OBJS) lib/libargus.a
+$(P)bin/argus: $(P)bin/argus.o $(PORCELAIN_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/%: bin/%.o lib/libargus.a
+$(P)bin/%: $(P)bin/%.o $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-test/unit/run: $(UNIT_SRCS:.c=.o) lib/libargus.a
+$(P)test/unit/run: $(UNIT_SRCS:%.c=$(P)%.o) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Writes the kdebug files of the import tests; reads Argus streams.
-test/progs/kdebug-write: test/progs/kdebug-write.o lib/libargus.a
+$(P)test/progs/kdebug-write: $(P)test/progs/kdebug-write.o $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-test/progs/%: test/progs/%.c
+$(P)test/progs/%: test/progs/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
 # Built as Debian builds: the stacks it shows need no frame pointers.
-test/progs/nofp: test/progs/nofp.c
+$(P)test/progs/nofp: test/progs/nofp.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O2 -fomit-frame-pointer $(LDFLAGS) -o $@ $<
 
 # A GLib main loop, for the user-space probe tests.
-test/progs/gloop: test/progs/gloop.c
+$(P)test/progs/gloop: test/progs/gloop.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags glib-2.0) $(LDFLAGS) -o $@ $< \
 	    $(shell pkg-config --libs glib-2.0)
 
 # Hang scenarios: the programs Argus is tested and demonstrated on.
 # Frame pointers: the functions their ground truth names must show in stacks.
-test/scenarios/%: test/scenarios/%.c test/scenarios/scenario.h
+$(P)test/scenarios/%: test/scenarios/%.c test/scenarios/scenario.h
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread \
 	    $(SCENARIO_LIBS)
 
@@ -113,16 +143,53 @@ bench/gen-events: bench/gen-events.o lib/libargus.a
 bench/shift: bench/shift.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-%.o: %.c
+$(P)%.o: %.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# The fuzz targets (test/fuzz/*.c), with FUZZ=1: each links what it parses.
+build/fuzz/test/fuzz/%: test/fuzz/%.c test/fuzz/fuzz.h build/fuzz/lib/libargus.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+	    build/fuzz/lib/libargus.a $(LDLIBS)
+
+build/fuzz/test/fuzz/answers: test/fuzz/answers.c test/fuzz/fuzz.h \
+    $(filter-out %/ask.o,$(SLICE_OBJS)) build/fuzz/lib/libargus.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibin/slice -fsanitize=fuzzer $(LDFLAGS) -o $@ \
+	    $(filter-out %.h,$^) $(LDLIBS)
+
+build/fuzz/test/fuzz/probes: test/fuzz/probes.c test/fuzz/fuzz.h \
+    build/fuzz/capture/libcapture.a build/fuzz/lib/libargus.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icapture -fsanitize=fuzzer $(LDFLAGS) -o $@ \
+	    $(filter-out %.h,$^) $(CAPTURE_LIBS) $(LDLIBS)
+
+fuzz-targets: $(FUZZ_TARGETS)
+
+# The suite; `make check` also runs the unit and stream tests with the
+# sanitizer build, and each fuzz target a few seconds where clang has
+# libFuzzer (test/run says so where it has not).
+ifeq ($(SANITIZE),1)
+check: all $(P)test/unit/run
+	$(MAKE) --no-print-directory SANITIZE= all test/unit/run
+	ARGUS_BIN=$(P)bin ARGUS_UNIT=$(P)test/unit/run test/run
+else
 check: all test/unit/run $(TEST_PROGS)
-	test/run
+	$(MAKE) --no-print-directory SANITIZE=1 build/san/test/unit/run \
+	    $(addprefix build/san/,$(PROG_SRCS:.c=))
+	ARGUS_SAN=build/san/bin ARGUS_SAN_UNIT=build/san/test/unit/run \
+	    ARGUS_FUZZ_SECONDS=3 test/run
+endif
 
 # The suite on a machine kept busy, as shared CI machines are: a thread
 # spinning on every CPU while it runs (test/progs/burn).
 check-loaded: all test/unit/run $(TEST_PROGS)
 	test/progs/burn test/run
+
+FUZZ_SECONDS	?= 600
+fuzz:
+	test/fuzz/run $(FUZZ_SECONDS)
 
 bench: all bench/gen-events
 	bench/cat
@@ -148,8 +215,9 @@ clean:
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
 	    test/progs/*.o test/progs/*.d \
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
+	rm -rf build
 
-.PHONY: all check check-loaded bench install deps demo clean
+.PHONY: all check check-loaded bench install deps demo clean fuzz fuzz-targets
 .SECONDARY:
 
--include $(wildcard */*.d */*/*.d)
+-include $(wildcard $(P)*/*.d $(P)*/*/*.d $(P)*/*/*/*.d)

@@ -14,6 +14,7 @@
 extern const char *__progname;
 
 volatile sig_atomic_t interrupted;
+void (*die_hook)(int);
 
 /* Few writers per process: a small array beats a list. */
 static struct writer	*writers[8];
@@ -73,6 +74,8 @@ vdie(int code, int eno, const char *fmt, va_list ap)
 	if (eno)
 		fprintf(stderr, ": %s", strerror(eno));
 	fputc('\n', stderr);
+	if (die_hook != NULL)
+		die_hook(code);
 	/* Finish after the message: finishing may itself fail and die. */
 	if (!dying++)
 		finish_writers();

@@ -28,6 +28,12 @@ void	 die(int code, const char *fmt, ...)
 void	 diex(int code, const char *fmt, ...)
 	    __attribute__((noreturn, format(printf, 2, 3)));
 void	 warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * When set, die() calls it, after its message, instead of finishing the
+ * writers and exiting: a fuzz target's way back to its next input
+ * (test/fuzz/).  It must not return.
+ */
+extern void (*die_hook)(int code);
 
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);

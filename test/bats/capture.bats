@@ -8,9 +8,9 @@ bats_require_minimum_version 1.5.0
 
 setup_file() {
 	export TOP="$BATS_TEST_DIRNAME/../.."
-	export CAP="$TOP/bin/argus-capture"
+	export CAP="$BIN/argus-capture"
 	export HELPER="$TOP/test/progs/capture-helper"
-	export ACAT="$TOP/bin/argus-cat"
+	export ACAT="$BIN/argus-cat"
 }
 
 setup() {

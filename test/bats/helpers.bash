@@ -1,6 +1,8 @@
-# Shared by every .bats file: the programs under test come first on PATH.
+# Shared by every .bats file: the programs under test come first on PATH,
+# those of bin/ or of ARGUS_BIN (the sanitizer build's: test/run).
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-PATH="$ROOT/bin:$PATH"
+BIN=$(cd "$ROOT" && cd "${ARGUS_BIN:-bin}" && pwd)
+PATH="$BIN:$PATH"
 
 # A stream from here-document lines, header included.
 stream() {
@@ -11,7 +13,7 @@ stream() {
 # Skips the test, saying why, unless argus-capture can trace here: a test
 # that needs a trace never passes without one.
 need_tracing() {
-	[ -x "$ROOT/bin/argus-capture" ] || skip "bin/argus-capture not built"
+	[ -x "$BIN/argus-capture" ] || skip "bin/argus-capture not built"
 	[ "$(id -u)" = 0 ] || skip "tracing unavailable: not root"
 	local out rc=0
 	out=$(timeout 20 argus-capture -d 0.1 -o /dev/null 2>&1) || rc=$?

@@ -20,11 +20,11 @@ setup_file() {
 	local why="" out rc s m
 	if [ "$(id -u)" != 0 ]; then
 		why="not root"
-	elif [ ! -x "$ROOT/bin/argus-capture" ]; then
+	elif [ ! -x "$BIN/argus-capture" ]; then
 		why="bin/argus-capture not built"
 	else
 		rc=0
-		out=$(timeout 20 "$ROOT/bin/argus-capture" -d 0.1 2>&1 >/dev/null) ||
+		out=$(timeout 20 "$BIN/argus-capture" -d 0.1 2>&1 >/dev/null) ||
 		    rc=$?
 		[ "$rc" = 0 ] || why="argus-capture: ${out:-exit $rc}"
 	fi
@@ -42,12 +42,12 @@ setup_file() {
 capture() {	# scenario mode
 	local f="$D/$1-$2" scen="$ROOT/test/scenarios/$1" rc=0 lost
 	if [ "$2" = full ]; then
-		timeout 60 "$ROOT/bin/argus-capture" -o "$f.gz" -- \
+		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- \
 		    "$scen" -n 5 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
 		    rc=$?
 	else
 		# The capture stops when its command, this shell, exits.
-		timeout 60 "$ROOT/bin/argus-capture" -o "$f.gz" -- sh -c '
+		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- sh -c '
 			"$1" -n 5 -H 3 -t "$2" > /dev/null 2>&1 &
 			for i in $(seq 200); do
 				grep -q "^hang_begin_ns=" "$2" 2>/dev/null && break
