@@ -73,9 +73,11 @@ sys_intern(const char *s)
 	/* "read:5" is a read; "recv_msg<ask_help" waits in recv_msg. */
 	if (strpbrk(s, ":<") != NULL) {
 		char base[64];
+		uint16_t id;
 
 		snprintf(base, sizeof(base), "%.*s", (int)strcspn(s, ":<"), s);
-		bases[n->id] = sys_intern(base);
+		id = sys_intern(base);	/* may move bases: not in one statement */
+		bases[n->id] = id;
 	}
 	return n->id;
 }
