@@ -322,12 +322,24 @@ die_output_is_whole(void)
 	CHECK(reader_next(r, &rec) == 0);
 }
 
+/* One event record, compressed: "event,7,FIELD". */
+static void
+write_one(const char *name, const char *field)
+{
+	struct writer *w = writer_open(path(name), Z_GZIP);
+
+	writer_begin(w, "event");
+	writer_u64(w, 7);
+	writer_str(w, field);
+	writer_end(w);
+	writer_close(w);
+}
+
 static void
 large_record(void)
 {
 	size_t n = 3 * 1024 * 1024;
 	char *big = xmalloc(n + 1);
-	struct writer *w;
 	struct reader *r;
 	struct record rec;
 	size_t i;
@@ -335,12 +347,7 @@ large_record(void)
 	for (i = 0; i < n; i++)
 		big[i] = "ab,\"\n"[i % 5];
 	big[n] = '\0';
-	w = writer_open(path("big"), Z_GZIP);
-	writer_begin(w, "event");
-	writer_u64(w, 7);
-	writer_str(w, big);
-	writer_end(w);
-	writer_close(w);
+	write_one("big", big);
 	r = reader_open(path("big"));
 	CHECK(reader_next(r, &rec) == 1 && strcmp(rec.f[2], big) == 0);
 	CHECK(reader_next(r, &rec) == 0);
@@ -386,7 +393,6 @@ gzip_magic_split(void)
 {
 	size_t n = 600 * 1024, len, i;
 	char *big = xmalloc(n + 1), *gz;
-	struct writer *w;
 	struct reader *r;
 	struct record rec;
 	int p[2], fd, avail;
@@ -397,12 +403,7 @@ gzip_magic_split(void)
 	for (i = 0; i < n; i++)
 		big[i] = "0123456789abcdef"[rand() % 16];
 	big[n] = '\0';
-	w = writer_open(path("split.gz"), Z_GZIP);
-	writer_begin(w, "event");
-	writer_u64(w, 7);
-	writer_str(w, big);
-	writer_end(w);
-	writer_close(w);
+	write_one("split.gz", big);
 	len = file_size("split.gz");
 	CHECK(len > 256 * 1024 + 1);
 	gz = xmalloc(len);
