@@ -171,7 +171,7 @@ fuzz-targets: $(FUZZ_TARGETS)
 # sanitizer build, and each fuzz target a few seconds where clang has
 # libFuzzer (test/run says so where it has not).
 ifeq ($(SANITIZE),1)
-check: all $(P)test/unit/run
+check: $(PROGS) $(P)test/unit/run
 	$(MAKE) --no-print-directory SANITIZE= all test/unit/run
 	ARGUS_BIN=$(P)bin ARGUS_UNIT=$(P)test/unit/run test/run
 else

@@ -104,7 +104,8 @@ ring_list(size_t *np)
 		n++;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_seq);
+	if (n > 0)	/* v is NULL: qsort's is declared never so */
+		qsort(v, n, sizeof(*v), cmp_seq);
 	*np = n;
 	return v;
 }
