@@ -11,7 +11,7 @@
 #include "porcelain/porcelain.h"
 
 static const struct command *commands[] = {
-	&cmd_start, &cmd_stop, &cmd_mark, &cmd_debug, &cmd_demo,
+	&cmd_start, &cmd_stop, &cmd_status, &cmd_mark, &cmd_debug, &cmd_demo,
 };
 
 static const char usage[] =
@@ -19,7 +19,8 @@ static const char usage[] =
 "Find out why a program hung.\n"
 "\n"
 "  start [--ring-size SIZE]   run the flight recorder in the background\n"
-"  stop                       stop it\n"
+"  stop                       stop it (if it runs)\n"
+"  status                     whether it runs, and what its directory holds\n"
 "  mark [--no-snapshot] [TEXT] note in the recording that it hangs now, and\n"
 "                             what blocked threads wait on (argus-waitfor)\n"
 "  debug [--pid PID | --tid TID | --comm NAME] [--at TIME] [--last TIME]\n"
@@ -33,8 +34,9 @@ static const char usage[] =
 "                 $XDG_STATE_HOME/argus or ~/.local/state/argus)\n"
 "  -h, --help     this text; 'argus COMMAND --help' for a command's\n"
 "  -V, --version  version\n"
-"Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 69 unavailable,\n"
-"73 cannot create, 77 the directory is not yours alone.\n"
+"Exit: 0 ok, 1 no hang found, 3 (status) not running, 64 usage, 65 bad\n"
+"input, 69 unavailable, 73 cannot create, 77 the directory is not yours\n"
+"alone.\n"
 "See argus(1).\n";
 
 int

@@ -22,8 +22,8 @@ struct command {
 extern const char *ring;		/* the recorder's directory */
 
 /* Each subcommand, in its own file. */
-extern const struct command cmd_start, cmd_stop, cmd_mark, cmd_debug,
-    cmd_demo;
+extern const struct command cmd_start, cmd_stop, cmd_status, cmd_mark,
+    cmd_debug, cmd_demo;
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error

@@ -8,7 +8,8 @@
 static const char usage[] =
 "usage: argus stop\n"
 "Stop the flight recorder that 'argus start' started (that process only).\n"
-"The recording stays in the recorder's directory.\n";
+"The recording stays in the recorder's directory.  A recorder that does\n"
+"not run is no error: stop is done when it is stopped.\n";
 
 static int
 stop(int argc, char *argv[])
@@ -19,9 +20,10 @@ stop(int argc, char *argv[])
 	(void)argv;
 	if (argc != 1)
 		command_usage(&cmd_stop);
+	/* Idempotent, as service managers expect: stopped is stopped. */
 	if ((pid = recorder()) == 0) {
-		warnx_("the recorder is not running");
-		return EX_UNAVAILABLE;
+		printf("argus: the recorder is not running\n");
+		return 0;
 	}
 	if (kill(pid, SIGINT) == -1)
 		die(EX_OSERR, "kill %d", (int)pid);
