@@ -10,6 +10,8 @@
  * first) and when the hang was marked (the newest `argus mark' took in the
  * window): a hang still going on has no wake-up in the recording.
  */
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -62,7 +64,10 @@ debug(int argc, char *argv[])
 	uint64_t last = 60 * 1000000000ULL, from, taken;
 	struct pipeline *p;
 	struct dirent *de;
-	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, fd;
+	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, fd, running;
+	unsigned long long bytes = 0;
+	time_t newest = 0;
+	struct stat st;
 	DIR *d;
 
 	optind = 1;
@@ -106,14 +111,31 @@ debug(int argc, char *argv[])
 	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
 	pipeline_arg(p, since);
 	while ((de = readdir(d)) != NULL)
-		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0) {
+		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0 &&
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			ring_path(file, sizeof(file), de->d_name);
 			pipeline_arg(p, file);
 			nfiles++;
+			bytes += st.st_size;
+			if (st.st_mtime > newest)
+				newest = st.st_mtime;
 		}
 	closedir(d);
+	running = recorder() != 0;
 	if (nfiles == 0)
-		diex(EX_NOINPUT, "%s: no recording in it yet", ring);
+		diex(EX_NOINPUT, "%s: no recording in it yet%s", ring,
+		    running ? "" : " ('argus start' first)");
+	/* A ring last written before the window holds nothing of it. */
+	if (newest < time(NULL) - (time_t)(last / 1000000000ULL)) {
+		strftime(file, sizeof(file), "%F %T", localtime(&newest));
+		diex(EX_NOINPUT, "%s: nothing recorded in the last %.0f s: its "
+		    "newest file was written %s%s", ring, last / 1e9, file,
+		    running ? "" : "; the recorder is not running ('argus "
+		    "start')");
+	}
+	if (!running)
+		warnx_("the recorder is not running: diagnosing what it "
+		    "recorded before it stopped");
 	if ((taken = snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0))
 		pipeline_arg(p, now_snap);
 	/* And the last mark's in the window: the moment it was noticed. */
@@ -125,8 +147,10 @@ debug(int argc, char *argv[])
 	ring_path(out, sizeof(out), file);
 	pipeline_arg(p, "-o");
 	pipeline_arg(p, out);
-	fprintf(stderr, "argus: diagnosing the last %.0f s of %s; the graph "
-	    "and the diagnosis go to %s\n", last / 1e9, ring, out);
+	fprintf(stderr, "argus: diagnosing the last %.0f s of %s (%d ring "
+	    "file%s, %.1f MiB); the graph and the diagnosis go to %s\n",
+	    last / 1e9, ring, nfiles, nfiles == 1 ? "" : "s", bytes / 1048576.0,
+	    out);
 	status = pipeline_run(p);
 	pipeline_free(p);
 	return status;

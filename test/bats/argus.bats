@@ -162,3 +162,15 @@ teardown() {
 	grep -E '^ *culprit: cw-renderer .*, in [a-z_]+ from ask_browser_for_help$' <<< "$output"
 	[[ "$output" == *"Argus found it, in the function too."* ]]
 }
+
+@test "argus: debug says when the ring holds nothing of the window, and why" {
+	ring="$BATS_TEST_TMPDIR/old"
+	mkdir -m 700 "$ring"
+	printf 'argus-stream,1\n' | gzip >"$ring/argus-ring-000001.csv.gz"
+	chmod 600 "$ring/argus-ring-000001.csv.gz"
+	touch -d '1 hour ago' "$ring/argus-ring-000001.csv.gz"
+	run argus --ring "$ring" debug --pid 1 --last 60s --no-snapshot
+	echo "$output"
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"$ring: nothing recorded in the last 60 s: its newest file was written "*"; the recorder is not running ('argus start')"* ]]
+}
