@@ -8,8 +8,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,10 +21,30 @@
 extern char **environ;
 
 static const char usage[] =
-"usage: argus start [--ring-size SIZE]\n"
+"usage: argus start [--ring-size SIZE] [-s SET] [-b SIZE] [-p PID] [-c COMM]\n"
+"                   [--probes FILE] [--probe SPEC] [--stacks PID[,PID]]\n"
+"                   [--stacks-comm NAME]\n"
 "Run the flight recorder (argus-capture --ring) in the background: a ring\n"
 "of files in the recorder's directory that never holds more than SIZE\n"
-"(default 2G), the newest kept.  'argus debug' when something hangs.\n";
+"(default 2G), the newest kept.  'argus debug' when something hangs.\n"
+"The other options are argus-capture's, passed on (probes, stacks and the\n"
+"pid and comm selections may be given more than once); see argus-capture(1).\n";
+
+/* Options passed on to argus-capture as they are: no short form of its own. */
+static const struct option passed[] = {
+	{ "syscalls",	required_argument, NULL, 's' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "pid",	required_argument, NULL, 'p' },
+	{ "comm",	required_argument, NULL, 'c' },
+	{ "probes",	required_argument, NULL, 'P' },
+	{ "probe",	required_argument, NULL, 'U' },
+	{ "stacks",	required_argument, NULL, 'S' },
+	{ "stacks-comm", required_argument, NULL, 'C' },
+	{ "ring-size",	required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 }
+};
+
+#define MAX_ARGS	64
 
 /* What the recorder said before it died, for the user who started it. */
 static void
@@ -44,20 +66,34 @@ static int
 start(int argc, char *argv[])
 {
 	const char *size = "2G";
-	char *cap[] = { "argus-capture", "--ring", (char *)ring, "--ring-size",
-	    NULL, NULL };
+	char *cap[MAX_ARGS] = { "argus-capture", "--ring", (char *)ring,
+	    "--ring-size" };
 	struct timespec ts = { 0, 500000000 };
+	int ch, n = 5, i;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	struct outfile log, pidf;
 	pid_t pid, old;
 	int dfd, null, status, rc;
 
-	if (argc == 3 && strcmp(argv[1], "--ring-size") == 0)
-		size = argv[2];
-	else if (argc != 1)
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "s:b:p:c:", passed, NULL)) != -1) {
+		if (ch == 'r') {
+			size = optarg;
+			continue;
+		}
+		if (ch == '?' || n + 3 > MAX_ARGS)
+			command_usage(&cmd_start);
+		for (i = 0; passed[i].name != NULL && passed[i].val != ch; i++)
+			;
+		cap[n] = xmalloc(strlen(passed[i].name) + 3);
+		sprintf(cap[n++], "--%s", passed[i].name);
+		cap[n++] = optarg;
+	}
+	if (optind != argc)
 		command_usage(&cmd_start);
 	cap[4] = (char *)size;
+	cap[n] = NULL;
 	dfd = ring_open(1);
 	if ((old = recorder()) != 0) {
 		printf("argus: the recorder already runs (pid %d) into %s\n",

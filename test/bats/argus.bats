@@ -112,9 +112,14 @@ teardown() {
 @test "argus: start, mark, debug while it hangs, stop: the recorder finds the culprit" {
 	need_tracing
 	ring="$BATS_TEST_TMPDIR/ring"
-	run argus --ring "$ring" start --ring-size 256M
+	run argus --ring "$ring" start --ring-size 256M -s default \
+	    --stacks-comm cw-renderer
 	[ "$status" -eq 0 ]
 	pid=$(cat "$ring/recorder.pid")
+	# The capture's own options reach it, as given.
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--ring-size 256M --syscalls default --stacks-comm cw-renderer'
+	run argus --ring "$ring" start -s
+	[ "$status" -eq 64 ]
 	[ "$(stat -c %a "$ring")" = 700 ]
 	sleep 1
 	"$ROOT/test/scenarios/circular-wait" -n 3 -H 6 -t truth >/dev/null 3>&- &
