@@ -50,6 +50,8 @@ SCENARIOS	:= $(patsubst %.c,$(P)%,$(wildcard test/scenarios/*.c))
 SCENARIO_LIBS	 =
 MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
+PROBE_SETS	:= $(wildcard patchers/*.probes)
+EXAMPLES	:= $(wildcard share/examples/*.txt) share/examples/argus.cron
 FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/fuzz/*.c))
 
 all: $(PROGS) $(TEST_PROGS)
@@ -203,6 +205,26 @@ install: all
 	install -m 755 $(SCENARIOS) $(DESTDIR)$(PREFIX)/libexec/argus
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1)
 	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5)
+	install -d $(DESTDIR)$(PREFIX)/share/argus/probes \
+	    $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system
+	install -m 644 $(PROBE_SETS) $(DESTDIR)$(PREFIX)/share/argus/probes
+	install -m 644 $(EXAMPLES) $(DESTDIR)$(PREFIX)/share/doc/argus/examples
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus.service \
+	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
+
+# What install put there, and nothing else.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGS))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/libexec/argus/,$(notdir $(SCENARIOS))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(MAN1))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir $(MAN5))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/argus/probes/,$(notdir $(PROBE_SETS))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/doc/argus/examples/,$(notdir $(EXAMPLES))) \
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
+	-rmdir $(DESTDIR)$(PREFIX)/libexec/argus $(DESTDIR)$(PREFIX)/share/argus/probes \
+	    $(DESTDIR)$(PREFIX)/share/argus $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
+	    $(DESTDIR)$(PREFIX)/share/doc/argus 2>/dev/null
 
 # Debian packages the build, the tests and the capture need.
 deps:
@@ -218,7 +240,7 @@ clean:
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
 	rm -rf build
 
-.PHONY: all check check-loaded bench install deps demo clean fuzz fuzz-targets
+.PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
 .SECONDARY:
 
 -include $(wildcard $(P)*/*.d $(P)*/*/*.d $(P)*/*/*/*.d)

@@ -109,10 +109,46 @@ parse_skip(struct spec *sp, const char *hex)
 	return 0;
 }
 
+/*
+ * A probe set named without a directory ("pthread", "glib.probes") is
+ * looked for where Argus keeps its sets: installed beside the programs
+ * (PREFIX/share/argus/probes) or in the source tree they were built in
+ * (patchers/).
+ */
+static FILE *
+open_set(const char *name, char *found, size_t size)
+{
+	static const char *const dirs[] = { "../share/argus/probes",
+	    "../patchers" };
+	const char *ext = strstr(name, ".probes") != NULL ? "" : ".probes";
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+	size_t i;
+	FILE *f;
+
+	snprintf(found, size, "%s", name);
+	if ((f = fopen(name, "re")) != NULL || strchr(name, '/') != NULL)
+		return f;
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+		return NULL;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	for (i = 0; i < ARRAY_LEN(dirs); i++) {
+		if ((size_t)snprintf(found, size, "%s/%s/%s%s", self, dirs[i],
+		    name, ext) < size && (f = fopen(found, "re")) != NULL)
+			return f;
+	}
+	snprintf(found, size, "%s", name);
+	errno = ENOENT;
+	return NULL;
+}
+
 /* LIBRARY SYMBOL[+OFFSET] EVENT [return] [args=N] [skip=HEX] */
 void
-probes_add_file(const char *path)
+probes_add_file(const char *name)
 {
+	char path[PATH_MAX];
 	char *line = NULL, where[PATH_MAX + 32], *w[8], *save, *p;
 	struct spec sp;
 	unsigned long n = 0;
@@ -120,8 +156,8 @@ probes_add_file(const char *path)
 	int nw, i;
 	FILE *f;
 
-	if ((f = fopen(path, "r")) == NULL)
-		die(EX_NOINPUT, "--probes %s", path);
+	if ((f = open_set(name, path, sizeof(path))) == NULL)
+		die(EX_NOINPUT, "--probes %s", name);
 	/* Whole lines, however long: a long comment is still one line. */
 	while (getline(&line, &cap, f) != -1) {
 		n++;

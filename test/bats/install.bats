@@ -1,0 +1,46 @@
+#!/usr/bin/env bats
+# make install and make uninstall into a DESTDIR: the programs, man pages,
+# scenarios, probe sets, examples and the systemd unit, and nothing left
+# behind; an installed argus-capture finds a probe set by its name.
+
+load helpers
+
+setup() {
+	D=$BATS_TEST_TMPDIR/root
+	make -s -C "$ROOT" install DESTDIR="$D" PREFIX=/usr >/dev/null
+}
+
+@test "install: everything a user needs, where the man pages say" {
+	for f in bin/argus bin/argus-capture bin/argus-slice bin/argus-waitfor \
+	    share/man/man1/argus.1 share/man/man5/argus-stream.5 \
+	    libexec/argus/circular-wait share/argus/probes/pthread.probes \
+	    share/argus/probes/glib.probes \
+	    share/doc/argus/examples/argus-slice_example.txt \
+	    share/doc/argus/examples/argus.cron lib/systemd/system/argus.service; do
+		[ -s "$D/usr/$f" ] || { echo "missing: /usr/$f"; return 1; }
+	done
+	# The unit runs the installed programs.
+	grep -qx 'ExecStart=/usr/bin/argus start --ring-size 2G' \
+	    "$D/usr/lib/systemd/system/argus.service"
+	grep -qx 'ExecStop=/usr/bin/argus stop' \
+	    "$D/usr/lib/systemd/system/argus.service"
+	! grep -q @BINDIR@ "$D/usr/lib/systemd/system/argus.service"
+}
+
+@test "install: uninstall removes what install put there" {
+	make -s -C "$ROOT" uninstall DESTDIR="$D" PREFIX=/usr >/dev/null
+	[ -z "$(find "$D" -type f)" ]
+	[ ! -e "$D/usr/share/argus" ]
+	[ ! -e "$D/usr/libexec/argus" ]
+}
+
+@test "install: an installed capture finds a probe set by its name" {
+	need_tracing
+	run timeout 60 "$D/usr/bin/argus-capture" --probes nosuch -d 0.1 -o /dev/null
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"--probes nosuch"* ]]
+	run timeout 60 "$D/usr/bin/argus-capture" --probes pthread -d 0.2 -Z -o "$BATS_TEST_TMPDIR/t.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^meta,.*,probe,' "$BATS_TEST_TMPDIR/t.csv"
+}
