@@ -13,7 +13,8 @@ static const char usage[] =
 "usage: argus-similar [-zZq] [-n COUNT] [-T DURATION] [-m SCORE] [-p PID]\n"
 "                     [-t TID] [-o FILE] [FILE ...]\n"
 "For each spin record (argus-spin), rank the earlier vertices of the same\n"
-"thread that did the same thing and ended normally: the baseline.\n"
+"thread that did the same thing and ended normally: the baseline (for a\n"
+"thread with none, those of other processes of the same program).\n"
 "\n"
 "  -n, --count COUNT     baselines per spin (default 5)\n"
 "  -T, --threshold DUR   a normal vertex is shorter than this (default 2s)\n"
@@ -37,8 +38,6 @@ static struct spin_rec *spins;
 static size_t nspins;
 
 /* Best first; ties (to a thousandth) to the most recent. */
-static const struct sthread *sort_thread;
-
 static int
 by_score(const void *a, const void *b)
 {
@@ -48,20 +47,47 @@ by_score(const void *a, const void *b)
 
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
-	return VSEM(sort_thread, x->ix)->begin > VSEM(sort_thread, y->ix)->begin ?
-	    -1 : 1;
+	return VSEM(x->t, x->ix)->begin > VSEM(y->t, y->ix)->begin ? -1 : 1;
+}
+
+/* The vertices of thread o before the hang that ended normally, alike. */
+static size_t
+candidates(const struct sthread *t, size_t si, const struct sthread *o,
+    const struct spin_rec *sp, uint64_t threshold, double min_score,
+    struct candidate **c, size_t n, size_t *earlier)
+{
+	const struct vsem *wake;
+	int running = sp->class->kind == HK_WORK;
+	size_t i;
+
+	for (i = 0; i < o->vv.n && VSEM(o, i)->begin < sp->begin; i++) {
+		if (o == t && i >= si)
+			break;
+		(*earlier)++;
+		wake = normal_outcome(o, i, sp->begin, sp->end - sp->begin,
+		    threshold, running);
+		if (wake == NULL)
+			continue;
+		*c = xrealloc(*c, (n + 1) * sizeof(**c));
+		(*c)[n].t = o;
+		(*c)[n].ix = i;
+		(*c)[n].running = running;
+		(*c)[n].wake = wake;
+		score(VSEM(t, si), VSEM(o, i), running, &(*c)[n].s);
+		if ((*c)[n].s.total >= min_score)
+			n++;
+	}
+	return n;
 }
 
 static uint64_t
 rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
     uint64_t threshold, double min_score, int verbose)
 {
-	const struct sthread *t = sthread_find(sp->tid);
-	const struct vsem *wake;
+	const struct sthread *t = sthread_find(sp->tid), *o;
 	struct candidate *c = NULL;
-	size_t i, si, n = 0, earlier = 0;
+	size_t si, n = 0, earlier = 0;
 	uint64_t k;
-	int running = sp->class->kind == HK_WORK;
 
 	if (t == NULL || (si = vvec_find(&t->vv, sp->vertex)) == t->vv.n) {
 		warnx_("spin vertex %llu of thread %llu: not in the history "
@@ -70,20 +96,17 @@ rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
 		    t == NULL ? " (see --pid, --tid)" : "");
 		return 0;
 	}
-	for (i = 0; i < si; i++) {
-		earlier++;
-		wake = normal_outcome(t, i, sp->begin, sp->end - sp->begin,
-		    threshold, running);
-		if (wake == NULL)
-			continue;
-		c = xrealloc(c, (n + 1) * sizeof(*c));
-		c[n].ix = i;
-		c[n].running = running;
-		c[n].wake = wake;
-		score(VSEM(t, si), VSEM(t, i), running, &c[n].s);
-		if (c[n].s.total >= min_score)
-			n++;
-	}
+	n = candidates(t, si, t, sp, threshold, min_score, &c, n, &earlier);
+	/*
+	 * A thread new to the trace (one process per request: a client, a
+	 * curl) has no history; other processes of the same program made
+	 * the same requests before it, and were answered.
+	 */
+	for (o = sthread_all(); n == 0 && o != NULL; o = o->hh.next)
+		if (o != t && o->pid != t->pid && o->comm[0] != '\0' &&
+		    strcmp(o->comm, t->comm) == 0)
+			n = candidates(t, si, o, sp, threshold, min_score, &c,
+			    n, &earlier);
 	if (n == 0) {
 		warnx_("no baseline for %s %u/%u vertex %llu (%s): none of "
 		    "%zu earlier vertices is both alike (score >= %.2f) and "
@@ -93,7 +116,6 @@ rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
 		free(c);
 		return 0;
 	}
-	sort_thread = t;
 	qsort(c, n, sizeof(*c), by_score);
 	for (k = 0; k < count && k < n; k++)
 		report_baseline(out, sp, t, &c[k], k + 1, verbose);

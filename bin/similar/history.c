@@ -40,6 +40,12 @@ sthread_find(uint32_t tid)
 	return t;
 }
 
+struct sthread *
+sthread_all(void)
+{
+	return threads;
+}
+
 static struct sthread *
 sthread_get(uint64_t tid, uint64_t pid)
 {

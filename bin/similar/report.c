@@ -24,16 +24,19 @@ report_baseline(struct writer *w, const struct spin_rec *sp,
     const struct sthread *t, const struct candidate *c, int rank,
     int to_stderr)
 {
-	const struct vsem *v = VSEM(t, c->ix), *spin;
+	const struct vsem *v = VSEM(c->t, c->ix), *spin;
 	char sys[256], ssys[256], reason[768], d1[32], d2[32];
-	size_t si = vvec_find(&t->vv, sp->vertex), n;
+	size_t si = vvec_find(&t->vv, sp->vertex), n = 0;
 	struct baseline_rec b;
 
 	spin = si < t->vv.n ? VSEM(t, si) : v;
 	sem_syscalls(v, sys, sizeof(sys));
 	sem_syscalls(spin, ssys, sizeof(ssys));
-	n = snprintf(reason, sizeof(reason), "%s system calls %s%s%s%s; ",
-	    c->s.same_sys ? "same" : "similar", sys,
+	if (c->t != t)
+		n = snprintf(reason, sizeof(reason), "another process of "
+		    "the same program, %u/%u; ", c->t->pid, c->t->tid);
+	n += snprintf(reason + n, sizeof(reason) - n, "%s system calls "
+	    "%s%s%s%s; ", c->s.same_sys ? "same" : "similar", sys,
 	    c->s.same_sys ? "" : " (hang: ", c->s.same_sys ? "" : ssys,
 	    c->s.same_sys ? "" : ")");
 	human_ns(c->running ? work_ns(v, 1) : v->end - v->begin, d1,

@@ -52,6 +52,7 @@ struct sthread {
 /* history.c */
 void		 history_select(uint64_t pid, uint64_t tid);
 struct sthread	*sthread_find(uint32_t tid);
+struct sthread	*sthread_all(void);
 void		 history_event(const struct event *);
 void		 history_link(const struct link_rec *);
 void		 history_stack(const struct record *);
@@ -86,6 +87,8 @@ const struct vsem *normal_outcome(const struct sthread *, size_t i,
 
 /* report.c */
 struct candidate {
+	const struct sthread *t;	/* whose vertex: the hung thread's, or
+					   another process's of its program */
 	size_t		 ix;
 	int		 running;	/* the hang is LongRunning */
 	const struct vsem *wake;	/* the next vertex, as woken */

@@ -24,6 +24,7 @@
 
 #define MAX_DEPTH	8		/* culprits of culprits */
 #define MAX_CHAIN	(MAX_DEPTH + 2)
+#define KERNEL_SAYS	2		/* blame()'s strongest evidence */
 
 /* One diagnosis: the hang, what is known so far, the chain of threads. */
 struct dctx {
@@ -107,6 +108,9 @@ stuck(struct dctx *x, uint32_t tid)
 		w = vertex_get(x->g, id);
 		if (w->begin >= x->he)
 			break;
+		/* Exited (a zombie not yet reaped) is not stuck: it is gone. */
+		if (w->wait == 'Z' || w->wait == 'X')
+			continue;
 		if ((o = overlap(w, x->hb, x->he)) > most) {
 			most = o;
 			best = id;
@@ -201,6 +205,44 @@ state_of(const struct vertex *w)
 	return TS_WAIT;
 }
 
+/* The process that forked pid, by the link into its first vertex; or 0. */
+static uint32_t
+parent_of(struct graph *g, uint32_t pid)
+{
+	uint64_t id = vertex_at(g, pid, 0), first = UINT64_MAX;
+	struct vertex *v = vertex_get(g, id), *u;
+	uint32_t parent = 0;
+	int32_t k;
+
+	if (v == NULL || v->began_by != str_id(VB_FORK))
+		return 0;
+	/* The fork came before anything else another process did to it. */
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if ((u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->pid != pid && g->l[k].from_time < first) {
+			first = g->l[k].from_time;
+			parent = u->pid;
+		}
+	return parent;
+}
+
+/*
+ * An ancestor of the hung process that waits waits for the hung one's
+ * line (a shell, a build tool, a test harness), not the reverse: only a
+ * strong link or the kernel makes it a culprit.
+ */
+static int
+ancestor(struct dctx *x, const struct vertex *w)
+{
+	uint32_t p = vertex_get(x->g, x->d->c[0].vertex)->pid;
+	int k;
+
+	for (k = 0; k < 32 && (p = parent_of(x->g, p)) != 0; k++)
+		if (p == w->pid)
+			return 1;
+	return 0;
+}
+
 /* The culprit already found for a thread, or NULL. */
 static struct culprit *
 blamed(struct dctx *x, uint32_t tid)
@@ -217,8 +259,9 @@ blamed(struct dctx *x, uint32_t tid)
  * Vertex u was stuck through the hang: a culprit, or a thread already on
  * the chain (a circular wait).  A culprit is diagnosed in turn, if the
  * user agrees; one whose diagnosis finds nothing further is a root.
- * strong: a strong link, or the kernel, says u is in the chain; a guess
- * does not make a kernel thread or an idle server a culprit.
+ * strong: a strong link (1), or the kernel (KERNEL_SAYS), says u is in
+ * the chain; a guess does not make a kernel thread or an idle server a
+ * culprit, nor anything but the kernel an ancestor of the hung process.
  */
 static int
 blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
@@ -233,7 +276,8 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	int j, k, ci, found;
 
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
-	    st == TS_DISPATCH)))
+	    st == TS_DISPATCH)) || (strong < KERNEL_SAYS && st == TS_WAIT &&
+	    ancestor(x, w)))
 		return 0;
 	for (j = 0; j < x->nchain; j++)
 		if (x->chain[j] == w->tid) {
@@ -404,7 +448,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(l->rule));
 			found |= blame(x, now_of(x, vertex_get(g, l->from)->tid,
-			    l->from), why, depth, !l->weak);
+			    l->from), why, depth, l->weak ? 0 : KERNEL_SAYS);
 		}
 	return any ? found : -1;
 }

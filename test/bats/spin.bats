@@ -540,3 +540,25 @@ graph() {
 	grep '^spin,' <<<"$output"
 	grep -q '^spin,[0-9]*,20,20,1,RepeatedYield,1000000000,2023000000,200000,10,wait,0,10,sqlite3$' <<<"$output"
 }
+
+@test "similar: a new process's baseline is another process of the same program" {
+	# cli 10 read its answer from srv 30 in 20 ms, and exited; cli 20,
+	# new, has waited in the same read for 3 s.  Its own history is
+	# empty: 10's wait is the baseline.
+	stream >x <<-'EOF'
+	event,1000000000,10,10,1,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1000000100,10,10,1,0,switch,-,S,0,0,swapper/0
+	vertex,1020000000,10,10,1,1000000000,1020000000,50000,2,fork,wait,S,cli
+	vertex,1020000000,30,30,3,990000000,1020000000,90000,1,start,wait,S,srv
+	link,1020000000,10,10,3,2,strong,wakeup,1020000000,30,30,
+	vertex,1021000000,10,10,2,1020000000,1021000000,50000,1,wakeup,exit,,cli
+	event,2000000000,20,20,4,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,2000000100,20,20,4,1,switch,-,S,0,0,swapper/1
+	vertex,5000000000,20,20,4,2000000000,5000000000,50000,2,fork,open,S,cli
+	EOF
+	argus-spin -qZ -T 1s --tid 20 x >s
+	run argus-similar -Z -T 1s s
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^baseline,[0-9]*,20,20,4,1,1,[0-9.]*,3,"another process of the same program, 10/10; same system calls read; woken by wakeup from 30/30' <<<"$output"
+}
