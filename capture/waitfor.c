@@ -485,6 +485,15 @@ file_key(struct obj *o, const char *kind)
 	    (unsigned long long)o->ino);
 }
 
+/* A terminal by its name: a pseudo-terminal, a console, a serial line. */
+static int
+is_terminal(const char *path)
+{
+	return strncmp(path, "/dev/pts/", 9) == 0 ||
+	    strncmp(path, "/dev/tty", 8) == 0 ||
+	    strcmp(path, "/dev/console") == 0 || strcmp(path, "/dev/ptmx") == 0;
+}
+
 /*
  * The object behind a process's fd, from readlink and fdinfo only.
  * 0, or -1 if the fd is gone.
@@ -565,9 +574,13 @@ resolve_fd(struct wf_snap *s, int pid, int fd, const char *wchan,
 		o->ino = strtoull(p, NULL, 10);
 		if ((p = fdinfo_get(info, "mnt_id")) != NULL)
 			o->dev = mnt_dev(s, pid, atoi(p));
-		/* A FIFO's reader and writer wait in the pipe code. */
+		/*
+		 * A FIFO's reader and writer wait in the pipe code; a
+		 * terminal's reader waits for a person.
+		 */
 		file_key(o, strstr(wchan, "pipe") != NULL ||
-		    strstr(wchan, "fifo") != NULL ? "fifo" : "file");
+		    strstr(wchan, "fifo") != NULL ? "fifo" :
+		    is_terminal(link) ? WT_TTY : "file");
 		o->path = xstrdup(link);
 		return 0;
 	}

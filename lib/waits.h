@@ -27,6 +27,9 @@ enum { HC_OBJECT = COL_FIRST_OWN, HC_RELATION, HC_FD, HC_THROUGH,
 
 #define NO_FD		(-1)
 
+/* The TYPE of a terminal: its reader waits for a person, not a program. */
+#define WT_TTY		"tty"
+
 /*
  * What a wait waits for, the MODE column: data to read (in), room to
  * write (out), either, a connection, a lock, a child's exit, a futex

@@ -438,6 +438,9 @@ holders(struct dctx *x, uint64_t id, int depth)
 	int32_t k;
 	int any = 0, found = 0, weak;
 
+	/* A reader of its terminal waits for a person, whoever holds it. */
+	if (reads_terminal(g, v->tid))
+		return -1;
 	for (weak = 0; weak <= 1 && !found; weak++)
 		for (k = v->in; k >= 0; k = g->l[k].next_in) {
 			l = &g->l[k];
@@ -623,7 +626,11 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	if (!found) {
 		d->c[0].kind = RK_ROOT;
 		v = vertex_get(g, s->vertex);
-		if (s->class->kind == HK_WAIT && v->last_sys != 0 &&
+		if (s->class->kind == HK_WAIT && reads_terminal(g, v->tid))
+			snprintf(d->note, sizeof(d->note), "no hang: %s %u "
+			    "waits for input from its terminal, that is for "
+			    "a person", str_of(v->comm), v->tid);
+		else if (s->class->kind == HK_WAIT && v->last_sys != 0 &&
 		    syscall_is_dispatch(str_of(v->last_sys)))
 			snprintf(d->note, sizeof(d->note), "no hang: %s %u is "
 			    "idle in %s, waiting for work", str_of(v->comm),

@@ -13,6 +13,7 @@
 #include <uthash.h>
 
 #include "slice.h"
+#include "waits.h"
 
 struct str {
 	char		*s;
@@ -267,6 +268,38 @@ by_thread_cmp(const void *a, const void *b)
 }
 
 /* Everything passes on; what the graph needs is kept on the way. */
+/*
+ * Of a wait-for snapshot, what the diagnosis uses beyond its links: who
+ * waits for input from a terminal, that is for a person.  A newer
+ * snapshot replaces an older one.
+ */
+static void
+read_wait(struct graph *g, const struct wait_rec *w)
+{
+	static uint64_t snap = NO_TIME;
+
+	if (w->time != snap) {
+		snap = w->time;
+		g->nreaders = 0;
+	}
+	if (strcmp(w->type, WT_TTY) != 0 || w->mode != WM_IN)
+		return;
+	g->readers = xrealloc(g->readers, (g->nreaders + 1) *
+	    sizeof(*g->readers));
+	g->readers[g->nreaders++] = w->tid;
+}
+
+int
+reads_terminal(const struct graph *g, uint32_t tid)
+{
+	int i;
+
+	for (i = 0; i < g->nreaders; i++)
+		if (g->readers[i] == tid)
+			return 1;
+	return 0;
+}
+
 void
 graph_read(struct graph *g, struct source *src, struct writer *out)
 {
@@ -275,6 +308,7 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 	struct vertex_rec vr;
 	struct link_rec lr;
 	struct spin_rec sr;
+	struct wait_rec wr;
 	struct vertex *v;
 	struct event ev;
 	uint64_t i, n;
@@ -314,6 +348,8 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 			read_baseline(g, &br);
 		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
 			read_stack(g, rec);
+		else if (wait_parse(rec, &wr))
+			read_wait(g, &wr);
 	}
 	stop_if_interrupted();	/* a cut graph is no graph to judge */
 	/* Chain links by destination; a link to a vertex never seen is bad. */

@@ -65,12 +65,15 @@ struct graph {
 	uint64_t	 *by_thread;	/* places in v sorted by (tid, begin) */
 	uint64_t	  nby;
 	uint64_t	 first_time, last_time;
+	uint32_t	*readers;	/* threads the last wait-for snapshot */
+	int		 nreaders;	/* saw reading their terminal */
 };
 
 /* graph.c */
 void		 graph_read(struct graph *, struct source *, struct writer *);
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
+int		 reads_terminal(const struct graph *, uint32_t tid);
 uint64_t	 vertex_next(struct graph *, uint64_t id);	/* same thread */
 const char	*str_of(uint32_t);
 uint32_t	 str_id(const char *);

@@ -211,3 +211,31 @@ root 30 2" ]
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"Nothing found beyond the hung thread: no hang: httpd 10 is idle in epoll_wait, waiting for work"* ]]
 }
+
+@test "slice: a shell at its prompt is no hang: it waits for a person" {
+	# bash reads its terminal; script(1) holds the terminal and waits on
+	# a pipe that a sleep writes.  None of that is a cause.
+	stream >tty.csv <<-'EOF'
+	task,900000000,10,10,bash
+	task,900000000,20,20,script
+	task,900000000,30,30,sleep
+	event,1000000000,30,30,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc
+	event,1000000100,30,30,,0,switch,-,S,20,20,script
+	event,1000001000,20,20,,0,sys_enter,-,7,poll,0x7ffc,0x3,0xffffffff
+	event,1000001100,20,20,,0,switch,-,S,10,10,bash
+	event,1000002000,10,10,,0,sys_enter,-,270,pselect6,0x1,0x7ffe,0x0
+	event,1000002100,10,10,,0,switch,-,S,0,0,swapper/0
+	wait,5000000000,10,10,S,pselect6,0,tty,file:0:25:3,in,,,1000002000,,poll_schedule_timeout,bash,0x1,0x7ffe,0x0,0x0,0x0,0x0
+	wait,5000000000,20,20,S,poll,0,pipe,pipe:9,in,,,1000001000,,poll_schedule_timeout,script,0x7ffc,0x3,0xffffffff,0x8,0x0,0x0
+	wait,5000000000,30,30,S,clock_nanosleep,,,,sleep,60000000000,,1000000000,,hrtimer_nanosleep,sleep,0x0,0x0,0x7ffc,0x0,0x0,0x0
+	holder,5000000000,20,0,file:0:25:3,rdwr,4,,,script
+	holder,5000000000,30,0,pipe:9,writer,1,,,sleep
+	EOF
+	run bash -c 'argus-segment -q tty.csv | argus-link -q |
+	    argus-spin -q --tid 10 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z >d.csv'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Nothing found beyond the hung thread: no hang: bash 10 waits for input from its terminal, that is for a person"* ]]
+	[ "$(awk -F, '$1 == "root" { print $6, $4 }' d.csv)" = "root 10" ]
+}
