@@ -621,10 +621,10 @@ convert(FILE *f, const char *name, struct writer *w)
 	struct hit hit;
 	struct tp e;
 	struct attr *a;
-	struct tep_format_field *flags;
+	struct tep_format_field *flags, *pidf;
 	size_t n = 0, cap = 0, i, nthreads;
 	uint64_t off, next, start, end, first, last = 0, events = 0, lost = 0;
-	unsigned long long fl;
+	unsigned long long fl, cpid;
 	const char *comm;
 	unsigned long unknown;
 	int syscalls = 0;
@@ -747,6 +747,22 @@ convert(FILE *f, const char *name, struct writer *w)
 		    &fl) == 0)
 			e.ctx = fl & TF_NMI ? 'n' : fl & TF_HARDIRQ ? 'h' :
 			    fl & TF_SOFTIRQ ? 's' : '-';
+		/*
+		 * perf says -1 for a task no longer alive (its last switch
+		 * as it exits); the tracepoint's own common_pid still names
+		 * it.
+		 */
+		pidf = smp.tid == UINT32_MAX ?
+		    tep_find_common_field(a->ev, "common_pid") : NULL;
+		if (pidf != NULL && tep_read_number_field(pidf, smp.raw,
+		    &cpid) == 0) {
+			smp.tid = (uint32_t)cpid;
+			smp.pid = UINT32_MAX;
+		}
+		if (smp.tid == UINT32_MAX) {
+			tp_skip("events of no thread", 19);
+			continue;
+		}
 		e.ts = smp.time;
 		e.cpu = smp.cpu;
 		e.tid = smp.tid;
