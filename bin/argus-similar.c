@@ -102,11 +102,12 @@ rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
 	 * curl) has no history; other processes of the same program made
 	 * the same requests before it, and were answered.
 	 */
-	for (o = sthread_all(); n == 0 && o != NULL; o = o->hh.next)
-		if (o != t && o->pid != t->pid && o->comm[0] != '\0' &&
-		    strcmp(o->comm, t->comm) == 0)
-			n = candidates(t, si, o, sp, threshold, min_score, &c,
-			    n, &earlier);
+	if (n == 0)
+		for (o = sthread_all(); o != NULL; o = o->hh.next)
+			if (o != t && o->pid != t->pid && o->comm[0] != '\0' &&
+			    strcmp(o->comm, t->comm) == 0)
+				n = candidates(t, si, o, sp, threshold,
+				    min_score, &c, n, &earlier);
 	if (n == 0) {
 		warnx_("no baseline for %s %u/%u vertex %llu (%s): none of "
 		    "%zu earlier vertices is both alike (score >= %.2f) and "

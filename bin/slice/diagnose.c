@@ -25,6 +25,7 @@
 #define MAX_DEPTH	8		/* culprits of culprits */
 #define MAX_CHAIN	(MAX_DEPTH + 2)
 #define KERNEL_SAYS	2		/* blame()'s strongest evidence */
+#define HELD_BY_LINE	(-2)		/* holders(): an ancestor holds it */
 
 /* One diagnosis: the hang, what is known so far, the chain of threads. */
 struct dctx {
@@ -205,27 +206,6 @@ state_of(const struct vertex *w)
 	return TS_WAIT;
 }
 
-/* The process that forked pid, by the link into its first vertex; or 0. */
-static uint32_t
-parent_of(struct graph *g, uint32_t pid)
-{
-	uint64_t id = vertex_at(g, pid, 0), first = UINT64_MAX;
-	struct vertex *v = vertex_get(g, id), *u;
-	uint32_t parent = 0;
-	int32_t k;
-
-	if (v == NULL || v->began_by != str_id(VB_FORK))
-		return 0;
-	/* The fork came before anything else another process did to it. */
-	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if ((u = vertex_get(g, g->l[k].from)) != NULL &&
-		    u->pid != pid && g->l[k].from_time < first) {
-			first = g->l[k].from_time;
-			parent = u->pid;
-		}
-	return parent;
-}
-
 /*
  * An ancestor of the hung process that waits waits for the hung one's
  * line (a shell, a build tool, a test harness), not the reverse: only a
@@ -237,7 +217,7 @@ ancestor(struct dctx *x, const struct vertex *w)
 	uint32_t p = vertex_get(x->g, x->d->c[0].vertex)->pid;
 	int k;
 
-	for (k = 0; k < 32 && (p = parent_of(x->g, p)) != 0; k++)
+	for (k = 0; k < 32 && (p = process_parent(x->g, p)) != 0; k++)
 		if (p == w->pid)
 			return 1;
 	return 0;
@@ -354,6 +334,19 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
 		for (j = 0; j < i; j++)
 			if (vertex_get(x->g, p->s[j].vertex)->tid == w->tid)
 				break;
+		/*
+		 * What an ancestor of the hung process waited for is the
+		 * business of the line that started the hang: the path has
+		 * nothing to blame beyond it.
+		 */
+		if (j == i && ancestor(x, w)) {
+			if (x->d->note[0] == '\0')
+				snprintf(x->d->note, sizeof(x->d->note), "the "
+				    "wake-up path reaches %s %u, an ancestor of "
+				    "the hung process: the line that started it",
+				    str_of(w->comm), w->pid);
+			break;
+		}
 		if (j < i || (u = stuck(x, w->tid)) == 0)
 			continue;
 		found |= blame(x, u, why, depth, i > 0 &&
@@ -432,7 +425,7 @@ static int
 holders(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
-	struct vertex *v = vertex_get(g, id);
+	struct vertex *v = vertex_get(g, id), *u;
 	struct link *l;
 	char why[200];
 	int32_t k;
@@ -441,6 +434,22 @@ holders(struct dctx *x, uint64_t id, int depth)
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
 		return -1;
+	/*
+	 * Among several holders (a script's pipe, which its children
+	 * inherit), an ancestor of the hung process: the thread waits for
+	 * the line that started the hang, a script standing in for a person.
+	 */
+	for (k = v->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if (usable(g, id, l) && l->weak && ancestor(x, (u =
+		    vertex_get(g, l->from)))) {
+			snprintf(x->d->note, sizeof(x->d->note), "%s %u waits "
+			    "for %s %u, an ancestor of the hung process, "
+			    "which holds %s", str_of(v->comm), v->tid,
+			    str_of(u->comm), u->pid, str_of(l->label));
+			return HELD_BY_LINE;
+		}
+	}
 	for (weak = 0; weak <= 1 && !found; weak++)
 		for (k = v->in; k >= 0; k = g->l[k].next_in) {
 			l = &g->l[k];
@@ -454,6 +463,52 @@ holders(struct dctx *x, uint64_t id, int depth)
 			    l->from), why, depth, l->weak ? 0 : KERNEL_SAYS);
 		}
 	return any ? found : -1;
+}
+
+/*
+ * The baseline was another process of the same program, and whoever
+ * ended its wait is gone: the waker's process, or whoever woke the waker
+ * (a server is only the messenger of the client that fed it).  Each of
+ * them stood in some relation to the baseline's process; the process in
+ * the same relation to the hung one is the one that should act now.
+ */
+static int
+counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
+    int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *b = vertex_get(g, base);
+	struct vertex *w = vertex_get(g, waker), *u;
+	const char *relation;
+	uint32_t then[16], comm[16], now;
+	char why[200];
+	int32_t k;
+	int i, n = 0, found = 0;
+	uint64_t s;
+
+	if (b == NULL || w == NULL || b->pid == v->pid)
+		return 0;
+	comm[n] = w->comm;
+	then[n++] = w->pid;
+	for (k = w->in; k >= 0 && n < 16; k = g->l[k].next_in)
+		if (!(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->pid != b->pid && u->pid != w->pid) {
+			comm[n] = u->comm;
+			then[n++] = u->pid;
+		}
+	for (i = 0; i < n; i++) {
+		if ((now = counterpart(g, then[i], b->pid, v->pid,
+		    &relation)) == 0 || now == v->pid || now == then[i] ||
+		    (s = stuck(x, now)) == 0)
+			continue;
+		snprintf(why, sizeof(why), "is to the hung process what %s "
+		    "%u, which woke %s %u then, was to the baseline's: %s",
+		    str_of(comm[i]), then[i], i == 0 ? str_of(b->comm) :
+		    str_of(w->comm), i == 0 ? b->pid : w->pid, relation);
+		found |= blame(x, s, why, depth, 0);
+	}
+	return found;
 }
 
 /* Waiting: whose wake-up is missing, and why. */
@@ -472,8 +527,15 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 */
 	if (depth > 0 && syscall_is_sleep(sys))
 		return 0;
-	if (holders(x, id, depth) > 0)
+	switch (holders(x, id, depth)) {
+	case HELD_BY_LINE:
+		return 0;
+	case 0:
+	case -1:
+		break;
+	default:
 		return 1;
+	}
 
 	/* A wait that ended by a peer shows its own wake-up path. */
 	if (link_into_next(x->g, id, &l) && l->from != 0 &&
@@ -494,8 +556,10 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	pi = new_path(x->d);
 	walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
-	return blame_path(x, pi, v->tid, "on the baseline's wake-up path, and "
-	    "stuck through the hang", depth);
+	if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, and "
+	    "stuck through the hang", depth))
+		return 1;
+	return base != 0 && counterparts(x, id, base, waker, depth);
 }
 
 /* Working: the work itself is the cause; the slice shows its input. */

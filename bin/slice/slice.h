@@ -127,6 +127,15 @@ struct diagnosis {
 void		 diagnose(struct graph *, const struct spin_rec *,
 		    uint64_t threshold, int interactive, struct diagnosis *);
 
+/*
+ * relation.c: who forked whom.  counterpart: the process that stands to
+ * now as then stood to base (itself, parent, child or sibling of the same
+ * rank), 0 if none; relation says which.
+ */
+uint32_t	 process_parent(struct graph *, uint32_t pid);
+uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,
+		    uint32_t now, const char **relation);
+
 /* report.c */
 void		 report_records(struct graph *, const struct diagnosis *,
 		    struct writer *);

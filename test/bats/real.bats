@@ -5,8 +5,10 @@
 # bar: the root cause reported is the right process, and no more than
 # three are named.  One case for each kind of fact the kernel gives:
 # a TCP server's queue, a file lock, a pipe chain, a child waited for, a
-# relay of sockets.  Every case and both cuts, to the same bar:
-# test/real/real.bats.
+# relay of sockets; and for what the history adds: a consumer whose
+# producer is a new process each time (the baseline's, mapped to the
+# present one by relation), a lock held by a session that a script feeds.
+# Every case and both cuts, to the same bar: test/real/real.bats.
 
 load helpers
 
@@ -44,4 +46,12 @@ during() {
 
 @test "real, in progress: socat client -> two relays -> slow backend" {
 	during socat-chain
+}
+
+@test "real, in progress: a redis-cli consumer waits for a late producer (baseline by relation)" {
+	during redis-queue
+}
+
+@test "real, in progress: sqlite3 naps for a lock a session holds while its script sleeps" {
+	during sqlite-busy
 }

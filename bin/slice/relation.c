@@ -1,0 +1,160 @@
+/*
+ * Relations between processes, from the fork links: who forked whom, and
+ * in which order.  A one-process-per-request program (a client, a job of
+ * a script) has its baseline in another process of the same program, and
+ * the processes that took part in that normal episode are gone.  The one
+ * to look at now is the process in the same relation to the hung one:
+ * the sibling forked as many forks before it (a shell's producer and
+ * consumer), its parent, its child of the same rank.
+ */
+#include <stdlib.h>
+
+#include "slice.h"
+
+/*
+ * The process that forked pid, by the link into its first vertex, and
+ * when it forked (its first vertex may start later: a child waits for a
+ * CPU); or 0.
+ */
+static uint32_t
+forked_by(struct graph *g, uint32_t pid, uint64_t *when)
+{
+	uint64_t id = vertex_at(g, pid, 0), first = UINT64_MAX;
+	struct vertex *v = vertex_get(g, id), *u;
+	uint32_t parent = 0;
+	int32_t k;
+
+	if (v == NULL || v->began_by != str_id(VB_FORK))
+		return 0;
+	/*
+	 * The fork came before anything else another process did to wake
+	 * it (a lock it waits for may have been taken long before).
+	 */
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if ((g->l[k].props & LR_WAKES) &&
+		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->pid != pid && g->l[k].from_time < first) {
+			first = g->l[k].from_time;
+			parent = u->pid;
+		}
+	*when = first;
+	return parent;
+}
+
+uint32_t
+process_parent(struct graph *g, uint32_t pid)
+{
+	uint64_t when;
+
+	return forked_by(g, pid, &when);
+}
+
+struct child {
+	uint64_t	 born;
+	uint32_t	 pid;
+};
+
+static int
+by_birth(const void *a, const void *b)
+{
+	const struct child *x = a, *y = b;
+
+	if (x->born != y->born)
+		return x->born < y->born ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The processes parent forked, in the order it forked them. */
+static size_t
+children(struct graph *g, uint32_t parent, struct child **c)
+{
+	struct vertex *v;
+	uint32_t last = 0;
+	size_t n = 0, cap = 0;
+	uint64_t i, born;
+
+	*c = NULL;
+	for (i = 0; i < g->nby; i++) {
+		v = &g->v[g->by_thread[i]];
+		if (v->tid == last)
+			continue;
+		last = v->tid;	/* by_thread is by (tid, begin): its first */
+		if (v->pid != v->tid || forked_by(g, v->pid, &born) != parent)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*c = xrealloc(*c, cap * sizeof(**c));
+		}
+		(*c)[n].born = born;
+		(*c)[n++].pid = v->pid;
+	}
+	qsort(*c, n, sizeof(**c), by_birth);
+	return n;
+}
+
+static long
+rank_of(const struct child *c, size_t n, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].pid == pid)
+			return (long)i;
+	return -1;
+}
+
+/* The child of parent at rank r (from 0), or 0. */
+static uint32_t
+child_at(struct graph *g, uint32_t parent, long r)
+{
+	struct child *c;
+	size_t n = children(g, parent, &c);
+	uint32_t pid = r >= 0 && (size_t)r < n ? c[r].pid : 0;
+
+	free(c);
+	return pid;
+}
+
+uint32_t
+counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
+    const char **relation)
+{
+	uint32_t pb = process_parent(g, base), pn = process_parent(g, now);
+	struct child *c;
+	size_t n;
+	long rt, rb, rn;
+	uint32_t pid = 0;
+
+	if (then == base) {
+		*relation = "itself";
+		return now;
+	}
+	if (pb != 0 && then == pb) {
+		*relation = "its parent";
+		return pn;
+	}
+	if (process_parent(g, then) == base) {
+		n = children(g, base, &c);
+		rt = rank_of(c, n, then);
+		free(c);
+		*relation = "its child, the same in fork order";
+		return child_at(g, now, rt);
+	}
+	if (pb == 0 || pn == 0 || process_parent(g, then) != pb)
+		return 0;
+	/* Siblings: as many forks of their parent apart. */
+	n = children(g, pb, &c);
+	rt = rank_of(c, n, then);
+	rb = rank_of(c, n, base);
+	free(c);
+	if (rt < 0 || rb < 0)
+		return 0;
+	n = children(g, pn, &c);
+	if ((rn = rank_of(c, n, now)) >= 0 && rn + rt - rb >= 0 &&
+	    (size_t)(rn + rt - rb) < n)
+		pid = c[rn + rt - rb].pid;
+	free(c);
+	*relation = rt < rb ? "its sibling, as many forks before it" :
+	    "its sibling, as many forks after it";
+	return pid;
+}
