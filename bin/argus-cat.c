@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
 static const char usage[] =
-"usage: argus-cat [-LzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-s TIME] [-u TIME]\n"
+"usage: argus-cat [-LPzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-s TIME] [-u TIME]\n"
 "                 [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
@@ -22,6 +23,7 @@ static const char usage[] =
 "                      read each up to its last flush, without an error\n"
 "                      TIME is CLOCK_MONOTONIC nanoseconds, or +DURATION\n"
 "                      (e.g. +1.5s, +200ms) from the first record's time\n"
+"  -P, --progress      say on stderr how far the reading has come\n"
 "  -o, --output FILE   write to FILE (mode 0600) instead of stdout\n"
 "  -z, --compress      gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress   plain output even into a regular file\n"
@@ -41,6 +43,30 @@ struct select {
 	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };
+
+/*
+ * How far the reading has come, for a person waiting on a minute of a busy
+ * machine: records and the time reached, from the window's start.  On a
+ * terminal one line redrawn twice a second, else a line every 5 s.
+ */
+static void
+progress(uint64_t nrec, uint64_t t, uint64_t from, int done)
+{
+	static uint64_t next;
+	static int tty = -1;
+	uint64_t now = now_ns();
+
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!done && now < next)
+		return;
+	next = now + (tty ? 500 : 5000) * 1000000ULL;
+	fprintf(stderr, "%sargus-cat: %s %llu records, up to +%.1f s%s",
+	    tty ? "\r" : "", done ? "read" : "reading",
+	    (unsigned long long)nrec, t != NO_TIME && from != NO_TIME &&
+	    t > from ? (t - from) / 1e9 : 0.0,
+	    tty && !done ? "\033[K" : "\n");
+}
 
 static void
 parse_list(const char *opt, char *arg, uint64_t **v, size_t *n)
@@ -116,6 +142,7 @@ main(int argc, char *argv[])
 		{ "since",	required_argument, NULL, 's' },
 		{ "until",	required_argument, NULL, 'u' },
 		{ "live",	no_argument,	   NULL, 'L' },
+		{ "progress",	no_argument,	   NULL, 'P' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -124,9 +151,10 @@ main(int argc, char *argv[])
 	const struct record *rec;
 	struct source *src;
 	struct writer *out;
-	int ch;
+	uint64_t nrec = 0, last = NO_TIME, from;
+	int ch, show = 0;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:s:u:L" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:s:u:LP" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -147,6 +175,9 @@ main(int argc, char *argv[])
 		case 'L':
 			reader_live = 1;
 			break;
+		case 'P':
+			show = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -154,10 +185,21 @@ main(int argc, char *argv[])
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
-	while ((rec = source_next(src)) != NULL)
+	while ((rec = source_next(src)) != NULL) {
 		if (selected(&sel, rec))
 			writer_record(out, rec);
+		if (rec->time != NO_TIME)
+			last = rec->time;
+		if (show && (++nrec & 0xffff) == 0)
+			progress(nrec, last, sel.since.set &&
+			    !sel.since.relative ? sel.since.ns : sel.first, 0);
+	}
 	writer_close(out);
+	if (show && !interrupted) {
+		from = sel.since.set && !sel.since.relative ? sel.since.ns :
+		    sel.first;
+		progress(nrec, last, from, 1);
+	}
 	source_close(src);
 	return exit_status(1);
 }

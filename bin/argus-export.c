@@ -36,7 +36,6 @@ static const char usage[] =
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open, 73 cannot create.\n"
 "See argus-export(1).\n";
 
-
 static char *
 help(void)
 {

@@ -264,3 +264,11 @@ kill_half_way() {
 	[ "$status" -eq 73 ]
 	[[ "$output" == *"is a directory"* ]]
 }
+
+@test "--progress: how far the reading has come, on stderr; the stream unchanged" {
+	argus-cat --progress -Z -s 200 a.csv b.csv >progress.out 2>progress.err
+	argus-cat -s 200 a.csv b.csv | cmp - progress.out
+	# Not a terminal: the totals at the end, from the window's start.
+	grep -qx 'argus-cat: read 7 records, up to +0.0 s' progress.err
+	[ "$(wc -l <progress.err)" -eq 1 ]
+}
