@@ -7,16 +7,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "util.h"
 
+#define TID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
+#define COMM_LEN	16		/* its TASK_COMM_LEN */
+
 static const char usage[] =
-"usage: argus-cat [-LPzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-s TIME] [-u TIME]\n"
-"                 [-o FILE] [FILE ...]\n"
+"usage: argus-cat [-LPzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
+"                 [-s TIME] [-u TIME] [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
 "  -k, --kind LIST     keep only records of these kinds (comments stay)\n"
 "  -p, --pid LIST      keep only records of these processes\n"
 "  -t, --tid LIST      keep only records of these threads\n"
+"  -c, --comm LIST     keep only records of threads of these names, from\n"
+"                      when they take the name (start, exec, rename)\n"
 "  -s, --since TIME    drop records before TIME\n"
 "  -u, --until TIME    drop records after TIME\n"
 "  -L, --live          files may still be being written (a flight recorder's):\n"
@@ -40,6 +46,9 @@ struct select {
 	size_t		  nkinds;
 	uint64_t	 *pids, *tids;
 	size_t		  npids, ntids;
+	char		**comms;
+	size_t		  ncomms;
+	uint8_t		 *named;	/* --comm: threads that took a name, a bit each */
 	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };
@@ -80,14 +89,55 @@ parse_list(const char *opt, char *arg, uint64_t **v, size_t *n)
 }
 
 static void
-parse_kinds(struct select *sel, char *arg)
+parse_names(char ***v, size_t *n, char *arg)
 {
 	char *s;
 
 	while ((s = strsep(&arg, ",")) != NULL) {
-		sel->kinds = xrealloc(sel->kinds, (sel->nkinds + 1) * sizeof(char *));
-		sel->kinds[sel->nkinds++] = s;
+		*v = xrealloc(*v, (*n + 1) * sizeof(char *));
+		(*v)[(*n)++] = s;
 	}
+}
+
+/*
+ * --comm: a thread takes a name when it is introduced (its task record),
+ * when it runs a new program (the kernel names it after the file, cut to
+ * 15 bytes) and when it is renamed; from then on its records are kept.
+ */
+static void
+learn_name(struct select *sel, const struct record *rec)
+{
+	char base[COMM_LEN];
+	const char *name, *slash, *type;
+	uint64_t tid;
+	size_t i;
+
+	/* Read as text: argus-cat passes on what it does not check. */
+	type = strcmp(rec->f[COL_KIND], "event") == 0 && rec->nf > EC_TYPE ?
+	    rec->f[EC_TYPE] : "";
+	if (strcmp(rec->f[COL_KIND], "task") == 0) {
+		if (!record_u64_opt(rec, COL_TID, &tid))
+			return;
+		name = record_str(rec, COL_FIRST_OWN);
+	} else if (strcmp(type, etype_name(E_COMM)) == 0) {
+		if (!record_u64_opt(rec, EC_ARG + 1, &tid))
+			return;
+		name = record_str(rec, EC_ARG + 3);
+	} else if (strcmp(type, etype_name(E_EXEC)) == 0) {
+		if (!record_u64_opt(rec, COL_TID, &tid))
+			return;
+		name = record_str(rec, EC_ARG);
+		if ((slash = strrchr(name, '/')) != NULL)
+			name = slash + 1;
+		snprintf(base, sizeof(base), "%s", name);
+		name = base;
+	} else
+		return;
+	if (tid >= TID_LIMIT)
+		return;
+	for (i = 0; i < sel->ncomms; i++)
+		if (strcmp(sel->comms[i], name) == 0)
+			sel->named[tid / 8] |= 1 << tid % 8;
 }
 
 static int
@@ -107,6 +157,7 @@ in_list(const struct record *rec, size_t col, const uint64_t *v, size_t n)
 static int
 selected(struct select *sel, const struct record *rec)
 {
+	uint64_t tid;
 	size_t i;
 
 	if (rec->comment)
@@ -121,6 +172,12 @@ selected(struct select *sel, const struct record *rec)
 	if (!in_list(rec, COL_PID, sel->pids, sel->npids) ||
 	    !in_list(rec, COL_TID, sel->tids, sel->ntids))
 		return 0;
+	if (sel->ncomms) {
+		learn_name(sel, rec);
+		if (record_u64_opt(rec, COL_TID, &tid) && (tid >= TID_LIMIT ||
+		    !(sel->named[tid / 8] & 1 << tid % 8)))
+			return 0;
+	}
 	if (rec->time == NO_TIME)
 		return 1;
 	if (sel->first == NO_TIME)
@@ -139,6 +196,7 @@ main(int argc, char *argv[])
 		{ "kind",	required_argument, NULL, 'k' },
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "tid",	required_argument, NULL, 't' },
+		{ "comm",	required_argument, NULL, 'c' },
 		{ "since",	required_argument, NULL, 's' },
 		{ "until",	required_argument, NULL, 'u' },
 		{ "live",	no_argument,	   NULL, 'L' },
@@ -154,17 +212,22 @@ main(int argc, char *argv[])
 	uint64_t nrec = 0, last = NO_TIME, from;
 	int ch, show = 0;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:s:u:LP" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:c:s:u:LP" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
-			parse_kinds(&sel, optarg);
+			parse_names(&sel.kinds, &sel.nkinds, optarg);
 			break;
 		case 'p':
 			parse_list("--pid", optarg, &sel.pids, &sel.npids);
 			break;
 		case 't':
 			parse_list("--tid", optarg, &sel.tids, &sel.ntids);
+			break;
+		case 'c':
+			parse_names(&sel.comms, &sel.ncomms, optarg);
+			if (sel.named == NULL)
+				sel.named = xcalloc(TID_LIMIT / 8, 1);
 			break;
 		case 's':
 			when_parse(&sel.since, "--since", optarg);

@@ -272,3 +272,27 @@ kill_half_way() {
 	grep -qx 'argus-cat: read 7 records, up to +0.0 s' progress.err
 	[ "$(wc -l <progress.err)" -eq 1 ]
 }
+
+@test "--comm: a thread's records from when it takes the name: start, exec, rename" {
+	stream >n.csv <<-'EOF'
+	meta,,,,source,test
+	task,100,40,40,bash
+	event,100,40,40,,0,sys_enter,-,0,read
+	task,110,50,50,editor
+	event,110,50,50,,1,sys_enter,-,0,read
+	event,120,40,40,,0,exec,-,/usr/bin/editor,40
+	event,130,40,40,,0,sys_exit,-,0,read,1
+	task,140,50,51,worker
+	event,150,50,51,,1,comm,-,50,51,worker,editor
+	event,160,50,51,,1,sys_enter,-,0,write
+	EOF
+	argus-cat -Z --comm editor n.csv >sel.csv
+	# The meta record is about no thread; bash's read, before its exec,
+	# and the worker's record before its rename are not the editor's.
+	[ "$(grep -c . sel.csv)" -eq 8 ]
+	! grep -q '^event,100,' sel.csv
+	! grep -q '^task,140,' sel.csv
+	grep -q '^event,130,40,40,' sel.csv
+	grep -q '^event,160,50,51,' sel.csv
+	argus-cat -Z -c nothing,editor -k task n.csv | grep -qx 'task,110,50,50,editor'
+}
