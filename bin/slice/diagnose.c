@@ -288,10 +288,16 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 		    " so far" : "", why);
 		return 1;
 	}
+	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
+		return 1;
+	/*
+	 * Where a strong link or the kernel named it, the chain is not
+	 * ambiguous: going on needs no question (the user is asked only
+	 * where the graph is).
+	 */
 	snprintf(q, sizeof(q), "Thread %u was stuck when the hang began "
 	    "(vertex %llu). Diagnose it further?", w->tid, (unsigned long long)u);
-	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN ||
-	    !ask_yes(q, 1, &how))
+	if (!strong && !ask_yes(q, 1, &how))
 		return 1;
 	x->waits[x->nchain] = st == TS_WAIT;
 	x->chain[x->nchain++] = w->tid;
