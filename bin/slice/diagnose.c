@@ -425,7 +425,8 @@ usable(struct graph *g, uint64_t id, const struct link *l)
  * The kernel's word on what the vertex waits on and who holds it: its
  * LR_HOLDS links, the strong ones first (one named party), then, if they
  * lead nowhere (back to the chain, to an idle loop), every weak holder:
- * any of them may be the one.  -1 if the kernel said nothing.
+ * any of them may be the one.  -1 if the kernel said nothing; HELD_BY_LINE
+ * if an ancestor of the hung process holds it (the chain ends there).
  */
 static int
 holders(struct dctx *x, uint64_t id, int depth)
