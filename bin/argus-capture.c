@@ -32,6 +32,10 @@ static const char usage[] =
 "                         directory of yours alone (made 0700 if missing)\n"
 "      --ring-size SIZE   the most DIR may hold (default 2G)\n"
 "      --ring-files N     files the ring is cut into (default 16)\n"
+"      --defer            leave the events in the kernel's buffers (-b, in\n"
+"                         overwrite mode) and write them out only when\n"
+"                         asked, by SIGUSR1, and at the end: the kernel's\n"
+"                         own cost while nobody asks\n"
 "  -p, --pid PID[,PID]    only these processes and their descendants\n"
 "  -c, --comm NAME        only processes or threads named NAME\n"
 "  -s, --syscalls SET     all, none, default (blocking and IPC calls),\n"
@@ -56,7 +60,7 @@ static const char usage[] =
 "73 cannot create, 77 DIR not yours alone, 126/127 COMMAND cannot run.\n";
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
-	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT };
+	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER };
 
 static uint64_t
 parse_size(const char *opt, const char *s)
@@ -119,6 +123,7 @@ main(int argc, char *argv[])
 		{ "stacks",	 required_argument, NULL, O_STACKS },
 		{ "stacks-comm", required_argument, NULL, O_STACKS_COMM },
 		{ "no-snapshot", no_argument,	    NULL, O_NO_SNAPSHOT },
+		{ "defer",	 no_argument,	    NULL, O_DEFER },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct capture_opts o = { 0 };
@@ -181,6 +186,9 @@ main(int argc, char *argv[])
 			add_pids(optarg, "--stacks", &o.stack_pids,
 			    &o.nstack_pids);
 			break;
+		case O_DEFER:
+			o.defer = 1;
+			break;
 		case O_NO_SNAPSHOT:
 			o.no_snapshot = 1;
 			break;
@@ -204,6 +212,9 @@ main(int argc, char *argv[])
 		diex(EX_USAGE, "-o and --ring: choose one");
 	if (o.ring != NULL)
 		out_ring_usage_check(o.ring_size, o.ring_files);
+	if (o.defer && (o.nstack_pids > 0 || o.nstack_comms > 0))
+		diex(EX_USAGE, "--defer and --stacks: stacks are sampled as "
+		    "events come; choose one");
 	if (o.spool_size < (1 << 20))
 		diex(EX_USAGE, "--spool-size: at least 1M");
 	o.out = c.out;

@@ -11,17 +11,18 @@
 #include "porcelain/porcelain.h"
 
 static const struct command *commands[] = {
-	&cmd_start, &cmd_stop, &cmd_status, &cmd_mark, &cmd_debug, &cmd_demo,
+	&cmd_start, &cmd_stop, &cmd_status, &cmd_flush, &cmd_mark, &cmd_debug, &cmd_demo,
 };
 
 static const char usage[] =
 "usage: argus [--ring DIR] COMMAND [ARGS]\n"
 "Find out why a program hung.\n"
 "\n"
-"  start [--ring-size SIZE] [CAPTURE-OPTIONS]\n"
+"  start [--ring-size SIZE] [--live] [CAPTURE-OPTIONS]\n"
 "                             run the flight recorder in the background\n"
 "  stop                       stop it (if it runs)\n"
-"  status                     whether it runs, and what its directory holds\n"
+"  status                     whether it runs, and what it holds\n"
+"  flush                      have it write out its kernel buffers now\n"
 "  mark [--no-snapshot] [TEXT] note in the recording that it hangs now, and\n"
 "                             what blocked threads wait on (argus-waitfor)\n"
 "  debug [--pid PID | --tid TID | --comm NAME] [--at TIME] [--last TIME]\n"

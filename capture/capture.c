@@ -297,6 +297,9 @@ configure(const struct capture_opts *o)
 	if (tfs_write("buffer_size_kb", "%u", o->buffer_kb) == -1)
 		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(),
 		    o->buffer_kb);
+	/* Deferred, the ring is all there is: the newest events in it. */
+	if (o->defer && tfs_write("options/overwrite", "1") == -1)
+		die(EX_UNAVAILABLE, "%s/options/overwrite", tfs_instance());
 	/* Markers written to the top-level trace_marker reach us too. */
 	if (tfs_exists("options/copy_trace_marker") &&
 	    tfs_write("options/copy_trace_marker", "1") == -1)
@@ -335,6 +338,7 @@ start(const struct capture_opts *o)
 		sc.pass = dwstack_collect;
 	if (!o->no_snapshot)
 		sc.stopped = snapshot;
+	sc.defer = o->defer;
 	spool_start(&sc);
 
 	self[0] = syscall(SYS_gettid);
@@ -386,11 +390,36 @@ start(const struct capture_opts *o)
 	}
 }
 
+/*
+ * A request served (spool_request()): everything up to its moment is
+ * written and flushed, and the ring says so for whoever asked.
+ */
+static uint64_t
+serve(uint64_t noted, uint64_t upto)
+{
+	uint64_t req = spool_requested();
+
+	if (req <= noted || upto < req)
+		return noted;
+	report_lost(out_writer());
+	out_flush();
+	out_served(req);
+	return req;
+}
+
+/* SIGUSR1: write out what the kernel holds now (argus debug, argus mark). */
+static void
+on_request(int sig)
+{
+	(void)sig;
+	spool_request();
+}
+
 /* Records until the reader has stopped and everything is written. */
 static void
 format_loop(void)
 {
-	uint64_t t, last_flush, n, upto;
+	uint64_t t, last_flush, n, upto, noted = 0;
 
 	last_flush = now_ns();
 	set_idle(0, 1);
@@ -408,12 +437,15 @@ format_loop(void)
 			n = emit_run(out_writer(), UINT64_MAX, BATCH);
 		if (n > 0)
 			out_check();
+		else
+			noted = serve(noted, upto);
 		t = now_ns();
 		if (t - last_flush >= SEC) {
 			report_lost(out_writer());
 			out_flush();
 			last_flush = t;
-			set_idle(0, !spool_stopped() && !behind());
+			set_idle(0, !spool_stopped() && !behind() &&
+			    spool_requested() <= noted);
 		}
 		if (spool_error() != NULL)
 			diex(EX_SOFTWARE, "reading the trace: %s",
@@ -421,7 +453,8 @@ format_loop(void)
 		if (n == 0) {
 			if (spool_done())
 				break;
-			if (spool_stopped())
+			/* Someone waits for it: at full speed. */
+			if (spool_stopped() || spool_requested() > noted)
 				set_idle(0, 0);
 			spool_wait();
 		}
@@ -526,6 +559,8 @@ capture_run(const struct capture_opts *o)
 	formatter_tid = syscall(SYS_gettid);
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is an error, not death */
 	catch_signals();
+	/* First of all: `argus debug' may ask as soon as it knows our pid. */
+	signal(SIGUSR1, on_request);
 	status_line = isatty(STDERR_FILENO);
 
 	oc.path = o->out;

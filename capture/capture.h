@@ -26,6 +26,7 @@ struct capture_opts {
 	uint64_t	 spool_size;
 	char		**cmd;		/* -- COMMAND ARGS, or NULL */
 	int		 no_snapshot;	/* --no-snapshot: no wait-for records */
+	int		 defer;		/* --defer: read the kernel's ring when asked */
 };
 
 int	 capture_run(const struct capture_opts *);	/* an exit code */

@@ -210,3 +210,21 @@ out_close(void)
 	writer_close(w);
 	w = NULL;
 }
+
+/*
+ * The ring's answer to a request (argus debug, argus mark): every event
+ * before T is in its files.  A file replaced whole, so that a reader sees
+ * one answer or the next, never half of one.
+ */
+void
+out_served(uint64_t t)
+{
+	struct outfile f;
+
+	if (ringfd == -1)
+		return;
+	outfile_open(&f, ringfd, "served", OUT_ATOMIC);
+	if (dprintf(f.fd, "%llu\n", (unsigned long long)t) < 0)
+		die(EX_IOERR, "%s/served", conf.ring);
+	outfile_commit(&f);
+}

@@ -65,6 +65,7 @@ static _Atomic uint64_t	 watermark;
 static _Atomic int	 tracing_off, finished;
 static _Atomic uint64_t	*lost;
 static _Atomic uint64_t	 stop_at;
+static _Atomic uint64_t	 request, served;	/* spool_request()'s times */
 static _Atomic int	 child, child_status = -1;
 static const char *_Atomic error;
 static volatile int	 reader_tid;
@@ -156,6 +157,7 @@ read_stats(void)
 		atomic_store(&lost[cpu], cpu_lost(cpu));
 }
 
+static int should_stop(void);
 static size_t max_read;		/* by one CPU in the last pass */
 static uint64_t *bound;		/* per CPU: all events before it are read */
 
@@ -258,48 +260,83 @@ pass(void)
 }
 
 /*
- * After tracing is off: every CPU until it is empty.  Returns 1 while a
- * full spool keeps some CPU from being emptied, to be called again.
+ * One CPU until it is empty: returns 1 when a full spool stopped us first,
+ * to be called again, -1 on error.  Emptied while tracing goes on, the
+ * CPU's events are all read up to the moment of the read, less the slack
+ * for events reserved but not yet committed; once tracing is off, all.
  */
 static int
-final_pass(void)
+empty_cpu(int cpu, int off)
 {
 	struct page *p;
 	ssize_t got;
-	uint64_t ts;
-	int cpu, more = 0;
+	uint64_t ts, t;
 
-	for (cpu = 0; cpu < ncpus; cpu++)
-		for (;;) {
-			if ((p = page_alloc()) == NULL) {
-				more = 1;
-				break;
-			}
-			got = read(fds[cpu], p->data, pgsize);
-			if (got <= 0) {
-				ring_put(&freed, p);
-				if (got < 0 && errno == EINTR)
-					continue;
-				if (got < 0 && errno != EAGAIN) {
-					atomic_store(&error, strerror(errno));
-					return -1;
-				}
-				bound[cpu] = UINT64_MAX;	/* no more */
-				break;
-			}
-			p->len = got;
-			memcpy(&ts, p->data, sizeof(ts));
-			if (ts > bound[cpu])
-				bound[cpu] = ts;
-			if (!ring_put(&queues[cpu], p)) {
-				atomic_store(&error, "spool queue overflow");
+	for (;;) {
+		if ((p = page_alloc()) == NULL)
+			return 1;
+		t = now_ns();
+		got = read(fds[cpu], p->data, pgsize);
+		if (got <= 0) {
+			ring_put(&freed, p);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0 && errno != EAGAIN) {
+				atomic_store(&error, strerror(errno));
 				return -1;
 			}
-			atomic_fetch_add(&queued, 1);
-			atomic_fetch_add(&total, got);
+			if (off)
+				bound[cpu] = UINT64_MAX;	/* no more */
+			else if (t > SLACK_NS && t - SLACK_NS > bound[cpu])
+				bound[cpu] = t - SLACK_NS;
+			return 0;
 		}
+		p->len = got;
+		memcpy(&ts, p->data, sizeof(ts));
+		if (ts > bound[cpu])
+			bound[cpu] = ts;
+		if (!ring_put(&queues[cpu], p)) {
+			atomic_store(&error, "spool queue overflow");
+			return -1;
+		}
+		atomic_fetch_add(&queued, 1);
+		atomic_fetch_add(&total, got);
+	}
+}
+
+/*
+ * Every CPU until it is empty.  Returns 1 while a full spool keeps some
+ * CPU from being emptied, to be called again.
+ */
+static int
+empty_all(int off)
+{
+	int cpu, rc, more = 0;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		if ((rc = empty_cpu(cpu, off)) < 0)
+			return -1;
+		more |= rc;
+	}
 	publish();
 	return more;
+}
+
+/*
+ * A request (spool_request()) in deferred mode: what the kernel's ring
+ * holds now, all of it.  The events of the moment of the request are
+ * committed within the slack, so we wait that long first; then the
+ * watermark passes the request and the formatter can say it is served.
+ */
+static void
+serve(void)
+{
+	struct timespec ts = { 0, 2 * SLACK_NS };
+
+	nanosleep(&ts, NULL);
+	while (atomic_load(&error) == NULL && empty_all(0) > 0 &&
+	    !should_stop())
+		usleep(1000);
 }
 
 static int
@@ -339,6 +376,27 @@ reader(void *arg)
 		setpriority(PRIO_PROCESS, syscall(SYS_gettid), -10);
 	reader_tid = syscall(SYS_gettid);
 	while (!should_stop()) {
+		/* Deferred: the kernel's ring keeps the events until asked. */
+		if (conf.defer) {
+			t = atomic_load(&request);
+			if (t > atomic_load(&served)) {
+				serve();
+				atomic_store(&served, t);
+			}
+			t = now_ns();
+			if (t - last_stats >= 1000000000ULL) {
+				read_stats();
+				last_stats = t;
+				if (conf.tick)
+					conf.tick();
+			}
+			at = atomic_load(&stop_at);
+			ts.tv_nsec = IDLE_NS;
+			if (at != 0 && at > t && at - t < IDLE_NS)
+				ts.tv_nsec = at - t;
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		if (debug) {
 			t = now_ns();
 			if (dbg_prev && t - dbg_prev > dbg_maxgap)
@@ -378,7 +436,7 @@ reader(void *arg)
 	if (conf.stopped)
 		conf.stopped();
 	/* Take everything that is left, waiting for room if need be. */
-	while (atomic_load(&error) == NULL && (busy = final_pass()) > 0)
+	while (atomic_load(&error) == NULL && (busy = empty_all(1)) > 0)
 		usleep(1000);
 	read_stats();
 	if (debug) {
@@ -549,6 +607,18 @@ spool_lost(struct spool_stats *s)
 
 	for (cpu = 0; cpu < ncpus; cpu++)
 		s->lost[cpu] = atomic_load(&lost[cpu]);
+}
+
+void
+spool_request(void)
+{
+	atomic_store(&request, now_ns());
+}
+
+uint64_t
+spool_requested(void)
+{
+	return atomic_load(&request);
 }
 
 const char *

@@ -28,6 +28,7 @@ struct spool_conf {
 	size_t		 bufsize;	/* the kernel's, per CPU */
 	uint64_t	 stop_at;	/* CLOCK_MONOTONIC ns; 0: no deadline */
 	int		 child;		/* stop when it exits; 0: none */
+	int		 defer;		/* read only when asked, and at the end */
 	void		(*tick)(void);	/* once a second, from the reader */
 	void		(*pass)(void);	/* after each pass, from the reader */
 	void		(*stopped)(void);	/* tracing just turned off */
@@ -54,6 +55,13 @@ int	 spool_full(void);		/* the reader cannot read on */
 size_t	 spool_bytes(void);		/* queued now */
 uint64_t spool_total(void);		/* read since the start */
 void	 spool_lost(struct spool_stats *);	/* latest counters */
+/*
+ * Ask for everything the kernel holds up to now (async-signal-safe); the
+ * request is served once the watermark passes the time it returns.  In
+ * deferred mode this is the only time the reader reads, but at the end.
+ */
+void	 spool_request(void);
+uint64_t spool_requested(void);		/* the latest request's time, or 0 */
 const char *spool_error(void);		/* the reader's failure, or NULL */
 
 #endif

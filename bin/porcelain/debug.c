@@ -65,6 +65,7 @@ debug(int argc, char *argv[])
 	struct pipeline *p;
 	struct dirent *de;
 	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, fd, running;
+	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
 	struct stat st;
@@ -98,6 +99,9 @@ debug(int argc, char *argv[])
 		    "or --comm)");
 	if ((fd = ring_open(0)) == -1)
 		diex(EX_NOINPUT, "%s: no recording ('argus start' first)", ring);
+	/* The recent past may still be in the kernel: out with it first. */
+	if ((pid = recorder()) != 0)
+		recorder_drain(pid);
 	if ((fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
 	    (d = fdopendir(fd)) == NULL)
 		die(EX_NOINPUT, "%s", ring);

@@ -15,7 +15,8 @@
 static const char usage[] =
 "usage: argus mark [--no-snapshot] [TEXT ...]\n"
 "Write 'argus-mark TEXT' into the recording, to mark when a hang was\n"
-"noticed; argus-spin takes the last mark as the moment of the hang.\n"
+"noticed; argus-spin takes the last mark as the moment of the hang.  The\n"
+"recorder writes out what its kernel buffers hold, the hang's past.\n"
 "Then take a wait-for snapshot (argus-waitfor(1)) into the recorder's\n"
 "directory, which 'argus debug' reads with the recording.\n"
 "\n"
@@ -54,6 +55,8 @@ mark(int argc, char *argv[])
 	}
 	if (fd == -1 || write(fd, text, n) == -1 || close(fd) == -1)
 		die(EX_UNAVAILABLE, "%s", path);
+	/* The hang's past, out of the kernel's ring before it wraps. */
+	recorder_drain(pid);
 	/* The mark is made: a snapshot that fails is said, not fatal. */
 	if (snap)
 		snapshot_take(path, sizeof(path));

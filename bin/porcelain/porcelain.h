@@ -22,8 +22,8 @@ struct command {
 extern const char *ring;		/* the recorder's directory */
 
 /* Each subcommand, in its own file. */
-extern const struct command cmd_start, cmd_stop, cmd_status, cmd_mark,
-    cmd_debug, cmd_demo;
+extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
+    cmd_mark, cmd_debug, cmd_demo;
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error
@@ -72,6 +72,7 @@ int		 snapshot_newest(uint64_t since, uint64_t before, char *buf,
 void		 ring_default(void);
 int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
+int		 recorder_drain(pid_t);		/* 0, or -1 said */
 void		 ring_path(char *buf, size_t size, const char *name);
 
 #endif

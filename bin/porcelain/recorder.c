@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "porcelain.h"
@@ -103,4 +104,90 @@ recorder(void)
 		comm[0] = '\0';
 	fclose(fp);
 	return strncmp(comm, "argus-capture", 13) == 0 ? (pid_t)pid : 0;
+}
+
+/* Whether pid catches sig: a recorder older than its request would die. */
+static int
+catches(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			break;
+	fclose(fp);
+	return (mask >> (sig - 1)) & 1;
+}
+
+/* The time of the last request the recorder served (DIR/served), or 0. */
+static uint64_t
+served(void)
+{
+	unsigned long long t = 0;
+	FILE *fp;
+	int fd;
+
+	if ((fd = openat(ringfd, "served", O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		return 0;
+	if ((fp = fdopen(fd, "r")) == NULL)
+		die(EX_OSERR, "%s/served", ring);
+	if (fscanf(fp, "%llu", &t) != 1)
+		t = 0;
+	fclose(fp);
+	return t;
+}
+
+#define DRAIN_TIMEOUT_NS	(300 * 1000000000ULL)
+
+/*
+ * Everything the recorder holds up to now, into its files: a deferred
+ * recorder leaves the events in the kernel's ring until asked, and the
+ * newest, which a hang still going on needs, are always still in a live
+ * one's spool.  The recorder says when it is done (out_served()).
+ */
+int
+recorder_drain(pid_t pid)
+{
+	struct timespec nap = { 0, 20000000 };
+	uint64_t t0 = now_ns(), t;
+	int tty = isatty(STDERR_FILENO), said = 0;
+
+	if (!catches(pid, SIGUSR1)) {
+		warnx_("the recorder (pid %d) is older than this argus: "
+		    "reading what it wrote so far", (int)pid);
+		return -1;
+	}
+	if (kill(pid, SIGUSR1) == -1) {
+		warnx_("the recorder (pid %d): %s", (int)pid, strerror(errno));
+		return -1;
+	}
+	while (served() < t0) {
+		t = now_ns();
+		if (recorder() != pid) {
+			warnx_("the recorder stopped before it wrote out "
+			    "its kernel buffers");
+			return -1;
+		}
+		if (t - t0 > DRAIN_TIMEOUT_NS) {
+			warnx_("the recorder did not write out its kernel "
+			    "buffers in %llu s: reading what it wrote",
+			    (unsigned long long)(DRAIN_TIMEOUT_NS / 1000000000ULL));
+			return -1;
+		}
+		if (tty && t - t0 > 500000000ULL) {
+			fprintf(stderr, "\r\033[Kargus: the recorder writes "
+			    "out its kernel buffers: %.1f s", (t - t0) / 1e9);
+			said = 1;
+		}
+		nanosleep(&nap, NULL);
+	}
+	if (said)
+		fprintf(stderr, "\r\033[K");
+	return 0;
 }

@@ -20,13 +20,30 @@
 
 extern char **environ;
 
+#define MAX_ARGS	64
+
+/*
+ * The deferred recorder's kernel buffer per CPU: about a minute of a busy
+ * request/response server on each CPU (bench/recorder), in memory that
+ * the kernel never swaps.
+ */
+#define KERNEL_RING	"256M"
+
 static const char usage[] =
-"usage: argus start [--ring-size SIZE] [-s SET] [-b SIZE] [-p PID] [-c COMM]\n"
-"                   [--probes FILE] [--probe SPEC] [--stacks PID[,PID]]\n"
-"                   [--stacks-comm NAME]\n"
-"Run the flight recorder (argus-capture --ring) in the background: a ring\n"
-"of files in the recorder's directory that never holds more than SIZE\n"
-"(default 2G), the newest kept.  'argus debug' when something hangs.\n"
+"usage: argus start [--ring-size SIZE] [--live] [-b SIZE] [-s SET] [-p PID]\n"
+"                   [-c COMM] [--probes FILE] [--probe SPEC]\n"
+"                   [--stacks PID[,PID]] [--stacks-comm NAME]\n"
+"Run the flight recorder (argus-capture --ring) in the background.  The\n"
+"events stay in the kernel's per-CPU buffers (-b, default " KERNEL_RING "\n"
+"per CPU), the newest overwriting the oldest, at the kernel's own cost;\n"
+"'argus mark', 'argus debug' and 'argus stop' have the recorder write\n"
+"them out, into a ring of files in the recorder's directory that never\n"
+"holds more than SIZE (default 2G), the newest kept.\n"
+"\n"
+"  --live   read, parse and write every event as it comes (argus-capture's\n"
+"           default -b of 16M): the files hold more than the kernel's\n"
+"           buffers can, at a CPU cost on every event; needed by --stacks\n"
+"\n"
 "The other options are argus-capture's, passed on (probes, stacks and the\n"
 "pid and comm selections may be given more than once); see argus-capture(1).\n";
 
@@ -41,10 +58,10 @@ static const struct option passed[] = {
 	{ "stacks",	required_argument, NULL, 'S' },
 	{ "stacks-comm", required_argument, NULL, 'C' },
 	{ "ring-size",	required_argument, NULL, 'r' },
+	{ "live",	no_argument,	   NULL, 'L' },
 	{ NULL, 0, NULL, 0 }
 };
 
-#define MAX_ARGS	64
 
 /* What the recorder said before it died, for the user who started it. */
 static void
@@ -74,7 +91,7 @@ start(int argc, char *argv[])
 	posix_spawnattr_t attr;
 	struct outfile log, pidf;
 	pid_t pid, old;
-	int dfd, null, status, rc;
+	int dfd, null, status, rc, live = 0, sized = 0, stacks = 0;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "s:b:p:c:", passed, NULL)) != -1) {
@@ -82,7 +99,15 @@ start(int argc, char *argv[])
 			size = optarg;
 			continue;
 		}
-		if (ch == '?' || n + 3 > MAX_ARGS)
+		if (ch == 'L') {
+			live = 1;
+			continue;
+		}
+		if (ch == 'b')
+			sized = 1;
+		if (ch == 'S' || ch == 'C')
+			stacks = 1;
+		if (ch == '?' || n + 6 > MAX_ARGS)
 			command_usage(&cmd_start);
 		for (i = 0; passed[i].name != NULL && passed[i].val != ch; i++)
 			;
@@ -93,6 +118,16 @@ start(int argc, char *argv[])
 	if (optind != argc)
 		command_usage(&cmd_start);
 	cap[4] = (char *)size;
+	if (stacks && !live)
+		diex(EX_USAGE, "start: --stacks and --stacks-comm sample as "
+		    "events come: add --live");
+	if (!live) {
+		cap[n++] = "--defer";
+		if (!sized) {
+			cap[n++] = "-b";
+			cap[n++] = KERNEL_RING;
+		}
+	}
 	cap[n] = NULL;
 	dfd = ring_open(1);
 	if ((old = recorder()) != 0) {

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,9 +19,10 @@
 
 static const char usage[] =
 "usage: argus status\n"
-"Say whether the flight recorder runs, and what its directory holds: the\n"
-"ring's files, their size and the time they span, the wait-for snapshots\n"
-"and the diagnoses kept there.\n"
+"Say whether the flight recorder runs, what its kernel buffers hold (the\n"
+"seconds they reach back, the events not yet written out, those\n"
+"overwritten), and what its directory holds: the ring's files, their size\n"
+"and the time they span, the wait-for snapshots and the diagnoses.\n"
 "Exit: 0 running, 3 not running, 77 the directory is not yours alone.\n";
 
 struct held {
@@ -55,6 +57,61 @@ say(const char *what, const struct held *h)
 	    h->n == 1 ? "" : "s", h->bytes / 1048576.0, a, b);
 }
 
+/*
+ * A deferred recorder's events are in its tracefs instance until asked
+ * for: how much that holds, and how far back, from the kernel's counters.
+ */
+static void
+kernel_ring(pid_t pid)
+{
+	static const char *roots[] = { "/sys/kernel/tracing",
+	    "/sys/kernel/debug/tracing" };
+	char dir[PATH_MAX], path[PATH_MAX + 64], line[256];
+	unsigned long long kb = 0, entries = 0, overrun = 0, bytes = 0, v;
+	double oldest = 0, now = 0, o, n;
+	size_t i;
+	FILE *fp = NULL;
+	int ncpu;
+
+	for (i = 0; i < ARRAY_LEN(roots) && fp == NULL; i++) {
+		snprintf(dir, sizeof(dir), "%s/instances/argus-%d", roots[i],
+		    (int)pid);
+		snprintf(path, sizeof(path), "%s/buffer_size_kb", dir);
+		fp = fopen(path, "r");
+	}
+	if (fp == NULL)
+		return;
+	if (fscanf(fp, "%llu", &kb) != 1)
+		kb = 0;
+	fclose(fp);
+	for (ncpu = 0; ; ncpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, ncpu);
+		if ((fp = fopen(path, "r")) == NULL)
+			break;
+		o = n = 0;
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			if (sscanf(line, "entries: %llu", &v) == 1)
+				entries += v;
+			else if (sscanf(line, "overrun: %llu", &v) == 1)
+				overrun += v;
+			else if (sscanf(line, "bytes: %llu", &v) == 1)
+				bytes += v;
+			else if (sscanf(line, "oldest event ts: %lf", &o) != 1)
+				sscanf(line, "now ts: %lf", &n);
+		}
+		fclose(fp);
+		/* What every CPU covers: from the newest of the oldest. */
+		if (o > oldest)
+			oldest = o;
+		if (n > now)
+			now = n;
+	}
+	printf("%-12s %d x %.0f MiB in the kernel, %.1f MiB used: the last "
+	    "%.1f s, %llu events not yet written out; %llu overwritten\n",
+	    "buffers:", ncpu, kb / 1024.0, bytes / 1048576.0,
+	    entries && now > oldest ? now - oldest : 0.0, entries, overrun);
+}
+
 static int
 status(int argc, char *argv[])
 {
@@ -69,10 +126,11 @@ status(int argc, char *argv[])
 	if (argc != 1)
 		command_usage(&cmd_status);
 	pid = recorder();
-	if (pid != 0)
+	if (pid != 0) {
 		printf("%-12s running, argus-capture pid %d\n", "recorder:",
 		    (int)pid);
-	else
+		kernel_ring(pid);
+	} else
 		printf("%-12s not running\n", "recorder:");
 	printf("%-12s %s\n", "directory:", ring);
 	if ((fd = ring_open(0)) == -1) {

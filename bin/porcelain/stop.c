@@ -5,6 +5,8 @@
 
 #include "porcelain.h"
 
+#define STOP_WAIT	3000	/* tenths of a second */
+
 static const char usage[] =
 "usage: argus stop\n"
 "Stop the flight recorder that 'argus start' started (that process only).\n"
@@ -27,8 +29,18 @@ stop(int argc, char *argv[])
 	}
 	if (kill(pid, SIGINT) == -1)
 		die(EX_OSERR, "kill %d", (int)pid);
-	for (i = 0; i < 100 && kill(pid, 0) == 0; i++)
+	/* It writes out its kernel buffers first: a full one takes seconds. */
+	for (i = 0; i < STOP_WAIT && recorder() == pid; i++) {
+		if (i >= 10 && isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[Kargus: the recorder writes out "
+			    "its kernel buffers: %d s", i / 10);
 		usleep(100000);
+	}
+	if (i >= 10 && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	if (i == STOP_WAIT)
+		diex(EX_TEMPFAIL, "the recorder (pid %d) has not stopped after "
+		    "%d s", (int)pid, STOP_WAIT / 10);
 	unlinkat(ring_open(0), "recorder.pid", 0);
 	printf("argus: the recorder stopped; the recording stays in %s\n", ring);
 	return 0;

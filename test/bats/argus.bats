@@ -38,7 +38,7 @@ teardown() {
 }
 
 @test "argus: every command has --help; bad options are usage errors" {
-	for c in start stop status mark debug demo; do
+	for c in start stop status flush mark debug demo; do
 		run argus "$c" --help
 		[ "$status" -eq 0 ]
 		[[ "$output" == "usage: argus $c"* ]]
@@ -109,15 +109,59 @@ teardown() {
 	[[ "$output" == *"$PUB/home/st/argus: no recording"* ]]
 }
 
-@test "argus: start, mark, debug while it hangs, stop: the recorder finds the culprit" {
+@test "argus: start keeps the events in the kernel until mark writes them out; debug finds the culprit" {
 	need_tracing
 	ring="$BATS_TEST_TMPDIR/ring"
-	run argus --ring "$ring" start --ring-size 256M -s default \
+	run argus --ring "$ring" start -b 32M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--buffer-size 32M --defer'
+	sleep 1
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 6 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 2
+	load_ids truth
+	# Nobody asked yet: the hang is in the kernel's buffers, not the files.
+	run argus --ring "$ring" status
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -Eq '^buffers: +[0-9]+ x 32 MiB in the kernel, .* [1-9][0-9]* events not yet written out' <<<"$output"
+	! argus-cat -k event -p "$root_pid" "$ring"/argus-ring-*.csv.gz | grep -q ',switch,'
+	run argus --ring "$ring" mark it hangs now
+	[ "$status" -eq 0 ]
+	# Now they are, with the mark, before mark returns.
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ',marker,-,argus-mark it hangs now$'
+	argus-cat -k event -p "$root_pid" "$ring"/argus-ring-*.csv.gz | grep -q ',switch,'
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 30s --auto
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen"
+	! kill -0 "$pid" 2>/dev/null
+	[ ! -e "/sys/kernel/tracing/instances/argus-$pid" ]
+	[ -z "$(find "$ring" -mindepth 1 ! -perm 600)" ]
+	run argus --ring "$ring" flush
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"the recorder is not running"* ]]
+}
+
+@test "argus: start --live, mark, debug while it hangs, stop: the recorder finds the culprit" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring"
+	# Stacks are sampled as events come: only a live recorder takes them.
+	run argus --ring "$ring" start --stacks-comm cw-renderer
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"add --live"* ]]
+	run argus --ring "$ring" start --live --ring-size 256M -s default \
 	    --stacks-comm cw-renderer
 	[ "$status" -eq 0 ]
 	pid=$(cat "$ring/recorder.pid")
 	# The capture's own options reach it, as given.
 	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--ring-size 256M --syscalls default --stacks-comm cw-renderer'
+	! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--defer'
 	run argus --ring "$ring" start -s
 	[ "$status" -eq 64 ]
 	[ "$(stat -c %a "$ring")" = 700 ]

@@ -281,6 +281,35 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	done
 }
 
+@test "capture: --defer leaves the events in the kernel until SIGUSR1, then writes them and says so" {
+	need_tracing
+	run "$CAP" --defer --stacks 1 -o "$T/x.gz"
+	[ "$status" -eq 64 ]
+	"$CAP" --defer --ring "$T/ring" -b 8M 2>"$T/err" &
+	cpid=$!
+	inst=/sys/kernel/tracing/instances/argus-$cpid
+	for i in $(seq 100); do [ -e "$inst/trace_marker" ] && break; sleep 0.05; done
+	[ "$(cat "$inst/options/overwrite")" = 1 ]
+	sleep 0.5
+	echo first >"$inst/trace_marker"
+	sleep 1.5
+	# Not read: the files hold the preamble only, and nobody was answered.
+	! zcat "$T"/ring/*.csv.gz | grep -q '^event,'
+	[ ! -e "$T/ring/served" ]
+	kill -USR1 "$cpid"
+	for i in $(seq 100); do [ -e "$T/ring/served" ] && break; sleep 0.05; done
+	[ -e "$T/ring/served" ]
+	zcat "$T"/ring/*.csv.gz | grep -q ',marker,-,first$'
+	echo second >"$inst/trace_marker"
+	kill -INT "$cpid"
+	wait "$cpid"
+	# And what came after, at the end; each event once.
+	zcat "$T"/ring/*.csv.gz | grep -q ',marker,-,second$'
+	[ "$(zcat "$T"/ring/*.csv.gz | grep -c ',marker,-,first$')" -eq 1 ]
+	[ ! -e "$inst" ]
+	[ "$(stat -c %a "$T/ring/served")" = 600 ]
+}
+
 @test "capture: two captures at once do not disturb each other" {
 	need_tracing
 	# Both until told: on a busy machine any fixed duration may run out
