@@ -142,8 +142,59 @@ select_by(struct graph *g, uint64_t at, const char *a, struct link **cand,
 	return most_recent_link(g, at, cand, n);
 }
 
+/*
+ * Answers already given, by vertex: the diagnosis walks a path again from
+ * each culprit, and the question at a vertex is the same question each
+ * time (its candidates come in the order of its links).
+ */
+struct answered {
+	uint64_t	 at;
+	int		 pick;
+	const char	*how;
+};
+static struct answered	*memo;
+static size_t		 nmemo;
+
+static int
+recall(uint64_t at, const char **how)
+{
+	size_t i;
+
+	for (i = 0; i < nmemo; i++)
+		if (memo[i].at == at) {
+			*how = memo[i].how;
+			return memo[i].pick;
+		}
+	return -2;
+}
+
+static int
+remember(uint64_t at, int pick, const char *how)
+{
+	memo = xrealloc(memo, (nmemo + 1) * sizeof(*memo));
+	memo[nmemo].at = at;
+	memo[nmemo].pick = pick;
+	memo[nmemo++].how = how;
+	return pick;
+}
+
+static int ask_link1(struct graph *, uint64_t, struct link **, int,
+    const char **);
+
 int
 ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
+    const char **how)
+{
+	int pick;
+
+	if ((pick = recall(at, how)) != -2)
+		return pick;
+	pick = ask_link1(g, at, cand, n, how);
+	return remember(at, pick, *how);
+}
+
+static int
+ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
     const char **how)
 {
 	char desc[256], *a, *end;
@@ -198,45 +249,5 @@ ask_link(struct graph *g, uint64_t at, struct link **cand, int n,
 			diex(EX_DATAERR, "%s:%lu: '%s' is not 1 to %d, 'stop', "
 			    "'auto' or a selector", answers_name, answers_line, a, n);
 		fprintf(tty, "'%s' is not a choice.\n", a);
-	}
-}
-
-int
-ask_yes(const char *question, int auto_answer, const char **how)
-{
-	char *a;
-
-	queries++;
-	if (mode == ASK_AUTO) {
-		*how = "auto";
-		return auto_answer;
-	}
-	for (;;) {
-		if (tty != NULL)
-			fprintf(tty, "%s [y/n] ", question);
-		if ((a = answer()) == NULL) {
-			if (mode == ASK_FILE)
-				diex(EX_DATAERR, "%s: no answer left for: %s",
-				    answers_name, question);
-			*how = "stop";
-			return 0;
-		}
-		*how = mode == ASK_FILE ? "answer" : "user";
-		if (strcmp(a, "rest=auto") == 0)
-			mode = ASK_AUTO;
-		if (strcmp(a, "auto") == 0 || strcmp(a, "rest=auto") == 0) {
-			*how = "auto";
-			return auto_answer;
-		}
-		if (strcmp(a, "y") == 0 || strcmp(a, "yes") == 0 ||
-		    strchr(a, '=') != NULL)
-			return 1;
-		if (strcmp(a, "n") == 0 || strcmp(a, "no") == 0 ||
-		    strcmp(a, "s") == 0 || strcmp(a, "stop") == 0)
-			return 0;
-		if (mode == ASK_FILE)
-			diex(EX_DATAERR, "%s:%lu: '%s' is not y or n",
-			    answers_name, answers_line, a);
-		fprintf(tty, "'%s' is not y or n.\n", a);
 	}
 }

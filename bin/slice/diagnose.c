@@ -251,8 +251,6 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(w);
 	struct culprit *c;
-	const char *how;
-	char q[160];
 	int j, k, ci, found;
 
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
@@ -288,16 +286,12 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 		    " so far" : "", why);
 		return 1;
 	}
-	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
-		return 1;
 	/*
-	 * Where a strong link or the kernel named it, the chain is not
-	 * ambiguous: going on needs no question (the user is asked only
-	 * where the graph is).
+	 * Diagnosed in turn without a question: the user is asked only where
+	 * the graph is ambiguous, and may stop at the first question of the
+	 * culprit's own slice.
 	 */
-	snprintf(q, sizeof(q), "Thread %u was stuck when the hang began "
-	    "(vertex %llu). Diagnose it further?", w->tid, (unsigned long long)u);
-	if (!strong && !ask_yes(q, 1, &how))
+	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
 		return 1;
 	x->waits[x->nchain] = st == TS_WAIT;
 	x->chain[x->nchain++] = w->tid;

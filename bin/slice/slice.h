@@ -84,7 +84,6 @@ enum ask_mode { ASK_TTY, ASK_FILE, ASK_AUTO };
 void		 ask_init(enum ask_mode, const char *answers);
 int		 ask_link(struct graph *, uint64_t at, struct link **cand, int n,
 		    const char **how);
-int		 ask_yes(const char *question, int auto_answer, const char **how);
 int		 ask_queries(void);
 int		 most_recent_link(struct graph *, uint64_t at, struct link **cand,
 		    int n);	/* --auto's rule; -1: only untouched threads */
