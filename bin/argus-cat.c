@@ -31,14 +31,15 @@ static const char usage[] =
 "                      (e.g. +1.5s, +200ms) from the first record's time\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
 "  -o, --output FILE   write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress      gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress   plain output even into a regular file\n"
+"  -z, --compress      gzip standard output\n"
+"  -Z, --no-compress   plain output even into -o FILE\n"
 "  -h, --help          this text\n"
 "  -V, --version       version and record stream version\n"
 "\n"
-"Without FILE, or with -, read stdin.  Output is compressed into a regular\n"
-"file and plain into a pipe or terminal.  Records without a PID, TID or\n"
-"TIME are not about one thread or moment, and selections by those keep them.\n"
+"Without FILE, or with -, read stdin.  Standard output is plain text, as\n"
+"zcat's is, unless -z; -o FILE is compressed unless -Z.  Records without\n"
+"a PID, TID or TIME are not about one thread or moment, and selections by\n"
+"those keep them.\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-cat(1).\n";
 
 struct select {
@@ -245,6 +246,12 @@ main(int argc, char *argv[])
 			common_option(&com, ch, optarg, usage);
 		}
 	}
+	/*
+	 * A reader's tool, as zcat is: what it writes on standard output is
+	 * text wherever it goes ('> ev.csv' too); -o FILE keeps a stream.
+	 */
+	if (com.z == Z_AUTO && (com.out == NULL || strcmp(com.out, "-") == 0))
+		com.z = Z_PLAIN;
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);

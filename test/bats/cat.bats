@@ -59,8 +59,11 @@ setup() {
 	[ "$(stat -c %a a.gz)" = 600 ]
 	zcat a.gz | cmp - a.csv
 	argus-cat a.gz | cmp - a.csv
+	# Standard output is text, as zcat's, a regular file too; -z gzips.
 	argus-cat a.csv >redirected
-	zcat redirected | cmp - a.csv
+	cmp redirected a.csv
+	argus-cat -z a.csv >redirected.gz
+	zcat redirected.gz | cmp - a.csv
 	argus-cat -Z -o plain a.csv
 	cmp plain a.csv
 	[ "$(argus-cat -z a.csv | zcat | wc -l)" -eq 6 ]
