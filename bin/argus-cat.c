@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "graph.h"
 #include "util.h"
 
 #define TID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
 #define COMM_LEN	16		/* its TASK_COMM_LEN */
 
 static const char usage[] =
-"usage: argus-cat [-LPzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
+"usage: argus-cat [-LPWzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
 "                 [-s TIME] [-u TIME] [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
@@ -25,10 +26,12 @@ static const char usage[] =
 "                      when they take the name (start, exec, rename)\n"
 "  -s, --since TIME    drop records before TIME\n"
 "  -u, --until TIME    drop records after TIME\n"
+"                      TIME is CLOCK_MONOTONIC nanoseconds, +DURATION\n"
+"                      (e.g. +1.5s, +200ms) from the first record's time,\n"
+"                      or a clock time: 10:22:15, '2026-11-25 10:22:15.5'\n"
+"  -W, --wall          show times as local clock times (ISO 8601)\n"
 "  -L, --live          files may still be being written (a flight recorder's):\n"
 "                      read each up to its last flush, without an error\n"
-"                      TIME is CLOCK_MONOTONIC nanoseconds, or +DURATION\n"
-"                      (e.g. +1.5s, +200ms) from the first record's time\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
 "  -o, --output FILE   write to FILE (mode 0600) instead of stdout\n"
 "  -z, --compress      gzip standard output\n"
@@ -163,6 +166,7 @@ selected(struct select *sel, const struct record *rec)
 
 	if (rec->comment)
 		return 1;
+	wall_learn(rec);
 	if (sel->nkinds) {
 		for (i = 0; i < sel->nkinds; i++)
 			if (strcmp(sel->kinds[i], rec->f[COL_KIND]) == 0)
@@ -202,6 +206,7 @@ main(int argc, char *argv[])
 		{ "until",	required_argument, NULL, 'u' },
 		{ "live",	no_argument,	   NULL, 'L' },
 		{ "progress",	no_argument,	   NULL, 'P' },
+		{ "wall",	no_argument,	   NULL, 'W' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -211,9 +216,10 @@ main(int argc, char *argv[])
 	struct source *src;
 	struct writer *out;
 	uint64_t nrec = 0, last = NO_TIME, from;
-	int ch, show = 0;
+	char stamp[48];
+	int ch, show = 0, wall = 0;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:c:s:u:LP" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:c:s:u:LPW" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -242,6 +248,9 @@ main(int argc, char *argv[])
 		case 'P':
 			show = 1;
 			break;
+		case 'W':
+			wall = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -256,7 +265,16 @@ main(int argc, char *argv[])
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
 	while ((rec = source_next(src)) != NULL) {
-		if (selected(&sel, rec))
+		if (!selected(&sel, rec))
+			;
+		else if (wall && rec->time != NO_TIME) {
+			if (!wall_set)
+				diex(EX_DATAERR, "%s:%lu: --wall: no wall-clock "
+				    "anchor (meta wallclock) before this record",
+				    rec->file, rec->line);
+			wall_format(stamp, sizeof(stamp), rec->time);
+			writer_splice(out, rec, COL_TIME, stamp);
+		} else
 			writer_record(out, rec);
 		if (rec->time != NO_TIME)
 			last = rec->time;

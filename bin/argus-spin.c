@@ -72,8 +72,10 @@ see_record(struct target *tg, const struct record *rec)
 			record_u64_opt(rec, COL_PID, &pid);
 			history_name(tg, pid, tid, record_str(rec, COL_FIRST_OWN));
 		}
-	} else if (strcmp(rec->f[COL_KIND], "meta") == 0)
+	} else if (strcmp(rec->f[COL_KIND], "meta") == 0) {
 		target_meta(tg, rec);
+		wall_learn(rec);	/* --at may be a clock time */
+	}
 }
 
 int
@@ -91,7 +93,7 @@ main(int argc, char *argv[])
 	};
 	struct common com = { NULL, Z_AUTO };
 	struct target tg = { 0, 0, NULL, 0 };
-	struct moment m = { { 0, 0, 0 }, NO_TIME, NO_TIME };
+	struct moment m = { { 0, 0, 0, 0, NULL }, NO_TIME, NO_TIME };
 	struct spin_opts o = { HANG_NS, 0 };
 	uint64_t last = NO_TIME, when;
 	const struct record *rec;

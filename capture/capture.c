@@ -87,6 +87,7 @@ preamble(struct writer *w)
 	meta_u64(w, t_start, "buffer_size_kb", opt->buffer_kb);
 	meta_write(w, t_start, "syscalls", "%s", events_syscall_desc());
 	meta_u64(w, t_start, "start", t_start);
+	meta_wallclock(w, t_start);
 	for (i = 0; i < opt->npids; i++)
 		meta_u64(w, t_start, "select_pid", opt->pids[i]);
 	for (i = 0; i < opt->ncomms; i++)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "graph.h"
 #include "util.h"
@@ -494,6 +495,38 @@ void
 meta_u64(struct writer *w, uint64_t time, const char *key, uint64_t v)
 {
 	meta_write(w, time, key, "%llu", (unsigned long long)v);
+}
+
+void
+meta_wallclock(struct writer *w, uint64_t time)
+{
+	struct timespec r, m;
+
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	meta_write(w, time, META_WALLCLOCK, "%lld",
+	    (long long)(r.tv_sec - m.tv_sec) * 1000000000LL +
+	    (r.tv_nsec - m.tv_nsec));
+}
+
+void
+wall_learn(const struct record *rec)
+{
+	const char *v;
+	char *end;
+	long long off;
+
+	if (rec->comment || rec->nf <= COL_FIRST_OWN + 1 ||
+	    strcmp(rec->f[COL_KIND], "meta") != 0 ||
+	    strcmp(rec->f[COL_FIRST_OWN], META_WALLCLOCK) != 0)
+		return;
+	v = rec->f[COL_FIRST_OWN + 1];
+	off = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0')
+		diex(EX_DATAERR, "%s:%lu: meta %s: '%s' is not a number",
+		    rec->file, rec->line, META_WALLCLOCK, v);
+	wall_offset = off;
+	wall_set = 1;
 }
 
 static uint64_t

@@ -226,6 +226,14 @@ void	 summary_u64(struct writer *, const char *key, uint64_t);
 void	 meta_write(struct writer *, uint64_t time, const char *key,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
+/*
+ * The wall-clock anchor: meta wallclock, CLOCK_REALTIME less
+ * CLOCK_MONOTONIC in ns when captured.  wall_learn() takes it from a
+ * record, if it is that one (lib/util.h: wall_offset).
+ */
+#define META_WALLCLOCK	"wallclock"
+void	 meta_wallclock(struct writer *, uint64_t time);
+void	 wall_learn(const struct record *);
 
 /*
  * A thread's vertices by id, in an array kept sorted.  Ids grow with time

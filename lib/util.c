@@ -272,23 +272,89 @@ parse_duration_ns(const char *opt, const char *s)
 	diex(EX_USAGE, "%s: unknown unit in '%s' (ns, us, ms, s, m, h)", opt, s);
 }
 
+int64_t	wall_offset;
+int	wall_set;
+
+/* A clock time, local: seconds since the epoch and ns, or -1. */
+static int
+parse_clock(const char *arg, uint64_t *ns)
+{
+	static const char *const forms[] = { "%Y-%m-%dT%H:%M:%S",
+	    "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M",
+	    "%H:%M:%S", "%H:%M" };
+	struct tm tm;
+	const char *end;
+	uint64_t frac = 0, scale = 100000000;
+	time_t now = time(NULL), t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(forms); i++) {
+		localtime_r(&now, &tm);		/* today, for a bare time */
+		tm.tm_sec = 0;
+		if ((end = strptime(arg, forms[i], &tm)) != NULL)
+			break;
+	}
+	if (i == ARRAY_LEN(forms))
+		return -1;
+	if (*end == '.' && forms[i][strlen(forms[i]) - 1] == 'S')
+		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
+			frac += (*end - '0') * scale;
+	if (*end != '\0')
+		return -1;
+	tm.tm_isdst = -1;
+	if ((t = mktime(&tm)) == -1)
+		return -1;
+	*ns = (uint64_t)t * 1000000000ULL + frac;
+	return 0;
+}
+
 void
 when_parse(struct when *w, const char *opt, const char *arg)
 {
 	w->set = 1;
+	w->opt = opt;
 	w->relative = arg[0] == '+';
+	w->wall = !w->relative && strchr(arg, ':') != NULL;
 	if (w->relative)
 		w->ns = parse_duration_ns(opt, arg + 1);
-	else
+	else if (w->wall) {
+		if (parse_clock(arg, &w->ns) == -1)
+			diex(EX_USAGE, "%s: '%s' is not a clock time "
+			    "(HH:MM[:SS[.frac]] or YYYY-MM-DD HH:MM[:SS])",
+			    opt, arg);
+	} else
 		w->ns = parse_u64(opt, arg);
 }
 
 uint64_t
 when_resolve(const struct when *w, uint64_t first)
 {
+	if (w->wall) {
+		if (!wall_set)
+			diex(EX_DATAERR, "%s: a clock time needs the capture's "
+			    "wall-clock anchor (meta wallclock), which this "
+			    "stream does not have: give CLOCK_MONOTONIC ns or "
+			    "+DURATION", w->opt);
+		return (int64_t)w->ns - wall_offset < 0 ? 0 :
+		    (uint64_t)((int64_t)w->ns - wall_offset);
+	}
 	if (!w->relative || first == NO_TIME)
 		return w->ns;
 	return first + w->ns;
+}
+
+void
+wall_format(char *buf, size_t size, uint64_t mono_ns)
+{
+	int64_t wall = (int64_t)mono_ns + wall_offset;
+	time_t t = wall / 1000000000LL;
+	struct tm tm;
+	size_t n;
+
+	localtime_r(&t, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%09lld",
+	    (long long)(wall % 1000000000LL));
 }
 
 struct option *

@@ -95,14 +95,27 @@ uint64_t parse_duration_ns(const char *opt, const char *s);	/* 1.5s 20ms 300us 7
 
 /*
  * A moment on the command line (argus-cat --since, argus-spin --at): ns of
- * CLOCK_MONOTONIC, or +DURATION from the first record of the input.
+ * CLOCK_MONOTONIC, +DURATION from the first record of the input, or a
+ * clock time (HH:MM[:SS[.frac]], today, or YYYY-MM-DD[T ]HH:MM[:SS[.frac]],
+ * local time), which needs the stream's wall-clock anchor (wall_learn()).
  */
 struct when {
-	int		 set, relative;
-	uint64_t	 ns;
+	int		 set, relative, wall;
+	uint64_t	 ns;		/* wall: since the epoch */
+	const char	*opt;
 };
 void	 when_parse(struct when *, const char *opt, const char *arg);
 uint64_t when_resolve(const struct when *, uint64_t first);	/* first may be NO_TIME */
+
+/*
+ * The anchor: CLOCK_REALTIME less CLOCK_MONOTONIC when the stream was
+ * captured (its meta wallclock record, lib/graph.c); wall_set is 0 until
+ * a stream has said it.
+ */
+extern int64_t	 wall_offset;
+extern int	 wall_set;
+/* A stream time as local clock time, "2026-11-25T13:28:19.123456789". */
+void	 wall_format(char *buf, size_t size, uint64_t mono_ns);
 
 /*
  * --no-NAME switches, one for each heuristic of a table: the options (each

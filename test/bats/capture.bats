@@ -94,6 +94,10 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	grep -qx "meta,[0-9]*,,,clock,mono" "$T/t.csv"
 	grep -qx "meta,[0-9]*,,,source,tracefs" "$T/t.csv"
 	grep -qx "meta,[0-9]*,,,lost,0" "$T/t.csv"
+	# The wall-clock anchor: its first event, in clock time, was now.
+	grep -Eqx "meta,[0-9]*,,,wallclock,-?[0-9]+" "$T/t.csv"
+	first=$("$ACAT" -W -k event "$T/t.csv" | awk -F, 'NR == 2 { print $2 }')
+	[ $(( $(date +%s) - $(date -d "${first%.*}" +%s) )) -lt 120 ]
 
 	# One stream in time order.
 	awk -F, '$1 == "event" { if ($2 < p) { print "out of order at " NR; exit 1 } p = $2 }' "$T/t.csv"

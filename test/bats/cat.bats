@@ -299,3 +299,30 @@ kill_half_way() {
 	grep -q '^event,160,50,51,' sel.csv
 	argus-cat -Z -c nothing,editor -k task n.csv | grep -qx 'task,110,50,50,editor'
 }
+
+@test "clock times: -s and -u take them by the capture's wall-clock anchor, --wall shows them" {
+	# Monotonic 1000 s was 2026-11-25 10:00:00 local time.
+	wall=$(date -d '2026-11-25 10:00:00' +%s)
+	stream >w.csv <<-EOF
+	meta,1000000000000,,,wallclock,$(( wall * 1000000000 - 1000000000000 ))
+	event,1000000000000,10,11,0,marker,-,zero
+	event,1001000000000,10,11,0,marker,-,one
+	event,1002500000000,10,11,0,marker,-,two
+	EOF
+	run argus-cat -k event -s '2026-11-25 10:00:01' -u '2026-11-25T10:00:02' w.csv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'argus-stream,1\nevent,1001000000000,10,11,0,marker,-,one')" ]
+	run argus-cat -k event -s '2026-11-25 10:00:01.5' w.csv
+	[ "$(grep -c '^event,' <<<"$output")" -eq 1 ]
+	[[ "$output" == *",two" ]]
+	run argus-cat -W -k event -t 11 w.csv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"event,2026-11-25T10:00:02.500000000,10,11,0,marker,-,two"* ]]
+	# Without an anchor a clock time cannot be placed: said, exit 65.
+	run argus-cat -s 10:00:01 a.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"--since: a clock time needs the capture's wall-clock anchor"* ]]
+	run argus-cat -s 25:61 a.csv
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"'25:61' is not a clock time"* ]]
+}
