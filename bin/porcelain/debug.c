@@ -63,13 +63,10 @@ debug(int argc, char *argv[])
 	char now_snap[PATH_MAX] = "", mark_snap[PATH_MAX];
 	uint64_t last = 60 * 1000000000ULL, from, taken;
 	struct pipeline *p;
-	struct dirent *de;
-	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, fd, running;
+	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, running;
 	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
-	struct stat st;
-	DIR *d;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -97,14 +94,11 @@ debug(int argc, char *argv[])
 	if (optind != argc || nt == 0)
 		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
 		    "or --comm)");
-	if ((fd = ring_open(0)) == -1)
+	if (ring_open(0) == -1)
 		diex(EX_NOINPUT, "%s: no recording ('argus start' first)", ring);
 	/* The recent past may still be in the kernel: out with it first. */
 	if ((pid = recorder()) != 0)
 		recorder_drain(pid);
-	if ((fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    (d = fdopendir(fd)) == NULL)
-		die(EX_NOINPUT, "%s", ring);
 
 	/* The window: from `last' ago until now, the snapshot's moment. */
 	from = now_ns() > last ? now_ns() - last : 0;
@@ -117,17 +111,7 @@ debug(int argc, char *argv[])
 	pipeline_arg(p, "-s");
 	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
 	pipeline_arg(p, since);
-	while ((de = readdir(d)) != NULL)
-		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0 &&
-		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			ring_path(file, sizeof(file), de->d_name);
-			pipeline_arg(p, file);
-			nfiles++;
-			bytes += st.st_size;
-			if (st.st_mtime > newest)
-				newest = st.st_mtime;
-		}
-	closedir(d);
+	nfiles = ring_files(p, &bytes, &newest);
 	running = recorder() != 0;
 	if (nfiles == 0)
 		diex(EX_NOINPUT, "%s: no recording in it yet%s", ring,

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <stdint.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -23,7 +24,7 @@ extern const char *ring;		/* the recorder's directory */
 
 /* Each subcommand, in its own file. */
 extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
-    cmd_mark, cmd_debug, cmd_demo;
+    cmd_mark, cmd_waits, cmd_debug, cmd_demo;
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error
@@ -73,6 +74,8 @@ void		 ring_default(void);
 int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 int		 recorder_drain(pid_t);		/* 0, or -1 said */
+int		 ring_files(struct pipeline *, unsigned long long *bytes,
+		    time_t *newest);
 void		 ring_path(char *buf, size_t size, const char *name);
 
 #endif

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -190,4 +191,33 @@ recorder_drain(pid_t pid)
 	if (said)
 		fprintf(stderr, "\r\033[K");
 	return 0;
+}
+
+/* The ring's files as arguments of p's last stage: how many, how much. */
+int
+ring_files(struct pipeline *p, unsigned long long *bytes, time_t *newest)
+{
+	char file[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	int fd, n = 0;
+	DIR *d;
+
+	*bytes = 0;
+	*newest = 0;
+	if ((fd = openat(ring_open(0), ".", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1 || (d = fdopendir(fd)) == NULL)
+		die(EX_NOINPUT, "%s", ring);
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0 &&
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			ring_path(file, sizeof(file), de->d_name);
+			pipeline_arg(p, file);
+			n++;
+			*bytes += st.st_size;
+			if (st.st_mtime > *newest)
+				*newest = st.st_mtime;
+		}
+	closedir(d);
+	return n;
 }

@@ -38,7 +38,7 @@ teardown() {
 }
 
 @test "argus: every command has --help; bad options are usage errors" {
-	for c in start stop status flush mark debug demo; do
+	for c in start stop status flush mark waits debug demo; do
 		run argus "$c" --help
 		[ "$status" -eq 0 ]
 		[[ "$output" == "usage: argus $c"* ]]

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# argus-waits and argus waits: the longest waits of an event graph.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# editor 10/11 blocks in read at 1 s until saver 20/21 wakes it at
+	# 4 s; saver sleeps from 1.5 s until its own timer ends it at 4 s;
+	# daemon 30/31 blocks in poll at 4.2 s and the trace ends at 5 s.
+	stream >g.csv <<-'EOF'
+	event,1000000000,10,11,1,0,sys_enter,-,0,read
+	event,1500000000,20,21,3,1,sys_enter,-,230,clock_nanosleep
+	vertex,4000000000,10,11,1,500000000,4000000000,1000,2,start,wait,S,editor
+	vertex,4000000000,20,21,3,200000000,4000000000,1000,2,start,wait,S,saver
+	link,4000000000,10,11,3,2,strong,wakeup,4000000000,20,21,
+	link,4000000000,20,21,3,4,strong,timeout,4000000000,20,21,
+	link,4000000000,10,11,1,2,weak,order,4000000000,10,11,
+	event,4200000000,30,31,5,1,sys_enter,-,7,poll
+	vertex,5000000000,10,11,2,4000000000,5000000000,900000000,9,wakeup,open,R,editor
+	vertex,5000000000,20,21,4,4000000000,5000000000,1000,1,wakeup,exit,,saver
+	vertex,5000000000,30,31,5,100000000,5000000000,1000,1,start,open,S,daemon
+	EOF
+}
+
+@test "waits: the longest first, who ended each, or still waiting" {
+	run argus-waits g.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "     3.000 s  editor 10/11                     read             saver 20/21 (wakeup)" ]
+	[ "${lines[2]}" = "     2.500 s  saver 20/21                      clock_nanosleep  its own timer (timeout)" ]
+	[ "${lines[3]}" = "     0.800 s  daemon 30/31                     poll             still waiting" ]
+	[ "${#lines[@]}" -eq 4 ]
+	# How many, how long, whose.
+	run argus-waits -n 1 g.csv
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[2]}" = "(2 more: -n 0 for all)" ]
+	run argus-waits -m 1s g.csv
+	[ "${#lines[@]}" -eq 3 ]
+	run argus-waits -p 30 g.csv
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == *"daemon 30/31"*"still waiting" ]]
+}
+
+@test "waits: the porcelain builds the graph of a capture; bad input and usage" {
+	stream >cap.csv <<-'EOF'
+	meta,,,,source,test
+	event,100,10,11,,0,switch,-,S,20,21
+	EOF
+	run argus waits -n 5 cap.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "      WAITED  THREAD                           CALL             ENDED BY" ]
+	run argus-waits a-file-that-is-not-there
+	[ "$status" -eq 66 ]
+	run argus-waits -n lots g.csv
+	[ "$status" -eq 64 ]
+	stream >events.csv <<-'EOF'
+	event,100,10,11,,0,switch,-,S,20,21
+	EOF
+	run argus-waits events.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"no vertex records in the input: run argus-segment and argus-link first"* ]]
+	run argus waits --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: argus waits"* ]]
+}
