@@ -173,6 +173,25 @@ page_used(const struct page *p)
 	return commit & 0x3fffffff;	/* without the missed-events flags */
 }
 
+/* A page read from a CPU: every event before its first is read. */
+static int
+enqueue(int cpu, struct page *p, ssize_t got)
+{
+	uint64_t ts;
+
+	p->len = got;
+	memcpy(&ts, p->data, sizeof(ts));
+	if (ts > bound[cpu])
+		bound[cpu] = ts;
+	if (!ring_put(&queues[cpu], p)) {
+		atomic_store(&error, "spool queue overflow");
+		return -1;
+	}
+	atomic_fetch_add(&queued, 1);
+	atomic_fetch_add(&total, got);
+	return 0;
+}
+
 /*
  * Read one CPU until it is empty, or a partial page says we caught up with
  * its writer, or n pages were read; returns the pages read, or -1.
@@ -182,7 +201,7 @@ drain_cpu(int cpu, int n)
 {
 	struct page *p;
 	ssize_t got;
-	uint64_t t, ts;
+	uint64_t t;
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -203,16 +222,8 @@ drain_cpu(int cpu, int n)
 			atomic_store(&error, strerror(errno));
 			return -1;
 		}
-		p->len = got;
-		memcpy(&ts, p->data, sizeof(ts));
-		if (ts > bound[cpu])
-			bound[cpu] = ts;
-		if (!ring_put(&queues[cpu], p)) {
-			atomic_store(&error, "spool queue overflow");
+		if (enqueue(cpu, p, got) == -1)
 			return -1;
-		}
-		atomic_fetch_add(&queued, 1);
-		atomic_fetch_add(&total, got);
 		/*
 		 * Reading on after a partial page would spin on pages of a
 		 * few events each (what `cat` does); the next pass comes
@@ -270,7 +281,7 @@ empty_cpu(int cpu, int off)
 {
 	struct page *p;
 	ssize_t got;
-	uint64_t ts, t;
+	uint64_t t;
 
 	for (;;) {
 		if ((p = page_alloc()) == NULL)
@@ -291,16 +302,8 @@ empty_cpu(int cpu, int off)
 				bound[cpu] = t - SLACK_NS;
 			return 0;
 		}
-		p->len = got;
-		memcpy(&ts, p->data, sizeof(ts));
-		if (ts > bound[cpu])
-			bound[cpu] = ts;
-		if (!ring_put(&queues[cpu], p)) {
-			atomic_store(&error, "spool queue overflow");
+		if (enqueue(cpu, p, got) == -1)
 			return -1;
-		}
-		atomic_fetch_add(&queued, 1);
-		atomic_fetch_add(&total, got);
 	}
 }
 
@@ -383,32 +386,21 @@ reader(void *arg)
 				serve();
 				atomic_store(&served, t);
 			}
-			t = now_ns();
-			if (t - last_stats >= 1000000000ULL) {
-				read_stats();
-				last_stats = t;
-				if (conf.tick)
-					conf.tick();
+			busy = 0;
+			max_read = 0;
+		} else {
+			if (debug) {
+				t = now_ns();
+				if (dbg_prev && t - dbg_prev > dbg_maxgap)
+					dbg_maxgap = t - dbg_prev;
+				dbg_prev = t;
+				dbg_passes++;
 			}
-			at = atomic_load(&stop_at);
-			ts.tv_nsec = IDLE_NS;
-			if (at != 0 && at > t && at - t < IDLE_NS)
-				ts.tv_nsec = at - t;
-			nanosleep(&ts, NULL);
-			continue;
+			if ((busy = pass()) < 0)
+				break;
+			if (conf.pass)
+				conf.pass();
 		}
-		if (debug) {
-			t = now_ns();
-			if (dbg_prev && t - dbg_prev > dbg_maxgap)
-				dbg_maxgap = t - dbg_prev;
-			dbg_prev = t;
-			dbg_passes++;
-		}
-		busy = pass();
-		if (busy < 0)
-			break;
-		if (conf.pass)
-			conf.pass();
 		t = now_ns();
 		if (t - last_stats >= 1000000000ULL) {
 			read_stats();
