@@ -1,6 +1,9 @@
 /*
  * InteractiveSlicing: from a vertex, backwards along incoming links.  One
- * strong link: follow it.  Several, or only weak ones: ask.  None: stop.
+ * strong cause: follow it; among several, the one the kernel names as the
+ * holder of what the thread waits on, else the one from another thread.
+ * Several, or only weak ones: ask.
+ * None: stop.
  * A wait that its own timer ended has no cause to follow: the thread woke
  * itself.  The walk also stops where a baseline's wake-up path comes back
  * to the vertex it started from, at a cycle, and after MAX_STEPS.
@@ -41,6 +44,48 @@ on_path(const struct path *p, uint64_t vertex)
 	return 0;
 }
 
+/*
+ * Among strong causes, what the kernel says the thread waits on and who
+ * holds it outranks the rest (a fork that began the vertex, a message
+ * that came before): the one such cause, or -1.
+ */
+static int
+kernel_says(struct link **cand, int n)
+{
+	int i, pick = -1;
+
+	for (i = 0; i < n; i++)
+		if (!cand[i]->weak && (cand[i]->props & LR_HOLDS)) {
+			if (pick >= 0)
+				return -1;
+			pick = i;
+		}
+	return pick;
+}
+
+/*
+ * A thread does not wake itself: among strong causes, the one from
+ * another thread, if only one is, rather than the thread's own earlier
+ * vertex (a request it sent, whose reply came back some other way).
+ */
+static int
+from_outside(struct graph *g, const struct vertex *v, struct link **cand,
+    int n)
+{
+	struct vertex *u;
+	int i, pick = -1;
+
+	for (i = 0; i < n; i++) {
+		if (cand[i]->weak || ((u = vertex_get(g, cand[i]->from)) != NULL &&
+		    u->tid == v->tid))
+			continue;
+		if (pick >= 0)
+			return -1;
+		pick = i;
+	}
+	return pick;
+}
+
 static uint64_t walk_ns;
 
 uint64_t
@@ -73,7 +118,7 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 	const char *how;
 	uint64_t cur = from;
 	int32_t k;
-	int n, nstrong, strong, pick;
+	int n, nstrong, strong, pick, j;
 
 	p->n = 0;
 	while ((v = vertex_get(g, cur)) != NULL) {
@@ -94,6 +139,20 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 				cap = cap ? 2 * cap : 64;
 				cand = xrealloc(cand, cap * sizeof(*cand));
 			}
+			/*
+			 * A cause once, by its strongest link: two rules that
+			 * name the same vertex are no choice.
+			 */
+			for (j = 0; j < n && cand[j]->from != g->l[k].from; j++)
+				;
+			if (j < n) {
+				if (cand[j]->weak && !g->l[k].weak) {
+					cand[j] = &g->l[k];
+					nstrong++;
+					strong = j;
+				}
+				continue;
+			}
 			if (!g->l[k].weak) {
 				nstrong++;
 				strong = n;
@@ -106,6 +165,11 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 		}
 		if (nstrong == 1) {
 			pick = strong;
+			how = "strong";
+		} else if (nstrong > 1 && (pick = kernel_says(cand, n)) >= 0) {
+			how = "kernel";
+		} else if (nstrong > 1 && (pick = from_outside(g, v, cand,
+		    n)) >= 0) {
 			how = "strong";
 		} else if (interactive) {
 			pick = ask_link(g, cur, cand, n, &how);
