@@ -268,6 +268,9 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 			for (k = j + 1; k < x->nchain; k++)
 				if (!x->waits[k])
 					return 0;
+			/* Found again by another path: one circle. */
+			if (blamed(x, w->tid) != NULL)
+				return 1;
 			c = add(x->d, u, depth + 1, RK_CYCLE, class);
 			snprintf(c->why, sizeof(c->why), "waits for a thread "
 			    "already on the chain: a circular wait");

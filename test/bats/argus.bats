@@ -137,6 +137,8 @@ teardown() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	# Each thread once: the circle closes once, however many paths meet it.
+	[ "$(grep -c '^ *cycle: ' <<<"$output")" -eq 1 ]
 	run argus --ring "$ring" stop
 	[ "$status" -eq 0 ]
 	wait "$scen"
