@@ -15,7 +15,7 @@
 #define COMM_LEN	16		/* its TASK_COMM_LEN */
 
 static const char usage[] =
-"usage: argus-cat [-LPWzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
+"usage: argus-cat [-HLPWzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
 "                 [-s TIME] [-u TIME] [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
@@ -30,6 +30,9 @@ static const char usage[] =
 "                      (e.g. +1.5s, +200ms) from the first record's time,\n"
 "                      or a clock time: 10:22:15, '2026-11-25 10:22:15.5'\n"
 "  -W, --wall          show times as local clock times (ISO 8601)\n"
+"  -H, --header        with one -k KIND: a CSV table of that kind for other\n"
+"                      tools (sqlite, DuckDB, pandas): a header row of its\n"
+"                      column names, every row as wide, no stream line\n"
 "  -L, --live          files may still be being written (a flight recorder's):\n"
 "                      read each up to its last flush, without an error\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
@@ -194,6 +197,105 @@ selected(struct select *sel, const struct record *rec)
 	return 1;
 }
 
+/*
+ * --header: the table's column names, the kind's own after the four every
+ * record has; a repeated last one (ARG...) as many times as the widest
+ * selected record needs, which takes a first reading of the files.
+ */
+static char **
+header(struct select *sel, char **paths, int npaths, size_t *width)
+{
+	const char *cols;
+	char **h, *list, *name, *dots;
+	const struct record *rec;
+	struct source *src;
+	size_t n = 0, i, rep;
+
+	if (sel->nkinds != 1 || (cols = kind_columns(sel->kinds[0])) == NULL)
+		diex(EX_USAGE, "--header: one -k KIND of those argus-stream(5) "
+		    "documents");
+	h = xcalloc(4, sizeof(*h));
+	h[n++] = "KIND", h[n++] = "TIME", h[n++] = "PID", h[n++] = "TID";
+	list = xstrdup(cols);
+	for (name = strtok(list, ","); name != NULL; name = strtok(NULL, ",")) {
+		h = xrealloc(h, (n + 1) * sizeof(*h));
+		h[n++] = name;
+	}
+	*width = n;
+	if ((dots = strstr(h[n - 1], "...")) == NULL)
+		return h;
+	*dots = '\0';
+	if (npaths == 0)
+		diex(EX_USAGE, "--header: a kind with repeated columns (%s...) "
+		    "is read twice: name its FILEs", h[n - 1]);
+	src = source_open(paths, npaths);
+	while ((rec = source_next(src)) != NULL)
+		if (selected(sel, rec) && !rec->comment && rec->nf > *width)
+			*width = rec->nf;
+	source_close(src);
+	/* Selecting again from the start: what the first reading learnt goes. */
+	sel->first = NO_TIME;
+	if (sel->named != NULL)
+		memset(sel->named, 0, TID_LIMIT / 8);
+	h = xrealloc(h, *width * sizeof(*h));
+	name = h[n - 1];
+	for (rep = 1, i = n - 1; i < *width; i++, rep++) {
+		h[i] = xmalloc(strlen(name) + 24);
+		sprintf(h[i], "%s%zu", name, rep);
+	}
+	return h;
+}
+
+/*
+ * A row of the table: the record's fields (TIME as given), then empty ones
+ * to the width.
+ */
+static void
+write_row(struct writer *out, const struct record *rec, size_t width,
+    const char *time)
+{
+	size_t i;
+
+	if (rec->nf > width)
+		diex(EX_DATAERR, "%s:%lu: %zu columns, more than the %zu "
+		    "argus-stream(5) names for kind %s", rec->file, rec->line,
+		    rec->nf, width, rec->f[0]);
+	writer_begin(out, rec->f[0]);
+	for (i = 1; i < width; i++)
+		if (i == COL_TIME && time != NULL)
+			writer_str(out, time);
+		else if (i < rec->nf)
+			writer_str(out, rec->f[i]);
+		else
+			writer_empty(out);
+	writer_end(out);
+}
+
+/* A selected record: as read, its time as a clock time, or a table row. */
+static void
+put(struct writer *out, const struct record *rec, size_t width, int wall)
+{
+	char stamp[48];
+	const char *time = NULL;
+
+	if (width > 0 && rec->comment)
+		return;
+	if (wall && rec->time != NO_TIME) {
+		if (!wall_set)
+			diex(EX_DATAERR, "%s:%lu: --wall: no wall-clock anchor "
+			    "(meta wallclock) before this record", rec->file,
+			    rec->line);
+		wall_format(stamp, sizeof(stamp), rec->time);
+		time = stamp;
+	}
+	if (width > 0)
+		write_row(out, rec, width, time);
+	else if (time != NULL)
+		writer_splice(out, rec, COL_TIME, time);
+	else
+		writer_record(out, rec);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -207,6 +309,7 @@ main(int argc, char *argv[])
 		{ "live",	no_argument,	   NULL, 'L' },
 		{ "progress",	no_argument,	   NULL, 'P' },
 		{ "wall",	no_argument,	   NULL, 'W' },
+		{ "header",	no_argument,	   NULL, 'H' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -216,10 +319,11 @@ main(int argc, char *argv[])
 	struct source *src;
 	struct writer *out;
 	uint64_t nrec = 0, last = NO_TIME, from;
-	char stamp[48];
-	int ch, show = 0, wall = 0;
+	char **head;
+	size_t width = 0;
+	int ch, show = 0, wall = 0, table = 0;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:c:s:u:LPW" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:c:s:u:LPWH" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -251,6 +355,9 @@ main(int argc, char *argv[])
 		case 'W':
 			wall = 1;
 			break;
+		case 'H':
+			table = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -262,20 +369,16 @@ main(int argc, char *argv[])
 	if (com.z == Z_AUTO && (com.out == NULL || strcmp(com.out, "-") == 0))
 		com.z = Z_PLAIN;
 	catch_signals();
+	if (table) {
+		head = header(&sel, argv + optind, argc - optind, &width);
+		out = writer_open_table(com.out, com.z);
+		writer_fields(out, head, width);
+	} else
+		out = writer_open(com.out, com.z);
 	src = source_open(argv + optind, argc - optind);
-	out = writer_open(com.out, com.z);
 	while ((rec = source_next(src)) != NULL) {
-		if (!selected(&sel, rec))
-			;
-		else if (wall && rec->time != NO_TIME) {
-			if (!wall_set)
-				diex(EX_DATAERR, "%s:%lu: --wall: no wall-clock "
-				    "anchor (meta wallclock) before this record",
-				    rec->file, rec->line);
-			wall_format(stamp, sizeof(stamp), rec->time);
-			writer_splice(out, rec, COL_TIME, stamp);
-		} else
-			writer_record(out, rec);
+		if (selected(&sel, rec))
+			put(out, rec, width, wall);
 		if (rec->time != NO_TIME)
 			last = rec->time;
 		if (show && (++nrec & 0xffff) == 0)

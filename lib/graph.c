@@ -497,6 +497,40 @@ meta_u64(struct writer *w, uint64_t time, const char *key, uint64_t v)
 	meta_write(w, time, key, "%llu", (unsigned long long)v);
 }
 
+static const struct {
+	const char	*kind, *cols;
+} kinds[] = {
+	{ "meta",	"KEY,VALUE" },
+	{ "task",	"COMM" },
+	{ "event",	"VERTEX,CPU,TYPE,CTX,ARG..." },
+	{ "lost",	"CPU,COUNT" },
+	{ "stack",	"FRAME..." },
+	{ "boundary",	"REASON" },
+	{ "cull",	"END,REASON" },
+	{ "vertex",	"ID,BEGIN,END,ONCPU,EVENTS,BEGAN_BY,ENDED_BY,WAIT,COMM" },
+	{ "link",	"FROM,TO,STRENGTH,RULE,FROM_TIME,FROM_PID,FROM_TID,LABEL" },
+	{ "spin",	"VERTEX,CLASS,BEGIN,END,ONCPU,WAITS,ENDED,WAKER,"
+			"LAST_VERTEX,COMM" },
+	{ "baseline",	"SPIN_VERTEX,VERTEX,RANK,SCORE,WAKER,REASON" },
+	{ "step",	"PATH,N,VERTEX,NEXT,RULE,STRENGTH,HOW" },
+	{ "root",	"VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION" },
+	{ "wait",	"STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,"
+			"VIA,WCHAN,COMM,ARG..." },
+	{ "holder",	"OBJECT,RELATION,FD,THROUGH,DETAIL,COMM" },
+	{ "summary",	"PROGRAM,KEY,VALUE..." },
+};
+
+const char *
+kind_columns(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(kinds); i++)
+		if (strcmp(kinds[i].kind, kind) == 0)
+			return kinds[i].cols;
+	return NULL;
+}
+
 void
 meta_wallclock(struct writer *w, uint64_t time)
 {

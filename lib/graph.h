@@ -231,6 +231,14 @@ void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
  * CLOCK_MONOTONIC in ns when captured.  wall_learn() takes it from a
  * record, if it is that one (lib/util.h: wall_offset).
  */
+/*
+ * The columns after KIND,TIME,PID,TID of each kind argus-stream(5)
+ * documents, as it names them, for a header row (argus-cat --header); a
+ * last name ending in "..." repeats (ARG...: ARG1, ARG2, ...).  NULL for
+ * a kind it does not document.
+ */
+const char *kind_columns(const char *kind);
+
 #define META_WALLCLOCK	"wallclock"
 void	 meta_wallclock(struct writer *, uint64_t time);
 void	 wall_learn(const struct record *);

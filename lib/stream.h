@@ -75,6 +75,7 @@ enum zmode { Z_AUTO, Z_PLAIN, Z_GZIP };
  */
 struct writer;
 struct writer	*writer_open(const char *path, enum zmode);	/* NULL or "-": stdout */
+struct writer	*writer_open_table(const char *path, enum zmode);	/* no stream line */
 struct writer	*writer_create(int dirfd, const char *path, enum zmode,
 		    enum outmode);
 void		 writer_begin(struct writer *, const char *kind);

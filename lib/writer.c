@@ -125,8 +125,24 @@ sep(struct writer *w)
 		w->buf[w->len++] = ',';
 }
 
+static struct writer *create(int, const char *, enum zmode, enum outmode,
+    int);
+
 struct writer *
 writer_create(int dirfd, const char *path, enum zmode z, enum outmode how)
+{
+	return create(dirfd, path, z, how, 1);
+}
+
+/* CSV of one kind for other tools (argus-cat --header): no stream line. */
+struct writer *
+writer_open_table(const char *path, enum zmode z)
+{
+	return create(AT_FDCWD, path, z, OUT_ATOMIC, 0);
+}
+
+static struct writer *
+create(int dirfd, const char *path, enum zmode z, enum outmode how, int stream)
 {
 	struct writer *w;
 	struct stat st;
@@ -156,10 +172,11 @@ writer_create(int dirfd, const char *path, enum zmode z, enum outmode how)
 	w->cap = OUT_CHUNK;
 	w->buf = xmalloc(w->cap);
 	atexit_writer(w, 1);
-
-	writer_begin(w, STREAM_MAGIC);
-	writer_u64(w, STREAM_VERSION);
-	writer_end(w);
+	if (stream) {
+		writer_begin(w, STREAM_MAGIC);
+		writer_u64(w, STREAM_VERSION);
+		writer_end(w);
+	}
 	return w;
 }
 

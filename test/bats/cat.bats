@@ -326,3 +326,35 @@ kill_half_way() {
 	[ "$status" -eq 64 ]
 	[[ "$output" == *"'25:61' is not a clock time"* ]]
 }
+
+@test "--header: one kind as a table: its column names, every row as wide" {
+	run argus-cat -H -k event a.csv b.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# As wide as the widest event selected (these have no VERTEX column).
+	[ "${lines[0]}" = "KIND,TIME,PID,TID,VERTEX,CPU,TYPE,CTX,ARG1,ARG2" ]
+	[ "${#lines[@]}" -eq 6 ]
+	[ "${lines[2]}" = "event,200,30,31,1,sys_enter,-,0,read," ]
+	[ "$(printf '%s\n' "${lines[@]:0:5}" | awk -F, '{ print NF }' | sort -u)" = 10 ]
+	# Quoting stays, the comment goes.
+	[ "${lines[5]}" = 'event,500,10,12,0,marker,-,"hello, ""world""",,' ]
+	# A kind of fixed columns needs no first reading: stdin will do.
+	printf 'argus-stream,1\nlost,5,,,0,12\n' | argus-cat -H -k lost >t.csv
+	[ "$(cat t.csv)" = "$(printf 'KIND,TIME,PID,TID,CPU,COUNT\nlost,5,,,0,12')" ]
+	if command -v sqlite3 >/dev/null; then
+		sqlite3 db ".import --csv t.csv lost" "select COUNT from lost" >n
+		[ "$(cat n)" = 12 ]
+	else
+		echo "# sqlite3 not installed: the table is not imported" >&3
+	fi
+	# What it cannot do, said.
+	run argus-cat -H a.csv
+	[ "$status" -eq 64 ]
+	run argus-cat -H -k event <a.csv
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"repeated columns (ARG...) is read twice: name its FILEs"* ]]
+	printf 'argus-stream,1\nlost,5,,,0,12,extra\n' >wide.csv
+	run argus-cat -H -k lost wide.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"wide.csv:2: 7 columns, more than the 6 argus-stream(5) names for kind lost"* ]]
+}

@@ -73,3 +73,13 @@ summary_keys() {
 	switches argus-segment >help
 	same "argus-segment's summary and --help" help segment
 }
+
+@test "vocab: argus-cat --header names the columns argus-stream(5) gives each kind" {
+	for k in vertex link spin baseline step root holder; do
+		man=$(grep -E "^$k,TIME,PID,TID," "$ROOT/share/man/argus-stream.5")
+		[ -n "$man" ]
+		head=$(printf 'argus-stream,1\n' | argus-cat -H -k "$k")
+		echo "$k: $head / $man"
+		[ "$head" = "KIND,${man#$k,}" ]
+	done
+}
