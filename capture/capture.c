@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ static uint64_t		*reported;
 static int		 status_line;
 static int		 formatter_tid;
 static struct wf_snap	*snap;
+static _Atomic uint64_t	 noted;		/* the last request served */
 
 static int
 count_cpus(void)
@@ -164,6 +166,13 @@ behind(void)
 	    spool_watermark() > emit_last_time() + 2 * SEC);
 }
 
+/* Someone waits for the formatter: it must not wait for idle CPU time. */
+static int
+asked(void)
+{
+	return spool_requested() > atomic_load(&noted);
+}
+
 static void
 set_idle(int tid, int idle)
 {
@@ -182,7 +191,7 @@ tick(void)
 	char rate[32], out[32], backlog[32];
 	int cpu;
 
-	if (behind())
+	if (behind() || asked())
 		set_idle(formatter_tid, 0);
 	if (!status_line || t_start == 0)
 		return;		/* not tracing yet */
@@ -395,18 +404,19 @@ start(const struct capture_opts *o)
  * A request served (spool_request()): everything up to its moment is
  * written and flushed, and the ring says so for whoever asked.
  */
-static uint64_t
-serve(uint64_t noted, uint64_t upto)
+static void
+serve(uint64_t upto)
 {
 	uint64_t req = spool_requested();
 
-	if (req <= noted || upto < req)
-		return noted;
+	if (req <= atomic_load(&noted) || upto < req)
+		return;
 	report_lost(out_writer());
 	out_flush();
 	out_served(req);
-	return req;
+	atomic_store(&noted, req);
 }
+
 
 /* SIGUSR1: write out what the kernel holds now (argus debug, argus mark). */
 static void
@@ -420,7 +430,7 @@ on_request(int sig)
 static void
 format_loop(void)
 {
-	uint64_t t, last_flush, n, upto, noted = 0;
+	uint64_t t, last_flush, n, upto;
 
 	last_flush = now_ns();
 	set_idle(0, 1);
@@ -439,14 +449,14 @@ format_loop(void)
 		if (n > 0)
 			out_check();
 		else
-			noted = serve(noted, upto);
+			serve(upto);
 		t = now_ns();
 		if (t - last_flush >= SEC) {
 			report_lost(out_writer());
 			out_flush();
 			last_flush = t;
 			set_idle(0, !spool_stopped() && !behind() &&
-			    spool_requested() <= noted);
+			    !asked());
 		}
 		if (spool_error() != NULL)
 			diex(EX_SOFTWARE, "reading the trace: %s",
@@ -455,7 +465,7 @@ format_loop(void)
 			if (spool_done())
 				break;
 			/* Someone waits for it: at full speed. */
-			if (spool_stopped() || spool_requested() > noted)
+			if (spool_stopped() || asked())
 				set_idle(0, 0);
 			spool_wait();
 		}
