@@ -60,30 +60,6 @@ struct select {
 	uint64_t	  first;
 };
 
-/*
- * How far the reading has come, for a person waiting on a minute of a busy
- * machine: records and the time reached, from the window's start.  On a
- * terminal one line redrawn twice a second, else a line every 5 s.
- */
-static void
-progress(uint64_t nrec, uint64_t t, uint64_t from, int done)
-{
-	static uint64_t next;
-	static int tty = -1;
-	uint64_t now = now_ns();
-
-	if (tty < 0)
-		tty = isatty(STDERR_FILENO);
-	if (!done && now < next)
-		return;
-	next = now + (tty ? 500 : 5000) * 1000000ULL;
-	fprintf(stderr, "%sargus-cat: %s %llu records, up to +%.1f s%s",
-	    tty ? "\r" : "", done ? "read" : "reading",
-	    (unsigned long long)nrec, t != NO_TIME && from != NO_TIME &&
-	    t > from ? (t - from) / 1e9 : 0.0,
-	    tty && !done ? "\033[K" : "\n");
-}
-
 static void
 parse_list(const char *opt, char *arg, uint64_t **v, size_t *n)
 {
@@ -382,14 +358,15 @@ main(int argc, char *argv[])
 		if (rec->time != NO_TIME)
 			last = rec->time;
 		if (show && (++nrec & 0xffff) == 0)
-			progress(nrec, last, sel.since.set &&
-			    !sel.since.relative ? sel.since.ns : sel.first, 0);
+			progress("argus-cat", "reading", nrec, last,
+			    sel.since.set && !sel.since.relative ? sel.since.ns :
+			    sel.first, 0);
 	}
 	writer_close(out);
 	if (show && !interrupted) {
 		from = sel.since.set && !sel.since.relative ? sel.since.ns :
 		    sel.first;
-		progress(nrec, last, from, 1);
+		progress("argus-cat", "read", nrec, last, from, 1);
 	}
 	source_close(src);
 	return exit_status(1);

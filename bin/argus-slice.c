@@ -10,7 +10,7 @@
 #include "slice/slice.h"
 
 static const char usage[] =
-"usage: argus-slice [-qvzZ] [--auto | --answers FILE] [--from VERTEX]\n"
+"usage: argus-slice [-qvPzZ] [--auto | --answers FILE] [--from VERTEX]\n"
 "                   [--threshold TIME] [--dot FILE] [--json FILE] [-o FILE] [FILE ...]\n"
 "Walk the event graph back from a hang to its root cause (Algorithm 1).\n"
 "\n"
@@ -24,6 +24,7 @@ static const char usage[] =
 "                      mode 0600)\n"
 "  -q, --quiet         no report on stderr\n"
 "  -v, --verbose       every culprit and every step walked in the report\n"
+"  -P, --progress      say on stderr how far loading the graph has come\n"
 "  -o, --output FILE   write the stream to FILE (mode 0600)\n"
 "  -z, --compress      gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress   plain output even into a regular file\n"
@@ -48,6 +49,7 @@ main(int argc, char *argv[])
 		{ "json",	required_argument, NULL, 'j' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
+		{ "progress",	no_argument,	   NULL, 'P' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -62,8 +64,9 @@ main(int argc, char *argv[])
 	struct writer *out;
 	struct graph g;
 	int ch, quiet = 0, verbose = 0, automatic = 0, found = 0, i, n;
+	int show = 0;
 
-	while ((ch = getopt_long(argc, argv, "qv" COMMON_SHORT, longopts,
+	while ((ch = getopt_long(argc, argv, "qvP" COMMON_SHORT, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
@@ -90,6 +93,9 @@ main(int argc, char *argv[])
 		case 'v':
 			verbose = 1;
 			break;
+		case 'P':
+			show = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -100,7 +106,7 @@ main(int argc, char *argv[])
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
-	graph_read(&g, src, out);
+	graph_read(&g, src, out, show);
 
 	s = g.spins;
 	n = g.nspins;

@@ -86,6 +86,14 @@ void	 usage_error(const char *usage) __attribute__((noreturn));
 	{ "help",	 no_argument,	    NULL, 'h' }, \
 	{ "version",	 no_argument,	    NULL, 'V' }
 
+/*
+ * A status line on stderr while a long input is read (-P, --progress):
+ * "PROG: DOING N records, up to +T s" from FROM, redrawn on a terminal;
+ * done: the last, ending the line.
+ */
+void	 progress(const char *prog, const char *doing, uint64_t nrec,
+	    uint64_t t, uint64_t from, int done);
+
 /* CLOCK_MONOTONIC in ns: the clock of every TIME in a stream. */
 uint64_t now_ns(void);
 

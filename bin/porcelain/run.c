@@ -179,6 +179,9 @@ pipeline_diagnosis(struct pipeline *p, char *const target[], int ntarget,
 	pipeline_stage(p, "argus-similar");
 	pipeline_arg(p, "-q");
 	pipeline_stage(p, "argus-slice");
+	/* After argus-cat's, the wait a person sees last: say how it goes. */
+	if (isatty(STDERR_FILENO))
+		pipeline_arg(p, "--progress");
 	for (i = 0; i < nslice; i++)
 		pipeline_arg(p, slice_opts[i]);
 }

@@ -301,8 +301,9 @@ reads_terminal(const struct graph *g, uint32_t tid)
 }
 
 void
-graph_read(struct graph *g, struct source *src, struct writer *out)
+graph_read(struct graph *g, struct source *src, struct writer *out, int show)
 {
+	uint64_t nrec = 0;
 	const struct record *rec;
 	struct baseline_rec br;
 	struct vertex_rec vr;
@@ -322,6 +323,9 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 				g->first_time = rec->time;
 			g->last_time = rec->time;
 		}
+		if (show && (++nrec & 0xffff) == 0)
+			progress("argus-slice", "loading the graph:", nrec,
+			    g->last_time, g->first_time, 0);
 		if (rec->comment)
 			continue;
 		if (event_parse(rec, &ev)) {
@@ -352,6 +356,9 @@ graph_read(struct graph *g, struct source *src, struct writer *out)
 			read_wait(g, &wr);
 	}
 	stop_if_interrupted();	/* a cut graph is no graph to judge */
+	if (show)
+		progress("argus-slice", "loaded the graph:", nrec, g->last_time,
+		    g->first_time, 1);
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
 		if ((v = vertex_get(g, g->l[k].to)) == NULL ||

@@ -70,7 +70,8 @@ struct graph {
 };
 
 /* graph.c */
-void		 graph_read(struct graph *, struct source *, struct writer *);
+void		 graph_read(struct graph *, struct source *, struct writer *,
+		    int progress);
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
 int		 reads_terminal(const struct graph *, uint32_t tid);

@@ -239,3 +239,12 @@ root 30 2" ]
 	[[ "$output" == *"Nothing found beyond the hung thread: no hang: bash 10 waits for input from its terminal, that is for a person"* ]]
 	[ "$(awk -F, '$1 == "root" { print $6, $4 }' d.csv)" = "root 10" ]
 }
+
+@test "slice: --progress says how far loading the graph came; the stream unchanged" {
+	argus-slice -Z --from 2 --answers /dev/null -q g.csv >plain.out
+	argus-slice -Z --from 2 --answers /dev/null -q --progress g.csv \
+	    >progress.out 2>progress.err
+	cmp plain.out progress.out
+	# Not a terminal: the totals at the end, from the first record's time.
+	grep -qx 'argus-slice: loaded the graph: 6 records, up to +0.0 s' progress.err
+}
