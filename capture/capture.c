@@ -541,9 +541,12 @@ finish(const struct capture_opts *o)
 	if (lost > 0) {
 		s.lost = xcalloc(ncpu, sizeof(*s.lost));
 		spool_lost(&s);
-		len = snprintf(msg, sizeof(msg), "lost %llu events "
-		    "(kernel buffer overrun; try a larger --buffer-size):",
-		    (unsigned long long)lost);
+		/* Deferred, the oldest go by design: say so, not "lost". */
+		len = snprintf(msg, sizeof(msg), o->defer ? "%llu events "
+		    "overwritten in the kernel's buffers before they were "
+		    "asked for (--defer keeps the newest --buffer-size per "
+		    "CPU):" : "lost %llu events (kernel buffer overrun; try a "
+		    "larger --buffer-size):", (unsigned long long)lost);
 		for (cpu = 0; cpu < ncpu && len < (int)sizeof(msg) - 32; cpu++)
 			if (s.lost[cpu])
 				len += snprintf(msg + len, sizeof(msg) - len,
