@@ -345,13 +345,15 @@ main(int argc, char *argv[])
 	if (com.z == Z_AUTO && (com.out == NULL || strcmp(com.out, "-") == 0))
 		com.z = Z_PLAIN;
 	catch_signals();
-	if (table) {
+	if (table)
 		head = header(&sel, argv + optind, argc - optind, &width);
+	/* The inputs first: one that cannot be read leaves no output behind. */
+	src = source_open(argv + optind, argc - optind);
+	if (table) {
 		out = writer_open_table(com.out, com.z);
 		writer_fields(out, head, width);
 	} else
 		out = writer_open(com.out, com.z);
-	src = source_open(argv + optind, argc - optind);
 	while ((rec = source_next(src)) != NULL) {
 		if (selected(&sel, rec))
 			put(out, rec, width, wall);
