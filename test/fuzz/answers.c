@@ -33,7 +33,7 @@ graph_once(void)
 	    sizeof(graph_text) - 1);
 	src = source_open(path, 1);
 	w = writer_open("/dev/null", Z_PLAIN);
-	graph_read(&g, src, w);
+	graph_read(&g, src, w, 0);
 	writer_close(w);
 	source_close(src);
 	if (g.nl != 3)
