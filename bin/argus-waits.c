@@ -8,6 +8,8 @@
  * the best link into the thread's next vertex says who woke it: a strong
  * one before a weak one, the latest cause among equals.  A vertex still
  * open at the end of the trace in a sleeping state has not been woken.
+ * A thread's vertices are kept in order of id, which is their order in
+ * time (lib/graph.h, struct vvec): the next vertex is the next element.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -39,166 +41,170 @@ static const char usage[] =
 
 #define NAME_LEN	24
 
-/* What the events say of a vertex, and what the graph links to it. */
-struct vinfo {
-	uint64_t	 id;
+/* A vertex as the waits need it: what its events say, its cause. */
+struct wv {
+	uint64_t	 id;		/* first: struct vvec's key */
 	uint64_t	 last;		/* its last event's time */
+	uint64_t	 end;
+	int		 waited, open;	/* ENDED_BY wait; open and asleep */
 	char		 call[NAME_LEN];	/* its last system call */
-	int		 cause;		/* a link into it is known */
-	int		 weak;
+	int		 cause, weak;	/* the best link into it, if any */
+	unsigned	 props;
 	uint64_t	 from_time;
 	uint32_t	 from_pid, from_tid;
 	char		 rule[NAME_LEN];
+};
+
+struct thread {
+	uint32_t	 tid, pid;
+	char		 comm[NAME_LEN];
+	struct vvec	 vv;		/* of struct wv */
 	UT_hash_handle	 hh;
 };
 
-struct vtx {
-	uint32_t	 pid, tid;
-	uint64_t	 id, begin, end;
-	int		 waited, open;	/* ENDED_BY wait; open in a sleep */
-	char		 comm[NAME_LEN];
-};
-
 struct wait {
-	const struct vtx *v;
-	uint64_t	 since, len;
-	const struct vinfo *ender;	/* NULL: still waiting, or unknown */
-	int		 ongoing;
+	const struct thread *t;
+	const struct wv	*v, *next;	/* next: NULL when still waiting */
+	uint64_t	 len;
 };
 
-static struct vinfo *infos;
-static struct vtx *vs;
-static size_t nvs, capvs;
+static struct thread *threads;
 
-static struct vinfo *
-info(uint64_t id)
+static struct thread *
+thread_find(uint32_t tid)
 {
-	struct vinfo *i;
+	struct thread *t;
 
-	HASH_FIND(hh, infos, &id, sizeof(id), i);
-	if (i == NULL) {
-		i = xcalloc(1, sizeof(*i));
-		i->id = id;
-		HASH_ADD(hh, infos, id, sizeof(i->id), i);
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	return t;
+}
+
+/* Vertex id of thread tid, made if new. */
+static struct wv *
+vertex(uint32_t tid, uint64_t id)
+{
+	struct thread *t;
+
+	if ((t = thread_find(tid)) == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->vv.size = sizeof(struct wv);
+		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
-	return i;
+	return vvec_get(&t->vv, id);
 }
 
 static void
 take_event(const struct event *ev)
 {
-	struct vinfo *i;
+	struct wv *v;
 
 	if (ev->vertex == NO_VERTEX || ev->vertex == UNSEGMENTED)
 		return;
-	i = info(ev->vertex);
-	if (ev->time >= i->last)
-		i->last = ev->time;
+	v = vertex(ev->tid, ev->vertex);
+	if (ev->time >= v->last)
+		v->last = ev->time;
 	if (ev->type == E_SYS_ENTER)
-		snprintf(i->call, sizeof(i->call), "%s", event_str(ev, 1));
+		snprintf(v->call, sizeof(v->call), "%s", event_str(ev, 1));
 }
 
 /* The best cause of a vertex: strong before weak, then the latest. */
 static void
 take_link(const struct link_rec *l)
 {
-	struct vinfo *i = info(l->to);
+	struct wv *v;
 
 	/* An idle CPU, or the thread's own previous vertex: no cause. */
 	if ((l->from == 0 && l->from_tid == 0) || (l->props & LR_ORDER))
 		return;
-	if (i->cause && (l->weak > i->weak || (l->weak == i->weak &&
-	    l->from_time <= i->from_time)))
+	v = vertex(l->tid, l->to);
+	if (v->cause && (l->weak > v->weak || (l->weak == v->weak &&
+	    l->from_time <= v->from_time)))
 		return;
-	i->cause = 1;
-	i->weak = l->weak;
-	i->from_time = l->from_time;
-	i->from_pid = l->from_pid;
-	i->from_tid = l->from_tid;
-	snprintf(i->rule, sizeof(i->rule), "%s", l->rule);
+	v->cause = 1;
+	v->weak = l->weak;
+	v->props = l->props;
+	v->from_time = l->from_time;
+	v->from_pid = l->from_pid;
+	v->from_tid = l->from_tid;
+	snprintf(v->rule, sizeof(v->rule), "%s", l->rule);
 }
 
 static void
 take_vertex(const struct vertex_rec *r)
 {
-	struct vtx *v;
+	struct wv *v = vertex(r->tid, r->id);
+	struct thread *t = thread_find(r->tid);
 
-	if (nvs == capvs) {
-		capvs = capvs ? 2 * capvs : 4096;
-		vs = xrealloc(vs, capvs * sizeof(*vs));
-	}
-	v = &vs[nvs++];
-	v->pid = r->pid;
-	v->tid = r->tid;
-	v->id = r->id;
-	v->begin = r->begin;
+	t->pid = r->pid;
+	snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
 	v->end = r->end;
-	v->waited = strcmp(r->ended_by, "wait") == 0;
-	v->open = strcmp(r->ended_by, "open") == 0 &&
-	    strchr("SDI", r->wait[0]) != NULL && r->wait[0] != '\0';
-	snprintf(v->comm, sizeof(v->comm), "%s", r->comm);
+	v->waited = strcmp(r->ended_by, VE_WAIT) == 0;
+	v->open = strcmp(r->ended_by, VE_OPEN) == 0 && r->wait[0] != '\0' &&
+	    strchr("SDI", r->wait[0]) != NULL;
 }
 
-static int
-by_thread(const void *a, const void *b)
-{
-	const struct vtx *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->begin < y->begin ? -1 : x->begin > y->begin;
-}
-
+/* The longest first; ties by thread and time, the same on every run. */
 static int
 longest(const void *a, const void *b)
 {
 	const struct wait *x = a, *y = b;
 
-	return x->len > y->len ? -1 : x->len < y->len;
-}
-
-/* The name of a thread, from its vertices: the last it had. */
-static const char *
-comm_of(uint32_t tid)
-{
-	size_t lo = 0, hi = nvs, mid;
-
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (vs[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo + 1 < nvs && vs[lo + 1].tid == tid)
-		lo++;
-	return lo < nvs && vs[lo].tid == tid ? vs[lo].comm : "?";
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	if (x->t->tid != y->t->tid)
+		return x->t->tid < y->t->tid ? -1 : 1;
+	return x->v->id < y->v->id ? -1 : x->v->id > y->v->id;
 }
 
 static void
 print(const struct wait *w)
 {
+	const struct wv *e = w->next;
+	const struct thread *from;
 	char who[64], by[96];
-	const struct vinfo *e = w->ender;
-	const struct vinfo *self;
-	uint64_t id = w->v->id;
 
-	HASH_FIND(hh, infos, &id, sizeof(id), self);
-	snprintf(who, sizeof(who), "%s %u/%u", w->v->comm, w->v->pid,
-	    w->v->tid);
-	if (w->ongoing)
+	snprintf(who, sizeof(who), "%s %u/%u", w->t->comm, w->t->pid,
+	    w->t->tid);
+	if (w->next == NULL)
 		snprintf(by, sizeof(by), "still waiting");
-	else if (e == NULL || !e->cause)
+	else if (!e->cause)
 		snprintf(by, sizeof(by), "-");
-	else if (e->from_tid == w->v->tid)
-		snprintf(by, sizeof(by), "its own %s (%s%s)", strcmp(e->rule,
-		    "timeout") == 0 ? "timer" : "doing", e->rule,
+	else if (e->from_tid == w->t->tid)
+		snprintf(by, sizeof(by), "its own %s (%s%s)",
+		    e->props & LR_TIMEOUT ? "timer" : "doing", e->rule,
 		    e->weak ? ", weak" : "");
 	else
-		snprintf(by, sizeof(by), "%s %u/%u (%s%s)", comm_of(e->from_tid),
-		    e->from_pid, e->from_tid, e->rule, e->weak ? ", weak" : "");
+		snprintf(by, sizeof(by), "%s %u/%u (%s%s)",
+		    (from = thread_find(e->from_tid)) != NULL && from->comm[0] ?
+		    from->comm : "?", e->from_pid, e->from_tid, e->rule,
+		    e->weak ? ", weak" : "");
 	printf("%10.3f s  %-32s %-16s %s\n", w->len / 1e9, who,
-	    self != NULL && self->call[0] ? self->call : "-", by);
+	    w->v->call[0] ? w->v->call : "-", by);
+}
+
+/*
+ * The thread's waits: each vertex that ended in one, woken by the cause
+ * of the next; the last, open and asleep, still waiting.
+ */
+static size_t
+waits_of(const struct thread *t, uint64_t min, struct wait *ws)
+{
+	const struct wv *v;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->vv.n; i++) {
+		v = VVEC_AT(&t->vv, struct wv, i);
+		if (!(v->waited && i + 1 < t->vv.n) && !v->open)
+			continue;
+		if (v->last == 0 || v->last > v->end || v->end - v->last < min)
+			continue;
+		ws[n].t = t;
+		ws[n].v = v;
+		ws[n].next = v->open ? NULL : VVEC_AT(&t->vv, struct wv, i + 1);
+		ws[n++].len = v->end - v->last;
+	}
+	return n;
 }
 
 int
@@ -219,11 +225,10 @@ main(int argc, char *argv[])
 	struct link_rec lr;
 	struct event ev;
 	struct source *src;
+	struct thread *t;
 	struct wait *ws = NULL;
-	const struct vinfo *start;
-	struct vinfo *next;
-	uint64_t count = 10, min = 0, pid = 0, tid = 0, id;
-	size_t i, nw = 0;
+	uint64_t count = 10, min = 0, pid = 0, tid = 0;
+	size_t i, nw = 0, nv = 0;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "n:m:p:t:hV", longopts,
@@ -243,35 +248,20 @@ main(int argc, char *argv[])
 			take_event(&ev);
 		else if (link_parse(rec, &lr))
 			take_link(&lr);
-		else if (vertex_parse(rec, &vr))
+		else if (vertex_parse(rec, &vr)) {
 			take_vertex(&vr);
+			nv++;
+		}
 	}
 	source_close(src);
 	stop_if_interrupted();
-	if (nvs == 0)
+	if (nv == 0)
 		diex(EX_DATAERR, "no vertex records in the input: run "
 		    "argus-segment and argus-link first");
-	qsort(vs, nvs, sizeof(*vs), by_thread);
-	ws = xcalloc(nvs, sizeof(*ws));
-	for (i = 0; i < nvs; i++) {
-		if ((pid && vs[i].pid != pid) || (tid && vs[i].tid != tid))
-			continue;
-		id = vs[i].id;
-		HASH_FIND(hh, infos, &id, sizeof(id), start);
-		/* A vertex runs until its thread next wakes: the wait ends it. */
-		if ((!vs[i].waited && !vs[i].open) || start == NULL ||
-		    start->last == 0 || start->last > vs[i].end)
-			continue;
-		next = NULL;
-		if (vs[i].waited && i + 1 < nvs && vs[i + 1].tid == vs[i].tid) {
-			id = vs[i + 1].id;
-			HASH_FIND(hh, infos, &id, sizeof(id), next);
-		}
-		ws[nw] = (struct wait){ &vs[i], start->last,
-		    vs[i].end - start->last, next, vs[i].open };
-		if (ws[nw].len >= min)
-			nw++;
-	}
+	ws = xcalloc(nv, sizeof(*ws));
+	for (t = threads; t != NULL; t = t->hh.next)
+		if ((!pid || t->pid == pid) && (!tid || t->tid == tid))
+			nw += waits_of(t, min, ws + nw);
 	qsort(ws, nw, sizeof(*ws), longest);
 	printf("%12s  %-32s %-16s %s\n", "WAITED", "THREAD", "CALL",
 	    "ENDED BY");
