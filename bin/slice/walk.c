@@ -1,9 +1,7 @@
 /*
  * InteractiveSlicing: from a vertex, backwards along incoming links.  One
- * strong cause: follow it; among several, the one the kernel names as the
- * holder of what the thread waits on, else the one from another thread.
- * Several, or only weak ones: ask.
- * None: stop.
+ * strong cause: follow it; among several, the one that outranks the rest
+ * (best_strong()).  Several of a rank, or only weak ones: ask.  None: stop.
  * A wait that its own timer ended has no cause to follow: the thread woke
  * itself.  The walk also stops where a baseline's wake-up path comes back
  * to the vertex it started from, at a cycle, and after MAX_STEPS.
@@ -45,45 +43,41 @@ on_path(const struct path *p, uint64_t vertex)
 }
 
 /*
- * Among strong causes, what the kernel says the thread waits on and who
- * holds it outranks the rest (a fork that began the vertex, a message
- * that came before): the one such cause, or -1.
+ * Among several strong causes, some outrank the rest: first what the
+ * kernel says the thread waits on and who holds it (a fork that began
+ * the vertex, a message that came before, rank below it); then a cause
+ * in another thread, since a thread does not wake itself (its own earlier
+ * request, whose reply came back some other way, ranks below).  The one
+ * cause of the best rank that has exactly one, and how to say it; -1.
  */
 static int
-kernel_says(struct link **cand, int n)
-{
-	int i, pick = -1;
-
-	for (i = 0; i < n; i++)
-		if (!cand[i]->weak && (cand[i]->props & LR_HOLDS)) {
-			if (pick >= 0)
-				return -1;
-			pick = i;
-		}
-	return pick;
-}
-
-/*
- * A thread does not wake itself: among strong causes, the one from
- * another thread, if only one is, rather than the thread's own earlier
- * vertex (a request it sent, whose reply came back some other way).
- */
-static int
-from_outside(struct graph *g, const struct vertex *v, struct link **cand,
-    int n)
+outranks(struct graph *g, const struct vertex *v, const struct link *l,
+    int rank)
 {
 	struct vertex *u;
-	int i, pick = -1;
 
-	for (i = 0; i < n; i++) {
-		if (cand[i]->weak || ((u = vertex_get(g, cand[i]->from)) != NULL &&
-		    u->tid == v->tid))
-			continue;
-		if (pick >= 0)
-			return -1;
-		pick = i;
+	if (rank == 0)
+		return (l->props & LR_HOLDS) != 0;
+	return (u = vertex_get(g, l->from)) == NULL || u->tid != v->tid;
+}
+
+static int
+best_strong(struct graph *g, const struct vertex *v, struct link **cand,
+    int n, const char **how)
+{
+	static const char *const says[] = { "kernel", "strong" };
+	int rank, i, pick;
+
+	for (rank = 0; rank < (int)ARRAY_LEN(says); rank++) {
+		for (i = 0, pick = -1; i < n && pick != -2; i++)
+			if (!cand[i]->weak && outranks(g, v, cand[i], rank))
+				pick = pick == -1 ? i : -2;
+		if (pick >= 0) {
+			*how = says[rank];
+			return pick;
+		}
 	}
-	return pick;
+	return -1;
 }
 
 static uint64_t walk_ns;
@@ -163,17 +157,16 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 			push(p, cur, NULL, "end");
 			return;
 		}
+		/* Ambiguous only where no cause outranks the others. */
+		pick = -1;
 		if (nstrong == 1) {
 			pick = strong;
 			how = "strong";
-		} else if (nstrong > 1 && (pick = kernel_says(cand, n)) >= 0) {
-			how = "kernel";
-		} else if (nstrong > 1 && (pick = from_outside(g, v, cand,
-		    n)) >= 0) {
-			how = "strong";
-		} else if (interactive) {
+		} else if (nstrong > 1)
+			pick = best_strong(g, v, cand, n, &how);
+		if (pick < 0 && interactive)
 			pick = ask_link(g, cur, cand, n, &how);
-		} else {
+		else if (pick < 0) {
 			pick = most_recent_link(g, cur, cand, n);
 			how = pick < 0 ? "untouched" : "auto";
 		}
