@@ -201,7 +201,9 @@ header(struct select *sel, char **paths, int npaths, size_t *width)
 	if ((dots = strstr(h[n - 1], "...")) == NULL)
 		return h;
 	*dots = '\0';
-	if (npaths == 0)
+	for (i = 0; i < (size_t)npaths && strcmp(paths[i], "-") != 0; i++)
+		;
+	if (npaths == 0 || i < (size_t)npaths)
 		diex(EX_USAGE, "--header: a kind with repeated columns (%s...) "
 		    "is read twice: name its FILEs", h[n - 1]);
 	src = source_open(paths, npaths);

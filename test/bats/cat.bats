@@ -353,6 +353,8 @@ kill_half_way() {
 	run argus-cat -H -k event <a.csv
 	[ "$status" -eq 64 ]
 	[[ "$output" == *"repeated columns (ARG...) is read twice: name its FILEs"* ]]
+	run argus-cat -H -k event b.csv - <a.csv
+	[ "$status" -eq 64 ]
 	printf 'argus-stream,1\nlost,5,,,0,12,extra\n' >wide.csv
 	run argus-cat -H -k lost wide.csv
 	[ "$status" -eq 65 ]
