@@ -417,7 +417,6 @@ serve(uint64_t upto)
 	atomic_store(&noted, req);
 }
 
-
 /* SIGUSR1: write out what the kernel holds now (argus debug, argus mark). */
 static void
 on_request(int sig)

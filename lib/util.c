@@ -275,7 +275,7 @@ parse_duration_ns(const char *opt, const char *s)
 int64_t	wall_offset;
 int	wall_set;
 
-/* A clock time, local: seconds since the epoch and ns, or -1. */
+/* A local clock time as ns since the epoch in *ns: 0, or -1 if it is none. */
 static int
 parse_clock(const char *arg, uint64_t *ns)
 {
