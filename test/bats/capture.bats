@@ -413,6 +413,11 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "^spin,[0-9]*,,$otid," "$T/s.csv"
-	argus-similar -qZ "$T/s.csv" | argus-slice -qZ --auto > "$T/d.csv"
+	# Whether a cause beyond the thread is found depends on the machine's
+	# load (exit 0 or 1); reading it whole, PID and all, does not.
+	argus-similar -qZ "$T/s.csv" >"$T/b.csv"
+	run argus-slice -qZ --auto -o "$T/d.csv" "$T/b.csv"
+	echo "$output"
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	grep -q "^root,[0-9]*,,$otid," "$T/d.csv"
 }
