@@ -3,8 +3,17 @@
  * split on commas by hand; any line with a quote goes to libcsv, which owns
  * RFC 4180.  Nothing is allocated per record: buffers grow to the largest
  * record seen and are reused.
+ *
+ * A gzip file on disk is inflated on a second thread: inflating costs
+ * about what everything else a stage does with a record costs, and the
+ * machine has more than one CPU.  The thread fills slabs that fill()
+ * copies from.  A pipe is inflated in line: its read may block, and only
+ * the reading thread would see the signal that should end it.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,7 +31,29 @@
 #define READ_CHUNK	(256 * 1024)
 #endif
 
+#define SLABS		4
+#define SLAB_SIZE	(4 * READ_CHUNK)
+
 int reader_live;
+
+struct slab {
+	char		*data;
+	size_t		 len, off;
+};
+
+/* The inflating thread's side: slabs [head, tail) are full. */
+struct inflater {
+	pthread_t	 thread;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	struct slab	 slab[SLABS];
+	unsigned	 head, tail;
+	int		 done;		/* it has stopped: end of input, or error */
+	int		 stop;		/* asked to stop */
+	int		 status;	/* 0 end; Z_DATA_ERROR corrupt; -1 read error */
+	int		 error;		/* errno of a read error */
+	char		 msg[128];	/* zlib's word on corrupt data */
+};
 
 struct reader {
 	int		 fd;
@@ -41,6 +72,7 @@ struct reader {
 	int		 in_member;	/* inside a gzip member not yet ended */
 	z_stream	 z;
 	unsigned char	*zin;
+	struct inflater	*inf;		/* or NULL: inflated in line */
 
 	/* The current record's fields. */
 	char		*scratch;
@@ -69,7 +101,10 @@ bad(struct reader *r, unsigned long line, const char *fmt, ...)
 	diex(EX_DATAERR, "%s: %s", r->name, msg);
 }
 
-/* A signal ends the input as if it ended there (see catch_signals()). */
+/*
+ * A signal ends the input as if it ended there (see catch_signals()).
+ * -1 and errno on a read error.
+ */
 static ssize_t
 read_some(struct reader *r, void *p, size_t n)
 {
@@ -79,10 +114,8 @@ read_some(struct reader *r, void *p, size_t n)
 		if (interrupted)
 			return 0;
 		got = read(r->fd, p, n);
-		if (got >= 0)
+		if (got >= 0 || errno != EINTR)
 			return got;
-		if (errno != EINTR)
-			die(EX_IOERR, "%s: read", r->name);
 	}
 }
 
@@ -100,54 +133,201 @@ make_room(struct reader *r)
 	}
 }
 
-/* More decoded bytes into buf: 1 on progress, 0 at end of input. */
-static int
-fill(struct reader *r)
+/*
+ * Inflate into out[0, cap): the bytes made, at least one; 0 at the end
+ * of the input (r->cut: inside a member); -1 on a read error (errno), or
+ * Z_DATA_ERROR on corrupt data.  Called by one thread only.
+ */
+static ssize_t
+inflate_some(struct reader *r, char *out, size_t cap)
 {
 	ssize_t got;
-	size_t before;
+	size_t made;
 	int zr;
 
-	make_room(r);
-	if (!r->gz) {
-		if (r->eof)
-			return 0;
-		got = read_some(r, r->buf + r->end, r->cap - r->end);
-		if (got == 0)
-			r->eof = 1;
-		r->end += got;
-		return got > 0;
-	}
-	for (before = r->end; r->end == before; ) {
+	for (made = 0; made == 0; ) {
 		if (r->z.avail_in == 0 && !r->eof) {
-			got = read_some(r, r->zin, READ_CHUNK);
+			if ((got = read_some(r, r->zin, READ_CHUNK)) == -1)
+				return -1;
 			if (got == 0)
 				r->eof = 1;
 			r->z.next_in = r->zin;
 			r->z.avail_in = got;
 		}
 		if (r->z.avail_in == 0) {
-			/* Only the cut record is lost: all before it went out. */
-			if (r->in_member && !reader_live && !interrupted)
-				bad(r, 0, "compressed data cut short after "
-				    "line %lu", r->line);
 			r->cut = r->in_member;
 			return 0;
 		}
-		r->z.next_out = (unsigned char *)r->buf + r->end;
-		r->z.avail_out = r->cap - r->end;
+		r->z.next_out = (unsigned char *)out;
+		r->z.avail_out = cap;
 		zr = inflate(&r->z, Z_NO_FLUSH);
 		r->in_member = 1;
-		r->end = r->cap - r->z.avail_out;
+		made = cap - r->z.avail_out;
 		if (zr == Z_STREAM_END) {
 			/* gzip members follow each other: start the next. */
 			inflateReset(&r->z);
 			r->in_member = 0;
-		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			bad(r, 0, "corrupt compressed data after line %lu: %s",
-			    r->line, r->z.msg ? r->z.msg : "inflate failed");
-		}
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return Z_DATA_ERROR;
 	}
+	return made;
+}
+
+static void *
+inflater(void *arg)
+{
+	struct reader *r = arg;
+	struct inflater *in = r->inf;
+	struct slab *sl;
+	ssize_t n = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&in->mu);
+		while (!in->stop && in->tail - in->head == SLABS)
+			pthread_cond_wait(&in->cv, &in->mu);
+		if (in->stop) {
+			pthread_mutex_unlock(&in->mu);
+			return NULL;
+		}
+		sl = &in->slab[in->tail % SLABS];
+		pthread_mutex_unlock(&in->mu);
+
+		sl->len = sl->off = 0;
+		while (sl->len < SLAB_SIZE &&
+		    (n = inflate_some(r, sl->data + sl->len,
+		    SLAB_SIZE - sl->len)) > 0)
+			sl->len += n;
+
+		pthread_mutex_lock(&in->mu);
+		if (sl->len > 0)
+			in->tail++;
+		if (n <= 0) {
+			in->done = 1;
+			in->status = n;
+			in->error = errno;
+			if (n == Z_DATA_ERROR && r->z.msg != NULL)
+				snprintf(in->msg, sizeof(in->msg), "%s",
+				    r->z.msg);
+		}
+		pthread_cond_broadcast(&in->cv);
+		pthread_mutex_unlock(&in->mu);
+		if (n <= 0)
+			return NULL;
+	}
+}
+
+static void
+inflater_start(struct reader *r)
+{
+	struct inflater *in;
+	sigset_t all, old;
+	int i;
+
+	in = r->inf = xcalloc(1, sizeof(*in));
+	for (i = 0; i < SLABS; i++)
+		in->slab[i].data = xmalloc(SLAB_SIZE);
+	pthread_mutex_init(&in->mu, NULL);
+	pthread_cond_init(&in->cv, NULL);
+	/* Signals are the reading thread's: it decides what they end. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if ((errno = pthread_create(&in->thread, NULL, inflater, r)) != 0)
+		die(EX_OSERR, "%s: a thread to inflate it", r->name);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void
+inflater_end(struct reader *r)
+{
+	struct inflater *in = r->inf;
+	int i;
+
+	pthread_mutex_lock(&in->mu);
+	in->stop = 1;
+	pthread_cond_broadcast(&in->cv);
+	pthread_mutex_unlock(&in->mu);
+	pthread_join(in->thread, NULL);
+	for (i = 0; i < SLABS; i++)
+		free(in->slab[i].data);
+	pthread_mutex_destroy(&in->mu);
+	pthread_cond_destroy(&in->cv);
+	free(in);
+	r->inf = NULL;
+}
+
+/* The end of a compressed input, as inflate_some() said: 0, or said. */
+static int
+gz_end(struct reader *r, ssize_t status, int error, const char *msg)
+{
+	if (status == -1) {
+		errno = error;
+		die(EX_IOERR, "%s: read", r->name);
+	}
+	if (status == Z_DATA_ERROR)
+		bad(r, 0, "corrupt compressed data after line %lu: %s",
+		    r->line, *msg ? msg : "inflate failed");
+	/* Only the cut record is lost: all before it went out. */
+	if (r->cut && !reader_live && !interrupted)
+		bad(r, 0, "compressed data cut short after line %lu", r->line);
+	return 0;
+}
+
+/* Copied from the inflating thread's next slab. */
+static int
+fill_slab(struct reader *r)
+{
+	struct inflater *in = r->inf;
+	struct slab *sl;
+	size_t n;
+
+	pthread_mutex_lock(&in->mu);
+	while (in->head == in->tail && !in->done)
+		pthread_cond_wait(&in->cv, &in->mu);
+	if (in->head == in->tail) {
+		pthread_mutex_unlock(&in->mu);
+		return gz_end(r, in->status, in->error, in->msg);
+	}
+	sl = &in->slab[in->head % SLABS];
+	pthread_mutex_unlock(&in->mu);
+
+	n = sl->len - sl->off;
+	if (n > r->cap - r->end)
+		n = r->cap - r->end;
+	memcpy(r->buf + r->end, sl->data + sl->off, n);
+	r->end += n;
+	sl->off += n;
+	if (sl->off == sl->len) {
+		pthread_mutex_lock(&in->mu);
+		in->head++;
+		pthread_cond_broadcast(&in->cv);
+		pthread_mutex_unlock(&in->mu);
+	}
+	return 1;
+}
+
+/* More decoded bytes into buf: 1 on progress, 0 at end of input. */
+static int
+fill(struct reader *r)
+{
+	ssize_t got;
+
+	make_room(r);
+	if (r->inf != NULL)
+		return fill_slab(r);
+	if (!r->gz) {
+		if (r->eof)
+			return 0;
+		if ((got = read_some(r, r->buf + r->end, r->cap - r->end)) == -1)
+			die(EX_IOERR, "%s: read", r->name);
+		if (got == 0)
+			r->eof = 1;
+		r->end += got;
+		return got > 0;
+	}
+	got = inflate_some(r, r->buf + r->end, r->cap - r->end);
+	if (got <= 0)
+		return gz_end(r, got, errno, r->z.msg ? r->z.msg : "");
+	r->end += got;
 	return 1;
 }
 
@@ -155,6 +335,7 @@ struct reader *
 reader_open(const char *path)
 {
 	struct reader *r;
+	struct stat st;
 	ssize_t got;
 
 	r = xcalloc(1, sizeof(*r));
@@ -182,6 +363,8 @@ reader_open(const char *path)
 	 */
 	while (r->end < 2 && !r->eof) {
 		got = read_some(r, r->buf + r->end, READ_CHUNK - r->end);
+		if (got == -1)
+			die(EX_IOERR, "%s: read", r->name);
 		if (got == 0)
 			r->eof = 1;
 		r->end += got;
@@ -196,6 +379,8 @@ reader_open(const char *path)
 		r->z.next_in = r->zin;
 		r->z.avail_in = r->end;
 		r->end = 0;
+		if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
+			inflater_start(r);
 	}
 	if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL))
 		diex(EX_SOFTWARE, "csv_init failed");
@@ -212,6 +397,8 @@ reader_close(struct reader *r)
 {
 	if (r == NULL)
 		return;
+	if (r->inf != NULL)
+		inflater_end(r);
 	if (r->gz) {
 		inflateEnd(&r->z);
 		free(r->zin);
