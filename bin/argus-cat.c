@@ -9,6 +9,7 @@
 
 #include "event.h"
 #include "graph.h"
+#include "relate.h"
 #include "util.h"
 
 #define TID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -16,7 +17,7 @@
 
 static const char usage[] =
 "usage: argus-cat [-HLPWzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
-"                 [-s TIME] [-u TIME] [-o FILE] [FILE ...]\n"
+"                 [-r TID,...] [-s TIME] [-u TIME] [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
 "  -k, --kind LIST     keep only records of these kinds (comments stay)\n"
@@ -24,6 +25,9 @@ static const char usage[] =
 "  -t, --tid LIST      keep only records of these threads\n"
 "  -c, --comm LIST     keep only records of threads of these names, from\n"
 "                      when they take the name (start, exec, rename)\n"
+"  -r, --related LIST  keep what a graph of these threads needs (from\n"
+"                      argus-relate): their records, events naming them,\n"
+"                      events in interrupts, names\n"
 "  -s, --since TIME    drop records before TIME\n"
 "  -u, --until TIME    drop records after TIME\n"
 "                      TIME is CLOCK_MONOTONIC nanoseconds, +DURATION\n"
@@ -56,6 +60,7 @@ struct select {
 	char		**comms;
 	size_t		  ncomms;
 	uint8_t		 *named;	/* --comm: threads that took a name, a bit each */
+	uint8_t		 *related;	/* --related: a bit each */
 	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };
@@ -80,6 +85,24 @@ parse_names(char ***v, size_t *n, char *arg)
 		*v = xrealloc(*v, (*n + 1) * sizeof(char *));
 		(*v)[(*n)++] = s;
 	}
+}
+
+static void
+related(struct select *sel, char *arg)
+{
+	uint64_t *tids = NULL;
+	size_t n = 0, i;
+
+	parse_list("--related", arg, &tids, &n);
+	if (sel->related == NULL)
+		sel->related = xcalloc(TID_LIMIT / 8, 1);
+	for (i = 0; i < n; i++) {
+		if (tids[i] >= TID_LIMIT)
+			diex(EX_USAGE, "--related: %llu: not a thread id",
+			    (unsigned long long)tids[i]);
+		sel->related[tids[i] / 8] |= 1 << tids[i] % 8;
+	}
+	free(tids);
 }
 
 /*
@@ -155,6 +178,8 @@ selected(struct select *sel, const struct record *rec)
 	}
 	if (!in_list(rec, COL_PID, sel->pids, sel->npids) ||
 	    !in_list(rec, COL_TID, sel->tids, sel->ntids))
+		return 0;
+	if (sel->related != NULL && !relate_keep(rec, sel->related, TID_LIMIT))
 		return 0;
 	if (sel->ncomms) {
 		learn_name(sel, rec);
@@ -282,6 +307,7 @@ main(int argc, char *argv[])
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "tid",	required_argument, NULL, 't' },
 		{ "comm",	required_argument, NULL, 'c' },
+		{ "related",	required_argument, NULL, 'r' },
 		{ "since",	required_argument, NULL, 's' },
 		{ "until",	required_argument, NULL, 'u' },
 		{ "live",	no_argument,	   NULL, 'L' },
@@ -301,7 +327,7 @@ main(int argc, char *argv[])
 	size_t width = 0;
 	int ch, show = 0, wall = 0, table = 0;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:c:s:u:LPWH" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:c:r:s:u:LPWH" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -317,6 +343,9 @@ main(int argc, char *argv[])
 			parse_names(&sel.comms, &sel.ncomms, optarg);
 			if (sel.named == NULL)
 				sel.named = xcalloc(TID_LIMIT / 8, 1);
+			break;
+		case 'r':
+			related(&sel, optarg);
 			break;
 		case 's':
 			when_parse(&sel.since, "--since", optarg);

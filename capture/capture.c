@@ -435,7 +435,7 @@ format_loop(void)
 	set_idle(0, 1);
 	for (;;) {
 		upto = spool_watermark();
-		n = emit_run(out_writer(), upto, BATCH);
+		n = emit_run(out_writer(), out_index(), upto, BATCH);
 		/*
 		 * A spool full of pages later than the watermark, which a
 		 * CPU the reader cannot read for want of room holds back:
@@ -444,7 +444,8 @@ format_loop(void)
 		 * buffers).
 		 */
 		if (n == 0 && spool_full())
-			n = emit_run(out_writer(), UINT64_MAX, BATCH);
+			n = emit_run(out_writer(), out_index(), UINT64_MAX,
+			    BATCH);
 		if (n > 0)
 			out_check();
 		else
@@ -502,6 +503,8 @@ finish(const struct capture_opts *o)
 	/* After every event: it was taken once tracing was off. */
 	if (snap != NULL) {
 		wf_write(out_writer(), snap);
+		if (out_index() != NULL)
+			wf_write(out_index(), snap);
 		wf_stats(snap, &ws);
 		if (ws.time > t)
 			t = ws.time;

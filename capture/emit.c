@@ -15,6 +15,7 @@
 #include <traceevent/kbuffer.h>
 
 #include "event.h"
+#include "relate.h"
 #include "util.h"
 #include "dwstack.h"
 #include "emit.h"
@@ -48,6 +49,7 @@ static int8_t		 nargs[SYSCALL_MAX];	/* 0: not looked up; n+1 */
 static int		 stacking;
 static char		**stk_comms;
 static int		 nstk_comms;
+static uint8_t		 indexed[EV_N];	/* relate_indexed_type() */
 
 void
 emit_init(int ncpu)
@@ -56,6 +58,9 @@ emit_init(int ncpu)
 
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
+	for (i = 0; i < EV_N; i++)
+		indexed[i] = evdefs[i].type != NULL &&
+		    relate_indexed_type(etype_of(evdefs[i].type));
 	for (i = 0; i < ncpu; i++)
 		if ((cur[i].kb = kbuffer_alloc(KBUFFER_LSIZE_8,
 		    KBUFFER_ENDIAN_LITTLE)) == NULL)
@@ -647,14 +652,10 @@ args(struct writer *w, int e, const char *d, int size)
  * downstream stages learn its name before they need it.
  */
 static void
-introduce(struct writer *w, uint64_t ts, int tid)
+task_record(struct writer *w, uint64_t ts, int tid, const struct task *t)
 {
-	struct task *t;
 	int tgid;
 
-	if (tid <= 0 || (t = task_get(tid))->intro == task_generation)
-		return;
-	t->intro = task_generation;
 	writer_begin(w, "task");
 	writer_u64(w, ts);
 	if ((tgid = task_tgid(tid)) > 0)
@@ -667,7 +668,66 @@ introduce(struct writer *w, uint64_t ts, int tid)
 }
 
 static void
-event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
+introduce(struct writer *w, struct writer *idx, uint64_t ts, int tid)
+{
+	struct task *t;
+
+	if (tid <= 0 || (t = task_get(tid))->intro == task_generation)
+		return;
+	t->intro = task_generation;
+	task_record(w, ts, tid, t);
+	if (idx != NULL)
+		task_record(idx, ts, tid, t);
+}
+
+static void
+record(struct writer *w, int e, int cpu, uint64_t ts, const char *d,
+    int size, int tid, const char *ctx)
+{
+	static const char ctx_t[] = "-";
+
+	writer_begin(w, "event");
+	writer_u64(w, ts);
+	col_pid(w, tid);
+	writer_u64(w, tid);
+	writer_empty(w);	/* VERTEX: argus-segment fills it in */
+	writer_u64(w, cpu);
+	if (e == EV_UPROBE) {
+		const struct uprobe *u = probe_by_id(LOAD(uint16_t, d));
+		int i;
+
+		/*
+		 * A uprobe fires on the task's own user-mode instruction;
+		 * the kernel stamps it hardirq|NMI only because it handles
+		 * the breakpoint trap like one.  It is the task's event.
+		 */
+		writer_str(w, u != NULL ? u->event : "uprobe");
+		writer_strn(w, ctx_t, 1);
+		for (i = 0; u != NULL && i < u->nf; i++)
+			col_x(w, d, &u->f[i]);
+	} else {
+		writer_str(w, evdefs[e].type);
+		writer_strn(w, ctx, 1);
+		args(w, e, d, size);
+	}
+	writer_end(w);
+}
+
+/* A uprobe's event may be one a relation needs (a run loop's). */
+static int
+index_it(int e, const char *d)
+{
+	const struct uprobe *u;
+
+	if (e != EV_UPROBE)
+		return indexed[e];
+	u = probe_by_id(LOAD(uint16_t, d));
+	return u != NULL && relate_indexed_type(etype_of(u->event));
+}
+
+static void
+event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
+    const char *d, int size)
 {
 	static const char ctx_h[] = "h", ctx_s[] = "s", ctx_n[] = "n",
 	    ctx_t[] = "-";
@@ -695,34 +755,12 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	ctx = flags & TF_NMI ? ctx_n : flags & TF_HARDIRQ ? ctx_h :
 	    flags & TF_SOFTIRQ ? ctx_s : ctx_t;
 
-	introduce(w, ts, tid);
+	introduce(w, idx, ts, tid);
 	if (other > 0)
-		introduce(w, ts, other);
-	writer_begin(w, "event");
-	writer_u64(w, ts);
-	col_pid(w, tid);
-	writer_u64(w, tid);
-	writer_empty(w);	/* VERTEX: argus-segment fills it in */
-	writer_u64(w, cpu);
-	if (e == EV_UPROBE) {
-		const struct uprobe *u = probe_by_id(LOAD(uint16_t, d));
-		int i;
-
-		/*
-		 * A uprobe fires on the task's own user-mode instruction;
-		 * the kernel stamps it hardirq|NMI only because it handles
-		 * the breakpoint trap like one.  It is the task's event.
-		 */
-		writer_str(w, u != NULL ? u->event : "uprobe");
-		writer_strn(w, ctx_t, 1);
-		for (i = 0; u != NULL && i < u->nf; i++)
-			col_x(w, d, &u->f[i]);
-	} else {
-		writer_str(w, evdefs[e].type);
-		writer_strn(w, ctx, 1);
-		args(w, e, d, size);
-	}
-	writer_end(w);
+		introduce(w, idx, ts, other);
+	record(w, e, cpu, ts, d, size, tid, ctx);
+	if (idx != NULL && index_it(e, d))
+		record(idx, e, cpu, ts, d, size, tid, ctx);
 	count++;
 	last = ts;
 	/* A blocking wait (S, D) or a system call: its stack follows. */
@@ -752,7 +790,7 @@ next(struct cursor *c, int cpu, int first)
 }
 
 uint64_t
-emit_run(struct writer *w, uint64_t upto, uint64_t max)
+emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 {
 	struct cursor *c, *best;
 	uint64_t n = 0;
@@ -780,7 +818,8 @@ emit_run(struct writer *w, uint64_t upto, uint64_t max)
 		}
 		if (best == NULL || best->ts > upto)
 			break;
-		event(w, bcpu, best->ts, best->ev, kbuffer_event_size(best->kb));
+		event(w, idx, bcpu, best->ts, best->ev,
+		    kbuffer_event_size(best->kb));
 		n++;
 		next(best, bcpu, 0);
 	}

@@ -13,8 +13,10 @@ void	 emit_init(int ncpu);
 /*
  * Writes events stamped at or before upto, at most max of them; returns
  * how many were written.  last is set to the time of the latest one.
+ * Those a relation needs go to idx too, unless it is NULL.
  */
-uint64_t emit_run(struct writer *, uint64_t upto, uint64_t max);
+uint64_t emit_run(struct writer *, struct writer *idx, uint64_t upto,
+	    uint64_t max);
 uint64_t emit_last_time(void);
 uint64_t emit_count(void);
 

@@ -10,6 +10,11 @@
  * so the check leaves room for that (SLACK) and runs often (out_check
  * after every batch of records).
  *
+ * Each ring file has its relation index beside it, opened, flushed,
+ * closed and deleted with it, so that argus debug finds who is related
+ * to a hang without reading the whole ring first.  It is not counted in
+ * the size: it is about a hundredth of it.
+ *
  * The ring's directory is private (lib/file.c) and its files are made by
  * name inside it, new, and written in place: argus-cat --live reads the
  * newest while it grows.  A -o file reaches its name when the capture
@@ -31,13 +36,13 @@
 #include "util.h"
 #include "out.h"
 
-#define RING_SUFFIX	".csv.gz"
 /* The writer's buffer (256 KiB uncompressed), zlib's, and one batch. */
 #define SLACK		(768 * 1024ULL)
 #define MIN_SHARE	(2 * SLACK)
 
 static struct out_conf	 conf;
 static struct writer	*w;
+static struct writer	*idx;		/* the ring file's relation index */
 static int		 ringfd = -1;
 static unsigned long	 seq;
 static uint64_t		 written;	/* -o: by the writer, once closed */
@@ -116,6 +121,12 @@ ring_name_of(char *p, size_t size, unsigned long s)
 	snprintf(p, size, "%s%06lu%s", RING_PREFIX, s, RING_SUFFIX);
 }
 
+static void
+index_name_of(char *p, size_t size, unsigned long s)
+{
+	snprintf(p, size, "%s%06lu%s", RELATE_PREFIX, s, RING_SUFFIX);
+}
+
 /* Make room for a new file of one share, then open it. */
 static void
 ring_next(void)
@@ -133,16 +144,23 @@ ring_next(void)
 		ring_name_of(p, sizeof(p), v[first].seq);
 		if (unlinkat(ringfd, p, 0) == -1 && errno != ENOENT)
 			die(EX_IOERR, "%s/%s", conf.ring, p);
+		index_name_of(p, sizeof(p), v[first].seq);
+		if (unlinkat(ringfd, p, 0) == -1 && errno != ENOENT)
+			die(EX_IOERR, "%s/%s", conf.ring, p);
 		used -= v[first].size;
 		first++;
 	}
 	if (n > 0 && v[n - 1].seq >= seq)
 		seq = v[n - 1].seq + 1;
 	free(v);
+	index_name_of(p, sizeof(p), seq);
+	idx = writer_create(ringfd, p, Z_GZIP, OUT_LIVE);
 	ring_name_of(p, sizeof(p), seq++);
 	w = writer_create(ringfd, p, Z_GZIP, OUT_LIVE);
-	if (conf.preamble)
+	if (conf.preamble) {
 		conf.preamble(w);
+		conf.preamble(idx);
+	}
 }
 
 void
@@ -171,6 +189,12 @@ out_writer(void)
 	return w;
 }
 
+struct writer *
+out_index(void)
+{
+	return idx;
+}
+
 uint64_t
 out_bytes(void)
 {
@@ -193,6 +217,7 @@ out_check(void)
 	if (conf.ring == NULL ||
 	    writer_bytes(w) + SLACK < conf.ring_size / conf.ring_files)
 		return;
+	writer_close(idx);
 	writer_close(w);
 	ring_next();
 }
@@ -200,6 +225,8 @@ out_check(void)
 void
 out_flush(void)
 {
+	if (idx != NULL)
+		writer_flush(idx);
 	writer_flush(w);
 }
 
@@ -207,6 +234,9 @@ void
 out_close(void)
 {
 	written = writer_bytes(w);
+	if (idx != NULL)
+		writer_close(idx);
+	idx = NULL;
 	writer_close(w);
 	w = NULL;
 }

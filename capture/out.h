@@ -27,6 +27,7 @@ struct out_conf {
 void		 out_prepare(const struct out_conf *);
 void		 out_open(void);
 struct writer	*out_writer(void);
+struct writer	*out_index(void);	/* the ring file's relation index, or NULL */
 void		 out_check(void);	/* rotate when the ring file is full */
 void		 out_flush(void);
 void		 out_close(void);

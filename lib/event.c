@@ -51,6 +51,12 @@ etype_name(enum etype t)
 	return t < E_NTYPES ? names[t] : "";
 }
 
+enum etype
+etype_of(const char *name)
+{
+	return lookup(name);
+}
+
 static void
 bad_event(const struct record *rec, const char *what)
 {
@@ -124,6 +130,30 @@ event_parse(const struct record *rec, struct event *ev)
 	ev->type = lookup(rec->f[EC_TYPE]);
 	ev->ctx = rec->f[EC_CTX][0];
 	return 1;
+}
+
+uint32_t
+event_other_tid(const struct event *ev)
+{
+	uint64_t tid;
+	int arg;
+
+	switch (ev->type) {
+	case E_SWITCH:
+	case E_SIGNAL_GENERATE:
+		arg = 2;
+		break;
+	case E_WAKING:
+	case E_WAKEUP_NEW:
+	case E_FORK:
+		arg = 1;
+		break;
+	default:
+		return 0;
+	}
+	if (!record_u64_opt(ev->rec, EC_ARG + arg, &tid) || tid > UINT32_MAX)
+		return 0;
+	return tid;
 }
 
 int

@@ -50,6 +50,13 @@ struct event {
 /* 1 and ev filled for an event record; 0 for any other record. */
 int		 event_parse(const struct record *, struct event *);
 const char	*etype_name(enum etype);
+enum etype	 etype_of(const char *name);	/* E_OTHER if unknown */
+
+/*
+ * The other thread an event names (TTID): the one a switch gives the CPU
+ * to, a wake-up or fork makes runnable, a signal is sent to; 0 if none.
+ */
+uint32_t	 event_other_tid(const struct event *);
 
 /* Arguments, numbered from 0 after CTX: decimal, or 0x hex. */
 uint64_t	 event_u64(const struct event *, int arg);

@@ -19,8 +19,14 @@ enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 
 #define NO_TIME		UINT64_MAX
 
-/* A flight recorder's files: RING_PREFIX, a sequence number, a suffix. */
+/* A flight recorder's files: RING_PREFIX, a sequence number, RING_SUFFIX. */
 #define RING_PREFIX	"argus-ring-"
+#define RING_SUFFIX	".csv.gz"
+/*
+ * And beside each, its relation index (lib/relate.h): the same number
+ * after RELATE_PREFIX, the records argus-relate needs, about 1 in 100.
+ */
+#define RELATE_PREFIX	"argus-rel-"
 /*
  * Wait-for snapshots beside them (argus mark, argus debug): SNAP_PREFIX,
  * the CLOCK_MONOTONIC ns they were taken at, SNAP_SUFFIX.

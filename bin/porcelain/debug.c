@@ -9,6 +9,11 @@
  * SNAPSHOTS are what blocked threads wait on now (argus-waitfor, taken
  * first) and when the hang was marked (the newest `argus mark' took in the
  * window): a hang still going on has no wake-up in the recording.
+ *
+ * A busy minute is millions of events, nearly all of threads that have
+ * nothing to do with the hang; the graph is built only for the threads
+ * related to the target, which argus-relate finds in the ring's relation
+ * indexes (argus-cat --related LIST), unless --all.
  */
 #include <sys/stat.h>
 
@@ -17,6 +22,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,7 +31,7 @@
 static const char usage[] =
 "usage: argus debug --pid PID | --tid TID | --comm NAME [--at TIME]\n"
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
-"                   [--no-snapshot]\n"
+"                   [--no-snapshot] [--all]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
 "hang, asking on the terminal where the graph is ambiguous.\n"
@@ -38,11 +44,53 @@ static const char usage[] =
 "  --answers FILE         take the answers from FILE\n"
 "  --no-snapshot          take no wait-for snapshot now (argus-waitfor(1));\n"
 "                         the one 'argus mark' took is still read\n"
+"  --all                  build the graph of every thread recorded, not only\n"
+"                         of those related to the target (slower)\n"
 "\n"
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
 "recorder's directory.\n";
 
+/*
+ * The threads related to the target, "TID,TID,...", from the ring's
+ * relation indexes and the snapshots; NULL when the graph must be of
+ * every thread: a ring without indexes, or no thread of the target.
+ */
+static char *
+related(char *const target[], int nt, const char *now_snap,
+    const char *mark_snap)
+{
+	struct pipeline *p;
+	char *list, *nl;
+	int i, status;
+
+	p = pipeline_new();
+	pipeline_stage(p, "argus-relate");
+	for (i = 0; i + 1 < nt; i += 2)
+		if (strcmp(target[i], "--pid") == 0 ||
+		    strcmp(target[i], "--tid") == 0 ||
+		    strcmp(target[i], "--comm") == 0) {
+			pipeline_arg(p, target[i]);
+			pipeline_arg(p, target[i + 1]);
+		}
+	if (ring_indexes(p) <= 0) {
+		pipeline_free(p);
+		return NULL;
+	}
+	if (*now_snap != '\0')
+		pipeline_arg(p, now_snap);
+	if (*mark_snap != '\0')
+		pipeline_arg(p, mark_snap);
+	list = pipeline_output(p, &status);
+	pipeline_free(p);
+	if ((nl = strchr(list, '\n')) != NULL)
+		*nl = '\0';
+	if (status != 0 || *list == '\0') {
+		free(list);
+		return NULL;
+	}
+	return list;
+}
 
 static int
 debug(int argc, char *argv[])
@@ -57,13 +105,17 @@ debug(int argc, char *argv[])
 		{ "auto",	no_argument,	   NULL, 'A' },
 		{ "answers",	required_argument, NULL, 'f' },
 		{ "no-snapshot", no_argument,	   NULL, 'S' },
+		{ "all",	no_argument,	   NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *target[8], *slice_opts[4], since[32], file[PATH_MAX], out[PATH_MAX];
-	char now_snap[PATH_MAX] = "", mark_snap[PATH_MAX];
+	char now_snap[PATH_MAX] = "", mark_snap[PATH_MAX] = "", *list = NULL;
 	uint64_t last = 60 * 1000000000ULL, from, taken;
 	struct pipeline *p;
-	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, running;
+	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, running, all = 0;
+	size_t nrel;
+	char who[64];
+	const char *c;
 	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
@@ -88,6 +140,7 @@ debug(int argc, char *argv[])
 			slice_opts[ns++] = optarg;
 			break;
 		case 'S': snap = 0; break;
+		case 'G': all = 1; break;
 		default: command_usage(&cmd_debug);
 		}
 	}
@@ -103,15 +156,9 @@ debug(int argc, char *argv[])
 	/* The window: from `last' ago until now, the snapshot's moment. */
 	from = now_ns() > last ? now_ns() - last : 0;
 	p = pipeline_new();
-	pipeline_stage(p, "argus-cat");
-	pipeline_arg(p, "--live");
-	/* Reading a busy minute is most of the wait: show how it goes. */
-	if (isatty(STDERR_FILENO))
-		pipeline_arg(p, "--progress");
-	pipeline_arg(p, "-s");
-	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
-	pipeline_arg(p, since);
+	pipeline_stage(p, "-");
 	nfiles = ring_files(p, &bytes, &newest);
+	pipeline_free(p);
 	running = recorder() != 0;
 	if (nfiles == 0)
 		diex(EX_NOINPUT, "%s: no recording in it yet%s", ring,
@@ -127,23 +174,48 @@ debug(int argc, char *argv[])
 	if (!running)
 		warnx_("the recorder is not running: diagnosing what it "
 		    "recorded before it stopped");
-	if ((taken = snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0))
-		pipeline_arg(p, now_snap);
+	taken = snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
 	/* And the last mark's in the window: the moment it was noticed. */
-	if (snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
+	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
+		*mark_snap = '\0';
+	if (!all)
+		list = related(target, nt, now_snap, mark_snap);
+
+	p = pipeline_new();
+	pipeline_stage(p, "argus-cat");
+	pipeline_arg(p, "--live");
+	/* Reading a busy minute is most of the wait: show how it goes. */
+	if (isatty(STDERR_FILENO))
+		pipeline_arg(p, "--progress");
+	pipeline_arg(p, "-s");
+	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
+	pipeline_arg(p, since);
+	if (list != NULL) {
+		pipeline_arg(p, "--related");
+		pipeline_arg(p, list);
+	}
+	nfiles = ring_files(p, &bytes, &newest);
+	if (*now_snap != '\0')
+		pipeline_arg(p, now_snap);
+	if (*mark_snap != '\0')
 		pipeline_arg(p, mark_snap);
 	pipeline_diagnosis(p, target, nt, slice_opts, ns);
 	snprintf(file, sizeof(file), "debug-%lld.gz", (long long)time(NULL));
 	ring_path(out, sizeof(out), file);
 	pipeline_arg(p, "-o");
 	pipeline_arg(p, out);
+	for (nrel = 1, c = list; c != NULL && *c != '\0'; c++)
+		nrel += *c == ',';
+	snprintf(who, sizeof(who), list != NULL ? "the %zu threads related "
+	    "to the target" : "every thread", nrel);
 	fprintf(stderr, "argus: diagnosing the last %.0f s of %s (%d ring "
-	    "file%s, %.1f MiB); the graph and the diagnosis go to %s\n",
+	    "file%s, %.1f MiB), %s; the graph and the diagnosis go to %s\n",
 	    last / 1e9, ring, nfiles, nfiles == 1 ? "" : "s", bytes / 1048576.0,
-	    out);
+	    who, out);
 	status = pipeline_run(p);
 	pipeline_free(p);
+	free(list);
 	return status;
 }
 

@@ -47,6 +47,7 @@ struct pipeline	*pipeline_new(void);
 void		 pipeline_stage(struct pipeline *, const char *prog);
 void		 pipeline_arg(struct pipeline *, const char *arg);
 int		 pipeline_run(struct pipeline *);
+char		*pipeline_output(struct pipeline *, int *status);	/* one stage */
 void		 pipeline_free(struct pipeline *);
 
 int		 run_wait(pid_t);		/* exit status, 128+sig */
@@ -77,5 +78,7 @@ int		 recorder_drain(pid_t);		/* 0, or -1 said */
 int		 ring_files(struct pipeline *, unsigned long long *bytes,
 		    time_t *newest);
 void		 ring_path(char *buf, size_t size, const char *name);
+/* The ring files' relation indexes as arguments; -1 if one lacks its own. */
+int		 ring_indexes(struct pipeline *);
 
 #endif

@@ -193,6 +193,37 @@ recorder_drain(pid_t pid)
 	return 0;
 }
 
+/*
+ * A ring written before the recorder kept relation indexes has files
+ * without one: then a graph of only the related threads cannot be had.
+ */
+int
+ring_indexes(struct pipeline *p)
+{
+	char file[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	int fd, nring = 0, nidx = 0;
+	DIR *d;
+
+	if ((fd = openat(ring_open(0), ".", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1 || (d = fdopendir(fd)) == NULL)
+		die(EX_NOINPUT, "%s", ring);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0)
+			nring++;
+		else if (strncmp(de->d_name, RELATE_PREFIX,
+		    strlen(RELATE_PREFIX)) == 0 &&
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			ring_path(file, sizeof(file), de->d_name);
+			pipeline_arg(p, file);
+			nidx++;
+		}
+	}
+	closedir(d);
+	return nidx == nring ? nidx : -1;
+}
+
 /* The ring's files as arguments of p's last stage: how many, how much. */
 int
 ring_files(struct pipeline *p, unsigned long long *bytes, time_t *newest)

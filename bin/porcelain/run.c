@@ -149,6 +149,40 @@ pipeline_run(struct pipeline *p)
 	return first;
 }
 
+/* A pipeline of one stage whose output is wanted: NUL-ended, malloc'd. */
+char *
+pipeline_output(struct pipeline *p, int *status)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	pid_t pid;
+	int fd[2];
+
+	if (pipe2(fd, O_CLOEXEC) == -1)
+		die(EX_OSERR, "pipe");
+	pid = spawn(p->s[0].argv, -1, fd[1], -1);
+	close(fd[1]);
+	for (;;) {
+		if (len + 4096 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		if ((n = read(fd[0], buf + len, cap - len - 1)) == -1) {
+			if (errno == EINTR)
+				continue;
+			die(EX_OSERR, "reading from %s", p->s[0].argv[0]);
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd[0]);
+	buf[len] = '\0';
+	*status = run_wait(pid);
+	return buf;
+}
+
 void
 pipeline_free(struct pipeline *p)
 {

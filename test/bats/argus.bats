@@ -13,6 +13,9 @@ teardown() {
 	if [ -f "$BATS_TEST_TMPDIR/ring/recorder.pid" ]; then
 		argus --ring "$BATS_TEST_TMPDIR/ring" stop >/dev/null 2>&1 || true
 	fi
+	if [ -f "$BATS_TEST_TMPDIR/noise.pid" ]; then
+		kill "$(cat "$BATS_TEST_TMPDIR/noise.pid")" 2>/dev/null || true
+	fi
 	pub_cleanup
 }
 
@@ -116,6 +119,10 @@ teardown() {
 	[ "$status" -eq 0 ]
 	pid=$(cat "$ring/recorder.pid")
 	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--buffer-size 32M --defer'
+	# Something busy besides, that has nothing to do with the hang.
+	sh -c 'while :; do sleep 0.01; done' >/dev/null 3>&- &
+	noise=$!
+	echo "$noise" >noise.pid
 	sleep 1
 	"$ROOT/test/scenarios/circular-wait" -n 3 -H 6 -t truth >/dev/null 3>&- &
 	scen=$!
@@ -133,12 +140,27 @@ teardown() {
 	# Now they are, with the mark, before mark returns.
 	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ',marker,-,argus-mark it hangs now$'
 	argus-cat -k event -p "$root_pid" "$ring"/argus-ring-*.csv.gz | grep -q ',switch,'
+	# Each ring file has its relation index beside it.
+	[ "$(ls "$ring"/argus-rel-*.csv.gz | sed 's/.*argus-rel-//')" = \
+	    "$(ls "$ring"/argus-ring-*.csv.gz | sed 's/.*argus-ring-//')" ]
 	run argus --ring "$ring" debug --pid "$victim_pid" --last 30s --auto
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
 	# Each thread once: the circle closes once, however many paths meet it.
 	[ "$(grep -c '^ *cycle: ' <<<"$output")" -eq 1 ]
+	# The graph is of the threads related to the victim: not of a busy
+	# process that never had to do with it.
+	[[ "$output" == *"the "[0-9]*" threads related to the target;"* ]]
+	debug=$(ls -t "$ring"/debug-*.gz | head -1)
+	argus-cat -k event -p "$root_pid" "$debug" | grep -q ','
+	! argus-cat -k event -p "$noise" "$debug" | grep -q ','
+	argus-cat -k event -p "$noise" "$ring"/argus-ring-*.csv.gz | grep -q ','
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 30s --auto --all
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"every thread;"* ]]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	kill "$noise"
 	run argus --ring "$ring" stop
 	[ "$status" -eq 0 ]
 	wait "$scen"

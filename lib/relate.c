@@ -1,0 +1,716 @@
+/*
+ * Related threads (relate.h).  One pass over the records collects each
+ * thread's wake-ups (where its segments begin) and the relations into it;
+ * the closure then walks back from the target's segments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "relate.h"
+#include "util.h"
+#include "waits.h"
+
+#define COMM_LEN	16
+
+struct rel {
+	uint64_t	 time;
+	uint32_t	 from;		/* a thread, or with FROM_PROCESS its process */
+	int		 process;
+};
+
+struct rthread {
+	uint32_t	 tid, pid;
+	char		*names;		/* every name it had, "\n"-separated */
+	uint64_t	*wakes;		/* times its segments begin, after the first */
+	size_t		 nwakes, capwakes;
+	struct rel	*in;		/* relations into it */
+	size_t		 nin, capin;
+	uint8_t		*done;		/* per segment: walked back from */
+	int		 target, related;
+	UT_hash_handle	 hh;
+};
+
+/* What an interrupt works for, learnt where it was set up. */
+enum { K_HRTIMER, K_TIMER, K_WORK, K_SOURCE, K_FLAG, K_BLOCK };
+struct armed {
+	struct { uint64_t kind, id, sub; } key;
+	uint32_t	 tid;
+	UT_hash_handle	 hh;
+};
+
+/* A file's lock holders, as its lock events say: who a refusal waits on. */
+#define LOCK_HOLDERS	8
+enum { L_DEV, L_INODE, L_LOCK, L_FLAGS, L_START, L_END, L_PID, L_OWNER,
+    L_BLOCKER, L_RET };
+#define LOCK_SLEEPS	1	/* FILE_LOCK_DEFERRED */
+#define LOCK_REFUSED	(-11)	/* -EAGAIN */
+struct lockfile {
+	struct { uint64_t dev, inode; } key;
+	struct { uint64_t owner; uint32_t tid; } h[LOCK_HOLDERS];
+	int		 n;
+	UT_hash_handle	 hh;
+};
+
+/* A snapshot's waits and holders, joined at the end by time and object. */
+struct snapwait {
+	char		*key;		/* "TIME OBJECT" */
+	uint32_t	*tids;
+	size_t		 n;
+	UT_hash_handle	 hh;
+};
+struct snapholder {
+	uint64_t	 time;
+	uint32_t	 pid, tid;
+	char		*key;
+};
+
+struct relate {
+	struct rthread	*threads;
+	struct armed	*armed;
+	struct lockfile	*locks;
+	uint32_t	*irq_for;	/* per CPU: the thread its interrupt works for */
+	size_t		 ncpu;
+	struct snapwait	*waits;
+	struct snapholder *holders;
+	size_t		 nholders;
+	uint64_t	 nrel;
+};
+
+int
+relate_indexed_type(enum etype t)
+{
+	switch (t) {
+	case E_WAKING: case E_WAKEUP_NEW: case E_FORK: case E_EXEC:
+	case E_COMM: case E_EXIT: case E_SIGNAL_GENERATE:
+	case E_SOFTIRQ_ENTRY: case E_SOFTIRQ_EXIT: case E_IRQ_EXIT:
+	case E_HRT_START: case E_HRT_EXPIRE_ENTRY: case E_HRT_EXPIRE_EXIT:
+	case E_TIMER_START: case E_TIMER_EXPIRE_ENTRY:
+	case E_TIMER_EXPIRE_EXIT: case E_WQ_QUEUE: case E_WQ_START:
+	case E_BLOCK_ISSUE: case E_BLOCK_COMPLETE: case E_FLAG_WRITE:
+	case E_FLAG_READ: case E_RUNLOOP_SUBMIT: case E_RUNLOOP_BEGIN:
+	case E_FLOCK_LOCK: case E_POSIX_LOCK: case E_FCNTL_SETLK:
+	case E_POSIX_REMOVE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+relate_indexed(const struct record *rec, const struct event *ev)
+{
+	if (ev != NULL)
+		return relate_indexed_type(ev->type);
+	/* Not events: names, snapshots, the stream's own facts. */
+	return !rec->comment && (strcmp(rec->f[COL_KIND], "task") == 0 ||
+	    strcmp(rec->f[COL_KIND], "meta") == 0 ||
+	    strcmp(rec->f[COL_KIND], "wait") == 0 ||
+	    strcmp(rec->f[COL_KIND], "holder") == 0);
+}
+
+struct relate *
+relate_new(void)
+{
+	return xcalloc(1, sizeof(struct relate));
+}
+
+static struct rthread *
+thread(struct relate *r, uint32_t tid, uint32_t pid)
+{
+	struct rthread *t;
+
+	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		HASH_ADD(hh, r->threads, tid, sizeof(t->tid), t);
+	}
+	if (pid != 0)
+		t->pid = pid;
+	return t;
+}
+
+static void
+name(struct rthread *t, const char *comm)
+{
+	size_t n, have;
+	char *p;
+
+	if (*comm == '\0')
+		return;
+	n = strnlen(comm, COMM_LEN);
+	for (p = t->names; p != NULL; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (strncmp(p, comm, n) == 0 && (p[n] == '\n' || p[n] == '\0'))
+			return;
+	}
+	have = t->names != NULL ? strlen(t->names) : 0;
+	t->names = xrealloc(t->names, have + n + 2);
+	if (have > 0)
+		t->names[have++] = '\n';
+	memcpy(t->names + have, comm, n);
+	t->names[have + n] = '\0';
+}
+
+static void
+relation(struct relate *r, uint64_t time, uint32_t from, int process,
+    uint32_t to, int wake)
+{
+	struct rthread *t;
+
+	if (to == 0 || from == 0 || (from == to && !process))
+		return;
+	t = thread(r, to, 0);
+	if (wake) {
+		if (t->nwakes == t->capwakes) {
+			t->capwakes = t->capwakes ? 2 * t->capwakes : 4;
+			t->wakes = xrealloc(t->wakes,
+			    t->capwakes * sizeof(*t->wakes));
+		}
+		t->wakes[t->nwakes++] = time;
+	}
+	if (t->nin == t->capin) {
+		t->capin = t->capin ? 2 * t->capin : 4;
+		t->in = xrealloc(t->in, t->capin * sizeof(*t->in));
+	}
+	t->in[t->nin++] = (struct rel){ time, from, process };
+	r->nrel++;
+}
+
+static void
+arm(struct relate *r, uint64_t kind, uint64_t id, uint64_t sub, uint32_t tid)
+{
+	struct armed k = { .key = { kind, id, sub } }, *a;
+
+	HASH_FIND(hh, r->armed, &k.key, sizeof(k.key), a);
+	if (a == NULL) {
+		a = xcalloc(1, sizeof(*a));
+		a->key = k.key;
+		HASH_ADD(hh, r->armed, key, sizeof(a->key), a);
+	}
+	a->tid = tid;
+}
+
+static uint32_t
+armer(struct relate *r, uint64_t kind, uint64_t id, uint64_t sub)
+{
+	struct armed k = { .key = { kind, id, sub } }, *a;
+
+	HASH_FIND(hh, r->armed, &k.key, sizeof(k.key), a);
+	return a != NULL ? a->tid : 0;
+}
+
+static uint32_t *
+irq_for(struct relate *r, uint32_t cpu)
+{
+	size_t n;
+
+	if (cpu >= r->ncpu) {
+		n = cpu + 1;
+		r->irq_for = xrealloc(r->irq_for, n * sizeof(*r->irq_for));
+		memset(r->irq_for + r->ncpu, 0, (n - r->ncpu) *
+		    sizeof(*r->irq_for));
+		r->ncpu = n;
+	}
+	return &r->irq_for[cpu];
+}
+
+/* A block device "MAJ:MIN" as one number. */
+static uint64_t
+dev_id(const char *s)
+{
+	char *end;
+	uint64_t maj, min;
+
+	maj = strtoull(s, &end, 10);
+	min = *end == ':' ? strtoull(end + 1, NULL, 10) : 0;
+	return maj << 32 | min;
+}
+
+/* Identities only: a malformed one is no relation, not an error. */
+static uint64_t
+arg_u64(const struct event *ev, int arg)
+{
+	return strtoull(event_str(ev, arg), NULL, 0);
+}
+
+/*
+ * A lock taken is held until its owner unlocks; a request that must sleep
+ * or is refused waits on every other owner's (a superset of the
+ * conflicting ones, which is all a relation needs).
+ */
+static void
+see_lock(struct relate *r, const struct event *ev)
+{
+	struct lockfile k, *f;
+	uint64_t owner = arg_u64(ev, L_OWNER);
+	int64_t ret = strtoll(event_str(ev, L_RET), NULL, 0);
+	int i, unlock;
+
+	memset(&k, 0, sizeof(k));
+	k.key.dev = dev_id(event_str(ev, L_DEV));
+	k.key.inode = arg_u64(ev, L_INODE);
+	HASH_FIND(hh, r->locks, &k.key, sizeof(k.key), f);
+	if (f == NULL) {
+		f = xcalloc(1, sizeof(*f));
+		f->key = k.key;
+		HASH_ADD(hh, r->locks, key, sizeof(f->key), f);
+	}
+	unlock = ev->type == E_POSIX_REMOVE ||
+	    strcmp(event_str(ev, L_LOCK), "unlock") == 0;
+	if (ret == 0 || unlock) {
+		for (i = 0; i < f->n; i++)
+			if (f->h[i].owner == owner)
+				f->h[i--] = f->h[--f->n];
+		if (!unlock && ret == 0 && f->n < LOCK_HOLDERS) {
+			f->h[f->n].owner = owner;
+			f->h[f->n++].tid = ev->tid;
+		}
+		return;
+	}
+	if ((ret != LOCK_SLEEPS && ret != LOCK_REFUSED) || ev->ctx != '-')
+		return;
+	for (i = 0; i < f->n; i++)
+		if (f->h[i].owner != owner)
+			relation(r, ev->time, f->h[i].tid, 0, ev->tid, 0);
+}
+
+static void
+see_event(struct relate *r, const struct event *ev)
+{
+	uint32_t *cur = irq_for(r, ev->cpu), other;
+	int task = ev->ctx == '-';
+
+	if (ev->tid != 0)
+		thread(r, ev->tid, ev->pid);
+	switch (ev->type) {
+	case E_WAKING:
+	case E_WAKEUP_NEW:
+		other = event_other_tid(ev);
+		relation(r, ev->time, task ? ev->tid : *cur, 0, other, 1);
+		break;
+	case E_FORK:
+		other = event_other_tid(ev);
+		thread(r, other, event_pid(ev, 0));
+		name(thread(r, other, 0), event_str(ev, 3));
+		relation(r, ev->time, ev->tid, 0, other, 0);
+		break;
+	case E_SIGNAL_GENERATE:
+		relation(r, ev->time, task ? ev->tid : *cur, 0,
+		    event_other_tid(ev), 0);
+		break;
+	case E_EXEC:
+		name(thread(r, ev->tid, 0), event_str(ev, 0));
+		break;
+	case E_COMM:
+		name(thread(r, (uint32_t)arg_u64(ev, 1), 0), event_str(ev, 3));
+		break;
+	/*
+	 * An interrupt works for whoever set it up: the timer's armer, the
+	 * block request's issuer; a loopback softirq for the sender whose
+	 * send raised it, the thread it interrupted.
+	 */
+	case E_HRT_START:
+		if (task)
+			arm(r, K_HRTIMER, arg_u64(ev, 0), 0, ev->tid);
+		break;
+	case E_HRT_EXPIRE_ENTRY:
+		*cur = armer(r, K_HRTIMER, arg_u64(ev, 0), 0);
+		break;
+	case E_TIMER_START:
+		if (task)
+			arm(r, K_TIMER, arg_u64(ev, 0), 0, ev->tid);
+		break;
+	case E_TIMER_EXPIRE_ENTRY:
+		*cur = armer(r, K_TIMER, arg_u64(ev, 0), 0);
+		break;
+	case E_BLOCK_ISSUE:
+		if (task)
+			arm(r, K_BLOCK, dev_id(event_str(ev, 0)),
+			    arg_u64(ev, 1), ev->tid);
+		break;
+	case E_BLOCK_COMPLETE:
+		*cur = armer(r, K_BLOCK, dev_id(event_str(ev, 0)),
+		    arg_u64(ev, 1));
+		break;
+	case E_SOFTIRQ_ENTRY:
+		*cur = (arg_u64(ev, 0) == SOFTIRQ_NET_RX ||
+		    arg_u64(ev, 0) == SOFTIRQ_NET_TX) ? ev->tid : 0;
+		break;
+	case E_HRT_EXPIRE_EXIT:
+	case E_TIMER_EXPIRE_EXIT:
+	case E_SOFTIRQ_EXIT:
+	case E_IRQ_EXIT:
+		*cur = 0;
+		break;
+	case E_WQ_QUEUE:
+		if (task)
+			arm(r, K_WORK, arg_u64(ev, 0), 0, ev->tid);
+		break;
+	case E_WQ_START:
+		relation(r, ev->time, armer(r, K_WORK, arg_u64(ev, 0), 0), 0,
+		    ev->tid, 0);
+		break;
+	case E_RUNLOOP_SUBMIT:
+		arm(r, K_SOURCE, arg_u64(ev, 0), 0, ev->tid);
+		break;
+	case E_RUNLOOP_BEGIN:
+		relation(r, ev->time, armer(r, K_SOURCE, arg_u64(ev, 0), 0), 0,
+		    ev->tid, 0);
+		break;
+	case E_FLAG_WRITE:
+		arm(r, K_FLAG, arg_u64(ev, 0), 0, ev->tid);
+		break;
+	case E_FLAG_READ:
+		relation(r, ev->time, armer(r, K_FLAG, arg_u64(ev, 0), 0), 0,
+		    ev->tid, 0);
+		break;
+	case E_FLOCK_LOCK:
+	case E_POSIX_LOCK:
+	case E_POSIX_REMOVE:
+		see_lock(r, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+static char *
+snapkey(uint64_t time, const char *object)
+{
+	size_t n = strlen(object) + 24;
+	char *k = xmalloc(n);
+
+	snprintf(k, n, "%llu %s", (unsigned long long)time, object);
+	return k;
+}
+
+void
+relate_see(struct relate *r, const struct record *rec)
+{
+	struct wait_rec w;
+	struct holder_rec h;
+	struct snapwait *sw;
+	struct event ev;
+	char *k;
+
+	if (rec->comment)
+		return;
+	if (event_parse(rec, &ev)) {
+		see_event(r, &ev);
+		return;
+	}
+	if (strcmp(rec->f[COL_KIND], "task") == 0) {
+		if (record_u64_opt(rec, COL_TID, &ev.time) &&
+		    ev.time <= UINT32_MAX && ev.time != 0)
+			name(thread(r, ev.time, record_pid(rec, COL_PID)),
+			    record_str(rec, COL_FIRST_OWN));
+	} else if (wait_parse(rec, &w)) {
+		if (w.tid == 0 || w.object[0] == '\0')
+			return;
+		name(thread(r, w.tid, w.pid), w.comm);
+		k = snapkey(w.time, w.object);
+		HASH_FIND_STR(r->waits, k, sw);
+		if (sw == NULL) {
+			sw = xcalloc(1, sizeof(*sw));
+			sw->key = k;
+			HASH_ADD_KEYPTR(hh, r->waits, sw->key, strlen(sw->key),
+			    sw);
+		} else
+			free(k);
+		sw->tids = xrealloc(sw->tids, (sw->n + 1) * sizeof(*sw->tids));
+		sw->tids[sw->n++] = w.tid;
+	} else if (holder_parse(rec, &h)) {
+		r->holders = xrealloc(r->holders, (r->nholders + 1) *
+		    sizeof(*r->holders));
+		r->holders[r->nholders++] = (struct snapholder){ h.time,
+		    h.pid, h.tid, snapkey(h.time, h.object) };
+	}
+}
+
+static int
+target(struct rthread *t)
+{
+	t->target = 1;
+	return 1;
+}
+
+int
+relate_target_tid(struct relate *r, uint32_t tid)
+{
+	struct rthread *t;
+
+	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
+	return t != NULL && target(t);
+}
+
+int
+relate_target_pid(struct relate *r, uint32_t pid)
+{
+	struct rthread *t;
+	int n = 0;
+
+	for (t = r->threads; t != NULL; t = t->hh.next)
+		if (t->pid == pid || t->tid == pid)
+			n += target(t);
+	return n > 0;
+}
+
+/* Threads that had the name, and the other threads of their processes. */
+int
+relate_target_comm(struct relate *r, const char *comm)
+{
+	struct rthread *t;
+	size_t n = strnlen(comm, COMM_LEN - 1);
+	const char *p;
+	int found = 0;
+
+	for (t = r->threads; t != NULL; t = t->hh.next)
+		for (p = t->names; p != NULL; p = strchr(p, '\n')) {
+			p += *p == '\n';
+			if (strncmp(p, comm, n) == 0 &&
+			    (p[n] == '\n' || p[n] == '\0')) {
+				found += relate_target_pid(r,
+				    t->pid ? t->pid : t->tid);
+				break;
+			}
+		}
+	return found > 0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_rel(const void *a, const void *b)
+{
+	return cmp_u64(&((const struct rel *)a)->time,
+	    &((const struct rel *)b)->time);
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The holders of what snapshot waits were on: relations into the waiters. */
+static void
+join_snapshots(struct relate *r)
+{
+	struct snapholder *h;
+	struct snapwait *sw;
+	size_t i, j;
+
+	for (i = 0; i < r->nholders; i++) {
+		h = &r->holders[i];
+		HASH_FIND_STR(r->waits, h->key, sw);
+		for (j = 0; sw != NULL && j < sw->n; j++)
+			relation(r, h->time, h->tid ? h->tid : h->pid,
+			    h->tid == 0, sw->tids[j], 0);
+	}
+}
+
+/* Index of the first element of v[0..n) greater than t. */
+static size_t
+after(const uint64_t *v, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t
+first_rel(const struct rel *v, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct work {
+	struct rthread	*t;
+	size_t		 seg;
+	unsigned	 depth;
+};
+
+/* Breadth first: a segment is reached by its shortest chain. */
+struct queue {
+	struct work	*v;
+	size_t		 head, n, cap;
+};
+
+/*
+ * A thread that matters matters now too: its last segment is what it does
+ * while the target waits, what a wait-for snapshot shows of it.
+ */
+static void
+push(struct queue *q, struct rthread *t, size_t seg, unsigned depth)
+{
+	if (t->done[seg])
+		return;
+	t->done[seg] = 1;
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 64;
+		q->v = xrealloc(q->v, q->cap * sizeof(*q->v));
+	}
+	q->v[q->n++] = (struct work){ t, seg, depth };
+	if (!t->related) {
+		t->related = 1;
+		push(q, t, t->nwakes, depth);
+	}
+}
+
+/* The source of a relation at time: its segment then. */
+static void
+push_source(struct relate *r, struct queue *q, uint32_t tid, uint64_t time,
+    unsigned depth)
+{
+	struct rthread *t;
+
+	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
+	if (t != NULL)
+		push(q, t, after(t->wakes, t->nwakes, time), depth);
+}
+
+uint32_t *
+relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
+{
+	struct queue q = { NULL, 0, 0, 0 };
+	struct rthread *t, *u;
+	struct work w;
+	uint64_t from, to;
+	uint32_t *out = NULL;
+	size_t i, k, n = 0;
+
+	join_snapshots(r);
+	for (t = r->threads; t != NULL; t = t->hh.next) {
+		qsort(t->wakes, t->nwakes, sizeof(*t->wakes), cmp_u64);
+		if (t->nin > 0)
+			qsort(t->in, t->nin, sizeof(*t->in), cmp_rel);
+		t->done = xcalloc(t->nwakes + 1, 1);
+	}
+	for (t = r->threads; t != NULL; t = t->hh.next)
+		for (k = 0; t->target && k <= t->nwakes; k++)
+			push(&q, t, k, 0);
+	while (q.head < q.n) {
+		w = q.v[q.head++];
+		if (maxdepth != 0 && w.depth >= maxdepth)
+			continue;
+		t = w.t;
+		from = w.seg == 0 ? 0 : t->wakes[w.seg - 1];
+		to = w.seg == t->nwakes ? UINT64_MAX : t->wakes[w.seg];
+		for (i = first_rel(t->in, t->nin, from); i < t->nin &&
+		    t->in[i].time < to; i++) {
+			if (!t->in[i].process) {
+				push_source(r, &q, t->in[i].from,
+				    t->in[i].time, w.depth + 1);
+				continue;
+			}
+			for (u = r->threads; u != NULL; u = u->hh.next)
+				if (u->pid == t->in[i].from)
+					push_source(r, &q, u->tid,
+					    t->in[i].time, w.depth + 1);
+		}
+	}
+	free(q.v);
+	for (t = r->threads; t != NULL; t = t->hh.next)
+		if (t->related) {
+			out = xrealloc(out, (n + 1) * sizeof(*out));
+			out[n++] = t->tid;
+		}
+	if (n > 0)
+		qsort(out, n, sizeof(*out), cmp_u32);
+	*np = n;
+	return out;
+}
+
+uint64_t
+relate_nrelations(const struct relate *r)
+{
+	return r->nrel;
+}
+
+void
+relate_free(struct relate *r)
+{
+	struct rthread *t, *tt;
+	struct armed *a, *at;
+	struct lockfile *l, *lt;
+	struct snapwait *w, *wt;
+	size_t i;
+
+	HASH_ITER(hh, r->threads, t, tt) {
+		HASH_DEL(r->threads, t);
+		free(t->names);
+		free(t->wakes);
+		free(t->in);
+		free(t->done);
+		free(t);
+	}
+	HASH_ITER(hh, r->armed, a, at) {
+		HASH_DEL(r->armed, a);
+		free(a);
+	}
+	HASH_ITER(hh, r->locks, l, lt) {
+		HASH_DEL(r->locks, l);
+		free(l);
+	}
+	HASH_ITER(hh, r->waits, w, wt) {
+		HASH_DEL(r->waits, w);
+		free(w->key);
+		free(w->tids);
+		free(w);
+	}
+	for (i = 0; i < r->nholders; i++)
+		free(r->holders[i].key);
+	free(r->holders);
+	free(r->irq_for);
+	free(r);
+}
+
+int
+relate_keep(const struct record *rec, const uint8_t *set, uint64_t limit)
+{
+	struct event ev;
+	uint64_t tid;
+	uint32_t other;
+
+	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
+		return 1;
+	if (tid < limit && (set[tid / 8] & 1 << tid % 8))
+		return 1;
+	if (strcmp(rec->f[COL_KIND], "task") == 0)
+		return 1;
+	if (strcmp(rec->f[COL_KIND], "event") != 0 || rec->nf <= EC_CTX)
+		return 0;
+	if (rec->f[EC_CTX][0] != '-')
+		return 1;
+	ev.rec = rec;
+	ev.type = etype_of(rec->f[EC_TYPE]);
+	other = event_other_tid(&ev);
+	return other != 0 && other < limit && (set[other / 8] & 1 << other % 8);
+}

@@ -1,0 +1,58 @@
+/*
+ * Related threads: the ones whose doing may have kept a target waiting,
+ * found without building the event graph, so that the graph of a busy
+ * minute is built only for them (argus-relate(1), argus-cat --related).
+ *
+ * A relation is one thread making another run on: a wake-up, a fork, a
+ * signal, work queued for a kernel worker or a run loop, a data flag
+ * written for a poller, the holder of what a waiting thread waits on (a
+ * wait-for snapshot).  A wake-up in interrupt context is the doing of
+ * the thread that armed the timer or sent on the loopback, never of the
+ * thread it happened to interrupt.  It is the thread-level shadow of
+ * argus-link's rules, and must stay a superset of them.
+ *
+ * A thread's segment runs from one wake-up of it to the next.  A segment
+ * matters if it is the target's, or if it made a segment that matters run
+ * on; its relations in turn make their sources' segments matter.  Going
+ * back segment by segment, not thread by thread, keeps a busy machine's
+ * unrelated threads out: the shell that forked the target matters just
+ * before the fork, not for every program it ran before.
+ */
+#ifndef ARGUS_RELATE_H
+#define ARGUS_RELATE_H
+
+#include <stdint.h>
+
+#include "event.h"
+
+/* Records a relation index (argus-capture --ring) keeps of a stream. */
+int		 relate_indexed(const struct record *, const struct event *);
+int		 relate_indexed_type(enum etype);
+
+struct relate;
+struct relate	*relate_new(void);
+void		 relate_see(struct relate *, const struct record *);
+/* Targets, once the input is read: 0 if no thread matches. */
+int		 relate_target_tid(struct relate *, uint32_t tid);
+int		 relate_target_pid(struct relate *, uint32_t pid);
+int		 relate_target_comm(struct relate *, const char *comm);
+/*
+ * The related threads, ascending, targets included; *n of them.  A chain
+ * is followed back at most maxdepth relations (0: all the way).
+ */
+#define RELATE_DEPTH	16
+uint32_t	*relate_closure(struct relate *, unsigned maxdepth, size_t *n);
+uint64_t	 relate_nrelations(const struct relate *);
+void		 relate_free(struct relate *);
+
+/*
+ * Keep a record when selecting related threads (a bit per thread in set,
+ * below limit): their records, events that name one of them (the switch
+ * that gives it the CPU, a wake-up of it), every event in interrupt
+ * context (whoever it interrupted, it may work for one of them), and
+ * records about no thread, or about a thread's name.
+ */
+int		 relate_keep(const struct record *, const uint8_t *set,
+		    uint64_t limit);
+
+#endif

@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# argus-relate and argus-cat --related: the threads related to a target,
+# and a graph of only them.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# victim 100 was forked by parent 800 at 1 s.  server 200 was woken
+	# by client-old 300 at 2 s, then by client-new 400 at 3 s, and woke
+	# the victim at 4 s: only the client whose wake-up began that
+	# segment of the server matters.  At 5 s a timer armed by armer 700
+	# fires in a hard interrupt of noise 500 and wakes the victim: the
+	# armer matters, not the thread it interrupted.  At 6 s noise2 600
+	# wakes noise 500.  At 7 s the victim asks for a lock locker 1000
+	# holds, and is refused.  At 10 s a snapshot: the victim waits on a
+	# pipe whose writer is process 900 (threads 900, 901).
+	stream >s.csv <<-'EOF'
+	task,0,100,100,victim
+	task,0,200,200,server
+	task,0,300,300,client-old
+	task,0,400,400,client-new
+	task,0,500,500,noise
+	task,0,600,600,noise2
+	task,0,700,700,armer
+	task,0,800,800,parent
+	task,0,900,900,holder
+	task,0,900,901,holder
+	task,0,1000,1000,locker
+	event,500000000,700,700,,1,hrtimer_start,-,0xabc,0xffffffff81000000,5000000000,5000000000,0
+	event,600000000,1000,1000,,1,posix_lock,-,8:1,42,write,POSIX,0,100,1000,0xf00,0x0,0,0x0
+	event,1000000000,800,800,,0,fork,-,100,100,0x0,victim
+	event,1000000100,800,800,,0,wakeup_new,-,100,100,0,victim
+	event,2000000000,300,300,,0,waking,-,200,200,0,server
+	event,3000000000,400,400,,0,waking,-,200,200,0,server
+	event,4000000000,200,200,,0,waking,-,100,100,0,victim
+	event,4000000100,500,500,,1,switch,-,R+,100,100,victim
+	event,4500000000,100,100,,1,switch,-,S,500,500,noise
+	event,5000000000,500,500,,1,hrtimer_expire_entry,h,0xabc,0xffffffff81000000,5000000000
+	event,5000000100,500,500,,1,waking,h,100,100,1,victim
+	event,5000000200,500,500,,1,hrtimer_expire_exit,h,0xabc
+	event,6000000000,600,600,,0,waking,-,500,500,1,noise
+	event,7000000000,100,100,,1,posix_lock,-,8:1,42,read,POSIX,0,100,100,0xf11,0x0,-11,0x0
+	wait,10000000000,100,100,S,read,3,pipe,pipe:77,in,,,9000000000,,pipe_read,victim
+	holder,10000000000,900,,pipe:77,writer,4,,,holder
+	EOF
+}
+
+@test "relate: the threads whose segments made the target's run on" {
+	run argus-relate --tid 100 s.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "100,200,400,700,800,900,901,1000" ]
+	# By name and by process, and more than one target.
+	run argus-relate --comm victim s.csv
+	[ "$output" = "100,200,400,700,800,900,901,1000" ]
+	run argus-relate -p 500 s.csv
+	[ "$output" = "500,600" ]
+	run argus-relate -v -t 300 -t 600 s.csv
+	[ "${lines[0]}" = "300,600" ]
+	[[ "${lines[1]}" == "argus-relate: 2 threads related, from "*" relations" ]]
+}
+
+@test "relate: a chain is followed back as deep as asked" {
+	# 1 woken by 2, woken by 3, ... by 6, each once.
+	{
+		for t in 1 2 3 4 5 6; do echo "task,0,$t,$t,t$t"; done
+		for t in 6 5 4 3 2; do
+			echo "event,$(( (7 - t) * 1000 )),$t,$t,,0,waking,-,$((t - 1)),$((t - 1)),0,t$((t - 1))"
+		done
+	} | stream >chain.csv
+	run argus-relate -t 1 chain.csv
+	[ "$output" = "1,2,3,4,5,6" ]
+	run argus-relate -d 2 -t 1 chain.csv
+	[ "$output" = "1,2,3" ]
+	run argus-relate --depth 0 -t 1 chain.csv
+	[ "$output" = "1,2,3,4,5,6" ]
+}
+
+@test "relate: argus-cat --related keeps what a graph of those threads needs" {
+	run argus-cat -r 100,200,400,700,800 s.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# The related threads' own events, the switch that gives one the CPU,
+	# an interrupt whatever it interrupted, every thread's name.
+	grep -q '^event,4000000000,200,200,,0,waking,-,100,100,0,victim$' <<<"$output"
+	grep -q '^event,4000000100,500,500,,1,switch,-,R+,100,100,victim$' <<<"$output"
+	grep -q '^event,5000000100,500,500,,1,waking,h,100,100,1,victim$' <<<"$output"
+	grep -q '^task,0,600,600,noise2$' <<<"$output"
+	# A wake-up of a related thread by any other is kept (it names it);
+	# the unrelated threads' own doings are not.
+	grep -q '^event,2000000000,300,300,,0,waking,-,200,200,0,server$' <<<"$output"
+	! grep -q '^event,6000000000,600,' <<<"$output"
+	# A record about no thread, or a process as a whole, is kept.
+	grep -q '^holder,10000000000,900,,pipe:77,' <<<"$output"
+	[ "$(grep -c '^event,' <<<"$output")" -eq 12 ]
+	run argus-cat -r 4294967296 s.csv
+	[ "$status" -eq 64 ]
+}
+
+@test "relate: no thread of the target, usage, bad input" {
+	run argus-relate --tid 4242 s.csv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no thread of the target in the input"* ]]
+	run argus-relate s.csv
+	[ "$status" -eq 64 ]
+	run argus-relate --tid x s.csv
+	[ "$status" -eq 64 ]
+	run argus-relate --tid 1 a-file-that-is-not-there
+	[ "$status" -eq 66 ]
+	stream >bad.csv <<-'EOF'
+	event,x,1,1,,0,waking,-,2,2,0,b
+	EOF
+	run argus-relate --tid 1 bad.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"bad.csv:2:"* ]]
+	run argus-relate --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: argus-relate"* ]]
+}
