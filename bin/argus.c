@@ -11,8 +11,8 @@
 #include "porcelain/porcelain.h"
 
 static const struct command *commands[] = {
-	&cmd_start, &cmd_stop, &cmd_status, &cmd_flush, &cmd_mark, &cmd_waits,
-	&cmd_debug, &cmd_demo,
+	&cmd_start, &cmd_stop, &cmd_status, &cmd_flush, &cmd_mark,
+	&cmd_summary, &cmd_waits, &cmd_debug, &cmd_demo,
 };
 
 static const char usage[] =
@@ -26,7 +26,9 @@ static const char usage[] =
 "  flush                      have it write out its kernel buffers now\n"
 "  mark [--no-snapshot] [TEXT] note in the recording that it hangs now, and\n"
 "                             what blocked threads wait on (argus-waitfor)\n"
-"  waits [-n COUNT] [FILE]     the longest waits, of a capture or the last\n"
+"  summary [-n COUNT] [FILE]  the first look at a capture or the last\n"
+"                             minute: span, events, CPU time, waits, delays\n"
+"  waits [-n COUNT] [FILE]    the longest waits, of a capture or the last\n"
 "                             minute: who waited, in what, ended by whom\n"
 "  debug [--pid PID | --tid TID | --comm NAME] [--at TIME] [--last TIME]\n"
 "        [--auto | --answers FILE] [--threshold TIME] [--no-snapshot]\n"

@@ -216,6 +216,12 @@ event_i64(const struct event *ev, int arg)
 #define UL_UNFAIR_LOCK64_SHARED	4
 
 int
+state_is_wait(const char *state)
+{
+	return state[0] != '\0' && state[0] != 'R';
+}
+
+int
 syscall_is_lock_wait(const struct event *ev)
 {
 	const char *name = event_str(ev, 1);

@@ -89,6 +89,12 @@ const char	*softirq_name(int vec);
 int		 syscall_is_send(const char *name);
 int		 syscall_is_recv(const char *name);
 
+/*
+ * A switch's STATE that makes it a wait: the thread blocked (S, D, ...),
+ * neither preempted (R+) nor yielding (R).  Empty (unknown) is no wait.
+ */
+int		 state_is_wait(const char *state);
+
 /* A call that gives up the CPU without waiting for anything. */
 int		 syscall_is_yield(const char *name);
 

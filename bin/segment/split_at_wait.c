@@ -8,14 +8,9 @@
 static enum verdict
 judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
-	const char *state;
-
 	(void)h;
 	(void)t;
-	if (ev->type != E_SWITCH)
-		return KEEP;
-	state = event_str(ev, 0);
-	if (state[0] == 'R' || state[0] == '\0')
+	if (ev->type != E_SWITCH || !state_is_wait(event_str(ev, 0)))
 		return KEEP;
 	return WAIT_AFTER;
 }

@@ -74,12 +74,6 @@ history_name(const struct target *tg, uint32_t pid, uint32_t tid,
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
-static int
-blocking(const char *state)
-{
-	return state[0] != '\0' && state[0] != 'R';
-}
-
 /* The blocked vertex's wait is over: its length counts in it. */
 static void
 unblock(struct tracked *t, uint64_t now)
@@ -130,7 +124,7 @@ history_event(const struct target *tg, const struct event *ev)
 		v->yields += syscall_is_yield(v->last_sys);
 		v->io += syscall_is_recv(v->last_sys) ||
 		    syscall_is_send(v->last_sys);
-	} else if (ev->type == E_SWITCH && blocking(event_str(ev, 0))) {
+	} else if (ev->type == E_SWITCH && state_is_wait(event_str(ev, 0))) {
 		v->waits++;
 		t->blocked_since = ev->time;
 		t->blocked_in = v->id;

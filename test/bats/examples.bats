@@ -9,7 +9,7 @@ load helpers
 	run "$ROOT/share/examples/regen" -n
 	echo "$output"
 	[ "$status" -eq 0 ]
-	for e in argus-cat argus-segment argus-link argus-relate; do
+	for e in argus-cat argus-segment argus-link argus-relate argus-summary; do
 		grep -qx "$e: as its commands print it" <<<"$output"
 	done
 	# The others say what they need instead of passing silently.

@@ -1,0 +1,187 @@
+#!/usr/bin/env bats
+# argus-summary and argus summary: the first look at a capture.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export TZ=UTC
+	# Two CPUs for one second, from 1 s (16:00:00 UTC by the anchor).
+	# CPU 0: worker 10/11 runs, blocks in read at 1.1 s, is woken at
+	# 1.4 s by hog and runs at 1.45 s (50 ms delay), is preempted by
+	# other 30/31 at 1.5 s and runs again at 1.58 s (80 ms), blocks in
+	# clock_nanosleep at 1.8 s to the end.  CPU 1: hog 20/21 runs to
+	# 1.6 s, is preempted by helper 30/32, runs again at 1.7 s (100 ms)
+	# to the end.  On CPU: hog 600+300, worker 100+50+220, helper 100,
+	# other 80 ms; 1450 of 2000 ms busy.
+	stream >s.csv <<-'EOF'
+	meta,1000000000,,,source,test
+	meta,1000000000,,,cpus,2
+	meta,1000000000,,,wallclock,1763999999000000000
+	task,1000000000,10,11,worker
+	task,1000000000,20,21,hog
+	event,1000000000,10,11,,0,sys_enter,-,0,read,3,0x0,0x1
+	event,1000000000,20,21,,1,sys_enter,-,1,write,1,0x0,0x1
+	event,1010000000,20,21,,1,sys_exit,-,1,write,1
+	event,1100000000,10,11,,0,switch,-,S,0,0,swapper/0
+	event,1400000000,20,21,,1,waking,-,10,11,0,worker
+	event,1450000000,0,0,,0,switch,-,R,10,11,worker
+	event,1500000000,10,11,,0,switch,-,R+,30,31,other
+	lost,1500000000,,,1,7
+	event,1580000000,30,31,,0,switch,-,S,10,11,worker
+	event,1600000000,20,21,,1,switch,-,R+,30,32,helper
+	event,1700000000,30,32,,1,switch,-,S,20,21,hog
+	event,1750000000,10,11,,0,sys_enter,-,230,clock_nanosleep,1,0x0,0x0,0x0
+	event,1800000000,10,11,,0,switch,-,S,0,0,swapper/0
+	event,2000000000,20,21,,1,sys_enter,-,202,futex,0x0,0x80,0x2
+	meta,2000000000,,,lost,7
+	EOF
+}
+
+# The table row of a thread, after the table's title.
+row() {	# title thread
+	sed -n "/^Threads by time $1/,/^\$/p" <<<"$output" | grep -F " $2 "
+}
+
+@test "summary: span, events, losses and CPUs of a capture" {
+	run argus-summary s.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "span     2025-11-24T16:00:00.000000000 to 2025-11-24T16:00:01.000000000, 1.000 s" ]
+	[[ "$output" == *$'\ncpus     2, busy 72.5% of the span\n'* ]]
+	[[ "$output" == *$'\nevents   13, 13 a second:\n         switch 7, sys_enter 4, waking 1, sys_exit 1\n'* ]]
+	[[ "$output" == *$'\nrecords  meta 4, task 2, lost 1\n'* ]]
+	[[ "$output" == *$'\nlost     7 events: cpu1 7\n'* ]]
+	[[ "$output" == *$'\nthreads  4 in 3 processes, 0 exited\n'* ]]
+	# A capture that did not close says that it does not know.
+	grep -v ',lost,7$' s.csv >open.csv
+	run argus-summary open.csv
+	[[ "$output" == *$'\nlost     7 events: cpu1 7\n'* ]]
+	grep -v '^lost,' open.csv >none.csv
+	run argus-summary none.csv
+	[[ "$output" == *"lost     none said: no closing meta lost (a capture cut short, or still recording)"* ]]
+}
+
+@test "summary: CPU time, waits and scheduling delays, as computed by hand" {
+	run argus-summary s.csv
+	echo "$output"
+	[ "$(row 'on CPU' hog)" = "     900.000   90.0%         1  hog 20/21" ]
+	[ "$(row 'on CPU' worker)" = "     370.000   37.0%         2  worker 10/11" ]
+	[ "$(row 'on CPU' helper)" = "     100.000   10.0%         1  helper 30/32" ]
+	[ "$(row 'on CPU' other)" = "      80.000    8.0%         1  other 30/31" ]
+	# Blocked: worker 300 ms in read, then 200 ms in clock_nanosleep to
+	# the end; other and helper from their switch-out to the end.
+	[ "$(row blocked worker)" = "     500.000       2       300.000  worker 10/11                     read" ]
+	[ "$(row blocked other)" = "     420.000       1       420.000  other 30/31                      still waiting" ]
+	[ "$(row blocked helper)" = "     300.000       1       300.000  helper 30/32                     still waiting" ]
+	[ -z "$(row blocked hog)" ]
+	# Delays: from the wake-up or the preemption to the switch-in.
+	[ "$(row waiting hog)" = "     100.000       100.000         1  hog 20/21                        16:00:00.700000000" ]
+	[ "$(row waiting worker)" = "      80.000        65.000         2  worker 10/11                     16:00:00.580000000" ]
+	# The largest first, in each table.
+	sed -n '/^Threads by time on CPU/,/^$/p' <<<"$output" | sed -n 3p | grep -q ' hog 20/21$'
+	sed -n '/^Threads by time blocked/,/^$/p' <<<"$output" | sed -n 3p | grep -q ' worker 10/11 '
+	run argus-summary -n 1 s.csv
+	[[ "$output" == *$'hog 20/21\n(3 more: -n 0 for all)\n'* ]]
+}
+
+@test "summary: a window counts what falls in it, knowing what came before" {
+	# From 1.5 s: hog 100 + 300 ms; worker's read is over, its sleep
+	# is not; its delay at 1.58 s counts from its preemption at 1.5 s.
+	for since in +0.5s 1500000000 '2025-11-24 16:00:00.5'; do
+		run argus-summary -s "$since" s.csv
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "span     2025-11-24T16:00:00.500000000 to 2025-11-24T16:00:01.000000000, 0.500 s" ]
+		[ "$(row 'on CPU' hog)" = "     400.000   80.0%         1  hog 20/21" ]
+		[ "$(row blocked worker)" = "     200.000       1       200.000  worker 10/11                     clock_nanosleep, still waiting" ]
+		[ "$(row waiting worker)" = "      80.000        80.000         1  worker 10/11                     16:00:00.580000000" ]
+	done
+	# To 1.5 s: hog ran all of it; worker's read ended at 1.4 s.
+	run argus-summary -u +0.5s s.csv
+	echo "$output"
+	[ "$(row 'on CPU' hog)" = "     500.000  100.0%         0  hog 20/21" ]
+	[ "$(row blocked worker)" = "     300.000       1       300.000  worker 10/11                     read" ]
+	[[ "$output" == *$'\nlost     7 events: cpu1 7\n'* ]]
+	# A clock time needs the anchor.
+	grep -v wallclock s.csv >nowall.csv
+	run argus-summary -s '2025-11-24 16:00:00.5' nowall.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"wall-clock anchor"* ]]
+	run argus-summary nowall.csv
+	[ "${lines[0]}" = "span     1000000000 to 2000000000 ns, 1.000 s" ]
+}
+
+@test "summary: bad input names its file and line; usage; no input" {
+	sed 's/^event,1100000000,10,11,,0,switch,-,S,0,0,/event,1100000000,10,11,,0,switch,-,S,0,x,/' s.csv >bad.csv
+	run argus-summary bad.csv
+	echo "$output"
+	[ "$status" -eq 65 ]
+	[[ "$output" == "argus-summary: bad.csv:10: "*"expected a number, got 'x'"* ]]
+	sed 's/^lost,1500000000,,,1,7$/lost,1500000000,,,1,many/' s.csv >bad.csv
+	run argus-summary bad.csv
+	[ "$status" -eq 65 ]
+	[[ "$output" == "argus-summary: bad.csv:14: "* ]]
+	printf 'argus-stream,1\nevent,1,10,11,,0,switch,-,S\n' >bad.csv
+	run argus-summary bad.csv
+	[ "$status" -eq 65 ]
+	run argus-summary no-such-file
+	[ "$status" -eq 66 ]
+	run argus-summary -n lots s.csv
+	[ "$status" -eq 64 ]
+	run argus-summary --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: argus-summary"* ]]
+	# Nothing to count is no error.
+	stream </dev/null >empty.csv
+	run argus-summary empty.csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "span     none: no record in the input" ]
+}
+
+@test "summary: the porcelain, of files and of the recorder's directory" {
+	run argus summary -n 1 s.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(row 'on CPU' hog)" = "     900.000   90.0%         1  hog 20/21" ]
+	[[ "$output" == *"(3 more: -n 0 for all)"* ]]
+	run argus summary --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: argus summary"* ]]
+	run argus --ring "$BATS_TEST_TMPDIR/none" summary
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"no recording"* ]]
+	# A recorder's file of the last seconds, its times moved to now.
+	now=$("$ROOT/test/progs/monotime")
+	mkdir -m 700 ring
+	awk -F, -v OFS=, -v off=$((now - 3000000000)) \
+	    'NR > 1 && $2 != "" { $2 = sprintf("%.0f", $2 + off) } { print }' s.csv |
+	    gzip >ring/argus-ring-00000001.csv.gz
+	run argus --ring ring summary --last 60s
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(row 'on CPU' hog)" = "     900.000   90.0%         1  hog 20/21" ]
+	[ "$(row blocked worker)" = "     500.000       2       300.000  worker 10/11                     read" ]
+}
+
+@test "summary: a real capture shows a child that sleeps, then spins" {
+	need_tracing
+	run timeout 60 argus-capture -o t.gz -- sh -c \
+	    'sleep 1; timeout 1 sh -c "while :; do :; done"; true'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run argus-summary -n 0 t.gz
+	echo "$output" | head -40
+	[ "$status" -eq 0 ]
+	# sleep waited its second in clock_nanosleep.
+	read -r blocked waits longest rest < <(row blocked sleep)
+	echo "sleep: $blocked $waits $longest $rest"
+	awk -v x="$longest" 'BEGIN { exit !(x >= 900 && x < 5000) }'
+	[[ "$rest" == *clock_nanosleep ]]
+	# The spinning shell ran most of its second, even on a busy machine.
+	best=$(row 'on CPU' sh | awk '$1 > m { m = $1 } END { print m + 0 }')
+	echo "sh: $best ms"
+	awk -v x="$best" 'BEGIN { exit !(x >= 250 && x < 5000) }'
+	grep -q '^lost     ' <<<"$output"
+	[[ "${lines[1]}" == "source   tracefs on "* ]]
+}
