@@ -49,11 +49,12 @@ progress_start(int asked)
 
 	if (s != NULL) {
 		fd = strtol(s, &end, 10);
+		if (end != s && *end == '\0' && fd > STDERR_FILENO &&
+		    fd < INT_MAX && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
+			chan = fd;
 		/* Ours alone: not for whatever we might run. */
 		unsetenv(PROGRESS_ENV);
-		if (end != s && *end == '\0' && fd > STDERR_FILENO &&
-		    fd < INT_MAX && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
-			chan = fd;
+		if (chan != -1) {
 			fcntl(chan, F_SETFD, FD_CLOEXEC);
 			return mode = P_CHANNEL;
 		}
@@ -62,6 +63,9 @@ progress_start(int asked)
 		return mode = P_OFF;
 	if (!isatty(STDERR_FILENO))
 		return mode = P_LOG;
+	/* The records scrolling by say it, and would tear the line. */
+	if (isatty(STDOUT_FILENO))
+		return mode = P_OFF;
 	/* However we end, by die() or a signal: no half line left behind. */
 	atexit(progress_clear);
 	return mode = P_TTY;
@@ -85,9 +89,12 @@ tty_line(const char *text, int final)
 		n = snprintf(buf, sizeof(buf), "\r%.*s\033[K%s", width, text,
 		    final ? "\n" : "");
 	}
-	/* One write: another process's write cannot cut into it. */
-	if (n > 0)
-		(void)!write(STDERR_FILENO, buf, (size_t)n);
+	/*
+	 * One write: another process's write cannot cut into it.  A line
+	 * that could not be drawn has nowhere to say so.
+	 */
+	if (n > 0 && write(STDERR_FILENO, buf, (size_t)n) == -1)
+		return;
 }
 
 static int

@@ -27,7 +27,7 @@ struct stage {
 struct pipeline {
 	struct stage	*s;
 	int		 n;
-	int		 status;	/* a status line, if on a terminal */
+	int		 line;		/* a status line, if on a terminal */
 	uint64_t	 from, to;	/* the window the first stage reads */
 };
 
@@ -126,7 +126,7 @@ pipeline_stage(struct pipeline *p, const char *prog)
 void
 pipeline_status(struct pipeline *p, uint64_t from, uint64_t to)
 {
-	p->status = 1;
+	p->line = 1;
 	p->from = from;
 	p->to = to;
 }
@@ -140,7 +140,7 @@ pipeline_run(struct pipeline *p)
 	char **prog = NULL;
 	int i, in = -1, fd[2], first = 0, hold = -1;
 
-	if (p->status && p->n > 1 && isatty(STDERR_FILENO)) {
+	if (p->line && p->n > 1 && isatty(STDERR_FILENO)) {
 		prog = xcalloc(p->n, sizeof(*prog));
 		for (i = 0; i < p->n; i++)
 			prog[i] = p->s[i].argv[0];

@@ -58,9 +58,10 @@ statusline_open(char *const prog[], int n, uint64_t from, uint64_t to)
 	char fd[16];
 	int i, j;
 
-	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sl->sock) == -1 ||
-	    pipe2(sl->err, O_CLOEXEC) == -1)
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sl->sock) == -1)
 		die(EX_OSERR, "socketpair");
+	if (pipe2(sl->err, O_CLOEXEC) == -1)
+		die(EX_OSERR, "pipe");
 	/* Inherited by the stages, and by nothing else we run. */
 	fcntl(sl->sock[1], F_SETFD, 0);
 	fcntl(sl->sock[0], F_SETFL, O_NONBLOCK);
@@ -188,9 +189,9 @@ messages(struct statusline *sl, int end)
 			if (sl->drawn)
 				tty_line(NULL, 0);
 			sl->drawn = 0;
-			(void)!write(STDERR_FILENO, sl->buf, k);
+			fwrite(sl->buf, 1, k, stderr);
 			if (nl == NULL)
-				(void)!write(STDERR_FILENO, "\n", 1);
+				fputc('\n', stderr);
 			memmove(sl->buf, sl->buf + k, sl->len - k);
 			sl->len -= k;
 			said = 1;
@@ -199,8 +200,8 @@ messages(struct statusline *sl, int end)
 	if (end && sl->len > 0) {
 		if (sl->drawn)
 			tty_line(NULL, 0);
-		(void)!write(STDERR_FILENO, sl->buf, sl->len);
-		(void)!write(STDERR_FILENO, "\n", 1);
+		fwrite(sl->buf, 1, sl->len, stderr);
+		fputc('\n', stderr);
 		sl->len = 0;
 		sl->drawn = 0;
 	}
@@ -246,7 +247,8 @@ statusline_run(struct statusline *sl, const pid_t *pid, int *status)
 		 */
 		if (interrupted && !quiet) {
 			for (i = 0; i < sl->n; i++)
-				kill(pid[i], interrupted);
+				if (status[i] == -1)	/* not a reaped pid */
+					kill(pid[i], interrupted);
 			if (sl->drawn)
 				tty_line(NULL, 0);
 			sl->drawn = 0;

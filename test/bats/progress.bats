@@ -147,3 +147,23 @@ ring_of() {
 	screen tty.out | grep -qx 'argus-spin: no vertex records in the input: run argus-segment and argus-link first'
 	! screen tty.out | grep -q '^argus: read'
 }
+
+@test "argus debug: Ctrl-C stops the stages and leaves no line behind" {
+	notes 2000000 | gzip -1 >n.gz
+	ring_of n.gz
+	mkfifo keys
+	exec 5<>keys
+	timeout 120 script -qfec "argus --ring ring debug --pid 1 --last 100000000s --auto --no-snapshot; echo rc=\$?" \
+	    /dev/null <keys >tty.out &
+	# The key, once the line shows: the stages are at work.
+	for i in $(seq 600); do
+		grep -q 'argus: read' tty.out && break
+		sleep 0.05
+	done
+	printf '\003' >&5
+	wait $!
+	exec 5>&-
+	cat -A tty.out
+	grep -q 'rc=130' tty.out
+	! screen tty.out | grep -q '^argus: read'
+}
