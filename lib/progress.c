@@ -130,7 +130,7 @@ say(const char *words, uint64_t nrec, uint64_t t, uint64_t from, int done)
 
 	if (mode == P_CHANNEL) {
 		n = snprintf(line, sizeof(line), PROGRESS_FORMAT,
-		    __progname, done, (unsigned long long)nrec,
+		    __progname, (unsigned long long)nrec,
 		    (unsigned long long)t);
 		(void)send(chan, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
 		return;

@@ -96,8 +96,8 @@ void	 usage_error(const char *usage) __attribute__((noreturn));
  */
 #define PROGRESS_EVERY	0x10000
 #define PROGRESS_ENV	"ARGUS_STATUS_FD"
-/* A report on the socket, one datagram: PROG DONE(0/1) RECORDS TIME. */
-#define PROGRESS_FORMAT	"%s %d %llu %llu\n"
+/* A report on the socket, one datagram: PROG RECORDS TIME. */
+#define PROGRESS_FORMAT	"%s %llu %llu\n"
 int	 progress_start(int asked);
 void	 progress(const char *doing, uint64_t nrec, uint64_t t,
 	    uint64_t from);

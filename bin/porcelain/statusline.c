@@ -144,19 +144,18 @@ draw(struct statusline *sl, int final)
 	sl->drawn = !final;
 }
 
-/* The reports come in whole datagrams: "PROG DONE RECORDS TIME". */
+/* The reports come in whole datagrams: PROGRESS_FORMAT. */
 static int
 reports(struct statusline *sl)
 {
 	char msg[256], prog[64];
 	unsigned long long nrec, t;
 	ssize_t n;
-	int i, done, changed = 0;
+	int i, changed = 0;
 
 	while ((n = recv(sl->sock[0], msg, sizeof(msg) - 1, 0)) > 0) {
 		msg[n] = '\0';
-		if (sscanf(msg, "%63s %d %llu %llu", prog, &done, &nrec,
-		    &t) != 4)
+		if (sscanf(msg, "%63s %llu %llu", prog, &nrec, &t) != 3)
 			continue;
 		for (i = 0; i < sl->n; i++) {
 			if (sl->st[i].word < 0 ||

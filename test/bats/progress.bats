@@ -167,3 +167,17 @@ ring_of() {
 	grep -q 'rc=130' tty.out
 	! screen tty.out | grep -q '^argus: read'
 }
+
+@test "progress: a stage handed no socket in ARGUS_STATUS_FD goes by its own -P" {
+	notes 300000 >n.csv
+	argus-segment -q -Z n.csv >plain.out
+	for fd in 1 junk 99 ''; do
+		ARGUS_STATUS_FD=$fd argus-segment -q -P -Z n.csv >out 2>err
+		cmp plain.out out
+		grep -Eqx 'argus-segment: segmenting [0-9]+ records, up to \+[0-9.]+ s' err
+	done
+	# And without -P, nothing.
+	ARGUS_STATUS_FD=1 argus-segment -q -Z n.csv >out 2>err
+	cmp plain.out out
+	[ ! -s err ]
+}
