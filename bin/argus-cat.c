@@ -376,6 +376,7 @@ main(int argc, char *argv[])
 	if (com.z == Z_AUTO && (com.out == NULL || strcmp(com.out, "-") == 0))
 		com.z = Z_PLAIN;
 	catch_signals();
+	show = progress_start(show);
 	if (table)
 		head = header(&sel, argv + optind, argc - optind, &width);
 	/* The inputs first: one that cannot be read leaves no output behind. */
@@ -390,16 +391,16 @@ main(int argc, char *argv[])
 			put(out, rec, width, wall);
 		if (rec->time != NO_TIME)
 			last = rec->time;
-		if (show && (++nrec & 0xffff) == 0)
-			progress("argus-cat", "reading", nrec, last,
+		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
+			progress("reading", nrec, last,
 			    sel.since.set && !sel.since.relative ? sel.since.ns :
-			    sel.first, 0);
+			    sel.first);
 	}
 	writer_close(out);
 	if (show && !interrupted) {
 		from = sel.since.set && !sel.since.relative ? sel.since.ns :
 		    sel.first;
-		progress("argus-cat", "read", nrec, last, from, 1);
+		progress_end("read", nrec, last, from);
 	}
 	source_close(src);
 	return exit_status(1);

@@ -8,7 +8,7 @@
 #include "link/link.h"
 
 static const char head[] =
-"usage: argus-link [-zZq] [--no-RULE ...] [-o FILE] [FILE ...]\n"
+"usage: argus-link [-PqzZ] [--no-RULE ...] [-o FILE] [FILE ...]\n"
 "       argus-link --rules\n"
 "Add causal links between vertices: the event graph's second half.\n"
 "\n"
@@ -18,6 +18,7 @@ static const char head[] =
 static const char tail[] =
 "\n"
 "      --rules           list the rules: strength, what LABEL holds\n"
+"  -P, --progress        say on stderr how far it has come\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
@@ -53,6 +54,7 @@ main(int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "rules",	no_argument, NULL, 'r' },
+		{ "progress",	no_argument, NULL, 'P' },
 		{ "quiet",	no_argument, NULL, 'q' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
@@ -65,8 +67,8 @@ main(int argc, char *argv[])
 	struct source *src;
 	struct writer *out;
 	struct event ev;
-	uint64_t last = NO_TIME;
-	int ch, quiet = 0;
+	uint64_t first = NO_TIME, last = NO_TIME, nrec = 0;
+	int ch, quiet = 0, show = 0;
 	char *usage;
 	size_t i;
 
@@ -76,22 +78,30 @@ main(int argc, char *argv[])
 		    &rules[i]->off };
 	usage = toggle_usage(head, tg, nlrules, tail);
 	longopts = toggle_options(tg, nlrules, own);
-	while ((ch = getopt_long(argc, argv, "q" COMMON_SHORT, longopts,
+	while ((ch = getopt_long(argc, argv, "Pq" COMMON_SHORT, longopts,
 	    NULL)) != -1) {
 		if (ch == 'r')
 			list_rules();
 		else if (ch == 'q')
 			quiet = 1;
+		else if (ch == 'P')
+			show = 1;
 		else if (ch != 0)
 			common_option(&com, ch, optarg, usage);
 	}
 	catch_signals();
+	show = progress_start(show);
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
 	link_init(out);
 	while ((rec = source_next(src)) != NULL) {
-		if (rec->time != NO_TIME)
+		if (rec->time != NO_TIME) {
+			if (first == NO_TIME)
+				first = rec->time;
 			last = rec->time;
+		}
+		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
+			progress("linking", nrec, last, first);
 		/* The record first: a link it makes follows it in time. */
 		writer_record(out, rec);
 		if (rec->comment)
@@ -105,6 +115,8 @@ main(int argc, char *argv[])
 			    "run argus-segment first", rec->file, rec->line);
 		link_event(&ev);
 	}
+	if (show)
+		progress_end(NULL, nrec, last, first);	/* the summary says it */
 	stop_if_interrupted();
 	link_summary(out, last, !quiet);
 	writer_close(out);

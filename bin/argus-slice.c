@@ -106,7 +106,7 @@ main(int argc, char *argv[])
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
-	graph_read(&g, src, out, show);
+	graph_read(&g, src, out, progress_start(show));
 
 	s = g.spins;
 	n = g.nspins;

@@ -69,6 +69,7 @@ vdie(int code, int eno, const char *fmt, va_list ap)
 	static int dying;
 
 	fflush(stdout);
+	progress_clear();
 	fprintf(stderr, "%s: ", __progname);
 	vfprintf(stderr, fmt, ap);
 	if (eno)
@@ -107,6 +108,7 @@ warnx_(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
+	progress_clear();
 	fprintf(stderr, "%s: ", __progname);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -468,28 +470,4 @@ nameidx_find(struct nameidx *x, const char *name)
 		if (strcmp(row_name(x, x->slot[i] - 1), name) == 0)
 			return x->slot[i] - 1;
 	return -1;
-}
-
-/*
- * How far the reading has come, for a person waiting on a minute of a busy
- * machine: records and the time reached, from the window's start.  On a
- * terminal one line redrawn twice a second, else a line every 5 s.
- */
-void
-progress(const char *prog, const char *doing, uint64_t nrec, uint64_t t,
-    uint64_t from, int done)
-{
-	static uint64_t next;
-	static int tty = -1;
-	uint64_t now = now_ns();
-
-	if (tty < 0)
-		tty = isatty(STDERR_FILENO);
-	if (!done && now < next)
-		return;
-	next = now + (tty ? 500 : 5000) * 1000000ULL;
-	fprintf(stderr, "%s%s: %s %llu records, up to +%.1f s%s",
-	    tty ? "\r" : "", prog, doing, (unsigned long long)nrec,
-	    t != NO_TIME && from != NO_TIME && t > from ? (t - from) / 1e9 : 0.0,
-	    tty && !done ? "\033[K" : "\n");
 }

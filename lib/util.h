@@ -87,12 +87,28 @@ void	 usage_error(const char *usage) __attribute__((noreturn));
 	{ "version",	 no_argument,	    NULL, 'V' }
 
 /*
- * A status line on stderr while a long input is read (-P, --progress):
- * "PROG: DOING N records, up to +T s" from FROM, redrawn on a terminal;
- * done: the last, ending the line.
+ * How far a long stage has come, on stderr (lib/progress.c): asked by
+ * -P/--progress, or by the porcelain through the socket PROGRESS_ENV
+ * names.  progress_start() says whether to call the rest; progress()
+ * every PROGRESS_EVERY records with the records so far and the time
+ * reached since FROM; progress_end() once, with the words of a last line,
+ * or NULL where the stage's own summary follows.
  */
-void	 progress(const char *prog, const char *doing, uint64_t nrec,
-	    uint64_t t, uint64_t from, int done);
+#define PROGRESS_EVERY	0x10000
+#define PROGRESS_ENV	"ARGUS_STATUS_FD"
+/* A report on the socket, one datagram: PROG RECORDS TIME. */
+#define PROGRESS_FORMAT	"%s %llu %llu\n"
+int	 progress_start(int asked);
+void	 progress(const char *doing, uint64_t nrec, uint64_t t,
+	    uint64_t from);
+void	 progress_end(const char *done, uint64_t nrec, uint64_t t,
+	    uint64_t from);
+void	 progress_clear(void);		/* before any other word on stderr */
+/*
+ * The last line of the terminal on stderr, redrawn in place and cut to
+ * its width; final ends it with a newline; NULL erases it.
+ */
+void	 tty_line(const char *text, int final);
 
 /* CLOCK_MONOTONIC in ns: the clock of every TIME in a stream. */
 uint64_t now_ns(void);

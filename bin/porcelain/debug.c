@@ -186,8 +186,7 @@ debug(int argc, char *argv[])
 	pipeline_stage(p, "argus-cat");
 	pipeline_arg(p, "--live");
 	/* Reading a busy minute is most of the wait: show how it goes. */
-	if (isatty(STDERR_FILENO))
-		pipeline_arg(p, "--progress");
+	pipeline_status(p, from, from + last);
 	pipeline_arg(p, "-s");
 	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
 	pipeline_arg(p, since);

@@ -48,10 +48,28 @@ void		 pipeline_stage(struct pipeline *, const char *prog);
 void		 pipeline_arg(struct pipeline *, const char *arg);
 int		 pipeline_run(struct pipeline *);
 char		*pipeline_output(struct pipeline *, int *status);	/* one stage */
+/*
+ * While it runs, one status line on stderr for all its stages, if stderr
+ * is a terminal (statusline.c); FROM..TO, the window its first stage
+ * reads (NO_TIME: unknown), says how far the reading has come.
+ */
+void		 pipeline_status(struct pipeline *, uint64_t from, uint64_t to);
 void		 pipeline_free(struct pipeline *);
 
 int		 run_wait(pid_t);		/* exit status, 128+sig */
 pid_t		 spawn(char *const argv[], int in, int out, int err);
+
+/*
+ * statusline.c, for pipeline_run(): the stages' reports and messages in,
+ * one line out, until every stage but the last has ended (their exit
+ * statuses in status[], -1 for the last).
+ */
+struct statusline;
+struct statusline *statusline_open(char *const prog[], int n, uint64_t from,
+		    uint64_t to);
+int		 statusline_stderr(struct statusline *);
+void		 statusline_run(struct statusline *, const pid_t *pid,
+		    int *status);
 
 /* The diagnosis pipeline after its input stages, as `argus debug' runs it. */
 void		 pipeline_diagnosis(struct pipeline *, char *const target[],

@@ -27,6 +27,8 @@ struct stage {
 struct pipeline {
 	struct stage	*s;
 	int		 n;
+	int		 line;		/* a status line, if on a terminal */
+	uint64_t	 from, to;	/* the window the first stage reads */
 };
 
 static char	 dir[PATH_MAX];
@@ -121,30 +123,59 @@ pipeline_stage(struct pipeline *p, const char *prog)
 	pipeline_arg(p, prog);
 }
 
+void
+pipeline_status(struct pipeline *p, uint64_t from, uint64_t to)
+{
+	p->line = 1;
+	p->from = from;
+	p->to = to;
+}
+
 int
 pipeline_run(struct pipeline *p)
 {
 	pid_t *pids = xcalloc(p->n, sizeof(*pids));
-	int i, in = -1, fd[2], status, first = 0;
+	int *status = xcalloc(p->n, sizeof(*status));
+	struct statusline *sl = NULL;
+	char **prog = NULL;
+	int i, in = -1, fd[2], first = 0, hold = -1;
 
+	if (p->line && p->n > 1 && isatty(STDERR_FILENO)) {
+		prog = xcalloc(p->n, sizeof(*prog));
+		for (i = 0; i < p->n; i++)
+			prog[i] = p->s[i].argv[0];
+		sl = statusline_open(prog, p->n, p->from, p->to);
+		free(prog);
+	}
 	for (i = 0; i < p->n; i++) {
+		status[i] = -1;
 		fd[0] = fd[1] = -1;
 		if (i + 1 < p->n && pipe2(fd, O_CLOEXEC) == -1)
 			die(EX_OSERR, "pipe");
-		pids[i] = spawn(p->s[i].argv, in, fd[1], -1);
+		pids[i] = spawn(p->s[i].argv, in, fd[1],
+		    sl != NULL && i + 1 < p->n ? statusline_stderr(sl) : -1);
 		if (in != -1)
 			close(in);
-		if (fd[1] != -1)
+		/* The last stage's input ends when the line is done. */
+		if (sl != NULL && i == p->n - 2)
+			hold = fd[1];
+		else if (fd[1] != -1)
 			close(fd[1]);
 		in = fd[0];
 	}
-	for (i = 0; i < p->n; i++) {
-		status = run_wait(pids[i]);
-		if (first == 0 && status != 0 && status != 128 + SIGPIPE)
-			first = status;
-		if (i == p->n - 1 && first == 0)
-			first = status;
+	if (sl != NULL) {
+		statusline_run(sl, pids, status);
+		close(hold);
 	}
+	for (i = 0; i < p->n; i++) {
+		if (status[i] == -1)
+			status[i] = run_wait(pids[i]);
+		if (first == 0 && status[i] != 0 && status[i] != 128 + SIGPIPE)
+			first = status[i];
+		if (i == p->n - 1 && first == 0)
+			first = status[i];
+	}
+	free(status);
 	free(pids);
 	return first;
 }
@@ -213,9 +244,6 @@ pipeline_diagnosis(struct pipeline *p, char *const target[], int ntarget,
 	pipeline_stage(p, "argus-similar");
 	pipeline_arg(p, "-q");
 	pipeline_stage(p, "argus-slice");
-	/* After argus-cat's, the wait a person sees last: say how it goes. */
-	if (isatty(STDERR_FILENO))
-		pipeline_arg(p, "--progress");
 	for (i = 0; i < nslice; i++)
 		pipeline_arg(p, slice_opts[i]);
 }

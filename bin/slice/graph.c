@@ -323,9 +323,9 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int show)
 				g->first_time = rec->time;
 			g->last_time = rec->time;
 		}
-		if (show && (++nrec & 0xffff) == 0)
-			progress("argus-slice", "loading the graph:", nrec,
-			    g->last_time, g->first_time, 0);
+		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
+			progress("loading the graph:", nrec, g->last_time,
+			    g->first_time);
 		if (rec->comment)
 			continue;
 		if (event_parse(rec, &ev)) {
@@ -357,8 +357,8 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int show)
 	}
 	stop_if_interrupted();	/* a cut graph is no graph to judge */
 	if (show)
-		progress("argus-slice", "loaded the graph:", nrec, g->last_time,
-		    g->first_time, 1);
+		progress_end("loaded the graph:", nrec, g->last_time,
+		    g->first_time);
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
 		if ((v = vertex_get(g, g->l[k].to)) == NULL ||
