@@ -826,18 +826,18 @@ main(int argc, char *argv[])
 		}
 	}
 	catch_signals();
+	show = progress_start(show);
 	src = source_open(argv + optind, argc - optind);
 	while ((rec = source_next(src)) != NULL) {
 		if (!take(rec))
 			break;
 		if (rec->time != NO_TIME)
 			seen = rec->time;
-		if (show && (++nrec & 0xffff) == 0)
-			progress("argus-summary", "reading", nrec, seen, first,
-			    0);
+		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
+			progress("reading", nrec, seen, first);
 	}
 	if (show && !interrupted)
-		progress("argus-summary", "read", nrec, seen, first, 1);
+		progress_end("read", nrec, seen, first);
 	source_close(src);
 	stop_if_interrupted();
 	if (wfrom == NO_TIME && first != NO_TIME)
