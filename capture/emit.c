@@ -19,6 +19,7 @@
 #include "dwstack.h"
 #include "emit.h"
 #include "events.h"
+#include "kallsyms.h"
 #include "probes.h"
 #include "spool.h"
 #include "syscalls.h"
@@ -49,11 +50,35 @@ static int		 stacking;
 static char		**stk_comms;
 static int		 nstk_comms;
 
+/* Events whose second field is a kernel function: a timer's, a work item's. */
+static inline int
+carries_function(int e)
+{
+	switch (e) {
+	case EV_HRT_START:
+	case EV_HRT_EXPIRE_ENTRY:
+	case EV_TIMER_START:
+	case EV_TIMER_EXPIRE_ENTRY:
+	case EV_WQ_QUEUE:
+	case EV_WQ_START:
+	case EV_WQ_END:
+		return 1;
+	}
+	return 0;
+}
+
 void
 emit_init(int ncpu)
 {
 	int i;
 
+	/* Names only for functions that events will carry. */
+	for (i = 0; i < EV_N; i++)
+		if (evdefs[i].enabled && carries_function(i) &&
+		    evdefs[i].f[1].off >= 0) {
+			kallsyms_load();
+			break;
+		}
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
 	for (i = 0; i < ncpu; i++)
@@ -698,6 +723,8 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	introduce(w, ts, tid);
 	if (other > 0)
 		introduce(w, ts, other);
+	if (carries_function(e) && evdefs[e].f[1].off >= 0)
+		kallsyms_name(w, fu(d, &evdefs[e].f[1]));
 	writer_begin(w, "event");
 	writer_u64(w, ts);
 	col_pid(w, tid);
