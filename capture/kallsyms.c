@@ -143,13 +143,15 @@ kallsyms_new_file(void)
 	file++;
 }
 
-/* The function addr is in, by name, "name+0x10" inside it; NULL if none. */
+/* The function addr is in, by name ("name+0x10" inside it); NULL if none. */
 static const char *
 resolve(uint64_t addr)
 {
 	size_t lo = 0, hi = nsyms, mid;
 	const struct sym *s;
+	const char *name;
 	char buf[600];
+	size_t n;
 
 	while (lo < hi) {	/* the first symbol past addr */
 		mid = lo + (hi - lo) / 2;
@@ -165,8 +167,11 @@ resolve(uint64_t addr)
 		return pool + s->name;
 	if (lo == nsyms || addr - s->addr >= MAX_OFFSET)
 		return NULL;
-	snprintf(buf, sizeof(buf), "%s+0x%llx", pool + s->name,
-	    (unsigned long long)(addr - s->addr));
+	/* The offset goes before a module's " [module]", as in %pS. */
+	name = pool + s->name;
+	n = strcspn(name, " ");
+	snprintf(buf, sizeof(buf), "%.*s+0x%llx%s", (int)n, name,
+	    (unsigned long long)(addr - s->addr), name + n);
 	return xstrdup(buf);
 }
 
