@@ -33,17 +33,19 @@ ksym_write(struct writer *w, uint64_t addr, const char *name)
 	writer_end(w);
 }
 
-/* "0x" and hex digits, nothing else: the capture's addresses. */
+/* "0x" and 1 to 16 hex digits, nothing else: the capture's addresses. */
 static int
 parse_addr(const char *s, uint64_t *v)
 {
-	char *end;
+	size_t n;
 
-	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s[2] == '\0' ||
-	    strchr(s, '-') != NULL)
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return 0;
-	*v = strtoull(s + 2, &end, 16);
-	return *end == '\0';
+	n = strspn(s + 2, "0123456789abcdefABCDEF");
+	if (n == 0 || n > 16 || s[2 + n] != '\0')
+		return 0;
+	*v = strtoull(s + 2, NULL, 16);
+	return 1;
 }
 
 int

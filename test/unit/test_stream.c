@@ -570,6 +570,7 @@ ksym_names(void)
 	CHECK(strcmp(event_func(&ev), "other") == 0);
 	CHECK(strcmp(ksym_name("0xffffffff8141e4b0"), "hrtimer_wakeup") == 0);
 	CHECK(strcmp(ksym_name("0x"), "0x") == 0);
+	CHECK(strcmp(ksym_name("0x+ffffffff8141e4b0"), "0x+ffffffff8141e4b0") == 0);
 	CHECK(strcmp(ksym_name("ffffffff8141e4b0"), "ffffffff8141e4b0") == 0);
 	reader_close(r);
 }
