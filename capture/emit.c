@@ -49,9 +49,10 @@ static int8_t		 nargs[SYSCALL_MAX];	/* 0: not looked up; n+1 */
 static int		 stacking;
 static char		**stk_comms;
 static int		 nstk_comms;
+static uint8_t		 naming[EV_N];	/* its function gets a ksym record */
 
 /* Events whose second field is a kernel function: a timer's, a work item's. */
-static inline int
+static int
 carries_function(int e)
 {
 	switch (e) {
@@ -74,11 +75,12 @@ emit_init(int ncpu)
 
 	/* Names only for functions that events will carry. */
 	for (i = 0; i < EV_N; i++)
-		if (evdefs[i].enabled && carries_function(i) &&
-		    evdefs[i].f[1].off >= 0) {
-			kallsyms_load();
-			break;
-		}
+		naming[i] = evdefs[i].enabled && carries_function(i) &&
+		    evdefs[i].f[1].off >= 0;
+	for (i = 0; i < EV_N && !naming[i]; i++)
+		;
+	if (i < EV_N && kallsyms_load() == 0)
+		memset(naming, 0, sizeof(naming));
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
 	for (i = 0; i < ncpu; i++)
@@ -723,7 +725,7 @@ event(struct writer *w, int cpu, uint64_t ts, const char *d, int size)
 	introduce(w, ts, tid);
 	if (other > 0)
 		introduce(w, ts, other);
-	if (carries_function(e) && evdefs[e].f[1].off >= 0)
+	if (naming[e])
 		kallsyms_name(w, fu(d, &evdefs[e].f[1]));
 	writer_begin(w, "event");
 	writer_u64(w, ts);
