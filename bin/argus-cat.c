@@ -10,13 +10,14 @@
 #include "event.h"
 #include "graph.h"
 #include "relate.h"
+#include "ksym.h"
 #include "util.h"
 
 #define TID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
 #define COMM_LEN	16		/* its TASK_COMM_LEN */
 
 static const char usage[] =
-"usage: argus-cat [-HLPWzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
+"usage: argus-cat [-HLPWyzZ] [-k KIND,...] [-p PID,...] [-t TID,...] [-c COMM,...]\n"
 "                 [-r TID,...] [-s TIME] [-u TIME] [-o FILE] [FILE ...]\n"
 "Read Argus record streams (gzip or plain), merge them by time, write one.\n"
 "\n"
@@ -34,6 +35,8 @@ static const char usage[] =
 "                      (e.g. +1.5s, +200ms) from the first record's time,\n"
 "                      or a clock time: 10:22:15, '2026-11-25 10:22:15.5'\n"
 "  -W, --wall          show times as local clock times (ISO 8601)\n"
+"  -y, --symbols       show kernel functions (timers', work items') by the\n"
+"                      names the stream's ksym records give, not as addresses\n"
 "  -H, --header        with one -k KIND: a CSV table of that kind for other\n"
 "                      tools (sqlite, DuckDB, pandas): a header row of its\n"
 "                      column names, every row as wide, no stream line\n"
@@ -250,12 +253,12 @@ header(struct select *sel, char **paths, int npaths, size_t *width)
 }
 
 /*
- * A row of the table: the record's fields (TIME as given), then empty ones
- * to the width.
+ * A row of the table: the record's fields (TIME as given, a kernel
+ * function in column fcol by name), then empty ones to the width.
  */
 static void
 write_row(struct writer *out, const struct record *rec, size_t width,
-    const char *time)
+    const char *time, size_t fcol)
 {
 	size_t i;
 
@@ -267,6 +270,8 @@ write_row(struct writer *out, const struct record *rec, size_t width,
 	for (i = 1; i < width; i++)
 		if (i == COL_TIME && time != NULL)
 			writer_str(out, time);
+		else if (i == fcol && fcol > 0)
+			writer_str(out, ksym_name(rec->f[i]));
 		else if (i < rec->nf)
 			writer_str(out, rec->f[i]);
 		else
@@ -274,12 +279,17 @@ write_row(struct writer *out, const struct record *rec, size_t width,
 	writer_end(out);
 }
 
-/* A selected record: as read, its time as a clock time, or a table row. */
+/*
+ * A selected record: as read, its time as a clock time, its kernel
+ * function by name, or a table row.
+ */
 static void
-put(struct writer *out, const struct record *rec, size_t width, int wall)
+put(struct writer *out, const struct record *rec, size_t width, int wall,
+    int names)
 {
 	char stamp[48];
 	const char *time = NULL;
+	size_t fcol = names && !rec->comment ? ksym_column(rec) : 0;
 
 	if (width > 0 && rec->comment)
 		return;
@@ -291,10 +301,12 @@ put(struct writer *out, const struct record *rec, size_t width, int wall)
 		wall_format(stamp, sizeof(stamp), rec->time);
 		time = stamp;
 	}
-	if (width > 0)
-		write_row(out, rec, width, time);
+	if (width > 0 || (time != NULL && fcol > 0))
+		write_row(out, rec, width > 0 ? width : rec->nf, time, fcol);
 	else if (time != NULL)
 		writer_splice(out, rec, COL_TIME, time);
+	else if (fcol > 0)
+		writer_splice(out, rec, fcol, ksym_name(rec->f[fcol]));
 	else
 		writer_record(out, rec);
 }
@@ -314,6 +326,7 @@ main(int argc, char *argv[])
 		{ "progress",	no_argument,	   NULL, 'P' },
 		{ "wall",	no_argument,	   NULL, 'W' },
 		{ "header",	no_argument,	   NULL, 'H' },
+		{ "symbols",	no_argument,	   NULL, 'y' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -325,9 +338,9 @@ main(int argc, char *argv[])
 	uint64_t nrec = 0, last = NO_TIME, from;
 	char **head;
 	size_t width = 0;
-	int ch, show = 0, wall = 0, table = 0;
+	int ch, show = 0, wall = 0, table = 0, names = 0;
 
-	while ((ch = getopt_long(argc, argv, "k:p:t:c:r:s:u:LPWH" COMMON_SHORT,
+	while ((ch = getopt_long(argc, argv, "k:p:t:c:r:s:u:LPWHy" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -365,6 +378,9 @@ main(int argc, char *argv[])
 		case 'H':
 			table = 1;
 			break;
+		case 'y':
+			names = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -387,8 +403,11 @@ main(int argc, char *argv[])
 	} else
 		out = writer_open(com.out, com.z);
 	while ((rec = source_next(src)) != NULL) {
+		/* A name is learnt whether or not its record is selected. */
+		if (names && !rec->comment)
+			ksym_learn(rec);
 		if (selected(&sel, rec))
-			put(out, rec, width, wall);
+			put(out, rec, width, wall, names);
 		if (rec->time != NO_TIME)
 			last = rec->time;
 		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)

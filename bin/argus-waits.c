@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "graph.h"
+#include "ksym.h"
 #include "util.h"
 
 static const char usage[] =
@@ -53,6 +54,7 @@ struct wv {
 	uint64_t	 from_time;
 	uint32_t	 from_pid, from_tid;
 	char		 rule[NAME_LEN];
+	char		 label[64];	/* a timer's function, a device, ... */
 };
 
 struct thread {
@@ -128,6 +130,8 @@ take_link(const struct link_rec *l)
 	v->from_pid = l->from_pid;
 	v->from_tid = l->from_tid;
 	snprintf(v->rule, sizeof(v->rule), "%s", l->rule);
+	/* A label that is still an address: the stream may name it. */
+	snprintf(v->label, sizeof(v->label), "%s", ksym_name(l->label));
 }
 
 static void
@@ -162,23 +166,24 @@ print(const struct wait *w)
 {
 	const struct wv *e = w->next;
 	const struct thread *from;
-	char who[64], by[96];
+	char who[64], by[192], how[128] = "";
 
 	snprintf(who, sizeof(who), "%s %u/%u", w->t->comm, w->t->pid,
 	    w->t->tid);
+	if (e != NULL)
+		snprintf(how, sizeof(how), "%s%s%s%s", e->rule,
+		    e->label[0] ? " " : "", e->label, e->weak ? ", weak" : "");
 	if (w->next == NULL)
 		snprintf(by, sizeof(by), "still waiting");
 	else if (!e->cause)
 		snprintf(by, sizeof(by), "-");
 	else if (e->from_tid == w->t->tid)
-		snprintf(by, sizeof(by), "its own %s (%s%s)",
-		    e->props & LR_TIMEOUT ? "timer" : "doing", e->rule,
-		    e->weak ? ", weak" : "");
+		snprintf(by, sizeof(by), "its own %s (%s)",
+		    e->props & LR_TIMEOUT ? "timer" : "doing", how);
 	else
-		snprintf(by, sizeof(by), "%s %u/%u (%s%s)",
+		snprintf(by, sizeof(by), "%s %u/%u (%s)",
 		    (from = thread_find(e->from_tid)) != NULL && from->comm[0] ?
-		    from->comm : "?", e->from_pid, e->from_tid, e->rule,
-		    e->weak ? ", weak" : "");
+		    from->comm : "?", e->from_pid, e->from_tid, how);
 	printf("%10.3f s  %-32s %-16s %s\n", w->len / 1e9, who,
 	    w->v->call[0] ? w->v->call : "-", by);
 }

@@ -24,6 +24,7 @@
 #include "dwstack.h"
 #include "emit.h"
 #include "events.h"
+#include "kallsyms.h"
 #include "out.h"
 #include "probes.h"
 #include "spool.h"
@@ -108,6 +109,7 @@ preamble(struct writer *w)
 	for (i = 0; i < probes_count(); i++)
 		meta_write(w, t_start, "probe", "%s", probes_desc(i));
 	task_generation++;	/* threads are introduced as they appear */
+	kallsyms_new_file();	/* and functions named */
 }
 
 /* Lost events since the last report, as the kernel counted them. */

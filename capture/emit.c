@@ -20,6 +20,7 @@
 #include "dwstack.h"
 #include "emit.h"
 #include "events.h"
+#include "kallsyms.h"
 #include "probes.h"
 #include "spool.h"
 #include "syscalls.h"
@@ -50,12 +51,38 @@ static int		 stacking;
 static char		**stk_comms;
 static int		 nstk_comms;
 static uint8_t		 indexed[EV_N];	/* relate_indexed_type() */
+static uint8_t		 naming[EV_N];	/* its function gets a ksym record */
+
+/* Events whose second field is a kernel function: a timer's, a work item's. */
+static int
+carries_function(int e)
+{
+	switch (e) {
+	case EV_HRT_START:
+	case EV_HRT_EXPIRE_ENTRY:
+	case EV_TIMER_START:
+	case EV_TIMER_EXPIRE_ENTRY:
+	case EV_WQ_QUEUE:
+	case EV_WQ_START:
+	case EV_WQ_END:
+		return 1;
+	}
+	return 0;
+}
 
 void
 emit_init(int ncpu)
 {
 	int i;
 
+	/* Names only for functions that events will carry. */
+	for (i = 0; i < EV_N; i++)
+		naming[i] = evdefs[i].enabled && carries_function(i) &&
+		    evdefs[i].f[1].off >= 0;
+	for (i = 0; i < EV_N && !naming[i]; i++)
+		;
+	if (i < EV_N && kallsyms_load() == 0)
+		memset(naming, 0, sizeof(naming));
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
 	for (i = 0; i < EV_N; i++)
@@ -758,6 +785,8 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	introduce(w, idx, ts, tid);
 	if (other > 0)
 		introduce(w, idx, ts, other);
+	if (naming[e])
+		kallsyms_name(w, fu(d, &evdefs[e].f[1]));
 	record(w, e, cpu, ts, d, size, tid, ctx);
 	if (idx != NULL && index_it(e, d))
 		record(idx, e, cpu, ts, d, size, tid, ctx);

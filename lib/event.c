@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "ksym.h"
 #include "util.h"
 
 static const char *const names[E_NTYPES] = {
@@ -97,6 +98,8 @@ event_parse(const struct record *rec, struct event *ev)
 	if (strcmp(rec->f[COL_KIND], "event") != 0) {
 		if (strcmp(rec->f[COL_KIND], "meta") == 0)
 			note_meta(rec);
+		else
+			ksym_learn(rec);
 		return 0;
 	}
 	if (rec->nf <= EC_CTX)
@@ -181,6 +184,14 @@ event_u64(const struct event *ev, int arg)
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
 		    etype_name(ev->type), arg + 1, s);
 	return v;
+}
+
+const char *
+event_func(const struct event *ev)
+{
+	size_t col = ksym_column(ev->rec);
+
+	return col ? ksym_name(record_str(ev->rec, col)) : "";
 }
 
 /* A capture may not know the process of a thread that exited early. */

@@ -47,7 +47,10 @@ struct event {
 	char		 ctx;		/* '-' task, 's' softirq, 'h' hardirq, 'n' NMI */
 };
 
-/* 1 and ev filled for an event record; 0 for any other record. */
+/*
+ * 1 and ev filled for an event record; 0 for any other record, after
+ * learning what a meta cpus or a ksym record says.
+ */
 int		 event_parse(const struct record *, struct event *);
 const char	*etype_name(enum etype);
 enum etype	 etype_of(const char *name);	/* E_OTHER if unknown */
@@ -64,6 +67,12 @@ int64_t		 event_i64(const struct event *, int arg);
 const char	*event_str(const struct event *, int arg);	/* "" if absent */
 uint32_t	 event_pid(const struct event *, int arg);	/* 0 if unknown */
 int		 event_nargs(const struct event *);
+/*
+ * The kernel function a timer's or work item's event carries, by name
+ * where a ksym record of the stream gave one (event_parse learns them),
+ * else as written; "" for a type that carries none.
+ */
+const char	*event_func(const struct event *);
 
 /*
  * Where a stack record (argus-capture --stacks) says the thread was in its

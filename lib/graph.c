@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "graph.h"
+#include "ksym.h"
 #include "util.h"
 
 /*
@@ -518,6 +519,7 @@ static const struct {
 			"VIA,WCHAN,COMM,ARG..." },
 	{ "holder",	"OBJECT,RELATION,FD,THROUGH,DETAIL,COMM" },
 	{ "summary",	"PROGRAM,KEY,VALUE..." },
+	{ KSYM_KIND,	"ADDRESS,NAME" },
 };
 
 const char *

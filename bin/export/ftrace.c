@@ -7,8 +7,9 @@
  * read them as seconds, and nothing is rounded away.
  *
  * Kernel pointers (%p) print as 16 hex digits without 0x, as with the
- * hash-ptr option off; kernel functions (%ps) as 0x addresses, which is
- * what the kernel prints for an address it has no symbol for.
+ * hash-ptr option off; kernel functions (%ps) by the name the stream's
+ * ksym records give, as the kernel prints them, else as 0x addresses,
+ * which is what the kernel prints for an address it has no symbol for.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -162,7 +163,7 @@ body(FILE *o, const struct event *e)
 		fputs("hrtimer_start: hrtimer=", o);
 		ptr(o, e, 0);
 		fprintf(o, " function=%s expires=%" PRIu64 " softexpires=%"
-		    PRIu64 " mode=", event_str(e, 1), (uint64_t)event_i64(e, 2),
+		    PRIu64 " mode=", event_func(e), (uint64_t)event_i64(e, 2),
 		    (uint64_t)event_i64(e, 3));
 		hrtimer_mode(o, event_u64(e, 4));
 		fputs(" was_armed=0", o);
@@ -173,7 +174,7 @@ body(FILE *o, const struct event *e)
 		    "hrtimer_expire_entry: hrtimer=" : "timer_expire_entry: timer=",
 		    o);
 		ptr(o, e, 0);
-		fprintf(o, " function=%s now=%" PRIu64, event_str(e, 1),
+		fprintf(o, " function=%s now=%" PRIu64, event_func(e),
 		    (uint64_t)event_i64(e, 2));
 		if (e->type == E_TIMER_EXPIRE_ENTRY)
 			fprintf(o, " baseclk=%" PRIu64, (uint64_t)event_i64(e, 2));
@@ -198,7 +199,7 @@ body(FILE *o, const struct event *e)
 		fputs("timer_start: timer=", o);
 		ptr(o, e, 0);
 		fprintf(o, " function=%s expires=%" PRIu64 " [timeout=%" PRId64
-		    "] bucket_expiry=%" PRIu64 " ", event_str(e, 1),
+		    "] bucket_expiry=%" PRIu64 " ", event_func(e),
 		    event_u64(e, 2), (int64_t)(event_u64(e, 2) - event_u64(e, 3)),
 		    event_u64(e, 2));
 		timer_flags(o, event_u64(e, 4));
@@ -207,7 +208,7 @@ body(FILE *o, const struct event *e)
 		fputs("workqueue_queue_work: work struct=", o);
 		ptr(o, e, 0);
 		fprintf(o, " function=%s workqueue=%s req_cpu=%" PRId64 " cpu=%"
-		    PRId64, event_str(e, 1), event_str(e, 2), event_i64(e, 3),
+		    PRId64, event_func(e), event_str(e, 2), event_i64(e, 3),
 		    event_i64(e, 4));
 		break;
 	case E_WQ_START:
@@ -215,7 +216,7 @@ body(FILE *o, const struct event *e)
 		fprintf(o, "workqueue_execute_%s: work struct ",
 		    e->type == E_WQ_START ? "start" : "end");
 		ptr(o, e, 0);
-		fprintf(o, ": function %s", event_str(e, 1));
+		fprintf(o, ": function %s", event_func(e));
 		break;
 	case E_BLOCK_ISSUE:
 		fputs("block_rq_issue: ", o);

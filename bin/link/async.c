@@ -25,7 +25,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 1));
+	snprintf(c.label, sizeof(c.label), "%s", event_func(ev));
 	pending_put(&works, &work, sizeof(work), &c);
 }
 

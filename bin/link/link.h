@@ -39,7 +39,7 @@ struct cause {
 	uint32_t	 pid, tid;
 	uint64_t	 time;
 	int		 weak;
-	char		 label[32];
+	char		 label[64];	/* a kernel function and its module fit */
 };
 
 struct lthread {

@@ -49,7 +49,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		}
 		cause_name(&c, self);
 		c.weak = 0;
-		snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 1));
+		snprintf(c.label, sizeof(c.label), "%s", event_func(ev));
 		pending_put(&armed, &timer, sizeof(timer), &c);
 		break;
 	case E_HRT_EXPIRE_ENTRY:

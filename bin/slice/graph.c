@@ -12,6 +12,7 @@
 
 #include <uthash.h>
 
+#include "ksym.h"
 #include "slice.h"
 #include "waits.h"
 
@@ -233,7 +234,8 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 	l->rule = str_id(r->rule);
 	l->props = r->props;
 	l->from_time = r->from_time;
-	l->label = str_id(r->label);
+	/* A label that is still an address: the stream may name it. */
+	l->label = str_id(ksym_name(r->label));
 	l->line = rec->line;
 	l->file = str_of(str_id(rec->file));
 	g->nl++;

@@ -283,6 +283,17 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 		zcat "$f" | grep -q '^task,'
 		zcat "$f" | awk -F, '$1 == "event" { if ($2 < p) { print FILENAME ": out of order at " NR; exit 1 } p = $2 }'
 	done
+	# Each names the kernel functions its events carry, before them: an
+	# address named in one file is named in every file that holds it.
+	zcat "$T"/ring/*.csv.gz | awk -F, '$1 == "ksym" { print $5 }' | sort -u >"$T/named"
+	[ -s "$T/named" ] || skip "no kernel function named: /proc/kallsyms hidden"
+	for f in "$T"/ring/*.csv.gz; do
+		zcat "$f" | awk -F, -v f="$f" 'NR == FNR { known[$1] = 1; next }
+		    $1 == "ksym" { here[$5] = 1 }
+		    $1 == "event" && $7 ~ /^(hrtimer_start|hrtimer_expire_entry|timer_start|timer_expire_entry|wq_queue|wq_start|wq_end)$/ &&
+		    ($10 in known) && !($10 in here) { print f ": " $10 " unnamed at " FNR; bad = 1; exit }
+		    END { exit bad }' "$T/named" -
+	done
 }
 
 @test "capture: --defer leaves the events in the kernel until SIGUSR1, then writes them and says so" {
@@ -420,4 +431,40 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	echo "$output"
 	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	grep -q "^root,[0-9]*,,$otid," "$T/d.csv"
+}
+
+# The kernel's text symbols, "0xADDRESS NAME" (a module's "NAME [MODULE]"),
+# as the capture writes addresses: without leading zeros.
+kallsyms() {
+	awk '$2 ~ /^[tTwW]$/ { a = $1; sub(/^0+/, "", a); n = $3
+	    if (NF > 3) n = n " " $4; print "0x" a, n }' /proc/kallsyms
+}
+
+@test "capture: kernel functions are named as /proc/kallsyms names them, in the records and argus-link's labels" {
+	need_tracing
+	kallsyms | awk '$2 == "hrtimer_wakeup" && $1 != "0x" { f = 1 } END { exit !f }' ||
+	    skip "/proc/kallsyms hides its addresses (kernel.kptr_restrict) or lacks hrtimer_wakeup"
+	addr=$(kallsyms | awk '$2 == "hrtimer_wakeup" { print $1; exit }')
+	# nanosleep arms a timer whose function, hrtimer_wakeup, ends it.
+	timeout 60 "$CAP" -Z -o "$T/t.csv" -- sleep 0.3 2>"$T/err"
+	cat "$T/err"
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	[ -n "$pid" ]
+	# Its timer's arming, its function named once, before it.
+	grep -q "^event,[0-9]*,$pid,$pid,,[0-9]*,hrtimer_start,-,0x[0-9a-f]*,$addr," "$T/t.csv"
+	[ "$(grep -c "^ksym,,,,$addr,hrtimer_wakeup\$" "$T/t.csv")" -eq 1 ]
+	awk -F, -v a="$addr" '$1 == "ksym" && $5 == a { named = 1 }
+	    $1 == "event" && $10 == a { exit !named }' "$T/t.csv"
+	# Every name is the one /proc/kallsyms gives its address, or inside it.
+	kallsyms >"$T/kallsyms"
+	awk -F, '$1 == "ksym" { print $5, $6 }' "$T/t.csv" >"$T/ksyms"
+	[ "$(wc -l <"$T/ksyms")" -ge 2 ]
+	awk 'NR == FNR { s[$1] = substr($0, length($1) + 2); next }
+	    !($1 in s) && $2 !~ /\+0x[0-9a-f]+$/ || ($1 in s) && s[$1] != substr($0, length($1) + 2) {
+		print "named otherwise: " $0; bad = 1 }
+	    END { exit bad }' "$T/kallsyms" "$T/ksyms"
+	# What a person reads: argus-cat -y, and the link the timer made.
+	argus-cat -y -k event -p "$pid" "$T/t.csv" | grep -q ",hrtimer_start,-,0x[0-9a-f]*,hrtimer_wakeup,"
+	argus-segment -qZ "$T/t.csv" | argus-link -qZ >"$T/g.csv"
+	grep -q "^link,[0-9]*,$pid,$pid,[0-9]*,[0-9]*,strong,timeout,[0-9]*,$pid,$pid,hrtimer_wakeup\$" "$T/g.csv"
 }

@@ -70,9 +70,11 @@ of_pid() { awk -F, -v k="$1" -v p="$2" '$1 == k && $3 == p' "$3"; }
 	need_tracing
 	load_ids "$G/sleep.ids"
 	# The 100 ms sleep: a vertex ending in a wait, and the next one linked
-	# from it by the thread's own timer.
+	# from it by the thread's own timer, whose function, named from
+	# /proc/kallsyms, is an address only where the kernel hides them.
 	awk -F, -v p="$pid" '$1 == "link" && $4 == p && $11 == p &&
-	    $7 == "strong" && $8 == "timeout" && $12 ~ /^0x/ &&
+	    $7 == "strong" && $8 == "timeout" &&
+	    $12 ~ /^(hrtimer_wakeup|0x[0-9a-f]+)$/ &&
 	    $2 - $9 > 90000000 && $2 - $9 < 1000000000' "$G/sleep.csv" | grep -q .
 }
 

@@ -259,8 +259,9 @@ EOF
 	# argument registers of system calls (the text has six where the
 	# capture kept the call's own), the process of a thread that has no
 	# line of its own and a thread's first name (the capture asked /proc),
-	# and the meta records, which say where each came from.
-	argus-cat -k event -k task "$D/cw.gz" | carried >a.events
+	# and the meta records, which say where each came from.  The text
+	# names kernel functions as the kernel does, by the ksym records.
+	argus-cat -y -k event -k task "$D/cw.gz" | carried >a.events
 	argus-cat -k event -k task cw2.csv | carried >b.events
 	[ "$(wc -l <a.events)" -gt 1000 ]
 	diff a.events b.events

@@ -154,6 +154,31 @@ irq weak 0 4 hardirq" ]
 timer strong 2 4 0xf2" ]
 }
 
+@test "link: a kernel function by the name a ksym record gives; one none gives as written" {
+	# 0xf1 named; 0xf2 not (a module loaded after the capture began); a
+	# text trace's work function is a name already (argus-import).
+	{ echo 'ksym,,,,0xf1,hrtimer_wakeup'; timers | sed 1d; } | stream >s.csv
+	cat >>s.csv <<-'EOF'
+	event,600,2,2,,1,wq_queue,-,0xb1,vmstat_update,events,0,0
+	event,610,9,9,,1,wq_start,-,0xb1,vmstat_update
+	EOF
+	[ "$(graph s.csv | grep -v -e ^block -e ^irq)" = "timeout strong 1 3 hrtimer_wakeup
+timer strong 2 4 0xf2
+async strong 2 7 vmstat_update" ]
+	# argus-cat -y shows the names in the events; the rest as they are.
+	[ "$(argus-cat -y -k event s.csv | grep -c ',0xa1,hrtimer_wakeup,')" -eq 2 ]
+	[ "$(argus-cat -y -k event s.csv | grep -c ',0xa2,0xf2,')" -eq 2 ]
+	diff <(argus-cat -y s.csv | grep -v hrtimer_wakeup) <(grep -v ,0xf1, s.csv)
+	# A ksym record without a 0x address or a name is bad input.
+	for bad in 'ksym,,,,f1,x' 'ksym,,,,0xf1' 'ksym,,,,0x-1,x'; do
+		printf '%s\n' "$bad" | stream >b.csv
+		run argus-link -q b.csv
+		echo "$output"
+		[ "$status" -eq 65 ]
+		[[ "$output" == *"b.csv:2: ksym"* ]]
+	done
+}
+
 @test "link: softirqs, work items, run-loop sources, forks and data flags" {
 	stream >s.csv <<-'EOF'
 	event,100,1,1,,0,sys_enter,-,0,recvfrom,0x3,0x0,0x1

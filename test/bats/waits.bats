@@ -8,13 +8,15 @@ setup() {
 	# editor 10/11 blocks in read at 1 s until saver 20/21 wakes it at
 	# 4 s; saver sleeps from 1.5 s until its own timer ends it at 4 s;
 	# daemon 30/31 blocks in poll at 4.2 s and the trace ends at 5 s.
+	# The timer's function is an address the stream names (ksym).
 	stream >g.csv <<-'EOF'
+	ksym,,,,0xffffffff8141e4b0,hrtimer_wakeup
 	event,1000000000,10,11,1,0,sys_enter,-,0,read
 	event,1500000000,20,21,3,1,sys_enter,-,230,clock_nanosleep
 	vertex,4000000000,10,11,1,500000000,4000000000,1000,2,start,wait,S,editor
 	vertex,4000000000,20,21,3,200000000,4000000000,1000,2,start,wait,S,saver
 	link,4000000000,10,11,3,2,strong,wakeup,4000000000,20,21,
-	link,4000000000,20,21,3,4,strong,timeout,4000000000,20,21,
+	link,4000000000,20,21,3,4,strong,timeout,4000000000,20,21,0xffffffff8141e4b0
 	link,4000000000,10,11,1,2,weak,order,4000000000,10,11,
 	event,4200000000,30,31,5,1,sys_enter,-,7,poll
 	vertex,5000000000,10,11,2,4000000000,5000000000,900000000,9,wakeup,open,R,editor
@@ -28,7 +30,7 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "     3.000 s  editor 10/11                     read             saver 20/21 (wakeup)" ]
-	[ "${lines[2]}" = "     2.500 s  saver 20/21                      clock_nanosleep  its own timer (timeout)" ]
+	[ "${lines[2]}" = "     2.500 s  saver 20/21                      clock_nanosleep  its own timer (timeout hrtimer_wakeup)" ]
 	[ "${lines[3]}" = "     0.800 s  daemon 30/31                     poll             still waiting" ]
 	[ "${#lines[@]}" -eq 4 ]
 	# How many, how long, whose.

@@ -1,7 +1,7 @@
 /*
  * The event parser and what the stages ask of an event: its columns, its
  * arguments as numbers, pids and strings, a stack's function, a futex
- * wait.  Input: a plain stream.
+ * wait, a kernel function by a ksym record's name.  Input: a plain stream.
  */
 #include "event.h"
 #include "fuzz.h"
@@ -28,6 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n += strlen(etype_name(ev.type)) + ev.cpu + ev.pid;
 			n += syscall_is_lock_wait(&ev);
 			n += syscall_is_send(event_str(&ev, 1));
+			n += strlen(event_func(&ev));	/* ksym records */
 			/* The first bad argument ends the input, as in a stage. */
 			for (i = 0; i < event_nargs(&ev); i++) {
 				n += strlen(event_str(&ev, i));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "ksym.h"
 #include "util.h"
 
 static char dir[] = "/tmp/argus-unit.XXXXXX";
@@ -525,6 +526,68 @@ stack_functions(void)
 	CHECK(stack_function(&rec, fn, 16) && strcmp(fn, "wait_for_reply") == 0);
 }
 
+/*
+ * Kernel functions: named by the ksym records read before, by address
+ * (not by how it is spelt), the rest as written; a later record wins.
+ */
+static void
+ksym_names(void)
+{
+	struct reader *r;
+	struct record rec;
+	struct event ev;
+
+	put_file("ksym", "argus-stream,1\n"
+	    "event,1,0,0,,0,hrtimer_start,h,0xa1,0xffffffff8141e4b0,9,9,0\n"
+	    "ksym,,,,0xffffffff8141e4b0,hrtimer_wakeup\n"
+	    "ksym,,,,0xffffffffc0001000,e1000_watchdog [e1000e]\n"
+	    "event,2,0,0,,0,hrtimer_expire_entry,h,0xa1,0xFFFFFFFF8141E4B0,2\n"
+	    "event,3,0,0,,0,wq_start,-,0xb1,0xffffffffc0001000\n"
+	    "event,4,0,0,,0,wq_end,-,0xb1,vmstat_update\n"
+	    "event,5,0,0,,0,timer_start,-,0xc1,0xffffffff81000000,1,1,0x0\n"
+	    "event,6,0,0,,0,hrtimer_cancel,-,0xffffffffc0001000\n"
+	    "ksym,,,,0xffffffffc0001000,other\n"
+	    "event,7,0,0,,0,wq_end,-,0xb1,0xffffffffc0001000\n");
+	r = reader_open(path("ksym"));
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(strcmp(event_func(&ev), "0xffffffff8141e4b0") == 0);
+	CHECK(reader_next(r, &rec) == 1 && !event_parse(&rec, &ev));
+	CHECK(reader_next(r, &rec) == 1 && !event_parse(&rec, &ev));
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(strcmp(event_func(&ev), "hrtimer_wakeup") == 0);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(strcmp(event_func(&ev), "e1000_watchdog [e1000e]") == 0);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(strcmp(event_func(&ev), "vmstat_update") == 0);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(strcmp(event_func(&ev), "0xffffffff81000000") == 0);
+	/* A timer's own address is no function. */
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(*event_func(&ev) == '\0');
+	CHECK(ksym_column(&rec) == 0);
+	CHECK(reader_next(r, &rec) == 1 && !event_parse(&rec, &ev));
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(strcmp(event_func(&ev), "other") == 0);
+	CHECK(strcmp(ksym_name("0xffffffff8141e4b0"), "hrtimer_wakeup") == 0);
+	CHECK(strcmp(ksym_name("0x"), "0x") == 0);
+	CHECK(strcmp(ksym_name("0x+ffffffff8141e4b0"), "0x+ffffffff8141e4b0") == 0);
+	CHECK(strcmp(ksym_name("ffffffff8141e4b0"), "ffffffff8141e4b0") == 0);
+	reader_close(r);
+}
+
+static void
+ksym_bad(void)
+{
+	struct reader *r;
+	struct record rec;
+	struct event ev;
+
+	put_file("ksym-bad", "argus-stream,1\nksym,,,,0xf1,x\nksym,,,,12,x\n");
+	r = reader_open(path("ksym-bad"));
+	while (reader_next(r, &rec))
+		event_parse(&rec, &ev);
+}
+
 /* Numbers up to UINT64_MAX, and not one more. */
 static void
 u64_bounds(void)
@@ -580,6 +643,9 @@ static const struct test {
 	{ "merge by time keeps untimed records in place", merge_by_time, 0,
 	    NULL },
 	{ "numbers up to UINT64_MAX and not one more", u64_bounds, 0, NULL },
+	{ "kernel functions by the ksym records before", ksym_names, 0, NULL },
+	{ "a ksym record without a 0x address", ksym_bad, EX_DATAERR,
+	    "/ksym-bad:3: ksym: '12' is not a 0x address" },
 	{ "input cut in a record longer than the buffer", cut_in_long_record,
 	    EX_DATAERR, "/long-cut:2: record cut short" },
 	{ "input cut in a quoted field", cut_in_quoted_field, EX_DATAERR,

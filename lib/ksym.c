@@ -1,0 +1,106 @@
+/*
+ * The names of kernel functions, as the stream's ksym records give them.
+ * A stream holds few (a timer's or work item's function each), but a
+ * ring read whole repeats them in every file: a name is kept once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "event.h"
+#include "ksym.h"
+#include "util.h"
+
+struct ksym {
+	uint64_t	 addr;
+	char		*name;
+	UT_hash_handle	 hh;
+};
+
+static struct ksym	*ksyms;
+
+void
+ksym_write(struct writer *w, uint64_t addr, const char *name)
+{
+	writer_begin(w, KSYM_KIND);
+	writer_empty(w);	/* TIME: a name is not about a moment */
+	writer_empty(w);
+	writer_empty(w);
+	writer_hex(w, addr);
+	writer_str(w, name);
+	writer_end(w);
+}
+
+/* "0x" and 1 to 16 hex digits, nothing else: the capture's addresses. */
+static int
+parse_addr(const char *s, uint64_t *v)
+{
+	size_t n;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return 0;
+	n = strspn(s + 2, "0123456789abcdefABCDEF");
+	if (n == 0 || n > 16 || s[2 + n] != '\0')
+		return 0;
+	*v = strtoull(s + 2, NULL, 16);
+	return 1;
+}
+
+int
+ksym_learn(const struct record *rec)
+{
+	struct ksym *k;
+	const char *name;
+	uint64_t addr;
+
+	if (rec->comment || strcmp(rec->f[COL_KIND], KSYM_KIND) != 0)
+		return 0;
+	if (!parse_addr(record_str(rec, KC_ADDRESS), &addr))
+		diex(EX_DATAERR, "%s:%lu: ksym: '%s' is not a 0x address",
+		    rec->file, rec->line, record_str(rec, KC_ADDRESS));
+	if (*(name = record_str(rec, KC_NAME)) == '\0')
+		diex(EX_DATAERR, "%s:%lu: ksym %s: no name", rec->file,
+		    rec->line, rec->f[KC_ADDRESS]);
+	HASH_FIND(hh, ksyms, &addr, sizeof(addr), k);
+	if (k != NULL && strcmp(k->name, name) == 0)
+		return 1;
+	if (k == NULL) {
+		k = xcalloc(1, sizeof(*k));
+		k->addr = addr;
+		HASH_ADD(hh, ksyms, addr, sizeof(k->addr), k);
+	} else
+		free(k->name);	/* a later capture, another kernel */
+	k->name = xstrdup(name);
+	return 1;
+}
+
+const char *
+ksym_name(const char *field)
+{
+	struct ksym *k;
+	uint64_t addr;
+
+	if (ksyms == NULL || !parse_addr(field, &addr))
+		return field;
+	HASH_FIND(hh, ksyms, &addr, sizeof(addr), k);
+	return k != NULL ? k->name : field;
+}
+
+size_t
+ksym_column(const struct record *rec)
+{
+	static const enum etype types[] = { E_HRT_START,
+	    E_HRT_EXPIRE_ENTRY, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
+	    E_WQ_QUEUE, E_WQ_START, E_WQ_END };
+	size_t i;
+
+	if (rec->comment || rec->nf <= EC_ARG + 1 ||
+	    strcmp(rec->f[COL_KIND], "event") != 0)
+		return 0;
+	for (i = 0; i < ARRAY_LEN(types); i++)
+		if (strcmp(rec->f[EC_TYPE], etype_name(types[i])) == 0)
+			return EC_ARG + 1;
+	return 0;
+}
