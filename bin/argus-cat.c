@@ -194,6 +194,13 @@ selected(struct select *sel, const struct record *rec)
 		return 1;
 	if (sel->first == NO_TIME)
 		sel->first = rec->time;
+	/*
+	 * A capture's facts hold for all of it, whatever the window: its
+	 * CPUs, its wall-clock anchor (which a clock time in the window
+	 * needs, and which follows the capture's first meta records).
+	 */
+	if (strcmp(rec->f[COL_KIND], "meta") == 0)
+		return 1;
 	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first))
 		return 0;
 	if (sel->until.set && rec->time > when_resolve(&sel->until, sel->first))
@@ -293,7 +300,9 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 
 	if (width > 0 && rec->comment)
 		return;
-	if (wall && rec->time != NO_TIME) {
+	/* The capture's first facts come before its anchor: left as they are. */
+	if (wall && rec->time != NO_TIME && !(!wall_set && !rec->comment &&
+	    strcmp(rec->f[COL_KIND], "meta") == 0)) {
 		if (!wall_set)
 			diex(EX_DATAERR, "%s:%lu: --wall: no wall-clock anchor "
 			    "(meta wallclock) before this record", rec->file,

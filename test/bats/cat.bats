@@ -327,6 +327,22 @@ kill_half_way() {
 	[[ "$output" == *"'25:61' is not a clock time"* ]]
 }
 
+@test "clock times on a real capture: its first meta records come before the anchor" {
+	f="$ROOT/share/examples/data/argus-waits/files/it.gz"
+	# The 100th event's clock time selects it, and the capture's facts
+	# stay whatever the window.
+	t=$(argus-cat -W -k event "$f" | sed -n '100p' | cut -d, -f2)
+	[[ "$t" == 20[0-9][0-9]-*T*:*:* ]]
+	run argus-cat -s "$t" -u "$t" "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^event,' <<<"$output")" -ge 1 ]
+	grep -q '^meta,[0-9]*,,,cpus,' <<<"$output"
+	grep -q '^meta,[0-9]*,,,wallclock,' <<<"$output"
+	run argus-cat -W "$f"
+	[ "$status" -eq 0 ]
+}
+
 @test "--header: one kind as a table: its column names, every row as wide" {
 	run argus-cat -H -k event a.csv b.csv
 	echo "$output"
