@@ -12,8 +12,8 @@
  *
  * Each ring file has its relation index beside it, opened, flushed,
  * closed and deleted with it, so that argus debug finds who is related
- * to a hang without reading the whole ring first.  It is not counted in
- * the size: it is about a hundredth of it.
+ * to a hang without reading the whole ring first; the two count together
+ * against the size.
  *
  * The ring's directory is private (lib/file.c) and its files are made by
  * name inside it, new, and written in place: argus-cat --live reads the
@@ -64,6 +64,8 @@ out_ring_usage_check(uint64_t size, unsigned files)
 		    (unsigned long long)MIN_SHARE);
 }
 
+static void	index_name_of(char *, size_t, unsigned long);
+
 static int
 ring_name(const char *name, unsigned long *n)
 {
@@ -90,6 +92,7 @@ ring_list(size_t *np)
 	struct ringfile *v = NULL;
 	struct dirent *de;
 	struct stat st;
+	char p[NAME_MAX + 1];
 	size_t n = 0;
 	unsigned long s;
 	DIR *d;
@@ -106,6 +109,10 @@ ring_list(size_t *np)
 		v = xrealloc(v, (n + 1) * sizeof(*v));
 		v[n].seq = s;
 		v[n].size = st.st_size;
+		/* Its index counts with it: the size bounds the directory. */
+		index_name_of(p, sizeof(p), s);
+		if (fstatat(ringfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			v[n].size += st.st_size;
 		n++;
 	}
 	closedir(d);
@@ -214,8 +221,8 @@ out_bytes(void)
 void
 out_check(void)
 {
-	if (conf.ring == NULL ||
-	    writer_bytes(w) + SLACK < conf.ring_size / conf.ring_files)
+	if (conf.ring == NULL || writer_bytes(w) + writer_bytes(idx) + SLACK <
+	    conf.ring_size / conf.ring_files)
 		return;
 	writer_close(idx);
 	writer_close(w);

@@ -157,7 +157,7 @@ debug(int argc, char *argv[])
 	from = now_ns() > last ? now_ns() - last : 0;
 	p = pipeline_new();
 	pipeline_stage(p, "-");
-	nfiles = ring_files(p, &bytes, &newest);
+	nfiles = ring_files(p, 0, &bytes, &newest);
 	pipeline_free(p);
 	running = recorder() != 0;
 	if (nfiles == 0)
@@ -194,7 +194,9 @@ debug(int argc, char *argv[])
 		pipeline_arg(p, "--related");
 		pipeline_arg(p, list);
 	}
-	nfiles = ring_files(p, &bytes, &newest);
+	/* Files written out before the window are not even opened. */
+	nfiles = ring_files(p, time(NULL) - (time_t)(last / 1000000000ULL) - 1,
+	    &bytes, &newest);
 	if (*now_snap != '\0')
 		pipeline_arg(p, now_snap);
 	if (*mark_snap != '\0')

@@ -93,8 +93,8 @@ void		 ring_default(void);
 int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 int		 recorder_drain(pid_t);		/* 0, or -1 said */
-int		 ring_files(struct pipeline *, unsigned long long *bytes,
-		    time_t *newest);
+int		 ring_files(struct pipeline *, time_t since,
+		    unsigned long long *bytes, time_t *newest);
 void		 ring_path(char *buf, size_t size, const char *name);
 /* The ring files' relation indexes as arguments; -1 if one lacks its own. */
 int		 ring_indexes(struct pipeline *);

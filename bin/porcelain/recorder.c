@@ -224,9 +224,14 @@ ring_indexes(struct pipeline *p)
 	return nidx == nring ? nidx : -1;
 }
 
-/* The ring's files as arguments of p's last stage: how many, how much. */
+/*
+ * The ring's files as arguments of p's last stage: how many, how much.
+ * A file last written before since holds nothing after it (its events
+ * were written after they happened): left out, unread.
+ */
 int
-ring_files(struct pipeline *p, unsigned long long *bytes, time_t *newest)
+ring_files(struct pipeline *p, time_t since, unsigned long long *bytes,
+    time_t *newest)
 {
 	char file[PATH_MAX];
 	struct dirent *de;
@@ -241,7 +246,8 @@ ring_files(struct pipeline *p, unsigned long long *bytes, time_t *newest)
 		die(EX_NOINPUT, "%s", ring);
 	while ((de = readdir(d)) != NULL)
 		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0 &&
-		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_mtime >= since) {
 			ring_path(file, sizeof(file), de->d_name);
 			pipeline_arg(p, file);
 			n++;

@@ -72,7 +72,7 @@ summary(int argc, char *argv[])
 		    (now_ns() > last ? now_ns() - last : 0));
 		pipeline_arg(p, since);
 		pipeline_arg(p, "--");
-		if (ring_files(p, &bytes, &newest) == 0)
+		if (ring_files(p, 0, &bytes, &newest) == 0)
 			diex(EX_NOINPUT, "%s: no recording in it yet", ring);
 	}
 	status = pipeline_run(p);

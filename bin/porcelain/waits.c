@@ -67,7 +67,7 @@ waits(int argc, char *argv[])
 		snprintf(since, sizeof(since), "%llu", (unsigned long long)
 		    (now_ns() > last ? now_ns() - last : 0));
 		pipeline_arg(p, since);
-		if (ring_files(p, &bytes, &newest) == 0)
+		if (ring_files(p, 0, &bytes, &newest) == 0)
 			diex(EX_NOINPUT, "%s: no recording in it yet", ring);
 	}
 	pipeline_stage(p, "argus-segment");

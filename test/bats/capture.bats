@@ -272,9 +272,13 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	# Created private, its files too.
 	[ "$(stat -c %a "$T/ring")" = 700 ]
 	[ -z "$(find "$T/ring" -type f ! -perm 600)" ]
-	# It wrapped: the oldest files are gone, at most 3 remain.
+	# It wrapped: the oldest files are gone, at most 3 remain, each with
+	# its relation index, which goes with it.
 	[ ! -e "$T/ring/argus-ring-000000.csv.gz" ]
-	[ "$(ls "$T/ring" | wc -l)" -le 3 ]
+	[ ! -e "$T/ring/argus-rel-000000.csv.gz" ]
+	[ "$(ls "$T"/ring/argus-ring-* | wc -l)" -le 3 ]
+	[ "$(ls "$T/ring" | sed 's/^argus-ring-//; s/^argus-rel-//' | sort | uniq -c |
+	    awk '$1 != 2' | wc -l)" -eq 0 ]
 	# Every file stands alone (header, meta, its threads introduced), in
 	# time order.
 	for f in "$T"/ring/*.csv.gz; do
@@ -285,9 +289,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	done
 	# Each names the kernel functions its events carry, before them: an
 	# address named in one file is named in every file that holds it.
-	zcat "$T"/ring/*.csv.gz | awk -F, '$1 == "ksym" { print $5 }' | sort -u >"$T/named"
+	zcat "$T"/ring/argus-ring-*.csv.gz | awk -F, '$1 == "ksym" { print $5 }' | sort -u >"$T/named"
 	[ -s "$T/named" ] || skip "no kernel function named: /proc/kallsyms hidden"
-	for f in "$T"/ring/*.csv.gz; do
+	for f in "$T"/ring/argus-ring-*.csv.gz; do
 		zcat "$f" | awk -F, -v f="$f" 'NR == FNR { known[$1] = 1; next }
 		    $1 == "ksym" { here[$5] = 1 }
 		    $1 == "event" && $7 ~ /^(hrtimer_start|hrtimer_expire_entry|timer_start|timer_expire_entry|wq_queue|wq_start|wq_end)$/ &&
