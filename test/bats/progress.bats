@@ -124,7 +124,7 @@ ring_of() {
 	[ "$tty_status" -eq 0 ]
 	mv ring/debug-*.gz tty.gz
 	# Each stage's part, in the pipe's order; on the screen once.
-	screen tty.out | grep -Ex 'argus: read [0-9.]+ k records of 100000000 s, segmented [0-9.]+ k, linked [0-9.]+ k'
+	screen tty.out | grep -Ex 'argus: read [0-9.]+( [kM])? records of 100000000 s, segmented [0-9.]+( [kM])?, linked [0-9.]+( [kM])?'
 	[ "$(screen tty.out | grep -c '^argus: read ')" -eq 1 ]
 	# The diagnosis is there, after the line.
 	screen tty.out | sed -n '/^argus: read /,$p' | grep -q '^Root cause: '
