@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -257,4 +258,76 @@ ring_files(struct pipeline *p, time_t since, unsigned long long *bytes,
 		}
 	closedir(d);
 	return n;
+}
+
+/*
+ * The options of a command that reads a capture or the recent recording
+ * (waits, summary): -n COUNT, --last TIME.  Returns optind.
+ */
+int
+recent_options(const struct command *c, int argc, char *argv[],
+    const char **count, uint64_t *last)
+{
+	static const struct option longopts[] = {
+		{ "count",	required_argument, NULL, 'n' },
+		{ "last",	required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	*count = "10";
+	*last = 60 * 1000000000ULL;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			parse_u64("--count", optarg);
+			*count = optarg;
+			break;
+		case 'l':
+			*last = parse_duration_ns("--last", optarg);
+			break;
+		default:
+			command_usage(c);
+		}
+	}
+	return optind;
+}
+
+/*
+ * Its inputs, as arguments of p's last stage: the FILEs given, or the
+ * recorder's last `last', written out of the kernel first ("--" before
+ * the files when sep: the stage reads options after them).
+ */
+void
+recent_inputs(struct pipeline *p, char *files[], int nfiles, uint64_t last,
+    int sep)
+{
+	unsigned long long bytes;
+	char since[32];
+	time_t newest;
+	pid_t pid;
+	int i;
+
+	if (nfiles > 0) {
+		if (sep)
+			pipeline_arg(p, "--");
+		for (i = 0; i < nfiles; i++)
+			pipeline_arg(p, files[i]);
+		return;
+	}
+	if (ring_open(0) == -1)
+		diex(EX_NOINPUT, "%s: no recording ('argus start' first, or "
+		    "name a capture)", ring);
+	if ((pid = recorder()) != 0)
+		recorder_drain(pid);
+	pipeline_arg(p, "--live");
+	pipeline_arg(p, "-s");
+	snprintf(since, sizeof(since), "%llu", (unsigned long long)
+	    (now_ns() > last ? now_ns() - last : 0));
+	pipeline_arg(p, since);
+	if (sep)
+		pipeline_arg(p, "--");
+	if (ring_files(p, 0, &bytes, &newest) == 0)
+		diex(EX_NOINPUT, "%s: no recording in it yet", ring);
 }

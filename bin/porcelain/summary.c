@@ -24,57 +24,17 @@ static const char usage[] =
 static int
 summary(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "count",	required_argument, NULL, 'n' },
-		{ "last",	required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 }
-	};
-	uint64_t last = 60 * 1000000000ULL;
-	unsigned long long bytes;
 	struct pipeline *p;
-	const char *count = "10";
-	char since[32];
-	time_t newest;
-	pid_t pid;
-	int ch, i, status;
+	const char *count;
+	uint64_t last;
+	int status;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'n':
-			parse_u64("--count", optarg);
-			count = optarg;
-			break;
-		case 'l':
-			last = parse_duration_ns("--last", optarg);
-			break;
-		default:
-			command_usage(&cmd_summary);
-		}
-	}
+	optind = recent_options(&cmd_summary, argc, argv, &count, &last);
 	p = pipeline_new();
 	pipeline_stage(p, "argus-summary");
 	pipeline_arg(p, "-n");
 	pipeline_arg(p, count);
-	if (optind < argc) {
-		pipeline_arg(p, "--");
-		for (i = optind; i < argc; i++)
-			pipeline_arg(p, argv[i]);
-	} else {
-		if (ring_open(0) == -1)
-			diex(EX_NOINPUT, "%s: no recording ('argus start' "
-			    "first, or name a capture)", ring);
-		if ((pid = recorder()) != 0)
-			recorder_drain(pid);
-		pipeline_arg(p, "--live");
-		pipeline_arg(p, "-s");
-		snprintf(since, sizeof(since), "%llu", (unsigned long long)
-		    (now_ns() > last ? now_ns() - last : 0));
-		pipeline_arg(p, since);
-		pipeline_arg(p, "--");
-		if (ring_files(p, 0, &bytes, &newest) == 0)
-			diex(EX_NOINPUT, "%s: no recording in it yet", ring);
-	}
+	recent_inputs(p, argv + optind, argc - optind, last, 1);
 	status = pipeline_run(p);
 	pipeline_free(p);
 	return status;
