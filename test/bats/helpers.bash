@@ -137,6 +137,7 @@ pub_cleanup() {
 # and ends once; slices on a track nest; no slice twice (same track, ts,
 # dur, name); every track and process used is named.  Prints what fails.
 check_json() {
+	local events="${BATS_TEST_TMPDIR:-.}/check_json.events"
 	awk '
 	BEGIN { CONVFMT = OFMT = "%.0f" }	# ns are integers: print them whole
 	function val(k,    m) {
@@ -172,11 +173,11 @@ check_json() {
 		for (t in used) if (!(t in named)) { print "FAIL unnamed track", t; bad++ }
 		for (p in pused) if (!(p in pnamed)) { print "FAIL unnamed process", p; bad++ }
 		exit bad > 0
-	}' "$1" >events || { grep FAIL events; return 1; }
+	}' "$1" >"$events" || { grep FAIL "$events"; return 1; }
 	# By track and time, slices before flow points at the same time and
 	# longest first: a stack checks nesting, and each flow point must fall
 	# in an open slice.
-	sort -k1,1 -k2,2n -k3,3n -k5,5nr events | awk '
+	sort -k1,1 -k2,2n -k3,3n -k5,5nr "$events" | awk '
 	$1 != track { track = $1; sp = 0 }
 	$4 == "X" {
 		while (sp > 0 && end[sp] <= $2) sp--
