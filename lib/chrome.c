@@ -214,7 +214,8 @@ by_thread(const void *a, const void *b)
 void
 chrome_runs_sort(struct chrome_runs *rs)
 {
-	qsort(rs->r, rs->n, sizeof(*rs->r), by_thread);
+	if (rs->n > 1)
+		qsort(rs->r, rs->n, sizeof(*rs->r), by_thread);
 }
 
 const struct chrome_run *

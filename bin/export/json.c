@@ -228,6 +228,8 @@ vertex(uint64_t id)
 {
 	struct slice key = { .id = id };
 
+	if (nvtx == 0)
+		return NULL;
 	return bsearch(&key, vtx, nvtx, sizeof(*vtx), by_id);
 }
 
@@ -310,7 +312,8 @@ end(FILE *o)
 	chrome_open(&c, o);
 	thread_foreach(names, &c);
 
-	qsort(vtx, nvtx, sizeof(*vtx), by_thread);
+	if (nvtx > 1)		/* none: a capture without its graph */
+		qsort(vtx, nvtx, sizeof(*vtx), by_thread);
 	for (i = 0; i < nvtx; i++) {
 		snprintf(name, sizeof(name), "v%" PRIu64, vtx[i].id);
 		snprintf(args, sizeof(args), "\"vertex\":%" PRIu64, vtx[i].id);
@@ -322,7 +325,8 @@ end(FILE *o)
 		call(&c, "b", &calls[i], i, calls[i].begin);
 		call(&c, "e", &calls[i], i, calls[i].end);
 	}
-	qsort(vtx, nvtx, sizeof(*vtx), by_id);
+	if (nvtx > 1)
+		qsort(vtx, nvtx, sizeof(*vtx), by_id);
 	flows(&c, &drawn, &reversed, &outside);
 	not_carried_list(list, sizeof(list));
 	m = open_memstream(&other, &len);

@@ -423,7 +423,8 @@ write_json(struct export *x)
 	FILE *m;
 	int h;
 
-	qsort(x->spans, x->nspans, sizeof(*x->spans), by_tid);
+	if (x->nspans > 1)
+		qsort(x->spans, x->nspans, sizeof(*x->spans), by_tid);
 	chrome_open(&c, x->fp);
 	json_names(x, &c);
 	json_vertices(x, &c);
