@@ -153,11 +153,24 @@ chrome_flow(struct chrome *c, unsigned long id, const char *cat,
 	fputc('}', c->fp);
 }
 
-struct open_run {
+struct open_run {		/* a thread's, kept: switches are many */
 	uint32_t	 tid, cpu;
-	uint64_t	 since;
+	uint64_t	 since;		/* UINT64_MAX: off every CPU */
 	UT_hash_handle	 hh;
 };
+
+static void
+close_run(struct chrome_runs *rs, struct open_run *o, uint64_t t)
+{
+	if (o->since == UINT64_MAX)
+		return;
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 1024;
+		rs->r = xrealloc(rs->r, rs->cap * sizeof(*rs->r));
+	}
+	rs->r[rs->n++] = (struct chrome_run){ o->tid, o->cpu, o->since, t };
+	o->since = UINT64_MAX;
+}
 
 void
 chrome_runs_switch(struct chrome_runs *rs, uint64_t time, uint32_t cpu,
@@ -168,16 +181,8 @@ chrome_runs_switch(struct chrome_runs *rs, uint64_t time, uint32_t cpu,
 	/* The idle task is no thread to show. */
 	if (prev != 0) {
 		HASH_FIND(hh, open, &prev, sizeof(prev), o);
-		if (o != NULL) {
-			if (rs->n == rs->cap) {
-				rs->cap = rs->cap ? 2 * rs->cap : 1024;
-				rs->r = xrealloc(rs->r, rs->cap * sizeof(*rs->r));
-			}
-			rs->r[rs->n++] = (struct chrome_run){ prev, o->cpu,
-			    o->since, time };
-			HASH_DEL(open, o);
-			free(o);
-		}
+		if (o != NULL)
+			close_run(rs, o, time);
 	}
 	if (next != 0) {
 		HASH_FIND(hh, open, &next, sizeof(next), o);
@@ -185,11 +190,11 @@ chrome_runs_switch(struct chrome_runs *rs, uint64_t time, uint32_t cpu,
 			o = xcalloc(1, sizeof(*o));
 			o->tid = next;
 			HASH_ADD(hh, open, tid, sizeof(o->tid), o);
+			rs->open = open;
 		}
 		o->cpu = cpu;
 		o->since = time;
 	}
-	rs->open = open;
 }
 
 void
@@ -197,8 +202,12 @@ chrome_runs_end(struct chrome_runs *rs, uint64_t t)
 {
 	struct open_run *o, *tmp, *open = rs->open;
 
-	HASH_ITER(hh, open, o, tmp)
-		chrome_runs_switch(rs, t, o->cpu, o->tid, 0);
+	HASH_ITER(hh, open, o, tmp) {
+		close_run(rs, o, t);
+		HASH_DEL(open, o);
+		free(o);
+	}
+	rs->open = NULL;
 }
 
 static int
