@@ -14,7 +14,6 @@
  * slices while its vertices last, cut at vertex boundaries so that
  * slices nest.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
