@@ -19,9 +19,10 @@ static const char usage[] =
 "  --auto              answer by rule: the most recent link, always go on\n"
 "  --from VERTEX       slice back from VERTEX instead of diagnosing spins\n"
 "  --threshold TIME    a normal wait is shorter than this (default 2s)\n"
-"  --dot FILE          the paths as a Graphviz graph (mode 0600)\n"
-"  --json FILE         the paths as Chrome trace events (Perfetto UI;\n"
-"                      mode 0600)\n"
+"  --dot FILE          the diagnoses as a Graphviz graph: victim, culprits,\n"
+"                      root, the links followed (mode 0600)\n"
+"  --json FILE         the same as Chrome trace events, on the threads'\n"
+"                      tracks with their scheduling (Perfetto UI; 0600)\n"
 "  -q, --quiet         no report on stderr\n"
 "  -v, --verbose       every culprit and every step walked in the report\n"
 "  -P, --progress      say on stderr how far loading the graph has come\n"
@@ -106,7 +107,8 @@ main(int argc, char *argv[])
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
 	out = writer_open(com.out, com.z);
-	graph_read(&g, src, out, progress_start(show));
+	graph_read(&g, src, out, (progress_start(show) ? GR_PROGRESS : 0) |
+	    (json != NULL ? GR_RUNS : 0));
 
 	s = g.spins;
 	n = g.nspins;

@@ -1,24 +1,64 @@
 /*
- * The diagnoses for other tools: Graphviz (--dot) for the paths, and the
- * Chrome trace-event format (--json) that the Perfetto UI opens: threads
- * as tracks, the paths' vertices as slices, their links as flow arrows.
- * Every diagnosis of a run goes into the one file of each format, which
- * appears under its name, 0600, when the run ends (lib/file.h).
+ * The diagnoses for other tools: Graphviz (--dot) and the Chrome trace
+ * events (--json) that the Perfetto UI opens.  Both hold every diagnosis
+ * of a run: the vertices of its paths and its chain of culprits, the
+ * links the paths follow, and the chain itself ("blocks": a culprit to
+ * what it held up, so that a circular wait is drawn as a cycle).  Each
+ * vertex and each edge is drawn once, however many paths or diagnoses
+ * meet it, so that the file is written whole at export_close, and
+ * appears under its name, 0600, then (lib/file.h).
+ *
+ * The JSON is argus-export -f json's (lib/chrome.h): a track per thread,
+ * named; the vertices as slices, each link a flow placed where Perfetto
+ * binds it; and, for the threads of the diagnosis, their scheduling
+ * slices while its vertices last, cut at vertex boundaries so that
+ * slices nest.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include <uthash.h>
 
 #include "slice.h"
+
+#define CHAIN_RULE	"blocks"	/* the chain's edges, in both formats */
+
+struct node {			/* a vertex drawn */
+	uint64_t	 id;
+	unsigned	 roles;		/* 1 << RK_*: what the diagnoses found it */
+	int		 hang;		/* the diagnosis that met it first */
+	UT_hash_handle	 hh;
+};
+
+struct edge_key {
+	uint64_t	 from, to;
+	uint32_t	 rule;		/* interned */
+};
+
+struct edge {
+	struct edge_key	 k;
+	const struct link *l;		/* NULL: the chain's */
+	int		 hang;
+	UT_hash_handle	 hh;
+};
+
+struct span {			/* a thread's part in a diagnosis */
+	uint32_t	 tid;
+	uint64_t	 begin, end;
+};
 
 struct export {
 	FILE		*fp;
 	struct outfile	 file;
-	const char	*path;
 	enum export_format format;
-	int		 first;		/* no JSON event written yet */
-	int		 flow;		/* JSON flow arrows so far */
+	struct graph	*g;
+	struct node	*nodes;		/* in the order met */
+	struct edge	*edges;		/* in the order met */
+	char		**hangs;	/* each diagnosis, said */
+	int		 nhangs;
+	struct span	*spans;
+	size_t		 nspans;
 };
 
 struct export *
@@ -27,117 +67,404 @@ export_open(const char *path, enum export_format format)
 	struct export *x = xcalloc(1, sizeof(*x));
 
 	x->fp = outfile_fopen(&x->file, path);
-	x->path = path;
 	x->format = format;
-	x->first = 1;
-	if (format == EXPORT_DOT)
-		fprintf(x->fp, "digraph argus {\n\trankdir=RL;\n"
-		    "\tnode [shape=box];\n");
-	else
-		fprintf(x->fp, "{\"traceEvents\":[");
 	return x;
 }
 
-static void
-add_dot(struct export *x, struct graph *g, const struct spin_rec *sp,
-    const struct diagnosis *d)
+static struct node *
+node(struct export *x, uint64_t id, unsigned roles)
 {
-	const struct step *s;
-	struct vertex *v;
-	char desc[320];
-	int i, k;
+	struct node *n;
 
-	fprintf(x->fp, "\t/* the hang of %s %u/%u, vertex %llu */\n",
-	    sp->comm, sp->pid, sp->tid, (unsigned long long)sp->vertex);
-	for (i = 0; i < d->nc; i++)
-		fprintf(x->fp, "\tv%llu [style=filled, fillcolor=%s];\n",
-		    (unsigned long long)d->c[i].vertex,
-		    d->c[i].kind == RK_VICTIM ? "lightblue" :
-		    d->c[i].kind == RK_ROOT ? "salmon" : "khaki");
-	for (i = 0; i < d->npaths; i++)
-		for (k = 0; k < d->paths[i].n; k++) {
-			s = &d->paths[i].s[k];
-			v = vertex_get(g, s->vertex);
-			describe_vertex(g, s->vertex, desc, sizeof(desc));
-			for (char *c = desc; *c; c++)
-				if (*c == '"')
-					*c = '\'';
-			fprintf(x->fp, "\tv%llu [label=\"%s\"];\n",
-			    (unsigned long long)s->vertex, desc);
-			if (s->via != NULL && v != NULL)
-				fprintf(x->fp, "\tv%llu -> v%llu [label=\"%s\"%s];\n",
-				    (unsigned long long)s->via->from,
-				    (unsigned long long)s->vertex,
-				    str_of(s->via->rule),
-				    s->via->weak ? ", style=dashed" : "");
-		}
+	HASH_FIND(hh, x->nodes, &id, sizeof(id), n);
+	if (n == NULL) {
+		n = xcalloc(1, sizeof(*n));
+		n->id = id;
+		n->hang = x->nhangs;
+		HASH_ADD(hh, x->nodes, id, sizeof(n->id), n);
+	}
+	n->roles |= roles;
+	return n;
 }
 
 static void
-json_slice(struct export *x, struct graph *g, uint64_t id)
+edge(struct export *x, uint64_t from, uint64_t to, const char *rule,
+    const struct link *l)
 {
-	struct vertex *v = vertex_get(g, id);
+	struct edge_key k;
+	struct edge *e;
+
+	memset(&k, 0, sizeof(k));
+	k.from = from;
+	k.to = to;
+	k.rule = str_id(rule);
+	HASH_FIND(hh, x->edges, &k, sizeof(k), e);
+	if (e != NULL)
+		return;
+	e = xcalloc(1, sizeof(*e));
+	e->k = k;
+	e->l = l;
+	e->hang = x->nhangs;
+	HASH_ADD(hh, x->edges, k, sizeof(e->k), e);
+}
+
+/*
+ * What a culprit held up: the one it was found for, the nearest before
+ * it in the list a level up (diagnose() finds them depth first).
+ */
+static int
+blocked(const struct diagnosis *d, int i)
+{
+	int j;
+
+	for (j = i - 1; j >= 0; j--)
+		if (d->c[j].depth == d->c[i].depth - 1)
+			return j;
+	return -1;
+}
+
+/*
+ * Vertex id's thread takes part in the diagnosis whose spans start at
+ * first; [*b, *e] grows to the vertex.
+ */
+static void
+span_add(struct export *x, size_t first, uint64_t id, uint64_t *b,
+    uint64_t *e)
+{
+	struct vertex *v = vertex_get(x->g, id);
+	size_t i;
 
 	if (v == NULL)
 		return;
-	fprintf(x->fp, "%s\n{\"name\":\"vertex %llu\",\"cat\":\"argus\","
-	    "\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,"
-	    "\"args\":{\"oncpu_us\":%.1f}}", x->first ? "" : ",",
-	    (unsigned long long)id, v->pid, v->tid, v->begin / 1e3,
-	    (v->end - v->begin) / 1e3, v->oncpu / 1e3);
-	x->first = 0;
-}
-
-static void
-add_json(struct export *x, struct graph *g, const struct diagnosis *d)
-{
-	const struct step *s;
-	struct vertex *a, *b;
-	int i, k;
-
-	for (i = 0; i < d->nc; i++)
-		json_slice(x, g, d->c[i].vertex);
-	for (i = 0; i < d->npaths; i++)
-		for (k = 0; k < d->paths[i].n; k++) {
-			s = &d->paths[i].s[k];
-			json_slice(x, g, s->vertex);
-			if (s->via == NULL)
-				continue;
-			json_slice(x, g, s->via->from);
-			a = vertex_get(g, s->via->from);
-			b = vertex_get(g, s->vertex);
-			if (a == NULL || b == NULL)
-				continue;
-			/* A flow arrow: from the cause's time to the effect. */
-			x->flow++;
-			fprintf(x->fp, ",\n{\"name\":\"%s\",\"cat\":\"link\","
-			    "\"ph\":\"s\",\"id\":%d,\"pid\":%u,\"tid\":%u,"
-			    "\"ts\":%.3f}", str_of(s->via->rule), x->flow,
-			    a->pid, a->tid, s->via->from_time / 1e3);
-			fprintf(x->fp, ",\n{\"name\":\"%s\",\"cat\":\"link\","
-			    "\"ph\":\"f\",\"bp\":\"e\",\"id\":%d,\"pid\":%u,"
-			    "\"tid\":%u,\"ts\":%.3f}", str_of(s->via->rule),
-			    x->flow, b->pid, b->tid, b->begin / 1e3);
-		}
+	*b = v->begin < *b ? v->begin : *b;
+	*e = v->end > *e ? v->end : *e;
+	for (i = first; i < x->nspans && x->spans[i].tid != v->tid; i++)
+		;
+	if (i == x->nspans) {
+		x->spans = xrealloc(x->spans, (x->nspans + 1) *
+		    sizeof(*x->spans));
+		x->spans[x->nspans++].tid = v->tid;
+	}
 }
 
 void
 export_add(struct export *x, struct graph *g, const struct spin_rec *sp,
     const struct diagnosis *d)
 {
-	if (x->format == EXPORT_DOT)
-		add_dot(x, g, sp, d);
-	else
-		add_json(x, g, d);
+	const struct step *s;
+	size_t first = x->nspans, n;
+	uint64_t b = UINT64_MAX, e = 0;
+	char hang[160];
+	int i, j, k;
+
+	x->g = g;
+	snprintf(hang, sizeof(hang), "the hang of %s %u/%u, vertex %llu",
+	    sp->comm, sp->pid, sp->tid, (unsigned long long)sp->vertex);
+	for (i = 0; i < d->nc; i++) {
+		if (vertex_get(g, d->c[i].vertex) == NULL)
+			continue;
+		node(x, d->c[i].vertex, 1u << d->c[i].kind);
+		span_add(x, first, d->c[i].vertex, &b, &e);
+		if ((j = blocked(d, i)) >= 0 &&
+		    vertex_get(g, d->c[j].vertex) != NULL)
+			edge(x, d->c[i].vertex, d->c[j].vertex, CHAIN_RULE,
+			    NULL);
+	}
+	for (i = 0; i < d->npaths; i++)
+		for (k = 0; k < d->paths[i].n; k++) {
+			s = &d->paths[i].s[k];
+			if (vertex_get(g, s->vertex) == NULL)
+				continue;
+			node(x, s->vertex, 0);
+			span_add(x, first, s->vertex, &b, &e);
+			if (s->via == NULL ||
+			    vertex_get(g, s->via->from) == NULL)
+				continue;
+			node(x, s->via->from, 0);
+			span_add(x, first, s->via->from, &b, &e);
+			edge(x, s->via->from, s->vertex, str_of(s->via->rule),
+			    s->via);
+		}
+	/* Each thread's part: from the diagnosis's first vertex to its last. */
+	for (n = first; n < x->nspans; n++) {
+		x->spans[n].begin = b;
+		x->spans[n].end = e;
+	}
+	x->hangs = xrealloc(x->hangs, (x->nhangs + 1) * sizeof(*x->hangs));
+	x->hangs[x->nhangs++] = xstrdup(hang);
+}
+
+/* "victim, cycle": what the diagnoses found a vertex; "" for none. */
+static void
+roles(unsigned r, char *buf, size_t size)
+{
+	static const enum root_kind order[] = { RK_VICTIM, RK_ROOT,
+	    RK_CULPRIT, RK_CYCLE };
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_LEN(order); i++)
+		if (r & (1u << order[i]))
+			n += snprintf(buf + n, n < size ? size - n : 0, "%s%s",
+			    n ? ", " : "", root_kind_name(order[i]));
+}
+
+static const char *
+fill(unsigned r)
+{
+	return r & (1u << RK_VICTIM) ? "lightblue" :
+	    r & (1u << RK_ROOT) ? "salmon" : "khaki";
+}
+
+static void
+write_dot(struct export *x)
+{
+	char desc[320], role[64];
+	struct node *n;
+	struct edge *e;
+	int h;
+
+	fprintf(x->fp, "digraph argus {\n\trankdir=RL;\n"
+	    "\tnode [shape=box];\n");
+	for (h = 0; h < x->nhangs; h++) {
+		fprintf(x->fp, "\t/* %s */\n", x->hangs[h]);
+		for (n = x->nodes; n != NULL; n = n->hh.next) {
+			if (n->hang != h)
+				continue;
+			describe_vertex(x->g, n->id, desc, sizeof(desc));
+			for (char *c = desc; *c; c++)
+				if (*c == '"' || *c == '\\')
+					*c = '\'';
+			roles(n->roles, role, sizeof(role));
+			fprintf(x->fp, "\tv%llu [label=\"%s%s%s\"",
+			    (unsigned long long)n->id, role,
+			    *role ? "\\n" : "", desc);
+			if (n->roles)
+				fprintf(x->fp, ", style=filled, fillcolor=%s",
+				    fill(n->roles));
+			fputs("];\n", x->fp);
+		}
+		for (e = x->edges; e != NULL; e = e->hh.next) {
+			if (e->hang != h)
+				continue;
+			fprintf(x->fp, "\tv%llu -> v%llu [label=\"%s\"%s];\n",
+			    (unsigned long long)e->k.from,
+			    (unsigned long long)e->k.to, str_of(e->k.rule),
+			    e->l == NULL ? ", style=bold, color=red" :
+			    e->l->weak ? ", style=dashed" : "");
+		}
+	}
+	fputs("}\n", x->fp);
+}
+
+static int
+by_time(const void *a, const void *b)
+{
+	const uint64_t *p = a, *q = b;
+
+	return *p < *q ? -1 : *p > *q;
+}
+
+static int
+by_tid(const void *a, const void *b)
+{
+	const struct span *p = a, *q = b;
+
+	return p->tid < q->tid ? -1 : p->tid > q->tid;
+}
+
+/*
+ * Threads and processes by the comm of their vertices; a process by its
+ * main thread's, else by its first thread's met, once.
+ */
+static void
+json_names(struct export *x, struct chrome *c)
+{
+	struct vertex *v, *main;
+	const char *process;
+	uint32_t *pids = xmalloc((x->nspans + 1) * sizeof(*pids));
+	size_t i, j, npids = 0;
+
+	for (i = 0; i < x->nspans; i++) {
+		if ((i > 0 && x->spans[i].tid == x->spans[i - 1].tid) ||
+		    (v = vertex_get(x->g, vertex_at(x->g, x->spans[i].tid,
+		    x->spans[i].begin))) == NULL)
+			continue;
+		for (j = 0; j < npids && pids[j] != v->pid; j++)
+			;
+		process = NULL;
+		if (j == npids) {
+			pids[npids++] = v->pid;
+			main = vertex_get(x->g, vertex_at(x->g, v->pid, 0));
+			process = str_of(main != NULL && main->pid == v->pid ?
+			    main->comm : v->comm);
+		}
+		chrome_names(c, v->pid, v->tid, str_of(v->comm), process);
+	}
+	free(pids);
+}
+
+/* The vertices drawn, as slices. */
+static void
+json_vertices(struct export *x, struct chrome *c)
+{
+	char role[64], name[96], desc[320], *args;
+	struct vertex *v;
+	struct node *n;
+	size_t len;
+	FILE *m;
+
+	for (n = x->nodes; n != NULL; n = n->hh.next) {
+		if ((v = vertex_get(x->g, n->id)) == NULL)
+			continue;
+		roles(n->roles, role, sizeof(role));
+		snprintf(name, sizeof(name), "%s%sv%llu", role, *role ? ": " :
+		    "", (unsigned long long)n->id);
+		describe_vertex(x->g, n->id, desc, sizeof(desc));
+		m = open_memstream(&args, &len);
+		fprintf(m, "\"vertex\":%llu,\"oncpu_us\":%.1f,\"role\":",
+		    (unsigned long long)n->id, v->oncpu / 1e3);
+		chrome_str(m, role);
+		fputs(",\"what\":", m);
+		chrome_str(m, desc);
+		fclose(m);
+		chrome_slice(c, v->pid, v->tid, v->begin, v->end, name, args);
+		free(args);
+	}
+}
+
+/* The scheduling slices of each thread that meet its spans. */
+static void
+json_running(struct export *x, struct chrome *c)
+{
+	const struct chrome_run *r;
+	uint64_t *cuts = xmalloc((2 * HASH_COUNT(x->nodes) + 1) *
+	    sizeof(*cuts));
+	size_t i, j, k, n, ncuts;
+	struct vertex *v;
+	struct node *nd;
+	uint32_t pid;
+
+	for (i = 0; i < x->nspans; i = j) {
+		for (j = i; j < x->nspans && x->spans[j].tid == x->spans[i].tid;
+		    j++)
+			;
+		ncuts = 0;
+		pid = 0;
+		for (nd = x->nodes; nd != NULL; nd = nd->hh.next)
+			if ((v = vertex_get(x->g, nd->id)) != NULL &&
+			    v->tid == x->spans[i].tid) {
+				cuts[ncuts++] = v->begin;
+				cuts[ncuts++] = v->end;
+				pid = v->pid;
+			}
+		qsort(cuts, ncuts, sizeof(*cuts), by_time);
+		r = chrome_runs_of(&x->g->runs, x->spans[i].tid, &n);
+		for (; n > 0; r++, n--)
+			for (k = i; k < j; k++)
+				if (r->end >= x->spans[k].begin &&
+				    r->begin <= x->spans[k].end) {
+					chrome_running(c, pid, r->tid, r->begin,
+					    r->end, r->cpu, cuts, ncuts);
+					break;
+				}
+	}
+	free(cuts);
+}
+
+static void
+json_flows(struct export *x, struct chrome *c, unsigned long *reversed)
+{
+	const struct vertex *f, *t, *a, *b;
+	unsigned long id = 0;
+	uint64_t s_ts, f_ts;
+	struct edge *e;
+	char *args;
+	size_t len;
+	FILE *m;
+	int rev;
+
+	for (e = x->edges; e != NULL; e = e->hh.next) {
+		if ((f = vertex_get(x->g, e->k.from)) == NULL ||
+		    (t = vertex_get(x->g, e->k.to)) == NULL)
+			continue;
+		/* The chain's: while both wait, the culprit holds it up. */
+		rev = chrome_flow_place(f->begin, f->end, t->begin, t->end,
+		    e->l != NULL ? e->l->from_time : t->begin, &s_ts, &f_ts);
+		a = rev ? t : f;
+		b = rev ? f : t;
+		m = open_memstream(&args, &len);
+		fprintf(m, "\"from\":%llu,\"to\":%llu",
+		    (unsigned long long)e->k.from, (unsigned long long)e->k.to);
+		if (e->l != NULL) {
+			fprintf(m, ",\"strength\":\"%s\",\"label\":",
+			    e->l->weak ? "weak" : "strong");
+			chrome_str(m, str_of(e->l->label));
+		}
+		if (rev)
+			fputs(",\"reversed\":true", m);
+		fclose(m);
+		chrome_flow(c, ++id, e->l != NULL ? "link" : "chain",
+		    str_of(e->k.rule), a->pid, a->tid, s_ts, b->pid, b->tid,
+		    f_ts, args);
+		free(args);
+		*reversed += rev;
+	}
+}
+
+static void
+write_json(struct export *x)
+{
+	unsigned long reversed = 0;
+	struct chrome c;
+	char *other;
+	size_t len;
+	FILE *m;
+	int h;
+
+	if (x->nspans > 1)
+		qsort(x->spans, x->nspans, sizeof(*x->spans), by_tid);
+	chrome_open(&c, x->fp);
+	json_names(x, &c);
+	json_vertices(x, &c);
+	json_running(x, &c);
+	json_flows(x, &c, &reversed);
+	m = open_memstream(&other, &len);
+	fputs("\"source\":\"argus-slice " ARGUS_VERSION "\",\"hangs\":[", m);
+	for (h = 0; h < x->nhangs; h++) {
+		fputs(h ? "," : "", m);
+		chrome_str(m, x->hangs[h]);
+	}
+	fprintf(m, "],\"vertices\":%u,\"flows\":%u,\"flows_reversed\":%lu",
+	    HASH_COUNT(x->nodes), HASH_COUNT(x->edges), reversed);
+	fclose(m);
+	chrome_close(&c, other);
+	free(other);
 }
 
 void
 export_close(struct export *x)
 {
+	struct node *n, *nt;
+	struct edge *e, *et;
+	int h;
+
 	if (x->format == EXPORT_DOT)
-		fprintf(x->fp, "}\n");
+		write_dot(x);
 	else
-		fprintf(x->fp, "\n],\"displayTimeUnit\":\"ms\"}\n");
+		write_json(x);
 	outfile_fclose(x->fp, &x->file);
+	HASH_ITER(hh, x->nodes, n, nt) {
+		HASH_DEL(x->nodes, n);
+		free(n);
+	}
+	HASH_ITER(hh, x->edges, e, et) {
+		HASH_DEL(x->edges, e);
+		free(e);
+	}
+	for (h = 0; h < x->nhangs; h++)
+		free(x->hangs[h]);
+	free(x->hangs);
+	free(x->spans);
 	free(x);
 }

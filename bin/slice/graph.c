@@ -303,8 +303,9 @@ reads_terminal(const struct graph *g, uint32_t tid)
 }
 
 void
-graph_read(struct graph *g, struct source *src, struct writer *out, int show)
+graph_read(struct graph *g, struct source *src, struct writer *out, int flags)
 {
+	int show = flags & GR_PROGRESS;
 	uint64_t nrec = 0;
 	const struct record *rec;
 	struct baseline_rec br;
@@ -331,6 +332,9 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int show)
 		if (rec->comment)
 			continue;
 		if (event_parse(rec, &ev)) {
+			if (ev.type == E_SWITCH && (flags & GR_RUNS))
+				chrome_runs_switch(&g->runs, ev.time, ev.cpu,
+				    ev.tid, event_u64(&ev, 2));
 			if (ev.ctx == '-' && ev.vertex != NO_VERTEX &&
 			    ev.vertex != UNSEGMENTED)
 				note_current(ev.tid, ev.vertex);
@@ -361,6 +365,8 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int show)
 	if (show)
 		progress_end("loaded the graph:", nrec, g->last_time,
 		    g->first_time);
+	chrome_runs_end(&g->runs, g->last_time);
+	chrome_runs_sort(&g->runs);
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
 		if ((v = vertex_get(g, g->l[k].to)) == NULL ||

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "chrome.h"
 #include "event.h"
 #include "graph.h"
 #include "util.h"
@@ -67,11 +68,14 @@ struct graph {
 	uint64_t	 first_time, last_time;
 	uint32_t	*readers;	/* threads the last wait-for snapshot */
 	int		 nreaders;	/* saw reading their terminal */
+	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 };
 
-/* graph.c */
+/* graph.c; flags: */
+#define GR_PROGRESS	0x1	/* a status line on stderr */
+#define GR_RUNS		0x2	/* keep the scheduling slices, for --json */
 void		 graph_read(struct graph *, struct source *, struct writer *,
-		    int progress);
+		    int flags);
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
 int		 reads_terminal(const struct graph *, uint32_t tid);

@@ -34,7 +34,8 @@ capture() {
 	wait "$scen" || true
 }
 
-# diagnose SCENARIO MODE ANSWERS...: the diagnosis as records in $D/...csv
+# diagnose SCENARIO MODE ANSWERS...: the diagnosis as records in $D/...csv,
+# exported to $D/....dot and $D/....json
 diagnose() {
 	local base="$D/$1-$2" rc
 	shift 2
@@ -44,6 +45,7 @@ diagnose() {
 	    argus-spin -q --pid "$victim_pid" --tid "$victim_tid" --threshold 1s |
 	    argus-similar -q |
 	    argus-slice --threshold 1s --answers "$base.answers" -Z \
+	    --dot "$base.dot" --json "$base.json" \
 	    >"$base.csv" 2>"$base.report" && rc=0 || rc=$?
 	echo "$rc" >"$base.status"
 }
@@ -62,6 +64,33 @@ setup_file() {
 culprits() { awk -F, '$1 == "root" && $6 != "victim" { print $6, $4 }' "$D/$1-$2.csv"; }
 spin_of() { awk -F, '$1 == "spin" { print $6, $11 }' "$D/$1-$2.csv"; }
 
+# The DOT's edges as "FROM TO LABEL", one a line.
+dot_edges() {
+	sed -n 's/^\t\(v[0-9]*\) -> \(v[0-9]*\) \[label="\([^"]*\)".*/\1 \2 \3/p' "$1"
+}
+
+# The exports of a diagnosis, as a user reads them (scenario mode): the
+# JSON binds every flow the way Perfetto does, names every track, holds
+# no slice twice (check_json); each DOT edge is drawn once and is a flow
+# of the JSON; every step the walk took is an edge; the victim, each
+# culprit and root are labelled with what they are in both.
+check_exports() {
+	local base="$D/$1-$2" v kind next rule
+	check_json "$base.json"
+	[ "$(dot_edges "$base.dot" | sort | uniq -d | wc -l)" -eq 0 ]
+	[ "$(dot_edges "$base.dot" | wc -l)" -eq "$(grep -c '"ph":"s"' "$base.json")" ]
+	while read -r v next rule; do
+		dot_edges "$base.dot" | grep -qx "v$next v$v $rule" ||
+		    { echo "step v$next -> v$v ($rule) not drawn"; return 1; }
+	done < <(records step '$NEXT != 0 { print $VERTEX, $NEXT, $RULE }' "$base.csv")
+	while read -r v kind; do
+		grep -q "^	v$v \[label=\"[a-z, ]*$kind[a-z, ]*\\\\n" "$base.dot" ||
+		    { echo "v$v not labelled $kind:"; grep "v$v " "$base.dot"; return 1; }
+		grep -q "\"vertex\":$v,.*\"role\":\"[a-z, ]*$kind" "$base.json" ||
+		    { echo "vertex $v not said $kind in the JSON"; return 1; }
+	done < <(awk -F, '$1 == "root" { print $5, $6 }' "$base.csv")
+}
+
 check_culprit() {	# scenario mode
 	load_ids "$D/$1-$2.truth"
 	[ "$(cat "$D/$1-$2.status")" = 0 ] || { cat "$D/$1-$2.report"; return 1; }
@@ -75,6 +104,20 @@ check_culprit() {	# scenario mode
 	spin_of circular-wait over | grep -q '^LongWait timeout$'
 	check_culprit circular-wait over
 	culprits circular-wait over | grep -q '^cycle '
+	check_exports circular-wait over
+	# The circle drawn: culprit and victim hold each other up.
+	load_ids "$D/circular-wait-over.truth"
+	dot_edges "$D/circular-wait-over.dot" | awk '{ print $1, $2 }' |
+	    tsort 2>&1 >/dev/null | grep -q 'contains a loop'
+	# root records: VERTEX is $5, KIND $6 (the first column is KIND too)
+	v=$(awk -F, '$1 == "root" && $6 == "victim" { print $5 }' "$D/circular-wait-over.csv")
+	u=$(awk -F, -v t="$root_tid" '$1 == "root" && $6 == "culprit" && $4 == t { print $5 }' \
+	    "$D/circular-wait-over.csv")
+	dot_edges "$D/circular-wait-over.dot" | grep -qx "v$u v$v blocks"
+	dot_edges "$D/circular-wait-over.dot" | grep -qx "v$v v$u blocks"
+	# The threads of the chain with their scheduling slices.
+	grep -q "\"tid\":$victim_tid,\"name\":\"running on CPU" "$D/circular-wait-over.json"
+	grep -q "\"tid\":$root_tid,\"name\":\"running on CPU" "$D/circular-wait-over.json"
 }
 
 @test "diagnose: circular wait (Chromium), hang in progress" {
@@ -82,6 +125,7 @@ check_culprit() {	# scenario mode
 	diagnose circular-wait live comm=cw-renderer rest=auto
 	spin_of circular-wait live | grep -q '^LongWait open$'
 	check_culprit circular-wait live
+	check_exports circular-wait live
 }
 
 @test "diagnose: long CPU work (editors): LongRunning, sliced back to the request" {
@@ -90,6 +134,7 @@ check_culprit() {	# scenario mode
 		diagnose long-cpu $m rest=auto
 		load_ids "$D/long-cpu-$m.truth"
 		spin_of long-cpu $m | grep -q '^LongRunning '
+		check_exports long-cpu $m
 		# The root is the work itself, and the slice reaches its input.
 		awk -F, -v t="$victim_tid" '$1 == "root" && $4 == t && $6 == "root"' \
 		    "$D/long-cpu-$m.csv" | grep -q .
@@ -118,6 +163,7 @@ check_culprit() {	# scenario mode
 		diagnose server-loop $m comm=sl-fontd rest=auto
 		spin_of server-loop $m | grep -q '^LongWait '
 		check_culprit server-loop $m
+		check_exports server-loop $m
 	done
 }
 
@@ -127,6 +173,7 @@ check_culprit() {	# scenario mode
 		diagnose mutex-contention $m rest=auto
 		spin_of mutex-contention $m | grep -q '^LongWait '
 		check_culprit mutex-contention $m
+		check_exports mutex-contention $m
 	done
 }
 
@@ -138,5 +185,29 @@ check_culprit() {	# scenario mode
 		diagnose io-timer $m rest=auto
 		spin_of io-timer $m | grep -q '^LongWait '
 		check_culprit io-timer $m
+		check_exports io-timer $m
 	done
+}
+
+# A parent in wait4 woken by its child's exit: the SIGCHLD goes out after
+# the child's last vertex ended, and the arrow still starts in it.
+@test "diagnose: --json and --dot of a wake-up sent at a child's exit" {
+	need_tracing
+	cd "$BATS_TEST_TMPDIR"
+	timeout 30 argus-capture -o ex.gz -- sh -c 'echo $$ >sh.pid; sleep 0.3; true' \
+	    >/dev/null 2>ex.err
+	argus-segment -q ex.gz | argus-link -q -Z >ex.csv
+	# The shell's last vertex, and the link into it from its child.
+	read -r sh_v child_v sent < <(records link -v p="$(cat sh.pid)" '$PID == p &&
+	    $RULE == "signal" && $LABEL == "SIGCHLD" { print $TO, $FROM, $FROM_TIME }' \
+	    ex.csv | tail -n 1) || true
+	[ -n "$child_v" ] || { cat ex.err; false; }
+	# Sent after the child's exit ended its vertex (unless it was
+	# preempted between the two: then a vertex of its own holds it).
+	read -r ended by < <(records vertex -v v="$child_v" '$ID == v { print $END, $ENDED_BY }' ex.csv)
+	[ "$by" != exit ] || [ "$sent" -gt "$ended" ]
+	argus-slice -q -Z --auto --from "$sh_v" --dot ex.dot --json ex.json ex.csv >ex.out
+	check_json ex.json
+	dot_edges ex.dot | grep -qx "v$child_v v$sh_v signal"
+	grep -q "\"ph\":\"s\".*\"name\":\"signal\".*\"from\":$child_v,\"to\":$sh_v" ex.json
 }

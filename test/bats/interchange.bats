@@ -82,65 +82,6 @@ syscall_filter() {
 		printf "%sid == %s", n++ ? " || " : "", $3 }' "$h"
 }
 
-# The checks Perfetto's JSON importer makes of flows and slices, on a file
-# of one trace event per line: each flow starts inside a slice on its own
-# track, ends not before its start and inside a slice on its track; slices
-# on a track nest; no slice twice; every track is named.  Prints what fails.
-check_json() {
-	awk '
-	BEGIN { CONVFMT = OFMT = "%.0f" }	# ns are integers: print them whole
-	function val(k,    m) {
-		if (match($0, "\"" k "\":(\"[^\"]*\"|[-0-9.]+)")) {
-			m = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-			gsub(/"/, "", m)
-			return m
-		}
-		return ""
-	}
-	function ns(t,    p) {	# "7255.334" us to integer ns
-		p = index(t, ".")
-		return p ? substr(t, 1, p - 1) * 1000 + substr(t, p + 1) : t * 1000
-	}
-	/"ph":"M"/ && /thread_name/ { named[val("pid") "/" val("tid")] = 1 }
-	/"ph":"X"/ {
-		tr = val("pid") "/" val("tid"); b = ns(val("ts")); e = b + ns(val("dur"))
-		print tr, b, 0, "X", e
-		if ((tr, b, e, val("name")) in dup) { print "FAIL duplicate slice", tr, b; bad++ }
-		dup[tr, b, e, val("name")] = 1
-		used[tr] = 1
-	}
-	/"ph":"[sf]"/ {
-		tr = val("pid") "/" val("tid")
-		print tr, ns(val("ts")), 1, val("ph"), val("id")
-		used[tr] = 1
-	}
-	END {
-		for (t in used) if (!(t in named)) { print "FAIL unnamed track", t; bad++ }
-		exit bad > 0
-	}' "$1" >events || { grep FAIL events; return 1; }
-	# By track and time, slices before flow points at the same time and
-	# longest first: a stack checks nesting, and each flow point must fall
-	# in an open slice.
-	sort -k1,1 -k2,2n -k3,3n -k5,5nr events | awk '
-	$1 != track { track = $1; sp = 0 }
-	$4 == "X" {
-		while (sp > 0 && end[sp] <= $2) sp--
-		if (sp > 0 && $5 > end[sp]) { print "FAIL slices overlap on", $1, $2; bad++ }
-		end[++sp] = $5; next
-	}
-	{
-		while (sp > 0 && end[sp] < $2) sp--
-		if (sp == 0) { print "FAIL flow", $4, $5, "at", $2, "outside every slice of", $1; bad++ }
-		if ($4 == "s") start[$5] = $2; else stop[$5] = $2
-	}
-	END {
-		for (i in stop) if (!(i in start) || stop[i] < start[i]) {
-			print "FAIL flow", i, "ends before it starts"; bad++ }
-		for (i in start) if (!(i in stop)) { print "FAIL flow", i, "never ends"; bad++ }
-		exit bad > 0
-	}'
-}
-
 @test "import: ftrace text of each kind, to the records argus-capture writes" {
 	cat >trace <<'EOF'
 # tracer: nop
