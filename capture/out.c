@@ -32,9 +32,12 @@
 #include "out.h"
 
 #define RING_SUFFIX	".csv.gz"
-/* The writer's buffer (256 KiB uncompressed), zlib's, and one batch. */
-#define SLACK		(768 * 1024ULL)
-#define MIN_SHARE	(2 * SLACK)
+/*
+ * The writer's buffers (3 x 256 KiB uncompressed), zlib's, and one batch.
+ * A file's share leaves room for at least a quarter MiB of data besides.
+ */
+#define SLACK		(1280 * 1024ULL)
+#define MIN_SHARE	(SLACK + 256 * 1024ULL)
 
 static struct out_conf	 conf;
 static struct writer	*w;
@@ -141,6 +144,7 @@ ring_next(void)
 	free(v);
 	ring_name_of(p, sizeof(p), seq++);
 	w = writer_create(ringfd, p, Z_GZIP, OUT_LIVE);
+	writer_background(w);
 	if (conf.preamble)
 		conf.preamble(w);
 }
@@ -161,6 +165,8 @@ out_open(void)
 		return;
 	}
 	w = writer_create(AT_FDCWD, conf.path, conf.z, OUT_PARTIAL);
+	/* Formatting keeps a CPU busy, and deflate would take another's. */
+	writer_background(w);
 	if (conf.preamble)
 		conf.preamble(w);
 }
@@ -206,6 +212,7 @@ out_flush(void)
 void
 out_close(void)
 {
+	writer_flush(w);	/* writer_bytes() is exact after it */
 	written = writer_bytes(w);
 	writer_close(w);
 	w = NULL;
