@@ -57,8 +57,7 @@ struct bg {
 	int		 err;		/* a write's errno, Z_FAILED, or 0 */
 	int		 stop;
 	int		 drop;		/* stop without writing the rest */
-	int		 policy;	/* the writer's scheduling, to follow */
-	struct sched_param param;
+	int		 policy;	/* the thread's, set by the writer */
 };
 
 struct writer {
@@ -159,7 +158,7 @@ compressor(void *arg)
 	struct writer *w = arg;
 	struct bg *b = w->bg;
 	struct chunk c;
-	int policy = -1, skip, e;
+	int skip, e;
 
 	pthread_mutex_lock(&b->lock);
 	for (;;) {
@@ -171,15 +170,6 @@ compressor(void *arg)
 		b->head = (b->head + 1) % NBUF;
 		b->nqueued--;
 		b->busy = 1;
-		/*
-		 * At the writer's priority: a capture formats at idle
-		 * priority until someone waits for it, and then its
-		 * compression must not wait for idle time either.
-		 */
-		if (b->policy != policy) {
-			policy = b->policy;
-			sched_setscheduler(0, policy, &b->param);
-		}
 		skip = b->err != 0 || b->drop;
 		pthread_mutex_unlock(&b->lock);
 		e = skip ? 0 : deflate_some(w, c.p, c.len, Z_NO_FLUSH);
@@ -195,6 +185,25 @@ compressor(void *arg)
 }
 
 /*
+ * The compressor at the writer's priority, before the writer waits for
+ * it: a capture formats at idle priority until someone waits for it, and
+ * then a compressor left idle on a busy machine would not run at all, not
+ * even to raise its own.
+ */
+static void
+follow(struct bg *b)
+{
+	struct sched_param sp;
+	int policy;
+
+	if ((policy = sched_getscheduler(0)) == -1 || policy == b->policy)
+		return;
+	if (sched_getparam(0, &sp) == 0 &&
+	    pthread_setschedparam(b->thread, policy, &sp) == 0)
+		b->policy = policy;
+}
+
+/*
  * The whole records to the compressor, in exchange for a free buffer
  * (waiting for one if need be); the record under construction moves over.
  */
@@ -204,8 +213,9 @@ hand_over(struct writer *w)
 	struct bg *b = w->bg;
 	struct chunk c = { 0 };
 	size_t rest = w->len - w->mark;
-	int e, policy;
+	int e;
 
+	follow(b);
 	pthread_mutex_lock(&b->lock);
 	while (b->nspare == 0 && b->err == 0)
 		pthread_cond_wait(&b->idle, &b->lock);
@@ -219,15 +229,9 @@ hand_over(struct writer *w)
 		c.p = xrealloc(c.p, c.cap);
 	}
 	memcpy(c.p, w->buf + w->mark, rest);
-	policy = sched_getscheduler(0);
-
 	pthread_mutex_lock(&b->lock);
 	b->queue[(b->head + b->nqueued++) % NBUF] =
 	    (struct chunk){ w->buf, w->cap, w->mark };
-	if (policy != -1 && policy != b->policy) {
-		b->policy = policy;
-		sched_getparam(0, &b->param);
-	}
 	pthread_cond_signal(&b->work);
 	pthread_mutex_unlock(&b->lock);
 	w->buf = c.p;
@@ -243,6 +247,7 @@ wait_idle(struct writer *w)
 	struct bg *b = w->bg;
 	int e;
 
+	follow(b);
 	pthread_mutex_lock(&b->lock);
 	while ((b->nqueued > 0 || b->busy) && b->err == 0)
 		pthread_cond_wait(&b->idle, &b->lock);
@@ -296,8 +301,14 @@ writer_background(struct writer *w)
 	pthread_cond_init(&b->work, NULL);
 	pthread_cond_init(&b->idle, NULL);
 	w->bg = b;
-	/* Signals are for the program's threads: born with all blocked. */
+	/*
+	 * Signals are for the program's threads: born with all blocked, but
+	 * for those its own writes raise, which must do what they would
+	 * have done to the program writing (SIGPIPE: a reader gone).
+	 */
 	sigfillset(&all);
+	sigdelset(&all, SIGPIPE);
+	sigdelset(&all, SIGXFSZ);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	errno = pthread_create(&b->thread, NULL, compressor, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -615,7 +626,6 @@ static void
 writer_free(struct writer *w)
 {
 	if (w->gz) {
-		bg_end(w, 1);
 		deflateEnd(&w->z);
 		free(w->zout);
 	}
@@ -649,6 +659,7 @@ writer_discard(struct writer *w)
 	if (w == NULL)
 		return;
 	atexit_writer(w, 0);
+	bg_end(w, 1);		/* it writes to the descriptor closed here */
 	if (w->fd != STDOUT_FILENO)
 		outfile_discard(&w->file);
 	writer_free(w);
