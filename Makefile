@@ -11,7 +11,7 @@ PREFIX	?= /usr/local
 CC	?= cc
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib
-LDLIBS	 = -lcsv -lz -lm
+LDLIBS	 = -lcsv -lz -lm -lpthread
 SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 FUZZ_CC	?= clang

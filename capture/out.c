@@ -36,9 +36,12 @@
 #include "util.h"
 #include "out.h"
 
-/* The writer's buffer (256 KiB uncompressed), zlib's, and one batch. */
-#define SLACK		(768 * 1024ULL)
-#define MIN_SHARE	(2 * SLACK)
+/*
+ * The writer's buffers (3 x 256 KiB uncompressed), zlib's, and one batch.
+ * A file's share leaves room for at least a quarter MiB of data besides.
+ */
+#define SLACK		(1280 * 1024ULL)
+#define MIN_SHARE	(SLACK + 256 * 1024ULL)
 
 static struct out_conf	 conf;
 static struct writer	*w;
@@ -164,6 +167,7 @@ ring_next(void)
 	idx = writer_create(ringfd, p, Z_GZIP, OUT_LIVE);
 	ring_name_of(p, sizeof(p), seq++);
 	w = writer_create(ringfd, p, Z_GZIP, OUT_LIVE);
+	writer_background(w);
 	if (conf.preamble) {
 		conf.preamble(w);
 		conf.preamble(idx);
@@ -186,6 +190,8 @@ out_open(void)
 		return;
 	}
 	w = writer_create(AT_FDCWD, conf.path, conf.z, OUT_PARTIAL);
+	/* Formatting keeps a CPU busy, and deflate would take another's. */
+	writer_background(w);
 	if (conf.preamble)
 		conf.preamble(w);
 }
@@ -240,6 +246,7 @@ out_flush(void)
 void
 out_close(void)
 {
+	writer_flush(w);	/* writer_bytes() is exact after it */
 	written = writer_bytes(w);
 	if (idx != NULL)
 		writer_close(idx);

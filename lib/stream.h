@@ -102,6 +102,16 @@ void		 writer_flush(struct writer *);
 void		 writer_close(struct writer *);
 void		 writer_discard(struct writer *);
 uint64_t	 writer_bytes(const struct writer *);	/* to the file so far */
+/*
+ * Compress on a thread of its own from now on (gzip writers; others are
+ * left as they are): formatting and compression overlap, for a program
+ * that writes faster than deflate keeps up with.  Nothing else changes:
+ * writer_flush() returns once all is on disk, writer_bytes() is exact
+ * after it (before, it lags by two more buffers of records than in the
+ * foreground: 512 KiB uncompressed), and an error dies naming the file,
+ * though at the next hand-over or flush rather than at once.
+ */
+void		 writer_background(struct writer *);
 
 /* Field helpers: strict unsigned parse, error naming the record. */
 uint64_t	 record_u64(const struct record *, size_t col);

@@ -7,11 +7,23 @@
  * A file reaches its name when the writer is closed (lib/file.c): closed
  * at the end, on a signal or by die() with what was written so far;
  * never if the process is killed or cannot write it whole.
+ *
+ * writer_background() moves the compression to a thread of its own: the
+ * program hands it whole chunks of records (up to NBUF buffers in all,
+ * one being filled, the others compressed or waiting for it) and keeps
+ * formatting meanwhile.  Only the hand-over and writer_flush() wait for
+ * it.  The thread never dies: a failed write is kept, and the program
+ * dies of it at the next hand-over or flush, on its own thread, so that
+ * closing the writers on the way out cannot wait for itself.
  */
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,12 +34,37 @@
 #include "util.h"
 
 #define OUT_CHUNK	(256 * 1024)
+#define NBUF		3	/* in the background: filled, compressed, waiting */
+#define Z_FAILED	(-1)	/* deflate's error, not a write's errno */
+
+struct chunk {
+	char		*p;
+	size_t		 cap;
+	size_t		 len;
+};
+
+/* The compressor thread's side; lock guards all of it. */
+struct bg {
+	pthread_t	 thread;
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 work;		/* to the thread: a chunk, or stop */
+	pthread_cond_t	 idle;		/* to the writer: a buffer free */
+	struct chunk	 queue[NBUF];	/* handed over, oldest first */
+	size_t		 head, nqueued;
+	struct chunk	 spare[NBUF];
+	size_t		 nspare;
+	int		 busy;		/* compressing one */
+	int		 err;		/* a write's errno, Z_FAILED, or 0 */
+	int		 stop;
+	int		 drop;		/* stop without writing the rest */
+	int		 policy;	/* the thread's, set by the writer */
+};
 
 struct writer {
 	int		 fd;
 	char		*name;
 	struct outfile	 file;		/* unless stdout */
-	uint64_t	 bytes;		/* written to fd */
+	_Atomic uint64_t bytes;		/* written to fd */
 	int		 failed;	/* a write failed: keep nothing */
 	char		*buf;
 	size_t		 cap;
@@ -39,10 +76,12 @@ struct writer {
 	int		 in_member;
 	z_stream	 z;
 	unsigned char	*zout;
+	struct bg	*bg;		/* compressing in the background */
 };
 
-static void
-write_all(struct writer *w, const void *p, size_t n)
+/* Both threads write; neither dies there (see fail()). */
+static int
+write_some(struct writer *w, const void *p, size_t n)
 {
 	const char *c = p;
 	ssize_t put;
@@ -52,34 +91,234 @@ write_all(struct writer *w, const void *p, size_t n)
 		if (put == -1) {
 			if (errno == EINTR)
 				continue;	/* finish the record even when asked to stop */
-			w->failed = 1;
-			die(EX_IOERR, "%s: write", w->name);
+			return errno;
 		}
 		c += put;
 		n -= put;
 		w->bytes += put;
 	}
+	return 0;
 }
 
-static void
-deflate_out(struct writer *w, const void *p, size_t n, int flush)
+static int
+deflate_some(struct writer *w, const void *p, size_t n, int flush)
 {
-	int zr;
+	int e;
 
 	w->z.next_in = (unsigned char *)p;
 	w->z.avail_in = n;
 	do {
 		w->z.next_out = w->zout;
 		w->z.avail_out = OUT_CHUNK;
-		zr = deflate(&w->z, flush);
-		if (zr == Z_STREAM_ERROR)
-			diex(EX_SOFTWARE, "%s: deflate failed", w->name);
-		write_all(w, w->zout, OUT_CHUNK - w->z.avail_out);
+		if (deflate(&w->z, flush) == Z_STREAM_ERROR)
+			return Z_FAILED;
+		if ((e = write_some(w, w->zout, OUT_CHUNK - w->z.avail_out)))
+			return e;
 	} while (w->z.avail_out == 0 || w->z.avail_in > 0);
 	w->in_member = 1;
 	if (flush == Z_FINISH) {
 		deflateReset(&w->z);	/* the next byte starts a new member */
 		w->in_member = 0;
+	}
+	return 0;
+}
+
+/* From the writer's thread only. */
+static void __attribute__((noreturn))
+fail(struct writer *w, int e)
+{
+	w->failed = 1;		/* keep nothing */
+	if (e == Z_FAILED)
+		diex(EX_SOFTWARE, "%s: deflate failed", w->name);
+	errno = e;
+	die(EX_IOERR, "%s: write", w->name);
+}
+
+static void
+write_all(struct writer *w, const void *p, size_t n)
+{
+	int e;
+
+	if ((e = write_some(w, p, n)))
+		fail(w, e);
+}
+
+static void
+deflate_out(struct writer *w, const void *p, size_t n, int flush)
+{
+	int e;
+
+	if ((e = deflate_some(w, p, n, flush)))
+		fail(w, e);
+}
+
+static void *
+compressor(void *arg)
+{
+	struct writer *w = arg;
+	struct bg *b = w->bg;
+	struct chunk c;
+	int skip, e;
+
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		while (b->nqueued == 0 && !b->stop)
+			pthread_cond_wait(&b->work, &b->lock);
+		if (b->nqueued == 0)
+			break;
+		c = b->queue[b->head];
+		b->head = (b->head + 1) % NBUF;
+		b->nqueued--;
+		b->busy = 1;
+		skip = b->err != 0 || b->drop;
+		pthread_mutex_unlock(&b->lock);
+		e = skip ? 0 : deflate_some(w, c.p, c.len, Z_NO_FLUSH);
+		pthread_mutex_lock(&b->lock);
+		if (e != 0)
+			b->err = e;
+		b->spare[b->nspare++] = c;
+		b->busy = 0;
+		pthread_cond_signal(&b->idle);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/*
+ * The compressor at the writer's priority, before the writer waits for
+ * it: a capture formats at idle priority until someone waits for it, and
+ * then a compressor left idle on a busy machine would not run at all, not
+ * even to raise its own.
+ */
+static void
+follow(struct bg *b)
+{
+	struct sched_param sp;
+	int policy;
+
+	if ((policy = sched_getscheduler(0)) == -1 || policy == b->policy)
+		return;
+	if (sched_getparam(0, &sp) == 0 &&
+	    pthread_setschedparam(b->thread, policy, &sp) == 0)
+		b->policy = policy;
+}
+
+/*
+ * The whole records to the compressor, in exchange for a free buffer
+ * (waiting for one if need be); the record under construction moves over.
+ */
+static void
+hand_over(struct writer *w)
+{
+	struct bg *b = w->bg;
+	struct chunk c = { 0 };
+	size_t rest = w->len - w->mark;
+	int e;
+
+	follow(b);
+	pthread_mutex_lock(&b->lock);
+	while (b->nspare == 0 && b->err == 0)
+		pthread_cond_wait(&b->idle, &b->lock);
+	if ((e = b->err) == 0)
+		c = b->spare[--b->nspare];
+	pthread_mutex_unlock(&b->lock);
+	if (e != 0)
+		fail(w, e);
+	if (c.cap < rest) {
+		c.cap = rest;
+		c.p = xrealloc(c.p, c.cap);
+	}
+	memcpy(c.p, w->buf + w->mark, rest);
+	pthread_mutex_lock(&b->lock);
+	b->queue[(b->head + b->nqueued++) % NBUF] =
+	    (struct chunk){ w->buf, w->cap, w->mark };
+	pthread_cond_signal(&b->work);
+	pthread_mutex_unlock(&b->lock);
+	w->buf = c.p;
+	w->cap = c.cap;
+	w->len = rest;
+	w->mark = 0;
+}
+
+/* Everything handed over is compressed and written. */
+static void
+wait_idle(struct writer *w)
+{
+	struct bg *b = w->bg;
+	int e;
+
+	follow(b);
+	pthread_mutex_lock(&b->lock);
+	while ((b->nqueued > 0 || b->busy) && b->err == 0)
+		pthread_cond_wait(&b->idle, &b->lock);
+	e = b->err;
+	pthread_mutex_unlock(&b->lock);
+	if (e != 0)
+		fail(w, e);
+}
+
+/* The thread gone, with what was handed over written or not (drop). */
+static void
+bg_end(struct writer *w, int drop)
+{
+	struct bg *b = w->bg;
+	size_t i;
+
+	if (b == NULL)
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->stop = 1;
+	b->drop = drop;
+	pthread_cond_signal(&b->work);
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(b->thread, NULL);
+	for (i = 0; i < b->nspare; i++)
+		free(b->spare[i].p);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->work);
+	pthread_cond_destroy(&b->idle);
+	free(b);
+	w->bg = NULL;
+}
+
+void
+writer_background(struct writer *w)
+{
+	struct bg *b;
+	sigset_t all, old;
+	size_t i;
+
+	if (!w->gz || w->bg != NULL)
+		return;
+	b = xcalloc(1, sizeof(*b));
+	for (i = 0; i < NBUF - 1; i++) {
+		b->spare[i].cap = OUT_CHUNK;
+		b->spare[i].p = xmalloc(OUT_CHUNK);
+	}
+	b->nspare = NBUF - 1;
+	b->policy = -1;
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->work, NULL);
+	pthread_cond_init(&b->idle, NULL);
+	w->bg = b;
+	/*
+	 * Signals are for the program's threads: born with all blocked, but
+	 * for those its own writes raise, which must do what they would
+	 * have done to the program writing (SIGPIPE: a reader gone).
+	 */
+	sigfillset(&all);
+	sigdelset(&all, SIGPIPE);
+	sigdelset(&all, SIGXFSZ);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	errno = pthread_create(&b->thread, NULL, compressor, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno != 0) {
+		warnx_("%s: compressing in the foreground: pthread_create: %s",
+		    w->name, strerror(errno));
+		for (i = 0; i < b->nspare; i++)
+			free(b->spare[i].p);
+		free(b);
+		w->bg = NULL;
 	}
 }
 
@@ -89,6 +328,10 @@ drain(struct writer *w)
 {
 	if (w->mark == 0)
 		return;
+	if (w->bg != NULL) {
+		hand_over(w);
+		return;
+	}
 	if (w->gz)
 		deflate_out(w, w->buf, w->mark, Z_NO_FLUSH);
 	else
@@ -373,6 +616,8 @@ void
 writer_flush(struct writer *w)
 {
 	drain(w);
+	if (w->bg != NULL)
+		wait_idle(w);
 	if (w->gz && w->in_member)
 		deflate_out(w, "", 0, Z_FINISH);
 }
@@ -401,6 +646,7 @@ writer_close(struct writer *w)
 	atexit_writer(w, 0);
 	w->len = w->mark;
 	writer_flush(w);
+	bg_end(w, 0);
 	if (w->fd != STDOUT_FILENO)
 		outfile_commit(&w->file);
 	writer_free(w);
@@ -413,6 +659,7 @@ writer_discard(struct writer *w)
 	if (w == NULL)
 		return;
 	atexit_writer(w, 0);
+	bg_end(w, 1);		/* it writes to the descriptor closed here */
 	if (w->fd != STDOUT_FILENO)
 		outfile_discard(&w->file);
 	writer_free(w);

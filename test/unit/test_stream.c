@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,148 @@ die_output_is_whole(void)
 	CHECK(reader_next(r, &rec) == 0);
 }
 
+/*
+ * Records of every kind of quoting, a flush now and then, and one record
+ * larger than the buffers: enough for many hand-overs in the background.
+ * After each flush, what the writer counts is what the file holds.
+ */
+static void
+write_many(const char *name, int background)
+{
+	struct writer *w = writer_create(AT_FDCWD, path(name), Z_GZIP,
+	    OUT_LIVE);
+	size_t nbig = 600 * 1024;
+	char *big = xmalloc(nbig + 1);
+	int i;
+
+	memset(big, 'x', nbig);
+	big[nbig] = '\0';
+	if (background)
+		writer_background(w);
+	for (i = 0; i < 200000; i++) {
+		writer_begin(w, "event");
+		writer_u64(w, i);
+		writer_i64(w, -i * 7919);
+		writer_hex(w, (uint64_t)i * 2654435761u);
+		writer_str(w, awkward[i % ARRAY_LEN(awkward)]);
+		if (i == 70000)
+			writer_str(w, big);
+		writer_end(w);
+		if (i % 50000 == 49999) {
+			writer_flush(w);
+			CHECK(writer_bytes(w) == (uint64_t)file_size(name));
+		}
+	}
+	writer_begin(w, "event");
+	writer_u64(w, i);	/* unfinished: never written */
+	writer_close(w);
+	free(big);
+}
+
+/* Compressed in the background, the same records. */
+static void
+background_same_records(void)
+{
+	char cmd[1024];
+
+	write_many("fg.gz", 0);
+	write_many("bg.gz", 1);
+	snprintf(cmd, sizeof(cmd), "cd %s && zcat fg.gz >fg && zcat bg.gz >bg "
+	    "&& test $(wc -l <fg) -gt 200000 && cmp -s fg bg", dir);
+	CHECK(system(cmd) == 0);
+}
+
+/* A die() of the program keeps what the compressor still had. */
+static void
+background_die(void)
+{
+	struct writer *w = writer_open(path("bgdie.gz"), Z_GZIP);
+	int i;
+
+	writer_background(w);
+	for (i = 0; i < 100000; i++) {
+		writer_begin(w, "event");
+		writer_u64(w, i);
+		writer_str(w, "compressed on another thread");
+		writer_end(w);
+	}
+	writer_begin(w, "event");
+	writer_u64(w, i);
+	diex(EX_DATAERR, "stop here");
+}
+
+static void
+background_die_output(void)
+{
+	struct reader *r;
+	struct record rec;
+	uint64_t n = 0;
+
+	r = reader_open(path("bgdie.gz"));
+	while (reader_next(r, &rec) == 1)
+		CHECK(rec.time == n++);
+	CHECK(n == 100000);
+}
+
+/* A failed write names the file, from the program's thread. */
+static void
+background_write_error(void)
+{
+	struct writer *w;
+	int fd, i;
+
+	CHECK((fd = open("/dev/full", O_WRONLY)) != -1);
+	CHECK(dup2(fd, STDOUT_FILENO) != -1);
+	w = writer_open(NULL, Z_GZIP);
+	writer_background(w);
+	for (i = 0; i < 100000; i++) {
+		writer_begin(w, "event");
+		writer_u64(w, i);
+		writer_end(w);
+	}
+	writer_flush(w);
+	CHECK(0);	/* never reached */
+}
+
+/* The compressor takes none of the signals a program handles. */
+static void
+background_blocks_signals(void)
+{
+	struct writer *w = writer_open(path("sig.gz"), Z_GZIP);
+	char p[64], line[256];
+	unsigned long long blk;
+	int found = 0, sig;
+	struct dirent *de;
+	DIR *d;
+	FILE *fp;
+
+	writer_background(w);
+	/* The thread has run (pthread_create blocks all until it does). */
+	writer_begin(w, "event");
+	writer_u64(w, 1);
+	writer_end(w);
+	writer_flush(w);
+	/* The thread: the task that is not the process itself. */
+	CHECK((d = opendir("/proc/self/task")) != NULL);
+	while ((de = readdir(d)) != NULL)
+		if (atoi(de->d_name) > 0 && atoi(de->d_name) != getpid())
+			found = atoi(de->d_name);
+	closedir(d);
+	CHECK(found > 0);
+	snprintf(p, sizeof(p), "/proc/self/task/%d/status", found);
+	CHECK((fp = fopen(p, "r")) != NULL);
+	blk = 0;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "SigBlk: %llx", &blk) == 1)
+			break;
+	fclose(fp);
+	for (sig = 1; sig < 32; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGPIPE &&
+		    sig != SIGXFSZ)
+			CHECK(blk & 1ULL << (sig - 1));
+	writer_close(w);
+}
+
 /* One event record, compressed: "event,7,FIELD". */
 static void
 write_one(const char *name, const char *field)
@@ -637,6 +780,16 @@ static const struct test {
 	{ "pass-through is byte for byte", raw_passthrough, 0, NULL },
 	{ "die() mid-record", die_drops_half_record, EX_DATAERR, "stop here" },
 	{ "... leaves only whole records", die_output_is_whole, 0, NULL },
+	{ "compressed in the background: the same records, exact sizes",
+	    background_same_records, 0, NULL },
+	{ "die() while compressing in the background", background_die,
+	    EX_DATAERR, "stop here" },
+	{ "... keeps every whole record", background_die_output, 0, NULL },
+	{ "a write error in the background dies naming the file",
+	    background_write_error, EX_IOERR,
+	    "<stdout>: write: No space left on device" },
+	{ "the compressor thread blocks the signals", background_blocks_signals,
+	    0, NULL },
 	{ "a record larger than every buffer", large_record, 0, NULL },
 	{ "a stack names its program's function and caller", stack_functions,
 	    0, NULL },
