@@ -98,18 +98,6 @@ relate_indexed_type(enum etype t)
 	}
 }
 
-int
-relate_indexed(const struct record *rec, const struct event *ev)
-{
-	if (ev != NULL)
-		return relate_indexed_type(ev->type);
-	/* Not events: names, snapshots, the stream's own facts. */
-	return !rec->comment && (strcmp(rec->f[COL_KIND], "task") == 0 ||
-	    strcmp(rec->f[COL_KIND], "meta") == 0 ||
-	    strcmp(rec->f[COL_KIND], "wait") == 0 ||
-	    strcmp(rec->f[COL_KIND], "holder") == 0);
-}
-
 struct relate *
 relate_new(void)
 {
@@ -394,6 +382,7 @@ relate_see(struct relate *r, const struct record *rec)
 	struct holder_rec h;
 	struct snapwait *sw;
 	struct event ev;
+	uint64_t tid;
 	char *k;
 
 	if (rec->comment)
@@ -403,9 +392,9 @@ relate_see(struct relate *r, const struct record *rec)
 		return;
 	}
 	if (strcmp(rec->f[COL_KIND], "task") == 0) {
-		if (record_u64_opt(rec, COL_TID, &ev.time) &&
-		    ev.time <= UINT32_MAX && ev.time != 0)
-			name(thread(r, ev.time, record_pid(rec, COL_PID)),
+		if (record_u64_opt(rec, COL_TID, &tid) && tid <= UINT32_MAX &&
+		    tid != 0)
+			name(thread(r, tid, record_pid(rec, COL_PID)),
 			    record_str(rec, COL_FIRST_OWN));
 	} else if (wait_parse(rec, &w)) {
 		if (w.tid == 0 || w.object[0] == '\0')
@@ -430,32 +419,31 @@ relate_see(struct relate *r, const struct record *rec)
 	}
 }
 
-static int
-target(struct rthread *t)
-{
-	t->target = 1;
-	return 1;
-}
-
 int
 relate_target_tid(struct relate *r, uint32_t tid)
 {
 	struct rthread *t;
 
 	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
-	return t != NULL && target(t);
+	if (t == NULL)
+		return 0;
+	t->target = 1;
+	return 1;
 }
 
+/* A thread whose process the stream never said is its own, by its tid. */
 int
 relate_target_pid(struct relate *r, uint32_t pid)
 {
 	struct rthread *t;
-	int n = 0;
+	int found = 0;
 
 	for (t = r->threads; t != NULL; t = t->hh.next)
-		if (t->pid == pid || t->tid == pid)
-			n += target(t);
-	return n > 0;
+		if (t->pid == pid || t->tid == pid) {
+			t->target = 1;
+			found = 1;
+		}
+	return found;
 }
 
 /* Threads that had the name, and the other threads of their processes. */

@@ -25,8 +25,10 @@
 
 #include "event.h"
 
-/* Records a relation index (argus-capture --ring) keeps of a stream. */
-int		 relate_indexed(const struct record *, const struct event *);
+/*
+ * The event types a relation index (argus-capture --ring) keeps, with the
+ * capture's task records and snapshots: what relate_see() learns from.
+ */
 int		 relate_indexed_type(enum etype);
 
 struct relate;
