@@ -206,10 +206,13 @@ debug(int argc, char *argv[])
 	ring_path(out, sizeof(out), file);
 	pipeline_arg(p, "-o");
 	pipeline_arg(p, out);
-	for (nrel = 1, c = list; c != NULL && *c != '\0'; c++)
-		nrel += *c == ',';
-	snprintf(who, sizeof(who), list != NULL ? "the %zu threads related "
-	    "to the target" : "every thread", nrel);
+	if (list != NULL) {
+		for (nrel = 1, c = list; *c != '\0'; c++)
+			nrel += *c == ',';
+		snprintf(who, sizeof(who), "the %zu threads related to the "
+		    "target", nrel);
+	} else
+		snprintf(who, sizeof(who), "every thread");
 	fprintf(stderr, "argus: diagnosing the last %.0f s of %s (%d ring "
 	    "file%s, %.1f MiB), %s; the graph and the diagnosis go to %s\n",
 	    last / 1e9, ring, nfiles, nfiles == 1 ? "" : "s", bytes / 1048576.0,
