@@ -199,7 +199,8 @@ selected(struct select *sel, const struct record *rec)
 	 * CPUs, its wall-clock anchor (which a clock time in the window
 	 * needs, and which follows the capture's first meta records).
 	 */
-	if (strcmp(rec->f[COL_KIND], "meta") == 0)
+	if ((sel->since.set || sel->until.set) &&
+	    strcmp(rec->f[COL_KIND], "meta") == 0)
 		return 1;
 	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first))
 		return 0;
