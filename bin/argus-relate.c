@@ -29,7 +29,7 @@ static const char usage[] =
 "  -V, --version      version and record stream version\n"
 "\n"
 "Options may repeat.  FILE is a capture, or the relation index that a\n"
-"flight recorder writes beside each ring file (argus-ring-N.rel.gz),\n"
+"flight recorder writes beside each ring file (argus-rel-N.csv.gz),\n"
 "with its wait-for snapshots.\n"
 "Exit: 0 ok, 1 no thread of the target in the input, 64 usage, 65 bad\n"
 "input, 66 cannot open.  See argus-relate(1).\n";

@@ -24,7 +24,8 @@ enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 #define RING_SUFFIX	".csv.gz"
 /*
  * And beside each, its relation index (lib/relate.h): the same number
- * after RELATE_PREFIX, the records argus-relate needs, about 1 in 100.
+ * after RELATE_PREFIX, the records argus-relate needs (2 to 16 in 100
+ * of the ring's, fewer the busier the machine).
  */
 #define RELATE_PREFIX	"argus-rel-"
 /*
