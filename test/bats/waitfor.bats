@@ -234,8 +234,16 @@ holders_of() {
 	[ "$obj" = "children:$sh" ]
 	child=$(holders_of "$obj" | awk '$2 == "child" { print $1 }')
 	[ -n "$child" ]
+	# The child's own wait is in the chain, once it has one: the shell
+	# waits as soon as it has forked, the child still has to exec sleep.
+	for i in $(seq 50); do
+		records wait -v p="$child" '$PID == p { print $MODE }' "$T/s.csv" |
+		    grep -qx sleep && break
+		sleep 0.1
+		argus-waitfor -q -Z -o "$T/s.csv" -p "$sh"
+	done
+	cat "$T/s.csv"
 	[ "$(cat /proc/"$child"/comm)" = sleep ]
-	# The child's own wait is in the chain.
 	records wait -v p="$child" '$PID == p { print $MODE }' "$T/s.csv" |
 	    grep -qx sleep
 }
