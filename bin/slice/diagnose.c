@@ -251,6 +251,7 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(w);
 	struct culprit *c;
+	struct link *l;
 	int j, k, ci, found;
 
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
@@ -287,6 +288,20 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 		    "its own timer ends it; %s", str_of(w->last_sys),
 		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
 		    " so far" : "", why);
+		return 1;
+	}
+	/*
+	 * A wait its own timeout ended, a strong link says it is in the
+	 * chain: it lasted as long as the thread chose (a server's timed
+	 * sleep in its event loop, pg_sleep), so it ends the chain as a
+	 * sleep does.
+	 */
+	if (strong && st != TS_WORK && link_into_next(x->g, u, &l) &&
+	    (l->props & LR_TIMEOUT)) {
+		c->kind = RK_ROOT;
+		snprintf(c->why, sizeof(c->why), "waited in %s for %.1f s until "
+		    "its own timeout: its timer ended it; %s",
+		    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
 		return 1;
 	}
 	/*
