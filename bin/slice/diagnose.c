@@ -26,6 +26,7 @@
 #define MAX_CHAIN	(MAX_DEPTH + 2)
 #define KERNEL_SAYS	2		/* blame()'s strongest evidence */
 #define HELD_BY_LINE	(-2)		/* holders(): an ancestor holds it */
+#define MAX_EPISODES	3		/* ranked baselines a wait is tried on */
 
 /* One diagnosis: the hang, what is known so far, the chain of threads. */
 struct dctx {
@@ -169,14 +170,16 @@ own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 	return 0;
 }
 
-/* The baseline argus-similar ranked first for this spin. */
+/* The baseline argus-similar ranked RANK for this spin. */
 static uint64_t
-ranked_baseline(struct graph *g, uint64_t spin_vertex, uint64_t *waker)
+ranked_baseline(struct graph *g, uint64_t spin_vertex, uint64_t rank,
+    uint64_t *waker)
 {
 	int i;
 
 	for (i = 0; i < g->nbases; i++)
-		if (g->bases[i].spin == spin_vertex && g->bases[i].rank == 1) {
+		if (g->bases[i].spin == spin_vertex &&
+		    g->bases[i].rank == rank) {
 			*waker = g->bases[i].waker;
 			return g->bases[i].vertex;
 		}
@@ -536,7 +539,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 {
 	struct vertex *v = vertex_get(x->g, id);
 	const char *sys = str_of(v->last_sys);
-	uint64_t waker = 0, base = 0;
+	uint64_t waker = 0, base = 0, rank = 1;
 	struct link *l;
 	int pi;
 
@@ -567,18 +570,30 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		 */
 		return lock_holders(x, id, depth);
 	} else {
-		base = depth == 0 ? ranked_baseline(x->g, x->spin, &waker) : 0;
+		base = depth == 0 ? ranked_baseline(x->g, x->spin, rank,
+		    &waker) : 0;
 		if (base == 0)
 			base = own_baseline(x, id, &waker);
 	}
-	if (waker == 0)
-		return 0;
-	pi = new_path(x->d);
-	walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
-	if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, and "
-	    "stuck through the hang", depth))
-		return 1;
-	return base != 0 && counterparts(x, id, base, waker, depth);
+	for (;;) {
+		if (waker == 0)
+			return 0;
+		pi = new_path(x->d);
+		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
+		if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, "
+		    "and stuck through the hang", depth))
+			return 1;
+		if (base != 0 && counterparts(x, id, base, waker, depth))
+			return 1;
+		/*
+		 * An episode whose answer came while its thread still ran
+		 * has no wake-up to follow back to who gave it: the next
+		 * episodes argus-similar ranked may have.
+		 */
+		if (depth > 0 || base == 0 || ++rank > MAX_EPISODES ||
+		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
+			return 0;
+	}
 }
 
 /* Working: the work itself is the cause; the slice shows its input. */
@@ -726,6 +741,6 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	/* Busy on a CPU, the work is the finding; else only a culprit is. */
 	d->found = found || s->class->kind == HK_WORK;
 	/* The automatic slice of the same start, for comparison. */
-	ranked_baseline(g, s->vertex, &waker);
+	ranked_baseline(g, s->vertex, 1, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
 }
