@@ -508,8 +508,22 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	int i, n = 0, found = 0;
 	uint64_t s;
 
-	if (b == NULL || w == NULL || b->pid == v->pid)
+	if (b == NULL || w == NULL)
 		return 0;
+	/*
+	 * The same process waited then, and a child of it, gone now, woke
+	 * it: the child it forked as long before this wait.
+	 */
+	if (b->pid == v->pid) {
+		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
+		    (now = child_before(g, v->pid, w->pid, b->begin,
+		    v->begin)) == 0 || now == w->pid || (s = stuck(x, now)) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
+		    "ended its wait then, was to that one: the child it forked "
+		    "last as long before it", str_of(w->comm), w->pid);
+		return blame(x, s, why, depth, 0);
+	}
 	comm[n] = w->comm;
 	then[n++] = w->pid;
 	for (k = w->in; k >= 0 && n < 16; k = g->l[k].next_in)
