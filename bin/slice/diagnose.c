@@ -26,6 +26,7 @@
 #define MAX_CHAIN	(MAX_DEPTH + 2)
 #define KERNEL_SAYS	2		/* blame()'s strongest evidence */
 #define HELD_BY_LINE	(-2)		/* holders(): an ancestor holds it */
+#define MAX_EPISODES	3		/* ranked baselines a wait is tried on */
 
 /* One diagnosis: the hang, what is known so far, the chain of threads. */
 struct dctx {
@@ -169,14 +170,16 @@ own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 	return 0;
 }
 
-/* The baseline argus-similar ranked first for this spin. */
+/* The baseline argus-similar ranked RANK for this spin. */
 static uint64_t
-ranked_baseline(struct graph *g, uint64_t spin_vertex, uint64_t *waker)
+ranked_baseline(struct graph *g, uint64_t spin_vertex, uint64_t rank,
+    uint64_t *waker)
 {
 	int i;
 
 	for (i = 0; i < g->nbases; i++)
-		if (g->bases[i].spin == spin_vertex && g->bases[i].rank == 1) {
+		if (g->bases[i].spin == spin_vertex &&
+		    g->bases[i].rank == rank) {
 			*waker = g->bases[i].waker;
 			return g->bases[i].vertex;
 		}
@@ -251,6 +254,7 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(w);
 	struct culprit *c;
+	struct link *l;
 	int j, k, ci, found;
 
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
@@ -287,6 +291,20 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 		    "its own timer ends it; %s", str_of(w->last_sys),
 		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
 		    " so far" : "", why);
+		return 1;
+	}
+	/*
+	 * A wait its own timeout ended, a strong link says it is in the
+	 * chain: it lasted as long as the thread chose (a server's timed
+	 * sleep in its event loop, pg_sleep), so it ends the chain as a
+	 * sleep does.
+	 */
+	if (strong && st != TS_WORK && link_into_next(x->g, u, &l) &&
+	    (l->props & LR_TIMEOUT)) {
+		c->kind = RK_ROOT;
+		snprintf(c->why, sizeof(c->why), "waited in %s for %.1f s until "
+		    "its own timeout: its timer ended it; %s",
+		    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
 		return 1;
 	}
 	/*
@@ -490,8 +508,22 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	int i, n = 0, found = 0;
 	uint64_t s;
 
-	if (b == NULL || w == NULL || b->pid == v->pid)
+	if (b == NULL || w == NULL)
 		return 0;
+	/*
+	 * The same process waited then, and a child of it, gone now, woke
+	 * it: the child it forked as long before this wait.
+	 */
+	if (b->pid == v->pid) {
+		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
+		    (now = child_before(g, v->pid, w->pid, b->begin,
+		    v->begin)) == 0 || now == w->pid || (s = stuck(x, now)) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
+		    "ended its wait then, was to that one: the child it forked "
+		    "last as long before it", str_of(w->comm), w->pid);
+		return blame(x, s, why, depth, 0);
+	}
 	comm[n] = w->comm;
 	then[n++] = w->pid;
 	for (k = w->in; k >= 0 && n < 16; k = g->l[k].next_in)
@@ -521,7 +553,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 {
 	struct vertex *v = vertex_get(x->g, id);
 	const char *sys = str_of(v->last_sys);
-	uint64_t waker = 0, base = 0;
+	uint64_t waker = 0, base = 0, rank = 1;
 	struct link *l;
 	int pi;
 
@@ -552,18 +584,30 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		 */
 		return lock_holders(x, id, depth);
 	} else {
-		base = depth == 0 ? ranked_baseline(x->g, x->spin, &waker) : 0;
+		base = depth == 0 ? ranked_baseline(x->g, x->spin, rank,
+		    &waker) : 0;
 		if (base == 0)
 			base = own_baseline(x, id, &waker);
 	}
-	if (waker == 0)
-		return 0;
-	pi = new_path(x->d);
-	walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
-	if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, and "
-	    "stuck through the hang", depth))
-		return 1;
-	return base != 0 && counterparts(x, id, base, waker, depth);
+	for (;;) {
+		if (waker == 0)
+			return 0;
+		pi = new_path(x->d);
+		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
+		if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, "
+		    "and stuck through the hang", depth))
+			return 1;
+		if (base != 0 && counterparts(x, id, base, waker, depth))
+			return 1;
+		/*
+		 * An episode whose answer came while its thread still ran
+		 * has no wake-up to follow back to who gave it: the next
+		 * episodes argus-similar ranked may have.
+		 */
+		if (depth > 0 || base == 0 || ++rank > MAX_EPISODES ||
+		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
+			return 0;
+	}
 }
 
 /* Working: the work itself is the cause; the slice shows its input. */
@@ -711,6 +755,6 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	/* Busy on a CPU, the work is the finding; else only a culprit is. */
 	d->found = found || s->class->kind == HK_WORK;
 	/* The automatic slice of the same start, for comparison. */
-	ranked_baseline(g, s->vertex, &waker);
+	ranked_baseline(g, s->vertex, 1, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
 }

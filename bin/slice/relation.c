@@ -158,3 +158,30 @@ counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
 	    "its sibling, as many forks after it";
 	return pid;
 }
+
+/*
+ * The child of parent that stands to moment now as then stood to moment
+ * before: then was the k-th last child parent forked by before, the k-th
+ * last forked by now.  A process that forks a worker per task and waits
+ * for it: the worker of the task waited on.
+ */
+uint32_t
+child_before(struct graph *g, uint32_t parent, uint32_t then,
+    uint64_t before, uint64_t now)
+{
+	struct child *c;
+	size_t n = children(g, parent, &c), i;
+	long rt = rank_of(c, n, then), last_b = -1, last_n = -1;
+	uint32_t pid = 0;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].born <= before)
+			last_b = (long)i;
+		if (c[i].born <= now)
+			last_n = (long)i;
+	}
+	if (rt >= 0 && rt <= last_b && last_n - (last_b - rt) >= 0)
+		pid = c[last_n - (last_b - rt)].pid;
+	free(c);
+	return pid;
+}

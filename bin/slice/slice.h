@@ -137,6 +137,8 @@ void		 diagnose(struct graph *, const struct spin_rec *,
  * rank), 0 if none; relation says which.
  */
 uint32_t	 process_parent(struct graph *, uint32_t pid);
+uint32_t	 child_before(struct graph *, uint32_t parent, uint32_t then,
+		    uint64_t before, uint64_t now);
 uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,
 		    uint32_t now, const char **relation);
 
