@@ -31,6 +31,7 @@ struct sock {
 /* An inet socket's ends, as the kernel keys a connection. */
 /* include/net/tcp_states.h: not in the uapi headers. */
 #define TCP_TIME_WAIT_STATE	6
+#define TCP_LISTEN_STATE	10
 
 struct tuple {
 	uint8_t		 family, proto;
@@ -41,6 +42,7 @@ struct tuple {
 struct inet {
 	struct tuple	 t;
 	uint32_t	 ino;
+	uint8_t		 listening;
 	UT_hash_handle	 hh;
 };
 
@@ -123,6 +125,7 @@ unix_msg(struct sockdiag *d, struct nlmsghdr *h)
 	if (len < 0)
 		return;
 	s = sock_add(d, m->udiag_ino, SK_UNIX);
+	s->i.listening = m->udiag_state == TCP_LISTEN_STATE;
 	for (a = (struct rtattr *)(m + 1); RTA_OK(a, len);
 	    a = RTA_NEXT(a, len)) {
 		if (a->rta_type == UNIX_DIAG_PEER &&
@@ -162,6 +165,7 @@ inet_msg(struct sockdiag *d, struct nlmsghdr *h)
 	memcpy(e->t.src, m->id.idiag_src, sizeof(e->t.src));
 	memcpy(e->t.dst, m->id.idiag_dst, sizeof(e->t.dst));
 	e->ino = m->idiag_inode;
+	e->listening = m->idiag_state == TCP_LISTEN_STATE;
 	HASH_ADD(hh, d->inets, t, sizeof(e->t), e);
 }
 
@@ -239,7 +243,7 @@ inet_pair(struct sockdiag *d)
 	HASH_ITER(hh, d->inets, e, tmp)
 		if (e->ino != 0)
 			sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ?
-			    SK_TCP : SK_UDP);
+			    SK_TCP : SK_UDP)->i.listening = e->listening;
 }
 
 struct sockdiag *

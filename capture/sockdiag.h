@@ -17,6 +17,7 @@ struct sockinfo {
 	uint32_t	 peer;		/* 0: none known */
 	uint32_t	 listener;	/* a queued connection's listener, or 0;
 					   for TCP, on the connecting end */
+	uint8_t		 listening;	/* waits for connections */
 	enum sock_kind	 kind;
 };
 

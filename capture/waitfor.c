@@ -1033,6 +1033,12 @@ collect_wants(struct wf_snap *s)
 			if ((si = sockdiag_find(s->diag, w->o.ino)) == NULL)
 				break;
 			w->o.kind = sock_kind_name(si->kind);
+			/*
+			 * A listener is ready when a connection comes: its
+			 * poller serves clients, whoever they will be.
+			 */
+			if (si->listening && w->mode == WM_IN)
+				w->mode = WM_ACCEPT;
 			if (si->peer != 0)
 				want_sock(s, si->peer);
 			else if (si->listener != 0)

@@ -195,14 +195,27 @@ enum tstate {
 };
 
 static enum tstate
-state_of(const struct vertex *w)
+state_of(const struct graph *g, const struct vertex *w)
 {
 	uint64_t dur = w->end - w->begin;
 	const char *sys = str_of(w->last_sys);
+	struct snapwait sw;
+	int snap = snapshot_wait(g, w, &sw);
 
 	if (dur > 0 && w->oncpu * 2 >= dur)
 		return TS_WORK;
 	if (w->last_sys != 0 && syscall_is_sleep(sys))
+		return TS_SLEEP;
+	/* Ready when a connection comes: it serves whoever will ask. */
+	if (snap && sw.clients)
+		return TS_DISPATCH;
+	/*
+	 * An event loop's call that waits for no socket, on a timer of its
+	 * own (pg_sleep, a timed nap on a latch): stuck through the hang, its
+	 * timeout is as long as the hang, which the thread chose.
+	 */
+	if (w->last_sys != 0 && syscall_is_dispatch(sys) && snap &&
+	    !sw.sockets && sw.timed)
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
@@ -252,7 +265,7 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	struct vertex *w = vertex_get(x->g, u);
 	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
-	enum tstate st = state_of(w);
+	enum tstate st = state_of(x->g, w);
 	struct culprit *c;
 	struct link *l;
 	int j, k, ci, found;

@@ -272,23 +272,56 @@ by_thread_cmp(const void *a, const void *b)
 /* Everything passes on; what the graph needs is kept on the way. */
 /*
  * Of a wait-for snapshot, what the diagnosis uses beyond its links: who
- * waits for input from a terminal, that is for a person.  A newer
- * snapshot replaces an older one.
+ * waits for input from a terminal, that is for a person, and what each
+ * blocked thread waits on.  A newer snapshot replaces an older one.
  */
 static void
 read_wait(struct graph *g, const struct wait_rec *w)
 {
-	static uint64_t snap = NO_TIME;
+	struct snapwait *s;
 
-	if (w->time != snap) {
-		snap = w->time;
-		g->nreaders = 0;
+	if (w->time != g->snap_time) {
+		g->snap_time = w->time;
+		g->nreaders = g->nsnapw = 0;
 	}
+	/* A thread's objects come together: one entry for them all. */
+	s = g->nsnapw > 0 ? &g->snapw[g->nsnapw - 1] : NULL;
+	if (s == NULL || s->tid != w->tid) {
+		g->snapw = xrealloc(g->snapw, (g->nsnapw + 1) *
+		    sizeof(*g->snapw));
+		s = &g->snapw[g->nsnapw++];
+		memset(s, 0, sizeof(*s));
+		s->tid = w->tid;
+	}
+	s->clients |= w->mode == WM_ACCEPT;
+	s->sockets |= strncmp(w->object, "socket:", 7) == 0;
+	s->timed |= w->timeout != NO_TIME;
 	if (strcmp(w->type, WT_TTY) != 0 || w->mode != WM_IN)
 		return;
 	g->readers = xrealloc(g->readers, (g->nreaders + 1) *
 	    sizeof(*g->readers));
 	g->readers[g->nreaders++] = w->tid;
+}
+
+int
+snapshot_wait(const struct graph *g, const struct vertex *v,
+    struct snapwait *out)
+{
+	int i, found = 0;
+
+	if (g->snap_time == NO_TIME || v->begin > g->snap_time ||
+	    (v->end < g->snap_time && v->end < g->last_time))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < g->nsnapw; i++)
+		if (g->snapw[i].tid == v->tid) {
+			out->tid = v->tid;
+			out->clients |= g->snapw[i].clients;
+			out->sockets |= g->snapw[i].sockets;
+			out->timed |= g->snapw[i].timed;
+			found = 1;
+		}
+	return found;
 }
 
 int
@@ -319,6 +352,7 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int flags)
 	int32_t k;
 
 	memset(g, 0, sizeof(*g));
+	g->snap_time = NO_TIME;
 	while ((rec = source_next(src)) != NULL) {
 		writer_record(out, rec);
 		if (rec->time != NO_TIME) {

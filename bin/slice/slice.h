@@ -51,6 +51,17 @@ struct baseline {
 	uint64_t	 spin, vertex, waker, rank;
 };
 
+/*
+ * What the last wait-for snapshot says a blocked thread waits for, over
+ * all the objects of its wait: more than its system call's name can say.
+ */
+struct snapwait {
+	uint32_t	 tid;
+	uint8_t		 clients;	/* a listener: connections to come */
+	uint8_t		 sockets;	/* a socket: a peer's data */
+	uint8_t		 timed;		/* a timeout of its own */
+};
+
 struct graph {
 	struct vertex	*v;		/* in the order met; v[0] unused */
 	uint64_t	 nv, capv;
@@ -68,6 +79,9 @@ struct graph {
 	uint64_t	 first_time, last_time;
 	uint32_t	*readers;	/* threads the last wait-for snapshot */
 	int		 nreaders;	/* saw reading their terminal */
+	struct snapwait	*snapw;		/* and what each blocked thread */
+	int		 nsnapw;	/* waited for */
+	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 };
 
@@ -79,6 +93,9 @@ void		 graph_read(struct graph *, struct source *, struct writer *,
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
 int		 reads_terminal(const struct graph *, uint32_t tid);
+/* The snapshot's word on vertex v's wait, if it was taken during it. */
+int		 snapshot_wait(const struct graph *, const struct vertex *v,
+		    struct snapwait *);
 uint64_t	 vertex_next(struct graph *, uint64_t id);	/* same thread */
 const char	*str_of(uint32_t);
 uint32_t	 str_id(const char *);

@@ -7,7 +7,11 @@
 # a TCP server's queue, a file lock, a pipe chain, a child waited for, a
 # relay of sockets; and for what the history adds: a consumer whose
 # producer is a new process each time (the baseline's, mapped to the
-# present one by relation), a lock held by a session that a script feeds.
+# present one by relation), a lock held by a session that a script feeds;
+# and five that none of those is like: a stopped producer, a datagram
+# server, a lock between a server's threads, a semaphore in shared memory
+# between processes, a database's row lock (skipped without PostgreSQL,
+# which share/scripts/install-deps does not install: a service).
 # Every case and both cuts, to the same bar: test/real/real.bats.
 
 load helpers
@@ -54,4 +58,24 @@ during() {
 
 @test "real, in progress: sqlite3 naps for a lock a session holds while its script sleeps" {
 	during sqlite-busy
+}
+
+@test "real, in progress: grep reads a pipe whose writer was stopped (SIGSTOP)" {
+	during stopped-producer
+}
+
+@test "real, in progress: dig waits for a slow DNS server over UDP" {
+	during dig-udp
+}
+
+@test "real, in progress: curl -> a threaded HTTP server whose handler waits for a lock another holds" {
+	during http-threadlock
+}
+
+@test "real, in progress: a parent waits on a multiprocessing.Lock its worker holds" {
+	during py-semlock
+}
+
+@test "real, in progress: a PostgreSQL UPDATE waits for a row another session holds" {
+	during pg-rowlock
 }

@@ -248,6 +248,29 @@ holders_of() {
 	    grep -qx sleep
 }
 
+@test "waitfor: a server that polls its listening sockets waits for connections" {
+	need_root
+	command -v python3 >/dev/null || skip "python3 not installed"
+	bg python3 -c '
+import select, socket, sys
+u = socket.socket(socket.AF_UNIX)
+u.bind(sys.argv[1]); u.listen()
+t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen()
+c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1])
+a, _ = u.accept()
+select.select([u, t, a], [], [], 100)' "$T/sock"
+	py=${PIDS# }
+	snap "$py" pselect6 -p "$py"
+	records wait -v t="$py" '$TID == t { print $TYPE, $MODE }' "$T/s.csv" |
+	    sort >"$T/m"
+	cat "$T/m"
+	# The two listeners are ready when a client comes; the connection
+	# when its peer sends.
+	[ "$(cat "$T/m")" = "tcp accept
+unix accept
+unix in" ]
+}
+
 @test "waitfor: epoll_wait on a pipe: the watched fd, and its writer" {
 	need_root
 	start_case epoll
