@@ -501,6 +501,49 @@ holders(struct dctx *x, uint64_t id, int depth)
 }
 
 /*
+ * A process that waits, as the snapshot saw it, on no socket and on no
+ * timer of its own, with no holder the kernel could name that led
+ * anywhere, waits for a wake-up only its own program sends (a latch, a
+ * semaphore in shared memory: a database's row lock).  The suspects are
+ * the other processes of the program stuck through the hang while a
+ * thread of another process waits for them, by the kernel's word: each
+ * is in the middle of a request of its own, and may hold what it needs.
+ * A process merely idle, or serving nobody now, is no suspect.
+ */
+static int
+busy_siblings(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *f, *t;
+	struct snapwait sw;
+	struct link *l;
+	char why[200];
+	uint64_t s;
+	int32_t k;
+	int found = 0;
+
+	if (!snapshot_wait(g, v, &sw) || sw.sockets || sw.timed ||
+	    sw.clients || stuck(x, v->tid) != id)
+		return 0;
+	for (k = 0; k < g->nl; k++) {
+		l = &g->l[k];
+		if (!(l->props & LR_HOLDS) || l->weak || l->from == 0 ||
+		    (f = vertex_get(g, l->from)) == NULL ||
+		    f->comm != v->comm || f->pid == v->pid ||
+		    (t = vertex_get(g, l->to)) == NULL ||
+		    t->pid == f->pid || t->pid == v->pid ||
+		    stuck(x, t->tid) != l->to || (s = stuck(x, f->tid)) == 0)
+			continue;
+		snprintf(why, sizeof(why), "of %s's processes, stuck through "
+		    "the hang with %s %u waiting for it: %s %u waits for what "
+		    "only its program sends", str_of(v->comm), str_of(t->comm),
+		    t->pid, str_of(v->comm), v->pid);
+		found |= blame(x, s, why, depth, 0);
+	}
+	return found;
+}
+
+/*
  * The baseline was another process of the same program, and whoever
  * ended its wait is gone: the waker's process, or whoever woke the waker
  * (a server is only the messenger of the client that fed it).  Each of
@@ -604,7 +647,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	}
 	for (;;) {
 		if (waker == 0)
-			return 0;
+			break;
 		pi = new_path(x->d);
 		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
 		if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, "
@@ -619,8 +662,9 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		 */
 		if (depth > 0 || base == 0 || ++rank > MAX_EPISODES ||
 		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
-			return 0;
+			break;
 	}
+	return busy_siblings(x, id, depth);
 }
 
 /* Working: the work itself is the cause; the slice shows its input. */

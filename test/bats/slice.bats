@@ -236,3 +236,62 @@ diagnose_nap() {
 	echo "$out"
 	[[ "$out" == "Root cause: master 3: the kernel says it holds what worker 2 waits on: writer pipe:77"* ]]
 }
+
+@test "slice: a wait for what only its program sends: the sibling a client waits for" {
+	# Worker 2, which client 1 waits for, waits on its signalfd alone:
+	# no socket, no timer, no holder.  Worker 4 naps while client 5 waits
+	# for it, in the middle of a request; worker 6 naps serving nobody;
+	# master 3 waits for connections.
+	stream >sib.csv <<-'EOS'
+	task,100,1,1,client
+	task,100,2,2,worker
+	task,100,3,3,master
+	task,100,4,4,worker
+	task,100,5,5,client
+	task,100,6,6,worker
+	event,400000000,3,3,,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,400000100,3,3,,0,sys_exit,-,1,write,1
+	event,500000000,3,3,,0,sys_enter,-,270,pselect6,0x6,0x0,0x0,0x0,0x0,0x0
+	event,500000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,600000000,4,4,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,600000100,4,4,,1,sys_exit,-,44,sendto,1
+	event,600000200,4,4,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0x2710
+	event,600000300,4,4,,1,switch,-,S,0,0,swapper/1
+	event,650000000,6,6,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0x2710
+	event,650000300,6,6,,1,switch,-,S,0,0,swapper/1
+	event,700000000,5,5,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,700000100,5,5,,0,switch,-,S,0,0,swapper/0
+	event,800000000,2,2,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,800000100,2,2,,1,sys_exit,-,44,sendto,1
+	event,900000000,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0xffffffff
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,unix,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,unix,worker
+	wait,4000000000,2,2,S,epoll_wait,5,epoll,epoll:2:5,in,,,900000000,,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	wait,4000000000,2,2,S,epoll_wait,7,signalfd,signalfd:2:7,in,,,900000000,epoll:2:5,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	wait,4000000000,4,4,S,epoll_wait,5,epoll,epoll:4:5,in,10000000000,,600000200,,do_epoll_wait,worker,0x5,0x0,0x1,0x2710
+	wait,4000000000,4,4,S,epoll_wait,7,signalfd,signalfd:4:7,in,10000000000,,600000200,epoll:4:5,do_epoll_wait,worker,0x5,0x0,0x1,0x2710
+	wait,4000000000,5,5,S,poll,3,unix,socket:52,in,,,700000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,4,0,socket:52,peer,4,,unix,worker
+	wait,4000000000,6,6,S,epoll_wait,5,epoll,epoll:6:5,in,10000000000,,650000000,,do_epoll_wait,worker,0x5,0x0,0x1,0x2710
+	wait,4000000000,3,3,S,pselect6,6,unix,socket:60,accept,60000000000,,500000000,,poll_schedule_timeout,master,0x6,0x0,0x0,0x0,0x0,0x0
+	event,5000000000,3,3,,1,sys_enter,-,39,getpid
+	EOS
+	out=$(diagnose_nap <sib.csv)
+	echo "$out"
+	[[ "$out" == "Root cause: worker 4: sleeping in epoll_wait for 4.4 s so far: its own timer ends it; of worker's processes, stuck through the hang with client 5 waiting for it"* ]]
+	argus-segment -q -Z sib.csv | argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
+	    grep -q '^Wait chain: client 1 → worker 2 → worker 4$'
+	# Nobody waits for worker 4: no suspect.
+	grep -v 'socket:52' sib.csv >alone.csv
+	out=$(diagnose_nap <alone.csv)
+	echo "$out"
+	[[ "$out" == "Nothing found beyond the hung thread"* ]]
+	# With a socket to wait on, worker 2 may wait for a client: no suspect.
+	sed 's/signalfd,signalfd:2:7/unix,socket:51/' sib.csv >sock.csv
+	out=$(diagnose_nap <sock.csv)
+	[[ "$out" == "Nothing found beyond the hung thread"* ]]
+}
