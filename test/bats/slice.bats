@@ -236,3 +236,57 @@ diagnose_nap() {
 	echo "$out"
 	[[ "$out" == "Root cause: master 3: the kernel says it holds what worker 2 waits on: writer pipe:77"* ]]
 }
+
+# Client 1 waits for proxy worker 2, the peer of its socket; the worker's
+# epoll_wait watches its master's channel (master 3 holds the other end,
+# waiting in MASTER-CALL) and the backend's connection (backend 4,
+# asleep).
+proxy() {	# MASTER-CALL NR
+	stream <<-EOF
+	task,100,1,1,client
+	task,100,2,2,worker
+	task,100,3,3,master
+	task,100,4,4,backend
+	event,200000000,3,3,,0,sys_enter,-,1,write,0x3,0x0,0x1
+	event,200000100,3,3,,0,sys_exit,-,1,write,1
+	event,300000000,3,3,,0,sys_enter,-,$2,$1,0x0,0x8
+	event,300000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,700000000,4,4,,1,sys_enter,-,45,recvfrom,0x4,0x0,0x1
+	event,700000100,4,4,,1,sys_exit,-,45,recvfrom,1
+	event,800000000,4,4,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,800000100,4,4,,1,switch,-,S,0,0,swapper/1
+	event,850000000,2,2,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,850000100,2,2,,1,sys_exit,-,44,sendto,1
+	event,900000000,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0xffffffff
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,tcp,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,tcp,worker
+	wait,4000000000,2,2,S,epoll_wait,5,epoll,epoll:2:5,in,,,900000000,,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	wait,4000000000,2,2,S,epoll_wait,6,unix,socket:52,in,,,900000000,epoll:2:5,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	wait,4000000000,2,2,S,epoll_wait,7,tcp,socket:53,in,,,900000000,epoll:2:5,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	holder,4000000000,3,0,socket:52,peer,3,,unix,master
+	holder,4000000000,4,0,socket:53,peer,4,,tcp,backend
+	wait,4000000000,3,3,S,$1,,,,signal,,,300000000,,sigsuspend,master,0x0,0x8
+	wait,4000000000,4,4,S,clock_nanosleep,,,,sleep,,,800000000,,hrtimer_nanosleep,backend,0x1,0x0,0x0,0x0
+	event,5000000000,3,3,,1,sys_enter,-,39,getpid
+	EOF
+}
+
+@test "slice: a supervisor waiting for any signal holds its worker's channel but is no culprit" {
+	out=$(proxy rt_sigsuspend 130 | diagnose_nap)
+	echo "$out"
+	[[ "$out" == "Root cause: backend 4: sleeping in clock_nanosleep"* ]]
+	out=$(proxy rt_sigsuspend 130 | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>/dev/null | grep '^root,')
+	echo "$out"
+	[ "$(grep -c '^root,[0-9]*,3,3,' <<<"$out")" -eq 0 ]
+	# A master that waits in read(2) on that channel is blamed with it.
+	out=$(proxy read 0 | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>/dev/null | grep '^root,')
+	echo "$out"
+	[ "$(grep -c '^root,[0-9]*,3,3,' <<<"$out")" -eq 1 ]
+}
