@@ -343,11 +343,14 @@ syscall_is_dispatch(const char *name)
 {
 	/*
 	 * Not poll(2) and select(2): a client waits for its one server in
-	 * them as often as a server waits for its many clients.
+	 * them as often as a server waits for its many clients.  A wait for
+	 * any signal at all is a supervisor's between its children's events
+	 * (a master process, which holds its workers' channels).
 	 */
 	static const char *const dispatch[] = { "epoll_wait", "epoll_pwait",
 	    "epoll_pwait2", "accept", "accept4", "kevent", "kevent64",
-	    "kevent_qos", "kevent_id", NULL };
+	    "kevent_qos", "kevent_id", "rt_sigsuspend", "sigsuspend",
+	    "pause", NULL };
 
 	return in_list(name, dispatch);
 }

@@ -13,6 +13,7 @@
 #include "waits.h"
 
 #define COMM_LEN	16
+#define MAX_RUNS	8	/* earlier runs of a target's program kept */
 
 struct rel {
 	uint64_t	 time;
@@ -22,6 +23,9 @@ struct rel {
 
 struct rthread {
 	uint32_t	 tid, pid;
+	uint32_t	 parent;	/* a process's: the process that forked it */
+	uint64_t	 born;		/* and when */
+	char		 prog[COMM_LEN];	/* what its last exec ran */
 	char		*names;		/* every name it had, "\n"-separated */
 	uint64_t	*wakes;		/* times its segments begin, after the first */
 	size_t		 nwakes, capwakes;
@@ -270,6 +274,7 @@ see_event(struct relate *r, const struct event *ev)
 {
 	uint32_t *cur = irq_for(r, ev->cpu), other;
 	int task = ev->ctx == '-';
+	struct rthread *t;
 
 	if (ev->tid != 0)
 		thread(r, ev->tid, ev->pid);
@@ -281,8 +286,12 @@ see_event(struct relate *r, const struct event *ev)
 		break;
 	case E_FORK:
 		other = event_other_tid(ev);
-		thread(r, other, event_pid(ev, 0));
-		name(thread(r, other, 0), event_str(ev, 3));
+		t = thread(r, other, event_pid(ev, 0));
+		if (t->pid == other) {
+			t->parent = ev->pid;
+			t->born = ev->time;
+		}
+		name(t, event_str(ev, 3));
 		relation(r, ev->time, ev->tid, 0, other, 0);
 		break;
 	case E_SIGNAL_GENERATE:
@@ -293,7 +302,9 @@ see_event(struct relate *r, const struct event *ev)
 		name(thread(r, ev->tid, 0), event_str(ev, 0));
 		break;
 	case E_COMM:
-		name(thread(r, (uint32_t)arg_u64(ev, 1), 0), event_str(ev, 3));
+		t = thread(r, (uint32_t)arg_u64(ev, 1), 0);
+		name(t, event_str(ev, 3));
+		snprintf(t->prog, sizeof(t->prog), "%s", event_str(ev, 3));
 		break;
 	/*
 	 * An interrupt works for whoever set it up: the timer's armer, the
@@ -584,6 +595,50 @@ push_source(struct relate *r, struct queue *q, uint32_t tid, uint64_t time,
 		push(q, t, after(t->wakes, t->nwakes, time), depth);
 }
 
+/*
+ * A program run once per task (a client, a watcher a script starts each
+ * time) had its normal waits in other processes: the ones the target's
+ * parent forked to run the same program.  They are targets too, and so
+ * whoever ended their waits: what the hung one waits for, done then.
+ */
+static void
+runs_of_targets(struct relate *r)
+{
+	struct rthread *t, *u, *runs[MAX_RUNS];
+	size_t n, i, nt = 0;
+	uint32_t *targets = NULL;
+
+	/* The targets as they are, not those this adds. */
+	for (t = r->threads; t != NULL; t = t->hh.next)
+		if (t->target && t->tid == t->pid && t->parent != 0 &&
+		    t->prog[0] != '\0') {
+			targets = xrealloc(targets, (nt + 1) * sizeof(*targets));
+			targets[nt++] = t->tid;
+		}
+	while (nt-- > 0) {
+		HASH_FIND(hh, r->threads, &targets[nt], sizeof(uint32_t), t);
+		/*
+		 * The latest runs before it: a shell that has run the
+		 * program a thousand times would bring in the machine.
+		 */
+		n = 0;
+		for (u = r->threads; u != NULL; u = u->hh.next) {
+			if (u->target || u->parent != t->parent ||
+			    u->born >= t->born || strcmp(u->prog, t->prog) != 0)
+				continue;
+			for (i = n < MAX_RUNS ? n++ : MAX_RUNS;
+			    i > 0 && runs[i - 1]->born < u->born; i--)
+				if (i < MAX_RUNS)
+					runs[i] = runs[i - 1];
+			if (i < MAX_RUNS)
+				runs[i] = u;
+		}
+		for (i = 0; i < n; i++)
+			relate_target_pid(r, runs[i]->pid);
+	}
+	free(targets);
+}
+
 uint32_t *
 relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 {
@@ -601,6 +656,7 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 			qsort(t->in, t->nin, sizeof(*t->in), cmp_rel);
 		t->done = xcalloc(t->nwakes + 1, 1);
 	}
+	runs_of_targets(r);
 	for (t = r->threads; t != NULL; t = t->hh.next)
 		for (k = 0; t->target && k <= t->nwakes; k++)
 			push(&q, t, k, 0);

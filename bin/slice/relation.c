@@ -5,7 +5,10 @@
  * the processes that took part in that normal episode are gone.  The one
  * to look at now is the process in the same relation to the hung one:
  * the sibling forked as many forks before it (a shell's producer and
- * consumer), its parent, its child of the same rank.
+ * consumer), its parent, its child of the same rank.  Between two
+ * siblings a script may fork helpers (a command substitution, a poll of
+ * /proc) a different number of times; counted among the forks of the same
+ * program, they are as far apart.
  */
 #include <stdlib.h>
 
@@ -52,6 +55,7 @@ process_parent(struct graph *g, uint32_t pid)
 struct child {
 	uint64_t	 born;
 	uint32_t	 pid;
+	uint32_t	 comm;	/* what it ran first: its first exec's */
 };
 
 static int
@@ -68,17 +72,26 @@ by_birth(const void *a, const void *b)
 static size_t
 children(struct graph *g, uint32_t parent, struct child **c)
 {
-	struct vertex *v;
-	uint32_t last = 0;
+	struct vertex *v = vertex_get(g, vertex_at(g, parent, 0));
+	uint32_t last = 0, pc = v != NULL ? v->comm : 0;	/* till an exec */
 	size_t n = 0, cap = 0;
 	uint64_t i, born;
 
 	*c = NULL;
 	for (i = 0; i < g->nby; i++) {
 		v = &g->v[g->by_thread[i]];
-		if (v->tid == last)
+		if (v->tid == last) {
+			/*
+			 * by_thread is by (tid, begin).  Not what it ran
+			 * last: a job that ends in an exec of its last
+			 * command is the same job before it.
+			 */
+			if (n > 0 && (*c)[n - 1].pid == v->tid &&
+			    (*c)[n - 1].comm == pc)
+				(*c)[n - 1].comm = v->comm;
 			continue;
-		last = v->tid;	/* by_thread is by (tid, begin): its first */
+		}
+		last = v->tid;	/* its first */
 		if (v->pid != v->tid || forked_by(g, v->pid, &born) != parent)
 			continue;
 		if (n == cap) {
@@ -86,6 +99,7 @@ children(struct graph *g, uint32_t parent, struct child **c)
 			*c = xrealloc(*c, cap * sizeof(**c));
 		}
 		(*c)[n].born = born;
+		(*c)[n].comm = v->comm;
 		(*c)[n++].pid = v->pid;
 	}
 	qsort(*c, n, sizeof(**c), by_birth);
@@ -101,6 +115,39 @@ rank_of(const struct child *c, size_t n, uint32_t pid)
 		if (c[i].pid == pid)
 			return (long)i;
 	return -1;
+}
+
+/*
+ * How many forks of program comm from rank a to rank b (b's own counted),
+ * signed as b - a is.
+ */
+static long
+forks_of(const struct child *c, long a, long b, uint32_t comm)
+{
+	long i, d = b > a ? 1 : -1, k = 0;
+
+	for (i = a; i != b; ) {
+		i += d;
+		if (c[i].comm == comm)
+			k += d;
+	}
+	return k;
+}
+
+/* The child k forks of program comm from rank r, or 0. */
+static uint32_t
+fork_of(const struct child *c, size_t n, long r, long k, uint32_t comm)
+{
+	long d = k > 0 ? 1 : -1;
+
+	while (k != 0) {
+		r += d;
+		if (r < 0 || (size_t)r >= n)
+			return 0;
+		if (c[r].comm == comm)
+			k -= d;
+	}
+	return c[r].pid;
 }
 
 /* The child of parent at rank r (from 0), or 0. */
@@ -122,8 +169,8 @@ counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
 	uint32_t pb = process_parent(g, base), pn = process_parent(g, now);
 	struct child *c;
 	size_t n;
-	long rt, rb, rn;
-	uint32_t pid = 0;
+	long rt, rb, rn, k;
+	uint32_t pid = 0, comm;
 
 	if (then == base) {
 		*relation = "itself";
@@ -146,13 +193,19 @@ counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
 	n = children(g, pb, &c);
 	rt = rank_of(c, n, then);
 	rb = rank_of(c, n, base);
+	comm = rt >= 0 ? c[rt].comm : 0;
+	k = rt >= 0 && rb >= 0 && rt != rb ? forks_of(c, rb, rt, comm) : 0;
 	free(c);
 	if (rt < 0 || rb < 0)
 		return 0;
 	n = children(g, pn, &c);
-	if ((rn = rank_of(c, n, now)) >= 0 && rn + rt - rb >= 0 &&
-	    (size_t)(rn + rt - rb) < n)
-		pid = c[rn + rt - rb].pid;
+	if ((rn = rank_of(c, n, now)) >= 0) {
+		if (rn + rt - rb >= 0 && (size_t)(rn + rt - rb) < n &&
+		    c[rn + rt - rb].comm == comm)
+			pid = c[rn + rt - rb].pid;
+		else if (k != 0)
+			pid = fork_of(c, n, rn, k, comm);
+	}
 	free(c);
 	*relation = rt < rb ? "its sibling, as many forks before it" :
 	    "its sibling, as many forks after it";

@@ -11,7 +11,11 @@
 # and five that none of those is like: a stopped producer, a datagram
 # server, a lock between a server's threads, a semaphore in shared memory
 # between processes, a database's row lock (skipped without PostgreSQL,
-# which share/scripts/install-deps does not install: a service).
+# which share/scripts/install-deps does not install: a service); and five
+# more: a pre-forked worker among several sharing a listener, a Unix
+# datagram socket's full queue, an inotify watch a late job ends (a
+# baseline by relation again, with helpers forked between), a reverse
+# proxy idle in its event loop beside its master, a thread pool's future.
 # Every case and both cuts, to the same bar: test/real/real.bats.
 
 load helpers
@@ -78,4 +82,24 @@ during() {
 
 @test "real, in progress: a PostgreSQL UPDATE waits for a row another session holds" {
 	during pg-rowlock
+}
+
+@test "real, in progress: curl -> one of gunicorn's pre-forked workers, slow" {
+	during gunicorn-prefork
+}
+
+@test "real, in progress: logger blocked on a Unix datagram socket a syslog stopped reading" {
+	during dgram-full
+}
+
+@test "real, in progress: inotifywait waits for a file a job beside it writes late (baseline by relation)" {
+	during inotify-wait
+}
+
+@test "real, in progress: curl -> nginx, idle in its event loop -> slow backend" {
+	during nginx-proxy
+}
+
+@test "real, in progress: a ThreadPoolExecutor's caller waits on its worker thread's slow server" {
+	during futures-http
 }

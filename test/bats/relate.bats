@@ -77,6 +77,46 @@ setup() {
 	[ "$output" = "1,2,3,4,5,6" ]
 }
 
+@test "relate: the earlier runs of the target's program by the same parent, and who ended their waits" {
+	# Script 800 runs watch 110, which mv 130 (a child of job 120) wakes
+	# at 2 s; then watch 150, which waits.  Watch 160, another script's
+	# (900), woken by 170, and the script's grep 140, are not the target's.
+	{
+		for t in 800 900 110 120 130 140 150 160 170; do echo "task,0,$t,$t,t$t"; done
+		fork() {	# T PARENT CHILD COMM
+			echo "event,$1,$2,$2,,0,fork,-,$3,$3,0x0,sh"
+			echo "event,$(($1 + 1)),$3,$3,,0,comm,-,$3,$3,sh,$4"
+		}
+		fork 1000000000 800 110 watch
+		fork 1100000000 800 120 job
+		fork 1200000000 120 130 mv
+		echo "event,2000000000,130,130,,0,waking,-,110,110,0,watch"
+		fork 2500000000 800 140 grep
+		fork 2600000000 900 160 watch
+		echo "event,2700000000,170,170,,0,waking,-,160,160,0,watch"
+		fork 3000000000 800 150 watch
+	} | stream >runs.csv
+	run argus-relate --tid 150 runs.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "110,120,130,150,800" ]
+	# Of a program the parent ran again and again, the 8 latest runs:
+	# 9 watchers before 150, each 10 s before the next, 201 the first.
+	{
+		cat runs.csv
+		for i in $(seq 9); do
+			echo "event,$((i * 10))000000000,800,800,,0,fork,-,$((200 + i)),$((200 + i)),0x0,sh"
+			echo "event,$((i * 10))000000001,$((200 + i)),$((200 + i)),,0,comm,-,$((200 + i)),$((200 + i)),sh,watch"
+		done
+		echo "event,100000000000,800,800,,0,fork,-,250,250,0x0,sh"
+		echo "event,100000000001,250,250,,0,comm,-,250,250,sh,watch"
+	} | argus-cat -Z - >many.csv
+	run argus-relate --tid 250 many.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "202,203,204,205,206,207,208,209,250,800" ]
+}
+
 @test "relate: argus-cat --related keeps what a graph of those threads needs" {
 	run argus-cat -r 100,200,400,700,800 s.csv
 	echo "$output"

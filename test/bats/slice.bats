@@ -295,3 +295,125 @@ diagnose_nap() {
 	out=$(diagnose_nap <sock.csv)
 	[[ "$out" == "Nothing found beyond the hung thread"* ]]
 }
+
+# A script (bash 1) starts a watcher, polls with a helper, and starts a
+# job beside it whose child ends the watcher's wait: three normal
+# episodes.  Then the watcher hangs, and two helpers come before the job.
+# Times in ms.
+ms() { echo $(($1 * 1000000)); }
+jfork() {	# T PARENT CHILD COMM
+	echo "task,$(ms $1),$3,$3,bash"
+	echo "event,$(ms $1),$2,$2,,0,fork,-,$3,$3,0x1200000,bash"
+	echo "event,$(($(ms $1) + 100)),$2,$2,,0,wakeup_new,-,$3,$3,0,bash"
+	echo "event,$(($(ms $1) + 200)),$3,$3,,1,comm,-,$3,$3,bash,$4"
+	echo "event,$(($(ms $1) + 300)),$3,$3,,1,exec,-,/bin/$4,$3"
+}
+jblock() {	# T PID CALL NR ARGS
+	echo "event,$(ms $1),$2,$2,,1,sys_enter,-,$4,$3,$5"
+	echo "event,$(($(ms $1) + 100)),$2,$2,,1,switch,-,S,0,0,swapper/1"
+}
+jwake() {	# T WAKER PID COMM NR
+	echo "event,$(ms $1),$2,$2,,1,waking,-,$3,$3,0,$4"
+	echo "event,$(($(ms $1) + 100)),$2,$2,,1,switch,-,R,$3,$3,$4"
+	echo "event,$(($(ms $1) + 200)),$3,$3,,0,sys_exit,-,$5,0"
+	echo "event,$(($(ms $1) + 300)),$3,$3,,0,switch,-,R,$2,$2,x"
+}
+jgone() {	# T PID COMM
+	echo "event,$(ms $1),$2,$2,,1,exit,-,$3,1"
+	echo "event,$(($(ms $1) + 100)),$2,$2,,1,switch,-,Z,0,0,swapper/1"
+}
+jobs_stream() {
+	local e b p
+	echo "argus-stream,1"
+	echo "task,1,1,1,bash"
+	for e in 0 1 2; do
+		b=$((e * 300 + 100)) p=$((e * 10 + 10))
+		jfork $b 1 $p watch
+		jblock $((b + 1)) $p read 0 0x4,0x0,0x100
+		jfork $((b + 10)) 1 $((p + 1)) grep
+		jgone $((b + 12)) $((p + 1)) grep
+		jfork $((b + 20)) 1 $((p + 2)) sh
+		jblock $((b + 22)) $((p + 2)) wait4 61 0xffffffff,0x0,0x0,0x0
+		jfork $((b + 25)) $((p + 2)) $((p + 3)) mv
+		jwake $((b + 30)) $((p + 3)) $p watch 0
+		jwake $((b + 31)) $((p + 3)) $((p + 2)) sh 61
+		jgone $((b + 32)) $((p + 3)) mv
+		jgone $((b + 33)) $((p + 2)) sh
+		jgone $((b + 34)) $p watch
+	done
+	jfork 1000 1 40 watch
+	jblock 1001 40 read 0 0x4,0x0,0x100
+	jfork 1010 1 41 grep
+	jgone 1012 41 grep
+	jfork 1015 1 42 grep
+	jgone 1017 42 grep
+	jfork 1020 1 43 sh
+	jfork 1025 43 44 sleep
+	jblock 1026 44 clock_nanosleep 230 0x0,0x0,0x0,0x0
+	jblock 1027 43 wait4 61 0xffffffff,0x0,0x0,0x0
+	echo "event,$(ms 4000),1,1,,0,sys_enter,-,39,getpid"
+}
+
+@test "slice: a sibling counterpart is as many forks of the same program apart, whatever helpers came between" {
+	out=$(jobs_stream | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 40 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null | sed -n 2,3p)
+	echo "$out"
+	# The job, not the second helper at the job's old rank (gone).
+	[[ "$out" == "Root cause: sh 43: is to the hung process what sh 32,"*"its sibling, as many forks after it"* ]]
+	grep -q '^Wait chain: watch 40 → sh 43$' <<<"$out"
+}
+
+# Client 1 waits for proxy worker 2, the peer of its socket; the worker's
+# epoll_wait watches its master's channel (master 3 holds the other end,
+# waiting in MASTER-CALL) and the backend's connection (backend 4,
+# asleep).
+proxy() {	# MASTER-CALL NR
+	stream <<-EOF
+	task,100,1,1,client
+	task,100,2,2,worker
+	task,100,3,3,master
+	task,100,4,4,backend
+	event,200000000,3,3,,0,sys_enter,-,1,write,0x3,0x0,0x1
+	event,200000100,3,3,,0,sys_exit,-,1,write,1
+	event,300000000,3,3,,0,sys_enter,-,$2,$1,0x0,0x8
+	event,300000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,700000000,4,4,,1,sys_enter,-,45,recvfrom,0x4,0x0,0x1
+	event,700000100,4,4,,1,sys_exit,-,45,recvfrom,1
+	event,800000000,4,4,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,800000100,4,4,,1,switch,-,S,0,0,swapper/1
+	event,850000000,2,2,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,850000100,2,2,,1,sys_exit,-,44,sendto,1
+	event,900000000,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0xffffffff
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,tcp,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,tcp,worker
+	wait,4000000000,2,2,S,epoll_wait,5,epoll,epoll:2:5,in,,,900000000,,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	wait,4000000000,2,2,S,epoll_wait,6,unix,socket:52,in,,,900000000,epoll:2:5,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	wait,4000000000,2,2,S,epoll_wait,7,tcp,socket:53,in,,,900000000,epoll:2:5,do_epoll_wait,worker,0x5,0x0,0x1,0xffffffff
+	holder,4000000000,3,0,socket:52,peer,3,,unix,master
+	holder,4000000000,4,0,socket:53,peer,4,,tcp,backend
+	wait,4000000000,3,3,S,$1,,,,signal,,,300000000,,sigsuspend,master,0x0,0x8
+	wait,4000000000,4,4,S,clock_nanosleep,,,,sleep,,,800000000,,hrtimer_nanosleep,backend,0x1,0x0,0x0,0x0
+	event,5000000000,3,3,,1,sys_enter,-,39,getpid
+	EOF
+}
+
+@test "slice: a supervisor waiting for any signal holds its worker's channel but is no culprit" {
+	out=$(proxy rt_sigsuspend 130 | diagnose_nap)
+	echo "$out"
+	[[ "$out" == "Root cause: backend 4: sleeping in clock_nanosleep"* ]]
+	out=$(proxy rt_sigsuspend 130 | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>/dev/null | grep '^root,')
+	echo "$out"
+	[ "$(grep -c '^root,[0-9]*,3,3,' <<<"$out")" -eq 0 ]
+	# A master that waits in read(2) on that channel is blamed with it.
+	out=$(proxy read 0 | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>/dev/null | grep '^root,')
+	echo "$out"
+	[ "$(grep -c '^root,[0-9]*,3,3,' <<<"$out")" -eq 1 ]
+}

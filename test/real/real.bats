@@ -97,3 +97,23 @@ check() {
 @test "real: fcntl(F_OFD_SETLKW) waiting for an OFD lock's holder" {
 	check ofd-lock
 }
+
+@test "real: curl -> one of gunicorn's pre-forked workers, slow" {
+	check gunicorn-prefork
+}
+
+@test "real: logger blocked on a Unix datagram socket a syslog stopped reading" {
+	check dgram-full
+}
+
+@test "real: inotifywait waiting for a file a job beside it writes late" {
+	check inotify-wait
+}
+
+@test "real: curl -> nginx reverse proxy -> slow backend" {
+	check nginx-proxy
+}
+
+@test "real: a ThreadPoolExecutor's caller waits on a worker thread waiting on a slow server" {
+	check futures-http
+}
