@@ -14,6 +14,8 @@
 
 #define COMM_LEN	16
 #define MAX_RUNS	8	/* earlier runs of a target's program kept */
+#define MAX_SIBLINGS	3	/* forks each side of a target kept */
+#define MAX_NEAR	(MAX_RUNS > MAX_SIBLINGS ? MAX_RUNS : MAX_SIBLINGS)
 
 struct rel {
 	uint64_t	 time;
@@ -595,46 +597,76 @@ push_source(struct relate *r, struct queue *q, uint32_t tid, uint64_t time,
 		push(q, t, after(t->wakes, t->nwakes, time), depth);
 }
 
+/* How far apart two forks of one parent are. */
+static uint64_t
+gap(const struct rthread *t, const struct rthread *u)
+{
+	return t->born > u->born ? t->born - u->born : u->born - t->born;
+}
+
+/*
+ * Into near[], at most k of the processes t's parent forked before t
+ * (before) or after it, running prog if it is not NULL, the nearest
+ * first; their number.
+ */
+static size_t
+nearest(struct relate *r, const struct rthread *t, const char *prog,
+    int before, struct rthread **near, size_t k)
+{
+	struct rthread *u;
+	size_t n = 0, i;
+
+	for (u = r->threads; u != NULL; u = u->hh.next) {
+		if (u->tid != u->pid || u->parent != t->parent ||
+		    (before ? u->born >= t->born : u->born <= t->born) ||
+		    (prog != NULL && strcmp(u->prog, prog) != 0))
+			continue;
+		for (i = n < k ? n++ : k;
+		    i > 0 && gap(t, near[i - 1]) > gap(t, u); i--)
+			if (i < k)
+				near[i] = near[i - 1];
+		if (i < k)
+			near[i] = u;
+	}
+	return n;
+}
+
 /*
  * A program run once per task (a client, a watcher a script starts each
  * time) had its normal waits in other processes: the ones the target's
- * parent forked to run the same program.  They are targets too, and so
- * whoever ended their waits: what the hung one waits for, done then.
+ * parent forked before it to run the same program.  They are targets too,
+ * and so whoever ended their waits: what the hung one waits for, done
+ * then.  And the processes forked just before and after the target, its
+ * part of the task now (a shell's producer for its consumer): nothing may
+ * relate them to it until the hang ends, and the diagnosis maps the
+ * episodes' parts onto them.  The nearest only: a shell that has run a
+ * thousand programs would bring in the machine.
  */
 static void
-runs_of_targets(struct relate *r)
+kin_of_targets(struct relate *r)
 {
-	struct rthread *t, *u, *runs[MAX_RUNS];
+	struct rthread *t, *near[MAX_NEAR];
 	size_t n, i, nt = 0;
 	uint32_t *targets = NULL;
 
 	/* The targets as they are, not those this adds. */
 	for (t = r->threads; t != NULL; t = t->hh.next)
-		if (t->target && t->tid == t->pid && t->parent != 0 &&
-		    t->prog[0] != '\0') {
+		if (t->target && t->tid == t->pid && t->parent != 0) {
 			targets = xrealloc(targets, (nt + 1) * sizeof(*targets));
 			targets[nt++] = t->tid;
 		}
 	while (nt-- > 0) {
 		HASH_FIND(hh, r->threads, &targets[nt], sizeof(uint32_t), t);
-		/*
-		 * The latest runs before it: a shell that has run the
-		 * program a thousand times would bring in the machine.
-		 */
-		n = 0;
-		for (u = r->threads; u != NULL; u = u->hh.next) {
-			if (u->target || u->parent != t->parent ||
-			    u->born >= t->born || strcmp(u->prog, t->prog) != 0)
-				continue;
-			for (i = n < MAX_RUNS ? n++ : MAX_RUNS;
-			    i > 0 && runs[i - 1]->born < u->born; i--)
-				if (i < MAX_RUNS)
-					runs[i] = runs[i - 1];
-			if (i < MAX_RUNS)
-				runs[i] = u;
-		}
+		n = t->prog[0] != '\0' ?
+		    nearest(r, t, t->prog, 1, near, MAX_RUNS) : 0;
 		for (i = 0; i < n; i++)
-			relate_target_pid(r, runs[i]->pid);
+			relate_target_pid(r, near[i]->pid);
+		n = nearest(r, t, NULL, 1, near, MAX_SIBLINGS);
+		for (i = 0; i < n; i++)
+			relate_target_pid(r, near[i]->pid);
+		n = nearest(r, t, NULL, 0, near, MAX_SIBLINGS);
+		for (i = 0; i < n; i++)
+			relate_target_pid(r, near[i]->pid);
 	}
 	free(targets);
 }
@@ -656,7 +688,7 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 			qsort(t->in, t->nin, sizeof(*t->in), cmp_rel);
 		t->done = xcalloc(t->nwakes + 1, 1);
 	}
-	runs_of_targets(r);
+	kin_of_targets(r);
 	for (t = r->threads; t != NULL; t = t->hh.next)
 		for (k = 0; t->target && k <= t->nwakes; k++)
 			push(&q, t, k, 0);

@@ -77,10 +77,10 @@ setup() {
 	[ "$output" = "1,2,3,4,5,6" ]
 }
 
-@test "relate: the earlier runs of the target's program by the same parent, and who ended their waits" {
+@test "relate: the earlier runs of the target's program by the same parent, its nearest siblings, and who ended their waits" {
 	# Script 800 runs watch 110, which mv 130 (a child of job 120) wakes
-	# at 2 s; then watch 150, which waits.  Watch 160, another script's
-	# (900), woken by 170, and the script's grep 140, are not the target's.
+	# at 2 s; then grep 140 and watch 150, which waits.  Watch 160, another
+	# script's (900), woken by 170, is not the target's.
 	{
 		for t in 800 900 110 120 130 140 150 160 170; do echo "task,0,$t,$t,t$t"; done
 		fork() {	# T PARENT CHILD COMM
@@ -99,9 +99,10 @@ setup() {
 	run argus-relate --tid 150 runs.csv
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "110,120,130,150,800" ]
+	[ "$output" = "110,120,130,140,150,800" ]
 	# Of a program the parent ran again and again, the 8 latest runs:
-	# 9 watchers before 150, each 10 s before the next, 201 the first.
+	# 9 watchers before 250, each 10 s before the next, 201 the first.
+	# Of what it forks after 250, the 3 first: 260, 261, 262.
 	{
 		cat runs.csv
 		for i in $(seq 9); do
@@ -110,11 +111,14 @@ setup() {
 		done
 		echo "event,100000000000,800,800,,0,fork,-,250,250,0x0,sh"
 		echo "event,100000000001,250,250,,0,comm,-,250,250,sh,watch"
+		for i in 0 1 2 3; do
+			echo "event,10${i}100000000,800,800,,0,fork,-,26$i,26$i,0x0,sh"
+		done
 	} | argus-cat -Z - >many.csv
 	run argus-relate --tid 250 many.csv
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "202,203,204,205,206,207,208,209,250,800" ]
+	[ "$output" = "202,203,204,205,206,207,208,209,250,260,261,262,800" ]
 }
 
 @test "relate: argus-cat --related keeps what a graph of those threads needs" {
