@@ -204,6 +204,9 @@ state_of(const struct graph *g, const struct vertex *w)
 
 	if (dur > 0 && w->oncpu * 2 >= dur)
 		return TS_WORK;
+	/* TASK_IDLE: a kernel thread with no work queued for it. */
+	if (w->wait == 'I')
+		return TS_DISPATCH;
 	if (w->last_sys != 0 && syscall_is_sleep(sys))
 		return TS_SLEEP;
 	/* Ready when a connection comes: it serves whoever will ask. */

@@ -417,3 +417,47 @@ proxy() {	# MASTER-CALL NR
 	echo "$out"
 	[ "$(grep -c '^root,[0-9]*,3,3,' <<<"$out")" -eq 1 ]
 }
+
+@test "slice: a kernel worker idle (state I) on a baseline's path is no culprit" {
+	# Master 3, which client 1 waits for, was woken last time by helper
+	# 5, which kworker 44 woke on its I/O; the kworker has been idle
+	# since, with no work queued (TASK_IDLE), and the helper is gone.
+	stream >kw.csv <<-'EOS'
+	task,100,1,1,client
+	task,100,3,3,master
+	task,100,5,5,helper
+	task,100,44,44,kworker/1:1H
+	event,200000000,3,3,,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,200000100,3,3,,0,sys_exit,-,1,write,1
+	event,300000000,3,3,,0,sys_enter,-,130,rt_sigsuspend,0x0,0x8
+	event,300000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,300000000,5,5,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,300000100,5,5,,1,switch,-,D,0,0,kworker/1:1H
+	event,305000000,44,44,,1,waking,-,5,5,0,helper
+	event,305000100,44,44,,1,switch,-,I,5,5,helper
+	event,305100000,5,5,,1,sys_exit,-,0,read,1
+	event,305200000,5,5,,1,waking,-,3,3,0,master
+	event,305300000,5,5,,1,sys_enter,-,60,exit,0x0
+	event,305400000,5,5,,1,sched_process_exit,-,helper,5,120
+	event,305500000,5,5,,1,switch,-,X,0,0,swapper/1
+	event,306000000,3,3,,0,sys_exit,-,130,rt_sigsuspend,-4
+	event,306100000,3,3,,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,306200000,3,3,,0,sys_exit,-,44,sendto,1
+	event,400000000,3,3,,0,sys_enter,-,130,rt_sigsuspend,0x0,0x8
+	event,400000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,unix,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,3,0,socket:50,peer,4,,unix,master
+	wait,4000000000,3,3,S,rt_sigsuspend,,,,signal,,,400000000,,sigsuspend,master,0x0,0x8
+	event,5000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+	out=$(diagnose_nap <kw.csv)
+	echo "$out"
+	[[ "$out" == "Nothing found beyond the hung thread: master 3 holds the other end, idle in rt_sigsuspend"* ]]
+	# Busy with work for the master instead (D, not I), it is the root.
+	sed 's/,switch,-,I,5,5,helper$/,switch,-,D,5,5,helper/' kw.csv >busy.csv
+	out=$(diagnose_nap <busy.csv)
+	echo "$out"
+	[[ "$out" == "Root cause: kworker/1:1H 44: "* ]]
+}
