@@ -605,6 +605,24 @@ gap(const struct rthread *t, const struct rthread *u)
 }
 
 /*
+ * Forked by parent, or, running prog, by a child of parent that ran
+ * something else: a wrapper (timeout, nice, sh -c) around the program.
+ */
+static int
+forked_by(struct relate *r, const struct rthread *u, uint32_t parent,
+    const char *prog)
+{
+	struct rthread *w;
+
+	if (u->parent == parent)
+		return 1;
+	if (prog == NULL || u->parent == 0)
+		return 0;
+	HASH_FIND(hh, r->threads, &u->parent, sizeof(uint32_t), w);
+	return w != NULL && w->parent == parent && strcmp(w->prog, prog) != 0;
+}
+
+/*
  * Into near[], at most k of the processes t's parent forked before t
  * (before) or after it, running prog if it is not NULL, the nearest
  * first; their number.
@@ -617,7 +635,7 @@ nearest(struct relate *r, const struct rthread *t, const char *prog,
 	size_t n = 0, i;
 
 	for (u = r->threads; u != NULL; u = u->hh.next) {
-		if (u->tid != u->pid || u->parent != t->parent ||
+		if (u->tid != u->pid || !forked_by(r, u, t->parent, prog) ||
 		    (before ? u->born >= t->born : u->born <= t->born) ||
 		    (prog != NULL && strcmp(u->prog, prog) != 0))
 			continue;

@@ -102,13 +102,18 @@ setup() {
 	[ "$output" = "110,120,130,140,150,800" ]
 	# Of a program the parent ran again and again, the 8 latest runs:
 	# 9 watchers before 250, each 10 s before the next, 201 the first.
-	# Of what it forks after 250, the 3 first: 260, 261, 262.
+	# Of what it forks after 250, the 3 first: 260, 261, 262.  Watch 271,
+	# run through timeout 270, is a run too, the latest: 202 drops out.
 	{
 		cat runs.csv
 		for i in $(seq 9); do
 			echo "event,$((i * 10))000000000,800,800,,0,fork,-,$((200 + i)),$((200 + i)),0x0,sh"
 			echo "event,$((i * 10))000000001,$((200 + i)),$((200 + i)),,0,comm,-,$((200 + i)),$((200 + i)),sh,watch"
 		done
+		echo "event,95000000000,800,800,,0,fork,-,270,270,0x0,sh"
+		echo "event,95000000001,270,270,,0,comm,-,270,270,sh,timeout"
+		echo "event,95100000000,270,270,,0,fork,-,271,271,0x0,timeout"
+		echo "event,95100000001,271,271,,0,comm,-,271,271,timeout,watch"
 		echo "event,100000000000,800,800,,0,fork,-,250,250,0x0,sh"
 		echo "event,100000000001,250,250,,0,comm,-,250,250,sh,watch"
 		for i in 0 1 2 3; do
@@ -118,7 +123,7 @@ setup() {
 	run argus-relate --tid 250 many.csv
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "202,203,204,205,206,207,208,209,250,260,261,262,800" ]
+	[ "$output" = "203,204,205,206,207,208,209,250,260,261,262,270,271,800" ]
 }
 
 @test "relate: argus-cat --related keeps what a graph of those threads needs" {
