@@ -27,6 +27,7 @@ struct rthread {
 	uint32_t	 tid, pid;
 	uint32_t	 parent;	/* a process's: the process that forked it */
 	uint64_t	 born;		/* and when */
+	uint64_t	 died;		/* when it exited, 0 if not seen to */
 	char		 prog[COMM_LEN];	/* what its last exec ran */
 	char		*names;		/* every name it had, "\n"-separated */
 	uint64_t	*wakes;		/* times its segments begin, after the first */
@@ -295,6 +296,9 @@ see_event(struct relate *r, const struct event *ev)
 		}
 		name(t, event_str(ev, 3));
 		relation(r, ev->time, ev->tid, 0, other, 0);
+		break;
+	case E_EXIT:
+		thread(r, ev->tid, ev->pid)->died = ev->time;
 		break;
 	case E_SIGNAL_GENERATE:
 		relation(r, ev->time, task ? ev->tid : *cur, 0,
@@ -624,8 +628,9 @@ forked_by(struct relate *r, const struct rthread *u, uint32_t parent,
 
 /*
  * Into near[], at most k of the processes t's parent forked before t
- * (before) or after it, running prog if it is not NULL, the nearest
- * first; their number.
+ * (before) or after it, the nearest first; their number.  Running prog,
+ * if it is not NULL: earlier runs of it, gone or not; else still there
+ * when t was forked: a part of the same task, not a job finished before.
  */
 static size_t
 nearest(struct relate *r, const struct rthread *t, const char *prog,
@@ -637,6 +642,7 @@ nearest(struct relate *r, const struct rthread *t, const char *prog,
 	for (u = r->threads; u != NULL; u = u->hh.next) {
 		if (u->tid != u->pid || !forked_by(r, u, t->parent, prog) ||
 		    (before ? u->born >= t->born : u->born <= t->born) ||
+		    (prog == NULL && u->died != 0 && u->died < t->born) ||
 		    (prog != NULL && strcmp(u->prog, prog) != 0))
 			continue;
 		for (i = n < k ? n++ : k;

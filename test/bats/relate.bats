@@ -104,16 +104,20 @@ setup() {
 	# 9 watchers before 250, each 10 s before the next, 201 the first.
 	# Of what it forks after 250, the 3 first: 260, 261, 262.  Watch 271,
 	# run through timeout 270, is a run too, the latest: 202 drops out.
+	# Job 280, forked just before 270 but gone before 250 came, is no
+	# part of its task: the 3 siblings before 250 are 270, 209, 208.
 	{
 		cat runs.csv
 		for i in $(seq 9); do
 			echo "event,$((i * 10))000000000,800,800,,0,fork,-,$((200 + i)),$((200 + i)),0x0,sh"
 			echo "event,$((i * 10))000000001,$((200 + i)),$((200 + i)),,0,comm,-,$((200 + i)),$((200 + i)),sh,watch"
 		done
+		echo "event,94000000000,800,800,,0,fork,-,280,280,0x0,sh"
 		echo "event,95000000000,800,800,,0,fork,-,270,270,0x0,sh"
 		echo "event,95000000001,270,270,,0,comm,-,270,270,sh,timeout"
 		echo "event,95100000000,270,270,,0,fork,-,271,271,0x0,timeout"
 		echo "event,95100000001,271,271,,0,comm,-,271,271,timeout,watch"
+		echo "event,95200000000,280,280,,0,exit,-,job,1"
 		echo "event,100000000000,800,800,,0,fork,-,250,250,0x0,sh"
 		echo "event,100000000001,250,250,,0,comm,-,250,250,sh,watch"
 		for i in 0 1 2 3; do
@@ -124,6 +128,11 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "203,204,205,206,207,208,209,250,260,261,262,270,271,800" ]
+	# Still there when 250 came, it is.
+	sed 's/^event,95200000000,280,/event,101000000000,280,/' many.csv |
+	    argus-cat -Z - >later.csv
+	[ "$(argus-relate --tid 250 later.csv)" = \
+	    "203,204,205,206,207,208,209,250,260,261,262,270,271,280,800" ]
 }
 
 @test "relate: argus-cat --related keeps what a graph of those threads needs" {
