@@ -613,7 +613,7 @@ gap(const struct rthread *t, const struct rthread *u)
  * something else: a wrapper (timeout, nice, sh -c) around the program.
  */
 static int
-forked_by(struct relate *r, const struct rthread *u, uint32_t parent,
+started_by(struct relate *r, const struct rthread *u, uint32_t parent,
     const char *prog)
 {
 	struct rthread *w;
@@ -640,7 +640,7 @@ nearest(struct relate *r, const struct rthread *t, const char *prog,
 	size_t n = 0, i;
 
 	for (u = r->threads; u != NULL; u = u->hh.next) {
-		if (u->tid != u->pid || !forked_by(r, u, t->parent, prog) ||
+		if (u->tid != u->pid || !started_by(r, u, t->parent, prog) ||
 		    (before ? u->born >= t->born : u->born <= t->born) ||
 		    (prog == NULL && u->died != 0 && u->died < t->born) ||
 		    (prog != NULL && strcmp(u->prog, prog) != 0))
@@ -653,6 +653,13 @@ nearest(struct relate *r, const struct rthread *t, const char *prog,
 			near[i] = u;
 	}
 	return n;
+}
+
+static void
+add_targets(struct relate *r, struct rthread **u, size_t n)
+{
+	while (n-- > 0)
+		relate_target_pid(r, u[n]->pid);
 }
 
 /*
@@ -670,7 +677,7 @@ static void
 kin_of_targets(struct relate *r)
 {
 	struct rthread *t, *near[MAX_NEAR];
-	size_t n, i, nt = 0;
+	size_t nt = 0;
 	uint32_t *targets = NULL;
 
 	/* The targets as they are, not those this adds. */
@@ -681,16 +688,13 @@ kin_of_targets(struct relate *r)
 		}
 	while (nt-- > 0) {
 		HASH_FIND(hh, r->threads, &targets[nt], sizeof(uint32_t), t);
-		n = t->prog[0] != '\0' ?
-		    nearest(r, t, t->prog, 1, near, MAX_RUNS) : 0;
-		for (i = 0; i < n; i++)
-			relate_target_pid(r, near[i]->pid);
-		n = nearest(r, t, NULL, 1, near, MAX_SIBLINGS);
-		for (i = 0; i < n; i++)
-			relate_target_pid(r, near[i]->pid);
-		n = nearest(r, t, NULL, 0, near, MAX_SIBLINGS);
-		for (i = 0; i < n; i++)
-			relate_target_pid(r, near[i]->pid);
+		if (t->prog[0] != '\0')
+			add_targets(r, near, nearest(r, t, t->prog, 1, near,
+			    MAX_RUNS));
+		add_targets(r, near, nearest(r, t, NULL, 1, near,
+		    MAX_SIBLINGS));
+		add_targets(r, near, nearest(r, t, NULL, 0, near,
+		    MAX_SIBLINGS));
 	}
 	free(targets);
 }
