@@ -463,10 +463,12 @@ timer_fields(struct body *b)
 	size_t i;
 
 	if (exp != NULL && to != NULL)
-		addn(b, "now", strtoll(exp->v, NULL, 10) - strtoll(to->v, NULL, 10));
+		addn(b, "now", (int64_t)((uint64_t)strtoll(exp->v, NULL, 10) -
+		    (uint64_t)strtoll(to->v, NULL, 10)));
 	if (cpu == NULL || idx == NULL || fl == NULL)
 		return;
-	flags = strtoll(cpu->v, NULL, 10) | strtoll(idx->v, NULL, 10) << 22;
+	flags = (int64_t)((uint64_t)strtoll(cpu->v, NULL, 10) |
+	    (uint64_t)strtoll(idx->v, NULL, 10) << 22);
 	for (i = 0; i < fl->vl; i++)
 		switch (fl->v[i]) {
 		case 'M': flags |= 0x40000; break;
@@ -743,11 +745,23 @@ lacks(struct writer *w, uint64_t ts, size_t nthreads)
 		    seen.named_functions);
 }
 
+/* One input's, kept until the next when bad input ends it. */
+static struct input	 inp;
+static struct line	*lines;
+
+static void
+forget(void)
+{
+	free(lines);
+	lines = NULL;
+	if (inp.p != NULL)
+		input_free(&inp);
+}
+
 static void
 convert(FILE *in, const char *name, struct writer *w)
 {
-	struct input inp;
-	struct line *lines = NULL, *l;
+	struct line *l;
 	struct body body;
 	struct tp e;
 	const char *s, *end, *nl, *task;
@@ -759,6 +773,7 @@ convert(FILE *in, const char *name, struct writer *w)
 
 	memset(&seen, 0, sizeof(seen));
 	tp_reset();
+	forget();
 	input_load(&inp, in, name);
 	s = (const char *)inp.p;
 	end = s + inp.len;
@@ -792,8 +807,8 @@ convert(FILE *in, const char *name, struct writer *w)
 			continue;
 		}
 		if (!parse_line(s, s + i, l, &task, &tl, &tgid))
-			diex(EX_DATAERR, "%s:%lu: not an ftrace line: %.60s",
-			    name, no, s);
+			diex(EX_DATAERR, "%s:%lu: not an ftrace line: %.*s",
+			    name, no, (int)(i < 60 ? i : 60), s);
 		l->no = no;
 		if (tl == 5 && memcmp(task, "<...>", 5) == 0) {
 			seen.forgotten++;
@@ -844,7 +859,8 @@ convert(FILE *in, const char *name, struct writer *w)
 				keyvals(&body, nl + 1, l->body + l->bodylen);
 		} else if (!body_parse(&body, l, ev))
 			diex(EX_DATAERR, "%s:%lu: %s: cannot read its fields: "
-			    "%.60s", name, l->no, ev, l->body);
+			    "%.*s", name, l->no, ev, (int)(l->bodylen < 60 ?
+			    l->bodylen : 60), l->body);
 		e.ts = l->ts;
 		e.cpu = l->cpu;
 		e.tid = l->tid;
@@ -857,8 +873,7 @@ convert(FILE *in, const char *name, struct writer *w)
 	lacks(w, last, nthreads);
 	tp_skipped(w, last);
 	meta_write(w, last, "events", "%lu", events);
-	free(lines);
-	input_free(&inp);
+	forget();
 }
 
 const struct importer import_ftrace = {
