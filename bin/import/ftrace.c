@@ -50,7 +50,53 @@ static struct {
 	unsigned long	 no_tgid, forgotten, named_functions, syscalls;
 	int		 digits;	/* of the fraction of a second */
 	int		 trace_cmd, systrace;
+	int		 escaped;	/* argus-export's text: names escaped */
 } seen;
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * argus-export writes names escaped as argus-stream(5) NAMES SHOWN says
+ * (\\, \n, \e, \xHH, ...), so that no name splits a line or forges a
+ * field.  Its text says so in its header; the kernel's never escapes, and
+ * is read as it is.  Decodes n bytes of s into d (room for n); the length.
+ */
+static size_t
+unescape(char *d, const char *s, size_t n)
+{
+	static const char named[] = "a\ab\bt\tn\nv\vf\fr\re\033\\\\";
+	const char *p;
+	size_t i, o = 0;
+	int hi, lo;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] != '\\' || i + 1 >= n) {
+			d[o++] = s[i];
+			continue;
+		}
+		if (s[i + 1] == 'x' && i + 3 < n &&
+		    (hi = hexval(s[i + 2])) >= 0 && (lo = hexval(s[i + 3])) >= 0) {
+			d[o++] = hi << 4 | lo;
+			i += 3;
+		} else if (s[i + 1] != '\0' && (p = memchr(named, s[i + 1],
+		    sizeof(named) - 1)) != NULL && (p - named) % 2 == 0) {
+			d[o++] = p[1];
+			i++;
+		} else
+			d[o++] = s[i];
+	}
+	return o;
+}
 
 static const char *
 skip_sp(const char *p, const char *end)
@@ -522,6 +568,35 @@ body_parse(struct body *b, const struct line *l, const char *name)
 	return b->n > 0;
 }
 
+/*
+ * The values of argus-export's text, decoded once the fields are found
+ * (an escaped name holds no '=' nor a space that starts a field), into
+ * one buffer: the fields do not overlap, so the line's length holds all.
+ */
+static void
+body_unescape(struct body *b, size_t len)
+{
+	static char *buf;
+	static size_t cap;
+	size_t used = 0;
+	struct fld *f;
+	int i;
+
+	if (cap < len + 1) {
+		free(buf);
+		cap = len + 64;
+		buf = xmalloc(cap);
+	}
+	for (i = 0; i < b->n; i++) {
+		f = &b->f[i];
+		if (f->isnum || f->vl == 0 || memchr(f->v, '\\', f->vl) == NULL)
+			continue;
+		f->vl = unescape(buf + used, f->v, f->vl);
+		f->v = buf + used;
+		used += f->vl;
+	}
+}
+
 /* Field access for tp.c. */
 
 /* prev_state as letters ("S", "R+", "D|K") back to the kernel's bits. */
@@ -765,7 +840,7 @@ convert(FILE *in, const char *name, struct writer *w)
 	struct body body;
 	struct tp e;
 	const char *s, *end, *nl, *task;
-	char ev[64];
+	char ev[64], taskbuf[64];
 	size_t n = 0, cap = 0, i, tl, nthreads = 0;
 	unsigned long no = 1, events = 0;
 	uint64_t last = 0;
@@ -798,8 +873,11 @@ convert(FILE *in, const char *name, struct writer *w)
 		i = nl - s;
 		if (i > 0 && s[i - 1] == '\r')
 			i--;
-		if (preamble(s, s + i))
+		if (preamble(s, s + i)) {
+			if (i >= 24 && strncmp(s, "# argus-export -f ftrace", 24) == 0)
+				seen.escaped = 1;
 			continue;
+		}
 		if (parse_lost(s, s + i, l)) {
 			l->ts = last;
 			l->no = no;
@@ -813,6 +891,11 @@ convert(FILE *in, const char *name, struct writer *w)
 		if (tl == 5 && memcmp(task, "<...>", 5) == 0) {
 			seen.forgotten++;
 			task = NULL;
+		}
+		if (task != NULL && seen.escaped) {
+			/* tp.c keeps 15 bytes: decode what holds them. */
+			tl = unescape(taskbuf, task, tl < 64 ? tl : 64);
+			task = taskbuf;
 		}
 		tp_thread(l->tid, tgid, task, tl, 0);
 		if (l->ts < last)
@@ -861,6 +944,8 @@ convert(FILE *in, const char *name, struct writer *w)
 			diex(EX_DATAERR, "%s:%lu: %s: cannot read its fields: "
 			    "%.*s", name, l->no, ev, (int)(l->bodylen < 60 ?
 			    l->bodylen : 60), l->body);
+		if (seen.escaped)
+			body_unescape(&body, l->bodylen);
 		e.ts = l->ts;
 		e.cpu = l->cpu;
 		e.tid = l->tid;

@@ -340,7 +340,7 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 		if (mach)
 			ret = (int32_t)e->arg[0];
 		else
-			ret = e->arg[0] != 0 ? -(int64_t)e->arg[0] :
+			ret = e->arg[0] != 0 ? (int64_t)(0 - e->arg[0]) :
 			    (int64_t)e->arg[1];
 		event_begin(e, ns, t, "sys_exit");
 		writer_i64(out, nr);

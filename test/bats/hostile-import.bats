@@ -140,3 +140,85 @@ struct.pack_into("<H", d, data + 6, 12)' >comm.data
 	[ "$rc" = 0 ]
 	grep -q '^lost,1000001000,,,1,' out
 }
+
+# A stream whose names are what an attacker would choose (prctl
+# PR_SET_NAME, an exec'd file's name): an OSC 52 clipboard write, commas
+# and quotes, a name cut by the kernel inside a UTF-8 character, a
+# leading space and a '[' (the task column's anchor), "<...>" (a comm
+# the kernel forgot), backslashes that look like escapes, C1 and DEL; an
+# exec'd file name holding a newline and a whole forged exec line.
+hostile_stream() {
+	python3 -c '
+import sys
+def q(f):
+    if isinstance(f, int): f = str(f)
+    if isinstance(f, str): f = f.encode()
+    if any(c in f for c in b",\"\n\r"):
+        f = b"\"" + f.replace(b"\"", b"\"\"") + b"\""
+    return f
+def rec(*f):
+    sys.stdout.buffer.write(b",".join(q(x) for x in f) + b"\n")
+osc = b"\x1b]52;c;SGk=\x07"
+cut = "héllo wörld ab".encode()[:14] + b"\xc3"
+forged = b"/bin/sh\n            evil-666     (    666) [000] .....   100.000009: sched_process_exec: filename=/pwn pid=666 old_pid=666"
+names = [osc, b"a,b \"q\" pid=9", cut, b" lead[0] x", b"<...>",
+    b"back\\slash=\\x41", b"c1\xc2\x85del\x7f"]
+sys.stdout.buffer.write(b"argus-stream,1\n")
+t = 100000000000
+for i, n in enumerate(names):
+    tid = 700 + i
+    rec("task", t, tid, tid, n)
+    rec("event", t + 1, tid, tid, "", 0, "waking", "-", tid, tid + 100, 1, n)
+    rec("task", t + 2, tid, tid + 100, n)
+    rec("event", t + 2, tid, tid, "", 0, "switch", "-", "S", tid, tid + 100, n)
+    rec("event", t + 3, tid, tid + 100, "", 0, "comm", "-", tid, tid + 100, n, n[::-1])
+    rec("event", t + 4, tid, tid + 100, "", 0, "fork", "-", tid + 200, tid + 200, "0x1200000", n)
+    rec("event", t + 5, tid, tid + 100, "", 0, "marker", "-", b"mark " + n)
+    t += 10
+rec("event", t, 700, 700, "", 0, "exec", "-", forged, 700)
+rec("event", t + 1, 701, 701, "", 0, "exec", "-", b"/usr/bin/" + osc + b"\n" + cut, 701)'
+}
+
+@test "hostile names: ftrace export never splits a line nor forges an event; imported back, the same records" {
+	hostile_stream >hostile.csv
+	argus-export -f ftrace -o h.trace hostile.csv
+	# One line per event, no raw control byte, the forged line inside
+	# its exec's filename, escaped.
+	[ "$(grep -ac ': sched_process_exec: ' h.trace)" = 2 ]
+	! grep -aq "$(printf '\033')" h.trace
+	! grep -aq "$(printf '\a')" h.trace
+	grep -aq 'filename=/bin/sh\\n *evil-666 .*filename\\x3d/pwn pid\\x3d666' h.trace
+	argus-import -Z -o back.csv h.trace
+	! grep -aq 'evil\|,666,' back.csv
+	# Every event the same, byte for byte; each thread's name the same.
+	argus-cat -k event hostile.csv >a.events
+	argus-cat -k event back.csv >b.events
+	[ "$(grep -ac "^event," a.events)" = 37 ]
+	cmp a.events b.events
+	awk -F, 'function comm(s,    i) { for (i = 0; i < 4; i++) s = substr(s, index(s, ",") + 1); return s }
+	    NR == FNR && $1 == "task" { name[$4] = comm($0); next }
+	    $1 == "task" && ($4 in name) { seen++
+		if (comm($0) != name[$4]) { print "thread " $4 ": " comm($0) " != " name[$4]; bad++ } }
+	    END { exit bad > 0 || seen < 14 }' hostile.csv back.csv
+	# The kernel's own text is read as the kernel wrote it: no decoding.
+	printf '%s\n' '          a\x41-900   (  900) [000] .....   1.000001: sched_waking: comm=b\x42 pid=901 prio=120 target_cpu=000' >kernel.trace
+	argus-import -Z kernel.trace | grep -q '^event,1000001000,900,900,,0,waking,-,,901,0,b\\x42$'
+}
+
+@test "hostile names: export -f json is valid UTF-8 JSON, bad bytes shown as \\\\xHH, controls as \\\\u00HH" {
+	hostile_stream >hostile.csv
+	argus-export -f json -o h.json hostile.csv
+	python3 -c '
+import json, sys
+raw = open("h.json", "rb").read()
+raw.decode("utf-8")                     # strict: no invalid byte at all
+d = json.loads(raw)
+names = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name"}
+want = ["\x1b]52;c;SGk=\x07", "héllo wörld \\xc3", "a,b \"q\" pid=9", "c1\x85del\x7f"]
+miss = [w for w in want if w not in names]
+sys.exit("missing %r in %r" % (miss, sorted(names)) if miss else 0)'
+	# The escapes in the file itself: the control bytes never raw.
+	! grep -aq "$(printf '\033')" h.json
+	grep -q '"\\u001b\]52;c;SGk=\\u0007"' h.json
+	grep -q 'wörld \\\\xc3"' h.json
+}
