@@ -526,6 +526,58 @@ timer_fields(struct body *b)
 	addn(b, "flags", flags);
 }
 
+/*
+ * The filelock events print their fields under other names and as words:
+ * "fl=%p dev=0x%x:0x%x ino=0x%lx fl_blocker=%p fl_owner=%p fl_pid=%u
+ * fl_flags=FL_POSIX|FL_SLEEP fl_type=F_WRLCK fl_start=%lld fl_end=%lld
+ * ret=%d".  Back to the format's fields, as numbers.
+ */
+static void
+filelock_fields(struct body *b)
+{
+	static const char *const flags[] = { "FL_POSIX", "FL_FLOCK",
+	    "FL_DELEG", "FL_ACCESS", "FL_EXISTS", "FL_LEASE", "FL_CLOSE",
+	    "FL_SLEEP", "FL_DOWNGRADE_PENDING", "FL_UNLOCK_PENDING",
+	    "FL_OFDLCK", "", "FL_RECLAIM" };
+	static const char *const types[] = { "F_RDLCK", "F_WRLCK", "F_UNLCK" };
+	struct fld *dev = find(b, "dev"), *fl = find(b, "fl_flags"),
+	    *ty = find(b, "fl_type");
+	const char *p, *end, *q, *bar;
+	uint64_t maj, min, v = 0;
+	size_t i;
+
+	if (dev != NULL) {
+		maj = num_of(dev->v, dev->v + dev->vl, &q, 16);
+		if (q < dev->v + dev->vl && *q == ':') {
+			min = num_of(q + 1, dev->v + dev->vl, &q, 16);
+			addn(b, "s_dev", (int64_t)(maj << 20 | (min & 0xfffff)));
+		}
+	}
+	if (fl != NULL) {
+		for (p = fl->v, end = p + fl->vl; p < end; p = bar + 1) {
+			if ((bar = memchr(p, '|', end - p)) == NULL)
+				bar = end;
+			for (i = 0; i < ARRAY_LEN(flags); i++)
+				if (flags[i][0] != '\0' && (size_t)(bar - p) ==
+				    strlen(flags[i]) && memcmp(p, flags[i], bar - p) == 0)
+					v |= 1u << i;
+			if (i == ARRAY_LEN(flags) && bar - p > 2 && p[0] == '0' &&
+			    p[1] == 'x')
+				v |= num_of(p, bar, &q, 16);	/* bits it has no name for */
+		}
+		addn(b, "flags", (int64_t)v);
+	}
+	if (ty != NULL)
+		for (i = 0; i < ARRAY_LEN(types); i++)
+			if (ty->vl == strlen(types[i]) &&
+			    memcmp(ty->v, types[i], ty->vl) == 0)
+				addn(b, "type", (int64_t)i);
+	rename_field(b, "ino", "i_ino");
+	rename_field(b, "fl_blocker", "blocker");
+	rename_field(b, "fl_owner", "owner");
+	rename_field(b, "fl_pid", "pid");
+}
+
 /* The fields of one event's body; 0 if it does not parse. */
 static int
 body_parse(struct body *b, const struct line *l, const char *name)
@@ -565,6 +617,11 @@ body_parse(struct body *b, const struct line *l, const char *name)
 	}
 	if (strcmp(name, "timer_start") == 0)
 		timer_fields(b);
+	if (strcmp(name, "flock_lock_inode") == 0 ||
+	    strcmp(name, "posix_lock_inode") == 0 ||
+	    strcmp(name, "fcntl_setlk") == 0 ||
+	    strcmp(name, "locks_remove_posix") == 0)
+		filelock_fields(b);
 	return b->n > 0;
 }
 
