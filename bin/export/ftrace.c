@@ -169,6 +169,47 @@ dev(FILE *o, const char *s)
 	    strchr(s, ':') ? (unsigned)strtoul(strchr(s, ':') + 1, NULL, 10) : 0);
 }
 
+/*
+ * A file lock event (DEV,INODE,LOCK,FLAGS,START,END,LOCK_PID,OWNER,
+ * BLOCKER,RET,FL) as the filelock tracepoints print it.
+ */
+static void
+filelock(FILE *o, const struct event *e)
+{
+	static const char *const tp[] = { "flock_lock_inode",
+	    "posix_lock_inode", "fcntl_setlk", "locks_remove_posix" };
+	static const char *const types[][2] = { { "read", "F_RDLCK" },
+	    { "write", "F_WRLCK" }, { "unlock", "F_UNLCK" } };
+	const char *dev = event_str(e, 0), *fl = event_str(e, 3), *p;
+	const char *type = event_str(e, 2);
+	char tok[32];
+	size_t i, n;
+
+	fprintf(o, "%s: fl=", tp[e->type - E_FLOCK_LOCK]);
+	ptr(o, e, 10);
+	fprintf(o, " dev=0x%x:0x%x ino=0x%" PRIx64 " fl_blocker=",
+	    (unsigned)strtoul(dev, NULL, 10), strchr(dev, ':') ?
+	    (unsigned)strtoul(strchr(dev, ':') + 1, NULL, 10) : 0,
+	    event_u64(e, 1));
+	ptr(o, e, 8);
+	fputs(" fl_owner=", o);
+	ptr(o, e, 7);
+	fprintf(o, " fl_pid=%" PRIu64 " fl_flags=", event_u64(e, 6));
+	/* "FLOCK|SLEEP" as __print_flags names them: FL_FLOCK|FL_SLEEP. */
+	for (p = fl; *p != '\0'; p += n + (p[n] == '|')) {
+		n = strcspn(p, "|");
+		snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
+		fprintf(o, "%sFL_%s%s", p == fl ? "" : "|", esc(tok, WORD),
+		    strcmp(tok, "OFD") == 0 ? "LCK" : "");
+	}
+	fputs(" fl_type=", o);
+	for (i = 0; i < 3 && strcmp(type, types[i][0]) != 0; i++)
+		;
+	fputs(i < 3 ? types[i][1] : esc(type, WORD), o);
+	fprintf(o, " fl_start=%" PRId64 " fl_end=%" PRId64 " ret=%" PRId64,
+	    event_i64(e, 4), event_i64(e, 5), event_i64(e, 9));
+}
+
 /* The tracepoint's name and its body in the kernel's print format. */
 static void
 body(FILE *o, const struct event *e)
@@ -328,6 +369,12 @@ body(FILE *o, const struct event *e)
 		break;
 	case E_MARKER:
 		fprintf(o, "tracing_mark_write: %s", esc(event_str(e, 0), TEXT));
+		break;
+	case E_FLOCK_LOCK:
+	case E_POSIX_LOCK:
+	case E_FCNTL_SETLK:
+	case E_POSIX_REMOVE:
+		filelock(o, e);
 		break;
 	default:
 		/* A user probe, as the kernel prints a uprobe event. */

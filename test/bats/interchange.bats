@@ -348,4 +348,11 @@ EOF
 	grep -q ',unlock,FLOCK|CLOSE,' a.locks
 	diff a.locks b.locks
 	! grep -q 'skipped,flock_lock_inode' <(argus-import -Z text.trace)
+	# Exported as the kernel prints them and imported back: the same
+	# records, the time too.
+	argus-export -f ftrace -o rt.trace c.gz
+	grep -q ': flock_lock_inode: fl=[0-9a-f]\{16\} dev=0x[0-9a-f]*:0x[0-9a-f]* ino=0x' rt.trace
+	argus-cat -Z c.gz | awk -F, -v i="$ino" '$1 == "event" && $10 == i' >a.all
+	argus-import -Z rt.trace | awk -F, -v i="$ino" '$1 == "event" && $10 == i' >b.all
+	diff a.all b.all
 }
