@@ -125,7 +125,9 @@ struct.pack_into("<H", d, data + 6, 12)' >comm.data
 
 @test "hostile ftrace text: a line cut anywhere, numbers at the very end, exit 65 or records, never a crash" {
 	# The last line ends the file inside its numbers: the importer reads
-	# no byte past the file (a file filling its last page had none after).
+	# no byte past the file.  A file that fills its last page had no byte
+	# after it mapped: strtoul() ran off the end.  (A guard: where the
+	# next page happened to be mapped, the old importer passed too.)
 	line='          bash-900   (  900) [000] .....   1.000001: sched_waking: comm=a pid=901 prio=120 target_cpu=000'
 	for n in 40 60 70 90 ${#line}; do
 		printf '%s' "${line:0:$n}" >cut
