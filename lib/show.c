@@ -178,3 +178,9 @@ show_put(FILE *fp, const char *s)
 			k = 1;
 		}
 }
+
+size_t
+show_utf8_char(const char *s, size_t n)
+{
+	return n > 0 ? utf8_char((const unsigned char *)s, n) : 0;
+}

@@ -54,4 +54,11 @@ int		 show_needed(const char *s, size_t len);
  */
 int		 show_utf8(int);
 
+/*
+ * The length of the valid UTF-8 character at s (at most n bytes) that is
+ * no C1 control, whatever the locale; 0 if s[0] starts none (ASCII too).
+ * For formats that are UTF-8 by definition (JSON, argus-export's text).
+ */
+size_t		 show_utf8_char(const char *s, size_t n);
+
 #endif
