@@ -246,9 +246,10 @@ parse_u64(const char *opt, const char *s)
 	char *end;
 	unsigned long long v;
 
+	/* Digits only: strtoull would take " -1" for UINT64_MAX. */
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (*s == '\0' || *s == '-' || *end != '\0' || errno)
+	if (*s < '0' || *s > '9' || *end != '\0' || errno)
 		diex(EX_USAGE, "%s: not a number: '%s'", opt, s);
 	return v;
 }
@@ -261,16 +262,22 @@ parse_duration_ns(const char *opt, const char *s)
 		{ "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
 	};
 	char *end;
-	double v;
+	double v, ns;
 	size_t i;
 
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || v < 0 || !isfinite(v))
 		diex(EX_USAGE, "%s: not a duration: '%s'", opt, s);
-	for (i = 0; i < ARRAY_LEN(units); i++)
-		if (strcmp(end, units[i].sfx) == 0)
-			return (uint64_t)(v * units[i].mul + 0.5);
+	for (i = 0; i < ARRAY_LEN(units); i++) {
+		if (strcmp(end, units[i].sfx) != 0)
+			continue;
+		/* Converting a double past 2^64 is undefined: no wrapping. */
+		if ((ns = v * units[i].mul + 0.5) >= 18446744073709551616.0)
+			diex(EX_USAGE, "%s: '%s' is too long (584 years at "
+			    "most)", opt, s);
+		return (uint64_t)ns;
+	}
 	diex(EX_USAGE, "%s: unknown unit in '%s' (ns, us, ms, s, m, h)", opt, s);
 }
 
