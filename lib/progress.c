@@ -66,8 +66,12 @@ progress_start(int asked)
 	/* The records scrolling by say it, and would tear the line. */
 	if (isatty(STDOUT_FILENO))
 		return mode = P_OFF;
-	/* However we end, by die() or a signal: no half line left behind. */
+	/*
+	 * However we end, by die() or a signal: no half line left behind;
+	 * and none under a message.
+	 */
 	atexit(progress_clear);
+	hook_add(HOOK_STDERR, progress_clear);
 	return mode = P_TTY;
 }
 
