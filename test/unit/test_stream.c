@@ -702,7 +702,7 @@ ksym_names(void)
 	/* A timer's own address is no function. */
 	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
 	CHECK(*event_func(&ev) == '\0');
-	CHECK(ksym_column(&rec) == 0);
+	CHECK(event_func_column(&rec) == 0);
 	CHECK(reader_next(r, &rec) == 1 && !event_parse(&rec, &ev));
 	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
 	CHECK(strcmp(event_func(&ev), "other") == 0);
