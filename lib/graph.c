@@ -378,23 +378,6 @@ baseline_write(struct writer *w, const struct baseline_rec *b)
 	writer_end(w);
 }
 
-int
-step_parse(const struct record *rec, struct step_rec *s)
-{
-	if (!is_kind(rec, "step"))
-		return 0;
-	s->time = rec->time;
-	thread_of(rec, &s->pid, &s->tid);
-	s->path = record_u64(rec, STC_PATH);
-	s->n = record_u64(rec, STC_N);
-	s->vertex = record_u64(rec, STC_VERTEX);
-	s->next = opt_u64(rec, STC_NEXT);
-	s->rule = record_str(rec, STC_RULE);
-	s->strength = record_str(rec, STC_STRENGTH);
-	s->how = record_str(rec, STC_HOW);
-	return 1;
-}
-
 void
 step_write(struct writer *w, const struct step_rec *s)
 {

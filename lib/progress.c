@@ -39,6 +39,8 @@ static int	 held;		/* the terminal's lock: ours to draw */
 static int	 drawn;		/* our line is on the terminal */
 static uint64_t	 next;
 
+static void	 progress_clear(void);
+
 int
 progress_start(int asked)
 {
@@ -118,7 +120,8 @@ tty_lock(int how)
 	return 1;
 }
 
-void
+/* Before any other word on stderr. */
+static void
 progress_clear(void)
 {
 	if (drawn)

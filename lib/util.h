@@ -108,7 +108,6 @@ void	 progress(const char *doing, uint64_t nrec, uint64_t t,
 	    uint64_t from);
 void	 progress_end(const char *done, uint64_t nrec, uint64_t t,
 	    uint64_t from);
-void	 progress_clear(void);		/* before any other word on stderr */
 /*
  * The last line of the terminal on stderr, redrawn in place and cut to
  * its width; final ends it with a newline; NULL erases it.

@@ -15,7 +15,7 @@ static struct tracked	*tracked;
 static uint64_t		 ntracked;
 uint64_t		 nvertex_records;
 
-struct tracked *
+static struct tracked *
 tracked_find(uint32_t tid)
 {
 	struct tracked *t;
@@ -24,7 +24,7 @@ tracked_find(uint32_t tid)
 	return t;
 }
 
-struct tracked *
+static struct tracked *
 tracked_add(uint32_t tid, uint32_t pid)
 {
 	struct tracked *t;
