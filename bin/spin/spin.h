@@ -58,11 +58,10 @@ struct target {
 void		 target_meta(struct target *, const struct record *);
 int		 target_wants(const struct target *, uint32_t pid, uint32_t tid,
 		    const char *comm);
-struct tracked	*target_pick(const struct target *);
 const char	*target_describe(const struct target *, char *, size_t);
 
 /* history.c */
-struct tracked	*tracked_all(void);
+struct tracked	*target_pick(const struct target *);	/* of those tracked */
 void		 history_name(const struct target *, uint32_t pid, uint32_t tid,
 		    const char *comm);
 void		 history_event(const struct target *, const struct event *);
