@@ -177,6 +177,16 @@ build/fuzz/test/fuzz/import_%: test/fuzz/import_%.c test/fuzz/fuzz.h \
 
 fuzz-targets: $(FUZZ_TARGETS)
 
+# Each header compiles alone, with the build's flags: it includes what it
+# uses (test/bats/headers.bats runs this).
+HEADER_FILES	:= $(wildcard lib/*.h capture/*.h bin/*/*.h)
+check-headers:
+	@for h in $(HEADER_FILES); do \
+		$(CC) $(CFLAGS) -fsyntax-only -include $$h -x c /dev/null || \
+		    { echo "$$h: does not compile alone" >&2; exit 1; }; \
+	done
+.PHONY: check-headers
+
 # The suite; `make check` also runs the unit and stream tests with the
 # sanitizer build, and each fuzz target a few seconds where clang has
 # libFuzzer (test/run says so where it has not).

@@ -187,10 +187,27 @@ event_u64(const struct event *ev, int arg)
 	return v;
 }
 
+size_t
+event_func_column(const struct record *rec)
+{
+	static const enum etype types[] = { E_HRT_START,
+	    E_HRT_EXPIRE_ENTRY, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
+	    E_WQ_QUEUE, E_WQ_START, E_WQ_END };
+	size_t i;
+
+	if (rec->comment || rec->nf <= EC_ARG + 1 ||
+	    strcmp(rec->f[COL_KIND], "event") != 0)
+		return 0;
+	for (i = 0; i < ARRAY_LEN(types); i++)
+		if (strcmp(rec->f[EC_TYPE], etype_name(types[i])) == 0)
+			return EC_ARG + 1;
+	return 0;
+}
+
 const char *
 event_func(const struct event *ev)
 {
-	size_t col = ksym_column(ev->rec);
+	size_t col = event_func_column(ev->rec);
 
 	return col ? ksym_name(record_str(ev->rec, col)) : "";
 }

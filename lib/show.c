@@ -88,7 +88,8 @@ plain(const unsigned char *s, size_t n)
 	return utf8_char(s, n);
 }
 
-int
+/* Whether s needs escaping at all: the fast path of show(). */
+static int
 show_needed(const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;

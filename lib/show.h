@@ -45,9 +45,6 @@ size_t		 show_buf(char *buf, size_t size, const char *s, size_t len);
 /* Straight to a stream. */
 void		 show_put(FILE *, const char *s);
 
-/* Whether s needs escaping at all: the fast path of the above. */
-int		 show_needed(const char *s, size_t len);
-
 /*
  * The locale's answer, taken once from the environment; show_utf8(0 or 1)
  * sets it (the tests), show_utf8(-1) asks.

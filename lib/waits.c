@@ -45,7 +45,8 @@ const struct wrel_def wrels[WR_N] = {
 	    "the thread that owns the lock of the futex word" },
 };
 
-int
+/* -1: unknown */
+static int
 wmode_find(const char *name)
 {
 	int i;
@@ -56,7 +57,7 @@ wmode_find(const char *name)
 	return -1;
 }
 
-int
+static int
 wrel_find(const char *name)
 {
 	int i;

@@ -6,7 +6,7 @@
 #include "show.h"
 #include "similar.h"
 
-char *
+static char *
 human_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns >= 1000000000ULL)

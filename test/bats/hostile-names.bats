@@ -116,7 +116,7 @@ graph() {
 	# The records keep the bytes.
 	grep -qF "$(q "$N_CUT")" d.csv
 	# The question on a terminal: each candidate's rule, label and thread.
-	command -v script >/dev/null || skip "script(1) not installed"
+	need_prog script
 	printf '1\n1\n1\n' >typed
 	script -qec 'argus-slice -Z --from 3 g.csv >/dev/null' /dev/null \
 	    <typed >tty || true
@@ -223,7 +223,7 @@ graph() {
 
 @test "hostile names: a real process named an OSC 52 by prctl, in argus-summary" {
 	need_tracing
-	command -v python3 >/dev/null || skip "python3 not installed"
+	need_prog python3
 	# The name is set by the process itself, as any user can; it then
 	# sleeps and runs, so that the capture sees it under that name.
 	run timeout 60 argus-capture -o t.gz -- python3 -c '

@@ -24,8 +24,7 @@ teardown() {
 
 setup_file() {
 	export D="$BATS_FILE_TMPDIR"
-	[ "$(id -u)" = 0 ] || return 0
-	timeout 20 argus-capture -d 0.1 -o /dev/null >/dev/null 2>&1 || return 0
+	can_trace || return 0
 	timeout 60 argus-capture -o "$D/cw.gz" -- "$SCEN/circular-wait" \
 	    -n 3 -H 2 -t "$D/cw.truth" >/dev/null 2>"$D/cw.err" || true
 }
@@ -241,8 +240,7 @@ EOF
 }
 
 @test "import perf.data: a scenario recorded with perf record -k mono, diagnosed" {
-	need_tracing
-	command -v perf >/dev/null || skip "perf is not installed"
+	need_perf
 	filt=$(syscall_filter)
 	[ -n "$filt" ] || skip "no asm/unistd_64.h to number system calls"
 	run timeout 60 perf record -q -k mono -a -o p.data \
@@ -275,13 +273,9 @@ EOF
 }
 
 @test "import ftrace text: a trace from a tracefs instance of our own, diagnosed" {
-	need_tracing
-	local t
-	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -d "$t/instances" ] && break
-	done
+	need_tracefs
 	# Not argus-PID: a capture starting meanwhile reaps those of dead captures.
-	inst="$t/instances/argus-$$-import"
+	inst="$TFS/instances/argus-$$-import"
 	mkdir "$inst"
 	echo mono >"$inst/trace_clock"
 	echo 1 >"$inst/options/record-tgid"

@@ -22,10 +22,10 @@ teardown() {
 	done
 }
 
-need_root() {
-	[ -x "$ROOT/bin/argus-waitfor" ] || skip "bin/argus-waitfor not built"
-	[ "$(id -u)" = 0 ] ||
-	    skip "other processes' calls and memory need root: not root"
+# Root, and argus-waitfor built.
+need_waitfor() {
+	need_prog "$BIN/argus-waitfor"
+	need_root "other processes' calls and memory need root"
 }
 
 bg() {
@@ -98,7 +98,7 @@ holders_of() {
 }
 
 @test "waitfor: the stream is well formed, 0600, and every blocked thread has a record" {
-	need_root
+	need_waitfor
 	bg sleep 100
 	# Until it sleeps: a loaded machine may take a while to start it.
 	for i in $(seq 50); do
@@ -124,7 +124,7 @@ holders_of() {
 }
 
 @test "waitfor: a pipe's reader waits for the process that holds the write end" {
-	need_root
+	need_waitfor
 	start_case pipe
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -142,7 +142,7 @@ holders_of() {
 }
 
 @test "waitfor: a unix socket's peer, through sock_diag" {
-	need_root
+	need_waitfor
 	start_case unix
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -159,7 +159,7 @@ holders_of() {
 }
 
 @test "waitfor: a loopback TCP client waits for the server that has its connection" {
-	need_root
+	need_waitfor
 	start_case tcp
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -172,7 +172,7 @@ holders_of() {
 }
 
 @test "waitfor: a TCP connection not accepted yet waits for the listener's holder" {
-	need_root
+	need_waitfor
 	start_case tcp-queued
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -183,8 +183,8 @@ holders_of() {
 }
 
 @test "waitfor: flock(1) waiting for another flock(1): holder and waiter from /proc/locks" {
-	need_root
-	command -v flock >/dev/null || skip "flock(1) not installed"
+	need_waitfor
+	need_prog flock
 	bg flock "$T/lockfile" sleep 100
 	holder=${PIDS# }
 	sleep 0.3
@@ -206,7 +206,7 @@ holders_of() {
 }
 
 @test "waitfor: a POSIX lock and an OFD lock, by their holders" {
-	need_root
+	need_waitfor
 	start_case posix
 	snap "$WAITER_TID" fcntl -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" lock)
@@ -226,7 +226,7 @@ holders_of() {
 }
 
 @test "waitfor: a shell waits in wait4 for its slow child" {
-	need_root
+	need_waitfor
 	bg sh -c 'sleep 100; true'
 	sh=${PIDS# }
 	snap "$sh" wait4 -p "$sh"
@@ -249,8 +249,8 @@ holders_of() {
 }
 
 @test "waitfor: a server that polls its listening sockets waits for connections" {
-	need_root
-	command -v python3 >/dev/null || skip "python3 not installed"
+	need_waitfor
+	need_prog python3
 	bg python3 -c '
 import select, socket, sys
 u = socket.socket(socket.AF_UNIX)
@@ -272,7 +272,7 @@ unix in" ]
 }
 
 @test "waitfor: epoll_wait on a pipe: the watched fd, and its writer" {
-	need_root
+	need_waitfor
 	start_case epoll
 	snap "$WAITER_TID" epoll_wait -p "$WAITER"
 	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $VIA, $TIMEOUT }' \
@@ -287,7 +287,7 @@ unix in" ]
 }
 
 @test "waitfor: a glibc mutex's waiter names the thread that owns it" {
-	need_root
+	need_waitfor
 	start_case mutex
 	snap "$WAITER_TID" futex -t "$WAITER_TID"
 	obj=$(object_of "$WAITER_TID" futex)
@@ -299,7 +299,7 @@ unix in" ]
 }
 
 @test "waitfor: --pid keeps the chain and nothing else" {
-	need_root
+	need_waitfor
 	start_case pipe
 	bg sleep 100
 	other=${PIDS##* }
@@ -310,7 +310,7 @@ unix in" ]
 }
 
 @test "waitfor: a capture cut with SIGINT while a reader waits carries the snapshot" {
-	need_root
+	need_waitfor
 	need_tracing
 	start_case pipe
 	snap "$WAITER_TID" read -p "$WAITER"
@@ -338,7 +338,7 @@ unix in" ]
 }
 
 @test "waitfor: argus-capture --no-snapshot takes none" {
-	need_root
+	need_waitfor
 	need_tracing
 	argus-capture --no-snapshot -d 0.3 -o "$T/c.gz" 2>/dev/null
 	[ -z "$(argus-cat -k wait,holder "$T/c.gz" | grep -v '^argus-stream')" ]
@@ -346,9 +346,9 @@ unix in" ]
 }
 
 @test "waitfor: file locks in the trace: the holder's taking, the waiter put to sleep" {
-	need_root
+	need_waitfor
 	need_tracing
-	command -v flock >/dev/null || skip "flock(1) not installed"
+	need_prog flock
 	: >"$T/lockfile"
 	d=$(stat -c %d "$T/lockfile")	# st_dev, as glibc encodes it
 	dev="$(( (d >> 8 & 0xfff) | (d >> 32 & ~0xfff) )):$(( (d & 0xff) | (d >> 12 & ~0xff) ))"

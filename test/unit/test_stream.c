@@ -1,7 +1,8 @@
 /*
  * Unit tests for the record stream reader and writer.  Each test runs in a
  * child process, because the library's answer to bad input is to exit: the
- * parent checks the exit status and what the child said on stderr.
+ * parent checks the exit status and what the child said on stderr.  This
+ * file's runner runs the other files' tables too (unit.h).
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -17,19 +18,12 @@
 #include "event.h"
 #include "ksym.h"
 #include "show.h"
+#include "unit.h"
 #include "util.h"
 
 static char dir[] = "/tmp/argus-unit.XXXXXX";
 
-#define CHECK(c) do {							\
-	if (!(c)) {							\
-		fprintf(stderr, "%s:%d: check failed: %s\n",		\
-		    __FILE__, __LINE__, #c);				\
-		_exit(99);						\
-	}								\
-} while (0)
-
-static char *
+char *
 path(const char *name)
 {
 	static char buf[4][256];
@@ -40,7 +34,7 @@ path(const char *name)
 	return buf[i];
 }
 
-static void
+void
 put_file(const char *name, const char *text)
 {
 	FILE *fp = fopen(path(name), "w");
@@ -708,7 +702,7 @@ ksym_names(void)
 	/* A timer's own address is no function. */
 	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
 	CHECK(*event_func(&ev) == '\0');
-	CHECK(ksym_column(&rec) == 0);
+	CHECK(event_func_column(&rec) == 0);
 	CHECK(reader_next(r, &rec) == 1 && !event_parse(&rec, &ev));
 	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
 	CHECK(strcmp(event_func(&ev), "other") == 0);
@@ -835,12 +829,7 @@ show_cheap_and_whole(void)
 	CHECK(strcmp(show_mem("a\0b", 3), "a\\x00b") == 0);
 }
 
-static const struct test {
-	const char	*name;
-	void		(*fn)(void);
-	int		 status;
-	const char	*stderr_has;
-} tests[] = {
+static const struct test tests[] = {
 	{ "unquoted records split on every comma", split_unquoted, 0, NULL },
 	{ "round trip, plain", roundtrip_plain, 0, NULL },
 	{ "round trip, gzip", roundtrip_gzip, 0, NULL },
@@ -931,7 +920,7 @@ run(const struct test *t)
 int
 main(void)
 {
-	size_t i, passed = 0;
+	size_t i, passed = 0, total;
 	char cmd[300];
 
 	if (mkdtemp(dir) == NULL) {
@@ -940,9 +929,12 @@ main(void)
 	}
 	for (i = 0; i < ARRAY_LEN(tests); i++)
 		passed += run(&tests[i]);
+	for (i = 0; i < nparse_tests; i++)
+		passed += run(&parse_tests[i]);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
-	printf("%zu passed, %zu failed\n", passed, ARRAY_LEN(tests) - passed);
-	return passed == ARRAY_LEN(tests) ? 0 : 1;
+	total = ARRAY_LEN(tests) + nparse_tests;
+	printf("%zu passed, %zu failed\n", passed, total - passed);
+	return passed == total ? 0 : 1;
 }
