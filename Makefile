@@ -140,6 +140,22 @@ $(P)test/scenarios/%: test/scenarios/%.c test/scenarios/scenario.h
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread \
 	    $(SCENARIO_LIBS)
 
+# The patcher (patchers/README): preloaded into traced programs, so built
+# on its own, position-independent, exporting nothing, and with no
+# floating point in the code a probe hit runs (it must leave the vector
+# registers of the program as they were).  Not in the sanitizer builds.
+ifeq ($(P),)
+all: patchers/libargus-patch.so
+endif
+PATCH_CFLAGS = $(filter-out -fsanitize%,$(CFLAGS)) -fPIC -fvisibility=hidden \
+	   -Ipatchers
+patchers/patch.pic.o: patchers/patch.c patchers/ubuf.h lib/elfsym.h
+	$(CC) $(PATCH_CFLAGS) -mgeneral-regs-only -c -o $@ $<
+patchers/elfsym.pic.o: lib/elfsym.c lib/elfsym.h
+	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
+patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lZydis -ldl -lpthread
+
 bench/gen-events: bench/gen-events.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -238,6 +254,7 @@ clean:
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
 	    test/progs/*.o test/progs/*.d \
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
+	rm -f patchers/*.pic.o patchers/libargus-patch.so
 	rm -rf build
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
