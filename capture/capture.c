@@ -26,6 +26,7 @@
 #include "events.h"
 #include "kallsyms.h"
 #include "out.h"
+#include "patched.h"
 #include "probes.h"
 #include "spool.h"
 #include "tasks.h"
@@ -108,6 +109,8 @@ preamble(struct writer *w)
 	}
 	for (i = 0; i < probes_count(); i++)
 		meta_write(w, t_start, "probe", "%s", probes_desc(i));
+	for (i = 0; patched_desc(i) != NULL; i++)
+		meta_write(w, t_start, "patch", "%s", patched_desc(i));
 	task_generation++;	/* threads are introduced as they appear */
 	kallsyms_new_file();	/* and functions named */
 }
@@ -262,6 +265,7 @@ start_child(int *go, int *why)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		patched_child_env();
 		execvp(opt->cmd[0], opt->cmd);
 		eno = errno;
 		if (write(e[1], &eno, sizeof(eno)) != sizeof(eno))
@@ -357,6 +361,7 @@ start(const struct capture_opts *o)
 	self[1] = spool_reader_tid();
 	events_setup(o->syscalls, self, 2);
 	probes_setup(self, 2);
+	patched_setup(o->cmd != NULL);
 	if (o->nstack_pids > 0 || o->nstack_comms > 0)
 		dwstack_setup();
 	emit_init(ncpu);

@@ -85,6 +85,12 @@ add(struct spec *sp)
 	specs[nspecs++] = *sp;
 }
 
+void
+probes_forget(void)
+{
+	nspecs = 0;
+}
+
 int
 probes_wanted(void)
 {

@@ -30,6 +30,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,12 +56,12 @@ struct probe {
 	char		*lib, *sym, *event, *where;
 	uint64_t	 off;
 	int		 deref, ret, nargs, run;
-	uint16_t	 name;		/* index of event in the ubuf names */
+	uint8_t		 name;		/* index of event in the ubuf names */
 };
 
 struct hook {
-	uint16_t	 name;
-	uint16_t	 nargs;
+	uint8_t		 name;
+	uint8_t		 nargs;
 };
 
 /* One patched address: its entry events and its return events. */
@@ -170,12 +171,12 @@ slot_claim(void)
 			return my_slot;
 		}
 	}
-	__atomic_fetch_add(&hdr->pad, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&hdr->unslotted, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
 static inline void
-record(uint16_t name, int nargs, const uint64_t *args)
+record(uint8_t name, int nargs, const uint64_t *args)
 {
 	struct ubuf_slot *s = my_slot;
 	struct ubuf_event *e;
@@ -192,6 +193,7 @@ record(uint16_t name, int nargs, const uint64_t *args)
 	e = &s->ev[h & (UBUF_EVENTS - 1)];
 	e->ts = stamp();
 	e->tid = my_tid;
+	e->cpu = sched_getcpu();
 	e->probe = name;
 	e->nargs = nargs;
 	for (i = 0; i < nargs; i++)

@@ -29,8 +29,9 @@
 struct ubuf_event {
 	uint64_t	 ts;		/* CLOCK_MONOTONIC, ns */
 	uint32_t	 tid;
-	uint16_t	 probe;		/* index into the header's names */
-	uint16_t	 nargs;
+	uint8_t		 probe;		/* index into the header's names */
+	uint8_t		 nargs;
+	uint16_t	 cpu;		/* where it ran (rseq: no system call) */
 	uint64_t	 arg[UBUF_MAXARGS];
 };
 
@@ -53,7 +54,7 @@ struct ubuf_hdr {
 	uint32_t	 nslots;
 	uint32_t	 nevents;	/* per slot */
 	uint32_t	 nprobes;
-	uint32_t	 pad;
+	uint32_t	 unslotted;	/* events of threads beyond the slots */
 	char		 name[UBUF_PROBES][UBUF_NAMELEN];  /* event TYPEs */
 	struct ubuf_slot slot[UBUF_SLOTS];
 };
