@@ -120,7 +120,7 @@ static uint64_t
 report_lost(struct writer *w)
 {
 	struct spool_stats st;
-	uint64_t total = 0;
+	uint64_t total = 0, n;
 	int cpu;
 
 	st.lost = xcalloc(ncpu, sizeof(*st.lost));
@@ -140,6 +140,10 @@ report_lost(struct writer *w)
 		reported[cpu] = st.lost[cpu];
 	}
 	free(st.lost);
+	/* Patched processes' rings that were full (capture/patched.c). */
+	if ((n = patched_lost()) > 0)
+		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
+		    t_start, "patch_lost", n);
 	return total;
 }
 

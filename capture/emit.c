@@ -877,6 +877,8 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 			next(&cur[cpu], cpu, 1);
 	/* Patched processes' events: kernel ones wait for them a moment. */
 	if (patched_active()) {
+		if (spool_done())
+			patched_stop();
 		patched_refresh();
 		if (upto != UINT64_MAX && upto > patched_horizon())
 			upto = patched_horizon();

@@ -4,13 +4,19 @@
  * Everything in a ring was written by the traced program, so it is data
  * to check, never to trust: names are bounded, indexes range-checked.
  *
- * A process's file is removed once it is read to its end and it can add
- * no more: the process is gone, or exec'd (a newer file of the same pid).
+ * A thread of ours empties the rings every few milliseconds into queues
+ * in our memory (bounded: beyond it, events are counted lost), so that a
+ * busy program's ring never waits for the formatter, which writes events
+ * only once the kernel's are known up to their time.  A process's file is
+ * removed once it is read to its end and it can add no more: the process
+ * is gone, or exec'd (a newer file of the same pid).
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <pthread.h>
+#include <time.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,19 +26,38 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <stdatomic.h>
+
 #include "util.h"
 #include "patched.h"
 
 #define MAXFILES	256
 #define MAXSETS		16
-#define REFRESH_NS	50000000ULL	/* directory rescans, at most */
+#define MAXTYPES	1024
+#define RESCAN_NS	50000000ULL	/* directory rescans, at most */
+#define DRAIN_NS	2000000ULL	/* the rings' emptying */
 #define HORIZON_NS	20000000ULL	/* a stamp's way to its commit */
+#define QUEUED_MAX	(1 << 20)	/* events held, all queues */
 
 struct ufile {
 	struct ubuf_hdr	*h;
 	char		 name[64];
 	int		 pid, gen;
-	char		 type[UBUF_PROBES][UBUF_NAMELEN];
+	int		 q[UBUF_SLOTS];		/* its rings' queues; -1: none */
+	uint16_t	 type[UBUF_PROBES];	/* its names, as ours */
+};
+
+struct qev {
+	struct ubuf_event e;
+	int		 pid;
+	uint16_t	 type;
+};
+
+/* One ring's events: the drainer appends to in, the formatter reads rd. */
+struct queue {
+	int		 used, dead;
+	struct qev	*in, *rd;
+	size_t		 nin, capin, nrd, caprd, rpos;
 };
 
 static char		 dir[PATH_MAX];
@@ -43,10 +68,19 @@ static int		 nsets;
 static int		 dir_given;
 static struct ufile	 files[MAXFILES];
 static int		 nfiles;
-static uint64_t		 last_scan, horizon, lost;
-static struct ubuf_slot	*best_slot;	/* the peeked event's; NULL: none */
-static struct ufile	*best_file;
-static int		 peeked;	/* best_slot holds until consumed */
+static uint64_t		 last_scan, horizon;
+static char		*types[MAXTYPES];
+static int		 ntypes;
+static struct queue	*queues;
+static int		 nqueues;
+static size_t		 queued;	/* events in the in vectors */
+static uint64_t		 lost;
+static pthread_mutex_t	 qlock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int	 stopping;
+static pthread_t	 drainer;
+static int		 draining;
+static int		 best = -1;	/* the queue peeked at; -1: none */
+static int		 peeked;
 static char		 env_sets[8192];
 
 void
@@ -80,12 +114,26 @@ patched_wanted(void)
 	return nsets > 0 || dir_given;
 }
 
+static void *drain_loop(void *);
+
+/* The last drain: every ring read to its end, the drainer gone. */
+void
+patched_stop(void)
+{
+	if (draining) {
+		atomic_store(&stopping, 1);
+		pthread_join(drainer, NULL);
+		draining = 0;
+	}
+}
+
 static void
 cleanup(void)
 {
 	struct dirent *d;
 	DIR *dp;
 
+	patched_stop();
 	if (!made_dir || dfd == -1)
 		return;
 	if ((dp = fdopendir(dup(dfd))) != NULL) {
@@ -117,7 +165,6 @@ patched_setup(int has_command)
 		if (mkdtemp(dir) == NULL)
 			die(EX_CANTCREAT, "%s", dir);
 		made_dir = 1;
-		atexit(cleanup);
 	} else if (mkdir(dir, 0700) == -1 && errno != EEXIST)
 		die(EX_CANTCREAT, "--patch-dir %s", dir);
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -131,7 +178,10 @@ patched_setup(int has_command)
 	for (i = 0; i < nsets; i++)
 		p += snprintf(p, env_sets + sizeof(env_sets) - p, "%s%s",
 		    i ? ":" : "", sets[i]);
-	patched_refresh();
+	atexit(cleanup);
+	if ((errno = pthread_create(&drainer, NULL, drain_loop, NULL)) != 0)
+		die(EX_OSERR, "pthread_create");
+	draining = 1;
 }
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
@@ -209,12 +259,19 @@ patched_active(void)
 	return dfd != -1;
 }
 
-static void
-drop(int i)
+/* Our number for an event TYPE, the same for every file that names it. */
+static int
+type_id(const char *name)
 {
-	munmap(files[i].h, sizeof(struct ubuf_hdr));
-	unlinkat(dfd, files[i].name, 0);
-	files[i] = files[--nfiles];
+	int i;
+
+	for (i = 0; i < ntypes; i++)
+		if (strcmp(types[i], name) == 0)
+			return i;
+	if (ntypes == MAXTYPES)
+		return -1;
+	types[ntypes] = xstrdup(name);
+	return ntypes++;
 }
 
 static int
@@ -232,11 +289,12 @@ known(const char *name)
 static void
 take(const char *name, int pid, int gen)
 {
+	char n[UBUF_NAMELEN];
 	struct ufile *f;
 	struct ubuf_hdr *h;
 	struct stat st;
 	unsigned i;
-	int fd;
+	int fd, t;
 
 	if (nfiles == MAXFILES || strlen(name) >= sizeof(f->name))
 		return;
@@ -263,10 +321,16 @@ take(const char *name, int pid, int gen)
 	f->pid = pid;
 	f->gen = gen;
 	memcpy(f->name, name, strlen(name) + 1);
+	for (i = 0; i < UBUF_SLOTS; i++)
+		f->q[i] = -1;
+	pthread_mutex_lock(&qlock);
 	for (i = 0; i < h->nprobes; i++) {
-		memcpy(f->type[i], h->name[i], UBUF_NAMELEN - 1);
-		f->type[i][UBUF_NAMELEN - 1] = '\0';
+		memcpy(n, h->name[i], UBUF_NAMELEN - 1);
+		n[UBUF_NAMELEN - 1] = '\0';
+		t = type_id(n);
+		f->type[i] = t < 0 ? UINT16_MAX : t;
 	}
+	pthread_mutex_unlock(&qlock);
 }
 
 static int
@@ -292,38 +356,183 @@ newer(const struct ufile *f)
 	return 0;
 }
 
-void
-patched_refresh(void)
+/* Under qlock. */
+static int
+queue_new(void)
+{
+	int i;
+
+	for (i = 0; i < nqueues; i++)
+		if (!queues[i].used)
+			break;
+	if (i == nqueues) {
+		queues = xrealloc(queues, (nqueues + 1) * sizeof(*queues));
+		nqueues++;
+	}
+	memset(&queues[i], 0, sizeof(queues[i]));
+	queues[i].used = 1;
+	return i;
+}
+
+static void
+drop(int i)
+{
+	int s;
+
+	pthread_mutex_lock(&qlock);
+	for (s = 0; s < UBUF_SLOTS; s++)
+		if (files[i].q[s] >= 0)
+			queues[files[i].q[s]].dead = 1;
+	pthread_mutex_unlock(&qlock);
+	munmap(files[i].h, sizeof(struct ubuf_hdr));
+	unlinkat(dfd, files[i].name, 0);
+	files[i] = files[--nfiles];
+}
+
+static void
+rescan(void)
 {
 	struct dirent *d;
 	DIR *dp;
-	uint64_t t = now_ns();
-	int i, pid, gen, n;
+	int pid, gen, n;
 	char tail[8];
 
-	if (dfd == -1)
+	if ((dp = fdopendir(dup(dfd))) == NULL)
 		return;
-	horizon = t - HORIZON_NS;
-	best_slot = NULL;
-	peeked = 0;
-	if (t - last_scan < REFRESH_NS)
-		return;
-	last_scan = t;
-	if ((dp = fdopendir(dup(dfd))) != NULL) {
-		rewinddir(dp);
-		while ((d = readdir(dp)) != NULL) {
-			n = sscanf(d->d_name, "%d-%d.%5s", &pid, &gen, tail);
-			if (n != 3 || strcmp(tail, "ubuf") != 0 || pid <= 0 ||
-			    known(d->d_name))
-				continue;
-			take(d->d_name, pid, gen);
-		}
-		closedir(dp);
+	rewinddir(dp);
+	while ((d = readdir(dp)) != NULL) {
+		n = sscanf(d->d_name, "%d-%d.%5s", &pid, &gen, tail);
+		if (n != 3 || strcmp(tail, "ubuf") != 0 || pid <= 0 ||
+		    known(d->d_name))
+			continue;
+		take(d->d_name, pid, gen);
 	}
+	closedir(dp);
+}
+
+/* One ring into its queue; the ring's room is the program's again. */
+static void
+drain_slot(struct ufile *f, int s)
+{
+	struct ubuf_slot *sl = &f->h->slot[s];
+	uint64_t head = __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE);
+	uint64_t tail = sl->tail, l;
+	struct queue *q;
+	struct qev *x;
+
+	l = __atomic_load_n(&sl->lost, __ATOMIC_RELAXED);
+	if (l > sl->reported) {
+		pthread_mutex_lock(&qlock);
+		lost += l - sl->reported;
+		pthread_mutex_unlock(&qlock);
+		sl->reported = l;
+	}
+	if (head == tail)
+		return;
+	if (head - tail > UBUF_EVENTS)		/* not a ring we know */
+		tail = head - UBUF_EVENTS;
+	pthread_mutex_lock(&qlock);
+	if (f->q[s] < 0)
+		f->q[s] = queue_new();
+	q = &queues[f->q[s]];
+	for (; tail != head; tail++) {
+		const struct ubuf_event *e = &sl->ev[tail & (UBUF_EVENTS - 1)];
+
+		if (queued >= QUEUED_MAX || e->probe >= f->h->nprobes ||
+		    f->type[e->probe] == UINT16_MAX) {
+			lost++;
+			continue;
+		}
+		if (q->nin == q->capin) {
+			q->capin = q->capin ? 2 * q->capin : 1024;
+			q->in = xrealloc(q->in, q->capin * sizeof(*q->in));
+		}
+		x = &q->in[q->nin++];
+		x->e = *e;
+		if (x->e.nargs > UBUF_MAXARGS)
+			x->e.nargs = UBUF_MAXARGS;
+		x->pid = f->pid;
+		x->type = f->type[e->probe];
+		queued++;
+	}
+	pthread_mutex_unlock(&qlock);
+	__atomic_store_n(&sl->tail, tail, __ATOMIC_RELEASE);
+}
+
+static void
+drain(void)
+{
+	uint64_t t = now_ns();
+	int i, s;
+
+	if (t - last_scan >= RESCAN_NS) {
+		last_scan = t;
+		rescan();
+	}
+	for (i = 0; i < nfiles; i++)
+		for (s = 0; s < UBUF_SLOTS; s++)
+			drain_slot(&files[i], s);
 	for (i = 0; i < nfiles; i++)
 		if (drained(&files[i]) && ((kill(files[i].pid, 0) == -1 &&
 		    errno == ESRCH) || newer(&files[i])))
 			drop(i--);
+}
+
+static void *
+drain_loop(void *arg)
+{
+	struct timespec ts = { 0, DRAIN_NS };
+
+	(void)arg;
+	while (!atomic_load(&stopping)) {
+		drain();
+		nanosleep(&ts, NULL);
+	}
+	drain();
+	return NULL;
+}
+
+/* The formatter, once a batch: what the drainer queued becomes readable. */
+void
+patched_refresh(void)
+{
+	struct queue *q;
+	int i;
+
+	if (dfd == -1)
+		return;
+	horizon = now_ns() - HORIZON_NS;
+	pthread_mutex_lock(&qlock);
+	for (i = 0; i < nqueues; i++) {
+		q = &queues[i];
+		if (!q->used)
+			continue;
+		if (q->nin > 0) {
+			if (q->rpos > 0) {
+				memmove(q->rd, q->rd + q->rpos, (q->nrd -
+				    q->rpos) * sizeof(*q->rd));
+				q->nrd -= q->rpos;
+				q->rpos = 0;
+			}
+			if (q->nrd + q->nin > q->caprd) {
+				q->caprd = q->nrd + q->nin;
+				q->rd = xrealloc(q->rd, q->caprd *
+				    sizeof(*q->rd));
+			}
+			memcpy(q->rd + q->nrd, q->in, q->nin * sizeof(*q->in));
+			q->nrd += q->nin;
+			queued -= q->nin;
+			q->nin = 0;
+		}
+		if (q->dead && q->rpos == q->nrd) {
+			free(q->in);
+			free(q->rd);
+			memset(q, 0, sizeof(*q));
+		}
+	}
+	pthread_mutex_unlock(&qlock);
+	peeked = 0;
+	best = -1;
 }
 
 uint64_t
@@ -332,79 +541,63 @@ patched_horizon(void)
 	return horizon;
 }
 
-/* The earliest unread event of every ring: a few dozen loads. */
+/*
+ * The earliest event not yet written.  Only the formatter touches the rd
+ * side, and the queues array moves only under qlock, which the drainer
+ * takes to add one: so the formatter holds it while it looks.
+ */
 const struct ubuf_event *
 patched_peek(int *pid, const char **type)
 {
-	const struct ubuf_event *e, *best = NULL;
-	struct ubuf_slot *s;
-	int i, k;
+	const struct qev *x, *b = NULL;
+	int i;
 
-	/* Rings only grow between refreshes: the answer holds till then. */
-	if (peeked) {
-		if (best_slot == NULL)
-			return NULL;
-		best = &best_slot->ev[best_slot->tail & (UBUF_EVENTS - 1)];
-		*pid = best_file->pid;
-		*type = best_file->type[best->probe];
-		return best;
-	}
-	peeked = 1;
-	best_slot = NULL;
-	for (i = 0; i < nfiles; i++)
-		for (k = 0; k < UBUF_SLOTS; k++) {
-			s = &files[i].h->slot[k];
-			if (__atomic_load_n(&s->head, __ATOMIC_ACQUIRE) ==
-			    s->tail)
+	if (!peeked) {
+		peeked = 1;
+		best = -1;
+		pthread_mutex_lock(&qlock);
+		for (i = 0; i < nqueues; i++) {
+			if (!queues[i].used || queues[i].rpos == queues[i].nrd)
 				continue;
-			e = &s->ev[s->tail & (UBUF_EVENTS - 1)];
-			if (best == NULL || e->ts < best->ts) {
-				best = e;
-				best_slot = s;
-				best_file = &files[i];
+			x = &queues[i].rd[queues[i].rpos];
+			if (b == NULL || x->e.ts < b->e.ts) {
+				b = x;
+				best = i;
 			}
 		}
-	if (best == NULL)
-		return NULL;
-	if (best->probe >= best_file->h->nprobes) {
-		/* Not a probe the file names: skipped, as a loss. */
-		lost++;
-		patched_consume();
-		return patched_peek(pid, type);
+		pthread_mutex_unlock(&qlock);
 	}
-	*pid = best_file->pid;
-	*type = best_file->type[best->probe];
-	return best;
+	if (best < 0)
+		return NULL;
+	pthread_mutex_lock(&qlock);
+	x = &queues[best].rd[queues[best].rpos];
+	pthread_mutex_unlock(&qlock);
+	*pid = x->pid;
+	*type = types[x->type];
+	return &x->e;
 }
 
 void
 patched_consume(void)
 {
-	if (best_slot == NULL)
+	if (best < 0)
 		return;
-	__atomic_store_n(&best_slot->tail, best_slot->tail + 1,
-	    __ATOMIC_RELEASE);
-	best_slot = NULL;
+	pthread_mutex_lock(&qlock);
+	queues[best].rpos++;
+	pthread_mutex_unlock(&qlock);
 	peeked = 0;
+	best = -1;
 }
 
+/* Losses since asked last: full rings, and events we could not hold. */
 uint64_t
 patched_lost(void)
 {
-	uint64_t n = lost, l;
-	int i, k;
+	uint64_t n;
 
-	for (i = 0; i < nfiles; i++) {
-		struct ubuf_hdr *h = files[i].h;
-
-		for (k = 0; k < UBUF_SLOTS; k++) {
-			l = __atomic_load_n(&h->slot[k].lost, __ATOMIC_RELAXED);
-			if (l > h->slot[k].reported) {
-				n += l - h->slot[k].reported;
-				h->slot[k].reported = l;
-			}
-		}
-	}
+	pthread_mutex_lock(&qlock);
+	n = lost;
 	lost = 0;
+	pthread_mutex_unlock(&qlock);
 	return n;
 }
