@@ -344,7 +344,7 @@ start(const struct capture_opts *o)
 {
 	struct spool_conf sc = { 0 };
 	char buf[64];
-	int self[2], go = -1, why = -1, i;
+	int self[3], nself, go = -1, why = -1, i;
 
 	sc.ncpu = ncpu;
 	sc.pagesize = getpagesize();
@@ -361,11 +361,14 @@ start(const struct capture_opts *o)
 	sc.defer = o->defer;
 	spool_start(&sc);
 
+	/* Its thread is ours, and left out of the trace as ours are. */
+	patched_setup(o->cmd != NULL);
 	self[0] = syscall(SYS_gettid);
 	self[1] = spool_reader_tid();
-	events_setup(o->syscalls, self, 2);
-	probes_setup(self, 2);
-	patched_setup(o->cmd != NULL);
+	self[2] = patched_tid();
+	nself = self[2] > 0 ? 3 : 2;
+	events_setup(o->syscalls, self, nself);
+	probes_setup(self, nself);
 	if (o->nstack_pids > 0 || o->nstack_comms > 0)
 		dwstack_setup();
 	emit_init(ncpu);

@@ -13,9 +13,11 @@
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,9 +36,8 @@
 #define MAXFILES	256
 #define MAXSETS		16
 #define MAXTYPES	1024
-#define RESCAN_NS	50000000ULL	/* directory rescans, at most */
-#define DRAIN_NS	2000000ULL	/* the rings' emptying */
-#define HORIZON_NS	20000000ULL	/* a stamp's way to its commit */
+#define DRAIN_NS	1000000ULL	/* the rings' emptying */
+#define HORIZON_NS	5000000ULL	/* a stamp's way to its commit */
 #define QUEUED_MAX	(1 << 20)	/* events held, all queues */
 
 struct ufile {
@@ -68,7 +69,7 @@ static int		 nsets;
 static int		 dir_given;
 static struct ufile	 files[MAXFILES];
 static int		 nfiles;
-static uint64_t		 last_scan, horizon;
+static uint64_t		 horizon;
 static char		*types[MAXTYPES];
 static int		 ntypes;
 static struct queue	*queues;
@@ -77,6 +78,8 @@ static size_t		 queued;	/* events in the in vectors */
 static uint64_t		 lost;
 static pthread_mutex_t	 qlock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int	 stopping;
+static _Atomic uint64_t	 passed;	/* the last drain began then */
+static _Atomic int	 drainer_tid;
 static pthread_t	 drainer;
 static int		 draining;
 static int		 best = -1;	/* the queue peeked at; -1: none */
@@ -161,7 +164,9 @@ patched_setup(int has_command)
 		    "(-- COMMAND), or to programs started with LD_PRELOAD and "
 		    "--patch-dir DIR (argus-patch(7))");
 	if (!dir_given) {
-		snprintf(dir, sizeof(dir), "/tmp/argus-patch.XXXXXX");
+		/* Memory, not a disk the rings' pages would be written to. */
+		snprintf(dir, sizeof(dir), "%s/argus-patch.XXXXXX",
+		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 		if (mkdtemp(dir) == NULL)
 			die(EX_CANTCREAT, "%s", dir);
 		made_dir = 1;
@@ -182,6 +187,14 @@ patched_setup(int has_command)
 	if ((errno = pthread_create(&drainer, NULL, drain_loop, NULL)) != 0)
 		die(EX_OSERR, "pthread_create");
 	draining = 1;
+	while (atomic_load(&drainer_tid) == 0)
+		sched_yield();
+}
+
+int
+patched_tid(void)
+{
+	return atomic_load(&drainer_tid);
 }
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
@@ -465,10 +478,11 @@ drain(void)
 	uint64_t t = now_ns();
 	int i, s;
 
-	if (t - last_scan >= RESCAN_NS) {
-		last_scan = t;
-		rescan();
-	}
+	/*
+	 * Every pass: a process's file found late would bring events from
+	 * before the horizon.  One getdents of a small directory.
+	 */
+	rescan();
 	for (i = 0; i < nfiles; i++)
 		for (s = 0; s < UBUF_SLOTS; s++)
 			drain_slot(&files[i], s);
@@ -476,6 +490,9 @@ drain(void)
 		if (drained(&files[i]) && ((kill(files[i].pid, 0) == -1 &&
 		    errno == ESRCH) || newer(&files[i])))
 			drop(i--);
+	/* Every event stamped before t is queued now, but one a thread
+	 * stamped and had not yet committed when its ring was read. */
+	atomic_store(&passed, t);
 }
 
 static void *
@@ -484,6 +501,7 @@ drain_loop(void *arg)
 	struct timespec ts = { 0, DRAIN_NS };
 
 	(void)arg;
+	atomic_store(&drainer_tid, (int)syscall(SYS_gettid));
 	while (!atomic_load(&stopping)) {
 		drain();
 		nanosleep(&ts, NULL);
@@ -501,7 +519,13 @@ patched_refresh(void)
 
 	if (dfd == -1)
 		return;
-	horizon = now_ns() - HORIZON_NS;
+	/*
+	 * Kernel events are written only up to the drainer's last pass,
+	 * less a stamp's way to its commit: one it took later may come
+	 * from a ring it has not read.
+	 */
+	horizon = atomic_load(&passed);
+	horizon = horizon > HORIZON_NS ? horizon - HORIZON_NS : 0;
 	pthread_mutex_lock(&qlock);
 	for (i = 0; i < nqueues; i++) {
 		q = &queues[i];

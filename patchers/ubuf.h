@@ -21,7 +21,7 @@
 
 #define UBUF_MAGIC	0x3142555355475241ULL	/* "ARGUSUB1" */
 #define UBUF_SLOTS	64		/* threads recording at once */
-#define UBUF_EVENTS	16384		/* per slot, a power of two */
+#define UBUF_EVENTS	32768		/* per slot, a power of two */
 #define UBUF_PROBES	256		/* event names per process */
 #define UBUF_NAMELEN	48
 #define UBUF_MAXARGS	6
