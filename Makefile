@@ -242,6 +242,22 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/argus $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
 	    $(DESTDIR)$(PREFIX)/share/doc/argus 2>/dev/null
 
+# The patcher and its page: PREFIX/lib/argus, where argus-capture looks
+# (../lib/argus from its bin/), and man7.
+MAN7		:= $(wildcard share/man/*.7)
+install: install-patcher
+install-patcher: all
+	install -d $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 $(MAN7) $(DESTDIR)$(PREFIX)/share/man/man7
+	if [ -f patchers/libargus-patch.so ]; then \
+	    install -d $(DESTDIR)$(PREFIX)/lib/argus && \
+	    install -m 755 patchers/libargus-patch.so $(DESTDIR)$(PREFIX)/lib/argus; fi
+uninstall: uninstall-patcher
+uninstall-patcher:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(notdir $(MAN7))) \
+	    $(DESTDIR)$(PREFIX)/lib/argus/libargus-patch.so
+	-rmdir $(DESTDIR)$(PREFIX)/lib/argus 2>/dev/null
+
 # Debian packages the build, the tests and the capture need.
 deps:
 	share/scripts/install-deps
@@ -258,6 +274,7 @@ clean:
 	rm -rf build
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
+.PHONY: install-patcher uninstall-patcher
 .SECONDARY:
 
 -include $(wildcard $(P)*/*.d $(P)*/*/*.d $(P)*/*/*/*.d)

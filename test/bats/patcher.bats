@@ -211,3 +211,18 @@ patched() {
 	run argus-capture --patch --probe libc.so.6:malloc --probes glib -d 1 -o /dev/null -- true
 	[ "$status" -eq 64 ]
 }
+
+@test "patcher: an installed capture preloads the installed library, which finds the set by name" {
+	need_tracing
+	need_patcher "$GLOOP"
+	D=$BATS_TEST_TMPDIR/root
+	make -s -C "$ROOT" install DESTDIR="$D" PREFIX=/usr >/dev/null
+	[ -f "$D/usr/lib/argus/libargus-patch.so" ]
+	[ -f "$D/usr/share/man/man7/argus-patch.7" ]
+	run timeout 60 "$D/usr/bin/argus-capture" -s none --patch --probes glib -Z -o "$T/t.csv" -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ',runloop_begin,' "$T/t.csv")" = 16 ]
+	make -s -C "$ROOT" uninstall DESTDIR="$D" PREFIX=/usr >/dev/null
+	[ ! -e "$D/usr/lib/argus" ]
+}
