@@ -226,3 +226,42 @@ patched() {
 	make -s -C "$ROOT" uninstall DESTDIR="$D" PREFIX=/usr >/dev/null
 	[ ! -e "$D/usr/lib/argus" ]
 }
+
+@test "patcher: node's loop, the callback that held it is one callout vertex of its length" {
+	need_tracing
+	need_patcher
+	[ -x /usr/bin/node ] || skip "no /usr/bin/node"
+	nm /usr/bin/node 2>/dev/null | grep -q ' _ZN4node11Environment9RunTimersEP10uv_timer_s$' ||
+	    skip "/usr/bin/node has no symbol table with node::Environment::RunTimers (Debian's links libnode)"
+	cat > "$T/slow.js" <<-'JS'
+	// quick callbacks, and the fifth busy for 300 ms
+	const fs = require('fs');
+	let n = 0;
+	const t = setInterval(() => {
+		fs.stat('/', () => {});
+		if (++n === 5) { const end = Date.now() + 300; while (Date.now() < end) ; }
+		if (n === 10) { clearInterval(t); console.log('done ' + n); }
+	}, 10);
+	JS
+	run timeout 60 argus-capture -d 30 -Z -o "$T/t.csv" --patch --probes node -- node "$T/slow.js"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"done 10"* ]]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	echo "pid $pid, $(grep -c ',runloop_' "$T/t.csv") runloop events"
+	argus-segment -q -Z "$T/t.csv" > "$T/s.csv"
+	# Callbacks nest (a stat's completion inside no timer here, but
+	# MakeCallback may recurse): match each end to the latest begin.
+	awk -F, -v p="$pid" '
+	    $1 == "vertex" && $3 == p && $4 == p { by[$5] = $10 }
+	    $1 == "event" && $4 == p && $7 == "runloop_begin" { st[++d] = $2; vx[d] = $5; nb++ }
+	    $1 == "event" && $4 == p && $7 == "runloop_end" && d > 0 {
+		ms = ($2 - st[d]) / 1e6
+		if (ms >= 250) { slow++; sv = vx[d]; print "slow callback: " ms " ms, vertex " sv }
+		d--
+	    }
+	    END {
+		print nb + 0 " callbacks, " slow + 0 " slow, begun by " by[sv]
+		exit !(nb >= 15 && slow == 1 && by[sv] == "callout")
+	    }' "$T/s.csv"
+}
