@@ -68,6 +68,7 @@ struct hook {
 struct site {
 	uintptr_t	 addr;
 	int		 run;		/* the set allows a run of instructions */
+	int		 entry;		/* a function's first instruction */
 	int		 nent, nret;
 	struct hook	 ent[MAXPER], ret[MAXPER];
 	const struct probe *first;	/* for messages */
@@ -295,12 +296,21 @@ emit64(struct buf *b, uint64_t v)
 	emit(b, &v, 8);
 }
 
-/* Save what a C call may clobber, call fn(arg, regs) (arg: rdi). */
+/*
+ * Save what a C call may clobber, call fn(arg, regs) (arg: rdi).  The
+ * flags are saved only where they may be live: at a function's entry or
+ * return the ABI leaves them undefined (DF clear, which C never sets),
+ * and popfq is the dearest instruction here.  Their slot is kept either
+ * way, so the registers are where hit() looks.
+ */
 static void
-emit_call(struct buf *b, int has_arg, uint64_t arg, uint64_t fn)
+emit_call(struct buf *b, int has_arg, uint64_t arg, uint64_t fn, int flags)
 {
-	EMIT(b, 0x9c,				/* pushfq */
-	    0x50, 0x51, 0x52, 0x56, 0x57,	/* rax rcx rdx rsi rdi */
+	if (flags)
+		EMIT(b, 0x9c);			/* pushfq */
+	else
+		EMIT(b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
+	EMIT(b, 0x50, 0x51, 0x52, 0x56, 0x57,	/* rax rcx rdx rsi rdi */
 	    0x41, 0x50, 0x41, 0x51, 0x41, 0x52, 0x41, 0x53,  /* r8-r11 */
 	    0x53,				/* push rbx */
 	    0x48, 0x89, 0xe3,			/* mov %rsp,%rbx */
@@ -317,13 +327,16 @@ emit_call(struct buf *b, int has_arg, uint64_t arg, uint64_t fn)
 }
 
 static void
-emit_restore(struct buf *b)
+emit_restore(struct buf *b, int flags)
 {
 	EMIT(b, 0x48, 0x89, 0xdc,		/* mov %rbx,%rsp */
 	    0x5b,				/* pop rbx */
 	    0x41, 0x5b, 0x41, 0x5a, 0x41, 0x59, 0x41, 0x58,
-	    0x5f, 0x5e, 0x5a, 0x59, 0x58,
-	    0x9d);				/* popfq */
+	    0x5f, 0x5e, 0x5a, 0x59, 0x58);
+	if (flags)
+		EMIT(b, 0x9d);			/* popfq */
+	else
+		EMIT(b, 0x48, 0x8d, 0x64, 0x24, 0x08);	/* lea 8(%rsp),%rsp */
 }
 
 /* Trampoline pages: near the code they serve, for rel32 both ways. */
@@ -592,8 +605,8 @@ place(struct site *s, int multi)
 		goto refuse;
 	}
 	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0x80);	/* lea -128(%rsp),%rsp */
-	emit_call(&b, 1, (uint64_t)s, (uint64_t)hit);
-	emit_restore(&b);
+	emit_call(&b, 1, (uint64_t)s, (uint64_t)hit, !s->entry);
+	emit_restore(&b, !s->entry);
 	EMIT(&b, 0x48, 0x8d, 0xa4, 0x24, 0x80, 0, 0, 0); /* lea 128(%rsp) */
 	at_victim = b.n;
 	/* Relocated for where it runs: its RIP-relative operands too. */
@@ -646,9 +659,9 @@ make_ret_tramp(void)
 	void *p;
 
 	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
-	emit_call(&b, 0, 0, (uint64_t)ret_hit);
+	emit_call(&b, 0, 0, (uint64_t)ret_hit, 0);
 	EMIT(&b, 0x48, 0x89, 0x43, 8 * R_N);	/* mov %rax,88(%rbx) */
-	emit_restore(&b);
+	emit_restore(&b, 0);
 	EMIT(&b, 0xc3);				/* ret */
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 	    MAP_ANONYMOUS, -1, 0);
@@ -997,6 +1010,12 @@ patch_init(void)
 			break;
 		}
 		st->run |= pr->run;
+		/* The entry of a function: SYMBOL, or what *TABLE+OFF
+		 * points to. */
+		if (st->first == pr)
+			st->entry = pr->deref || pr->off == 0;
+		else if (!(pr->deref || pr->off == 0))
+			st->entry = 0;
 		if (pr->ret && pr->off != 0 && !pr->deref) {
 			say("%s: probe %s refused: a return probe goes on the "
 			    "function's entry, not +%llu", pr->where,
@@ -1024,6 +1043,10 @@ patch_init(void)
 		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
 		    multi) == 0)
 			placed++;
+	/* This thread's ring now, faulted in before main() runs: most
+	 * programs record on their main thread first. */
+	if (placed > 0)
+		slot_claim();
 	if (verbose)
 		say("%d of %d places patched", placed, nsites);
 	if (placed == 0) {
