@@ -915,5 +915,11 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 		n++;
 		next(best, bcpu, 0);
 	}
+	/*
+	 * The kernel's events ran out while we wrote: the patched rings'
+	 * last events may still be the drainer's.  One more, after it.
+	 */
+	if (n == 0 && patched_active() && spool_done() && patched_stop())
+		return emit_run(w, idx, upto, max);
 	return n;
 }

@@ -4,8 +4,9 @@
  * Everything in a ring was written by the traced program, so it is data
  * to check, never to trust: names are bounded, indexes range-checked.
  *
- * A thread of ours empties the rings every few milliseconds into queues
- * in our memory (bounded: beyond it, events are counted lost), so that a
+ * A thread of ours empties the rings every millisecond into queues in
+ * our memory (bounded: beyond it, the oldest are dropped and counted
+ * lost, as a flight recorder would), so that a
  * busy program's ring never waits for the formatter, which writes events
  * only once the kernel's are known up to their time.  A process's file is
  * removed once it is read to its end and it can add no more: the process
@@ -74,7 +75,7 @@ static char		*types[MAXTYPES];
 static int		 ntypes;
 static struct queue	*queues;
 static int		 nqueues;
-static size_t		 queued;	/* events in the in vectors */
+static size_t		 held;		/* events queued, not yet written */
 static uint64_t		 lost;
 static pthread_mutex_t	 qlock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int	 stopping;
@@ -119,15 +120,16 @@ patched_wanted(void)
 
 static void *drain_loop(void *);
 
-/* The last drain: every ring read to its end, the drainer gone. */
-void
+/* The last drain: every ring read to its end, the drainer gone; 1 if now. */
+int
 patched_stop(void)
 {
-	if (draining) {
-		atomic_store(&stopping, 1);
-		pthread_join(drainer, NULL);
-		draining = 0;
-	}
+	if (!draining)
+		return 0;
+	atomic_store(&stopping, 1);
+	pthread_join(drainer, NULL);
+	draining = 0;
+	return 1;
 }
 
 static void
@@ -451,7 +453,8 @@ drain_slot(struct ufile *f, int s)
 	for (; tail != head; tail++) {
 		const struct ubuf_event *e = &sl->ev[tail & (UBUF_EVENTS - 1)];
 
-		if (queued >= QUEUED_MAX || e->probe >= f->h->nprobes ||
+		/* A formatter that stopped taking them: the new ones go. */
+		if (held >= 2 * QUEUED_MAX || e->probe >= f->h->nprobes ||
 		    f->type[e->probe] == UINT16_MAX) {
 			lost++;
 			continue;
@@ -466,7 +469,7 @@ drain_slot(struct ufile *f, int s)
 			x->e.nargs = UBUF_MAXARGS;
 		x->pid = f->pid;
 		x->type = f->type[e->probe];
-		queued++;
+		held++;
 	}
 	pthread_mutex_unlock(&qlock);
 	__atomic_store_n(&sl->tail, tail, __ATOMIC_RELEASE);
@@ -545,7 +548,6 @@ patched_refresh(void)
 			}
 			memcpy(q->rd + q->nrd, q->in, q->nin * sizeof(*q->in));
 			q->nrd += q->nin;
-			queued -= q->nin;
 			q->nin = 0;
 		}
 		if (q->dead && q->rpos == q->nrd) {
@@ -553,6 +555,25 @@ patched_refresh(void)
 			free(q->rd);
 			memset(q, 0, sizeof(*q));
 		}
+	}
+	/*
+	 * Beyond the bound (a deferred recorder, whose events wait to be
+	 * asked for; a formatter far behind), the oldest go: what a flight
+	 * recorder keeps is the recent past.
+	 */
+	while (held > QUEUED_MAX) {
+		int o = -1;
+
+		for (i = 0; i < nqueues; i++)
+			if (queues[i].used && queues[i].rpos < queues[i].nrd &&
+			    (o < 0 || queues[i].rd[queues[i].rpos].e.ts <
+			    queues[o].rd[queues[o].rpos].e.ts))
+				o = i;
+		if (o < 0)
+			break;
+		queues[o].rpos++;
+		held--;
+		lost++;
 	}
 	pthread_mutex_unlock(&qlock);
 	peeked = 0;
@@ -608,6 +629,7 @@ patched_consume(void)
 		return;
 	pthread_mutex_lock(&qlock);
 	queues[best].rpos++;
+	held--;
 	pthread_mutex_unlock(&qlock);
 	peeked = 0;
 	best = -1;

@@ -29,7 +29,7 @@ const char *patched_desc(int i);		/* meta records; NULL: no more */
  * still appear (a thread between its stamp and its commit).
  */
 int	 patched_active(void);
-void	 patched_stop(void);		/* the trace ended: drain, stop */
+int	 patched_stop(void);		/* the trace ended: drain, stop */
 void	 patched_refresh(void);
 uint64_t patched_horizon(void);
 const struct ubuf_event *patched_peek(int *pid, const char **type);

@@ -33,6 +33,7 @@ static const char usage[] =
 "usage: argus start [--ring-size SIZE] [--live] [-b SIZE] [-s SET] [-p PID]\n"
 "                   [-c COMM] [--probes FILE] [--probe SPEC]\n"
 "                   [--stacks PID[,PID]] [--stacks-comm NAME]\n"
+"                   [--patch-dir DIR]\n"
 "Run the flight recorder (argus-capture --ring) in the background.  The\n"
 "events stay in the kernel's per-CPU buffers (-b, default " KERNEL_RING "\n"
 "per CPU), the newest overwriting the oldest, at the kernel's own cost;\n"
@@ -59,6 +60,7 @@ static const struct option passed[] = {
 	{ "stacks-comm", required_argument, NULL, 'C' },
 	{ "ring-size",	required_argument, NULL, 'r' },
 	{ "live",	no_argument,	   NULL, 'L' },
+	{ "patch-dir",	required_argument, NULL, 'D' },
 	{ NULL, 0, NULL, 0 }
 };
 

@@ -205,6 +205,14 @@ patched() {
 	n=$(awk -F, -v p="$prog" '$1 == "event" && $3 == p && $7 == "hit"' "$T/t.csv" | wc -l)
 	echo "$n hits recorded"
 	[ "$n" -ge 20 ]
+	# One that ran and exited before any capture: its ring waited.
+	need_patcher "$GLOOP"
+	mkdir -m 700 "$T/pd2"
+	LD_PRELOAD="$PATCHLIB" ARGUS_PATCH=glib ARGUS_PATCH_DIR="$T/pd2" "$GLOOP" > /dev/null 2>&1
+	run timeout 60 argus-capture -d 0.3 -Z -o "$T/t2.csv" -s none --patch-dir "$T/pd2"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ',runloop_begin,' "$T/t2.csv")" = 16 ]
+	[ -z "$(ls "$T/pd2")" ]
 	# --patch wants sets; --probe is the uprobes'.
 	run argus-capture --patch -d 1 -o /dev/null -- true
 	[ "$status" -eq 64 ]
@@ -264,4 +272,23 @@ patched() {
 		print nb + 0 " callbacks, " slow + 0 " slow, begun by " by[sv]
 		exit !(nb >= 15 && slow == 1 && by[sv] == "callout")
 	    }' "$T/s.csv"
+}
+
+@test "patcher: the flight recorder (argus start --patch-dir) keeps a patched service's events" {
+	need_tracing
+	need_patcher "$GLOOP"
+	mkdir -m 700 "$T/pd"
+	run argus --ring "$T/ring" start -s none --patch-dir "$T/pd"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	LD_PRELOAD="$PATCHLIB" ARGUS_PATCH=glib ARGUS_PATCH_DIR="$T/pd" "$GLOOP" > "$T/out" 2>/dev/null
+	grep -q '^calls 16$' "$T/out"
+	sleep 0.2
+	run argus --ring "$T/ring" stop
+	[ "$status" -eq 0 ]
+	ls "$T/ring"
+	argus-cat "$T/ring"/argus-ring-*.csv.gz > "$T/all.csv"
+	n=$(grep -c ',runloop_begin,' "$T/all.csv" || true)
+	echo "$n runloop_begin"
+	[ "$n" = 16 ]
 }
