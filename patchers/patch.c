@@ -953,7 +953,8 @@ after_fork(void)
 	if (hdr != NULL) {
 		munmap(hdr, sizeof(*hdr));
 		hdr = NULL;
-		open_ubuf();
+		if (open_ubuf() == 0)
+			slot_claim();	/* before fork() returns, as at start */
 	}
 }
 

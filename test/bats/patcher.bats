@@ -183,7 +183,7 @@ patched() {
 	done
 	! kill -0 "$child" 2>/dev/null
 	cat "$T/out"
-	grep -q '^calls 600000 ' "$T/out"
+	grep -q '^pid [0-9]* calls 600000 ' "$T/out"
 	# What the dead capture left: its rings' directory (the next capture
 	# reaps its tracefs instance).
 	rm -rf /dev/shm/argus-patch.* /tmp/argus-patch.* 2>/dev/null || true
@@ -201,7 +201,7 @@ patched() {
 	run timeout 60 argus-capture -d 1.5 -Z -o "$T/t.csv" -s none --patch-dir "$T/pd"
 	[ "$status" -eq 0 ]
 	wait "$prog"
-	grep -q '^calls 200 ' "$T/out"
+	grep -q '^pid [0-9]* calls 200 ' "$T/out"
 	n=$(awk -F, -v p="$prog" '$1 == "event" && $3 == p && $7 == "hit"' "$T/t.csv" | wc -l)
 	echo "$n hits recorded"
 	[ "$n" -ge 20 ]
@@ -291,4 +291,24 @@ patched() {
 	n=$(grep -c ',runloop_begin,' "$T/all.csv" || true)
 	echo "$n runloop_begin"
 	[ "$n" = 16 ]
+}
+
+@test "patcher: a forked child records into a ring of its own, both processes' hits arrive" {
+	need_tracing
+	need_patcher "$HITLOOP"
+	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
+	run timeout 60 argus-capture -d 30 -s none -Z -o "$T/t.csv" --patch --probes "$T/h.probes" -- \
+	    "$HITLOOP" 20000 4000 fork
+	echo "$output"
+	[ "$status" -eq 0 ]
+	parent=$(awk '$1 == "pid" { print $2 }' <<< "$output")
+	child=$(awk '$1 == "child" { print $2 }' <<< "$output")
+	[ -n "$parent" ] && [ -n "$child" ]
+	# Every call of each, under its own pid, its arguments 0..N-1 in order.
+	for p in "$parent" "$child"; do
+		awk -F, -v p="$p" '$1 == "event" && $3 == p && $4 == p && $7 == "hit" {
+			if ($9 != sprintf("0x%x", n)) bad++; n++ }
+		    END { print p ": " n + 0 " hits, " bad + 0 " out of order"; exit !(n == 20000 && bad == 0) }' "$T/t.csv"
+	done
+	! grep -q 'patch_lost' "$T/t.csv"
 }
