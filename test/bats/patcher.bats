@@ -10,7 +10,9 @@ setup_file() {
 	export GLOOP="$ROOT/test/progs/gloop"
 	export PWAKE="$ROOT/test/progs/pthread-wake"
 	export HITLOOP="$ROOT/test/progs/hitloop"
-	export PATCHLIB="$ROOT/patchers/libargus-patch.so"
+	# Beside the capture under test, where it looks: the sanitizer
+	# builds (test/run's ARGUS_BIN) have none.
+	export PATCHLIB="$BIN/../patchers/libargus-patch.so"
 }
 
 setup() {
@@ -18,7 +20,7 @@ setup() {
 }
 
 need_patcher() {
-	[ -f "$PATCHLIB" ] || skip "patchers/libargus-patch.so not built (needs libzydis-dev)"
+	[ -f "$PATCHLIB" ] || skip "no patchers/libargus-patch.so beside $BIN (needs libzydis-dev; not in sanitizer builds)"
 	[ "$(uname -m)" = x86_64 ] || skip "the patcher is for x86-64 only"
 	for p in "$@"; do
 		[ -x "$p" ] || skip "${p#$ROOT/} not built"
