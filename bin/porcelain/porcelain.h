@@ -25,6 +25,7 @@ extern const char *ring;		/* the recorder's directory */
 /* Each subcommand, in its own file. */
 extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
     cmd_mark, cmd_summary, cmd_waits, cmd_debug, cmd_demo;
+extern const struct command cmd_run;	/* runpatched.c */
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ start(int argc, char *argv[])
 	struct outfile log, pidf;
 	pid_t pid, old;
 	int dfd, null, status, rc, live = 0, sized = 0, stacks = 0;
+	int patchdir = 0;
+	static char pdir[PATH_MAX];
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "s:b:p:c:", passed, NULL)) != -1) {
@@ -109,6 +112,8 @@ start(int argc, char *argv[])
 			sized = 1;
 		if (ch == 'S' || ch == 'C')
 			stacks = 1;
+		if (ch == 'D')
+			patchdir = 1;
 		if (ch == '?' || n + 6 > MAX_ARGS)
 			command_usage(&cmd_start);
 		for (i = 0; passed[i].name != NULL && passed[i].val != ch; i++)
@@ -120,6 +125,12 @@ start(int argc, char *argv[])
 	if (optind != argc)
 		command_usage(&cmd_start);
 	cap[4] = (char *)size;
+	/* Where 'argus run' has patched programs put their rings. */
+	if (!patchdir && n + 2 < MAX_ARGS) {
+		ring_path(pdir, sizeof(pdir), "patch");
+		cap[n++] = "--patch-dir";
+		cap[n++] = pdir;
+	}
 	if (stacks && !live)
 		diex(EX_USAGE, "start: --stacks and --stacks-comm sample as "
 		    "events come: add --live");

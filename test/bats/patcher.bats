@@ -314,3 +314,29 @@ patched() {
 	done
 	! grep -q 'patch_lost' "$T/t.csv"
 }
+
+@test "patcher: argus run --probes glib -- CMD, into the running recorder; CMD's output and status its own" {
+	need_tracing
+	need_patcher "$GLOOP"
+	# No recorder: said, and nothing run.
+	run argus --ring "$T/none" run --probes glib -- "$GLOOP"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"argus start"* ]]
+	[[ "$output" != *"calls"* ]]
+	run argus --ring "$T/ring" start -s none
+	[ "$status" -eq 0 ]
+	run argus --ring "$T/ring" run --probes glib -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 16"* ]]
+	pid=$(awk '$1 == "pid" { print $2 }' <<< "$output")
+	run argus --ring "$T/ring" run --probes glib -- sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	sleep 0.2
+	run argus --ring "$T/ring" stop
+	[ "$status" -eq 0 ]
+	argus-cat "$T/ring"/argus-ring-*.csv.gz > "$T/all.csv"
+	n=$(awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "runloop_begin"' "$T/all.csv" | wc -l)
+	echo "$n runloop_begin of $pid"
+	[ "$n" = 16 ]
+}
