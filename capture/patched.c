@@ -181,8 +181,9 @@ patched_setup(int has_command)
 	if (fstat(dfd, &st) == -1)
 		die(EX_IOERR, "%s", dir);
 	/* Whoever may write there may feed us events: ours, or root's. */
-	if (st.st_uid != geteuid() && st.st_uid != 0)
-		diex(77, "--patch-dir %s: not yours", dir);
+	if (!S_ISDIR(st.st_mode) || (st.st_uid != geteuid() &&
+	    st.st_uid != 0) || (st.st_mode & 022))
+		diex(77, "--patch-dir %s: not a directory yours alone", dir);
 	for (i = 0; i < nsets; i++)
 		p += snprintf(p, env_sets + sizeof(env_sets) - p, "%s%s",
 		    i ? ":" : "", sets[i]);

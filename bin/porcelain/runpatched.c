@@ -1,9 +1,11 @@
 /*
  * argus run: a program started under the patcher (argus-patch(7)), its
  * probe sets' events recorded by the flight recorder, which reads the
- * rings of RING/patch (argus start passes it --patch-dir).  The program
+ * rings of patch_dir() (argus start passes it --patch-dir).  The program
  * replaces us: its exit status is ours, its signals its own.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -20,6 +22,29 @@ static const char usage[] =
 "points (glib, pthread, node, or a file) become events of the flight\n"
 "recorder at tens of nanoseconds a hit.  The recorder must run ('argus\n"
 "start').  COMMAND replaces argus: its exit status is its own.\n";
+
+/*
+ * The rings are written at every hit and read each millisecond: memory
+ * (/dev/shm), not the ring's disk, whose writeback would follow them.
+ * One directory per user and recorder's directory, by its device and
+ * inode, so that 'argus run' finds the one 'argus start' named;
+ * argus-capture refuses it if anyone else owns it or may write to it.
+ */
+void
+patch_dir(char *buf, size_t size)
+{
+	struct stat st;
+	int dfd;
+
+	if ((dfd = ring_open(0)) == -1 || fstat(dfd, &st) == -1 ||
+	    access("/dev/shm", W_OK) == -1) {
+		ring_path(buf, size, "patch");
+		return;
+	}
+	snprintf(buf, size, "/dev/shm/argus-patch-%u-%llx-%llx",
+	    (unsigned)geteuid(), (unsigned long long)st.st_dev,
+	    (unsigned long long)st.st_ino);
+}
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
 static int
@@ -69,7 +94,7 @@ run(int argc, char *argv[])
 	if (ring_open(0) == -1 || recorder() == 0)
 		diex(EX_UNAVAILABLE, "run: the recorder does not run in %s "
 		    "('argus start' first)", ring);
-	ring_path(dir, sizeof(dir), "patch");
+	patch_dir(dir, sizeof(dir));
 	if (access(dir, W_OK) == -1)
 		die(EX_UNAVAILABLE, "run: %s (a recorder started before "
 		    "'argus run' existed? restart it)", dir);

@@ -125,12 +125,7 @@ start(int argc, char *argv[])
 	if (optind != argc)
 		command_usage(&cmd_start);
 	cap[4] = (char *)size;
-	/* Where 'argus run' has patched programs put their rings. */
-	if (!patchdir && n + 2 < MAX_ARGS) {
-		ring_path(pdir, sizeof(pdir), "patch");
-		cap[n++] = "--patch-dir";
-		cap[n++] = pdir;
-	}
+
 	if (stacks && !live)
 		diex(EX_USAGE, "start: --stacks and --stacks-comm sample as "
 		    "events come: add --live");
@@ -143,6 +138,17 @@ start(int argc, char *argv[])
 	}
 	cap[n] = NULL;
 	dfd = ring_open(1);
+	/* Where 'argus run' has patched programs put their rings. */
+	if (!patchdir && n + 2 < MAX_ARGS) {
+		patch_dir(pdir, sizeof(pdir));
+		/* Now, not when the recorder gets to it: 'argus run' may
+		 * come first. */
+		if (mkdir(pdir, 0700) == -1 && errno != EEXIST)
+			die(EX_CANTCREAT, "%s", pdir);
+		cap[n++] = "--patch-dir";
+		cap[n++] = pdir;
+		cap[n] = NULL;
+	}
 	if ((old = recorder()) != 0) {
 		printf("argus: the recorder already runs (pid %d) into %s\n",
 		    (int)old, ring);

@@ -336,6 +336,10 @@ patched() {
 	run argus --ring "$T/ring" stop
 	[ "$status" -eq 0 ]
 	argus-cat "$T/ring"/argus-ring-*.csv.gz > "$T/all.csv"
+	dir=$(awk -F, '$1 == "meta" && $5 == "patch" && $6 ~ /^dir / { sub(/^dir /, "", $6); print $6; exit }' "$T/all.csv")
+	echo "rings in $dir"
+	# argus stop removed it, empty.
+	[ ! -e "$dir" ]
 	n=$(awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "runloop_begin"' "$T/all.csv" | wc -l)
 	echo "$n runloop_begin of $pid"
 	[ "$n" = 16 ]
