@@ -47,6 +47,7 @@ struct ufile {
 	char		 name[64];
 	int		 pid, gen;
 	int		 q[UBUF_SLOTS];		/* its rings' queues; -1: none */
+	uint32_t	 unslotted;		/* its threads' losses, reported */
 	uint16_t	 type[UBUF_PROBES];	/* its names, as ours */
 };
 
@@ -488,9 +489,20 @@ drain(void)
 	 * before the horizon.  One getdents of a small directory.
 	 */
 	rescan();
-	for (i = 0; i < nfiles; i++)
+	for (i = 0; i < nfiles; i++) {
+		uint32_t u = __atomic_load_n(&files[i].h->unslotted,
+		    __ATOMIC_RELAXED);
+
+		/* Events of threads beyond the file's slots. */
+		if (u > files[i].unslotted) {
+			pthread_mutex_lock(&qlock);
+			lost += u - files[i].unslotted;
+			pthread_mutex_unlock(&qlock);
+			files[i].unslotted = u;
+		}
 		for (s = 0; s < UBUF_SLOTS; s++)
 			drain_slot(&files[i], s);
+	}
 	for (i = 0; i < nfiles; i++)
 		if (drained(&files[i]) && ((kill(files[i].pid, 0) == -1 &&
 		    errno == ESRCH) || newer(&files[i])))

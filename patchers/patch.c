@@ -69,6 +69,7 @@ struct site {
 	uintptr_t	 addr;
 	int		 run;		/* the set allows a run of instructions */
 	int		 entry;		/* a function's first instruction */
+	int		 multi;		/* other threads ran when it was placed */
 	int		 nent, nret;
 	struct hook	 ent[MAXPER], ret[MAXPER];
 	const struct probe *first;	/* for messages */
@@ -509,6 +510,12 @@ relocate(const struct site *s, uint8_t *dst, char *why, size_t whysz)
 			    len);
 			return 0;
 		}
+	}
+	/* A thread stopped between two of them would resume in the jmp. */
+	if (n > 1 && s->multi) {
+		snprintf(why, whysz, "a run of %d instructions while other "
+		    "threads run: one may be inside it", n);
+		return 0;
 	}
 	if (n > 1 && branch_into(s->addr, s->addr, len, &who)) {
 		snprintf(why, whysz, "the run of %d instructions (%zu bytes) "
@@ -1040,10 +1047,12 @@ patch_init(void)
 	}
 	pthread_atfork(NULL, NULL, after_fork);
 	multi = nthreads() > 1;
-	for (i = 0; i < nsites; i++)
+	for (i = 0; i < nsites; i++) {
+		sites[i].multi = multi;
 		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
 		    multi) == 0)
 			placed++;
+	}
 	/* This thread's ring now, faulted in before main() runs: most
 	 * programs record on their main thread first. */
 	if (placed > 0)
