@@ -40,6 +40,7 @@
 #define DRAIN_NS	1000000ULL	/* the rings' emptying */
 #define IDLE_NS		50000000ULL	/* the directory's, when it has none */
 #define HORIZON_NS	5000000ULL	/* a stamp's way to its commit */
+#define STARVED_NS	1000000000ULL	/* the longest kernel events wait */
 #define QUEUED_MAX	(1 << 20)	/* events held, all queues */
 
 struct ufile {
@@ -544,6 +545,10 @@ patched_refresh(void)
 	 */
 	horizon = atomic_load(&passed);
 	horizon = horizon > HORIZON_NS ? horizon - HORIZON_NS : 0;
+	/* A drainer starved of CPU for long may not stall the kernel's
+	 * events: past a second, order gives way. */
+	if (horizon + STARVED_NS < now_ns())
+		horizon = now_ns() - STARVED_NS;
 	pthread_mutex_lock(&qlock);
 	for (i = 0; i < nqueues; i++) {
 		q = &queues[i];
