@@ -140,6 +140,22 @@ $(P)test/scenarios/%: test/scenarios/%.c test/scenarios/scenario.h
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread \
 	    $(SCENARIO_LIBS)
 
+# The patcher (patchers/README): preloaded into traced programs, so built
+# on its own, position-independent, exporting nothing, and with no
+# floating point in the code a probe hit runs (it must leave the vector
+# registers of the program as they were).  Not in the sanitizer builds.
+ifeq ($(P)$(wildcard /usr/include/Zydis/Zydis.h),/usr/include/Zydis/Zydis.h)
+all: patchers/libargus-patch.so
+endif
+PATCH_CFLAGS = $(filter-out -fsanitize%,$(CFLAGS)) -fPIC -fvisibility=hidden \
+	   -Ipatchers
+patchers/patch.pic.o: patchers/patch.c patchers/ubuf.h lib/elfsym.h
+	$(CC) $(PATCH_CFLAGS) -mgeneral-regs-only -c -o $@ $<
+patchers/elfsym.pic.o: lib/elfsym.c lib/elfsym.h
+	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
+patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lZydis -ldl -lpthread
+
 bench/gen-events: bench/gen-events.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -243,6 +259,22 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/argus $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
 	    $(DESTDIR)$(PREFIX)/share/doc/argus 2>/dev/null
 
+# The patcher and its page: PREFIX/lib/argus, where argus-capture looks
+# (../lib/argus from its bin/), and man7.
+MAN7		:= $(wildcard share/man/*.7)
+install: install-patcher
+install-patcher: all
+	install -d $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 $(MAN7) $(DESTDIR)$(PREFIX)/share/man/man7
+	if [ -f patchers/libargus-patch.so ]; then \
+	    install -d $(DESTDIR)$(PREFIX)/lib/argus && \
+	    install -m 755 patchers/libargus-patch.so $(DESTDIR)$(PREFIX)/lib/argus; fi
+uninstall: uninstall-patcher
+uninstall-patcher:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(notdir $(MAN7))) \
+	    $(DESTDIR)$(PREFIX)/lib/argus/libargus-patch.so
+	-rmdir $(DESTDIR)$(PREFIX)/lib/argus 2>/dev/null
+
 # Debian packages the build, the tests and the capture need.
 deps:
 	share/scripts/install-deps
@@ -255,9 +287,11 @@ clean:
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
 	    test/progs/*.o test/progs/*.d \
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
+	rm -f patchers/*.pic.o patchers/libargus-patch.so
 	rm -rf build
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
+.PHONY: install-patcher uninstall-patcher
 .SECONDARY:
 
 -include $(wildcard $(P)*/*.d $(P)*/*/*.d $(P)*/*/*/*.d)

@@ -13,6 +13,7 @@
 #include "util.h"
 #include "../capture/capture.h"
 #include "../capture/out.h"
+#include "../capture/patched.h"
 #include "../capture/probes.h"
 
 static const char usage[] =
@@ -44,6 +45,12 @@ static const char usage[] =
 "                         hits become events of their own types\n"
 "      --probe LIB:SYMBOL[+OFF][%return][=EVENT]\n"
 "                         one uprobe; EVENT defaults to SYMBOL\n"
+"      --patch            apply the --probes sets to COMMAND in process\n"
+"                         (libargus-patch.so, argus-patch(7)) instead of\n"
+"                         as uprobes: a hit costs ns, not us\n"
+"      --patch-dir DIR    read the events of programs started with\n"
+"                         LD_PRELOAD=libargus-patch.so and\n"
+"                         ARGUS_PATCH_DIR=DIR (services)\n"
 "      --stacks PID[,PID] user call stacks of these processes (and their\n"
 "                         children) after blocking waits and system calls\n"
 "      --stacks-comm NAME the same for processes or threads named NAME\n"
@@ -60,7 +67,7 @@ static const char usage[] =
 "73 cannot create, 77 DIR not yours alone, 126/127 COMMAND cannot run.\n";
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
-	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER };
+	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER, O_PATCH, O_PATCH_DIR };
 
 static uint64_t
 parse_size(const char *opt, const char *s)
@@ -124,13 +131,16 @@ main(int argc, char *argv[])
 		{ "stacks-comm", required_argument, NULL, O_STACKS_COMM },
 		{ "no-snapshot", no_argument,	    NULL, O_NO_SNAPSHOT },
 		{ "defer",	 no_argument,	    NULL, O_DEFER },
+		{ "patch",	 no_argument,	    NULL, O_PATCH },
+		{ "patch-dir",	 required_argument, NULL, O_PATCH_DIR },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct capture_opts o = { 0 };
 	struct common c = { 0 };
 	uint64_t b = 16 << 20, ram;
 	long pages = sysconf(_SC_PHYS_PAGES);
-	int ch;
+	char **sets = NULL;
+	int ch, nsets = 0, patch = 0, spec = 0, i;
 
 	o.syscalls = "default";
 	o.ring_size = 2ULL << 30;
@@ -177,10 +187,19 @@ main(int argc, char *argv[])
 			o.spool_size = parse_size("--spool-size", optarg);
 			break;
 		case O_PROBES:
-			probes_add_file(optarg);
+			probes_add_file(optarg);	/* checked either way */
+			sets = xrealloc(sets, (nsets + 1) * sizeof(*sets));
+			sets[nsets++] = optarg;
 			break;
 		case O_PROBE:
 			probes_add_spec(optarg);
+			spec = 1;
+			break;
+		case O_PATCH:
+			patch = 1;
+			break;
+		case O_PATCH_DIR:
+			patched_dir(optarg);
 			break;
 		case O_STACKS:
 			add_pids(optarg, "--stacks", &o.stack_pids,
@@ -205,6 +224,18 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 0)
 		o.cmd = argv;
+	if (patch) {
+		if (spec)
+			diex(EX_USAGE, "--patch takes probe sets (--probes), "
+			    "not --probe");
+		if (nsets == 0)
+			diex(EX_USAGE, "--patch: which probe sets (--probes)?");
+		/* The sets go to the patcher instead of to uprobes. */
+		probes_forget();
+		for (i = 0; i < nsets; i++)
+			patched_set(sets[i]);
+	}
+	free(sets);
 	if (b < 64 * 1024)
 		diex(EX_USAGE, "--buffer-size: at least 64K");
 	o.buffer_kb = b / 1024;

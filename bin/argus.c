@@ -13,6 +13,7 @@
 static const struct command *commands[] = {
 	&cmd_start, &cmd_stop, &cmd_status, &cmd_flush, &cmd_mark,
 	&cmd_summary, &cmd_waits, &cmd_debug, &cmd_demo,
+	&cmd_run,
 };
 
 static const char usage[] =
@@ -35,6 +36,9 @@ static const char usage[] =
 "                             diagnose a hang from the recent recording\n"
 "  demo [SCENARIO]            capture a built-in hang while it happens and\n"
 "                             diagnose it (default: circular-wait)\n"
+"  run --probes SET -- COMMAND\n"
+"                             run COMMAND under the patcher, its probe\n"
+"                             sets' events into the recorder (argus-patch(7))\n"
 "\n"
 "  --ring DIR     the recorder's directory, private to you (default\n"
 "                 $ARGUS_RING, else /var/lib/argus for root and\n"

@@ -26,6 +26,7 @@
 #include "events.h"
 #include "kallsyms.h"
 #include "out.h"
+#include "patched.h"
 #include "probes.h"
 #include "spool.h"
 #include "tasks.h"
@@ -108,6 +109,8 @@ preamble(struct writer *w)
 	}
 	for (i = 0; i < probes_count(); i++)
 		meta_write(w, t_start, "probe", "%s", probes_desc(i));
+	for (i = 0; patched_desc(i) != NULL; i++)
+		meta_write(w, t_start, "patch", "%s", patched_desc(i));
 	task_generation++;	/* threads are introduced as they appear */
 	kallsyms_new_file();	/* and functions named */
 }
@@ -117,7 +120,7 @@ static uint64_t
 report_lost(struct writer *w)
 {
 	struct spool_stats st;
-	uint64_t total = 0;
+	uint64_t total = 0, n;
 	int cpu;
 
 	st.lost = xcalloc(ncpu, sizeof(*st.lost));
@@ -137,6 +140,10 @@ report_lost(struct writer *w)
 		reported[cpu] = st.lost[cpu];
 	}
 	free(st.lost);
+	/* Patched processes' rings that were full (capture/patched.c). */
+	if ((n = patched_lost()) > 0)
+		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
+		    t_start, "patch_lost", n);
 	return total;
 }
 
@@ -262,6 +269,7 @@ start_child(int *go, int *why)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		patched_child_env();
 		execvp(opt->cmd[0], opt->cmd);
 		eno = errno;
 		if (write(e[1], &eno, sizeof(eno)) != sizeof(eno))
@@ -336,7 +344,7 @@ start(const struct capture_opts *o)
 {
 	struct spool_conf sc = { 0 };
 	char buf[64];
-	int self[2], go = -1, why = -1, i;
+	int self[3], nself, go = -1, why = -1, i;
 
 	sc.ncpu = ncpu;
 	sc.pagesize = getpagesize();
@@ -353,10 +361,14 @@ start(const struct capture_opts *o)
 	sc.defer = o->defer;
 	spool_start(&sc);
 
+	/* Its thread is ours, and left out of the trace as ours are. */
+	patched_setup(o->cmd != NULL);
 	self[0] = syscall(SYS_gettid);
 	self[1] = spool_reader_tid();
-	events_setup(o->syscalls, self, 2);
-	probes_setup(self, 2);
+	self[2] = patched_tid();
+	nself = self[2] > 0 ? 3 : 2;
+	events_setup(o->syscalls, self, nself);
+	probes_setup(self, nself);
 	if (o->nstack_pids > 0 || o->nstack_comms > 0)
 		dwstack_setup();
 	emit_init(ncpu);

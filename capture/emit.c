@@ -21,6 +21,7 @@
 #include "emit.h"
 #include "events.h"
 #include "kallsyms.h"
+#include "patched.h"
 #include "probes.h"
 #include "spool.h"
 #include "syscalls.h"
@@ -799,6 +800,50 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		stack(w, ts, tid, e == EV_SWITCH ? DW_SWITCH : DW_SYSCALL);
 }
 
+/*
+ * A patched process's event (capture/patched.c): the record a uprobe of
+ * the same probe set would have made, so that nothing downstream can
+ * tell the two paths apart.
+ */
+static void
+user_record(struct writer *w, const struct ubuf_event *e, int pid,
+    const char *type)
+{
+	int i;
+
+	writer_begin(w, "event");
+	writer_u64(w, e->ts);
+	writer_u64(w, pid);
+	writer_u64(w, e->tid);
+	writer_empty(w);	/* VERTEX */
+	writer_u64(w, e->cpu);
+	writer_str(w, type);
+	writer_strn(w, "-", 1);
+	for (i = 0; i < e->nargs && i < UBUF_MAXARGS; i++)
+		writer_hex(w, e->arg[i]);
+	writer_end(w);
+}
+
+static void
+user_event(struct writer *w, struct writer *idx, const struct ubuf_event *e,
+    int pid, const char *type)
+{
+	struct task *t;
+
+	if (selecting && !selected(e->tid) && !task_get(pid)->sel)
+		return;
+	/* A thread we have not seen the kernel name yet: its process's. */
+	if ((t = task_get(e->tid))->tgid <= 0)
+		t->tgid = pid;
+	introduce(w, idx, e->ts, e->tid);
+	user_record(w, e, pid, type);
+	if (idx != NULL && relate_indexed_type(etype_of(type)))
+		user_record(idx, e, pid, type);
+	count++;
+	if (e->ts > last)
+		last = e->ts;
+}
+
 /* The next event of one CPU, loading its next page when one ends. */
 static void
 next(struct cursor *c, int cpu, int first)
@@ -822,12 +867,22 @@ uint64_t
 emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 {
 	struct cursor *c, *best;
+	const struct ubuf_event *ue;
+	const char *utype;
 	uint64_t n = 0;
-	int cpu, bcpu;
+	int cpu, bcpu, upid;
 
 	for (cpu = 0; cpu < ncpus; cpu++)
 		if (cur[cpu].ev == NULL)
 			next(&cur[cpu], cpu, 1);
+	/* Patched processes' events: kernel ones wait for them a moment. */
+	if (patched_active()) {
+		if (spool_done())
+			patched_stop();
+		patched_refresh();
+		if (upto != UINT64_MAX && upto > patched_horizon())
+			upto = patched_horizon();
+	}
 	while (n < max) {
 		best = NULL;
 		bcpu = -1;
@@ -845,6 +900,14 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 				bcpu = cpu;
 			}
 		}
+		if (patched_active() && (ue = patched_peek(&upid, &utype)) !=
+		    NULL && ue->ts <= upto && (best == NULL ||
+		    ue->ts < best->ts)) {
+			user_event(w, idx, ue, upid, utype);
+			patched_consume();
+			n++;
+			continue;
+		}
 		if (best == NULL || best->ts > upto)
 			break;
 		event(w, idx, bcpu, best->ts, best->ev,
@@ -852,5 +915,11 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 		n++;
 		next(best, bcpu, 0);
 	}
+	/*
+	 * The kernel's events ran out while we wrote: the patched rings'
+	 * last events may still be the drainer's.  One more, after it.
+	 */
+	if (n == 0 && patched_active() && spool_done() && patched_stop())
+		return emit_run(w, idx, upto, max);
 	return n;
 }

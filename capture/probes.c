@@ -85,6 +85,12 @@ add(struct spec *sp)
 	specs[nspecs++] = *sp;
 }
 
+void
+probes_forget(void)
+{
+	nspecs = 0;
+}
+
 /* skip=HEX: up to MAXSKIP bytes as hex digit pairs; 0 or -1. */
 static int
 parse_skip(struct spec *sp, const char *hex)
@@ -166,7 +172,7 @@ probes_add_file(const char *name)
 		snprintf(where, sizeof(where), "%s:%lu", path, n);
 		memset(&sp, 0, sizeof(sp));
 		sp.nargs = 1;
-		if (nw < 3 || nw > 6 || parse_symbol(&sp, w[1]) == -1 ||
+		if (nw < 3 || nw > 7 || parse_symbol(&sp, w[1]) == -1 ||
 		    !ident(w[2]) || strlen(w[2]) > 40)
 			diex(EX_USAGE, "%s: expected LIBRARY SYMBOL[+OFFSET] "
 			    "EVENT [return] [args=N] [skip=HEX]", where);
@@ -177,6 +183,8 @@ probes_add_file(const char *name)
 			    w[i][5] >= '0' && w[i][5] <= '0' + PROBE_MAXARGS &&
 			    w[i][6] == '\0')
 				sp.nargs = w[i][5] - '0';
+			else if (strcmp(w[i], "run") == 0)
+				;	/* the patcher's (patchers/README) */
 			else if (strncmp(w[i], "skip=", 5) == 0) {
 				if (parse_skip(&sp, w[i] + 5) == -1 || sp.off)
 					diex(EX_USAGE, "%s: skip= takes 1 to "
@@ -184,7 +192,7 @@ probes_add_file(const char *name)
 					    where, MAXSKIP);
 			} else
 				diex(EX_USAGE, "%s: unknown word '%s' "
-				    "(return, args=0..%d, skip=HEX)", where,
+				    "(return, args=0..%d, skip=HEX, run)", where,
 				    w[i], PROBE_MAXARGS);
 		}
 		sp.lib = xstrdup(w[0]);

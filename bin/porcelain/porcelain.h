@@ -25,6 +25,9 @@ extern const char *ring;		/* the recorder's directory */
 /* Each subcommand, in its own file. */
 extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
     cmd_mark, cmd_summary, cmd_waits, cmd_debug, cmd_demo;
+extern const struct command cmd_run;	/* runpatched.c */
+/* The recorder's directory for patched programs' rings (argus-patch(7)). */
+void		 patch_dir(char *buf, size_t size);
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ static const char usage[] =
 "usage: argus start [--ring-size SIZE] [--live] [-b SIZE] [-s SET] [-p PID]\n"
 "                   [-c COMM] [--probes FILE] [--probe SPEC]\n"
 "                   [--stacks PID[,PID]] [--stacks-comm NAME]\n"
+"                   [--patch-dir DIR]\n"
 "Run the flight recorder (argus-capture --ring) in the background.  The\n"
 "events stay in the kernel's per-CPU buffers (-b, default " KERNEL_RING "\n"
 "per CPU), the newest overwriting the oldest, at the kernel's own cost;\n"
@@ -59,6 +61,7 @@ static const struct option passed[] = {
 	{ "stacks-comm", required_argument, NULL, 'C' },
 	{ "ring-size",	required_argument, NULL, 'r' },
 	{ "live",	no_argument,	   NULL, 'L' },
+	{ "patch-dir",	required_argument, NULL, 'D' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -92,6 +95,8 @@ start(int argc, char *argv[])
 	struct outfile log, pidf;
 	pid_t pid, old;
 	int dfd, null, status, rc, live = 0, sized = 0, stacks = 0;
+	int patchdir = 0;
+	static char pdir[PATH_MAX];
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "s:b:p:c:", passed, NULL)) != -1) {
@@ -107,6 +112,8 @@ start(int argc, char *argv[])
 			sized = 1;
 		if (ch == 'S' || ch == 'C')
 			stacks = 1;
+		if (ch == 'D')
+			patchdir = 1;
 		if (ch == '?' || n + 6 > MAX_ARGS)
 			command_usage(&cmd_start);
 		for (i = 0; passed[i].name != NULL && passed[i].val != ch; i++)
@@ -118,6 +125,7 @@ start(int argc, char *argv[])
 	if (optind != argc)
 		command_usage(&cmd_start);
 	cap[4] = (char *)size;
+
 	if (stacks && !live)
 		diex(EX_USAGE, "start: --stacks and --stacks-comm sample as "
 		    "events come: add --live");
@@ -130,6 +138,17 @@ start(int argc, char *argv[])
 	}
 	cap[n] = NULL;
 	dfd = ring_open(1);
+	/* Where 'argus run' has patched programs put their rings. */
+	if (!patchdir && n + 2 < MAX_ARGS) {
+		patch_dir(pdir, sizeof(pdir));
+		/* Now, not when the recorder gets to it: 'argus run' may
+		 * come first. */
+		if (mkdir(pdir, 0700) == -1 && errno != EEXIST)
+			die(EX_CANTCREAT, "%s", pdir);
+		cap[n++] = "--patch-dir";
+		cap[n++] = pdir;
+		cap[n] = NULL;
+	}
 	if ((old = recorder()) != 0) {
 		printf("argus: the recorder already runs (pid %d) into %s\n",
 		    (int)old, ring);

@@ -1,4 +1,5 @@
 /* argus stop: end the recorder that start started, by its pid alone. */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@ static const char usage[] =
 static int
 stop(int argc, char *argv[])
 {
+	char dir[PATH_MAX];
 	pid_t pid;
 	int i;
 
@@ -42,6 +44,9 @@ stop(int argc, char *argv[])
 		diex(EX_TEMPFAIL, "the recorder (pid %d) has not stopped after "
 		    "%d s", (int)pid, STOP_WAIT / 10);
 	unlinkat(ring_open(0), "recorder.pid", 0);
+	/* The patched programs' ring directory, once none is left there. */
+	patch_dir(dir, sizeof(dir));
+	rmdir(dir);
 	printf("argus: the recorder stopped; the recording stays in %s\n", ring);
 	return 0;
 }

@@ -1,0 +1,121 @@
+/*
+ * argus run: a program started under the patcher (argus-patch(7)), its
+ * probe sets' events recorded by the flight recorder, which reads the
+ * rings of patch_dir() (argus start passes it --patch-dir).  The program
+ * replaces us: its exit status is ours, its signals its own.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "porcelain.h"
+
+static const char usage[] =
+"usage: argus run --probes SET [--probes SET ...] -- COMMAND [ARG ...]\n"
+"Run COMMAND with the patcher preloaded (argus-patch(7)): the probe sets'\n"
+"points (glib, pthread, node, or a file) become events of the flight\n"
+"recorder at tens of nanoseconds a hit.  The recorder must run ('argus\n"
+"start').  COMMAND replaces argus: its exit status is its own.\n";
+
+/*
+ * The rings are written at every hit and read each millisecond: memory
+ * (/dev/shm), not the ring's disk, whose writeback would follow them.
+ * One directory per user and recorder's directory, by its device and
+ * inode, so that 'argus run' finds the one 'argus start' named;
+ * argus-capture refuses it if anyone else owns it or may write to it.
+ */
+void
+patch_dir(char *buf, size_t size)
+{
+	struct stat st;
+	int dfd;
+
+	if ((dfd = ring_open(0)) == -1 || fstat(dfd, &st) == -1 ||
+	    access("/dev/shm", W_OK) == -1) {
+		ring_path(buf, size, "patch");
+		return;
+	}
+	snprintf(buf, size, "/dev/shm/argus-patch-%u-%llx-%llx",
+	    (unsigned)geteuid(), (unsigned long long)st.st_dev,
+	    (unsigned long long)st.st_ino);
+}
+
+/* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
+static int
+patch_lib(char *out, size_t size)
+{
+	static const char *const rel[] = { "../patchers", "../lib/argus" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(rel); i++)
+		if ((size_t)snprintf(out, size, "%s/%s/libargus-patch.so",
+		    bindir(), rel[i]) < size && access(out, R_OK) == 0)
+			return 0;
+	return -1;
+}
+
+static int
+run(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "probes",	required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char sets[4096] = "", lib[PATH_MAX], dir[PATH_MAX], pre[2 * PATH_MAX];
+	char real[PATH_MAX];
+	const char *old, *s;
+	size_t len = 0;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (ch != 'P')
+			command_usage(&cmd_run);
+		/* A file for the program, which may run elsewhere; a name
+		 * the library finds beside itself. */
+		s = optarg;
+		if (strchr(optarg, '/') != NULL) {
+			if (realpath(optarg, real) == NULL)
+				die(EX_NOINPUT, "--probes %s", optarg);
+			s = real;
+		}
+		if ((len += snprintf(sets + len, sizeof(sets) - len, "%s%s",
+		    len ? ":" : "", s)) >= sizeof(sets))
+			diex(EX_USAGE, "run: too many probe sets");
+	}
+	if (optind >= argc || *sets == '\0')
+		command_usage(&cmd_run);
+	if (ring_open(0) == -1 || recorder() == 0)
+		diex(EX_UNAVAILABLE, "run: the recorder does not run in %s "
+		    "('argus start' first)", ring);
+	patch_dir(dir, sizeof(dir));
+	if (access(dir, W_OK) == -1)
+		die(EX_UNAVAILABLE, "run: %s (a recorder started before "
+		    "'argus run' existed? restart it)", dir);
+	if (patch_lib(lib, sizeof(lib)) == -1)
+		diex(EX_UNAVAILABLE, "run: no libargus-patch.so beside %s "
+		    "(built without libzydis-dev?)", bindir());
+	/* The PATH the user gave, not ours with our directory first. */
+	if ((old = getenv("PATH")) != NULL && strncmp(old, bindir(),
+	    strlen(bindir())) == 0 && old[strlen(bindir())] == ':')
+		setenv("PATH", old + strlen(bindir()) + 1, 1);
+	if ((old = getenv("LD_PRELOAD")) != NULL && *old != '\0')
+		snprintf(pre, sizeof(pre), "%s:%s", lib, old);
+	else
+		snprintf(pre, sizeof(pre), "%s", lib);
+	if (setenv("LD_PRELOAD", pre, 1) == -1 ||
+	    setenv("ARGUS_PATCH", sets, 1) == -1 ||
+	    setenv("ARGUS_PATCH_DIR", dir, 1) == -1)
+		die(EX_OSERR, "setenv");
+	execvp(argv[optind], argv + optind);
+	die(errno == ENOENT ? 127 : 126, "%s", argv[optind]);
+	return 0;
+}
+
+const struct command cmd_run = { "run", usage, run };

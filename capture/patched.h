@@ -1,0 +1,40 @@
+/*
+ * Events of patched processes (patchers/libargus-patch.so): the
+ * per-thread rings they share with us in a directory of files
+ * (patchers/ubuf.h), merged by time with the kernel's events as the same
+ * event types the uprobes give.
+ */
+#ifndef CAPTURE_PATCHED_H
+#define CAPTURE_PATCHED_H
+
+#include <stdint.h>
+
+#include "../patchers/ubuf.h"
+
+/* At option parsing. */
+void	 patched_set(const char *name);		/* --patch --probes NAME */
+void	 patched_dir(const char *dir);		/* --patch-dir DIR */
+int	 patched_wanted(void);
+
+/* Before the command is started; in the command's child, before exec. */
+void	 patched_setup(int has_command);
+void	 patched_child_env(void);
+int	 patched_tid(void);	/* our draining thread's, 0: none */
+const char *patched_desc(int i);		/* meta records; NULL: no more */
+
+/*
+ * The merge (emit.c): refresh once per batch, then peek at the earliest
+ * event not yet written and consume it.  The horizon is how far the
+ * kernel's events may be written before a user event stamped earlier may
+ * still appear (a thread between its stamp and its commit).
+ */
+int	 patched_active(void);
+int	 patched_stop(void);		/* the trace ended: drain, stop */
+void	 patched_refresh(void);
+uint64_t patched_horizon(void);
+const struct ubuf_event *patched_peek(int *pid, const char **type);
+void	 patched_consume(void);
+/* Events lost since asked last: a ring that was full, a thread without one. */
+uint64_t patched_lost(void);
+
+#endif

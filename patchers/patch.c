@@ -1,0 +1,1068 @@
+/*
+ * libargus-patch.so: the paper's binary patcher for x86-64 Linux.
+ * Preloaded (LD_PRELOAD), its constructor reads the probe sets named in
+ * ARGUS_PATCH (the probe sets of the uprobe path, patchers/NAME.probes),
+ * finds each probe in the objects this process has loaded, and replaces
+ * the victim instruction there (or a run of whole instructions, where the
+ * set says "run") with a jmp to a trampoline of its own: save what a C
+ * call clobbers, record the point, run the relocated victim, jump back.
+ * A return probe swaps the return address on the stack for a second
+ * trampoline's, keeping the real one on a per-thread shadow stack.
+ *
+ * A hit costs a few tens of nanoseconds and no system call: the event goes
+ * into this thread's ring in a file shared with argus-capture
+ * (ARGUS_PATCH_DIR/PID-N.ubuf, see ubuf.h), stamped by the vDSO's
+ * CLOCK_MONOTONIC, the clock the capture's tracefs instance uses.
+ *
+ * Whatever cannot be relocated with certainty (a branch, an instruction
+ * shorter than 5 bytes, an operand out of range) is refused with a
+ * message naming the probe and the reason; the program runs unpatched
+ * there.  Nothing here ever stops the program.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <Zydis/Zydis.h>
+
+#include "elfsym.h"
+#include "ubuf.h"
+
+#define HIDDEN		__attribute__((visibility("hidden")))
+#define TLS		__attribute__((tls_model("initial-exec"))) __thread
+#define MAXSITES	256
+#define MAXPER		4	/* events of one kind at one site */
+#define SHADOW		128	/* nested return probes per thread */
+#define TRAMP_MAX	192	/* bytes of one trampoline */
+#define SCAN_MAX	4096	/* bytes scanned for branches into a run */
+
+struct probe {
+	char		*lib, *sym, *event, *where;
+	uint64_t	 off;
+	int		 deref, ret, nargs, run;
+	uint8_t		 name;		/* index of event in the ubuf names */
+};
+
+struct hook {
+	uint8_t		 name;
+	uint8_t		 nargs;
+};
+
+/* One patched address: its entry events and its return events. */
+struct site {
+	uintptr_t	 addr;
+	int		 run;		/* the set allows a run of instructions */
+	int		 entry;		/* a function's first instruction */
+	int		 multi;		/* other threads ran when it was placed */
+	int		 nent, nret;
+	struct hook	 ent[MAXPER], ret[MAXPER];
+	const struct probe *first;	/* for messages */
+	char		 where[64];
+};
+
+struct shadow {
+	uintptr_t	 sp;		/* where the return address was */
+	uintptr_t	 ret;
+	const struct site *site;
+};
+
+static struct probe	*probes;
+static int		 nprobes;
+static struct site	 sites[MAXSITES];
+static int		 nsites;
+static struct ubuf_hdr	*hdr;
+static int		 dirfd_ = -1;
+static char		 hdr_name[64];
+static int		 verbose;
+static char		*names[UBUF_PROBES];
+static int		 nnames;
+static pthread_key_t	 slot_key;
+static int		 (*vdso_gettime)(clockid_t, struct timespec *);
+
+static TLS struct ubuf_slot *my_slot;
+static TLS int		 my_tid;
+static TLS struct shadow my_shadow[SHADOW];
+static TLS int		 my_depth;
+
+static void
+say(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "argus-patch[%d]: ", (int)getpid());
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	strncat(buf, "\n", sizeof(buf) - strlen(buf) - 1);
+	if (write(STDERR_FILENO, buf, strlen(buf)) < 0)
+		return;
+}
+
+/* lib/elfsym.c's allocators, here without exit(): NULL reads as failure. */
+HIDDEN void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+HIDDEN void *
+xrealloc(void *p, size_t size)
+{
+	if ((p = realloc(p, size)) == NULL)
+		abort();
+	return p;
+}
+
+/* The hot path: no system call, no lock, no floating point. */
+
+static inline uint64_t
+stamp(void)
+{
+	struct timespec ts;
+
+	vdso_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void
+slot_release(void *p)
+{
+	struct ubuf_slot *s = p;
+
+	__atomic_store_n(&s->owner, 0, __ATOMIC_RELEASE);
+}
+
+static struct ubuf_slot *
+slot_claim(void)
+{
+	uint32_t zero;
+	int i;
+
+	if (hdr == NULL)
+		return NULL;
+	if (my_tid == 0)
+		my_tid = (int)syscall(SYS_gettid);
+	for (i = 0; i < UBUF_SLOTS; i++) {
+		zero = 0;
+		if (__atomic_compare_exchange_n(&hdr->slot[i].owner, &zero,
+		    (uint32_t)my_tid, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			my_slot = &hdr->slot[i];
+			pthread_setspecific(slot_key, my_slot);
+			/* Its pages now, not a fault at each of the next
+			 * events (MADV_POPULATE_WRITE: Linux 5.14). */
+			madvise((void *)((uintptr_t)my_slot & ~(uintptr_t)4095),
+			    sizeof(*my_slot) + 4096, MADV_POPULATE_WRITE);
+			return my_slot;
+		}
+	}
+	__atomic_fetch_add(&hdr->unslotted, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static inline void
+record(uint8_t name, int nargs, const uint64_t *args)
+{
+	struct ubuf_slot *s = my_slot;
+	struct ubuf_event *e;
+	uint64_t h;
+	int i;
+
+	if (__builtin_expect(s == NULL, 0) && (s = slot_claim()) == NULL)
+		return;
+	h = s->head;
+	if (h - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) >= UBUF_EVENTS) {
+		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
+		return;
+	}
+	e = &s->ev[h & (UBUF_EVENTS - 1)];
+	e->ts = stamp();
+	e->tid = my_tid;
+	e->cpu = sched_getcpu();
+	e->probe = name;
+	e->nargs = nargs;
+	for (i = 0; i < nargs; i++)
+		e->arg[i] = args[i];
+	__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The registers the entry trampoline pushed, from the lowest address:
+ * rbx r11 r10 r9 r8 rdi rsi rdx rcx rax rflags, then the 128 bytes of red
+ * zone it stepped over, then the stack as the victim saw it.
+ */
+enum { R_RBX, R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX, R_RCX, R_RAX,
+    R_FLAGS, R_N };
+
+static uintptr_t ret_tramp;
+
+/* Called by a site's trampoline. */
+static void
+hit(const struct site *s, uint64_t *r)
+{
+	const uint64_t args[UBUF_MAXARGS] = { r[R_RDI], r[R_RSI], r[R_RDX],
+	    r[R_RCX], r[R_R8], r[R_R9] };
+	uintptr_t *sp;
+	int i;
+
+	for (i = 0; i < s->nent; i++)
+		record(s->ent[i].name, s->ent[i].nargs, args);
+	if (s->nret == 0)
+		return;
+	/* At the function's entry: the return address is on top. */
+	sp = (uintptr_t *)((char *)(r + R_N) + 128);
+	if (my_depth >= SHADOW) {
+		if (my_slot != NULL)
+			__atomic_store_n(&my_slot->lost, my_slot->lost + 1,
+			    __ATOMIC_RELAXED);
+		return;
+	}
+	my_shadow[my_depth].sp = (uintptr_t)sp;
+	my_shadow[my_depth].ret = *sp;
+	my_shadow[my_depth].site = s;
+	my_depth++;
+	*sp = ret_tramp;
+}
+
+/*
+ * Called by the return trampoline, which the probed function returned to:
+ * r as above (rax, the return value, in r[R_RAX]), and the return address
+ * slot just above.  Returns where the function should have returned.
+ */
+static uintptr_t
+ret_hit(uint64_t *r)
+{
+	uintptr_t sp = (uintptr_t)(r + R_N);
+	const struct site *s;
+	int i;
+
+	/* Frames a longjmp or an exception unwound past are dropped. */
+	while (my_depth > 0 && my_shadow[my_depth - 1].sp < sp)
+		my_depth--;
+	if (my_depth == 0 || my_shadow[my_depth - 1].sp != sp) {
+		say("return to an address not on the shadow stack: aborting");
+		abort();
+	}
+	my_depth--;
+	s = my_shadow[my_depth].site;
+	for (i = 0; i < s->nret; i++)
+		record(s->ret[i].name, 1, &r[R_RAX]);
+	return my_shadow[my_depth].ret;
+}
+
+/* Code generation. */
+
+struct buf {
+	uint8_t		*p;
+	size_t		 n, cap;
+};
+
+static void
+emit(struct buf *b, const void *bytes, size_t n)
+{
+	if (b->n + n <= b->cap)
+		memcpy(b->p + b->n, bytes, n);
+	b->n += n;
+}
+
+#define EMIT(b, ...)	do {						\
+	static const uint8_t x_[] = { __VA_ARGS__ };			\
+	emit((b), x_, sizeof(x_));					\
+} while (0)
+
+static void
+emit64(struct buf *b, uint64_t v)
+{
+	emit(b, &v, 8);
+}
+
+/*
+ * Save what a C call may clobber, call fn(arg, regs) (arg: rdi).  The
+ * flags are saved only where they may be live: at a function's entry or
+ * return the ABI leaves them undefined (DF clear, which C never sets),
+ * and popfq is the dearest instruction here.  Their slot is kept either
+ * way, so the registers are where hit() looks.
+ */
+static void
+emit_call(struct buf *b, int has_arg, uint64_t arg, uint64_t fn, int flags)
+{
+	if (flags)
+		EMIT(b, 0x9c);			/* pushfq */
+	else
+		EMIT(b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
+	EMIT(b, 0x50, 0x51, 0x52, 0x56, 0x57,	/* rax rcx rdx rsi rdi */
+	    0x41, 0x50, 0x41, 0x51, 0x41, 0x52, 0x41, 0x53,  /* r8-r11 */
+	    0x53,				/* push rbx */
+	    0x48, 0x89, 0xe3,			/* mov %rsp,%rbx */
+	    0x48, 0x83, 0xe4, 0xf0);		/* and $-16,%rsp */
+	if (has_arg) {
+		EMIT(b, 0x48, 0x89, 0xde);	/* mov %rbx,%rsi */
+		EMIT(b, 0x48, 0xbf);		/* movabs $arg,%rdi */
+		emit64(b, arg);
+	} else
+		EMIT(b, 0x48, 0x89, 0xdf);	/* mov %rbx,%rdi */
+	EMIT(b, 0x48, 0xb8);			/* movabs $fn,%rax */
+	emit64(b, fn);
+	EMIT(b, 0xff, 0xd0);			/* call *%rax */
+}
+
+static void
+emit_restore(struct buf *b, int flags)
+{
+	EMIT(b, 0x48, 0x89, 0xdc,		/* mov %rbx,%rsp */
+	    0x5b,				/* pop rbx */
+	    0x41, 0x5b, 0x41, 0x5a, 0x41, 0x59, 0x41, 0x58,
+	    0x5f, 0x5e, 0x5a, 0x59, 0x58);
+	if (flags)
+		EMIT(b, 0x9d);			/* popfq */
+	else
+		EMIT(b, 0x48, 0x8d, 0x64, 0x24, 0x08);	/* lea 8(%rsp),%rsp */
+}
+
+/* Trampoline pages: near the code they serve, for rel32 both ways. */
+struct tpage {
+	uint8_t		*base;
+	size_t		 used, size;
+};
+
+static struct tpage	 tpages[32];
+static int		 ntpages;
+
+static int
+near(uintptr_t a, uintptr_t b)
+{
+	intptr_t d = (intptr_t)(a - b);
+
+	return d > -0x7ff00000L && d < 0x7ff00000L;
+}
+
+static uint8_t *
+tramp_alloc(uintptr_t site, size_t n, char *why, size_t whysz)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t hint;
+	void *p;
+	int i, k;
+
+	for (i = 0; i < ntpages; i++)
+		if (tpages[i].size - tpages[i].used >= n &&
+		    near((uintptr_t)tpages[i].base, site) &&
+		    near((uintptr_t)tpages[i].base + tpages[i].size, site)) {
+			p = tpages[i].base + tpages[i].used;
+			tpages[i].used += (n + 15) & ~(size_t)15;
+			return p;
+		}
+	if (ntpages == (int)(sizeof(tpages) / sizeof(tpages[0]))) {
+		snprintf(why, whysz, "out of trampoline pages");
+		return NULL;
+	}
+	/* Below the object first (its heap is usually above), then above. */
+	for (k = 1; k < 4096; k++) {
+		hint = (site & ~(uintptr_t)0xffff) - (uintptr_t)k * 0x100000;
+		if (k >= 2048)
+			hint = (site & ~(uintptr_t)0xffff) +
+			    (uintptr_t)(k - 2047) * 0x100000;
+		p = mmap((void *)hint, pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		if (!near((uintptr_t)p, site) ||
+		    !near((uintptr_t)p + pg, site)) {
+			munmap(p, pg);
+			continue;
+		}
+		tpages[ntpages].base = p;
+		tpages[ntpages].size = pg;
+		tpages[ntpages].used = (n + 15) & ~(size_t)15;
+		ntpages++;
+		return p;
+	}
+	snprintf(why, whysz, "no free page within 2 GiB for the trampoline");
+	return NULL;
+}
+
+static ZydisDecoder	 dec;
+
+/*
+ * Whether a direct branch in the code from `from' (a function's entry)
+ * lands strictly inside [a, a + len): the rest of a run of instructions
+ * must be entered only from its first.  A linear sweep, up to a decoding
+ * failure or SCAN_MAX bytes.
+ */
+static int
+branch_into(uintptr_t from, uintptr_t a, size_t len, uintptr_t *who)
+{
+	ZydisDecodedInstruction in;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	ZyanU64 target;
+	uintptr_t pc = from;
+	int i;
+
+	while (pc < from + SCAN_MAX) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, (void *)pc, 15,
+		    &in, op)))
+			break;
+		for (i = 0; i < in.operand_count_visible; i++)
+			if (op[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+			    op[i].imm.is_relative &&
+			    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&in, &op[i],
+			    pc, &target)) && target > a && target < a + len) {
+				*who = pc;
+				return 1;
+			}
+		pc += in.length;
+	}
+	return 0;
+}
+
+/*
+ * The victim at s->addr, checked and copied to dst with its RIP-relative
+ * operands fixed for running at dst: its length (>= 5), or 0 with why.
+ */
+static size_t
+relocate(const struct site *s, uint8_t *dst, char *why, size_t whysz)
+{
+	ZydisDecodedInstruction in;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	uintptr_t pc = s->addr, who;
+	size_t len = 0;
+	int64_t disp;
+	int i, n = 0;
+
+	while (len < 5) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, (void *)pc, 15,
+		    &in, op))) {
+			snprintf(why, whysz, "cannot decode the instruction at "
+			    "+%zu", len);
+			return 0;
+		}
+		switch (in.meta.category) {
+		case ZYDIS_CATEGORY_COND_BR:
+		case ZYDIS_CATEGORY_UNCOND_BR:
+		case ZYDIS_CATEGORY_CALL:
+		case ZYDIS_CATEGORY_RET:
+		case ZYDIS_CATEGORY_SYSCALL:
+		case ZYDIS_CATEGORY_SYSRET:
+		case ZYDIS_CATEGORY_INTERRUPT:
+		case ZYDIS_CATEGORY_SYSTEM:
+			snprintf(why, whysz, "the instruction at +%zu (%s) "
+			    "transfers control", len,
+			    ZydisMnemonicGetString(in.mnemonic));
+			return 0;
+		default:
+			break;
+		}
+		for (i = 0; i < in.operand_count; i++)
+			if (op[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+			    op[i].imm.is_relative) {
+				snprintf(why, whysz, "the instruction at +%zu "
+				    "(%s) has a relative immediate", len,
+				    ZydisMnemonicGetString(in.mnemonic));
+				return 0;
+			}
+		memcpy(dst + len, (void *)pc, in.length);
+		if (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE) {
+			/* A RIP-relative operand: rebase its disp32. */
+			if (in.raw.disp.size != 32) {
+				snprintf(why, whysz, "the instruction at +%zu "
+				    "is relative without a disp32", len);
+				return 0;
+			}
+			disp = in.raw.disp.value + (int64_t)(pc -
+			    (uintptr_t)(dst + len));
+			if (disp < INT32_MIN || disp > INT32_MAX) {
+				snprintf(why, whysz, "the RIP-relative operand "
+				    "at +%zu is out of reach of the "
+				    "trampoline", len);
+				return 0;
+			}
+			int32_t d32 = (int32_t)disp;
+			memcpy(dst + len + in.raw.disp.offset, &d32, 4);
+		}
+		len += in.length;
+		pc += in.length;
+		n++;
+		if (len < 5 && !s->run) {
+			snprintf(why, whysz, "the victim instruction is %zu "
+			    "bytes, fewer than the 5 of a jmp ('run' in the "
+			    "set would take the instructions after it too)",
+			    len);
+			return 0;
+		}
+	}
+	/* A thread stopped between two of them would resume in the jmp. */
+	if (n > 1 && s->multi) {
+		snprintf(why, whysz, "a run of %d instructions while other "
+		    "threads run: one may be inside it", n);
+		return 0;
+	}
+	if (n > 1 && branch_into(s->addr, s->addr, len, &who)) {
+		snprintf(why, whysz, "the run of %d instructions (%zu bytes) "
+		    "is entered by a branch at %+ld", n, len,
+		    (long)(who - s->addr));
+		return 0;
+	}
+	return len;
+}
+
+/* /proc/self/task's entries: the threads running now. */
+static int
+nthreads(void)
+{
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	if ((dir = opendir("/proc/self/task")) == NULL)
+		return 2;
+	while ((d = readdir(dir)) != NULL)
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/*
+ * The jmp over the victim, in one store another thread sees whole: 8
+ * bytes, or 16 with cmpxchg16b, aligned around it.  Across a 16-byte line
+ * only while this thread is the process's only one.
+ */
+static int
+write_jmp(uintptr_t a, uintptr_t to, int multi, char *why, size_t whysz)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t first = a & ~(uintptr_t)(pg - 1);
+	uint8_t j[5];
+	int32_t rel = (int32_t)((intptr_t)to - (intptr_t)(a + 5));
+	size_t span = (a + 5 - first > (size_t)pg) ? 2 * pg : pg;
+	int ok = 1;
+
+	j[0] = 0xe9;
+	memcpy(j + 1, &rel, 4);
+	if ((a & ~7UL) != ((a + 4) & ~7UL) && (a & ~15UL) != ((a + 4) & ~15UL)
+	    && multi) {
+		snprintf(why, whysz, "the victim crosses a 16-byte line and "
+		    "other threads run: cannot write the jmp atomically");
+		return -1;
+	}
+	if (mprotect((void *)first, span, PROT_READ | PROT_WRITE |
+	    PROT_EXEC) == -1) {
+		snprintf(why, whysz, "mprotect: %s", strerror(errno));
+		return -1;
+	}
+	if ((a & ~7UL) == ((a + 4) & ~7UL)) {
+		uint64_t *w = (uint64_t *)(a & ~7UL), v = *w;
+
+		memcpy((uint8_t *)&v + (a & 7), j, 5);
+		__atomic_store_n(w, v, __ATOMIC_SEQ_CST);
+	} else if ((a & ~15UL) == ((a + 4) & ~15UL)) {
+		unsigned __int128 *w = (unsigned __int128 *)(a & ~15UL);
+		unsigned __int128 old = *w, nv = old;
+		uint64_t lo, hi;
+
+		memcpy((uint8_t *)&nv + (a & 15), j, 5);
+		lo = (uint64_t)old;
+		hi = (uint64_t)(old >> 64);
+		__asm__ volatile("lock cmpxchg16b %0"
+		    : "+m"(*w), "+a"(lo), "+d"(hi)
+		    : "b"((uint64_t)nv), "c"((uint64_t)(nv >> 64))
+		    : "memory", "cc");
+	} else
+		memcpy((void *)a, j, 5);
+	if (mprotect((void *)first, span, PROT_READ | PROT_EXEC) == -1)
+		ok = 0;
+	__builtin___clear_cache((void *)a, (void *)(a + 5));
+	return ok ? 0 : -1;
+}
+
+static int
+place(struct site *s, int multi)
+{
+	uint8_t code[TRAMP_MAX], *t;
+	char why[256];
+	struct buf b = { code, 0, sizeof(code) };
+	size_t vlen, at_victim;
+
+	if ((t = tramp_alloc(s->addr, TRAMP_MAX, why, sizeof(why))) == NULL)
+		goto refuse;
+	/* Executable throughout: other trampolines on the page may run. */
+	if (mprotect((void *)((uintptr_t)t & ~(uintptr_t)4095), 4096,
+	    PROT_READ | PROT_WRITE | PROT_EXEC) == -1) {
+		snprintf(why, sizeof(why), "mprotect: %s", strerror(errno));
+		goto refuse;
+	}
+	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0x80);	/* lea -128(%rsp),%rsp */
+	emit_call(&b, 1, (uint64_t)s, (uint64_t)hit, !s->entry);
+	emit_restore(&b, !s->entry);
+	EMIT(&b, 0x48, 0x8d, 0xa4, 0x24, 0x80, 0, 0, 0); /* lea 128(%rsp) */
+	at_victim = b.n;
+	/* Relocated for where it runs: its RIP-relative operands too. */
+	if ((vlen = relocate(s, t + at_victim, why, sizeof(why))) == 0)
+		goto refuse;
+	memcpy(code + at_victim, t + at_victim, vlen);
+	b.n = at_victim + vlen;
+	{
+		int32_t rel = (int32_t)((intptr_t)(s->addr + vlen) -
+		    (intptr_t)(t + b.n + 5));
+
+		EMIT(&b, 0xe9);
+		emit(&b, &rel, 4);
+	}
+	if (b.n > TRAMP_MAX) {
+		snprintf(why, sizeof(why), "trampoline too long");
+		goto refuse;
+	}
+	memcpy(t, code, b.n);
+	mprotect((void *)((uintptr_t)t & ~(uintptr_t)4095), 4096,
+	    PROT_READ | PROT_EXEC);
+	if (write_jmp(s->addr, (uintptr_t)t, multi, why, sizeof(why)) == -1)
+		goto refuse;
+	if (verbose) {
+		ZydisDisassembledInstruction d;
+		char list[256] = "";
+		size_t k;
+
+		for (k = 0; k < vlen && ZYAN_SUCCESS(ZydisDisassembleATT(
+		    ZYDIS_MACHINE_MODE_LONG_64, s->addr + k, (void *)(t +
+		    at_victim + k), vlen - k, &d)); k += d.info.length)
+			snprintf(list + strlen(list), sizeof(list) -
+			    strlen(list), "%s%s", k ? "; " : "", d.text);
+		say("%s: %s patched: %s (%zu bytes)", s->where,
+		    s->first->event, list, vlen);
+	}
+	return 0;
+refuse:
+	say("%s: probe %s (%s:%s%s) refused: %s", s->where, s->first->event,
+	    s->first->lib, s->first->deref ? "*" : "", s->first->sym, why);
+	return -1;
+}
+
+/* The return trampoline, shared by every return probe. */
+static int
+make_ret_tramp(void)
+{
+	uint8_t code[TRAMP_MAX];
+	struct buf b = { code, 0, sizeof(code) };
+	void *p;
+
+	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
+	emit_call(&b, 0, 0, (uint64_t)ret_hit, 0);
+	EMIT(&b, 0x48, 0x89, 0x43, 8 * R_N);	/* mov %rax,88(%rbx) */
+	emit_restore(&b, 0);
+	EMIT(&b, 0xc3);				/* ret */
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	memcpy(p, code, b.n);
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) == -1)
+		return -1;
+	ret_tramp = (uintptr_t)p;
+	return 0;
+}
+
+/* Probe sets. */
+
+static int
+name_index(const char *ev)
+{
+	int i;
+
+	for (i = 0; i < nnames; i++)
+		if (strcmp(names[i], ev) == 0)
+			return i;
+	if (nnames == UBUF_PROBES)
+		return -1;
+	names[nnames] = strdup(ev);
+	return nnames++;
+}
+
+/* A set by name: beside this library (the build tree's patchers/), or
+ * PREFIX/share/argus/probes when installed in PREFIX/lib/argus. */
+static FILE *
+open_set(const char *name, char *path, size_t size)
+{
+	static const char *const dirs[] = { ".", "../../share/argus/probes" };
+	const char *ext = strstr(name, ".probes") ? "" : ".probes";
+	Dl_info di;
+	char self[PATH_MAX], *slash;
+	size_t i;
+	FILE *f;
+
+	snprintf(path, size, "%s", name);
+	if (strchr(name, '/') != NULL)
+		return fopen(name, "re");
+	if (dladdr((void *)open_set, &di) == 0 || di.dli_fname == NULL)
+		return NULL;
+	snprintf(self, sizeof(self), "%s", di.dli_fname);
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	else
+		snprintf(self, sizeof(self), ".");
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, size, "%s/%s/%s%s", self, dirs[i], name, ext);
+		if ((f = fopen(path, "re")) != NULL)
+			return f;
+	}
+	return NULL;
+}
+
+/* LIBRARY SYMBOL[+OFFSET] EVENT [return] [args=N] [skip=HEX] [run] */
+static int
+read_set(const char *name)
+{
+	char path[PATH_MAX], *line = NULL, *w[8], *p, *save, *plus;
+	size_t cap = 0;
+	unsigned long n = 0;
+	struct probe pr;
+	int nw, i;
+	FILE *f;
+
+	if ((f = open_set(name, path, sizeof(path))) == NULL) {
+		say("probe set %s: %s", name, strerror(errno ? errno : ENOENT));
+		return -1;
+	}
+	while (getline(&line, &cap, f) != -1) {
+		n++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (nw = 0, p = strtok_r(line, " \t\r\n", &save);
+		    p != NULL && nw < 8; p = strtok_r(NULL, " \t\r\n", &save))
+			w[nw++] = p;
+		if (nw == 0)
+			continue;
+		memset(&pr, 0, sizeof(pr));
+		pr.nargs = 1;
+		if (nw < 3) {
+			say("%s:%lu: expected LIBRARY SYMBOL EVENT ...", path,
+			    n);
+			goto bad;
+		}
+		p = w[1];
+		if (*p == '*') {
+			pr.deref = 1;
+			p++;
+		}
+		if ((plus = strchr(p, '+')) != NULL) {
+			*plus++ = '\0';
+			pr.off = strtoull(plus, NULL, 0);
+		}
+		for (i = 3; i < nw; i++) {
+			if (strcmp(w[i], "return") == 0)
+				pr.ret = 1;
+			else if (strcmp(w[i], "run") == 0)
+				pr.run = 1;
+			else if (strncmp(w[i], "args=", 5) == 0)
+				pr.nargs = atoi(w[i] + 5);
+			else if (strncmp(w[i], "skip=", 5) == 0)
+				;	/* the uprobe's; a jmp needs no skip */
+			else {
+				say("%s:%lu: unknown word '%s'", path, n, w[i]);
+				goto bad;
+			}
+		}
+		if (pr.nargs < 0 || pr.nargs > UBUF_MAXARGS)
+			pr.nargs = 1;
+		pr.lib = strdup(w[0]);
+		pr.sym = strdup(p);
+		pr.event = strdup(w[2]);
+		{
+			char where[PATH_MAX + 32];
+			const char *base = strrchr(path, '/');
+
+			snprintf(where, sizeof(where), "%s:%lu",
+			    base ? base + 1 : path, n);
+			pr.where = strdup(where);
+		}
+		if ((i = name_index(pr.event)) < 0) {
+			say("%s: more than %d event names", pr.where,
+			    UBUF_PROBES);
+			goto bad;
+		}
+		pr.name = i;
+		probes = realloc(probes, (nprobes + 1) * sizeof(*probes));
+		if (probes == NULL)
+			abort();
+		probes[nprobes++] = pr;
+	}
+	fclose(f);
+	free(line);
+	return 0;
+bad:
+	fclose(f);
+	free(line);
+	return -1;
+}
+
+/* Loaded objects. */
+
+struct lookup {
+	const struct probe *pr;
+	char		 path[PATH_MAX];
+	uintptr_t	 base;
+	const ElfW(Phdr) *ph;
+	int		 phnum;
+	int		 found;
+};
+
+static int
+match_obj(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct lookup *l = arg;
+	const char *name = info->dlpi_name, *base;
+	char real[PATH_MAX], self[PATH_MAX];
+	ssize_t n;
+
+	(void)size;
+	if (name == NULL || *name == '\0') {
+		/* The executable. */
+		if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <
+		    0)
+			return 0;
+		self[n] = '\0';
+		name = self;
+	}
+	if (strchr(l->pr->lib, '/') != NULL) {
+		if (realpath(l->pr->lib, real) == NULL)
+			return 0;
+		if (strcmp(real, name) != 0) {
+			char r2[PATH_MAX];
+
+			if (realpath(name, r2) == NULL || strcmp(r2, real))
+				return 0;
+		}
+	} else {
+		base = strrchr(name, '/');
+		if (strcmp(base ? base + 1 : name, l->pr->lib) != 0)
+			return 0;
+	}
+	snprintf(l->path, sizeof(l->path), "%s", name);
+	l->base = info->dlpi_addr;
+	l->ph = info->dlpi_phdr;
+	l->phnum = info->dlpi_phnum;
+	l->found = 1;
+	return 1;
+}
+
+/* A probe's address in this process: 0 when its object is not loaded. */
+static uintptr_t
+locate(const struct probe *pr, char *why, size_t whysz)
+{
+	struct lookup l;
+	uint64_t off;
+	int i;
+
+	memset(&l, 0, sizeof(l));
+	l.pr = pr;
+	dl_iterate_phdr(match_obj, &l);
+	if (!l.found) {
+		snprintf(why, whysz, "not loaded");
+		return 0;
+	}
+	if (elf_locate(l.path, pr->sym, pr->off, pr->deref, &off, why,
+	    whysz) == -1)
+		return 0;
+	for (i = 0; i < l.phnum; i++) {
+		const ElfW(Phdr) *p = &l.ph[i];
+
+		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
+		    off >= p->p_offset && off < p->p_offset + p->p_filesz)
+			return l.base + p->p_vaddr + (off - p->p_offset);
+	}
+	snprintf(why, whysz, "file offset %#llx is in no executable segment",
+	    (unsigned long long)off);
+	return 0;
+}
+
+static struct site *
+site_at(uintptr_t a, const struct probe *pr)
+{
+	int i;
+
+	for (i = 0; i < nsites; i++)
+		if (sites[i].addr == a)
+			return &sites[i];
+	if (nsites == MAXSITES)
+		return NULL;
+	sites[nsites].addr = a;
+	sites[nsites].first = pr;
+	snprintf(sites[nsites].where, sizeof(sites[nsites].where), "%s",
+	    pr->where);
+	return &sites[nsites++];
+}
+
+/* The shared buffer file, published last. */
+static int
+open_ubuf(void)
+{
+	char name[64];
+	struct ubuf_hdr *h;
+	int fd = -1, i;
+
+	for (i = 0; i < 1000 && fd == -1; i++) {
+		snprintf(name, sizeof(name), "%d-%d.ubuf", (int)getpid(), i);
+		fd = openat(dirfd_, name, O_RDWR | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd == -1 && errno != EEXIST)
+			break;
+	}
+	if (fd == -1) {
+		say("%s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (ftruncate(fd, sizeof(*h)) == -1 || (h = mmap(NULL, sizeof(*h),
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+		say("%s: %s", name, strerror(errno));
+		unlinkat(dirfd_, name, 0);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	h->version = UBUF_VERSION;
+	h->pid = getpid();
+	h->nslots = UBUF_SLOTS;
+	h->nevents = UBUF_EVENTS;
+	h->nprobes = nnames;
+	for (i = 0; i < nnames; i++)
+		snprintf(h->name[i], UBUF_NAMELEN, "%s", names[i]);
+	__atomic_store_n(&h->magic, UBUF_MAGIC, __ATOMIC_RELEASE);
+	hdr = h;
+	snprintf(hdr_name, sizeof(hdr_name), "%s", name);
+	return 0;
+}
+
+/* A forked child records into a file of its own, from a fresh slot. */
+static void
+after_fork(void)
+{
+	my_slot = NULL;
+	my_tid = 0;
+	if (hdr != NULL) {
+		munmap(hdr, sizeof(*hdr));
+		hdr = NULL;
+		if (open_ubuf() == 0)
+			slot_claim();	/* before fork() returns, as at start */
+	}
+}
+
+__attribute__((constructor)) static void
+patch_init(void)
+{
+	char *sets, *s, *save, why[PATH_MAX + 128];
+	const char *dir;
+	void *vdso;
+	int i, placed = 0, multi;
+	uintptr_t a;
+	struct site *st;
+
+	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
+		return;
+	verbose = getenv("ARGUS_PATCH_VERBOSE") != NULL;
+	if ((dir = getenv("ARGUS_PATCH_DIR")) == NULL || *dir == '\0') {
+		say("ARGUS_PATCH_DIR not set: nowhere to record, not patching");
+		return;
+	}
+	if ((dirfd_ = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		say("%s: %s: not patching", dir, strerror(errno));
+		return;
+	}
+	vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	if (vdso != NULL)
+		vdso_gettime = (int (*)(clockid_t, struct timespec *))
+		    dlsym(vdso, "__vdso_clock_gettime");
+	if (vdso_gettime == NULL)
+		vdso_gettime = clock_gettime;
+	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
+	    ZYDIS_STACK_WIDTH_64);
+	sets = strdup(sets);
+	for (s = strtok_r(sets, ":", &save); s != NULL;
+	    s = strtok_r(NULL, ":", &save))
+		if (read_set(s) == -1) {
+			say("not patching");
+			return;
+		}
+	free(sets);
+	for (i = 0; i < nprobes; i++) {
+		const struct probe *pr = &probes[i];
+
+		if ((a = locate(pr, why, sizeof(why))) == 0) {
+			if (verbose || strcmp(why, "not loaded") != 0)
+				say("%s: probe %s (%s:%s%s): %s", pr->where,
+				    pr->event, pr->lib, pr->deref ? "*" : "",
+				    pr->sym, why);
+			continue;
+		}
+		if ((st = site_at(a, pr)) == NULL) {
+			say("%s: more than %d places patched", pr->where,
+			    MAXSITES);
+			break;
+		}
+		st->run |= pr->run;
+		/* The entry of a function: SYMBOL, or what *TABLE+OFF
+		 * points to. */
+		if (st->first == pr)
+			st->entry = pr->deref || pr->off == 0;
+		else if (!(pr->deref || pr->off == 0))
+			st->entry = 0;
+		if (pr->ret && pr->off != 0 && !pr->deref) {
+			say("%s: probe %s refused: a return probe goes on the "
+			    "function's entry, not +%llu", pr->where,
+			    pr->event, (unsigned long long)pr->off);
+			continue;
+		}
+		if (pr->ret && st->nret < MAXPER) {
+			st->ret[st->nret].name = pr->name;
+			st->ret[st->nret++].nargs = 1;
+		} else if (!pr->ret && st->nent < MAXPER) {
+			st->ent[st->nent].name = pr->name;
+			st->ent[st->nent++].nargs = pr->nargs;
+		}
+	}
+	if (nsites == 0)
+		return;
+	if (pthread_key_create(&slot_key, slot_release) != 0 ||
+	    make_ret_tramp() == -1 || open_ubuf() == -1) {
+		say("cannot set up recording: not patching");
+		return;
+	}
+	pthread_atfork(NULL, NULL, after_fork);
+	multi = nthreads() > 1;
+	for (i = 0; i < nsites; i++) {
+		sites[i].multi = multi;
+		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
+		    multi) == 0)
+			placed++;
+	}
+	/* This thread's ring now, faulted in before main() runs: most
+	 * programs record on their main thread first. */
+	if (placed > 0)
+		slot_claim();
+	if (verbose)
+		say("%d of %d places patched", placed, nsites);
+	if (placed == 0) {
+		/* Nothing will ever be recorded: leave no file behind. */
+		unlinkat(dirfd_, hdr_name, 0);
+		munmap(hdr, sizeof(*hdr));
+		hdr = NULL;
+	}
+}

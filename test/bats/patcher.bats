@@ -1,0 +1,346 @@
+#!/usr/bin/env bats
+# The patcher (patchers/libargus-patch.so, argus-capture --patch): probe
+# sets applied in process, their events merged with the kernel's.  Tests
+# skip, saying why, where the library (libzydis-dev) or tracing is
+# unavailable.
+
+load helpers
+
+setup_file() {
+	export GLOOP="$ROOT/test/progs/gloop"
+	export PWAKE="$ROOT/test/progs/pthread-wake"
+	export HITLOOP="$ROOT/test/progs/hitloop"
+	# Beside the capture under test, where it looks: the sanitizer
+	# builds (test/run's ARGUS_BIN) have none.
+	export PATCHLIB="$BIN/../patchers/libargus-patch.so"
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+}
+
+need_patcher() {
+	[ -f "$PATCHLIB" ] || skip "no patchers/libargus-patch.so beside $BIN (needs libzydis-dev; not in sanitizer builds)"
+	[ "$(uname -m)" = x86_64 ] || skip "the patcher is for x86-64 only"
+	for p in "$@"; do
+		[ -x "$p" ] || skip "${p#$ROOT/} not built"
+	done
+}
+
+# Runs a program with the patcher preloaded and the given probe sets, its
+# rings in $T/pd, no recorder reading them.
+patched() {
+	local sets=$1
+	shift
+	mkdir -p "$T/pd"
+	LD_PRELOAD="$PATCHLIB" ARGUS_PATCH="$sets" ARGUS_PATCH_DIR="$T/pd" "$@"
+}
+
+@test "patcher: a victim it cannot relocate is refused, naming probe and reason; the program runs" {
+	need_patcher "$HITLOOP"
+	{
+		printf '%s hl_short short_alone\n' "$HITLOOP"
+		printf '%s hl_probe+5 at_ret\n' "$HITLOOP"
+		printf '%s hl_probe hit\n' "$HITLOOP"
+	} > "$T/s.probes"
+	run patched "$T/s.probes" "$HITLOOP" 1000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 1000 "* ]]
+	[[ "$output" == *"s.probes:1: probe short_alone ("*":hl_short) refused: the victim instruction is 1 bytes, fewer than the 5 of a jmp"* ]]
+	[[ "$output" == *"s.probes:2: probe at_ret ("*":hl_probe) refused: the instruction at +0 (ret) transfers control"* ]]
+	# The one it could place, it did: its ring holds the calls.
+	[[ "$output" != *"probe hit "*refused* ]]
+	ls "$T/pd" | grep -q '^[0-9]*-0\.ubuf$'
+	# A run of whole instructions stops at a branch.
+	printf '%s hl_short short_run run\n' "$HITLOOP" > "$T/run.probes"
+	run patched "$T/run.probes" "$HITLOOP" 10
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"run.probes:1: probe short_run ("*":hl_short) refused: the instruction at +4 (ret) transfers control"* ]]
+	# A return probe off the entry is refused too.
+	printf '%s hl_probe+5 r return\n' "$HITLOOP" > "$T/r.probes"
+	run patched "$T/r.probes" "$HITLOOP" 10
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"r.probes:1: probe r refused: a return probe goes on the function's entry, not +5"* ]]
+	# A malformed set patches nothing, and says where.
+	printf 'libc.so.6 malloc\n' > "$T/bad.probes"
+	run patched "$T/bad.probes" "$HITLOOP" 10
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bad.probes:1: expected LIBRARY SYMBOL EVENT"* ]]
+	[[ "$output" == *"not patching"* ]]
+}
+
+@test "patcher: a patched GLib loop's output and exit status are its own" {
+	need_patcher "$GLOOP"
+	"$GLOOP" > "$T/plain" 2>/dev/null
+	run patched glib "$GLOOP"
+	[ "$status" -eq 0 ]
+	patched glib "$GLOOP" > "$T/patched" 2>/dev/null
+	diff <(grep -v '^pid' "$T/plain") <(grep -v '^pid' "$T/patched")
+	# The whole glib set but g_unix_signal_funcs' dispatch, which begins
+	# with a branch within its first 5 bytes.
+	ARGUS_PATCH_VERBOSE=1 patched glib "$GLOOP" 2> "$T/err" > /dev/null
+	cat "$T/err"
+	grep -q '5 of 6 places patched' "$T/err"
+	grep -q 'glib.probes:28: probe runloop_begin .*g_unix_signal_funcs) refused: the instruction at +3 (jz) transfers control' "$T/err"
+}
+
+@test "patcher: gloop under --patch --probes glib: events merged by time with the kernel's, links as the uprobes give" {
+	need_tracing
+	need_patcher "$GLOOP"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --patch --probes glib -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 16"* ]]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	[ -n "$pid" ]
+	grep -q '^meta,[0-9]*,,,patch,set glib$' "$T/t.csv"
+	# No uprobe was made.
+	! grep -q '^meta,[0-9]*,,,probe,' "$T/t.csv"
+	# In time order with the kernel's events, and among them: the main
+	# thread's kernel events fall between its first and last callback.
+	awk -F, -v p="$pid" '
+	    $1 == "event" { if ($2 < prev) bad++; prev = $2 }
+	    $1 == "event" && $4 == p && $7 == "runloop_begin" { if (!first) first = $2; last = $2; nb++ }
+	    $1 == "event" && $4 == p && $7 == "runloop_end" { ne++ }
+	    $1 == "event" && $4 == p && $7 == "runloop_submit" { ns++ }
+	    $1 == "event" && $4 == p && $7 == "switch" { sw[NR] = $2 }
+	    END {
+		for (i in sw) if (sw[i] > first && sw[i] < last) between++
+		print nb + 0 " begins, " ne + 0 " ends, " ns + 0 " submits, " between + 0 " switches between, " bad + 0 " out of order"
+		exit !(nb == 16 && ne == 16 && ns >= 12 && between >= 10 && bad == 0)
+	    }' "$T/t.csv"
+
+	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
+	# As probes.bats asks of the uprobes: each dispatch a callout vertex
+	# of its own, ended in it, 12 runloop links from the main thread.
+	awk -F, -v p="$pid" '
+	    $1 == "event" && $3 == p && $4 == p && $7 == "runloop_begin" {
+		nb++; if ($5 in begin) dup++; begin[$5] = 1; src[$5] = $9 }
+	    $1 == "event" && $3 == p && $4 == p && $7 == "runloop_end" { end[$5]++ }
+	    $1 == "vertex" && $3 == p && $4 == p { by[$5] = $10 }
+	    $1 == "link" && $8 == "runloop" { link[$6] = $5; lfrom[$6] = $10 "/" $11; label[$6] = $12 }
+	    END {
+		nl = 0
+		for (v in begin) {
+			if (by[v] != "callout") { print "vertex " v " began by " by[v]; bad++ }
+			if (end[v] != 1) { print "vertex " v ": " end[v] + 0 " runloop_end"; bad++ }
+			if (v in link) {
+				nl++
+				if (lfrom[v] != p "/" p) { print "link to " v " from " lfrom[v]; bad++ }
+				if (label[v] != src[v]) { print "link to " v " labelled " label[v] " for " src[v]; bad++ }
+			}
+		}
+		print nb " dispatches, " dup + 0 " sharing a vertex, " nl " runloop links"
+		exit !(nb == 16 && dup == 0 && nl == 12 && bad == 0)
+	    }' "$T/g.csv"
+	# The rings' directory went with the capture.
+	dir=$(awk -F, '$1 == "meta" && $5 == "patch" && $6 ~ /^dir / { sub(/^dir /, "", $6); print $6 }' "$T/t.csv")
+	[ -n "$dir" ]
+	[ ! -e "$dir" ]
+}
+
+@test "patcher: pthreads on the patcher, signal -> wait strong, unlock -> lock weak" {
+	need_tracing
+	need_patcher "$PWAKE"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --patch --probes pthread -- "$PWAKE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ids"
+	load_ids "$T/ids"
+	[ -n "$consumer" ] && [ -n "$holder" ] && [ -n "$mutex" ]
+	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
+	awk -F, -v from="$producer" -v to="$consumer" -v obj="$cond" '
+	    $1 == "link" && $4 == to && $11 == from && $8 != "order" && $8 != "wait" {
+		print; if ($8 == "cond" && $7 == "strong" && $12 == obj) n++; else bad++ }
+	    END { print n + 0 " cond links, " bad + 0 " others"; exit !(n >= 4 && bad == 0) }' "$T/g.csv"
+	n=$(awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '
+	    $1 == "link" && $4 == to && $11 == from && $8 == "lock" && $7 == "weak" && $12 == obj' "$T/g.csv" | wc -l)
+	echo "$n hand-offs"
+	[ "$n" -ge 4 ]
+}
+
+@test "patcher: SIGKILL of the recorder mid-run leaves the patched program running to its end" {
+	need_tracing
+	need_patcher "$HITLOOP"
+	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
+	# 60 bursts 20 ms apart: over a second of run after the kill.
+	argus-capture -d 60 -o /dev/null --patch --probes "$T/h.probes" -- \
+	    "$HITLOOP" 600000 10000 > "$T/out" 2> "$T/err" &
+	cap=$!
+	wait_capture "$cap"
+	for i in $(seq 100); do
+		child=$(pgrep -P "$cap" hitloop || true)
+		[ -n "$child" ] && break
+		sleep 0.05
+	done
+	[ -n "$child" ]
+	sleep 0.3
+	kill -KILL "$cap"
+	wait "$cap" || true
+	kill -0 "$child"
+	for i in $(seq 200); do
+		kill -0 "$child" 2>/dev/null || break
+		sleep 0.05
+	done
+	! kill -0 "$child" 2>/dev/null
+	cat "$T/out"
+	grep -q '^pid [0-9]* calls 600000 ' "$T/out"
+	# What the dead capture left: its rings' directory (the next capture
+	# reaps its tracefs instance).
+	rm -rf /dev/shm/argus-patch.* /tmp/argus-patch.* 2>/dev/null || true
+}
+
+@test "patcher: --patch-dir takes in a program started before the capture, by hand" {
+	need_tracing
+	need_patcher "$HITLOOP"
+	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
+	mkdir -m 700 "$T/pd"
+	LD_PRELOAD="$PATCHLIB" ARGUS_PATCH="$T/h.probes" ARGUS_PATCH_DIR="$T/pd" \
+	    "$HITLOOP" 200 1 > "$T/out" &
+	prog=$!
+	sleep 0.5
+	run timeout 60 argus-capture -d 1.5 -Z -o "$T/t.csv" -s none --patch-dir "$T/pd"
+	[ "$status" -eq 0 ]
+	wait "$prog"
+	grep -q '^pid [0-9]* calls 200 ' "$T/out"
+	n=$(awk -F, -v p="$prog" '$1 == "event" && $3 == p && $7 == "hit"' "$T/t.csv" | wc -l)
+	echo "$n hits recorded"
+	[ "$n" -ge 20 ]
+	# One that ran and exited before any capture: its ring waited.
+	need_patcher "$GLOOP"
+	mkdir -m 700 "$T/pd2"
+	LD_PRELOAD="$PATCHLIB" ARGUS_PATCH=glib ARGUS_PATCH_DIR="$T/pd2" "$GLOOP" > /dev/null 2>&1
+	run timeout 60 argus-capture -d 0.3 -Z -o "$T/t2.csv" -s none --patch-dir "$T/pd2"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ',runloop_begin,' "$T/t2.csv")" = 16 ]
+	[ -z "$(ls "$T/pd2")" ]
+	# --patch wants sets; --probe is the uprobes'.
+	run argus-capture --patch -d 1 -o /dev/null -- true
+	[ "$status" -eq 64 ]
+	run argus-capture --patch --probe libc.so.6:malloc --probes glib -d 1 -o /dev/null -- true
+	[ "$status" -eq 64 ]
+}
+
+@test "patcher: an installed capture preloads the installed library, which finds the set by name" {
+	need_tracing
+	need_patcher "$GLOOP"
+	D=$BATS_TEST_TMPDIR/root
+	make -s -C "$ROOT" install DESTDIR="$D" PREFIX=/usr >/dev/null
+	[ -f "$D/usr/lib/argus/libargus-patch.so" ]
+	[ -f "$D/usr/share/man/man7/argus-patch.7" ]
+	run timeout 60 "$D/usr/bin/argus-capture" -s none --patch --probes glib -Z -o "$T/t.csv" -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ',runloop_begin,' "$T/t.csv")" = 16 ]
+	make -s -C "$ROOT" uninstall DESTDIR="$D" PREFIX=/usr >/dev/null
+	[ ! -e "$D/usr/lib/argus" ]
+}
+
+@test "patcher: node's loop, the callback that held it is one callout vertex of its length" {
+	need_tracing
+	need_patcher
+	[ -x /usr/bin/node ] || skip "no /usr/bin/node"
+	nm /usr/bin/node 2>/dev/null | grep -q ' _ZN4node11Environment9RunTimersEP10uv_timer_s$' ||
+	    skip "/usr/bin/node has no symbol table with node::Environment::RunTimers (Debian's links libnode)"
+	cat > "$T/slow.js" <<-'JS'
+	// quick callbacks, and the fifth busy for 300 ms
+	const fs = require('fs');
+	let n = 0;
+	const t = setInterval(() => {
+		fs.stat('/', () => {});
+		if (++n === 5) { const end = Date.now() + 300; while (Date.now() < end) ; }
+		if (n === 10) { clearInterval(t); console.log('done ' + n); }
+	}, 10);
+	JS
+	run timeout 60 argus-capture -d 30 -Z -o "$T/t.csv" --patch --probes node -- node "$T/slow.js"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"done 10"* ]]
+	pid=$(awk -F, '$1 == "meta" && $5 == "command_pid" { print $6 }' "$T/t.csv")
+	echo "pid $pid, $(grep -c ',runloop_' "$T/t.csv") runloop events"
+	argus-segment -q -Z "$T/t.csv" > "$T/s.csv"
+	# Callbacks nest (a stat's completion inside no timer here, but
+	# MakeCallback may recurse): match each end to the latest begin.
+	awk -F, -v p="$pid" '
+	    $1 == "vertex" && $3 == p && $4 == p { by[$5] = $10 }
+	    $1 == "event" && $4 == p && $7 == "runloop_begin" { st[++d] = $2; vx[d] = $5; nb++ }
+	    $1 == "event" && $4 == p && $7 == "runloop_end" && d > 0 {
+		ms = ($2 - st[d]) / 1e6
+		if (ms >= 250) { slow++; sv = vx[d]; print "slow callback: " ms " ms, vertex " sv }
+		d--
+	    }
+	    END {
+		print nb + 0 " callbacks, " slow + 0 " slow, begun by " by[sv]
+		exit !(nb >= 15 && slow == 1 && by[sv] == "callout")
+	    }' "$T/s.csv"
+}
+
+@test "patcher: the flight recorder (argus start --patch-dir) keeps a patched service's events" {
+	need_tracing
+	need_patcher "$GLOOP"
+	mkdir -m 700 "$T/pd"
+	run argus --ring "$T/ring" start -s none --patch-dir "$T/pd"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	LD_PRELOAD="$PATCHLIB" ARGUS_PATCH=glib ARGUS_PATCH_DIR="$T/pd" "$GLOOP" > "$T/out" 2>/dev/null
+	grep -q '^calls 16$' "$T/out"
+	sleep 0.2
+	run argus --ring "$T/ring" stop
+	[ "$status" -eq 0 ]
+	ls "$T/ring"
+	argus-cat "$T/ring"/argus-ring-*.csv.gz > "$T/all.csv"
+	n=$(grep -c ',runloop_begin,' "$T/all.csv" || true)
+	echo "$n runloop_begin"
+	[ "$n" = 16 ]
+}
+
+@test "patcher: a forked child records into a ring of its own, both processes' hits arrive" {
+	need_tracing
+	need_patcher "$HITLOOP"
+	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
+	run timeout 60 argus-capture -d 30 -s none -Z -o "$T/t.csv" --patch --probes "$T/h.probes" -- \
+	    "$HITLOOP" 20000 4000 fork
+	echo "$output"
+	[ "$status" -eq 0 ]
+	parent=$(awk '$1 == "pid" { print $2 }' <<< "$output")
+	child=$(awk '$1 == "child" { print $2 }' <<< "$output")
+	[ -n "$parent" ] && [ -n "$child" ]
+	# Every call of each, under its own pid, its arguments 0..N-1 in order.
+	for p in "$parent" "$child"; do
+		awk -F, -v p="$p" '$1 == "event" && $3 == p && $4 == p && $7 == "hit" {
+			if ($9 != sprintf("0x%x", n)) bad++; n++ }
+		    END { print p ": " n + 0 " hits, " bad + 0 " out of order"; exit !(n == 20000 && bad == 0) }' "$T/t.csv"
+	done
+	! grep -q 'patch_lost' "$T/t.csv"
+}
+
+@test "patcher: argus run --probes glib -- CMD, into the running recorder; CMD's output and status its own" {
+	need_tracing
+	need_patcher "$GLOOP"
+	# No recorder: said, and nothing run.
+	run argus --ring "$T/none" run --probes glib -- "$GLOOP"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"argus start"* ]]
+	[[ "$output" != *"calls"* ]]
+	run argus --ring "$T/ring" start -s none
+	[ "$status" -eq 0 ]
+	run argus --ring "$T/ring" run --probes glib -- "$GLOOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 16"* ]]
+	pid=$(awk '$1 == "pid" { print $2 }' <<< "$output")
+	run argus --ring "$T/ring" run --probes glib -- sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	sleep 0.2
+	run argus --ring "$T/ring" stop
+	[ "$status" -eq 0 ]
+	argus-cat "$T/ring"/argus-ring-*.csv.gz > "$T/all.csv"
+	dir=$(awk -F, '$1 == "meta" && $5 == "patch" && $6 ~ /^dir / { sub(/^dir /, "", $6); print $6; exit }' "$T/all.csv")
+	echo "rings in $dir"
+	# argus stop removed it, empty.
+	[ ! -e "$dir" ]
+	n=$(awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "runloop_begin"' "$T/all.csv" | wc -l)
+	echo "$n runloop_begin of $pid"
+	[ "$n" = 16 ]
+}
