@@ -108,6 +108,69 @@ recorder(void)
 	return strncmp(comm, "argus-capture", 13) == 0 ? (pid_t)pid : 0;
 }
 
+/*
+ * When the recording began (CLOCK_MONOTONIC ns, the second line of
+ * recorder.pid), or 0 for a recorder older than that line.
+ */
+uint64_t
+recorder_since(void)
+{
+	unsigned long long since = 0;
+	long pid;
+	FILE *fp;
+	int fd;
+
+	if (ring_open(0) == -1 || (fd = openat(ringfd, "recorder.pid",
+	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return 0;
+	if ((fp = fdopen(fd, "r")) == NULL)
+		die(EX_OSERR, "%s/recorder.pid", ring);
+	if (fscanf(fp, "%ld %llu", &pid, &since) != 2)
+		since = 0;
+	fclose(fp);
+	return since;
+}
+
+/* A monotonic time of this boot as the local time it was. */
+void
+recorder_when(uint64_t mono, char *buf, size_t size)
+{
+	struct timespec rt;
+	uint64_t now = now_ns(), wall;
+	time_t sec;
+	size_t len;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	wall = (uint64_t)rt.tv_sec * 1000000000ULL + rt.tv_nsec -
+	    (now > mono ? now - mono : 0);
+	sec = wall / 1000000000ULL;
+	len = strftime(buf, size, "%F %T", localtime(&sec));
+	snprintf(buf + len, size - len, ".%03llu",
+	    (unsigned long long)(wall % 1000000000ULL / 1000000));
+}
+
+/*
+ * Why the recorder stopped, as it said into DIR/stopped (a file whose
+ * blocks it wrote at its start, so that a full disk keeps its last
+ * words), or "" when it did not say.
+ */
+void
+recorder_stopped(char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	if (ring_open(0) == -1 || (fd = openat(ringfd, "stopped",
+	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return;
+	if ((n = read(fd, buf, size - 1)) < 0)
+		n = 0;
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
 /* Whether pid catches sig: a recorder older than its request would die. */
 static int
 catches(pid_t pid, int sig)
@@ -172,8 +235,11 @@ recorder_drain(pid_t pid)
 	while (served() < t0) {
 		t = now_ns();
 		if (recorder() != pid) {
+			char why[4096];
+
+			recorder_stopped(why, sizeof(why));
 			warnx_("the recorder stopped before it wrote out "
-			    "its kernel buffers");
+			    "its kernel buffers%s%s", why[0] ? ": " : "", why);
 			return -1;
 		}
 		if (t - t0 > DRAIN_TIMEOUT_NS) {
