@@ -109,23 +109,22 @@ recorder(void)
 }
 
 /*
- * When the recording began (CLOCK_MONOTONIC ns, the second line of
- * recorder.pid), or 0 for a recorder older than that line.
+ * When the running recorder's recording began (CLOCK_MONOTONIC ns, in
+ * recorder.since, written with recorder.pid), or 0 for an older one.
  */
 uint64_t
 recorder_since(void)
 {
 	unsigned long long since = 0;
-	long pid;
 	FILE *fp;
 	int fd;
 
-	if (ring_open(0) == -1 || (fd = openat(ringfd, "recorder.pid",
+	if (ring_open(0) == -1 || (fd = openat(ringfd, "recorder.since",
 	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
 		return 0;
 	if ((fp = fdopen(fd, "r")) == NULL)
-		die(EX_OSERR, "%s/recorder.pid", ring);
-	if (fscanf(fp, "%ld %llu", &pid, &since) != 2)
+		die(EX_OSERR, "%s/recorder.since", ring);
+	if (fscanf(fp, "%llu", &since) != 1)
 		since = 0;
 	fclose(fp);
 	return since;

@@ -28,7 +28,9 @@ extern char **environ;
  * The deferred recorder's kernel buffers, in memory the kernel never
  * swaps: together a sixteenth of RAM at most, and no more than the ring's
  * files can take when they are written out (RING_RATIO bytes of buffer
- * for one of compressed ring, bench/recorder), split between the CPUs.
+ * for one of compressed ring: 128 MiB of perf bench sched messaging's
+ * events made 22.1 MB of ring and relation index, 5.8 to 1), split
+ * between the CPUs.
  */
 #define RAM_SHARE	16
 #define RING_RATIO	4
@@ -285,10 +287,13 @@ start(int argc, char *argv[])
 		    "the recorder did not start");
 	}
 	close(pfd[0]);
-	/* Whole or absent: stop and mark read it; debug, since when. */
+	/* Whole or absent: stop and mark read it; status and debug this. */
+	outfile_open(&pidf, dfd, "recorder.since", OUT_ATOMIC);
+	if (dprintf(pidf.fd, "%llu\n", (unsigned long long)since) < 0)
+		die(EX_IOERR, "%s/recorder.since", ring);
+	outfile_commit(&pidf);
 	outfile_open(&pidf, dfd, "recorder.pid", OUT_ATOMIC);
-	if (dprintf(pidf.fd, "%d\n%llu\n", (int)pid,
-	    (unsigned long long)since) < 0)
+	if (dprintf(pidf.fd, "%d\n", (int)pid) < 0)
 		die(EX_IOERR, "%s/recorder.pid", ring);
 	outfile_commit(&pidf);
 	spawned = 0;
