@@ -37,12 +37,14 @@
 
 #define SUBBUF_KB	64
 /*
- * The bridge's buffer per CPU (tfs_bridge_create): allocated in a few
- * hundredths of a second, seconds of a quiet machine's events, while the
- * kernel allocates ours, which takes it 0.2-1.3 s per 512 MiB, with the
- * instance's tracing stopped (bench/recorder, "start").
+ * The bridge's buffer per CPU (tfs_bridge_create), an eighth of ours and
+ * 16 MiB at most: allocated in a few hundredths of a second, seconds of
+ * a quiet machine's events, while the kernel allocates ours, which takes
+ * it 0.2-2.6 s per 512 MiB here, with the instance's tracing stopped
+ * (bench/recorder, "start").  Only for buffers of 32 MiB and more.
  */
 #define BRIDGE_KB	(16 * 1024)
+#define BRIDGE_MIN_KB	(32 * 1024)
 #define BATCH		2048	/* records between checks of the ring */
 #define SEC		1000000000ULL
 
@@ -348,19 +350,21 @@ static void
 configure(const struct capture_opts *o)
 {
 	const char *root;
+	unsigned bkb = o->buffer_kb / 8 < BRIDGE_KB ? o->buffer_kb / 8 :
+	    BRIDGE_KB;
 	int bridge;
 
 	root = tfs_root();
 	tfs_reap_stale(root);
 	probes_reap_stale();	/* after the instances that enabled them */
 	tfs_instance_create(root);
-	bridge = o->defer && o->buffer_kb > 2 * BRIDGE_KB &&
+	bridge = o->defer && o->buffer_kb >= BRIDGE_MIN_KB &&
 	    !probes_wanted() && getenv("ARGUS_CAPTURE_NO_BRIDGE") == NULL;
 	configure_instance(o, bridge ? 0 : o->buffer_kb);
 	if (bridge) {
 		tfs_bridge_create();
 		tfs_bridge_select(1);
-		configure_instance(o, BRIDGE_KB);
+		configure_instance(o, bkb);
 		tfs_bridge_select(0);
 	}
 	ncpu = count_cpus();
@@ -375,7 +379,9 @@ grow(void *arg)
 	if (tfs_write("buffer_size_kb", "%u", opt->buffer_kb) == -1)
 		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(),
 		    opt->buffer_kb);
-	spool_switch();
+	/* The bridge's memory back soon: its events out into the ring. */
+	if (spool_switch())
+		spool_request();
 	return NULL;
 }
 
