@@ -35,6 +35,15 @@ extern char **environ;
 #define RAM_SHARE	16
 #define RING_RATIO	4
 #define MIN_CPU_MB	8
+/*
+ * And no more than argus debug can have written out in about 5 s: full
+ * buffers of 512 MiB took it 4.8 s on a quiet 2-CPU machine (issue 27);
+ * on the same machine shared, 512 MiB took 14.9 s (10.8 s writing out)
+ * and 1506 MiB (RAM/16 of 24 GiB) 26.6 s (18.0 s).  More memory holds
+ * more seconds (39.5 s of perf bench sched messaging instead of 10.4 s),
+ * but only for a debug that takes half a minute.  -b chooses otherwise.
+ */
+#define WRITEOUT_MB	512
 
 /* Waiting for the recorder to trace: its buffers, without the bridge. */
 #define READY_TIMEOUT_MS	(120 * 1000)
@@ -46,8 +55,8 @@ static const char usage[] =
 "Run the flight recorder (argus-capture --ring) in the background, and\n"
 "return once it records, saying since when.  The events stay in the\n"
 "kernel's per-CPU buffers (-b SIZE per CPU; by default together the\n"
-"smaller of RAM/16 and 4 x the ring's size, split between the CPUs), the\n"
-"newest overwriting the oldest, at the kernel's own cost;\n"
+"smallest of RAM/16, 4 x the ring's size and 512M, split between the\n"
+"CPUs), the newest overwriting the oldest, at the kernel's own cost;\n"
 "argus mark, debug, summary, waits, flush and stop have the recorder\n"
 "write them out, into a ring of files in the recorder's directory that\n"
 "never holds more than SIZE (default 2G), the newest kept.\n"
@@ -125,6 +134,10 @@ machine_size(const char *ring_size, char *buf, size_t size, char *why,
 	if (total == 0 || (byring > 0 && byring < total)) {
 		total = byring;
 		snprintf(why, whysize, "%d x --ring-size", RING_RATIO);
+	}
+	if (total == 0 || total > (uint64_t)WRITEOUT_MB << 20) {
+		total = (uint64_t)WRITEOUT_MB << 20;
+		snprintf(why, whysize, "what debug writes out in 5 s");
 	}
 	mb = total / ncpu >> 20;
 	if (mb < MIN_CPU_MB)

@@ -21,13 +21,15 @@ teardown() {
 }
 
 # The kernel buffer per CPU argus start picks by default, in MiB: the
-# smaller of RAM/16 and 4 x the ring's size, split between the CPUs.
+# smallest of RAM/16, 4 x the ring's size and 512 MiB, split between the
+# CPUs.
 machine_mb() {
 	local ram ring=$1 ncpu total
 	ram=$(( $(getconf _PHYS_PAGES) * $(getconf PAGESIZE) ))
 	ncpu=$(getconf _NPROCESSORS_CONF)
 	total=$(( ram / 16 ))
 	[ $(( ring * 4 )) -ge "$total" ] || total=$(( ring * 4 ))
+	[ $(( 512 << 20 )) -ge "$total" ] || total=$(( 512 << 20 ))
 	echo $(( total / ncpu >> 20 ))
 }
 
