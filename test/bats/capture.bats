@@ -277,7 +277,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ ! -e "$T/ring/argus-ring-000000.csv.gz" ]
 	[ ! -e "$T/ring/argus-rel-000000.csv.gz" ]
 	[ "$(ls "$T"/ring/argus-ring-* | wc -l)" -le 3 ]
-	[ "$(ls "$T/ring" | sed 's/^argus-ring-//; s/^argus-rel-//' | sort | uniq -c |
+	[ "$(ls "$T/ring" | grep '^argus-' | sed 's/^argus-ring-//; s/^argus-rel-//' | sort | uniq -c |
 	    awk '$1 != 2' | wc -l)" -eq 0 ]
 	# Every file stands alone (header, meta, its threads introduced), in
 	# time order.
