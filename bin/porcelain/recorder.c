@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "porcelain.h"
+#include "waits.h"
 
 const char	*ring;
 static int	 ringfd = -1;
@@ -168,6 +169,46 @@ recorder_stopped(char *buf, size_t size)
 	close(fd);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Whether a wait of the snapshot is one of the target's (debug's options). */
+static int
+is_target(char *const target[], int nt, const struct wait_rec *w)
+{
+	int i;
+
+	for (i = 0; i + 1 < nt; i += 2)
+		if ((strcmp(target[i], "--pid") == 0 &&
+		    w->pid == strtoul(target[i + 1], NULL, 10)) ||
+		    (strcmp(target[i], "--tid") == 0 &&
+		    w->tid == strtoul(target[i + 1], NULL, 10)) ||
+		    (strcmp(target[i], "--comm") == 0 &&
+		    strcmp(w->comm, target[i + 1]) == 0))
+			return 1;
+	return 0;
+}
+
+/*
+ * Since when the target's threads blocked in snap (a wait-for snapshot)
+ * have waited: the latest of their waits' starts, or 0 if none waits.
+ * Older than the recording, none of the hang's beginning is in it.
+ */
+uint64_t
+snapshot_waiting_since(const char *snap, char *const target[], int nt)
+{
+	struct record rec;
+	struct wait_rec w;
+	struct reader *r;
+	uint64_t latest = 0;
+
+	r = reader_open(snap);
+	while (reader_next(r, &rec))
+		if (wait_parse(&rec, &w) && is_target(target, nt, &w) &&
+		    (w.state[0] == 'S' || w.state[0] == 'D') &&
+		    w.since != NO_TIME && w.since > latest)
+			latest = w.since;
+	reader_close(r);
+	return latest;
 }
 
 /* Whether pid catches sig: a recorder older than its request would die. */

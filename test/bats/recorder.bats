@@ -121,3 +121,27 @@ machine_mb() {
 	! pgrep -f "argus-capture --ring $ring" >/dev/null
 	umount "$fs"
 }
+
+@test "recorder: debug of a hang that began before the recording says so, exit 66" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring"
+	sleep 1000 3>&- &
+	old=$!
+	sleep 1.5
+	run argus --ring "$ring" start -b 32M
+	[ "$status" -eq 0 ]
+	sleep 1000 3>&- &
+	new=$!
+	sleep 2
+	run argus --ring "$ring" debug --pid "$old" --auto
+	echo "$output"
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"the target has waited since "*", before the recording began ("*"): it holds nothing of how the hang began"* ]]
+	[[ "$output" != *"argus-spin"* ]]
+	# One that began after is diagnosed.
+	run argus --ring "$ring" debug --pid "$new" --auto
+	echo "$output"
+	kill "$old" "$new"
+	[ "$status" -ne 66 ]
+	[[ "$output" == *"sleep $new"* ]]
+}
