@@ -314,7 +314,7 @@ exec_start(const char *path)
  * CLOCK_MONOTONIC in 38 minutes.  Our own thread runs now, so its
  * exec_start is now on that clock: the difference, once a snapshot,
  * brings the others' to CLOCK_MONOTONIC (within what the CPUs' stolen
- * times differ by).
+ * times differ by: 0.24 s between the two CPUs here after 40 minutes).
  */
 static int64_t	sched_skew;
 

@@ -92,15 +92,22 @@ related(char *const target[], int nt, const char *now_snap,
 	return list;
 }
 
-/* Exit 66 if the target's threads all wait since before the recording. */
+/*
+ * Exit 66 if the target's threads all wait since before the recording:
+ * clearly before, for a wait's start is known to a fraction of a second
+ * (the CPUs' scheduler clocks drift apart on a virtual machine, 0.24 s
+ * in 40 minutes here; argus-stream(5), SINCE).
+ */
+#define BEFORE_MARGIN_NS	1000000000ULL
+
 static void
 before_recording(const char *snap, char *const target[], int nt)
 {
 	char began_s[64], since_s[64];
 	uint64_t since = recorder_since(), began;
 
-	if (since == 0 || (began = snapshot_waiting_since(snap, target,
-	    nt)) == 0 || began >= since)
+	if (since <= BEFORE_MARGIN_NS || (began = snapshot_waiting_since(snap,
+	    target, nt)) == 0 || began >= since - BEFORE_MARGIN_NS)
 		return;
 	recorder_when(began, began_s, sizeof(began_s));
 	recorder_when(since, since_s, sizeof(since_s));

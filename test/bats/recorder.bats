@@ -127,9 +127,11 @@ machine_mb() {
 	ring="$BATS_TEST_TMPDIR/ring"
 	sleep 1000 3>&- &
 	old=$!
-	sleep 1.5
+	sleep 3
 	run argus --ring "$ring" start -b 32M
 	[ "$status" -eq 0 ]
+	# Wide margins: a wait's start is known to a fraction of a second.
+	sleep 2
 	sleep 1000 3>&- &
 	new=$!
 	sleep 2
