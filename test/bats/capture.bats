@@ -307,9 +307,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	"$CAP" --defer --ring "$T/ring" -b 8M 2>"$T/err" &
 	cpid=$!
 	inst=/sys/kernel/tracing/instances/argus-$cpid
-	for i in $(seq 100); do [ -e "$inst/trace_marker" ] && break; sleep 0.05; done
+	# Tracing, not only made: a marker before is refused (EBADF).
+	wait_capture "$cpid"
 	[ "$(cat "$inst/options/overwrite")" = 1 ]
-	sleep 0.5
 	echo first >"$inst/trace_marker"
 	sleep 1.5
 	# Not read: the files hold the preamble only, and nobody was answered.
