@@ -3,6 +3,7 @@
  * tracefs instance of its own, into one time-ordered record stream.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +59,8 @@ static const char usage[] =
 "      --spool-size SIZE  memory for pages read but not yet written\n"
 "                         (default 1G, at most an eighth of RAM)\n"
 "      --no-snapshot      no wait-for snapshot (argus-waitfor(1)) at the end\n"
+"      --ready-fd FD      once tracing, write \"ready T\" (T: CLOCK_MONOTONIC\n"
+"                         ns of the start) to FD and close it; or why not\n"
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
 "  -- COMMAND ARG ...     trace while COMMAND runs; stop when it exits\n"
@@ -67,7 +70,8 @@ static const char usage[] =
 "73 cannot create, 77 DIR not yours alone, 126/127 COMMAND cannot run.\n";
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
-	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER, O_PATCH, O_PATCH_DIR };
+	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER, O_PATCH, O_PATCH_DIR,
+	O_READY_FD };
 
 static uint64_t
 parse_size(const char *opt, const char *s)
@@ -133,6 +137,7 @@ main(int argc, char *argv[])
 		{ "defer",	 no_argument,	    NULL, O_DEFER },
 		{ "patch",	 no_argument,	    NULL, O_PATCH },
 		{ "patch-dir",	 required_argument, NULL, O_PATCH_DIR },
+		{ "ready-fd",	 required_argument, NULL, O_READY_FD },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct capture_opts o = { 0 };
@@ -143,6 +148,7 @@ main(int argc, char *argv[])
 	int ch, nsets = 0, patch = 0, spec = 0, i;
 
 	o.syscalls = "default";
+	o.ready_fd = -1;
 	o.ring_size = 2ULL << 30;
 	o.ring_files = 16;
 	o.spool_size = 1ULL << 30;
@@ -207,6 +213,12 @@ main(int argc, char *argv[])
 			break;
 		case O_DEFER:
 			o.defer = 1;
+			break;
+		case O_READY_FD:
+			o.ready_fd = parse_u64("--ready-fd", optarg);
+			if (o.ready_fd < 3 || fcntl(o.ready_fd, F_GETFD) == -1)
+				diex(EX_USAGE, "--ready-fd %s: not an open "
+				    "descriptor above 2", optarg);
 			break;
 		case O_NO_SNAPSHOT:
 			o.no_snapshot = 1;

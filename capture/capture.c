@@ -10,12 +10,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "graph.h"
@@ -34,6 +37,15 @@
 #include "waitfor.h"
 
 #define SUBBUF_KB	64
+/*
+ * The bridge's buffer per CPU (tfs_bridge_create), an eighth of ours and
+ * 16 MiB at most: allocated in a few hundredths of a second, seconds of
+ * a quiet machine's events, while the kernel allocates ours, which takes
+ * it 0.2-2.6 s per 512 MiB here, with the instance's tracing stopped
+ * (bench/recorder, "start").  Only for buffers of 32 MiB and more.
+ */
+#define BRIDGE_KB	(16 * 1024)
+#define BRIDGE_MIN_KB	(32 * 1024)
 #define BATCH		2048	/* records between checks of the ring */
 #define SEC		1000000000ULL
 
@@ -46,6 +58,9 @@ static int		 status_line;
 static int		 formatter_tid;
 static struct wf_snap	*snap;
 static _Atomic uint64_t	 noted;		/* the last request served */
+static pthread_t	 grower;
+static int		 growing;	/* grower was started */
+static int		 ready_fd = -1;	/* --ready-fd, until tracing is on */
 
 static int
 count_cpus(void)
@@ -299,24 +314,31 @@ check_exec(int why)
 	die(eno == ENOENT ? 127 : 126, "%s", opt->cmd[0]);
 }
 
-/* Our instance, configured but not yet tracing. */
+/*
+ * The current instance (ours or the bridge) configured, not yet tracing,
+ * with a buffer of kb per CPU (0: left as the kernel made it).
+ */
 static void
-configure(const struct capture_opts *o)
+configure_instance(const struct capture_opts *o, unsigned kb)
 {
-	const char *root;
-
-	root = tfs_root();
-	tfs_reap_stale(root);
-	probes_reap_stale();	/* after the instances that enabled them */
-	tfs_instance_create(root);
 	if (tfs_write("tracing_on", "0") == -1)
 		die(EX_UNAVAILABLE, "%s/tracing_on", tfs_instance());
 	if (tfs_write("trace_clock", "mono") == -1)
 		die(EX_UNAVAILABLE, "%s: cannot use the mono trace clock",
 		    tfs_instance());
-	if (tfs_write("buffer_size_kb", "%u", o->buffer_kb) == -1)
-		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(),
-		    o->buffer_kb);
+	/*
+	 * Bigger sub-buffers: one read(2) moves 64 KiB instead of a 4 KiB
+	 * page, which cut the reader's system time by half or more
+	 * (kernels before 6.8 lack the file and keep pages).  Before the
+	 * size: the kernel allocates the whole buffer again for a new
+	 * sub-buffer size, which doubled the time to start.
+	 */
+	if (tfs_exists("buffer_subbuf_size_kb") &&
+	    tfs_write("buffer_subbuf_size_kb", "%u", SUBBUF_KB) == -1)
+		warnx_("cannot set buffer_subbuf_size_kb to %u: %s", SUBBUF_KB,
+		    strerror(errno));
+	if (kb > 0 && tfs_write("buffer_size_kb", "%u", kb) == -1)
+		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(), kb);
 	/* Deferred, the ring is all there is: the newest events in it. */
 	if (o->defer && tfs_write("options/overwrite", "1") == -1)
 		die(EX_UNAVAILABLE, "%s/options/overwrite", tfs_instance());
@@ -325,17 +347,62 @@ configure(const struct capture_opts *o)
 	    tfs_write("options/copy_trace_marker", "1") == -1)
 		warnx_("cannot copy trace_marker writes into %s: only writes "
 		    "to its own trace_marker will be seen", tfs_instance());
-	/*
-	 * Bigger sub-buffers: one read(2) moves 64 KiB instead of a 4 KiB
-	 * page, which cut the reader's system time by half or more
-	 * (kernels before 6.8 lack the file and keep pages).
-	 */
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_write("buffer_subbuf_size_kb", "%u", SUBBUF_KB) == -1)
-		warnx_("cannot set buffer_subbuf_size_kb to %u: %s", SUBBUF_KB,
-		    strerror(errno));
+}
+
+/*
+ * Our instance, configured but not yet tracing.  A deferred recorder's
+ * buffers are large: the bridge records while they are allocated (not
+ * with probes, whose events are set up once, in ours).
+ */
+static void
+configure(const struct capture_opts *o)
+{
+	const char *root;
+	unsigned bkb = o->buffer_kb / 8 < BRIDGE_KB ? o->buffer_kb / 8 :
+	    BRIDGE_KB;
+	int bridge;
+
+	root = tfs_root();
+	tfs_reap_stale(root);
+	probes_reap_stale();	/* after the instances that enabled them */
+	tfs_instance_create(root);
+	bridge = o->defer && o->buffer_kb >= BRIDGE_MIN_KB &&
+	    !probes_wanted() && getenv("ARGUS_CAPTURE_NO_BRIDGE") == NULL;
+	configure_instance(o, bridge ? 0 : o->buffer_kb);
+	if (bridge) {
+		tfs_bridge_create();
+		tfs_bridge_select(1);
+		configure_instance(o, bkb);
+		tfs_bridge_select(0);
+	}
 	ncpu = count_cpus();
 	reported = xcalloc(ncpu, sizeof(*reported));
+}
+
+/* Our buffers grown to their size, then ours records instead of the bridge. */
+static void *
+grow(void *arg)
+{
+	(void)arg;
+	if (tfs_write("buffer_size_kb", "%u", opt->buffer_kb) == -1)
+		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(),
+		    opt->buffer_kb);
+	/* The bridge's memory back soon: its events out into the ring. */
+	if (spool_switch())
+		spool_request();
+	return NULL;
+}
+
+/* Whoever waits for the recording (argus start): since when, in mono ns. */
+static void
+ready(void)
+{
+	if (ready_fd < 0)
+		return;
+	if (dprintf(ready_fd, "ready %llu\n", (unsigned long long)t_start) < 0)
+		warnx_("--ready-fd %d: %s", ready_fd, strerror(errno));
+	close(ready_fd);
+	ready_fd = -1;
 }
 
 /* The reader, the events, the command: tracing from here on. */
@@ -360,6 +427,8 @@ start(const struct capture_opts *o)
 		sc.stopped = snapshot;
 	sc.defer = o->defer;
 	spool_start(&sc);
+	if (tfs_bridge())
+		spool_bridge();
 
 	/* Its thread is ours, and left out of the trace as ours are. */
 	patched_setup(o->cmd != NULL);
@@ -368,6 +437,11 @@ start(const struct capture_opts *o)
 	self[2] = patched_tid();
 	nself = self[2] > 0 ? 3 : 2;
 	events_setup(o->syscalls, self, nself);
+	if (tfs_bridge()) {
+		tfs_bridge_select(1);
+		events_setup(o->syscalls, self, nself);
+		tfs_bridge_select(0);
+	}
 	probes_setup(self, nself);
 	if (o->nstack_pids > 0 || o->nstack_comms > 0)
 		dwstack_setup();
@@ -376,8 +450,16 @@ start(const struct capture_opts *o)
 		child = start_child(&go, &why);
 
 	t_start = now_ns();
+	tfs_bridge_select(1);
 	if (tfs_write("tracing_on", "1") == -1)
 		die(EX_UNAVAILABLE, "%s/tracing_on", tfs_instance());
+	tfs_bridge_select(0);
+	if (tfs_bridge()) {
+		if ((errno = pthread_create(&grower, NULL, grow, NULL)) != 0)
+			die(EX_OSERR, "pthread_create");
+		growing = 1;
+	}
+	ready();
 	spool_deadline(o->duration ? t_start + o->duration : 0, child);
 	/* After tracing is on: a thread born meanwhile is in both. */
 	task_snapshot();
@@ -548,6 +630,9 @@ finish(const struct capture_opts *o)
 	out_close();
 	if (getenv("ARGUS_CAPTURE_DEBUG") != NULL)
 		debug_report();
+	/* Its write holds our instance open: it cannot go before. */
+	if (growing)
+		pthread_join(grower, NULL);
 	tfs_instance_remove();
 	probes_remove();
 	if (status_line) {
@@ -580,6 +665,32 @@ finish(const struct capture_opts *o)
 		    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
+/*
+ * The recorder (--ring) is a daemon: its stderr is a file in its ring,
+ * which a full disk cannot take.  Why it stops goes where it can be
+ * read: to argus start while it waits, to syslog (the journal), and into
+ * DIR/stopped for argus status.
+ */
+static void
+last_words(int eno, const char *msg)
+{
+	char buf[4096 + 512], when[32];
+	time_t now = time(NULL);
+
+	strftime(when, sizeof(when), "%F %T", localtime(&now));
+	snprintf(buf, sizeof(buf), "%s%s; the recorder stopped at %s, what it "
+	    "wrote stays in %s%s", msg, eno == ENOSPC ? " (ENOSPC)" : "",
+	    when, opt->ring, eno == ENOSPC || eno == EDQUOT ? ": make room "
+	    "on its file system and 'argus start' again" : "");
+	if (ready_fd >= 0) {
+		dprintf(ready_fd, "%s\n", buf);
+		close(ready_fd);
+		ready_fd = -1;
+	}
+	syslog(LOG_ERR, "%s", buf);
+	out_stopped(buf);
+}
+
 int
 capture_run(const struct capture_opts *o)
 {
@@ -592,6 +703,11 @@ capture_run(const struct capture_opts *o)
 	/* First of all: `argus debug' may ask as soon as it knows our pid. */
 	signal(SIGUSR1, on_request);
 	status_line = isatty(STDERR_FILENO);
+	ready_fd = o->ready_fd;
+	if (o->ring != NULL) {
+		openlog("argus-capture", LOG_PID, LOG_DAEMON);
+		die_say = last_words;
+	}
 
 	oc.path = o->out;
 	oc.z = o->z;

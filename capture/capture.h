@@ -27,6 +27,7 @@ struct capture_opts {
 	char		**cmd;		/* -- COMMAND ARGS, or NULL */
 	int		 no_snapshot;	/* --no-snapshot: no wait-for records */
 	int		 defer;		/* --defer: read the kernel's ring when asked */
+	int		 ready_fd;	/* --ready-fd: "ready T" once tracing, or why not; -1 */
 };
 
 int	 capture_run(const struct capture_opts *);	/* an exit code */

@@ -47,6 +47,7 @@ static struct out_conf	 conf;
 static struct writer	*w;
 static struct writer	*idx;		/* the ring file's relation index */
 static int		 ringfd = -1;
+static int		 stopfd = -1;	/* DIR/stopped, its blocks allocated */
 static unsigned long	 seq;
 static uint64_t		 written;	/* -o: by the writer, once closed */
 
@@ -174,12 +175,46 @@ ring_next(void)
 	}
 }
 
+/*
+ * DIR/stopped: why the recorder stopped, for argus status.  Its blocks
+ * are written now, zeros (nothing to say), so that saying it later
+ * overwrites them in place and needs no new room on a full disk.
+ */
+#define STOPPED_SIZE	4096
+
+static void
+stopped_prepare(void)
+{
+	char zero[STOPPED_SIZE] = { 0 };
+
+	if ((stopfd = openat(ringfd, "stopped", O_WRONLY | O_CREAT |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1)
+		die(EX_CANTCREAT, "%s/stopped", conf.ring);
+	if (pwrite(stopfd, zero, sizeof(zero), 0) != sizeof(zero) ||
+	    fsync(stopfd) == -1)
+		die(EX_IOERR, "%s/stopped", conf.ring);
+}
+
+void
+out_stopped(const char *why)
+{
+	char buf[STOPPED_SIZE] = { 0 };
+
+	if (stopfd == -1)
+		return;
+	snprintf(buf, sizeof(buf) - 1, "%s\n", why);
+	if (pwrite(stopfd, buf, sizeof(buf), 0) == sizeof(buf))
+		fsync(stopfd);
+}
+
 void
 out_prepare(const struct out_conf *c)
 {
 	conf = *c;
-	if (conf.ring != NULL)
+	if (conf.ring != NULL) {
 		ringfd = private_dir(conf.ring, 1);
+		stopped_prepare();
+	}
 }
 
 void

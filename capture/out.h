@@ -32,6 +32,8 @@ void		 out_check(void);	/* rotate when the ring file is full */
 void		 out_flush(void);
 void		 out_close(void);
 void		 out_served(uint64_t t);	/* all before t written: DIR/served */
+/* Why the recorder stopped, into DIR/stopped, which a full disk keeps. */
+void		 out_stopped(const char *why);
 uint64_t	 out_bytes(void);	/* on disk now; 0 if unknown */
 void		 out_ring_usage_check(uint64_t size, unsigned files);
 

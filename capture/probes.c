@@ -91,6 +91,12 @@ probes_forget(void)
 	nspecs = 0;
 }
 
+int
+probes_wanted(void)
+{
+	return nspecs;
+}
+
 /* skip=HEX: up to MAXSKIP bytes as hex digit pairs; 0 or -1. */
 static int
 parse_skip(struct spec *sp, const char *hex)

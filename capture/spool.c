@@ -55,6 +55,9 @@ struct ring {
 
 static int		 ncpus;
 static int		*fds;
+static int		*bfds;		/* the bridge's (tfs_bridge_create) */
+static _Atomic int	 switched;	/* the bridge off, ours on */
+static pthread_mutex_t	 onoff = PTHREAD_MUTEX_INITIALIZER;
 static size_t		 pgsize, npages;
 static struct ring	*queues;	/* reader -> formatter, per CPU */
 static struct ring	 freed;		/* formatter -> reader */
@@ -148,13 +151,22 @@ cpu_lost(int cpu)
 	return n;
 }
 
+/* The bridge's losses count too, also once it is gone. */
+static uint64_t *blost;
+
 static void
 read_stats(void)
 {
 	int cpu;
 
+	if (bfds != NULL) {
+		tfs_bridge_select(1);
+		for (cpu = 0; cpu < ncpus; cpu++)
+			blost[cpu] = cpu_lost(cpu);
+		tfs_bridge_select(0);
+	}
 	for (cpu = 0; cpu < ncpus; cpu++)
-		atomic_store(&lost[cpu], cpu_lost(cpu));
+		atomic_store(&lost[cpu], cpu_lost(cpu) + blost[cpu]);
 }
 
 static int should_stop(void);
@@ -277,7 +289,7 @@ pass(void)
  * for events reserved but not yet committed; once tracing is off, all.
  */
 static int
-empty_cpu(int cpu, int off)
+empty_cpu(int cpu, int fd, int off)
 {
 	struct page *p;
 	ssize_t got;
@@ -287,7 +299,7 @@ empty_cpu(int cpu, int off)
 		if ((p = page_alloc()) == NULL)
 			return 1;
 		t = now_ns();
-		got = read(fds[cpu], p->data, pgsize);
+		got = read(fd, p->data, pgsize);
 		if (got <= 0) {
 			ring_put(&freed, p);
 			if (got < 0 && errno == EINTR)
@@ -314,12 +326,32 @@ empty_cpu(int cpu, int off)
 static int
 empty_all(int off)
 {
-	int cpu, rc, more = 0;
+	int cpu, rc, more = 0, gone = atomic_load(&switched);
 
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		if ((rc = empty_cpu(cpu, off)) < 0)
+		/*
+		 * The bridge's events of a CPU come before ours (it was
+		 * turned off before ours on): its pages first, and none of
+		 * ours while some of its are left.
+		 */
+		if (bfds != NULL && (rc = empty_cpu(cpu, bfds[cpu], 0)) != 0) {
+			if (rc < 0)
+				return -1;
+			more = 1;
+			continue;
+		}
+		if ((rc = empty_cpu(cpu, fds[cpu], off)) < 0)
 			return -1;
 		more |= rc;
+	}
+	/* Off and read empty: it holds nothing more, ever. */
+	if (bfds != NULL && gone && !more) {
+		read_stats();
+		for (cpu = 0; cpu < ncpus; cpu++)
+			close(bfds[cpu]);
+		free(bfds);
+		bfds = NULL;
+		tfs_bridge_remove();
 	}
 	publish();
 	return more;
@@ -422,8 +454,15 @@ reader(void *arg)
 			nanosleep(&ts, NULL);
 		}
 	}
+	pthread_mutex_lock(&onoff);
 	tfs_write("tracing_on", "0");
+	if (tfs_bridge()) {
+		tfs_bridge_select(1);
+		tfs_write("tracing_on", "0");
+		tfs_bridge_select(0);
+	}
 	atomic_store(&tracing_off, 1);
+	pthread_mutex_unlock(&onoff);
 	/* The moment it was cut, before anything else can change. */
 	if (conf.stopped)
 		conf.stopped();
@@ -459,6 +498,53 @@ close_at_exit(void)
 		for (cpu = 0; cpu < ncpus; cpu++)
 			if (fds[cpu] != -1)
 				close(fds[cpu]);
+	if (bfds != NULL)
+		for (cpu = 0; cpu < ncpus; cpu++)
+			if (bfds[cpu] != -1)
+				close(bfds[cpu]);
+}
+
+/* The bridge's buffers, read before ours; before tracing starts. */
+void
+spool_bridge(void)
+{
+	char rel[64];
+	int cpu, *b;
+
+	b = xcalloc(ncpus, sizeof(*b));
+	tfs_bridge_select(1);
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if ((b[cpu] = tfs_open(rel, O_RDONLY | O_NONBLOCK)) == -1)
+			die(EX_UNAVAILABLE, "%s: %s", tfs_instance(), rel);
+	}
+	tfs_bridge_select(0);
+	bfds = b;
+}
+
+/*
+ * Ours takes over from the bridge: the bridge off first, so that every
+ * CPU's events in the bridge come before those in ours (the events of
+ * the microseconds between the two writes are not recorded).  Not once
+ * the reader stopped tracing: 0 then.
+ */
+int
+spool_switch(void)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&onoff);
+	if (!atomic_load(&tracing_off)) {
+		tfs_bridge_select(1);
+		tfs_write("tracing_on", "0");
+		tfs_bridge_select(0);
+		if (tfs_write("tracing_on", "1") == -1)
+			die(EX_UNAVAILABLE, "%s/tracing_on", tfs_instance());
+		atomic_store(&switched, 1);
+		r = 1;
+	}
+	pthread_mutex_unlock(&onoff);
+	return r;
 }
 
 void
@@ -480,6 +566,7 @@ spool_start(const struct spool_conf *c)
 		ring_init(&queues[cpu], npages);
 	ring_init(&freed, npages);
 	lost = xcalloc(ncpus, sizeof(*lost));
+	blost = xcalloc(ncpus, sizeof(*blost));
 	bound = xcalloc(ncpus, sizeof(*bound));
 	atexit(close_at_exit);
 	for (cpu = 0; cpu < ncpus; cpu++) {

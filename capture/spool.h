@@ -41,6 +41,12 @@ struct spool_conf {
  * takes what is left in the kernel's buffers.
  */
 void	 spool_start(const struct spool_conf *);
+/*
+ * With a bridge instance (tfs_bridge_create): its buffers are read too,
+ * each CPU's before ours, until spool_switch() turned it off and ours on.
+ */
+void	 spool_bridge(void);
+int	 spool_switch(void);	/* 0: tracing was stopped already */
 void	 spool_deadline(uint64_t stop_at, int child);	/* once tracing is on */
 int	 spool_stopped(void);		/* tracing is off */
 int	 spool_child_status(void);	/* wait(2) status, -1 if none */

@@ -26,7 +26,10 @@
 
 static char	 root_path[PATH_MAX];
 static char	 inst_path[PATH_MAX];
+static char	 bridge_path[PATH_MAX];	/* argus-PID-early, or "" */
 static pid_t	 inst_owner;
+/* The thread setting up the bridge writes there (tfs_bridge_select). */
+static __thread int use_bridge;
 
 static int
 is_tracefs(const char *dir)
@@ -120,7 +123,8 @@ tfs_reap_stale(const char *root)
 			continue;
 		errno = 0;
 		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-		if (*end != '\0' || pid <= 0 || errno)
+		if ((*end != '\0' && strcmp(end, BRIDGE_SUFFIX) != 0) ||
+		    pid <= 0 || errno)
 			continue;	/* not a name we would have made */
 		if (tfs_alive_capture(pid))
 			continue;
@@ -168,31 +172,82 @@ tfs_instance(void)
 	return inst_path[0] ? inst_path : NULL;
 }
 
-void
-tfs_instance_remove(void)
+/*
+ * rmdir fails with EBUSY while a file of the instance is open (our own
+ * trace_pipe_raw descriptors are closed by now) or briefly while the
+ * kernel tears down: retry a little.
+ */
+static void
+remove_dir(char *path)
 {
 	int i;
 
-	/* A forked child exiting must not take its parent's instance. */
-	if (inst_path[0] == '\0' || getpid() != inst_owner)
-		return;
-	tfs_write("tracing_on", "0");
-	/*
-	 * rmdir fails with EBUSY while a file of the instance is open (our
-	 * own trace_pipe_raw descriptors are closed by now) or briefly while
-	 * the kernel tears down: retry a little.
-	 */
 	for (i = 0; i < 50; i++) {
-		if (rmdir(inst_path) == 0 || errno == ENOENT)
+		if (rmdir(path) == 0 || errno == ENOENT)
 			break;
 		if (errno != EBUSY)
 			break;
 		usleep(20000);
 	}
-	if (i == 50 || (access(inst_path, F_OK) == 0))
-		warnx_("could not remove tracefs instance %s: %s", inst_path,
+	if (i == 50 || (access(path, F_OK) == 0))
+		warnx_("could not remove tracefs instance %s: %s", path,
 		    strerror(errno));
-	inst_path[0] = '\0';
+	path[0] = '\0';
+}
+
+void
+tfs_instance_remove(void)
+{
+	/* A forked child exiting must not take its parent's instance. */
+	if (inst_path[0] == '\0' || getpid() != inst_owner)
+		return;
+	tfs_bridge_remove();
+	use_bridge = 0;
+	tfs_write("tracing_on", "0");
+	remove_dir(inst_path);
+}
+
+/*
+ * The bridge: a second instance with a small buffer that records while
+ * the kernel allocates the big one (which it does with the instance's
+ * tracing stopped, seconds for hundreds of MiB), so that recording
+ * begins at once.  Named after ours, so the reaper knows it.
+ */
+const char *
+tfs_bridge_create(void)
+{
+	if ((size_t)snprintf(bridge_path, sizeof(bridge_path), "%s%s",
+	    inst_path, BRIDGE_SUFFIX) >= sizeof(bridge_path))
+		diex(EX_UNAVAILABLE, "%s: path too long", inst_path);
+	if (mkdir(bridge_path, 0700) == -1)
+		die(EX_UNAVAILABLE, "%s", bridge_path);
+	return bridge_path;
+}
+
+int
+tfs_bridge(void)
+{
+	return bridge_path[0] != '\0';
+}
+
+void
+tfs_bridge_select(int on)
+{
+	use_bridge = on && tfs_bridge();
+}
+
+void
+tfs_bridge_remove(void)
+{
+	int was = use_bridge;
+
+	if (bridge_path[0] == '\0' || getpid() != inst_owner)
+		return;
+	use_bridge = 1;
+	tfs_write("tracing_on", "0");
+	use_bridge = was;
+	remove_dir(bridge_path);
+	use_bridge = 0;
 }
 
 #define RELMAX	(2 * PATH_MAX)
@@ -200,7 +255,8 @@ tfs_instance_remove(void)
 static void
 relpath(char *p, size_t n, const char *rel)
 {
-	if ((size_t)snprintf(p, n, "%s/%s", inst_path, rel) >= n)
+	if ((size_t)snprintf(p, n, "%s/%s", use_bridge ? bridge_path :
+	    inst_path, rel) >= n)
 		p[0] = '\0';	/* an empty path fails to open */
 }
 

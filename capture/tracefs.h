@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #define INSTANCE_PREFIX	"argus-"
+#define BRIDGE_SUFFIX	"-early"	/* argus-PID-early: tfs_bridge_create */
 
 /*
  * sched_switch's prev_state: the kernel's TASK_* bits.  A blocking wait is
@@ -27,6 +28,16 @@ void		 tfs_instance_remove(void);
 const char	*tfs_instance(void);		/* NULL before create */
 const char	*tfs_root_path(void);		/* NULL before tfs_root() */
 int		 tfs_alive_capture(long pid);	/* a running argus-capture */
+
+/*
+ * The bridge instance (argus-PID-early), recording while ours gets its
+ * buffers.  tfs_bridge_select(1) makes the calling thread's tfs_*() use
+ * it, tfs_bridge_select(0) ours again.
+ */
+const char	*tfs_bridge_create(void);	/* exits 69 */
+int		 tfs_bridge(void);		/* 1 while it exists */
+void		 tfs_bridge_select(int on);
+void		 tfs_bridge_remove(void);
 
 /* Files relative to the instance; -1 and errno on failure. */
 int		 tfs_write(const char *rel, const char *fmt, ...)

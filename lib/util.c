@@ -15,6 +15,7 @@ extern const char *__progname;
 
 volatile sig_atomic_t interrupted;
 void (*die_hook)(int);
+void (*die_say)(int, const char *);
 
 /* A few per way out: the parts of lib that have something to do then. */
 #define MAX_HOOKS	4
@@ -46,14 +47,19 @@ static void __attribute__((noreturn))
 vdie(int code, int eno, const char *fmt, va_list ap)
 {
 	static int dying;
+	char msg[4096];
+	int len;
 
 	fflush(stdout);
 	hooks_run(HOOK_STDERR);
-	fprintf(stderr, "%s: ", __progname);
-	vfprintf(stderr, fmt, ap);
-	if (eno)
-		fprintf(stderr, ": %s", strerror(eno));
-	fputc('\n', stderr);
+	len = snprintf(msg, sizeof(msg), "%s: ", __progname);
+	len += vsnprintf(msg + len, len < (int)sizeof(msg) ?
+	    sizeof(msg) - len : 0, fmt, ap);
+	if (eno && len < (int)sizeof(msg))
+		snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(eno));
+	if (die_say != NULL && !dying)
+		die_say(eno, msg);
+	fprintf(stderr, "%s\n", msg);
 	if (die_hook != NULL)
 		die_hook(code);
 	/* Finish after the message: finishing may itself fail and die. */

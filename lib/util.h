@@ -34,6 +34,13 @@ void	 warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (test/fuzz/).  It must not return.
  */
 extern void (*die_hook)(int code);
+/*
+ * When set, die() hands it its errno (0 for diex) and message ("prog:
+ * ...", no newline) before
+ * anything else: a daemon says why it stopped where its stderr, on a
+ * full disk, cannot (argus-capture --ring: syslog, argus start).
+ */
+extern void (*die_say)(int eno, const char *msg);
 
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);

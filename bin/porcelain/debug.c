@@ -92,6 +92,30 @@ related(char *const target[], int nt, const char *now_snap,
 	return list;
 }
 
+/*
+ * Exit 66 if the target's threads all wait since before the recording:
+ * clearly before, for a wait's start is known to a fraction of a second
+ * (the CPUs' scheduler clocks drift apart on a virtual machine, 0.24 s
+ * in 40 minutes here; argus-stream(5), SINCE).
+ */
+#define BEFORE_MARGIN_NS	1000000000ULL
+
+static void
+before_recording(const char *snap, char *const target[], int nt)
+{
+	char began_s[64], since_s[64];
+	uint64_t since = recorder_since(), began;
+
+	if (since <= BEFORE_MARGIN_NS || (began = snapshot_waiting_since(snap,
+	    target, nt)) == 0 || began >= since - BEFORE_MARGIN_NS)
+		return;
+	recorder_when(began, began_s, sizeof(began_s));
+	recorder_when(since, since_s, sizeof(since_s));
+	diex(EX_NOINPUT, "the target has waited since %s, before the "
+	    "recording began (%s): it holds nothing of how the hang began",
+	    began_s, since_s);
+}
+
 static int
 debug(int argc, char *argv[])
 {
@@ -175,6 +199,9 @@ debug(int argc, char *argv[])
 		warnx_("the recorder is not running: diagnosing what it "
 		    "recorded before it stopped");
 	taken = snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
+	/* A hang older than the recording: nothing of how it began is in it. */
+	if (taken && running)
+		before_recording(now_snap, target, nt);
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))

@@ -96,6 +96,12 @@ void		 ring_default(void);
 int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 int		 recorder_drain(pid_t);		/* 0, or -1 said */
+uint64_t	 recorder_since(void);	/* mono ns it records since, or 0 */
+void		 recorder_when(uint64_t mono, char *buf, size_t size);
+void		 recorder_stopped(char *buf, size_t size);	/* why, or "" */
+/* The latest start of the target's waits in a snapshot, or 0. */
+uint64_t	 snapshot_waiting_since(const char *snap, char *const target[],
+		    int nt);
 int		 ring_files(struct pipeline *, time_t since,
 		    unsigned long long *bytes, time_t *newest);
 void		 ring_path(char *buf, size_t size, const char *name);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "porcelain.h"
+#include "waits.h"
 
 const char	*ring;
 static int	 ringfd = -1;
@@ -108,6 +109,108 @@ recorder(void)
 	return strncmp(comm, "argus-capture", 13) == 0 ? (pid_t)pid : 0;
 }
 
+/*
+ * When the running recorder's recording began (CLOCK_MONOTONIC ns, in
+ * recorder.since, written with recorder.pid), or 0 for an older one.
+ */
+uint64_t
+recorder_since(void)
+{
+	unsigned long long since = 0;
+	FILE *fp;
+	int fd;
+
+	if (ring_open(0) == -1 || (fd = openat(ringfd, "recorder.since",
+	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return 0;
+	if ((fp = fdopen(fd, "r")) == NULL)
+		die(EX_OSERR, "%s/recorder.since", ring);
+	if (fscanf(fp, "%llu", &since) != 1)
+		since = 0;
+	fclose(fp);
+	return since;
+}
+
+/* A monotonic time of this boot as the local time it was. */
+void
+recorder_when(uint64_t mono, char *buf, size_t size)
+{
+	struct timespec rt;
+	uint64_t now = now_ns(), wall;
+	time_t sec;
+	size_t len;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	wall = (uint64_t)rt.tv_sec * 1000000000ULL + rt.tv_nsec -
+	    (now > mono ? now - mono : 0);
+	sec = wall / 1000000000ULL;
+	len = strftime(buf, size, "%F %T", localtime(&sec));
+	snprintf(buf + len, size - len, ".%03llu",
+	    (unsigned long long)(wall % 1000000000ULL / 1000000));
+}
+
+/*
+ * Why the recorder stopped, as it said into DIR/stopped (a file whose
+ * blocks it wrote at its start, so that a full disk keeps its last
+ * words), or "" when it did not say.
+ */
+void
+recorder_stopped(char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	if (ring_open(0) == -1 || (fd = openat(ringfd, "stopped",
+	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return;
+	if ((n = read(fd, buf, size - 1)) < 0)
+		n = 0;
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Whether a wait of the snapshot is one of the target's (debug's options). */
+static int
+is_target(char *const target[], int nt, const struct wait_rec *w)
+{
+	int i;
+
+	for (i = 0; i + 1 < nt; i += 2)
+		if ((strcmp(target[i], "--pid") == 0 &&
+		    w->pid == strtoul(target[i + 1], NULL, 10)) ||
+		    (strcmp(target[i], "--tid") == 0 &&
+		    w->tid == strtoul(target[i + 1], NULL, 10)) ||
+		    (strcmp(target[i], "--comm") == 0 &&
+		    strcmp(w->comm, target[i + 1]) == 0))
+			return 1;
+	return 0;
+}
+
+/*
+ * Since when the target's threads blocked in snap (a wait-for snapshot)
+ * have waited: the latest of their waits' starts, or 0 if none waits.
+ * Older than the recording, none of the hang's beginning is in it.
+ */
+uint64_t
+snapshot_waiting_since(const char *snap, char *const target[], int nt)
+{
+	struct record rec;
+	struct wait_rec w;
+	struct reader *r;
+	uint64_t latest = 0;
+
+	r = reader_open(snap);
+	while (reader_next(r, &rec))
+		if (wait_parse(&rec, &w) && is_target(target, nt, &w) &&
+		    (w.state[0] == 'S' || w.state[0] == 'D') &&
+		    w.since != NO_TIME && w.since > latest)
+			latest = w.since;
+	reader_close(r);
+	return latest;
+}
+
 /* Whether pid catches sig: a recorder older than its request would die. */
 static int
 catches(pid_t pid, int sig)
@@ -172,8 +275,11 @@ recorder_drain(pid_t pid)
 	while (served() < t0) {
 		t = now_ns();
 		if (recorder() != pid) {
+			char why[4096];
+
+			recorder_stopped(why, sizeof(why));
 			warnx_("the recorder stopped before it wrote out "
-			    "its kernel buffers");
+			    "its kernel buffers%s%s", why[0] ? ": " : "", why);
 			return -1;
 		}
 		if (t - t0 > DRAIN_TIMEOUT_NS) {

@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,20 +26,39 @@ extern char **environ;
 #define MAX_ARGS	64
 
 /*
- * The deferred recorder's kernel buffer per CPU: about a minute of a busy
- * request/response server on each CPU (bench/recorder), in memory that
- * the kernel never swaps.
+ * The deferred recorder's kernel buffers, in memory the kernel never
+ * swaps: together a sixteenth of RAM at most, and no more than the ring's
+ * files can take when they are written out (RING_RATIO bytes of buffer
+ * for one of compressed ring: 128 MiB of perf bench sched messaging's
+ * events made 22.1 MB of ring and relation index, 5.8 to 1), split
+ * between the CPUs.
  */
-#define KERNEL_RING	"256M"
+#define RAM_SHARE	16
+#define RING_RATIO	4
+#define MIN_CPU_MB	8
+/*
+ * And no more than argus debug can have written out in about 5 s: full
+ * buffers of 512 MiB took it 4.8 s on a quiet 2-CPU machine (issue 27);
+ * on the same machine shared, 512 MiB took 14.9 s (10.8 s writing out)
+ * and 1506 MiB (RAM/16 of 24 GiB) 26.6 s (18.0 s).  More memory holds
+ * more seconds (39.5 s of perf bench sched messaging instead of 10.4 s),
+ * but only for a debug that takes half a minute.  -b chooses otherwise.
+ */
+#define WRITEOUT_MB	512
+
+/* Waiting for the recorder to trace: its buffers, without the bridge. */
+#define READY_TIMEOUT_MS	(120 * 1000)
 
 static const char usage[] =
 "usage: argus start [--ring-size SIZE] [--live] [-b SIZE] [-s SET] [-p PID]\n"
 "                   [-c COMM] [--probes FILE] [--probe SPEC]\n"
 "                   [--stacks PID[,PID]] [--stacks-comm NAME]\n"
 "                   [--patch-dir DIR]\n"
-"Run the flight recorder (argus-capture --ring) in the background.  The\n"
-"events stay in the kernel's per-CPU buffers (-b, default " KERNEL_RING "\n"
-"per CPU), the newest overwriting the oldest, at the kernel's own cost;\n"
+"Run the flight recorder (argus-capture --ring) in the background, and\n"
+"return once it records, saying since when.  The events stay in the\n"
+"kernel's per-CPU buffers (-b SIZE per CPU; by default together the\n"
+"smallest of RAM/16, 4 x the ring's size and 512M, split between the\n"
+"CPUs), the newest overwriting the oldest, at the kernel's own cost;\n"
 "argus mark, debug, summary, waits, flush and stop have the recorder\n"
 "write them out, into a ring of files in the recorder's directory that\n"
 "never holds more than SIZE (default 2G), the newest kept.\n"
@@ -82,14 +103,110 @@ show_log(int dfd)
 	close(fd);
 }
 
+/* A size as argus-capture reads it: a number and K, M, G or T. */
+static uint64_t
+size_bytes(const char *s)
+{
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; break;
+	case 'm': case 'M': v *= 1024 * 1024; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; break;
+	}
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* The kernel buffer per CPU by default, as "NM", and why, in words. */
+static void
+machine_size(const char *ring_size, char *buf, size_t size, char *why,
+    size_t whysize)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), ncpu =
+	    sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t ram = pages > 0 ? (uint64_t)pages * getpagesize() : 0,
+	    byring = size_bytes(ring_size) * RING_RATIO, total, mb;
+
+	if (ncpu < 1)
+		ncpu = 1;
+	total = ram / RAM_SHARE;
+	snprintf(why, whysize, "RAM/%d", RAM_SHARE);
+	if (total == 0 || (byring > 0 && byring < total)) {
+		total = byring;
+		snprintf(why, whysize, "%d x --ring-size", RING_RATIO);
+	}
+	if (total == 0 || total > (uint64_t)WRITEOUT_MB << 20) {
+		total = (uint64_t)WRITEOUT_MB << 20;
+		snprintf(why, whysize, "what debug writes out in 5 s");
+	}
+	mb = total / ncpu >> 20;
+	if (mb < MIN_CPU_MB)
+		mb = MIN_CPU_MB;
+	snprintf(buf, size, "%lluM", (unsigned long long)mb);
+}
+
+/*
+ * Until the recorder traces (it writes "ready T" on the pipe) or says why
+ * it cannot (a line of its own), or dies: T, or 0 with the why in buf.
+ */
+static uint64_t
+await_ready(int fd, char *buf, size_t size)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	unsigned long long t;
+	size_t got = 0;
+	ssize_t n;
+	int r;
+
+	buf[0] = '\0';
+	while (got + 1 < size) {
+		if ((r = poll(&pfd, 1, READY_TIMEOUT_MS)) == -1 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(buf, size, "no word from the recorder in %d s",
+			    READY_TIMEOUT_MS / 1000);
+			return 0;
+		}
+		if ((n = read(fd, buf + got, size - 1 - got)) == -1 &&
+		    errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+		buf[got] = '\0';
+		if (strchr(buf, '\n') != NULL)
+			break;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (sscanf(buf, "ready %llu", &t) == 1 && t > 0)
+		return t;
+	return 0;
+}
+
+/* Started but not announced: a start that fails stops it too. */
+static pid_t spawned;
+
+static void
+stop_spawned(int eno, const char *msg)
+{
+	(void)eno;
+	(void)msg;
+	if (spawned > 0)
+		kill(spawned, SIGTERM);
+}
+
 static int
 start(int argc, char *argv[])
 {
 	const char *size = "2G";
 	char *cap[MAX_ARGS] = { "argus-capture", "--ring", (char *)ring,
 	    "--ring-size" };
-	struct timespec ts = { 0, 500000000 };
-	int ch, n = 5, i;
+	char bsize[32] = "", why[64] = "", said[4096], when[64];
+	int ch, n = 5, i, pfd[2];
+	uint64_t since;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	struct outfile log, pidf;
@@ -132,10 +249,14 @@ start(int argc, char *argv[])
 	if (!live) {
 		cap[n++] = "--defer";
 		if (!sized) {
+			machine_size(size, bsize, sizeof(bsize), why,
+			    sizeof(why));
 			cap[n++] = "-b";
-			cap[n++] = KERNEL_RING;
+			cap[n++] = bsize;
 		}
 	}
+	cap[n++] = "--ready-fd";
+	cap[n++] = "3";
 	cap[n] = NULL;
 	dfd = ring_open(1);
 	/* Where 'argus run' has patched programs put their rings. */
@@ -160,35 +281,60 @@ start(int argc, char *argv[])
 	outfile_open(&log, dfd, "recorder.log", OUT_LIVE);
 	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		die(EX_OSERR, "/dev/null");
+	/* Above 3, so that the dup2 to 3 makes a descriptor without CLOEXEC. */
+	if (pipe2(pfd, O_CLOEXEC) == -1 ||
+	    (i = fcntl(pfd[1], F_DUPFD_CLOEXEC, 4)) == -1)
+		die(EX_OSERR, "pipe");
+	close(pfd[1]);
+	pfd[1] = i;
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, null, STDIN_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, log.fd, STDOUT_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, log.fd, STDERR_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 3);
 	if ((rc = posix_spawnp(&pid, cap[0], &fa, &attr, cap, environ)) != 0) {
 		errno = rc;
 		die(EX_UNAVAILABLE, "%s", cap[0]);
 	}
+	spawned = pid;
+	die_say = stop_spawned;
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(null);
+	close(pfd[1]);
 	outfile_commit(&log);
-	/* A recorder that cannot trace says so at once. */
-	nanosleep(&ts, NULL);
-	if (waitpid(pid, &status, WNOHANG) == pid) {
-		show_log(dfd);
+	/* Once it records: a hang from now on is in the recording. */
+	if ((since = await_ready(pfd[0], said, sizeof(said))) == 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, &status, 0);
+		/* Its last words, or what it wrote before it died. */
+		if (said[0] != '\0')
+			fprintf(stderr, "%s\n", said);
+		else
+			show_log(dfd);
 		diex(WIFEXITED(status) && WEXITSTATUS(status) ?
 		    WEXITSTATUS(status) : EX_UNAVAILABLE,
 		    "the recorder did not start");
 	}
-	/* Whole or absent: stop and mark read it. */
+	close(pfd[0]);
+	/* Whole or absent: stop and mark read it; status and debug this. */
+	outfile_open(&pidf, dfd, "recorder.since", OUT_ATOMIC);
+	if (dprintf(pidf.fd, "%llu\n", (unsigned long long)since) < 0)
+		die(EX_IOERR, "%s/recorder.since", ring);
+	outfile_commit(&pidf);
 	outfile_open(&pidf, dfd, "recorder.pid", OUT_ATOMIC);
 	if (dprintf(pidf.fd, "%d\n", (int)pid) < 0)
 		die(EX_IOERR, "%s/recorder.pid", ring);
 	outfile_commit(&pidf);
-	printf("argus: recording into %s (pid %d, at most %s); "
-	    "'argus debug' when something hangs\n", ring, (int)pid, size);
+	spawned = 0;
+	recorder_when(since, when, sizeof(when));
+	printf("argus: recording since %s into %s (pid %d, at most %s",
+	    when, ring, (int)pid, size);
+	if (bsize[0] != '\0')
+		printf("; kernel buffers %s per CPU, by %s", bsize, why);
+	printf("); 'argus debug' when something hangs\n");
 	return 0;
 }
 

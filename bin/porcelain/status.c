@@ -19,9 +19,10 @@
 
 static const char usage[] =
 "usage: argus status\n"
-"Say whether the flight recorder runs, what its kernel buffers hold (the\n"
-"seconds they reach back, the events not yet written out, those\n"
-"overwritten), and what its directory holds: the ring's files, their size\n"
+"Say whether the flight recorder runs and since when, or why it stopped;\n"
+"its kernel buffers (their size per CPU and in all) and what they hold\n"
+"(the seconds they reach back, the events not yet written out, those\n"
+"overwritten); and what its directory holds: the ring's files, their size\n"
 "and the time they span, the wait-for snapshots and the diagnoses.\n"
 "Exit: 0 running, 3 not running, 77 the directory is not yours alone.\n";
 
@@ -106,9 +107,10 @@ kernel_ring(pid_t pid)
 		if (n > now)
 			now = n;
 	}
-	printf("%-12s %d x %.0f MiB in the kernel, %.1f MiB used: the last "
-	    "%.1f s, %llu events not yet written out; %llu overwritten\n",
-	    "buffers:", ncpu, kb / 1024.0, bytes / 1048576.0,
+	printf("%-12s %d x %.0f MiB in the kernel, %.0f MiB in all, %.1f MiB "
+	    "used: the last %.1f s, %llu events not yet written out; %llu "
+	    "overwritten\n", "buffers:", ncpu, kb / 1024.0, ncpu * kb / 1024.0,
+	    bytes / 1048576.0,
 	    entries && now > oldest ? now - oldest : 0.0, entries, overrun);
 }
 
@@ -116,6 +118,8 @@ static int
 status(int argc, char *argv[])
 {
 	struct held ringf = { 0 }, snaps = { 0 }, debugs = { 0 };
+	char when[64], why[4096];
+	uint64_t since;
 	struct dirent *de;
 	struct stat st;
 	pid_t pid;
@@ -127,11 +131,19 @@ status(int argc, char *argv[])
 		command_usage(&cmd_status);
 	pid = recorder();
 	if (pid != 0) {
-		printf("%-12s running, argus-capture pid %d\n", "recorder:",
+		printf("%-12s running, argus-capture pid %d", "recorder:",
 		    (int)pid);
+		if ((since = recorder_since()) != 0) {
+			recorder_when(since, when, sizeof(when));
+			printf(", recording since %s", when);
+		}
+		printf("\n");
 		kernel_ring(pid);
-	} else
-		printf("%-12s not running\n", "recorder:");
+	} else {
+		recorder_stopped(why, sizeof(why));
+		printf("%-12s not running%s%s\n", "recorder:", why[0] ?
+		    ": " : "", why);
+	}
 	printf("%-12s %s\n", "directory:", ring);
 	if ((fd = ring_open(0)) == -1) {
 		printf("%-12s none yet ('argus start' makes it)\n",

@@ -264,7 +264,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ ! -e "$T/ring/argus-ring-000000.csv.gz" ]
 	[ ! -e "$T/ring/argus-rel-000000.csv.gz" ]
 	[ "$(ls "$T"/ring/argus-ring-* | wc -l)" -le 3 ]
-	[ "$(ls "$T/ring" | sed 's/^argus-ring-//; s/^argus-rel-//' | sort | uniq -c |
+	[ "$(ls "$T/ring" | grep '^argus-' | sed 's/^argus-ring-//; s/^argus-rel-//' | sort | uniq -c |
 	    awk '$1 != 2' | wc -l)" -eq 0 ]
 	# Every file stands alone (header, meta, its threads introduced), in
 	# time order.
@@ -294,9 +294,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	"$CAP" --defer --ring "$T/ring" -b 8M 2>"$T/err" &
 	cpid=$!
 	inst=$(inst_of "$cpid")
-	for i in $(seq 100); do [ -e "$inst/trace_marker" ] && break; sleep 0.05; done
+	# Tracing, not only made: a marker before is refused (EBADF).
+	wait_capture "$cpid"
 	[ "$(cat "$inst/options/overwrite")" = 1 ]
-	sleep 0.5
 	echo first >"$inst/trace_marker"
 	sleep 1.5
 	# Not read: the files hold the preamble only, and nobody was answered.
