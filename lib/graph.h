@@ -240,6 +240,9 @@ void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
 const char *kind_columns(const char *kind);
 
 #define META_WALLCLOCK	"wallclock"
+/* argus-spin's: the moment it took, "now|mark|at NS" or "every" (none). */
+#define META_MOMENT	"moment"
+int	 meta_is(const struct record *, const char *key);	/* meta KEY,... */
 void	 meta_wallclock(struct writer *, uint64_t time);
 void	 wall_learn(const struct record *);
 
