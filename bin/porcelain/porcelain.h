@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "util.h"
@@ -103,5 +104,46 @@ void		 recent_inputs(struct pipeline *, char *files[], int nfiles,
 		    uint64_t last, int sep);
 /* The ring files' relation indexes as arguments; -1 if one lacks its own. */
 int		 ring_indexes(struct pipeline *);
+
+/*
+ * debugfiles.c: argus debug's outputs in the recorder's directory.  A
+ * name of its own for each run's graph (debug-SECONDS[-N].gz, made
+ * there at once, so two runs in one second never share one) and a
+ * report file beside it; the oldest removed beyond --keep N|SIZE.
+ */
+void		 keep_parse(const char *);
+void		 debug_reserve(char *out, size_t osize, char *report,
+		    size_t rsize);
+void		 debug_rotate(const char *out);
+
+/*
+ * diagnosis.c: what argus debug shows of the pipeline's output: the
+ * moment diagnosed, argus-slice's report, where the chain's threads wait
+ * now; as text on stdout, or as JSON into json ("-": stdout, the text to
+ * stderr).
+ */
+void		 diagnosis_show(const char *out, const char *report,
+		    const char *json, int verbose, int status,
+		    const char *asked);
+
+/* present.c: the stacks now of those of the threads still blocked. */
+struct pstack {
+	uint32_t	 pid, tid;
+	char		 comm[64];
+	char		 state;		/* S or D */
+	char		**kframes, **uframes;	/* innermost first */
+	int		 nk, nu;
+	const char	*telling;	/* its most telling function, or NULL */
+	const char	*caller;	/* the next such, its caller's */
+};
+struct pstack	*present_stacks(const uint32_t *pids, const uint32_t *tids,
+		    int n, int *np);
+/* Taken first, of the target's chain in the wait-for snapshot SNAP. */
+void		 present_early(const char *snap, char *const target[], int nt);
+struct pstack	*present_chain(const uint32_t *pids, const uint32_t *tids,
+		    int n, int *np);
+void		 present_show(FILE *, const struct pstack *, int n,
+		    int verbose);
+void		 present_free(struct pstack *, int n);
 
 #endif
