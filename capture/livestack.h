@@ -1,6 +1,6 @@
 /*
- * A thread's user stack now, as eu-stack takes it: libdwfl attaches to
- * the live process (ptrace, a moment) and unwinds with each file's CFI.
+ * A blocked thread's user stack now, unwound by libdwfl with each file's
+ * CFI from a copy of it, without stopping the thread (livestack.c).
  */
 #ifndef CAPTURE_LIVESTACK_H
 #define CAPTURE_LIVESTACK_H

@@ -135,6 +135,7 @@ struct pstack {
 	int		 nk, nu;
 	const char	*telling;	/* its most telling function, or NULL */
 	const char	*caller;	/* the next such, its caller's */
+	const char	*fallback;	/* without: its first own frame */
 };
 struct pstack	*present_stacks(const uint32_t *pids, const uint32_t *tids,
 		    int n, int *np);

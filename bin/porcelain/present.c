@@ -76,6 +76,19 @@ kernel_frames(uint32_t pid, uint32_t tid, int *n)
  * are where every program begins.  Neither says what it was doing.
  */
 static int
+in_runtime(const char *frame)
+{
+	static const char *runtime[] = { "libc.so", "libc-", "ld-linux",
+	    "ld-musl", "libpthread", "linux-vdso", "[vdso]", "0x" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(runtime); i++)
+		if (strncmp(frame, runtime[i], strlen(runtime[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int
 telling(const char *frame, const char *exe)
 {
 	static const char *runtime[] = { "libc.so", "libc-", "ld-linux",
@@ -157,6 +170,10 @@ present_stacks(const uint32_t *pids, const uint32_t *tids, int n, int *np)
 			s->uframes[s->nu++] = xstrdup(buf);
 		}
 		exe_name(pids[i], exe, sizeof(exe));
+		/* Without symbols, the program's own frame says the most. */
+		for (k = 0; k < s->nu && s->fallback == NULL; k++)
+			if (!in_runtime(s->uframes[k]))
+				s->fallback = s->uframes[k];
 		for (k = 0; k < s->nu && s->caller == NULL; k++)
 			if (!telling(s->uframes[k], exe))
 				continue;
@@ -207,9 +224,10 @@ present_show(FILE *fp, const struct pstack *s, int n, int verbose)
 		    s[i].state);
 		if (s[i].telling != NULL)
 			fprintf(fp, "in %s", s[i].telling);
+		else if (s[i].fallback != NULL)
+			fprintf(fp, "in %s (no symbol)", s[i].fallback);
 		else if (s[i].nu > 0)
-			fprintf(fp, "in %s (no symbols)", s[i].nu > 2 ?
-			    s[i].uframes[2] : s[i].uframes[0]);
+			fprintf(fp, "in %s", s[i].uframes[0]);
 		else
 			fprintf(fp, "no user stack");
 		if (s[i].caller != NULL)
