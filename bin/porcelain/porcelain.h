@@ -97,9 +97,20 @@ int		 recorder_drain(pid_t);		/* 0, or -1 said */
 int		 ring_files(struct pipeline *, time_t since,
 		    unsigned long long *bytes, time_t *newest);
 void		 ring_path(char *buf, size_t size, const char *name);
-/* waits, summary: -n COUNT, --last TIME; their FILEs or the recent ring. */
+/*
+ * recent.c: waits, summary: -n COUNT, --last TIME, and which threads
+ * (--all, --pid, --tid, --comm), passed to the stage; their FILEs or the
+ * recent ring.
+ */
+struct recent {
+	const char	*count;
+	uint64_t	 last;
+	char		*filter[16];	/* the stage's options */
+	int		 nfilter;
+};
 int		 recent_options(const struct command *, int argc, char *argv[],
-		    const char **count, uint64_t *last);
+		    struct recent *);
+void		 recent_filters(struct pipeline *, const struct recent *);
 void		 recent_inputs(struct pipeline *, char *files[], int nfiles,
 		    uint64_t last, int sep);
 /* The ring files' relation indexes as arguments; -1 if one lacks its own. */
