@@ -210,6 +210,8 @@ install: all
 	    $(DESTDIR)$(PREFIX)/lib/systemd/system
 	install -m 644 $(PROBE_SETS) $(DESTDIR)$(PREFIX)/share/argus/probes
 	install -m 644 $(EXAMPLES) $(DESTDIR)$(PREFIX)/share/doc/argus/examples
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/examples/argus.cron \
+	    >$(DESTDIR)$(PREFIX)/share/doc/argus/examples/argus.cron
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus.service \
 	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
 
