@@ -63,6 +63,7 @@ struct wv {
 	uint32_t	 from_pid, from_tid;
 	char		 rule[NAME_LEN];
 	char		 label[64];	/* a timer's function, a device, ... */
+	char		 comm[NAME_LEN];	/* the thread's name then */
 };
 
 struct thread {
@@ -152,6 +153,8 @@ take_vertex(const struct vertex_rec *r)
 
 	t->pid = r->pid;
 	snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
+	/* Its name as it was then: an exec renames what follows only. */
+	snprintf(v->comm, sizeof(v->comm), "%s", r->comm);
 	v->end = r->end;
 	v->waited = strcmp(r->ended_by, VE_WAIT) == 0;
 	v->open = strcmp(r->ended_by, VE_OPEN) == 0 && r->wait[0] != '\0' &&
@@ -179,8 +182,8 @@ print(const struct wait *w)
 	const struct thread *from;
 	char who[64], by[192], how[128] = "";
 
-	snprintf(who, sizeof(who), "%s %u/%u", w->t->comm, w->t->pid,
-	    w->t->tid);
+	snprintf(who, sizeof(who), "%s %u/%u", w->v->comm[0] ? w->v->comm :
+	    w->t->comm, w->t->pid, w->t->tid);
 	if (e != NULL)
 		snprintf(how, sizeof(how), "%s%s%s%s", e->rule,
 		    e->label[0] ? " " : "", e->label, e->weak ? ", weak" : "");

@@ -114,3 +114,21 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == "usage: argus waits"* ]]
 }
+
+@test "waits: each wait under the name its thread had then: an exec renames what follows only" {
+	# 10/11 waits in read as bash, then runs flock (exec) and waits in
+	# flock as flock, still waiting.
+	stream >exec.csv <<-'EOF'
+	event,1000000000,10,11,1,0,sys_enter,-,0,read
+	vertex,3000000000,10,11,1,500000000,3000000000,1000,2,start,wait,S,bash
+	link,3000000000,10,11,7,2,strong,wakeup,3000000000,20,21,
+	event,3100000000,10,11,2,0,exec,-,/usr/bin/flock,10
+	event,3200000000,10,11,2,0,sys_enter,-,73,flock
+	vertex,6000000000,10,11,2,3000000000,6000000000,1000,3,wakeup,open,S,flock
+	vertex,6000000000,20,21,7,500000000,6000000000,1000,2,start,open,R,shell
+	EOF
+	run argus-waits exec.csv
+	echo "$output"
+	[[ "${lines[1]}" == *"flock 10/11"*"flock"*"still waiting" ]]
+	[[ "${lines[2]}" == *"bash 10/11"*"read"*"shell 20/21 (wakeup)" ]]
+}
