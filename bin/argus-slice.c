@@ -1,13 +1,13 @@
 /*
  * argus-slice: diagnose a hang by slicing the event graph backwards.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "slice/slice.h"
 
 static const char usage[] =
@@ -42,19 +42,15 @@ static const char usage[] =
 "Exit: 0 a cause found, 1 nothing to diagnose or no cause found beyond\n"
 "waiting, 64 usage, 65 bad input.\n";
 
-/* Where the report goes: a new file of ours alone, or stdout. */
+/* Where the report goes: stdout, or a file whole when complete. */
+static struct outfile report_file;
+
 static FILE *
 report_open(const char *path)
 {
-	FILE *f;
-	int fd;
-
 	if (strcmp(path, "-") == 0)
 		return stdout;
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-	    O_CLOEXEC, 0600)) == -1 || (f = fdopen(fd, "w")) == NULL)
-		die(EX_CANTCREAT, "%s", path);
-	return f;
+	return outfile_fopen(&report_file, path);
 }
 
 int
@@ -188,8 +184,8 @@ main(int argc, char *argv[])
 		export_close(xjson);
 	writer_close(out);
 	source_close(src);
-	if (report != stderr && report != stdout && fclose(report) == EOF)
-		die(EX_IOERR, "%s", rpath);
+	if (report != stderr && report != stdout)
+		outfile_fclose(report, &report_file);
 	if (report == stdout && fflush(stdout) == EOF)
 		die(EX_IOERR, "stdout");
 	return exit_status(found);

@@ -40,7 +40,7 @@ static const char usage[] =
 "                      clock time: 10:22:15, '2026-11-25 10:22:15.5'\n"
 "  -a, --all           idle threads too: those only their own timers woke\n"
 "                      that woke no one (a loop idling), kernel threads\n"
-"                      idle (state I); left out of the tables by default\n"
+"                      idle (state I); left out of the blocked by default\n"
 "  -p, --pid PID       only this process's threads in the tables\n"
 "  -t, --tid TID       only this thread\n"
 "  -c, --comm NAME     only threads named NAME, or of a process whose main\n"
@@ -731,10 +731,6 @@ wanted(const struct thread *t)
 	if (only_comm != NULL && strcmp(t->comm, only_comm) != 0 &&
 	    ((m = thread_find(t->pid)) == NULL || strcmp(m->comm, only_comm)))
 		return 0;
-	if (!all && idle(t)) {
-		nidle++;
-		return 0;
-	}
 	return 1;
 }
 
@@ -860,6 +856,11 @@ table(enum table tab, struct thread **v, size_t n, uint64_t count,
 		    (tab == BY_BLOCKED && v[i]->waits == 0) ||
 		    (tab == BY_DELAY && v[i]->delays == 0))
 			continue;
+		/* Blocked is what an idle thread mostly is: not a hang. */
+		if (tab == BY_BLOCKED && !all && idle(v[i])) {
+			nidle++;
+			continue;
+		}
 		if (count != 0 && shown == count) {
 			more++;
 			continue;
@@ -942,9 +943,10 @@ main(int argc, char *argv[])
 	table(BY_BLOCKED, v, k, count, span);
 	table(BY_DELAY, v, k, count, span);
 	if (nidle > 0)
-		printf("\n(%zu idle thread%s left out: only their own timers "
-		    "woke them and they woke no one, or kernel threads idle; "
-		    "-a shows them)\n", nidle, nidle == 1 ? "" : "s");
+		printf("\n(%zu idle thread%s left out of the blocked: only "
+		    "their own timers woke them and they woke no one, or kernel "
+		    "threads idle; -a shows them)\n", nidle,
+		    nidle == 1 ? "" : "s");
 	free(v);
 	return exit_status(1);
 }

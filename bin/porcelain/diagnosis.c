@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "chrome.h"
+#include "file.h"
 #include "graph.h"
 #include "porcelain.h"
 
@@ -266,19 +267,17 @@ diagnosis_show(const char *out, const char *report, const char *json,
 {
 	FILE *text = stdout, *jf = NULL;
 	struct pstack *s = NULL;
+	struct outfile of;
 	struct found f;
 	uint32_t *pids, *tids;
-	int n, ns = 0, fd;
+	int n, ns = 0;
 
 	read_found(out, &f);
 	if (json != NULL && strcmp(json, "-") == 0) {
 		jf = stdout;
 		text = stderr;
-	} else if (json != NULL) {
-		if ((fd = open(json, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		    O_CLOEXEC, 0600)) == -1 || (jf = fdopen(fd, "w")) == NULL)
-			die(EX_CANTCREAT, "%s", json);
-	}
+	} else if (json != NULL)
+		jf = outfile_fopen(&of, json);	/* whole when complete */
 	moment_line(&f, asked, text);
 	fflush(text);
 	copy_report(report, text);
@@ -289,8 +288,10 @@ diagnosis_show(const char *out, const char *report, const char *json,
 	present_show(text, s, ns, verbose);
 	if (jf != NULL) {
 		json_write(jf, out, status, &f, s, ns);
-		if ((jf == stdout ? fflush(jf) : fclose(jf)) == EOF)
-			die(EX_IOERR, "%s", json);
+		if (jf != stdout)
+			outfile_fclose(jf, &of);
+		else if (fflush(jf) == EOF)
+			die(EX_IOERR, "stdout");
 	}
 	if (fflush(text) == EOF)
 		die(EX_IOERR, "stdout");

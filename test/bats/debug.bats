@@ -64,6 +64,11 @@ split() {
 	[ "$rc" -eq 0 ]
 	grep -q '^Moment: .*, as asked (--at)$' out.txt
 	grep -q "^Wait chain: flock $waiter " out.txt
+	# A clock time, as a person reads it off a log.
+	split argus --ring "$ring" debug --pid "$waiter" --auto --at "$(date -d '-1 sec' +%H:%M:%S)"
+	[ "$rc" -eq 0 ]
+	grep -q '^Moment: .*, as asked (--at)$' out.txt
+	grep -q "^Wait chain: flock $waiter " out.txt
 	# The mark, when asked for: it is from before the waiter was.
 	split argus --ring "$ring" debug --pid "$waiter" --auto --at mark
 	[ "$rc" -eq 1 ]

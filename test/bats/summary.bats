@@ -217,7 +217,7 @@ row() {	# title thread
 	[ -n "$(row blocked client)" ]
 	[ -z "$(row blocked poller)" ]
 	[ -z "$(row blocked kworker)" ]
-	[[ "$output" == *"(2 idle threads left out: only their own timers woke them and they woke no one, or kernel threads idle; -a shows them)"* ]]
+	[[ "$output" == *"(2 idle threads left out of the blocked: only their own timers woke them and they woke no one, or kernel threads idle; -a shows them)"* ]]
 	run argus-summary --all idle.csv
 	[ -n "$(row blocked poller)" ]
 	[ -n "$(row blocked kworker)" ]
