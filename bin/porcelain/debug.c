@@ -256,6 +256,8 @@ related(const struct debug_opts *o, const char *now_snap,
 		pipeline_arg(p, now_snap);
 	if (*mark_snap != '\0')
 		pipeline_arg(p, mark_snap);
+	/* Its 'no thread of the target' is said here, in our words. */
+	pipeline_quiet(p);
 	list = pipeline_output(p, &status);
 	pipeline_free(p);
 	if ((nl = strchr(list, '\n')) != NULL)

@@ -49,6 +49,7 @@ void		 pipeline_stage(struct pipeline *, const char *prog);
 void		 pipeline_arg(struct pipeline *, const char *arg);
 int		 pipeline_run(struct pipeline *);
 char		*pipeline_output(struct pipeline *, int *status);	/* one stage */
+void		 pipeline_quiet(struct pipeline *);	/* its stderr: none */
 /*
  * While it runs, one status line on stderr for all its stages, if stderr
  * is a terminal (statusline.c); FROM..TO, the window its first stage
