@@ -385,7 +385,8 @@ debug(int argc, char *argv[])
 	status = pipeline_run(p);
 	pipeline_free(p);
 	free(list);
-	diagnosis_show(out, report, o.json, o.verbose, status, o.at);
+	diagnosis_show(out, report, o.json, o.verbose, status, o.at,
+	    *mark_snap != '\0' ? mark_snap : NULL);
 	debug_rotate(out);
 	return status;
 }

@@ -263,7 +263,7 @@ chain_threads(const struct found *f, uint32_t **pids, uint32_t **tids)
 
 void
 diagnosis_show(const char *out, const char *report, const char *json,
-    int verbose, int status, const char *asked)
+    int verbose, int status, const char *asked, const char *mark_stacks)
 {
 	FILE *text = stdout, *jf = NULL;
 	struct pstack *s = NULL;
@@ -283,9 +283,16 @@ diagnosis_show(const char *out, const char *report, const char *json,
 	copy_report(report, text);
 	unlink(report);
 	n = chain_threads(&f, &pids, &tids);
-	if (n > 0)
-		s = present_chain(pids, tids, n, &ns);
-	present_show(text, s, ns, verbose);
+	/* A mark's hang: where they waited then, if the mark took stacks. */
+	if (n > 0 && strcmp(f.moment, "mark") == 0 && mark_stacks != NULL &&
+	    (s = present_marked(mark_stacks, pids, tids, n, &ns)) != NULL)
+		present_show(text, "Where they waited at the mark:", s, ns,
+		    verbose);
+	else {
+		if (n > 0)
+			s = present_chain(pids, tids, n, &ns);
+		present_show(text, "Where they wait now:", s, ns, verbose);
+	}
 	if (jf != NULL) {
 		json_write(jf, out, status, &f, s, ns);
 		if (jf != stdout)

@@ -85,6 +85,9 @@ void		 pipeline_diagnosis(struct pipeline *, char *const target[],
 uint64_t	 snapshot_take(char *buf, size_t size);
 int		 snapshot_newest(uint64_t since, uint64_t before, char *buf,
 		    size_t size);
+/* The path of the stacks taken with the snapshot of time t; a path's t. */
+void		 snapshot_stacks(uint64_t t, char *buf, size_t size);
+uint64_t	 snapshot_time(const char *path);
 
 /*
  * recorder.c.  The recorder's directory: ring_default() sets ring when
@@ -136,7 +139,7 @@ void		 debug_rotate(const char *out);
  */
 void		 diagnosis_show(const char *out, const char *report,
 		    const char *json, int verbose, int status,
-		    const char *asked);
+		    const char *asked, const char *mark_snap);
 
 /* present.c: the stacks now of those of the threads still blocked. */
 struct pstack {
@@ -151,12 +154,20 @@ struct pstack {
 };
 struct pstack	*present_stacks(const uint32_t *pids, const uint32_t *tids,
 		    int n, int *np);
+/*
+ * argus mark's: the user stacks of the threads blocked at least a second
+ * in the snapshot SNAP, into OUT (stack records); and read back.
+ */
+void		 present_save(const char *snap, const char *out);
+struct pstack	*present_load(const char *stacks, const char *snap, int *np);
+struct pstack	*present_marked(const char *snap, const uint32_t *pids,
+		    const uint32_t *tids, int n, int *np);
 /* Taken first, of the target's chain in the wait-for snapshot SNAP. */
 void		 present_early(const char *snap, char *const target[], int nt);
 struct pstack	*present_chain(const uint32_t *pids, const uint32_t *tids,
 		    int n, int *np);
-void		 present_show(FILE *, const struct pstack *, int n,
-		    int verbose);
+void		 present_show(FILE *, const char *title, const struct pstack *,
+		    int n, int verbose);
 void		 present_free(struct pstack *, int n);
 
 #endif

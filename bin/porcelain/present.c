@@ -142,12 +142,14 @@ function_of(const char *frame, char *buf, size_t size)
 	return buf;
 }
 
+static void	 name_frames(struct pstack *);
+
 struct pstack *
 present_stacks(const uint32_t *pids, const uint32_t *tids, int n, int *np)
 {
 	struct pstack *v = xcalloc(n > 0 ? n : 1, sizeof(*v)), *s;
 	uint64_t pcs[MAXFRAMES];
-	char buf[PATH_MAX], fn[256], exe[PATH_MAX];
+	char buf[PATH_MAX];
 	int i, k, npc;
 
 	*np = 0;
@@ -169,23 +171,33 @@ present_stacks(const uint32_t *pids, const uint32_t *tids, int n, int *np)
 			ustack_frame(pids[i], pcs[k], k > 0, buf, sizeof(buf));
 			s->uframes[s->nu++] = xstrdup(buf);
 		}
-		exe_name(pids[i], exe, sizeof(exe));
-		/* Without symbols, the program's own frame says the most. */
-		for (k = 0; k < s->nu && s->fallback == NULL; k++)
-			if (!in_runtime(s->uframes[k]))
-				s->fallback = s->uframes[k];
-		for (k = 0; k < s->nu && s->caller == NULL; k++)
-			if (!telling(s->uframes[k], exe))
-				continue;
-			else if (s->telling == NULL)
-				s->telling = xstrdup(function_of(s->uframes[k],
-				    fn, sizeof(fn)));
-			else
-				s->caller = xstrdup(function_of(s->uframes[k],
-				    fn, sizeof(fn)));
+		name_frames(s);
 		(*np)++;
 	}
 	return v;
+}
+
+/* Its most telling frame and its caller's, or its first own frame. */
+static void
+name_frames(struct pstack *s)
+{
+	char fn[256], exe[PATH_MAX];
+	int k;
+
+	exe_name(s->pid, exe, sizeof(exe));
+	/* Without symbols, the program's own frame says the most. */
+	for (k = 0; k < s->nu && s->fallback == NULL; k++)
+		if (!in_runtime(s->uframes[k]))
+			s->fallback = s->uframes[k];
+	for (k = 0; k < s->nu && s->caller == NULL; k++)
+		if (!telling(s->uframes[k], exe))
+			continue;
+		else if (s->telling == NULL)
+			s->telling = xstrdup(function_of(s->uframes[k], fn,
+			    sizeof(fn)));
+		else
+			s->caller = xstrdup(function_of(s->uframes[k], fn,
+			    sizeof(fn)));
 }
 
 /* The system call it sleeps in, from the kernel's frame for it. */
@@ -211,14 +223,15 @@ syscall_of(const struct pstack *s, char *buf, size_t size)
 }
 
 void
-present_show(FILE *fp, const struct pstack *s, int n, int verbose)
+present_show(FILE *fp, const char *title, const struct pstack *s, int n,
+    int verbose)
 {
 	char sys[64];
 	int i, k;
 
 	if (n == 0)
 		return;
-	fprintf(fp, "\nWhere they wait now:\n");
+	fprintf(fp, "\n%s\n", title);
 	for (i = 0; i < n; i++) {
 		fprintf(fp, "  %s %u/%u (%c): ", s[i].comm, s[i].pid, s[i].tid,
 		    s[i].state);
@@ -399,6 +412,138 @@ present_chain(const uint32_t *pids, const uint32_t *tids, int n, int *np)
 		if (got == 1)
 			v[(*np)++] = one[0];
 		free(one);
+	}
+	return v;
+}
+
+/*
+ * argus mark's stacks: a hang marked may be over when it is debugged, so
+ * the threads blocked at the mark for a second or more have their user
+ * stacks taken then, into a stream of stack records beside the snapshot.
+ */
+#define MARK_BLOCKED_NS	1000000000ULL
+#define MARK_MAX	256
+
+void
+present_save(const char *snap, const char *out)
+{
+	char *paths[1] = { (char *)snap }, buf[PATH_MAX];
+	const struct record *rec;
+	uint32_t *tids = NULL;
+	uint64_t pcs[MAXFRAMES];
+	struct source *src;
+	struct writer *w;
+	struct wait_rec wr;
+	int n = 0, i, k, npc;
+
+	w = writer_open(out, Z_AUTO);
+	src = source_open(paths, 1);
+	while ((rec = source_next(src)) != NULL && n < MARK_MAX) {
+		if (!wait_parse(rec, &wr) || wr.since == NO_TIME ||
+		    wr.since > wr.time || wr.time - wr.since < MARK_BLOCKED_NS)
+			continue;
+		for (i = 0; i < n && tids[i] != wr.tid; i++)
+			;
+		if (i < n)
+			continue;	/* another object of the same wait */
+		tids = xrealloc(tids, (n + 1) * sizeof(*tids));
+		tids[n++] = wr.tid;
+		ustack_snapshot(wr.pid);
+		if ((npc = livestack_user(wr.pid, wr.tid, pcs, MAXFRAMES)) == 0)
+			continue;
+		writer_begin(w, "stack");
+		writer_time(w, wr.time);
+		writer_u64(w, wr.pid);
+		writer_u64(w, wr.tid);
+		for (k = 0; k < npc; k++) {
+			ustack_frame(wr.pid, pcs[k], k > 0, buf, sizeof(buf));
+			writer_str(w, buf);
+		}
+		writer_end(w);
+	}
+	source_close(src);
+	writer_close(w);
+	free(tids);
+}
+
+/* Those stacks, with the names and states the snapshot gave. */
+struct pstack *
+present_load(const char *stacks, const char *snap, int *np)
+{
+	char *paths[1];
+	const struct record *rec;
+	struct pstack *v = NULL, *s;
+	struct source *src;
+	struct wait_rec wr;
+	uint64_t tid, pid;
+	size_t f;
+	int i;
+
+	*np = 0;
+	if (access(stacks, R_OK) == -1 || access(snap, R_OK) == -1)
+		return NULL;
+	paths[0] = (char *)stacks;
+	src = source_open(paths, 1);
+	while ((rec = source_next(src)) != NULL) {
+		if (rec->comment || strcmp(rec->f[COL_KIND], "stack") != 0 ||
+		    !record_u64_opt(rec, COL_TID, &tid) ||
+		    !record_u64_opt(rec, COL_PID, &pid))
+			continue;
+		v = xrealloc(v, (*np + 1) * sizeof(*v));
+		s = &v[(*np)++];
+		memset(s, 0, sizeof(*s));
+		s->pid = pid;
+		s->tid = tid;
+		s->state = '?';
+		s->uframes = xcalloc(rec->nf, sizeof(char *));
+		for (f = COL_FIRST_OWN; f < rec->nf; f++)
+			s->uframes[s->nu++] = xstrdup(rec->f[f]);
+		name_frames(s);
+	}
+	source_close(src);
+	paths[0] = (char *)snap;
+	src = source_open(paths, 1);
+	while ((rec = source_next(src)) != NULL)
+		if (wait_parse(rec, &wr))
+			for (i = 0; i < *np; i++)
+				if (v[i].tid == wr.tid && v[i].state == '?') {
+					v[i].state = wr.state[0];
+					snprintf(v[i].comm, sizeof(v[i].comm),
+					    "%s", wr.comm);
+				}
+	source_close(src);
+	return v;
+}
+
+/*
+ * The chain's threads as the mark of snapshot SNAP found them, in the
+ * chain's order; NULL if it took no stack of any of them.
+ */
+struct pstack *
+present_marked(const char *snap, const uint32_t *pids, const uint32_t *tids,
+    int n, int *np)
+{
+	char stacks[PATH_MAX];
+	struct pstack *all, *v;
+	int nall, i, j;
+
+	(void)pids;
+	*np = 0;
+	snapshot_stacks(snapshot_time(snap), stacks, sizeof(stacks));
+	if ((all = present_load(stacks, snap, &nall)) == NULL)
+		return NULL;
+	v = xcalloc(n > 0 ? n : 1, sizeof(*v));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nall; j++)
+			if (all[j].tid == tids[i] && all[j].uframes != NULL) {
+				v[(*np)++] = all[j];
+				memset(&all[j], 0, sizeof(all[j]));
+				break;
+			}
+	present_free(all, nall);
+	if (*np == 0) {
+		free(v);
+		return NULL;
 	}
 	return v;
 }

@@ -238,3 +238,29 @@ EOF
 	[ "$rc" -eq 0 ]
 	grep -E "^  python3[.0-9]* $(cat srv.kill)/[0-9]+ \(S\): in time_sleep " out.txt
 }
+
+@test "argus mark keeps where blocked threads wait: debug at the mark names the function after the hang ended" {
+	need_tracing
+	command -v redis-server >/dev/null || skip "redis-server missing (share/scripts/install-deps)"
+	ring="$BATS_TEST_TMPDIR/ring"
+	port=$((20000 + RANDOM % 20000))
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
+	echo $! >redis.kill
+	for i in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+	recorder
+	redis-cli -p "$port" DEBUG SLEEP 6 >/dev/null &
+	cli=$!
+	sleep 3
+	run argus --ring "$ring" mark redis froze
+	[ "$status" -eq 0 ]
+	# Beside the snapshot, the stacks it took: records argus-cat reads.
+	argus-cat -k stack "$ring"/argus-stk-*.csv.gz | grep -q ",debugCommand+0x"
+	[ "$(stat -c %a "$ring"/argus-stk-*.csv.gz)" = 600 ]
+	wait "$cli"
+	split argus --ring "$ring" debug --pid "$cli" --auto
+	[ "$rc" -eq 0 ]
+	grep -q "^Moment: the last 'argus mark', .* (the target does not hang now)$" out.txt
+	grep -q '^Where they waited at the mark:$' out.txt
+	grep -E "^  redis-server $(cat redis.kill)/[0-9]+ \(S\): in debugCommand from call" out.txt
+}
