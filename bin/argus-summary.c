@@ -82,7 +82,7 @@ struct thread {
 	int		 longest_open;	/* still waiting when the trace ended */
 	uint64_t	 delay, delays, delay_max, delay_max_at;
 	/* Whether it is idle: see idle(). */
-	uint64_t	 sleeps, isleeps;	/* blocking switch-outs; in state I */
+	uint64_t	 sleeps, isleeps;	/* blocking switch-outs; in I */
 	uint64_t	 closed, by_timer;	/* waits ended; by a timer */
 	int		 woke;		/* it woke another thread */
 	struct thread	*retired;	/* its tid went to a new thread */

@@ -73,7 +73,7 @@ static const char usage[] =
  * a stage as they are (arg: the stage's option).
  */
 struct debug_opts {
-	char		*target[8];	/* argus-spin's and argus-relate's */
+	char		*target[12];	/* argus-spin's and argus-relate's */
 	int		 nt;
 	char		*slice[8];	/* argus-slice's */
 	int		 ns;
@@ -176,15 +176,17 @@ parse(struct debug_opts *o, int argc, char *argv[])
 		switch (ch) {
 		case O_PID:
 			named = 1;
-			add(o->target, &o->nt, 6, "--pid", id_arg("--pid", optarg));
+			add(o->target, &o->nt, 8, "--pid",
+			    id_arg("--pid", optarg));
 			break;
 		case O_TID:
 			named = 1;
-			add(o->target, &o->nt, 6, "--tid", id_arg("--tid", optarg));
+			add(o->target, &o->nt, 8, "--tid",
+			    id_arg("--tid", optarg));
 			break;
 		case O_COMM:
 			named = 1;
-			add(o->target, &o->nt, 6, "--comm", optarg);
+			add(o->target, &o->nt, 8, "--comm", optarg);
 			break;
 		case O_AT:		o->at = optarg; break;
 		case O_LAST:
@@ -197,10 +199,12 @@ parse(struct debug_opts *o, int argc, char *argv[])
 			if (parse_duration_ns("debug: --threshold", optarg) == 0)
 				diex(EX_USAGE, "debug: --threshold: must be "
 				    "more than 0");
-			add(o->target, &o->nt, 8, "--threshold", optarg);
+			add(o->target, &o->nt, 10, "--threshold", optarg);
 			break;
 		case O_AUTO:	add(o->slice, &o->ns, 6, "--auto", NULL); break;
-		case O_ANSWERS:	add(o->slice, &o->ns, 6, "--answers", optarg); break;
+		case O_ANSWERS:
+			add(o->slice, &o->ns, 6, "--answers", optarg);
+			break;
 		case O_JSON:	o->json = optarg; break;
 		case O_KEEP:	o->keep = optarg; break;
 		case O_NOSNAP:	o->snap = 0; break;
@@ -219,7 +223,7 @@ parse(struct debug_opts *o, int argc, char *argv[])
 		diex(EX_USAGE, "debug: --auto or --answers, not both");
 	parse_at(o);
 	keep_parse(o->keep);
-	add(o->target, &o->nt, 8, "--at", o->at_arg);
+	add(o->target, &o->nt, 12, "--at", o->at_arg);
 	if (o->verbose)
 		add(o->slice, &o->ns, 8, "-v", NULL);
 }

@@ -112,7 +112,8 @@ telling(const char *frame, const char *exe)
 	if (bang == NULL && strlen(exe) == len && strncmp(fn, exe, len) == 0)
 		return 0;
 	for (i = 0; i < ARRAY_LEN(startup); i++)
-		if (strlen(startup[i]) == len && strncmp(fn, startup[i], len) == 0)
+		if (strlen(startup[i]) == len &&
+		    strncmp(fn, startup[i], len) == 0)
 			return 0;
 	return len > 0;
 }
