@@ -206,7 +206,7 @@ main(int argc, char *argv[])
 		else if (spin_parse(rec, &s)) {
 			spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
 			spins[nspins++] = s;
-		} else if (meta_is(rec, META_MOMENT))
+		} else if (summary_of(rec, "argus-spin"))
 			spun = 1;
 	}
 	stop_if_interrupted();

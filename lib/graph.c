@@ -624,3 +624,11 @@ meta_is(const struct record *rec, const char *key)
 	    strcmp(rec->f[COL_KIND], "meta") == 0 &&
 	    strcmp(rec->f[COL_FIRST_OWN], key) == 0;
 }
+
+int
+summary_of(const struct record *rec, const char *program)
+{
+	return !rec->comment && rec->nf > COL_FIRST_OWN &&
+	    strcmp(rec->f[COL_KIND], "summary") == 0 &&
+	    strcmp(rec->f[COL_FIRST_OWN], program) == 0;
+}

@@ -221,6 +221,7 @@ const char *root_kind_name(enum root_kind);
 void	 summary_begin(struct writer *, uint64_t time, const char *program);
 void	 summary_u64(struct writer *, const char *key, uint64_t);
 #define	 summary_end(w)	writer_end(w)
+int	 summary_of(const struct record *, const char *program);	/* its? */
 
 /* meta,TIME,,,KEY,VALUE: what a program says of its input or output. */
 void	 meta_write(struct writer *, uint64_t time, const char *key,
