@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "show.h"
 #include "spin/spin.h"
 
 static const char head[] =
@@ -181,7 +182,7 @@ main(int argc, char *argv[])
 		how = "now";
 	} else if (m.ask == AT_NOW && when != NO_TIME && !quiet)
 		warnx_("%s %u/%u does not hang now: taking the last argus-mark",
-		    t->comm, t->pid, t->tid);
+		    show(t->comm), t->pid, t->tid);
 	if (m.ask == AT_MARK && when == NO_TIME) {
 		report_summary(out, last, 0, NULL);
 		warnx_("no argus-mark in the input");
@@ -194,7 +195,7 @@ main(int argc, char *argv[])
 		how = "every";
 		episodes_long(t, &o);
 	} else if (!episodes_at(t, when, &o))
-		warnx_("%s %u/%u has no vertex at %llu%s", t->comm, t->pid,
+		warnx_("%s %u/%u has no vertex at %llu%s", show(t->comm), t->pid,
 		    t->tid, (unsigned long long)when,
 		    m.ask == AT_TIME ? "" : " (the last argus-mark)");
 	/* Which moment was taken, for the report. */
@@ -209,8 +210,8 @@ main(int argc, char *argv[])
 	report_summary(out, last, n, e);
 	if (n == 0 && strcmp(how, "every") == 0) {
 		longest_vertex(t, what, sizeof(what));
-		warnx_("no episode of %s %u/%u as long as %.3f s: %s", t->comm,
-		    t->pid, t->tid, o.threshold / 1e9, what);
+		warnx_("no episode of %s %u/%u as long as %.3f s: %s",
+		    show(t->comm), t->pid, t->tid, o.threshold / 1e9, what);
 	}
 	writer_close(out);
 	source_close(src);
