@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "porcelain.h"
+#include "show.h"
 #include "waits.h"
 #include "../../capture/livestack.h"
 #include "../../capture/ustack.h"
@@ -234,27 +235,28 @@ present_show(FILE *fp, const char *title, const struct pstack *s, int n,
 		return;
 	fprintf(fp, "\n%s\n", title);
 	for (i = 0; i < n; i++) {
-		fprintf(fp, "  %s %u/%u (%c): ", s[i].comm, s[i].pid, s[i].tid,
-		    s[i].state);
+		/* A name, a symbol: any user's choosing, shown escaped. */
+		fprintf(fp, "  %s %u/%u (%c): ", show(s[i].comm), s[i].pid,
+		    s[i].tid, s[i].state);
 		if (s[i].telling != NULL)
-			fprintf(fp, "in %s", s[i].telling);
+			fprintf(fp, "in %s", show(s[i].telling));
 		else if (s[i].fallback != NULL)
-			fprintf(fp, "in %s (no symbol)", s[i].fallback);
+			fprintf(fp, "in %s (no symbol)", show(s[i].fallback));
 		else if (s[i].nu > 0)
-			fprintf(fp, "in %s", s[i].uframes[0]);
+			fprintf(fp, "in %s", show(s[i].uframes[0]));
 		else
 			fprintf(fp, "no user stack");
 		if (s[i].caller != NULL)
-			fprintf(fp, " from %s", s[i].caller);
+			fprintf(fp, " from %s", show(s[i].caller));
 		if (syscall_of(&s[i], sys, sizeof(sys)) != NULL)
 			fprintf(fp, " (%s)", sys);
 		fputc('\n', fp);
 		if (!verbose)
 			continue;
 		for (k = 0; k < s[i].nk; k++)
-			fprintf(fp, "      kernel  %s\n", s[i].kframes[k]);
+			fprintf(fp, "      kernel  %s\n", show(s[i].kframes[k]));
 		for (k = 0; k < s[i].nu; k++)
-			fprintf(fp, "      user    %s\n", s[i].uframes[k]);
+			fprintf(fp, "      user    %s\n", show(s[i].uframes[k]));
 	}
 }
 
