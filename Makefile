@@ -105,8 +105,8 @@ $(P)bin/argus-import: $(P)bin/argus-import.o $(IMPORT_OBJS) $(P)lib/libargus.a
 $(P)bin/argus-export: $(P)bin/argus-export.o $(EXPORT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(P)bin/argus: $(P)bin/argus.o $(PORCELAIN_OBJS) $(P)lib/libargus.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(P)bin/argus: $(P)bin/argus.o $(PORCELAIN_OBJS) $(P)capture/libcapture.a $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
 $(P)bin/%: $(P)bin/%.o $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -243,6 +243,8 @@ install: all
 	    $(DESTDIR)$(PREFIX)/lib/systemd/system
 	install -m 644 $(PROBE_SETS) $(DESTDIR)$(PREFIX)/share/argus/probes
 	install -m 644 $(EXAMPLES) $(DESTDIR)$(PREFIX)/share/doc/argus/examples
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/examples/argus.cron \
+	    >$(DESTDIR)$(PREFIX)/share/doc/argus/examples/argus.cron
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus.service \
 	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
 

@@ -321,6 +321,19 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 		writer_record(out, rec);
 }
 
+/* -k names kinds argus-stream(5) has: a typo would select nothing. */
+static void
+check_kinds(const struct select *sel)
+{
+	size_t i;
+
+	for (i = 0; i < sel->nkinds; i++)
+		if (kind_columns(sel->kinds[i]) == NULL)
+			diex(EX_USAGE, "--kind: '%s' is not a record kind "
+			    "(argus-stream(5): meta, task, event, vertex, link, "
+			    "spin, root, wait, ...)", sel->kinds[i]);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -355,6 +368,7 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'k':
 			parse_names(&sel.kinds, &sel.nkinds, optarg);
+			check_kinds(&sel);
 			break;
 		case 'p':
 			parse_list("--pid", optarg, &sel.pids, &sel.npids);

@@ -150,7 +150,7 @@ main(int argc, char *argv[])
 	struct spin_rec s;
 	struct event ev;
 	char *end;
-	int ch, quiet = 0;
+	int ch, quiet = 0, spun = 0;
 	size_t i;
 
 	while ((ch = getopt_long(argc, argv, "n:T:m:p:t:q" COMMON_SHORT,
@@ -207,7 +207,8 @@ main(int argc, char *argv[])
 		else if (spin_parse(rec, &s)) {
 			spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
 			spins[nspins++] = s;
-		}
+		} else if (summary_of(rec, "argus-spin"))
+			spun = 1;
 	}
 	stop_if_interrupted();
 	if (nspins > 0 && nvertex_records == 0)
@@ -216,7 +217,8 @@ main(int argc, char *argv[])
 	for (i = 0; i < nspins && !interrupted; i++)
 		nbase += rank(out, &spins[i], count, threshold, min_score,
 		    !quiet);
-	if (nspins == 0)
+	/* argus-spin ran and said why it found no hang: once is enough. */
+	if (nspins == 0 && !spun)
 		warnx_("no spin records in the input: run argus-spin first");
 	report_summary(out, last, nspins, nbase);
 	writer_close(out);

@@ -7,11 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "slice/slice.h"
 
 static const char usage[] =
 "usage: argus-slice [-qvPzZ] [--auto | --answers FILE] [--from VERTEX]\n"
-"                   [--threshold TIME] [--dot FILE] [--json FILE] [-o FILE] [FILE ...]\n"
+"                   [--threshold TIME] [--dot FILE] [--json FILE] [--report FILE]\n"
+"                   [-o FILE] [FILE ...]\n"
 "Walk the event graph back from a hang to its root cause (Algorithm 1).\n"
 "\n"
 "  --answers FILE      take the answers to its questions from FILE, one a\n"
@@ -23,6 +25,8 @@ static const char usage[] =
 "                      root, the links followed (mode 0600)\n"
 "  --json FILE         the same as Chrome trace events, on the threads'\n"
 "                      tracks with their scheduling (Perfetto UI; 0600)\n"
+"  --report FILE       the report into FILE (mode 0600; '-': stdout)\n"
+"                      instead of stderr\n"
 "  -q, --quiet         no report on stderr\n"
 "  -v, --verbose       every culprit and every step walked in the report\n"
 "  -P, --progress      say on stderr how far loading the graph has come\n"
@@ -38,6 +42,17 @@ static const char usage[] =
 "Exit: 0 a cause found, 1 nothing to diagnose or no cause found beyond\n"
 "waiting, 64 usage, 65 bad input.\n";
 
+/* Where the report goes: stdout, or a file whole when complete. */
+static struct outfile report_file;
+
+static FILE *
+report_open(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	return outfile_fopen(&report_file, path);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -48,6 +63,7 @@ main(int argc, char *argv[])
 		{ "threshold",	required_argument, NULL, 't' },
 		{ "dot",	required_argument, NULL, 'd' },
 		{ "json",	required_argument, NULL, 'j' },
+		{ "report",	required_argument, NULL, 'r' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "progress",	no_argument,	   NULL, 'P' },
@@ -55,7 +71,8 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
-	const char *answers = NULL, *dot = NULL, *json = NULL;
+	const char *answers = NULL, *dot = NULL, *json = NULL, *rpath = NULL;
+	FILE *report = stderr;
 	uint64_t from = 0, threshold = HANG_NS;
 	struct export *xdot = NULL, *xjson = NULL;
 	struct spin_rec one, *s;
@@ -88,6 +105,9 @@ main(int argc, char *argv[])
 		case 'j':
 			json = optarg;
 			break;
+		case 'r':
+			rpath = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -103,6 +123,8 @@ main(int argc, char *argv[])
 	}
 	if (answers != NULL && automatic)
 		usage_error(usage);
+	if (rpath != NULL)
+		report = report_open(rpath);
 	ask_init(automatic ? ASK_AUTO : answers ? ASK_FILE : ASK_TTY, answers);
 	catch_signals();
 	src = source_open(argv + optind, argc - optind);
@@ -130,6 +152,11 @@ main(int argc, char *argv[])
 		s = &one;
 		n = 1;
 	}
+	/* argus-spin ran and said why it found no hang: once is enough. */
+	if (n == 0 && g.spun) {
+		writer_close(out);
+		return 1;
+	}
 	if (n == 0) {
 		warnx_("nothing to diagnose: no spin records in the input "
 		    "(run argus-spin first, or give --from VERTEX)");
@@ -145,7 +172,7 @@ main(int argc, char *argv[])
 		report_records(&g, &d, out);
 		found |= d.found;
 		if (!quiet)
-			report_text(&g, &s[i], &d, verbose, stderr);
+			report_text(&g, &s[i], &d, verbose, report);
 		if (xdot != NULL)
 			export_add(xdot, &g, &s[i], &d);
 		if (xjson != NULL)
@@ -157,5 +184,9 @@ main(int argc, char *argv[])
 		export_close(xjson);
 	writer_close(out);
 	source_close(src);
+	if (report != stderr && report != stdout)
+		outfile_fclose(report, &report_file);
+	if (report == stdout && fflush(stdout) == EOF)
+		die(EX_IOERR, "stdout");
 	return exit_status(found);
 }

@@ -25,7 +25,9 @@ static const char tail[] =
 "  -a, --at TIME         the hang is the episode holding TIME: ns of\n"
 "                        CLOCK_MONOTONIC, or +DURATION from the first record\n"
 "                        (default: the last `argus mark', else every episode\n"
-"                        longer than the threshold)\n"
+"                        longer than the threshold); 'mark': the last mark\n"
+"                        only; 'now': the hang going on at the end of the\n"
+"                        input, else as by default\n"
 "  -T, --threshold DUR   an episode this long is a hang (default 2s)\n"
 "  -q, --quiet           no lines on stderr about what was found\n"
 "  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
@@ -94,7 +96,7 @@ main(int argc, char *argv[])
 	};
 	struct common com = { NULL, Z_AUTO };
 	struct target tg = { 0, 0, NULL, 0 };
-	struct moment m = { { 0, 0, 0, 0, NULL }, NO_TIME, NO_TIME };
+	struct moment m = { AT_DEFAULT, { 0, 0, 0, 0, NULL }, NO_TIME, NO_TIME };
 	struct spin_opts o = { HANG_NS, 0 };
 	uint64_t last = NO_TIME, when;
 	const struct record *rec;
@@ -104,6 +106,7 @@ main(int argc, char *argv[])
 	struct writer *out;
 	struct event ev;
 	char what[128], *usage = usage_text();
+	const char *how;
 	int ch, quiet = 0, isev;
 	size_t i, n;
 
@@ -120,7 +123,7 @@ main(int argc, char *argv[])
 			tg.comm = optarg;
 			break;
 		case 'a':
-			when_parse(&m.at, "--at", optarg);
+			moment_parse(&m, optarg);
 			break;
 		case 'T':
 			o.threshold = parse_duration_ns("--threshold", optarg);
@@ -172,17 +175,40 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	when = moment_when(&m);
-	if (when == NO_TIME)
+	how = m.ask == AT_TIME ? "at" : "mark";
+	if (m.ask == AT_NOW && episodes_hung_at(t, last, &o)) {
+		/* The hang going on: a mark before it was of another. */
+		when = last;
+		how = "now";
+	} else if (m.ask == AT_NOW && when != NO_TIME && !quiet)
+		warnx_("%s %u/%u does not hang now: taking the last argus-mark",
+		    show(t->comm), t->pid, t->tid);
+	if (m.ask == AT_MARK && when == NO_TIME) {
+		report_summary(out, last, 0, NULL);
+		warnx_("no argus-mark in the input");
+		writer_close(out);
+		return 1;
+	}
+	if (strcmp(how, "now") == 0)
+		;
+	else if (when == NO_TIME) {
+		how = "every";
 		episodes_long(t, &o);
-	else if (!episodes_at(t, when, &o))
+	} else if (!episodes_at(t, when, &o))
 		warnx_("%s %u/%u has no vertex at %llu%s", show(t->comm), t->pid,
 		    t->tid, (unsigned long long)when,
-		    m.at.set ? "" : " (the last argus-mark)");
+		    m.ask == AT_TIME ? "" : " (the last argus-mark)");
+	/* Which moment was taken, for the report. */
+	if (when == NO_TIME)
+		meta_write(out, last, META_MOMENT, "%s", how);
+	else
+		meta_write(out, last, META_MOMENT, "%s %llu", how,
+		    (unsigned long long)when);
 	e = episodes(&n);
 	for (i = 0; i < n; i++)
 		report_spin(out, last, t, &e[i], !quiet);
 	report_summary(out, last, n, e);
-	if (n == 0 && when == NO_TIME) {
+	if (n == 0 && strcmp(how, "every") == 0) {
 		longest_vertex(t, what, sizeof(what));
 		warnx_("no episode of %s %u/%u as long as %.3f s: %s",
 		    show(t->comm), t->pid, t->tid, o.threshold / 1e9, what);

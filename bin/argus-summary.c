@@ -25,7 +25,8 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: argus-summary [-LP] [-n COUNT] [-s TIME] [-u TIME] [FILE ...]\n"
+"usage: argus-summary [-aLP] [-n COUNT] [-s TIME] [-u TIME] [-p PID] [-t TID]\n"
+"                     [-c COMM] [FILE ...]\n"
 "The first look at a capture: its span, events by type, what was lost,\n"
 "CPUs; then the threads that ran most (time on CPU), were blocked most\n"
 "(off CPU, not runnable: how often, the longest wait and its system\n"
@@ -38,6 +39,13 @@ static const char usage[] =
 "                      TIME is CLOCK_MONOTONIC nanoseconds, +DURATION\n"
 "                      (e.g. +1.5s) from the first record's time, or a\n"
 "                      clock time: 10:22:15, '2026-11-25 10:22:15.5'\n"
+"  -a, --all           idle threads too: those only their own timers woke\n"
+"                      that woke no one (a loop idling), kernel threads\n"
+"                      idle (state I); left out of the blocked by default\n"
+"  -p, --pid PID       only this process's threads in the tables\n"
+"  -t, --tid TID       only this thread\n"
+"  -c, --comm NAME     only threads named NAME, or of a process whose main\n"
+"                      thread is\n"
 "  -L, --live          files may still be being written (a flight\n"
 "                      recorder's): read each up to its last flush\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
@@ -74,6 +82,10 @@ struct thread {
 	char		 longest_in[CALL_LEN];
 	int		 longest_open;	/* still waiting when the trace ended */
 	uint64_t	 delay, delays, delay_max, delay_max_at;
+	/* Whether it is idle: see idle(). */
+	uint64_t	 sleeps, isleeps;	/* blocking switch-outs; in I */
+	uint64_t	 closed, by_timer;	/* waits ended; by a timer */
+	int		 woke;		/* it woke another thread */
 	struct thread	*retired;	/* its tid went to a new thread */
 	UT_hash_handle	 hh;
 };
@@ -81,6 +93,7 @@ struct thread {
 struct cpu {
 	struct thread	*cur;		/* on it since `since' */
 	uint64_t	 since;
+	int		 in_timer;	/* in a timer's callback */
 	int		 seen;
 	uint64_t	 lost;
 };
@@ -189,6 +202,7 @@ end_wait(struct thread *t, uint64_t now, int open)
 		return;
 	t->blocked += len;
 	t->waits++;
+	t->closed += !open;
 	if (len >= t->longest) {
 		t->longest = len;
 		t->longest_open = open;
@@ -232,6 +246,10 @@ take_switch(const struct event *ev, struct thread *t, struct cpu *c)
 		if (state[0] == '\0')
 			t->state = TS_UNKNOWN;
 		else if (state_is_wait(state) && !t->woken) {
+			if (ev->time >= wfrom) {
+				t->sleeps++;
+				t->isleeps += state[0] == 'I';
+			}
 			t->state = TS_BLOCKED;
 			memcpy(t->blocked_in, t->call, sizeof(t->blocked_in));
 		} else
@@ -245,13 +263,18 @@ take_switch(const struct event *ev, struct thread *t, struct cpu *c)
 	c->since = ev->time;
 }
 
-/* waking, wakeup_new: TPID,TTID,TARGET_CPU,TCOMM. */
+/*
+ * waking, wakeup_new: TPID,TTID,TARGET_CPU,TCOMM, by t on CPU c: in a
+ * timer's callback, a timer's doing; in a task, that task's.
+ */
 static void
-take_waking(const struct event *ev)
+take_waking(const struct event *ev, struct thread *t, const struct cpu *c)
 {
 	struct thread *w;
 
 	w = thread(event_u64(ev, 1), event_pid(ev, 0));
+	if (ev->time >= wfrom && ev->ctx == '-' && t != w && t->tid != 0)
+		t->woke = 1;
 	if (w->comm[0] == '\0')
 		copy(w->comm, sizeof(w->comm), event_str(ev, 3));
 	if (w->tid == 0)
@@ -266,6 +289,8 @@ take_waking(const struct event *ev)
 		/* FALLTHROUGH */
 	case TS_BLOCKED:
 		end_wait(w, ev->time, 0);
+		if (ev->time >= wfrom && c->in_timer)
+			w->by_timer++;
 		break;
 	case TS_RUNNING:
 		w->woken = 1;	/* it had not left its CPU yet */
@@ -327,7 +352,15 @@ take_event(const struct event *ev)
 		break;
 	case E_WAKING:
 	case E_WAKEUP_NEW:
-		take_waking(ev);
+		take_waking(ev, t, c);
+		break;
+	case E_HRT_EXPIRE_ENTRY:
+	case E_TIMER_EXPIRE_ENTRY:
+		c->in_timer = 1;
+		break;
+	case E_HRT_EXPIRE_EXIT:
+	case E_TIMER_EXPIRE_EXIT:
+		c->in_timer = 0;
 		break;
 	case E_FORK:
 		t = thread_new(event_u64(ev, 1), event_pid(ev, 0));
@@ -662,6 +695,47 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Idle: a kernel thread that only ever slept in state I, or a loop that
+ * only its own timers woke and that woke no one (a daemon's housekeeping,
+ * a kernel thread's period).  A hang is neither: its thread is woken by
+ * another, or not at all, and the one it waits on wakes it when done.
+ */
+static int	 all;
+static uint64_t	 only_pid, only_tid;
+static const char *only_comm;
+static size_t	 nidle;
+
+static int
+idle(const struct thread *t)
+{
+	if (t->sleeps > 0 && t->isleeps == t->sleeps)
+		return 1;
+	return t->closed > 0 && t->by_timer == t->closed && !t->woke;
+}
+
+static struct thread *
+thread_find(uint32_t tid)
+{
+	struct thread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	return t;
+}
+
+static int
+wanted(const struct thread *t)
+{
+	const struct thread *m;
+
+	if ((only_pid && t->pid != only_pid) || (only_tid && t->tid != only_tid))
+		return 0;
+	if (only_comm != NULL && strcmp(t->comm, only_comm) != 0 &&
+	    ((m = thread_find(t->pid)) == NULL || strcmp(m->comm, only_comm)))
+		return 0;
+	return 1;
+}
+
 /* The threads, idle tasks aside; and how many processes they make. */
 static struct thread **
 all_threads(size_t *n, size_t *nprocs)
@@ -785,6 +859,11 @@ table(enum table tab, struct thread **v, size_t n, uint64_t count,
 		    (tab == BY_BLOCKED && v[i]->waits == 0) ||
 		    (tab == BY_DELAY && v[i]->delays == 0))
 			continue;
+		/* Blocked is what an idle thread mostly is: not a hang. */
+		if (tab == BY_BLOCKED && !all && idle(v[i])) {
+			nidle++;
+			continue;
+		}
 		if (count != 0 && shown == count) {
 			more++;
 			continue;
@@ -805,6 +884,10 @@ main(int argc, char *argv[])
 		{ "until",	required_argument, NULL, 'u' },
 		{ "live",	no_argument,	   NULL, 'L' },
 		{ "progress",	no_argument,	   NULL, 'P' },
+		{ "all",	no_argument,	   NULL, 'a' },
+		{ "pid",	required_argument, NULL, 'p' },
+		{ "tid",	required_argument, NULL, 't' },
+		{ "comm",	required_argument, NULL, 'c' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -814,10 +897,10 @@ main(int argc, char *argv[])
 	struct source *src;
 	struct thread **v;
 	uint64_t count = 10, nrec = 0, seen = NO_TIME, span;
-	size_t n, nprocs;
+	size_t n, nprocs, i, k;
 	int ch, show = 0;
 
-	while ((ch = getopt_long(argc, argv, "n:s:u:LPhV", longopts,
+	while ((ch = getopt_long(argc, argv, "n:s:u:LPap:t:c:hV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'n': count = parse_u64("--count", optarg); break;
@@ -825,6 +908,10 @@ main(int argc, char *argv[])
 		case 'u': when_parse(&until, "--until", optarg); break;
 		case 'L': reader_live = 1; break;
 		case 'P': show = 1; break;
+		case 'a': all = 1; break;
+		case 'p': only_pid = parse_u64("--pid", optarg); break;
+		case 't': only_tid = parse_u64("--tid", optarg); break;
+		case 'c': only_comm = optarg; break;
 		default: common_option(&com, ch, optarg, usage);
 		}
 	}
@@ -852,9 +939,17 @@ main(int argc, char *argv[])
 	span = last != NO_TIME && last > wfrom ? last - wfrom : 0;
 	v = all_threads(&n, &nprocs);
 	header(span, n, nprocs);
-	table(BY_CPU, v, n, count, span);
-	table(BY_BLOCKED, v, n, count, span);
-	table(BY_DELAY, v, n, count, span);
+	for (i = k = 0; i < n; i++)
+		if (wanted(v[i]))
+			v[k++] = v[i];
+	table(BY_CPU, v, k, count, span);
+	table(BY_BLOCKED, v, k, count, span);
+	table(BY_DELAY, v, k, count, span);
+	if (nidle > 0)
+		printf("\n(%zu idle thread%s left out of the blocked: only "
+		    "their own timers woke them and they woke no one, or kernel "
+		    "threads idle; -a shows them)\n", nidle,
+		    nidle == 1 ? "" : "s");
 	free(v);
 	return exit_status(1);
 }

@@ -25,7 +25,8 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: argus-waits [-n COUNT] [-m DURATION] [-p PID] [-t TID] [FILE ...]\n"
+"usage: argus-waits [-a] [-n COUNT] [-m DURATION] [-p PID] [-t TID] [-c COMM]\n"
+"                   [FILE ...]\n"
 "The longest waits in an event graph (argus-segment | argus-link): the\n"
 "thread, the system call it waited in, how long, and who ended the wait\n"
 "(the cause the graph links to the thread's next vertex), or 'still\n"
@@ -35,6 +36,11 @@ static const char usage[] =
 "  -m, --min DURATION      only waits at least this long (default 0)\n"
 "  -p, --pid PID           only this process's threads\n"
 "  -t, --tid TID           only this thread\n"
+"  -c, --comm NAME         only threads named NAME, or of a process whose\n"
+"                          main thread is\n"
+"  -a, --all               idle waits too: those a thread's own timer\n"
+"                          ended and after which it woke no one (a loop\n"
+"                          idling), and kernel threads idle (state I)\n"
 "  -h, --help              this text\n"
 "  -V, --version           version and record stream version\n"
 "\n"
@@ -49,6 +55,8 @@ struct wv {
 	uint64_t	 last;		/* its last event's time */
 	uint64_t	 end;
 	int		 waited, open;	/* ENDED_BY wait; open and asleep */
+	int		 idle_state;	/* it waited in state I: a kernel idler */
+	int		 woke;		/* it woke another thread */
 	char		 call[NAME_LEN];	/* its last system call */
 	int		 cause, weak;	/* the best link into it, if any */
 	unsigned	 props;
@@ -56,6 +64,7 @@ struct wv {
 	uint32_t	 from_pid, from_tid;
 	char		 rule[NAME_LEN];
 	char		 label[64];	/* a timer's function, a device, ... */
+	char		 comm[NAME_LEN];	/* the thread's name then */
 };
 
 struct thread {
@@ -120,6 +129,8 @@ take_link(const struct link_rec *l)
 	/* An idle CPU, or the thread's own previous vertex: no cause. */
 	if ((l->from == 0 && l->from_tid == 0) || (l->props & LR_ORDER))
 		return;
+	if (l->from != 0 && l->from_tid != 0 && l->from_tid != l->tid)
+		vertex(l->from_tid, l->from)->woke = 1;
 	v = vertex(l->tid, l->to);
 	if (v->cause && (l->weak > v->weak || (l->weak == v->weak &&
 	    l->from_time <= v->from_time)))
@@ -143,10 +154,13 @@ take_vertex(const struct vertex_rec *r)
 
 	t->pid = r->pid;
 	snprintf(t->comm, sizeof(t->comm), "%s", r->comm);
+	/* Its name as it was then: an exec renames what follows only. */
+	snprintf(v->comm, sizeof(v->comm), "%s", r->comm);
 	v->end = r->end;
 	v->waited = strcmp(r->ended_by, VE_WAIT) == 0;
 	v->open = strcmp(r->ended_by, VE_OPEN) == 0 && r->wait[0] != '\0' &&
 	    strchr("SDI", r->wait[0]) != NULL;
+	v->idle_state = r->wait[0] == 'I';
 }
 
 /* The longest first; ties by thread and time, the same on every run. */
@@ -169,8 +183,8 @@ print(const struct wait *w)
 	const struct thread *from;
 	char who[128], by[384], how[256] = "";
 
-	snprintf(who, sizeof(who), "%s %u/%u", show(w->t->comm), w->t->pid,
-	    w->t->tid);
+	snprintf(who, sizeof(who), "%s %u/%u", show(w->v->comm[0] ?
+	    w->v->comm : w->t->comm), w->t->pid, w->t->tid);
 	if (e != NULL)
 		snprintf(how, sizeof(how), "%s%s%s%s", show(e->rule),
 		    e->label[0] ? " " : "", show(e->label),
@@ -191,9 +205,28 @@ print(const struct wait *w)
 }
 
 /*
+ * A wait nobody was kept waiting by: a kernel thread idle (state I), or
+ * a loop's idling: its own timer ended it, and the vertex it woke into
+ * woke no other thread before it waited again.  A hang is neither: the
+ * thread that hangs is woken by another, or never; the one that sleeps
+ * while others wait on it wakes them when it is done.
+ */
+static int
+idle(const struct wv *v, const struct wv *next, uint32_t tid)
+{
+	if (v->idle_state)
+		return 1;
+	return next != NULL && next->cause && next->from_tid == tid &&
+	    (next->props & LR_TIMEOUT) && !next->woke && !v->woke;
+}
+
+/*
  * The thread's waits: each vertex that ended in one, woken by the cause
  * of the next; the last, open and asleep, still waiting.
  */
+static int	 all;
+static size_t	 nidle;
+
 static size_t
 waits_of(const struct thread *t, uint64_t min, struct wait *ws)
 {
@@ -209,9 +242,26 @@ waits_of(const struct thread *t, uint64_t min, struct wait *ws)
 		ws[n].t = t;
 		ws[n].v = v;
 		ws[n].next = v->open ? NULL : VVEC_AT(&t->vv, struct wv, i + 1);
-		ws[n++].len = v->end - v->last;
+		ws[n].len = v->end - v->last;
+		if (!all && idle(v, ws[n].next, t->tid)) {
+			nidle++;
+			continue;
+		}
+		n++;
 	}
 	return n;
+}
+
+/* Named NAME, or of a process whose main thread is. */
+static int
+named(const struct thread *t, const char *comm)
+{
+	const struct thread *main_thread;
+
+	if (strcmp(t->comm, comm) == 0)
+		return 1;
+	return (main_thread = thread_find(t->pid)) != NULL &&
+	    strcmp(main_thread->comm, comm) == 0;
 }
 
 int
@@ -222,6 +272,8 @@ main(int argc, char *argv[])
 		{ "min",	required_argument, NULL, 'm' },
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "tid",	required_argument, NULL, 't' },
+		{ "comm",	required_argument, NULL, 'c' },
+		{ "all",	no_argument,	   NULL, 'a' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -235,16 +287,19 @@ main(int argc, char *argv[])
 	struct thread *t;
 	struct wait *ws = NULL;
 	uint64_t count = 10, min = 0, pid = 0, tid = 0;
+	const char *comm = NULL;
 	size_t i, nw = 0, nv = 0;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "n:m:p:t:hV", longopts,
+	while ((ch = getopt_long(argc, argv, "n:m:p:t:c:ahV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'n': count = parse_u64("--count", optarg); break;
 		case 'm': min = parse_duration_ns("--min", optarg); break;
 		case 'p': pid = parse_u64("--pid", optarg); break;
 		case 't': tid = parse_u64("--tid", optarg); break;
+		case 'c': comm = optarg; break;
+		case 'a': all = 1; break;
 		default: common_option(&com, ch, optarg, usage);
 		}
 	}
@@ -267,7 +322,8 @@ main(int argc, char *argv[])
 		    "argus-segment and argus-link first");
 	ws = xcalloc(nv, sizeof(*ws));
 	for (t = threads; t != NULL; t = t->hh.next)
-		if ((!pid || t->pid == pid) && (!tid || t->tid == tid))
+		if ((!pid || t->pid == pid) && (!tid || t->tid == tid) &&
+		    (comm == NULL || named(t, comm)))
 			nw += waits_of(t, min, ws + nw);
 	qsort(ws, nw, sizeof(*ws), longest);
 	printf("%12s  %-32s %-16s %s\n", "WAITED", "THREAD", "CALL",
@@ -276,5 +332,9 @@ main(int argc, char *argv[])
 		print(&ws[i]);
 	if (count != 0 && nw > count)
 		printf("(%zu more: -n 0 for all)\n", nw - count);
+	if (nidle > 0)
+		printf("(%zu idle wait%s left out: a loop's own timer, or a "
+		    "kernel thread idle; -a shows them)\n", nidle,
+		    nidle == 1 ? "" : "s");
 	return exit_status(1);
 }

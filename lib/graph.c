@@ -607,3 +607,19 @@ vvec_find(const struct vvec *vv, uint64_t id)
 	}
 	return lo < vv->n && id_at(vv, lo) == id ? lo : vv->n;
 }
+
+int
+meta_is(const struct record *rec, const char *key)
+{
+	return !rec->comment && rec->nf > COL_FIRST_OWN + 1 &&
+	    strcmp(rec->f[COL_KIND], "meta") == 0 &&
+	    strcmp(rec->f[COL_FIRST_OWN], key) == 0;
+}
+
+int
+summary_of(const struct record *rec, const char *program)
+{
+	return !rec->comment && rec->nf > COL_FIRST_OWN &&
+	    strcmp(rec->f[COL_KIND], "summary") == 0 &&
+	    strcmp(rec->f[COL_FIRST_OWN], program) == 0;
+}

@@ -220,6 +220,7 @@ const char *root_kind_name(enum root_kind);
 void	 summary_begin(struct writer *, uint64_t time, const char *program);
 void	 summary_u64(struct writer *, const char *key, uint64_t);
 #define	 summary_end(w)	writer_end(w)
+int	 summary_of(const struct record *, const char *program);	/* its? */
 
 /* meta,TIME,,,KEY,VALUE: what a program says of its input or output. */
 void	 meta_write(struct writer *, uint64_t time, const char *key,
@@ -239,6 +240,9 @@ void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
 const char *kind_columns(const char *kind);
 
 #define META_WALLCLOCK	"wallclock"
+/* argus-spin's: the moment it took, "now|mark|at NS" or "every" (none). */
+#define META_MOMENT	"moment"
+int	 meta_is(const struct record *, const char *key);	/* meta KEY,... */
 void	 meta_wallclock(struct writer *, uint64_t time);
 void	 wall_learn(const struct record *);
 

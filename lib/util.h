@@ -198,4 +198,7 @@ int	 nameidx_find(struct nameidx *, const char *name);	/* -1: none */
 void	 set_bind(void *const *begin, void *const *end, const void *table,
 	    size_t nrows, size_t stride, void **out, const char *what);
 
+/* lib/charset.c: a right arrow the locale can show (show_utf8()). */
+const char *charset_arrow(void);
+
 #endif

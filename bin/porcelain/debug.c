@@ -3,8 +3,8 @@
  * diagnose the hang in it, with the same pipeline a user would type:
  *
  *	argus-cat --live -s SINCE RING... SNAPSHOTS | argus-segment |
- *	    argus-link | argus-spin TARGET | argus-similar |
- *	    argus-slice -o DEBUG.gz
+ *	    argus-link | argus-spin TARGET --at MOMENT | argus-similar |
+ *	    argus-slice -o DEBUG.gz --report REPORT
  *
  * SNAPSHOTS are what blocked threads wait on now (argus-waitfor, taken
  * first) and when the hang was marked (the newest `argus mark' took in the
@@ -14,10 +14,15 @@
  * nothing to do with the hang; the graph is built only for the threads
  * related to the target, which argus-relate finds in the ring's relation
  * indexes (argus-cat --related LIST), unless --all.
+ *
+ * What the person reads goes to stdout: which moment was diagnosed, the
+ * report, and where the threads of the chain still blocked wait now
+ * (present.c); what the program is doing goes to stderr.
  */
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
@@ -25,53 +30,227 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "porcelain.h"
 
 static const char usage[] =
-"usage: argus debug --pid PID | --tid TID | --comm NAME [--at TIME]\n"
+"usage: argus debug --pid PID | --tid TID | --comm NAME [--at MOMENT]\n"
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
-"                   [--no-snapshot] [--all]\n"
+"                   [--json FILE] [--keep N|SIZE] [--no-snapshot] [--all] [-v]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
-"hang, asking on the terminal where the graph is ambiguous.\n"
+"hang, asking on the terminal where the graph is ambiguous.  The report\n"
+"goes to stdout, what is being done to stderr.\n"
 "\n"
 "  --pid, --tid, --comm   the program that hangs (argus-spin(1))\n"
-"  --at TIME              the hang's moment, if not the last mark\n"
+"  --at MOMENT            which hang: 'now' (default: the one going on; if\n"
+"                         the target does not hang now, the last mark's),\n"
+"                         'mark' (the last 'argus mark'), -DURATION (that\n"
+"                         long ago: -20s) or a clock time (HH:MM[:SS])\n"
 "  --last TIME            how much of the recording to read (default 60s)\n"
 "  --threshold TIME       a wait longer than this is a hang (default 2s)\n"
 "  --auto                 answer by rule instead of asking\n"
 "  --answers FILE         take the answers from FILE\n"
+"  --json FILE            the diagnosis as JSON into FILE ('-': stdout, and\n"
+"                         the report to stderr); argus(1) says its members\n"
+"  --keep N|SIZE          keep the N newest debug files, or as many as fit\n"
+"                         in SIZE (20M, 1G); default $ARGUS_DEBUG_KEEP, else 20\n"
 "  --no-snapshot          take no wait-for snapshot now (argus-waitfor(1));\n"
 "                         the one 'argus mark' took is still read\n"
 "  --all                  build the graph of every thread recorded, not only\n"
 "                         of those related to the target (slower)\n"
+"  -v, --verbose          every step in the report, and whole stacks\n"
 "\n"
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
-"recorder's directory.\n";
+"recorder's directory as debug-TIME.gz.\n"
+"Exit: 0 a cause found, 1 none beyond waiting, 64 usage, 66 nothing of the\n"
+"target or of the window in the recording, 69 a question and no terminal.\n";
+
+/*
+ * The options, one line each: the porcelain's own, and those that go to
+ * a stage as they are (arg: the stage's option).
+ */
+struct debug_opts {
+	char		*target[12];	/* argus-spin's and argus-relate's */
+	int		 nt;
+	char		*slice[8];	/* argus-slice's */
+	int		 ns;
+	uint64_t	 last;
+	const char	*at;		/* as given */
+	char		 at_arg[32];	/* as argus-spin takes it */
+	const char	*json;
+	const char	*keep;
+	int		 snap, all, verbose;
+};
+
+enum { O_PID = 256, O_TID, O_COMM, O_AT, O_LAST, O_THRESHOLD, O_AUTO,
+    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL };
+
+static const struct option longopts[] = {
+	{ "pid",	 required_argument, NULL, O_PID },
+	{ "tid",	 required_argument, NULL, O_TID },
+	{ "comm",	 required_argument, NULL, O_COMM },
+	{ "at",		 required_argument, NULL, O_AT },
+	{ "last",	 required_argument, NULL, O_LAST },
+	{ "threshold",	 required_argument, NULL, O_THRESHOLD },
+	{ "auto",	 no_argument,	    NULL, O_AUTO },
+	{ "answers",	 required_argument, NULL, O_ANSWERS },
+	{ "json",	 required_argument, NULL, O_JSON },
+	{ "keep",	 required_argument, NULL, O_KEEP },
+	{ "no-snapshot", no_argument,	    NULL, O_NOSNAP },
+	{ "all",	 no_argument,	    NULL, O_ALL },
+	{ "verbose",	 no_argument,	    NULL, 'v' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+add(char **v, int *n, int max, const char *a, const char *b)
+{
+	if (*n + (b != NULL ? 2 : 1) > max)
+		command_usage(&cmd_debug);
+	v[(*n)++] = (char *)a;
+	if (b != NULL)
+		v[(*n)++] = (char *)b;
+}
+
+/* A process or thread id as the kernel has them, or a usage error. */
+static const char *
+id_arg(const char *opt, const char *s)
+{
+	uint64_t id = parse_u64(opt, s);
+
+	if (id == 0 || id > 4194304)
+		diex(EX_USAGE, "debug: %s %s: not a process or thread id", opt,
+		    s);
+	return s;
+}
+
+/*
+ * --at as argus-spin takes it: a -DURATION is made a time of the clock
+ * the recording keeps; a moment outside the window read is refused here,
+ * before anything runs.
+ */
+static void
+parse_at(struct debug_opts *o)
+{
+	const char *a = o->at;
+	struct when w;
+	uint64_t d;
+
+	if (strcmp(a, "now") == 0 || strcmp(a, "mark") == 0) {
+		snprintf(o->at_arg, sizeof(o->at_arg), "%s", a);
+		return;
+	}
+	if (a[0] == '-' && a[1] != '\0') {
+		d = parse_duration_ns("debug: --at", a + 1);
+		if (d >= o->last)
+			diex(EX_USAGE, "debug: --at %s is before the %.0f s read "
+			    "(give a longer --last)", a, o->last / 1e9);
+		snprintf(o->at_arg, sizeof(o->at_arg), "%llu",
+		    (unsigned long long)(now_ns() - d));
+		return;
+	}
+	if (strchr(a, ':') == NULL)
+		diex(EX_USAGE, "debug: --at: '%s' is not a moment: now, mark, "
+		    "-DURATION (-20s) or a clock time (HH:MM[:SS])", a);
+	when_parse(&w, "debug: --at", a);
+	snprintf(o->at_arg, sizeof(o->at_arg), "%s", a);
+}
+
+static void
+parse(struct debug_opts *o, int argc, char *argv[])
+{
+	const char *env;
+	int ch, named = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->last = 60 * 1000000000ULL;
+	o->snap = 1;
+	o->at = "now";
+	o->keep = (env = getenv("ARGUS_DEBUG_KEEP")) != NULL && *env != '\0' ?
+	    env : "20";
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "v", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_PID:
+			named = 1;
+			add(o->target, &o->nt, 8, "--pid",
+			    id_arg("--pid", optarg));
+			break;
+		case O_TID:
+			named = 1;
+			add(o->target, &o->nt, 8, "--tid",
+			    id_arg("--tid", optarg));
+			break;
+		case O_COMM:
+			named = 1;
+			add(o->target, &o->nt, 8, "--comm", optarg);
+			break;
+		case O_AT:		o->at = optarg; break;
+		case O_LAST:
+			o->last = parse_duration_ns("debug: --last", optarg);
+			if (o->last == 0)
+				diex(EX_USAGE, "debug: --last: must be more "
+				    "than 0");
+			break;
+		case O_THRESHOLD:
+			if (parse_duration_ns("debug: --threshold", optarg) == 0)
+				diex(EX_USAGE, "debug: --threshold: must be "
+				    "more than 0");
+			add(o->target, &o->nt, 10, "--threshold", optarg);
+			break;
+		case O_AUTO:	add(o->slice, &o->ns, 6, "--auto", NULL); break;
+		case O_ANSWERS:
+			add(o->slice, &o->ns, 6, "--answers", optarg);
+			break;
+		case O_JSON:	o->json = optarg; break;
+		case O_KEEP:	o->keep = optarg; break;
+		case O_NOSNAP:	o->snap = 0; break;
+		case O_ALL:	o->all = 1; break;
+		case 'v':	o->verbose = 1; break;
+		default:	command_usage(&cmd_debug);
+		}
+	}
+	if (optind != argc)
+		diex(EX_USAGE, "debug: '%s' is not an option (the program is "
+		    "named by --pid, --tid or --comm)", argv[optind]);
+	if (!named)
+		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
+		    "or --comm)");
+	if (o->ns > 2)
+		diex(EX_USAGE, "debug: --auto or --answers, not both");
+	parse_at(o);
+	keep_parse(o->keep);
+	add(o->target, &o->nt, 12, "--at", o->at_arg);
+	if (o->verbose)
+		add(o->slice, &o->ns, 8, "-v", NULL);
+}
 
 /*
  * The threads related to the target, "TID,TID,...", from the ring's
  * relation indexes and the snapshots; NULL when the graph must be of
- * every thread: a ring without indexes, or no thread of the target.
+ * every thread: a ring without indexes, or no thread of the target
+ * (*absent set: the indexes know no thread of it).
  */
 static char *
-related(char *const target[], int nt, const char *now_snap,
-    const char *mark_snap)
+related(const struct debug_opts *o, const char *now_snap,
+    const char *mark_snap, int *absent)
 {
 	struct pipeline *p;
 	char *list, *nl;
 	int i, status;
 
+	*absent = 0;
 	p = pipeline_new();
 	pipeline_stage(p, "argus-relate");
-	for (i = 0; i + 1 < nt; i += 2)
-		if (strcmp(target[i], "--pid") == 0 ||
-		    strcmp(target[i], "--tid") == 0 ||
-		    strcmp(target[i], "--comm") == 0) {
-			pipeline_arg(p, target[i]);
-			pipeline_arg(p, target[i + 1]);
+	for (i = 0; i + 1 < o->nt; i += 2)
+		if (strcmp(o->target[i], "--pid") == 0 ||
+		    strcmp(o->target[i], "--tid") == 0 ||
+		    strcmp(o->target[i], "--comm") == 0) {
+			pipeline_arg(p, o->target[i]);
+			pipeline_arg(p, o->target[i + 1]);
 		}
 	if (ring_indexes(p) <= 0) {
 		pipeline_free(p);
@@ -81,10 +260,13 @@ related(char *const target[], int nt, const char *now_snap,
 		pipeline_arg(p, now_snap);
 	if (*mark_snap != '\0')
 		pipeline_arg(p, mark_snap);
+	/* Its 'no thread of the target' is said here, in our words. */
+	pipeline_quiet(p);
 	list = pipeline_output(p, &status);
 	pipeline_free(p);
 	if ((nl = strchr(list, '\n')) != NULL)
 		*nl = '\0';
+	*absent = status == 1;
 	if (status != 0 || *list == '\0') {
 		free(list);
 		return NULL;
@@ -116,61 +298,39 @@ before_recording(const char *snap, char *const target[], int nt)
 	    began_s, since_s);
 }
 
+/* "--pid 42" and the like, for messages. */
+static const char *
+target_words(const struct debug_opts *o, char *buf, size_t size)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i + 1 < o->nt; i += 2)
+		if (strcmp(o->target[i], "--threshold") != 0 &&
+		    strcmp(o->target[i], "--at") != 0)
+			n += snprintf(buf + n, n < size ? size - n : 0, "%s%s %s",
+			    n ? " " : "", o->target[i], o->target[i + 1]);
+	return buf;
+}
+
 static int
 debug(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "pid",	required_argument, NULL, 'p' },
-		{ "tid",	required_argument, NULL, 't' },
-		{ "comm",	required_argument, NULL, 'c' },
-		{ "at",		required_argument, NULL, 'a' },
-		{ "last",	required_argument, NULL, 'l' },
-		{ "threshold",	required_argument, NULL, 'T' },
-		{ "auto",	no_argument,	   NULL, 'A' },
-		{ "answers",	required_argument, NULL, 'f' },
-		{ "no-snapshot", no_argument,	   NULL, 'S' },
-		{ "all",	no_argument,	   NULL, 'G' },
-		{ NULL, 0, NULL, 0 }
-	};
-	char *target[8], *slice_opts[4], since[32], file[PATH_MAX], out[PATH_MAX];
+	char since[32], file[PATH_MAX], out[PATH_MAX], report[PATH_MAX];
 	char now_snap[PATH_MAX] = "", mark_snap[PATH_MAX] = "", *list = NULL;
-	uint64_t last = 60 * 1000000000ULL, from, taken;
+	char who[64], words[256];
+	struct debug_opts o;
 	struct pipeline *p;
-	int ch, nt = 0, ns = 0, nfiles = 0, status, snap = 1, running, all = 0;
+	uint64_t from, taken;
+	int nfiles, status, running, absent;
 	size_t nrel;
-	char who[64];
 	const char *c;
 	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (nt > 6 || ns > 2)
-			command_usage(&cmd_debug);
-		switch (ch) {
-		case 'p': target[nt++] = "--pid"; target[nt++] = optarg; break;
-		case 't': target[nt++] = "--tid"; target[nt++] = optarg; break;
-		case 'c': target[nt++] = "--comm"; target[nt++] = optarg; break;
-		case 'a': target[nt++] = "--at"; target[nt++] = optarg; break;
-		case 'T':
-			target[nt++] = "--threshold";
-			target[nt++] = optarg;
-			break;
-		case 'l': last = parse_duration_ns("--last", optarg); break;
-		case 'A': slice_opts[ns++] = "--auto"; break;
-		case 'f':
-			slice_opts[ns++] = "--answers";
-			slice_opts[ns++] = optarg;
-			break;
-		case 'S': snap = 0; break;
-		case 'G': all = 1; break;
-		default: command_usage(&cmd_debug);
-		}
-	}
-	if (optind != argc || nt == 0)
-		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
-		    "or --comm)");
+	parse(&o, argc, argv);
 	if (ring_open(0) == -1)
 		diex(EX_NOINPUT, "%s: no recording ('argus start' first)", ring);
 	/* The recent past may still be in the kernel: out with it first. */
@@ -178,7 +338,7 @@ debug(int argc, char *argv[])
 		recorder_drain(pid);
 
 	/* The window: from `last' ago until now, the snapshot's moment. */
-	from = now_ns() > last ? now_ns() - last : 0;
+	from = now_ns() > o.last ? now_ns() - o.last : 0;
 	p = pipeline_new();
 	pipeline_stage(p, "-");
 	nfiles = ring_files(p, 0, &bytes, &newest);
@@ -188,32 +348,41 @@ debug(int argc, char *argv[])
 		diex(EX_NOINPUT, "%s: no recording in it yet%s", ring,
 		    running ? "" : " ('argus start' first)");
 	/* A ring last written before the window holds nothing of it. */
-	if (newest < time(NULL) - (time_t)(last / 1000000000ULL)) {
+	if (newest < time(NULL) - (time_t)(o.last / 1000000000ULL)) {
 		strftime(file, sizeof(file), "%F %T", localtime(&newest));
 		diex(EX_NOINPUT, "%s: nothing recorded in the last %.0f s: its "
-		    "newest file was written %s%s", ring, last / 1e9, file,
+		    "newest file was written %s%s", ring, o.last / 1e9, file,
 		    running ? "" : "; the recorder is not running ('argus "
 		    "start')");
 	}
 	if (!running)
 		warnx_("the recorder is not running: diagnosing what it "
 		    "recorded before it stopped");
-	taken = snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
+	taken = o.snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
 	/* A hang older than the recording: nothing of how it began is in it. */
 	if (taken && running)
-		before_recording(now_snap, target, nt);
+		before_recording(now_snap, o.target, o.nt);
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
-	if (!all)
-		list = related(target, nt, now_snap, mark_snap);
+	list = related(&o, now_snap, mark_snap, &absent);
+	if (absent)
+		diex(EX_NOINPUT, "debug: %s: not in the recording of the last "
+		    "%.0f s", target_words(&o, words, sizeof(words)),
+		    o.last / 1e9);
+	/* Where the chain waits, before the pipeline's time ends the hang. */
+	present_early(now_snap, o.target, o.nt);
+	if (o.all) {
+		free(list);
+		list = NULL;
+	}
 
 	p = pipeline_new();
 	pipeline_stage(p, "argus-cat");
 	pipeline_arg(p, "--live");
 	/* Reading a busy minute is most of the wait: show how it goes. */
-	pipeline_status(p, from, from + last);
+	pipeline_status(p, from, from + o.last);
 	pipeline_arg(p, "-s");
 	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
 	pipeline_arg(p, since);
@@ -222,15 +391,15 @@ debug(int argc, char *argv[])
 		pipeline_arg(p, list);
 	}
 	/* Files written out before the window are not even opened. */
-	nfiles = ring_files(p, time(NULL) - (time_t)(last / 1000000000ULL) - 1,
-	    &bytes, &newest);
+	nfiles = ring_files(p, time(NULL) - (time_t)(o.last / 1000000000ULL) -
+	    1, &bytes, &newest);
 	if (*now_snap != '\0')
 		pipeline_arg(p, now_snap);
 	if (*mark_snap != '\0')
 		pipeline_arg(p, mark_snap);
-	pipeline_diagnosis(p, target, nt, slice_opts, ns);
-	snprintf(file, sizeof(file), "debug-%lld.gz", (long long)time(NULL));
-	ring_path(out, sizeof(out), file);
+	debug_reserve(out, sizeof(out), report, sizeof(report));
+	add(o.slice, &o.ns, 8, "--report", report);
+	pipeline_diagnosis(p, o.target, o.nt, o.slice, o.ns);
 	pipeline_arg(p, "-o");
 	pipeline_arg(p, out);
 	if (list != NULL) {
@@ -242,11 +411,14 @@ debug(int argc, char *argv[])
 		snprintf(who, sizeof(who), "every thread");
 	fprintf(stderr, "argus: diagnosing the last %.0f s of %s (%d ring "
 	    "file%s, %.1f MiB), %s; the graph and the diagnosis go to %s\n",
-	    last / 1e9, ring, nfiles, nfiles == 1 ? "" : "s", bytes / 1048576.0,
+	    o.last / 1e9, ring, nfiles, nfiles == 1 ? "" : "s", bytes / 1048576.0,
 	    who, out);
 	status = pipeline_run(p);
 	pipeline_free(p);
 	free(list);
+	diagnosis_show(out, report, o.json, o.verbose, status, o.at,
+	    *mark_snap != '\0' ? mark_snap : NULL);
+	debug_rotate(out);
 	return status;
 }
 

@@ -18,7 +18,9 @@ static const char usage[] =
 "noticed; argus-spin takes the last mark as the moment of the hang.  The\n"
 "recorder writes out what its kernel buffers hold, the hang's past.\n"
 "Then take a wait-for snapshot (argus-waitfor(1)) into the recorder's\n"
-"directory, which 'argus debug' reads with the recording.\n"
+"directory, which 'argus debug' reads with the recording, and the user\n"
+"stacks of the threads blocked a second or more, which it shows for a\n"
+"hang it diagnoses at the mark.\n"
 "\n"
 "  --no-snapshot   only the mark\n";
 
@@ -27,7 +29,8 @@ mark(int argc, char *argv[])
 {
 	static const char *roots[] = { "/sys/kernel/tracing",
 	    "/sys/kernel/debug/tracing" };
-	char path[PATH_MAX], text[1024] = "argus-mark";
+	char path[PATH_MAX], stacks[PATH_MAX], text[1024] = "argus-mark";
+	uint64_t t;
 	size_t i, n = strlen(text), m;
 	pid_t pid;
 	int fd = -1, k = 1, snap = 1;
@@ -58,8 +61,11 @@ mark(int argc, char *argv[])
 	/* The hang's past, out of the kernel's ring before it wraps. */
 	recorder_drain(pid);
 	/* The mark is made: a snapshot that fails is said, not fatal. */
-	if (snap)
-		snapshot_take(path, sizeof(path));
+	if (snap && (t = snapshot_take(path, sizeof(path))) != 0) {
+		/* Where the blocked threads are: the hang may end before debug. */
+		snapshot_stacks(t, stacks, sizeof(stacks));
+		present_save(path, stacks);
+	}
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "util.h"
@@ -51,6 +52,7 @@ void		 pipeline_stage(struct pipeline *, const char *prog);
 void		 pipeline_arg(struct pipeline *, const char *arg);
 int		 pipeline_run(struct pipeline *);
 char		*pipeline_output(struct pipeline *, int *status);	/* one stage */
+void		 pipeline_quiet(struct pipeline *);	/* its stderr: none */
 /*
  * While it runs, one status line on stderr for all its stages, if stderr
  * is a terminal (statusline.c); FROM..TO, the window its first stage
@@ -86,6 +88,9 @@ void		 pipeline_diagnosis(struct pipeline *, char *const target[],
 uint64_t	 snapshot_take(char *buf, size_t size);
 int		 snapshot_newest(uint64_t since, uint64_t before, char *buf,
 		    size_t size);
+/* The path of the stacks taken with the snapshot of time t; a path's t. */
+void		 snapshot_stacks(uint64_t t, char *buf, size_t size);
+uint64_t	 snapshot_time(const char *path);
 
 /*
  * recorder.c.  The recorder's directory: ring_default() sets ring when
@@ -105,12 +110,73 @@ uint64_t	 snapshot_waiting_since(const char *snap, char *const target[],
 int		 ring_files(struct pipeline *, time_t since,
 		    unsigned long long *bytes, time_t *newest);
 void		 ring_path(char *buf, size_t size, const char *name);
-/* waits, summary: -n COUNT, --last TIME; their FILEs or the recent ring. */
+/*
+ * recent.c: waits, summary: -n COUNT, --last TIME, and which threads
+ * (--all, --pid, --tid, --comm), passed to the stage; their FILEs or the
+ * recent ring.
+ */
+struct recent {
+	const char	*count;
+	uint64_t	 last;
+	char		*filter[16];	/* the stage's options */
+	int		 nfilter;
+};
 int		 recent_options(const struct command *, int argc, char *argv[],
-		    const char **count, uint64_t *last);
+		    struct recent *);
+void		 recent_filters(struct pipeline *, const struct recent *);
 void		 recent_inputs(struct pipeline *, char *files[], int nfiles,
 		    uint64_t last, int sep);
 /* The ring files' relation indexes as arguments; -1 if one lacks its own. */
 int		 ring_indexes(struct pipeline *);
+
+/*
+ * debugfiles.c: argus debug's outputs in the recorder's directory.  A
+ * name of its own for each run's graph (debug-SECONDS[-N].gz, made
+ * there at once, so two runs in one second never share one) and a
+ * report file beside it; the oldest removed beyond --keep N|SIZE.
+ */
+void		 keep_parse(const char *);
+void		 debug_reserve(char *out, size_t osize, char *report,
+		    size_t rsize);
+void		 debug_rotate(const char *out);
+
+/*
+ * diagnosis.c: what argus debug shows of the pipeline's output: the
+ * moment diagnosed, argus-slice's report, where the chain's threads wait
+ * now; as text on stdout, or as JSON into json ("-": stdout, the text to
+ * stderr).
+ */
+void		 diagnosis_show(const char *out, const char *report,
+		    const char *json, int verbose, int status,
+		    const char *asked, const char *mark_snap);
+
+/* present.c: the stacks now of those of the threads still blocked. */
+struct pstack {
+	uint32_t	 pid, tid;
+	char		 comm[64];
+	char		 state;		/* S or D */
+	char		**kframes, **uframes;	/* innermost first */
+	int		 nk, nu;
+	const char	*telling;	/* its most telling function, or NULL */
+	const char	*caller;	/* the next such, its caller's */
+	const char	*fallback;	/* without: its first own frame */
+};
+struct pstack	*present_stacks(const uint32_t *pids, const uint32_t *tids,
+		    int n, int *np);
+/*
+ * argus mark's: the user stacks of the threads blocked at least a second
+ * in the snapshot SNAP, into OUT (stack records); and read back.
+ */
+void		 present_save(const char *snap, const char *out);
+struct pstack	*present_load(const char *stacks, const char *snap, int *np);
+struct pstack	*present_marked(const char *snap, const uint32_t *pids,
+		    const uint32_t *tids, int n, int *np);
+/* Taken first, of the target's chain in the wait-for snapshot SNAP. */
+void		 present_early(const char *snap, char *const target[], int nt);
+struct pstack	*present_chain(const uint32_t *pids, const uint32_t *tids,
+		    int n, int *np);
+void		 present_show(FILE *, const char *title, const struct pstack *,
+		    int n, int verbose);
+void		 present_free(struct pstack *, int n);
 
 #endif

@@ -28,6 +28,7 @@ struct pipeline {
 	struct stage	*s;
 	int		 n;
 	int		 line;		/* a status line, if on a terminal */
+	int		 quiet;		/* pipeline_output: its stderr dropped */
 	uint64_t	 from, to;	/* the window the first stage reads */
 };
 
@@ -188,12 +189,16 @@ pipeline_output(struct pipeline *p, int *status)
 	size_t len = 0, cap = 0;
 	ssize_t n;
 	pid_t pid;
-	int fd[2];
+	int fd[2], null = -1;
 
 	if (pipe2(fd, O_CLOEXEC) == -1)
 		die(EX_OSERR, "pipe");
-	pid = spawn(p->s[0].argv, -1, fd[1], -1);
+	if (p->quiet && (null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		die(EX_OSERR, "/dev/null");
+	pid = spawn(p->s[0].argv, -1, fd[1], null);
 	close(fd[1]);
+	if (null != -1)
+		close(null);
 	for (;;) {
 		if (len + 4096 > cap) {
 			cap = cap ? 2 * cap : 65536;
@@ -212,6 +217,12 @@ pipeline_output(struct pipeline *p, int *status)
 	buf[len] = '\0';
 	*status = run_wait(pid);
 	return buf;
+}
+
+void
+pipeline_quiet(struct pipeline *p)
+{
+	p->quiet = 1;
 }
 
 void

@@ -16,6 +16,9 @@
 #include "porcelain.h"
 
 #define SNAP_KEEP	16
+/* The user stacks `argus mark' took with a snapshot (present.c). */
+#define STK_PREFIX	"argus-stk-"
+#define STK_SUFFIX	".csv.gz"
 
 /* The time in a snapshot's name; 0 for a name that is not one. */
 static uint64_t
@@ -92,6 +95,9 @@ snapshot_take(char *buf, size_t size)
 		snap_name(old, sizeof(old), v[i]);
 		if (unlink(old) == -1 && errno != ENOENT)
 			warnx_("%s: %s", old, strerror(errno));
+		snapshot_stacks(v[i], old, sizeof(old));
+		if (unlink(old) == -1 && errno != ENOENT)
+			warnx_("%s: %s", old, strerror(errno));
 	}
 	free(v);
 	return t;
@@ -113,4 +119,22 @@ snapshot_newest(uint64_t since, uint64_t before, char *buf, size_t size)
 	}
 	free(v);
 	return found;
+}
+
+void
+snapshot_stacks(uint64_t t, char *buf, size_t size)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s%llu%s", STK_PREFIX,
+	    (unsigned long long)t, STK_SUFFIX);
+	ring_path(buf, size, name);
+}
+
+uint64_t
+snapshot_time(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return snap_time(slash != NULL ? slash + 1 : path);
 }

@@ -12,29 +12,34 @@
 #include "porcelain.h"
 
 static const char usage[] =
-"usage: argus summary [-n COUNT] [--last TIME] [FILE ...]\n"
+"usage: argus summary [-n COUNT] [--last TIME] [--all] [--pid PID | --tid TID |\n"
+"                     --comm NAME] [FILE ...]\n"
 "The first look at a capture (FILE...) or at the flight recorder's recent\n"
 "recording: its span, events by type, what was lost, CPUs, and the\n"
 "threads that ran most, were blocked most, and waited longest for a CPU\n"
 "(argus-summary(1)).\n"
 "\n"
 "  -n, --count COUNT   threads in each table (default 10; 0: all)\n"
-"  --last TIME         how much of the recording to read (default 60s)\n";
+"  --last TIME         how much of the recording to read (default 60s)\n"
+"  --all               idle threads too (only their own timers woke them\n"
+"                      and they woke no one; kernel threads idle), left\n"
+"                      out by default\n"
+"  --pid, --tid, --comm  only that process's or thread's rows\n";
 
 static int
 summary(int argc, char *argv[])
 {
 	struct pipeline *p;
-	const char *count;
-	uint64_t last;
+	struct recent r;
 	int status;
 
-	optind = recent_options(&cmd_summary, argc, argv, &count, &last);
+	optind = recent_options(&cmd_summary, argc, argv, &r);
 	p = pipeline_new();
 	pipeline_stage(p, "argus-summary");
 	pipeline_arg(p, "-n");
-	pipeline_arg(p, count);
-	recent_inputs(p, argv + optind, argc - optind, last, 1);
+	pipeline_arg(p, r.count);
+	recent_filters(p, &r);
+	recent_inputs(p, argv + optind, argc - optind, r.last, 1);
 	status = pipeline_run(p);
 	pipeline_free(p);
 	return status;

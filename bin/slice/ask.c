@@ -26,12 +26,19 @@ ask_init(enum ask_mode m, const char *answers)
 		answers_name = answers;
 		if ((in = fopen(answers, "r")) == NULL)
 			die(EX_NOINPUT, "%s", answers);
-	} else if (m == ASK_TTY) {
-		if ((tty = fopen("/dev/tty", "r+")) == NULL)
-			die(EX_UNAVAILABLE, "/dev/tty: cannot ask questions "
-			    "(use --auto or --answers FILE)");
-		in = tty;
 	}
+}
+
+/* The terminal only once there is a question: none may be asked. */
+static void
+open_tty(void)
+{
+	if (tty != NULL)
+		return;
+	if ((tty = fopen("/dev/tty", "r+")) == NULL)
+		die(EX_UNAVAILABLE, "/dev/tty: cannot ask questions "
+		    "(use --auto or --answers FILE)");
+	in = tty;
 }
 
 int
@@ -205,6 +212,8 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 	queries++;
 	if (mode == ASK_AUTO)
 		return by_rule(g, at, cand, n, how);
+	if (mode == ASK_TTY)
+		open_tty();
 	if (tty != NULL) {
 		describe_vertex(g, at, desc, sizeof(desc));
 		fprintf(tty, "\nWhich of these caused %s?\n", desc);

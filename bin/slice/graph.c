@@ -394,6 +394,8 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int flags)
 			read_stack(g, rec);
 		else if (wait_parse(rec, &wr))
 			read_wait(g, &wr);
+		else if (summary_of(rec, "argus-spin"))
+			g->spun = 1;
 	}
 	stop_if_interrupted();	/* a cut graph is no graph to judge */
 	if (show)

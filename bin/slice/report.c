@@ -135,8 +135,9 @@ print_chain(struct graph *g, const struct diagnosis *d, int r, FILE *fp)
 
 	fprintf(fp, "Wait chain:");
 	while (n-- > 0)
-		fprintf(fp, " %s%s", who(g, d->c[hop[n]].vertex, buf,
-		    sizeof(buf)), n > 0 ? " \u2192" : "\n");
+		fprintf(fp, " %s%s%s", who(g, d->c[hop[n]].vertex, buf,
+		    sizeof(buf)), n > 0 ? " " : "",
+		    n > 0 ? charset_arrow() : "\n");
 }
 
 static int

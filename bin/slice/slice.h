@@ -83,6 +83,7 @@ struct graph {
 	int		 nsnapw;	/* waited for */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
+	int		 spun;		/* argus-spin ran (its summary) */
 };
 
 /* graph.c; flags: */

@@ -110,6 +110,31 @@ episodes_at(const struct tracked *t, uint64_t when, const struct spin_opts *o)
 	return 1;
 }
 
+/*
+ * The hang going on at `when' (the end of the input: now, when the input
+ * is the recent recording): the episode holding it, if it is at least
+ * the threshold long.
+ */
+int
+episodes_hung_at(const struct tracked *t, uint64_t when,
+    const struct spin_opts *o)
+{
+	size_t i, found = t->vv.n, first, last;
+	const struct sclass *c;
+
+	for (i = 0; i < t->vv.n; i++)
+		if (VSUM(t, i)->recorded && VSUM(t, i)->begin <= when &&
+		    when <= VSUM(t, i)->end)
+			found = i;
+	if (found == t->vv.n)
+		return 0;
+	c = claim(t, found, o, &first, &last);
+	if (VSUM(t, last)->end - VSUM(t, first)->begin < o->threshold)
+		return 0;
+	add(t, first, last, c);
+	return 1;
+}
+
 void
 episodes_long(const struct tracked *t, const struct spin_opts *o)
 {

@@ -1,14 +1,28 @@
 /*
  * When the user saw the hang: --at TIME (CLOCK_MONOTONIC ns, or
- * +DURATION from the first record, as argus-cat's --since), else the last
- * `argus mark' annotation in the trace (a marker event whose text starts
- * with "argus-mark"), else none: then every long episode is a hang.
+ * +DURATION from the first record, as argus-cat's --since), --at mark
+ * (the last `argus mark' annotation in the trace: a marker event whose
+ * text starts with "argus-mark"), --at now (the end of the input); by
+ * default the last mark, else none: then every long episode is a hang.
  */
 #include <string.h>
 
 #include "spin.h"
 
 #define MARK	"argus-mark"
+
+void
+moment_parse(struct moment *m, const char *arg)
+{
+	if (strcmp(arg, "now") == 0)
+		m->ask = AT_NOW;
+	else if (strcmp(arg, "mark") == 0)
+		m->ask = AT_MARK;
+	else {
+		m->ask = AT_TIME;
+		when_parse(&m->at, "--at", arg);
+	}
+}
 
 void
 moment_see(struct moment *m, const struct record *rec, const struct event *ev)
@@ -23,5 +37,5 @@ moment_see(struct moment *m, const struct record *rec, const struct event *ev)
 uint64_t
 moment_when(const struct moment *m)
 {
-	return m->at.set ? when_resolve(&m->at, m->first) : m->mark;
+	return m->ask == AT_TIME ? when_resolve(&m->at, m->first) : m->mark;
 }

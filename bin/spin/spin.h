@@ -71,14 +71,17 @@ void		 history_finish(uint64_t end);
 extern uint64_t	 nvertex_records;
 
 /* moment.c: --at, or the last argus-mark annotation. */
+enum moment_ask { AT_DEFAULT, AT_TIME, AT_NOW, AT_MARK };
 struct moment {
-	struct when	 at;		/* --at */
+	enum moment_ask	 ask;		/* what --at asked for */
+	struct when	 at;		/* --at TIME */
 	uint64_t	 first;		/* first time in the input */
 	uint64_t	 mark;		/* last argus-mark marker, NO_TIME if none */
 };
 void		 moment_see(struct moment *, const struct record *,
 		    const struct event *);
 uint64_t	 moment_when(const struct moment *);	/* NO_TIME: none */
+void		 moment_parse(struct moment *, const char *arg);
 
 /*
  * A hang is this long (--threshold); the vertices of a loop that makes no
@@ -120,6 +123,9 @@ struct episode {
 void		 episodes_init(void);
 /* The episode at the moment, or every one at least threshold long. */
 int		 episodes_at(const struct tracked *, uint64_t when,
+		    const struct spin_opts *);
+/* The episode at the moment, if it is a hang (threshold long). */
+int		 episodes_hung_at(const struct tracked *, uint64_t when,
 		    const struct spin_opts *);
 void		 episodes_long(const struct tracked *, const struct spin_opts *);
 struct episode	*episodes(size_t *n);

@@ -110,6 +110,12 @@ setup() {
 	run argus-cat -p 30 a.csv b.csv
 	[ "$(printf '%s\n' "$output" | grep -c '^meta')" -eq 1 ]
 	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 2 ]
+	# A kind the stream has no such thing as: a typo, said.
+	run argus-cat -k event,nosuchkind a.csv
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"--kind: 'nosuchkind' is not a record kind"* ]]
+	run argus-cat -k ksym,summary,wait a.csv
+	[ "$status" -eq 0 ]
 }
 
 @test "select by time, absolute and relative to the first record" {

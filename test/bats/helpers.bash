@@ -283,3 +283,7 @@ check_json() {
 		exit bad > 0
 	}'
 }
+
+# Reports draw arrows in UTF-8 only where the locale says UTF-8 (ASCII
+# under LC_ALL=C): the tests read them in UTF-8, whatever the machine's.
+export LC_ALL=C.UTF-8

@@ -44,3 +44,32 @@ setup() {
 	[ "$status" -eq 0 ]
 	grep -q '^meta,.*,probe,' "$BATS_TEST_TMPDIR/t.csv"
 }
+
+@test "install: the cron example runs the installed programs; a night archives that day's files and stops at a failure" {
+	cron="$D/usr/share/doc/argus/examples/argus.cron"
+	grep -qx 'PATH=/usr/bin:/usr/bin:/bin' "$cron"
+	! grep -q '@BINDIR@\|/usr/local' "$cron"
+	# The nightly line, on directories of this test's.
+	T=$BATS_TEST_TMPDIR
+	line=$(grep -P '^30 3 ' "$cron" | cut -f3- | sed -e 's/\\%/%/g' \
+	    -e "s|/var/lib/argus|$T/ring|g" -e "s|/var/archive/argus|$T/archive|g")
+	mkdir -m 700 "$T/ring" "$T/archive"
+	printf 'argus-stream,1\nmeta,1,,,source,test\n' | gzip >"$T/ring/argus-ring-000001.csv.gz"
+	for f in debug-1.gz debug-2.gz debug-3.gz argus-snap-5.csv.gz; do
+		echo x | gzip >"$T/ring/$f"
+	done
+	touch -d "yesterday 12:00" "$T/ring/debug-1.gz" "$T/ring/argus-snap-5.csv.gz"
+	touch -d "2 days ago 12:00" "$T/ring/debug-2.gz"
+	chmod 600 "$T"/ring/*
+	day=$(date -d yesterday +%F)
+	run env ARGUS_RING="$T/ring" PATH="$D/usr/bin:/usr/bin:/bin" sh -c "$line"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(ls "$T/archive/$day")" = "$(printf '%s\n' argus-snap-5.csv.gz debug-1.gz ring.gz)" ]
+	[ "$(stat -c %a "$T/archive/$day")" = 700 ]
+	# Run again, the day's directory is there: it fails, and goes no further.
+	rm "$T/archive/$day/ring.gz"
+	run env ARGUS_RING="$T/ring" PATH="$D/usr/bin:/usr/bin:/bin" sh -c "$line"
+	[ "$status" -ne 0 ]
+	[ ! -e "$T/archive/$day/ring.gz" ]
+}

@@ -285,6 +285,11 @@ diagnose_nap() {
 	argus-segment -q -Z sib.csv | argus-link -q | argus-spin -q --tid 1 -T 1s |
 	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
 	    grep -q '^Wait chain: client 1 → worker 2 → worker 4$'
+	# A locale without UTF-8 gets ASCII, not bytes it cannot show.
+	out=$(argus-segment -q -Z sib.csv | argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | LC_ALL=C argus-slice --auto -Z 2>&1 >/dev/null)
+	grep -q '^Wait chain: client 1 -> worker 2 -> worker 4$' <<<"$out"
+	! LC_ALL=C grep -q '[^ -~]' <<<"$out"
 	# Nobody waits for worker 4: no suspect.
 	grep -v 'socket:52' sib.csv >alone.csv
 	out=$(diagnose_nap <alone.csv)

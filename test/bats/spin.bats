@@ -232,8 +232,10 @@ graph() {
 	run argus-spin -q -o out g
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	# Everything passes, in order; the spin and the summary follow.
-	[ "$(zcat out | head -n -2)" = "$(cat g)" ]
+	# Everything passes, in order; the moment taken, the spin and the
+	# summary follow.
+	[ "$(zcat out | head -n -3)" = "$(cat g)" ]
+	zcat out | tail -n 3 | head -n 1 | grep -qx 'meta,3000002000,,,moment,every'
 	zcat out | tail -n 2 | head -n 1 |
 	    grep -qx 'spin,3000002000,10,10,4,LongWait,1100,3000001100,30,1,wakeup,7,4,app'
 	zcat out | tail -n 1 | grep -q '^summary,3000002000,,,argus-spin,spins,1,'

@@ -189,3 +189,55 @@ row() {	# title thread
 	grep -q '^lost     ' <<<"$output"
 	[[ "${lines[1]}" == "source   tracefs on "* ]]
 }
+
+@test "summary: idle threads left out unless --all (a loop only its timer woke, a kernel thread idle); --comm, --pid" {
+	# poller 40/41 sleeps in epoll_wait at 1.1 s, a timer wakes it at
+	# 1.5 s, it sleeps again at 1.51 s waking no one: a loop idling.
+	# kworker 50/51 idles in state I.  client 60/61 waits in read from
+	# 1.2 s for server 70/71, which wakes it at 1.9 s from its own work.
+	stream >idle.csv <<-'EOF2'
+	meta,1000000000,,,source,test
+	event,1000000000,40,41,,0,sys_enter,-,232,epoll_wait,3,0x0,0x1
+	event,1100000000,40,41,,0,switch,-,S,50,51,kworker
+	event,1150000000,50,51,,0,switch,-,I,60,61,client
+	event,1200000000,60,61,,0,sys_enter,-,0,read,3,0x0,0x1
+	event,1210000000,60,61,,0,switch,-,S,70,71,server
+	event,1500000000,70,71,,0,hrtimer_expire_entry,h,0x0,0xffffffff8141e4b0
+	event,1500000000,70,71,,0,waking,h,40,41,0,poller
+	event,1500000000,70,71,,0,hrtimer_expire_exit,h,0x0
+	event,1500000000,70,71,,0,switch,-,R,40,41,poller
+	event,1510000000,40,41,,0,switch,-,S,70,71,server
+	event,1900000000,70,71,,0,waking,-,60,61,0,client
+	event,1950000000,70,71,,0,switch,-,S,60,61,client
+	event,2000000000,60,61,,0,sys_exit,-,0,read,1
+	EOF2
+	run argus-summary idle.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -n "$(row blocked client)" ]
+	[ -z "$(row blocked poller)" ]
+	[ -z "$(row blocked kworker)" ]
+	[[ "$output" == *"(2 idle threads left out of the blocked: only their own timers woke them and they woke no one, or kernel threads idle; -a shows them)"* ]]
+	run argus-summary --all idle.csv
+	[ -n "$(row blocked poller)" ]
+	[ -n "$(row blocked kworker)" ]
+	run argus-summary -a --comm poller idle.csv
+	[ -n "$(row blocked poller)" ]
+	[ -z "$(row blocked client)" ]
+	run argus-summary --pid 60 idle.csv
+	[ -n "$(row blocked client)" ]
+	[ -z "$(row 'on CPU' server)" ]
+}
+
+@test "summary: a ring older than the window is said, exit 66, as debug says it" {
+	mkdir -m 700 old
+	printf 'argus-stream,1\n' | gzip >old/argus-ring-000001.csv.gz
+	chmod 600 old/argus-ring-000001.csv.gz
+	touch -d '1 hour ago' old/argus-ring-000001.csv.gz
+	run argus --ring old summary --last 60s
+	echo "$output"
+	[ "$status" -eq 66 ]
+	[[ "$output" == *"old: nothing recorded in the last 60 s: its newest file was written "*"; the recorder is not running ('argus start')"* ]]
+	run argus --ring old waits --last 60s
+	[ "$status" -eq 66 ]
+}

@@ -1,0 +1,309 @@
+/*
+ * What argus debug shows once the pipeline is done, read back from its
+ * output (the debug file: argus-spin's moment record, argus-slice's root
+ * records) rather than from the stages' words: which moment was
+ * diagnosed, argus-slice's report, and where the threads of the chain
+ * that are still blocked wait now (present.c).
+ *
+ * With --json, the same as one JSON object (argus(1), DIAGNOSIS AS JSON):
+ *
+ *	{"argus_debug":1, "file":DEBUG, "status":EXIT, "found":BOOL,
+ *	 "moment":{"kind":"now|mark|at|every", "ns":MONO, "time":ISO},
+ *	 "diagnoses":[{"victim":THREAD, "chain":[THREAD...],
+ *	               "root_causes":[THREAD...]}],
+ *	 "stacks":[{"pid","tid","comm","state","function","caller",
+ *	            "kernel":[FRAME...], "user":[FRAME...]}]}
+ *
+ * THREAD is {"kind","pid","tid","comm","vertex","depth","begin_ns",
+ * "end_ns","class","evidence","function"}.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chrome.h"
+#include "file.h"
+#include "graph.h"
+#include "porcelain.h"
+
+struct droot {
+	enum root_kind	 kind;
+	uint32_t	 pid, tid;
+	uint64_t	 vertex, depth, begin, end;
+	char		 class[32], why[256], comm[64], function[128];
+};
+
+struct found {
+	char		 moment[16];	/* now, mark, at, every; "" unknown */
+	uint64_t	 moment_ns;	/* NO_TIME: none */
+	struct droot	*r;
+	int		 nr;
+};
+
+static void
+read_found(const char *out, struct found *f)
+{
+	char *paths[1] = { (char *)out };
+	const struct record *rec;
+	struct source *src;
+	struct root_rec rr;
+	struct droot *d;
+	const char *v;
+	int fd;
+
+	memset(f, 0, sizeof(*f));
+	f->moment_ns = NO_TIME;
+	/* An empty file: the pipeline failed before it wrote one. */
+	if ((fd = open(out, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return;
+	if (lseek(fd, 0, SEEK_END) <= 0) {
+		close(fd);
+		unlink(out);
+		return;
+	}
+	close(fd);
+	src = source_open(paths, 1);
+	while ((rec = source_next(src)) != NULL) {
+		if (rec->comment)
+			continue;
+		if (rec->nf > COL_FIRST_OWN + 1 &&
+		    strcmp(rec->f[COL_KIND], "meta") == 0 &&
+		    strcmp(rec->f[COL_FIRST_OWN], META_MOMENT) == 0) {
+			v = rec->f[COL_FIRST_OWN + 1];
+			snprintf(f->moment, sizeof(f->moment), "%.*s",
+			    (int)strcspn(v, " "), v);
+			if (strchr(v, ' ') != NULL)
+				f->moment_ns = strtoull(strchr(v, ' ') + 1,
+				    NULL, 10);
+		} else if (root_parse(rec, &rr)) {
+			f->r = xrealloc(f->r, (f->nr + 1) * sizeof(*f->r));
+			d = &f->r[f->nr++];
+			memset(d, 0, sizeof(*d));
+			d->kind = rr.kind;
+			d->pid = rr.pid;
+			d->tid = rr.tid;
+			d->vertex = rr.vertex;
+			d->depth = rr.depth;
+			d->begin = rr.begin;
+			d->end = rr.end;
+			snprintf(d->class, sizeof(d->class), "%s",
+			    rr.class->name);
+			snprintf(d->why, sizeof(d->why), "%s", rr.why);
+			snprintf(d->comm, sizeof(d->comm), "%s", rr.comm);
+			snprintf(d->function, sizeof(d->function), "%s",
+			    rr.function);
+		}
+	}
+	source_close(src);
+}
+
+/* A CLOCK_MONOTONIC time as the local clock said it, to the second. */
+static void
+clock_words(uint64_t mono, char *buf, size_t size, int iso)
+{
+	struct timespec rt, mt;
+	int64_t off;
+	time_t t;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mt);
+	off = ((int64_t)rt.tv_sec - mt.tv_sec) * 1000000000LL +
+	    (rt.tv_nsec - mt.tv_nsec);
+	t = ((int64_t)mono + off) / 1000000000LL;
+	strftime(buf, size, iso ? "%FT%T%z" : "%F %T", localtime(&t));
+}
+
+static void
+moment_line(const struct found *f, const char *asked, FILE *fp)
+{
+	char when[64] = "";
+
+	if (f->moment_ns != NO_TIME)
+		clock_words(f->moment_ns, when, sizeof(when), 0);
+	if (strcmp(f->moment, "now") == 0)
+		fprintf(fp, "Moment: the hang going on now (%s)\n", when);
+	else if (strcmp(f->moment, "mark") == 0)
+		fprintf(fp, "Moment: the last 'argus mark', %s%s\n", when,
+		    strcmp(asked, "mark") == 0 ? "" :
+		    " (the target does not hang now)");
+	else if (strcmp(f->moment, "at") == 0)
+		fprintf(fp, "Moment: %s, as asked (--at)\n", when);
+	else if (strcmp(f->moment, "every") == 0)
+		fprintf(fp, "Moment: every hang of the target in the window "
+		    "(it does not hang now, and no mark)\n");
+}
+
+static void
+copy_report(const char *report, FILE *to)
+{
+	char buf[8192];
+	size_t n;
+	FILE *fp;
+
+	if ((fp = fopen(report, "re")) == NULL)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		fwrite(buf, 1, n, to);
+	fclose(fp);
+}
+
+static void
+json_thread(FILE *fp, const struct droot *d)
+{
+	fprintf(fp, "{\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,\"comm\":",
+	    root_kind_name(d->kind), d->pid, d->tid);
+	chrome_str(fp, d->comm);
+	fprintf(fp, ",\"vertex\":%llu,\"depth\":%llu,\"begin_ns\":%llu,"
+	    "\"end_ns\":%llu,\"class\":", (unsigned long long)d->vertex,
+	    (unsigned long long)d->depth, (unsigned long long)d->begin,
+	    (unsigned long long)d->end);
+	chrome_str(fp, d->class);
+	fputs(",\"evidence\":", fp);
+	chrome_str(fp, d->why);
+	fputs(",\"function\":", fp);
+	chrome_str(fp, d->function);
+	fputc('}', fp);
+}
+
+static void
+json_frames(FILE *fp, const char *key, char **v, int n)
+{
+	int i;
+
+	fprintf(fp, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', fp);
+		chrome_str(fp, v[i]);
+	}
+	fputc(']', fp);
+}
+
+static void
+json_write(FILE *fp, const char *out, int status, const struct found *f,
+    const struct pstack *s, int ns)
+{
+	char when[64];
+	int i, j, k, first;
+
+	fprintf(fp, "{\"argus_debug\":1,\"file\":");
+	chrome_str(fp, out);
+	fprintf(fp, ",\"status\":%d,\"found\":%s,\n\"moment\":{\"kind\":",
+	    status, status == 0 ? "true" : "false");
+	chrome_str(fp, f->moment);
+	if (f->moment_ns != NO_TIME) {
+		clock_words(f->moment_ns, when, sizeof(when), 1);
+		fprintf(fp, ",\"ns\":%llu,\"time\":\"%s\"",
+		    (unsigned long long)f->moment_ns, when);
+	}
+	fputs("},\n\"diagnoses\":[", fp);
+	/* A victim begins each diagnosis; its culprits follow it. */
+	for (i = 0, first = 1; i < f->nr; i = j) {
+		for (j = i + 1; j < f->nr && f->r[j].kind != RK_VICTIM; j++)
+			;
+		fprintf(fp, "%s\n{\"victim\":", first ? "" : ",");
+		first = 0;
+		json_thread(fp, &f->r[i]);
+		fputs(",\"chain\":[", fp);
+		for (k = i + 1; k < j; k++) {
+			if (k > i + 1)
+				fputc(',', fp);
+			json_thread(fp, &f->r[k]);
+		}
+		fputs("],\"root_causes\":[", fp);
+		for (k = i + 1, first = 1; k < j; k++)
+			if (f->r[k].kind == RK_ROOT || f->r[k].kind == RK_CYCLE ||
+			    (f->r[k].kind == RK_CULPRIT && k + 1 == j)) {
+				if (!first)
+					fputc(',', fp);
+				first = 0;
+				json_thread(fp, &f->r[k]);
+			}
+		fputs("]}", fp);
+		first = 0;
+	}
+	fputs("],\n\"stacks\":[", fp);
+	for (i = 0; i < ns; i++) {
+		fprintf(fp, "%s\n{\"pid\":%u,\"tid\":%u,\"comm\":", i ? "," : "",
+		    s[i].pid, s[i].tid);
+		chrome_str(fp, s[i].comm);
+		fprintf(fp, ",\"state\":\"%c\",\"function\":", s[i].state);
+		chrome_str(fp, s[i].telling ? s[i].telling : "");
+		fputs(",\"caller\":", fp);
+		chrome_str(fp, s[i].caller ? s[i].caller : "");
+		json_frames(fp, "kernel", s[i].kframes, s[i].nk);
+		json_frames(fp, "user", s[i].uframes, s[i].nu);
+		fputc('}', fp);
+	}
+	fputs("]}\n", fp);
+}
+
+/* The chain's threads, each once: those whose stacks are worth taking. */
+static int
+chain_threads(const struct found *f, uint32_t **pids, uint32_t **tids)
+{
+	int i, j, n = 0;
+
+	*pids = xcalloc(f->nr + 1, sizeof(**pids));
+	*tids = xcalloc(f->nr + 1, sizeof(**tids));
+	for (i = 0; i < f->nr; i++) {
+		for (j = 0; j < n && (*tids)[j] != f->r[i].tid; j++)
+			;
+		if (j < n || f->r[i].tid == 0)
+			continue;
+		(*pids)[n] = f->r[i].pid;
+		(*tids)[n++] = f->r[i].tid;
+	}
+	return n;
+}
+
+void
+diagnosis_show(const char *out, const char *report, const char *json,
+    int verbose, int status, const char *asked, const char *mark_stacks)
+{
+	FILE *text = stdout, *jf = NULL;
+	struct pstack *s = NULL;
+	struct outfile of;
+	struct found f;
+	uint32_t *pids, *tids;
+	int n, ns = 0;
+
+	read_found(out, &f);
+	if (json != NULL && strcmp(json, "-") == 0) {
+		jf = stdout;
+		text = stderr;
+	} else if (json != NULL)
+		jf = outfile_fopen(&of, json);	/* whole when complete */
+	moment_line(&f, asked, text);
+	fflush(text);
+	copy_report(report, text);
+	unlink(report);
+	n = chain_threads(&f, &pids, &tids);
+	/* A mark's hang: where they waited then, if the mark took stacks. */
+	if (n > 0 && strcmp(f.moment, "mark") == 0 && mark_stacks != NULL &&
+	    (s = present_marked(mark_stacks, pids, tids, n, &ns)) != NULL)
+		present_show(text, "Where they waited at the mark:", s, ns,
+		    verbose);
+	else {
+		if (n > 0)
+			s = present_chain(pids, tids, n, &ns);
+		present_show(text, "Where they wait now:", s, ns, verbose);
+	}
+	if (jf != NULL) {
+		json_write(jf, out, status, &f, s, ns);
+		if (jf != stdout)
+			outfile_fclose(jf, &of);
+		else if (fflush(jf) == EOF)
+			die(EX_IOERR, "stdout");
+	}
+	if (fflush(text) == EOF)
+		die(EX_IOERR, "stdout");
+	present_free(s, ns);
+	free(pids);
+	free(tids);
+	free(f.r);
+}
