@@ -99,6 +99,8 @@ void		 writer_fields(struct writer *, char **f, size_t nf);
 void		 writer_record(struct writer *, const struct record *);	/* as read */
 void		 writer_splice(struct writer *, const struct record *, size_t col,
 		    const char *val);	/* as read, but one column */
+void		 writer_splice_u64(struct writer *, const struct record *,
+		    size_t col, uint64_t val);	/* the same, a number */
 void		 writer_flush(struct writer *);
 void		 writer_close(struct writer *);
 void		 writer_discard(struct writer *);

@@ -473,15 +473,22 @@ writer_str(struct writer *w, const char *s)
 	writer_strn(w, s, strlen(s));
 }
 
+/* v in decimal, ending at end: where it begins. */
+static char *
+decimal(char *end, uint64_t v)
+{
+	do {
+		*--end = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 static void
 put_decimal(struct writer *w, uint64_t v, int neg)
 {
-	char tmp[21], *p = tmp + sizeof(tmp);
+	char tmp[21], *p = decimal(tmp + sizeof(tmp), v);
 
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
 	if (neg)
 		*--p = '-';
 	sep(w);
@@ -610,6 +617,16 @@ writer_splice(struct writer *w, const struct record *rec, size_t col,
 	w->nfield = 0;
 	if (w->len >= OUT_CHUNK)
 		drain(w);
+}
+
+void
+writer_splice_u64(struct writer *w, const struct record *rec, size_t col,
+    uint64_t val)
+{
+	char tmp[21];
+
+	tmp[20] = '\0';
+	writer_splice(w, rec, col, decimal(tmp + 20, val));
 }
 
 void
