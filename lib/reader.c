@@ -424,15 +424,30 @@ scratch_reserve(struct reader *r, size_t n)
 	}
 }
 
+static void
+fields_grow(struct reader *r)
+{
+	r->fcap *= 2;
+	r->fv = xrealloc(r->fv, r->fcap * sizeof(*r->fv));
+	r->foff = xrealloc(r->foff, r->fcap * sizeof(*r->foff));
+}
+
+/* libcsv's fields: scratch may move as they come, so offsets for now. */
 static inline void
 field_add(struct reader *r, size_t off)
 {
-	if (r->nf == r->fcap) {
-		r->fcap *= 2;
-		r->fv = xrealloc(r->fv, r->fcap * sizeof(*r->fv));
-		r->foff = xrealloc(r->foff, r->fcap * sizeof(*r->foff));
-	}
+	if (r->nf == r->fcap)
+		fields_grow(r);
 	r->foff[r->nf++] = off;
+}
+
+/* split_plain's: scratch is reserved first and stays put. */
+static inline void
+field_at(struct reader *r, char *p)
+{
+	if (r->nf == r->fcap)
+		fields_grow(r);
+	r->fv[r->nf++] = p;
 }
 
 /*
@@ -451,7 +466,7 @@ split_plain(struct reader *r, const char *line, size_t len)
 	scratch_reserve(r, len + 8);
 	d = r->scratch;
 	r->nf = 0;
-	field_add(r, 0);
+	field_at(r, d);
 	for (i = 0; i + 8 <= len; i += 8) {
 		memcpy(&w, line + i, 8);
 		memcpy(d + i, &w, 8);
@@ -462,14 +477,14 @@ split_plain(struct reader *r, const char *line, size_t len)
 			at = i + (__builtin_ctzll(m) >> 3);
 			if (d[at] == ',') {
 				d[at] = '\0';
-				field_add(r, at + 1);
+				field_at(r, d + at + 1);
 			}
 		}
 	}
 	for (; i < len; i++) {
 		if ((d[i] = line[i]) == ',') {
 			d[i] = '\0';
-			field_add(r, i + 1);
+			field_at(r, d + i + 1);
 		}
 	}
 	d[len] = '\0';
@@ -613,12 +628,12 @@ reader_next(struct reader *r, struct record *rec)
 			rec->nf = 0;
 		} else {
 			rec->comment = 0;
-			if (quoted)
+			if (quoted) {
 				split_csv(r, p, len, first);
-			else
+				for (i = 0; i < r->nf; i++)
+					r->fv[i] = r->scratch + r->foff[i];
+			} else
 				split_plain(r, p, len);
-			for (i = 0; i < r->nf; i++)
-				r->fv[i] = r->scratch + r->foff[i];
 			rec->f = r->fv;
 			rec->nf = r->nf;
 		}
@@ -648,14 +663,20 @@ record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
 {
 	const char *s;
 	uint64_t x = 0, d;
+	size_t n;
 
 	if (col >= rec->nf || *(s = rec->f[col]) == '\0')
 		return 0;
-	/* The hottest loop of every stage: no division to check overflow. */
-	for (; *s; s++) {
-		d = (uint64_t)(*s - '0');
-		if (d > 9 || (x >= UINT64_MAX / 10 &&
-		    (x > UINT64_MAX / 10 || d > UINT64_MAX % 10)))
+	/*
+	 * The hottest loop of every stage.  Nineteen digits cannot overflow,
+	 * so they go without a check; only a twentieth needs one.
+	 */
+	for (n = 0; n < 19 && (d = (unsigned char)s[n] - (uint64_t)'0') <= 9;
+	    n++)
+		x = x * 10 + d;
+	if (s[n] != '\0') {
+		if (n < 19 || (d = (unsigned char)s[n] - (uint64_t)'0') > 9 ||
+		    s[n + 1] != '\0' || x > (UINT64_MAX - d) / 10)
 			return 0;
 		x = x * 10 + d;
 	}
