@@ -658,28 +658,41 @@ reader_next(struct reader *r, struct record *rec)
 	}
 }
 
+/* Twenty digits: the nineteen first cannot overflow, the last may. */
+static int
+twenty_digits(const char *s, uint64_t *v)
+{
+	uint64_t x = 0, d;
+	int i;
+
+	for (i = 0; i < 19; i++)
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	d = (uint64_t)(s[19] - '0');
+	if (x > (UINT64_MAX - d) / 10)
+		return 0;
+	*v = x * 10 + d;
+	return 1;
+}
+
 int
 record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
 {
-	const char *s;
+	const char *s, *p;
 	uint64_t x = 0, d;
-	size_t n;
 
 	if (col >= rec->nf || *(s = rec->f[col]) == '\0')
 		return 0;
 	/*
-	 * The hottest loop of every stage.  Nineteen digits cannot overflow,
-	 * so they go without a check; only a twentieth needs one.
+	 * The hottest loop of every stage: nothing in it but the digit.  It
+	 * ends at the NUL, or at anything else, which makes it no number;
+	 * only a number of twenty digits, UINT64_MAX's, may have overflowed.
 	 */
-	for (n = 0; n < 19 && (d = (unsigned char)s[n] - (uint64_t)'0') <= 9;
-	    n++)
+	for (p = s; (d = (unsigned char)*p - (uint64_t)'0') <= 9; p++)
 		x = x * 10 + d;
-	if (s[n] != '\0') {
-		if (n < 19 || (d = (unsigned char)s[n] - (uint64_t)'0') > 9 ||
-		    s[n + 1] != '\0' || x > (UINT64_MAX - d) / 10)
-			return 0;
-		x = x * 10 + d;
-	}
+	if (*p != '\0' || p - s > 20)
+		return 0;
+	if (p - s == 20)
+		return twenty_digits(s, v);
 	*v = x;
 	return 1;
 }
