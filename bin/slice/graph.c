@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <uthash.h>
+#include "idhash.h"
 
 #include "ksym.h"
 #include "slice.h"
