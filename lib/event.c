@@ -171,17 +171,36 @@ event_str(const struct event *ev, int arg)
 	return record_str(ev->rec, EC_ARG + arg);
 }
 
+/* A hex digit's value; 16 for anything else. */
+static unsigned
+hex_digit(unsigned char c)
+{
+	if ((unsigned)(c - '0') < 10)
+		return c - '0';
+	c |= 0x20;		/* lower case */
+	if ((unsigned)(c - 'a') < 6)
+		return c - 'a' + 10;
+	return 16;
+}
+
 /*
- * Most arguments are plain decimals, read here at a fraction of what
- * strtoull() costs; anything else (hex, octal, a sign, a number of 19
- * digits or more) is left to it.  1 and *v for a plain one.
+ * Most arguments are plain decimals or 0x hex (a system call's), read
+ * here at a fraction of what strtoull() costs; anything else (octal, a
+ * sign, 0X, a number of 19 decimal or 16 hex digits or more) is left to
+ * it.  1 and *v for a plain one.
  */
 static int
-plain_decimal(const char *s, uint64_t *v)
+plain_number(const char *s, uint64_t *v)
 {
 	uint64_t x = 0, d;
 	size_t n;
 
+	if (s[0] == '0' && s[1] == 'x') {
+		for (n = 2; n < 17 && (d = hex_digit(s[n])) < 16; n++)
+			x = x << 4 | d;
+		*v = x;
+		return n > 2 && s[n] == '\0';
+	}
 	if (s[0] == '0') {
 		*v = 0;
 		return s[1] == '\0';
@@ -200,7 +219,7 @@ event_u64(const struct event *ev, int arg)
 	char *end;
 	uint64_t v;
 
-	if (plain_decimal(s, &v))
+	if (plain_number(s, &v))
 		return v;
 	v = strtoull(s, &end, 0);
 	if (*s == '\0' || *end != '\0')
@@ -233,7 +252,7 @@ event_i64(const struct event *ev, int arg)
 	uint64_t u;
 	int64_t v;
 
-	if (plain_decimal(s, &u))
+	if (plain_number(s, &u))
 		return u;
 	v = strtoll(s, &end, 0);
 	if (*s == '\0' || *end != '\0')

@@ -683,6 +683,38 @@ numbers(void)
 }
 
 /*
+ * Event arguments: the fast path for plain decimals and 0x hex reads
+ * what strtoull()/strtoll() with base 0 read, and leaves them the rest.
+ */
+static void
+event_numbers(void)
+{
+	static const char *args[] = {
+		"0", "7", "0x5", "0xfF", "0x7ffdad64dfe3", "0xfffffffffffffff",
+		"0xffffffffffffffff", "0X1f", "010", "-1", "-0x10", "+3",
+		"123456789012345678", "1234567890123456789",
+		"18446744073709551615",
+	};
+	struct reader *r;
+	struct record rec;
+	struct event ev;
+	char text[2048];
+	size_t i;
+
+	strcpy(text, "argus-stream,1\n");
+	for (i = 0; i < ARRAY_LEN(args); i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		    "event,1,1,1,1,0,sys_enter,-,%s\n", args[i]);
+	put_file("eargs", text);
+	r = reader_open(path("eargs"));
+	for (i = 0; i < ARRAY_LEN(args); i++) {
+		CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+		CHECK(event_u64(&ev, 0) == strtoull(args[i], NULL, 0));
+		CHECK(event_i64(&ev, 0) == strtoll(args[i], NULL, 0));
+	}
+}
+
+/*
  * Where a stack says its thread waited: its program's innermost function
  * and that function's caller, past libraries, unnamed library code and
  * raw addresses.
@@ -852,6 +884,8 @@ static const struct test {
 	{ "gzip magic split over two reads, the second a whole chunk",
 	    gzip_magic_split, 0, NULL },
 	{ "numbers of every length, and one too long", numbers, 0, NULL },
+	{ "event arguments read as strtoull and strtoll read them",
+	    event_numbers, 0, NULL },
 };
 
 static int
