@@ -622,6 +622,7 @@ reader_next(struct reader *r, struct record *rec)
 		rec->file = r->name;
 		rec->line = first;
 		rec->time = NO_TIME;
+		rec->quoted = quoted;
 		if (p[0] == '#') {
 			rec->comment = 1;
 			rec->f = NULL;

@@ -46,6 +46,7 @@ struct record {
 	const char	 *raw;		/* the record exactly as read, without its newline */
 	size_t		  rawlen;
 	int		  comment;	/* a '#' line */
+	int		  quoted;	/* it has a '"': fields differ from raw */
 	uint64_t	  time;		/* COL_TIME, or NO_TIME when empty or a comment */
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */

@@ -593,21 +593,19 @@ void
 writer_splice(struct writer *w, const struct record *rec, size_t col,
     const char *val)
 {
-	const char *p = rec->raw, *end = p + rec->rawlen, *a = p, *b;
+	const char *p = rec->raw, *end = p + rec->rawlen, *a, *b;
 	size_t i;
 
-	for (i = 0; i < col && a != NULL; i++)
-		if ((a = memchr(a, ',', end - a)) != NULL)
-			a++;
-	if (a == NULL || memchr(p, '"', end - p) != NULL) {
+	if (rec->quoted || col >= rec->nf) {
 		writer_begin(w, rec->f[0]);
 		for (i = 1; i < rec->nf || i <= col; i++)
 			writer_str(w, i == col ? val : i < rec->nf ? rec->f[i] : "");
 		writer_end(w);
 		return;
 	}
-	if ((b = memchr(a, ',', end - a)) == NULL)
-		b = end;
+	/* Unquoted, the fields are the raw bytes, commas cut to NULs. */
+	a = p + (rec->f[col] - rec->f[0]);
+	b = col + 1 < rec->nf ? p + (rec->f[col + 1] - rec->f[0]) - 1 : end;
 	w->len = w->mark;
 	put(w, p, a - p);
 	put(w, val, strlen(val));
