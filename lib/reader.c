@@ -12,6 +12,7 @@
  */
 #include <sys/stat.h>
 
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -458,7 +459,7 @@ field_at(struct reader *r, char *p)
 static void
 split_plain(struct reader *r, const char *line, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ULL, commas = ones * ',';
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, commas = ~low7 / 0x80 * ',';
 	uint64_t w, x, m;
 	char *d;
 	size_t i, at;
@@ -471,14 +472,16 @@ split_plain(struct reader *r, const char *line, size_t len)
 		memcpy(&w, line + i, 8);
 		memcpy(d + i, &w, 8);
 		x = w ^ commas;
-		/* High bit set in each byte of x that is zero, and maybe a
-		 * byte above one: those are checked. */
-		for (m = (x - ones) & ~x & (ones << 7); m; m &= m - 1) {
+		/*
+		 * High bit set in each byte of x that is zero, and only
+		 * those (no carry crosses a byte): the commas.  The bytes are
+		 * in memory order, so the word is read as little-endian.
+		 */
+		for (m = le64toh(~(((x & low7) + low7) | x | low7)); m;
+		    m &= m - 1) {
 			at = i + (__builtin_ctzll(m) >> 3);
-			if (d[at] == ',') {
-				d[at] = '\0';
-				field_at(r, d + at + 1);
-			}
+			d[at] = '\0';
+			field_at(r, d + at + 1);
 		}
 	}
 	for (; i < len; i++) {
