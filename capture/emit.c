@@ -660,6 +660,11 @@ args(struct writer *w, int e, const char *d, int size)
 	case EV_POSIX_REMOVE:
 		filelock(w, d, f);
 		break;
+	case EV_SOCK_STATE:
+	case EV_SOCK_SEND:
+	case EV_SOCK_RECV:
+		sockev_args(w, e, d, f);
+		break;
 	case EV_MARKER: {
 		size_t n;
 		const char *s = fstr(d, size, &f[0], &n);
@@ -772,7 +777,8 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
 		other = other_tid(e, d);
-		if (!selected(tid) && !(other > 0 && selected(other)))
+		if (e == EV_SOCK_STATE ? !sockev_local(e, d, evdefs[e].f) :
+		    !selected(tid) && !(other > 0 && selected(other)))
 			return;
 	} else {
 		learn(e, d, size, tid);
