@@ -99,6 +99,12 @@ preamble(struct writer *w)
 	/* Names the machine's boot, which a host name alone does not. */
 	if (read_boot_id(buf, sizeof(buf)))
 		meta_write(w, t_start, "boot_id", "%s", buf);
+	/* And a network namespace, which is a host of its own to its peers. */
+	if ((len = readlink("/proc/self/ns/net", buf, sizeof(buf) - 1)) > 0 &&
+	    len < sizeof(buf)) {
+		buf[len] = '\0';
+		meta_write(w, t_start, "netns", "%s", buf);
+	}
 	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
 	    u.version, u.machine);
 	meta_write(w, t_start, "kernel", "%s", buf);

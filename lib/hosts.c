@@ -1,0 +1,587 @@
+/*
+ * Merging captures of different hosts.  Each file says which machine it
+ * is (meta hostname, boot_id, netns); files of one machine are one host.
+ * Host N's PIDs and TIDs become N * HOST_PID_STRIDE more (0 stays the idle
+ * task's), and its times are moved onto host 0's clock.
+ *
+ * The offset comes from the connections both recorded, NTP's way without
+ * its packets: a byte that host X sent, in a send whose system call began
+ * at a (X's clock), and that host Y received in a receive that returned at
+ * b (Y's clock), bounds Y's clock less X's, theta, from above: theta <= b - a.
+ * A byte sent the other way bounds it from below.  Every exchange of every
+ * shared connection narrows the bounds; the estimate is their middle and
+ * the error half their width.  Bytes are counted from each socket's
+ * ESTABLISHED, so only connections both captures saw open count.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "event.h"
+#include "graph.h"
+#include "hosts.h"
+#include "util.h"
+
+#define MSG_PEEK_FLAG	2
+
+struct xfer {
+	uint64_t	 pos, len, t;
+};
+
+struct conn {
+	char		 key[128];	/* LOCAL>REMOTE */
+	uint64_t	 sent, rcvd;
+	struct xfer	*sends, *recvs;
+	size_t		 nsends, nrecvs;
+	UT_hash_handle	 hh;
+};
+
+struct sk {
+	uint64_t	 addr;
+	struct conn	*c;
+	UT_hash_handle	 hh;
+};
+
+struct lastsys {
+	uint64_t	 tid, t;
+	UT_hash_handle	 hh;
+};
+
+struct hfile {
+	const char	*path;
+	char		*name, *boot, *netns;
+	uint64_t	 wall;
+	int		 host;
+	struct conn	*conns;
+};
+
+struct hosts {
+	struct hfile	*f;
+	int		 nf, nh;
+	int64_t		*theta, *err;	/* per host, ns, to host 0 */
+};
+
+static const char *
+meta_val(const struct record *r)
+{
+	return record_str(r, COL_FIRST_OWN + 1);
+}
+
+static void
+identify(struct hfile *f)
+{
+	struct reader *r = reader_open(f->path);
+	struct record rec;
+	const char *k;
+
+	while (reader_next(r, &rec)) {
+		if (rec.comment)
+			continue;
+		if (strcmp(rec.f[COL_KIND], "meta") != 0)
+			break;
+		k = record_str(&rec, COL_FIRST_OWN);
+		if (strcmp(k, "hostname") == 0 && f->name == NULL)
+			f->name = xstrdup(meta_val(&rec));
+		else if (strcmp(k, "boot_id") == 0 && f->boot == NULL)
+			f->boot = xstrdup(meta_val(&rec));
+		else if (strcmp(k, "netns") == 0 && f->netns == NULL)
+			f->netns = xstrdup(meta_val(&rec));
+		else if (strcmp(k, META_WALLCLOCK) == 0)
+			record_u64_opt(&rec, COL_FIRST_OWN + 1, &f->wall);
+	}
+	reader_close(r);
+}
+
+static int
+same_host(const struct hfile *a, const struct hfile *b)
+{
+	return strcmp(a->name, b->name) == 0 &&
+	    strcmp(a->boot ? a->boot : "", b->boot ? b->boot : "") == 0 &&
+	    strcmp(a->netns ? a->netns : "", b->netns ? b->netns : "") == 0;
+}
+
+static void
+push(struct xfer **v, size_t *n, uint64_t pos, uint64_t len, uint64_t t)
+{
+	if ((*n & (*n - 1)) == 0 || *n == 0)
+		*v = xrealloc(*v, (*n ? *n * 2 : 4) * sizeof(**v));
+	(*v)[(*n)++] = (struct xfer){ pos, len, t };
+}
+
+/* The connections of one file, and what each moved when. */
+static void
+exchanges(struct hfile *f)
+{
+	struct reader *r = reader_open(f->path);
+	struct sk *sks = NULL, *s, *tmp;
+	struct lastsys *sys = NULL, *ls, *ltmp;
+	struct record rec;
+	struct event ev;
+	struct conn *c;
+	uint64_t addr, tid;
+	int64_t len;
+	int state;
+	char key[128];
+
+	while (reader_next(r, &rec)) {
+		if (!event_parse(&rec, &ev))
+			continue;
+		tid = ev.tid;
+		if (ev.type == E_SYS_ENTER) {
+			HASH_FIND(hh, sys, &tid, sizeof(tid), ls);
+			if (ls == NULL) {
+				ls = xcalloc(1, sizeof(*ls));
+				ls->tid = tid;
+				HASH_ADD(hh, sys, tid, sizeof(ls->tid), ls);
+			}
+			ls->t = ev.time;
+			continue;
+		}
+		if (ev.type != E_SOCK_STATE && ev.type != E_SOCK_SEND &&
+		    ev.type != E_SOCK_RECV)
+			continue;
+		addr = event_u64(&ev, 0);
+		HASH_FIND(hh, sks, &addr, sizeof(addr), s);
+		if (ev.type == E_SOCK_STATE) {
+			/* Counted from its opening: a new count at each. */
+			state = tcp_state_of(event_str(&ev, 2));
+			if (s != NULL && (state == TCP_S_CLOSE ||
+			    state == TCP_S_ESTABLISHED)) {
+				HASH_DEL(sks, s);
+				free(s);
+			}
+			if (state != TCP_S_ESTABLISHED ||
+			    tcp_state_of(event_str(&ev, 1)) == TCP_S_ESTABLISHED)
+				continue;
+			snprintf(key, sizeof(key), "%s>%s", event_str(&ev, 4),
+			    event_str(&ev, 5));
+			HASH_FIND_STR(f->conns, key, c);
+			if (c == NULL) {
+				c = xcalloc(1, sizeof(*c));
+				snprintf(c->key, sizeof(c->key), "%s", key);
+				HASH_ADD_STR(f->conns, key, c);
+			}
+			s = xcalloc(1, sizeof(*s));
+			s->addr = addr;
+			s->c = c;
+			HASH_ADD(hh, sks, addr, sizeof(s->addr), s);
+			continue;
+		}
+		if (s == NULL || (len = event_i64(&ev, 1)) <= 0)
+			continue;
+		c = s->c;
+		if (ev.type == E_SOCK_RECV) {
+			if (event_u64(&ev, 2) & MSG_PEEK_FLAG)
+				continue;
+			push(&c->recvs, &c->nrecvs, c->rcvd, len, ev.time);
+			c->rcvd += len;
+			continue;
+		}
+		/* A send's bytes may leave before its event: its call began. */
+		HASH_FIND(hh, sys, &tid, sizeof(tid), ls);
+		push(&c->sends, &c->nsends, c->sent, len, ls != NULL ? ls->t :
+		    NO_TIME);
+		c->sent += len;
+	}
+	reader_close(r);
+	HASH_ITER(hh, sks, s, tmp) {
+		HASH_DEL(sks, s);
+		free(s);
+	}
+	HASH_ITER(hh, sys, ls, ltmp) {
+		HASH_DEL(sys, ls);
+		free(ls);
+	}
+}
+
+/* The send of c that carried byte pos, or NULL. */
+static const struct xfer *
+carrier(const struct conn *c, uint64_t pos)
+{
+	size_t lo = 0, hi = c->nsends, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (c->sends[mid].pos + c->sends[mid].len <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == c->nsends || c->sends[lo].pos > pos ||
+	    c->sends[lo].t == NO_TIME)
+		return NULL;
+	return &c->sends[lo];
+}
+
+/*
+ * Bounds on (Y's clock - X's) from X's sends that Y received: upper,
+ * *hi = min(b - a).  Returns how many exchanges bounded it.
+ */
+static size_t
+bound(const struct hfile *x, const struct hfile *y, int64_t *hi)
+{
+	const struct conn *cx, *cy;
+	const struct xfer *s;
+	char mirror[128], *gt;
+	size_t i, n = 0;
+	int64_t d;
+
+	for (cy = y->conns; cy != NULL; cy = cy->hh.next) {
+		/* Y's LOCAL>REMOTE is X's REMOTE>LOCAL. */
+		if ((gt = strchr(cy->key, '>')) == NULL)
+			continue;
+		snprintf(mirror, sizeof(mirror), "%s>%.*s", gt + 1,
+		    (int)(gt - cy->key), cy->key);
+		HASH_FIND_STR(x->conns, mirror, cx);
+		if (cx == NULL)
+			continue;
+		for (i = 0; i < cy->nrecvs; i++) {
+			/* Its last byte: the latest send it waited for. */
+			s = carrier(cx, cy->recvs[i].pos + cy->recvs[i].len - 1);
+			if (s == NULL)
+				continue;
+			d = (int64_t)(cy->recvs[i].t - s->t);
+			if (n++ == 0 || d < *hi)
+				*hi = d;
+		}
+	}
+	return n;
+}
+
+static const char *
+who(const struct hosts *h, int host)
+{
+	static char buf[2][512];
+	static int k;
+	int i;
+	size_t len;
+
+	k ^= 1;
+	len = 0;
+	buf[k][0] = '\0';
+	for (i = 0; i < h->nf; i++)
+		if (h->f[i].host == host)
+			len += snprintf(buf[k] + len, sizeof(buf[k]) - len,
+			    "%s%s", len ? ", " : "", h->f[i].path);
+	for (i = 0; i < h->nf && h->f[i].host != host; i++)
+		;
+	snprintf(buf[k] + len, sizeof(buf[k]) - len, " (host %s)",
+	    h->f[i].name);
+	return buf[k];
+}
+
+static void
+align(struct hosts *h)
+{
+	int64_t hi = 0, lo = 0, up, down, wall;
+	size_t nup, ndown, n;
+	int k, i, j;
+
+	h->theta = xcalloc(h->nh, sizeof(*h->theta));
+	h->err = xcalloc(h->nh, sizeof(*h->err));
+	for (k = 1; k < h->nh; k++) {
+		nup = ndown = 0;
+		for (i = 0; i < h->nf; i++) {
+			if (h->f[i].host != 0)
+				continue;
+			for (j = 0; j < h->nf; j++) {
+				if (h->f[j].host != k)
+					continue;
+				/* 0 sends, k receives: theta <= b - a. */
+				if ((n = bound(&h->f[i], &h->f[j], &up)) > 0 &&
+				    (nup == 0 || up < hi))
+					hi = up;
+				nup += n;
+				/* k sends, 0 receives: 0 - k <= b - a. */
+				if ((n = bound(&h->f[j], &h->f[i], &down)) > 0 &&
+				    (ndown == 0 || -down > lo))
+					lo = -down;
+				ndown += n;
+			}
+		}
+		for (j = 0; j < h->nf && h->f[j].host != k; j++)
+			;
+		wall = (int64_t)(h->f[0].wall - h->f[j].wall);
+		if (nup == 0 || ndown == 0)
+			diex(EX_DATAERR, "%s and %s share no connection both "
+			    "recorded %s: the offset of their clocks is "
+			    "unknown (the wall clocks say %+.6f s, which is "
+			    "not a bound)", who(h, 0), who(h, k),
+			    nup + ndown ? "exchanges both ways" :
+			    "from its opening", wall / 1e9);
+		if (lo > hi)
+			diex(EX_DATAERR, "%s and %s: the exchanges bound the "
+			    "offset of their clocks from below by %+" PRId64
+			    " ns and from above by %+" PRId64 " ns: one "
+			    "clock drifted, or the captures are not what "
+			    "they say", who(h, 0), who(h, k), lo, hi);
+		h->theta[k] = lo + (hi - lo) / 2;
+		h->err[k] = (hi - lo + 1) / 2;
+		warnx_("%s: clock %+" PRId64 " ns from %s's, \xc2\xb1%" PRId64
+		    " ns (%zu exchanges; wall clocks said %+" PRId64 "); PIDs "
+		    "+%u", who(h, k), h->theta[k], h->f[0].name, h->err[k],
+		    nup + ndown, wall, k * HOST_PID_STRIDE);
+	}
+}
+
+struct hosts *
+hosts_plan(char **paths, int npaths, int require)
+{
+	struct hosts *h;
+	int i, j;
+
+	if (npaths < 2) {
+		if (require)
+			diex(EX_USAGE, "--hosts: captures of two hosts or more");
+		return NULL;
+	}
+	for (i = 0; i < npaths; i++)
+		if (strcmp(paths[i], "-") == 0) {
+			if (require)
+				diex(EX_USAGE, "--hosts: each capture is read "
+				    "twice: name FILEs, not stdin");
+			return NULL;
+		}
+	h = xcalloc(1, sizeof(*h));
+	h->f = xcalloc(npaths, sizeof(*h->f));
+	h->nf = npaths;
+	for (i = 0; i < npaths; i++) {
+		h->f[i].path = paths[i];
+		identify(&h->f[i]);
+		if (h->f[i].name == NULL) {
+			if (require)
+				diex(EX_DATAERR, "%s: no meta hostname: not a "
+				    "capture that says its host", paths[i]);
+			return NULL;	/* as before: one clock */
+		}
+		for (j = 0; j < i && !same_host(&h->f[j], &h->f[i]); j++)
+			;
+		h->f[i].host = j < i ? h->f[j].host : h->nh++;
+	}
+	if (h->nh < 2) {
+		if (require)
+			diex(EX_DATAERR, "%s: all of one host, %s (boot %s%s%s):"
+			    " no clocks to align", paths[0], h->f[0].name,
+			    h->f[0].boot ? h->f[0].boot : "unknown",
+			    h->f[0].netns ? ", " : "",
+			    h->f[0].netns ? h->f[0].netns : "");
+		return NULL;
+	}
+	for (i = 0; i < npaths; i++)
+		exchanges(&h->f[i]);
+	align(h);
+	return h;
+}
+
+/* Rewriting a host's records. */
+
+static char	*buf;
+static size_t	 bufsz;
+
+static const char *
+num(uint64_t v)
+{
+	static char b[8][24];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(b[k], sizeof(b[k]), "%" PRIu64, v);
+	return b[k];
+}
+
+/* A PID or TID column: host base added, empty and 0 as they are. */
+static const char *
+id(const char *s, uint32_t base)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v == 0)
+		return s;
+	return num(v + base);
+}
+
+static const char *
+when(const char *s, int64_t theta)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v == 0)
+		return s;
+	return num((int64_t)v - theta < 0 ? 0 : (uint64_t)((int64_t)v - theta));
+}
+
+/* futex:PID:ADDR, children:PID, epoll:PID:FD: a process's, by number. */
+static const char *
+object(const char *s, uint32_t base)
+{
+	static const char *const kernel[] = { "socket:", "pipe:", "file:",
+	    "eventfd:", NULL };
+	const char *colon = strchr(s, ':'), *rest;
+	char *end;
+	uint64_t v;
+	int i;
+
+	if (colon == NULL)
+		return s;
+	for (i = 0; kernel[i] != NULL; i++)
+		if (strncmp(s, kernel[i], strlen(kernel[i])) == 0)
+			return s;
+	v = strtoull(colon + 1, &end, 10);
+	if (end == colon + 1 || (*end != '\0' && *end != ':'))
+		return s;
+	rest = end;
+	if (bufsz < strlen(s) + 32)
+		buf = xrealloc(buf, bufsz = strlen(s) + 32);
+	snprintf(buf, bufsz, "%.*s:%" PRIu64 "%s", (int)(colon - s), s,
+	    v + base, rest);
+	return buf;
+}
+
+static void
+rewrite(struct writer *w, const struct record *rec, uint32_t base,
+    int64_t theta)
+{
+	const char *kind = rec->f[COL_KIND], *v;
+	enum etype t = E_OTHER;
+	size_t i, a;
+	int isev = strcmp(kind, "event") == 0;
+
+	if (isev && rec->nf > EC_TYPE)
+		t = etype_of(rec->f[EC_TYPE]);
+	writer_begin(w, kind);
+	for (i = 1; i < rec->nf; i++) {
+		v = rec->f[i];
+		a = i - EC_ARG;
+		if (i == COL_TIME)
+			v = when(v, theta);
+		else if (i == COL_PID || i == COL_TID)
+			v = id(v, base);
+		else if (isev && i >= EC_ARG) {
+			switch (t) {
+			case E_SWITCH:
+			case E_SIGNAL_GENERATE:
+				if (a == 1 || a == 2)
+					v = id(v, base);
+				break;
+			case E_WAKING:
+			case E_WAKEUP_NEW:
+			case E_FORK:
+				if (a == 0 || a == 1)
+					v = id(v, base);
+				break;
+			case E_EXEC:
+				if (a == 1)
+					v = id(v, base);
+				break;
+			case E_FLOCK_LOCK:
+			case E_POSIX_LOCK:
+			case E_FCNTL_SETLK:
+			case E_POSIX_REMOVE:
+				if (a == 6)
+					v = id(v, base);
+				break;
+			case E_HRT_START:
+				if (a == 2 || a == 3)
+					v = when(v, theta);
+				break;
+			case E_HRT_EXPIRE_ENTRY:
+				if (a == 2)
+					v = when(v, theta);
+				break;
+			default:
+				break;
+			}
+		} else if (strcmp(kind, "meta") == 0 &&
+		    i == COL_FIRST_OWN + 1) {
+			const char *k = rec->f[COL_FIRST_OWN];
+
+			if (strcmp(k, "start") == 0 || strcmp(k, "end") == 0)
+				v = when(v, theta);
+			else if (strcmp(k, META_WALLCLOCK) == 0)
+				v = when(v, -theta);
+		} else if (strcmp(kind, "wait") == 0) {
+			if (i == COL_FIRST_OWN + 4)
+				v = object(v, base);
+			else if (i == COL_FIRST_OWN + 7 ||
+			    i == COL_FIRST_OWN + 8)
+				v = when(v, theta);
+		} else if (strcmp(kind, "holder") == 0 &&
+		    (i == COL_FIRST_OWN || i == COL_FIRST_OWN + 3))
+			v = object(v, base);
+		writer_str(w, v);
+	}
+	writer_end(w);
+}
+
+struct in {
+	struct reader	*r;
+	struct record	 rec;
+	uint64_t	 key;
+	int		 live, host;
+};
+
+static void
+advance(struct hosts *h, struct in *in)
+{
+	int64_t t;
+
+	in->live = reader_next(in->r, &in->rec);
+	if (in->live && in->rec.time != NO_TIME) {
+		t = (int64_t)in->rec.time - h->theta[in->host];
+		in->key = t < 0 ? 0 : (uint64_t)t;
+	}
+}
+
+void
+hosts_merge(struct hosts *h, struct writer *w)
+{
+	struct in *in = xcalloc(h->nf, sizeof(*in));
+	int i, best, last = -1, k;
+
+	for (k = 0; k < h->nh; k++) {
+		for (i = 0; h->f[i].host != k; i++)
+			;
+		writer_begin(w, "meta");
+		writer_empty(w);
+		writer_empty(w);
+		writer_empty(w);
+		writer_str(w, META_HOST);
+		writer_u64(w, k);
+		writer_str(w, h->f[i].name);
+		writer_str(w, h->f[i].boot ? h->f[i].boot : "");
+		writer_str(w, h->f[i].netns ? h->f[i].netns : "");
+		writer_u64(w, (uint64_t)k * HOST_PID_STRIDE);
+		writer_i64(w, h->theta[k]);
+		writer_i64(w, h->err[k]);
+		writer_end(w);
+	}
+	for (i = 0; i < h->nf; i++) {
+		in[i].r = reader_open(h->f[i].path);
+		in[i].host = h->f[i].host;
+		advance(h, &in[i]);
+	}
+	while (!interrupted) {
+		if (last >= 0)
+			advance(h, &in[last]);
+		best = last >= 0 && in[last].live ? last : -1;
+		for (i = 0; i < h->nf; i++)
+			if (in[i].live && (best < 0 || in[i].key < in[best].key))
+				best = i;
+		if ((last = best) < 0)
+			break;
+		if (in[best].host == 0 || in[best].rec.comment)
+			writer_record(w, &in[best].rec);
+		else
+			rewrite(w, &in[best].rec,
+			    (uint32_t)in[best].host * HOST_PID_STRIDE,
+			    h->theta[in[best].host]);
+	}
+	for (i = 0; i < h->nf; i++)
+		reader_close(in[i].r);
+	free(in);
+}

@@ -1,0 +1,30 @@
+/*
+ * Captures of several hosts in one stream (argus-cat(1)): each host's
+ * PIDs and TIDs moved by HOST_PID_STRIDE times its number, so that equal
+ * PIDs of two machines never meet and every stage works unchanged, and
+ * its clock brought to the first host's by the connections they share.
+ */
+#ifndef ARGUS_HOSTS_H
+#define ARGUS_HOSTS_H
+
+#include <stdint.h>
+
+#include "stream.h"
+
+#define HOST_PID_STRIDE	10000000u	/* above the kernel's PID_MAX_LIMIT */
+#define META_HOST	"host"
+
+/* The host (0 first) a PID or TID of a merged stream is of. */
+#define HOST_OF(id)	((id) / HOST_PID_STRIDE)
+
+struct hosts;
+/*
+ * The hosts of these files, by their meta hostname, boot_id and netns,
+ * and their clocks' offsets; NULL if all are of one host (or say none).
+ * require: two or more hosts or an error.  An offset no shared
+ * connection bounds from both sides is an error, naming the files.
+ */
+struct hosts	*hosts_plan(char **paths, int npaths, int require);
+void		 hosts_merge(struct hosts *, struct writer *);
+
+#endif
