@@ -52,6 +52,8 @@ const struct lrule lrules[] = {
 	    "where a file lock was taken -> a request it made sleep or refused" },
 	{ "waitsfor", LR_HOLDS, "the relation and the object",
 	    "who holds what a thread still waits on (wait-for snapshot)" },
+	{ "remote", LR_WAKES, "the sender's address pair",
+	    "a send on one host -> its receipt on another (merged hosts)" },
 };
 const size_t nlrules = ARRAY_LEN(lrules);
 
