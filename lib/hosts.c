@@ -45,6 +45,16 @@ struct sk {
 	UT_hash_handle	 hh;
 };
 
+/* A socket a snapshot showed: by its pair, and by its object. */
+struct ssock {
+	char		 key[160];	/* LOCAL>REMOTE, or TIME/OBJECT */
+	char		 pair[128];	/* LOCAL>REMOTE */
+	uint32_t	 pid;
+	int64_t		 fd;
+	char		 object[48], comm[32], proto[8];
+	UT_hash_handle	 hh;
+};
+
 struct lastsys {
 	uint64_t	 tid, t;
 	UT_hash_handle	 hh;
@@ -56,6 +66,7 @@ struct hfile {
 	uint64_t	 wall;
 	int		 host;
 	struct conn	*conns;
+	struct ssock	*bypair, *byobj;
 };
 
 struct hosts {
@@ -111,6 +122,34 @@ push(struct xfer **v, size_t *n, uint64_t pos, uint64_t len, uint64_t t)
 	(*v)[(*n)++] = (struct xfer){ pos, len, t };
 }
 
+static void
+snapshot_sock(struct hfile *f, const struct record *rec)
+{
+	struct ssock *s = xcalloc(1, sizeof(*s)), *o;
+
+	snprintf(s->pair, sizeof(s->pair), "%s>%s", record_str(rec, 7),
+	    record_str(rec, 8));
+	snprintf(s->key, sizeof(s->key), "%s", s->pair);
+	s->pid = record_pid(rec, COL_PID);
+	if (!record_u64_opt(rec, 5, (uint64_t *)&s->fd))
+		s->fd = -1;
+	snprintf(s->object, sizeof(s->object), "%s", record_str(rec, 4));
+	snprintf(s->comm, sizeof(s->comm), "%s", record_str(rec, 10));
+	snprintf(s->proto, sizeof(s->proto), "%s", record_str(rec, 6));
+	HASH_FIND_STR(f->bypair, s->key, o);
+	if (o == NULL)
+		HASH_ADD_STR(f->bypair, key, s);
+	o = xcalloc(1, sizeof(*o));
+	*o = *s;
+	snprintf(o->key, sizeof(o->key), "%s/%s", record_str(rec, COL_TIME),
+	    s->object);
+	HASH_FIND_STR(f->byobj, o->key, s);
+	if (s == NULL)
+		HASH_ADD_STR(f->byobj, key, o);
+	else
+		free(o);
+}
+
 /* The connections of one file, and what each moved when. */
 static void
 exchanges(struct hfile *f)
@@ -127,6 +166,10 @@ exchanges(struct hfile *f)
 	char key[128];
 
 	while (reader_next(r, &rec)) {
+		if (!rec.comment && strcmp(rec.f[COL_KIND], "sock") == 0) {
+			snapshot_sock(f, &rec);
+			continue;
+		}
 		if (!event_parse(&rec, &ev))
 			continue;
 		tid = ev.tid;
@@ -518,6 +561,57 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 	writer_end(w);
 }
 
+/*
+ * A wait of file fi on a socket whose other end a snapshot of another
+ * host shows: that host's process holds the peer.  The holder record
+ * argus-waitfor(1) would have written, had both ends been one machine's,
+ * so that the waitsfor rule and a slice go on across the hosts.
+ */
+static void
+remote_peer(struct hosts *h, int fi, struct writer *w,
+    const struct record *rec)
+{
+	const struct hfile *f = &h->f[fi];
+	struct ssock *mine, *peer = NULL;
+	char key[160], mirror[128], *gt, detail[96];
+	uint32_t base;
+	int i;
+
+	if (rec->comment || strcmp(rec->f[COL_KIND], "wait") != 0)
+		return;
+	snprintf(key, sizeof(key), "%s/%s", record_str(rec, COL_TIME),
+	    record_str(rec, COL_FIRST_OWN + 4));
+	HASH_FIND_STR(f->byobj, key, mine);
+	if (mine == NULL || (gt = strchr(mine->pair, '>')) == NULL)
+		return;
+	snprintf(mirror, sizeof(mirror), "%s>%.*s", gt + 1,
+	    (int)(gt - mine->pair), mine->pair);
+	for (i = 0; i < h->nf && peer == NULL; i++)
+		if (h->f[i].host != f->host)
+			HASH_FIND_STR(h->f[i].bypair, mirror, peer);
+	if (peer == NULL)
+		return;
+	i--;
+	base = (uint32_t)h->f[i].host * HOST_PID_STRIDE;
+	writer_begin(w, "holder");
+	writer_str(w, when(record_str(rec, COL_TIME), h->theta[f->host]));
+	writer_u64(w, peer->pid + base);
+	writer_empty(w);
+	writer_str(w, object(record_str(rec, COL_FIRST_OWN + 4),
+	    (uint32_t)f->host * HOST_PID_STRIDE));
+	writer_str(w, "peer");
+	if (peer->fd >= 0)
+		writer_u64(w, peer->fd);
+	else
+		writer_empty(w);
+	writer_str(w, peer->object);
+	snprintf(detail, sizeof(detail), "%s host %s %s", peer->proto,
+	    h->f[i].name, gt + 1);
+	writer_str(w, detail);
+	writer_str(w, peer->comm);
+	writer_end(w);
+}
+
 struct in {
 	struct reader	*r;
 	struct record	 rec;
@@ -580,6 +674,7 @@ hosts_merge(struct hosts *h, struct writer *w)
 			rewrite(w, &in[best].rec,
 			    (uint32_t)in[best].host * HOST_PID_STRIDE,
 			    h->theta[in[best].host]);
+		remote_peer(h, best, w, &in[best].rec);
 	}
 	for (i = 0; i < h->nf; i++)
 		reader_close(in[i].r);

@@ -98,7 +98,8 @@ received(struct link_rule *self, const struct event *ev, struct lthread *t,
 	if (peer->head == peer->n)
 		return;
 	s = &peer->sends[peer->head];
-	if (s->pos > first || HOST_OF(s->by.tid) == HOST_OF(t->tid) ||
+	if (s->pos > first || s->by.vertex == NO_VERTEX ||
+	    HOST_OF(s->by.tid) == HOST_OF(t->tid) ||
 	    ev->vertex == NO_VERTEX || ev->vertex == UNSEGMENTED)
 		return;
 	if (peer->last_from == s->by.vertex && peer->last_to == ev->vertex)
@@ -146,8 +147,9 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		    8) * sizeof(*c->sends));
 	c->sends[c->n].pos = c->sent;
 	c->sends[c->n].len = len;
+	/* Counted even when no vertex sent it: the bytes after it are. */
 	if (!link_cause(ev, &c->sends[c->n].by))
-		return;
+		c->sends[c->n].by.vertex = NO_VERTEX;
 	c->sends[c->n].by.weak = 0;
 	snprintf(c->sends[c->n].by.label, sizeof(c->sends[c->n].by.label),
 	    "%.63s", c->key);
