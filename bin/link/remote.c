@@ -7,6 +7,10 @@
  * connection opened, so a receive is matched to the send that carried its
  * first byte without payload: strong, labelled with the sender's pair.
  * A receive on the sender's own host is the softirq rule's (loopback).
+ *
+ * A send's event comes at its end, when the peer may have its bytes
+ * already: a receive before the send that carried its first byte waits
+ * for it (a few per connection), and is linked when it comes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +26,19 @@ struct send {
 	struct cause	 by;
 };
 
+/* A receive whose send's event has not come yet. */
+struct early {
+	uint64_t	 first;		/* its first byte */
+	uint64_t	 vertex;
+	uint32_t	 pid, tid;
+};
+
+#define MAX_EARLY	8
+
 struct conn {
 	char		 key[128];	/* LOCAL>REMOTE */
+	struct early	 early[MAX_EARLY];	/* receives on this end */
+	int		 nearly;
 	uint64_t	 sent, rcvd;
 	struct send	*sends;		/* not yet received, oldest first */
 	size_t		 head, n, cap;
@@ -65,6 +80,7 @@ opened(const struct event *ev, uint64_t addr, struct sk *s)
 	c = conn_get(key);
 	c->sent = c->rcvd = 0;		/* a new connection of the same pair */
 	c->head = c->n = 0;
+	c->nearly = 0;
 	if (s == NULL) {
 		s = xcalloc(1, sizeof(*s));
 		s->addr = addr;
@@ -74,41 +90,83 @@ opened(const struct event *ev, uint64_t addr, struct sk *s)
 }
 
 static void
+link_one(struct link_rule *self, struct conn *peer, const struct send *s,
+    uint64_t time, uint32_t pid, uint32_t tid, uint64_t vertex)
+{
+	struct cause cause;
+
+	if (s->by.vertex == NO_VERTEX || HOST_OF(s->by.tid) == HOST_OF(tid) ||
+	    vertex == NO_VERTEX || vertex == UNSEGMENTED)
+		return;
+	if (peer->last_from == s->by.vertex && peer->last_to == vertex)
+		return;
+	peer->last_from = s->by.vertex;
+	peer->last_to = vertex;
+	cause = s->by;
+	cause_name(&cause, self);
+	link_emit(time, pid, tid, vertex, &cause);
+}
+
+/* The mirrored end of c, if it is known. */
+static struct conn *
+mirror_of(const struct conn *c)
+{
+	struct conn *peer;
+	char mirror[128], *gt;
+
+	if ((gt = strchr(c->key, '>')) == NULL)
+		return NULL;
+	snprintf(mirror, sizeof(mirror), "%s>%.*s", gt + 1,
+	    (int)(gt - c->key), c->key);
+	HASH_FIND_STR(conns, mirror, peer);
+	return peer;
+}
+
+/* A send of c has come: the receives on the other end that waited for it. */
+static void
+sent(struct link_rule *self, struct conn *c, const struct send *s,
+    uint64_t time)
+{
+	struct conn *peer = mirror_of(c);
+	int i, j;
+
+	if (peer == NULL)
+		return;
+	for (i = j = 0; i < peer->nearly; i++) {
+		const struct early *e = &peer->early[i];
+
+		if (e->first >= s->pos && e->first < s->pos + s->len)
+			link_one(self, c, s, time, e->pid, e->tid, e->vertex);
+		else if (e->first >= s->pos + s->len)
+			peer->early[j++] = *e;	/* for a later send */
+	}
+	peer->nearly = j;
+}
+
+static void
 received(struct link_rule *self, const struct event *ev, struct lthread *t,
     struct conn *c, uint64_t len)
 {
 	struct conn *peer;
 	struct send *s;
-	char mirror[128], *gt;
 	uint64_t first = c->rcvd;
-	struct cause cause;
 
 	c->rcvd += len;
-	if ((gt = strchr(c->key, '>')) == NULL)
-		return;
-	snprintf(mirror, sizeof(mirror), "%s>%.*s", gt + 1,
-	    (int)(gt - c->key), c->key);
-	HASH_FIND_STR(conns, mirror, peer);
-	if (peer == NULL)
+	if ((peer = mirror_of(c)) == NULL)
 		return;
 	/* Sends wholly received are done with. */
 	while (peer->head < peer->n && peer->sends[peer->head].pos +
 	    peer->sends[peer->head].len <= first)
 		peer->head++;
-	if (peer->head == peer->n)
+	if (peer->head == peer->n || peer->sends[peer->head].pos > first) {
+		if (c->nearly < MAX_EARLY && ev->vertex != NO_VERTEX &&
+		    ev->vertex != UNSEGMENTED)
+			c->early[c->nearly++] = (struct early){ first,
+			    ev->vertex, t->pid, t->tid };
 		return;
+	}
 	s = &peer->sends[peer->head];
-	if (s->pos > first || s->by.vertex == NO_VERTEX ||
-	    HOST_OF(s->by.tid) == HOST_OF(t->tid) ||
-	    ev->vertex == NO_VERTEX || ev->vertex == UNSEGMENTED)
-		return;
-	if (peer->last_from == s->by.vertex && peer->last_to == ev->vertex)
-		return;
-	peer->last_from = s->by.vertex;
-	peer->last_to = ev->vertex;
-	cause = s->by;
-	cause_name(&cause, self);
-	link_emit(ev->time, t->pid, t->tid, ev->vertex, &cause);
+	link_one(self, peer, s, ev->time, t->pid, t->tid, ev->vertex);
 }
 
 static void
@@ -155,6 +213,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	    "%.63s", c->key);
 	c->n++;
 	c->sent += len;
+	sent(self, c, &c->sends[c->n - 1], ev->time);
 }
 
 LINK_RULE(remote) = {
