@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "hosts.h"
 #include "ksym.h"
 #include "util.h"
 
@@ -105,6 +106,8 @@ note_meta(const struct record *rec)
 {
 	uint64_t n;
 
+	if (strcmp(record_str(rec, COL_FIRST_OWN), META_HOST) == 0)
+		host_learn(rec);
 	if (strcmp(record_str(rec, COL_FIRST_OWN), "cpus") != 0)
 		return;
 	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &n) || n == 0 ||

@@ -680,3 +680,28 @@ hosts_merge(struct hosts *h, struct writer *w)
 		reader_close(in[i].r);
 	free(in);
 }
+
+static char	**names;
+static size_t	  nnames;
+
+void
+host_learn(const struct record *rec)
+{
+	uint64_t k;
+
+	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &k) || k > 4096)
+		return;
+	if (k >= nnames) {
+		names = xrealloc(names, (k + 1) * sizeof(*names));
+		memset(names + nnames, 0, (k + 1 - nnames) * sizeof(*names));
+		nnames = k + 1;
+	}
+	if (names[k] == NULL)
+		names[k] = xstrdup(record_str(rec, COL_FIRST_OWN + 2));
+}
+
+const char *
+host_name(uint32_t id)
+{
+	return HOST_OF(id) < nnames ? names[HOST_OF(id)] : NULL;
+}

@@ -27,4 +27,11 @@ struct hosts;
 struct hosts	*hosts_plan(char **paths, int npaths, int require);
 void		 hosts_merge(struct hosts *, struct writer *);
 
+/*
+ * A merged stream's hosts by their meta host records (event_parse learns
+ * them): the name of the host of a PID or TID, NULL in a stream of one.
+ */
+void		 host_learn(const struct record *);
+const char	*host_name(uint32_t id);
+
 #endif
