@@ -31,7 +31,7 @@
 static const char usage[] =
 "usage: argus debug --pid PID | --tid TID | --comm NAME [--at TIME]\n"
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
-"                   [--no-snapshot] [--all]\n"
+"                   [--no-snapshot] [--all] [--with FILE ...]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
 "hang, asking on the terminal where the graph is ambiguous.\n"
@@ -46,6 +46,9 @@ static const char usage[] =
 "                         the one 'argus mark' took is still read\n"
 "  --all                  build the graph of every thread recorded, not only\n"
 "                         of those related to the target (slower)\n"
+"  --with FILE ...        other hosts' recordings of the window (their\n"
+"                         argus-capture or argus-cat cuts): the chain goes\n"
+"                         on across the connections they share\n"
 "\n"
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
@@ -106,6 +109,7 @@ debug(int argc, char *argv[])
 		{ "answers",	required_argument, NULL, 'f' },
 		{ "no-snapshot", no_argument,	   NULL, 'S' },
 		{ "all",	no_argument,	   NULL, 'G' },
+		{ "with",	required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *target[8], *slice_opts[4], since[32], file[PATH_MAX], out[PATH_MAX];
@@ -119,6 +123,8 @@ debug(int argc, char *argv[])
 	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
+	char **with = NULL, local[PATH_MAX];
+	int nwith = 0;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -141,8 +147,17 @@ debug(int argc, char *argv[])
 			break;
 		case 'S': snap = 0; break;
 		case 'G': all = 1; break;
+		case 'w':
+			with = xrealloc(with, (nwith + 1) * sizeof(*with));
+			with[nwith++] = optarg;
+			break;
 		default: command_usage(&cmd_debug);
 		}
+	}
+	/* --with A B C: the files after it are others' too. */
+	for (; nwith > 0 && optind < argc; optind++) {
+		with = xrealloc(with, (nwith + 1) * sizeof(*with));
+		with[nwith++] = argv[optind];
 	}
 	if (optind != argc || nt == 0)
 		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
@@ -201,6 +216,12 @@ debug(int argc, char *argv[])
 		pipeline_arg(p, now_snap);
 	if (*mark_snap != '\0')
 		pipeline_arg(p, mark_snap);
+	if (nwith > 0) {
+		snprintf(file, sizeof(file), "debug-%lld-here.gz",
+		    (long long)time(NULL));
+		ring_path(local, sizeof(local), file);
+		p = hosts_with(p, with, nwith, local);
+	}
 	pipeline_diagnosis(p, target, nt, slice_opts, ns);
 	snprintf(file, sizeof(file), "debug-%lld.gz", (long long)time(NULL));
 	ring_path(out, sizeof(out), file);
@@ -220,6 +241,9 @@ debug(int argc, char *argv[])
 	status = pipeline_run(p);
 	pipeline_free(p);
 	free(list);
+	if (status == 0)
+		hosts_remote_ends(out);
+	free(with);
 	return status;
 }
 

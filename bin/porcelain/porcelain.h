@@ -104,4 +104,13 @@ void		 recent_inputs(struct pipeline *, char *files[], int nfiles,
 /* The ring files' relation indexes as arguments; -1 if one lacks its own. */
 int		 ring_indexes(struct pipeline *);
 
+/*
+ * hosts.c: argus debug --with: this host's cut to local, then a new
+ * pipeline that merges it with the other hosts' recordings; and what a
+ * diagnosis that ends at another host's connection says.
+ */
+struct pipeline	*hosts_with(struct pipeline *, char *const with[], int nwith,
+		    const char *local);
+void		 hosts_remote_ends(const char *diagnosis);
+
 #endif
