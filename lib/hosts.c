@@ -63,7 +63,7 @@ struct lastsys {
 struct hfile {
 	const char	*path;
 	char		*name, *boot, *netns;
-	uint64_t	 wall;
+	uint64_t	 wall, cpus;
 	int		 host;
 	struct conn	*conns;
 	struct ssock	*bypair, *byobj;
@@ -72,6 +72,7 @@ struct hfile {
 struct hosts {
 	struct hfile	*f;
 	int		 nf, nh;
+	uint32_t	 cpustride;	/* host N's CPU c is N * cpustride + c */
 	int64_t		*theta, *err;	/* per host, ns, to host 0 */
 };
 
@@ -102,6 +103,8 @@ identify(struct hfile *f)
 			f->netns = xstrdup(meta_val(&rec));
 		else if (strcmp(k, META_WALLCLOCK) == 0)
 			record_u64_opt(&rec, COL_FIRST_OWN + 1, &f->wall);
+		else if (strcmp(k, "cpus") == 0)
+			record_u64_opt(&rec, COL_FIRST_OWN + 1, &f->cpus);
 	}
 	reader_close(r);
 }
@@ -365,8 +368,9 @@ align(struct hosts *h)
 		h->err[k] = (hi - lo + 1) / 2;
 		warnx_("%s: clock %+" PRId64 " ns from %s's, \xc2\xb1%" PRId64
 		    " ns (%zu exchanges; wall clocks said %+" PRId64 "); PIDs "
-		    "+%u", who(h, k), h->theta[k], h->f[0].name, h->err[k],
-		    nup + ndown, wall, k * HOST_PID_STRIDE);
+		    "+%u, CPUs +%u", who(h, k), h->theta[k], h->f[0].name,
+		    h->err[k], nup + ndown, wall, k * HOST_PID_STRIDE,
+		    k * h->cpustride);
 	}
 }
 
@@ -413,6 +417,15 @@ hosts_plan(char **paths, int npaths, int require)
 			    h->f[0].netns ? h->f[0].netns : "");
 		return NULL;
 	}
+	/* Stages keep state per CPU: each host's CPUs are its own. */
+	for (i = 0; i < npaths; i++)
+		if (h->f[i].cpus > h->cpustride)
+			h->cpustride = h->f[i].cpus;
+	if (h->cpustride == 0)
+		h->cpustride = 1024;
+	if ((uint64_t)h->cpustride * h->nh > MAX_CPUS)
+		diex(EX_DATAERR, "%d hosts of up to %u CPUs: more CPUs than "
+		    "a stream can have (%d)", h->nh, h->cpustride, MAX_CPUS);
 	for (i = 0; i < npaths; i++)
 		exchanges(&h->f[i]);
 	align(h);
@@ -485,9 +498,20 @@ object(const char *s, uint32_t base)
 	return buf;
 }
 
+static const char *
+cpu(const char *s, uint32_t base)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0')
+		return s;
+	return num(v + base);
+}
+
 static void
 rewrite(struct writer *w, const struct record *rec, uint32_t base,
-    int64_t theta)
+    int64_t theta, uint32_t cpubase, uint32_t cpustride)
 {
 	const char *kind = rec->f[COL_KIND], *v;
 	enum etype t = E_OTHER;
@@ -504,6 +528,10 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			v = when(v, theta);
 		else if (i == COL_PID || i == COL_TID)
 			v = id(v, base);
+		else if (isev && i == EC_CPU)
+			v = cpu(v, cpubase);
+		else if (strcmp(kind, "lost") == 0 && i == COL_FIRST_OWN)
+			v = cpu(v, cpubase);
 		else if (isev && i >= EC_ARG) {
 			switch (t) {
 			case E_SWITCH:
@@ -547,6 +575,8 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 				v = when(v, theta);
 			else if (strcmp(k, META_WALLCLOCK) == 0)
 				v = when(v, -theta);
+			else if (strcmp(k, "cpus") == 0)
+				v = num(cpubase + cpustride);
 		} else if (strcmp(kind, "wait") == 0) {
 			if (i == COL_FIRST_OWN + 4)
 				v = object(v, base);
@@ -650,6 +680,7 @@ hosts_merge(struct hosts *h, struct writer *w)
 		writer_str(w, h->f[i].boot ? h->f[i].boot : "");
 		writer_str(w, h->f[i].netns ? h->f[i].netns : "");
 		writer_u64(w, (uint64_t)k * HOST_PID_STRIDE);
+		writer_u64(w, (uint64_t)k * h->cpustride);
 		writer_i64(w, h->theta[k]);
 		writer_i64(w, h->err[k]);
 		writer_end(w);
@@ -673,7 +704,9 @@ hosts_merge(struct hosts *h, struct writer *w)
 		else
 			rewrite(w, &in[best].rec,
 			    (uint32_t)in[best].host * HOST_PID_STRIDE,
-			    h->theta[in[best].host]);
+			    h->theta[in[best].host],
+			    (uint32_t)in[best].host * h->cpustride,
+			    h->cpustride);
 		remote_peer(h, best, w, &in[best].rec);
 	}
 	for (i = 0; i < h->nf; i++)
@@ -682,6 +715,7 @@ hosts_merge(struct hosts *h, struct writer *w)
 }
 
 static char	**names;
+static uint64_t	 *cpubases;
 static size_t	  nnames;
 
 void
@@ -694,10 +728,32 @@ host_learn(const struct record *rec)
 	if (k >= nnames) {
 		names = xrealloc(names, (k + 1) * sizeof(*names));
 		memset(names + nnames, 0, (k + 1 - nnames) * sizeof(*names));
+		cpubases = xrealloc(cpubases, (k + 1) * sizeof(*cpubases));
+		memset(cpubases + nnames, 0, (k + 1 - nnames) *
+		    sizeof(*cpubases));
 		nnames = k + 1;
 	}
-	if (names[k] == NULL)
+	if (names[k] == NULL) {
 		names[k] = xstrdup(record_str(rec, COL_FIRST_OWN + 2));
+		record_u64_opt(rec, COL_FIRST_OWN + 6, &cpubases[k]);
+	}
+}
+
+int
+host_of_cpu(uint32_t cpu)
+{
+	size_t k;
+
+	for (k = nnames; k-- > 1; )
+		if (names[k] != NULL && cpubases[k] > 0 && cpu >= cpubases[k])
+			return k;
+	return 0;
+}
+
+int
+host_count(void)
+{
+	return nnames ? (int)nnames : 1;
 }
 
 const char *

@@ -1,8 +1,9 @@
 /*
  * Captures of several hosts in one stream (argus-cat(1)): each host's
- * PIDs and TIDs moved by HOST_PID_STRIDE times its number, so that equal
- * PIDs of two machines never meet and every stage works unchanged, and
- * its clock brought to the first host's by the connections they share.
+ * PIDs and TIDs moved by HOST_PID_STRIDE times its number, and its CPUs
+ * past the hosts' before it, so that equal PIDs and CPUs of two machines
+ * never meet and every stage works unchanged, and its clock brought to
+ * the first host's by the connections they share.
  */
 #ifndef ARGUS_HOSTS_H
 #define ARGUS_HOSTS_H
@@ -33,5 +34,7 @@ void		 hosts_merge(struct hosts *, struct writer *);
  */
 void		 host_learn(const struct record *);
 const char	*host_name(uint32_t id);
+int		 host_of_cpu(uint32_t cpu);	/* 0 in a stream of one */
+int		 host_count(void);
 
 #endif

@@ -36,7 +36,9 @@ struct early {
 #define MAX_EARLY	8
 
 struct conn {
-	char		 key[128];	/* LOCAL>REMOTE */
+	char		 key[144];	/* HOST|LOCAL>REMOTE */
+	const char	*pair;		/* in key: LOCAL>REMOTE */
+	int		 host;
 	struct early	 early[MAX_EARLY];	/* receives on this end */
 	int		 nearly;
 	uint64_t	 sent, rcvd;
@@ -56,14 +58,18 @@ static struct conn	*conns;
 static struct sk	*sks;
 
 static struct conn *
-conn_get(const char *key)
+conn_get(int host, const char *pair)
 {
 	struct conn *c;
+	char key[144];
 
+	snprintf(key, sizeof(key), "%d|%s", host, pair);
 	HASH_FIND_STR(conns, key, c);
 	if (c == NULL) {
 		c = xcalloc(1, sizeof(*c));
 		snprintf(c->key, sizeof(c->key), "%s", key);
+		c->pair = strchr(c->key, '|') + 1;
+		c->host = host;
 		HASH_ADD_STR(conns, key, c);
 	}
 	return c;
@@ -77,7 +83,8 @@ opened(const struct event *ev, uint64_t addr, struct sk *s)
 
 	snprintf(key, sizeof(key), "%s>%s", event_str(ev, 4),
 	    event_str(ev, 5));
-	c = conn_get(key);
+	/* Both ends may be in one host's recording: the CPU says whose. */
+	c = conn_get(host_of_cpu(ev->cpu), key);
 	c->sent = c->rcvd = 0;		/* a new connection of the same pair */
 	c->head = c->n = 0;
 	c->nearly = 0;
@@ -95,8 +102,8 @@ link_one(struct link_rule *self, struct conn *peer, const struct send *s,
 {
 	struct cause cause;
 
-	if (s->by.vertex == NO_VERTEX || HOST_OF(s->by.tid) == HOST_OF(tid) ||
-	    vertex == NO_VERTEX || vertex == UNSEGMENTED)
+	if (s->by.vertex == NO_VERTEX || vertex == NO_VERTEX ||
+	    vertex == UNSEGMENTED)
 		return;
 	if (peer->last_from == s->by.vertex && peer->last_to == vertex)
 		return;
@@ -107,19 +114,27 @@ link_one(struct link_rule *self, struct conn *peer, const struct send *s,
 	link_emit(time, pid, tid, vertex, &cause);
 }
 
-/* The mirrored end of c, if it is known. */
+/* The mirrored end of c on another host, if it is known. */
 static struct conn *
 mirror_of(const struct conn *c)
 {
 	struct conn *peer;
-	char mirror[128], *gt;
+	char mirror[144];
+	const char *gt;
+	int k;
 
-	if ((gt = strchr(c->key, '>')) == NULL)
+	if ((gt = strchr(c->pair, '>')) == NULL)
 		return NULL;
-	snprintf(mirror, sizeof(mirror), "%s>%.*s", gt + 1,
-	    (int)(gt - c->key), c->key);
-	HASH_FIND_STR(conns, mirror, peer);
-	return peer;
+	for (k = 0; k < host_count(); k++) {
+		if (k == c->host)
+			continue;
+		snprintf(mirror, sizeof(mirror), "%d|%s>%.*s", k, gt + 1,
+		    (int)(gt - c->pair), c->pair);
+		HASH_FIND_STR(conns, mirror, peer);
+		if (peer != NULL)
+			return peer;
+	}
+	return NULL;
 }
 
 /* A send of c has come: the receives on the other end that waited for it. */
@@ -210,7 +225,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		c->sends[c->n].by.vertex = NO_VERTEX;
 	c->sends[c->n].by.weak = 0;
 	snprintf(c->sends[c->n].by.label, sizeof(c->sends[c->n].by.label),
-	    "%.63s", c->key);
+	    "%.63s", c->pair);
 	c->n++;
 	c->sent += len;
 	sent(self, c, &c->sends[c->n - 1], ev->time);
