@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "graph.h"
+#include "hosts.h"
 #include "util.h"
 #include "capture.h"
 #include "dwstack.h"
@@ -63,20 +64,6 @@ count_cpus(void)
 	return n;
 }
 
-static int
-read_boot_id(char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	int ok;
-
-	if (f == NULL)
-		return 0;
-	ok = fgets(buf, size, f) != NULL;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return ok && buf[0] != '\0';
-}
-
 /* What every output file starts with, so that each can be read alone. */
 static void
 preamble(struct writer *w)
@@ -96,15 +83,7 @@ preamble(struct writer *w)
 	meta_write(w, t_start, "clock", "mono");
 	meta_write(w, t_start, "capture", "argus-capture " ARGUS_VERSION);
 	meta_write(w, t_start, "hostname", "%s", host);
-	/* Names the machine's boot, which a host name alone does not. */
-	if (read_boot_id(buf, sizeof(buf)))
-		meta_write(w, t_start, "boot_id", "%s", buf);
-	/* And a network namespace, which is a host of its own to its peers. */
-	if ((len = readlink("/proc/self/ns/net", buf, sizeof(buf) - 1)) > 0 &&
-	    len < sizeof(buf)) {
-		buf[len] = '\0';
-		meta_write(w, t_start, "netns", "%s", buf);
-	}
+	meta_identity(w, t_start);
 	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
 	    u.version, u.machine);
 	meta_write(w, t_start, "kernel", "%s", buf);

@@ -76,6 +76,27 @@ struct hosts {
 	int64_t		*theta, *err;	/* per host, ns, to host 0 */
 };
 
+void
+meta_identity(struct writer *w, uint64_t time)
+{
+	char buf[128];
+	FILE *f;
+	ssize_t n;
+
+	if ((f = fopen("/proc/sys/kernel/random/boot_id", "re")) != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (buf[0] != '\0')
+				meta_write(w, time, "boot_id", "%s", buf);
+		}
+		fclose(f);
+	}
+	if ((n = readlink("/proc/self/ns/net", buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		meta_write(w, time, "netns", "%s", buf);
+	}
+}
+
 static const char *
 meta_val(const struct record *r)
 {
@@ -109,12 +130,25 @@ identify(struct hfile *f)
 	reader_close(r);
 }
 
+/* Equal, or one does not say (an older file, a snapshot of procfs). */
+static int
+agree(const char *a, const char *b)
+{
+	return a == NULL || b == NULL || strcmp(a, b) == 0;
+}
+
+static int
+same_boot(const struct hfile *a, const struct hfile *b)
+{
+	return a->boot != NULL && b->boot != NULL &&
+	    strcmp(a->boot, b->boot) == 0;
+}
+
 static int
 same_host(const struct hfile *a, const struct hfile *b)
 {
-	return strcmp(a->name, b->name) == 0 &&
-	    strcmp(a->boot ? a->boot : "", b->boot ? b->boot : "") == 0 &&
-	    strcmp(a->netns ? a->netns : "", b->netns ? b->netns : "") == 0;
+	return strcmp(a->name, b->name) == 0 && agree(a->boot, b->boot) &&
+	    agree(a->netns, b->netns);
 }
 
 static void
@@ -351,6 +385,14 @@ align(struct hosts *h)
 		for (j = 0; j < h->nf && h->f[j].host != k; j++)
 			;
 		wall = (int64_t)(h->f[0].wall - h->f[j].wall);
+		/* Network namespaces of one boot: one kernel, one clock. */
+		if ((nup == 0 || ndown == 0) && same_boot(&h->f[0], &h->f[j])) {
+			warnx_("%s: the boot of %s's (%s): one clock, offset 0;"
+			    " PIDs +%u, CPUs +%u", who(h, k), h->f[0].name,
+			    h->f[j].boot, k * HOST_PID_STRIDE,
+			    k * h->cpustride);
+			continue;
+		}
 		if (nup == 0 || ndown == 0)
 			diex(EX_DATAERR, "%s and %s share no connection both "
 			    "recorded %s: the offset of their clocks is "

@@ -18,6 +18,13 @@
 /* The host (0 first) a PID or TID of a merged stream is of. */
 #define HOST_OF(id)	((id) / HOST_PID_STRIDE)
 
+/*
+ * After meta hostname, what else says which host a stream is of: the
+ * machine's boot (meta boot_id), and the network namespace (meta netns),
+ * a host of its own to its peers.
+ */
+void		 meta_identity(struct writer *, uint64_t time);
+
 struct hosts;
 /*
  * The hosts of these files, by their meta hostname, boot_id and netns,
