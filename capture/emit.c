@@ -765,7 +765,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	    ctx_t[] = "-";
 	const char *ctx;
 	unsigned flags;
-	int e, tid, other;
+	int e, tid, other, local;
 
 	if (size < 8)
 		return;
@@ -777,8 +777,11 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
 		other = other_tid(e, d);
-		if (e == EV_SOCK_STATE ? !sockev_local(e, d, evdefs[e].f) :
-		    !selected(tid) && !(other > 0 && selected(other)))
+		if (e == EV_SOCK_STATE &&
+		    (local = sockev_local(e, d, evdefs[e].f)) >= 0) {
+			if (!local)
+				return;
+		} else if (!selected(tid) && !(other > 0 && selected(other)))
 			return;
 	} else {
 		learn(e, d, size, tid);

@@ -60,11 +60,11 @@ int	 events_load_fields(const char *sys, const char *event,
 void	 self_filter(char *buf, size_t size, const int *self, int nself);
 
 /*
- * Socket events (sockev.c): their columns, and whether a socket event
- * fired in a task the capture does not select is about this host's own
- * end of a connection (its address is one of this network namespace's),
- * which is where the kernel often runs it: a receive's protocol work runs
- * in the softirq of whichever task sent the packet.
+ * Socket events (sockev.c): their columns, and whether a state change is
+ * about this host's own end of a connection (1: its address is one of
+ * this network namespace's), whatever task it fired in: a receive's
+ * protocol work runs in the softirq of whichever task sent the packet.
+ * 0 another host's, -1 a loopback address, which every namespace has.
  */
 struct writer;
 void	 sockev_args(struct writer *, int e, const char *d,

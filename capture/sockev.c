@@ -117,6 +117,10 @@ sockev_local(int e, const char *d, const struct field *f)
 		else
 			len = 16;
 	}
+	/* Every namespace has a loopback: its address says nothing of whose. */
+	if ((len == 4 && p[0] == 127) || (len == 16 &&
+	    memcmp(p, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\1", 16) == 0))
+		return -1;
 	for (i = ifs; i != NULL; i = i->ifa_next) {
 		if (i->ifa_addr == NULL)
 			continue;

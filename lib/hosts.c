@@ -393,13 +393,21 @@ align(struct hosts *h)
 			    k * h->cpustride);
 			continue;
 		}
-		if (nup == 0 || ndown == 0)
+		if (nup == 0 && ndown == 0)
 			diex(EX_DATAERR, "%s and %s share no connection both "
-			    "recorded %s: the offset of their clocks is "
-			    "unknown (the wall clocks say %+.6f s, which is "
-			    "not a bound)", who(h, 0), who(h, k),
-			    nup + ndown ? "exchanges both ways" :
-			    "from its opening", wall / 1e9);
+			    "recorded from its opening: the offset of their "
+			    "clocks is unknown (the wall clocks say %+.6f s, "
+			    "which is not a bound)", who(h, 0), who(h, k),
+			    wall / 1e9);
+		if (nup == 0 || ndown == 0)
+			diex(EX_DATAERR, "%s and %s: their shared connections "
+			    "carried bytes only %s, which bounds the offset of "
+			    "their clocks on one side (%s %+" PRId64 " ns): it "
+			    "is unknown (the wall clocks say %+.6f s)",
+			    who(h, 0), who(h, k), nup ? "from the first to "
+			    "the second" : "from the second to the first",
+			    nup ? "at most" : "at least", nup ? hi : lo,
+			    wall / 1e9);
 		if (lo > hi)
 			diex(EX_DATAERR, "%s and %s: the exchanges bound the "
 			    "offset of their clocks from below by %+" PRId64

@@ -48,7 +48,8 @@ static const char usage[] =
 "                         of those related to the target (slower)\n"
 "  --with FILE ...        other hosts' recordings of the window (their\n"
 "                         argus-capture or argus-cat cuts): the chain goes\n"
-"                         on across the connections they share\n"
+"                         on across the connections they share (every\n"
+"                         thread of this host's window is read: --all)\n"
 "\n"
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
@@ -194,7 +195,8 @@ debug(int argc, char *argv[])
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
-	if (!all)
+	/* Other hosts' clocks are found by every connection: --all. */
+	if (!all && nwith == 0)
 		list = related(target, nt, now_snap, mark_snap);
 
 	p = pipeline_new();

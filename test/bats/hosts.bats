@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
-# Two hosts on this machine: network namespaces joined by a veth pair, a
-# capture in each of its own processes, host B's clock shifted by a known
-# offset.  A client on A (curl) waits on an HTTP server on B that waits on
-# a file lock a sleeping flock(1) on B holds.
+# Two hosts on this machine: network namespaces joined by a veth pair, each
+# with a host name of its own (a UTS namespace), a capture in each of its
+# own processes, host B's clock shifted by a known offset as if another
+# machine had taken it.  A client on A waits on an HTTP server on B
+# (test/progs/lockserver.py) that waits on a file lock a sleeping
+# flock(1) on B holds.
 
 load helpers
 
@@ -10,12 +12,14 @@ OFFSET=37000000		# ns: host B's clock ahead of A's
 
 need_hosts() {
 	need_tracing
-	for p in ip nsenter curl python3 flock; do
+	for p in ip nsenter unshare curl python3 flock; do
 		command -v $p >/dev/null || skip "$p missing"
 	done
-	[ -e /sys/kernel/tracing/events/sock/sock_send_length ] ||
-	    [ -e /sys/kernel/debug/tracing/events/sock/sock_send_length ] ||
-	    skip "no sock:sock_send_length tracepoint (Linux 6.3 or later)"
+	local t
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e $t/events/sock/sock_send_length ] && return 0
+	done
+	skip "no sock:sock_send_length tracepoint (Linux 6.3 or later)"
 }
 
 setup_file() {
@@ -23,15 +27,38 @@ setup_file() {
 }
 
 teardown_file() {
-	[ -z "${SERVER:-}" ] || kill "$SERVER" 2>/dev/null || true
+	local p
+	for p in $(cat "$BATS_FILE_TMPDIR"/*.pid 2>/dev/null); do
+		kill "$p" 2>/dev/null || true
+	done
+	[ ! -d "$BATS_FILE_TMPDIR/ring" ] ||
+	    ARGUS_RING="$BATS_FILE_TMPDIR/ring" argus stop >/dev/null 2>&1 || true
 	ip netns del "$NSA" 2>/dev/null || true
 	ip netns del "$NSB" 2>/dev/null || true
 }
 
-# The scenario, once: A.gz, B.gz (B's clock shifted), in $D.
-scenario() {
+# On host A or B, with its network and its host name.
+on() {
+	local ns=$NSA name=hosta
+	[ "$1" = B ] && ns=$NSB name=hostb
+	shift
+	nsenter --net="/run/netns/$ns" unshare --uts sh -c \
+	    'hostname "$0"; exec "$@"' "$name" "$@"
+}
+
+# The same in the background, as one process from here on: $! is its pid
+# (a capture's -p selects it and its children).
+on_bg() {
+	local ns=$NSA name=hosta
+	[ "$1" = B ] && ns=$NSB name=hostb
+	shift
+	(exec nsenter --net="/run/netns/$ns" unshare --uts sh -c \
+	    'hostname "$0"; exec "$@"' "$name" "$@") &
+}
+
+hosts_up() {
 	D=$BATS_FILE_TMPDIR
-	[ -e "$D/B.csv" ] && return 0
+	ip netns list | grep -q "^$NSA" && return 0
 	ip netns add "$NSA"
 	ip netns add "$NSB"
 	ip link add "$VA" type veth peer name "$VB"
@@ -44,74 +71,176 @@ scenario() {
 	ip -n "$NSA" link set lo up
 	ip -n "$NSB" link set lo up
 	: >"$D/lock"
-	nsenter --net="/run/netns/$NSB" "$ROOT/test/progs/lockserver.py" \
-	    10.231.0.2 8080 "$D/lock" & SERVER=$!
+	on_bg B "$ROOT/test/progs/lockserver.py" 10.231.0.2 8080 "$D/lock"
+	echo $! >"$D/server.pid"
 	for i in $(seq 50); do
-		nsenter --net="/run/netns/$NSA" curl -s -m 2 \
-		    http://10.231.0.2:8080/ >/dev/null && break
+		on A curl -s -m 2 http://10.231.0.2:8080/ >/dev/null && return 0
 		sleep 0.1
 	done
-	# B: the server and, later, the lock's holder (a child of B's shell).
-	nsenter --net="/run/netns/$NSB" bash -c 'sleep 2; exec flock "$1" sleep 10' \
-	    _ "$D/lock" & HOLDER=$!
-	nsenter --net="/run/netns/$NSB" timeout 30 argus-capture -p "$SERVER,$HOLDER" \
-	    -d 6 -o "$D/B.gz" 2>"$D/B.err" & CB=$!
-	# A: three requests answered at once, then one that waits on B's lock.
-	nsenter --net="/run/netns/$NSA" bash -c 'sleep 1.5
-	    for i in 1 2 3; do curl -s -m 2 http://10.231.0.2:8080/; done
-	    sleep 1.5; exec curl -s -m 20 http://10.231.0.2:8080/' \
-	    >"$D/client.out" & CLIENT=$!
-	nsenter --net="/run/netns/$NSA" timeout 30 argus-capture -p "$CLIENT" \
-	    -d 6 -o "$D/A.gz" 2>"$D/A.err"
-	wait "$CB"
-	kill "$CLIENT" "$HOLDER" 2>/dev/null || true
+	echo "the server on B never answered"
+	return 1
+}
+
+# The requests from A, once $2 exists: three answered at once, then one
+# that waits on B's lock (a Python client: one recv(2) with no timeout).
+CLIENT='while [ ! -e "$2" ]; do sleep 0.05; done
+	sleep "$1"
+	for i in 1 2 3; do curl -s -m 2 http://10.231.0.2:8080/; done
+	sleep 1.5
+	exec python3 -c "import urllib.request as u; u.urlopen(\"http://10.231.0.2:8080/\", timeout=30)"'
+
+# The lock's holder on B, $1 seconds after $D/go$2 exists, for 12 s, or
+# until it is killed (-o: its sleep does not hold the lock).
+holder() {
+	on_bg B sh -c 'while [ ! -e "$3" ]; do sleep 0.05; done
+	    sleep "$1"; exec flock -o "$2" sleep 12' _ "$1" "$D/lock" "$D/go$2"
+	echo $! >"$D/holder$2.pid"
+}
+
+# The scenario, once: A.gz, B.gz, and B.csv (B's, shifted) in $D.  The
+# captures trace before anything happens.
+scenario() {
+	hosts_up
+	[ -e "$D/B.csv" ] && return 0
+	holder 2 1
+	on_bg A sh -c "$CLIENT" _ 1 "$D/go1" >/dev/null
+	echo $! >"$D/client.pid"
+	on_bg B argus-capture -p "$(cat "$D/server.pid"),$(cat "$D/holder1.pid")" \
+	    -d 8 -o "$D/B.gz" 2>"$D/B.err"
+	CB=$!
+	on_bg A argus-capture -p "$(cat "$D/client.pid")" \
+	    -d 8 -o "$D/A.gz" 2>"$D/A.err"
+	CA=$!
+	wait_capture "$CB" && wait_capture "$CA"
+	touch "$D/go1"
+	wait "$CA" "$CB"
+	kill "$(cat "$D/client.pid")" "$(cat "$D/holder1.pid")" 2>/dev/null || true
 	argus-cat "$D/B.gz" | "$ROOT/test/progs/clockshift" "$OFFSET" >"$D/B.csv"
 }
 
 @test "hosts: argus-cat recovers host B's clock offset within its stated bound" {
 	need_hosts
 	scenario
-	cd "$BATS_FILE_TMPDIR"
+	cd "$D"
 	run argus-cat -o M.gz A.gz B.csv
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# argus-cat: B.csv (host vm): clock +N ns from vm's, ±E ns (K exchanges...
+	# argus-cat: B.csv (host hostb): clock +N ns from hosta's, ±E ns (K exchanges...
 	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
 	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
 	n=$(echo "$output" | sed -n 's/.*(\([0-9]*\) exchanges.*/\1/p')
 	echo "true $OFFSET recovered $theta bound $err from $n" >&3
+	[[ "$output" == *"(host hostb): clock"*"from hosta's"* ]]
 	[ -n "$theta" ] && [ -n "$err" ]
 	[ "$n" -ge 6 ]
 	d=$((theta - OFFSET)); d=${d#-}
 	[ "$d" -le "$err" ]
 	[ "$err" -lt 5000000 ]
-	# Said in the stream too, and B's PIDs moved apart.
-	argus-cat M.gz | grep -q "^meta,,,,host,1,.*,10000000,${theta#+},$err\$"
+	# Said in the stream too, and B's PIDs and CPUs moved apart.
+	argus-cat M.gz | grep -q "^meta,,,,host,1,hostb,.*,10000000,[0-9]*,${theta#+},$err\$"
 	argus-cat M.gz | awk -F, '$1 == "task" && $3 >= 10000000' | grep -q python3
+	# The unshifted capture: a namespace of this boot, offset about 0.
+	run argus-cat -o M0.gz A.gz B.gz
+	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
+	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
+	echo "true 0 recovered $theta bound $err" >&3
+	d=${theta#[-+]}
+	[ "$d" -le "$err" ]
 }
 
 @test "hosts: argus-link links each request on A to its receipt on B and back" {
 	need_hosts
 	scenario
-	cd "$BATS_FILE_TMPDIR"
+	cd "$D"
 	argus-cat A.gz B.csv 2>/dev/null | argus-segment -q | argus-link -q |
 	    argus-cat -k link | grep ',remote,' >remote
 	cat remote
-	# A's curl (PID < 10000000) to B's server (PID >= 10000000): four
-	# requests, the last of which B still holds; three replies.
+	# A's (PID < 10000000) sends to B's server (PID >= 10000000): four
+	# requests, the last of which B still holds; and three replies.
 	[ "$(awk -F, '$3 >= 10000000 && $10 < 10000000' remote | wc -l)" -ge 4 ]
 	[ "$(awk -F, '$3 < 10000000 && $10 >= 10000000' remote | wc -l)" -ge 3 ]
 	grep -q ',strong,remote,.*10.231.0.1:[0-9]*>10.231.0.2:8080$' remote
 }
 
+@test "hosts: the diagnosis goes from the client on A to the lock's holder on B" {
+	need_hosts
+	scenario
+	cd "$D"
+	client=$(cat client.pid)
+	argus-cat A.gz B.csv 2>/dev/null | argus-segment -q | argus-link -q |
+	    argus-spin -q --pid "$client" --threshold 1s |
+	    argus-slice -v --auto --threshold 1s -o diag.gz 2>report || true
+	cat report
+	# The client's wait, then the server on B by the connection, then the
+	# lock's holder on B.
+	grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* → flock 100[0-9]* on host hostb\$" report
+	grep -q "python3 100[0-9]*/[0-9]* on host hostb.*calls.*flock" report
+	# Without B's recording the chain ends at the connection.
+	argus-segment -q A.gz | argus-link -q |
+	    argus-spin -q --pid "$client" --threshold 1s |
+	    argus-slice -v --auto --threshold 1s 2>report1 >/dev/null || true
+	! grep -q 'on host' report1
+	! grep -q 'hostb' report1
+}
+
+@test "hosts: argus debug --with takes host B's recording and walks into it" {
+	need_hosts
+	hosts_up
+	export ARGUS_RING=$D/ring
+	holder 2 2
+	on_bg A sh -c "$CLIENT" _ 1 "$D/go2" >/dev/null
+	echo $! >"$D/client2.pid"
+	# A flight recorder of the client (a busy machine's whole would
+	# overwrite the kernel's buffers in seconds).
+	run on A argus start -b 16M -p "$(cat "$D/client2.pid")"
+	echo "$output"
+	rec=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	on_bg B argus-capture -p "$(cat "$D/server.pid"),$(cat "$D/holder2.pid")" \
+	    -d 7 -o "$D/B2.gz" 2>"$D/B2.err"
+	CB=$!
+	wait_capture "$CB" && wait_capture "$rec"
+	touch "$D/go2"
+	wait "$CB"
+	argus-cat "$D/B2.gz" | "$ROOT/test/progs/clockshift" -$OFFSET >"$D/B2.csv"
+	client=$(cat "$D/client2.pid")
+	run on A argus debug --pid "$client" --threshold 1s --auto --last 30s \
+	    --with "$D/B2.csv"
+	echo "$output"
+	on A argus stop >/dev/null 2>&1 || true
+	kill "$client" "$(cat "$D/holder2.pid")" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(host hostb): clock -"*" ns from hosta's"* ]]
+	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
+	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
+	echo "debug --with: true -$OFFSET recovered $theta bound $err" >&3
+	d=$((theta + OFFSET)); d=${d#-}
+	[ "$d" -le "$err" ]
+	echo "$output" | grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* on host hostb\$"
+	# Without it: the chain ends at the connection, and says where to.
+	holder 1 3
+	on_bg A sh -c "$CLIENT" _ 0.5 "$D/go3" >/dev/null
+	echo $! >"$D/client3.pid"
+	run on A argus start -b 16M -p "$(cat "$D/client3.pid")"
+	rec=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	wait_capture "$rec"
+	touch "$D/go3"
+	sleep 5
+	client=$(cat "$D/client3.pid")
+	run on A argus debug --pid "$client" --threshold 1s --auto --last 30s
+	echo "$output"
+	on A argus stop >/dev/null 2>&1 || true
+	kill "$client" "$(cat "$D/holder3.pid")" 2>/dev/null || true
+	[[ "$output" == *"waits on 10.231.0.2:8080 (tcp, from 10.231.0.1:"*"), another host: no recording of it here"* ]]
+}
+
 @test "hosts: one host twice, or hosts sharing no connection, are said, not guessed" {
 	need_hosts
 	scenario
-	cd "$BATS_FILE_TMPDIR"
+	cd "$D"
 	run argus-cat --hosts A.gz A.gz
 	echo "$output"
 	[ "$status" -eq 65 ]
-	[[ "$output" == *"all of one host"* ]]
+	[[ "$output" == *"all of one host, hosta"* ]]
 	argus-cat -k meta B.csv >Bmeta.csv
 	run argus-cat A.gz Bmeta.csv
 	echo "$output"
