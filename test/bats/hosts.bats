@@ -81,20 +81,24 @@ hosts_up() {
 	return 1
 }
 
-# The requests from A, once $2 exists: three answered at once, then one
-# that waits on B's lock (a Python client: one recv(2) with no timeout).
-CLIENT='while [ ! -e "$2" ]; do sleep 0.05; done
-	sleep "$1"
+# The requests from A, once $D/goN exists: three answered at once, then,
+# once B's lock is held, one that waits on it (a Python client: one
+# recv(2) with no timeout).  $1: N.
+CLIENT='D=$0
+	while [ ! -e "$D/go$1" ]; do sleep 0.05; done
 	for i in 1 2 3; do curl -s -m 2 http://10.231.0.2:8080/; done
-	sleep 1.5
+	touch "$D/warm$1"
+	while [ ! -e "$D/locked$1" ]; do sleep 0.05; done
+	sleep 0.5
 	exec python3 -c "import urllib.request as u; u.urlopen(\"http://10.231.0.2:8080/\", timeout=30)"'
 
-# The lock's holder on B, $1 seconds after $D/go$2 exists, for 12 s, or
-# until it is killed (-o: its sleep does not hold the lock).
+# The lock's holder on B, after the client's first requests, for 12 s, or
+# until it is killed (-o: its child does not hold the lock).  $1: N.
 holder() {
-	on_bg B sh -c 'while [ ! -e "$3" ]; do sleep 0.05; done
-	    sleep "$1"; exec flock -o "$2" sleep 12' _ "$1" "$D/lock" "$D/go$2"
-	echo $! >"$D/holder$2.pid"
+	on_bg B sh -c 'while [ ! -e "$0/warm$1" ]; do sleep 0.05; done
+	    exec flock -o "$0/lock" sh -c "touch \"\$0\"; exec sleep 12" \
+	    "$0/locked$1"' "$D" "$1"
+	echo $! >"$D/holder$1.pid"
 }
 
 # The scenario, once: A.gz, B.gz, and B.csv (B's, shifted) in $D.  The
@@ -102,8 +106,8 @@ holder() {
 scenario() {
 	hosts_up
 	[ -e "$D/B.csv" ] && return 0
-	holder 2 1
-	on_bg A sh -c "$CLIENT" _ 1 "$D/go1" >/dev/null
+	holder 1
+	on_bg A sh -c "$CLIENT" "$D" 1 >/dev/null
 	echo $! >"$D/client.pid"
 	on_bg B argus-capture -p "$(cat "$D/server.pid"),$(cat "$D/holder1.pid")" \
 	    -d 8 -o "$D/B.gz" 2>"$D/B.err"
@@ -187,12 +191,12 @@ scenario() {
 	need_hosts
 	hosts_up
 	export ARGUS_RING=$D/ring
-	holder 2 2
-	on_bg A sh -c "$CLIENT" _ 1 "$D/go2" >/dev/null
+	holder 2
+	on_bg A sh -c "$CLIENT" "$D" 2 >/dev/null
 	echo $! >"$D/client2.pid"
-	# A flight recorder of the client (a busy machine's whole would
-	# overwrite the kernel's buffers in seconds).
-	run on A argus start -b 16M -p "$(cat "$D/client2.pid")"
+	# A flight recorder of the client, --live: in the kernel's buffers a
+	# busy machine's other events would overwrite the client's in seconds.
+	run on A argus start --live -p "$(cat "$D/client2.pid")"
 	echo "$output"
 	rec=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
 	on_bg B argus-capture -p "$(cat "$D/server.pid"),$(cat "$D/holder2.pid")" \
@@ -217,14 +221,15 @@ scenario() {
 	[ "$d" -le "$err" ]
 	echo "$output" | grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* on host hostb\$"
 	# Without it: the chain ends at the connection, and says where to.
-	holder 1 3
-	on_bg A sh -c "$CLIENT" _ 0.5 "$D/go3" >/dev/null
+	holder 3
+	on_bg A sh -c "$CLIENT" "$D" 3 >/dev/null
 	echo $! >"$D/client3.pid"
-	run on A argus start -b 16M -p "$(cat "$D/client3.pid")"
+	run on A argus start --live -p "$(cat "$D/client3.pid")"
 	rec=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
 	wait_capture "$rec"
 	touch "$D/go3"
-	sleep 5
+	for i in $(seq 100); do [ -e "$D/locked3" ] && break; sleep 0.1; done
+	sleep 3.5
 	client=$(cat "$D/client3.pid")
 	run on A argus debug --pid "$client" --threshold 1s --auto --last 30s
 	echo "$output"
