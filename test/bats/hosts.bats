@@ -255,3 +255,65 @@ scenario() {
 	run argus-cat A.gz A.gz
 	[ "$status" -eq 0 ]
 }
+
+# Two hosts by hand, with equal PIDs: host B's clock is 5000 ns ahead.  A
+# sends at 1000 (its call's entry), B has it at 6300 (its clock): offset at
+# most 5300; B sends at 7000, A has it at 2300: at least 4700.
+two_hosts() {
+	stream >a.csv <<-'E'
+	meta,100,,,hostname,ha
+	meta,100,,,boot_id,b1
+	meta,100,,,netns,n1
+	meta,100,,,cpus,2
+	meta,100,,,wallclock,1000000000000
+	task,500,42,42,client
+	event,500,42,42,,0,sock_state,-,0xa1,SYN_SENT,ESTABLISHED,tcp,10.0.0.1:5000,10.0.0.2:80
+	event,1000,42,42,,0,sys_enter,-,44,sendto,0x3,0x0,0x4f
+	event,1100,42,42,,0,sock_send,-,0xa1,79,0x0
+	event,2300,42,42,,0,sock_recv,-,0xa1,100,0x0
+	E
+	stream >b.csv <<-'E'
+	meta,5100,,,hostname,hb
+	meta,5100,,,boot_id,b2
+	meta,5100,,,netns,n1
+	meta,5100,,,cpus,2
+	meta,5100,,,wallclock,999999995000
+	task,5400,42,42,server
+	event,5400,42,42,,1,sock_state,s,0xb1,SYN_RECV,ESTABLISHED,tcp,10.0.0.2:80,10.0.0.1:5000
+	event,6300,42,42,,1,sock_recv,-,0xb1,79,0x0
+	event,7000,42,42,,1,sys_enter,-,44,sendto,0x3,0x0,0x64
+	event,7100,42,42,,1,sock_send,-,0xb1,100,0x0
+	wait,8000,42,42,S,futex,,futex,futex:42:0x10,futex,,,7200,,futex_wait,server
+	E
+}
+
+@test "hosts: by hand, the NTP bounds exactly, and equal PIDs and CPUs kept apart" {
+	cd "$BATS_TEST_TMPDIR"
+	two_hosts
+	run argus-cat -o m.csv -Z a.csv b.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "argus-cat: b.csv (host hb): clock +5000 ns from ha's, ±300 ns (2 exchanges; wall clocks said +5000); PIDs +10000000, CPUs +2" ]]
+	cat m.csv
+	grep -qx 'meta,,,,host,1,hb,b2,n1,10000000,2,5000,300' m.csv
+	grep -qx 'task,500,42,42,client' m.csv
+	grep -qx 'task,400,10000042,10000042,server' m.csv
+	grep -qx 'event,1300,10000042,10000042,,3,sock_recv,-,0xb1,79,0x0' m.csv
+	grep -qx 'meta,100,,,cpus,4' m.csv
+	grep -qx 'wait,3000,10000042,10000042,S,futex,,futex,futex:10000042:0x10,futex,,,2200,,futex_wait,server' m.csv
+	# Time order kept across the hosts.
+	argus-cat m.csv >/dev/null
+	# Selections come after the merge.
+	run argus-cat -k event a.csv b.csv
+	[ "$status" -eq 64 ]
+}
+
+@test "hosts: by hand, one side's bound only is said, not guessed" {
+	cd "$BATS_TEST_TMPDIR"
+	two_hosts
+	grep -v sock_recv a.csv >a1.csv
+	run argus-cat a1.csv b.csv
+	echo "$output"
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"carried bytes only from the first to the second"*"(at most +5300 ns)"* ]]
+}
