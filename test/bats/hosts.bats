@@ -119,7 +119,7 @@ scenario() {
 	touch "$D/go1"
 	wait "$CA" "$CB"
 	kill "$(cat "$D/client.pid")" "$(cat "$D/holder1.pid")" 2>/dev/null || true
-	argus-cat "$D/B.gz" | "$ROOT/test/progs/clockshift" "$OFFSET" >"$D/B.csv"
+	argus-cat "$D/B.gz" | "$ROOT/test/progs/clockshift.py" "$OFFSET" >"$D/B.csv"
 }
 
 @test "hosts: argus-cat recovers host B's clock offset within its stated bound" {
@@ -205,7 +205,7 @@ scenario() {
 	wait_capture "$CB" && wait_capture "$rec"
 	touch "$D/go2"
 	wait "$CB"
-	argus-cat "$D/B2.gz" | "$ROOT/test/progs/clockshift" -$OFFSET >"$D/B2.csv"
+	argus-cat "$D/B2.gz" | "$ROOT/test/progs/clockshift.py" -$OFFSET >"$D/B2.csv"
 	client=$(cat "$D/client2.pid")
 	run on A argus debug --pid "$client" --threshold 1s --auto --last 30s \
 	    --with "$D/B2.csv"
