@@ -33,7 +33,6 @@ P	:=
 endif
 
 # The tracing back end and its libraries link into argus-capture alone
-# (and libtraceevent into argus-import, for perf.data's event formats):
 # nothing downstream of the stream may depend on where a trace came from.
 CAPTURE_LIBS = -ltraceevent -ldw -lelf -lpthread
 
@@ -98,9 +97,10 @@ $(P)bin/argus-slice: $(P)bin/argus-slice.o $(SLICE_OBJS) $(P)lib/libargus.a
 $(P)bin/argus-watch: $(P)bin/argus-watch.o $(WATCH_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# perf.data's event formats are parsed by libtraceevent, as the capture's are.
+# perf.data's event formats are read by bin/import/perf.c: libtraceevent
+# crashes on crafted ones, and a foreign file must not crash the importer.
 $(P)bin/argus-import: $(P)bin/argus-import.o $(IMPORT_OBJS) $(P)lib/libargus.a
-	$(CC) $(LDFLAGS) -o $@ $^ -ltraceevent $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(P)bin/argus-export: $(P)bin/argus-export.o $(EXPORT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -168,7 +168,24 @@ build/fuzz/test/fuzz/probes: test/fuzz/probes.c test/fuzz/fuzz.h \
 	$(CC) $(CFLAGS) -Icapture -fsanitize=fuzzer $(LDFLAGS) -o $@ \
 	    $(filter-out %.h,$^) $(CAPTURE_LIBS) $(LDLIBS)
 
+# argus-import's importers, each a target: the objects, less the program.
+build/fuzz/test/fuzz/import_%: test/fuzz/import_%.c test/fuzz/fuzz.h \
+    $(IMPORT_OBJS) build/fuzz/lib/libargus.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ \
+	    $(filter-out %.h,$^) $(LDLIBS)
+
 fuzz-targets: $(FUZZ_TARGETS)
+
+# Each header compiles alone, with the build's flags: it includes what it
+# uses (test/bats/headers.bats runs this).
+HEADER_FILES	:= $(wildcard lib/*.h capture/*.h bin/*/*.h)
+check-headers:
+	@for h in $(HEADER_FILES); do \
+		$(CC) $(CFLAGS) -fsyntax-only -include $$h -x c /dev/null || \
+		    { echo "$$h: does not compile alone" >&2; exit 1; }; \
+	done
+.PHONY: check-headers
 
 # The suite; `make check` also runs the unit and stream tests with the
 # sanitizer build, and each fuzz target a few seconds where clang has

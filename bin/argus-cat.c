@@ -303,7 +303,7 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 {
 	char stamp[48];
 	const char *time = NULL;
-	size_t fcol = names && !rec->comment ? ksym_column(rec) : 0;
+	size_t fcol = names && !rec->comment ? event_func_column(rec) : 0;
 
 	if (width > 0 && rec->comment)
 		return;

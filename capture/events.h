@@ -6,6 +6,7 @@
 #ifndef CAPTURE_EVENTS_H
 #define CAPTURE_EVENTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum ev {

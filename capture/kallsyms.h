@@ -6,6 +6,7 @@
 #ifndef CAPTURE_KALLSYMS_H
 #define CAPTURE_KALLSYMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct writer;

@@ -85,12 +85,6 @@ add(struct spec *sp)
 	specs[nspecs++] = *sp;
 }
 
-int
-probes_wanted(void)
-{
-	return nspecs;
-}
-
 /* skip=HEX: up to MAXSKIP bytes as hex digit pairs; 0 or -1. */
 static int
 parse_skip(struct spec *sp, const char *hex)

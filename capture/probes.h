@@ -22,7 +22,6 @@ struct uprobe {
 /* At option parsing: exit 64 on a malformed spec or line, 66 no file. */
 void	 probes_add_file(const char *path);
 void	 probes_add_spec(const char *spec);	/* LIB:SYM[+OFF][%return][=EVENT] */
-int	 probes_wanted(void);
 
 /* Probes of captures that died (SIGKILL); after their instances went. */
 void	 probes_reap_stale(void);

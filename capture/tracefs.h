@@ -6,6 +6,8 @@
 #ifndef CAPTURE_TRACEFS_H
 #define CAPTURE_TRACEFS_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 
 #define INSTANCE_PREFIX	"argus-"

@@ -9,6 +9,7 @@
 #include <uthash.h>
 
 #include "chrome.h"
+#include "show.h"
 #include "util.h"
 
 void
@@ -25,17 +26,39 @@ chrome_close(struct chrome *c, const char *other)
 	fprintf(c->fp, "\n],\n\"otherData\":{%s}}\n", other);
 }
 
+/*
+ * JSON is UTF-8, and one invalid byte makes a parser (Python's, Perfetto's)
+ * refuse the whole file: a name the kernel cut inside a character is one.
+ * Such a byte is written as the text \xHH (JSON "\\xHH"), seen and never
+ * dropped; the controls, DEL and C1 as \u00HH, which JSON decodes back to
+ * the byte or character itself.
+ */
 void
 chrome_str(FILE *fp, const char *s)
 {
+	size_t len = strlen(s), i, k;
+	unsigned char c;
+
 	fputc('"', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
+	for (i = 0; i < len; i += k) {
+		c = s[i];
+		k = 1;
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else if (c < 0x80)
+			fputc(c, fp);
+		else if ((k = show_utf8_char(s + i, len - i)) > 0)
+			fwrite(s + i, 1, k, fp);
+		else if (c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] >=
+		    0x80 && (unsigned char)s[i + 1] <= 0x9f) {
+			fprintf(fp, "\\u%04x", (unsigned char)s[i + 1]);
+			k = 2;		/* a C1 control, U+0080..U+009F */
+		} else {
+			fprintf(fp, "\\\\x%02x", c);
+			k = 1;
+		}
 	}
 	fputc('"', fp);
 }

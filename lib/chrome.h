@@ -27,7 +27,10 @@ struct chrome {
 void	chrome_open(struct chrome *, FILE *);
 void	chrome_close(struct chrome *, const char *other);
 
-/* A JSON string: the kernel's names may hold any byte but NUL. */
+/*
+ * A JSON string: the kernel's names may hold any byte but NUL; always
+ * valid UTF-8, invalid bytes as the text \\xHH (argus-export(1)).
+ */
 void	chrome_str(FILE *, const char *);
 /* ,"key":US with the nanoseconds kept: a decimal, never a float. */
 void	chrome_time(FILE *, const char *key, uint64_t ns);

@@ -5,6 +5,7 @@
 #include "event.h"
 #include "hosts.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 static const char *const names[E_NTYPES] = {
@@ -114,7 +115,7 @@ note_meta(const struct record *rec)
 	    n > MAX_CPUS)
 		diex(EX_DATAERR, "%s:%lu: meta cpus: expected 1 to %d, got "
 		    "'%s'", rec->file, rec->line, MAX_CPUS,
-		    record_str(rec, COL_FIRST_OWN + 1));
+		    show(record_str(rec, COL_FIRST_OWN + 1)));
 	if (n > stream_cpus)
 		stream_cpus = n;
 }
@@ -214,14 +215,31 @@ event_u64(const struct event *ev, int arg)
 	if (*s == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
-		    etype_name(ev->type), arg + 1, s);
+		    etype_name(ev->type), arg + 1, show(s));
 	return v;
+}
+
+size_t
+event_func_column(const struct record *rec)
+{
+	static const enum etype types[] = { E_HRT_START,
+	    E_HRT_EXPIRE_ENTRY, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
+	    E_WQ_QUEUE, E_WQ_START, E_WQ_END };
+	size_t i;
+
+	if (rec->comment || rec->nf <= EC_ARG + 1 ||
+	    strcmp(rec->f[COL_KIND], "event") != 0)
+		return 0;
+	for (i = 0; i < ARRAY_LEN(types); i++)
+		if (strcmp(rec->f[EC_TYPE], etype_name(types[i])) == 0)
+			return EC_ARG + 1;
+	return 0;
 }
 
 const char *
 event_func(const struct event *ev)
 {
-	size_t col = ksym_column(ev->rec);
+	size_t col = event_func_column(ev->rec);
 
 	return col ? ksym_name(record_str(ev->rec, col)) : "";
 }
@@ -244,7 +262,7 @@ event_i64(const struct event *ev, int arg)
 	if (*s == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
-		    etype_name(ev->type), arg + 1, s);
+		    etype_name(ev->type), arg + 1, show(s));
 	return v;
 }
 

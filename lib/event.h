@@ -75,6 +75,11 @@ int		 event_nargs(const struct event *);
  * else as written; "" for a type that carries none.
  */
 const char	*event_func(const struct event *);
+/*
+ * The column of an event record that holds that kernel function, by its
+ * TYPE (hrtimer_start, timer_expire_entry, wq_queue, ...); 0 for none.
+ */
+size_t		 event_func_column(const struct record *);
 
 /*
  * Where a stack record (argus-capture --stacks) says the thread was in its

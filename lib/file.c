@@ -81,7 +81,7 @@ note(const struct stat *st, const char *name, int output)
 		if (idents[i].dev != st->st_dev || idents[i].ino != st->st_ino ||
 		    idents[i].output == output)
 			continue;
-		discard_writers();
+		hooks_run(HOOK_REFUSE);
 		if (strcmp(name, idents[i].name) == 0)
 			diex(EX_USAGE, "%s: both an input and the output: "
 			    "not writing over it", name);

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 
 #include "graph.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 /*
@@ -156,13 +158,14 @@ is_kind(const struct record *rec, const char *kind)
 	return !rec->comment && strcmp(rec->f[COL_KIND], kind) == 0;
 }
 
-/* A column that may be empty: 0 then, as a thread or vertex unknown. */
+/*
+ * A column that may be empty: 0 then, as a thread or vertex unknown.
+ * Not malformed: that is bad input, not "none".
+ */
 static uint64_t
 opt_u64(const struct record *rec, size_t col)
 {
-	uint64_t v;
-
-	return record_u64_opt(rec, col, &v) ? v : 0;
+	return *record_str(rec, col) == '\0' ? 0 : record_u64(rec, col);
 }
 
 static void
@@ -170,18 +173,23 @@ bad(const struct record *rec, const char *fmt, const char *what)
 {
 	char msg[160];
 
-	snprintf(msg, sizeof(msg), fmt, what);
+	snprintf(msg, sizeof(msg), fmt, show(what));
 	diex(EX_DATAERR, "%s:%lu: %s record: %s", rec->file, rec->line,
-	    rec->f[COL_KIND], msg);
+	    show(rec->f[COL_KIND]), msg);
 }
 
-/* The thread a record is about: a vertex, a link's TO... 0 if none. */
+/*
+ * The thread a record is about: a vertex, a link's TO... 0 if none (an
+ * empty TID).  A thread id is 32 bits: a wider one is bad input.
+ */
 static int
 thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
 	uint64_t v;
-	int known = record_u64_opt(rec, COL_TID, &v);
+	int known = *record_str(rec, COL_TID) != '\0';
 
+	if (known && (!record_u64_opt(rec, COL_TID, &v) || v > UINT32_MAX))
+		bad(rec, "thread id '%s'", record_str(rec, COL_TID));
 	*tid = known ? v : 0;
 	*pid = record_pid(rec, COL_PID);	/* empty: unknown */
 	return known;
@@ -349,7 +357,7 @@ baseline_parse(const struct record *rec, struct baseline_rec *b)
 	b->rank = record_u64(rec, BC_RANK);
 	s = record_str(rec, BC_SCORE);
 	b->score = strtod(s, &end);
-	if (*s == '\0' || *end != '\0')
+	if (*s == '\0' || *end != '\0' || !isfinite(b->score))
 		bad(rec, "score '%s'", s);
 	b->waker = opt_u64(rec, BC_WAKER);
 	b->reason = record_str(rec, BC_REASON);
@@ -370,23 +378,6 @@ baseline_write(struct writer *w, const struct baseline_rec *b)
 	writer_u64(w, b->waker);
 	writer_str(w, b->reason);
 	writer_end(w);
-}
-
-int
-step_parse(const struct record *rec, struct step_rec *s)
-{
-	if (!is_kind(rec, "step"))
-		return 0;
-	s->time = rec->time;
-	thread_of(rec, &s->pid, &s->tid);
-	s->path = record_u64(rec, STC_PATH);
-	s->n = record_u64(rec, STC_N);
-	s->vertex = record_u64(rec, STC_VERTEX);
-	s->next = opt_u64(rec, STC_NEXT);
-	s->rule = record_str(rec, STC_RULE);
-	s->strength = record_str(rec, STC_STRENGTH);
-	s->how = record_str(rec, STC_HOW);
-	return 1;
 }
 
 void
@@ -563,7 +554,7 @@ wall_learn(const struct record *rec)
 	off = strtoll(v, &end, 10);
 	if (*v == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: meta %s: '%s' is not a number",
-		    rec->file, rec->line, META_WALLCLOCK, v);
+		    rec->file, rec->line, META_WALLCLOCK, show(v));
 	wall_offset = off;
 	wall_set = 1;
 }

@@ -194,7 +194,6 @@ struct step_rec {
 	const char	*how;
 };
 
-int	 step_parse(const struct record *, struct step_rec *);
 void	 step_write(struct writer *, const struct step_rec *);
 
 /* root,TIME,PID,TID,VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION */

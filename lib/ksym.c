@@ -9,8 +9,8 @@
 
 #include <uthash.h>
 
-#include "event.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 struct ksym {
@@ -59,7 +59,7 @@ ksym_learn(const struct record *rec)
 		return 0;
 	if (!parse_addr(record_str(rec, KC_ADDRESS), &addr))
 		diex(EX_DATAERR, "%s:%lu: ksym: '%s' is not a 0x address",
-		    rec->file, rec->line, record_str(rec, KC_ADDRESS));
+		    rec->file, rec->line, show(record_str(rec, KC_ADDRESS)));
 	if (*(name = record_str(rec, KC_NAME)) == '\0')
 		diex(EX_DATAERR, "%s:%lu: ksym %s: no name", rec->file,
 		    rec->line, rec->f[KC_ADDRESS]);
@@ -86,21 +86,4 @@ ksym_name(const char *field)
 		return field;
 	HASH_FIND(hh, ksyms, &addr, sizeof(addr), k);
 	return k != NULL ? k->name : field;
-}
-
-size_t
-ksym_column(const struct record *rec)
-{
-	static const enum etype types[] = { E_HRT_START,
-	    E_HRT_EXPIRE_ENTRY, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
-	    E_WQ_QUEUE, E_WQ_START, E_WQ_END };
-	size_t i;
-
-	if (rec->comment || rec->nf <= EC_ARG + 1 ||
-	    strcmp(rec->f[COL_KIND], "event") != 0)
-		return 0;
-	for (i = 0; i < ARRAY_LEN(types); i++)
-		if (strcmp(rec->f[EC_TYPE], etype_name(types[i])) == 0)
-			return EC_ARG + 1;
-	return 0;
 }

@@ -25,10 +25,5 @@ void		 ksym_write(struct writer *, uint64_t addr, const char *name);
 int		 ksym_learn(const struct record *);
 /* The name of the address a field holds, or the field as it is. */
 const char	*ksym_name(const char *field);
-/*
- * The column of an event record that holds a kernel function, by its
- * TYPE (hrtimer_start, timer_expire_entry, wq_queue, ...); 0 for none.
- */
-size_t		 ksym_column(const struct record *);
 
 #endif

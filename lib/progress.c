@@ -39,6 +39,8 @@ static int	 held;		/* the terminal's lock: ours to draw */
 static int	 drawn;		/* our line is on the terminal */
 static uint64_t	 next;
 
+static void	 progress_clear(void);
+
 int
 progress_start(int asked)
 {
@@ -66,8 +68,12 @@ progress_start(int asked)
 	/* The records scrolling by say it, and would tear the line. */
 	if (isatty(STDOUT_FILENO))
 		return mode = P_OFF;
-	/* However we end, by die() or a signal: no half line left behind. */
+	/*
+	 * However we end, by die() or a signal: no half line left behind;
+	 * and none under a message.
+	 */
 	atexit(progress_clear);
+	hook_add(HOOK_STDERR, progress_clear);
 	return mode = P_TTY;
 }
 
@@ -114,7 +120,8 @@ tty_lock(int how)
 	return 1;
 }
 
-void
+/* Before any other word on stderr. */
+static void
 progress_clear(void)
 {
 	if (drawn)

@@ -711,7 +711,9 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 
 	join_snapshots(r);
 	for (t = r->threads; t != NULL; t = t->hh.next) {
-		qsort(t->wakes, t->nwakes, sizeof(*t->wakes), cmp_u64);
+		/* qsort(NULL, 0) is undefined: a thread never woken. */
+		if (t->nwakes > 0)
+			qsort(t->wakes, t->nwakes, sizeof(*t->wakes), cmp_u64);
 		if (t->nin > 0)
 			qsort(t->in, t->nin, sizeof(*t->in), cmp_rel);
 		t->done = xcalloc(t->nwakes + 1, 1);

@@ -16,51 +16,30 @@ extern const char *__progname;
 volatile sig_atomic_t interrupted;
 void (*die_hook)(int);
 
-/* Few writers per process: a small array beats a list. */
-static struct writer	*writers[8];
+/* A few per way out: the parts of lib that have something to do then. */
+#define MAX_HOOKS	4
+static void	(*hooks[NHOOKS][MAX_HOOKS])(void);
 
 void
-atexit_writer(struct writer *w, int add)
+hook_add(enum hook h, void (*fn)(void))
 {
-	static int registered;
 	size_t i;
 
-	if (add && !registered++)
-		atexit(discard_writers);
-	for (i = 0; i < ARRAY_LEN(writers); i++) {
-		if (add && writers[i] == NULL) {
-			writers[i] = w;
+	for (i = 0; i < MAX_HOOKS && hooks[h][i] != NULL; i++)
+		if (hooks[h][i] == fn)
 			return;
-		}
-		if (!add && writers[i] == w) {
-			writers[i] = NULL;
-			return;
-		}
-	}
-	if (add)
-		diex(EX_SOFTWARE, "too many open writers");
+	if (i == MAX_HOOKS)
+		diex(EX_SOFTWARE, "too many hooks");
+	hooks[h][i] = fn;
 }
 
 void
-finish_writers(void)
-{
-	size_t i;
-	struct writer *w;
-
-	for (i = 0; i < ARRAY_LEN(writers); i++) {
-		if ((w = writers[i]) != NULL)
-			writer_close(w);	/* unregisters itself */
-	}
-}
-
-void
-discard_writers(void)
+hooks_run(enum hook h)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(writers); i++)
-		if (writers[i] != NULL)
-			writer_discard(writers[i]);	/* unregisters itself */
+	for (i = 0; i < MAX_HOOKS && hooks[h][i] != NULL; i++)
+		hooks[h][i]();
 }
 
 static void __attribute__((noreturn))
@@ -69,7 +48,7 @@ vdie(int code, int eno, const char *fmt, va_list ap)
 	static int dying;
 
 	fflush(stdout);
-	progress_clear();
+	hooks_run(HOOK_STDERR);
 	fprintf(stderr, "%s: ", __progname);
 	vfprintf(stderr, fmt, ap);
 	if (eno)
@@ -79,7 +58,7 @@ vdie(int code, int eno, const char *fmt, va_list ap)
 		die_hook(code);
 	/* Finish after the message: finishing may itself fail and die. */
 	if (!dying++)
-		finish_writers();
+		hooks_run(HOOK_FINISH);
 	exit(code);
 }
 
@@ -108,7 +87,7 @@ warnx_(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	progress_clear();
+	hooks_run(HOOK_STDERR);
 	fprintf(stderr, "%s: ", __progname);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -190,7 +169,7 @@ stop_if_interrupted(void)
 {
 	if (!interrupted)
 		return;
-	finish_writers();
+	hooks_run(HOOK_FINISH);
 	exit(128 + interrupted);
 }
 
@@ -246,9 +225,10 @@ parse_u64(const char *opt, const char *s)
 	char *end;
 	unsigned long long v;
 
+	/* Digits only: strtoull would take " -1" for UINT64_MAX. */
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (*s == '\0' || *s == '-' || *end != '\0' || errno)
+	if (*s < '0' || *s > '9' || *end != '\0' || errno)
 		diex(EX_USAGE, "%s: not a number: '%s'", opt, s);
 	return v;
 }
@@ -261,16 +241,22 @@ parse_duration_ns(const char *opt, const char *s)
 		{ "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
 	};
 	char *end;
-	double v;
+	double v, ns;
 	size_t i;
 
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno || v < 0 || !isfinite(v))
 		diex(EX_USAGE, "%s: not a duration: '%s'", opt, s);
-	for (i = 0; i < ARRAY_LEN(units); i++)
-		if (strcmp(end, units[i].sfx) == 0)
-			return (uint64_t)(v * units[i].mul + 0.5);
+	for (i = 0; i < ARRAY_LEN(units); i++) {
+		if (strcmp(end, units[i].sfx) != 0)
+			continue;
+		/* Converting a double past 2^64 is undefined: no wrapping. */
+		if ((ns = v * units[i].mul + 0.5) >= 18446744073709551616.0)
+			diex(EX_USAGE, "%s: '%s' is too long (584 years at "
+			    "most)", opt, s);
+		return (uint64_t)ns;
+	}
 	diex(EX_USAGE, "%s: unknown unit in '%s' (ns, us, ms, s, m, h)", opt, s);
 }
 

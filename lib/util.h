@@ -41,13 +41,18 @@ void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 
 /*
- * Writers register here so that die() can finish them (what was written
- * is kept), a refusal discard them, and an exit that closed neither leave
- * nothing under their names.
+ * What the ways out do, registered by the part of lib that has something
+ * to do then (as with atexit(3)), so that this file names none of them:
+ *   HOOK_STDERR  before any word on stderr: a status line is erased
+ *                (lib/progress.c);
+ *   HOOK_FINISH  after die()'s message, or at a signal's stop: every open
+ *                writer closed, what was written kept (lib/writer.c);
+ *   HOOK_REFUSE  a refusal before any output: every open writer discarded.
+ * Hooks run in the order they were added; one added twice runs once.
  */
-void	 atexit_writer(struct writer *, int add);
-void	 finish_writers(void);
-void	 discard_writers(void);
+enum hook { HOOK_STDERR, HOOK_FINISH, HOOK_REFUSE, NHOOKS };
+void	 hook_add(enum hook, void (*)(void));
+void	 hooks_run(enum hook);
 
 /*
  * SIGINT, SIGTERM and SIGHUP set `interrupted' instead of killing: blocking
@@ -103,7 +108,6 @@ void	 progress(const char *doing, uint64_t nrec, uint64_t t,
 	    uint64_t from);
 void	 progress_end(const char *done, uint64_t nrec, uint64_t t,
 	    uint64_t from);
-void	 progress_clear(void);		/* before any other word on stderr */
 /*
  * The last line of the terminal on stderr, redrawn in place and cut to
  * its width; final ends it with a newline; NULL erases it.

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "show.h"
 #include "util.h"
 #include "waits.h"
 
@@ -44,7 +45,8 @@ const struct wrel_def wrels[WR_N] = {
 	    "the thread that owns the lock of the futex word" },
 };
 
-int
+/* -1: unknown */
+static int
 wmode_find(const char *name)
 {
 	int i;
@@ -55,7 +57,7 @@ wmode_find(const char *name)
 	return -1;
 }
 
-int
+static int
 wrel_find(const char *name)
 {
 	int i;
@@ -77,7 +79,7 @@ static void
 bad(const struct record *rec, const char *what, const char *val)
 {
 	diex(EX_DATAERR, "%s:%lu: %s record: %s '%s'", rec->file, rec->line,
-	    rec->f[COL_KIND], what, val);
+	    show(rec->f[COL_KIND]), what, show(val));
 }
 
 static uint64_t

@@ -51,8 +51,6 @@ struct wrel_def {
 extern const char *const wmode_names[WM_N];
 extern const struct wrel_def wrels[WR_N];
 
-int		 wmode_find(const char *name);	/* -1: unknown */
-int		 wrel_find(const char *name);	/* -1: unknown */
 /* 1 if a holder in relation rel can end a wait of mode mode. */
 int		 wrel_ends(int rel, int mode);
 

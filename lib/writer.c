@@ -368,6 +368,58 @@ sep(struct writer *w)
 		w->buf[w->len++] = ',';
 }
 
+/*
+ * The open writers, so that die() can finish them (what was written is
+ * kept), a refusal discard them, and an exit that closed neither leave
+ * nothing under their names.  Few per process: a small array beats a list.
+ */
+static struct writer	*writers[8];
+
+static void
+finish_writers(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(writers); i++)
+		if (writers[i] != NULL)
+			writer_close(writers[i]);	/* unregisters itself */
+}
+
+static void
+discard_writers(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(writers); i++)
+		if (writers[i] != NULL)
+			writer_discard(writers[i]);	/* unregisters itself */
+}
+
+static void
+atexit_writer(struct writer *w, int add)
+{
+	static int registered;
+	size_t i;
+
+	if (add && !registered++) {
+		atexit(discard_writers);
+		hook_add(HOOK_FINISH, finish_writers);
+		hook_add(HOOK_REFUSE, discard_writers);
+	}
+	for (i = 0; i < ARRAY_LEN(writers); i++) {
+		if (add && writers[i] == NULL) {
+			writers[i] = w;
+			return;
+		}
+		if (!add && writers[i] == w) {
+			writers[i] = NULL;
+			return;
+		}
+	}
+	if (add)
+		diex(EX_SOFTWARE, "too many open writers");
+}
+
 static struct writer *create(int, const char *, enum zmode, enum outmode,
     int);
 

@@ -50,7 +50,53 @@ static struct {
 	unsigned long	 no_tgid, forgotten, named_functions, syscalls;
 	int		 digits;	/* of the fraction of a second */
 	int		 trace_cmd, systrace;
+	int		 escaped;	/* argus-export's text: names escaped */
 } seen;
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * argus-export writes names escaped as argus-stream(5) NAMES SHOWN says
+ * (\\, \n, \e, \xHH, ...), so that no name splits a line or forges a
+ * field.  Its text says so in its header; the kernel's never escapes, and
+ * is read as it is.  Decodes n bytes of s into d (room for n); the length.
+ */
+static size_t
+unescape(char *d, const char *s, size_t n)
+{
+	static const char named[] = "a\ab\bt\tn\nv\vf\fr\re\033\\\\";
+	const char *p;
+	size_t i, o = 0;
+	int hi, lo;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] != '\\' || i + 1 >= n) {
+			d[o++] = s[i];
+			continue;
+		}
+		if (s[i + 1] == 'x' && i + 3 < n &&
+		    (hi = hexval(s[i + 2])) >= 0 && (lo = hexval(s[i + 3])) >= 0) {
+			d[o++] = hi << 4 | lo;
+			i += 3;
+		} else if (s[i + 1] != '\0' && (p = memchr(named, s[i + 1],
+		    sizeof(named) - 1)) != NULL && (p - named) % 2 == 0) {
+			d[o++] = p[1];
+			i++;
+		} else
+			d[o++] = s[i];
+	}
+	return o;
+}
 
 static const char *
 skip_sp(const char *p, const char *end)
@@ -463,10 +509,12 @@ timer_fields(struct body *b)
 	size_t i;
 
 	if (exp != NULL && to != NULL)
-		addn(b, "now", strtoll(exp->v, NULL, 10) - strtoll(to->v, NULL, 10));
+		addn(b, "now", (int64_t)((uint64_t)strtoll(exp->v, NULL, 10) -
+		    (uint64_t)strtoll(to->v, NULL, 10)));
 	if (cpu == NULL || idx == NULL || fl == NULL)
 		return;
-	flags = strtoll(cpu->v, NULL, 10) | strtoll(idx->v, NULL, 10) << 22;
+	flags = (int64_t)((uint64_t)strtoll(cpu->v, NULL, 10) |
+	    (uint64_t)strtoll(idx->v, NULL, 10) << 22);
 	for (i = 0; i < fl->vl; i++)
 		switch (fl->v[i]) {
 		case 'M': flags |= 0x40000; break;
@@ -476,6 +524,58 @@ timer_fields(struct body *b)
 		}
 	rename_field(b, "flags", "flag_letters");	/* the number replaces them */
 	addn(b, "flags", flags);
+}
+
+/*
+ * The filelock events print their fields under other names and as words:
+ * "fl=%p dev=0x%x:0x%x ino=0x%lx fl_blocker=%p fl_owner=%p fl_pid=%u
+ * fl_flags=FL_POSIX|FL_SLEEP fl_type=F_WRLCK fl_start=%lld fl_end=%lld
+ * ret=%d".  Back to the format's fields, as numbers.
+ */
+static void
+filelock_fields(struct body *b)
+{
+	static const char *const flags[] = { "FL_POSIX", "FL_FLOCK",
+	    "FL_DELEG", "FL_ACCESS", "FL_EXISTS", "FL_LEASE", "FL_CLOSE",
+	    "FL_SLEEP", "FL_DOWNGRADE_PENDING", "FL_UNLOCK_PENDING",
+	    "FL_OFDLCK", "", "FL_RECLAIM" };
+	static const char *const types[] = { "F_RDLCK", "F_WRLCK", "F_UNLCK" };
+	struct fld *dev = find(b, "dev"), *fl = find(b, "fl_flags"),
+	    *ty = find(b, "fl_type");
+	const char *p, *end, *q, *bar;
+	uint64_t maj, min, v = 0;
+	size_t i;
+
+	if (dev != NULL) {
+		maj = num_of(dev->v, dev->v + dev->vl, &q, 16);
+		if (q < dev->v + dev->vl && *q == ':') {
+			min = num_of(q + 1, dev->v + dev->vl, &q, 16);
+			addn(b, "s_dev", (int64_t)(maj << 20 | (min & 0xfffff)));
+		}
+	}
+	if (fl != NULL) {
+		for (p = fl->v, end = p + fl->vl; p < end; p = bar + 1) {
+			if ((bar = memchr(p, '|', end - p)) == NULL)
+				bar = end;
+			for (i = 0; i < ARRAY_LEN(flags); i++)
+				if (flags[i][0] != '\0' && (size_t)(bar - p) ==
+				    strlen(flags[i]) && memcmp(p, flags[i], bar - p) == 0)
+					v |= 1u << i;
+			if (i == ARRAY_LEN(flags) && bar - p > 2 && p[0] == '0' &&
+			    p[1] == 'x')
+				v |= num_of(p, bar, &q, 16);	/* bits it has no name for */
+		}
+		addn(b, "flags", (int64_t)v);
+	}
+	if (ty != NULL)
+		for (i = 0; i < ARRAY_LEN(types); i++)
+			if (ty->vl == strlen(types[i]) &&
+			    memcmp(ty->v, types[i], ty->vl) == 0)
+				addn(b, "type", (int64_t)i);
+	rename_field(b, "ino", "i_ino");
+	rename_field(b, "fl_blocker", "blocker");
+	rename_field(b, "fl_owner", "owner");
+	rename_field(b, "fl_pid", "pid");
 }
 
 /* The fields of one event's body; 0 if it does not parse. */
@@ -517,7 +617,41 @@ body_parse(struct body *b, const struct line *l, const char *name)
 	}
 	if (strcmp(name, "timer_start") == 0)
 		timer_fields(b);
+	if (strcmp(name, "flock_lock_inode") == 0 ||
+	    strcmp(name, "posix_lock_inode") == 0 ||
+	    strcmp(name, "fcntl_setlk") == 0 ||
+	    strcmp(name, "locks_remove_posix") == 0)
+		filelock_fields(b);
 	return b->n > 0;
+}
+
+/*
+ * The values of argus-export's text, decoded once the fields are found
+ * (an escaped name holds no '=' nor a space that starts a field), into
+ * one buffer: the fields do not overlap, so the line's length holds all.
+ */
+static void
+body_unescape(struct body *b, size_t len)
+{
+	static char *buf;
+	static size_t cap;
+	size_t used = 0;
+	struct fld *f;
+	int i;
+
+	if (cap < len + 1) {
+		free(buf);
+		cap = len + 64;
+		buf = xmalloc(cap);
+	}
+	for (i = 0; i < b->n; i++) {
+		f = &b->f[i];
+		if (f->isnum || f->vl == 0 || memchr(f->v, '\\', f->vl) == NULL)
+			continue;
+		f->vl = unescape(buf + used, f->v, f->vl);
+		f->v = buf + used;
+		used += f->vl;
+	}
 }
 
 /* Field access for tp.c. */
@@ -743,15 +877,27 @@ lacks(struct writer *w, uint64_t ts, size_t nthreads)
 		    seen.named_functions);
 }
 
+/* One input's, kept until the next when bad input ends it. */
+static struct input	 inp;
+static struct line	*lines;
+
+static void
+forget(void)
+{
+	free(lines);
+	lines = NULL;
+	if (inp.p != NULL)
+		input_free(&inp);
+}
+
 static void
 convert(FILE *in, const char *name, struct writer *w)
 {
-	struct input inp;
-	struct line *lines = NULL, *l;
+	struct line *l;
 	struct body body;
 	struct tp e;
 	const char *s, *end, *nl, *task;
-	char ev[64];
+	char ev[64], taskbuf[64];
 	size_t n = 0, cap = 0, i, tl, nthreads = 0;
 	unsigned long no = 1, events = 0;
 	uint64_t last = 0;
@@ -759,6 +905,7 @@ convert(FILE *in, const char *name, struct writer *w)
 
 	memset(&seen, 0, sizeof(seen));
 	tp_reset();
+	forget();
 	input_load(&inp, in, name);
 	s = (const char *)inp.p;
 	end = s + inp.len;
@@ -783,8 +930,11 @@ convert(FILE *in, const char *name, struct writer *w)
 		i = nl - s;
 		if (i > 0 && s[i - 1] == '\r')
 			i--;
-		if (preamble(s, s + i))
+		if (preamble(s, s + i)) {
+			if (i >= 24 && strncmp(s, "# argus-export -f ftrace", 24) == 0)
+				seen.escaped = 1;
 			continue;
+		}
 		if (parse_lost(s, s + i, l)) {
 			l->ts = last;
 			l->no = no;
@@ -792,12 +942,17 @@ convert(FILE *in, const char *name, struct writer *w)
 			continue;
 		}
 		if (!parse_line(s, s + i, l, &task, &tl, &tgid))
-			diex(EX_DATAERR, "%s:%lu: not an ftrace line: %.60s",
-			    name, no, s);
+			diex(EX_DATAERR, "%s:%lu: not an ftrace line: %.*s",
+			    name, no, (int)(i < 60 ? i : 60), s);
 		l->no = no;
 		if (tl == 5 && memcmp(task, "<...>", 5) == 0) {
 			seen.forgotten++;
 			task = NULL;
+		}
+		if (task != NULL && seen.escaped) {
+			/* tp.c keeps 15 bytes: decode what holds them. */
+			tl = unescape(taskbuf, task, tl < 64 ? tl : 64);
+			task = taskbuf;
 		}
 		tp_thread(l->tid, tgid, task, tl, 0);
 		if (l->ts < last)
@@ -844,7 +999,10 @@ convert(FILE *in, const char *name, struct writer *w)
 				keyvals(&body, nl + 1, l->body + l->bodylen);
 		} else if (!body_parse(&body, l, ev))
 			diex(EX_DATAERR, "%s:%lu: %s: cannot read its fields: "
-			    "%.60s", name, l->no, ev, l->body);
+			    "%.*s", name, l->no, ev, (int)(l->bodylen < 60 ?
+			    l->bodylen : 60), l->body);
+		if (seen.escaped)
+			body_unescape(&body, l->bodylen);
 		e.ts = l->ts;
 		e.cpu = l->cpu;
 		e.tid = l->tid;
@@ -857,8 +1015,7 @@ convert(FILE *in, const char *name, struct writer *w)
 	lacks(w, last, nthreads);
 	tp_skipped(w, last);
 	meta_write(w, last, "events", "%lu", events);
-	free(lines);
-	input_free(&inp);
+	forget();
 }
 
 const struct importer import_ftrace = {

@@ -87,6 +87,35 @@ skip(struct input *in, uint64_t n, const char *inside)
 	}
 }
 
+/*
+ * A chunk of len bytes, whole, in memory.  The buffer grows with what is
+ * read, not to what the chunk's header says: a 40-byte file that claims
+ * a 64 MB chunk gets a message, not a 64 MB allocation.
+ */
+static unsigned char	*chunk;	/* kept until the next input if one ends it */
+
+static unsigned char *
+slurp(struct input *in, uint64_t len, const char *inside)
+{
+	unsigned char *buf = NULL;
+	uint64_t have = 0, cap = 0, step;
+
+	free(chunk);
+	chunk = NULL;
+	while (have < len) {
+		step = len - have < 1u << 20 ? len - have : 1u << 20;
+		if (have + step > cap) {
+			cap = have + step > 2 * cap ? have + step : 2 * cap;
+			if (cap > len)
+				cap = len;
+			chunk = buf = xrealloc(buf, cap);
+		}
+		need(in, buf + have, step, inside);
+		have += step;
+	}
+	return buf;
+}
+
 static void
 decode(const unsigned char *b, struct kd_event *e)
 {
@@ -248,11 +277,11 @@ v3(struct input *in, struct kd_source *s, uint32_t magic)
 	if (len < KD_V3_HEADER_FIXED)
 		bad(in, 8, "header shorter than its fixed fields");
 	need(in, fixed, sizeof(fixed), "the header");
-	if (!(le32(fixed + KD_V3_FLAGS - KD_CHUNK_SIZE) & KD_V3_FLAG_64BIT))
+	if (!(le32(fixed + (KD_V3_FLAGS - KD_CHUNK_SIZE)) & KD_V3_FLAG_64BIT))
 		bad(in, KD_V3_FLAGS, "a 32-bit kernel's trace (not supported)");
 	s->layout = magic == KD_V3_MAGIC ? "v3" : "v3-kernel";
-	timebase(s, le32(fixed + KD_V3_TIMEBASE_NUMER - KD_CHUNK_SIZE),
-	    le32(fixed + KD_V3_TIMEBASE_DENOM - KD_CHUNK_SIZE), "header");
+	timebase(s, le32(fixed + (KD_V3_TIMEBASE_NUMER - KD_CHUNK_SIZE)),
+	    le32(fixed + (KD_V3_TIMEBASE_DENOM - KD_CHUNK_SIZE)), "header");
 	if (s->numer == 0 || s->denom == 0)
 		bad(in, KD_V3_TIMEBASE_NUMER, "timebase with a zero");
 	/* Sub-chunks of the header (a CPU map): not needed. */
@@ -298,11 +327,11 @@ v3(struct input *in, struct kd_source *s, uint32_t magic)
 		default:
 			/* A stackshot names tasks and threads: read it. */
 			if (len >= KCD_ITEM_SIZE && len <= 64u << 20) {
-				payload = xmalloc(len);
-				need(in, payload, len, "a chunk");
+				payload = slurp(in, len, "a chunk");
 				if (le32(payload) == KCD_BEGIN_STACKSHOT)
 					kcdata(payload, len);
 				free(payload);
+				chunk = NULL;
 			} else {
 				skip(in, len, "a chunk");
 			}

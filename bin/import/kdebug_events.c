@@ -44,8 +44,10 @@ struct kthread {
 };
 
 struct kcpu {
+	uint32_t	 cpu;
 	int		 intr;		/* interrupt nesting depth */
 	uint64_t	 irq;		/* the stock interrupt's number */
+	UT_hash_handle	 hh;
 };
 
 /* A libdispatch item from push to completion: its function. */
@@ -59,8 +61,7 @@ static struct writer	*out;
 static struct kd_source	 src;
 static struct kthread	*threads;
 static struct item	*items;
-static struct kcpu	*cpus;
-static uint32_t		 ncpus;
+static struct kcpu	*cpus;		/* by number, as met */
 static uint64_t		 last_ns, first_ns = NO_TIME;
 static uint64_t		 nevents, nraw, nreordered, nlost;
 static uint32_t		 maxcpu;
@@ -142,18 +143,23 @@ kdev_thread_name(uint64_t tid, const char *name, size_t len)
 		set_comm(thread_get(tid), name, len);
 }
 
+/*
+ * A CPU's state, by the number its events give: a table of those met, not
+ * an array as long as the largest number, which a file chooses (0xffffffff
+ * in a 4 KB file).  Each entry was paid for by an event of the input.
+ */
 static struct kcpu *
 cpu_get(uint32_t cpu)
 {
-	uint32_t i;
+	struct kcpu *c;
 
-	if (cpu >= ncpus) {
-		cpus = xrealloc(cpus, (cpu + 1) * sizeof(*cpus));
-		for (i = ncpus; i <= cpu; i++)
-			memset(&cpus[i], 0, sizeof(cpus[i]));
-		ncpus = cpu + 1;
+	HASH_FIND(hh, cpus, &cpu, sizeof(cpu), c);
+	if (c == NULL) {
+		c = xcalloc(1, sizeof(*c));
+		c->cpu = cpu;
+		HASH_ADD(hh, cpus, cpu, sizeof(c->cpu), c);
 	}
-	return &cpus[cpu];
+	return c;
 }
 
 /* Ticks to ns, in order: a stream's times never go back. */
@@ -334,7 +340,7 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 		if (mach)
 			ret = (int32_t)e->arg[0];
 		else
-			ret = e->arg[0] != 0 ? -(int64_t)e->arg[0] :
+			ret = e->arg[0] != 0 ? (int64_t)(0 - e->arg[0]) :
 			    (int64_t)e->arg[1];
 		event_begin(e, ns, t, "sys_exit");
 		writer_i64(out, nr);
@@ -730,9 +736,32 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	writer_end(out);
 }
 
+/* The tables of an input: at its end, or the next's start if it died. */
+static void
+forget(void)
+{
+	struct kthread *t, *tt;
+	struct item *it, *itt;
+	struct kcpu *c, *cc;
+
+	HASH_ITER(hh, threads, t, tt) {
+		HASH_DEL(threads, t);
+		free(t);
+	}
+	HASH_ITER(hh, items, it, itt) {
+		HASH_DEL(items, it);
+		free(it);
+	}
+	HASH_ITER(hh, cpus, c, cc) {
+		HASH_DEL(cpus, c);
+		free(c);
+	}
+}
+
 void
 kdev_init(struct writer *w)
 {
+	forget();
 	out = w;
 	last_ns = 0;
 	first_ns = NO_TIME;
@@ -878,25 +907,12 @@ meta_u64(const char *key, uint64_t v)
 void
 kdev_end(void)
 {
-	struct kthread *t, *tt;
-	struct item *it, *itt;
-
 	meta_u64("start", first_ns == NO_TIME ? 0 : first_ns);
 	meta_u64("end", last_ns);
 	meta_u64("events", nevents);
 	meta_u64("raw", nraw);
 	meta_u64("reordered", nreordered);
 	meta_u64("lost_marks", nlost);
-	meta_u64("cpus", nevents > 0 ? maxcpu + 1 : 0);
-	HASH_ITER(hh, threads, t, tt) {
-		HASH_DEL(threads, t);
-		free(t);
-	}
-	HASH_ITER(hh, items, it, itt) {
-		HASH_DEL(items, it);
-		free(it);
-	}
-	free(cpus);
-	cpus = NULL;
-	ncpus = 0;
+	meta_u64("cpus", nevents > 0 ? (uint64_t)maxcpu + 1 : 0);
+	forget();
 }

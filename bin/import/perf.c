@@ -4,8 +4,11 @@
  * rather than through `perf script`: its text would lose the fields'
  * values to print formats (%ps names, hashed %p), cost a second process
  * per import, and tie the import to a perf of the recording's version.
- * libtraceevent parses the event formats that perf stores with the data,
- * as it does the capture's; the sample layout we read ourselves.
+ * The event formats perf stores with the data are read here too: their
+ * fields, names, offsets and sizes, all an import needs.  libtraceevent
+ * did it once, but its parser of a format's print expression crashes on
+ * crafted formats (NULL dereferences the fuzz target found in 1.7), and a
+ * foreign file must not crash the importer.
  *
  * Samples come per CPU in rounds, not in time order, and a thread's
  * process is known from perf's COMM and FORK records: the whole file is
@@ -17,8 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <traceevent/event-parse.h>
 
 #include "util.h"
 #include "import.h"
@@ -56,9 +57,27 @@ struct file_header {
 	uint64_t	 features[NFEATURES / 64];
 };
 
+/* A field of a format: "field:char comm[16];	offset:8;	size:16;	signed:0;" */
+struct field {
+	char		 name[64];
+	uint32_t	 offset, size;
+	uint32_t	 arraylen, elemsize;	/* arraylen 0: not an array */
+	unsigned	 is_signed:1;
+	unsigned	 dynamic:1;	/* __data_loc: u32 (len << 16 | off) */
+	unsigned	 relative:1;	/* __rel_loc: off from the field's end */
+};
+
+/* A tracepoint's format, by its id ("ID: 372"). */
+struct format {
+	uint32_t	 id;
+	char		 name[64];
+	struct field	*f;
+	size_t		 nf;
+};
+
 struct attr {
 	struct perf_event_attr	 a;
-	struct tep_event	*ev;	/* a tracepoint's format */
+	struct format		*ev;	/* a tracepoint's format */
 };
 
 struct ref {				/* one record, to be sorted */
@@ -69,7 +88,9 @@ struct ref {				/* one record, to be sorted */
 
 static const char	*fname;
 static struct input	 in;
-static struct tep_handle *tep;
+static struct format	*formats;
+static size_t		 nformats;
+static struct ref	*refs;
 static struct attr	*attrs;
 static size_t		 nattrs;
 static struct { uint64_t id; size_t attr; } *ids;
@@ -117,6 +138,35 @@ u32_at(uint64_t off, const char *what)
 
 	memcpy(&v, at(off, 4, what), 4);
 	return v;
+}
+
+/*
+ * The length of the NUL-ended string at off, which must end before end
+ * (a section's end) and inside the file.
+ */
+static size_t
+str_at(uint64_t off, uint64_t end, const char *what)
+{
+	const char *p, *z;
+
+	if (end > in.len)
+		end = in.len;
+	if (off >= end)
+		bad(off, "%s: past the end of its section", what);
+	p = (const char *)in.p + off;
+	if ((z = memchr(p, '\0', end - off)) == NULL)
+		bad(off, "%s: a string without its end", what);
+	return z - p;
+}
+
+/* off + 8 + size, the next item of a section that ends at end. */
+static uint64_t
+past(uint64_t off, uint64_t size, uint64_t end, const char *what)
+{
+	if (size > end || off + 8 > end - size)
+		bad(off, "%s of %llu bytes: past the end of its section", what,
+		    (unsigned long long)size);
+	return off + 8 + size;
 }
 
 static int
@@ -179,6 +229,143 @@ feature_str(int bit, char *buf, size_t size)
 	return 1;
 }
 
+/* A number of a format's text: "offset:8;" */
+static int
+format_num(const char *p, const char *end, const char *key, uint32_t *v)
+{
+	size_t kl = strlen(key);
+	unsigned long n = 0;
+	const char *q;
+
+	if ((q = memmem(p, end - p, key, kl)) == NULL)
+		return 0;
+	for (q += kl; q < end && *q >= '0' && *q <= '9'; q++) {
+		n = n * 10 + (*q - '0');
+		if (n > 1u << 20)
+			return 0;	/* no field is a MB */
+	}
+	*v = n;
+	return q < end && *q == ';';
+}
+
+/* One "field:" line of a format; 0 if it is not one we can read. */
+static int
+format_field(const char *p, const char *end, struct field *f)
+{
+	const char *decl, *semi, *name, *nend, *br = NULL;
+	uint32_t sign = 0;
+
+	memset(f, 0, sizeof(*f));
+	if ((decl = memmem(p, end - p, "field:", 6)) == NULL ||
+	    (semi = memchr(decl, ';', end - decl)) == NULL)
+		return 0;
+	decl += 6;
+	/* The name is the declaration's last word, less its [LEN]. */
+	for (nend = semi; nend > decl && nend[-1] == ' '; nend--)
+		;
+	if (nend > decl && nend[-1] == ']')
+		br = memrchr(decl, '[', nend - decl);
+	if (br != NULL)
+		nend = br;
+	for (name = nend; name > decl && name[-1] != ' ' && name[-1] != '\t';
+	    name--)
+		;
+	if (nend == name || (size_t)(nend - name) >= sizeof(f->name))
+		return 0;
+	memcpy(f->name, name, nend - name);
+	if (!format_num(semi, end, "offset:", &f->offset) ||
+	    !format_num(semi, end, "size:", &f->size))
+		return 0;
+	format_num(semi, end, "signed:", &sign);
+	f->is_signed = sign != 0;
+	f->dynamic = memmem(decl, name - decl, "__data_loc", 10) != NULL ||
+	    memmem(decl, name - decl, "__rel_loc", 9) != NULL;
+	f->relative = memmem(decl, name - decl, "__rel_loc", 9) != NULL;
+	if (br != NULL && !f->dynamic) {
+		f->arraylen = strtoul(br + 1, NULL, 10);
+		if (f->arraylen > 0 && f->size % f->arraylen == 0)
+			f->elemsize = f->size / f->arraylen;
+		else
+			f->arraylen = 0;
+	}
+	return 1;
+}
+
+/*
+ * A format file's text: "name:", "ID:", then its fields, then the print
+ * format, which we never need.  0 if it lacks a name, an id or fields.
+ */
+static int
+parse_format(const char *text, size_t size)
+{
+	const char *p = text, *end = text + size, *nl, *v;
+	struct format fm = { 0 };
+	struct field f;
+	int has_id = 0;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', end - p)) == NULL)
+			nl = end;
+		if (nl - p > 6 && strncmp(p, "name: ", 6) == 0) {
+			v = p + 6;
+			if ((size_t)(nl - v) >= sizeof(fm.name)) {
+				fm.name[0] = '\0';	/* too long: not ours */
+				break;
+			}
+			memcpy(fm.name, v, nl - v);
+			fm.name[nl - v] = '\0';
+		} else if (nl - p > 4 && strncmp(p, "ID: ", 4) == 0) {
+			has_id = 1;
+			fm.id = strtoul(p + 4, NULL, 10);
+		} else if (nl - p > 10 && strncmp(p, "print fmt:", 10) == 0) {
+			break;
+		} else if (format_field(p, nl, &f)) {
+			fm.f = xrealloc(fm.f, (fm.nf + 1) * sizeof(*fm.f));
+			fm.f[fm.nf++] = f;
+		}
+	}
+	if (!has_id || fm.name[0] == '\0' || fm.nf == 0) {
+		free(fm.f);
+		return 0;
+	}
+	formats = xrealloc(formats, (nformats + 1) * sizeof(*formats));
+	formats[nformats++] = fm;
+	return 1;
+}
+
+static struct format *
+format_of(uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < nformats; i++)
+		if (formats[i].id == id)
+			return &formats[i];
+	return NULL;
+}
+
+static const struct field *
+field_of(const struct format *fm, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < fm->nf; i++)
+		if (strcmp(fm->f[i].name, name) == 0)
+			return &fm->f[i];
+	return NULL;
+}
+
+/* A little-endian number of 1, 2, 4 or 8 bytes. */
+static uint64_t
+rd(const unsigned char *p, uint32_t size)
+{
+	uint64_t v = 0;
+
+	while (size-- > 0)
+		v = v << 8 | p[size];
+	return v;
+}
+
 /*
  * The tracing data: what trace-cmd's and perf's tracing files share
  * (magic, version, endianness, sizes, the header page, then the format
@@ -190,49 +377,38 @@ tracing_data(const struct section *s)
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r',
 	    'a', 'c', 'i', 'n', 'g' };
 	uint64_t off = s->offset, end = s->offset + s->size, size;
-	const char *p, *sys;
+	const char *sys;
 	uint32_t n, nsys, i, j;
-	size_t len;
 
 	if (s->size < sizeof(magic) + 8 ||
 	    memcmp(at(off, sizeof(magic), "tracing data"), magic, sizeof(magic)))
 		bad(off, "tracing data without its magic number");
 	off += sizeof(magic);
-	p = (const char *)at(off, 1, "tracing data");
-	len = strnlen(p, end - off);
-	off += len + 1;				/* the version */
+	off += str_at(off, end, "tracing data version") + 1;
 	if (*at(off, 1, "tracing data") != 0)
 		bad(off, "a big-endian recording: not supported");
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, *at(off + 1, 1, "tracing data"));
-	tep_set_page_size(tep, u32_at(off + 2, "tracing data"));
-	off += 6;
+	off += 6;			/* endianness, long size, page size */
 	/* "header_page" and "header_event": names, sizes, text. */
 	for (i = 0; i < 2; i++) {
-		p = (const char *)at(off, 12, "tracing data header");
-		off += strnlen(p, end - off) + 1;
+		off += str_at(off, end, "tracing data header") + 1;
 		size = u64_at(off, "tracing data header");
-		at(off + 8, size, "tracing data header");
-		if (i == 0)
-			tep_parse_header_page(tep, (char *)in.p + off + 8, size,
-			    tep_get_long_size(tep));
-		off += 8 + size;
+		off = past(off, size, end, "tracing data header");
 	}
 	n = u32_at(off, "ftrace formats");		/* the tracer's own */
 	for (off += 4, i = 0; i < n; i++)
-		off += 8 + u64_at(off, "ftrace format");
+		off = past(off, u64_at(off, "ftrace format"), end,
+		    "ftrace format");
 	nsys = u32_at(off, "event formats");
 	for (off += 4, i = 0; i < nsys; i++) {
-		sys = (const char *)at(off, 1, "event system");
-		off += strnlen(sys, end - off) + 1;
+		sys = (const char *)in.p + off;
+		off += str_at(off, end, "event system") + 1;
 		n = u32_at(off, "event formats");
 		for (off += 4, j = 0; j < n; j++) {
 			size = u64_at(off, "event format");
-			at(off + 8, size, "event format");
-			if (tep_parse_event(tep, (const char *)in.p + off + 8,
-			    size, sys) != 0)
-				bad(off + 8, "an event format libtraceevent "
-				    "cannot parse (system %s)", sys);
+			past(off, size, end, "event format");
+			if (!parse_format((const char *)in.p + off + 8, size))
+				bad(off + 8, "an event format without its "
+				    "name, ID or fields (system %.64s)", sys);
 			off += 8 + size;
 		}
 	}
@@ -244,6 +420,11 @@ add_attr(uint64_t off, size_t asz, uint64_t idoff, uint64_t n)
 {
 	uint64_t j;
 
+	/* Every id is in the file: n is bound by its size, never wraps. */
+	if (n > in.len / 8)
+		bad(idoff, "%llu event ids: more than the file holds",
+		    (unsigned long long)n);
+	at(idoff, 8 * n, "event ids");
 	attrs = xrealloc(attrs, (nattrs + 1) * sizeof(*attrs));
 	memset(&attrs[nattrs], 0, sizeof(attrs[nattrs]));
 	memcpy(&attrs[nattrs].a, at(off, asz, "attribute"),
@@ -265,6 +446,7 @@ file_attrs(const struct file_header *h)
 
 	if (h->attr_size < 16 + PERF_ATTR_SIZE_VER0 || h->attrs.size % h->attr_size)
 		bad(24, "attribute size %llu", (unsigned long long)h->attr_size);
+	at(h->attrs.offset, h->attrs.size, "attributes");
 	asz = h->attr_size - 16;
 	n = h->attrs.size / h->attr_size;
 	for (i = 0; i < n; i++) {
@@ -456,19 +638,44 @@ sample_attr(uint64_t off, uint64_t size)
 	return a;
 }
 
-/* Field access for tp.c, through libtraceevent's reading of the format. */
+/* Field access for tp.c, by the format's offsets and sizes. */
 
 struct hit {
-	struct tep_event	*ev;
+	const struct format	*ev;
 	const unsigned char	*raw;
 	uint32_t		 size;
 };
+
+/*
+ * len bytes at off inside the sample's raw data.  The offsets and sizes
+ * are the format text's, which the file brings: any int at all.
+ */
+static int
+in_raw(const struct hit *h, int64_t off, int64_t len)
+{
+	return off >= 0 && len >= 0 && off <= h->size && len <= h->size - off;
+}
+
+/* A common field (common_flags, common_pid) of a sample: 0 if not there. */
+static int
+common_field(const struct format *ev, const char *name,
+    const unsigned char *raw, uint32_t size, unsigned long long *v)
+{
+	struct hit h = { ev, raw, size };
+	const struct field *f = field_of(ev, name);
+
+	if (f == NULL || !in_raw(&h, f->offset, f->size) || f->size == 0 ||
+	    f->size > 8)
+		return 0;
+	*v = rd(raw + f->offset, f->size);
+	return 1;
+}
 
 static int
 f_num(const struct tp *e, const char *name, int base, int64_t *v)
 {
 	const struct hit *h = e->arg;
-	struct tep_format_field *f;
+	const struct field *f;
 	unsigned long long u;
 	char fld[32];
 	const char *br;
@@ -480,22 +687,24 @@ f_num(const struct tp *e, const char *name, int base, int64_t *v)
 		fld[br - name] = '\0';
 		idx = atoi(br + 1);
 	}
-	if ((f = tep_find_any_field(h->ev, fld)) == NULL)
+	if ((f = field_of(h->ev, fld)) == NULL)
 		return 0;
 	if (br != NULL) {
-		if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->elementsize == 0 ||
-		    (unsigned)idx >= f->arraylen ||
-		    f->offset + (idx + 1) * f->elementsize > h->size)
+		if (f->arraylen == 0 || (unsigned)idx >= f->arraylen ||
+		    f->elemsize == 0 || f->elemsize > 8 ||
+		    !in_raw(h, f->offset + (int64_t)idx * f->elemsize,
+		    f->elemsize))
 			return 0;
-		*v = (int64_t)tep_read_number(tep, h->raw + f->offset +
-		    idx * f->elementsize, f->elementsize);
+		*v = (int64_t)rd(h->raw + f->offset + idx * f->elemsize,
+		    f->elemsize);
 		return 1;
 	}
-	if ((unsigned)f->offset + f->size > h->size ||
-	    tep_read_number_field(f, h->raw, &u) != 0)
+	if (f->size == 0 || f->size > 8 || f->arraylen > 0 || f->dynamic ||
+	    !in_raw(h, f->offset, f->size))
 		return 0;
+	u = rd(h->raw + f->offset, f->size);
 	bits = 8 * f->size;
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && bits < 64 &&
+	if (f->is_signed && bits < 64 &&
 	    (u & (1ULL << (bits - 1))))
 		u |= ~0ULL << bits;
 	*v = (int64_t)u;
@@ -506,23 +715,22 @@ static int
 f_str(const struct tp *e, const char *name, const char **s, size_t *n)
 {
 	const struct hit *h = e->arg;
-	struct tep_format_field *f;
-	unsigned int loc, off, max;
+	const struct field *f;
+	uint64_t loc, off, max;
 
-	if ((f = tep_find_any_field(h->ev, name)) == NULL ||
-	    (unsigned)f->offset > h->size)
+	if ((f = field_of(h->ev, name)) == NULL || !in_raw(h, f->offset, 0))
 		return 0;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		if ((unsigned)f->offset + 4 > h->size)
+	if (f->dynamic) {
+		if (!in_raw(h, f->offset, 4))
 			return 0;
-		loc = tep_read_number(tep, h->raw + f->offset, 4);
+		loc = rd(h->raw + f->offset, 4);
 		off = loc & 0xffff;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
+		if (f->relative)
+			off += (uint64_t)f->offset + f->size;
 		max = loc >> 16;
 	} else {
 		off = f->offset;
-		max = f->size ? (unsigned)f->size : h->size - off;
+		max = f->size ? f->size : h->size - off;
 	}
 	if (off > h->size)
 		return 0;
@@ -610,18 +818,39 @@ clock_meta(struct writer *w, uint64_t ts)
 	return 0;
 }
 
+/*
+ * What one input leaves: at its end, or at the next when bad input ended
+ * it (a fuzzer's die() returns).
+ */
+static void
+forget(void)
+{
+	free(refs);
+	refs = NULL;
+	free(attrs);
+	attrs = NULL;
+	free(ids);
+	ids = NULL;
+	nids = nattrs = 0;
+	while (nformats > 0)
+		free(formats[--nformats].f);
+	free(formats);
+	formats = NULL;
+	if (in.p != NULL)
+		input_free(&in);
+	memset(has_feat, 0, sizeof(has_feat));
+}
+
 static void
 convert(FILE *f, const char *name, struct writer *w)
 {
 	struct file_header h;
 	struct section s;
-	struct ref *refs = NULL;
 	struct perf_event_header eh;
 	struct sample smp;
 	struct hit hit;
 	struct tp e;
 	struct attr *a;
-	struct tep_format_field *flags, *pidf;
 	size_t n = 0, cap = 0, i, nthreads;
 	uint64_t off, next, start, end, first, last = 0, events = 0, lost = 0;
 	unsigned long long fl, cpid;
@@ -631,8 +860,7 @@ convert(FILE *f, const char *name, struct writer *w)
 
 	fname = name;
 	tp_reset();
-	nids = nattrs = 0;
-	memset(has_feat, 0, sizeof(has_feat));
+	forget();
 	input_load(&in, f, name);
 	memcpy(&h, at(0, 16, "file header"), 16);
 	if (!detect((const unsigned char *)h.magic, 8))
@@ -654,15 +882,13 @@ convert(FILE *f, const char *name, struct writer *w)
 		bad(8, "a header of %llu bytes", (unsigned long long)h.size);
 	if (nattrs == 0)
 		bad(0, "no events in the file");
-	if ((tep = tep_alloc()) == NULL)
-		diex(EX_OSERR, "tep_alloc failed");
 	if (!feature(HEADER_TRACING_DATA, &s))
 		bad(0, "no tracing data: record tracepoints "
 		    "(perf record -e sched:sched_switch ...)");
 	tracing_data(&s);
 	for (i = 0; i < nattrs; i++)
 		if (attrs[i].a.type == PERF_TYPE_TRACEPOINT)
-			attrs[i].ev = tep_find_event(tep, attrs[i].a.config);
+			attrs[i].ev = format_of(attrs[i].a.config);
 
 	/* Index every record we use, with its time. */
 	for (off = start; off < end; off = next) {
@@ -692,7 +918,8 @@ convert(FILE *f, const char *name, struct writer *w)
 		if (a != NULL)
 			tp_thread(smp.tid, smp.pid, NULL, 0, 0);
 	}
-	qsort(refs, n, sizeof(*refs), by_time);
+	if (n > 1)
+		qsort(refs, n, sizeof(*refs), by_time);
 
 	first = NO_TIME;
 	for (i = 0; i < n && first == NO_TIME; i++)
@@ -711,6 +938,11 @@ convert(FILE *f, const char *name, struct writer *w)
 	for (i = 0; i < n && !interrupted; i++) {	/* Ctrl-C: stop whole */
 		off = refs[i].off;
 		memcpy(&eh, in.p + off, sizeof(eh));
+		if ((eh.type == PERF_RECORD_COMM && eh.size < 17) ||
+		    ((eh.type == PERF_RECORD_FORK ||
+		    eh.type == PERF_RECORD_LOST) && eh.size < 24))
+			bad(off, "a record of %u bytes, short for its type",
+			    eh.size);
 		if (eh.type == PERF_RECORD_COMM) {
 			comm = (const char *)at(off + 16, 1, "comm");
 			tp_thread(u32_at(off + 12, "comm"),
@@ -742,9 +974,8 @@ convert(FILE *f, const char *name, struct writer *w)
 			    "(sample_type lacks RAW)");
 		hit = (struct hit){ a->ev, smp.raw, smp.rawsize };
 		e.ctx = '-';
-		flags = tep_find_common_field(a->ev, "common_flags");
-		if (flags != NULL && tep_read_number_field(flags, smp.raw,
-		    &fl) == 0)
+		if (common_field(a->ev, "common_flags", smp.raw, smp.rawsize,
+		    &fl))
 			e.ctx = fl & TF_NMI ? 'n' : fl & TF_HARDIRQ ? 'h' :
 			    fl & TF_SOFTIRQ ? 's' : '-';
 		/*
@@ -752,10 +983,8 @@ convert(FILE *f, const char *name, struct writer *w)
 		 * as it exits); the tracepoint's own common_pid still names
 		 * it.
 		 */
-		pidf = smp.tid == UINT32_MAX ?
-		    tep_find_common_field(a->ev, "common_pid") : NULL;
-		if (pidf != NULL && tep_read_number_field(pidf, smp.raw,
-		    &cpid) == 0) {
+		if (smp.tid == UINT32_MAX && common_field(a->ev, "common_pid",
+		    smp.raw, smp.rawsize, &cpid)) {
 			smp.tid = (uint32_t)cpid;
 			smp.pid = UINT32_MAX;
 		}
@@ -783,13 +1012,7 @@ convert(FILE *f, const char *name, struct writer *w)
 	tp_skipped(w, last);
 	meta_write(w, last, "events", "%llu", (unsigned long long)events);
 	meta_write(w, last, "lost", "%llu", (unsigned long long)lost);
-	free(refs);
-	free(attrs);
-	attrs = NULL;
-	free(ids);
-	ids = NULL;
-	tep_free(tep);
-	input_free(&in);
+	forget();
 }
 
 const struct importer import_perf = {

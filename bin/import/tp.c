@@ -40,6 +40,7 @@ enum tpid {
 	T_HRT_CANCEL, T_TIMER_START, T_TIMER_EXPIRE_ENTRY, T_TIMER_EXPIRE_EXIT,
 	T_TIMER_CANCEL, T_WQ_QUEUE, T_WQ_START, T_WQ_END, T_BLOCK_ISSUE,
 	T_BLOCK_COMPLETE, T_SIGNAL_GENERATE, T_SIGNAL_DELIVER, T_MARKER,
+	T_FLOCK_LOCK, T_POSIX_LOCK, T_FCNTL_SETLK, T_POSIX_REMOVE,
 };
 
 /* Tracepoint name to TYPE: capture/events.c's table, by name. */
@@ -75,6 +76,10 @@ static const struct {
 	[T_SIGNAL_GENERATE] = { "signal_generate", "signal_generate" },
 	[T_SIGNAL_DELIVER] = { "signal_deliver", "signal_deliver" },
 	[T_MARKER] = { "print", "marker" },
+	[T_FLOCK_LOCK] = { "flock_lock_inode", "flock_lock" },
+	[T_POSIX_LOCK] = { "posix_lock_inode", "posix_lock" },
+	[T_FCNTL_SETLK] = { "fcntl_setlk", "fcntl_setlk" },
+	[T_POSIX_REMOVE] = { "locks_remove_posix", "posix_remove" },
 };
 
 static const char *const softirq_names[] = {
@@ -243,6 +248,61 @@ col_s(struct writer *w, const struct tp *e, const char *f)
 		writer_strn(w, s, n);
 	else
 		writer_empty(w);
+}
+
+/* The kernel's dev_t: 12 bits of major, 20 of minor, as MAJOR:MINOR. */
+static void
+col_dev(struct writer *w, const struct tp *e, const char *f)
+{
+	char dev[24];
+	int64_t v;
+
+	if (e->num(e, f, 10, &v)) {
+		snprintf(dev, sizeof(dev), "%u:%u", (unsigned)((uint64_t)v >> 20),
+		    (unsigned)(v & 0xfffff));
+		writer_str(w, dev);
+	} else
+		writer_empty(w);
+}
+
+/*
+ * A file lock's DEV,INODE,LOCK,FLAGS,START,END,LOCK_PID,OWNER,BLOCKER,
+ * RET,FL: capture/emit.c's filelock(), by the fields' names.
+ */
+static void
+filelock(struct writer *w, const struct tp *e)
+{
+	static const char *const types[] = { "read", "write", "unlock" };
+	static const char *const flags[] = { "POSIX", "FLOCK", "DELEG",
+	    "ACCESS", "EXISTS", "LEASE", "CLOSE", "SLEEP", "DOWNGRADE_PENDING",
+	    "UNLOCK_PENDING", "OFD", "", "RECLAIM" };
+	char buf[160];
+	size_t n = 0, i;
+	int64_t v;
+
+	col_dev(w, e, "s_dev");
+	if (e->num(e, "i_ino", 16, &v))		/* printed 0x%lx */
+		writer_u64(w, (uint64_t)v);
+	else
+		writer_empty(w);
+	writer_str(w, e->num(e, "type", 10, &v) && v >= 0 && v < 3 ?
+	    types[v] : "");
+	if (e->num(e, "flags", 10, &v)) {
+		buf[0] = '\0';
+		for (i = 0; i < ARRAY_LEN(flags) && n < sizeof(buf) - 24; i++)
+			if ((v & (1u << i)) && flags[i][0] != '\0')
+				n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				    n ? "|" : "", flags[i]);
+		writer_str(w, buf);
+	} else
+		writer_empty(w);
+	col_i(w, e, "fl_start");
+	col_i(w, e, "fl_end");
+	col_i(w, e, "pid");
+	col_x(w, e, "owner");
+	col_x(w, e, "blocker");
+	col_i(w, e, "ret");
+	col_x(w, e, "fl");
 }
 
 /* Letters as in ps(1); capture/emit.c writes the same. */
@@ -415,17 +475,8 @@ args(struct writer *w, int t, const struct tp *e)
 		col_x(w, e, "function");
 		break;
 	case T_BLOCK_ISSUE:
-	case T_BLOCK_COMPLETE: {
-		char dev[24];
-
-		/* The kernel's dev_t: 12 bits of major, 20 of minor. */
-		if (e->num(e, "dev", 10, &v)) {
-			snprintf(dev, sizeof(dev), "%u:%u",
-			    (unsigned)((uint64_t)v >> 20),
-			    (unsigned)(v & 0xfffff));
-			writer_str(w, dev);
-		} else
-			writer_empty(w);
+	case T_BLOCK_COMPLETE:
+		col_dev(w, e, "dev");
 		col_u(w, e, "sector");
 		col_u(w, e, "nr_sector");
 		if (t == T_BLOCK_ISSUE)
@@ -434,7 +485,12 @@ args(struct writer *w, int t, const struct tp *e)
 			col_i(w, e, "error");
 		col_s(w, e, "rwbs");
 		break;
-	}
+	case T_FLOCK_LOCK:
+	case T_POSIX_LOCK:
+	case T_FCNTL_SETLK:
+	case T_POSIX_REMOVE:
+		filelock(w, e);
+		break;
 	case T_SIGNAL_GENERATE:
 		col_i(w, e, "sig");
 		col_thread(w, e, "pid");

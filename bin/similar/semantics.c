@@ -88,7 +88,7 @@ sys_base(uint16_t id)
 	return id < nnames ? bases[id] : id;
 }
 
-const char *
+static const char *
 sys_name(uint16_t id)
 {
 	return id < nnames ? names[id] : "?";

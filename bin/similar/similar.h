@@ -61,7 +61,6 @@ extern uint64_t	 nvertex_records, nkept;
 
 /* semantics.c */
 uint16_t	 sys_intern(const char *call);
-const char	*sys_name(uint16_t);
 uint16_t	 sys_base(uint16_t);	/* "write:4" -> "write" */
 void		 sem_add_syscall(struct vsem *, const char *name, const char *arg0);
 /* A link rule as a small number: its row of lrules[] + 1, 0 another. */
@@ -99,6 +98,5 @@ void		 report_baseline(struct writer *, const struct spin_rec *,
 		    int to_stderr);
 void		 report_summary(struct writer *, uint64_t time, uint64_t nspins,
 		    uint64_t nbaselines);
-char		*human_ns(uint64_t ns, char *buf, size_t len);
 
 #endif

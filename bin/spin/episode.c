@@ -148,7 +148,7 @@ idle(const struct vsum *v, const struct spin_opts *o)
 	    2 * v->oncpu < v->end - v->begin + 1;
 }
 
-int
+static int
 no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 {
 	const struct vsum *a = VSUM(t, i), *b;

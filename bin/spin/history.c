@@ -4,6 +4,7 @@
  * say: sched_yield calls, blocking waits and how long they lasted.
  * Nothing is kept for a thread that is not tracked but, while the target
  * is looked for by name, nothing at all: names come with the events.
+ * At the end, which of the tracked threads is the target.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ static struct tracked	*tracked;
 static uint64_t		 ntracked;
 uint64_t		 nvertex_records;
 
-struct tracked *
+static struct tracked *
 tracked_find(uint32_t tid)
 {
 	struct tracked *t;
@@ -24,7 +25,7 @@ tracked_find(uint32_t tid)
 	return t;
 }
 
-struct tracked *
+static struct tracked *
 tracked_add(uint32_t tid, uint32_t pid)
 {
 	struct tracked *t;
@@ -42,10 +43,28 @@ tracked_add(uint32_t tid, uint32_t pid)
 	return t;
 }
 
+/*
+ * Only threads target_wants() accepted are tracked: with --tid or --pid
+ * there is one; by name, the main thread of a process wins, then the
+ * thread seen first.
+ */
 struct tracked *
-tracked_all(void)
+target_pick(const struct target *tg)
 {
-	return tracked;
+	struct tracked *t, *best = NULL;
+	int main_t, main_b;
+
+	(void)tg;
+	for (t = tracked; t != NULL; t = t->hh.next) {
+		if (t->vv.n == 0)
+			continue;
+		main_t = t->tid == t->pid;
+		main_b = best != NULL && best->tid == best->pid;
+		if (best == NULL || main_t > main_b ||
+		    (main_t == main_b && t->order < best->order))
+			best = t;
+	}
+	return best;
 }
 
 /* The thread, tracked if it is or may be the target. */

@@ -58,13 +58,10 @@ struct target {
 void		 target_meta(struct target *, const struct record *);
 int		 target_wants(const struct target *, uint32_t pid, uint32_t tid,
 		    const char *comm);
-struct tracked	*target_pick(const struct target *);
 const char	*target_describe(const struct target *, char *, size_t);
 
 /* history.c */
-struct tracked	*tracked_find(uint32_t tid);
-struct tracked	*tracked_add(uint32_t tid, uint32_t pid);
-struct tracked	*tracked_all(void);
+struct tracked	*target_pick(const struct target *);	/* of those tracked */
 void		 history_name(const struct target *, uint32_t pid, uint32_t tid,
 		    const char *comm);
 void		 history_event(const struct target *, const struct event *);
@@ -137,8 +134,6 @@ void		 longest_vertex(const struct tracked *, char *, size_t);
  * are RepeatedYield, chains of other waits (a poll with a timeout that
  * keeps expiring) LongWait, on what it polls.
  */
-int		 no_progress(const struct tracked *, size_t i,
-		    const struct spin_opts *);
 int		 is_nap(const struct vsum *, const struct spin_opts *);
 void		 chain(const struct tracked *, size_t i, const struct spin_opts *,
 		    int naps, size_t *first, size_t *last);

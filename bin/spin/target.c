@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "show.h"
 #include "spin.h"
 
 void
@@ -36,30 +37,6 @@ target_wants(const struct target *tg, uint32_t pid, uint32_t tid,
 	return 0;
 }
 
-/*
- * Only threads target_wants() accepted are tracked: with --tid or --pid
- * there is one; by name, the main thread of a process wins, then the
- * thread seen first.
- */
-struct tracked *
-target_pick(const struct target *tg)
-{
-	struct tracked *t, *best = NULL;
-	int main_t, main_b;
-
-	(void)tg;
-	for (t = tracked_all(); t != NULL; t = t->hh.next) {
-		if (t->vv.n == 0)
-			continue;
-		main_t = t->tid == t->pid;
-		main_b = best != NULL && best->tid == best->pid;
-		if (best == NULL || main_t > main_b ||
-		    (main_t == main_b && t->order < best->order))
-			best = t;
-	}
-	return best;
-}
-
 const char *
 target_describe(const struct target *tg, char *buf, size_t len)
 {
@@ -70,7 +47,7 @@ target_describe(const struct target *tg, char *buf, size_t len)
 		    (unsigned long long)tg->pid,
 		    tg->from_meta ? " (the capture's command)" : "");
 	else if (tg->comm != NULL)
-		snprintf(buf, len, "a thread named '%s'", tg->comm);
+		snprintf(buf, len, "a thread named '%s'", show(tg->comm));
 	else
 		snprintf(buf, len, "no target");
 	return buf;

@@ -165,7 +165,7 @@ teardown() {
 	[ "$status" -eq 0 ]
 	wait "$scen"
 	! kill -0 "$pid" 2>/dev/null
-	[ ! -e "/sys/kernel/tracing/instances/argus-$pid" ]
+	[ ! -e "$TFS/instances/argus-$pid" ]
 	[ -z "$(find "$ring" -mindepth 1 ! -perm 600)" ]
 	run argus --ring "$ring" flush
 	[ "$status" -eq 69 ]
@@ -211,7 +211,7 @@ teardown() {
 	wait "$scen"
 	# The recorder is gone, and so is its tracefs instance.
 	! kill -0 "$pid" 2>/dev/null
-	[ ! -e "/sys/kernel/tracing/instances/argus-$pid" ]
+	[ ! -e "$TFS/instances/argus-$pid" ]
 	# The mark is in the recording, the diagnosis kept beside it; every
 	# file of the recorder is its user's alone.
 	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ',marker,-,argus-mark it hangs now$'

@@ -11,6 +11,8 @@ setup_file() {
 	export CAP="$BIN/argus-capture"
 	export HELPER="$TOP/test/progs/capture-helper"
 	export ACAT="$BIN/argus-cat"
+	# Where mark and capture-helper write their markers.
+	export ARGUS_TRACE_MARKER="$TFS/trace_marker"
 }
 
 setup() {
@@ -19,23 +21,6 @@ setup() {
 
 teardown() {
 	pub_cleanup
-}
-
-# Skips the test unless argus-capture can trace here.
-need_tracing() {
-	[ -x "$CAP" ] || skip "bin/argus-capture not built"
-	[ -x "$HELPER" ] || skip "test/progs/capture-helper not built"
-	[ "$(id -u)" = 0 ] || skip "tracefs unavailable: not root"
-	local out rc=0
-	out=$(timeout 20 "$CAP" -d 0.1 2>&1 >/dev/null) || rc=$?
-	[ "$rc" != 69 ] || skip "tracefs unavailable: $out"
-	[ "$rc" = 0 ] || { echo "$out"; return 1; }
-	if [ -d /sys/kernel/tracing/instances ]; then
-		TFS=/sys/kernel/tracing
-	else
-		TFS=/sys/kernel/debug/tracing
-	fi
-	export ARGUS_TRACE_MARKER="$TFS/trace_marker"
 }
 
 # A trace_marker write; the kernel refuses one (EBADF) while an instance's
@@ -77,6 +62,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 
 @test "capture: a pipe wakeup, a sleep, a fork and a marker, with pids, tids and order" {
 	need_tracing
+	need_prog "$HELPER"
 	# The helper writes its marker into its parent's (our) instance.
 	unset ARGUS_TRACE_MARKER
 	run timeout 60 "$CAP" -d 20 -o "$T/t.gz" -- sh -c "exec '$HELPER' > '$T/helper.out'"
@@ -253,6 +239,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 
 @test "capture: a ring never grows past its size" {
 	need_tracing
+	need_prog "$HELPER"
 	size=$((6 * 1024 * 1024))
 	"$CAP" --ring "$T/ring" --ring-size 6M --ring-files 3 --syscalls all -d 12 \
 	    -- "$HELPER" load 10 > /dev/null &
@@ -306,7 +293,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ "$status" -eq 64 ]
 	"$CAP" --defer --ring "$T/ring" -b 8M 2>"$T/err" &
 	cpid=$!
-	inst=/sys/kernel/tracing/instances/argus-$cpid
+	inst=$(inst_of "$cpid")
 	for i in $(seq 100); do [ -e "$inst/trace_marker" ] && break; sleep 0.05; done
 	[ "$(cat "$inst/options/overwrite")" = 1 ]
 	sleep 0.5
@@ -388,6 +375,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 # capture reads again, nothing tells it the thread's process.
 @test "capture: a thread gone before the capture learnt its process: PID empty, every stage reads it" {
 	need_tracing
+	need_prog "$HELPER"
 	local i hpid otid t
 	mkfifo "$T/go"
 	"$CAP" -b 256K -Z -o "$T/o.csv" 2>"$T/cap.err" &

@@ -12,26 +12,15 @@ SCENARIOS="circular-wait long-cpu flag-poll server-loop mutex-contention io-time
 
 # capture SCENARIO MODE: $D/SCENARIO-MODE.{gz,truth}
 capture() {
-	local s=$1 m=$2 base="$D/$1-$2" cap scen i
+	local s=$1 m=$2 base="$D/$1-$2"
 	if [ "$m" = over ]; then
 		timeout 60 argus-capture -o "$base.gz" -- \
 		    "$ROOT/test/scenarios/$s" -n 5 -H 2 -t "$base.truth" \
 		    >/dev/null 2>"$base.err"
 		return
 	fi
-	argus-capture -o "$base.gz" 2>"$base.err" 3>&- &
-	cap=$!
-	wait_capture "$cap"
-	"$ROOT/test/scenarios/$s" -n 5 -H 4 -t "$base.truth" >/dev/null 3>&- &
-	scen=$!
-	for i in $(seq 100); do
-		grep -q '^hang_begin_ns=' "$base.truth" 2>/dev/null && break
-		sleep 0.1
-	done
-	sleep 1.5
-	kill -INT "$cap"
-	wait "$cap"
-	wait "$scen" || true
+	capture_cut "$base.gz" "$base.truth" "$ROOT/test/scenarios/$s" -n 5 -H 4 \
+	    -t "$base.truth" 2>"$base.err"
 }
 
 # diagnose SCENARIO MODE ANSWERS...: the diagnosis as records in $D/...csv,
@@ -52,8 +41,7 @@ diagnose() {
 
 setup_file() {
 	export D="$BATS_FILE_TMPDIR"
-	[ "$(id -u)" = 0 ] || return 0
-	timeout 20 argus-capture -d 0.1 -o /dev/null >/dev/null 2>&1 || return 0
+	can_trace || return 0
 	for s in $SCENARIOS; do
 		capture "$s" over
 		capture "$s" live

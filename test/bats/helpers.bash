@@ -10,15 +10,80 @@ stream() {
 	cat
 }
 
-# Skips the test, saying why, unless argus-capture can trace here: a test
-# that needs a trace never passes without one.
+# Prerequisites: each skips the test, saying why, where what it needs is
+# not here; a test never passes without what it checks.  need_tracing
+# and its kin in every file: no file probes for itself.
+
+# need_root [WHAT]: root; WHAT is the skip's message, what is missing
+# without it ("watchpoints unavailable").
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "${1:-this test needs root}: not root"
+}
+
+# need_prog NAME...: each a program on PATH (bin/ first), or, given as a
+# path, one built there.
+need_prog() {
+	local p
+	for p; do
+		case $p in
+		*/*) [ -x "$p" ] || skip "${p#"$ROOT"/} not built" ;;
+		*) command -v "$p" >/dev/null || skip "$p not installed" ;;
+		esac
+	done
+}
+
+# The tracefs mount: /sys/kernel/tracing, or its older place in debugfs.
+TFS=/sys/kernel/tracing
+[ -d "$TFS/instances" ] || [ ! -d /sys/kernel/debug/tracing/instances ] ||
+    TFS=/sys/kernel/debug/tracing
+
+# need_tracefs: root and a tracefs with instances, at $TFS.
+need_tracefs() {
+	need_root "tracefs unavailable"
+	[ -d "$TFS/instances" ] || skip "tracefs unavailable: no $TFS/instances"
+}
+
+# can_trace: 0 if argus-capture can trace here.  Else why not in
+# NO_TRACING, and 1 where tracing is unavailable (not root, no tracefs:
+# the capture exits 69), 2 where the capture failed otherwise: a fault
+# to report, no reason to skip.  For setup_file, which cannot skip.
+can_trace() {
+	local rc=0
+	NO_TRACING=
+	if [ ! -x "$BIN/argus-capture" ]; then
+		NO_TRACING="bin/argus-capture not built"
+		return 1
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		NO_TRACING="not root"
+		return 1
+	fi
+	NO_TRACING=$(timeout 20 argus-capture -d 0.1 -o /dev/null 2>&1) || rc=$?
+	case $rc in
+	0) NO_TRACING= ;;
+	69) return 1 ;;
+	*) NO_TRACING="argus-capture -d 0.1: exit $rc: $NO_TRACING"; return 2 ;;
+	esac
+}
+
+# need_tracing: argus-capture can trace here; a capture that fails
+# otherwise fails the test.
 need_tracing() {
-	[ -x "$BIN/argus-capture" ] || skip "bin/argus-capture not built"
-	[ "$(id -u)" = 0 ] || skip "tracing unavailable: not root"
-	local out rc=0
-	out=$(timeout 20 argus-capture -d 0.1 -o /dev/null 2>&1) || rc=$?
-	[ "$rc" != 69 ] || skip "tracing unavailable: $out"
-	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	local rc=0
+	can_trace || rc=$?
+	[ "$rc" != 1 ] || skip "tracing unavailable: $NO_TRACING"
+	[ "$rc" = 0 ] || { echo "$NO_TRACING"; return 1; }
+}
+
+# need_perf: perf(1) installed and able to record a tracepoint of the
+# whole system here.
+need_perf() {
+	need_root "perf unavailable"
+	need_prog perf
+	local out data="${BATS_TEST_TMPDIR:-/tmp}/need_perf.data"
+	out=$(timeout 30 perf record -q -a -o "$data" -e sched:sched_switch \
+	    -- true 2>&1) || skip "perf record cannot trace here: $out"
+	rm -f "$data"
 }
 
 # "key=value" lines of a file, as shell variables.
@@ -31,17 +96,39 @@ load_ids() {
 # off to configure it, so its events must be set too: then tracing_on 1 is
 # the capture's own.
 wait_capture() {
-	local inst i
-	for inst in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -d "$inst/instances" ] && break
-	done
-	inst="$inst/instances/argus-$1"
+	local inst="$TFS/instances/argus-$1" i
 	for i in $(seq 100); do
 		[ -n "$(cat "$inst/set_event" 2>/dev/null)" ] &&
 		    [ "$(cat "$inst/tracing_on" 2>/dev/null)" = 1 ] && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# capture_cut OUT TRUTH COMMAND...: a capture of the whole machine into
+# OUT, cut while COMMAND's hang goes on, the way a user meets a hang: the
+# capture starts first, then COMMAND (a program of test/scenarios writing
+# its ground truth to TRUTH: its -t), and the capture is interrupted 1.5 s
+# after TRUTH says the hang began.  COMMAND runs to its end (60 s at
+# most) before this returns, so that the next capture does not trace it.
+# The capture's messages go to stderr; its exit status is returned.
+capture_cut() {
+	local out=$1 truth=$2 cap cmd i rc=0
+	shift 2
+	argus-capture -o "$out" 3>&- &
+	cap=$!
+	wait_capture "$cap" || true
+	timeout 60 "$@" >/dev/null 2>&1 3>&- &
+	cmd=$!
+	for i in $(seq 100); do
+		grep -q '^hang_begin_ns=' "$truth" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 1.5
+	kill -INT "$cap" 2>/dev/null || true
+	wait "$cap" || rc=$?
+	wait "$cmd" || true
+	return "$rc"
 }
 
 # The columns of a record kind, KIND first, as argus-stream(5) lists them:

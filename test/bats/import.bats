@@ -12,7 +12,7 @@ SPEC="$ROOT/test/bats/kdebug/all.spec"
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-	[ -x "$KW" ] || skip "test/progs/kdebug-write not built"
+	need_prog "$KW"
 }
 
 # The records of an import but its meta records and header.

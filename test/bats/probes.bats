@@ -10,11 +10,6 @@ setup_file() {
 	export GLIB_PROBES="$ROOT/patchers/glib.probes"
 	export PWAKE="$ROOT/test/progs/pthread-wake"
 	export PTHREAD_PROBES="$ROOT/patchers/pthread.probes"
-	if [ -d /sys/kernel/tracing/instances ]; then
-		export TFS=/sys/kernel/tracing
-	else
-		export TFS=/sys/kernel/debug/tracing
-	fi
 }
 
 setup() {
@@ -27,7 +22,7 @@ need_uprobes() {
 	[ -e "$TFS/uprobe_events" ] || skip "uprobes unavailable: no $TFS/uprobe_events (CONFIG_UPROBE_EVENTS)"
 	[ "${1:-$GLOOP}" != "$GLOOP" ] || [ -x "$GLOOP" ] ||
 	    skip "test/progs/gloop not built (needs libglib2.0-dev, pkg-config)"
-	[ -x "${1:-$GLOOP}" ] || skip "${1#$ROOT/} not built"
+	need_prog "${1:-$GLOOP}"
 }
 
 # Our probes, by the capture's pid, in the global uprobe_events.
@@ -256,7 +251,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 @test "stacks: circular-wait's hang blocks in a stack that names ask_renderer_for_text_rect" {
 	need_tracing
 	sc="$ROOT/test/scenarios/circular-wait"
-	[ -x "$sc" ] || skip "test/scenarios/circular-wait not built"
+	need_prog "$sc"
 	# Episodes first (about 1.2 s), so that the capture is on before the hang.
 	"$sc" -n 8 -H 1 -t "$T/truth" &
 	pid=$!
@@ -282,7 +277,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 @test "stacks: a program built without frame pointers unwinds through libc to main" {
 	need_tracing
 	nofp="$ROOT/test/progs/nofp"
-	[ -x "$nofp" ] || skip "test/progs/nofp not built"
+	need_prog "$nofp"
 	# Its maps are read when its first stack is written: the 4 s wait
 	# keeps it alive while a formatter on a busy machine catches up.
 	run timeout 60 argus-capture -d 20 -Z -o "$T/t.csv" --stacks-comm nofp -- "$nofp" 4
@@ -309,7 +304,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 @test "stacks: a process named later gets stacks, and its perf events go when it exits" {
 	need_tracing
 	sc="$ROOT/test/scenarios/circular-wait"
-	[ -x "$sc" ] || skip "test/scenarios/circular-wait not built"
+	need_prog "$sc"
 	argus-capture -d 30 -Z -o "$T/t.csv" --stacks-comm cw-renderer 2>/dev/null 3>&- &
 	cap=$!
 	wait_capture "$cap"

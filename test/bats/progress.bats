@@ -7,8 +7,7 @@ load helpers
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-	command -v script >/dev/null ||
-	    skip "script(1) (util-linux) not installed: no terminal to test on"
+	need_prog script	# a terminal to test on
 	# script(1) runs its command with $SHELL, which CI may leave unset
 	# (/bin/sh, dash: killed by the Ctrl-C that its child handles).  A
 	# user's shell is bash, and a Ctrl-C does not end it.

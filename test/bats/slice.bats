@@ -76,7 +76,7 @@ setup() {
 }
 
 @test "slice: on a terminal it asks, re-asks after a bad answer, and follows" {
-	command -v script >/dev/null || skip "script(1) not installed"
+	need_prog script
 	printf '9\n1\n' >typed
 	run sh -c "script -qec 'argus-slice -Z --from 3 g.csv >out' /dev/null <typed"
 	[ "$status" -eq 0 ]
@@ -87,7 +87,7 @@ setup() {
 }
 
 @test "slice: end of input on the terminal stops, without a crash" {
-	command -v script >/dev/null || skip "script(1) not installed"
+	need_prog script
 	run sh -c "script -qec 'argus-slice -Z --from 3 g.csv >out' /dev/null </dev/null"
 	[ "$status" -eq 0 ]
 	grep -q '^step,300,30,30,1,1,3,0,,,stop$' out

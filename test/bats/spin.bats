@@ -17,17 +17,12 @@ SCENARIOS="circular-wait long-cpu flag-poll server-loop mutex-contention io-time
 # ground truth, D/S-M.skip why there is none.
 setup_file() {
 	export D="$BATS_FILE_TMPDIR"
-	local why="" out rc s m
-	if [ "$(id -u)" != 0 ]; then
-		why="not root"
-	elif [ ! -x "$BIN/argus-capture" ]; then
-		why="bin/argus-capture not built"
-	else
-		rc=0
-		out=$(timeout 20 "$BIN/argus-capture" -d 0.1 2>&1 >/dev/null) ||
-		    rc=$?
-		[ "$rc" = 0 ] || why="argus-capture: ${out:-exit $rc}"
-	fi
+	local why="" rc=0 s m
+	can_trace || rc=$?
+	case $rc in
+	1) why="tracing unavailable: $NO_TRACING" ;;
+	2) why=$NO_TRACING ;;	# a fault: the tests fail, saying it
+	esac
 	for s in $SCENARIOS; do
 		for m in full cut; do
 			if [ -n "$why" ]; then
@@ -46,15 +41,8 @@ capture() {	# scenario mode
 		    "$scen" -n 5 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
 		    rc=$?
 	else
-		# The capture stops when its command, this shell, exits.
-		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- sh -c '
-			"$1" -n 5 -H 3 -t "$2" > /dev/null 2>&1 &
-			for i in $(seq 200); do
-				grep -q "^hang_begin_ns=" "$2" 2>/dev/null && break
-				sleep 0.05
-			done
-			sleep 1.5' sh "$scen" "$f.truth" > "$f.capture.log" 2>&1 ||
-		    rc=$?
+		capture_cut "$f.gz" "$f.truth" "$scen" -n 5 -H 3 -t "$f.truth" \
+		    > "$f.capture.log" 2>&1 || rc=$?
 	fi
 	if [ "$rc" != 0 ] || ! grep -q '^hang_begin_ns=' "$f.truth" 2>/dev/null; then
 		echo "capture of $1 failed (exit $rc): $(tail -n 2 "$f.capture.log")" \
@@ -79,12 +67,6 @@ capture() {	# scenario mode
 			return 0
 		fi
 	fi
-	# A cut capture leaves the scenario running: let it end before the
-	# next capture, which would trace it too.
-	for _ in $(seq 50); do
-		grep -q '^hang_end_ns=' "$f.truth" && break
-		sleep 0.1
-	done
 	argus-segment -q "$f.gz" | argus-link -qZ > "$f.csv"
 }
 

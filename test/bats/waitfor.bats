@@ -22,10 +22,10 @@ teardown() {
 	done
 }
 
-need_root() {
-	[ -x "$ROOT/bin/argus-waitfor" ] || skip "bin/argus-waitfor not built"
-	[ "$(id -u)" = 0 ] ||
-	    skip "other processes' calls and memory need root: not root"
+# Root, and argus-waitfor built.
+need_waitfor() {
+	need_prog "$BIN/argus-waitfor"
+	need_root "other processes' calls and memory need root"
 }
 
 bg() {
@@ -98,7 +98,7 @@ holders_of() {
 }
 
 @test "waitfor: the stream is well formed, 0600, and every blocked thread has a record" {
-	need_root
+	need_waitfor
 	bg sleep 100
 	# Until it sleeps: a loaded machine may take a while to start it.
 	for i in $(seq 50); do
@@ -124,7 +124,7 @@ holders_of() {
 }
 
 @test "waitfor: a pipe's reader waits for the process that holds the write end" {
-	need_root
+	need_waitfor
 	start_case pipe
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -142,7 +142,7 @@ holders_of() {
 }
 
 @test "waitfor: a unix socket's peer, through sock_diag" {
-	need_root
+	need_waitfor
 	start_case unix
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -159,7 +159,7 @@ holders_of() {
 }
 
 @test "waitfor: a loopback TCP client waits for the server that has its connection" {
-	need_root
+	need_waitfor
 	start_case tcp
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -172,7 +172,7 @@ holders_of() {
 }
 
 @test "waitfor: a TCP connection not accepted yet waits for the listener's holder" {
-	need_root
+	need_waitfor
 	start_case tcp-queued
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
@@ -183,8 +183,8 @@ holders_of() {
 }
 
 @test "waitfor: flock(1) waiting for another flock(1): holder and waiter from /proc/locks" {
-	need_root
-	command -v flock >/dev/null || skip "flock(1) not installed"
+	need_waitfor
+	need_prog flock
 	bg flock "$T/lockfile" sleep 100
 	holder=${PIDS# }
 	sleep 0.3
@@ -206,7 +206,7 @@ holders_of() {
 }
 
 @test "waitfor: a POSIX lock and an OFD lock, by their holders" {
-	need_root
+	need_waitfor
 	start_case posix
 	snap "$WAITER_TID" fcntl -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" lock)
@@ -226,7 +226,7 @@ holders_of() {
 }
 
 @test "waitfor: a shell waits in wait4 for its slow child" {
-	need_root
+	need_waitfor
 	bg sh -c 'sleep 100; true'
 	sh=${PIDS# }
 	snap "$sh" wait4 -p "$sh"
@@ -249,8 +249,8 @@ holders_of() {
 }
 
 @test "waitfor: a server that polls its listening sockets waits for connections" {
-	need_root
-	command -v python3 >/dev/null || skip "python3 not installed"
+	need_waitfor
+	need_prog python3
 	bg python3 -c '
 import select, socket, sys
 u = socket.socket(socket.AF_UNIX)
@@ -272,7 +272,7 @@ unix in" ]
 }
 
 @test "waitfor: epoll_wait on a pipe: the watched fd, and its writer" {
-	need_root
+	need_waitfor
 	start_case epoll
 	snap "$WAITER_TID" epoll_wait -p "$WAITER"
 	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $VIA, $TIMEOUT }' \
@@ -287,7 +287,7 @@ unix in" ]
 }
 
 @test "waitfor: a glibc mutex's waiter names the thread that owns it" {
-	need_root
+	need_waitfor
 	start_case mutex
 	snap "$WAITER_TID" futex -t "$WAITER_TID"
 	obj=$(object_of "$WAITER_TID" futex)
@@ -299,7 +299,7 @@ unix in" ]
 }
 
 @test "waitfor: --pid keeps the chain and nothing else" {
-	need_root
+	need_waitfor
 	start_case pipe
 	bg sleep 100
 	other=${PIDS##* }
@@ -310,7 +310,7 @@ unix in" ]
 }
 
 @test "waitfor: a capture cut with SIGINT while a reader waits carries the snapshot" {
-	need_root
+	need_waitfor
 	need_tracing
 	start_case pipe
 	snap "$WAITER_TID" read -p "$WAITER"
@@ -338,7 +338,7 @@ unix in" ]
 }
 
 @test "waitfor: argus-capture --no-snapshot takes none" {
-	need_root
+	need_waitfor
 	need_tracing
 	argus-capture --no-snapshot -d 0.3 -o "$T/c.gz" 2>/dev/null
 	[ -z "$(argus-cat -k wait,holder "$T/c.gz" | grep -v '^argus-stream')" ]
@@ -346,19 +346,32 @@ unix in" ]
 }
 
 @test "waitfor: file locks in the trace: the holder's taking, the waiter put to sleep" {
-	need_root
+	need_waitfor
 	need_tracing
-	command -v flock >/dev/null || skip "flock(1) not installed"
+	need_prog flock
 	: >"$T/lockfile"
 	d=$(stat -c %d "$T/lockfile")	# st_dev, as glibc encodes it
 	dev="$(( (d >> 8 & 0xfff) | (d >> 32 & ~0xfff) )):$(( (d & 0xff) | (d >> 12 & ~0xff) ))"
 	ino=$(stat -c %i "$T/lockfile")
-	timeout 60 argus-capture -o "$T/c.gz" -- sh -c "
-	    flock '$T/lockfile' sleep 1 & sleep 0.3
+	# Each step waits for what the kernel says, not for a time that load
+	# can stretch: the second flock(1) once the first holds the lock (so
+	# one of them sleeps on it), the OFD case's end once its waiter is
+	# listed as blocked (/proc/locks: "->"), 30 s at most each.
+	timeout 90 argus-capture -o "$T/c.gz" -- sh -c "
+	    until_locks() {
+		i=0
+		until grep -q \"\$1.*:$ino \" /proc/locks; do
+			i=\$((i + 1)); [ \$i -lt 300 ] || break; sleep 0.1
+		done
+	    }
+	    flock '$T/lockfile' sleep 1 & until_locks ' FLOCK '
 	    flock '$T/lockfile' true
-	    '$CASES' ofd '$T/lockfile' >'$T/ofd.out' & p=\$!; sleep 2; kill \$p" \
+	    '$CASES' ofd '$T/lockfile' >'$T/ofd.out' & p=\$!
+	    until_locks ' -> OFDLCK '; kill \$p" \
 	    2>/dev/null
 	argus-cat -Z "$T/c.gz" >"$T/c.csv"
+	grep -E '^lost,|^meta,.*,lost,' "$T/c.csv" || true
+	cat "$T/ofd.out"
 	# event,TIME,PID,TID,VERTEX,CPU,TYPE,CTX, then DEV,INODE,LOCK,FLAGS,
 	# START,END,LOCK_PID,OWNER,BLOCKER,RET,FL: RET is column 18.
 	awk -F, -v d="$dev" -v i="$ino" '$1 == "event" &&
@@ -377,8 +390,11 @@ unix in" ]
 	# waiter put to sleep.
 	read -r _ ofd_holder _ < <(grep '^holder ' "$T/ofd.out")
 	read -r _ ofd_waiter _ < <(grep '^waiter ' "$T/ofd.out")
+	[ -n "$ofd_holder" ]
+	[ -n "$ofd_waiter" ]
+	# BLOCKER is hex: 0x0, whatever the awk.
 	awk -F, -v i="$ino" '$1 == "event" && $7 == "posix_lock" && $10 == i &&
-	    $12 == "POSIX|OFD" && $17 == 0 { print $15 }' "$T/c.csv" |
-	    grep -qx "$ofd_holder"
+	    $12 == "POSIX|OFD" && ($17 == "0x0" || $17 == "0") { print $15 }' \
+	    "$T/c.csv" | grep -qx "$ofd_holder"
 	grep -q "^$ofd_waiter posix_lock write POSIX|SLEEP|OFD 1$" "$T/l"
 }

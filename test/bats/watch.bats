@@ -9,7 +9,7 @@ setup() {
 }
 
 need_watchpoints() {
-	[ "$(id -u)" = 0 ] || skip "watchpoints unavailable: not root"
+	need_root "watchpoints unavailable"
 	local out rc=0
 	out=$(argus-watch -s settings_ready -o /dev/null -- \
 	    "$ROOT/test/scenarios/flag-poll" -n 1 -H 0.1 --no-hang 2>&1) || rc=$?
