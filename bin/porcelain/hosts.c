@@ -78,7 +78,7 @@ hosts_remote_ends(const char *path)
 		} else if (holder_parse(&rec, &h)) {
 			for (i = 0; i < nwaits; i++)
 				if (strcmp(waits[i].object, h.object) == 0 &&
-				    h.rel == wrel_find("peer"))
+				    h.rel == WR_PEER)
 					waits[i].held = 1;
 		} else if (strcmp(rec.f[COL_KIND], "root") == 0) {
 			pid = record_pid(&rec, COL_PID);
