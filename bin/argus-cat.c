@@ -424,6 +424,7 @@ main(int argc, char *argv[])
 		out = writer_open(com.out, com.z);
 		hosts_merge(hosts, out);
 		writer_close(out);
+		hosts_free(hosts);
 		return exit_status(1);
 	}
 	show = progress_start(show);

@@ -154,7 +154,8 @@ same_host(const struct hfile *a, const struct hfile *b)
 static void
 push(struct xfer **v, size_t *n, uint64_t pos, uint64_t len, uint64_t t)
 {
-	if ((*n & (*n - 1)) == 0 || *n == 0)
+	/* Room for 4, then doubled whenever full: full at each power of 2. */
+	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0))
 		*v = xrealloc(*v, (*n ? *n * 2 : 4) * sizeof(**v));
 	(*v)[(*n)++] = (struct xfer){ pos, len, t };
 }
@@ -424,6 +425,40 @@ align(struct hosts *h)
 	}
 }
 
+void
+hosts_free(struct hosts *h)
+{
+	struct conn *c, *ct;
+	struct ssock *s, *st;
+	int i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->nf; i++) {
+		HASH_ITER(hh, h->f[i].conns, c, ct) {
+			HASH_DEL(h->f[i].conns, c);
+			free(c->sends);
+			free(c->recvs);
+			free(c);
+		}
+		HASH_ITER(hh, h->f[i].bypair, s, st) {
+			HASH_DEL(h->f[i].bypair, s);
+			free(s);
+		}
+		HASH_ITER(hh, h->f[i].byobj, s, st) {
+			HASH_DEL(h->f[i].byobj, s);
+			free(s);
+		}
+		free(h->f[i].name);
+		free(h->f[i].boot);
+		free(h->f[i].netns);
+	}
+	free(h->f);
+	free(h->theta);
+	free(h->err);
+	free(h);
+}
+
 struct hosts *
 hosts_plan(char **paths, int npaths, int require)
 {
@@ -452,6 +487,8 @@ hosts_plan(char **paths, int npaths, int require)
 			if (require)
 				diex(EX_DATAERR, "%s: no meta hostname: not a "
 				    "capture that says its host", paths[i]);
+			h->nf = i + 1;
+			hosts_free(h);
 			return NULL;	/* as before: one clock */
 		}
 		for (j = 0; j < i && !same_host(&h->f[j], &h->f[i]); j++)
@@ -465,6 +502,7 @@ hosts_plan(char **paths, int npaths, int require)
 			    h->f[0].boot ? h->f[0].boot : "unknown",
 			    h->f[0].netns ? ", " : "",
 			    h->f[0].netns ? h->f[0].netns : "");
+		hosts_free(h);
 		return NULL;
 	}
 	/* Stages keep state per CPU: each host's CPUs are its own. */

@@ -34,6 +34,7 @@ struct hosts;
  */
 struct hosts	*hosts_plan(char **paths, int npaths, int require);
 void		 hosts_merge(struct hosts *, struct writer *);
+void		 hosts_free(struct hosts *);
 
 /*
  * A merged stream's hosts by their meta host records (event_parse learns
