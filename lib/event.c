@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "hosts.h"
 #include "ksym.h"
 #include "show.h"
 #include "util.h"
@@ -35,7 +36,36 @@ static const char *const names[E_NTYPES] = {
 	[E_MUTEX_LOCK_END] = "mutex_lock_end",
 	[E_MUTEX_UNLOCK] = "mutex_unlock",
 	[E_MUTEX_UNLOCK_END] = "mutex_unlock_end",
+	[E_SOCK_STATE] = "sock_state", [E_SOCK_SEND] = "sock_send",
+	[E_SOCK_RECV] = "sock_recv",
 };
+
+static const char *const tcp_states[TCP_S_N] = {
+	[TCP_S_ESTABLISHED] = "ESTABLISHED", [TCP_S_SYN_SENT] = "SYN_SENT",
+	[TCP_S_SYN_RECV] = "SYN_RECV", [TCP_S_FIN_WAIT1] = "FIN_WAIT1",
+	[TCP_S_FIN_WAIT2] = "FIN_WAIT2", [TCP_S_TIME_WAIT] = "TIME_WAIT",
+	[TCP_S_CLOSE] = "CLOSE", [TCP_S_CLOSE_WAIT] = "CLOSE_WAIT",
+	[TCP_S_LAST_ACK] = "LAST_ACK", [TCP_S_LISTEN] = "LISTEN",
+	[TCP_S_CLOSING] = "CLOSING", [TCP_S_NEW_SYN_RECV] = "NEW_SYN_RECV",
+};
+
+const char *
+tcp_state_name(uint64_t state)
+{
+	return state < TCP_S_N && tcp_states[state] != NULL ?
+	    tcp_states[state] : "";
+}
+
+int
+tcp_state_of(const char *name)
+{
+	int i;
+
+	for (i = 1; i < TCP_S_N; i++)
+		if (strcmp(tcp_states[i], name) == 0)
+			return i;
+	return -1;
+}
 
 /* Type names to numbers, once per event. */
 static enum etype
@@ -77,6 +107,8 @@ note_meta(const struct record *rec)
 {
 	uint64_t n;
 
+	if (strcmp(record_str(rec, COL_FIRST_OWN), META_HOST) == 0)
+		host_learn(rec);
 	if (strcmp(record_str(rec, COL_FIRST_OWN), "cpus") != 0)
 		return;
 	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &n) || n == 0 ||
