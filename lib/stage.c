@@ -19,9 +19,10 @@ stage_open(struct stage *st, const struct stage_ops *ops, char **files,
 }
 
 void
-stage_progress(struct stage *st, const struct stage_ops *ops)
+stage_progress(const struct stage_ops *ops, uint64_t nrec, uint64_t last,
+    uint64_t first)
 {
-	progress(ops->doing, st->nrec, st->last, st->first);
+	progress(ops->doing, nrec, last, first);
 }
 
 void

@@ -56,7 +56,7 @@ struct stage {
 	struct source	*src;
 	struct writer	*out;		/* open from stage_open() on */
 	uint64_t	 first, last;	/* the times of the records read; NO_TIME */
-	uint64_t	 nrec;		/* records read */
+	uint64_t	 nrec;		/* records read, counted for -P only */
 	int		 show;		/* the progress line is on */
 	void		*arg;		/* the callbacks' */
 };
@@ -79,45 +79,54 @@ void	 stage_end(struct stage *, const struct stage_ops *);
 void	 stage_close(struct stage *);	/* the output, then the input */
 
 /* Behind stage_run(), out of the hot path. */
-void	 stage_progress(struct stage *, const struct stage_ops *);
+void	 stage_progress(const struct stage_ops *, uint64_t nrec,
+	    uint64_t last, uint64_t first);
 void	 stage_unsegmented(const struct record *, const char *needs)
 	    __attribute__((noreturn));
 
+/*
+ * In locals, not in *st: the callbacks could write there, for all the
+ * compiler knows, and it would load and store each of them a record.
+ */
 static inline __attribute__((always_inline)) void
 stage_loop(struct stage *st, const struct stage_ops *ops)
 {
+	struct source *src = st->src;
+	struct writer *out = st->out;
+	uint64_t first = st->first, last = st->last, nrec = st->nrec;
 	const struct record *rec;
+	void *arg = st->arg;
+	int show = st->show, took;
 	struct event ev;
-	int took;
 
-	while ((rec = source_next(st->src)) != NULL) {
+	while ((rec = source_next(src)) != NULL) {
 		if (rec->time != NO_TIME) {
-			if (st->first == NO_TIME)
-				st->first = rec->time;
-			st->last = rec->time;
+			if (first == NO_TIME)
+				first = rec->time;
+			last = rec->time;
 		}
-		++st->nrec;
-		if (st->show && (st->nrec & (PROGRESS_EVERY - 1)) == 0)
-			stage_progress(st, ops);
+		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
+			stage_progress(ops, nrec, last, first);
 		if (ops->flags & STAGE_PASS)
-			writer_record(st->out, rec);
+			writer_record(out, rec);
 		if (rec->comment) {
 			if (!(ops->flags & STAGE_PASS))
-				writer_record(st->out, rec);
+				writer_record(out, rec);
 			continue;
 		}
 		if (event_parse(rec, &ev)) {
 			if ((ops->flags & STAGE_VERTEX) &&
 			    ev.vertex == UNSEGMENTED)
 				stage_unsegmented(rec, ops->needs);
-			took = ops->event != NULL &&
-			    ops->event(st->arg, rec, &ev);
+			took = ops->event != NULL && ops->event(arg, rec, &ev);
 		} else
-			took = ops->record != NULL &&
-			    ops->record(st->arg, rec);
+			took = ops->record != NULL && ops->record(arg, rec);
 		if (!took && !(ops->flags & STAGE_PASS))
-			writer_record(st->out, rec);
+			writer_record(out, rec);
 	}
+	st->first = first;
+	st->last = last;
+	st->nrec = nrec;
 }
 
 static inline __attribute__((always_inline)) void
