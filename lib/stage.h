@@ -35,6 +35,12 @@
 /* An event must have its VERTEX column set: argus-segment ran. */
 #define STAGE_VERTEX	0x02
 
+/*
+ * A callback so marked is compiled into the loop, where the compiler
+ * would rather call it (a big one, or one of many branches).
+ */
+#define STAGE_CALLBACK	static inline __attribute__((always_inline))
+
 struct stage_ops {
 	const char	*doing;		/* "segmenting": -P's line; NULL none */
 	const char	*done;		/* -P's last line; NULL: the stage's summary */

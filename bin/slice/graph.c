@@ -449,7 +449,7 @@ struct gread {
 	int		 flags;
 };
 
-static inline __attribute__((always_inline)) int
+STAGE_CALLBACK int
 take_event(void *arg, const struct record *rec, struct event *ev)
 {
 	struct gread *gr = arg;
@@ -472,7 +472,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	return 1;
 }
 
-static inline __attribute__((always_inline)) int
+STAGE_CALLBACK int
 take_record(void *arg, const struct record *rec)
 {
 	struct graph *g = ((struct gread *)arg)->g;
