@@ -5,7 +5,10 @@
 
 load helpers
 
-DROP="$ROOT/share/examples/drop-links"
+# The build under test's (ARGUS_BIN: the sanitizer build's), where it has
+# one; bin/'s otherwise.
+DROP=$(cd "$BIN/.." && pwd)/share/examples/drop-links
+[ -x "$DROP" ] || DROP="$ROOT/share/examples/drop-links"
 PP="$ROOT/share/examples/data/argus-link/files"
 
 setup() {
