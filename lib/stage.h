@@ -11,9 +11,9 @@
  * and bad input named by file and line.
  *
  * The loop is inline, so that a stage's callbacks, given in a static
- * const stage_ops, are called directly and may be inlined: it costs
- * nothing on the hot path over a loop of the stage's own.  Nothing is
- * allocated per record.
+ * const stage_ops, are called directly and may be inlined: the hot path
+ * costs what a loop of the stage's own did (callgrind: within 0.5%, the
+ * graph load of argus-slice 1.1%).  Nothing is allocated per record.
  */
 #ifndef ARGUS_STAGE_H
 #define ARGUS_STAGE_H
@@ -70,7 +70,8 @@ struct stage {
 /*
  * Signals caught; the progress line started (where ops has one and
  * progress was asked, or the porcelain listens); the files opened (none:
- * stdin) and the output (common's -o, -z, -Z).
+ * stdin) and the output (common's -o, -z, -Z).  st->arg, set before,
+ * is kept.
  */
 void	 stage_open(struct stage *, const struct stage_ops *, char **files,
 	    int nfiles, const struct common *, int progress);
