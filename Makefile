@@ -55,6 +55,13 @@ FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/
 
 all: $(PROGS) $(TEST_PROGS)
 
+# A user's heuristic as a C filter on the stage driver (lib/stage.h):
+# built to show and test it, not installed.
+EXAMPLE_PROGS	:= $(P)share/examples/drop-links
+all: $(EXAMPLE_PROGS)
+$(P)share/examples/%: $(P)share/examples/%.o $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(P)lib/libargus.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
@@ -291,6 +298,7 @@ clean:
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
 	rm -f patchers/*.pic.o patchers/libargus-patch.so
 	rm -rf build
+	rm -f $(EXAMPLE_PROGS) share/examples/*.o share/examples/*.d
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
 .PHONY: install-patcher uninstall-patcher

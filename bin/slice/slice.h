@@ -15,6 +15,7 @@
 #include "chrome.h"
 #include "event.h"
 #include "graph.h"
+#include "stage.h"
 #include "util.h"
 
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
@@ -84,11 +85,10 @@ struct graph {
 	int		 spun;		/* argus-spin ran (its summary) */
 };
 
-/* graph.c; flags: */
-#define GR_PROGRESS	0x1	/* a status line on stderr */
+/* graph.c: the graph read from a stage opened with graph_stage; flags: */
 #define GR_RUNS		0x2	/* keep the scheduling slices, for --json */
-void		 graph_read(struct graph *, struct source *, struct writer *,
-		    int flags);
+extern const struct stage_ops graph_stage;
+void		 graph_read(struct graph *, struct stage *, int flags);
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
 int		 reads_terminal(const struct graph *, uint32_t tid);
