@@ -21,6 +21,7 @@
 
 #include "event.h"
 #include "graph.h"
+#include "names.h"
 #include "show.h"
 #include "util.h"
 
@@ -105,6 +106,7 @@ struct kind {
 };
 
 static struct thread	*threads, *retired;
+static struct names	*names;
 static struct cpu	*cpus;
 static size_t		 ncpus;		/* seen: the highest CPU + 1 */
 static struct kind	 kinds[32];
@@ -514,6 +516,10 @@ take(const struct record *rec)
 			last = last == NO_TIME || rec->time > last ?
 			    rec->time : last;
 	}
+	/* Names by time: a thread's earlier ones in the window are said. */
+	if (names == NULL)
+		names = names_new();
+	names_learn(names, rec);
 	if (event_parse(rec, &ev)) {
 		take_event(&ev);
 		return 1;
@@ -782,17 +788,28 @@ largest(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/*
+ * A thread by its name at the end of the window, then the names it had
+ * before in the window (an exec, a rename): "flock (was bash) 12/12".
+ */
 static const char *
 who(const struct thread *t)
 {
-	static char buf[SHOW_SIZE(COMM_LEN) + 32];
+	static char buf[SHOW_SIZE(COMM_LEN) + SHOW_SIZE(128) + 48];
+	char was[128], in[SHOW_SIZE(128) + 8];
 
+	in[0] = '\0';
+	/* A tid's names after a retired thread are its successor's. */
+	if (names != NULL && thread_find(t->tid) == t &&
+	    names_before(names, t->tid, wfrom, wto == UINT64_MAX ? NO_TIME :
+	    wto, was, sizeof(was)))
+		snprintf(in, sizeof(in), " (was %s)", show(was));
 	if (t->pid != 0)
-		snprintf(buf, sizeof(buf), "%s %u/%u", t->comm[0] ?
-		    show(t->comm) : "?", t->pid, t->tid);
+		snprintf(buf, sizeof(buf), "%s%s %u/%u", t->comm[0] ?
+		    show(t->comm) : "?", in, t->pid, t->tid);
 	else
-		snprintf(buf, sizeof(buf), "%s ?/%u", t->comm[0] ?
-		    show(t->comm) : "?", t->tid);
+		snprintf(buf, sizeof(buf), "%s%s ?/%u", t->comm[0] ?
+		    show(t->comm) : "?", in, t->tid);
 	return buf;
 }
 
