@@ -66,7 +66,8 @@ names_set(struct names *ns, uint32_t tid, uint64_t time, const char *comm)
 	struct name *p;
 	size_t i;
 
-	if (comm == NULL || *comm == '\0')
+	/* "": a task record that did not know it; unknown till the next. */
+	if (comm == NULL)
 		return;
 	HASH_FIND(hh, ns->threads, &tid, sizeof(tid), t);
 	if (t == NULL) {
@@ -137,15 +138,19 @@ const char *
 names_at(const struct names *ns, uint32_t tid, uint64_t time)
 {
 	const struct tnames *t = find(ns, tid);
+	const char *s;
 	size_t i;
 
 	if (t == NULL || t->n == 0)
 		return NULL;
+	s = t->v[0].comm;
 	for (i = t->n; i > 0; i--)
 		if (time == NO_TIME || t->v[i - 1].time == NO_TIME ||
-		    t->v[i - 1].time <= time)
-			return t->v[i - 1].comm;
-	return t->v[0].comm;
+		    t->v[i - 1].time <= time) {
+			s = t->v[i - 1].comm;
+			break;
+		}
+	return *s != '\0' ? s : NULL;
 }
 
 int
@@ -171,7 +176,7 @@ names_before(const struct names *ns, uint32_t tid, uint64_t from,
 		    i + 1 < t->n && (t->v[i + 1].time == NO_TIME ||
 		    t->v[i + 1].time <= from))
 			continue;
-		if (strcmp(p->comm, now) == 0)
+		if (*p->comm == '\0' || strcmp(p->comm, now) == 0)
 			continue;
 		if (len < size)
 			len += snprintf(buf + len, size - len, "%s%s",

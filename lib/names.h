@@ -26,7 +26,8 @@ void		 names_set(struct names *, uint32_t tid, uint64_t time,
 /*
  * The name tid had at time: its latest name at or before it, or, before
  * the first, the first (a thread met before it was introduced).  NULL
- * when the stream never named it.  NO_TIME: its latest.
+ * when the stream never named it, or not by then (a task record with
+ * no name).  NO_TIME: its latest.
  */
 const char	*names_at(const struct names *, uint32_t tid, uint64_t time);
 /*

@@ -145,8 +145,7 @@ name(struct thread *t, const char *comm, size_t len)
 		len = 15;
 	len = strnlen(comm, len);
 	/* Renamed: introduced again at its next event, as the capture does. */
-	if (t->named && (strncmp(t->comm, comm, len) != 0 ||
-	    t->comm[len] != '\0'))
+	if (strncmp(t->comm, comm, len) != 0 || t->comm[len] != '\0')
 		t->introduced = 0;
 	memcpy(t->comm, comm, len);
 	t->comm[len] = '\0';
