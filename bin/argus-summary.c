@@ -519,8 +519,8 @@ take(const struct record *rec)
 	/* Names by time: a thread's earlier ones in the window are said. */
 	if (names == NULL)
 		names = names_new();
-	names_learn(names, rec);
 	if (event_parse(rec, &ev)) {
+		names_event(names, &ev);
 		take_event(&ev);
 		return 1;
 	}
@@ -533,7 +533,8 @@ take(const struct record *rec)
 	else if (strcmp(rec->f[COL_KIND], "lost") == 0)
 		take_lost(rec);
 	else if (strcmp(rec->f[COL_KIND], "task") == 0 &&
-	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN)
+	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN &&
+	    names_learn(names, rec))
 		copy(thread(record_u64(rec, COL_TID), record_pid(rec, COL_PID))->
 		    comm, COMM_LEN, rec->f[COL_FIRST_OWN]);
 	return 1;

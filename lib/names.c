@@ -97,9 +97,7 @@ names_set(struct names *ns, uint32_t tid, uint64_t time, const char *comm)
 int
 names_learn(struct names *ns, const struct record *rec)
 {
-	char base[NAME_LEN];
 	struct event ev;
-	const char *s, *b;
 	uint64_t tid;
 
 	if (rec->comment || rec->nf <= COL_FIRST_OWN)
@@ -115,19 +113,31 @@ names_learn(struct names *ns, const struct record *rec)
 	switch (etype_of(rec->f[EC_TYPE])) {
 	case E_FORK:
 	case E_COMM:
-		if (!event_parse(rec, &ev))
-			return 0;
-		names_set(ns, event_u64(&ev, 1), ev.time, event_str(&ev, 3));
+	case E_EXEC:
+		return event_parse(rec, &ev) && names_event(ns, &ev);
+	default:
+		return 0;
+	}
+}
+
+int
+names_event(struct names *ns, const struct event *ev)
+{
+	char base[NAME_LEN];
+	const char *s, *b;
+
+	switch (ev->type) {
+	case E_FORK:
+	case E_COMM:
+		names_set(ns, event_u64(ev, 1), ev->time, event_str(ev, 3));
 		return 1;
 	case E_EXEC:
 		/* The kernel names the thread after the file, cut to 15. */
-		if (!event_parse(rec, &ev))
-			return 0;
-		s = event_str(&ev, 0);
+		s = event_str(ev, 0);
 		if ((b = strrchr(s, '/')) != NULL)
 			s = b + 1;
 		snprintf(base, sizeof(base), "%s", s);
-		names_set(ns, ev.tid, ev.time, base);
+		names_set(ns, ev->tid, ev->time, base);
 		return 1;
 	default:
 		return 0;

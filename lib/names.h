@@ -21,6 +21,9 @@ struct names	*names_new(void);
 void		 names_free(struct names *);
 /* What a record says of a thread's name, if anything: 1 if it said. */
 int		 names_learn(struct names *, const struct record *);
+/* The same of an event already parsed: a reader's hot path. */
+struct event;
+int		 names_event(struct names *, const struct event *);
 void		 names_set(struct names *, uint32_t tid, uint64_t time,
 		    const char *comm);
 /*

@@ -68,8 +68,8 @@ thread_learn(const struct record *r)
 		return;
 	if (names == NULL)
 		names = names_new();
-	names_learn(names, r);
 	if (strcmp(r->f[0], "task") == 0) {
+		names_learn(names, r);
 		if (*record_str(r, COL_TID) != '\0')
 			set(record_u64(r, COL_TID), pid_of(r, COL_PID));
 		return;
@@ -79,6 +79,7 @@ thread_learn(const struct record *r)
 		set(record_u64(r, COL_TID), pid_of(r, COL_PID));
 	if (!event_parse(r, &ev))
 		return;
+	names_event(names, &ev);
 	switch (ev.type) {
 	case E_FORK:
 		set(event_u64(&ev, 1), pid_of(r, EC_ARG));
