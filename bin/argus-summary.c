@@ -21,7 +21,6 @@
 
 #include "event.h"
 #include "graph.h"
-#include "names.h"
 #include "show.h"
 #include "util.h"
 
@@ -106,7 +105,6 @@ struct kind {
 };
 
 static struct thread	*threads, *retired;
-static struct names	*names;
 static struct cpu	*cpus;
 static size_t		 ncpus;		/* seen: the highest CPU + 1 */
 static struct kind	 kinds[32];
@@ -516,11 +514,7 @@ take(const struct record *rec)
 			last = last == NO_TIME || rec->time > last ?
 			    rec->time : last;
 	}
-	/* Names by time: a thread's earlier ones in the window are said. */
-	if (names == NULL)
-		names = names_new();
 	if (event_parse(rec, &ev)) {
-		names_event(names, &ev);
 		take_event(&ev);
 		return 1;
 	}
@@ -533,8 +527,7 @@ take(const struct record *rec)
 	else if (strcmp(rec->f[COL_KIND], "lost") == 0)
 		take_lost(rec);
 	else if (strcmp(rec->f[COL_KIND], "task") == 0 &&
-	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN &&
-	    names_learn(names, rec))
+	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN)
 		copy(thread(record_u64(rec, COL_TID), record_pid(rec, COL_PID))->
 		    comm, COMM_LEN, rec->f[COL_FIRST_OWN]);
 	return 1;
@@ -789,28 +782,17 @@ largest(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-/*
- * A thread by its name at the end of the window, then the names it had
- * before in the window (an exec, a rename): "flock (was bash) 12/12".
- */
 static const char *
 who(const struct thread *t)
 {
-	static char buf[SHOW_SIZE(COMM_LEN) + SHOW_SIZE(128) + 48];
-	char was[128], in[SHOW_SIZE(128) + 8];
+	static char buf[SHOW_SIZE(COMM_LEN) + 32];
 
-	in[0] = '\0';
-	/* A tid's names after a retired thread are its successor's. */
-	if (names != NULL && thread_find(t->tid) == t &&
-	    names_before(names, t->tid, wfrom, wto == UINT64_MAX ? NO_TIME :
-	    wto, was, sizeof(was)))
-		snprintf(in, sizeof(in), " (was %s)", show(was));
 	if (t->pid != 0)
-		snprintf(buf, sizeof(buf), "%s%s %u/%u", t->comm[0] ?
-		    show(t->comm) : "?", in, t->pid, t->tid);
+		snprintf(buf, sizeof(buf), "%s %u/%u", t->comm[0] ?
+		    show(t->comm) : "?", t->pid, t->tid);
 	else
-		snprintf(buf, sizeof(buf), "%s%s ?/%u", t->comm[0] ?
-		    show(t->comm) : "?", in, t->tid);
+		snprintf(buf, sizeof(buf), "%s ?/%u", t->comm[0] ?
+		    show(t->comm) : "?", t->tid);
 	return buf;
 }
 

@@ -162,36 +162,3 @@ names_at(const struct names *ns, uint32_t tid, uint64_t time)
 		}
 	return *s != '\0' ? s : NULL;
 }
-
-int
-names_before(const struct names *ns, uint32_t tid, uint64_t from,
-    uint64_t to, char *buf, size_t size)
-{
-	const struct tnames *t = find(ns, tid);
-	const char *now = names_at(ns, tid, to);
-	size_t i, len = 0;
-	int n = 0;
-
-	if (size > 0)
-		buf[0] = '\0';
-	if (t == NULL || now == NULL)
-		return 0;
-	for (i = 0; i < t->n; i++) {
-		const struct name *p = &t->v[i];
-
-		if (to != NO_TIME && p->time != NO_TIME && p->time > to)
-			break;
-		/* The one in force at `from' counts, as later ones do. */
-		if (from != NO_TIME && p->time != NO_TIME && p->time < from &&
-		    i + 1 < t->n && (t->v[i + 1].time == NO_TIME ||
-		    t->v[i + 1].time <= from))
-			continue;
-		if (*p->comm == '\0' || strcmp(p->comm, now) == 0)
-			continue;
-		if (len < size)
-			len += snprintf(buf + len, size - len, "%s%s",
-			    n ? ", " : "", p->comm);
-		n++;
-	}
-	return n > 0;
-}

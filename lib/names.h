@@ -33,11 +33,5 @@ void		 names_set(struct names *, uint32_t tid, uint64_t time,
  * no name).  NO_TIME: its latest.
  */
 const char	*names_at(const struct names *, uint32_t tid, uint64_t time);
-/*
- * The names tid had from `from` to `to` other than its name at `to`,
- * oldest first, as "a, b" in buf; 0 if none.
- */
-int		 names_before(const struct names *, uint32_t tid,
-		    uint64_t from, uint64_t to, char *buf, size_t size);
 
 #endif

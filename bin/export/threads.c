@@ -108,13 +108,6 @@ thread_comm_at(uint32_t tid, uint64_t time)
 }
 
 int
-thread_earlier(uint32_t tid, char *buf, size_t size)
-{
-	return names != NULL && names_before(names, tid, NO_TIME, NO_TIME,
-	    buf, size);
-}
-
-int
 thread_pid(uint32_t tid)
 {
 	struct thread *t;

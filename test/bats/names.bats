@@ -47,12 +47,13 @@ renamed() {
 	task,1400000000,50,50,flock
 	EOF
 	for f in new.csv old.csv; do
-		# The summary: the name at the window's end, and the one before.
+		# The summary: the name at the window's end.
 		argus-summary --all "$f" >sum
-		grep -q 'flock (was bash) 50/50' sum || { cat sum; false; }
+		grep -q ' flock 50/50' sum && ! grep -q 'bash' sum ||
+		    { cat sum; false; }
 		# A window that ends before the rename knows only bash.
 		argus-summary --all -u 1350000000 "$f" >sum
-		grep -q ' bash 50/50' sum && ! grep -q 'flock\|was' sum ||
+		grep -q ' bash 50/50' sum && ! grep -q 'flock' sum ||
 		    { cat sum; false; }
 		# ftrace text: each line by the name at its event.
 		argus-export -f ftrace -o t.trace "$f"
@@ -131,7 +132,7 @@ EOF
 		if ($1 == "sh-" t && ns >= ren) bad++
 	    }
 	    END { exit bad > 0 }' cap.trace
-	# The summary: its name at the end, and the one before.
+	# The summary: its name at the end.
 	argus-summary --all -p "$tid" cap.gz >sum
-	grep -Eq "sleep \(was (.*, )?sh\) $tid/$tid" sum || { cat sum; false; }
+	grep -Eq " sleep $tid/$tid " sum || { cat sum; false; }
 }

@@ -581,7 +581,6 @@ names_by_time(void)
 	    "meta,70,,,k,v\n");
 	struct names *ns = names_new();
 	struct record rec;
-	char buf[64];
 
 	while (reader_next(r, &rec))
 		names_learn(ns, &rec);
@@ -599,13 +598,6 @@ names_by_time(void)
 	names_set(ns, 5, 15, "sh");
 	CHECK(strcmp(names_at(ns, 5, 16), "sh") == 0);
 	CHECK(strcmp(names_at(ns, 5, 25), "flock") == 0);
-	/* The names before the last, in a window. */
-	CHECK(names_before(ns, 5, NO_TIME, NO_TIME, buf, sizeof(buf)));
-	CHECK(strcmp(buf, "bash, sh, flock") == 0);
-	CHECK(names_before(ns, 5, 20, 45, buf, sizeof(buf)));
-	CHECK(strcmp(buf, "flock") == 0);
-	CHECK(!names_before(ns, 5, 41, 45, buf, sizeof(buf)));
-	CHECK(!names_before(ns, 6, NO_TIME, NO_TIME, buf, sizeof(buf)));
 	names_free(ns);
 }
 
