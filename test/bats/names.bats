@@ -68,6 +68,17 @@ renamed() {
 		grep -q '"comm":"bash"' t.json
 		grep -q '"comm":"flock"' t.json
 	done
+	# A window keeps the names: the task record in force at its start,
+	# just before the thread's first record in it, as a ring's file does.
+	argus-cat -s 1450000000 new.csv | grep -E '^(task|event),' >win
+	head -2 win | diff - <(printf '%s\n' 'task,1500000000,50,50,flock' \
+	    'event,1500000000,50,50,,0,sys_enter,-,73,flock,3,0x2')
+	argus-cat -s 1100000000 new.csv | grep -c '^task,' | grep -qx 2
+	argus-cat -s 1100000000 new.csv | grep -m1 '^task,' |
+	    grep -qx 'task,1100000000,50,50,bash'
+	! argus-cat -k event -s 1450000000 new.csv | grep -q '^task,'
+	argus-cat -s 1450000000 new.csv | argus-segment -q | grep '^vertex,' |
+	    awk -F, '$NF != "flock" { bad++ } END { exit bad > 0 || NR == 0 }'
 	# The rename's own lines: under the new name where the stream says
 	# it first (new.csv), under the old where only the event says it.
 	argus-export -f ftrace new.csv | grep -Eq '^ +flock-50 .*: task_rename: '
