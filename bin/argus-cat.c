@@ -2,10 +2,13 @@
  * argus-cat: read record streams, merge them by time, select, write.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <uthash.h>
 
 #include "event.h"
 #include "graph.h"
@@ -30,7 +33,8 @@ static const char usage[] =
 "  -r, --related LIST  keep what a graph of these threads needs (from\n"
 "                      argus-relate): their records, events naming them,\n"
 "                      events in interrupts, names\n"
-"  -s, --since TIME    drop records before TIME\n"
+"  -s, --since TIME    drop records before TIME; each thread's name then\n"
+"                      (its task record) comes before its first record\n"
 "  -u, --until TIME    drop records after TIME\n"
 "                      TIME is CLOCK_MONOTONIC nanoseconds, +DURATION\n"
 "                      (e.g. +1.5s, +200ms) from the first record's time,\n"
@@ -73,6 +77,53 @@ struct select {
 	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };
+
+/*
+ * -s: a thread's latest task record before the window, put out before its
+ * first record in it, as a ring's file introduces it: a thread's name is
+ * that of its latest task record (argus-stream(5)).
+ */
+struct early {
+	uint64_t	 tid;
+	char		**f;
+	size_t		 nf;
+	UT_hash_handle	 hh;
+};
+
+static struct early	*early;
+
+static void
+early_free(struct early *e)
+{
+	size_t i;
+
+	HASH_DEL(early, e);
+	for (i = 0; i < e->nf; i++)
+		free(e->f[i]);
+	free(e->f);
+	free(e);
+}
+
+static void
+early_keep(const struct record *rec)
+{
+	struct early *e;
+	uint64_t tid;
+	size_t i;
+
+	if (!record_u64_opt(rec, COL_TID, &tid))
+		return;
+	HASH_FIND(hh, early, &tid, sizeof(tid), e);
+	if (e != NULL)
+		early_free(e);
+	e = xcalloc(1, sizeof(*e));
+	e->tid = tid;
+	e->nf = rec->nf;
+	e->f = xcalloc(rec->nf, sizeof(*e->f));
+	for (i = 0; i < rec->nf; i++)
+		e->f[i] = xstrdup(rec->f[i]);
+	HASH_ADD(hh, early, tid, sizeof(e->tid), e);
+}
 
 static void
 parse_list(const char *opt, char *arg, uint64_t **v, size_t *n)
@@ -208,8 +259,11 @@ selected(struct select *sel, const struct record *rec)
 	if ((sel->since.set || sel->until.set) &&
 	    strcmp(rec->f[COL_KIND], "meta") == 0)
 		return 1;
-	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first))
+	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first)) {
+		if (strcmp(rec->f[COL_KIND], "task") == 0)
+			early_keep(rec);
 		return 0;
+	}
 	if (sel->until.set && rec->time > when_resolve(&sel->until, sel->first))
 		return 0;
 	return 1;
@@ -325,6 +379,50 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 		writer_splice(out, rec, fcol, ksym_name(rec->f[fcol]));
 	else
 		writer_record(out, rec);
+}
+
+/* The task record kept for thread tid, at rec's time; once. */
+static void
+introduce_tid(struct writer *out, const struct record *rec, uint64_t tid,
+    size_t width, int wall)
+{
+	struct record r;
+	struct early *e;
+	char stamp[48];
+
+	HASH_FIND(hh, early, &tid, sizeof(tid), e);
+	if (e == NULL)
+		return;
+	if (strcmp(rec->f[COL_KIND], "task") != 0 && rec->time != NO_TIME) {
+		memset(&r, 0, sizeof(r));
+		r.f = e->f;
+		r.nf = e->nf;
+		r.time = rec->time;
+		r.file = rec->file;
+		r.line = rec->line;
+		if (wall && wall_set)
+			wall_format(stamp, sizeof(stamp), rec->time);
+		else
+			snprintf(stamp, sizeof(stamp), "%" PRIu64, rec->time);
+		write_row(out, &r, width > 0 ? width : e->nf, stamp, 0);
+	}
+	early_free(e);
+}
+
+/* Before rec: its thread's and the other thread's it names, if kept. */
+static void
+introduce(struct writer *out, const struct record *rec, size_t width,
+    int wall)
+{
+	struct event ev;
+	uint64_t tid;
+
+	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
+		return;
+	introduce_tid(out, rec, tid, width, wall);
+	if (strcmp(rec->f[COL_KIND], "event") == 0 && event_parse(rec, &ev) &&
+	    event_other_tid(&ev) != 0)
+		introduce_tid(out, rec, event_other_tid(&ev), width, wall);
 }
 
 /* -k names kinds argus-stream(5) has: a typo would select nothing. */
@@ -455,8 +553,11 @@ main(int argc, char *argv[])
 		/* A name is learnt whether or not its record is selected. */
 		if (names && !rec->comment)
 			ksym_learn(rec);
-		if (selected(&sel, rec))
+		if (selected(&sel, rec)) {
+			if (early != NULL)
+				introduce(out, rec, width, wall);
 			put(out, rec, width, wall, names);
+		}
 		if (rec->time != NO_TIME)
 			last = rec->time;
 		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)

@@ -394,6 +394,36 @@ other_tid(int e, const char *d)
 	return -1;
 }
 
+/*
+ * The field naming the other thread, for one met first there that the
+ * table could not name (gone from /proc): the name the event gives it,
+ * as argus-import takes it from the same event.
+ */
+static void
+name_other(int e, const char *d, int size, int other)
+{
+	struct task *t = task_get(other);
+	const char *s;
+	size_t n;
+	int i;
+
+	if (t->comm[0] != '\0' || t->intro == task_generation)
+		return;
+	switch (e) {
+	case EV_SWITCH:		i = 3; break;
+	case EV_WAKING:
+	case EV_WAKEUP_NEW:
+	case EV_RENAME:
+	case EV_SIGNAL_GENERATE: i = 2; break;
+	case EV_NEWTASK:	i = 1; break;
+	default:		return;
+	}
+	if (evdefs[e].f[i].off < 0 || (s = fstr(d, size, &evdefs[e].f[i],
+	    &n)) == NULL)
+		return;
+	task_set(other, t->tgid, s, n);
+}
+
 /* What the tid table learns from an event, before it is written. */
 static void
 learn(int e, const char *d, int size, int tid)
@@ -793,8 +823,10 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	    flags & TF_SOFTIRQ ? ctx_s : ctx_t;
 
 	introduce(w, idx, ts, tid);
-	if (other > 0)
+	if (other > 0) {
+		name_other(e, d, size, other);
 		introduce(w, idx, ts, other);
+	}
 	if (naming[e])
 		kallsyms_name(w, fu(d, &evdefs[e].f[1]));
 	record(w, e, cpu, ts, d, size, tid, ctx);
