@@ -219,6 +219,23 @@ link_wake(struct lthread *w, const struct cause *c)
 	w->woken = 1;
 	w->waker = *c;
 	w->wait_vertex = w->vertex;
+	w->woke_into = NO_VERTEX;
+}
+
+void
+link_release(const struct event *ev, struct lthread *t)
+{
+	struct link_rule **r;
+
+	if (!t->woken)
+		return;
+	t->woken = 0;
+	t->waker.held = 0;
+	link_emit(ev->time, t->pid, t->tid, t->woke_into != NO_VERTEX ?
+	    t->woke_into : t->vertex, &t->waker);
+	t->woke_into = NO_VERTEX;
+	for (r = wokens; *r != NULL; r++)
+		(*r)->woken(*r, ev, t);
 }
 
 void
@@ -234,12 +251,15 @@ link_event(const struct event *ev)
 		t->vertex = ev->vertex;
 		t->fresh = 1;
 	}
-	/* Woken: the wake-up is linked at its first event in a vertex. */
+	/*
+	 * Woken: the wake-up is linked at its first event in a vertex, or,
+	 * held by a rule, into that vertex when the rule lets go.
+	 */
 	if (t->woken && ev->ctx == '-' && ev->vertex != NO_VERTEX) {
-		t->woken = 0;
-		link_emit(ev->time, t->pid, t->tid, t->vertex, &t->waker);
-		for (r = wokens; *r != NULL; r++)
-			(*r)->woken(*r, ev, t);
+		if (!t->waker.held)
+			link_release(ev, t);
+		else if (t->woke_into == NO_VERTEX)
+			t->woke_into = t->vertex;
 	}
 	if (t->fresh)
 		for (r = begins; *r != NULL; r++)

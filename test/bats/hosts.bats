@@ -92,12 +92,13 @@ CLIENT='D=$0
 	sleep 0.5
 	exec python3 -c "import urllib.request as u; u.urlopen(\"http://10.231.0.2:8080/\", timeout=30)"'
 
-# The lock's holder on B, after the client's first requests, for 12 s, or
-# until it is killed (-o: its child does not hold the lock).  $1: N.
+# The lock's holder on B, after the client's first requests, for 12 s (or
+# $2 s), or until it is killed (-o: its child does not hold the lock).
+# $1: N.
 holder() {
 	on_bg B sh -c 'while [ ! -e "$0/warm$1" ]; do sleep 0.05; done
-	    exec flock -o "$0/lock" sh -c "touch \"\$0\"; exec sleep 12" \
-	    "$0/locked$1"' "$D" "$1"
+	    exec flock -o "$0/lock" sh -c "touch \"\$1\"; exec sleep $2" \
+	    "$0" "$0/locked$1" "$2"' "$D" "$1" "${2:-12}"
 	echo $! >"$D/holder$1.pid"
 }
 
@@ -316,4 +317,57 @@ two_hosts() {
 	echo "$output"
 	[ "$status" -eq 65 ]
 	[[ "$output" == *"carried bytes only from the first to the second"*"(at most +5300 ns)"* ]]
+}
+
+# The same hang, over before the captures end: B's lock held 3 s.  A4.gz,
+# B4.csv (B's, shifted) in $D.
+scenario_over() {
+	hosts_up
+	[ -e "$D/B4.csv" ] && return 0
+	holder 4 3
+	on_bg A sh -c "$CLIENT" "$D" 4 >/dev/null
+	echo $! >"$D/client4.pid"
+	on_bg B argus-capture -p "$(cat "$D/server.pid"),$(cat "$D/holder4.pid")" \
+	    -d 9 -o "$D/B4.gz" 2>"$D/B4.err"
+	CB=$!
+	on_bg A argus-capture -p "$(cat "$D/client4.pid")" \
+	    -d 9 -o "$D/A4.gz" 2>"$D/A4.err"
+	CA=$!
+	wait_capture "$CB" && wait_capture "$CA"
+	touch "$D/go4"
+	wait "$CA" "$CB"
+	kill "$(cat "$D/client4.pid")" "$(cat "$D/holder4.pid")" 2>/dev/null || true
+	argus-cat "$D/B4.gz" | "$ROOT/test/progs/clockshift.py" "$OFFSET" >"$D/B4.csv"
+}
+
+@test "hosts: cut after the hang, the client's wake-up on A is B's reply, and the chain goes on to B's lock" {
+	need_hosts
+	scenario_over
+	cd "$D"
+	client=$(cat client4.pid)
+	run argus-cat -o M4.gz A4.gz B4.csv
+	echo "$output"
+	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
+	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
+	echo "over: true $OFFSET recovered $theta bound $err" >&3
+	d=$((theta - OFFSET)); d=${d#-}
+	[ "$d" -le "$err" ]
+	argus-segment -q M4.gz | argus-link -q >L4.gz
+	# The reply's receipt on A: one wake-up, B's send (the softirq that
+	# carried it on A, held until the receive, is not another).
+	to=$(argus-cat -k link L4.gz |
+	    awk -F, -v c="$client" '$3 == c && $8 == "remote" { print $6 }' | tail -1)
+	[ -n "$to" ]
+	argus-cat -k link L4.gz | awk -F, -v c="$client" -v t="$to" \
+	    '$3 == c && $6 == t && $8 != "wait" && $8 != "order"' >into
+	cat into
+	[ "$(wc -l <into)" -eq 1 ]
+	grep -q ",strong,remote,[0-9]*,100[0-9]*,100[0-9]*,10.231.0.2:8080>10.231.0.1:" into
+	argus-spin -q --pid "$client" --threshold 1s L4.gz |
+	    argus-slice -v --auto --threshold 1s -o diag4.gz 2>report4 || true
+	cat report4
+	grep -q "^Hang: python3 $client/$client on host hosta " report4
+	grep -A1 "^Hang:" report4 | grep -q "LongWait, remote"
+	grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* → flock 100[0-9]* on host hostb\$" report4
+	grep -q "^Root cause: flock 100[0-9]* on host hostb" report4
 }
