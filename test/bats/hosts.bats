@@ -31,8 +31,10 @@ teardown_file() {
 	for p in $(cat "$BATS_FILE_TMPDIR"/*.pid 2>/dev/null); do
 		kill "$p" 2>/dev/null || true
 	done
-	[ ! -d "$BATS_FILE_TMPDIR/ring" ] ||
-	    ARGUS_RING="$BATS_FILE_TMPDIR/ring" argus stop >/dev/null 2>&1 || true
+	for p in ring ringA5 ringB; do
+		[ ! -d "$BATS_FILE_TMPDIR/$p" ] ||
+		    ARGUS_RING="$BATS_FILE_TMPDIR/$p" argus stop >/dev/null 2>&1 || true
+	done
 	ip netns del "$NSA" 2>/dev/null || true
 	ip netns del "$NSB" 2>/dev/null || true
 }
@@ -370,4 +372,105 @@ scenario_over() {
 	grep -A1 "^Hang:" report4 | grep -q "LongWait, remote"
 	grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* → flock 100[0-9]* on host hostb\$" report4
 	grep -q "^Root cause: flock 100[0-9]* on host hostb" report4
+}
+
+# An sshd of its own on host B (port 2222, its keys, its config; no
+# system sshd or config touched), and an ssh config on A to reach it as
+# hostb.  argus there is this build's, its ring $D/ringB.
+sshd_up() {
+	local k=$D/ssh
+	mkdir -p "$k"
+	chmod 700 "$k"
+	[ -e "$k/host_key" ] || ssh-keygen -q -t ed25519 -N '' -f "$k/host_key"
+	[ -e "$k/id" ] || ssh-keygen -q -t ed25519 -N '' -f "$k/id"
+	cp "$k/id.pub" "$k/authorized_keys"
+	cat >"$k/sshd_config" <<-E
+	ListenAddress 10.231.0.2:2222
+	HostKey $k/host_key
+	PidFile none
+	AuthorizedKeysFile $k/authorized_keys
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	StrictModes no
+	SetEnv PATH=$BIN:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin ARGUS_RING=$D/ringB
+	E
+	cat >"$k/config" <<-E
+	Host hostb
+	    HostName 10.231.0.2
+	    Port 2222
+	    User root
+	    IdentityFile $k/id
+	    IdentitiesOnly yes
+	    UserKnownHostsFile /dev/null
+	    StrictHostKeyChecking no
+	    LogLevel ERROR
+	E
+	# sshd's privilege separation directory, which its package's boot
+	# scripts make.
+	[ -d /run/sshd ] || mkdir -m 755 /run/sshd
+	/usr/sbin/sshd -t -f "$k/sshd_config" || return 1
+	on_bg B /usr/sbin/sshd -D -e -f "$k/sshd_config" 2>"$D/sshd.err"
+	echo $! >"$D/sshd.pid"
+	export ARGUS_SSH="ssh -F $k/config"
+	for i in $(seq 50); do
+		on A $ARGUS_SSH hostb true 2>/dev/null && return 0
+		sleep 0.1
+	done
+	cat "$D/sshd.err"
+	return 1
+}
+
+@test "hosts: argus debug --remote fetches host B's window over ssh and walks into it" {
+	need_hosts
+	[ -x /usr/sbin/sshd ] || skip "sshd missing (openssh-server)"
+	need_prog ssh ssh-keygen
+	hosts_up
+	sshd_up
+	holder 5
+	on_bg A sh -c "$CLIENT" "$D" 5 >/dev/null
+	echo $! >"$D/client5.pid"
+	# A flight recorder on each host: A's of the client, B's of the
+	# server and the lock's holder.
+	run on A env ARGUS_RING="$D/ringA5" argus start --live -p "$(cat "$D/client5.pid")"
+	echo "$output"
+	reca=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	run on B env ARGUS_RING="$D/ringB" argus start --live \
+	    -p "$(cat "$D/server.pid"),$(cat "$D/holder5.pid")"
+	echo "$output"
+	recb=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	wait_capture "$reca" && wait_capture "$recb"
+	touch "$D/go5"
+	for i in $(seq 100); do [ -e "$D/locked5" ] && break; sleep 0.1; done
+	sleep 3.5
+	client=$(cat "$D/client5.pid")
+	run on A env ARGUS_RING="$D/ringA5" argus debug --pid "$client" \
+	    --threshold 1s --auto --last 30s --remote hostb
+	echo "$output"
+	on A env ARGUS_RING="$D/ringA5" argus stop >/dev/null 2>&1 || true
+	on B env ARGUS_RING="$D/ringB" argus stop >/dev/null 2>&1 || true
+	kill "$client" "$(cat "$D/holder5.pid")" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"hostb's recording of the window, over ssh"* ]]
+	[[ "$output" == *"(host hostb): clock "*" ns from hosta's"* ]]
+	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
+	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
+	echo "debug --remote: true 0 recovered $theta bound $err" >&3
+	d=${theta#[-+]}
+	[ "$d" -le "$err" ]
+	echo "$output" | grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* on host hostb\$"
+	# B's window, kept beside A's recording, 0600.
+	f=$(ls "$D"/ringA5/debug-*-hostb.gz)
+	[ "$(stat -c %a "$f")" = 600 ]
+	! ls "$D"/ringA5/*.part 2>/dev/null
+	# A host that is no [user@]host, and one ssh cannot reach.
+	run on A env ARGUS_RING="$D/ringA5" argus debug --pid "$client" \
+	    --remote -oProxyCommand=true
+	[ "$status" -eq 64 ]
+	run on A env ARGUS_RING="$D/ringA5" argus debug --pid "$client" \
+	    --auto --remote nosuchhost.invalid
+	echo "$output"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"--remote nosuchhost.invalid: ssh exited 255 (ssh could not connect or log in)"* ]]
 }
