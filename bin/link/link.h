@@ -125,7 +125,7 @@ void		 link_classify(const struct event *, struct lthread *waker,
 		    struct lthread *wakee, struct cause *);
 /* A wake-up while wakee waits, linked when it runs again. */
 void		 link_wake(struct lthread *wakee, const struct cause *);
-/* t's wake-up (held or due), linked now, as t->waker says. */
+/* A held wake-up let go: linked as t->waker now says (links.c). */
 void		 link_release(const struct event *, struct lthread *t);
 void		 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 		    const struct cause *);

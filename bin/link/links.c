@@ -222,20 +222,32 @@ link_wake(struct lthread *w, const struct cause *c)
 	w->woke_into = NO_VERTEX;
 }
 
-void
-link_release(const struct event *ev, struct lthread *t)
+/* t's wake-up, linked into vertex to. */
+static void
+woken_now(const struct event *ev, struct lthread *t, uint64_t to)
 {
 	struct link_rule **r;
 
-	if (!t->woken)
-		return;
 	t->woken = 0;
 	t->waker.held = 0;
-	link_emit(ev->time, t->pid, t->tid, t->woke_into != NO_VERTEX ?
-	    t->woke_into : t->vertex, &t->waker);
 	t->woke_into = NO_VERTEX;
+	link_emit(ev->time, t->pid, t->tid, to, &t->waker);
 	for (r = wokens; *r != NULL; r++)
 		(*r)->woken(*r, ev, t);
+}
+
+/*
+ * A rule lets go of a wake-up it held: linked now into the vertex it ran
+ * in, or, if the wakee has not run yet, at its first event as any other.
+ */
+void
+link_release(const struct event *ev, struct lthread *t)
+{
+	if (!t->woken)
+		return;
+	t->waker.held = 0;
+	if (t->woke_into != NO_VERTEX)
+		woken_now(ev, t, t->woke_into);
 }
 
 void
@@ -257,7 +269,7 @@ link_event(const struct event *ev)
 	 */
 	if (t->woken && ev->ctx == '-' && ev->vertex != NO_VERTEX) {
 		if (!t->waker.held)
-			link_release(ev, t);
+			woken_now(ev, t, t->vertex);
 		else if (t->woke_into == NO_VERTEX)
 			t->woke_into = t->vertex;
 	}

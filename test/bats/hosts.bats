@@ -474,3 +474,62 @@ sshd_up() {
 	[ "$status" -eq 69 ]
 	[[ "$output" == *"--remote nosuchhost.invalid: ssh exited 255 (ssh could not connect or log in)"* ]]
 }
+
+# Host A's side again, the reply's arrival as a real machine shows it:
+# the client waits in poll(2), the network's softirq runs in another
+# program's sendto(2) (so the softirq rule would call it strong) and wakes
+# it, then it receives.  $1: the socket it receives on (0xa1: the
+# connection's; another: bytes no send is known for).
+client_woken() {
+	stream <<-E
+	meta,100,,,hostname,ha
+	meta,100,,,boot_id,b1
+	meta,100,,,netns,n1
+	meta,100,,,cpus,2
+	meta,100,,,wallclock,1000000000000
+	task,500,42,42,client
+	task,500,77,77,other
+	event,500,42,42,,0,sock_state,-,0xa1,SYN_SENT,ESTABLISHED,tcp,10.0.0.1:5000,10.0.0.2:80
+	event,1000,42,42,,0,sys_enter,-,44,sendto,0x3,0x0,0x4f
+	event,1100,42,42,,0,sock_send,-,0xa1,79,0x0
+	event,1150,42,42,,0,sys_exit,-,44,sendto,79
+	event,1200,42,42,,0,sys_enter,-,7,poll,0x0,0x1,0x1f4
+	event,1250,42,42,,0,switch,-,S,77,77,other
+	event,1300,77,77,,0,sys_enter,-,44,sendto,0x4,0x0,0x10
+	event,2250,77,77,,0,softirq_entry,s,3,NET_RX
+	event,2260,77,77,,0,waking,s,42,42,1,client
+	event,2270,77,77,,0,softirq_exit,s,3,NET_RX
+	event,2280,77,77,,0,sys_exit,-,44,sendto,16
+	event,2290,77,77,,0,switch,-,S,42,42,client
+	event,2295,42,42,,0,sys_exit,-,7,poll,1
+	event,2298,42,42,,0,sys_enter,-,45,recvfrom,0x3,0x0,0x2000
+	event,2300,42,42,,0,sock_recv,-,$1,100,0x0
+	event,2310,42,42,,0,sys_exit,-,45,recvfrom,100
+	E
+}
+
+@test "hosts: by hand, a receive from another host is its wake-up, not the softirq that carried it" {
+	cd "$BATS_TEST_TMPDIR"
+	two_hosts
+	client_woken 0xa1 >a2.csv
+	argus-cat a2.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
+	    argus-cat -k link >links
+	cat links
+	# Into the client's vertex after its wait: the server's send, alone.
+	to=$(awk -F, '$3 == 42 && $8 == "remote" { print $6 }' links)
+	[ -n "$to" ]
+	awk -F, -v t="$to" '$3 == 42 && $6 == t && $8 != "wait" && $8 != "order"' links >into
+	cat into
+	[ "$(wc -l <into)" -eq 1 ]
+	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into
+	# Bytes no send is known for first: the softirq's wake-up, as it was
+	# (the connection's reply, received after, keeps the clocks bound).
+	{ client_woken 0xa9
+	  echo 'event,2400,42,42,,0,sys_enter,-,45,recvfrom,0x3,0x0,0x2000'
+	  echo 'event,2410,42,42,,0,sock_recv,-,0xa1,100,0x0'
+	  echo 'event,2420,42,42,,0,sys_exit,-,45,recvfrom,100'; } >a3.csv
+	argus-cat a3.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
+	    argus-cat -k link >links3
+	cat links3
+	awk -F, '$3 == 42 && $8 == "softirq"' links3 | grep -q ',strong,softirq,2260,77,77,NET_RX$'
+}
