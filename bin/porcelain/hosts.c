@@ -117,7 +117,7 @@ hosts_remote_ends(const char *path)
 			    "(%s, from %s), another host: no recording of it "
 			    "here%s\n", waits[i].tid, host ? " on host " : "",
 			    host ? host : "", s.remote, s.proto, s.local,
-			    host ? "" : " (argus debug --with ITS-RECORDING)");
+			    host ? "" : " (argus debug --remote HOST, or --with ITS-RECORDING)");
 			waits[i].held = 1;	/* said once */
 		}
 	}

@@ -238,7 +238,7 @@ scenario() {
 	echo "$output"
 	on A argus stop >/dev/null 2>&1 || true
 	kill "$client" "$(cat "$D/holder3.pid")" 2>/dev/null || true
-	[[ "$output" == *"waits on 10.231.0.2:8080 (tcp, from 10.231.0.1:"*"), another host: no recording of it here"* ]]
+	[[ "$output" == *"waits on 10.231.0.2:8080 (tcp, from 10.231.0.1:"*"), another host: no recording of it here (argus debug --remote HOST, or --with ITS-RECORDING)"* ]]
 }
 
 @test "hosts: one host twice, or hosts sharing no connection, are said, not guessed" {
