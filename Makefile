@@ -51,6 +51,7 @@ MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
 PROBE_SETS	:= $(wildcard patchers/*.probes)
 EXAMPLES	:= $(wildcard share/examples/*.txt) share/examples/argus.cron
+EXAMPLES	+= share/examples/argus-hosts.sh
 FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/fuzz/*.c))
 
 all: $(PROGS) $(TEST_PROGS)

@@ -55,7 +55,7 @@ const struct lrule lrules[] = {
 	{ "waitsfor", LR_HOLDS, "the relation and the object",
 	    "who holds what a thread still waits on (wait-for snapshot)" },
 	{ "remote", LR_WAKES, "the sender's address pair",
-	    "a send on one host -> its receipt on another (merged hosts)" },
+	    "a send on one host -> its receipt, and wake-up, on another" },
 };
 const size_t nlrules = ARRAY_LEN(lrules);
 

@@ -11,6 +11,16 @@
  * A send's event comes at its end, when the peer may have its bytes
  * already: a receive before the send that carried its first byte waits
  * for it (a few per connection), and is linked when it comes.
+ *
+ * The bytes wake their receiver from the network's softirq, in whatever
+ * thread it ran on (idle, ksoftirqd, anyone's system call): the softirq
+ * rule's link, weak or, if that thread was sending, wrongly strong, would
+ * be the wake-up a slice follows after the hang.  So a softirq wake-up
+ * of a thread that talks to another host is held (link_release) until the
+ * thread shows what it was: its next receive, matched to a send on the
+ * other host, makes the send the wake-up's cause; anything else (another
+ * wait, a receive of nothing matched, a receive call's end) lets the
+ * softirq's go as it was.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +66,20 @@ struct sk {
 
 static struct conn	*conns;
 static struct sk	*sks;
+
+struct cpu {
+	int		 in;		/* a softirq runs, of this vector: */
+	int		 vec;
+};
+
+struct tstate {
+	int		 peered;	/* has sent or received to another host */
+	int		 holding;	/* its wake-up, held (link_release) */
+};
+
+/* Threads whose wake-up is held, for the end of the input. */
+static struct lthread	**held;
+static size_t		  nheld, heldcap;
 
 static struct conn *
 conn_get(int host, const char *pair)
@@ -158,17 +182,45 @@ sent(struct link_rule *self, struct conn *c, const struct send *s,
 	peer->nearly = j;
 }
 
+/* Lets t's held wake-up go: as the softirq said, or as the send s. */
+static void
+release(struct link_rule *self, const struct event *ev, struct lthread *t,
+    const struct send *s)
+{
+	struct tstate *ts = link_thread(self, t);
+	size_t i;
+
+	if (!ts->holding)
+		return;
+	ts->holding = 0;
+	for (i = 0; i < nheld && held[i] != t; i++)
+		;
+	if (i < nheld)
+		held[i] = held[--nheld];
+	if (!t->woken || !t->waker.held)
+		return;
+	if (s != NULL && s->by.vertex != NO_VERTEX) {
+		t->waker = s->by;
+		cause_name(&t->waker, self);
+	}
+	link_release(ev, t);
+}
+
 static void
 received(struct link_rule *self, const struct event *ev, struct lthread *t,
     struct conn *c, uint64_t len)
 {
+	struct tstate *ts = link_thread(self, t);
 	struct conn *peer;
 	struct send *s;
 	uint64_t first = c->rcvd;
 
 	c->rcvd += len;
-	if ((peer = mirror_of(c)) == NULL)
+	if ((peer = mirror_of(c)) == NULL) {
+		release(self, ev, t, NULL);
 		return;
+	}
+	ts->peered = 1;
 	/* Sends wholly received are done with. */
 	while (peer->head < peer->n && peer->sends[peer->head].pos +
 	    peer->sends[peer->head].len <= first)
@@ -178,9 +230,17 @@ received(struct link_rule *self, const struct event *ev, struct lthread *t,
 		    ev->vertex != UNSEGMENTED)
 			c->early[c->nearly++] = (struct early){ first,
 			    ev->vertex, t->pid, t->tid };
+		release(self, ev, t, NULL);
 		return;
 	}
 	s = &peer->sends[peer->head];
+	if (ts->holding && t->woken && t->waker.held) {
+		/* The wake-up is the send's: one link, into the vertex after the wait. */
+		release(self, ev, t, s);
+		peer->last_from = s->by.vertex;
+		peer->last_to = ev->vertex;
+		return;
+	}
 	link_one(self, peer, s, ev->time, t->pid, t->tid, ev->vertex);
 }
 
@@ -189,10 +249,31 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct sk *s;
 	struct conn *c;
-	uint64_t addr = event_u64(ev, 0);
+	struct cpu *cpu = link_cpu(self, ev->cpu);
+	uint64_t addr;
 	int64_t len;
 	int state;
 
+	switch (ev->type) {
+	case E_SOFTIRQ_ENTRY:
+		cpu->in = 1;
+		cpu->vec = event_u64(ev, 0);
+		return;
+	case E_SOFTIRQ_EXIT:
+		cpu->in = 0;
+		return;
+	case E_SWITCH:		/* its thread going off the CPU */
+		if (ev->ctx == '-')
+			release(self, ev, t, NULL);
+		return;
+	case E_SYS_EXIT:
+		if (syscall_is_recv(event_str(ev, 1)))
+			release(self, ev, t, NULL);
+		return;
+	default:
+		break;
+	}
+	addr = event_u64(ev, 0);
 	HASH_FIND(hh, sks, &addr, sizeof(addr), s);
 	if (ev->type == E_SOCK_STATE) {
 		state = tcp_state_of(event_str(ev, 2));
@@ -224,6 +305,8 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (!link_cause(ev, &c->sends[c->n].by))
 		c->sends[c->n].by.vertex = NO_VERTEX;
 	c->sends[c->n].by.weak = 0;
+	if (mirror_of(c) != NULL)
+		((struct tstate *)link_thread(self, t))->peered = 1;
 	snprintf(c->sends[c->n].by.label, sizeof(c->sends[c->n].by.label),
 	    "%.63s", c->pair);
 	c->n++;
@@ -231,8 +314,51 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	sent(self, c, &c->sends[c->n - 1], ev->time);
 }
 
+/*
+ * A wake-up from the network's softirq (its vector, or one not seen) of a
+ * thread that talks to another host: held for its receive.
+ */
+static int
+classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
+    struct lthread *wakee, struct cause *c)
+{
+	struct cpu *cpu = link_cpu(self, ev->cpu);
+	struct tstate *ts = link_thread(self, wakee);
+
+	(void)waker;
+	if (ev->ctx != 's' || (cpu->in && cpu->vec != SOFTIRQ_NET_RX) ||
+	    !ts->peered || wakee->woken || ts->holding || host_count() < 2)
+		return 0;
+	c->held = 1;
+	ts->holding = 1;
+	if (nheld == heldcap)
+		held = xrealloc(held, (heldcap = heldcap ? heldcap * 2 : 8) *
+		    sizeof(*held));
+	held[nheld++] = wakee;
+	return 0;
+}
+
+/* Wake-ups still held at the end go as the softirq said. */
+static void
+finish(struct link_rule *self, uint64_t end)
+{
+	struct event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time = end;
+	while (nheld > 0)
+		release(self, &ev, held[nheld - 1], NULL);
+	free(held);
+}
+
 LINK_RULE(remote) = {
 	.name = "remote",
-	.types = EV(E_SOCK_STATE) | EV(E_SOCK_SEND) | EV(E_SOCK_RECV),
+	.types = EV(E_SOCK_STATE) | EV(E_SOCK_SEND) | EV(E_SOCK_RECV) |
+	    EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SWITCH) |
+	    EV(E_SYS_EXIT),
 	.see = see,
+	.classify = classify,
+	.finish = finish,
+	.thread_size = sizeof(struct tstate),
+	.cpu_size = sizeof(struct cpu),
 };

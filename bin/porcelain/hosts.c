@@ -9,9 +9,16 @@
  * other end no recording here holds, it says so, with the address: the
  * rest of the chain is on that host.
  */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "event.h"
 #include "hosts.h"
@@ -110,7 +117,7 @@ hosts_remote_ends(const char *path)
 			    "(%s, from %s), another host: no recording of it "
 			    "here%s\n", waits[i].tid, host ? " on host " : "",
 			    host ? host : "", s.remote, s.proto, s.local,
-			    host ? "" : " (argus debug --with ITS-RECORDING)");
+			    host ? "" : " (argus debug --remote HOST, or --with ITS-RECORDING)");
 			waits[i].held = 1;	/* said once */
 		}
 	}
@@ -119,4 +126,78 @@ hosts_remote_ends(const char *path)
 		free(waits[i].object);
 	free(waits);
 	free(ends);
+}
+
+/*
+ * --remote [user@]HOST: that host's recording of the window, cut there by
+ * `argus debug --window' over ssh (argus flush, a wait-for snapshot,
+ * argus-cat of its ring), the stream back through the ssh pipe into a
+ * file of this ring: one more --with file.  ssh is $ARGUS_SSH (its words
+ * split at blanks: 'ssh -F FILE'), argus on the other host is
+ * $ARGUS_REMOTE (what its shell runs: 'ARGUS_RING=DIR argus').  The file
+ * appears under its name only when the stream has come whole.
+ */
+char *
+hosts_remote(const char *host, uint64_t last, int snap)
+{
+	char name[PATH_MAX], part[PATH_MAX], path[PATH_MAX], cmd[1024];
+	char *ssh, *words[32], *w, *save = NULL;
+	const char *remote, *env, *c;
+	struct stat st;
+	int fd, n = 0, status;
+	size_t i;
+
+	if (*host == '-' || *host == '\0' || strpbrk(host, " \t\n'\"\\;&|`$") != NULL)
+		diex(EX_USAGE, "debug: --remote '%s': not a [user@]host", host);
+	remote = (env = getenv("ARGUS_REMOTE")) != NULL && *env != '\0' ?
+	    env : "argus";
+	snprintf(cmd, sizeof(cmd), "%s debug --window --last %llums%s",
+	    remote, (unsigned long long)(last / 1000000), snap ? "" :
+	    " --no-snapshot");
+	ssh = xstrdup((env = getenv("ARGUS_SSH")) != NULL && *env != '\0' ?
+	    env : "ssh");
+	for (w = strtok_r(ssh, " \t", &save); w != NULL && n < 26;
+	    w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	if (n == 0 || n >= 26)
+		diex(EX_USAGE, "ARGUS_SSH: '%s': not a command", env);
+	words[n++] = "-o";
+	words[n++] = "BatchMode=yes";
+	words[n++] = "--";
+	words[n++] = (char *)host;
+	words[n++] = cmd;
+	words[n] = NULL;
+
+	/* debug-TIME-USER_HOST.gz: the host's name, as a file's. */
+	snprintf(name, sizeof(name), "debug-%lld-", (long long)time(NULL));
+	for (i = strlen(name), c = host; *c != '\0' && i + 4 < sizeof(name);
+	    c++)
+		name[i++] = isalnum((unsigned char)*c) || *c == '.' ||
+		    *c == '-' ? *c : '_';
+	snprintf(name + i, sizeof(name) - i, ".gz");
+	ring_path(path, sizeof(path), name);
+	if ((size_t)snprintf(part, sizeof(part), "%s.part", path) >=
+	    sizeof(part))
+		diex(EX_USAGE, "%s: path too long", path);
+	if ((fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1)
+		die(EX_CANTCREAT, "%s", part);
+	fprintf(stderr, "argus: %s's recording of the window, over ssh "
+	    "(%s)\n", host, cmd);
+	status = run_wait(spawn(words, -1, fd, -1));
+	if (close(fd) == -1)
+		die(EX_IOERR, "%s", part);
+	if (status == 0 && (stat(part, &st) == -1 || st.st_size == 0))
+		status = EX_DATAERR;
+	if (status != 0) {
+		unlink(part);
+		diex(EX_UNAVAILABLE, "debug: --remote %s: %s exited %d%s", host,
+		    words[0], status, status == 255 ? " (ssh could not "
+		    "connect or log in)" : status == 127 ? " (no argus "
+		    "there: ARGUS_REMOTE)" : "");
+	}
+	if (rename(part, path) == -1)
+		die(EX_CANTCREAT, "%s", path);
+	free(ssh);
+	return xstrdup(path);
 }

@@ -187,5 +187,6 @@ void		 present_free(struct pstack *, int n);
 struct pipeline	*hosts_with(struct pipeline *, char *const with[], int nwith,
 		    const char *local);
 void		 hosts_remote_ends(const char *diagnosis);
+char		*hosts_remote(const char *host, uint64_t last, int snap);
 
 #endif

@@ -31,8 +31,10 @@ teardown_file() {
 	for p in $(cat "$BATS_FILE_TMPDIR"/*.pid 2>/dev/null); do
 		kill "$p" 2>/dev/null || true
 	done
-	[ ! -d "$BATS_FILE_TMPDIR/ring" ] ||
-	    ARGUS_RING="$BATS_FILE_TMPDIR/ring" argus stop >/dev/null 2>&1 || true
+	for p in ring ringA5 ringB; do
+		[ ! -d "$BATS_FILE_TMPDIR/$p" ] ||
+		    ARGUS_RING="$BATS_FILE_TMPDIR/$p" argus stop >/dev/null 2>&1 || true
+	done
 	ip netns del "$NSA" 2>/dev/null || true
 	ip netns del "$NSB" 2>/dev/null || true
 }
@@ -92,12 +94,13 @@ CLIENT='D=$0
 	sleep 0.5
 	exec python3 -c "import urllib.request as u; u.urlopen(\"http://10.231.0.2:8080/\", timeout=30)"'
 
-# The lock's holder on B, after the client's first requests, for 12 s, or
-# until it is killed (-o: its child does not hold the lock).  $1: N.
+# The lock's holder on B, after the client's first requests, for 12 s (or
+# $2 s), or until it is killed (-o: its child does not hold the lock).
+# $1: N.
 holder() {
 	on_bg B sh -c 'while [ ! -e "$0/warm$1" ]; do sleep 0.05; done
-	    exec flock -o "$0/lock" sh -c "touch \"\$0\"; exec sleep 12" \
-	    "$0/locked$1"' "$D" "$1"
+	    exec flock -o "$0/lock" sh -c "touch \"\$1\"; exec sleep $2" \
+	    "$0" "$0/locked$1" "$2"' "$D" "$1" "${2:-12}"
 	echo $! >"$D/holder$1.pid"
 }
 
@@ -235,7 +238,7 @@ scenario() {
 	echo "$output"
 	on A argus stop >/dev/null 2>&1 || true
 	kill "$client" "$(cat "$D/holder3.pid")" 2>/dev/null || true
-	[[ "$output" == *"waits on 10.231.0.2:8080 (tcp, from 10.231.0.1:"*"), another host: no recording of it here"* ]]
+	[[ "$output" == *"waits on 10.231.0.2:8080 (tcp, from 10.231.0.1:"*"), another host: no recording of it here (argus debug --remote HOST, or --with ITS-RECORDING)"* ]]
 }
 
 @test "hosts: one host twice, or hosts sharing no connection, are said, not guessed" {
@@ -316,4 +319,217 @@ two_hosts() {
 	echo "$output"
 	[ "$status" -eq 65 ]
 	[[ "$output" == *"carried bytes only from the first to the second"*"(at most +5300 ns)"* ]]
+}
+
+# The same hang, over before the captures end: B's lock held 3 s.  A4.gz,
+# B4.csv (B's, shifted) in $D.
+scenario_over() {
+	hosts_up
+	[ -e "$D/B4.csv" ] && return 0
+	holder 4 3
+	on_bg A sh -c "$CLIENT" "$D" 4 >/dev/null
+	echo $! >"$D/client4.pid"
+	on_bg B argus-capture -p "$(cat "$D/server.pid"),$(cat "$D/holder4.pid")" \
+	    -d 9 -o "$D/B4.gz" 2>"$D/B4.err"
+	CB=$!
+	on_bg A argus-capture -p "$(cat "$D/client4.pid")" \
+	    -d 9 -o "$D/A4.gz" 2>"$D/A4.err"
+	CA=$!
+	wait_capture "$CB" && wait_capture "$CA"
+	touch "$D/go4"
+	wait "$CA" "$CB"
+	kill "$(cat "$D/client4.pid")" "$(cat "$D/holder4.pid")" 2>/dev/null || true
+	argus-cat "$D/B4.gz" | "$ROOT/test/progs/clockshift.py" "$OFFSET" >"$D/B4.csv"
+}
+
+@test "hosts: cut after the hang, the client's wake-up on A is B's reply, and the chain goes on to B's lock" {
+	need_hosts
+	scenario_over
+	cd "$D"
+	client=$(cat client4.pid)
+	run argus-cat -o M4.gz A4.gz B4.csv
+	echo "$output"
+	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
+	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
+	echo "over: true $OFFSET recovered $theta bound $err" >&3
+	d=$((theta - OFFSET)); d=${d#-}
+	[ "$d" -le "$err" ]
+	argus-segment -q M4.gz | argus-link -q >L4.gz
+	# The reply's receipt on A: one wake-up, B's send (the softirq that
+	# carried it on A, held until the receive, is not another).
+	to=$(argus-cat -k link L4.gz |
+	    awk -F, -v c="$client" '$3 == c && $8 == "remote" { print $6 }' | tail -1)
+	[ -n "$to" ]
+	argus-cat -k link L4.gz | awk -F, -v c="$client" -v t="$to" \
+	    '$3 == c && $6 == t && $8 != "wait" && $8 != "order"' >into
+	cat into
+	[ "$(wc -l <into)" -eq 1 ]
+	grep -q ",strong,remote,[0-9]*,100[0-9]*,100[0-9]*,10.231.0.2:8080>10.231.0.1:" into
+	argus-spin -q --pid "$client" --threshold 1s L4.gz |
+	    argus-slice -v --auto --threshold 1s -o diag4.gz 2>report4 || true
+	cat report4
+	grep -q "^Hang: python3 $client/$client on host hosta " report4
+	grep -A1 "^Hang:" report4 | grep -q "LongWait, remote"
+	grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* → flock 100[0-9]* on host hostb\$" report4
+	grep -q "^Root cause: flock 100[0-9]* on host hostb" report4
+}
+
+# An sshd of its own on host B (port 2222, its keys, its config; no
+# system sshd or config touched), and an ssh config on A to reach it as
+# hostb.  argus there is this build's, its ring $D/ringB.
+sshd_up() {
+	local k=$D/ssh
+	mkdir -p "$k"
+	chmod 700 "$k"
+	[ -e "$k/host_key" ] || ssh-keygen -q -t ed25519 -N '' -f "$k/host_key"
+	[ -e "$k/id" ] || ssh-keygen -q -t ed25519 -N '' -f "$k/id"
+	cp "$k/id.pub" "$k/authorized_keys"
+	cat >"$k/sshd_config" <<-E
+	ListenAddress 10.231.0.2:2222
+	HostKey $k/host_key
+	PidFile none
+	AuthorizedKeysFile $k/authorized_keys
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	StrictModes no
+	SetEnv PATH=$BIN:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin ARGUS_RING=$D/ringB
+	E
+	cat >"$k/config" <<-E
+	Host hostb
+	    HostName 10.231.0.2
+	    Port 2222
+	    User root
+	    IdentityFile $k/id
+	    IdentitiesOnly yes
+	    UserKnownHostsFile /dev/null
+	    StrictHostKeyChecking no
+	    LogLevel ERROR
+	E
+	# sshd's privilege separation directory, which its package's boot
+	# scripts make.
+	[ -d /run/sshd ] || mkdir -m 755 /run/sshd
+	/usr/sbin/sshd -t -f "$k/sshd_config" || return 1
+	on_bg B /usr/sbin/sshd -D -e -f "$k/sshd_config" 2>"$D/sshd.err"
+	echo $! >"$D/sshd.pid"
+	export ARGUS_SSH="ssh -F $k/config"
+	for i in $(seq 50); do
+		on A $ARGUS_SSH hostb true 2>/dev/null && return 0
+		sleep 0.1
+	done
+	cat "$D/sshd.err"
+	return 1
+}
+
+@test "hosts: argus debug --remote fetches host B's window over ssh and walks into it" {
+	need_hosts
+	[ -x /usr/sbin/sshd ] || skip "sshd missing (openssh-server)"
+	need_prog ssh ssh-keygen
+	hosts_up
+	sshd_up
+	holder 5
+	on_bg A sh -c "$CLIENT" "$D" 5 >/dev/null
+	echo $! >"$D/client5.pid"
+	# A flight recorder on each host: A's of the client, B's of the
+	# server and the lock's holder.
+	run on A env ARGUS_RING="$D/ringA5" argus start --live -p "$(cat "$D/client5.pid")"
+	echo "$output"
+	reca=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	run on B env ARGUS_RING="$D/ringB" argus start --live \
+	    -p "$(cat "$D/server.pid"),$(cat "$D/holder5.pid")"
+	echo "$output"
+	recb=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	wait_capture "$reca" && wait_capture "$recb"
+	touch "$D/go5"
+	for i in $(seq 100); do [ -e "$D/locked5" ] && break; sleep 0.1; done
+	sleep 3.5
+	client=$(cat "$D/client5.pid")
+	run on A env ARGUS_RING="$D/ringA5" argus debug --pid "$client" \
+	    --threshold 1s --auto --last 30s --remote hostb
+	echo "$output"
+	on A env ARGUS_RING="$D/ringA5" argus stop >/dev/null 2>&1 || true
+	on B env ARGUS_RING="$D/ringB" argus stop >/dev/null 2>&1 || true
+	kill "$client" "$(cat "$D/holder5.pid")" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"hostb's recording of the window, over ssh"* ]]
+	[[ "$output" == *"(host hostb): clock "*" ns from hosta's"* ]]
+	theta=$(echo "$output" | sed -n 's/.*clock \([-+][0-9]*\) ns.*/\1/p')
+	err=$(echo "$output" | sed -n 's/.*±\([0-9]*\) ns.*/\1/p')
+	echo "debug --remote: true 0 recovered $theta bound $err" >&3
+	d=${theta#[-+]}
+	[ "$d" -le "$err" ]
+	echo "$output" | grep -q "^Wait chain: python3 $client on host hosta → python3 100[0-9]* on host hostb → .* on host hostb\$"
+	# B's window, kept beside A's recording, 0600.
+	f=$(ls "$D"/ringA5/debug-*-hostb.gz)
+	[ "$(stat -c %a "$f")" = 600 ]
+	! ls "$D"/ringA5/*.part 2>/dev/null
+	# A host that is no [user@]host, and one ssh cannot reach.
+	run on A env ARGUS_RING="$D/ringA5" argus debug --pid "$client" \
+	    --remote -oProxyCommand=true
+	[ "$status" -eq 64 ]
+	run on A env ARGUS_RING="$D/ringA5" argus debug --pid "$client" \
+	    --auto --remote nosuchhost.invalid
+	echo "$output"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"--remote nosuchhost.invalid: ssh exited 255 (ssh could not connect or log in)"* ]]
+}
+
+# Host A's side again, the reply's arrival as a real machine shows it:
+# the client waits in poll(2), the network's softirq runs in another
+# program's sendto(2) (so the softirq rule would call it strong) and wakes
+# it, then it receives.  $1: the socket it receives on (0xa1: the
+# connection's; another: bytes no send is known for).
+client_woken() {
+	stream <<-E
+	meta,100,,,hostname,ha
+	meta,100,,,boot_id,b1
+	meta,100,,,netns,n1
+	meta,100,,,cpus,2
+	meta,100,,,wallclock,1000000000000
+	task,500,42,42,client
+	task,500,77,77,other
+	event,500,42,42,,0,sock_state,-,0xa1,SYN_SENT,ESTABLISHED,tcp,10.0.0.1:5000,10.0.0.2:80
+	event,1000,42,42,,0,sys_enter,-,44,sendto,0x3,0x0,0x4f
+	event,1100,42,42,,0,sock_send,-,0xa1,79,0x0
+	event,1150,42,42,,0,sys_exit,-,44,sendto,79
+	event,1200,42,42,,0,sys_enter,-,7,poll,0x0,0x1,0x1f4
+	event,1250,42,42,,0,switch,-,S,77,77,other
+	event,1300,77,77,,0,sys_enter,-,44,sendto,0x4,0x0,0x10
+	event,2250,77,77,,0,softirq_entry,s,3,NET_RX
+	event,2260,77,77,,0,waking,s,42,42,1,client
+	event,2270,77,77,,0,softirq_exit,s,3,NET_RX
+	event,2280,77,77,,0,sys_exit,-,44,sendto,16
+	event,2290,77,77,,0,switch,-,S,42,42,client
+	event,2295,42,42,,0,sys_exit,-,7,poll,1
+	event,2298,42,42,,0,sys_enter,-,45,recvfrom,0x3,0x0,0x2000
+	event,2300,42,42,,0,sock_recv,-,$1,100,0x0
+	event,2310,42,42,,0,sys_exit,-,45,recvfrom,100
+	E
+}
+
+@test "hosts: by hand, a receive from another host is its wake-up, not the softirq that carried it" {
+	cd "$BATS_TEST_TMPDIR"
+	two_hosts
+	client_woken 0xa1 >a2.csv
+	argus-cat a2.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
+	    argus-cat -k link >links
+	cat links
+	# Into the client's vertex after its wait: the server's send, alone.
+	to=$(awk -F, '$3 == 42 && $8 == "remote" { print $6 }' links)
+	[ -n "$to" ]
+	awk -F, -v t="$to" '$3 == 42 && $6 == t && $8 != "wait" && $8 != "order"' links >into
+	cat into
+	[ "$(wc -l <into)" -eq 1 ]
+	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into
+	# Bytes no send is known for first: the softirq's wake-up, as it was
+	# (the connection's reply, received after, keeps the clocks bound).
+	{ client_woken 0xa9
+	  echo 'event,2400,42,42,,0,sys_enter,-,45,recvfrom,0x3,0x0,0x2000'
+	  echo 'event,2410,42,42,,0,sock_recv,-,0xa1,100,0x0'
+	  echo 'event,2420,42,42,,0,sys_exit,-,45,recvfrom,100'; } >a3.csv
+	argus-cat a3.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
+	    argus-cat -k link >links3
+	cat links3
+	awk -F, '$3 == 42 && $8 == "softirq"' links3 | grep -q ',strong,softirq,2260,77,77,NET_RX$'
 }
