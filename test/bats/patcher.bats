@@ -276,6 +276,62 @@ patched() {
 	    }' "$T/s.csv"
 }
 
+@test "patcher: a node server held by a slow request handler: the pipeline names node and the callback as the root cause" {
+	need_tracing
+	need_patcher
+	command -v node > /dev/null || skip "no node (NodeSource's nodejs; share/scripts/install-deps does not install it)"
+	nm "$(command -v node)" 2>/dev/null | grep -q ' _ZN4node21InternalCallbackScopeD1Ev$' ||
+	    skip "$(command -v node) has no symbol table with node::InternalCallbackScope (Debian's links libnode)"
+	# The handler busy-loops 2.5 s before it answers: the client waits
+	# on the loop, not on the network.
+	cat > "$T/server.js" <<-'JS'
+	const http = require('http');
+	const srv = http.createServer((req, res) => {
+		const end = Date.now() + 2500;
+		while (Date.now() < end) ;
+		res.end('held\n');
+		srv.close();
+	});
+	srv.listen(0, '127.0.0.1', () => console.log('port ' + srv.address().port));
+	JS
+	cat > "$T/run" <<-SH
+	#!/bin/bash
+	node "$T/server.js" > "$T/srv.out" &
+	echo "node \$!"
+	for i in \$(seq 300); do grep -q port "$T/srv.out" && break; sleep 0.1; done
+	bash -c 'echo "client \$\$"; exec 3<>/dev/tcp/127.0.0.1/\$1; printf "GET / HTTP/1.0\r\n\r\n" >&3; cat <&3' - \$(awk '{ print \$2 }' "$T/srv.out")
+	wait
+	SH
+	chmod +x "$T/run"
+	run timeout 90 argus-capture -d 60 -o "$T/t.gz" --patch --probes node -- "$T/run"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *held* ]]
+	node=$(awk '$1 == "node" { print $2 }' <<< "$output")
+	client=$(awk '$1 == "client" { print $2 }' <<< "$output")
+	[ -n "$node" ] && [ -n "$client" ]
+	argus-segment -q "$T/t.gz" | argus-link -q -Z > "$T/g.csv"
+	run sh -c "argus-spin -q --pid $client --tid $client --threshold 1s '$T/g.csv' |
+	    argus-similar -q | argus-slice --threshold 1s --auto -Z -o '$T/d.csv'"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep '^root,' "$T/d.csv"
+	# The root is node's main thread, in the vertex of the handler's
+	# callback: begun by its runloop_begin, ended by its runloop_end,
+	# holding the 2.5 s and the write of the answer.
+	v=$(awk -F, -v p="$node" '$1 == "root" && $6 == "root" && $3 == p && $4 == p { print $5 }' "$T/d.csv")
+	[ -n "$v" ]
+	awk -F, -v v="$v" -v p="$node" '
+	    $1 == "vertex" && $5 == v { by = $10; ended = $11; ms = ($7 - $6) / 1e6 }
+	    $1 == "event" && $4 == p && $5 == v { if (!first) first = $7; last = $7
+		if ($7 == "sys_exit" && $10 ~ /^write/) wrote++ }
+	    END {
+		print "vertex " v ": " by " to " ended ", " ms " ms, " first " .. " last ", " wrote + 0 " writes"
+		exit !(by == "callout" && ended == "callout" && ms >= 2000 &&
+		    first == "runloop_begin" && last == "runloop_end" && wrote > 0)
+	    }' "$T/g.csv"
+}
+
 @test "patcher: the flight recorder (argus start --patch-dir) keeps a patched service's events" {
 	need_tracing
 	need_patcher "$GLOOP"
