@@ -57,6 +57,8 @@ struct probe {
 	uint64_t	 off;
 	int		 deref, ret, nargs, run;
 	uint8_t		 name;		/* index of event in the ubuf names */
+	int		 pending;	/* its object not loaded when looked */
+	uintptr_t	 base;		/* its object's load address */
 };
 
 struct hook {
@@ -74,6 +76,8 @@ struct site {
 	struct hook	 ent[MAXPER], ret[MAXPER];
 	const struct probe *first;	/* for messages */
 	char		 where[64];
+	uintptr_t	 base;		/* its object's load address */
+	int		 dead;		/* its object was dlclose()d */
 };
 
 struct shadow {
@@ -92,12 +96,18 @@ static char		 hdr_name[64];
 static int		 verbose;
 static char		*names[UBUF_PROBES];
 static int		 nnames;
-static pthread_key_t	 slot_key;
+static pthread_key_t	 slot_key, shadow_key;
 static int		 (*vdso_gettime)(clockid_t, struct timespec *);
+static int		 ready;		/* sets read: dlopen() rescans */
+static int		 recording;	/* key, return trampoline, fork */
+static int		 nplaced;
 
 static TLS struct ubuf_slot *my_slot;
 static TLS int		 my_tid;
-static TLS struct shadow my_shadow[SHADOW];
+/* Mapped at a thread's first return probe: in static TLS, its 3 KiB
+ * would not fit beside an auditor (LD_AUDIT sets the static TLS block up
+ * before the preloaded objects are loaded, with little room to spare). */
+static TLS struct shadow *my_shadow;
 static TLS int		 my_depth;
 
 static void
@@ -144,6 +154,12 @@ stamp(void)
 
 	vdso_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void
+shadow_release(void *p)
+{
+	munmap(p, SHADOW * sizeof(struct shadow));
 }
 
 static void
@@ -232,7 +248,16 @@ hit(const struct site *s, uint64_t *r)
 		return;
 	/* At the function's entry: the return address is on top. */
 	sp = (uintptr_t *)((char *)(r + R_N) + 128);
-	if (my_depth >= SHADOW) {
+	if (__builtin_expect(my_shadow == NULL, 0)) {
+		void *p = mmap(NULL, SHADOW * sizeof(*my_shadow), PROT_READ |
+		    PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p != MAP_FAILED) {
+			my_shadow = p;
+			pthread_setspecific(shadow_key, p);
+		}
+	}
+	if (my_shadow == NULL || my_depth >= SHADOW) {
 		if (my_slot != NULL)
 			__atomic_store_n(&my_slot->lost, my_slot->lost + 1,
 			    __ATOMIC_RELAXED);
@@ -753,6 +778,7 @@ read_set(const char *name)
 			continue;
 		memset(&pr, 0, sizeof(pr));
 		pr.nargs = 1;
+		pr.pending = 1;
 		if (nw < 3) {
 			say("%s:%lu: expected LIBRARY SYMBOL EVENT ...", path,
 			    n);
@@ -866,7 +892,7 @@ match_obj(struct dl_phdr_info *info, size_t size, void *arg)
 
 /* A probe's address in this process: 0 when its object is not loaded. */
 static uintptr_t
-locate(const struct probe *pr, char *why, size_t whysz)
+locate(const struct probe *pr, uintptr_t *base, char *why, size_t whysz)
 {
 	struct lookup l;
 	uint64_t off;
@@ -879,6 +905,7 @@ locate(const struct probe *pr, char *why, size_t whysz)
 		snprintf(why, whysz, "not loaded");
 		return 0;
 	}
+	*base = l.base;
 	if (elf_locate(l.path, pr->sym, pr->off, pr->deref, &off, why,
 	    whysz) == -1)
 		return 0;
@@ -900,7 +927,7 @@ site_at(uintptr_t a, const struct probe *pr)
 	int i;
 
 	for (i = 0; i < nsites; i++)
-		if (sites[i].addr == a)
+		if (sites[i].addr == a && !sites[i].dead)
 			return &sites[i];
 	if (nsites == MAXSITES)
 		return NULL;
@@ -965,15 +992,143 @@ after_fork(void)
 	}
 }
 
+/*
+ * Places the probes whose objects are loaded and were not before: all of
+ * them at start-up, then those of each dlopen() (argus_patch_rescan).
+ */
+static void
+scan(int startup)
+{
+	char why[PATH_MAX + 128];
+	int i, first = nsites, placed = 0, multi;
+	uintptr_t a, base = 0;
+	struct site *st;
+
+	for (i = 0; i < nprobes; i++) {
+		struct probe *pr = &probes[i];
+
+		if (!pr->pending)
+			continue;
+		if ((a = locate(pr, &base, why, sizeof(why))) == 0) {
+			if (strcmp(why, "not loaded") != 0)
+				pr->pending = 0;
+			if ((verbose && startup) || !pr->pending)
+				say("%s: probe %s (%s:%s%s): %s", pr->where,
+				    pr->event, pr->lib, pr->deref ? "*" : "",
+				    pr->sym, why);
+			continue;
+		}
+		pr->pending = 0;
+		pr->base = base;
+		if ((st = site_at(a, pr)) == NULL) {
+			say("%s: more than %d places patched", pr->where,
+			    MAXSITES);
+			break;
+		}
+		st->base = base;
+		st->run |= pr->run;
+		/* The entry of a function: SYMBOL, or what *TABLE+OFF
+		 * points to. */
+		if (st->first == pr)
+			st->entry = pr->deref || pr->off == 0;
+		else if (!(pr->deref || pr->off == 0))
+			st->entry = 0;
+		if (pr->ret && pr->off != 0 && !pr->deref) {
+			say("%s: probe %s refused: a return probe goes on the "
+			    "function's entry, not +%llu", pr->where,
+			    pr->event, (unsigned long long)pr->off);
+			continue;
+		}
+		if (pr->ret && st->nret < MAXPER) {
+			st->ret[st->nret].name = pr->name;
+			st->ret[st->nret++].nargs = 1;
+		} else if (!pr->ret && st->nent < MAXPER) {
+			st->ent[st->nent].name = pr->name;
+			st->ent[st->nent++].nargs = pr->nargs;
+		}
+	}
+	if (nsites == first)
+		return;
+	if (!recording) {
+		if (pthread_key_create(&slot_key, slot_release) != 0 ||
+		    pthread_key_create(&shadow_key, shadow_release) != 0 ||
+		    make_ret_tramp() == -1) {
+			say("cannot set up recording: not patching");
+			ready = 0;
+			return;
+		}
+		pthread_atfork(NULL, NULL, after_fork);
+		recording = 1;
+	}
+	if (hdr == NULL && open_ubuf() == -1) {
+		say("cannot set up recording: not patching");
+		nsites = first;
+		return;
+	}
+	multi = nthreads() > 1;
+	for (i = first; i < nsites; i++) {
+		sites[i].multi = multi;
+		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
+		    multi) == 0)
+			placed++;
+	}
+	nplaced += placed;
+	/* This thread's ring now, faulted in before main() runs: most
+	 * programs record on their main thread first. */
+	if (placed > 0 && my_slot == NULL)
+		slot_claim();
+	if (verbose)
+		say("%d of %d places patched%s", placed, nsites - first,
+		    startup ? "" : " in objects dlopen()ed");
+	if (nplaced == 0) {
+		/* Nothing will ever be recorded: leave no file behind. */
+		unlinkat(dirfd_, hdr_name, 0);
+		munmap(hdr, sizeof(*hdr));
+		hdr = NULL;
+	}
+}
+
+/*
+ * Called by libargus-audit.so (LD_AUDIT) when a dlopen() has mapped new
+ * objects: the loader holds its lock, the objects are not relocated and
+ * their constructors have not run, so none of their code runs while it
+ * is patched.  Before patch_init has read the sets, nothing is done
+ * (and nothing called: this object may not be relocated yet).
+ */
+__attribute__((visibility("default"))) void
+argus_patch_rescan(void)
+{
+	if (!ready)
+		return;
+	scan(0);
+}
+
+/*
+ * Called by libargus-audit.so when the object loaded at base is about to
+ * be unmapped (dlclose()): its sites are forgotten and its probes looked
+ * for again, should it be loaded again, perhaps at the same address.
+ */
+__attribute__((visibility("default"))) void
+argus_patch_unmapped(uintptr_t base)
+{
+	int i;
+
+	if (!ready)
+		return;
+	for (i = 0; i < nsites; i++)
+		if (sites[i].base == base)
+			sites[i].dead = 1;
+	for (i = 0; i < nprobes; i++)
+		if (!probes[i].pending && probes[i].base == base)
+			probes[i].pending = 1;
+}
+
 __attribute__((constructor)) static void
 patch_init(void)
 {
-	char *sets, *s, *save, why[PATH_MAX + 128];
+	char *sets, *s, *save;
 	const char *dir;
 	void *vdso;
-	int i, placed = 0, multi;
-	uintptr_t a;
-	struct site *st;
 
 	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
 		return;
@@ -1002,67 +1157,6 @@ patch_init(void)
 			return;
 		}
 	free(sets);
-	for (i = 0; i < nprobes; i++) {
-		const struct probe *pr = &probes[i];
-
-		if ((a = locate(pr, why, sizeof(why))) == 0) {
-			if (verbose || strcmp(why, "not loaded") != 0)
-				say("%s: probe %s (%s:%s%s): %s", pr->where,
-				    pr->event, pr->lib, pr->deref ? "*" : "",
-				    pr->sym, why);
-			continue;
-		}
-		if ((st = site_at(a, pr)) == NULL) {
-			say("%s: more than %d places patched", pr->where,
-			    MAXSITES);
-			break;
-		}
-		st->run |= pr->run;
-		/* The entry of a function: SYMBOL, or what *TABLE+OFF
-		 * points to. */
-		if (st->first == pr)
-			st->entry = pr->deref || pr->off == 0;
-		else if (!(pr->deref || pr->off == 0))
-			st->entry = 0;
-		if (pr->ret && pr->off != 0 && !pr->deref) {
-			say("%s: probe %s refused: a return probe goes on the "
-			    "function's entry, not +%llu", pr->where,
-			    pr->event, (unsigned long long)pr->off);
-			continue;
-		}
-		if (pr->ret && st->nret < MAXPER) {
-			st->ret[st->nret].name = pr->name;
-			st->ret[st->nret++].nargs = 1;
-		} else if (!pr->ret && st->nent < MAXPER) {
-			st->ent[st->nent].name = pr->name;
-			st->ent[st->nent++].nargs = pr->nargs;
-		}
-	}
-	if (nsites == 0)
-		return;
-	if (pthread_key_create(&slot_key, slot_release) != 0 ||
-	    make_ret_tramp() == -1 || open_ubuf() == -1) {
-		say("cannot set up recording: not patching");
-		return;
-	}
-	pthread_atfork(NULL, NULL, after_fork);
-	multi = nthreads() > 1;
-	for (i = 0; i < nsites; i++) {
-		sites[i].multi = multi;
-		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
-		    multi) == 0)
-			placed++;
-	}
-	/* This thread's ring now, faulted in before main() runs: most
-	 * programs record on their main thread first. */
-	if (placed > 0)
-		slot_claim();
-	if (verbose)
-		say("%d of %d places patched", placed, nsites);
-	if (placed == 0) {
-		/* Nothing will ever be recorded: leave no file behind. */
-		unlinkat(dirfd_, hdr_name, 0);
-		munmap(hdr, sizeof(*hdr));
-		hdr = NULL;
-	}
+	ready = 1;
+	scan(1);
 }

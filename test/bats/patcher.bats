@@ -371,6 +371,28 @@ patched() {
 	! grep -q 'patch_lost' "$T/t.csv"
 }
 
+@test "patcher: a library dlopen()ed after start-up is patched, and again after dlclose() and a new dlopen()" {
+	need_tracing
+	need_patcher "$ROOT/test/progs/dlhit" "$ROOT/test/progs/libdlhit.so"
+	[ -f "${PATCHLIB%/*}/libargus-audit.so" ] || skip "no patchers/libargus-audit.so beside the patcher"
+	lib="$ROOT/test/progs/libdlhit.so"
+	printf '%s dh_probe hit\n' "$lib" > "$T/d.probes"
+	# Not loaded at start-up: the constructor finds nothing to patch.
+	ARGUS_PATCH_VERBOSE=1 patched "$T/d.probes" "$ROOT/test/progs/dlhit" "$lib" 10 2> "$T/err"
+	cat "$T/err"
+	grep -q 'd.probes:1: probe hit (.*libdlhit.so:dh_probe): not loaded' "$T/err"
+	run timeout 60 argus-capture -d 30 -s none -Z -o "$T/t.csv" --patch --probes "$T/d.probes" -- \
+	    "$ROOT/test/progs/dlhit" "$lib" 3000 again
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 6000"* ]]
+	pid=$(awk '$1 == "pid" { print $2 }' <<< "$output")
+	# Each call, in order, both times: 0..2999 twice.
+	awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "hit" {
+		if ($9 != sprintf("0x%x", n % 3000)) bad++; n++ }
+	    END { print n + 0 " hits, " bad + 0 " out of order"; exit !(n == 6000 && bad == 0) }' "$T/t.csv"
+}
+
 @test "patcher: argus run --probes glib -- CMD, into the running recorder; CMD's output and status its own" {
 	need_tracing
 	need_patcher "$GLOOP"
