@@ -160,13 +160,15 @@ add_syscall(struct vertex *v, const char *name)
 struct current {
 	uint32_t	 tid;
 	uint64_t	 vertex;
+	uint64_t	 preempted;	/* switched out runnable, at */
+	uint64_t	 pvertex;	/* in that vertex */
 	UT_hash_handle	 hh;
 };
 
 static struct current *currents;
 
-static void
-note_current(uint32_t tid, uint64_t vertex)
+static struct current *
+current_of(uint32_t tid)
 {
 	struct current *c;
 
@@ -176,7 +178,44 @@ note_current(uint32_t tid, uint64_t vertex)
 		c->tid = tid;
 		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
 	}
-	c->vertex = vertex;
+	return c;
+}
+
+static void
+note_current(uint32_t tid, uint64_t vertex)
+{
+	current_of(tid)->vertex = vertex;
+}
+
+/*
+ * The time a vertex spent preempted (switched out runnable, until a
+ * switch gives its thread a CPU again): a thread that ran on a busy
+ * machine was runnable, not blocked, and is busy as LongRunning says
+ * ("busy on a CPU, or runnable more than blocked").
+ */
+static void
+note_switch(struct graph *g, const struct event *ev)
+{
+	struct current *c;
+	struct vertex *v;
+	uint64_t next = event_u64(ev, 2);
+
+	if (next != 0 && next <= UINT32_MAX) {
+		HASH_FIND(hh, currents, &(uint32_t){ next }, sizeof(uint32_t),
+		    c);
+		if (c != NULL && c->preempted != 0) {
+			if (ev->time > c->preempted &&
+			    (v = vertex_make(g, c->pvertex)) != NULL)
+				v->runnable += ev->time - c->preempted;
+			c->preempted = 0;
+		}
+	}
+	if (event_str(ev, 0)[0] == 'R' && ev->vertex != NO_VERTEX &&
+	    ev->vertex != UNSEGMENTED) {
+		c = current_of(ev->tid);
+		c->preempted = ev->time;
+		c->pvertex = ev->vertex;
+	}
 }
 
 /* A stack record names where the thread's current vertex waits. */
@@ -369,6 +408,8 @@ graph_read(struct graph *g, struct source *src, struct writer *out, int flags)
 			if (ev.type == E_SWITCH && (flags & GR_RUNS))
 				chrome_runs_switch(&g->runs, ev.time, ev.cpu,
 				    ev.tid, event_u64(&ev, 2));
+			if (ev.type == E_SWITCH && ev.ctx == '-')
+				note_switch(g, &ev);
 			if (ev.ctx == '-' && ev.vertex != NO_VERTEX &&
 			    ev.vertex != UNSEGMENTED)
 				note_current(ev.tid, ev.vertex);
