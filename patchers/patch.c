@@ -101,6 +101,10 @@ static int		 (*vdso_gettime)(clockid_t, struct timespec *);
 static int		 ready;		/* sets read: dlopen() rescans */
 static int		 recording;	/* key, return trampoline, fork */
 static int		 nplaced;
+/* argus patch --pid: where the other threads stopped, not to be inside a
+ * victim when they go on. */
+static const uint64_t	*stopped_at;
+static int		 nstopped;
 
 static TLS struct ubuf_slot *my_slot;
 static TLS int		 my_tid;
@@ -647,6 +651,19 @@ place(struct site *s, int multi)
 	memcpy(code + at_victim, t + at_victim, vlen);
 	b.n = at_victim + vlen;
 	{
+		int k;
+
+		for (k = 0; k < nstopped; k++)
+			if (stopped_at[k] > s->addr &&
+			    stopped_at[k] < s->addr + vlen) {
+				snprintf(why, sizeof(why), "a stopped thread "
+				    "is at +%llu, inside the victim",
+				    (unsigned long long)(stopped_at[k] -
+				    s->addr));
+				goto refuse;
+			}
+	}
+	{
 		int32_t rel = (int32_t)((intptr_t)(s->addr + vlen) -
 		    (intptr_t)(t + b.n + 5));
 
@@ -1065,7 +1082,9 @@ scan(int startup)
 		nsites = first;
 		return;
 	}
-	multi = nthreads() > 1;
+	/* Under argus patch --pid every other thread is stopped, and where
+	 * it stopped is checked against each victim (place()). */
+	multi = nstopped > 0 ? 0 : nthreads() > 1;
 	for (i = first; i < nsites; i++) {
 		sites[i].multi = multi;
 		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
@@ -1123,23 +1142,15 @@ argus_patch_unmapped(uintptr_t base)
 			probes[i].pending = 1;
 }
 
-__attribute__((constructor)) static void
-patch_init(void)
+static int
+start(const char *sets_, const char *dir)
 {
 	char *sets, *s, *save;
-	const char *dir;
 	void *vdso;
 
-	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
-		return;
-	verbose = getenv("ARGUS_PATCH_VERBOSE") != NULL;
-	if ((dir = getenv("ARGUS_PATCH_DIR")) == NULL || *dir == '\0') {
-		say("ARGUS_PATCH_DIR not set: nowhere to record, not patching");
-		return;
-	}
 	if ((dirfd_ = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		say("%s: %s: not patching", dir, strerror(errno));
-		return;
+		return -1;
 	}
 	vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
 	if (vdso != NULL)
@@ -1149,14 +1160,54 @@ patch_init(void)
 		vdso_gettime = clock_gettime;
 	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 	    ZYDIS_STACK_WIDTH_64);
-	sets = strdup(sets);
+	sets = strdup(sets_);
 	for (s = strtok_r(sets, ":", &save); s != NULL;
 	    s = strtok_r(NULL, ":", &save))
 		if (read_set(s) == -1) {
 			say("not patching");
-			return;
+			return -1;
 		}
 	free(sets);
 	ready = 1;
 	scan(1);
+	return nplaced;
+}
+
+__attribute__((constructor)) static void
+patch_init(void)
+{
+	const char *sets, *dir;
+
+	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
+		return;
+	verbose = getenv("ARGUS_PATCH_VERBOSE") != NULL;
+	if ((dir = getenv("ARGUS_PATCH_DIR")) == NULL || *dir == '\0') {
+		say("ARGUS_PATCH_DIR not set: nowhere to record, not patching");
+		return;
+	}
+	start(sets, dir);
+}
+
+/*
+ * argus patch --pid: called in a running process, stopped by ptrace but
+ * for the thread that runs this, once dlopen() loaded the library: the
+ * constructor found no ARGUS_PATCH.  at: where each stopped thread will
+ * go on, so that no victim around it is replaced.  Returns the places
+ * patched, -1 when nothing could be, -2 when the process was patched
+ * already.
+ */
+__attribute__((visibility("default"))) int
+argus_patch_attach(const char *sets, const char *dir, const uint64_t *at,
+    int nat)
+{
+	int n;
+
+	if (ready || dirfd_ != -1)
+		return -2;
+	stopped_at = at;
+	nstopped = nat;
+	n = start(sets, dir);
+	stopped_at = NULL;
+	nstopped = 0;
+	return n;
 }

@@ -47,7 +47,7 @@ patch_dir(char *buf, size_t size)
 }
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
-static int
+int
 patch_lib(char *out, size_t size)
 {
 	static const char *const rel[] = { "../patchers", "../lib/argus" };

@@ -422,3 +422,54 @@ patched() {
 	echo "$n runloop_begin of $pid"
 	[ "$n" = 16 ]
 }
+
+@test "patcher: argus patch --pid patches a GLib loop started without it; refused under another tracer" {
+	need_tracing
+	need_patcher "$GLOOP"
+	mkdir -m 700 "$T/pd"
+	# No recorder, no --patch-dir: said, nothing touched.
+	run argus --ring "$T/none" patch --pid $$ --probes glib
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"argus start"* ]]
+	"$GLOOP" ticks 200 > "$T/out" 2> "$T/err" &
+	prog=$!
+	sleep 1
+	run argus patch --pid "$prog" --probes glib --patch-dir "$T/pd"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"patched 5 places in process $prog "* ]]
+	# Once is enough.
+	run argus patch --pid "$prog" --probes glib --patch-dir "$T/pd"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"has the patcher loaded already"* ]]
+	wait "$prog"
+	cat "$T/err"
+	# Its work done, its exit status its own.
+	grep -q '^calls 601$' "$T/out"
+	run timeout 60 argus-capture -d 0.3 -Z -o "$T/t.csv" -s none --patch-dir "$T/pd"
+	[ "$status" -eq 0 ]
+	# The callbacks after the patch: begins and ends paired, the ones
+	# before it not there.
+	awk -F, -v p="$prog" '
+	    $1 == "event" && $3 == p && $7 == "runloop_begin" { nb++ }
+	    $1 == "event" && $3 == p && $7 == "runloop_end" { ne++ }
+	    $1 == "event" && $3 == p && $7 == "runloop_submit" { ns++ }
+	    END { print nb + 0 " begins, " ne + 0 " ends, " ns + 0 " submits"
+		exit !(nb >= 100 && nb < 601 && (nb - ne) * (nb - ne) <= 1 && ns >= 50) }' "$T/t.csv"
+	# A process another tracer traces is refused, and runs on.
+	command -v strace > /dev/null || skip "no strace for the traced case"
+	strace -o /dev/null "$GLOOP" ticks 100 > "$T/out2" 2>/dev/null &
+	tracer=$!
+	for i in $(seq 50); do
+		prog=$(pgrep -P "$tracer" gloop) && break
+		sleep 0.1
+	done
+	[ -n "$prog" ]
+	sleep 0.3
+	run argus patch --pid "$prog" --probes glib --patch-dir "$T/pd"
+	echo "$output"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"process $prog is traced by process $tracer"*refused* ]]
+	wait "$tracer"
+	grep -q '^calls 301$' "$T/out2"
+}
