@@ -27,6 +27,18 @@ need_patcher() {
 	done
 }
 
+# node, where node.probes finds its functions: NodeSource's /usr/bin/node
+# (its .symtab) or Debian's libnode.so.108 (exported).
+need_node() {
+	local node lib
+	node=$(command -v node) || skip "no node (share/scripts/install-deps installs Debian's nodejs)"
+	nm "$node" 2>/dev/null | grep -q ' _ZN4node21InternalCallbackScopeD1Ev$' && return
+	lib=$(ldd "$node" 2>/dev/null | awk '$1 ~ /^libnode\.so/ { print $3 }')
+	[ -n "$lib" ] && grep -q "^[^#]*${lib##*/}[[:space:]]" "$ROOT/patchers/node.probes" &&
+	    nm -D "$lib" 2>/dev/null | grep -q ' _ZN4node21InternalCallbackScopeD1Ev$' && return
+	skip "$node: node::InternalCallbackScope not in its symbols nor in a libnode node.probes names"
+}
+
 # Runs a program with the patcher preloaded and the given probe sets, its
 # rings in $T/pd, no recorder reading them.
 patched() {
@@ -240,9 +252,7 @@ patched() {
 @test "patcher: node's loop, the callback that held it is one callout vertex of its length" {
 	need_tracing
 	need_patcher
-	[ -x /usr/bin/node ] || skip "no /usr/bin/node"
-	nm /usr/bin/node 2>/dev/null | grep -q ' _ZN4node11Environment9RunTimersEP10uv_timer_s$' ||
-	    skip "/usr/bin/node has no symbol table with node::Environment::RunTimers (Debian's links libnode)"
+	need_node
 	cat > "$T/slow.js" <<-'JS'
 	// quick callbacks, and the fifth busy for 300 ms
 	const fs = require('fs');
@@ -279,9 +289,7 @@ patched() {
 @test "patcher: a node server held by a slow request handler: the pipeline names node and the callback as the root cause" {
 	need_tracing
 	need_patcher
-	command -v node > /dev/null || skip "no node (NodeSource's nodejs; share/scripts/install-deps does not install it)"
-	nm "$(command -v node)" 2>/dev/null | grep -q ' _ZN4node21InternalCallbackScopeD1Ev$' ||
-	    skip "$(command -v node) has no symbol table with node::InternalCallbackScope (Debian's links libnode)"
+	need_node
 	# The handler busy-loops 2.5 s before it answers: the client waits
 	# on the loop, not on the network.
 	cat > "$T/server.js" <<-'JS'
