@@ -9,6 +9,7 @@
 
 #include "event.h"
 #include "graph.h"
+#include "hosts.h"
 #include "relate.h"
 #include "ksym.h"
 #include "util.h"
@@ -43,6 +44,11 @@ static const char usage[] =
 "  -L, --live          files may still be being written (a flight recorder's):\n"
 "                      read each up to its last flush, without an error\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
+"      --hosts         FILEs are captures of two hosts or more: an error\n"
+"                      if they are not, or if their clocks cannot be\n"
+"                      aligned (captures of different hosts are merged\n"
+"                      as hosts with or without it: see HOSTS in\n"
+"                      argus-cat(1))\n"
 "  -o, --output FILE   write to FILE (mode 0600) instead of stdout\n"
 "  -z, --compress      gzip standard output\n"
 "  -Z, --no-compress   plain output even into -o FILE\n"
@@ -350,6 +356,7 @@ main(int argc, char *argv[])
 		{ "wall",	no_argument,	   NULL, 'W' },
 		{ "header",	no_argument,	   NULL, 'H' },
 		{ "symbols",	no_argument,	   NULL, 'y' },
+		{ "hosts",	no_argument,	   NULL, 'M' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -361,7 +368,8 @@ main(int argc, char *argv[])
 	uint64_t nrec = 0, last = NO_TIME, from;
 	char **head;
 	size_t width = 0;
-	int ch, show = 0, wall = 0, table = 0, names = 0;
+	int ch, show = 0, wall = 0, table = 0, names = 0, hostsonly = 0;
+	struct hosts *hosts;
 
 	while ((ch = getopt_long(argc, argv, "k:p:t:c:r:s:u:LPWHy" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
@@ -405,6 +413,9 @@ main(int argc, char *argv[])
 		case 'y':
 			names = 1;
 			break;
+		case 'M':
+			hostsonly = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -416,6 +427,20 @@ main(int argc, char *argv[])
 	if (com.z == Z_AUTO && (com.out == NULL || strcmp(com.out, "-") == 0))
 		com.z = Z_PLAIN;
 	catch_signals();
+	/* Several hosts: their own merge, selections after it. */
+	if ((hosts = hosts_plan(argv + optind, argc - optind, hostsonly))) {
+		if (sel.nkinds || sel.npids || sel.ntids || sel.ncomms ||
+		    sel.related || sel.since.set || sel.until.set || wall ||
+		    table || names)
+			diex(EX_USAGE, "captures of several hosts: merge them "
+			    "first, then select ('argus-cat A B | argus-cat "
+			    "-k ...')");
+		out = writer_open(com.out, com.z);
+		hosts_merge(hosts, out);
+		writer_close(out);
+		hosts_free(hosts);
+		return exit_status(1);
+	}
 	show = progress_start(show);
 	if (table)
 		head = header(&sel, argv + optind, argc - optind, &width);

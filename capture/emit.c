@@ -661,6 +661,11 @@ args(struct writer *w, int e, const char *d, int size)
 	case EV_POSIX_REMOVE:
 		filelock(w, d, f);
 		break;
+	case EV_SOCK_STATE:
+	case EV_SOCK_SEND:
+	case EV_SOCK_RECV:
+		sockev_args(w, e, d, f);
+		break;
 	case EV_MARKER: {
 		size_t n;
 		const char *s = fstr(d, size, &f[0], &n);
@@ -761,7 +766,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	    ctx_t[] = "-";
 	const char *ctx;
 	unsigned flags;
-	int e, tid, other;
+	int e, tid, other, local;
 
 	if (size < 8)
 		return;
@@ -773,7 +778,11 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
 		other = other_tid(e, d);
-		if (!selected(tid) && !(other > 0 && selected(other)))
+		if (e == EV_SOCK_STATE &&
+		    (local = sockev_local(e, d, evdefs[e].f)) >= 0) {
+			if (!local)
+				return;
+		} else if (!selected(tid) && !(other > 0 && selected(other)))
 			return;
 	} else {
 		learn(e, d, size, tid);

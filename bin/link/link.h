@@ -26,7 +26,7 @@
 
 #include <stdint.h>
 
-#include <uthash.h>
+#include "idhash.h"
 
 #include "event.h"
 #include "graph.h"

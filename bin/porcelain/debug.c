@@ -38,6 +38,7 @@ static const char usage[] =
 "usage: argus debug --pid PID | --tid TID | --comm NAME [--at MOMENT]\n"
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
 "                   [--json FILE] [--keep N|SIZE] [--no-snapshot] [--all] [-v]\n"
+"                   [--with FILE ...]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
 "hang, asking on the terminal where the graph is ambiguous.  The report\n"
@@ -61,6 +62,10 @@ static const char usage[] =
 "  --all                  build the graph of every thread recorded, not only\n"
 "                         of those related to the target (slower)\n"
 "  -v, --verbose          every step in the report, and whole stacks\n"
+"  --with FILE ...        other hosts' recordings of the window (their\n"
+"                         argus-capture or argus-cat cuts): the chain goes\n"
+"                         on across the connections they share (every\n"
+"                         thread of this host's window is read: --all)\n"
 "\n"
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
@@ -83,10 +88,12 @@ struct debug_opts {
 	const char	*json;
 	const char	*keep;
 	int		 snap, all, verbose;
+	char		**with;		/* other hosts' recordings */
+	int		 nwith;
 };
 
 enum { O_PID = 256, O_TID, O_COMM, O_AT, O_LAST, O_THRESHOLD, O_AUTO,
-    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL };
+    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL, O_WITH };
 
 static const struct option longopts[] = {
 	{ "pid",	 required_argument, NULL, O_PID },
@@ -101,6 +108,7 @@ static const struct option longopts[] = {
 	{ "keep",	 required_argument, NULL, O_KEEP },
 	{ "no-snapshot", no_argument,	    NULL, O_NOSNAP },
 	{ "all",	 no_argument,	    NULL, O_ALL },
+	{ "with",	 required_argument, NULL, O_WITH },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -209,9 +217,19 @@ parse(struct debug_opts *o, int argc, char *argv[])
 		case O_KEEP:	o->keep = optarg; break;
 		case O_NOSNAP:	o->snap = 0; break;
 		case O_ALL:	o->all = 1; break;
+		case O_WITH:
+			o->with = xrealloc(o->with, (o->nwith + 1) *
+			    sizeof(*o->with));
+			o->with[o->nwith++] = optarg;
+			break;
 		case 'v':	o->verbose = 1; break;
 		default:	command_usage(&cmd_debug);
 		}
+	}
+	/* --with A B C: the files after it are others' too. */
+	for (; o->nwith > 0 && optind < argc; optind++) {
+		o->with = xrealloc(o->with, (o->nwith + 1) * sizeof(*o->with));
+		o->with[o->nwith++] = argv[optind];
 	}
 	if (optind != argc)
 		diex(EX_USAGE, "debug: '%s' is not an option (the program is "
@@ -329,6 +347,7 @@ debug(int argc, char *argv[])
 	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
+	char local[PATH_MAX];
 
 	parse(&o, argc, argv);
 	if (ring_open(0) == -1)
@@ -373,7 +392,8 @@ debug(int argc, char *argv[])
 		    o.last / 1e9);
 	/* Where the chain waits, before the pipeline's time ends the hang. */
 	present_early(now_snap, o.target, o.nt);
-	if (o.all) {
+	/* Other hosts' clocks are found by every connection: all. */
+	if (o.all || o.nwith > 0) {
 		free(list);
 		list = NULL;
 	}
@@ -399,6 +419,12 @@ debug(int argc, char *argv[])
 		pipeline_arg(p, mark_snap);
 	debug_reserve(out, sizeof(out), report, sizeof(report));
 	add(o.slice, &o.ns, 8, "--report", report);
+	if (o.nwith > 0) {
+		snprintf(file, sizeof(file), "debug-%lld-here.gz",
+		    (long long)time(NULL));
+		ring_path(local, sizeof(local), file);
+		p = hosts_with(p, o.with, o.nwith, local);
+	}
 	pipeline_diagnosis(p, o.target, o.nt, o.slice, o.ns);
 	pipeline_arg(p, "-o");
 	pipeline_arg(p, out);
@@ -419,6 +445,10 @@ debug(int argc, char *argv[])
 	diagnosis_show(out, report, o.json, o.verbose, status, o.at,
 	    *mark_snap != '\0' ? mark_snap : NULL);
 	debug_rotate(out);
+	/* 1: nothing beyond the hung thread, which is when it matters. */
+	if (status == 0 || status == 1)
+		hosts_remote_ends(out);
+	free(o.with);
 	return status;
 }
 

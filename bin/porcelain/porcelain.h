@@ -182,4 +182,13 @@ void		 present_show(FILE *, const char *title, const struct pstack *,
 		    int n, int verbose);
 void		 present_free(struct pstack *, int n);
 
+/*
+ * hosts.c: argus debug --with: this host's cut to local, then a new
+ * pipeline that merges it with the other hosts' recordings; and what a
+ * diagnosis that ends at another host's connection says.
+ */
+struct pipeline	*hosts_with(struct pipeline *, char *const with[], int nwith,
+		    const char *local);
+void		 hosts_remote_ends(const char *diagnosis);
+
 #endif

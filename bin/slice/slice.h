@@ -23,24 +23,22 @@ struct vertex {
 	uint64_t	 id;
 	uint64_t	 begin, end, oncpu;
 	uint64_t	 runnable;	/* preempted, waiting for a CPU */
+	uint64_t	 last_arg;	/* its last system call's first argument */
 	uint32_t	 pid, tid;
 	uint32_t	 comm, began_by, ended_by;	/* interned */
 	uint32_t	 nevents;
 	int32_t		 in;		/* first incoming link, -1 if none */
 	uint16_t	 sys[VSYSCALLS];	/* interned names, 0: none */
 	uint16_t	 last_sys;	/* its last system call, where it waits */
-	uint64_t	 last_arg;	/* and that call's first argument */
-	uint8_t		 lock;		/* that call waits for a mutex */
+	uint8_t		 lock:1;	/* that call waits for a mutex */
+	uint8_t		 seen:1;	/* its vertex record was read */
+	char		 wait;		/* blocked state letter, 0 if none */
 	uint32_t	 where;		/* interned: its program's innermost
 					   function on its last user stack */
-	char		 wait;		/* blocked state letter, 0 if none */
-	uint8_t		 seen;		/* its vertex record was read */
 };
 
 struct link {
 	uint64_t	 from, to, from_time;
-	unsigned long	 line;		/* where it was read, for messages */
-	const char	*file;
 	uint32_t	 rule, label;	/* interned */
 	int32_t		 next_in;	/* next link into the same vertex */
 	uint8_t		 weak;
@@ -66,8 +64,8 @@ struct snapwait {
 struct graph {
 	struct vertex	*v;		/* in the order met; v[0] unused */
 	uint64_t	 nv, capv;
-	uint64_t	*ids;		/* id -> place in v: open addressing, */
-	uint32_t	*at;		/* 0 an empty slot */
+	uint32_t	*at;		/* id -> place in v: open addressing on
+					   v[place].id, 0 an empty slot */
 	unsigned	 bits;		/* 2^bits slots */
 	struct link	*l;
 	int32_t		 nl, capl;
@@ -75,7 +73,7 @@ struct graph {
 	int		 nspins;
 	struct baseline	*bases;
 	int		 nbases;
-	uint64_t	 *by_thread;	/* places in v sorted by (tid, begin) */
+	uint32_t	 *by_thread;	/* places in v sorted by (tid, begin) */
 	uint64_t	  nby;
 	uint64_t	 first_time, last_time;
 	uint32_t	*readers;	/* threads the last wait-for snapshot */
