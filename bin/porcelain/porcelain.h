@@ -29,6 +29,9 @@ extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
 extern const struct command cmd_run;	/* runpatched.c */
 /* The recorder's directory for patched programs' rings (argus-patch(7)). */
 void		 patch_dir(char *buf, size_t size);
+/* libargus-patch.so beside us; -1 if none. */
+int		 patch_lib(char *out, size_t size);
+extern const struct command cmd_patch;	/* patchpid.c */
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error

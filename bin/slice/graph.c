@@ -199,13 +199,15 @@ add_syscall(struct vertex *v, const char *name)
 struct current {
 	uint32_t	 tid;
 	uint64_t	 vertex;
+	uint64_t	 preempted;	/* switched out runnable, at */
+	uint64_t	 pvertex;	/* in that vertex */
 	UT_hash_handle	 hh;
 };
 
 static struct current *currents;
 
-static void
-note_current(uint32_t tid, uint64_t vertex)
+static struct current *
+current_of(uint32_t tid)
 {
 	struct current *c;
 
@@ -215,7 +217,44 @@ note_current(uint32_t tid, uint64_t vertex)
 		c->tid = tid;
 		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
 	}
-	c->vertex = vertex;
+	return c;
+}
+
+static void
+note_current(uint32_t tid, uint64_t vertex)
+{
+	current_of(tid)->vertex = vertex;
+}
+
+/*
+ * The time a vertex spent preempted (switched out runnable, until a
+ * switch gives its thread a CPU again): a thread that ran on a busy
+ * machine was runnable, not blocked, and is busy as LongRunning says
+ * ("busy on a CPU, or runnable more than blocked").
+ */
+static void
+note_switch(struct graph *g, const struct event *ev)
+{
+	struct current *c;
+	struct vertex *v;
+	uint64_t next = event_u64(ev, 2);
+
+	if (next != 0 && next <= UINT32_MAX) {
+		HASH_FIND(hh, currents, &(uint32_t){ next }, sizeof(uint32_t),
+		    c);
+		if (c != NULL && c->preempted != 0) {
+			if (ev->time > c->preempted &&
+			    (v = vertex_make(g, c->pvertex)) != NULL)
+				v->runnable += ev->time - c->preempted;
+			c->preempted = 0;
+		}
+	}
+	if (event_str(ev, 0)[0] == 'R' && ev->vertex != NO_VERTEX &&
+	    ev->vertex != UNSEGMENTED) {
+		c = current_of(ev->tid);
+		c->preempted = ev->time;
+		c->pvertex = ev->vertex;
+	}
 }
 
 /* A stack record names where the thread's current vertex waits. */
@@ -459,6 +498,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
 		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
 		    event_u64(ev, 2));
+	if (ev->type == E_SWITCH && ev->ctx == '-')
+		note_switch(gr->g, ev);
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED)
 		note_current(ev->tid, ev->vertex);

@@ -23,6 +23,7 @@
 struct vertex {
 	uint64_t	 id;
 	uint64_t	 begin, end, oncpu;
+	uint64_t	 runnable;	/* preempted, waiting for a CPU */
 	uint64_t	 last_arg;	/* its last system call's first argument */
 	uint32_t	 pid, tid;
 	uint32_t	 comm, began_by, ended_by;	/* interned */
