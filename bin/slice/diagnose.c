@@ -37,12 +37,29 @@ struct dctx {
 	uint64_t	 hb, he;	/* the hang */
 	uint32_t	 chain[MAX_CHAIN];	/* threads blamed so far, victim first */
 	uint8_t		 waits[MAX_CHAIN];	/* each one blocked on the next */
+	uint8_t		 ev[MAX_CHAIN];		/* how sure it is the one before */
+	uint8_t		 multi[MAX_CHAIN];	/* waits on it, among others */
+	uint64_t	 vx[MAX_CHAIN];		/* each one's stuck vertex */
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 };
 
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 		    int depth);
+
+const char *
+evidence_name(enum evidence ev)
+{
+	switch (ev) {
+	case EV_KERNEL:
+		return "the kernel says";
+	case EV_WAKEUP:
+		return "a wake-up";
+	case EV_GUESS:
+		break;
+	}
+	return "a guess from timing";
+}
 
 static struct culprit *
 add(struct diagnosis *d, uint64_t vertex, int depth, enum root_kind kind,
@@ -99,10 +116,37 @@ overlap(const struct vertex *w, uint64_t hb, uint64_t he)
  * hang's first moment: on a loaded machine a thread woken then may wait
  * a long time for a CPU before it starts what stalls.
  */
+static int	 same_wait(const struct vertex *, const struct vertex *, int);
+
+/*
+ * The earlier round of a periodic wait that vertex w goes on with: the
+ * same wait (call and object), which its own timer ended, and nothing
+ * between but waiting again (a lock manager's deadlock check, a timed
+ * wait in a loop).  0 if w starts a wait of its own.
+ */
+static uint64_t
+round_before(struct graph *g, const struct vertex *w)
+{
+	struct vertex *p;
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if ((g->l[k].props & LR_TIMEOUT) && g->l[k].from != 0 &&
+		    (p = vertex_get(g, g->l[k].from)) != NULL &&
+		    p->tid == w->tid && same_wait(p, w, 1))
+			return p->id;
+	return 0;
+}
+
+/*
+ * Rounds of a periodic wait with no progress between are one wait: what
+ * stalls is what it waits for, not the timer that checks on it.  Each
+ * round counts for the episode; its last round is the thread now.
+ */
 static uint64_t
 stuck(struct dctx *x, uint32_t tid)
 {
-	uint64_t id, best = 0, most = 0, o;
+	uint64_t id, best = 0, most = 0, o, run = 0;
 	struct vertex *w;
 
 	for (id = vertex_at(x->g, tid, x->hb); id != 0;
@@ -113,8 +157,10 @@ stuck(struct dctx *x, uint32_t tid)
 		/* Exited (a zombie not yet reaped) is not stuck: it is gone. */
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
-		if ((o = overlap(w, x->hb, x->he)) > most) {
-			most = o;
+		o = overlap(w, x->hb, x->he);
+		run = run > 0 && round_before(x->g, w) != 0 ? run + o : o;
+		if (run > most) {
+			most = run;
 			best = id;
 		}
 	}
@@ -213,12 +259,15 @@ state_of(const struct graph *g, const struct vertex *w)
 	if (snap && sw.clients)
 		return TS_DISPATCH;
 	/*
-	 * An event loop's call that waits for no socket, on a timer of its
-	 * own (pg_sleep, a timed nap on a latch): stuck through the hang, its
-	 * timeout is as long as the hang, which the thread chose.
+	 * A call that waits for no socket, on a timer of its own, whatever
+	 * the call (pg_sleep or a timed nap on a latch in epoll_wait,
+	 * pthread_cond_timedwait in futex, ppoll, select, semtimedop): stuck
+	 * through the hang, its timeout is as long as the hang, which the
+	 * thread chose.  Not a round of a periodic wait: that one waits for
+	 * its object, and its timer only checks on it.
 	 */
-	if (w->last_sys != 0 && syscall_is_dispatch(sys) && snap &&
-	    !sw.sockets && sw.timed)
+	if (w->last_sys != 0 && snap && !sw.sockets && !sw.clients &&
+	    sw.timed && round_before((struct graph *)g, w) == 0)
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
@@ -262,8 +311,55 @@ blamed(struct dctx *x, uint32_t tid)
  * the chain; a guess does not make a kernel thread or an idle server a
  * culprit, nor anything but the kernel an ancestor of the hung process.
  */
+/*
+ * The waiter's request during this wait went to the thread: a strong
+ * wake-up out of the waiter's vertex into one of the thread's (a message
+ * it sent, a futex it woke).  What it waits for comes back from there: of
+ * the sources of a poll set or the holders of an inherited end, the one
+ * the hung request depends on.
+ */
 static int
-blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
+asked(struct graph *g, uint64_t waiter, uint32_t tid)
+{
+	struct vertex *t;
+	int32_t k;
+
+	if (waiter == 0)
+		return 0;
+	for (k = 0; k < g->nl; k++)
+		if (g->l[k].from == waiter && !g->l[k].weak &&
+		    (g->l[k].props & LR_WAKES) &&
+		    !(g->l[k].props & (LR_TIMEOUT | LR_ORDER | LR_FLAG)) &&
+		    (t = vertex_get(g, g->l[k].to)) != NULL && t->tid == tid)
+			return 1;
+	return 0;
+}
+
+/* A thread on the chain, by its place, or -1. */
+static int
+on_chain(const struct dctx *x, uint32_t tid)
+{
+	int j;
+
+	for (j = 0; j < x->nchain; j++)
+		if (x->chain[j] == tid)
+			return j;
+	return -1;
+}
+
+/*
+ * Vertex u was stuck through the hang: a culprit, or a thread already on
+ * the chain (a circular wait).  A culprit is diagnosed in turn, if the
+ * user agrees; one whose diagnosis finds nothing further is a root.
+ * strong: a strong link (1), or the kernel (KERNEL_SAYS), says u is in
+ * the chain; a guess does not make a kernel thread or an idle server a
+ * culprit, nor anything but the kernel an ancestor of the hung process.
+ * ev: how sure it is that the last thread of the chain waits on u; multi:
+ * u is one of several parties the wait may be on.
+ */
+static int
+blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
+    enum evidence ev, int multi)
 {
 	struct vertex *w = vertex_get(x->g, u);
 	const char *comm = str_of(w->comm);
@@ -277,49 +373,77 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	    st == TS_DISPATCH)) || (strong < KERNEL_SAYS && st == TS_WAIT &&
 	    ancestor(x, w)))
 		return 0;
-	for (j = 0; j < x->nchain; j++)
-		if (x->chain[j] == w->tid) {
-			/*
-			 * Each hop of a circle must be a wait on the next;
-			 * the victim's is its hang.
-			 */
-			if (st == TS_WORK || (j > 0 && st != TS_WAIT))
+	/* The request it sent went there: that is the one it waits on. */
+	if (x->nchain > 0 && asked(x->g, x->vx[x->nchain - 1], w->tid)) {
+		if (ev < EV_WAKEUP)
+			ev = EV_WAKEUP;
+		multi = 0;
+	}
+	if ((j = on_chain(x, w->tid)) >= 0) {
+		/*
+		 * Each hop of a circle must be a wait on the next, and on
+		 * that one alone, by the kernel's word or a wake-up of this
+		 * very wait: a baseline's path, one of several holders of an
+		 * inherited end or one source of a poll set is no more than a
+		 * suspect, and the victim is never the writer its own helper
+		 * waits for.  The victim's hop is its hang.
+		 */
+		if (st == TS_WORK || (j > 0 && st != TS_WAIT))
+			return 0;
+		for (k = j + 1; k < x->nchain; k++)
+			if (!x->waits[k])
 				return 0;
-			for (k = j + 1; k < x->nchain; k++)
-				if (!x->waits[k])
-					return 0;
-			/* Found again by another path: one circle. */
-			if (blamed(x, w->tid) != NULL)
-				return 1;
-			c = add(x->d, u, depth + 1, RK_CYCLE, class);
-			snprintf(c->why, sizeof(c->why), "waits for a thread "
-			    "already on the chain: a circular wait");
-			return 1;
+		if (ev < EV_WAKEUP || multi) {
+			if (x->d->note[0] == '\0')
+				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
+				    "may wait for %s %u, already on the chain, "
+				    "but only %s says so: no circular wait",
+				    str_of(vertex_get(x->g,
+				    x->vx[x->nchain - 1])->comm),
+				    x->chain[x->nchain - 1], comm, w->tid,
+				    multi ? "one of several holders" :
+				    evidence_name(ev));
+			return 0;
 		}
+		for (k = j + 1; k < x->nchain; k++)
+			if (x->ev[k] < EV_WAKEUP || x->multi[k])
+				return 0;
+		/* Found again by another path: one circle. */
+		if (blamed(x, w->tid) != NULL)
+			return 1;
+		c = add(x->d, u, depth + 1, RK_CYCLE, class);
+		c->ev = ev;
+		snprintf(c->why, sizeof(c->why), "waits for a thread "
+		    "already on the chain: a circular wait");
+		return 1;
+	}
 	if (blamed(x, w->tid) != NULL)
 		return 1;
 	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
+	c->ev = ev;
+	c->multi = multi;
 	snprintf(c->why, sizeof(c->why), "%s", why);
 	ci = x->d->nc - 1;
 	if (st == TS_SLEEP) {
 		c->kind = RK_ROOT;
-		snprintf(c->why, sizeof(c->why), "sleeping in %s for %.1f s%s: "
-		    "its own timer ends it; %s", str_of(w->last_sys),
-		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
-		    " so far" : "", why);
+		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
+		    "for %.1f s%s; %s",
+		    str_of(w->last_sys), (w->end - w->begin) / 1e9,
+		    w->end >= x->g->last_time ? " so far" : "", why);
 		return 1;
 	}
 	/*
-	 * A wait its own timeout ended, a strong link says it is in the
-	 * chain: it lasted as long as the thread chose (a server's timed
-	 * sleep in its event loop, pg_sleep), so it ends the chain as a
-	 * sleep does.
+	 * A wait its own timeout ended, not a round of a periodic wait (that
+	 * one is followed to what it waits for): it lasted as long as the
+	 * thread chose (a timed condition wait, a server's timed sleep in
+	 * its event loop, pg_sleep), whatever the call, so it ends the chain
+	 * as a sleep does.
 	 */
-	if (strong && st != TS_WORK && link_into_next(x->g, u, &l) &&
+	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
 	    (l->props & LR_TIMEOUT)) {
 		c->kind = RK_ROOT;
-		snprintf(c->why, sizeof(c->why), "waited in %s for %.1f s until "
-		    "its own timeout: its timer ended it; %s",
+		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
+		    "for %.1f s, until it ended it; %s",
 		    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
 		return 1;
 	}
@@ -331,6 +455,9 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
 		return 1;
 	x->waits[x->nchain] = st == TS_WAIT;
+	x->ev[x->nchain] = ev;
+	x->multi[x->nchain] = multi;
+	x->vx[x->nchain] = u;
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
@@ -351,17 +478,26 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	return 1;
 }
 
+/* A guess, unless a strong link of this very wait says more. */
+static int
+blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
+{
+	return blame_ev(x, u, why, depth, strong, EV_GUESS, 0);
+}
+
 /*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
  */
 static int
-blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
+blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
+    enum evidence ev0)
 {
 	struct path *p = &x->d->paths[pi];
 	struct vertex *w;
 	uint64_t u;
 	int i, j, n = p->n, found = 0;
+	enum evidence ev = ev0;
 
 	for (i = 0; i < n; i++) {
 		p = &x->d->paths[pi];	/* blame() may move it */
@@ -384,10 +520,13 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
 				    str_of(w->comm), w->pid);
 			break;
 		}
+		/* A wake-up's path is as sure as its weakest link. */
+		if (i > 0 && (p->s[i - 1].via == NULL || p->s[i - 1].via->weak))
+			ev = EV_GUESS;
 		if (j < i || (u = stuck(x, w->tid)) == 0)
 			continue;
-		found |= blame(x, u, why, depth, i > 0 &&
-		    p->s[i - 1].via != NULL && !p->s[i - 1].via->weak);
+		found |= blame_ev(x, u, why, depth, i > 0 &&
+		    p->s[i - 1].via != NULL && !p->s[i - 1].via->weak, ev, 0);
 	}
 	return found;
 }
@@ -406,6 +545,7 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 	uint64_t i, u;
 	uint32_t last = 0;
 	int found = 0;
+	char why[200];
 
 	for (i = 0; i < g->nby; i++) {
 		w = &g->v[g->by_thread[i]];
@@ -417,8 +557,11 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 		w = vertex_get(g, u);
 		if (w->lock && w->last_arg == v->last_arg)
 			continue;	/* waits for the same mutex */
-		found |= blame(x, u, "stuck through the hang, not waiting for "
-		    "the mutex its sibling waits for: it may hold it", depth, 0);
+		snprintf(why, sizeof(why), "%s %u waits on a lock in its own "
+		    "process whose holder the kernel cannot name (not a PI "
+		    "futex); probably held by this thread: stuck through the "
+		    "hang, not waiting for that lock", str_of(v->comm), v->tid);
+		found |= blame(x, u, why, depth, 0);
 	}
 	return found;
 }
@@ -450,6 +593,26 @@ usable(struct graph *g, uint64_t id, const struct link *l)
 {
 	return (l->props & LR_HOLDS) && l->from != 0 && (!l->weak ||
 	    vertex_get(g, l->from)->pid != vertex_get(g, id)->pid);
+}
+
+/*
+ * Another party than tid the vertex waits on as well, by the kernel's
+ * word, that is not on the chain: a poll set's other source, another
+ * holder.  A circular wait needs every source to lead back into it.
+ */
+static int
+other_party(struct dctx *x, uint64_t id, uint32_t tid)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u;
+	int32_t k;
+
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) &&
+		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->tid != tid && on_chain(x, u->tid) < 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -497,8 +660,11 @@ holders(struct dctx *x, uint64_t id, int depth)
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(l->rule));
-			found |= blame(x, now_of(x, vertex_get(g, l->from)->tid,
-			    l->from), why, depth, l->weak ? 0 : KERNEL_SAYS);
+			u = vertex_get(g, l->from);
+			found |= blame_ev(x, now_of(x, u->tid, l->from), why,
+			    depth, l->weak ? 0 : KERNEL_SAYS, l->weak ?
+			    EV_GUESS : EV_KERNEL, l->weak ||
+			    other_party(x, id, u->tid));
 		}
 	return any ? found : -1;
 }
@@ -613,7 +779,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	struct vertex *v = vertex_get(x->g, id);
 	const char *sys = str_of(v->last_sys);
 	uint64_t waker = 0, base = 0, rank = 1;
-	struct link *l;
+	struct link *l, *ended_by = NULL;
 	int pi;
 
 	/*
@@ -636,6 +802,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	if (link_into_next(x->g, id, &l) && l->from != 0 &&
 	    !(l->props & LR_TIMEOUT)) {
 		waker = l->from;
+		ended_by = l;
 	} else if (v->lock) {
 		/*
 		 * Blocked on a mutex: a normal wait on it was ended by
@@ -653,8 +820,11 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 			break;
 		pi = new_path(x->d);
 		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
-		if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, "
-		    "and stuck through the hang", depth))
+		if (blame_path(x, pi, v->tid, base != 0 ? "on the baseline's "
+		    "wake-up path, and stuck through the hang" : "on the path "
+		    "of the wake-up that ended the wait, and stuck through "
+		    "the hang", depth, base == 0 && ended_by != NULL &&
+		    !ended_by->weak ? EV_WAKEUP : EV_GUESS))
 			return 1;
 		if (base != 0 && counterparts(x, id, base, waker, depth))
 			return 1;
@@ -733,7 +903,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	pi = new_path(x->d);
 	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
 	if (blame_path(x, pi, s->tid, "writes the flag the loop polls, and was "
-	    "stuck through the hang", 0))
+	    "stuck through the hang", 0, ended ? EV_WAKEUP : EV_GUESS))
 		return 1;
 	snprintf(x->d->note, sizeof(x->d->note), "the flag's writer was not "
 	    "stuck through the hang: the loop itself is the finding");
@@ -772,8 +942,11 @@ void
 diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
     int interactive, struct diagnosis *d)
 {
-	struct dctx x = { g, d, threshold, interactive, s->begin, s->end,
-	    { s->tid }, { 1 }, s->vertex, 1 };
+	struct dctx x = { .g = g, .d = d, .threshold = threshold,
+	    .interactive = interactive, .hb = s->begin, .he = s->end,
+	    .chain = { s->tid }, .waits = { 1 }, .ev = { EV_KERNEL },
+	    .vx = { s->last != 0 && vertex_get(g, s->last) != NULL ?
+	    s->last : s->vertex }, .spin = s->vertex, .nchain = 1 };
 	struct culprit *c;
 	struct vertex *v;
 	uint64_t waker = 0;
