@@ -443,7 +443,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	    (l->props & LR_TIMEOUT)) {
 		c->kind = RK_ROOT;
 		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
-		    "for %.1f s, until it ended it; %s",
+		    "for %.1f s, which ended it; %s",
 		    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
 		return 1;
 	}

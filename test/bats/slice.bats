@@ -461,3 +461,182 @@ proxy() {	# MASTER-CALL NR
 	echo "$out"
 	[[ "$out" == "Root cause: probably kworker/1:1H 44 (a guess from timing): "* ]]
 }
+
+# Issue 23, never confidently wrong.  diagnose_tid TID: the headline and
+# the wait chain of the hung thread TID.
+diagnose_tid() {
+	argus-segment -q -Z | argus-link -q | argus-spin -q --tid "$1" -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
+	    sed -n 2,3p
+}
+
+# Client 1 waits for its helper 2 (forked, as a clone-like client forks
+# its demultiplexer), which reads a pipe both client 1 (inherited) and
+# server 3 (asleep) hold open for writing: WRITER1, WRITER2.
+inherited() {	# WRITER1 WRITER2
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,2,helper
+	task,100,3,3,server
+	event,800000000,3,3,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,800000100,3,3,,1,switch,-,S,0,0,swapper/1
+	event,900000000,2,2,,1,sys_enter,-,0,read,0x4,0x0,0x1
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,unix,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,unix,helper
+	wait,4000000000,2,2,S,read,4,pipe,pipe:77,in,,,900000000,,pipe_read,helper,0x4,0x0,0x1
+	holder,4000000000,$1,0,pipe:77,writer,5,,,x
+	holder,4000000000,$2,0,pipe:77,writer,5,,,x
+	wait,4000000000,3,3,S,clock_nanosleep,,,,sleep,,,800000000,,hrtimer_nanosleep,server,0x1,0x0,0x0,0x0
+	event,5000000000,3,3,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: the victim that also holds its helper's inherited pipe is not the writer it waits for" {
+	for order in "1 3" "3 1"; do
+		out=$(inherited $order | diagnose_tid 1)
+		echo "$out"
+		[[ "$out" != *"circular wait"* ]]
+		[[ "$out" == "Root cause: probably server 3 (a guess from timing): asleep on its own timer in clock_nanosleep"* ]]
+		grep -q '^Wait chain: client 1 → helper 2 → server 3$' <<<"$out"
+	done
+}
+
+# Client 1 waits for worker 2 (the kernel: its socket's peer); worker 2
+# polls two sockets, FD1 on SOCK1 and FD2 on SOCK2: 51 is the client's, 53
+# the backend's, asleep.
+pollset() {	# FD1 SOCK1 FD2 SOCK2
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,2,worker
+	task,100,4,4,backend
+	event,700000000,4,4,,1,sys_enter,-,45,recvfrom,0x4,0x0,0x1
+	event,700000100,4,4,,1,sys_exit,-,45,recvfrom,1
+	event,850000000,2,2,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,850000100,2,2,,1,sys_exit,-,44,sendto,1
+	event,950000000,1,1,,0,sys_enter,-,44,sendto,0x3,0x0,0x1
+	event,950000100,1,1,,0,sys_exit,-,44,sendto,1
+	event,800000000,4,4,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,800000100,4,4,,1,switch,-,S,0,0,swapper/1
+	event,900000000,2,2,,1,sys_enter,-,7,poll,0x10,0x2,0xffffffff
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,tcp,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,tcp,worker
+	wait,4000000000,2,2,S,poll,$1,tcp,socket:$2,in,,,900000000,,poll_schedule_timeout,worker,0x10,0x2,0xffffffff
+	wait,4000000000,2,2,S,poll,$3,tcp,socket:$4,in,,,900000000,,poll_schedule_timeout,worker,0x10,0x2,0xffffffff
+	holder,4000000000,1,0,socket:51,peer,3,,tcp,client
+	holder,4000000000,4,0,socket:53,peer,4,,tcp,backend
+	wait,4000000000,4,4,S,clock_nanosleep,,,,sleep,,,800000000,,hrtimer_nanosleep,backend,0x1,0x0,0x0,0x0
+	event,5000000000,4,4,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a poll set is no circular wait unless every source leads back into it" {
+	for args in "4 51 7 53" "7 53 4 51"; do
+		out=$(pollset $args | diagnose_tid 1)
+		echo "$out"
+		[[ "$out" == "Root cause: backend 4 (the kernel says): asleep on its own timer in clock_nanosleep"* ]]
+		grep -q '^Wait chain: client 1 → worker 2 → backend 4$' <<<"$out"
+	done
+	# Polling the client's socket alone, the worker does wait for it.
+	out=$(pollset 4 51 4 51 | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: a circular wait (the kernel says), each thread waiting for the next"* ]]
+	grep -q '^Wait chain: client 1 → worker 2 → client 1$' <<<"$out"
+}
+
+# Main thread 10 waits for a mutex (a contended futex, no PI: no holder
+# the kernel can name); thread 11 holds it across a timed condition wait
+# (FUTEX_WAIT_BITSET with DEADLINE), which thread 12 ended once before;
+# thread 12 now reads a pipe nobody writes.
+condwait() {	# DEADLINE
+	stream <<-EOS
+	task,100,10,10,app
+	task,100,10,11,app
+	task,100,10,12,app
+	event,100000000,10,11,,1,sys_enter,-,202,futex,0x2000,0x89,0x0,0x7f00,0x0,0xffffffff
+	event,100000100,10,11,,1,switch,-,S,0,0,swapper/1
+	event,150000000,10,12,,0,sys_enter,-,202,futex,0x2000,0x81,0x1,0x0,0x0,0x0
+	event,150000100,10,12,,0,waking,-,10,11,1,app
+	event,150000200,10,12,,0,sys_exit,-,202,futex,1
+	event,150000300,10,11,,1,sys_exit,-,202,futex,0
+	event,160000000,10,12,,0,sys_enter,-,0,read,0x5,0x0,0x1
+	event,160000100,10,12,,0,switch,-,S,0,0,swapper/0
+	event,200000000,10,11,,1,sys_enter,-,202,futex,0x2000,0x89,0x0,0x7f00,0x0,0xffffffff
+	event,200000100,10,11,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,10,10,,0,sys_enter,-,202,futex,0x1000,0x80,0x2,0x0,0x0,0x0
+	event,1000000100,10,10,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,10,10,S,futex,,futex,futex:10:0x1000,futex,,,1000000000,,futex_wait_queue,app,0x1000,0x80,0x2,0x0,0x0,0x0
+	wait,4000000000,10,11,S,futex,,futex,futex:10:0x2000,futex,,$1,200000000,,futex_wait_queue,app,0x2000,0x89,0x0,0x7f00,0x0,0xffffffff
+	wait,4000000000,10,12,S,read,5,pipe,pipe:77,in,,,160000000,,pipe_read,app,0x5,0x0,0x1
+	event,5000000000,10,10,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a lock held across a timed condition wait: its holder is asleep on its own timer" {
+	out=$(condwait 60000000000 | diagnose_tid 10)
+	echo "$out"
+	[[ "$out" == "Root cause: probably app 10/11 (a guess from timing; else app 10/12): asleep on its own timer in futex for 4.8 s so far; app 10 waits on a lock in its own process whose holder the kernel cannot name (not a PI futex); probably held by this thread"* ]]
+	grep -q '^Wait chain: app 10 → app 10/11$' <<<"$out"
+	# Untimed, the condition wait is on thread 12, its waker before.
+	out=$(condwait '' | diagnose_tid 10)
+	echo "$out"
+	grep -q '^Wait chain: app 10 → app 10/11 → app 10/12$' <<<"$out"
+}
+
+# Client 1 waits for backend 2, which polls a pipe in rounds of its own
+# 1 s timer (a periodic check, as a lock manager's deadlock check), while
+# the pipe's writer 3 sleeps; cut 0.4 s into the second round.
+rounds() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,2,backend
+	task,100,3,3,writer
+	event,700000000,3,3,,0,sys_enter,-,1,write,0x7,0x0,0x1
+	event,700000100,3,3,,0,sys_exit,-,1,write,1
+	event,800000000,3,3,,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,800000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,850000000,2,2,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,850000100,2,2,,1,sys_exit,-,44,sendto,1
+	event,900000000,2,2,,1,sys_enter,-,7,poll,0x10,0x1,0x3e8
+	event,900000050,2,2,,1,hrtimer_start,-,0xabc,hrtimer_wakeup,1900000000,1900000000,0
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,950000000,1,1,,0,sys_enter,-,44,sendto,0x3,0x0,0x1
+	event,950000100,1,1,,0,sys_exit,-,44,sendto,1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1900000000,0,0,,1,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,1900000000
+	event,1900000100,0,0,,1,waking,h,2,2,1,backend
+	event,1900000150,0,0,,1,hrtimer_expire_exit,h,0xabc
+	event,1900000200,0,0,,1,switch,-,R,2,2,backend
+	event,1900000300,2,2,,1,sys_exit,-,7,poll,0
+	event,1900000400,2,2,,1,sys_enter,-,7,poll,0x10,0x1,0x3e8
+	event,1900000450,2,2,,1,hrtimer_start,-,0xabc,hrtimer_wakeup,2900000000,2900000000,0
+	event,1900000500,2,2,,1,switch,-,S,0,0,swapper/1
+	wait,2300000000,1,1,S,poll,3,unix,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,2300000000,2,0,socket:50,peer,4,,unix,backend
+	wait,2300000000,2,2,S,poll,6,pipe,pipe:77,in,600000000,,1900000400,,poll_schedule_timeout,backend,0x10,0x1,0x3e8
+	holder,2300000000,3,0,pipe:77,writer,7,,,writer
+	wait,2300000000,3,3,S,clock_nanosleep,,,,sleep,,,800000000,,hrtimer_nanosleep,writer,0x1,0x0,0x0,0x0
+	event,2400000000,3,3,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: rounds of a periodic self-timed wait are one wait, followed to what it waits for" {
+	out=$(rounds | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: writer 3 (the kernel says): asleep on its own timer in clock_nanosleep for 1.7 s so far; the kernel says it holds what backend 2 waits on: writer pipe:77"* ]]
+	grep -q '^Wait chain: client 1 → backend 2 → writer 3$' <<<"$out"
+	# One timed wait its timer ended, then another wait: the chain ends
+	# at the timer.
+	out=$(rounds | sed -e '/,2900000000,2900000000,0$/d' \
+	    -e 's/^\(event,1900000400,2,2,,1,sys_enter,-,\)7,poll,.*/\10,read,0x9,0x0,0x1/' \
+	    -e 's/^\(wait,2300000000,2,2,S,\)poll,6,pipe,pipe:77,in,600000000,,1900000400,,poll_schedule_timeout,/\1read,9,pipe,pipe:78,in,,,1900000400,,pipe_read,/' |
+	    diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: backend 2 (the kernel says): asleep on its own timer in poll for 1.1 s, which ended it;"* ]]
+}
