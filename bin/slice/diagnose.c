@@ -335,6 +335,17 @@ asked(struct graph *g, uint64_t waiter, uint32_t tid)
 	return 0;
 }
 
+/* The why of a culprit the waiter woke during its wait. */
+static __attribute__((noinline)) const char *
+woke_it(const struct vertex *waiter, const char *why)
+{
+	static char buf[200];
+
+	snprintf(buf, sizeof(buf), "%s %u woke it during this wait; %s",
+	    str_of(waiter->comm), waiter->tid, why);
+	return buf;
+}
+
 /* A thread on the chain, by its place, or -1. */
 static int
 on_chain(const struct dctx *x, uint32_t tid)
@@ -375,8 +386,11 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		return 0;
 	/* The request it sent went there: that is the one it waits on. */
 	if (x->nchain > 0 && asked(x->g, x->vx[x->nchain - 1], w->tid)) {
-		if (ev < EV_WAKEUP)
+		if (ev < EV_WAKEUP) {
 			ev = EV_WAKEUP;
+			why = woke_it(vertex_get(x->g, x->vx[x->nchain - 1]),
+			    why);
+		}
 		multi = 0;
 	}
 	if ((j = on_chain(x, w->tid)) >= 0) {

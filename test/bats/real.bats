@@ -103,3 +103,38 @@ during() {
 @test "real, in progress: a ThreadPoolExecutor's caller waits on its worker thread's slow server" {
 	during futures-http
 }
+
+# after CASE: the same, cut after its hang ended.
+after() {
+	local d=$BATS_TEST_TMPDIR/$1-after rc=0 out l
+	need_tracing
+	out=$("$ROOT/test/real/run" "$1" --cut after -o "$d" 2>&1) || rc=$?
+	[ "$rc" != 69 ] || skip "$out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	l=$("$ROOT/test/real/diagnose" "$d")
+	echo "$1: $l"
+	cat "$d/report"
+	[[ " $l " == *" first=yes "* ]]
+	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
+	grep -m1 . "$d/report" | grep -q '^Root cause: '
+}
+
+# Issue 23: a thread that holds a lock across a timed condition wait is
+# asleep on its own timer, the root, named by its thread; never a cycle
+# through the main thread that once woke it.
+condlock() {	# DIR: the case's capture
+	local tid
+	tid=$(sed -n 's/^root_thread_tid=//p' "$1/truth")
+	! grep -q 'circular wait' "$1/report"
+	grep -m1 . "$1/report" | grep -Eq "^Root cause: (probably )?python3 [0-9]+/$tid \\(.*\\): asleep on its own timer in futex"
+}
+
+@test "real, in progress: a thread holds a Python lock across a timed condition wait" {
+	during py-condlock
+	condlock "$BATS_TEST_TMPDIR/py-condlock"
+}
+
+@test "real, after: a thread held a Python lock across a timed condition wait" {
+	after py-condlock
+	condlock "$BATS_TEST_TMPDIR/py-condlock-after"
+}
