@@ -312,11 +312,12 @@ blamed(struct dctx *x, uint32_t tid)
  * culprit, nor anything but the kernel an ancestor of the hung process.
  */
 /*
- * The waiter's request during this wait went to the thread: a strong
- * wake-up out of the waiter's vertex into one of the thread's (a message
- * it sent, a futex it woke).  What it waits for comes back from there: of
- * the sources of a poll set or the holders of an inherited end, the one
- * the hung request depends on.
+ * The waiter's request during this wait went to the thread: a message it
+ * sent, out of the waiter's vertex into one of the thread's.  What it
+ * waits for comes back from there: of the sources of a poll set or the
+ * holders of an inherited end, the one the hung request depends on.  A
+ * bare wake-up is not a request (room made in a pipe, a futex handed
+ * on): it says what the other waited for, not the reverse.
  */
 static int
 asked(struct graph *g, uint64_t waiter, uint32_t tid)
@@ -328,8 +329,7 @@ asked(struct graph *g, uint64_t waiter, uint32_t tid)
 		return 0;
 	for (k = 0; k < g->nl; k++)
 		if (g->l[k].from == waiter && !g->l[k].weak &&
-		    (g->l[k].props & LR_WAKES) &&
-		    !(g->l[k].props & (LR_TIMEOUT | LR_ORDER | LR_FLAG)) &&
+		    strcmp(str_of(g->l[k].rule), "message") == 0 &&
 		    (t = vertex_get(g, g->l[k].to)) != NULL && t->tid == tid)
 			return 1;
 	return 0;
@@ -786,6 +786,54 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	return found;
 }
 
+/* Who sent the kill that began vertex f (its thread's death), or NULL. */
+static struct vertex *
+killer(struct graph *g, const struct vertex *f)
+{
+	int32_t k;
+
+	for (k = f->in; k >= 0; k = g->l[k].next_in)
+		if (strcmp(str_of(g->l[k].rule), "signal") == 0 &&
+		    g->l[k].from != 0 && !g->l[k].weak)
+			return vertex_get(g, g->l[k].from);
+	return NULL;
+}
+
+/* The thread of vertex f dies there: it is the thread's exit. */
+static int
+dies(const struct vertex *f)
+{
+	return f != NULL && strcmp(str_of(f->ended_by), VE_EXIT) == 0;
+}
+
+/*
+ * A wait ended from outside: the death of the peer it waited on (the
+ * pipe's reader gone, EPIPE; the socket's peer closed by its exit), which
+ * says who it waited on and not who should have acted; the path back from
+ * that death leads to whoever killed it, who ended the circle, not to
+ * its cause.  1 if it blamed the peer; says how it ended, for the hang.
+ */
+static int
+peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *f = vertex_get(g, l->from), *k;
+	char why[200], by[120] = "";
+	uint64_t u;
+
+	if (!dies(f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
+		return 0;
+	if ((k = killer(g, f)) != NULL)
+		snprintf(by, sizeof(by), ", killed by %s %u/%u", str_of(k->comm),
+		    k->pid, k->tid);
+	if (depth == 0)
+		snprintf(x->d->ended, sizeof(x->d->ended), "ended by the death "
+		    "of %s %u%s", str_of(f->comm), f->pid, by);
+	snprintf(why, sizeof(why), "its death ended the wait of %s %u%s: "
+	    "it was what that wait was on", str_of(v->comm), v->tid, by);
+	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 static int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -793,7 +841,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	struct vertex *v = vertex_get(x->g, id);
 	const char *sys = str_of(v->last_sys);
 	uint64_t waker = 0, base = 0, rank = 1;
-	struct link *l, *ended_by = NULL;
+	struct link *l = NULL, *ended_by = NULL;
 	int pi;
 
 	/*
@@ -812,9 +860,25 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		return 1;
 	}
 
-	/* A wait that ended by a peer shows its own wake-up path. */
+	/*
+	 * A wait that ended by a peer shows its own wake-up path, but a kill
+	 * that ended it (the thread dies next) says nothing of what it
+	 * waited on: that is for the other evidence.
+	 */
 	if (link_into_next(x->g, id, &l) && l->from != 0 &&
-	    !(l->props & LR_TIMEOUT)) {
+	    strcmp(str_of(l->rule), "signal") == 0 &&
+	    dies(vertex_get(x->g, vertex_next(x->g, id)))) {
+		if (depth == 0)
+			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
+			    "kill from %s %u/%u", str_of(vertex_get(x->g,
+			    l->from)->comm), vertex_get(x->g, l->from)->pid,
+			    vertex_get(x->g, l->from)->tid);
+		l = NULL;
+	}
+	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT) &&
+	    peer_died(x, id, l, depth))
+		return 1;
+	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT)) {
 		waker = l->from;
 		ended_by = l;
 	} else if (v->lock) {

@@ -227,8 +227,8 @@ report_text(struct graph *g, const struct spin_rec *s,
 	fputc('\n', fp);
 	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
 		fprintf(fp, "Root cause: a circular wait (%s), each thread "
-		    "waiting for the next\n", evidence_name(chain_evidence(d,
-		    first)));
+		    "waiting for the next%s%s\n", evidence_name(chain_evidence(d,
+		    first)), d->ended[0] ? "; " : "", d->ended);
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
 		headline(g, d, first, fp);
@@ -242,9 +242,10 @@ report_text(struct graph *g, const struct spin_rec *s,
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
 		    d->note[0] ? d->note : s->class->name);
 	describe_vertex(g, s->vertex, desc, sizeof(desc));
-	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class->name,
+	fprintf(fp, "\nHang: %s\n      %s, %s%s%s\n", desc, s->class->name,
 	    strcmp(s->ended, VE_OPEN) == 0 ?
-	    "still going on when the trace ended" : s->ended);
+	    "still going on when the trace ended" : s->ended,
+	    d->ended[0] ? "; " : "", d->ended);
 	nhop = first >= 0 ? chain_of(d, first, hop, ARRAY_LEN(hop)) : 0;
 	for (i = 0, k = 0; i < d->nc; i++) {
 		for (j = 0; j < nhop && hop[j] != i; j++)

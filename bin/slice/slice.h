@@ -157,6 +157,7 @@ struct diagnosis {
 	int		 auto_steps;	/* the automatic slice's length */
 	int		 found;		/* a cause beyond waiting: exit 0 */
 	char		 note[300];
+	char		 ended[160];	/* how the hang ended, from outside */
 };
 void		 diagnose(struct graph *, const struct spin_rec *,
 		    uint64_t threshold, int interactive, struct diagnosis *);

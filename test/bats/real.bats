@@ -138,3 +138,21 @@ condlock() {	# DIR: the case's capture
 	after py-condlock
 	condlock "$BATS_TEST_TMPDIR/py-condlock-after"
 }
+
+# Issue 23: the deadlock subprocess warns of (parent and cat each blocked
+# writing the other's full pipe), killed by a timer thread: while it
+# lasts the kernel says it is a circular wait; after, cat's death ended
+# the parent's wait, and the report says who killed it, never the timer
+# as the cause.
+@test "real, in progress: a Python parent and cat deadlocked on each other's full pipe" {
+	during py-pipe-deadlock
+	grep -q '^Root cause: a circular wait (the kernel says)' "$BATS_TEST_TMPDIR/py-pipe-deadlock/report"
+}
+
+@test "real, after: a deadlock on each other's full pipe, ended by killing cat" {
+	local d=$BATS_TEST_TMPDIR/py-pipe-deadlock-after child
+	after py-pipe-deadlock
+	child=$(sed -n 's/^root_pid=//p' "$d/truth")
+	grep -q "^      LongWait, wakeup; ended by the death of cat $child, killed by python3 " "$d/report"
+	grep -m1 . "$d/report" | grep -Eq "^Root cause: (a circular wait .*|cat $child \\(a wake-up\\): its death ended the wait)"
+}

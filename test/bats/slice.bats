@@ -640,3 +640,64 @@ rounds() {
 	echo "$out"
 	[[ "$out" == "Root cause: backend 2 (the kernel says): asleep on its own timer in poll for 1.1 s, which ended it;"* ]]
 }
+
+# Parent 1 and child 2 each blocked writing the other's full pipe (the
+# child read the parent's data, then blocked writing its output); the
+# parent's timer thread 3 kills the child after 3 s, and the parent's
+# write fails (EPIPE).
+killed() {
+	stream <<-EOS
+	task,100,1,1,parent
+	task,100,1,3,parent
+	task,100,2,2,child
+	event,960000000,1,1,,0,sys_enter,-,1,write,0x4,0x0,0x10000
+	event,960000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,980000000,2,2,,1,sys_enter,-,0,read,0x0,0x0,0x10000
+	event,980000100,2,2,,1,waking,-,1,1,0,parent
+	event,980000200,2,2,,1,sys_exit,-,0,read,65536
+	event,985000000,1,1,,0,sys_exit,-,1,write,65536
+	event,990000000,2,2,,1,sys_enter,-,1,write,0x1,0x0,0x10000
+	event,990000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,995000000,1,3,,0,sys_enter,-,202,futex,0x3000,0x89,0x0,0x7f00,0x0,0xffffffff
+	event,995000050,1,3,,0,hrtimer_start,-,0xabc,hrtimer_wakeup,3995000000,3995000000,0
+	event,995000100,1,3,,0,switch,-,S,0,0,swapper/0
+	event,1000000000,1,1,,0,sys_enter,-,1,write,0x4,0x0,0x10000
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,3995000000,0,0,,0,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,3995000000
+	event,3995000100,0,0,,0,waking,h,1,3,0,parent
+	event,3995000150,0,0,,0,hrtimer_expire_exit,h,0xabc
+	event,3995000200,0,0,,0,switch,-,R,1,3,parent
+	event,3995000300,1,3,,0,sys_exit,-,202,futex,-110
+	event,3995000400,1,3,,0,sys_enter,-,62,kill,0x2,0x9
+	event,3995000500,1,3,,0,waking,-,2,2,1,child
+	event,3995000600,1,3,,0,signal_generate,-,9,2,2,child,0,1,0
+	event,3995000700,1,3,,0,sys_exit,-,62,kill,0
+	event,3995000800,1,3,,0,sys_enter,-,202,futex,0x3100,0x80,0x0,0x0,0x0,0x0
+	event,3995000900,1,3,,0,switch,-,S,0,0,swapper/0
+	event,3995100000,2,2,,1,sys_exit,-,1,write,-512
+	event,3995100100,2,2,,1,signal_deliver,-,9,0,0x0,0x0
+	event,3995100200,2,2,,1,exit,-,child,1
+	event,3995100300,2,2,,1,waking,-,1,1,0,parent
+	event,3995100400,2,2,,1,switch,-,Z,1,1,parent
+	event,3995200000,1,1,,0,sys_exit,-,1,write,-32
+	event,3995300000,1,1,,0,sys_enter,-,39,getpid
+	event,3995300100,1,1,,0,sys_exit,-,39,getpid,1
+	event,5000000000,1,1,,0,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a wait ended by its peer's death names the peer, and who killed it, not the killer's timer" {
+	out=$(killed | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == "Root cause: child 2 (a wake-up): its death ended the wait of parent 1, killed by parent 1/3: it was what that wait was on" ]]
+	grep -q '^Wait chain: parent 1 → child 2$' <<<"$out"
+	grep -q '^      LongWait, wakeup; ended by the death of child 2, killed by parent 1/3$' <<<"$out"
+	# Dead of its own accord, nobody killed it.
+	out=$(killed | sed -e '/,kill,/d' -e '/,signal_generate,/d' -e '/,signal_deliver,/d' |
+	    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	grep -q '^      LongWait, wakeup; ended by the death of child 2$' <<<"$out"
+}
