@@ -701,3 +701,13 @@ killed() {
 	echo "$out"
 	grep -q '^      LongWait, wakeup; ended by the death of child 2$' <<<"$out"
 }
+
+@test "slice: an imported ftrace of a flock hang, no snapshot: no circular wait, no process 0" {
+	out=$(gzip -dc "$ROOT/test/bats/ftrace/flock-wait.txt.gz" |
+	    argus-import -Z -f ftrace 2>/dev/null | argus-segment -q | argus-link -q | argus-spin -q --tid 15967 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	[[ "$out" != *"circular wait"* ]]
+	! grep -Eq '(^|[ (])0/[0-9]' <<<"$out"
+	grep -Eq '^Wait chain: flock 15967 → flock 15953( → sleep 15955)?$' <<<"$out"
+}
