@@ -40,6 +40,7 @@ struct dctx {
 	uint8_t		 ev[MAX_CHAIN];		/* how sure it is the one before */
 	uint8_t		 multi[MAX_CHAIN];	/* waits on it, among others */
 	uint64_t	 vx[MAX_CHAIN];		/* each one's stuck vertex */
+	uint8_t		*woke;		/* by place in g->v: it woke another */
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 };
@@ -119,17 +120,46 @@ overlap(const struct vertex *w, uint64_t hb, uint64_t he)
 static int	 same_wait(const struct vertex *, const struct vertex *, int);
 
 /*
+ * Whether vertex w woke another thread: progress, the thread's own work
+ * done.  One pass over the links, the first time it is asked.
+ */
+static int
+woke_another(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	struct vertex *f, *t;
+	int32_t k;
+
+	if (x->woke == NULL) {
+		x->woke = xcalloc(g->nv + 1, 1);
+		for (k = 0; k < g->nl; k++)
+			if ((g->l[k].props & LR_WAKES) &&
+			    !(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+			    g->l[k].from != 0 &&
+			    (f = vertex_get(g, g->l[k].from)) != NULL &&
+			    (t = vertex_get(g, g->l[k].to)) != NULL &&
+			    f->tid != t->tid)
+				x->woke[f - g->v] = 1;
+	}
+	return x->woke[w - g->v];
+}
+
+/*
  * The earlier round of a periodic wait that vertex w goes on with: the
  * same wait (call and object), which its own timer ended, and nothing
- * between but waiting again (a lock manager's deadlock check, a timed
- * wait in a loop).  0 if w starts a wait of its own.
+ * between but waiting again, waking nobody (a lock manager's deadlock
+ * check, a timed wait in a loop).  0 if w starts a wait of its own, or
+ * did its work first (a timer's action: what the timer was for).
  */
 static uint64_t
-round_before(struct graph *g, const struct vertex *w)
+round_before(struct dctx *x, const struct vertex *w)
 {
+	struct graph *g = x->g;
 	struct vertex *p;
 	int32_t k;
 
+	if (woke_another(x, w))
+		return 0;
 	for (k = w->in; k >= 0; k = g->l[k].next_in)
 		if ((g->l[k].props & LR_TIMEOUT) && g->l[k].from != 0 &&
 		    (p = vertex_get(g, g->l[k].from)) != NULL &&
@@ -158,7 +188,7 @@ stuck(struct dctx *x, uint32_t tid)
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
 		o = overlap(w, x->hb, x->he);
-		run = run > 0 && round_before(x->g, w) != 0 ? run + o : o;
+		run = run > 0 && round_before(x, w) != 0 ? run + o : o;
 		if (run > most) {
 			most = run;
 			best = id;
@@ -241,8 +271,9 @@ enum tstate {
 };
 
 static enum tstate
-state_of(const struct graph *g, const struct vertex *w)
+state_of(struct dctx *x, const struct vertex *w)
 {
+	const struct graph *g = x->g;
 	uint64_t dur = w->end - w->begin;
 	const char *sys = str_of(w->last_sys);
 	struct snapwait sw;
@@ -267,7 +298,7 @@ state_of(const struct graph *g, const struct vertex *w)
 	 * its object, and its timer only checks on it.
 	 */
 	if (w->last_sys != 0 && snap && !sw.sockets && !sw.clients &&
-	    sw.timed && round_before((struct graph *)g, w) == 0)
+	    sw.timed && round_before(x, w) == 0)
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
@@ -375,7 +406,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	struct vertex *w = vertex_get(x->g, u);
 	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
-	enum tstate st = state_of(x->g, w);
+	enum tstate st = state_of(x, w);
 	struct culprit *c;
 	struct link *l;
 	int j, k, ci, found;
@@ -539,8 +570,13 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 			ev = EV_GUESS;
 		if (j < i || (u = stuck(x, w->tid)) == 0)
 			continue;
-		found |= blame_ev(x, u, why, depth, i > 0 &&
-		    p->s[i - 1].via != NULL && !p->s[i - 1].via->weak, ev, 0);
+		/*
+		 * The first step is the waker itself: as sure as the wake-up
+		 * that ended the wait (a relay idle in its loop that did wake
+		 * the hung thread is on the chain).
+		 */
+		found |= blame_ev(x, u, why, depth, i > 0 ? p->s[i - 1].via !=
+		    NULL && !p->s[i - 1].via->weak : ev0 >= EV_WAKEUP, ev, 0);
 	}
 	return found;
 }
@@ -1068,4 +1104,5 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	/* The automatic slice of the same start, for comparison. */
 	ranked_baseline(g, s->vertex, 1, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
+	free(x.woke);
 }
