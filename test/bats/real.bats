@@ -156,3 +156,20 @@ condlock() {	# DIR: the case's capture
 	grep -q "^      LongWait, wakeup; ended by the death of cat $child, killed by python3 " "$d/report"
 	grep -m1 . "$d/report" | grep -Eq "^Root cause: (a circular wait .*|cat $child \\(a wake-up\\): its death ended the wait)"
 }
+
+# Issue 23: cut 1.3 s into a row lock wait, after PostgreSQL's lock
+# manager woke the waiting backend on its own timer (deadlock_timeout,
+# 1 s) and it waited again for the same lock: one wait, followed to the
+# session that holds the row, not the waiting backend's timer.
+@test "real, in progress: a PostgreSQL row lock wait cut after its deadlock check" {
+	local d=$BATS_TEST_TMPDIR/pg-rowlock-1.3 rc=0 out l
+	need_tracing
+	out=$("$ROOT/test/real/run" pg-rowlock --cut during --at 1.3 -o "$d" 2>&1) || rc=$?
+	[ "$rc" != 69 ] || skip "$out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	l=$("$ROOT/test/real/diagnose" "$d")
+	echo "pg-rowlock: $l"
+	cat "$d/report"
+	[[ " $l " == *" first=yes "* ]]
+	! grep -q 'until its own timeout' "$d/report"
+}
