@@ -351,16 +351,25 @@ blamed(struct dctx *x, uint32_t tid)
  * on): it says what the other waited for, not the reverse.
  */
 static int
-asked(struct graph *g, uint64_t waiter, uint32_t tid)
+asked(struct dctx *x, int at, uint32_t tid)
 {
-	struct vertex *t;
+	struct graph *g = x->g;
+	struct vertex *w = vertex_get(g, x->vx[at]), *f, *t;
+	uint32_t message = str_id("message");
+	uint64_t since;
 	int32_t k;
 
-	if (waiter == 0)
+	if (w == NULL)
 		return 0;
+	/* The hung thread's wait is its whole span, from its first vertex. */
+	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
+	    f->begin < w->begin ? f->begin : w->begin;
 	for (k = 0; k < g->nl; k++)
-		if (g->l[k].from == waiter && !g->l[k].weak &&
-		    strcmp(str_of(g->l[k].rule), "message") == 0 &&
+		if (g->l[k].rule == message && !g->l[k].weak &&
+		    g->l[k].from != 0 &&
+		    (f = vertex_get(g, g->l[k].from)) != NULL &&
+		    f->tid == w->tid && f->begin >= since &&
+		    f->begin <= w->begin &&
 		    (t = vertex_get(g, g->l[k].to)) != NULL && t->tid == tid)
 			return 1;
 	return 0;
@@ -416,7 +425,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	    ancestor(x, w)))
 		return 0;
 	/* The request it sent went there: that is the one it waits on. */
-	if (x->nchain > 0 && asked(x->g, x->vx[x->nchain - 1], w->tid)) {
+	if (x->nchain > 0 && asked(x, x->nchain - 1, w->tid)) {
 		if (ev < EV_WAKEUP) {
 			ev = EV_WAKEUP;
 			why = woke_it(vertex_get(x->g, x->vx[x->nchain - 1]),
