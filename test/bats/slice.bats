@@ -711,3 +711,43 @@ killed() {
 	! grep -Eq '(^|[ (])0/[0-9]' <<<"$out"
 	grep -Eq '^Wait chain: flock 15967 → flock 15953( → sleep 15955)?$' <<<"$out"
 }
+
+# Client 1's wait is ended by relay 2, idle in epoll_wait between
+# messages, which backend 3 woke when its sleep ended: every relay on the
+# path is in the chain.
+relay() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,2,relay
+	task,100,3,3,backend
+	event,800000000,3,3,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,800000100,3,3,,1,switch,-,S,0,0,swapper/1
+	event,900000000,2,2,,0,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0xffffffff
+	event,900000100,2,2,,0,switch,-,S,0,0,swapper/0
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x3,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,4000000000,0,0,,1,waking,h,3,3,1,backend
+	event,4000000050,0,0,,1,switch,-,R,3,3,backend
+	event,4000000100,3,3,,1,sys_exit,-,230,clock_nanosleep,0
+	event,4000000200,3,3,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,4000000300,3,3,,1,waking,-,2,2,0,relay
+	event,4000000400,3,3,,1,sys_exit,-,44,sendto,1
+	event,4000000500,3,3,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,4000000600,3,3,,1,switch,-,S,2,2,relay
+	event,4000000700,2,2,,1,sys_exit,-,232,epoll_wait,1
+	event,4000000800,2,2,,1,sys_enter,-,44,sendto,0x6,0x0,0x1
+	event,4000000900,2,2,,1,waking,-,1,1,0,client
+	event,4000001000,2,2,,1,sys_exit,-,44,sendto,1
+	event,4000001100,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0xffffffff
+	event,4000001200,2,2,,1,switch,-,S,1,1,client
+	event,4000001300,1,1,,1,sys_exit,-,7,poll,1
+	event,5000000000,1,1,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a relay idle in its event loop that ended the wait is in the wait chain" {
+	out=$(relay | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: backend 3 (a wake-up): asleep on its own timer in clock_nanosleep for 3.2 s;"* ]]
+	grep -q '^Wait chain: client 1 → relay 2 → backend 3$' <<<"$out"
+}
