@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "show.h"
 #include "similar/similar.h"
 
 static const char usage[] =
@@ -111,7 +112,7 @@ rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
 	if (n == 0) {
 		warnx_("no baseline for %s %u/%u vertex %llu (%s): none of "
 		    "%zu earlier vertices is both alike (score >= %.2f) and "
-		    "short and ended by a peer", t->comm, sp->pid, sp->tid,
+		    "short and ended by a peer", show(t->comm), sp->pid, sp->tid,
 		    (unsigned long long)sp->vertex, sp->class->name, earlier,
 		    min_score);
 		free(c);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "show.h"
 #include "spin/spin.h"
 
 static const char head[] =
@@ -174,7 +175,7 @@ main(int argc, char *argv[])
 	if (when == NO_TIME)
 		episodes_long(t, &o);
 	else if (!episodes_at(t, when, &o))
-		warnx_("%s %u/%u has no vertex at %llu%s", t->comm, t->pid,
+		warnx_("%s %u/%u has no vertex at %llu%s", show(t->comm), t->pid,
 		    t->tid, (unsigned long long)when,
 		    m.at.set ? "" : " (the last argus-mark)");
 	e = episodes(&n);
@@ -183,8 +184,8 @@ main(int argc, char *argv[])
 	report_summary(out, last, n, e);
 	if (n == 0 && when == NO_TIME) {
 		longest_vertex(t, what, sizeof(what));
-		warnx_("no episode of %s %u/%u as long as %.3f s: %s", t->comm,
-		    t->pid, t->tid, o.threshold / 1e9, what);
+		warnx_("no episode of %s %u/%u as long as %.3f s: %s",
+		    show(t->comm), t->pid, t->tid, o.threshold / 1e9, what);
 	}
 	writer_close(out);
 	source_close(src);

@@ -21,6 +21,7 @@
 
 #include "event.h"
 #include "graph.h"
+#include "show.h"
 #include "util.h"
 
 static const char usage[] =
@@ -573,7 +574,7 @@ by_type(int col)
 static void
 header(uint64_t span, size_t nthreads, size_t nprocs)
 {
-	char a[48], b[48], item[64];
+	char a[48], b[48], item[SHOW_SIZE(24) + 24];
 	uint64_t busy = 0, n;
 	struct thread *t;
 	size_t i;
@@ -589,13 +590,14 @@ header(uint64_t span, size_t nthreads, size_t nprocs)
 	printf("span     %s to %s%s, %.3f s\n", a, b, wall_set ? "" : " ns",
 	    span / 1e9);
 	if (meta.source[0] || meta.program[0]) {
-		printf("source   %s", meta.source[0] ? meta.source : "-");
+		printf("source   %s", meta.source[0] ? show(meta.source) :
+		    "-");
 		if (meta.host[0])
-			printf(" on %s", meta.host);
+			printf(" on %s", show(meta.host));
 		if (meta.kernel[0])
-			printf(", %s", meta.kernel);
+			printf(", %s", show(meta.kernel));
 		if (meta.program[0])
-			printf(" (%s)", meta.program);
+			printf(" (%s)", show(meta.program));
 		printf("\n");
 	}
 	for (t = threads; t != NULL; t = t->hh.next)
@@ -614,7 +616,7 @@ header(uint64_t span, size_t nthreads, size_t nprocs)
 	if (nkinds > 0) {
 		col = printf("records ");
 		for (i = 0; i < nkinds; i++) {
-			snprintf(item, sizeof(item), "%.23s %llu", kinds[i].name,
+			snprintf(item, sizeof(item), "%s %llu", show(kinds[i].name),
 			    (unsigned long long)kinds[i].n);
 			if (i == 0)
 				col += printf(" %s", item);
@@ -709,14 +711,14 @@ largest(const void *a, const void *b)
 static const char *
 who(const struct thread *t)
 {
-	static char buf[64];
+	static char buf[SHOW_SIZE(COMM_LEN) + 32];
 
 	if (t->pid != 0)
-		snprintf(buf, sizeof(buf), "%s %u/%u", t->comm[0] ? t->comm :
-		    "?", t->pid, t->tid);
+		snprintf(buf, sizeof(buf), "%s %u/%u", t->comm[0] ?
+		    show(t->comm) : "?", t->pid, t->tid);
 	else
-		snprintf(buf, sizeof(buf), "%s ?/%u", t->comm[0] ? t->comm :
-		    "?", t->tid);
+		snprintf(buf, sizeof(buf), "%s ?/%u", t->comm[0] ?
+		    show(t->comm) : "?", t->tid);
 	return buf;
 }
 
@@ -736,7 +738,8 @@ row(enum table tab, const struct thread *t, uint64_t span)
 	case BY_BLOCKED:
 		printf("%12.3f  %6llu  %12.3f  %-32s %s%s%s\n", MS(t->blocked),
 		    (unsigned long long)t->waits, MS(t->longest), who(t),
-		    t->longest_in[0] || !t->longest_open ? t->longest_in : "",
+		    t->longest_in[0] || !t->longest_open ?
+		    show(t->longest_in) : "",
 		    t->longest_in[0] && t->longest_open ? ", " : "",
 		    t->longest_open ? "still waiting" :
 		    t->longest_in[0] ? "" : "-");

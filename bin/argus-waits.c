@@ -21,6 +21,7 @@
 #include "event.h"
 #include "graph.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 static const char usage[] =
@@ -166,13 +167,14 @@ print(const struct wait *w)
 {
 	const struct wv *e = w->next;
 	const struct thread *from;
-	char who[64], by[192], how[128] = "";
+	char who[128], by[384], how[256] = "";
 
-	snprintf(who, sizeof(who), "%s %u/%u", w->t->comm, w->t->pid,
+	snprintf(who, sizeof(who), "%s %u/%u", show(w->t->comm), w->t->pid,
 	    w->t->tid);
 	if (e != NULL)
-		snprintf(how, sizeof(how), "%s%s%s%s", e->rule,
-		    e->label[0] ? " " : "", e->label, e->weak ? ", weak" : "");
+		snprintf(how, sizeof(how), "%s%s%s%s", show(e->rule),
+		    e->label[0] ? " " : "", show(e->label),
+		    e->weak ? ", weak" : "");
 	if (w->next == NULL)
 		snprintf(by, sizeof(by), "still waiting");
 	else if (!e->cause)
@@ -183,9 +185,9 @@ print(const struct wait *w)
 	else
 		snprintf(by, sizeof(by), "%s %u/%u (%s)",
 		    (from = thread_find(e->from_tid)) != NULL && from->comm[0] ?
-		    from->comm : "?", e->from_pid, e->from_tid, how);
+		    show(from->comm) : "?", e->from_pid, e->from_tid, how);
 	printf("%10.3f s  %-32s %-16s %s\n", w->len / 1e9, who,
-	    w->v->call[0] ? w->v->call : "-", by);
+	    w->v->call[0] ? show(w->v->call) : "-", by);
 }
 
 /*

@@ -4,6 +4,7 @@
 
 #include "event.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 static const char *const names[E_NTYPES] = {
@@ -82,7 +83,7 @@ note_meta(const struct record *rec)
 	    n > MAX_CPUS)
 		diex(EX_DATAERR, "%s:%lu: meta cpus: expected 1 to %d, got "
 		    "'%s'", rec->file, rec->line, MAX_CPUS,
-		    record_str(rec, COL_FIRST_OWN + 1));
+		    show(record_str(rec, COL_FIRST_OWN + 1)));
 	if (n > stream_cpus)
 		stream_cpus = n;
 }
@@ -182,7 +183,7 @@ event_u64(const struct event *ev, int arg)
 	if (*s == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
-		    etype_name(ev->type), arg + 1, s);
+		    etype_name(ev->type), arg + 1, show(s));
 	return v;
 }
 
@@ -212,7 +213,7 @@ event_i64(const struct event *ev, int arg)
 	if (*s == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
-		    etype_name(ev->type), arg + 1, s);
+		    etype_name(ev->type), arg + 1, show(s));
 	return v;
 }
 

@@ -6,6 +6,7 @@
 
 #include "graph.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 /*
@@ -168,9 +169,9 @@ bad(const struct record *rec, const char *fmt, const char *what)
 {
 	char msg[160];
 
-	snprintf(msg, sizeof(msg), fmt, what);
+	snprintf(msg, sizeof(msg), fmt, show(what));
 	diex(EX_DATAERR, "%s:%lu: %s record: %s", rec->file, rec->line,
-	    rec->f[COL_KIND], msg);
+	    show(rec->f[COL_KIND]), msg);
 }
 
 /* The thread a record is about: a vertex, a link's TO... 0 if none. */
@@ -560,7 +561,7 @@ wall_learn(const struct record *rec)
 	off = strtoll(v, &end, 10);
 	if (*v == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: meta %s: '%s' is not a number",
-		    rec->file, rec->line, META_WALLCLOCK, v);
+		    rec->file, rec->line, META_WALLCLOCK, show(v));
 	wall_offset = off;
 	wall_set = 1;
 }

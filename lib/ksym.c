@@ -11,6 +11,7 @@
 
 #include "event.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 struct ksym {
@@ -59,7 +60,7 @@ ksym_learn(const struct record *rec)
 		return 0;
 	if (!parse_addr(record_str(rec, KC_ADDRESS), &addr))
 		diex(EX_DATAERR, "%s:%lu: ksym: '%s' is not a 0x address",
-		    rec->file, rec->line, record_str(rec, KC_ADDRESS));
+		    rec->file, rec->line, show(record_str(rec, KC_ADDRESS)));
 	if (*(name = record_str(rec, KC_NAME)) == '\0')
 		diex(EX_DATAERR, "%s:%lu: ksym %s: no name", rec->file,
 		    rec->line, rec->f[KC_ADDRESS]);

@@ -24,6 +24,7 @@
 #include <csv.h>
 #include <zlib.h>
 
+#include "show.h"
 #include "util.h"
 
 /* The fuzz build makes it tiny: then small inputs cross every refill. */
@@ -549,7 +550,7 @@ check_version(struct reader *r, const struct record *rec)
 
 	if (!record_u64_opt(rec, 1, &v) || v != STREAM_VERSION)
 		bad(r, rec->line, "record stream version '%s' is not supported "
-		    "(this build reads version %d)", record_str(rec, 1),
+		    "(this build reads version %d)", show(record_str(rec, 1)),
 		    STREAM_VERSION);
 	r->seen_header = 1;
 }
@@ -638,7 +639,8 @@ reader_next(struct reader *r, struct record *rec)
 		if (rec->nf > COL_TIME && rec->f[COL_TIME][0] != '\0' &&
 		    !record_u64_opt(rec, COL_TIME, &rec->time))
 			bad(r, first, "malformed record: time '%s' is not an "
-			    "integer count of nanoseconds", rec->f[COL_TIME]);
+			    "integer count of nanoseconds",
+			    show(rec->f[COL_TIME]));
 		return 1;
 	}
 }
@@ -671,7 +673,8 @@ record_u64(const struct record *rec, size_t col)
 	if (!record_u64_opt(rec, col, &v))
 		diex(EX_DATAERR, "%s:%lu: %s record: column %zu: expected an "
 		    "unsigned integer, got '%s'", rec->file, rec->line,
-		    rec->nf ? rec->f[0] : "?", col + 1, record_str(rec, col));
+		    rec->nf ? show(rec->f[0]) : "?", col + 1,
+		    show(record_str(rec, col)));
 	return v;
 }
 
@@ -689,7 +692,8 @@ record_pid(const struct record *rec, size_t col)
 	if (!record_u64_opt(rec, col, &v) || v > UINT32_MAX)
 		diex(EX_DATAERR, "%s:%lu: %s record: column %zu: expected a "
 		    "process id, got '%s'", rec->file, rec->line,
-		    rec->nf ? rec->f[0] : "?", col + 1, record_str(rec, col));
+		    rec->nf ? show(rec->f[0]) : "?", col + 1,
+		    show(record_str(rec, col)));
 	return v;
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "show.h"
 #include "util.h"
 #include "waits.h"
 
@@ -77,7 +78,7 @@ static void
 bad(const struct record *rec, const char *what, const char *val)
 {
 	diex(EX_DATAERR, "%s:%lu: %s record: %s '%s'", rec->file, rec->line,
-	    rec->f[COL_KIND], what, val);
+	    show(rec->f[COL_KIND]), what, show(val));
 }
 
 static uint64_t

@@ -17,6 +17,7 @@
 
 #include "graph.h"
 #include "porcelain.h"
+#include "show.h"
 
 static const char usage[] =
 "usage: argus demo [SCENARIO]\n"
@@ -178,7 +179,7 @@ demo(int argc, char *argv[])
 	truth(tfile, "root_comm", rc, sizeof(rc));
 	truth(tfile, "root_function", rf, sizeof(rf));
 	printf("\nThe scenario's own account: %s hung because of %s (thread %s, "
-	    "in %s).\n", vc, rc, r, rf);
+	    "in %s).\n", show(vc), show(rc), show(r), show(rf));
 	if (ret != 0 || !blamed(graph, strtoul(r, NULL, 10), rf, &in_function)) {
 		printf("Argus did not name it.  The trace and the graph are in "
 		    "%s.\n", dir);

@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 
+#include "show.h"
 #include "similar.h"
 
 char *
@@ -66,9 +67,9 @@ report_baseline(struct writer *w, const struct spin_rec *sp,
 	baseline_write(w, &b);
 	if (to_stderr)
 		fprintf(stderr, "argus-similar: %s %u/%u vertex %llu: "
-		    "baseline %d: vertex %llu, score %.3f: %s\n", t->comm,
+		    "baseline %d: vertex %llu, score %.3f: %s\n", show(t->comm),
 		    sp->pid, sp->tid, (unsigned long long)sp->vertex, rank,
-		    (unsigned long long)v->id, c->s.total, reason);
+		    (unsigned long long)v->id, c->s.total, show(reason));
 }
 
 void

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "show.h"
 #include "slice.h"
 
 static enum ask_mode	 mode;
@@ -211,8 +212,9 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 			describe_vertex(g, cand[i]->from, desc, sizeof(desc));
 			fprintf(tty, "  [%d] %s %s%s%s: %s\n", i + 1,
 			    cand[i]->weak ? "weak" : "strong",
-			    str_of(cand[i]->rule), *str_of(cand[i]->label) ?
-			    " " : "", str_of(cand[i]->label), desc);
+			    show(str_of(cand[i]->rule)),
+			    *str_of(cand[i]->label) ? " " : "",
+			    show(str_of(cand[i]->label)), desc);
 		}
 	}
 	for (;;) {

@@ -20,6 +20,7 @@
 
 #include <uthash.h>
 
+#include "show.h"
 #include "slice.h"
 
 #define CHAIN_RULE	"blocks"	/* the chain's edges, in both formats */
@@ -154,12 +155,12 @@ export_add(struct export *x, struct graph *g, const struct spin_rec *sp,
 	const struct step *s;
 	size_t first = x->nspans, n;
 	uint64_t b = UINT64_MAX, e = 0;
-	char hang[160];
+	char hang[SHOW_SIZE(16) + 96];
 	int i, j, k;
 
 	x->g = g;
 	snprintf(hang, sizeof(hang), "the hang of %s %u/%u, vertex %llu",
-	    sp->comm, sp->pid, sp->tid, (unsigned long long)sp->vertex);
+	    show(sp->comm), sp->pid, sp->tid, (unsigned long long)sp->vertex);
 	for (i = 0; i < d->nc; i++) {
 		if (vertex_get(g, d->c[i].vertex) == NULL)
 			continue;
@@ -216,6 +217,24 @@ fill(unsigned r)
 	    r & (1u << RK_ROOT) ? "salmon" : "khaki";
 }
 
+/*
+ * Text shown in a DOT string or comment: names are already shown
+ * (show.h), so only the quote, the backslash (which Graphviz reads as an
+ * escape: \N is the node's name, \l a line break) and the end of a
+ * comment remain.
+ */
+static void
+dot_put(FILE *fp, const char *s, int comment)
+{
+	for (; *s != '\0'; s++)
+		if (comment && s[0] == '*' && s[1] == '/')
+			fputs("*\\/", fp);
+		else if (!comment && (*s == '"' || *s == '\\'))
+			fprintf(fp, "\\%c", *s);
+		else
+			fputc(*s, fp);
+}
+
 static void
 write_dot(struct export *x)
 {
@@ -227,18 +246,19 @@ write_dot(struct export *x)
 	fprintf(x->fp, "digraph argus {\n\trankdir=RL;\n"
 	    "\tnode [shape=box];\n");
 	for (h = 0; h < x->nhangs; h++) {
-		fprintf(x->fp, "\t/* %s */\n", x->hangs[h]);
+		fputs("\t/* ", x->fp);
+		dot_put(x->fp, x->hangs[h], 1);
+		fputs(" */\n", x->fp);
 		for (n = x->nodes; n != NULL; n = n->hh.next) {
 			if (n->hang != h)
 				continue;
 			describe_vertex(x->g, n->id, desc, sizeof(desc));
-			for (char *c = desc; *c; c++)
-				if (*c == '"' || *c == '\\')
-					*c = '\'';
 			roles(n->roles, role, sizeof(role));
-			fprintf(x->fp, "\tv%llu [label=\"%s%s%s\"",
+			fprintf(x->fp, "\tv%llu [label=\"%s%s",
 			    (unsigned long long)n->id, role,
-			    *role ? "\\n" : "", desc);
+			    *role ? "\\n" : "");
+			dot_put(x->fp, desc, 0);
+			fputc('"', x->fp);
 			if (n->roles)
 				fprintf(x->fp, ", style=filled, fillcolor=%s",
 				    fill(n->roles));
@@ -247,10 +267,12 @@ write_dot(struct export *x)
 		for (e = x->edges; e != NULL; e = e->hh.next) {
 			if (e->hang != h)
 				continue;
-			fprintf(x->fp, "\tv%llu -> v%llu [label=\"%s\"%s];\n",
+			fprintf(x->fp, "\tv%llu -> v%llu [label=\"",
 			    (unsigned long long)e->k.from,
-			    (unsigned long long)e->k.to, str_of(e->k.rule),
-			    e->l == NULL ? ", style=bold, color=red" :
+			    (unsigned long long)e->k.to);
+			dot_put(x->fp, show(str_of(e->k.rule)), 0);
+			fprintf(x->fp, "\"%s];\n", e->l == NULL ?
+			    ", style=bold, color=red" :
 			    e->l->weak ? ", style=dashed" : "");
 		}
 	}

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "show.h"
 #include "slice.h"
 
 void
@@ -18,13 +19,13 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 		return;
 	}
 	n = snprintf(buf, size, "%s %u/%u vertex %llu at +%.3fs, %.1f ms "
-	    "(%.0f%% on CPU)", str_of(v->comm), v->pid, v->tid,
+	    "(%.0f%% on CPU)", show(str_of(v->comm)), v->pid, v->tid,
 	    (unsigned long long)id, (double)(int64_t)(v->begin - g->first_time) / 1e9,
 	    (v->end - v->begin) / 1e6, v->end > v->begin ?
 	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0 && n < size; i++)
 		n += snprintf(buf + n, size - n, "%s%s", i ? "," : ", calls ",
-		    str_of(v->sys[i]));
+		    show(str_of(v->sys[i])));
 	if (v->wait && n < size)
 		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
 	if (v->where && n < size) {
@@ -32,10 +33,10 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 
 		/* "recv_msg<ask_browser_for_help": the function, its caller */
 		if (lt != NULL)
-			snprintf(buf + n, size - n, ", in %.*s from %s",
-			    (int)(lt - w), w, lt + 1);
+			snprintf(buf + n, size - n, ", in %s from %s",
+			    show_mem(w, lt - w), show(lt + 1));
 		else
-			snprintf(buf + n, size - n, ", in %s", w);
+			snprintf(buf + n, size - n, ", in %s", show(w));
 	}
 }
 
@@ -101,9 +102,10 @@ who(struct graph *g, uint64_t id, char *buf, size_t size)
 	struct vertex *v = vertex_get(g, id);
 
 	if (v->pid == v->tid)
-		snprintf(buf, size, "%s %u", str_of(v->comm), v->pid);
+		snprintf(buf, size, "%s %u", show(str_of(v->comm)), v->pid);
 	else
-		snprintf(buf, size, "%s %u/%u", str_of(v->comm), v->pid, v->tid);
+		snprintf(buf, size, "%s %u/%u", show(str_of(v->comm)), v->pid,
+		    v->tid);
 	return buf;
 }
 
@@ -129,7 +131,7 @@ static void
 print_chain(struct graph *g, const struct diagnosis *d, int r, FILE *fp)
 {
 	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop));
-	char buf[64];
+	char buf[128];
 
 	fprintf(fp, "Wait chain:");
 	while (n-- > 0)
@@ -175,7 +177,7 @@ headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
 	    evidence_name(ev), ev == EV_GUESS && i < d->nc ? "; else " : "",
 	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
-	    sizeof(alt)) : "", d->c[first].why);
+	    sizeof(alt)) : "", show(d->c[first].why));
 }
 
 /* The paths, step by step: for -v, where the walk went and why. */
@@ -198,9 +200,10 @@ print_paths(struct graph *g, const struct spin_rec *s,
 			if (p->s[k].via != NULL)
 				fprintf(fp, "      <- %s %s (%s)\n",
 				    p->s[k].via->weak ? "weak" : "strong",
-				    str_of(p->s[k].via->rule), p->s[k].how);
+				    show(str_of(p->s[k].via->rule)),
+				    show(p->s[k].how));
 			else
-				fprintf(fp, "      (%s)\n", p->s[k].how);
+				fprintf(fp, "      (%s)\n", show(p->s[k].how));
 		}
 	}
 }
@@ -216,7 +219,7 @@ void
 report_text(struct graph *g, const struct spin_rec *s,
     const struct diagnosis *d, int verbose, FILE *fp)
 {
-	char desc[320], buf[64];
+	char desc[320], buf[128];
 	int hop[16], nhop, i, j, k, first = -1, shown = 0, more = 0, steps = 0;
 
 	for (i = 0; i < d->npaths; i++)
@@ -228,7 +231,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
 		fprintf(fp, "Root cause: a circular wait (%s), each thread "
 		    "waiting for the next%s%s\n", evidence_name(chain_evidence(d,
-		    first)), d->ended[0] ? "; " : "", d->ended);
+		    first)), d->ended[0] ? "; " : "", show(d->ended));
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
 		headline(g, d, first, fp);
@@ -236,16 +239,16 @@ report_text(struct graph *g, const struct spin_rec *s,
 	} else if (d->found)
 		fprintf(fp, "Root cause: the %s vertex itself: %s%s%s\n",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
-		    s->class->name, d->note[0] ? "; " : "", d->note);
+		    s->class->name, d->note[0] ? "; " : "", show(d->note));
 	else
 		fprintf(fp, "Nothing found beyond the %s thread: %s\n",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
-		    d->note[0] ? d->note : s->class->name);
+		    d->note[0] ? show(d->note) : s->class->name);
 	describe_vertex(g, s->vertex, desc, sizeof(desc));
 	fprintf(fp, "\nHang: %s\n      %s, %s%s%s\n", desc, s->class->name,
 	    strcmp(s->ended, VE_OPEN) == 0 ?
-	    "still going on when the trace ended" : s->ended,
-	    d->ended[0] ? "; " : "", d->ended);
+	    "still going on when the trace ended" : show(s->ended),
+	    d->ended[0] ? "; " : "", show(d->ended));
 	nhop = first >= 0 ? chain_of(d, first, hop, ARRAY_LEN(hop)) : 0;
 	for (i = 0, k = 0; i < d->nc; i++) {
 		for (j = 0; j < nhop && hop[j] != i; j++)
@@ -263,7 +266,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		    2 * (d->c[i].depth - 1), "",
 		    root_kind_name(d->c[i].kind), desc,
 		    2 * (d->c[i].depth - 1), "",
-		    d->c[i].class->name, d->c[i].why);
+		    d->c[i].class->name, show(d->c[i].why));
 		shown += is_root(&d->c[i]);
 	}
 	if (more > 0)
@@ -282,7 +285,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		}
 	}
 	if (d->note[0] && first >= 0)
-		fprintf(fp, "\nNote: %s\n", d->note);
+		fprintf(fp, "\nNote: %s\n", show(d->note));
 	if (verbose)
 		print_paths(g, s, d, fp);
 	else if (steps > 0)

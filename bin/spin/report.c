@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "show.h"
 #include "spin.h"
 
 void
@@ -29,7 +30,8 @@ report_spin(struct writer *w, uint64_t time, const struct tracked *t,
 	spin_write(w, &s);
 	if (!to_stderr)
 		return;
-	fprintf(stderr, "argus-spin: %s %u/%u: %s", t->comm, t->pid, t->tid,
+	fprintf(stderr, "argus-spin: %s %u/%u: %s", show(t->comm), t->pid,
+	    t->tid,
 	    e->class->name);
 	if (e->first != e->last)
 		fprintf(stderr, " in vertices %llu..%llu (%zu)",
@@ -42,12 +44,12 @@ report_spin(struct writer *w, uint64_t time, const struct tracked *t,
 	    dur ? 100.0 * e->oncpu / dur : 100.0, e->waits,
 	    e->waits == 1 ? "" : "s");
 	if (e->waker != 0)
-		fprintf(stderr, "ended by %s from vertex %llu\n", e->ended,
+		fprintf(stderr, "ended by %s from vertex %llu\n", show(e->ended),
 		    (unsigned long long)e->waker);
 	else if (strcmp(e->ended, VE_OPEN) == 0)
 		fprintf(stderr, "still going on when the trace ended\n");
 	else
-		fprintf(stderr, "ended by %s\n", e->ended);
+		fprintf(stderr, "ended by %s\n", show(e->ended));
 }
 
 /* spins, then how many of each class, in table order. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "show.h"
 #include "spin.h"
 
 void
@@ -70,7 +71,7 @@ target_describe(const struct target *tg, char *buf, size_t len)
 		    (unsigned long long)tg->pid,
 		    tg->from_meta ? " (the capture's command)" : "");
 	else if (tg->comm != NULL)
-		snprintf(buf, len, "a thread named '%s'", tg->comm);
+		snprintf(buf, len, "a thread named '%s'", show(tg->comm));
 	else
 		snprintf(buf, len, "no target");
 	return buf;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "show.h"
 #include "watch.h"
 
 static uint64_t
@@ -29,7 +30,7 @@ load_base(pid_t pid, const char *exe)
 		}
 	}
 	fclose(fp);
-	diex(EX_NOINPUT, "%s: %s is not mapped", path, exe);
+	diex(EX_NOINPUT, "%s: %s is not mapped", path, show(exe));
 }
 
 uint64_t
@@ -46,6 +47,6 @@ symbol_address(pid_t pid, const char *symbol, uint64_t *size)
 	exe[n] = '\0';
 	if (elf_symbol(link, symbol, &value, size, &pie) == -1)
 		diex(EX_DATAERR, "%s: no symbol '%s' (not ELF, or stripped? give "
-		    "--address)", exe, symbol);
+		    "--address)", show(exe), show(symbol));
 	return pie ? load_base(pid, exe) + value : value;
 }

@@ -353,12 +353,25 @@ unix in" ]
 	d=$(stat -c %d "$T/lockfile")	# st_dev, as glibc encodes it
 	dev="$(( (d >> 8 & 0xfff) | (d >> 32 & ~0xfff) )):$(( (d & 0xff) | (d >> 12 & ~0xff) ))"
 	ino=$(stat -c %i "$T/lockfile")
-	timeout 60 argus-capture -o "$T/c.gz" -- sh -c "
-	    flock '$T/lockfile' sleep 1 & sleep 0.3
+	# Each step waits for what the kernel says, not for a time that load
+	# can stretch: the second flock(1) once the first holds the lock (so
+	# one of them sleeps on it), the OFD case's end once its waiter is
+	# listed as blocked (/proc/locks: "->"), 30 s at most each.
+	timeout 90 argus-capture -o "$T/c.gz" -- sh -c "
+	    until_locks() {
+		i=0
+		until grep -q \"\$1.*:$ino \" /proc/locks; do
+			i=\$((i + 1)); [ \$i -lt 300 ] || break; sleep 0.1
+		done
+	    }
+	    flock '$T/lockfile' sleep 1 & until_locks ' FLOCK '
 	    flock '$T/lockfile' true
-	    '$CASES' ofd '$T/lockfile' >'$T/ofd.out' & p=\$!; sleep 2; kill \$p" \
+	    '$CASES' ofd '$T/lockfile' >'$T/ofd.out' & p=\$!
+	    until_locks ' -> OFDLCK '; kill \$p" \
 	    2>/dev/null
 	argus-cat -Z "$T/c.gz" >"$T/c.csv"
+	grep -E '^lost,|^meta,.*,lost,' "$T/c.csv" || true
+	cat "$T/ofd.out"
 	# event,TIME,PID,TID,VERTEX,CPU,TYPE,CTX, then DEV,INODE,LOCK,FLAGS,
 	# START,END,LOCK_PID,OWNER,BLOCKER,RET,FL: RET is column 18.
 	awk -F, -v d="$dev" -v i="$ino" '$1 == "event" &&
@@ -377,8 +390,11 @@ unix in" ]
 	# waiter put to sleep.
 	read -r _ ofd_holder _ < <(grep '^holder ' "$T/ofd.out")
 	read -r _ ofd_waiter _ < <(grep '^waiter ' "$T/ofd.out")
+	[ -n "$ofd_holder" ]
+	[ -n "$ofd_waiter" ]
+	# BLOCKER is hex: 0x0, whatever the awk.
 	awk -F, -v i="$ino" '$1 == "event" && $7 == "posix_lock" && $10 == i &&
-	    $12 == "POSIX|OFD" && $17 == 0 { print $15 }' "$T/c.csv" |
-	    grep -qx "$ofd_holder"
+	    $12 == "POSIX|OFD" && ($17 == "0x0" || $17 == "0") { print $15 }' \
+	    "$T/c.csv" | grep -qx "$ofd_holder"
 	grep -q "^$ofd_waiter posix_lock write POSIX|SLEEP|OFD 1$" "$T/l"
 }

@@ -16,6 +16,7 @@
 
 #include "event.h"
 #include "ksym.h"
+#include "show.h"
 #include "util.h"
 
 static char dir[] = "/tmp/argus-unit.XXXXXX";
@@ -753,6 +754,87 @@ u64_bounds(void)
 	reader_close(r);
 }
 
+/* The hostile names of issue 29, shown: nothing raw, everything visible. */
+static const struct {
+	const char	*in, *utf8, *ascii;
+} shown[] = {
+	{ "plain-name", "plain-name", "plain-name" },
+	{ "\033]52;c;SGk=\a", "\\e]52;c;SGk=\\a", "\\e]52;c;SGk=\\a" },
+	{ "w\nRoot cause: W,\033[2J", "w\\nRoot cause: W,\\e[2J",
+	    "w\\nRoot cause: W,\\e[2J" },
+	{ "tab\there\r", "tab\\there\\r", "tab\\there\\r" },
+	{ "del\x7f\x01", "del\\x7f\\x01", "del\\x7f\\x01" },
+	{ "back\\slash", "back\\\\slash", "back\\\\slash" },
+	/* Valid UTF-8, and the kernel's 15-byte cut in a character. */
+	{ "caf\xc3\xa9", "caf\xc3\xa9", "caf\\xc3\\xa9" },
+	{ "abcdefghijkl\xe4\xb8", "abcdefghijkl\\xe4\\xb8",
+	    "abcdefghijkl\\xe4\\xb8" },
+	/* C1: U+009B (CSI) in UTF-8, and the lone byte. */
+	{ "c1\xc2\x9b", "c1\\xc2\\x9b", "c1\\xc2\\x9b" },
+	{ "raw\x9b[2J", "raw\\x9b[2J", "raw\\x9b[2J" },
+	/* Overlong, surrogate, beyond U+10FFFF. */
+	{ "\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80",
+	    "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80",
+	    "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80" },
+};
+
+static void
+show_escapes(void)
+{
+	char buf[256];
+	FILE *fp;
+	size_t i;
+	int u;
+
+	for (u = 0; u < 2; u++) {
+		show_utf8(u);
+		for (i = 0; i < ARRAY_LEN(shown); i++) {
+			const char *want = u ? shown[i].utf8 : shown[i].ascii;
+
+			if (strcmp(show(shown[i].in), want) != 0) {
+				fprintf(stderr, "show(%zu, utf8 %d): '%s'\n",
+				    i, u, show(shown[i].in));
+				CHECK(0);
+			}
+			CHECK(show_buf(buf, sizeof(buf), shown[i].in,
+			    strlen(shown[i].in)) == strlen(want));
+			CHECK(strcmp(buf, want) == 0);
+			CHECK((fp = fopen(path("shown"), "w")) != NULL);
+			show_put(fp, shown[i].in);
+			fclose(fp);
+			CHECK((fp = fopen(path("shown"), "r")) != NULL);
+			CHECK(fgets(buf, sizeof(buf), fp) != NULL || !*want);
+			fclose(fp);
+			CHECK(!*want || strcmp(buf, want) == 0);
+		}
+	}
+}
+
+/* No copy when there is nothing to escape; a cut never halves an escape. */
+static void
+show_cheap_and_whole(void)
+{
+	const char *s = "plain", *a, *b;
+	char buf[8];
+
+	show_utf8(1);
+	CHECK(show(s) == s);
+	CHECK(strcmp(show(NULL), "") == 0);
+	CHECK(show_buf(buf, 5, "ab\033cd", 5) == 6);
+	CHECK(strcmp(buf, "ab\\e") == 0);
+	CHECK(show_buf(buf, 4, "ab\x01", 3) == 6);
+	CHECK(strcmp(buf, "ab") == 0);
+	CHECK(show_buf(buf, 4, "a\xc3\xa9z", 4) == 4);
+	CHECK(strcmp(buf, "a\xc3\xa9") == 0);
+	CHECK(show_buf(buf, 3, "a\xc3\xa9z", 4) == 4);
+	CHECK(strcmp(buf, "a") == 0);
+	/* Two results in one printf are both alive. */
+	a = show("x\ny");
+	b = show("p\tq");
+	CHECK(strcmp(a, "x\\ny") == 0 && strcmp(b, "p\\tq") == 0);
+	CHECK(strcmp(show_mem("a\0b", 3), "a\\x00b") == 0);
+}
+
 static const struct test {
 	const char	*name;
 	void		(*fn)(void);
@@ -805,6 +887,10 @@ static const struct test {
 	    "/quote-cut:2: malformed record: a quoted field is never closed" },
 	{ "gzip magic split over two reads, the second a whole chunk",
 	    gzip_magic_split, 0, NULL },
+	{ "names shown: controls, backslash, bad UTF-8 escaped", show_escapes,
+	    0, NULL },
+	{ "names shown: no copy when plain, no half escape", show_cheap_and_whole,
+	    0, NULL },
 };
 
 static int
