@@ -359,7 +359,13 @@ asked(struct dctx *x, int at, uint32_t tid)
 	uint64_t since;
 	int32_t k;
 
-	if (w == NULL)
+	/*
+	 * A reply comes back over a channel: a thread blocked on a lock or
+	 * a futex waits for that, whatever it sent before (a server's
+	 * thread that holds its client's socket).
+	 */
+	if (w == NULL || w->lock ||
+	    strncmp(str_of(w->last_sys), "futex", 5) == 0)
 		return 0;
 	/* The hung thread's wait is its whole span, from its first vertex. */
 	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
