@@ -695,7 +695,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 	struct link *l;
 	char why[200];
 	int32_t k;
-	int any = 0, found = 0, weak;
+	uint64_t now;
+	int any = 0, found = 0, pass;
 
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
@@ -716,20 +717,30 @@ holders(struct dctx *x, uint64_t id, int depth)
 			return HELD_BY_LINE;
 		}
 	}
-	for (weak = 0; weak <= 1 && !found; weak++)
+	/*
+	 * The strong ones; if they lead nowhere, the weak ones, those busy
+	 * or asleep in the middle of something first (the one on the
+	 * request's path, that will write), then those blocked waiting for
+	 * input of their own (an idle worker that holds the same inherited
+	 * end): the first root found is the headline.
+	 */
+	for (pass = 0; pass <= 2 && !(pass == 1 && found); pass++)
 		for (k = v->in; k >= 0; k = g->l[k].next_in) {
 			l = &g->l[k];
-			if (!usable(g, id, l) || l->weak != weak)
+			if (!usable(g, id, l) || l->weak != (pass > 0))
+				continue;
+			u = vertex_get(g, l->from);
+			now = now_of(x, u->tid, l->from);
+			if (pass > 0 && (state_of(x, vertex_get(g, now)) ==
+			    TS_WAIT) != (pass == 2))
 				continue;
 			any = 1;
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(l->rule));
-			u = vertex_get(g, l->from);
-			found |= blame_ev(x, now_of(x, u->tid, l->from), why,
-			    depth, l->weak ? 0 : KERNEL_SAYS, l->weak ?
-			    EV_GUESS : EV_KERNEL, l->weak ||
-			    other_party(x, id, u->tid));
+			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
+			    KERNEL_SAYS, l->weak ? EV_GUESS : EV_KERNEL,
+			    l->weak || other_party(x, id, u->tid));
 		}
 	return any ? found : -1;
 }

@@ -751,3 +751,18 @@ relay() {
 	[[ "$out" == "Root cause: backend 3 (a wake-up): asleep on its own timer in clock_nanosleep for 3.2 s;"* ]]
 	grep -q '^Wait chain: client 1 → relay 2 → backend 3$' <<<"$out"
 }
+
+@test "slice: of several holders of an inherited end, the one busy or asleep mid-task is the headline, not an idle one" {
+	# Idle 4 also holds the helper's pipe, blocked reading a pipe of its
+	# own (a worker waiting for its next task).
+	idle() {
+		sed -e 's/^task,100,3,3,server$/&\ntask,100,4,4,idle/' \
+		    -e 's/^wait,4000000000,3,3,.*/&\nwait,4000000000,4,4,S,read,6,pipe,pipe:88,in,,,850000000,,pipe_read,idle,0x6,0x0,0x1/' \
+		    -e 's/^event,900000000,2,2,.*/event,850000000,4,4,,0,sys_enter,-,0,read,0x6,0x0,0x1\nevent,850000100,4,4,,0,switch,-,S,0,0,swapper\/0\n&/'
+	}
+	for order in "4 3" "3 4"; do
+		out=$(inherited $order | idle | diagnose_tid 1)
+		echo "$out"
+		[[ "$out" == "Root cause: probably server 3 (a guess from timing; else idle 4): asleep on its own timer in clock_nanosleep"* ]]
+	done
+}
