@@ -681,6 +681,26 @@ other_party(struct dctx *x, uint64_t id, uint32_t tid)
 }
 
 /*
+ * Whether the holder of link l is the one process that holds that object
+ * for the vertex: weak only because which of its threads will act is a
+ * guess (a child waited for, a peer whose descriptor no thread was seen
+ * to use), which the kernel's word on the process does not weaken.
+ */
+static int
+one_party(struct graph *g, uint64_t id, const struct link *l)
+{
+	struct vertex *v = vertex_get(g, id), *f = vertex_get(g, l->from), *u;
+	int32_t k;
+
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) && g->l[k].label == l->label &&
+		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->pid != f->pid)
+			return 0;
+	return 1;
+}
+
+/*
  * The kernel's word on what the vertex waits on and who holds it: its
  * LR_HOLDS links, the strong ones first (one named party), then, if they
  * lead nowhere (back to the chain, to an idle loop), every weak holder:
@@ -696,7 +716,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 	char why[200];
 	int32_t k;
 	uint64_t now;
-	int any = 0, found = 0, pass;
+	int any = 0, found = 0, pass, sole;
 
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
@@ -738,9 +758,10 @@ holders(struct dctx *x, uint64_t id, int depth)
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(l->rule));
+			sole = !l->weak || one_party(g, id, l);
 			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
-			    KERNEL_SAYS, l->weak ? EV_GUESS : EV_KERNEL,
-			    l->weak || other_party(x, id, u->tid));
+			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
+			    other_party(x, id, u->tid));
 		}
 	return any ? found : -1;
 }
@@ -848,6 +869,27 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	return found;
 }
 
+/*
+ * A signal that may kill: not one whose default is to be ignored, which
+ * a process gets in the normal course (SIGCHLD from a child that ended,
+ * a shell's wait4 woken by it, then the shell's own exit).
+ */
+static int
+a_kill(const struct link *l)
+{
+	static const char *const benign[] = { "SIGCHLD", "SIGCONT",
+	    "SIGWINCH", "SIGURG", NULL };
+	const char *sig = str_of(l->label);
+	int i;
+
+	if (strcmp(str_of(l->rule), "signal") != 0 || l->weak)
+		return 0;
+	for (i = 0; benign[i] != NULL; i++)
+		if (strcmp(sig, benign[i]) == 0)
+			return 0;
+	return 1;
+}
+
 /* Who sent the kill that began vertex f (its thread's death), or NULL. */
 static struct vertex *
 killer(struct graph *g, const struct vertex *f)
@@ -855,8 +897,7 @@ killer(struct graph *g, const struct vertex *f)
 	int32_t k;
 
 	for (k = f->in; k >= 0; k = g->l[k].next_in)
-		if (strcmp(str_of(g->l[k].rule), "signal") == 0 &&
-		    g->l[k].from != 0 && !g->l[k].weak)
+		if (a_kill(&g->l[k]) && g->l[k].from != 0)
 			return vertex_get(g, g->l[k].from);
 	return NULL;
 }
@@ -927,8 +968,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * that ended it (the thread dies next) says nothing of what it
 	 * waited on: that is for the other evidence.
 	 */
-	if (link_into_next(x->g, id, &l) && l->from != 0 &&
-	    strcmp(str_of(l->rule), "signal") == 0 &&
+	if (link_into_next(x->g, id, &l) && l->from != 0 && a_kill(l) &&
 	    dies(vertex_get(x->g, vertex_next(x->g, id)))) {
 		if (depth == 0)
 			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
