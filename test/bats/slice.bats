@@ -700,6 +700,13 @@ killed() {
 	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
 	echo "$out"
 	grep -q '^      LongWait, wakeup; ended by the death of child 2$' <<<"$out"
+	# A SIGCHLD is no kill: it woke the child, which then ended.
+	out=$(killed | sed 's/signal_generate,-,9,/signal_generate,-,17,/' |
+	    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	grep -q '^      LongWait, wakeup; ended by the death of child 2$' <<<"$out"
+	grep -q '^Wait chain: parent 1 → child 2 → parent 1/3$' <<<"$out"
 }
 
 @test "slice: an imported ftrace of a flock hang, no snapshot: no circular wait, no process 0" {
