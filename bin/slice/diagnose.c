@@ -902,11 +902,22 @@ killer(struct graph *g, const struct vertex *f)
 	return NULL;
 }
 
-/* The thread of vertex f dies there: it is the thread's exit. */
+/*
+ * The thread of vertex f dies there: f is its exit, or, making no system
+ * call, is followed only by its exit (a killed thread whose exit had to
+ * wait for a CPU or a lock on the way out).
+ */
 static int
-dies(const struct vertex *f)
+dies(struct graph *g, const struct vertex *f)
 {
-	return f != NULL && strcmp(str_of(f->ended_by), VE_EXIT) == 0;
+	struct vertex *n;
+
+	if (f == NULL)
+		return 0;
+	if (strcmp(str_of(f->ended_by), VE_EXIT) == 0)
+		return 1;
+	return f->sys[0] == 0 && (n = vertex_get(g, vertex_next(g, f->id))) !=
+	    NULL && n->sys[0] == 0 && strcmp(str_of(n->ended_by), VE_EXIT) == 0;
 }
 
 /*
@@ -924,7 +935,7 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 	char why[200], by[120] = "";
 	uint64_t u;
 
-	if (!dies(f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
+	if (!dies(g, f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
 		return 0;
 	if ((k = killer(g, f)) != NULL)
 		snprintf(by, sizeof(by), ", killed by %s %u/%u", str_of(k->comm),
@@ -969,7 +980,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * waited on: that is for the other evidence.
 	 */
 	if (link_into_next(x->g, id, &l) && l->from != 0 && a_kill(l) &&
-	    dies(vertex_get(x->g, vertex_next(x->g, id)))) {
+	    dies(x->g, vertex_get(x->g, vertex_next(x->g, id)))) {
 		if (depth == 0)
 			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
 			    "kill from %s %u/%u", str_of(vertex_get(x->g,
