@@ -41,6 +41,8 @@ struct dctx {
 	uint8_t		 multi[MAX_CHAIN];	/* waits on it, among others */
 	uint64_t	 vx[MAX_CHAIN];		/* each one's stuck vertex */
 	uint8_t		*woke;		/* by place in g->v: it woke another */
+	uint32_t	 killers[4];	/* threads that ended a wait by a kill */
+	int		 nkillers;
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 };
@@ -430,6 +432,9 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	    st == TS_DISPATCH)) || (strong < KERNEL_SAYS && st == TS_WAIT &&
 	    ancestor(x, w)))
 		return 0;
+	for (j = 0; j < x->nkillers; j++)
+		if (x->killers[j] == w->tid && strong < KERNEL_SAYS)
+			return 0;
 	/* The request it sent went there: that is the one it waits on. */
 	if (x->nchain > 0 && asked(x, x->nchain - 1, w->tid)) {
 		if (ev < EV_WAKEUP) {
@@ -870,6 +875,18 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 }
 
 /*
+ * Who ended a wait on the chain by a kill (a watchdog, a timeout's
+ * handler) ended it from outside: it is no culprit of that wait, however
+ * stuck it was before (asleep on the timer that told it to kill).
+ */
+static void
+add_killer(struct dctx *x, uint32_t tid)
+{
+	if (x->nkillers < (int)ARRAY_LEN(x->killers))
+		x->killers[x->nkillers++] = tid;
+}
+
+/*
  * A signal that may kill: not one whose default is to be ignored, which
  * a process gets in the normal course (SIGCHLD from a child that ended,
  * a shell's wait4 woken by it, then the shell's own exit).
@@ -937,9 +954,11 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 
 	if (!dies(g, f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
 		return 0;
-	if ((k = killer(g, f)) != NULL)
+	if ((k = killer(g, f)) != NULL) {
 		snprintf(by, sizeof(by), ", killed by %s %u/%u", str_of(k->comm),
 		    k->pid, k->tid);
+		add_killer(x, k->tid);
+	}
 	if (depth == 0)
 		snprintf(x->d->ended, sizeof(x->d->ended), "ended by the death "
 		    "of %s %u%s", str_of(f->comm), f->pid, by);
@@ -986,6 +1005,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 			    "kill from %s %u/%u", str_of(vertex_get(x->g,
 			    l->from)->comm), vertex_get(x->g, l->from)->pid,
 			    vertex_get(x->g, l->from)->tid);
+		add_killer(x, vertex_get(x->g, l->from)->tid);
 		l = NULL;
 	}
 	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT) &&
