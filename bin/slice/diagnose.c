@@ -171,6 +171,24 @@ round_before(struct dctx *x, const struct vertex *w)
 }
 
 /*
+ * A round of a periodic wait that checks on a long wait: the round
+ * before lasted a good part of the hang (a deadlock check after a second
+ * of a lock wait), not a tick of a loop that wakes every so often to find
+ * nothing to do (an event loop's housekeeping timer, idle between
+ * requests), which is idle, not stuck.
+ */
+static uint64_t
+check_round(struct dctx *x, const struct vertex *w)
+{
+	uint64_t p = round_before(x, w);
+	struct vertex *pv;
+
+	if (p == 0 || (pv = vertex_get(x->g, p)) == NULL)
+		return 0;
+	return (pv->end - pv->begin) * 4 >= x->he - x->hb ? p : 0;
+}
+
+/*
  * Rounds of a periodic wait with no progress between are one wait: what
  * stalls is what it waits for, not the timer that checks on it.  Each
  * round counts for the episode; its last round is the thread now.
@@ -190,7 +208,7 @@ stuck(struct dctx *x, uint32_t tid)
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
 		o = overlap(w, x->hb, x->he);
-		run = run > 0 && round_before(x, w) != 0 ? run + o : o;
+		run = run > 0 && check_round(x, w) != 0 ? run + o : o;
 		if (run > most) {
 			most = run;
 			best = id;
@@ -300,7 +318,7 @@ state_of(struct dctx *x, const struct vertex *w)
 	 * its object, and its timer only checks on it.
 	 */
 	if (w->last_sys != 0 && snap && !sw.sockets && !sw.clients &&
-	    sw.timed && round_before(x, w) == 0)
+	    sw.timed && check_round(x, w) == 0)
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
