@@ -838,7 +838,7 @@ wait_futex(struct wf_snap *s, size_t ti)
 enum how { H_IN, H_OUT, H_SPLICE, H_TEE, H_ACCEPT, H_CONNECT, H_POLL,
 	H_PPOLL, H_SELECT, H_PSELECT, H_EPOLL, H_EPOLL2, H_FLOCK, H_FCNTL,
 	H_WAIT4, H_WAITID, H_FUTEX, H_NANOSLEEP, H_CLOCK_NANOSLEEP, H_PAUSE,
-	H_SIGTIMEDWAIT };
+	H_SIGTIMEDWAIT, H_SEMTIMEDOP };
 
 static const struct {
 	const char	*name;
@@ -860,7 +860,7 @@ static const struct {
 	{ "wait4", H_WAIT4 }, { "waitid", H_WAITID }, { "futex", H_FUTEX },
 	{ "nanosleep", H_NANOSLEEP }, { "clock_nanosleep", H_CLOCK_NANOSLEEP },
 	{ "pause", H_PAUSE }, { "rt_sigsuspend", H_PAUSE },
-	{ "rt_sigtimedwait", H_SIGTIMEDWAIT },
+	{ "rt_sigtimedwait", H_SIGTIMEDWAIT }, { "semtimedop", H_SEMTIMEDOP },
 };
 
 #define K_F_SETLKW	7	/* the kernel's numbers, as the call passed them */
@@ -994,6 +994,14 @@ decode(struct wf_snap *s, size_t ti)
 	case H_SIGTIMEDWAIT:
 		add_wait(s, ti, NO_FD, WM_SIGNAL)->timeout =
 		    ptr_timeout(t->pid, a[2], 1);
+		break;
+	case H_SEMTIMEDOP:
+		/*
+		 * A System V semaphore, whose holder the kernel does not
+		 * keep: the timeout says whether it chose to wait that long.
+		 */
+		add_wait(s, ti, NO_FD, WM_NONE)->timeout =
+		    ptr_timeout(t->pid, a[3], 1);
 		break;
 	}
 	/* A thread always has its record, even on an fd gone meanwhile. */

@@ -37,12 +37,32 @@ struct dctx {
 	uint64_t	 hb, he;	/* the hang */
 	uint32_t	 chain[MAX_CHAIN];	/* threads blamed so far, victim first */
 	uint8_t		 waits[MAX_CHAIN];	/* each one blocked on the next */
+	uint8_t		 ev[MAX_CHAIN];		/* how sure it is the one before */
+	uint8_t		 multi[MAX_CHAIN];	/* waits on it, among others */
+	uint64_t	 vx[MAX_CHAIN];		/* each one's stuck vertex */
+	uint8_t		*woke;		/* by place in g->v: it woke another */
+	uint32_t	 killers[4];	/* threads that ended a wait by a kill */
+	int		 nkillers;
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 };
 
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 		    int depth);
+
+const char *
+evidence_name(enum evidence ev)
+{
+	switch (ev) {
+	case EV_KERNEL:
+		return "the kernel says";
+	case EV_WAKEUP:
+		return "a wake-up";
+	case EV_GUESS:
+		break;
+	}
+	return "a guess from timing";
+}
 
 static struct culprit *
 add(struct diagnosis *d, uint64_t vertex, int depth, enum root_kind kind,
@@ -105,10 +125,84 @@ overlap(const struct vertex *w, uint64_t hb, uint64_t he)
  * hang's first moment: on a loaded machine a thread woken then may wait
  * a long time for a CPU before it starts what stalls.
  */
+static int	 same_wait(const struct vertex *, const struct vertex *, int);
+
+/*
+ * Whether vertex w woke another thread: progress, the thread's own work
+ * done.  One pass over the links, the first time it is asked.
+ */
+static int
+woke_another(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	struct vertex *f, *t;
+	int32_t k;
+
+	if (x->woke == NULL) {
+		x->woke = xcalloc(g->nv + 1, 1);
+		for (k = 0; k < g->nl; k++)
+			if ((g->l[k].props & LR_WAKES) &&
+			    !(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+			    g->l[k].from != 0 &&
+			    (f = vertex_get(g, g->l[k].from)) != NULL &&
+			    (t = vertex_get(g, g->l[k].to)) != NULL &&
+			    f->tid != t->tid)
+				x->woke[f - g->v] = 1;
+	}
+	return x->woke[w - g->v];
+}
+
+/*
+ * The earlier round of a periodic wait that vertex w goes on with: the
+ * same wait (call and object), which its own timer ended, and nothing
+ * between but waiting again, waking nobody (a lock manager's deadlock
+ * check, a timed wait in a loop).  0 if w starts a wait of its own, or
+ * did its work first (a timer's action: what the timer was for).
+ */
+static uint64_t
+round_before(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	struct vertex *p;
+	int32_t k;
+
+	if (woke_another(x, w))
+		return 0;
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if ((g->l[k].props & LR_TIMEOUT) && g->l[k].from != 0 &&
+		    (p = vertex_get(g, g->l[k].from)) != NULL &&
+		    p->tid == w->tid && same_wait(p, w, 1))
+			return p->id;
+	return 0;
+}
+
+/*
+ * A round of a periodic wait that checks on a long wait: the round
+ * before lasted a good part of the hang (a deadlock check after a second
+ * of a lock wait), not a tick of a loop that wakes every so often to find
+ * nothing to do (an event loop's housekeeping timer, idle between
+ * requests), which is idle, not stuck.
+ */
+static uint64_t
+check_round(struct dctx *x, const struct vertex *w)
+{
+	uint64_t p = round_before(x, w);
+	struct vertex *pv;
+
+	if (p == 0 || (pv = vertex_get(x->g, p)) == NULL)
+		return 0;
+	return (pv->end - pv->begin) * 4 >= x->he - x->hb ? p : 0;
+}
+
+/*
+ * Rounds of a periodic wait with no progress between are one wait: what
+ * stalls is what it waits for, not the timer that checks on it.  Each
+ * round counts for the episode; its last round is the thread now.
+ */
 static uint64_t
 stuck(struct dctx *x, uint32_t tid)
 {
-	uint64_t id, best = 0, most = 0, o;
+	uint64_t id, best = 0, most = 0, o, run = 0;
 	struct vertex *w;
 
 	for (id = vertex_at(x->g, tid, x->hb); id != 0;
@@ -119,8 +213,10 @@ stuck(struct dctx *x, uint32_t tid)
 		/* Exited (a zombie not yet reaped) is not stuck: it is gone. */
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
-		if ((o = overlap(w, x->hb, x->he)) > most) {
-			most = o;
+		o = overlap(w, x->hb, x->he);
+		run = run > 0 && check_round(x, w) != 0 ? run + o : o;
+		if (run > most) {
+			most = run;
 			best = id;
 		}
 	}
@@ -201,8 +297,9 @@ enum tstate {
 };
 
 static enum tstate
-state_of(const struct graph *g, const struct vertex *w)
+state_of(struct dctx *x, const struct vertex *w)
 {
+	const struct graph *g = x->g;
 	const char *sys = str_of(w->last_sys);
 	struct snapwait sw;
 	int snap = snapshot_wait(g, w, &sw);
@@ -218,12 +315,15 @@ state_of(const struct graph *g, const struct vertex *w)
 	if (snap && sw.clients)
 		return TS_DISPATCH;
 	/*
-	 * An event loop's call that waits for no socket, on a timer of its
-	 * own (pg_sleep, a timed nap on a latch): stuck through the hang, its
-	 * timeout is as long as the hang, which the thread chose.
+	 * A call that waits for no socket, on a timer of its own, whatever
+	 * the call (pg_sleep or a timed nap on a latch in epoll_wait,
+	 * pthread_cond_timedwait in futex, ppoll, select, semtimedop): stuck
+	 * through the hang, its timeout is as long as the hang, which the
+	 * thread chose.  Not a round of a periodic wait: that one waits for
+	 * its object, and its timer only checks on it.
 	 */
-	if (w->last_sys != 0 && syscall_is_dispatch(sys) && snap &&
-	    !sw.sockets && sw.timed)
+	if (w->last_sys != 0 && snap && !sw.sockets && !sw.clients &&
+	    sw.timed && check_round(x, w) == 0)
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
@@ -267,13 +367,86 @@ blamed(struct dctx *x, uint32_t tid)
  * the chain; a guess does not make a kernel thread or an idle server a
  * culprit, nor anything but the kernel an ancestor of the hung process.
  */
+/*
+ * The waiter's request during this wait went to the thread: a message it
+ * sent, out of the waiter's vertex into one of the thread's.  What it
+ * waits for comes back from there: of the sources of a poll set or the
+ * holders of an inherited end, the one the hung request depends on.  A
+ * bare wake-up is not a request (room made in a pipe, a futex handed
+ * on): it says what the other waited for, not the reverse.
+ */
 static int
-blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
+asked(struct dctx *x, int at, uint32_t tid)
+{
+	struct graph *g = x->g;
+	struct vertex *w = vertex_get(g, x->vx[at]), *f, *t;
+	uint32_t message = str_id("message");
+	uint64_t since;
+	int32_t k;
+
+	/*
+	 * A reply comes back over a channel: a thread blocked on a lock or
+	 * a futex waits for that, whatever it sent before (a server's
+	 * thread that holds its client's socket).
+	 */
+	if (w == NULL || w->lock ||
+	    strncmp(str_of(w->last_sys), "futex", 5) == 0)
+		return 0;
+	/* The hung thread's wait is its whole span, from its first vertex. */
+	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
+	    f->begin < w->begin ? f->begin : w->begin;
+	for (k = 0; k < g->nl; k++)
+		if (g->l[k].rule == message && !g->l[k].weak &&
+		    g->l[k].from != 0 &&
+		    (f = vertex_get(g, g->l[k].from)) != NULL &&
+		    f->tid == w->tid && f->begin >= since &&
+		    f->begin <= w->begin &&
+		    (t = vertex_get(g, g->l[k].to)) != NULL && t->tid == tid)
+			return 1;
+	return 0;
+}
+
+/* The why of a culprit the waiter woke during its wait. */
+static __attribute__((noinline)) const char *
+woke_it(const struct vertex *waiter, const char *why)
+{
+	static char buf[200];
+
+	snprintf(buf, sizeof(buf), "%s %u woke it during this wait; %s",
+	    str_of(waiter->comm), waiter->tid, why);
+	return buf;
+}
+
+/* A thread on the chain, by its place, or -1. */
+static int
+on_chain(const struct dctx *x, uint32_t tid)
+{
+	int j;
+
+	for (j = 0; j < x->nchain; j++)
+		if (x->chain[j] == tid)
+			return j;
+	return -1;
+}
+
+/*
+ * Vertex u was stuck through the hang: a culprit, or a thread already on
+ * the chain (a circular wait).  A culprit is diagnosed in turn, if the
+ * user agrees; one whose diagnosis finds nothing further is a root.
+ * strong: a strong link (1), or the kernel (KERNEL_SAYS), says u is in
+ * the chain; a guess does not make a kernel thread or an idle server a
+ * culprit, nor anything but the kernel an ancestor of the hung process.
+ * ev: how sure it is that the last thread of the chain waits on u; multi:
+ * u is one of several parties the wait may be on.
+ */
+static int
+blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
+    enum evidence ev, int multi)
 {
 	struct vertex *w = vertex_get(x->g, u);
 	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
-	enum tstate st = state_of(x->g, w);
+	enum tstate st = state_of(x, w);
 	struct culprit *c;
 	struct link *l;
 	int j, k, ci, found;
@@ -282,49 +455,83 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	    st == TS_DISPATCH)) || (strong < KERNEL_SAYS && st == TS_WAIT &&
 	    ancestor(x, w)))
 		return 0;
-	for (j = 0; j < x->nchain; j++)
-		if (x->chain[j] == w->tid) {
-			/*
-			 * Each hop of a circle must be a wait on the next;
-			 * the victim's is its hang.
-			 */
-			if (st == TS_WORK || (j > 0 && st != TS_WAIT))
-				return 0;
-			for (k = j + 1; k < x->nchain; k++)
-				if (!x->waits[k])
-					return 0;
-			/* Found again by another path: one circle. */
-			if (blamed(x, w->tid) != NULL)
-				return 1;
-			c = add(x->d, u, depth + 1, RK_CYCLE, class);
-			snprintf(c->why, sizeof(c->why), "waits for a thread "
-			    "already on the chain: a circular wait");
-			return 1;
+	for (j = 0; j < x->nkillers; j++)
+		if (x->killers[j] == w->tid && strong < KERNEL_SAYS)
+			return 0;
+	/* The request it sent went there: that is the one it waits on. */
+	if (x->nchain > 0 && asked(x, x->nchain - 1, w->tid)) {
+		if (ev < EV_WAKEUP) {
+			ev = EV_WAKEUP;
+			why = woke_it(vertex_get(x->g, x->vx[x->nchain - 1]),
+			    why);
 		}
+		multi = 0;
+	}
+	if ((j = on_chain(x, w->tid)) >= 0) {
+		/*
+		 * Each hop of a circle must be a wait on the next, and on
+		 * that one alone, by the kernel's word or a wake-up of this
+		 * very wait: a baseline's path, one of several holders of an
+		 * inherited end or one source of a poll set is no more than a
+		 * suspect, and the victim is never the writer its own helper
+		 * waits for.  The victim's hop is its hang.
+		 */
+		if (st == TS_WORK || (j > 0 && st != TS_WAIT))
+			return 0;
+		for (k = j + 1; k < x->nchain; k++)
+			if (!x->waits[k])
+				return 0;
+		if (ev < EV_WAKEUP || multi) {
+			if (x->d->note[0] == '\0')
+				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
+				    "may wait for %s %u, already on the chain, "
+				    "but only %s says so: no circular wait",
+				    str_of(vertex_get(x->g,
+				    x->vx[x->nchain - 1])->comm),
+				    x->chain[x->nchain - 1], comm, w->tid,
+				    multi ? "one of several holders" :
+				    evidence_name(ev));
+			return 0;
+		}
+		for (k = j + 1; k < x->nchain; k++)
+			if (x->ev[k] < EV_WAKEUP || x->multi[k])
+				return 0;
+		/* Found again by another path: one circle. */
+		if (blamed(x, w->tid) != NULL)
+			return 1;
+		c = add(x->d, u, depth + 1, RK_CYCLE, class);
+		c->ev = ev;
+		snprintf(c->why, sizeof(c->why), "waits for a thread "
+		    "already on the chain: a circular wait");
+		return 1;
+	}
 	if (blamed(x, w->tid) != NULL)
 		return 1;
 	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
+	c->ev = ev;
+	c->multi = multi;
 	snprintf(c->why, sizeof(c->why), "%s", why);
 	ci = x->d->nc - 1;
 	if (st == TS_SLEEP) {
 		c->kind = RK_ROOT;
-		snprintf(c->why, sizeof(c->why), "sleeping in %s for %.1f s%s: "
-		    "its own timer ends it; %s", str_of(w->last_sys),
-		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
-		    " so far" : "", why);
+		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
+		    "for %.1f s%s; %s",
+		    str_of(w->last_sys), (w->end - w->begin) / 1e9,
+		    w->end >= x->g->last_time ? " so far" : "", why);
 		return 1;
 	}
 	/*
-	 * A wait its own timeout ended, a strong link says it is in the
-	 * chain: it lasted as long as the thread chose (a server's timed
-	 * sleep in its event loop, pg_sleep), so it ends the chain as a
-	 * sleep does.
+	 * A wait its own timeout ended, not a round of a periodic wait (that
+	 * one is followed to what it waits for): it lasted as long as the
+	 * thread chose (a timed condition wait, a server's timed sleep in
+	 * its event loop, pg_sleep), whatever the call, so it ends the chain
+	 * as a sleep does.
 	 */
-	if (strong && st != TS_WORK && link_into_next(x->g, u, &l) &&
+	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
 	    (l->props & LR_TIMEOUT)) {
 		c->kind = RK_ROOT;
-		snprintf(c->why, sizeof(c->why), "waited in %s for %.1f s until "
-		    "its own timeout: its timer ended it; %s",
+		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
+		    "for %.1f s, which ended it; %s",
 		    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
 		return 1;
 	}
@@ -336,6 +543,9 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
 		return 1;
 	x->waits[x->nchain] = st == TS_WAIT;
+	x->ev[x->nchain] = ev;
+	x->multi[x->nchain] = multi;
+	x->vx[x->nchain] = u;
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
@@ -356,17 +566,26 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 	return 1;
 }
 
+/* A guess, unless a strong link of this very wait says more. */
+static int
+blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
+{
+	return blame_ev(x, u, why, depth, strong, EV_GUESS, 0);
+}
+
 /*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
  */
 static int
-blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
+blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
+    enum evidence ev0)
 {
 	struct path *p = &x->d->paths[pi];
 	struct vertex *w;
 	uint64_t u;
 	int i, j, n = p->n, found = 0;
+	enum evidence ev = ev0;
 
 	for (i = 0; i < n; i++) {
 		p = &x->d->paths[pi];	/* blame() may move it */
@@ -389,10 +608,18 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth)
 				    str_of(w->comm), w->pid);
 			break;
 		}
+		/* A wake-up's path is as sure as its weakest link. */
+		if (i > 0 && (p->s[i - 1].via == NULL || p->s[i - 1].via->weak))
+			ev = EV_GUESS;
 		if (j < i || (u = stuck(x, w->tid)) == 0)
 			continue;
-		found |= blame(x, u, why, depth, i > 0 &&
-		    p->s[i - 1].via != NULL && !p->s[i - 1].via->weak);
+		/*
+		 * The first step is the waker itself: as sure as the wake-up
+		 * that ended the wait (a relay idle in its loop that did wake
+		 * the hung thread is on the chain).
+		 */
+		found |= blame_ev(x, u, why, depth, i > 0 ? p->s[i - 1].via !=
+		    NULL && !p->s[i - 1].via->weak : ev0 >= EV_WAKEUP, ev, 0);
 	}
 	return found;
 }
@@ -411,6 +638,7 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 	uint64_t i, u;
 	uint32_t last = 0;
 	int found = 0;
+	char why[200];
 
 	for (i = 0; i < g->nby; i++) {
 		w = &g->v[g->by_thread[i]];
@@ -422,8 +650,11 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 		w = vertex_get(g, u);
 		if (w->lock && w->last_arg == v->last_arg)
 			continue;	/* waits for the same mutex */
-		found |= blame(x, u, "stuck through the hang, not waiting for "
-		    "the mutex its sibling waits for: it may hold it", depth, 0);
+		snprintf(why, sizeof(why), "%s %u waits on a lock in its own "
+		    "process whose holder the kernel cannot name (not a PI "
+		    "futex); probably held by this thread: stuck through the "
+		    "hang, not waiting for that lock", str_of(v->comm), v->tid);
+		found |= blame(x, u, why, depth, 0);
 	}
 	return found;
 }
@@ -458,6 +689,46 @@ usable(struct graph *g, uint64_t id, const struct link *l)
 }
 
 /*
+ * Another party than tid the vertex waits on as well, by the kernel's
+ * word, that is not on the chain: a poll set's other source, another
+ * holder.  A circular wait needs every source to lead back into it.
+ */
+static int
+other_party(struct dctx *x, uint64_t id, uint32_t tid)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u;
+	int32_t k;
+
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) &&
+		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->tid != tid && on_chain(x, u->tid) < 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the holder of link l is the one process that holds that object
+ * for the vertex: weak only because which of its threads will act is a
+ * guess (a child waited for, a peer whose descriptor no thread was seen
+ * to use), which the kernel's word on the process does not weaken.
+ */
+static int
+one_party(struct graph *g, uint64_t id, const struct link *l)
+{
+	struct vertex *v = vertex_get(g, id), *f = vertex_get(g, l->from), *u;
+	int32_t k;
+
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) && g->l[k].label == l->label &&
+		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    u->pid != f->pid)
+			return 0;
+	return 1;
+}
+
+/*
  * The kernel's word on what the vertex waits on and who holds it: its
  * LR_HOLDS links, the strong ones first (one named party), then, if they
  * lead nowhere (back to the chain, to an idle loop), every weak holder:
@@ -472,7 +743,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 	struct link *l;
 	char why[200];
 	int32_t k;
-	int any = 0, found = 0, weak;
+	uint64_t now;
+	int any = 0, found = 0, pass, sole;
 
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
@@ -493,17 +765,31 @@ holders(struct dctx *x, uint64_t id, int depth)
 			return HELD_BY_LINE;
 		}
 	}
-	for (weak = 0; weak <= 1 && !found; weak++)
+	/*
+	 * The strong ones; if they lead nowhere, the weak ones, those busy
+	 * or asleep in the middle of something first (the one on the
+	 * request's path, that will write), then those blocked waiting for
+	 * input of their own (an idle worker that holds the same inherited
+	 * end): the first root found is the headline.
+	 */
+	for (pass = 0; pass <= 2 && !(pass == 1 && found); pass++)
 		for (k = v->in; k >= 0; k = g->l[k].next_in) {
 			l = &g->l[k];
-			if (!usable(g, id, l) || l->weak != weak)
+			if (!usable(g, id, l) || l->weak != (pass > 0))
+				continue;
+			u = vertex_get(g, l->from);
+			now = now_of(x, u->tid, l->from);
+			if (pass > 0 && (state_of(x, vertex_get(g, now)) ==
+			    TS_WAIT) != (pass == 2))
 				continue;
 			any = 1;
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(l->rule));
-			found |= blame(x, now_of(x, vertex_get(g, l->from)->tid,
-			    l->from), why, depth, l->weak ? 0 : KERNEL_SAYS);
+			sole = !l->weak || one_party(g, id, l);
+			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
+			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
+			    other_party(x, id, u->tid));
 		}
 	return any ? found : -1;
 }
@@ -611,6 +897,99 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	return found;
 }
 
+/*
+ * Who ended a wait on the chain by a kill (a watchdog, a timeout's
+ * handler) ended it from outside: it is no culprit of that wait, however
+ * stuck it was before (asleep on the timer that told it to kill).
+ */
+static void
+add_killer(struct dctx *x, uint32_t tid)
+{
+	if (x->nkillers < (int)ARRAY_LEN(x->killers))
+		x->killers[x->nkillers++] = tid;
+}
+
+/*
+ * A signal that may kill: not one whose default is to be ignored, which
+ * a process gets in the normal course (SIGCHLD from a child that ended,
+ * a shell's wait4 woken by it, then the shell's own exit).
+ */
+static int
+a_kill(const struct link *l)
+{
+	static const char *const benign[] = { "SIGCHLD", "SIGCONT",
+	    "SIGWINCH", "SIGURG", NULL };
+	const char *sig = str_of(l->label);
+	int i;
+
+	if (strcmp(str_of(l->rule), "signal") != 0 || l->weak)
+		return 0;
+	for (i = 0; benign[i] != NULL; i++)
+		if (strcmp(sig, benign[i]) == 0)
+			return 0;
+	return 1;
+}
+
+/* Who sent the kill that began vertex f (its thread's death), or NULL. */
+static struct vertex *
+killer(struct graph *g, const struct vertex *f)
+{
+	int32_t k;
+
+	for (k = f->in; k >= 0; k = g->l[k].next_in)
+		if (a_kill(&g->l[k]) && g->l[k].from != 0)
+			return vertex_get(g, g->l[k].from);
+	return NULL;
+}
+
+/*
+ * The thread of vertex f dies there: f is its exit, or, making no system
+ * call, is followed only by its exit (a killed thread whose exit had to
+ * wait for a CPU or a lock on the way out).
+ */
+static int
+dies(struct graph *g, const struct vertex *f)
+{
+	struct vertex *n;
+
+	if (f == NULL)
+		return 0;
+	if (strcmp(str_of(f->ended_by), VE_EXIT) == 0)
+		return 1;
+	return f->sys[0] == 0 && (n = vertex_get(g, vertex_next(g, f->id))) !=
+	    NULL && n->sys[0] == 0 && strcmp(str_of(n->ended_by), VE_EXIT) == 0;
+}
+
+/*
+ * A wait ended from outside: the death of the peer it waited on (the
+ * pipe's reader gone, EPIPE; the socket's peer closed by its exit), which
+ * says who it waited on and not who should have acted; the path back from
+ * that death leads to whoever killed it, who ended the circle, not to
+ * its cause.  1 if it blamed the peer; says how it ended, for the hang.
+ */
+static int
+peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *f = vertex_get(g, l->from), *k;
+	char why[200], by[120] = "";
+	uint64_t u;
+
+	if (!dies(g, f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
+		return 0;
+	if ((k = killer(g, f)) != NULL) {
+		snprintf(by, sizeof(by), ", killed by %s %u/%u", str_of(k->comm),
+		    k->pid, k->tid);
+		add_killer(x, k->tid);
+	}
+	if (depth == 0)
+		snprintf(x->d->ended, sizeof(x->d->ended), "ended by the death "
+		    "of %s %u%s", str_of(f->comm), f->pid, by);
+	snprintf(why, sizeof(why), "its death ended the wait of %s %u%s: "
+	    "it was what that wait was on", str_of(v->comm), v->tid, by);
+	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 static int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -618,7 +997,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	struct vertex *v = vertex_get(x->g, id);
 	const char *sys = str_of(v->last_sys);
 	uint64_t waker = 0, base = 0, rank = 1;
-	struct link *l;
+	struct link *l = NULL, *ended_by = NULL;
 	int pi;
 
 	/*
@@ -637,10 +1016,27 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		return 1;
 	}
 
-	/* A wait that ended by a peer shows its own wake-up path. */
-	if (link_into_next(x->g, id, &l) && l->from != 0 &&
-	    !(l->props & LR_TIMEOUT)) {
+	/*
+	 * A wait that ended by a peer shows its own wake-up path, but a kill
+	 * that ended it (the thread dies next) says nothing of what it
+	 * waited on: that is for the other evidence.
+	 */
+	if (link_into_next(x->g, id, &l) && l->from != 0 && a_kill(l) &&
+	    dies(x->g, vertex_get(x->g, vertex_next(x->g, id)))) {
+		if (depth == 0)
+			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
+			    "kill from %s %u/%u", str_of(vertex_get(x->g,
+			    l->from)->comm), vertex_get(x->g, l->from)->pid,
+			    vertex_get(x->g, l->from)->tid);
+		add_killer(x, vertex_get(x->g, l->from)->tid);
+		l = NULL;
+	}
+	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT) &&
+	    peer_died(x, id, l, depth))
+		return 1;
+	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT)) {
 		waker = l->from;
+		ended_by = l;
 	} else if (v->lock) {
 		/*
 		 * Blocked on a mutex: a normal wait on it was ended by
@@ -658,8 +1054,11 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 			break;
 		pi = new_path(x->d);
 		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
-		if (blame_path(x, pi, v->tid, "on the baseline's wake-up path, "
-		    "and stuck through the hang", depth))
+		if (blame_path(x, pi, v->tid, base != 0 ? "on the baseline's "
+		    "wake-up path, and stuck through the hang" : "on the path "
+		    "of the wake-up that ended the wait, and stuck through "
+		    "the hang", depth, base == 0 && ended_by != NULL &&
+		    !ended_by->weak ? EV_WAKEUP : EV_GUESS))
 			return 1;
 		if (base != 0 && counterparts(x, id, base, waker, depth))
 			return 1;
@@ -738,7 +1137,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	pi = new_path(x->d);
 	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
 	if (blame_path(x, pi, s->tid, "writes the flag the loop polls, and was "
-	    "stuck through the hang", 0))
+	    "stuck through the hang", 0, ended ? EV_WAKEUP : EV_GUESS))
 		return 1;
 	snprintf(x->d->note, sizeof(x->d->note), "the flag's writer was not "
 	    "stuck through the hang: the loop itself is the finding");
@@ -777,8 +1176,11 @@ void
 diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
     int interactive, struct diagnosis *d)
 {
-	struct dctx x = { g, d, threshold, interactive, s->begin, s->end,
-	    { s->tid }, { 1 }, s->vertex, 1 };
+	struct dctx x = { .g = g, .d = d, .threshold = threshold,
+	    .interactive = interactive, .hb = s->begin, .he = s->end,
+	    .chain = { s->tid }, .waits = { 1 }, .ev = { EV_KERNEL },
+	    .vx = { s->last != 0 && vertex_get(g, s->last) != NULL ?
+	    s->last : s->vertex }, .spin = s->vertex, .nchain = 1 };
 	struct culprit *c;
 	struct vertex *v;
 	uint64_t waker = 0;
@@ -822,4 +1224,5 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	/* The automatic slice of the same start, for comparison. */
 	ranked_baseline(g, s->vertex, 1, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
+	free(x.woke);
 }

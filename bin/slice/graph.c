@@ -419,7 +419,7 @@ read_wait(struct graph *g, const struct wait_rec *w)
 	}
 	s->clients |= w->mode == WM_ACCEPT;
 	s->sockets |= strncmp(w->object, "socket:", 7) == 0;
-	s->timed |= w->timeout != NO_TIME;
+	s->timed |= w->timeout != NO_TIME || w->deadline != NO_TIME;
 	if (strcmp(w->type, WT_TTY) != 0 || w->mode != WM_IN)
 		return;
 	g->readers = xrealloc(g->readers, (g->nreaders + 1) *

@@ -152,6 +152,41 @@ is_root(const struct culprit *c)
 	return c->depth > 0 && (c->kind == RK_ROOT || c->kind == RK_CYCLE);
 }
 
+/* The chain is as sure as its least sure hop. */
+static enum evidence
+chain_evidence(const struct diagnosis *d, int r)
+{
+	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop));
+	enum evidence ev = EV_KERNEL;
+
+	while (n-- > 0)
+		if (d->c[hop[n]].depth > 0 && d->c[hop[n]].ev < ev)
+			ev = d->c[hop[n]].ev;
+	return ev;
+}
+
+/*
+ * "Root cause: WHO (how sure): why": a guess says probably, and names
+ * the runner-up, the next root of another thread, if there is one.
+ */
+static void
+headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
+{
+	enum evidence ev = chain_evidence(d, first);
+	char buf[64], alt[64];
+	int i;
+
+	for (i = first + 1; i < d->nc; i++)
+		if (is_root(&d->c[i]) && vertex_get(g, d->c[i].vertex)->tid !=
+		    vertex_get(g, d->c[first].vertex)->tid)
+			break;
+	fprintf(fp, "Root cause: %s%s (%s%s%s): %s\n", ev == EV_GUESS ?
+	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
+	    evidence_name(ev), ev == EV_GUESS && i < d->nc ? "; else " : "",
+	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
+	    sizeof(alt)) : "", show(d->c[first].why));
+}
+
 /* The paths, step by step: for -v, where the walk went and why. */
 static void
 print_paths(struct graph *g, const struct spin_rec *s,
@@ -201,12 +236,12 @@ report_text(struct graph *g, const struct spin_rec *s,
 			first = i;
 	fputc('\n', fp);
 	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
-		fprintf(fp, "Root cause: a circular wait, each thread waiting "
-		    "for the next\n");
+		fprintf(fp, "Root cause: a circular wait (%s), each thread "
+		    "waiting for the next%s%s\n", evidence_name(chain_evidence(d,
+		    first)), d->ended[0] ? "; " : "", show(d->ended));
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
-		fprintf(fp, "Root cause: %s: %s\n", who(g, d->c[first].vertex,
-		    buf, sizeof(buf)), show(d->c[first].why));
+		headline(g, d, first, fp);
 		print_chain(g, d, first, fp);
 	} else if (d->found)
 		fprintf(fp, "Root cause: the %s vertex itself: %s%s%s\n",
@@ -217,9 +252,10 @@ report_text(struct graph *g, const struct spin_rec *s,
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
 		    d->note[0] ? show(d->note) : s->class->name);
 	describe_vertex(g, s->vertex, desc, sizeof(desc));
-	fprintf(fp, "\nHang: %s\n      %s, %s\n", desc, s->class->name,
+	fprintf(fp, "\nHang: %s\n      %s, %s%s%s\n", desc, s->class->name,
 	    strcmp(s->ended, VE_OPEN) == 0 ?
-	    "still going on when the trace ended" : show(s->ended));
+	    "still going on when the trace ended" : show(s->ended),
+	    d->ended[0] ? "; " : "", show(d->ended));
 	nhop = first >= 0 ? chain_of(d, first, hop, ARRAY_LEN(hop)) : 0;
 	for (i = 0, k = 0; i < d->nc; i++) {
 		for (j = 0; j < nhop && hop[j] != i; j++)

@@ -129,10 +129,23 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 #define ENDED_CHOSEN	"chosen"
 
 /* diagnose.c */
+/*
+ * How sure a hop of the chain is, weakest to strongest: the headline says
+ * it, and a circular wait needs better than a guess on every hop.
+ */
+enum evidence {
+	EV_GUESS,	/* a baseline's path, a suspect: timing */
+	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
+	EV_KERNEL	/* the kernel names the holder */
+};
+const char	*evidence_name(enum evidence);
+
 struct culprit {
 	uint64_t	 vertex;
 	int		 depth;
 	enum root_kind	 kind;
+	enum evidence	 ev;		/* that the culprit above waits on it */
+	int		 multi;		/* one of several it may wait on */
 	const struct sclass *class;
 	char		 why[200];
 };
@@ -144,6 +157,7 @@ struct diagnosis {
 	int		 auto_steps;	/* the automatic slice's length */
 	int		 found;		/* a cause beyond waiting: exit 0 */
 	char		 note[300];
+	char		 ended[160];	/* how the hang ended, from outside */
 };
 void		 diagnose(struct graph *, const struct spin_rec *,
 		    uint64_t threshold, int interactive, struct diagnosis *);

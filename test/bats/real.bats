@@ -103,3 +103,78 @@ during() {
 @test "real, in progress: a ThreadPoolExecutor's caller waits on its worker thread's slow server" {
 	during futures-http
 }
+
+# after CASE: the same, cut after its hang ended.
+after() {
+	local d=$BATS_TEST_TMPDIR/$1-after rc=0 out l
+	need_tracing
+	out=$("$ROOT/test/real/run" "$1" --cut after -o "$d" 2>&1) || rc=$?
+	[ "$rc" != 69 ] || skip "$out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	l=$("$ROOT/test/real/diagnose" "$d")
+	echo "$1: $l"
+	cat "$d/report"
+	[[ " $l " == *" first=yes "* ]]
+	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
+	grep -m1 . "$d/report" | grep -q '^Root cause: '
+}
+
+# Issue 23: a thread that holds a lock across a timed condition wait is
+# asleep on its own timer, the root, named by its thread; never a cycle
+# through the main thread that once woke it.
+condlock() {	# DIR: the case's capture
+	local tid
+	tid=$(sed -n 's/^root_thread_tid=//p' "$1/truth")
+	! grep -q 'circular wait' "$1/report"
+	grep -m1 . "$1/report" | grep -Eq "^Root cause: (probably )?python3 [0-9]+/$tid \\(.*\\): asleep on its own timer in futex"
+}
+
+@test "real, in progress: a thread holds a Python lock across a timed condition wait" {
+	during py-condlock
+	condlock "$BATS_TEST_TMPDIR/py-condlock"
+}
+
+@test "real, after: a thread held a Python lock across a timed condition wait" {
+	after py-condlock
+	condlock "$BATS_TEST_TMPDIR/py-condlock-after"
+}
+
+# Issue 23: the deadlock subprocess warns of (parent and cat each blocked
+# writing the other's full pipe), killed by a timer thread: while it
+# lasts the kernel says it is a circular wait; after, cat's death ended
+# the parent's wait, and the report says who killed it, never the timer
+# as the cause.
+@test "real, in progress: a Python parent and cat deadlocked on each other's full pipe" {
+	during py-pipe-deadlock
+	grep -q '^Root cause: a circular wait (the kernel says)' "$BATS_TEST_TMPDIR/py-pipe-deadlock/report"
+}
+
+@test "real, after: a deadlock on each other's full pipe, ended by killing cat" {
+	local d=$BATS_TEST_TMPDIR/py-pipe-deadlock-after child
+	after py-pipe-deadlock
+	child=$(sed -n 's/^root_pid=//p' "$d/truth")
+	# The headline: the cycle, or cat, never the timer thread that
+	# killed it; how it ended, where the trace shows cat's death end the
+	# parent's write (not when the write's wake-up is seen elsewhere, as
+	# on a loaded machine it may be).
+	grep -m1 . "$d/report" | grep -Eq "^Root cause: (a circular wait .*|cat $child \\(a wake-up\\): )"
+	! grep -q '^      LongWait, .*ended by' "$d/report" ||
+	    grep -q "^      LongWait, wakeup; ended by the death of cat $child, killed by python3 " "$d/report"
+}
+
+# Issue 23: cut 1.3 s into a row lock wait, after PostgreSQL's lock
+# manager woke the waiting backend on its own timer (deadlock_timeout,
+# 1 s) and it waited again for the same lock: one wait, followed to the
+# session that holds the row, not the waiting backend's timer.
+@test "real, in progress: a PostgreSQL row lock wait cut after its deadlock check" {
+	local d=$BATS_TEST_TMPDIR/pg-rowlock-1.3 rc=0 out l
+	need_tracing
+	out=$("$ROOT/test/real/run" pg-rowlock --cut during --at 1.3 -o "$d" 2>&1) || rc=$?
+	[ "$rc" != 69 ] || skip "$out"
+	[ "$rc" = 0 ] || { echo "$out"; return 1; }
+	l=$("$ROOT/test/real/diagnose" "$d")
+	echo "pg-rowlock: $l"
+	cat "$d/report"
+	[[ " $l " == *" first=yes "* ]]
+	! grep -q 'until its own timeout' "$d/report"
+}

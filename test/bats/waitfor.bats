@@ -398,3 +398,30 @@ unix in" ]
 	    "$T/c.csv" | grep -qx "$ofd_holder"
 	grep -q "^$ofd_waiter posix_lock write POSIX|SLEEP|OFD 1$" "$T/l"
 }
+
+# Issue 23: a timed wait is said timed whatever the call: a System V
+# semaphore's semtimedop(2), through Python's ctypes.
+@test "waitfor: semtimedop's timeout is in its record" {
+	need_root
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	cat >"$T/sem.py" <<-'EOS'
+	import ctypes, signal, sys
+	# Ended by the test's TERM: the semaphore is removed all the same.
+	signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+	libc = ctypes.CDLL(None, use_errno=True)
+	class sembuf(ctypes.Structure):
+	    _fields_ = [("num", ctypes.c_ushort), ("op", ctypes.c_short), ("flg", ctypes.c_short)]
+	class timespec(ctypes.Structure):
+	    _fields_ = [("sec", ctypes.c_long), ("nsec", ctypes.c_long)]
+	sid = libc.semget(0, 1, 0o600)	# IPC_PRIVATE, its value 0
+	try:
+	    libc.semtimedop(sid, ctypes.byref(sembuf(0, -1, 0)), 1, ctypes.byref(timespec(100, 0)))
+	finally:
+	    libc.semctl(sid, 0, 0)	# IPC_RMID
+	EOS
+	bg python3 "$T/sem.py"
+	snap "${PIDS# }" semtimedop -p "${PIDS# }"
+	records wait -v p="${PIDS# }" '$PID == p { print $CALL, $TIMEOUT }' "$T/s.csv" >"$T/sem"
+	cat "$T/sem"
+	[ "$(cat "$T/sem")" = "semtimedop 100000000000" ]
+}

@@ -117,3 +117,11 @@ check() {
 @test "real: a ThreadPoolExecutor's caller waits on a worker thread waiting on a slow server" {
 	check futures-http
 }
+
+@test "real: a Python thread holds a lock across a timed condition wait" {
+	check py-condlock
+}
+
+@test "real: a Python parent and cat deadlocked on each other's full pipe, cat killed" {
+	check py-pipe-deadlock
+}
