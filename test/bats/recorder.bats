@@ -167,10 +167,12 @@ machine_mb() {
 	sleep 1
 	# Reads and writes of a byte on both CPUs, hundreds of thousands,
 	# after the hang began: well within 2 x 128 MiB.
+	loads=
 	for i in 1 2; do
 		nice -n 10 dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		loads="$loads $!"
 	done
-	wait %3 %4 2>/dev/null || true
+	wait $loads
 	sleep 1
 	run argus --ring "$ring" status
 	echo "$output"
