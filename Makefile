@@ -51,9 +51,17 @@ MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
 PROBE_SETS	:= $(wildcard patchers/*.probes)
 EXAMPLES	:= $(wildcard share/examples/*.txt) share/examples/argus.cron
+EXAMPLES	+= share/examples/argus-hosts.sh
 FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/fuzz/*.c))
 
 all: $(PROGS) $(TEST_PROGS)
+
+# A user's heuristic as a C filter on the stage driver (lib/stage.h):
+# built to show and test it, not installed.
+EXAMPLE_PROGS	:= $(P)share/examples/drop-links
+all: $(EXAMPLE_PROGS)
+$(P)share/examples/%: $(P)share/examples/%.o $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(P)lib/libargus.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -155,6 +163,18 @@ patchers/elfsym.pic.o: lib/elfsym.c lib/elfsym.h
 	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
 patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o
 	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lZydis -ldl -lpthread
+
+# The loader's auditor (LD_AUDIT) that has the patcher patch the libraries
+# dlopen()ed after start-up, and a library for its test.
+ifeq ($(P)$(wildcard /usr/include/Zydis/Zydis.h),/usr/include/Zydis/Zydis.h)
+all: patchers/libargus-audit.so
+endif
+patchers/libargus-audit.so: patchers/audit.c patchers/elfsym.pic.o lib/elfsym.h
+	$(CC) $(PATCH_CFLAGS) -Ilib -shared -Wl,-z,defs -o $@ $< patchers/elfsym.pic.o
+all: $(P)test/progs/libdlhit.so
+$(P)test/progs/libdlhit.so: test/progs/libdlhit.S
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $<
 
 bench/gen-events: bench/gen-events.o lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -271,10 +291,13 @@ install-patcher: all
 	if [ -f patchers/libargus-patch.so ]; then \
 	    install -d $(DESTDIR)$(PREFIX)/lib/argus && \
 	    install -m 755 patchers/libargus-patch.so $(DESTDIR)$(PREFIX)/lib/argus; fi
+	if [ -f patchers/libargus-audit.so ]; then \
+	    install -m 755 patchers/libargus-audit.so $(DESTDIR)$(PREFIX)/lib/argus; fi
 uninstall: uninstall-patcher
 uninstall-patcher:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(notdir $(MAN7))) \
-	    $(DESTDIR)$(PREFIX)/lib/argus/libargus-patch.so
+	    $(DESTDIR)$(PREFIX)/lib/argus/libargus-patch.so \
+	    $(DESTDIR)$(PREFIX)/lib/argus/libargus-audit.so
 	-rmdir $(DESTDIR)$(PREFIX)/lib/argus 2>/dev/null
 
 # Debian packages the build, the tests and the capture need.
@@ -289,8 +312,10 @@ clean:
 	    capture/*.d capture/*.a test/unit/*.o test/unit/*.d test/unit/run \
 	    test/progs/*.o test/progs/*.d \
 	    $(TEST_PROGS) bench/gen-events bench/shift bench/*.o bench/*.d
-	rm -f patchers/*.pic.o patchers/libargus-patch.so
+	rm -f patchers/*.pic.o patchers/libargus-patch.so patchers/libargus-audit.so \
+	    test/progs/libdlhit.so
 	rm -rf build
+	rm -f $(EXAMPLE_PROGS) share/examples/*.o share/examples/*.d
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
 .PHONY: install-patcher uninstall-patcher

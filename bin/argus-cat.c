@@ -2,13 +2,17 @@
  * argus-cat: read record streams, merge them by time, select, write.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <uthash.h>
+
 #include "event.h"
 #include "graph.h"
+#include "hosts.h"
 #include "relate.h"
 #include "ksym.h"
 #include "util.h"
@@ -29,7 +33,8 @@ static const char usage[] =
 "  -r, --related LIST  keep what a graph of these threads needs (from\n"
 "                      argus-relate): their records, events naming them,\n"
 "                      events in interrupts, names\n"
-"  -s, --since TIME    drop records before TIME\n"
+"  -s, --since TIME    drop records before TIME; each thread's name then\n"
+"                      (its task record) comes before its first record\n"
 "  -u, --until TIME    drop records after TIME\n"
 "                      TIME is CLOCK_MONOTONIC nanoseconds, +DURATION\n"
 "                      (e.g. +1.5s, +200ms) from the first record's time,\n"
@@ -43,6 +48,11 @@ static const char usage[] =
 "  -L, --live          files may still be being written (a flight recorder's):\n"
 "                      read each up to its last flush, without an error\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
+"      --hosts         FILEs are captures of two hosts or more: an error\n"
+"                      if they are not, or if their clocks cannot be\n"
+"                      aligned (captures of different hosts are merged\n"
+"                      as hosts with or without it: see HOSTS in\n"
+"                      argus-cat(1))\n"
 "  -o, --output FILE   write to FILE (mode 0600) instead of stdout\n"
 "  -z, --compress      gzip standard output\n"
 "  -Z, --no-compress   plain output even into -o FILE\n"
@@ -67,6 +77,53 @@ struct select {
 	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };
+
+/*
+ * -s: a thread's latest task record before the window, put out before its
+ * first record in it, as a ring's file introduces it: a thread's name is
+ * that of its latest task record (argus-stream(5)).
+ */
+struct early {
+	uint64_t	 tid;
+	char		**f;
+	size_t		 nf;
+	UT_hash_handle	 hh;
+};
+
+static struct early	*early;
+
+static void
+early_free(struct early *e)
+{
+	size_t i;
+
+	HASH_DEL(early, e);
+	for (i = 0; i < e->nf; i++)
+		free(e->f[i]);
+	free(e->f);
+	free(e);
+}
+
+static void
+early_keep(const struct record *rec)
+{
+	struct early *e;
+	uint64_t tid;
+	size_t i;
+
+	if (!record_u64_opt(rec, COL_TID, &tid))
+		return;
+	HASH_FIND(hh, early, &tid, sizeof(tid), e);
+	if (e != NULL)
+		early_free(e);
+	e = xcalloc(1, sizeof(*e));
+	e->tid = tid;
+	e->nf = rec->nf;
+	e->f = xcalloc(rec->nf, sizeof(*e->f));
+	for (i = 0; i < rec->nf; i++)
+		e->f[i] = xstrdup(rec->f[i]);
+	HASH_ADD(hh, early, tid, sizeof(e->tid), e);
+}
 
 static void
 parse_list(const char *opt, char *arg, uint64_t **v, size_t *n)
@@ -202,8 +259,11 @@ selected(struct select *sel, const struct record *rec)
 	if ((sel->since.set || sel->until.set) &&
 	    strcmp(rec->f[COL_KIND], "meta") == 0)
 		return 1;
-	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first))
+	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first)) {
+		if (strcmp(rec->f[COL_KIND], "task") == 0)
+			early_keep(rec);
 		return 0;
+	}
 	if (sel->until.set && rec->time > when_resolve(&sel->until, sel->first))
 		return 0;
 	return 1;
@@ -321,6 +381,50 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 		writer_record(out, rec);
 }
 
+/* The task record kept for thread tid, at rec's time; once. */
+static void
+introduce_tid(struct writer *out, const struct record *rec, uint64_t tid,
+    size_t width, int wall)
+{
+	struct record r;
+	struct early *e;
+	char stamp[48];
+
+	HASH_FIND(hh, early, &tid, sizeof(tid), e);
+	if (e == NULL)
+		return;
+	if (strcmp(rec->f[COL_KIND], "task") != 0 && rec->time != NO_TIME) {
+		memset(&r, 0, sizeof(r));
+		r.f = e->f;
+		r.nf = e->nf;
+		r.time = rec->time;
+		r.file = rec->file;
+		r.line = rec->line;
+		if (wall && wall_set)
+			wall_format(stamp, sizeof(stamp), rec->time);
+		else
+			snprintf(stamp, sizeof(stamp), "%" PRIu64, rec->time);
+		write_row(out, &r, width > 0 ? width : e->nf, stamp, 0);
+	}
+	early_free(e);
+}
+
+/* Before rec: its thread's and the other thread's it names, if kept. */
+static void
+introduce(struct writer *out, const struct record *rec, size_t width,
+    int wall)
+{
+	struct event ev;
+	uint64_t tid;
+
+	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
+		return;
+	introduce_tid(out, rec, tid, width, wall);
+	if (strcmp(rec->f[COL_KIND], "event") == 0 && event_parse(rec, &ev) &&
+	    event_other_tid(&ev) != 0)
+		introduce_tid(out, rec, event_other_tid(&ev), width, wall);
+}
+
 /* -k names kinds argus-stream(5) has: a typo would select nothing. */
 static void
 check_kinds(const struct select *sel)
@@ -350,6 +454,7 @@ main(int argc, char *argv[])
 		{ "wall",	no_argument,	   NULL, 'W' },
 		{ "header",	no_argument,	   NULL, 'H' },
 		{ "symbols",	no_argument,	   NULL, 'y' },
+		{ "hosts",	no_argument,	   NULL, 'M' },
 		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -361,7 +466,8 @@ main(int argc, char *argv[])
 	uint64_t nrec = 0, last = NO_TIME, from;
 	char **head;
 	size_t width = 0;
-	int ch, show = 0, wall = 0, table = 0, names = 0;
+	int ch, show = 0, wall = 0, table = 0, names = 0, hostsonly = 0;
+	struct hosts *hosts;
 
 	while ((ch = getopt_long(argc, argv, "k:p:t:c:r:s:u:LPWHy" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
@@ -405,6 +511,9 @@ main(int argc, char *argv[])
 		case 'y':
 			names = 1;
 			break;
+		case 'M':
+			hostsonly = 1;
+			break;
 		default:
 			common_option(&com, ch, optarg, usage);
 		}
@@ -416,6 +525,20 @@ main(int argc, char *argv[])
 	if (com.z == Z_AUTO && (com.out == NULL || strcmp(com.out, "-") == 0))
 		com.z = Z_PLAIN;
 	catch_signals();
+	/* Several hosts: their own merge, selections after it. */
+	if ((hosts = hosts_plan(argv + optind, argc - optind, hostsonly))) {
+		if (sel.nkinds || sel.npids || sel.ntids || sel.ncomms ||
+		    sel.related || sel.since.set || sel.until.set || wall ||
+		    table || names)
+			diex(EX_USAGE, "captures of several hosts: merge them "
+			    "first, then select ('argus-cat A B | argus-cat "
+			    "-k ...')");
+		out = writer_open(com.out, com.z);
+		hosts_merge(hosts, out);
+		writer_close(out);
+		hosts_free(hosts);
+		return exit_status(1);
+	}
 	show = progress_start(show);
 	if (table)
 		head = header(&sel, argv + optind, argc - optind, &width);
@@ -430,8 +553,11 @@ main(int argc, char *argv[])
 		/* A name is learnt whether or not its record is selected. */
 		if (names && !rec->comment)
 			ksym_learn(rec);
-		if (selected(&sel, rec))
+		if (selected(&sel, rec)) {
+			if (early != NULL)
+				introduce(out, rec, width, wall);
 			put(out, rec, width, wall, names);
+		}
 		if (rec->time != NO_TIME)
 			last = rec->time;
 		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)

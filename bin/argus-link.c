@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "link/link.h"
+#include "stage.h"
 
 static const char head[] =
 "usage: argus-link [-PqzZ] [--no-RULE ...] [-o FILE] [FILE ...]\n"
@@ -49,6 +50,28 @@ list_rules(void)
 	exit(0);
 }
 
+static int
+take_event(void *arg, const struct record *rec, struct event *ev)
+{
+	(void)arg, (void)rec;
+	link_event(ev);
+	return 1;
+}
+
+static int
+take_record(void *arg, const struct record *rec)
+{
+	(void)arg;
+	link_record(rec);
+	return 1;
+}
+
+/* The record first: a link it makes follows it in time. */
+static const struct stage_ops ops = {
+	"linking", NULL, "argus-segment", STAGE_PASS | STAGE_VERTEX,
+	take_event, take_record, NULL
+};
+
 int
 main(int argc, char *argv[])
 {
@@ -60,14 +83,10 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
-	const struct record *rec;
+	struct stage st = { 0 };
 	struct link_rule **rules = link_rules();
 	struct option *longopts;
 	struct toggle *tg;
-	struct source *src;
-	struct writer *out;
-	struct event ev;
-	uint64_t first = NO_TIME, last = NO_TIME, nrec = 0;
 	int ch, quiet = 0, show = 0;
 	char *usage;
 	size_t i;
@@ -89,37 +108,10 @@ main(int argc, char *argv[])
 		else if (ch != 0)
 			common_option(&com, ch, optarg, usage);
 	}
-	catch_signals();
-	show = progress_start(show);
-	src = source_open(argv + optind, argc - optind);
-	out = writer_open(com.out, com.z);
-	link_init(out);
-	while ((rec = source_next(src)) != NULL) {
-		if (rec->time != NO_TIME) {
-			if (first == NO_TIME)
-				first = rec->time;
-			last = rec->time;
-		}
-		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
-			progress("linking", nrec, last, first);
-		/* The record first: a link it makes follows it in time. */
-		writer_record(out, rec);
-		if (rec->comment)
-			continue;
-		if (!event_parse(rec, &ev)) {
-			link_record(rec);
-			continue;
-		}
-		if (ev.vertex == UNSEGMENTED)
-			diex(EX_DATAERR, "%s:%lu: event without a vertex: "
-			    "run argus-segment first", rec->file, rec->line);
-		link_event(&ev);
-	}
-	if (show)
-		progress_end(NULL, nrec, last, first);	/* the summary says it */
-	stop_if_interrupted();
-	link_summary(out, last, !quiet);
-	writer_close(out);
-	source_close(src);
+	stage_open(&st, &ops, argv + optind, argc - optind, &com, show);
+	link_init(st.out);
+	stage_run(&st, &ops);
+	link_summary(st.out, st.last, !quiet);
+	stage_close(&st);
 	return exit_status(1);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "segment/segment.h"
+#include "stage.h"
 
 static const char head[] =
 "usage: argus-segment [-PqzZ] [--no-HEURISTIC ...] [-o FILE] [FILE ...]\n"
@@ -29,6 +30,34 @@ static const char tail[] =
 "vertex record follows each vertex's last event.  Other records pass.\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-segment(1).\n";
 
+static int
+take_event(void *arg, const struct record *rec, struct event *ev)
+{
+	(void)arg, (void)rec;
+	segment_event(ev);	/* it writes the event, its VERTEX set */
+	return 1;
+}
+
+static int
+take_record(void *arg, const struct record *rec)
+{
+	(void)arg;
+	segment_record(rec);
+	return 1;
+}
+
+/* The vertices its events name, even of an input cut short. */
+static void
+finish(void *arg, uint64_t last)
+{
+	(void)arg;
+	segment_finish(last);
+}
+
+static const struct stage_ops ops = {
+	"segmenting", NULL, NULL, 0, take_event, take_record, finish
+};
+
 int
 main(int argc, char *argv[])
 {
@@ -39,14 +68,10 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
-	const struct record *rec;
+	struct stage st = { 0 };
 	struct heuristic **h;
 	struct option *longopts;
 	struct toggle *tg;
-	struct source *src;
-	struct writer *out;
-	struct event ev;
-	uint64_t first = NO_TIME, last = NO_TIME, nrec = 0;
 	int ch, quiet = 0, show = 0;
 	char *usage;
 	size_t i;
@@ -67,30 +92,10 @@ main(int argc, char *argv[])
 		else if (ch != 0)
 			common_option(&com, ch, optarg, usage);
 	}
-	catch_signals();
-	show = progress_start(show);
-	src = source_open(argv + optind, argc - optind);
-	out = writer_open(com.out, com.z);
-	segment_init(out);
-	while ((rec = source_next(src)) != NULL) {
-		if (rec->time != NO_TIME) {
-			if (first == NO_TIME)
-				first = rec->time;
-			last = rec->time;
-		}
-		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
-			progress("segmenting", nrec, last, first);
-		if (event_parse(rec, &ev))
-			segment_event(&ev);
-		else
-			segment_record(rec);
-	}
-	if (show)
-		progress_end(NULL, nrec, last, first);	/* the summary says it */
-	segment_finish(last);	/* the vertices its events name */
-	stop_if_interrupted();
-	segment_summary(out, last, !quiet);
-	writer_close(out);
-	source_close(src);
+	stage_open(&st, &ops, argv + optind, argc - optind, &com, show);
+	segment_init(st.out);
+	stage_run(&st, &ops);
+	segment_summary(st.out, st.last, !quiet);
+	stage_close(&st);
 	return exit_status(1);
 }

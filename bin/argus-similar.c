@@ -9,6 +9,7 @@
 
 #include "show.h"
 #include "similar/similar.h"
+#include "stage.h"
 
 static const char usage[] =
 "usage: argus-similar [-zZq] [-n COUNT] [-T DURATION] [-m SCORE] [-p PID]\n"
@@ -125,6 +126,41 @@ rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
 	return k;
 }
 
+static int
+take_event(void *arg, const struct record *rec, struct event *ev)
+{
+	(void)arg, (void)rec;
+	history_event(ev);
+	return 1;
+}
+
+static int
+take_record(void *arg, const struct record *rec)
+{
+	int *spun = arg;
+	struct vertex_rec v;
+	struct link_rec l;
+	struct spin_rec s;
+
+	if (vertex_parse(rec, &v))
+		history_vertex(&v);
+	else if (link_parse(rec, &l))
+		history_link(&l);
+	else if (strcmp(rec->f[COL_KIND], "stack") == 0)
+		history_stack(rec);
+	else if (spin_parse(rec, &s)) {
+		spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
+		spins[nspins++] = s;
+	} else if (summary_of(rec, "argus-spin"))
+		*spun = 1;
+	return 1;
+}
+
+static const struct stage_ops ops = {
+	NULL, NULL, "argus-segment and argus-link",
+	STAGE_PASS | STAGE_VERTEX, take_event, take_record, NULL
+};
+
 int
 main(int argc, char *argv[])
 {
@@ -140,17 +176,11 @@ main(int argc, char *argv[])
 	};
 	struct common com = { NULL, Z_AUTO };
 	uint64_t count = 5, threshold = HANG_NS, pid = 0, tid = 0;
-	uint64_t last = NO_TIME, nbase = 0;
+	uint64_t nbase = 0;
 	double min_score = 0.5;
-	const struct record *rec;
-	struct source *src;
-	struct writer *out;
-	struct vertex_rec v;
-	struct link_rec l;
-	struct spin_rec s;
-	struct event ev;
-	char *end;
 	int ch, quiet = 0, spun = 0;
+	struct stage st = { .arg = &spun };
+	char *end;
 	size_t i;
 
 	while ((ch = getopt_long(argc, argv, "n:T:m:p:t:q" COMMON_SHORT,
@@ -182,46 +212,19 @@ main(int argc, char *argv[])
 			common_option(&com, ch, optarg, usage);
 		}
 	}
-	catch_signals();
 	history_select(pid, tid);
-	src = source_open(argv + optind, argc - optind);
-	out = writer_open(com.out, com.z);
-	while ((rec = source_next(src)) != NULL) {
-		writer_record(out, rec);
-		if (rec->time != NO_TIME)
-			last = rec->time;
-		if (rec->comment)
-			continue;
-		if (event_parse(rec, &ev)) {
-			if (ev.vertex == UNSEGMENTED)
-				diex(EX_DATAERR, "%s:%lu: event without a "
-				    "vertex: run argus-segment and argus-link "
-				    "first", rec->file, rec->line);
-			history_event(&ev);
-		} else if (vertex_parse(rec, &v))
-			history_vertex(&v);
-		else if (link_parse(rec, &l))
-			history_link(&l);
-		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
-			history_stack(rec);
-		else if (spin_parse(rec, &s)) {
-			spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));
-			spins[nspins++] = s;
-		} else if (summary_of(rec, "argus-spin"))
-			spun = 1;
-	}
-	stop_if_interrupted();
+	stage_open(&st, &ops, argv + optind, argc - optind, &com, 0);
+	stage_run(&st, &ops);
 	if (nspins > 0 && nvertex_records == 0)
 		diex(EX_DATAERR, "spin records but no vertex records in the "
 		    "input: run argus-segment and argus-link first");
 	for (i = 0; i < nspins && !interrupted; i++)
-		nbase += rank(out, &spins[i], count, threshold, min_score,
+		nbase += rank(st.out, &spins[i], count, threshold, min_score,
 		    !quiet);
 	/* argus-spin ran and said why it found no hang: once is enough. */
 	if (nspins == 0 && !spun)
 		warnx_("no spin records in the input: run argus-spin first");
-	report_summary(out, last, nspins, nbase);
-	writer_close(out);
-	source_close(src);
+	report_summary(st.out, st.last, nspins, nbase);
+	stage_close(&st);
 	return exit_status(1);
 }

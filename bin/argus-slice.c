@@ -78,7 +78,7 @@ main(int argc, char *argv[])
 	struct spin_rec one, *s;
 	struct diagnosis d;
 	struct vertex *v;
-	struct source *src;
+	struct stage st = { 0 };
 	struct writer *out;
 	struct graph g;
 	int ch, quiet = 0, verbose = 0, automatic = 0, found = 0, i, n;
@@ -126,11 +126,10 @@ main(int argc, char *argv[])
 	if (rpath != NULL)
 		report = report_open(rpath);
 	ask_init(automatic ? ASK_AUTO : answers ? ASK_FILE : ASK_TTY, answers);
-	catch_signals();
-	src = source_open(argv + optind, argc - optind);
-	out = writer_open(com.out, com.z);
-	graph_read(&g, src, out, (progress_start(show) ? GR_PROGRESS : 0) |
-	    (json != NULL ? GR_RUNS : 0));
+	stage_open(&st, &graph_stage, argv + optind, argc - optind, &com,
+	    show);
+	out = st.out;
+	graph_read(&g, &st, json != NULL ? GR_RUNS : 0);
 
 	s = g.spins;
 	n = g.nspins;
@@ -182,8 +181,7 @@ main(int argc, char *argv[])
 		export_close(xdot);
 	if (xjson != NULL)
 		export_close(xjson);
-	writer_close(out);
-	source_close(src);
+	stage_close(&st);
 	if (report != stderr && report != stdout)
 		outfile_fclose(report, &report_file);
 	if (report == stdout && fflush(stdout) == EOF)

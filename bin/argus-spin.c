@@ -8,6 +8,7 @@
 
 #include "show.h"
 #include "spin/spin.h"
+#include "stage.h"
 
 static const char head[] =
 "usage: argus-spin [-zZq] [-p PID] [-t TID] [-c COMM] [-a TIME] [-T DURATION]\n"
@@ -81,6 +82,37 @@ see_record(struct target *tg, const struct record *rec)
 	}
 }
 
+/* What the loop reads into: the target named, the moment asked. */
+struct seen {
+	struct target	*tg;
+	struct moment	*m;
+};
+
+static int
+take_event(void *arg, const struct record *rec, struct event *ev)
+{
+	struct seen *s = arg;
+
+	moment_see(s->m, rec, ev);
+	history_event(s->tg, ev);
+	return 1;
+}
+
+static int
+take_record(void *arg, const struct record *rec)
+{
+	struct seen *s = arg;
+
+	moment_see(s->m, rec, NULL);
+	see_record(s->tg, rec);
+	return 1;
+}
+
+static const struct stage_ops ops = {
+	NULL, NULL, "argus-segment and argus-link",
+	STAGE_PASS | STAGE_VERTEX, take_event, take_record, NULL
+};
+
 int
 main(int argc, char *argv[])
 {
@@ -98,16 +130,15 @@ main(int argc, char *argv[])
 	struct target tg = { 0, 0, NULL, 0 };
 	struct moment m = { AT_DEFAULT, { 0, 0, 0, 0, NULL }, NO_TIME, NO_TIME };
 	struct spin_opts o = { HANG_NS, 0 };
-	uint64_t last = NO_TIME, when;
-	const struct record *rec;
+	struct seen seen = { &tg, &m };
+	struct stage st = { .arg = &seen };
+	uint64_t last, when;
 	struct episode *e;
 	struct tracked *t;
-	struct source *src;
 	struct writer *out;
-	struct event ev;
 	char what[128], *usage = usage_text();
 	const char *how;
-	int ch, quiet = 0, isev;
+	int ch, quiet = 0;
 	size_t i, n;
 
 	while ((ch = getopt_long(argc, argv, "p:t:c:a:T:q" COMMON_SHORT,
@@ -139,27 +170,10 @@ main(int argc, char *argv[])
 	}
 	o.poll_max = o.threshold / POLL_SHARE;
 	episodes_init();
-	catch_signals();
-	src = source_open(argv + optind, argc - optind);
-	out = writer_open(com.out, com.z);
-	while ((rec = source_next(src)) != NULL) {
-		writer_record(out, rec);
-		if (rec->time != NO_TIME)
-			last = rec->time;
-		if (rec->comment)
-			continue;
-		isev = event_parse(rec, &ev);
-		moment_see(&m, rec, isev ? &ev : NULL);
-		if (!isev)
-			see_record(&tg, rec);
-		else if (ev.vertex == UNSEGMENTED)
-			diex(EX_DATAERR, "%s:%lu: event without a vertex: run "
-			    "argus-segment and argus-link first", rec->file,
-			    rec->line);
-		else
-			history_event(&tg, &ev);
-	}
-	stop_if_interrupted();
+	stage_open(&st, &ops, argv + optind, argc - optind, &com, 0);
+	stage_run(&st, &ops);
+	out = st.out;
+	last = st.last;
 	history_finish(last);
 	if (!tg.pid && !tg.tid && tg.comm == NULL)
 		diex(EX_USAGE, "no target: give --pid, --tid or --comm (the "
@@ -213,8 +227,7 @@ main(int argc, char *argv[])
 		warnx_("no episode of %s %u/%u as long as %.3f s: %s",
 		    show(t->comm), t->pid, t->tid, o.threshold / 1e9, what);
 	}
-	writer_close(out);
-	source_close(src);
+	stage_close(&st);
 	if (interrupted)
 		return exit_status(1);
 	return n > 0 ? 0 : 1;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "graph.h"
+#include "hosts.h"
 #include "util.h"
 #include "waits.h"
 #include "../capture/waitfor.h"
@@ -150,6 +151,7 @@ main(int argc, char *argv[])
 	meta_write(w, st.time, "clock", "mono");
 	meta_write(w, st.time, "capture", "argus-waitfor " ARGUS_VERSION);
 	meta_write(w, st.time, "hostname", "%s", host);
+	meta_identity(w, st.time);
 	meta_u64(w, st.time, "start", st.time);
 	for (i = 0; i < o.npids; i++)
 		meta_u64(w, st.time, "select_pid", o.pids[i]);

@@ -14,6 +14,7 @@ static const struct command *commands[] = {
 	&cmd_start, &cmd_stop, &cmd_status, &cmd_flush, &cmd_mark,
 	&cmd_summary, &cmd_waits, &cmd_debug, &cmd_demo,
 	&cmd_run,
+	&cmd_patch,
 };
 
 static const char usage[] =
@@ -44,6 +45,8 @@ static const char usage[] =
 "  run --probes SET -- COMMAND\n"
 "                             run COMMAND under the patcher, its probe\n"
 "                             sets' events into the recorder (argus-patch(7))\n"
+"  patch --pid PID --probes SET\n"
+"                             the same for a process that runs already\n"
 "\n"
 "  --ring DIR     the recorder's directory, private to you (default\n"
 "                 $ARGUS_RING, else /var/lib/argus for root and\n"

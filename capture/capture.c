@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "graph.h"
+#include "hosts.h"
 #include "util.h"
 #include "capture.h"
 #include "dwstack.h"
@@ -98,6 +99,7 @@ preamble(struct writer *w)
 	meta_write(w, t_start, "clock", "mono");
 	meta_write(w, t_start, "capture", "argus-capture " ARGUS_VERSION);
 	meta_write(w, t_start, "hostname", "%s", host);
+	meta_identity(w, t_start);
 	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
 	    u.version, u.machine);
 	meta_write(w, t_start, "kernel", "%s", buf);

@@ -394,6 +394,36 @@ other_tid(int e, const char *d)
 	return -1;
 }
 
+/*
+ * The field naming the other thread, for one met first there that the
+ * table could not name (gone from /proc): the name the event gives it,
+ * as argus-import takes it from the same event.
+ */
+static void
+name_other(int e, const char *d, int size, int other)
+{
+	struct task *t = task_get(other);
+	const char *s;
+	size_t n;
+	int i;
+
+	if (t->comm[0] != '\0' || t->intro == task_generation)
+		return;
+	switch (e) {
+	case EV_SWITCH:		i = 3; break;
+	case EV_WAKING:
+	case EV_WAKEUP_NEW:
+	case EV_RENAME:
+	case EV_SIGNAL_GENERATE: i = 2; break;
+	case EV_NEWTASK:	i = 1; break;
+	default:		return;
+	}
+	if (evdefs[e].f[i].off < 0 || (s = fstr(d, size, &evdefs[e].f[i],
+	    &n)) == NULL)
+		return;
+	task_set(other, t->tgid, s, n);
+}
+
 /* What the tid table learns from an event, before it is written. */
 static void
 learn(int e, const char *d, int size, int tid)
@@ -664,6 +694,11 @@ args(struct writer *w, int e, const char *d, int size)
 	case EV_POSIX_REMOVE:
 		filelock(w, d, f);
 		break;
+	case EV_SOCK_STATE:
+	case EV_SOCK_SEND:
+	case EV_SOCK_RECV:
+		sockev_args(w, e, d, f);
+		break;
 	case EV_MARKER: {
 		size_t n;
 		const char *s = fstr(d, size, &f[0], &n);
@@ -764,7 +799,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	    ctx_t[] = "-";
 	const char *ctx;
 	unsigned flags;
-	int e, tid, other;
+	int e, tid, other, local;
 
 	if (size < 8)
 		return;
@@ -776,7 +811,11 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
 		other = other_tid(e, d);
-		if (!selected(tid) && !(other > 0 && selected(other)))
+		if (e == EV_SOCK_STATE &&
+		    (local = sockev_local(e, d, evdefs[e].f)) >= 0) {
+			if (!local)
+				return;
+		} else if (!selected(tid) && !(other > 0 && selected(other)))
 			return;
 	} else {
 		learn(e, d, size, tid);
@@ -787,8 +826,10 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	    flags & TF_SOFTIRQ ? ctx_s : ctx_t;
 
 	introduce(w, idx, ts, tid);
-	if (other > 0)
+	if (other > 0) {
+		name_other(e, d, size, other);
 		introduce(w, idx, ts, other);
+	}
 	if (naming[e])
 		kallsyms_name(w, fu(d, &evdefs[e].f[1]));
 	record(w, e, cpu, ts, d, size, tid, ctx);

@@ -86,6 +86,18 @@ struct evdef evdefs[EV_N] = {
 	    FILELOCK_FIELDS, 0 },
 	[EV_POSIX_REMOVE] = { "filelock", "locks_remove_posix", "posix_remove",
 	    FILELOCK_FIELDS, 0 },
+	/*
+	 * Connections, so that captures of two hosts can be matched without
+	 * payload (argus-cat(1)): a socket's address pair at each state
+	 * change, and how much each send and receive moved, by socket.
+	 */
+	[EV_SOCK_STATE] = { "sock", "inet_sock_set_state", "sock_state",
+	    { "skaddr", "oldstate", "newstate", "sport", "dport", "family",
+	    "protocol", "saddr", "daddr", "saddr_v6", "daddr_v6" }, 0 },
+	[EV_SOCK_SEND] = { "sock", "sock_send_length", "sock_send",
+	    { "sk", "family", "ret", "flags" }, 0 },
+	[EV_SOCK_RECV] = { "sock", "sock_recv_length", "sock_recv",
+	    { "sk", "family", "ret", "flags" }, 0 },
 	/* Always on in the kernel: fed by writes to trace_marker. */
 	[EV_MARKER] = { "ftrace", "print", "marker", { "buf" }, 0 },
 	[EV_UPROBE] = { NULL, NULL, "", { NULL }, 0 },
@@ -415,6 +427,14 @@ events_setup(const char *syscalls, const int *self, int nself)
 			if (tfs_write(rel, "%s", filt) == -1)
 				diex(EX_SOFTWARE, "%s: cannot set filter "
 				    "'%.200s': %s", rel, filt,
+				    strerror(errno));
+		}
+		/* Unix sockets' sends are many and match nothing remote. */
+		if (i == EV_SOCK_SEND || i == EV_SOCK_RECV) {
+			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
+			    e->sys, e->name);
+			if (tfs_write(rel, "family == 2 || family == 10") == -1)
+				warnx_("%s: cannot set filter: %s", rel,
 				    strerror(errno));
 		}
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable", e->sys,

@@ -18,6 +18,8 @@ enum ev {
 	EV_WQ_QUEUE, EV_WQ_START, EV_WQ_END, EV_BLOCK_ISSUE,
 	EV_BLOCK_COMPLETE, EV_SIGNAL_GENERATE, EV_SIGNAL_DELIVER, EV_MARKER,
 	EV_FLOCK_LOCK, EV_POSIX_LOCK, EV_FCNTL_SETLK, EV_POSIX_REMOVE,
+	/* Connections: a TCP socket's state changes, a send, a receive. */
+	EV_SOCK_STATE, EV_SOCK_SEND, EV_SOCK_RECV,
 	EV_UPROBE,		/* any of our uprobes: see probes.h */
 	EV_N,
 	EV_NONE = 0xff
@@ -57,5 +59,17 @@ int	 events_load_fields(const char *sys, const char *event,
 	    const char *const *fields, int nfields, struct field *, int *id);
 /* "common_pid != A && ...": a filter that leaves our own threads out. */
 void	 self_filter(char *buf, size_t size, const int *self, int nself);
+
+/*
+ * Socket events (sockev.c): their columns, and whether a state change is
+ * about this host's own end of a connection (1: its address is one of
+ * this network namespace's), whatever task it fired in: a receive's
+ * protocol work runs in the softirq of whichever task sent the packet.
+ * 0 another host's, -1 a loopback address, which every namespace has.
+ */
+struct writer;
+void	 sockev_args(struct writer *, int e, const char *d,
+	    const struct field *);
+int	 sockev_local(int e, const char *d, const struct field *);
 
 #endif

@@ -252,6 +252,32 @@ patched_child_env(void)
 	setenv("LD_PRELOAD", pre, 1);
 	setenv("ARGUS_PATCH", env_sets, 1);
 	setenv("ARGUS_PATCH_DIR", dir, 1);
+	patched_audit_env(lib);
+}
+
+/*
+ * The loader's auditor beside the library, so that the libraries the
+ * command dlopen()s later are patched too (patchers/audit.c).  Without
+ * it, only what is loaded at start-up is.
+ */
+void
+patched_audit_env(const char *lib)
+{
+	char audit[PATH_MAX], val[2 * PATH_MAX + 2], *slash;
+	const char *old = getenv("LD_AUDIT");
+
+	snprintf(audit, sizeof(audit), "%s", lib);
+	if ((slash = strrchr(audit, '/')) == NULL)
+		return;
+	snprintf(slash + 1, sizeof(audit) - (slash + 1 - audit),
+	    "libargus-audit.so");
+	if (access(audit, R_OK) == -1)
+		return;
+	if (old != NULL && *old != '\0')
+		snprintf(val, sizeof(val), "%s:%s", audit, old);
+	else
+		snprintf(val, sizeof(val), "%s", audit);
+	setenv("LD_AUDIT", val, 1);
 }
 
 const char *

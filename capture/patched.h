@@ -19,6 +19,7 @@ int	 patched_wanted(void);
 /* Before the command is started; in the command's child, before exec. */
 void	 patched_setup(int has_command);
 void	 patched_child_env(void);
+void	 patched_audit_env(const char *);
 int	 patched_tid(void);	/* our draining thread's, 0: none */
 const char *patched_desc(int i);		/* meta records; NULL: no more */
 

@@ -12,6 +12,8 @@
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +44,7 @@ struct tuple {
 struct inet {
 	struct tuple	 t;
 	uint32_t	 ino;
-	uint8_t		 listening;
+	uint8_t		 listening, state;
 	UT_hash_handle	 hh;
 };
 
@@ -166,6 +168,7 @@ inet_msg(struct sockdiag *d, struct nlmsghdr *h)
 	memcpy(e->t.dst, m->id.idiag_dst, sizeof(e->t.dst));
 	e->ino = m->idiag_inode;
 	e->listening = m->idiag_state == TCP_LISTEN_STATE;
+	e->state = m->idiag_state;
 	HASH_ADD(hh, d->inets, t, sizeof(e->t), e);
 }
 
@@ -213,6 +216,24 @@ inet_listener(struct sockdiag *d, const struct tuple *t)
 	return 0;
 }
 
+/* 10.0.0.7:5432, [2001:db8::7]:5432, a v4-mapped address as IPv4. */
+static void
+endpoint(char buf[64], size_t size, int family, const uint32_t *a,
+    uint16_t port)
+{
+	static const uint8_t v4mapped[12] = { 0,0,0,0, 0,0,0,0, 0,0,0xff,0xff };
+	char s[INET6_ADDRSTRLEN];
+
+	if (family == AF_INET6 && memcmp(a, v4mapped, 12) != 0) {
+		inet_ntop(AF_INET6, a, s, sizeof(s));
+		snprintf(buf, size, "[%.46s]:%u", s, (unsigned)ntohs(port) &
+		    0xffff);
+		return;
+	}
+	inet_ntop(AF_INET, family == AF_INET6 ? a + 3 : a, s, sizeof(s));
+	snprintf(buf, size, "%.46s:%u", s, (unsigned)ntohs(port) & 0xffff);
+}
+
 /*
  * The socket with the mirrored pair is the other end, if it is here.  One
  * here without a file (inode 0) waits in a listener's queue: until it is
@@ -237,6 +258,11 @@ inet_pair(struct sockdiag *d)
 		s = sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
 		    SK_UDP);
 		s->i.peer = m != NULL ? m->ino : 0;
+		s->i.state = e->state;
+		endpoint(s->i.local, sizeof(s->i.local), e->t.family,
+		    e->t.src, e->t.sport);
+		endpoint(s->i.remote, sizeof(s->i.remote), e->t.family,
+		    e->t.dst, e->t.dport);
 		if (m != NULL && m->ino == 0 && e->t.proto == IPPROTO_TCP)
 			s->i.listener = inet_listener(d, &m->t);
 	}

@@ -19,6 +19,9 @@ struct sockinfo {
 					   for TCP, on the connecting end */
 	uint8_t		 listening;	/* waits for connections */
 	enum sock_kind	 kind;
+	/* TCP and UDP: this end's address and port, and the peer's. */
+	char		 local[64], remote[64];
+	uint8_t		 state;		/* the kernel's TCP_ number */
 };
 
 struct sockdiag;

@@ -56,10 +56,17 @@ task_set(int tid, int tgid, const char *comm, int commlen)
 	if (comm != NULL) {
 		if (commlen > 15)
 			commlen = 15;
+		commlen = strnlen(comm, commlen);
+		/*
+		 * A new name (an exec, a rename): the thread is introduced
+		 * again at its next event, so the stream says from when
+		 * (argus-stream(5): its latest task record names it).
+		 */
+		if (strncmp(t->comm, comm, commlen) != 0 ||
+		    t->comm[commlen] != '\0')
+			t->intro = 0;
 		memcpy(t->comm, comm, commlen);
 		memset(t->comm + commlen, 0, 16 - commlen);
-		/* The kernel pads with NULs, but a name may be shorter. */
-		t->comm[strnlen(t->comm, 16)] = '\0';
 	}
 }
 

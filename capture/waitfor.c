@@ -32,6 +32,7 @@
 
 #include <uthash.h>
 
+#include "event.h"
 #include "util.h"
 #include "waits.h"
 #include "sockdiag.h"
@@ -1553,6 +1554,73 @@ wf_take(const struct wf_opts *o)
 }
 
 /* Records of kept threads, and the holders of what they wait on. */
+/*
+ * The TCP and UDP sockets of each process with a thread in the snapshot,
+ * with their address pairs: a wait on one whose peer is on another host,
+ * and a process there that holds that peer, meet by them (argus-cat(1)).
+ */
+static void
+write_socks(struct writer *wr, struct wf_snap *s)
+{
+	char path[64], link[64];
+	const struct sockinfo *si;
+	struct sock_rec r;
+	struct done *seen = NULL, *d, *tmp;
+	struct dirent *de;
+	struct proc *p;
+	unsigned long ino;
+	ssize_t n;
+	size_t i;
+	DIR *dir;
+
+	for (i = 0; i < s->nthr; i++) {
+		if (!s->thr[i].keep)
+			continue;
+		snprintf(path, sizeof(path), "%d", s->thr[i].pid);
+		HASH_FIND_STR(seen, path, d);
+		if (d != NULL)
+			continue;
+		d = xcalloc(1, sizeof(*d));
+		snprintf(d->key, sizeof(d->key), "%s", path);
+		HASH_ADD_STR(seen, key, d);
+		snprintf(path, sizeof(path), "/proc/%d/fd", s->thr[i].pid);
+		if ((dir = opendir(path)) == NULL)
+			continue;
+		while ((de = readdir(dir)) != NULL) {
+			n = readlinkat(dirfd(dir), de->d_name, link,
+			    sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (sscanf(link, "socket:[%lu]", &ino) != 1)
+				continue;
+			load_diag(s);
+			si = sockdiag_find(s->diag, ino);
+			if (si == NULL || si->local[0] == '\0' ||
+			    si->listening)
+				continue;
+			p = proc_get(s, s->thr[i].pid);
+			snprintf(link, sizeof(link), "socket:%lu", ino);
+			memset(&r, 0, sizeof(r));
+			r.time = s->t0;
+			r.pid = s->thr[i].pid;
+			r.object = link;
+			r.fd = atoi(de->d_name);
+			r.proto = sock_kind_name(si->kind);
+			r.local = si->local;
+			r.remote = si->remote;
+			r.state = tcp_state_name(si->state);
+			r.comm = p != NULL ? p->comm : "";
+			sock_write(wr, &r);
+		}
+		closedir(dir);
+	}
+	HASH_ITER(hh, seen, d, tmp) {
+		HASH_DEL(seen, d);
+		free(d);
+	}
+}
+
 void
 wf_write(struct writer *wr, const struct wf_snap *s)
 {
@@ -1621,6 +1689,7 @@ wf_write(struct writer *wr, const struct wf_snap *s)
 		HASH_DEL(seen, d);
 		free(d);
 	}
+	write_socks(wr, (struct wf_snap *)s);
 }
 
 void

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "hosts.h"
 #include "ksym.h"
 #include "show.h"
 #include "util.h"
@@ -35,7 +36,36 @@ static const char *const names[E_NTYPES] = {
 	[E_MUTEX_LOCK_END] = "mutex_lock_end",
 	[E_MUTEX_UNLOCK] = "mutex_unlock",
 	[E_MUTEX_UNLOCK_END] = "mutex_unlock_end",
+	[E_SOCK_STATE] = "sock_state", [E_SOCK_SEND] = "sock_send",
+	[E_SOCK_RECV] = "sock_recv",
 };
+
+static const char *const tcp_states[TCP_S_N] = {
+	[TCP_S_ESTABLISHED] = "ESTABLISHED", [TCP_S_SYN_SENT] = "SYN_SENT",
+	[TCP_S_SYN_RECV] = "SYN_RECV", [TCP_S_FIN_WAIT1] = "FIN_WAIT1",
+	[TCP_S_FIN_WAIT2] = "FIN_WAIT2", [TCP_S_TIME_WAIT] = "TIME_WAIT",
+	[TCP_S_CLOSE] = "CLOSE", [TCP_S_CLOSE_WAIT] = "CLOSE_WAIT",
+	[TCP_S_LAST_ACK] = "LAST_ACK", [TCP_S_LISTEN] = "LISTEN",
+	[TCP_S_CLOSING] = "CLOSING", [TCP_S_NEW_SYN_RECV] = "NEW_SYN_RECV",
+};
+
+const char *
+tcp_state_name(uint64_t state)
+{
+	return state < TCP_S_N && tcp_states[state] != NULL ?
+	    tcp_states[state] : "";
+}
+
+int
+tcp_state_of(const char *name)
+{
+	int i;
+
+	for (i = 1; i < TCP_S_N; i++)
+		if (strcmp(tcp_states[i], name) == 0)
+			return i;
+	return -1;
+}
 
 /* Type names to numbers, once per event. */
 static enum etype
@@ -77,6 +107,8 @@ note_meta(const struct record *rec)
 {
 	uint64_t n;
 
+	if (strcmp(record_str(rec, COL_FIRST_OWN), META_HOST) == 0)
+		host_learn(rec);
 	if (strcmp(record_str(rec, COL_FIRST_OWN), "cpus") != 0)
 		return;
 	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &n) || n == 0 ||
@@ -172,6 +204,47 @@ event_str(const struct event *ev, int arg)
 	return record_str(ev->rec, EC_ARG + arg);
 }
 
+/* A hex digit's value; 16 for anything else. */
+static unsigned
+hex_digit(unsigned char c)
+{
+	if ((unsigned)(c - '0') < 10)
+		return c - '0';
+	c |= 0x20;		/* lower case */
+	if ((unsigned)(c - 'a') < 6)
+		return c - 'a' + 10;
+	return 16;
+}
+
+/*
+ * Most arguments are plain decimals or 0x hex (a system call's), read
+ * here at a fraction of what strtoull() costs; anything else (octal, a
+ * sign, 0X, a number of 19 decimal or 16 hex digits or more) is left to
+ * it.  1 and *v for a plain one.
+ */
+static int
+plain_number(const char *s, uint64_t *v)
+{
+	uint64_t x = 0, d;
+	size_t n;
+
+	if (s[0] == '0' && s[1] == 'x') {
+		for (n = 2; n < 17 && (d = hex_digit(s[n])) < 16; n++)
+			x = x << 4 | d;
+		*v = x;
+		return n > 2 && s[n] == '\0';
+	}
+	if (s[0] == '0') {
+		*v = 0;
+		return s[1] == '\0';
+	}
+	for (n = 0; n < 18 && (d = (unsigned char)s[n] - (uint64_t)'0') <= 9;
+	    n++)
+		x = x * 10 + d;
+	*v = x;
+	return n > 0 && s[n] == '\0';
+}
+
 uint64_t
 event_u64(const struct event *ev, int arg)
 {
@@ -179,6 +252,8 @@ event_u64(const struct event *ev, int arg)
 	char *end;
 	uint64_t v;
 
+	if (plain_number(s, &v))
+		return v;
 	v = strtoull(s, &end, 0);
 	if (*s == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
@@ -224,8 +299,11 @@ event_i64(const struct event *ev, int arg)
 {
 	const char *s = event_str(ev, arg);
 	char *end;
+	uint64_t u;
 	int64_t v;
 
+	if (plain_number(s, &u))
+		return u;
 	v = strtoll(s, &end, 0);
 	if (*s == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: %s event: argument %d: expected a "
@@ -302,13 +380,11 @@ stack_function(const struct record *rec, char *buf, size_t size)
 	return found;
 }
 
+/* A name of a list: several times an event, so hashed. */
 static int
-in_list(const char *name, const char *const *list)
+in_list(struct nameidx *idx, const char *name)
 {
-	for (; *list != NULL; list++)
-		if (strcmp(name, *list) == 0)
-			return 1;
-	return 0;
+	return nameidx_find(idx, name) >= 0;
 }
 
 /* Linux's names, then Darwin's (argus-import -f kdebug). */
@@ -320,10 +396,10 @@ syscall_is_send(const char *name)
 	    "write_nocancel", "writev_nocancel", "sendto_nocancel",
 	    "sendmsg_nocancel", "sendmsg_x", "pwrite", "pwrite_nocancel",
 	    /* Mach IPC: a send, or a send and the wait for its reply. */
-	    "mach_msg_trap", "mach_msg2_trap", "mach_msg_overwrite_trap",
-	    NULL };
+	    "mach_msg_trap", "mach_msg2_trap", "mach_msg_overwrite_trap" };
+	static struct nameidx idx = NAMEIDX(sends, ARRAY_LEN(sends));
 
-	return in_list(name, sends);
+	return in_list(&idx, name);
 }
 
 int
@@ -332,9 +408,10 @@ syscall_is_recv(const char *name)
 	static const char *const recvs[] = { "read", "readv", "recvfrom",
 	    "recvmsg", "recvmmsg",
 	    "read_nocancel", "readv_nocancel", "recvfrom_nocancel",
-	    "recvmsg_nocancel", "recvmsg_x", NULL };
+	    "recvmsg_nocancel", "recvmsg_x" };
+	static struct nameidx idx = NAMEIDX(recvs, ARRAY_LEN(recvs));
 
-	return in_list(name, recvs);
+	return in_list(&idx, name);
 }
 
 /* Darwin's sched_yield(3) is the Mach trap swtch_pri. */
@@ -342,18 +419,20 @@ int
 syscall_is_yield(const char *name)
 {
 	static const char *const yields[] = { "sched_yield", "swtch_pri",
-	    "swtch", NULL };
+	    "swtch" };
+	static struct nameidx idx = NAMEIDX(yields, ARRAY_LEN(yields));
 
-	return in_list(name, yields);
+	return in_list(&idx, name);
 }
 
 int
 syscall_is_sleep(const char *name)
 {
 	static const char *const sleeps[] = { "nanosleep", "clock_nanosleep",
-	    "clock_nanosleep_time64", "__semwait_signal", NULL };
+	    "clock_nanosleep_time64", "__semwait_signal" };
+	static struct nameidx idx = NAMEIDX(sleeps, ARRAY_LEN(sleeps));
 
-	return in_list(name, sleeps);
+	return in_list(&idx, name);
 }
 
 int
@@ -368,9 +447,10 @@ syscall_is_dispatch(const char *name)
 	static const char *const dispatch[] = { "epoll_wait", "epoll_pwait",
 	    "epoll_pwait2", "accept", "accept4", "kevent", "kevent64",
 	    "kevent_qos", "kevent_id", "rt_sigsuspend", "sigsuspend",
-	    "pause", NULL };
+	    "pause" };
+	static struct nameidx idx = NAMEIDX(dispatch, ARRAY_LEN(dispatch));
 
-	return in_list(name, dispatch);
+	return in_list(&idx, name);
 }
 
 const char *

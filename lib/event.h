@@ -26,6 +26,8 @@ enum etype {
 	/* And glibc's pthreads: a call's entry, and its return (_END). */
 	E_COND_SIGNAL, E_COND_SIGNAL_END, E_COND_WAIT, E_MUTEX_LOCK,
 	E_MUTEX_LOCK_END, E_MUTEX_UNLOCK, E_MUTEX_UNLOCK_END,
+	/* Connections: a TCP socket's state change, a send, a receive. */
+	E_SOCK_STATE, E_SOCK_SEND, E_SOCK_RECV,
 	E_NTYPES
 };
 
@@ -120,5 +122,19 @@ int		 syscall_is_sleep(const char *name);
  * new client: a thread idle in one is no culprit by itself.
  */
 int		 syscall_is_dispatch(const char *name);
+
+/*
+ * TCP states by the kernel's numbers (include/net/tcp_states.h), as
+ * sock_state events name them: "ESTABLISHED", "SYN_SENT", ...; "" and -1
+ * for one it does not.
+ */
+enum tcp_state {
+	TCP_S_ESTABLISHED = 1, TCP_S_SYN_SENT, TCP_S_SYN_RECV, TCP_S_FIN_WAIT1,
+	TCP_S_FIN_WAIT2, TCP_S_TIME_WAIT, TCP_S_CLOSE, TCP_S_CLOSE_WAIT,
+	TCP_S_LAST_ACK, TCP_S_LISTEN, TCP_S_CLOSING, TCP_S_NEW_SYN_RECV,
+	TCP_S_N
+};
+const char	*tcp_state_name(uint64_t state);
+int		 tcp_state_of(const char *name);
 
 #endif

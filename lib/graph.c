@@ -54,6 +54,8 @@ const struct lrule lrules[] = {
 	    "where a file lock was taken -> a request it made sleep or refused" },
 	{ "waitsfor", LR_HOLDS, "the relation and the object",
 	    "who holds what a thread still waits on (wait-for snapshot)" },
+	{ "remote", LR_WAKES, "the sender's address pair",
+	    "a send on one host -> its receipt, and wake-up, on another" },
 };
 const size_t nlrules = ARRAY_LEN(lrules);
 
@@ -509,6 +511,7 @@ static const struct {
 	{ "wait",	"STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,"
 			"VIA,WCHAN,COMM,ARG..." },
 	{ "holder",	"OBJECT,RELATION,FD,THROUGH,DETAIL,COMM" },
+	{ "sock",	"OBJECT,FD,PROTO,LOCAL,REMOTE,STATE,COMM" },
 	{ "summary",	"PROGRAM,KEY,VALUE..." },
 	{ KSYM_KIND,	"ADDRESS,NAME" },
 };

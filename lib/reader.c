@@ -12,6 +12,7 @@
  */
 #include <sys/stat.h>
 
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -425,15 +426,30 @@ scratch_reserve(struct reader *r, size_t n)
 	}
 }
 
+static void
+fields_grow(struct reader *r)
+{
+	r->fcap *= 2;
+	r->fv = xrealloc(r->fv, r->fcap * sizeof(*r->fv));
+	r->foff = xrealloc(r->foff, r->fcap * sizeof(*r->foff));
+}
+
+/* libcsv's fields: scratch may move as they come, so offsets for now. */
 static inline void
 field_add(struct reader *r, size_t off)
 {
-	if (r->nf == r->fcap) {
-		r->fcap *= 2;
-		r->fv = xrealloc(r->fv, r->fcap * sizeof(*r->fv));
-		r->foff = xrealloc(r->foff, r->fcap * sizeof(*r->foff));
-	}
+	if (r->nf == r->fcap)
+		fields_grow(r);
 	r->foff[r->nf++] = off;
+}
+
+/* split_plain's: scratch is reserved first and stays put. */
+static inline void
+field_at(struct reader *r, char *p)
+{
+	if (r->nf == r->fcap)
+		fields_grow(r);
+	r->fv[r->nf++] = p;
 }
 
 /*
@@ -444,7 +460,7 @@ field_add(struct reader *r, size_t off)
 static void
 split_plain(struct reader *r, const char *line, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ULL, commas = ones * ',';
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, commas = ~low7 / 0x80 * ',';
 	uint64_t w, x, m;
 	char *d;
 	size_t i, at;
@@ -452,25 +468,27 @@ split_plain(struct reader *r, const char *line, size_t len)
 	scratch_reserve(r, len + 8);
 	d = r->scratch;
 	r->nf = 0;
-	field_add(r, 0);
+	field_at(r, d);
 	for (i = 0; i + 8 <= len; i += 8) {
 		memcpy(&w, line + i, 8);
 		memcpy(d + i, &w, 8);
 		x = w ^ commas;
-		/* High bit set in each byte of x that is zero, and maybe a
-		 * byte above one: those are checked. */
-		for (m = (x - ones) & ~x & (ones << 7); m; m &= m - 1) {
+		/*
+		 * High bit set in each byte of x that is zero, and only
+		 * those (no carry crosses a byte): the commas.  The bytes are
+		 * in memory order, so the word is read as little-endian.
+		 */
+		for (m = le64toh(~(((x & low7) + low7) | x | low7)); m;
+		    m &= m - 1) {
 			at = i + (__builtin_ctzll(m) >> 3);
-			if (d[at] == ',') {
-				d[at] = '\0';
-				field_add(r, at + 1);
-			}
+			d[at] = '\0';
+			field_at(r, d + at + 1);
 		}
 	}
 	for (; i < len; i++) {
 		if ((d[i] = line[i]) == ',') {
 			d[i] = '\0';
-			field_add(r, i + 1);
+			field_at(r, d + i + 1);
 		}
 	}
 	d[len] = '\0';
@@ -608,18 +626,19 @@ reader_next(struct reader *r, struct record *rec)
 		rec->file = r->name;
 		rec->line = first;
 		rec->time = NO_TIME;
+		rec->quoted = quoted;
 		if (p[0] == '#') {
 			rec->comment = 1;
 			rec->f = NULL;
 			rec->nf = 0;
 		} else {
 			rec->comment = 0;
-			if (quoted)
+			if (quoted) {
 				split_csv(r, p, len, first);
-			else
+				for (i = 0; i < r->nf; i++)
+					r->fv[i] = r->scratch + r->foff[i];
+			} else
 				split_plain(r, p, len);
-			for (i = 0; i < r->nf; i++)
-				r->fv[i] = r->scratch + r->foff[i];
 			rec->f = r->fv;
 			rec->nf = r->nf;
 		}
@@ -645,22 +664,41 @@ reader_next(struct reader *r, struct record *rec)
 	}
 }
 
+/* Twenty digits: the nineteen first cannot overflow, the last may. */
+static int
+twenty_digits(const char *s, uint64_t *v)
+{
+	uint64_t x = 0, d;
+	int i;
+
+	for (i = 0; i < 19; i++)
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	d = (uint64_t)(s[19] - '0');
+	if (x > (UINT64_MAX - d) / 10)
+		return 0;
+	*v = x * 10 + d;
+	return 1;
+}
+
 int
 record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
 {
-	const char *s;
+	const char *s, *p;
 	uint64_t x = 0, d;
 
 	if (col >= rec->nf || *(s = rec->f[col]) == '\0')
 		return 0;
-	/* The hottest loop of every stage: no division to check overflow. */
-	for (; *s; s++) {
-		d = (uint64_t)(*s - '0');
-		if (d > 9 || (x >= UINT64_MAX / 10 &&
-		    (x > UINT64_MAX / 10 || d > UINT64_MAX % 10)))
-			return 0;
+	/*
+	 * The hottest loop of every stage: nothing in it but the digit.  It
+	 * ends at the NUL, or at anything else, which makes it no number;
+	 * only a number of twenty digits, UINT64_MAX's, may have overflowed.
+	 */
+	for (p = s; (d = (unsigned char)*p - (uint64_t)'0') <= 9; p++)
 		x = x * 10 + d;
-	}
+	if (*p != '\0' || p - s > 20)
+		return 0;
+	if (p - s == 20)
+		return twenty_digits(s, v);
 	*v = x;
 	return 1;
 }

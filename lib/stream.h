@@ -46,6 +46,7 @@ struct record {
 	const char	 *raw;		/* the record exactly as read, without its newline */
 	size_t		  rawlen;
 	int		  comment;	/* a '#' line */
+	int		  quoted;	/* it has a '"': fields differ from raw */
 	uint64_t	  time;		/* COL_TIME, or NO_TIME when empty or a comment */
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */
@@ -99,6 +100,8 @@ void		 writer_fields(struct writer *, char **f, size_t nf);
 void		 writer_record(struct writer *, const struct record *);	/* as read */
 void		 writer_splice(struct writer *, const struct record *, size_t col,
 		    const char *val);	/* as read, but one column */
+void		 writer_splice_u64(struct writer *, const struct record *,
+		    size_t col, uint64_t val);	/* the same, a number */
 void		 writer_flush(struct writer *);
 void		 writer_close(struct writer *);
 void		 writer_discard(struct writer *);

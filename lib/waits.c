@@ -227,3 +227,40 @@ holder_write(struct writer *wr, const struct holder_rec *h)
 	writer_str(wr, h->comm);
 	writer_end(wr);
 }
+
+void
+sock_write(struct writer *wr, const struct sock_rec *s)
+{
+	writer_begin(wr, "sock");
+	writer_time(wr, s->time);
+	writer_u64(wr, s->pid);
+	writer_empty(wr);
+	writer_str(wr, s->object);
+	fd_write(wr, s->fd);
+	writer_str(wr, s->proto);
+	writer_str(wr, s->local);
+	writer_str(wr, s->remote);
+	writer_str(wr, s->state);
+	writer_str(wr, s->comm);
+	writer_end(wr);
+}
+
+int
+sock_parse(const struct record *rec, struct sock_rec *s)
+{
+	uint64_t fd;
+
+	if (rec->comment || strcmp(rec->f[COL_KIND], "sock") != 0)
+		return 0;
+	s->time = rec->time;
+	s->pid = record_pid(rec, COL_PID);
+	s->object = record_str(rec, SK_OBJECT);
+	s->fd = record_u64_opt(rec, SK_FD, &fd) && fd <= INT32_MAX ?
+	    (int)fd : NO_FD;
+	s->proto = record_str(rec, SK_PROTO);
+	s->local = record_str(rec, SK_LOCAL);
+	s->remote = record_str(rec, SK_REMOTE);
+	s->state = record_str(rec, SK_STATE);
+	s->comm = record_str(rec, SK_COMM);
+	return 1;
+}

@@ -84,4 +84,20 @@ int		 holder_parse(const struct record *, struct holder_rec *);
 void		 wait_write(struct writer *, const struct wait_rec *);
 void		 holder_write(struct writer *, const struct holder_rec *);
 
+/*
+ * A TCP or UDP socket a process of the snapshot holds, with its address
+ * pair: what ties a wait on it to the host at its other end.
+ */
+struct sock_rec {
+	uint64_t	 time;
+	uint32_t	 pid;
+	const char	*object;	/* socket:INO */
+	int		 fd;
+	const char	*proto, *local, *remote, *state, *comm;
+};
+enum { SK_OBJECT = COL_FIRST_OWN, SK_FD, SK_PROTO, SK_LOCAL, SK_REMOTE,
+	SK_STATE, SK_COMM };
+int		 sock_parse(const struct record *, struct sock_rec *);
+void		 sock_write(struct writer *, const struct sock_rec *);
+
 #endif

@@ -525,15 +525,22 @@ writer_str(struct writer *w, const char *s)
 	writer_strn(w, s, strlen(s));
 }
 
+/* v in decimal, ending at end: where it begins. */
+static char *
+decimal(char *end, uint64_t v)
+{
+	do {
+		*--end = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 static void
 put_decimal(struct writer *w, uint64_t v, int neg)
 {
-	char tmp[21], *p = tmp + sizeof(tmp);
+	char tmp[21], *p = decimal(tmp + sizeof(tmp), v);
 
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
 	if (neg)
 		*--p = '-';
 	sep(w);
@@ -638,21 +645,19 @@ void
 writer_splice(struct writer *w, const struct record *rec, size_t col,
     const char *val)
 {
-	const char *p = rec->raw, *end = p + rec->rawlen, *a = p, *b;
+	const char *p = rec->raw, *end = p + rec->rawlen, *a, *b;
 	size_t i;
 
-	for (i = 0; i < col && a != NULL; i++)
-		if ((a = memchr(a, ',', end - a)) != NULL)
-			a++;
-	if (a == NULL || memchr(p, '"', end - p) != NULL) {
+	if (rec->quoted || col >= rec->nf) {
 		writer_begin(w, rec->f[0]);
 		for (i = 1; i < rec->nf || i <= col; i++)
 			writer_str(w, i == col ? val : i < rec->nf ? rec->f[i] : "");
 		writer_end(w);
 		return;
 	}
-	if ((b = memchr(a, ',', end - a)) == NULL)
-		b = end;
+	/* Unquoted, the fields are the raw bytes, commas cut to NULs. */
+	a = p + (rec->f[col] - rec->f[0]);
+	b = col + 1 < rec->nf ? p + (rec->f[col + 1] - rec->f[0]) - 1 : end;
 	w->len = w->mark;
 	put(w, p, a - p);
 	put(w, val, strlen(val));
@@ -662,6 +667,16 @@ writer_splice(struct writer *w, const struct record *rec, size_t col,
 	w->nfield = 0;
 	if (w->len >= OUT_CHUNK)
 		drain(w);
+}
+
+void
+writer_splice_u64(struct writer *w, const struct record *rec, size_t col,
+    uint64_t val)
+{
+	char tmp[21];
+
+	tmp[20] = '\0';
+	writer_splice(w, rec, col, decimal(tmp + 20, val));
 }
 
 void

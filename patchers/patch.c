@@ -57,6 +57,8 @@ struct probe {
 	uint64_t	 off;
 	int		 deref, ret, nargs, run;
 	uint8_t		 name;		/* index of event in the ubuf names */
+	int		 pending;	/* its object not loaded when looked */
+	uintptr_t	 base;		/* its object's load address */
 };
 
 struct hook {
@@ -74,6 +76,8 @@ struct site {
 	struct hook	 ent[MAXPER], ret[MAXPER];
 	const struct probe *first;	/* for messages */
 	char		 where[64];
+	uintptr_t	 base;		/* its object's load address */
+	int		 dead;		/* its object was dlclose()d */
 };
 
 struct shadow {
@@ -92,12 +96,22 @@ static char		 hdr_name[64];
 static int		 verbose;
 static char		*names[UBUF_PROBES];
 static int		 nnames;
-static pthread_key_t	 slot_key;
+static pthread_key_t	 slot_key, shadow_key;
 static int		 (*vdso_gettime)(clockid_t, struct timespec *);
+static int		 ready;		/* sets read: dlopen() rescans */
+static int		 recording;	/* key, return trampoline, fork */
+static int		 nplaced;
+/* argus patch --pid: where the other threads stopped, not to be inside a
+ * victim when they go on. */
+static const uint64_t	*stopped_at;
+static int		 nstopped;
 
 static TLS struct ubuf_slot *my_slot;
 static TLS int		 my_tid;
-static TLS struct shadow my_shadow[SHADOW];
+/* Mapped at a thread's first return probe: in static TLS, its 3 KiB
+ * would not fit beside an auditor (LD_AUDIT sets the static TLS block up
+ * before the preloaded objects are loaded, with little room to spare). */
+static TLS struct shadow *my_shadow;
 static TLS int		 my_depth;
 
 static void
@@ -144,6 +158,12 @@ stamp(void)
 
 	vdso_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void
+shadow_release(void *p)
+{
+	munmap(p, SHADOW * sizeof(struct shadow));
 }
 
 static void
@@ -232,7 +252,16 @@ hit(const struct site *s, uint64_t *r)
 		return;
 	/* At the function's entry: the return address is on top. */
 	sp = (uintptr_t *)((char *)(r + R_N) + 128);
-	if (my_depth >= SHADOW) {
+	if (__builtin_expect(my_shadow == NULL, 0)) {
+		void *p = mmap(NULL, SHADOW * sizeof(*my_shadow), PROT_READ |
+		    PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p != MAP_FAILED) {
+			my_shadow = p;
+			pthread_setspecific(shadow_key, p);
+		}
+	}
+	if (my_shadow == NULL || my_depth >= SHADOW) {
 		if (my_slot != NULL)
 			__atomic_store_n(&my_slot->lost, my_slot->lost + 1,
 			    __ATOMIC_RELAXED);
@@ -622,6 +651,19 @@ place(struct site *s, int multi)
 	memcpy(code + at_victim, t + at_victim, vlen);
 	b.n = at_victim + vlen;
 	{
+		int k;
+
+		for (k = 0; k < nstopped; k++)
+			if (stopped_at[k] > s->addr &&
+			    stopped_at[k] < s->addr + vlen) {
+				snprintf(why, sizeof(why), "a stopped thread "
+				    "is at +%llu, inside the victim",
+				    (unsigned long long)(stopped_at[k] -
+				    s->addr));
+				goto refuse;
+			}
+	}
+	{
 		int32_t rel = (int32_t)((intptr_t)(s->addr + vlen) -
 		    (intptr_t)(t + b.n + 5));
 
@@ -753,6 +795,7 @@ read_set(const char *name)
 			continue;
 		memset(&pr, 0, sizeof(pr));
 		pr.nargs = 1;
+		pr.pending = 1;
 		if (nw < 3) {
 			say("%s:%lu: expected LIBRARY SYMBOL EVENT ...", path,
 			    n);
@@ -866,7 +909,7 @@ match_obj(struct dl_phdr_info *info, size_t size, void *arg)
 
 /* A probe's address in this process: 0 when its object is not loaded. */
 static uintptr_t
-locate(const struct probe *pr, char *why, size_t whysz)
+locate(const struct probe *pr, uintptr_t *base, char *why, size_t whysz)
 {
 	struct lookup l;
 	uint64_t off;
@@ -879,6 +922,7 @@ locate(const struct probe *pr, char *why, size_t whysz)
 		snprintf(why, whysz, "not loaded");
 		return 0;
 	}
+	*base = l.base;
 	if (elf_locate(l.path, pr->sym, pr->off, pr->deref, &off, why,
 	    whysz) == -1)
 		return 0;
@@ -900,7 +944,7 @@ site_at(uintptr_t a, const struct probe *pr)
 	int i;
 
 	for (i = 0; i < nsites; i++)
-		if (sites[i].addr == a)
+		if (sites[i].addr == a && !sites[i].dead)
 			return &sites[i];
 	if (nsites == MAXSITES)
 		return NULL;
@@ -965,58 +1009,40 @@ after_fork(void)
 	}
 }
 
-__attribute__((constructor)) static void
-patch_init(void)
+/*
+ * Places the probes whose objects are loaded and were not before: all of
+ * them at start-up, then those of each dlopen() (argus_patch_rescan).
+ */
+static void
+scan(int startup)
 {
-	char *sets, *s, *save, why[PATH_MAX + 128];
-	const char *dir;
-	void *vdso;
-	int i, placed = 0, multi;
-	uintptr_t a;
+	char why[PATH_MAX + 128];
+	int i, first = nsites, placed = 0, multi;
+	uintptr_t a, base = 0;
 	struct site *st;
 
-	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
-		return;
-	verbose = getenv("ARGUS_PATCH_VERBOSE") != NULL;
-	if ((dir = getenv("ARGUS_PATCH_DIR")) == NULL || *dir == '\0') {
-		say("ARGUS_PATCH_DIR not set: nowhere to record, not patching");
-		return;
-	}
-	if ((dirfd_ = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		say("%s: %s: not patching", dir, strerror(errno));
-		return;
-	}
-	vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
-	if (vdso != NULL)
-		vdso_gettime = (int (*)(clockid_t, struct timespec *))
-		    dlsym(vdso, "__vdso_clock_gettime");
-	if (vdso_gettime == NULL)
-		vdso_gettime = clock_gettime;
-	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
-	    ZYDIS_STACK_WIDTH_64);
-	sets = strdup(sets);
-	for (s = strtok_r(sets, ":", &save); s != NULL;
-	    s = strtok_r(NULL, ":", &save))
-		if (read_set(s) == -1) {
-			say("not patching");
-			return;
-		}
-	free(sets);
 	for (i = 0; i < nprobes; i++) {
-		const struct probe *pr = &probes[i];
+		struct probe *pr = &probes[i];
 
-		if ((a = locate(pr, why, sizeof(why))) == 0) {
-			if (verbose || strcmp(why, "not loaded") != 0)
+		if (!pr->pending)
+			continue;
+		if ((a = locate(pr, &base, why, sizeof(why))) == 0) {
+			if (strcmp(why, "not loaded") != 0)
+				pr->pending = 0;
+			if ((verbose && startup) || !pr->pending)
 				say("%s: probe %s (%s:%s%s): %s", pr->where,
 				    pr->event, pr->lib, pr->deref ? "*" : "",
 				    pr->sym, why);
 			continue;
 		}
+		pr->pending = 0;
+		pr->base = base;
 		if ((st = site_at(a, pr)) == NULL) {
 			say("%s: more than %d places patched", pr->where,
 			    MAXSITES);
 			break;
 		}
+		st->base = base;
 		st->run |= pr->run;
 		/* The entry of a function: SYMBOL, or what *TABLE+OFF
 		 * points to. */
@@ -1038,31 +1064,150 @@ patch_init(void)
 			st->ent[st->nent++].nargs = pr->nargs;
 		}
 	}
-	if (nsites == 0)
+	if (nsites == first)
 		return;
-	if (pthread_key_create(&slot_key, slot_release) != 0 ||
-	    make_ret_tramp() == -1 || open_ubuf() == -1) {
+	if (!recording) {
+		if (pthread_key_create(&slot_key, slot_release) != 0 ||
+		    pthread_key_create(&shadow_key, shadow_release) != 0 ||
+		    make_ret_tramp() == -1) {
+			say("cannot set up recording: not patching");
+			ready = 0;
+			return;
+		}
+		pthread_atfork(NULL, NULL, after_fork);
+		recording = 1;
+	}
+	if (hdr == NULL && open_ubuf() == -1) {
 		say("cannot set up recording: not patching");
+		nsites = first;
 		return;
 	}
-	pthread_atfork(NULL, NULL, after_fork);
-	multi = nthreads() > 1;
-	for (i = 0; i < nsites; i++) {
+	/* Under argus patch --pid every other thread is stopped, and where
+	 * it stopped is checked against each victim (place()). */
+	multi = nstopped > 0 ? 0 : nthreads() > 1;
+	for (i = first; i < nsites; i++) {
 		sites[i].multi = multi;
 		if ((sites[i].nent || sites[i].nret) && place(&sites[i],
 		    multi) == 0)
 			placed++;
 	}
+	nplaced += placed;
 	/* This thread's ring now, faulted in before main() runs: most
 	 * programs record on their main thread first. */
-	if (placed > 0)
+	if (placed > 0 && my_slot == NULL)
 		slot_claim();
 	if (verbose)
-		say("%d of %d places patched", placed, nsites);
-	if (placed == 0) {
+		say("%d of %d places patched%s", placed, nsites - first,
+		    startup ? "" : " in objects dlopen()ed");
+	if (nplaced == 0) {
 		/* Nothing will ever be recorded: leave no file behind. */
 		unlinkat(dirfd_, hdr_name, 0);
 		munmap(hdr, sizeof(*hdr));
 		hdr = NULL;
 	}
+}
+
+/*
+ * Called by libargus-audit.so (LD_AUDIT) when a dlopen() has mapped new
+ * objects: the loader holds its lock, the objects are not relocated and
+ * their constructors have not run, so none of their code runs while it
+ * is patched.  Before patch_init has read the sets, nothing is done
+ * (and nothing called: this object may not be relocated yet).
+ */
+__attribute__((visibility("default"))) void
+argus_patch_rescan(void)
+{
+	if (!ready)
+		return;
+	scan(0);
+}
+
+/*
+ * Called by libargus-audit.so when the object loaded at base is about to
+ * be unmapped (dlclose()): its sites are forgotten and its probes looked
+ * for again, should it be loaded again, perhaps at the same address.
+ */
+__attribute__((visibility("default"))) void
+argus_patch_unmapped(uintptr_t base)
+{
+	int i;
+
+	if (!ready)
+		return;
+	for (i = 0; i < nsites; i++)
+		if (sites[i].base == base)
+			sites[i].dead = 1;
+	for (i = 0; i < nprobes; i++)
+		if (!probes[i].pending && probes[i].base == base)
+			probes[i].pending = 1;
+}
+
+static int
+start(const char *sets_, const char *dir)
+{
+	char *sets, *s, *save;
+	void *vdso;
+
+	if ((dirfd_ = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		say("%s: %s: not patching", dir, strerror(errno));
+		return -1;
+	}
+	vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	if (vdso != NULL)
+		vdso_gettime = (int (*)(clockid_t, struct timespec *))
+		    dlsym(vdso, "__vdso_clock_gettime");
+	if (vdso_gettime == NULL)
+		vdso_gettime = clock_gettime;
+	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
+	    ZYDIS_STACK_WIDTH_64);
+	sets = strdup(sets_);
+	for (s = strtok_r(sets, ":", &save); s != NULL;
+	    s = strtok_r(NULL, ":", &save))
+		if (read_set(s) == -1) {
+			say("not patching");
+			return -1;
+		}
+	free(sets);
+	ready = 1;
+	scan(1);
+	return nplaced;
+}
+
+__attribute__((constructor)) static void
+patch_init(void)
+{
+	const char *sets, *dir;
+
+	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
+		return;
+	verbose = getenv("ARGUS_PATCH_VERBOSE") != NULL;
+	if ((dir = getenv("ARGUS_PATCH_DIR")) == NULL || *dir == '\0') {
+		say("ARGUS_PATCH_DIR not set: nowhere to record, not patching");
+		return;
+	}
+	start(sets, dir);
+}
+
+/*
+ * argus patch --pid: called in a running process, stopped by ptrace but
+ * for the thread that runs this, once dlopen() loaded the library: the
+ * constructor found no ARGUS_PATCH.  at: where each stopped thread will
+ * go on, so that no victim around it is replaced.  Returns the places
+ * patched, -1 when nothing could be, -2 when the process was patched
+ * already.
+ */
+__attribute__((visibility("default"))) int
+argus_patch_attach(const char *sets, const char *dir, const uint64_t *at,
+    int nat)
+{
+	int n;
+
+	if (ready || dirfd_ != -1)
+		return -2;
+	stopped_at = at;
+	nstopped = nat;
+	n = start(sets, dir);
+	stopped_at = NULL;
+	nstopped = 0;
+	return n;
 }

@@ -27,6 +27,8 @@ extern const struct exporter export_json;	/* bin/export/json.c */
  */
 void		 thread_learn(const struct record *);
 const char	*thread_comm(uint32_t tid);	/* NULL if never said */
+/* Its name at a time (names.h). */
+const char	*thread_comm_at(uint32_t tid, uint64_t time);
 int		 thread_pid(uint32_t tid);	/* -1 if never said */
 /* Every thread met, in tid order. */
 void		 thread_foreach(void (*fn)(uint32_t tid, int pid,

@@ -423,8 +423,9 @@ record(FILE *o, const struct record *r)
 	body(o, &e);
 	fputc('\n', o);
 	/*
-	 * Learnt after the line: an exec or a rename shows under the name
-	 * the thread had, which is the one a reader first met it by.
+	 * Learnt after the line: in a stream that names a thread once, an
+	 * exec or a rename shows under the name the thread had; the task
+	 * record a capture writes at a rename comes first and names it.
 	 */
 	thread_learn(r);
 	events++;

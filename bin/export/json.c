@@ -301,7 +301,7 @@ static void
 end(FILE *o)
 {
 	unsigned long drawn = 0, reversed = 0, outside = 0;
-	char name[64], args[160], list[1024], *other;
+	char name[64], args[320], list[1024], *other;
 	struct chrome c;
 	size_t i, len;
 	FILE *m;
@@ -316,7 +316,16 @@ end(FILE *o)
 		qsort(vtx, nvtx, sizeof(*vtx), by_thread);
 	for (i = 0; i < nvtx; i++) {
 		snprintf(name, sizeof(name), "v%" PRIu64, vtx[i].id);
-		snprintf(args, sizeof(args), "\"vertex\":%" PRIu64, vtx[i].id);
+		m = open_memstream(&other, &len);
+		fprintf(m, "\"vertex\":%" PRIu64, vtx[i].id);
+		/* Its thread's name then: a track's may be a later one. */
+		if (thread_comm_at(vtx[i].tid, vtx[i].begin) != NULL) {
+			fputs(",\"comm\":", m);
+			chrome_str(m, thread_comm_at(vtx[i].tid, vtx[i].begin));
+		}
+		fclose(m);
+		snprintf(args, sizeof(args), "%s", other);
+		free(other);
 		chrome_slice(&c, track_pid(vtx[i].tid), vtx[i].tid,
 		    vtx[i].begin, vtx[i].end, name, args);
 	}

@@ -1,7 +1,7 @@
 /*
  * What each exporter needs of a thread besides its events: its process
  * and its name at the moment, learnt from the stream as capture/emit.c
- * learns them from the kernel.
+ * learns them from the kernel; names by time as lib/names.c keeps them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +9,11 @@
 #include <uthash.h>
 
 #include "export.h"
+#include "names.h"
 
 struct thread {
 	uint32_t	 tid;
 	int		 pid;
-	char		 comm[16];
 	UT_hash_handle	 hh;
 };
 
@@ -25,6 +25,7 @@ struct kind {
 
 static struct thread	*threads;
 static struct kind	*kinds;
+static struct names	*names;
 
 static struct thread *
 get(uint32_t tid)
@@ -42,14 +43,12 @@ get(uint32_t tid)
 }
 
 static void
-set(uint32_t tid, int pid, const char *comm)
+set(uint32_t tid, int pid)
 {
 	struct thread *t = get(tid);
 
 	if (pid >= 0)
 		t->pid = pid;
-	if (comm != NULL)
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
 static int
@@ -64,33 +63,32 @@ void
 thread_learn(const struct record *r)
 {
 	struct event ev;
-	const char *s, *b;
 
 	if (r->comment)
 		return;
+	if (names == NULL)
+		names = names_new();
 	if (strcmp(r->f[0], "task") == 0) {
+		names_learn(names, r);
 		if (*record_str(r, COL_TID) != '\0')
-			set(record_u64(r, COL_TID), pid_of(r, COL_PID),
-			    record_str(r, COL_FIRST_OWN));
+			set(record_u64(r, COL_TID), pid_of(r, COL_PID));
 		return;
 	}
 	/* Any record of a thread may say its process: events, vertices... */
 	if (*record_str(r, COL_TID) != '\0' && pid_of(r, COL_PID) > 0)
-		set(record_u64(r, COL_TID), pid_of(r, COL_PID), NULL);
+		set(record_u64(r, COL_TID), pid_of(r, COL_PID));
 	if (!event_parse(r, &ev))
 		return;
+	names_event(names, &ev);
 	switch (ev.type) {
 	case E_FORK:
-		set(event_u64(&ev, 1), pid_of(r, EC_ARG), event_str(&ev, 3));
+		set(event_u64(&ev, 1), pid_of(r, EC_ARG));
 		break;
 	case E_EXEC:
-		s = event_str(&ev, 0);
-		if ((b = strrchr(s, '/')) != NULL)
-			s = b + 1;
-		set(ev.tid, ev.tid, s);
+		set(ev.tid, ev.tid);
 		break;
 	case E_COMM:
-		set(event_u64(&ev, 1), -1, event_str(&ev, 3));
+		(void)get(event_u64(&ev, 1));
 		break;
 	default:
 		break;
@@ -100,10 +98,13 @@ thread_learn(const struct record *r)
 const char *
 thread_comm(uint32_t tid)
 {
-	struct thread *t;
+	return names != NULL ? names_at(names, tid, NO_TIME) : NULL;
+}
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-	return t != NULL && t->comm[0] != '\0' ? t->comm : NULL;
+const char *
+thread_comm_at(uint32_t tid, uint64_t time)
+{
+	return names != NULL ? names_at(names, tid, time) : NULL;
 }
 
 int
@@ -128,7 +129,8 @@ thread_foreach(void (*fn)(uint32_t, int, const char *, void *), void *arg)
 
 	HASH_SORT(threads, by_tid);
 	for (t = threads; t != NULL; t = t->hh.next)
-		fn(t->tid, t->pid, t->comm, arg);
+		fn(t->tid, t->pid, thread_comm(t->tid) != NULL ?
+		    thread_comm(t->tid) : "", arg);
 }
 
 void

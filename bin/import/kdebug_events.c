@@ -119,6 +119,9 @@ set_comm(struct kthread *t, const char *s, size_t len)
 {
 	size_t n = strnlen(s, len < COMM_LEN ? len : COMM_LEN);
 
+	/* Renamed: introduced again at its next record, as the capture does. */
+	if (strncmp(t->comm, s, n) != 0 || t->comm[n] != '\0')
+		t->introduced = 0;
 	memcpy(t->comm, s, n);
 	t->comm[n] = '\0';
 }

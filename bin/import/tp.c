@@ -143,6 +143,10 @@ name(struct thread *t, const char *comm, size_t len)
 {
 	if (len > 15)
 		len = 15;
+	len = strnlen(comm, len);
+	/* Renamed: introduced again at its next event, as the capture does. */
+	if (strncmp(t->comm, comm, len) != 0 || t->comm[len] != '\0')
+		t->introduced = 0;
 	memcpy(t->comm, comm, len);
 	t->comm[len] = '\0';
 	t->named = 1;
@@ -575,8 +579,15 @@ introduce(struct writer *w, uint64_t ts, int tid, const struct tp *e,
 
 	if (tid <= 0 || (t = thread(tid))->introduced)
 		return;
-	/* Met first in another's event: that event says its name. */
-	if (!t->named && commf != NULL && e->str(e, commf, &s, &n))
+	/*
+	 * Met first in another's event: that event says its name then, which
+	 * its own first line (read ahead) may give after an exec or rename.
+	 * That line's may be the kernel's name decorated as /proc shows a
+	 * workqueue worker's ("kworker/1:1H-kblockd"): that one stays.
+	 */
+	if (commf != NULL && e->str(e, commf, &s, &n) && n > 0 &&
+	    (!t->named || !(strncmp(t->comm, s, n) == 0 &&
+	    t->comm[n] == '-')))
 		name(t, s, n);
 	t->introduced = 1;
 	writer_begin(w, "task");

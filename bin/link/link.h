@@ -26,7 +26,7 @@
 
 #include <stdint.h>
 
-#include <uthash.h>
+#include "idhash.h"
 
 #include "event.h"
 #include "graph.h"
@@ -39,6 +39,12 @@ struct cause {
 	uint32_t	 pid, tid;
 	uint64_t	 time;
 	int		 weak;
+	/*
+	 * A wake-up a rule will name when the wakee shows what it was (a
+	 * receive): not linked at the wakee's first event but when the rule
+	 * lets go of it (link_release), into the same vertex.
+	 */
+	int		 held;
 	char		 label[64];	/* a kernel function and its module fit */
 };
 
@@ -52,6 +58,7 @@ struct lthread {
 	int		 woken;
 	struct cause	 waker;
 	uint64_t	 wait_vertex;
+	uint64_t	 woke_into;	/* a held wake-up's vertex, once it ran */
 
 	UT_hash_handle	 hh;
 	/* Then each rule's own state (link_thread()). */
@@ -118,6 +125,8 @@ void		 link_classify(const struct event *, struct lthread *waker,
 		    struct lthread *wakee, struct cause *);
 /* A wake-up while wakee waits, linked when it runs again. */
 void		 link_wake(struct lthread *wakee, const struct cause *);
+/* A held wake-up let go: linked as t->waker now says (links.c). */
+void		 link_release(const struct event *, struct lthread *t);
 void		 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 		    const struct cause *);
 

@@ -219,6 +219,35 @@ link_wake(struct lthread *w, const struct cause *c)
 	w->woken = 1;
 	w->waker = *c;
 	w->wait_vertex = w->vertex;
+	w->woke_into = NO_VERTEX;
+}
+
+/* t's wake-up, linked into vertex to. */
+static void
+woken_now(const struct event *ev, struct lthread *t, uint64_t to)
+{
+	struct link_rule **r;
+
+	t->woken = 0;
+	t->waker.held = 0;
+	t->woke_into = NO_VERTEX;
+	link_emit(ev->time, t->pid, t->tid, to, &t->waker);
+	for (r = wokens; *r != NULL; r++)
+		(*r)->woken(*r, ev, t);
+}
+
+/*
+ * A rule lets go of a wake-up it held: linked now into the vertex it ran
+ * in, or, if the wakee has not run yet, at its first event as any other.
+ */
+void
+link_release(const struct event *ev, struct lthread *t)
+{
+	if (!t->woken)
+		return;
+	t->waker.held = 0;
+	if (t->woke_into != NO_VERTEX)
+		woken_now(ev, t, t->woke_into);
 }
 
 void
@@ -234,12 +263,15 @@ link_event(const struct event *ev)
 		t->vertex = ev->vertex;
 		t->fresh = 1;
 	}
-	/* Woken: the wake-up is linked at its first event in a vertex. */
+	/*
+	 * Woken: the wake-up is linked at its first event in a vertex, or,
+	 * held by a rule, into that vertex when the rule lets go.
+	 */
 	if (t->woken && ev->ctx == '-' && ev->vertex != NO_VERTEX) {
-		t->woken = 0;
-		link_emit(ev->time, t->pid, t->tid, t->vertex, &t->waker);
-		for (r = wokens; *r != NULL; r++)
-			(*r)->woken(*r, ev, t);
+		if (!t->waker.held)
+			woken_now(ev, t, t->vertex);
+		else if (t->woke_into == NO_VERTEX)
+			t->woke_into = t->vertex;
 	}
 	if (t->fresh)
 		for (r = begins; *r != NULL; r++)

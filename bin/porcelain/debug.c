@@ -38,6 +38,8 @@ static const char usage[] =
 "usage: argus debug --pid PID | --tid TID | --comm NAME [--at MOMENT]\n"
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
 "                   [--json FILE] [--keep N|SIZE] [--no-snapshot] [--all] [-v]\n"
+"                   [--with FILE ...] [--remote [USER@]HOST ...]\n"
+"       argus debug --window [--last TIME] [--no-snapshot]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
 "hang, asking on the terminal where the graph is ambiguous.  The report\n"
@@ -61,6 +63,16 @@ static const char usage[] =
 "  --all                  build the graph of every thread recorded, not only\n"
 "                         of those related to the target (slower)\n"
 "  -v, --verbose          every step in the report, and whole stacks\n"
+"  --with FILE ...        other hosts' recordings of the window (their\n"
+"                         argus-capture or argus-cat cuts): the chain goes\n"
+"                         on across the connections they share (every\n"
+"                         thread of this host's window is read: --all)\n"
+"  --remote [USER@]HOST   that host's recording of the window, over ssh\n"
+"                         (it runs 'argus debug --window' there): as --with\n"
+"                         a file; $ARGUS_SSH is ssh, $ARGUS_REMOTE argus there\n"
+"  --window               diagnose nothing: write this host's recording of\n"
+"                         the last TIME, and a wait-for snapshot, to stdout\n"
+"                         (gzip): what --remote runs on the other host\n"
 "\n"
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
@@ -83,10 +95,15 @@ struct debug_opts {
 	const char	*json;
 	const char	*keep;
 	int		 snap, all, verbose;
+	char		**with;		/* other hosts' recordings */
+	int		 nwith;
+	char		**remote;	/* [user@]hosts to fetch them from */
+	int		 nremote;
+	int		 window;	/* only write the window out */
 };
 
 enum { O_PID = 256, O_TID, O_COMM, O_AT, O_LAST, O_THRESHOLD, O_AUTO,
-    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL };
+    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL, O_WITH, O_REMOTE, O_WINDOW };
 
 static const struct option longopts[] = {
 	{ "pid",	 required_argument, NULL, O_PID },
@@ -101,6 +118,9 @@ static const struct option longopts[] = {
 	{ "keep",	 required_argument, NULL, O_KEEP },
 	{ "no-snapshot", no_argument,	    NULL, O_NOSNAP },
 	{ "all",	 no_argument,	    NULL, O_ALL },
+	{ "with",	 required_argument, NULL, O_WITH },
+	{ "remote",	 required_argument, NULL, O_REMOTE },
+	{ "window",	 no_argument,	    NULL, O_WINDOW },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -209,14 +229,34 @@ parse(struct debug_opts *o, int argc, char *argv[])
 		case O_KEEP:	o->keep = optarg; break;
 		case O_NOSNAP:	o->snap = 0; break;
 		case O_ALL:	o->all = 1; break;
+		case O_WITH:
+			o->with = xrealloc(o->with, (o->nwith + 1) *
+			    sizeof(*o->with));
+			o->with[o->nwith++] = optarg;
+			break;
+		case O_REMOTE:
+			o->remote = xrealloc(o->remote, (o->nremote + 1) *
+			    sizeof(*o->remote));
+			o->remote[o->nremote++] = optarg;
+			break;
+		case O_WINDOW:	o->window = 1; break;
 		case 'v':	o->verbose = 1; break;
 		default:	command_usage(&cmd_debug);
 		}
 	}
+	/* --with A B C: the files after it are others' too. */
+	for (; o->nwith > 0 && optind < argc; optind++) {
+		o->with = xrealloc(o->with, (o->nwith + 1) * sizeof(*o->with));
+		o->with[o->nwith++] = argv[optind];
+	}
 	if (optind != argc)
 		diex(EX_USAGE, "debug: '%s' is not an option (the program is "
 		    "named by --pid, --tid or --comm)", argv[optind]);
-	if (!named)
+	if (o->window && (named || o->nwith > 0 || o->nremote > 0 ||
+	    o->ns > 0 || o->json != NULL))
+		diex(EX_USAGE, "debug: --window diagnoses nothing: it takes "
+		    "--last and --no-snapshot only");
+	if (!named && !o->window)
 		diex(EX_USAGE, "debug: say which program hangs (--pid, --tid "
 		    "or --comm)");
 	if (o->ns > 2)
@@ -314,6 +354,34 @@ target_words(const struct debug_opts *o, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * --window: the recording of the window and the snapshot just taken, as
+ * one stream on stdout, for another host's argus debug --remote.  Every
+ * thread: which of them matter is known only there, across the hosts.
+ */
+static int
+window(uint64_t from, const char *now_snap)
+{
+	struct pipeline *p = pipeline_new();
+	unsigned long long bytes = 0;
+	time_t newest = 0;
+	char since[32];
+	int status;
+
+	pipeline_stage(p, "argus-cat");
+	pipeline_arg(p, "--live");
+	pipeline_arg(p, "-z");
+	pipeline_arg(p, "-s");
+	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
+	pipeline_arg(p, since);
+	ring_files(p, 0, &bytes, &newest);
+	if (*now_snap != '\0')
+		pipeline_arg(p, now_snap);
+	status = pipeline_run(p);
+	pipeline_free(p);
+	return status;
+}
+
 static int
 debug(int argc, char *argv[])
 {
@@ -329,6 +397,8 @@ debug(int argc, char *argv[])
 	pid_t pid;
 	unsigned long long bytes = 0;
 	time_t newest = 0;
+	char local[PATH_MAX];
+	int i;
 
 	parse(&o, argc, argv);
 	if (ring_open(0) == -1)
@@ -359,6 +429,13 @@ debug(int argc, char *argv[])
 		warnx_("the recorder is not running: diagnosing what it "
 		    "recorded before it stopped");
 	taken = o.snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
+	if (o.window)
+		return window(from, now_snap);
+	/* Other hosts' windows, cut about now as this one is. */
+	for (i = 0; i < o.nremote; i++) {
+		o.with = xrealloc(o.with, (o.nwith + 1) * sizeof(*o.with));
+		o.with[o.nwith++] = hosts_remote(o.remote[i], o.last, o.snap);
+	}
 	/* A hang older than the recording: nothing of how it began is in it. */
 	if (taken && running)
 		before_recording(now_snap, o.target, o.nt);
@@ -373,7 +450,8 @@ debug(int argc, char *argv[])
 		    o.last / 1e9);
 	/* Where the chain waits, before the pipeline's time ends the hang. */
 	present_early(now_snap, o.target, o.nt);
-	if (o.all) {
+	/* Other hosts' clocks are found by every connection: all. */
+	if (o.all || o.nwith > 0) {
 		free(list);
 		list = NULL;
 	}
@@ -399,6 +477,12 @@ debug(int argc, char *argv[])
 		pipeline_arg(p, mark_snap);
 	debug_reserve(out, sizeof(out), report, sizeof(report));
 	add(o.slice, &o.ns, 8, "--report", report);
+	if (o.nwith > 0) {
+		snprintf(file, sizeof(file), "debug-%lld-here.gz",
+		    (long long)time(NULL));
+		ring_path(local, sizeof(local), file);
+		p = hosts_with(p, o.with, o.nwith, local);
+	}
 	pipeline_diagnosis(p, o.target, o.nt, o.slice, o.ns);
 	pipeline_arg(p, "-o");
 	pipeline_arg(p, out);
@@ -419,6 +503,11 @@ debug(int argc, char *argv[])
 	diagnosis_show(out, report, o.json, o.verbose, status, o.at,
 	    *mark_snap != '\0' ? mark_snap : NULL);
 	debug_rotate(out);
+	/* 1: nothing beyond the hung thread, which is when it matters. */
+	if (status == 0 || status == 1)
+		hosts_remote_ends(out);
+	free(o.with);
+	free(o.remote);
 	return status;
 }
 

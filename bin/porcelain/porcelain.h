@@ -29,6 +29,9 @@ extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
 extern const struct command cmd_run;	/* runpatched.c */
 /* The recorder's directory for patched programs' rings (argus-patch(7)). */
 void		 patch_dir(char *buf, size_t size);
+/* libargus-patch.so beside us; -1 if none. */
+int		 patch_lib(char *out, size_t size);
+extern const struct command cmd_patch;	/* patchpid.c */
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error
@@ -178,5 +181,15 @@ struct pstack	*present_chain(const uint32_t *pids, const uint32_t *tids,
 void		 present_show(FILE *, const char *title, const struct pstack *,
 		    int n, int verbose);
 void		 present_free(struct pstack *, int n);
+
+/*
+ * hosts.c: argus debug --with: this host's cut to local, then a new
+ * pipeline that merges it with the other hosts' recordings; and what a
+ * diagnosis that ends at another host's connection says.
+ */
+struct pipeline	*hosts_with(struct pipeline *, char *const with[], int nwith,
+		    const char *local);
+void		 hosts_remote_ends(const char *diagnosis);
+char		*hosts_remote(const char *host, uint64_t last, int snap);
 
 #endif

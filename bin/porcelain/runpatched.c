@@ -47,7 +47,7 @@ patch_dir(char *buf, size_t size)
 }
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
-static int
+int
 patch_lib(char *out, size_t size)
 {
 	static const char *const rel[] = { "../patchers", "../lib/argus" };
@@ -113,6 +113,20 @@ run(int argc, char *argv[])
 	    setenv("ARGUS_PATCH", sets, 1) == -1 ||
 	    setenv("ARGUS_PATCH_DIR", dir, 1) == -1)
 		die(EX_OSERR, "setenv");
+	/* The loader's auditor beside it patches what is dlopen()ed
+	 * later (patchers/audit.c); without it, what loads at start-up. */
+	if ((s = strrchr(lib, '/')) != NULL) {
+		char audit[PATH_MAX + 32], val[3 * PATH_MAX];
+
+		snprintf(audit, sizeof(audit), "%.*s/libargus-audit.so",
+		    (int)(s - lib), lib);
+		if ((old = getenv("LD_AUDIT")) != NULL && *old != '\0')
+			snprintf(val, sizeof(val), "%s:%s", audit, old);
+		else
+			snprintf(val, sizeof(val), "%s", audit);
+		if (access(audit, R_OK) == 0 && setenv("LD_AUDIT", val, 1) == -1)
+			die(EX_OSERR, "setenv");
+	}
 	execvp(argv[optind], argv + optind);
 	die(errno == ENOENT ? 127 : 126, "%s", argv[optind]);
 	return 0;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include <uthash.h>
+#include "idhash.h"
 
 #include "event.h"
 #include "graph.h"

@@ -174,10 +174,7 @@ other_threads(const struct event *ev, struct thread *t)
 static void
 tag(const struct event *ev, uint64_t vertex)
 {
-	char id[24];
-
-	snprintf(id, sizeof(id), "%llu", (unsigned long long)vertex);
-	writer_splice(out, ev->rec, EC_VERTEX, id);
+	writer_splice_u64(out, ev->rec, EC_VERTEX, vertex);
 }
 
 /*

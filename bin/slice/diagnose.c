@@ -73,14 +73,20 @@ new_path(struct diagnosis *d)
 	return d->npaths++;
 }
 
-/* A culprit's class: busy on a CPU for half of it, or waiting. */
-static const struct sclass *
-classify(const struct vertex *v)
+/* Busy: on a CPU, or runnable (preempted), for half of it at least. */
+static int
+busy(const struct vertex *v)
 {
 	uint64_t dur = v->end - v->begin;
 
-	return sclass_of_kind(dur > 0 && v->oncpu * 2 >= dur ? HK_WORK :
-	    HK_WAIT);
+	return dur > 0 && (v->oncpu + v->runnable) * 2 >= dur;
+}
+
+/* A culprit's class: busy, or waiting. */
+static const struct sclass *
+classify(const struct vertex *v)
+{
+	return sclass_of_kind(busy(v) ? HK_WORK : HK_WAIT);
 }
 
 static uint64_t
@@ -197,12 +203,11 @@ enum tstate {
 static enum tstate
 state_of(const struct graph *g, const struct vertex *w)
 {
-	uint64_t dur = w->end - w->begin;
 	const char *sys = str_of(w->last_sys);
 	struct snapwait sw;
 	int snap = snapshot_wait(g, w, &sw);
 
-	if (dur > 0 && w->oncpu * 2 >= dur)
+	if (busy(w))
 		return TS_WORK;
 	/* TASK_IDLE: a kernel thread with no work queued for it. */
 	if (w->wait == 'I')

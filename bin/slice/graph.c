@@ -10,39 +10,74 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <uthash.h>
+#include "idhash.h"
 
 #include "ksym.h"
 #include "slice.h"
 #include "waits.h"
 
-struct str {
-	char		*s;
-	uint32_t	 id;
-	UT_hash_handle	 hh;
-};
-
-static struct str	*strs;
+/*
+ * Interned strings: by_id[id] is the string, and an open-addressed table
+ * (at most half full) finds the id of a string by its FNV-1a hash.  A
+ * record interns a few, so this costs what a hash of a short string and
+ * one compare cost.
+ */
 static char		**by_id;
-static uint32_t		 nstrs = 1;	/* 0 is "" */
+static uint32_t		 nstrs = 1, capstrs;	/* 0 is "" */
+static uint32_t		*str_slot;		/* ids; 0 an empty slot */
+static size_t		 nstr_slots;
+
+static uint32_t
+str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void
+str_slots_grow(void)
+{
+	size_t i, mask;
+	uint32_t id;
+
+	free(str_slot);
+	nstr_slots = nstr_slots ? 2 * nstr_slots : 1024;
+	str_slot = xcalloc(nstr_slots, sizeof(*str_slot));
+	mask = nstr_slots - 1;
+	for (id = 1; id < nstrs; id++) {
+		for (i = str_hash(by_id[id]) & mask; str_slot[i] != 0;
+		    i = (i + 1) & mask)
+			;
+		str_slot[i] = id;
+	}
+}
 
 uint32_t
 str_id(const char *s)
 {
-	struct str *e;
+	size_t i, mask;
+	uint32_t id;
 
 	if (*s == '\0')
 		return 0;
-	HASH_FIND_STR(strs, s, e);
-	if (e != NULL)
-		return e->id;
-	e = xcalloc(1, sizeof(*e));
-	e->s = xstrdup(s);
-	e->id = nstrs++;
-	HASH_ADD_KEYPTR(hh, strs, e->s, strlen(e->s), e);
-	by_id = xrealloc(by_id, nstrs * sizeof(*by_id));
-	by_id[e->id] = e->s;
-	return e->id;
+	if (2 * (size_t)nstrs >= nstr_slots)
+		str_slots_grow();
+	mask = nstr_slots - 1;
+	for (i = str_hash(s) & mask; (id = str_slot[i]) != 0; i = (i + 1) & mask)
+		if (strcmp(by_id[id], s) == 0)
+			return id;
+	if (nstrs == UINT32_MAX)
+		diex(EX_SOFTWARE, "more than %u distinct names", UINT32_MAX - 1);
+	if (nstrs >= capstrs) {
+		capstrs = capstrs ? 2 * capstrs : 1024;
+		by_id = xrealloc(by_id, capstrs * sizeof(*by_id));
+	}
+	by_id[nstrs] = xstrdup(s);
+	str_slot[i] = nstrs;
+	return nstrs++;
 }
 
 const char *
@@ -63,47 +98,49 @@ id_slot(const struct graph *g, uint64_t id)
 	    (((size_t)1 << g->bits) - 1);
 }
 
-/* Where id lives in v; 0 if it was never met. */
+/*
+ * Where id lives in v; 0 if it was never met.  A slot holds only the
+ * place: the id is the vertex's own, and keeping a copy would cost more
+ * memory than all the places.
+ */
 static uint32_t
 place_of(const struct graph *g, uint64_t id)
 {
 	size_t i, mask;
+	uint32_t p;
 
 	if (g->bits == 0)
 		return 0;
 	mask = ((size_t)1 << g->bits) - 1;
-	for (i = id_slot(g, id); g->ids[i] != 0; i = (i + 1) & mask)
-		if (g->ids[i] == id)
-			return g->at[i];
+	for (i = id_slot(g, id); (p = g->at[i]) != 0; i = (i + 1) & mask)
+		if (g->v[p].id == id)
+			return p;
 	return 0;
 }
 
+/* Place's vertex has its id already. */
 static void
-place_add(struct graph *g, uint64_t id, uint32_t place)
+place_add(struct graph *g, uint32_t place)
 {
 	size_t i, mask = ((size_t)1 << g->bits) - 1;
 
-	for (i = id_slot(g, id); g->ids[i] != 0; i = (i + 1) & mask)
+	for (i = id_slot(g, g->v[place].id); g->at[i] != 0; i = (i + 1) & mask)
 		;
-	g->ids[i] = id;
 	g->at[i] = place;
 }
 
-/* At most half full, so that a miss ends soon. */
+/* At most three quarters full, so that a miss ends soon. */
 static void
 places_grow(struct graph *g)
 {
-	uint64_t *ids = g->ids;
 	uint32_t *at = g->at;
 	size_t i, old = g->bits ? (size_t)1 << g->bits : 0;
 
 	g->bits = g->bits ? g->bits + 1 : 12;
-	g->ids = xcalloc((size_t)1 << g->bits, sizeof(*g->ids));
-	g->at = xmalloc(((size_t)1 << g->bits) * sizeof(*g->at));
+	g->at = xcalloc((size_t)1 << g->bits, sizeof(*g->at));
 	for (i = 0; i < old; i++)
-		if (ids[i] != 0)
-			place_add(g, ids[i], at[i]);
-	free(ids);
+		if (at[i] != 0)
+			place_add(g, at[i]);
 	free(at);
 }
 
@@ -125,13 +162,13 @@ vertex_make(struct graph *g, uint64_t id)
 		g->capv = g->capv ? 2 * g->capv : 4096;
 		g->v = xrealloc(g->v, g->capv * sizeof(*g->v));
 	}
-	if (2 * g->nv >= ((uint64_t)1 << g->bits))
+	if (4 * g->nv >= 3 * ((uint64_t)1 << g->bits))
 		places_grow(g);
 	v = &g->v[g->nv];
 	memset(v, 0, sizeof(*v));
 	v->id = id;
 	v->in = -1;
-	place_add(g, id, g->nv++);
+	place_add(g, g->nv++);
 	return v;
 }
 
@@ -143,7 +180,8 @@ vertex_get(struct graph *g, uint64_t id)
 	return place != 0 && g->v[place].seen ? &g->v[place] : NULL;
 }
 
-static void
+/* The call's name to the vertex's calls; its interned id. */
+static uint32_t
 add_syscall(struct vertex *v, const char *name)
 {
 	uint32_t id = str_id(name);
@@ -151,22 +189,25 @@ add_syscall(struct vertex *v, const char *name)
 
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
 		if (v->sys[i] == id)
-			return;
+			return id;
 	if (i < VSYSCALLS && id < 65536)
 		v->sys[i] = id;
+	return id;
 }
 
 /* Each thread's latest vertex, for the stack records that follow. */
 struct current {
 	uint32_t	 tid;
 	uint64_t	 vertex;
+	uint64_t	 preempted;	/* switched out runnable, at */
+	uint64_t	 pvertex;	/* in that vertex */
 	UT_hash_handle	 hh;
 };
 
 static struct current *currents;
 
-static void
-note_current(uint32_t tid, uint64_t vertex)
+static struct current *
+current_of(uint32_t tid)
 {
 	struct current *c;
 
@@ -176,7 +217,44 @@ note_current(uint32_t tid, uint64_t vertex)
 		c->tid = tid;
 		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
 	}
-	c->vertex = vertex;
+	return c;
+}
+
+static void
+note_current(uint32_t tid, uint64_t vertex)
+{
+	current_of(tid)->vertex = vertex;
+}
+
+/*
+ * The time a vertex spent preempted (switched out runnable, until a
+ * switch gives its thread a CPU again): a thread that ran on a busy
+ * machine was runnable, not blocked, and is busy as LongRunning says
+ * ("busy on a CPU, or runnable more than blocked").
+ */
+static void
+note_switch(struct graph *g, const struct event *ev)
+{
+	struct current *c;
+	struct vertex *v;
+	uint64_t next = event_u64(ev, 2);
+
+	if (next != 0 && next <= UINT32_MAX) {
+		HASH_FIND(hh, currents, &(uint32_t){ next }, sizeof(uint32_t),
+		    c);
+		if (c != NULL && c->preempted != 0) {
+			if (ev->time > c->preempted &&
+			    (v = vertex_make(g, c->pvertex)) != NULL)
+				v->runnable += ev->time - c->preempted;
+			c->preempted = 0;
+		}
+	}
+	if (event_str(ev, 0)[0] == 'R' && ev->vertex != NO_VERTEX &&
+	    ev->vertex != UNSEGMENTED) {
+		c = current_of(ev->tid);
+		c->preempted = ev->time;
+		c->pvertex = ev->vertex;
+	}
 }
 
 /* A stack record names where the thread's current vertex waits. */
@@ -194,6 +272,51 @@ read_stack(struct graph *g, const struct record *rec)
 	HASH_FIND(hh, currents, &(uint32_t){ tid }, sizeof(uint32_t), c);
 	if (c != NULL && (v = vertex_make(g, c->vertex)) != NULL)
 		v->where = str_id(fn);
+}
+
+/*
+ * Links name vertices whose records come later (a vertex's record follows
+ * its last event): until then, where the first link to name one was read,
+ * for the message if its record never comes.  A link has no room for it:
+ * there are three for each vertex.
+ */
+struct unseen {
+	uint64_t	 id;
+	const char	*file;
+	unsigned long	 line;
+	UT_hash_handle	 hh;
+};
+
+static struct unseen *unseen;
+
+static void
+note_ref(struct graph *g, const struct record *rec, uint64_t id)
+{
+	struct unseen *u;
+	uint32_t place;
+
+	if (id == 0 || ((place = place_of(g, id)) != 0 && g->v[place].seen))
+		return;
+	HASH_FIND(hh, unseen, &id, sizeof(id), u);
+	if (u != NULL)
+		return;
+	u = xcalloc(1, sizeof(*u));
+	u->id = id;
+	u->file = rec->file;
+	u->line = rec->line;
+	HASH_ADD(hh, unseen, id, sizeof(u->id), u);
+}
+
+static void
+now_seen(uint64_t id)
+{
+	struct unseen *u;
+
+	HASH_FIND(hh, unseen, &id, sizeof(id), u);
+	if (u != NULL) {
+		HASH_DEL(unseen, u);
+		free(u);
+	}
 }
 
 static void
@@ -216,6 +339,7 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->wait = r->wait[0];
 	v->comm = str_id(r->comm);
 	v->seen = 1;
+	now_seen(r->id);
 }
 
 static void
@@ -236,8 +360,8 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 	l->from_time = r->from_time;
 	/* A label that is still an address: the stream may name it. */
 	l->label = str_id(ksym_name(r->label));
-	l->line = rec->line;
-	l->file = str_of(str_id(rec->file));
+	note_ref(g, rec, r->to);
+	note_ref(g, rec, r->from);
 	g->nl++;
 }
 
@@ -259,8 +383,8 @@ static struct graph *sort_graph;
 static int
 by_thread_cmp(const void *a, const void *b)
 {
-	const struct vertex *x = &sort_graph->v[*(const uint64_t *)a];
-	const struct vertex *y = &sort_graph->v[*(const uint64_t *)b];
+	const struct vertex *x = &sort_graph->v[*(const uint32_t *)a];
+	const struct vertex *y = &sort_graph->v[*(const uint32_t *)b];
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -335,82 +459,119 @@ reads_terminal(const struct graph *g, uint32_t tid)
 	return 0;
 }
 
-void
-graph_read(struct graph *g, struct source *src, struct writer *out, int flags)
+/*
+ * Links are checked in the order read, so the first bad one is the first
+ * to name its missing vertex: where that vertex's first link was read.
+ */
+static void __attribute__((noreturn))
+never_introduced(const struct link *l, uint64_t id)
 {
-	int show = flags & GR_PROGRESS;
-	uint64_t nrec = 0;
-	const struct record *rec;
+	struct unseen *u;
+
+	HASH_FIND(hh, unseen, &id, sizeof(id), u);
+	if (u == NULL)
+		diex(EX_SOFTWARE, "link %llu -> %llu: vertex %llu unseen but "
+		    "not noted", (unsigned long long)l->from,
+		    (unsigned long long)l->to, (unsigned long long)id);
+	diex(EX_DATAERR, "%s:%lu: link %llu -> %llu refers to a vertex the "
+	    "stream never introduced", u->file, u->line,
+	    (unsigned long long)l->from, (unsigned long long)l->to);
+}
+
+/*
+ * What the stage driver reads into.  The callbacks are inlined into its
+ * loop, as the loop's body was before: called, they cost the load of
+ * the graph some 20 instructions a record.
+ */
+struct gread {
+	struct graph	*g;
+	int		 flags;
+};
+
+STAGE_CALLBACK int
+take_event(void *arg, const struct record *rec, struct event *ev)
+{
+	struct gread *gr = arg;
+	struct vertex *v;
+
+	(void)rec;
+	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
+		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
+		    event_u64(ev, 2));
+	if (ev->type == E_SWITCH && ev->ctx == '-')
+		note_switch(gr->g, ev);
+	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
+	    ev->vertex != UNSEGMENTED)
+		note_current(ev->tid, ev->vertex);
+	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
+	    ev->vertex != UNSEGMENTED &&
+	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
+		v->last_sys = add_syscall(v, event_str(ev, 1));
+		v->last_arg = strtoull(event_str(ev, 2), NULL, 0);
+		v->lock = syscall_is_lock_wait(ev);
+	}
+	return 1;
+}
+
+STAGE_CALLBACK int
+take_record(void *arg, const struct record *rec)
+{
+	struct graph *g = ((struct gread *)arg)->g;
 	struct baseline_rec br;
 	struct vertex_rec vr;
 	struct link_rec lr;
 	struct spin_rec sr;
 	struct wait_rec wr;
+
+	if (vertex_parse(rec, &vr))
+		read_vertex(g, rec, &vr);
+	else if (link_parse(rec, &lr))
+		read_link(g, rec, &lr);
+	else if (spin_parse(rec, &sr)) {
+		g->spins = xrealloc(g->spins, (g->nspins + 1) *
+		    sizeof(*g->spins));
+		g->spins[g->nspins++] = sr;
+	} else if (baseline_parse(rec, &br))
+		read_baseline(g, &br);
+	else if (strcmp(rec->f[COL_KIND], "stack") == 0)
+		read_stack(g, rec);
+	else if (wait_parse(rec, &wr))
+		read_wait(g, &wr);
+	else if (summary_of(rec, "argus-spin"))
+		g->spun = 1;
+	return 1;
+}
+
+/* A cut graph is no graph to judge: the driver stops on a signal. */
+const struct stage_ops graph_stage = {
+	"loading the graph:", "loaded the graph:", NULL, STAGE_PASS,
+	take_event, take_record, NULL
+};
+
+void
+graph_read(struct graph *g, struct stage *st, int flags)
+{
+	struct gread gr = { g, flags };
 	struct vertex *v;
-	struct event ev;
 	uint64_t i, n;
 	int32_t k;
 
 	memset(g, 0, sizeof(*g));
 	g->snap_time = NO_TIME;
-	while ((rec = source_next(src)) != NULL) {
-		writer_record(out, rec);
-		if (rec->time != NO_TIME) {
-			if (g->first_time == 0)
-				g->first_time = rec->time;
-			g->last_time = rec->time;
-		}
-		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
-			progress("loading the graph:", nrec, g->last_time,
-			    g->first_time);
-		if (rec->comment)
-			continue;
-		if (event_parse(rec, &ev)) {
-			if (ev.type == E_SWITCH && (flags & GR_RUNS))
-				chrome_runs_switch(&g->runs, ev.time, ev.cpu,
-				    ev.tid, event_u64(&ev, 2));
-			if (ev.ctx == '-' && ev.vertex != NO_VERTEX &&
-			    ev.vertex != UNSEGMENTED)
-				note_current(ev.tid, ev.vertex);
-			if (ev.type == E_SYS_ENTER && ev.vertex != NO_VERTEX &&
-			    ev.vertex != UNSEGMENTED &&
-			    (v = vertex_make(g, ev.vertex)) != NULL) {
-				add_syscall(v, event_str(&ev, 1));
-				v->last_sys = str_id(event_str(&ev, 1));
-				v->last_arg = strtoull(event_str(&ev, 2), NULL, 0);
-				v->lock = syscall_is_lock_wait(&ev);
-			}
-		} else if (vertex_parse(rec, &vr))
-			read_vertex(g, rec, &vr);
-		else if (link_parse(rec, &lr))
-			read_link(g, rec, &lr);
-		else if (spin_parse(rec, &sr)) {
-			g->spins = xrealloc(g->spins, (g->nspins + 1) *
-			    sizeof(*g->spins));
-			g->spins[g->nspins++] = sr;
-		} else if (baseline_parse(rec, &br))
-			read_baseline(g, &br);
-		else if (strcmp(rec->f[COL_KIND], "stack") == 0)
-			read_stack(g, rec);
-		else if (wait_parse(rec, &wr))
-			read_wait(g, &wr);
-		else if (summary_of(rec, "argus-spin"))
-			g->spun = 1;
+	st->arg = &gr;
+	stage_run(st, &graph_stage);
+	if (st->first != NO_TIME) {
+		g->first_time = st->first;
+		g->last_time = st->last;
 	}
-	stop_if_interrupted();	/* a cut graph is no graph to judge */
-	if (show)
-		progress_end("loaded the graph:", nrec, g->last_time,
-		    g->first_time);
 	chrome_runs_end(&g->runs, g->last_time);
 	chrome_runs_sort(&g->runs);
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
-		if ((v = vertex_get(g, g->l[k].to)) == NULL ||
-		    (g->l[k].from != 0 && vertex_get(g, g->l[k].from) == NULL))
-			diex(EX_DATAERR, "%s:%lu: link %llu -> %llu refers to a "
-			    "vertex the stream never introduced", g->l[k].file,
-			    g->l[k].line, (unsigned long long)g->l[k].from,
-			    (unsigned long long)g->l[k].to);
+		if ((v = vertex_get(g, g->l[k].to)) == NULL)
+			never_introduced(&g->l[k], g->l[k].to);
+		if (g->l[k].from != 0 && vertex_get(g, g->l[k].from) == NULL)
+			never_introduced(&g->l[k], g->l[k].from);
 		g->l[k].next_in = v->in;
 		v->in = k;
 	}

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "hosts.h"
 #include "show.h"
 #include "slice.h"
 
@@ -18,8 +19,10 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 		snprintf(buf, size, "vertex %llu (unknown)", (unsigned long long)id);
 		return;
 	}
-	n = snprintf(buf, size, "%s %u/%u vertex %llu at +%.3fs, %.1f ms "
+	n = snprintf(buf, size, "%s %u/%u%s%s vertex %llu at +%.3fs, %.1f ms "
 	    "(%.0f%% on CPU)", show(str_of(v->comm)), v->pid, v->tid,
+	    host_name(v->pid) != NULL ? " on host " : "",
+	    host_name(v->pid) != NULL ? host_name(v->pid) : "",
 	    (unsigned long long)id, (double)(int64_t)(v->begin - g->first_time) / 1e9,
 	    (v->end - v->begin) / 1e6, v->end > v->begin ?
 	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);
@@ -100,12 +103,15 @@ static const char *
 who(struct graph *g, uint64_t id, char *buf, size_t size)
 {
 	struct vertex *v = vertex_get(g, id);
+	size_t n;
 
 	if (v->pid == v->tid)
-		snprintf(buf, size, "%s %u", show(str_of(v->comm)), v->pid);
+		n = snprintf(buf, size, "%s %u", show(str_of(v->comm)), v->pid);
 	else
-		snprintf(buf, size, "%s %u/%u", show(str_of(v->comm)), v->pid,
+		n = snprintf(buf, size, "%s %u/%u", show(str_of(v->comm)), v->pid,
 		    v->tid);
+	if (host_name(v->pid) != NULL && n < size)
+		snprintf(buf + n, size - n, " on host %s", host_name(v->pid));
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 #include "chrome.h"
 #include "event.h"
 #include "graph.h"
+#include "stage.h"
 #include "util.h"
 
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
@@ -22,24 +23,23 @@
 struct vertex {
 	uint64_t	 id;
 	uint64_t	 begin, end, oncpu;
+	uint64_t	 runnable;	/* preempted, waiting for a CPU */
+	uint64_t	 last_arg;	/* its last system call's first argument */
 	uint32_t	 pid, tid;
 	uint32_t	 comm, began_by, ended_by;	/* interned */
 	uint32_t	 nevents;
 	int32_t		 in;		/* first incoming link, -1 if none */
 	uint16_t	 sys[VSYSCALLS];	/* interned names, 0: none */
 	uint16_t	 last_sys;	/* its last system call, where it waits */
-	uint64_t	 last_arg;	/* and that call's first argument */
-	uint8_t		 lock;		/* that call waits for a mutex */
+	uint8_t		 lock:1;	/* that call waits for a mutex */
+	uint8_t		 seen:1;	/* its vertex record was read */
+	char		 wait;		/* blocked state letter, 0 if none */
 	uint32_t	 where;		/* interned: its program's innermost
 					   function on its last user stack */
-	char		 wait;		/* blocked state letter, 0 if none */
-	uint8_t		 seen;		/* its vertex record was read */
 };
 
 struct link {
 	uint64_t	 from, to, from_time;
-	unsigned long	 line;		/* where it was read, for messages */
-	const char	*file;
 	uint32_t	 rule, label;	/* interned */
 	int32_t		 next_in;	/* next link into the same vertex */
 	uint8_t		 weak;
@@ -65,8 +65,8 @@ struct snapwait {
 struct graph {
 	struct vertex	*v;		/* in the order met; v[0] unused */
 	uint64_t	 nv, capv;
-	uint64_t	*ids;		/* id -> place in v: open addressing, */
-	uint32_t	*at;		/* 0 an empty slot */
+	uint32_t	*at;		/* id -> place in v: open addressing on
+					   v[place].id, 0 an empty slot */
 	unsigned	 bits;		/* 2^bits slots */
 	struct link	*l;
 	int32_t		 nl, capl;
@@ -74,7 +74,7 @@ struct graph {
 	int		 nspins;
 	struct baseline	*bases;
 	int		 nbases;
-	uint64_t	 *by_thread;	/* places in v sorted by (tid, begin) */
+	uint32_t	 *by_thread;	/* places in v sorted by (tid, begin) */
 	uint64_t	  nby;
 	uint64_t	 first_time, last_time;
 	uint32_t	*readers;	/* threads the last wait-for snapshot */
@@ -86,11 +86,10 @@ struct graph {
 	int		 spun;		/* argus-spin ran (its summary) */
 };
 
-/* graph.c; flags: */
-#define GR_PROGRESS	0x1	/* a status line on stderr */
+/* graph.c: the graph read from a stage opened with graph_stage; flags: */
 #define GR_RUNS		0x2	/* keep the scheduling slices, for --json */
-void		 graph_read(struct graph *, struct source *, struct writer *,
-		    int flags);
+extern const struct stage_ops graph_stage;
+void		 graph_read(struct graph *, struct stage *, int flags);
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
 int		 reads_terminal(const struct graph *, uint32_t tid);

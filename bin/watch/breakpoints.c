@@ -246,7 +246,8 @@ watch_hits(struct watch *w, struct hit **out)
 	w->nhits = 0;
 	for (i = 0; i < w->nr; i++)
 		drain(w, &w->r[i]);
-	qsort(w->hits, w->nhits, sizeof(*w->hits), by_time);
+	if (w->nhits > 1)	/* qsort of no array is undefined */
+		qsort(w->hits, w->nhits, sizeof(*w->hits), by_time);
 	/* Drop the read-or-write trap of each write. */
 	for (i = n = 0; i < w->nhits; i++) {
 		if (!w->hits[i].write) {

@@ -35,9 +35,10 @@ graph() {
 }
 
 # Event and task records less what ftrace text cannot carry (see the round
-# trip test): sys_enter's registers, the process of a
-# thread never seen running, and the name a task record gives a thread
-# (the capture asks /proc; the text has the name its lines show).
+# trip test): sys_enter's registers and the process of a thread never seen
+# running.  Task records compare one to one, names too: each names the
+# thread from its time on (argus-stream(5)), and the text's lines say the
+# name at each event.
 carried() {
 	awk -F, -v OFS=, '
 	{ line[NR] = $0 }
@@ -45,7 +46,7 @@ carried() {
 	END {
 		for (i = 1; i <= NR; i++) {
 			$0 = line[i]
-			if ($1 == "task") { if (!($4 in own)) $3 = ""; $5 = "" }
+			if ($1 == "task") { if (!($4 in own)) $3 = "" }
 			if ($7 == "switch" || $7 == "signal_generate") { if (!($11 in own)) $10 = "" }
 			else if ($7 ~ /^(waking|wakeup_new|fork|comm)$/) { if (!($10 in own)) $9 = "" }
 			if ($7 == "sys_enter") NF = 10
@@ -198,13 +199,20 @@ EOF
 	# Events and threads too, but for what the text cannot carry: the
 	# argument registers of system calls (the text has six where the
 	# capture kept the call's own), the process of a thread that has no
-	# line of its own and a thread's first name (the capture asked /proc),
-	# and the meta records, which say where each came from.  The text
-	# names kernel functions as the kernel does, by the ksym records.
+	# line of its own, and the meta records, which say where each came
+	# from.  The text names kernel functions as the kernel does, by the
+	# ksym records.
 	argus-cat -y -k event -k task "$D/cw.gz" | carried >a.events
 	argus-cat -k event -k task cw2.csv | carried >b.events
 	[ "$(wc -l <a.events)" -gt 1000 ]
 	diff a.events b.events
+	# The victim ran the scenario (exec) and renamed itself: a task
+	# record for each name, in order, both ways.
+	load_ids "$D/cw.truth"
+	for f in a.events b.events; do
+		awk -F, -v t="$victim_tid" '$1 == "task" && $4 == t { print $5 }' \
+		    $f | tail -2 | paste -sd' ' | grep -qx "circular-wait $victim_comm"
+	done
 	grep -q ',lacks,"syscall names: .* all six argument registers' cw2.csv
 	# The registers the capture kept are the text's first ones.
 	paste -d'|' <(argus-cat -k event "$D/cw.gz" | grep ',sys_enter,') \

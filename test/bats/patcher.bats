@@ -27,6 +27,18 @@ need_patcher() {
 	done
 }
 
+# node, where node.probes finds its functions: NodeSource's /usr/bin/node
+# (its .symtab) or Debian's libnode.so.108 (exported).
+need_node() {
+	local node lib
+	node=$(command -v node) || skip "no node (share/scripts/install-deps installs Debian's nodejs)"
+	nm "$node" 2>/dev/null | grep -q ' _ZN4node21InternalCallbackScopeD1Ev$' && return
+	lib=$(ldd "$node" 2>/dev/null | awk '$1 ~ /^libnode\.so/ { print $3 }')
+	[ -n "$lib" ] && grep -q "^[^#]*${lib##*/}[[:space:]]" "$ROOT/patchers/node.probes" &&
+	    nm -D "$lib" 2>/dev/null | grep -q ' _ZN4node21InternalCallbackScopeD1Ev$' && return
+	skip "$node: node::InternalCallbackScope not in its symbols nor in a libnode node.probes names"
+}
+
 # Runs a program with the patcher preloaded and the given probe sets, its
 # rings in $T/pd, no recorder reading them.
 patched() {
@@ -240,9 +252,7 @@ patched() {
 @test "patcher: node's loop, the callback that held it is one callout vertex of its length" {
 	need_tracing
 	need_patcher
-	[ -x /usr/bin/node ] || skip "no /usr/bin/node"
-	nm /usr/bin/node 2>/dev/null | grep -q ' _ZN4node11Environment9RunTimersEP10uv_timer_s$' ||
-	    skip "/usr/bin/node has no symbol table with node::Environment::RunTimers (Debian's links libnode)"
+	need_node
 	cat > "$T/slow.js" <<-'JS'
 	// quick callbacks, and the fifth busy for 300 ms
 	const fs = require('fs');
@@ -274,6 +284,60 @@ patched() {
 		print nb + 0 " callbacks, " slow + 0 " slow, begun by " by[sv]
 		exit !(nb >= 15 && slow == 1 && by[sv] == "callout")
 	    }' "$T/s.csv"
+}
+
+@test "patcher: a node server held by a slow request handler: the pipeline names node and the callback as the root cause" {
+	need_tracing
+	need_patcher
+	need_node
+	# The handler busy-loops 2.5 s before it answers: the client waits
+	# on the loop, not on the network.
+	cat > "$T/server.js" <<-'JS'
+	const http = require('http');
+	const srv = http.createServer((req, res) => {
+		const end = Date.now() + 2500;
+		while (Date.now() < end) ;
+		res.end('held\n');
+		srv.close();
+	});
+	srv.listen(0, '127.0.0.1', () => console.log('port ' + srv.address().port));
+	JS
+	cat > "$T/run" <<-SH
+	#!/bin/bash
+	node "$T/server.js" > "$T/srv.out" &
+	echo "node \$!"
+	for i in \$(seq 300); do grep -q port "$T/srv.out" && break; sleep 0.1; done
+	bash -c 'echo "client \$\$"; exec 3<>/dev/tcp/127.0.0.1/\$1; printf "GET / HTTP/1.0\r\n\r\n" >&3; cat <&3' - \$(awk '{ print \$2 }' "$T/srv.out")
+	wait
+	SH
+	chmod +x "$T/run"
+	run timeout 90 argus-capture -d 60 -o "$T/t.gz" --patch --probes node -- "$T/run"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *held* ]]
+	node=$(awk '$1 == "node" { print $2 }' <<< "$output")
+	client=$(awk '$1 == "client" { print $2 }' <<< "$output")
+	[ -n "$node" ] && [ -n "$client" ]
+	argus-segment -q "$T/t.gz" | argus-link -q -Z > "$T/g.csv"
+	run sh -c "argus-spin -q --pid $client --tid $client --threshold 1s '$T/g.csv' |
+	    argus-similar -q | argus-slice --threshold 1s --auto -Z -o '$T/d.csv'"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep '^root,' "$T/d.csv"
+	# The root is node's main thread, in the vertex of the handler's
+	# callback: begun by its runloop_begin, ended by its runloop_end,
+	# holding the 2.5 s and the write of the answer.
+	v=$(awk -F, -v p="$node" '$1 == "root" && $6 == "root" && $3 == p && $4 == p { print $5 }' "$T/d.csv")
+	[ -n "$v" ]
+	awk -F, -v v="$v" -v p="$node" '
+	    $1 == "vertex" && $5 == v { by = $10; ended = $11; ms = ($7 - $6) / 1e6 }
+	    $1 == "event" && $4 == p && $5 == v { if (!first) first = $7; last = $7
+		if ($7 == "sys_exit" && $10 ~ /^write/) wrote++ }
+	    END {
+		print "vertex " v ": " by " to " ended ", " ms " ms, " first " .. " last ", " wrote + 0 " writes"
+		exit !(by == "callout" && ended == "callout" && ms >= 2000 &&
+		    first == "runloop_begin" && last == "runloop_end" && wrote > 0)
+	    }' "$T/g.csv"
 }
 
 @test "patcher: the flight recorder (argus start --patch-dir) keeps a patched service's events" {
@@ -315,6 +379,28 @@ patched() {
 	! grep -q 'patch_lost' "$T/t.csv"
 }
 
+@test "patcher: a library dlopen()ed after start-up is patched, and again after dlclose() and a new dlopen()" {
+	need_tracing
+	need_patcher "$ROOT/test/progs/dlhit" "$ROOT/test/progs/libdlhit.so"
+	[ -f "${PATCHLIB%/*}/libargus-audit.so" ] || skip "no patchers/libargus-audit.so beside the patcher"
+	lib="$ROOT/test/progs/libdlhit.so"
+	printf '%s dh_probe hit\n' "$lib" > "$T/d.probes"
+	# Not loaded at start-up: the constructor finds nothing to patch.
+	ARGUS_PATCH_VERBOSE=1 patched "$T/d.probes" "$ROOT/test/progs/dlhit" "$lib" 10 2> "$T/err"
+	cat "$T/err"
+	grep -q 'd.probes:1: probe hit (.*libdlhit.so:dh_probe): not loaded' "$T/err"
+	run timeout 60 argus-capture -d 30 -s none -Z -o "$T/t.csv" --patch --probes "$T/d.probes" -- \
+	    "$ROOT/test/progs/dlhit" "$lib" 3000 again
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 6000"* ]]
+	pid=$(awk '$1 == "pid" { print $2 }' <<< "$output")
+	# Each call, in order, both times: 0..2999 twice.
+	awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "hit" {
+		if ($9 != sprintf("0x%x", n % 3000)) bad++; n++ }
+	    END { print n + 0 " hits, " bad + 0 " out of order"; exit !(n == 6000 && bad == 0) }' "$T/t.csv"
+}
+
 @test "patcher: argus run --probes glib -- CMD, into the running recorder; CMD's output and status its own" {
 	need_tracing
 	need_patcher "$GLOOP"
@@ -343,4 +429,55 @@ patched() {
 	n=$(awk -F, -v p="$pid" '$1 == "event" && $3 == p && $7 == "runloop_begin"' "$T/all.csv" | wc -l)
 	echo "$n runloop_begin of $pid"
 	[ "$n" = 16 ]
+}
+
+@test "patcher: argus patch --pid patches a GLib loop started without it; refused under another tracer" {
+	need_tracing
+	need_patcher "$GLOOP"
+	mkdir -m 700 "$T/pd"
+	# No recorder, no --patch-dir: said, nothing touched.
+	run argus --ring "$T/none" patch --pid $$ --probes glib
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"argus start"* ]]
+	"$GLOOP" ticks 200 > "$T/out" 2> "$T/err" &
+	prog=$!
+	sleep 1
+	run argus patch --pid "$prog" --probes glib --patch-dir "$T/pd"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"patched 5 places in process $prog "* ]]
+	# Once is enough.
+	run argus patch --pid "$prog" --probes glib --patch-dir "$T/pd"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"has the patcher loaded already"* ]]
+	wait "$prog"
+	cat "$T/err"
+	# Its work done, its exit status its own.
+	grep -q '^calls 601$' "$T/out"
+	run timeout 60 argus-capture -d 0.3 -Z -o "$T/t.csv" -s none --patch-dir "$T/pd"
+	[ "$status" -eq 0 ]
+	# The callbacks after the patch: begins and ends paired, the ones
+	# before it not there.
+	awk -F, -v p="$prog" '
+	    $1 == "event" && $3 == p && $7 == "runloop_begin" { nb++ }
+	    $1 == "event" && $3 == p && $7 == "runloop_end" { ne++ }
+	    $1 == "event" && $3 == p && $7 == "runloop_submit" { ns++ }
+	    END { print nb + 0 " begins, " ne + 0 " ends, " ns + 0 " submits"
+		exit !(nb >= 100 && nb < 601 && (nb - ne) * (nb - ne) <= 1 && ns >= 50) }' "$T/t.csv"
+	# A process another tracer traces is refused, and runs on.
+	command -v strace > /dev/null || skip "no strace for the traced case"
+	strace -o /dev/null "$GLOOP" ticks 100 > "$T/out2" 2>/dev/null &
+	tracer=$!
+	for i in $(seq 50); do
+		prog=$(pgrep -P "$tracer" gloop) && break
+		sleep 0.1
+	done
+	[ -n "$prog" ]
+	sleep 0.3
+	run argus patch --pid "$prog" --probes glib --patch-dir "$T/pd"
+	echo "$output"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"process $prog is traced by process $tracer"*refused* ]]
+	wait "$tracer"
+	grep -q '^calls 301$' "$T/out2"
 }

@@ -466,3 +466,44 @@ proxy() {	# MASTER-CALL NR
 	echo "$out"
 	[[ "$out" == "Root cause: kworker/1:1H 44: "* ]]
 }
+
+@test "slice: a culprit preempted more than blocked is LongRunning, its work the cause" {
+	# The peer that answers the baseline is stuck through the hang in
+	# one callout, 1 ms on a CPU of 3 s: the rest it was runnable, a hog
+	# on its CPU (switched out in state R, given the CPU back by the hog).
+	stream >p.csv <<-'EOF'
+	meta,100,,,command_pid,10
+	task,100,10,10,app
+	task,100,20,20,peer
+	task,100,30,30,hog
+	event,150,10,10,1,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	vertex,200,20,20,2,100,200,150,3,start,wait,S,peer
+	vertex,1000,10,10,1,100,1000,500,3,start,wait,S,app
+	link,1000,10,10,2,3,strong,message,990,20,20,
+	event,1010,10,10,3,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,1020,10,10,3,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	event,1030,10,10,3,0,switch,-,S,0,0,swapper/0
+	vertex,1095,20,20,6,200,1095,500,1,wakeup,wait,S,peer
+	link,1100,10,10,6,4,strong,message,1090,20,20,
+	vertex,1100,10,10,3,1000,1100,30,4,wakeup,wait,S,app
+	event,1110,10,10,4,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,1120,10,10,4,0,sys_enter,-,7,poll,0x1,0x1,0x0
+	event,1130,10,10,4,0,switch,-,S,0,0,swapper/0
+	event,2000,20,20,7,0,switch,-,R,30,30,hog
+	event,2999000000,30,30,8,0,switch,-,R,20,20,peer
+	vertex,2999000000,30,30,8,1500,2999000000,2998998500,2,start,wait,R,hog
+	link,3000001100,10,10,7,5,strong,wakeup,3000001090,20,20,
+	vertex,3000001095,20,20,7,1095,3000001095,1002000,2,wakeup,callout,,peer
+	vertex,3000001100,10,10,4,1100,3000001100,30,4,wakeup,wait,S,app
+	vertex,3000002000,10,10,5,3000001100,3000002000,900,1,wakeup,open,,app
+	EOF
+	argus-spin -qZ --tid 10 p.csv | argus-similar -qZ > s.csv
+	run argus-slice -qZ --auto s.csv
+	[ "$status" -eq 0 ]
+	grep '^root,' <<<"$output"
+	grep -q '^root,[0-9]*,20,20,7,root,1,1095,3000001095,LongRunning,' <<<"$output"
+	# Blocked instead (no preemption seen): a LongWait.
+	grep -v ',switch,-,R,' s.csv > b.csv
+	run argus-slice -qZ --auto b.csv
+	grep -q '^root,[0-9]*,20,20,7,[a-z]*,1,1095,3000001095,LongWait,' <<<"$output"
+}

@@ -75,7 +75,7 @@ summary_keys() {
 }
 
 @test "vocab: argus-cat --header names the columns argus-stream(5) gives each kind" {
-	for k in vertex link spin baseline step root holder ksym; do
+	for k in vertex link spin baseline step root holder ksym sock; do
 		man=$(grep -E "^$k,TIME,PID,TID," "$ROOT/share/man/argus-stream.5")
 		[ -n "$man" ]
 		head=$(printf 'argus-stream,1\n' | argus-cat -H -k "$k")

@@ -24,18 +24,16 @@ static void
 graph_once(void)
 {
 	char *path[1];
-	struct source *src;
-	struct writer *w;
+	struct stage st = { NULL, NULL, NO_TIME, NO_TIME, 0, 0, NULL };
 
 	if (cand[0] != NULL)
 		return;
 	path[0] = (char *)fuzz_file((const uint8_t *)graph_text,
 	    sizeof(graph_text) - 1);
-	src = source_open(path, 1);
-	w = writer_open("/dev/null", Z_PLAIN);
-	graph_read(&g, src, w, 0);
-	writer_close(w);
-	source_close(src);
+	st.src = source_open(path, 1);
+	st.out = writer_open("/dev/null", Z_PLAIN);
+	graph_read(&g, &st, 0);
+	stage_close(&st);
 	if (g.nl != 3)
 		abort();
 	cand[0] = &g.l[1];

@@ -7,12 +7,16 @@
  * attach (submit) before each source's first dispatch.  Prints "pid N"
  * and the callback count.
  *
+ * gloop ticks N: the same with N ticks (a loop that runs for a while, for
+ * argus patch --pid).
+ *
  * gloop N: a benchmark instead: N one-shot idle sources, each added by
  * the one before (an attach and a dispatch each); prints the ns per
  * callback, to measure what the probes cost.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +25,7 @@
 #define TICKS	5
 
 static GMainLoop *loop;
-static int ticks, calls;
+static int ticks, calls, nticks = TICKS;
 
 static gboolean
 once(gpointer data)
@@ -56,7 +60,7 @@ tick(gpointer data)
 	(void)data;
 	calls++;
 	g_idle_add(idle, NULL);
-	if (++ticks < TICKS)
+	if (++ticks < nticks)
 		return G_SOURCE_CONTINUE;
 	g_timeout_add(30, quit, NULL);
 	return G_SOURCE_REMOVE;
@@ -103,7 +107,9 @@ bench(long n)
 int
 main(int argc, char *argv[])
 {
-	if (argc > 1)
+	if (argc > 2 && strcmp(argv[1], "ticks") == 0)
+		nticks = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+	else if (argc > 1)
 		return bench(atol(argv[1]) > 0 ? atol(argv[1]) : 1);
 	printf("pid %d\n", (int)getpid());
 	fflush(stdout);

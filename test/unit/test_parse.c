@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "graph.h"
+#include "names.h"
 #include "relate.h"
 #include "unit.h"
 #include "util.h"
@@ -563,6 +564,43 @@ relate_keeps(void)
 	reader_close(r);
 }
 
+/*
+ * A thread's name at a time: its latest task record's at or before it;
+ * older streams' exec and comm events count; "" is unknown till the next.
+ */
+static void
+names_by_time(void)
+{
+	struct reader *r = stream("nm",
+	    "task,10,5,5,bash\n"
+	    "event,20,5,5,,0,exec,-,/usr/bin/flock,5\n"	/* no task record */
+	    "task,30,5,5,flock\n"			/* the same again */
+	    "event,40,5,5,,0,comm,-,5,5,flock,locker\n"
+	    "task,50,6,6,\n"				/* never learnt */
+	    "task,60,6,6,worker\n"
+	    "meta,70,,,k,v\n");
+	struct names *ns = names_new();
+	struct record rec;
+
+	while (reader_next(r, &rec))
+		names_learn(ns, &rec);
+	reader_close(r);
+	CHECK(strcmp(names_at(ns, 5, 5), "bash") == 0);	/* before its first */
+	CHECK(strcmp(names_at(ns, 5, 19), "bash") == 0);
+	CHECK(strcmp(names_at(ns, 5, 20), "flock") == 0);
+	CHECK(strcmp(names_at(ns, 5, 39), "flock") == 0);
+	CHECK(strcmp(names_at(ns, 5, 40), "locker") == 0);
+	CHECK(strcmp(names_at(ns, 5, NO_TIME), "locker") == 0);
+	CHECK(names_at(ns, 6, 55) == NULL);
+	CHECK(strcmp(names_at(ns, 6, 60), "worker") == 0);
+	CHECK(names_at(ns, 7, 60) == NULL);
+	/* Merged streams: one a little late goes in its place. */
+	names_set(ns, 5, 15, "sh");
+	CHECK(strcmp(names_at(ns, 5, 16), "sh") == 0);
+	CHECK(strcmp(names_at(ns, 5, 25), "flock") == 0);
+	names_free(ns);
+}
+
 const struct test parse_tests[] = {
 	{ "durations: units, bare seconds, rounding", durations, 0, NULL },
 	{ "durations: bad ones refused", durations_refused, 0, NULL },
@@ -622,5 +660,7 @@ const struct test parse_tests[] = {
 	{ "relate: targets by tid, pid and name, 15 characters",
 	    relate_targets, 0, NULL },
 	{ "relate: what a selection of threads keeps", relate_keeps, 0, NULL },
+	{ "names: a thread's name at a time, by its task records and renames",
+	    names_by_time, 0, NULL },
 };
 const size_t nparse_tests = ARRAY_LEN(parse_tests);

@@ -632,6 +632,84 @@ split_unquoted(void)
 }
 
 /*
+ * Numbers as record_u64_opt() reads them: lengths up to UINT64_MAX's
+ * twenty digits, one past it, and a stray character anywhere; quoted
+ * (libcsv's fields) as unquoted.
+ */
+static void
+numbers(void)
+{
+	static const struct { const char *s; int ok; uint64_t v; } cases[] = {
+		{ "0", 1, 0 }, { "7", 1, 7 }, { "12345678", 1, 12345678 },
+		{ "123456789", 1, 123456789 },
+		{ "1234567890123456", 1, 1234567890123456ULL },
+		{ "9999999999999999999", 1, 9999999999999999999ULL },
+		{ "18446744073709551615", 1, UINT64_MAX },
+		{ "18446744073709551616", 0, 0 }, { "99999999999999999999", 0, 0 },
+		{ "118446744073709551615", 0, 0 }, { "00000000000000000000042", 0, 0 },
+		{ "00000000000000000042", 1, 42 },
+		{ "1234567/", 0, 0 }, { "1234567:", 0, 0 }, { "/2345678", 0, 0 },
+		{ "123a5678", 0, 0 }, { "1234 678", 0, 0 }, { "12345678-", 0, 0 },
+		{ "\260" "2345678", 0, 0 }, { "-1", 0, 0 }, { "0x10", 0, 0 }, { "", 0, 0 },
+	};
+	struct reader *r;
+	struct record rec;
+	char text[4096];
+	uint64_t v;
+	size_t i;
+	int q;
+
+	strcpy(text, "argus-stream,1\n");
+	for (q = 0; q < 2; q++)
+		for (i = 0; i < ARRAY_LEN(cases); i++)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			    q ? "n,,\"%s\",x\n" : "n,,%s,x\n", cases[i].s);
+	put_file("numbers", text);
+	r = reader_open(path("numbers"));
+	for (q = 0; q < 2; q++)
+		for (i = 0; i < ARRAY_LEN(cases); i++) {
+			CHECK(reader_next(r, &rec) == 1);
+			v = 0;
+			CHECK(record_u64_opt(&rec, 2, &v) == cases[i].ok);
+			CHECK(!cases[i].ok || v == cases[i].v);
+			CHECK(!record_u64_opt(&rec, 3, &v));
+		}
+	CHECK(reader_next(r, &rec) == 0);
+}
+
+/*
+ * Event arguments: the fast path for plain decimals and 0x hex reads
+ * what strtoull()/strtoll() with base 0 read, and leaves them the rest.
+ */
+static void
+event_numbers(void)
+{
+	static const char *args[] = {
+		"0", "7", "0x5", "0xfF", "0x7ffdad64dfe3", "0xfffffffffffffff",
+		"0xffffffffffffffff", "0X1f", "010", "-1", "-0x10", "+3",
+		"123456789012345678", "1234567890123456789",
+		"18446744073709551615",
+	};
+	struct reader *r;
+	struct record rec;
+	struct event ev;
+	char text[2048];
+	size_t i;
+
+	strcpy(text, "argus-stream,1\n");
+	for (i = 0; i < ARRAY_LEN(args); i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		    "event,1,1,1,1,0,sys_enter,-,%s\n", args[i]);
+	put_file("eargs", text);
+	r = reader_open(path("eargs"));
+	for (i = 0; i < ARRAY_LEN(args); i++) {
+		CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+		CHECK(event_u64(&ev, 0) == strtoull(args[i], NULL, 0));
+		CHECK(event_i64(&ev, 0) == strtoll(args[i], NULL, 0));
+	}
+}
+
+/*
  * Where a stack says its thread waited: its program's innermost function
  * and that function's caller, past libraries, unnamed library code and
  * raw addresses.
@@ -880,6 +958,9 @@ static const struct test tests[] = {
 	    0, NULL },
 	{ "names shown: no copy when plain, no half escape", show_cheap_and_whole,
 	    0, NULL },
+	{ "numbers of every length, and one too long", numbers, 0, NULL },
+	{ "event arguments read as strtoull and strtoll read them",
+	    event_numbers, 0, NULL },
 };
 
 static int

@@ -1,0 +1,203 @@
+/*
+ * argus debug across hosts.  --with FILE...: other hosts' recordings of
+ * the window.  This host's cut is written to a file of its own first, for
+ * argus-cat reads each host twice (once for the clocks' offset, once to
+ * merge: argus-cat(1), HOSTS); the diagnosis then reads all of them as
+ * one stream, each host's processes apart.
+ *
+ * And where a diagnosis ends at a thread that waits on a connection whose
+ * other end no recording here holds, it says so, with the address: the
+ * rest of the chain is on that host.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "hosts.h"
+#include "porcelain.h"
+#include "stream.h"
+#include "waits.h"
+
+struct pipeline *
+hosts_with(struct pipeline *p, char *const with[], int nwith,
+    const char *local)
+{
+	int i, status;
+
+	pipeline_arg(p, "-o");
+	pipeline_arg(p, local);
+	fprintf(stderr, "argus: this host's recording of the window to %s, "
+	    "to merge with %d other%s\n", local, nwith, nwith == 1 ? "" : "s");
+	if ((status = pipeline_run(p)) != 0)
+		exit(status);
+	pipeline_free(p);
+	p = pipeline_new();
+	pipeline_stage(p, "argus-cat");
+	pipeline_arg(p, "--hosts");
+	pipeline_arg(p, local);
+	for (i = 0; i < nwith; i++)
+		pipeline_arg(p, with[i]);
+	return p;
+}
+
+struct sw {
+	uint32_t	 pid, tid;
+	char		*object;
+	int		 held;
+};
+
+/*
+ * The threads a diagnosis ends at (its root records), their waits on a
+ * TCP or UDP socket of the last snapshot, and whether any holder answers
+ * for the socket's other end.
+ */
+void
+hosts_remote_ends(const char *path)
+{
+	struct reader *r = reader_open(path);
+	struct record rec;
+	struct wait_rec w;
+	struct holder_rec h;
+	struct sock_rec s;
+	struct sw *waits = NULL;
+	uint32_t *ends = NULL, pid, tid;
+	size_t nwaits = 0, nends = 0, i, j;
+	const char *host;
+
+	while (reader_next(r, &rec)) {
+		if (rec.comment)
+			continue;
+		if (wait_parse(&rec, &w)) {
+			if (strcmp(w.type, "tcp") != 0 &&
+			    strcmp(w.type, "udp") != 0)
+				continue;
+			waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
+			waits[nwaits++] = (struct sw){ w.pid, w.tid,
+			    xstrdup(w.object), 0 };
+		} else if (holder_parse(&rec, &h)) {
+			for (i = 0; i < nwaits; i++)
+				if (strcmp(waits[i].object, h.object) == 0 &&
+				    h.rel == WR_PEER)
+					waits[i].held = 1;
+		} else if (strcmp(rec.f[COL_KIND], "root") == 0) {
+			pid = record_pid(&rec, COL_PID);
+			tid = record_pid(&rec, COL_TID);
+			ends = xrealloc(ends, (nends + 1) * 2 * sizeof(*ends));
+			ends[2 * nends] = pid;
+			ends[2 * nends++ + 1] = tid;
+		} else if (strcmp(rec.f[COL_KIND], "meta") == 0 &&
+		    strcmp(record_str(&rec, COL_FIRST_OWN), META_HOST) == 0)
+			host_learn(&rec);
+	}
+	reader_close(r);
+	/* The sockets' addresses: one more reading, of sock records only. */
+	r = reader_open(path);
+	while (reader_next(r, &rec)) {
+		if (!sock_parse(&rec, &s))
+			continue;
+		for (i = 0; i < nwaits; i++) {
+			if (waits[i].held || waits[i].pid != s.pid ||
+			    strcmp(waits[i].object, s.object) != 0)
+				continue;
+			for (j = 0; j < nends && ends[2 * j + 1] !=
+			    waits[i].tid; j++)
+				;
+			if (j == nends)
+				continue;
+			host = host_name(s.pid);
+			fprintf(stderr, "argus: thread %u%s%s waits on %s "
+			    "(%s, from %s), another host: no recording of it "
+			    "here%s\n", waits[i].tid, host ? " on host " : "",
+			    host ? host : "", s.remote, s.proto, s.local,
+			    host ? "" : " (argus debug --remote HOST, or --with ITS-RECORDING)");
+			waits[i].held = 1;	/* said once */
+		}
+	}
+	reader_close(r);
+	for (i = 0; i < nwaits; i++)
+		free(waits[i].object);
+	free(waits);
+	free(ends);
+}
+
+/*
+ * --remote [user@]HOST: that host's recording of the window, cut there by
+ * `argus debug --window' over ssh (argus flush, a wait-for snapshot,
+ * argus-cat of its ring), the stream back through the ssh pipe into a
+ * file of this ring: one more --with file.  ssh is $ARGUS_SSH (its words
+ * split at blanks: 'ssh -F FILE'), argus on the other host is
+ * $ARGUS_REMOTE (what its shell runs: 'ARGUS_RING=DIR argus').  The file
+ * appears under its name only when the stream has come whole.
+ */
+char *
+hosts_remote(const char *host, uint64_t last, int snap)
+{
+	char name[PATH_MAX], part[PATH_MAX], path[PATH_MAX], cmd[1024];
+	char *ssh, *words[32], *w, *save = NULL;
+	const char *remote, *env, *c;
+	struct stat st;
+	int fd, n = 0, status;
+	size_t i;
+
+	if (*host == '-' || *host == '\0' || strpbrk(host, " \t\n'\"\\;&|`$") != NULL)
+		diex(EX_USAGE, "debug: --remote '%s': not a [user@]host", host);
+	remote = (env = getenv("ARGUS_REMOTE")) != NULL && *env != '\0' ?
+	    env : "argus";
+	snprintf(cmd, sizeof(cmd), "%s debug --window --last %llums%s",
+	    remote, (unsigned long long)(last / 1000000), snap ? "" :
+	    " --no-snapshot");
+	ssh = xstrdup((env = getenv("ARGUS_SSH")) != NULL && *env != '\0' ?
+	    env : "ssh");
+	for (w = strtok_r(ssh, " \t", &save); w != NULL && n < 26;
+	    w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	if (n == 0 || n >= 26)
+		diex(EX_USAGE, "ARGUS_SSH: '%s': not a command", env);
+	words[n++] = "-o";
+	words[n++] = "BatchMode=yes";
+	words[n++] = "--";
+	words[n++] = (char *)host;
+	words[n++] = cmd;
+	words[n] = NULL;
+
+	/* debug-TIME-USER_HOST.gz: the host's name, as a file's. */
+	snprintf(name, sizeof(name), "debug-%lld-", (long long)time(NULL));
+	for (i = strlen(name), c = host; *c != '\0' && i + 4 < sizeof(name);
+	    c++)
+		name[i++] = isalnum((unsigned char)*c) || *c == '.' ||
+		    *c == '-' ? *c : '_';
+	snprintf(name + i, sizeof(name) - i, ".gz");
+	ring_path(path, sizeof(path), name);
+	if ((size_t)snprintf(part, sizeof(part), "%s.part", path) >=
+	    sizeof(part))
+		diex(EX_USAGE, "%s: path too long", path);
+	if ((fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1)
+		die(EX_CANTCREAT, "%s", part);
+	fprintf(stderr, "argus: %s's recording of the window, over ssh "
+	    "(%s)\n", host, cmd);
+	status = run_wait(spawn(words, -1, fd, -1));
+	if (close(fd) == -1)
+		die(EX_IOERR, "%s", part);
+	if (status == 0 && (stat(part, &st) == -1 || st.st_size == 0))
+		status = EX_DATAERR;
+	if (status != 0) {
+		unlink(part);
+		diex(EX_UNAVAILABLE, "debug: --remote %s: %s exited %d%s", host,
+		    words[0], status, status == 255 ? " (ssh could not "
+		    "connect or log in)" : status == 127 ? " (no argus "
+		    "there: ARGUS_REMOTE)" : "");
+	}
+	if (rename(part, path) == -1)
+		die(EX_CANTCREAT, "%s", path);
+	free(ssh);
+	return xstrdup(path);
+}
