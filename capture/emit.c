@@ -597,6 +597,9 @@ args(struct writer *w, int e, const char *d, int size)
 		writer_i64(w, nr);
 		writer_str(w, syscall_name(nr));
 		n = syscall_nargs(nr);
+		/* syscalls:sys_enter_NAME carries only its own. */
+		if (f[1].off >= 0 && n > (size - f[1].off) / 8)
+			n = (size - f[1].off) / 8;
 		for (i = 0; i < n && f[1].off >= 0; i++)
 			writer_hex(w, LOAD(uint64_t, d + f[1].off + 8 * i));
 		break;

@@ -261,16 +261,136 @@ events_syscall_desc(void)
 	return syscall_desc ? syscall_desc : "none";
 }
 
+/* An event of the instance's on, with a filter if one is given. */
+static int
+set_on(const char *dir, const char *filter)
+{
+	char rel[300];
+
+	snprintf(rel, sizeof(rel), "%s/filter", dir);
+	if (*filter && tfs_write(rel, "%s", filter) == -1)
+		return -1;
+	snprintf(rel, sizeof(rel), "%s/enable", dir);
+	return tfs_write(rel, "1");
+}
+
+/*
+ * The kernel's own event for each listed system call instead of
+ * raw_syscalls for all (issue 27).  Most of what a busy machine records
+ * is system calls, and raw_syscalls:sys_enter takes 68 bytes of the ring
+ * for its six arguments where syscalls:sys_enter_write takes 44: the same
+ * kernel buffer reaches a third further back.  The calls not listed cost
+ * a bit test instead of a filter over the list.  Only for a list of names
+ * the kernel has events for; anything else (all, a number, an older
+ * kernel) keeps raw_syscalls.  Returns whether it did.
+ */
+static int
+per_syscall(const char *spec, const char *selfs)
+{
+	static const char *const enter_f[] = { "__syscall_nr" },
+	    *const exit_f[] = { "__syscall_nr", "ret" };
+	struct field fe[1], fx[2], ne = { .off = -1 }, nx = { .off = -1 },
+	    ret = { .off = -1 };
+	char ev[128], rel[256], *list = NULL, *tok, *save;
+	const char *sfx;
+	const char **names = NULL;
+	int i, n = 0, ok = 1, ide, idx, pass;
+
+	if (strcmp(spec, "all") == 0 || getenv("ARGUS_RAW_SYSCALLS") != NULL)
+		return 0;
+	if (strcmp(spec, "default") == 0) {
+		for (; syscall_default[n] != NULL; n++)
+			;
+		names = xmalloc((n + 1) * sizeof(*names));
+		for (i = 0; i < n; i++)
+			names[i] = syscall_default[i];
+	} else {
+		list = xstrdup(spec);
+		for (tok = strtok_r(list, ",", &save); tok != NULL;
+		    tok = strtok_r(NULL, ",", &save)) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = tok;
+		}
+	}
+	/* Every event there, all of one layout, before any is enabled. */
+	for (pass = 0; pass < 2 && ok; pass++)
+		for (i = 0; i < n && ok; i++) {
+			if (syscall_nr(names[i]) < 0) {
+				/* Not this machine's (the raw filter skips it
+				 * too), unless it is a number. */
+				ok = strtol(names[i], NULL, 10) == 0 &&
+				    names[i][0] != '0';
+				continue;
+			}
+			/* The kernel's name, where it differs (sendfile64). */
+			snprintf(ev, sizeof(ev), "sys_enter_%s", names[i]);
+			sfx = "";
+			if (events_load_fields("syscalls", ev, enter_f, 1, fe,
+			    &ide) == -1) {
+				sfx = "64";
+				snprintf(ev, sizeof(ev), "sys_enter_%s64",
+				    names[i]);
+			}
+			if (events_load_fields("syscalls", ev, enter_f, 1, fe,
+			    &ide) == -1 || fe[0].off < 0 || (ne.off >= 0 &&
+			    (fe[0].off != ne.off || fe[0].size != ne.size))) {
+				ok = 0;
+				break;
+			}
+			ne = fe[0];
+			snprintf(ev, sizeof(ev), "sys_exit_%s%s", names[i], sfx);
+			if (events_load_fields("syscalls", ev, exit_f, 2, fx,
+			    &idx) == -1 || fx[0].off < 0 || fx[1].off < 0 ||
+			    (nx.off >= 0 && (fx[0].off != nx.off ||
+			    fx[1].off != ret.off))) {
+				ok = 0;
+				break;
+			}
+			nx = fx[0];
+			ret = fx[1];
+			if (pass == 0)
+				continue;
+			ev_by_id[ide] = EV_SYS_ENTER;
+			ev_by_id[idx] = EV_SYS_EXIT;
+			snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s%s",
+			    names[i], sfx);
+			if (set_on(rel, selfs) == -1)
+				diex(EX_UNAVAILABLE, "cannot enable syscalls:"
+				    "sys_enter_%s: %s", names[i], strerror(errno));
+			snprintf(rel, sizeof(rel), "events/syscalls/sys_exit_%s%s",
+			    names[i], sfx);
+			if (set_on(rel, selfs) == -1)
+				diex(EX_UNAVAILABLE, "cannot enable syscalls:"
+				    "sys_exit_%s: %s", names[i], strerror(errno));
+		}
+	if (ok && ne.off >= 0) {
+		/* The arguments follow the number, eight bytes each. */
+		evdefs[EV_SYS_ENTER].f[0] = ne;
+		evdefs[EV_SYS_ENTER].f[1] = (struct field){ .off =
+		    (ne.off + ne.size + 7) & ~7, .size = 8 };
+		evdefs[EV_SYS_ENTER].enabled = 1;
+		evdefs[EV_SYS_EXIT].f[0] = nx;
+		evdefs[EV_SYS_EXIT].f[1] = ret;
+		evdefs[EV_SYS_EXIT].enabled = 1;
+	}
+	free(names);
+	free(list);
+	return ok && ne.off >= 0;
+}
+
 void
 events_setup(const char *syscalls, const int *self, int nself)
 {
-	char rel[256], *filt = NULL;
+	char rel[256], selfs[256], *filt = NULL;
 	struct evdef *e;
-	int i, want;
+	int i, want, persc = 0;
 
 	memset(ev_by_id, EV_NONE, sizeof(ev_by_id));
-	if (strcmp(syscalls, "none") != 0)
+	if (strcmp(syscalls, "none") != 0) {
 		filt = syscall_filter(syscalls, self, nself);
+		self_filter(selfs, sizeof(selfs), self, nself);
+		persc = per_syscall(syscalls, selfs);
+	}
 	for (i = 0; i < EV_N; i++) {
 		e = &evdefs[i];
 		if (e->sys == NULL)
@@ -280,6 +400,13 @@ events_setup(const char *syscalls, const int *self, int nself)
 			want = 0;
 		if (!want)
 			continue;
+		if (persc && (i == EV_SYS_ENTER || i == EV_SYS_EXIT)) {
+			/* Set, not enabled: --stacks reads it from here. */
+			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
+			    e->sys, e->name);
+			tfs_write(rel, "%s", filt);
+			continue;
+		}
 		if (load_format(e) == -1) {
 			if (e->required)
 				diex(EX_UNAVAILABLE, "tracepoint %s:%s is "

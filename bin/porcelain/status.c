@@ -22,7 +22,8 @@ static const char usage[] =
 "Say whether the flight recorder runs and since when, or why it stopped;\n"
 "its kernel buffers (their size per CPU and in all) and what they hold\n"
 "(the seconds they reach back, the events not yet written out, those\n"
-"overwritten); and what its directory holds: the ring's files, their size\n"
+"overwritten, and how long they keep at the present rate); and what its\n"
+"directory holds: the ring's files, their size\n"
 "and the time they span, the wait-for snapshots and the diagnoses.\n"
 "Exit: 0 running, 3 not running, 77 the directory is not yours alone.\n";
 
@@ -69,7 +70,8 @@ kernel_ring(pid_t pid)
 	    "/sys/kernel/debug/tracing" };
 	char dir[PATH_MAX], path[PATH_MAX + 64], line[256];
 	unsigned long long kb = 0, entries = 0, overrun = 0, bytes = 0, v;
-	double oldest = 0, now = 0, o, n;
+	unsigned long long cbytes, cover;
+	double oldest = 0, now = 0, o, n, keeps = -1, k;
 	size_t i;
 	FILE *fp = NULL;
 	int ncpu;
@@ -90,17 +92,29 @@ kernel_ring(pid_t pid)
 		if ((fp = fopen(path, "r")) == NULL)
 			break;
 		o = n = 0;
+		cbytes = cover = 0;
 		while (fgets(line, sizeof(line), fp) != NULL) {
 			if (sscanf(line, "entries: %llu", &v) == 1)
 				entries += v;
 			else if (sscanf(line, "overrun: %llu", &v) == 1)
-				overrun += v;
+				overrun += v, cover = v;
 			else if (sscanf(line, "bytes: %llu", &v) == 1)
-				bytes += v;
+				bytes += v, cbytes = v;
 			else if (sscanf(line, "oldest event ts: %lf", &o) != 1)
 				sscanf(line, "now ts: %lf", &n);
 		}
 		fclose(fp);
+		/*
+		 * How long the budget keeps at this rate: a full CPU's buffer
+		 * keeps what it holds; one still filling, its span scaled to
+		 * its size.  The busiest CPU decides.
+		 */
+		if (cbytes > 0 && n > o) {
+			k = cover > 0 || cbytes >= kb * 1024 ? n - o :
+			    (n - o) * kb * 1024.0 / cbytes;
+			if (keeps < 0 || k < keeps)
+				keeps = k;
+		}
 		/* What every CPU covers: from the newest of the oldest. */
 		if (o > oldest)
 			oldest = o;
@@ -112,6 +126,10 @@ kernel_ring(pid_t pid)
 	    "overwritten\n", "buffers:", ncpu, kb / 1024.0, ncpu * kb / 1024.0,
 	    bytes / 1048576.0,
 	    entries && now > oldest ? now - oldest : 0.0, entries, overrun);
+	if (keeps >= 0)
+		printf("%-12s at this rate the kernel buffers keep the last "
+		    "%.1f s; %llu events lost to overwriting so far\n",
+		    "retention:", keeps, overrun);
 }
 
 static int

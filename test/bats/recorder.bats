@@ -147,3 +147,45 @@ machine_mb() {
 	[ "$status" -ne 66 ]
 	[[ "$output" == *"sleep $new"* ]]
 }
+
+@test "recorder: under a system-call load, debug answers with the hang's threads from its start; status says what the buffers keep" {
+	need_tracing
+	command -v flock >/dev/null || skip "flock (util-linux) missing"
+	ring="$BATS_TEST_TMPDIR/ring"
+	run argus --ring "$ring" start -b 128M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	# The kernel keeps the listed calls' own events, a few arguments
+	# each, not raw_syscalls' six for every call (issue 27).
+	grep -qx 'syscalls:sys_enter_write' "/sys/kernel/tracing/instances/argus-$pid/set_event"
+	! grep -q '^raw_syscalls:' "/sys/kernel/tracing/instances/argus-$pid/set_event"
+	flock lock sleep 60 3>&- &
+	holder=$!
+	sleep 0.5
+	flock lock true 3>&- &
+	waiter=$!
+	sleep 1
+	# Reads and writes of a byte on both CPUs, hundreds of thousands,
+	# after the hang began: well within 2 x 128 MiB.
+	loads=
+	for i in 1 2; do
+		nice -n 10 dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		loads="$loads $!"
+	done
+	wait $loads
+	sleep 1
+	run argus --ring "$ring" status
+	echo "$output"
+	grep -Eq '^retention: +at this rate the kernel buffers keep the last [0-9.]+ s; [0-9]+ events lost to overwriting so far$' <<<"$output"
+	start=$(date +%s)
+	run timeout 120 argus --ring "$ring" debug --pid "$waiter" --auto
+	echo "$output"
+	kill "$holder" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Wait chain: flock $waiter "* ]]
+	[ $(($(date +%s) - start)) -lt 120 ]
+	# The hang's threads from where it began, as the rules read them:
+	# the waiter's flock call and its holder's.
+	argus-cat -k event -p "$waiter" "$ring"/argus-ring-*.csv.gz | grep -q ',sys_enter,-,[0-9]*,flock,'
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep -q ",sys_enter,-,[0-9]*,flock,"
+}
