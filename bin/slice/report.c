@@ -65,7 +65,7 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 			sr.path = p->id;
 			sr.n = k + 1;
 			sr.vertex = s->vertex;
-			sr.next = s->via ? s->via->from : 0;
+			sr.next = s->via ? link_from(s->via) : 0;
 			sr.rule = s->via ? str_of(s->via->rule) : "";
 			sr.strength = s->via ? s->via->weak ? "weak" : "strong" : "";
 			sr.how = s->how;
