@@ -137,7 +137,7 @@ select_by(struct graph *g, uint64_t at, const char *a, struct link **cand,
 		else if (klen == 4 && strncmp(a, "comm", 4) == 0)
 			hit = strcmp(str_of(v->comm), val) == 0;
 		else if (klen == 4 && strncmp(a, "rule", 4) == 0)
-			hit = strcmp(str_of(cand[i]->rule), val) == 0;
+			hit = strcmp(str_of(link_rule(cand[i])), val) == 0;
 		else if (mode == ASK_FILE)
 			diex(EX_DATAERR, "%s:%lu: '%s': a selector is pid=, "
 			    "tid=, comm= or rule=", answers_name, answers_line, a);
@@ -222,7 +222,7 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 			    sizeof(desc));
 			fprintf(tty, "  [%d] %s %s%s%s: %s\n", i + 1,
 			    cand[i]->weak ? "weak" : "strong",
-			    show(str_of(cand[i]->rule)),
+			    show(str_of(link_rule(cand[i]))),
 			    *str_of(cand[i]->label) ? " " : "",
 			    show(str_of(cand[i]->label)), desc);
 		}

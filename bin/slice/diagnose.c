@@ -396,7 +396,7 @@ asked(struct dctx *x, int at, uint32_t tid)
 	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
 	    f->begin < w->begin ? f->begin : w->begin;
 	for (k = 0; k < g->nl; k++)
-		if (g->l[k].rule == message && !g->l[k].weak &&
+		if (link_rule(&g->l[k]) == message && !g->l[k].weak &&
 		    link_from(&g->l[k]) != 0 &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    f->tid == w->tid && f->begin >= since &&
@@ -787,7 +787,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 			any = 1;
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
-			    v->tid, str_of(l->label), str_of(l->rule));
+			    v->tid, str_of(l->label), str_of(link_rule(l)));
 			sole = !l->weak || one_party(g, id, l);
 			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
 			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
@@ -925,7 +925,7 @@ a_kill(const struct link *l)
 	const char *sig = str_of(l->label);
 	int i;
 
-	if (strcmp(str_of(l->rule), "signal") != 0 || l->weak)
+	if (strcmp(str_of(link_rule(l)), "signal") != 0 || l->weak)
 		return 0;
 	for (i = 0; benign[i] != NULL; i++)
 		if (strcmp(sig, benign[i]) == 0)

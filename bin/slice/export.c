@@ -184,7 +184,7 @@ export_add(struct export *x, struct graph *g, const struct spin_rec *sp,
 			node(x, link_from(s->via), 0);
 			span_add(x, first, link_from(s->via), &b, &e);
 			edge(x, link_from(s->via), s->vertex,
-			    str_of(s->via->rule), s->via);
+			    str_of(link_rule(s->via)), s->via);
 		}
 	/* Each thread's part: from the diagnosis's first vertex to its last. */
 	for (n = first; n < x->nspans; n++) {

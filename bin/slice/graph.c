@@ -290,6 +290,29 @@ struct unseen {
 static struct unseen *unseen;
 
 struct vertex *graph_vertices;
+uint32_t *graph_rules;
+static uint16_t nrules;
+
+/* Rule's place in graph_rules: a link has room for 65536 of them. */
+static uint16_t
+rule_of(const char *name)
+{
+	static uint16_t last;
+	uint32_t id = str_id(name);
+	uint16_t i;
+
+	if (nrules > 0 && graph_rules[last] == id)
+		return last;
+	for (i = 0; i < nrules; i++)
+		if (graph_rules[i] == id)
+			return last = i;
+	if (nrules == UINT16_MAX)
+		diex(EX_SOFTWARE, "more than %u link rules", UINT16_MAX);
+	graph_rules = xrealloc(graph_rules, (nrules + 1) *
+	    sizeof(*graph_rules));
+	graph_rules[nrules] = id;
+	return last = nrules++;
+}
 
 static void
 note_ref(struct graph *g, const struct record *rec, uint64_t id,
@@ -361,7 +384,7 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 	v = vertex_make(g, r->from);
 	l->from_at = v != NULL ? v - g->v : 0;
 	l->weak = r->weak;
-	l->rule = str_id(r->rule);
+	l->rule = rule_of(r->rule);
 	l->props = r->props;
 	l->from_time = r->from_time;
 	/* A label that is still an address: the stream may name it. */
