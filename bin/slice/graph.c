@@ -206,18 +206,25 @@ struct current {
 
 static struct current *currents;
 
+/*
+ * Most events follow one of the same thread: the last one found is
+ * tried first (an entry, once made, stays where it is).
+ */
 static struct current *
 current_of(uint32_t tid)
 {
+	static struct current *last;
 	struct current *c;
 
+	if (last != NULL && last->tid == tid)
+		return last;
 	HASH_FIND(hh, currents, &tid, sizeof(tid), c);
 	if (c == NULL) {
 		c = xcalloc(1, sizeof(*c));
 		c->tid = tid;
 		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
 	}
-	return c;
+	return last = c;
 }
 
 static void
