@@ -542,10 +542,14 @@ format_loop(void)
 		if (n == 0 && spool_full())
 			n = emit_run(out_writer(), out_index(), UINT64_MAX,
 			    BATCH);
+		/*
+		 * Served up to what is written: the kernel's events wait for
+		 * the patched rings' drainer (argus debug reads once served).
+		 */
 		if (n > 0)
 			out_check();
 		else
-			serve(upto);
+			serve(emit_bound(upto));
 		t = now_ns();
 		if (t - last_flush >= SEC) {
 			report_lost(out_writer());
