@@ -227,7 +227,8 @@ check-headers:
 # sanitizer build, and each fuzz target a few seconds where clang has
 # libFuzzer (test/run says so where it has not).
 ifeq ($(SANITIZE),1)
-check: $(PROGS) $(P)test/unit/run
+# The scenarios too: argus demo runs them from beside its bin/.
+check: $(PROGS) $(SCENARIOS) $(P)test/unit/run
 	$(MAKE) --no-print-directory SANITIZE= all test/unit/run
 	ARGUS_BIN=$(P)bin ARGUS_UNIT=$(P)test/unit/run test/run
 else

@@ -413,7 +413,7 @@ start(const struct capture_opts *o)
 {
 	struct spool_conf sc = { 0 };
 	char buf[64];
-	int self[3], nself, go = -1, why = -1, i;
+	int self[3], nself, go = -1, why = -1, i, *tgids;
 
 	sc.ncpu = ncpu;
 	sc.pagesize = getpagesize();
@@ -451,6 +451,19 @@ start(const struct capture_opts *o)
 	if (o->cmd != NULL)
 		child = start_child(&go, &why);
 
+	/*
+	 * The processes asked for, known before tracing: one that ends just
+	 * after is still selected, and its end recorded, not refused.
+	 */
+	tgids = xcalloc(o->npids + o->nstack_pids, sizeof(*tgids));
+	for (i = 0; i < o->npids; i++)
+		if ((tgids[i] = task_tgid(o->pids[i])) <= 0)
+			diex(EX_USAGE, "--pid %d: no such process", o->pids[i]);
+	for (i = 0; i < o->nstack_pids; i++)
+		if ((tgids[o->npids + i] = task_tgid(o->stack_pids[i])) <= 0)
+			diex(EX_USAGE, "--stacks %d: no such process",
+			    o->stack_pids[i]);
+
 	t_start = now_ns();
 	tfs_bridge_select(1);
 	if (tfs_write("tracing_on", "1") == -1)
@@ -466,19 +479,13 @@ start(const struct capture_opts *o)
 	/* After tracing is on: a thread born meanwhile is in both. */
 	task_snapshot();
 	t_snap = t_start;	/* the state as tracing began, in time order */
-	for (i = 0; i < o->npids; i++) {
-		if (task_tgid(o->pids[i]) <= 0)
-			diex(EX_USAGE, "--pid %d: no such process", o->pids[i]);
-		emit_select_pid(task_tgid(o->pids[i]));
-	}
+	for (i = 0; i < o->npids; i++)
+		emit_select_pid(tgids[i]);
 	for (i = 0; i < o->ncomms; i++)
 		emit_select_comm(o->comms[i]);
-	for (i = 0; i < o->nstack_pids; i++) {
-		if (task_tgid(o->stack_pids[i]) <= 0)
-			diex(EX_USAGE, "--stacks %d: no such process",
-			    o->stack_pids[i]);
-		emit_stack_pid(task_tgid(o->stack_pids[i]));
-	}
+	for (i = 0; i < o->nstack_pids; i++)
+		emit_stack_pid(tgids[o->npids + i]);
+	free(tgids);
 	for (i = 0; i < o->nstack_comms; i++)
 		emit_stack_comm(o->stack_comms[i]);
 	/*
@@ -544,10 +551,14 @@ format_loop(void)
 		if (n == 0 && spool_full())
 			n = emit_run(out_writer(), out_index(), UINT64_MAX,
 			    BATCH);
+		/*
+		 * Served up to what is written: the kernel's events wait for
+		 * the patched rings' drainer (argus debug reads once served).
+		 */
 		if (n > 0)
 			out_check();
 		else
-			serve(upto);
+			serve(emit_bound(upto));
 		t = now_ns();
 		if (t - last_flush >= SEC) {
 			report_lost(out_writer());

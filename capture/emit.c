@@ -908,6 +908,14 @@ next(struct cursor *c, int cpu, int first)
 }
 
 uint64_t
+emit_bound(uint64_t upto)
+{
+	if (patched_active() && upto != UINT64_MAX && upto > patched_horizon())
+		return patched_horizon();
+	return upto;
+}
+
+uint64_t
 emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 {
 	struct cursor *c, *best;
@@ -924,8 +932,7 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 		if (spool_done())
 			patched_stop();
 		patched_refresh();
-		if (upto != UINT64_MAX && upto > patched_horizon())
-			upto = patched_horizon();
+		upto = emit_bound(upto);
 	}
 	while (n < max) {
 		best = NULL;

@@ -17,6 +17,12 @@ void	 emit_init(int ncpu);
  */
 uint64_t emit_run(struct writer *, struct writer *idx, uint64_t upto,
 	    uint64_t max);
+/*
+ * How far emit_run can write given the spool's watermark: less while the
+ * patched rings' drainer has not passed (patched_horizon()).  Once
+ * emit_run wrote nothing, everything up to this is written.
+ */
+uint64_t emit_bound(uint64_t upto);
 uint64_t emit_last_time(void);
 uint64_t emit_count(void);
 

@@ -1725,6 +1725,7 @@ wf_free(struct wf_snap *s)
 	struct proc *p, *ptmp;
 	struct want *x, *xtmp;
 	struct mnt *m, *mtmp;
+	struct done *d, *dtmp;
 	size_t i;
 
 	if (s == NULL)
@@ -1742,6 +1743,10 @@ wf_free(struct wf_snap *s)
 	HASH_ITER(hh, s->mnts, m, mtmp) {
 		HASH_DEL(s->mnts, m);
 		free(m);
+	}
+	HASH_ITER(hh, s->done, d, dtmp) {
+		HASH_DEL(s->done, d);
+		free(d);
 	}
 	for (i = 0; i < s->nw; i++)
 		free(s->w[i].o.path);

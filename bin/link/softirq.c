@@ -2,12 +2,14 @@
  * Softirqs are attributed, not dropped.  Loopback networking runs the
  * receive softirq in the sender's own context right after its send, so a
  * local server's reply wakes its client from softirq context: that
- * wake-up belongs to the sender's vertex.  Other vectors, and softirqs run
+ * wake-up belongs to the sender's vertex, as a connect's wakes the
+ * listener.  Other vectors, and softirqs run
  * by ksoftirqd, cannot be pinned on the thread they happen in: weak edges
  * labelled with the vector.  (Timer and block softirqs have rules of their
  * own, asked first.)
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "link.h"
 
@@ -34,8 +36,15 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		cpu->in = 0;
 		break;
 	case E_SYS_ENTER:
+		/*
+		 * A connect on loopback completes the handshake in the
+		 * connector's softirq: the listener it wakes (a server idle
+		 * in accept or its event loop) is woken by that connect as
+		 * surely as by a send.
+		 */
 		((struct state *)link_thread(self, t))->sending =
-		    syscall_is_send(event_str(ev, 1));
+		    syscall_is_send(event_str(ev, 1)) ||
+		    strcmp(event_str(ev, 1), "connect") == 0;
 		break;
 	default:
 		((struct state *)link_thread(self, t))->sending = 0;

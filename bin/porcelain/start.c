@@ -231,7 +231,9 @@ start(int argc, char *argv[])
 			stacks = 1;
 		if (ch == 'D')
 			patchdir = 1;
-		if (ch == '?' || n + 6 > MAX_ARGS)
+		/* Room for this option, and for what follows the loop:
+		 * --defer -b SIZE, --ready-fd 3, --patch-dir DIR, NULL. */
+		if (ch == '?' || n + 2 + 8 > MAX_ARGS)
 			command_usage(&cmd_start);
 		for (i = 0; passed[i].name != NULL && passed[i].val != ch; i++)
 			;

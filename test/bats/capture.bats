@@ -20,6 +20,12 @@ setup() {
 }
 
 teardown() {
+	local f
+	# A capture a failed test left running (one with no -d runs until
+	# told, and would keep bats waiting on its output).
+	for f in "$BATS_TEST_TMPDIR"/*.kill; do
+		[ -f "$f" ] && kill -INT "$(cat "$f")" 2>/dev/null || true
+	done
 	pub_cleanup
 }
 
@@ -293,6 +299,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ "$status" -eq 64 ]
 	"$CAP" --defer --ring "$T/ring" -b 8M 2>"$T/err" &
 	cpid=$!
+	echo "$cpid" >"$T/cap.kill"
 	inst=$(inst_of "$cpid")
 	# Tracing, not only made: a marker before is refused (EBADF).
 	wait_capture "$cpid"

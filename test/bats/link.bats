@@ -217,6 +217,26 @@ async strong 2 7 0xfa" ]
 	[ "$(graph s.csv --no-async --no-runloop --no-fork --no-flag --no-softirq --no-irq)" = "" ]
 }
 
+@test "link: a loopback connect wakes the listener from the connector's softirq: strong" {
+	# Server 1 idle in epoll_wait on its listener; client 2's connect
+	# completes the handshake in its own NET_RX softirq, which wakes it.
+	stream >c.csv <<-'EOF'
+	event,100,1,1,,0,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0xffffffff
+	event,105,1,1,,0,switch,-,S,2,2,client
+	event,110,2,2,,0,sys_enter,-,42,connect,0x3,0x0,0x10
+	event,111,2,2,,0,softirq_entry,s,3,NET_RX
+	event,112,2,2,,0,waking,s,1,1,0,server
+	event,113,2,2,,0,softirq_exit,s,3,NET_RX
+	event,114,2,2,,0,sys_exit,-,42,connect,0
+	event,125,2,2,,0,switch,-,S,1,1,server
+	event,130,1,1,,0,sys_exit,-,232,epoll_wait,1
+	EOF
+	[ "$(graph c.csv)" = "softirq strong 2 3 NET_RX" ]
+	# Outside a send or a connect (here an open), it stays weak.
+	sed 's/,42,connect,/,2,open,/' c.csv >o.csv
+	[ "$(graph o.csv)" = "softirq weak 2 3 NET_RX" ]
+}
+
 @test "link: a signal's wake-up is strong, from the sender, labelled with the signal" {
 	# The kernel traces a signal just after the wake-up it makes.
 	stream >s.csv <<-'EOF'

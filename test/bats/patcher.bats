@@ -19,6 +19,14 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 }
 
+# What a test started and left running when it failed.
+teardown() {
+	local f
+	for f in "$BATS_TEST_TMPDIR"/*.kill; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+	done
+}
+
 need_patcher() {
 	[ -f "$PATCHLIB" ] || skip "no patchers/libargus-patch.so beside $BIN (needs libzydis-dev; not in sanitizer builds)"
 	[ "$(uname -m)" = x86_64 ] || skip "the patcher is for x86-64 only"
@@ -480,4 +488,49 @@ patched() {
 	[[ "$output" == *"process $prog is traced by process $tracer"*refused* ]]
 	wait "$tracer"
 	grep -q '^calls 301$' "$T/out2"
+}
+
+@test "patcher: a deferred capture with --patch-dir says a request served only once what came before is written" {
+	need_tracing
+	command -v python3 >/dev/null || skip "python3 missing: it stops the drainer"
+	# The kernel's events wait for the rings' drainer (a second at most):
+	# stopped, as a busy machine may starve it, "served" must wait too,
+	# for argus debug reads the ring once it is said.
+	argus-capture --defer --ring "$T/ring" -b 8M --patch-dir "$T/pd" 2>"$T/err" &
+	cpid=$!
+	echo "$cpid" >"$T/cap.kill"
+	wait_capture "$cpid"
+	inst="$TFS/instances/argus-$cpid"
+	# The third thread the events leave out: the drainer (self[2]).
+	drainer=$(sed 's/.*common_pid != \([0-9]*\) && (.*/\1/' \
+	    "$inst/events/raw_syscalls/sys_enter/filter")
+	[ -d "/proc/$cpid/task/$drainer" ]
+	python3 -c '
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long] * 2 + [ctypes.c_void_p] * 2
+tid = int(sys.argv[1])
+if libc.ptrace(0x4206, tid, None, None) or libc.ptrace(0x4207, tid, None, None):
+    sys.exit("ptrace: " + os.strerror(ctypes.get_errno()))
+os.waitpid(tid, 0x40000000)
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$drainer" "$T/frozen" &
+	frz=$!
+	echo "$frz" >"$T/frz.kill"
+	for i in $(seq 100); do [ -e "$T/frozen" ] && break; sleep 0.1; done
+	[ -e "$T/frozen" ]
+	for i in 1 2 3; do
+		old=$(cat "$T/ring/served" 2>/dev/null || echo 0)
+		echo "before-$i" >"$inst/trace_marker"
+		kill -USR1 "$cpid"
+		for j in $(seq 300); do
+			[ "$(cat "$T/ring/served" 2>/dev/null || echo 0)" != "$old" ] && break
+			sleep 0.05
+		done
+		zcat "$T"/ring/*.csv.gz 2>/dev/null | grep -q ",marker,-,before-$i\$"
+	done
+	kill "$frz"
+	wait "$frz" || true
+	kill -INT "$cpid"
+	wait "$cpid"
 }

@@ -134,7 +134,9 @@ ring_of() {
 	argus $args >out 2>err
 	! grep -q $'[\r\033]' err
 	! grep -q 'argus: read ' err
-	grep -q '^Root cause: ' err
+	# The report on stdout (argus(1)), whole, no line of ours in it.
+	grep -q '^Root cause: ' out
+	! grep -q $'[\r\033]' out
 	cmp <(zcat tty.gz) <(zcat ring/debug-*.gz)
 }
 

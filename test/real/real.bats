@@ -125,3 +125,16 @@ check() {
 @test "real: a Python parent and cat deadlocked on each other's full pipe, cat killed" {
 	check py-pipe-deadlock
 }
+
+@test "real: two asyncio loops with sockets both ways, one waiting on a sleeping backend: no circular wait" {
+	local cut chain
+	check py-duplex
+	# Each loop has the other's sockets in its epoll set: the chain is
+	# victim -> B -> backend, in both cuts, and no circle.
+	for cut in during after; do
+		d=$BATS_TEST_TMPDIR/py-duplex-$cut
+		[[ "$(cat "$d/report")" != *"circular wait"* ]]
+		chain=$(grep '^chain_pids=' "$d/truth" | cut -d= -f2)
+		grep -q "^Wait chain: python3 ${chain%%,*} → python3 $(cut -d, -f2 <<<"$chain") → python3 ${chain##*,}\$" "$d/report"
+	done
+}
