@@ -93,7 +93,7 @@ most_recent_link(struct graph *g, uint64_t at, struct link **cand, int n)
 			if (!weak_order && (cand[i]->props & LR_ORDER))
 				continue;
 			if (cand[i]->weak && v != NULL &&
-			    ((u = vertex_get(g, cand[i]->from)) == NULL ||
+			    ((u = vertex_get(g, link_from(cand[i]))) == NULL ||
 			    u->pid != v->pid))
 				continue;
 			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
@@ -128,7 +128,7 @@ select_by(struct graph *g, uint64_t at, const char *a, struct link **cand,
 	int i, hit;
 
 	for (i = 0; i < n; i++) {
-		if ((v = vertex_get(g, cand[i]->from)) == NULL)
+		if ((v = vertex_get(g, link_from(cand[i]))) == NULL)
 			continue;
 		if (klen == 3 && strncmp(a, "pid", 3) == 0)
 			hit = v->pid == strtoul(val, NULL, 10);
@@ -137,7 +137,7 @@ select_by(struct graph *g, uint64_t at, const char *a, struct link **cand,
 		else if (klen == 4 && strncmp(a, "comm", 4) == 0)
 			hit = strcmp(str_of(v->comm), val) == 0;
 		else if (klen == 4 && strncmp(a, "rule", 4) == 0)
-			hit = strcmp(str_of(cand[i]->rule), val) == 0;
+			hit = strcmp(str_of(link_rule(cand[i])), val) == 0;
 		else if (mode == ASK_FILE)
 			diex(EX_DATAERR, "%s:%lu: '%s': a selector is pid=, "
 			    "tid=, comm= or rule=", answers_name, answers_line, a);
@@ -218,10 +218,11 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 		describe_vertex(g, at, desc, sizeof(desc));
 		fprintf(tty, "\nWhich of these caused %s?\n", desc);
 		for (i = 0; i < n; i++) {
-			describe_vertex(g, cand[i]->from, desc, sizeof(desc));
+			describe_vertex(g, link_from(cand[i]), desc,
+			    sizeof(desc));
 			fprintf(tty, "  [%d] %s %s%s%s: %s\n", i + 1,
 			    cand[i]->weak ? "weak" : "strong",
-			    show(str_of(cand[i]->rule)),
+			    show(str_of(link_rule(cand[i]))),
 			    *str_of(cand[i]->label) ? " " : "",
 			    show(str_of(cand[i]->label)), desc);
 		}

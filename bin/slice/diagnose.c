@@ -143,9 +143,9 @@ woke_another(struct dctx *x, const struct vertex *w)
 		for (k = 0; k < g->nl; k++)
 			if ((g->l[k].props & LR_WAKES) &&
 			    !(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
-			    g->l[k].from != 0 &&
-			    (f = vertex_get(g, g->l[k].from)) != NULL &&
-			    (t = vertex_get(g, g->l[k].to)) != NULL &&
+			    link_from(&g->l[k]) != 0 &&
+			    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+			    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
 			    f->tid != t->tid)
 				x->woke[f - g->v] = 1;
 	}
@@ -169,8 +169,8 @@ round_before(struct dctx *x, const struct vertex *w)
 	if (woke_another(x, w))
 		return 0;
 	for (k = w->in; k >= 0; k = g->l[k].next_in)
-		if ((g->l[k].props & LR_TIMEOUT) && g->l[k].from != 0 &&
-		    (p = vertex_get(g, g->l[k].from)) != NULL &&
+		if ((g->l[k].props & LR_TIMEOUT) && link_from(&g->l[k]) != 0 &&
+		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    p->tid == w->tid && same_wait(p, w, 1))
 			return p->id;
 	return 0;
@@ -264,9 +264,9 @@ own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 			    !same_wait(v, u, exact))
 				continue;
 			if (!link_into_next(g, u->id, &l) ||
-			    l->from == 0 || (l->props & LR_TIMEOUT))
+			    link_from(l) == 0 || (l->props & LR_TIMEOUT))
 				continue;
-			*waker = l->from;
+			*waker = link_from(l);
 			return u->id;
 		}
 	return 0;
@@ -396,12 +396,13 @@ asked(struct dctx *x, int at, uint32_t tid)
 	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
 	    f->begin < w->begin ? f->begin : w->begin;
 	for (k = 0; k < g->nl; k++)
-		if (g->l[k].rule == message && !g->l[k].weak &&
-		    g->l[k].from != 0 &&
-		    (f = vertex_get(g, g->l[k].from)) != NULL &&
+		if (link_rule(&g->l[k]) == message && !g->l[k].weak &&
+		    link_from(&g->l[k]) != 0 &&
+		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    f->tid == w->tid && f->begin >= since &&
 		    f->begin <= w->begin &&
-		    (t = vertex_get(g, g->l[k].to)) != NULL && t->tid == tid)
+		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
+		    t->tid == tid)
 			return 1;
 	return 0;
 }
@@ -684,8 +685,8 @@ now_of(struct dctx *x, uint32_t tid, uint64_t fallback)
 static int
 usable(struct graph *g, uint64_t id, const struct link *l)
 {
-	return (l->props & LR_HOLDS) && l->from != 0 && (!l->weak ||
-	    vertex_get(g, l->from)->pid != vertex_get(g, id)->pid);
+	return (l->props & LR_HOLDS) && link_from(l) != 0 && (!l->weak ||
+	    vertex_get(g, link_from(l))->pid != vertex_get(g, id)->pid);
 }
 
 /*
@@ -702,7 +703,7 @@ other_party(struct dctx *x, uint64_t id, uint32_t tid)
 
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
 		if (usable(g, id, &g->l[k]) &&
-		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->tid != tid && on_chain(x, u->tid) < 0)
 			return 1;
 	return 0;
@@ -717,12 +718,13 @@ other_party(struct dctx *x, uint64_t id, uint32_t tid)
 static int
 one_party(struct graph *g, uint64_t id, const struct link *l)
 {
-	struct vertex *v = vertex_get(g, id), *f = vertex_get(g, l->from), *u;
+	struct vertex *v = vertex_get(g, id), *u;
+	struct vertex *f = vertex_get(g, link_from(l));
 	int32_t k;
 
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
 		if (usable(g, id, &g->l[k]) && g->l[k].label == l->label &&
-		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != f->pid)
 			return 0;
 	return 1;
@@ -757,7 +759,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 	for (k = v->in; k >= 0; k = g->l[k].next_in) {
 		l = &g->l[k];
 		if (usable(g, id, l) && l->weak && ancestor(x, (u =
-		    vertex_get(g, l->from)))) {
+		    vertex_get(g, link_from(l))))) {
 			snprintf(x->d->note, sizeof(x->d->note), "%s %u waits "
 			    "for %s %u, an ancestor of the hung process, "
 			    "which holds %s", str_of(v->comm), v->tid,
@@ -777,15 +779,15 @@ holders(struct dctx *x, uint64_t id, int depth)
 			l = &g->l[k];
 			if (!usable(g, id, l) || l->weak != (pass > 0))
 				continue;
-			u = vertex_get(g, l->from);
-			now = now_of(x, u->tid, l->from);
+			u = vertex_get(g, link_from(l));
+			now = now_of(x, u->tid, link_from(l));
 			if (pass > 0 && (state_of(x, vertex_get(g, now)) ==
 			    TS_WAIT) != (pass == 2))
 				continue;
 			any = 1;
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
-			    v->tid, str_of(l->label), str_of(l->rule));
+			    v->tid, str_of(l->label), str_of(link_rule(l)));
 			sole = !l->weak || one_party(g, id, l);
 			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
 			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
@@ -821,12 +823,13 @@ busy_siblings(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
-		if (!(l->props & LR_HOLDS) || l->weak || l->from == 0 ||
-		    (f = vertex_get(g, l->from)) == NULL ||
+		if (!(l->props & LR_HOLDS) || l->weak || link_from(l) == 0 ||
+		    (f = vertex_get(g, link_from(l))) == NULL ||
 		    f->comm != v->comm || f->pid == v->pid ||
-		    (t = vertex_get(g, l->to)) == NULL ||
+		    (t = vertex_get(g, link_to(l))) == NULL ||
 		    t->pid == f->pid || t->pid == v->pid ||
-		    stuck(x, t->tid) != l->to || (s = stuck(x, f->tid)) == 0)
+		    stuck(x, t->tid) != link_to(l) ||
+		    (s = stuck(x, f->tid)) == 0)
 			continue;
 		snprintf(why, sizeof(why), "of %s's processes, stuck through "
 		    "the hang with %s %u waiting for it: %s %u waits for what "
@@ -878,7 +881,7 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	then[n++] = w->pid;
 	for (k = w->in; k >= 0 && n < 16; k = g->l[k].next_in)
 		if (!(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
-		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != b->pid && u->pid != w->pid) {
 			comm[n] = u->comm;
 			then[n++] = u->pid;
@@ -922,7 +925,7 @@ a_kill(const struct link *l)
 	const char *sig = str_of(l->label);
 	int i;
 
-	if (strcmp(str_of(l->rule), "signal") != 0 || l->weak)
+	if (strcmp(str_of(link_rule(l)), "signal") != 0 || l->weak)
 		return 0;
 	for (i = 0; benign[i] != NULL; i++)
 		if (strcmp(sig, benign[i]) == 0)
@@ -937,8 +940,8 @@ killer(struct graph *g, const struct vertex *f)
 	int32_t k;
 
 	for (k = f->in; k >= 0; k = g->l[k].next_in)
-		if (a_kill(&g->l[k]) && g->l[k].from != 0)
-			return vertex_get(g, g->l[k].from);
+		if (a_kill(&g->l[k]) && link_from(&g->l[k]) != 0)
+			return vertex_get(g, link_from(&g->l[k]));
 	return NULL;
 }
 
@@ -971,7 +974,8 @@ static int
 peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 {
 	struct graph *g = x->g;
-	struct vertex *v = vertex_get(g, id), *f = vertex_get(g, l->from), *k;
+	struct vertex *v = vertex_get(g, id), *k;
+	struct vertex *f = vertex_get(g, link_from(l));
 	char why[200], by[120] = "";
 	uint64_t u;
 
@@ -1021,21 +1025,22 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * that ended it (the thread dies next) says nothing of what it
 	 * waited on: that is for the other evidence.
 	 */
-	if (link_into_next(x->g, id, &l) && l->from != 0 && a_kill(l) &&
+	if (link_into_next(x->g, id, &l) && link_from(l) != 0 && a_kill(l) &&
 	    dies(x->g, vertex_get(x->g, vertex_next(x->g, id)))) {
 		if (depth == 0)
 			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
 			    "kill from %s %u/%u", str_of(vertex_get(x->g,
-			    l->from)->comm), vertex_get(x->g, l->from)->pid,
-			    vertex_get(x->g, l->from)->tid);
-		add_killer(x, vertex_get(x->g, l->from)->tid);
+			    link_from(l))->comm), vertex_get(x->g,
+			    link_from(l))->pid, vertex_get(x->g,
+			    link_from(l))->tid);
+		add_killer(x, vertex_get(x->g, link_from(l))->tid);
 		l = NULL;
 	}
-	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT) &&
+	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT) &&
 	    peer_died(x, id, l, depth))
 		return 1;
-	if (l != NULL && l->from != 0 && !(l->props & LR_TIMEOUT)) {
-		waker = l->from;
+	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT)) {
+		waker = link_from(l);
 		ended_by = l;
 	} else if (v->lock) {
 		/*
@@ -1115,14 +1120,15 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
 		if (!(l->props & LR_FLAG) ||
-		    (to = vertex_get(g, l->to)) == NULL || to->tid != s->tid)
+		    (to = vertex_get(g, link_to(l))) == NULL ||
+		    to->tid != s->tid)
 			continue;
 		if (l->from_time >= s->begin &&
 		    (ended == 0 || l->from_time < t_ended)) {
-			ended = l->from;
+			ended = link_from(l);
 			t_ended = l->from_time;
 		} else if (l->from_time < s->begin && l->from_time >= t_before) {
-			before = l->from;
+			before = link_from(l);
 			t_before = l->from_time;
 		}
 	}

@@ -179,12 +179,12 @@ export_add(struct export *x, struct graph *g, const struct spin_rec *sp,
 			node(x, s->vertex, 0);
 			span_add(x, first, s->vertex, &b, &e);
 			if (s->via == NULL ||
-			    vertex_get(g, s->via->from) == NULL)
+			    vertex_get(g, link_from(s->via)) == NULL)
 				continue;
-			node(x, s->via->from, 0);
-			span_add(x, first, s->via->from, &b, &e);
-			edge(x, s->via->from, s->vertex, str_of(s->via->rule),
-			    s->via);
+			node(x, link_from(s->via), 0);
+			span_add(x, first, link_from(s->via), &b, &e);
+			edge(x, link_from(s->via), s->vertex,
+			    str_of(link_rule(s->via)), s->via);
 		}
 	/* Each thread's part: from the diagnosis's first vertex to its last. */
 	for (n = first; n < x->nspans; n++) {

@@ -206,18 +206,25 @@ struct current {
 
 static struct current *currents;
 
+/*
+ * Most events follow one of the same thread: the last one found is
+ * tried first (an entry, once made, stays where it is).
+ */
 static struct current *
 current_of(uint32_t tid)
 {
+	static struct current *last;
 	struct current *c;
 
+	if (last != NULL && last->tid == tid)
+		return last;
 	HASH_FIND(hh, currents, &tid, sizeof(tid), c);
 	if (c == NULL) {
 		c = xcalloc(1, sizeof(*c));
 		c->tid = tid;
 		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
 	}
-	return c;
+	return last = c;
 }
 
 static void
@@ -289,13 +296,38 @@ struct unseen {
 
 static struct unseen *unseen;
 
+struct vertex *graph_vertices;
+uint32_t *graph_rules;
+static uint16_t nrules;
+
+/* Rule's place in graph_rules: a link has room for 65536 of them. */
+static uint16_t
+rule_of(const char *name)
+{
+	static uint16_t last;
+	uint32_t id = str_id(name);
+	uint16_t i;
+
+	if (nrules > 0 && graph_rules[last] == id)
+		return last;
+	for (i = 0; i < nrules; i++)
+		if (graph_rules[i] == id)
+			return last = i;
+	if (nrules == UINT16_MAX)
+		diex(EX_SOFTWARE, "more than %u link rules", UINT16_MAX);
+	graph_rules = xrealloc(graph_rules, (nrules + 1) *
+	    sizeof(*graph_rules));
+	graph_rules[nrules] = id;
+	return last = nrules++;
+}
+
 static void
-note_ref(struct graph *g, const struct record *rec, uint64_t id)
+note_ref(struct graph *g, const struct record *rec, uint64_t id,
+    uint32_t place)
 {
 	struct unseen *u;
-	uint32_t place;
 
-	if (id == 0 || ((place = place_of(g, id)) != 0 && g->v[place].seen))
+	if (id == 0 || g->v[place].seen)
 		return;
 	HASH_FIND(hh, unseen, &id, sizeof(id), u);
 	if (u != NULL)
@@ -345,6 +377,7 @@ read_vertex(struct graph *g, const struct record *rec,
 static void
 read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 {
+	struct vertex *v;
 	struct link *l;
 
 	if (g->nl == g->capl) {
@@ -352,16 +385,19 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 		g->l = xrealloc(g->l, g->capl * sizeof(*g->l));
 	}
 	l = &g->l[g->nl];
-	l->from = r->from;
-	l->to = r->to;
+	/* A vertex whose record is still to come has its place already. */
+	v = vertex_make(g, r->to);
+	l->to_at = v != NULL ? v - g->v : 0;
+	v = vertex_make(g, r->from);
+	l->from_at = v != NULL ? v - g->v : 0;
 	l->weak = r->weak;
-	l->rule = str_id(r->rule);
+	l->rule = rule_of(r->rule);
 	l->props = r->props;
 	l->from_time = r->from_time;
 	/* A label that is still an address: the stream may name it. */
 	l->label = str_id(ksym_name(r->label));
-	note_ref(g, rec, r->to);
-	note_ref(g, rec, r->from);
+	note_ref(g, rec, r->to, l->to_at);
+	note_ref(g, rec, r->from, l->from_at);
 	g->nl++;
 }
 
@@ -471,11 +507,11 @@ never_introduced(const struct link *l, uint64_t id)
 	HASH_FIND(hh, unseen, &id, sizeof(id), u);
 	if (u == NULL)
 		diex(EX_SOFTWARE, "link %llu -> %llu: vertex %llu unseen but "
-		    "not noted", (unsigned long long)l->from,
-		    (unsigned long long)l->to, (unsigned long long)id);
+		    "not noted", (unsigned long long)link_from(l),
+		    (unsigned long long)link_to(l), (unsigned long long)id);
 	diex(EX_DATAERR, "%s:%lu: link %llu -> %llu refers to a vertex the "
 	    "stream never introduced", u->file, u->line,
-	    (unsigned long long)l->from, (unsigned long long)l->to);
+	    (unsigned long long)link_from(l), (unsigned long long)link_to(l));
 }
 
 /*
@@ -566,12 +602,14 @@ graph_read(struct graph *g, struct stage *st, int flags)
 	}
 	chrome_runs_end(&g->runs, g->last_time);
 	chrome_runs_sort(&g->runs);
+	graph_vertices = g->v;
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
-		if ((v = vertex_get(g, g->l[k].to)) == NULL)
-			never_introduced(&g->l[k], g->l[k].to);
-		if (g->l[k].from != 0 && vertex_get(g, g->l[k].from) == NULL)
-			never_introduced(&g->l[k], g->l[k].from);
+		if (g->l[k].to_at == 0 || !g->v[g->l[k].to_at].seen)
+			never_introduced(&g->l[k], link_to(&g->l[k]));
+		v = &g->v[g->l[k].to_at];
+		if (g->l[k].from_at != 0 && !g->v[g->l[k].from_at].seen)
+			never_introduced(&g->l[k], link_from(&g->l[k]));
 		g->l[k].next_in = v->in;
 		v->in = k;
 	}

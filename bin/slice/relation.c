@@ -35,7 +35,7 @@ forked_by(struct graph *g, uint32_t pid, uint64_t *when)
 	 */
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
 		if ((g->l[k].props & LR_WAKES) &&
-		    (u = vertex_get(g, g->l[k].from)) != NULL &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != pid && g->l[k].from_time < first) {
 			first = g->l[k].from_time;
 			parent = u->pid;

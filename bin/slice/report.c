@@ -65,8 +65,8 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 			sr.path = p->id;
 			sr.n = k + 1;
 			sr.vertex = s->vertex;
-			sr.next = s->via ? s->via->from : 0;
-			sr.rule = s->via ? str_of(s->via->rule) : "";
+			sr.next = s->via ? link_from(s->via) : 0;
+			sr.rule = s->via ? str_of(link_rule(s->via)) : "";
 			sr.strength = s->via ? s->via->weak ? "weak" : "strong" : "";
 			sr.how = s->how;
 			step_write(w, &sr);
@@ -207,7 +207,7 @@ print_paths(struct graph *g, const struct spin_rec *s,
 			if (p->s[k].via != NULL)
 				fprintf(fp, "      <- %s %s (%s)\n",
 				    p->s[k].via->weak ? "weak" : "strong",
-				    show(str_of(p->s[k].via->rule)),
+				    show(str_of(link_rule(p->s[k].via))),
 				    show(p->s[k].how));
 			else
 				fprintf(fp, "      (%s)\n", show(p->s[k].how));

@@ -38,13 +38,22 @@ struct vertex {
 					   function on its last user stack */
 };
 
+/*
+ * A link is 28 bytes, not 40 (at the paper's 8.2 M links, 98 MB): its
+ * ends are places in the graph's vertex array, not ids, and its rule one
+ * of the few rules met; link_from(), link_to() and link_rule() give the
+ * ids, once the graph is read.  Packed to 4: from_time is read in place,
+ * never through a pointer.
+ */
 struct link {
-	uint64_t	 from, to, from_time;
-	uint32_t	 rule, label;	/* interned */
+	uint64_t	 from_time;
+	uint32_t	 from_at, to_at;	/* places in v; 0: none */
+	uint32_t	 label;		/* interned */
 	int32_t		 next_in;	/* next link into the same vertex */
+	uint16_t	 rule;		/* in graph_rules */
 	uint8_t		 weak;
 	uint8_t		 props;		/* the rule's LR_* */
-};
+} __attribute__((packed, aligned(4)));
 
 /* The baseline argus-similar ranked, where its wake-up path starts. */
 struct baseline {
@@ -85,6 +94,33 @@ struct graph {
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 	int		 spun;		/* argus-spin ran (its summary) */
 };
+
+/*
+ * The vertices of the one graph read (graph_read() sets it): a link's
+ * ends are places in it.
+ */
+extern struct vertex *graph_vertices;
+extern uint32_t *graph_rules;	/* the rules met, interned */
+
+/* The interned name of a link's rule. */
+static inline uint32_t
+link_rule(const struct link *l)
+{
+	return graph_rules[l->rule];
+}
+
+/* The id of a link's source vertex, 0 if it has none. */
+static inline uint64_t
+link_from(const struct link *l)
+{
+	return l->from_at != 0 ? graph_vertices[l->from_at].id : 0;
+}
+
+static inline uint64_t
+link_to(const struct link *l)
+{
+	return l->to_at != 0 ? graph_vertices[l->to_at].id : 0;
+}
 
 /* graph.c: the graph read from a stage opened with graph_stage; flags: */
 #define GR_RUNS		0x2	/* keep the scheduling slices, for --json */

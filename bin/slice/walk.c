@@ -58,7 +58,7 @@ outranks(struct graph *g, const struct vertex *v, const struct link *l,
 
 	if (rank == 0)
 		return (l->props & LR_HOLDS) != 0;
-	return (u = vertex_get(g, l->from)) == NULL || u->tid != v->tid;
+	return (u = vertex_get(g, link_from(l))) == NULL || u->tid != v->tid;
 }
 
 static int
@@ -127,7 +127,7 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 		n = nstrong = 0;
 		strong = -1;
 		for (k = v->in; k >= 0; k = g->l[k].next_in) {
-			if (g->l[k].from == 0)
+			if (link_from(&g->l[k]) == 0)
 				continue;	/* from an idle CPU: nothing to follow */
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
@@ -137,7 +137,8 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 			 * A cause once, by its strongest link: two rules that
 			 * name the same vertex are no choice.
 			 */
-			for (j = 0; j < n && cand[j]->from != g->l[k].from; j++)
+			for (j = 0; j < n &&
+			    cand[j]->from_at != g->l[k].from_at; j++)
 				;
 			if (j < n) {
 				if (cand[j]->weak && !g->l[k].weak) {
@@ -180,10 +181,10 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 			return;
 		}
 		push(p, cur, via, how);
-		if (on_path(p, via->from)) {
-			push(p, via->from, NULL, "cycle");
+		if (on_path(p, link_from(via))) {
+			push(p, link_from(via), NULL, "cycle");
 			return;
 		}
-		cur = via->from;
+		cur = link_from(via);
 	}
 }
