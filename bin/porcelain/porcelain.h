@@ -108,6 +108,9 @@ uint64_t	 recorder_since(void);	/* mono ns it records since, or 0 */
 void		 recorder_when(uint64_t mono, char *buf, size_t size);
 void		 recorder_stopped(char *buf, size_t size);	/* why, or "" */
 /* The latest start of the target's waits in a snapshot, or 0. */
+/* Whether a thread is one of the target's (debug's options, in pairs). */
+int		 target_is(char *const target[], int nt, uint32_t pid,
+		    uint32_t tid, const char *comm);
 uint64_t	 snapshot_waiting_since(const char *snap, char *const target[],
 		    int nt);
 int		 ring_files(struct pipeline *, time_t since,

@@ -300,22 +300,6 @@ struct shold {
 static struct pstack *early;
 static int nearly;
 
-static int
-wanted(const struct swait *w, char *const target[], int nt)
-{
-	int i;
-
-	for (i = 0; i + 1 < nt; i += 2)
-		if ((strcmp(target[i], "--pid") == 0 &&
-		    w->pid == strtoul(target[i + 1], NULL, 10)) ||
-		    (strcmp(target[i], "--tid") == 0 &&
-		    w->tid == strtoul(target[i + 1], NULL, 10)) ||
-		    (strcmp(target[i], "--comm") == 0 &&
-		    strcmp(w->comm, target[i + 1]) == 0))
-			return 1;
-	return 0;
-}
-
 void
 present_early(const char *snap, char *const target[], int nt)
 {
@@ -349,7 +333,8 @@ present_early(const char *snap, char *const target[], int nt)
 	}
 	source_close(src);
 	for (i = 0; i < nw; i++)
-		w[i].taken = wanted(&w[i], target, nt);
+		w[i].taken = target_is(target, nt, w[i].pid, w[i].tid,
+		    w[i].comm);
 	/* Who holds what a taken thread waits on is taken too, till none. */
 	do {
 		more = 0;

@@ -171,19 +171,20 @@ recorder_stopped(char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* Whether a wait of the snapshot is one of the target's (debug's options). */
-static int
-is_target(char *const target[], int nt, const struct wait_rec *w)
+/* Whether a thread is one of the target's (debug's options, in pairs). */
+int
+target_is(char *const target[], int nt, uint32_t pid, uint32_t tid,
+    const char *comm)
 {
 	int i;
 
 	for (i = 0; i + 1 < nt; i += 2)
 		if ((strcmp(target[i], "--pid") == 0 &&
-		    w->pid == strtoul(target[i + 1], NULL, 10)) ||
+		    pid == strtoul(target[i + 1], NULL, 10)) ||
 		    (strcmp(target[i], "--tid") == 0 &&
-		    w->tid == strtoul(target[i + 1], NULL, 10)) ||
+		    tid == strtoul(target[i + 1], NULL, 10)) ||
 		    (strcmp(target[i], "--comm") == 0 &&
-		    strcmp(w->comm, target[i + 1]) == 0))
+		    strcmp(comm, target[i + 1]) == 0))
 			return 1;
 	return 0;
 }
@@ -203,7 +204,8 @@ snapshot_waiting_since(const char *snap, char *const target[], int nt)
 
 	r = reader_open(snap);
 	while (reader_next(r, &rec))
-		if (wait_parse(&rec, &w) && is_target(target, nt, &w) &&
+		if (wait_parse(&rec, &w) &&
+		    target_is(target, nt, w.pid, w.tid, w.comm) &&
 		    (w.state[0] == 'S' || w.state[0] == 'D') &&
 		    w.since != NO_TIME && w.since > latest)
 			latest = w.since;
