@@ -10,26 +10,17 @@
 
 #include "stream.h"
 
+/* The types of lib/events.def, in its order. */
 enum etype {
 	E_OTHER,		/* a type this build does not know */
-	E_SWITCH, E_WAKING, E_WAKEUP_NEW, E_FORK, E_EXEC, E_EXIT, E_COMM,
-	E_SYS_ENTER, E_SYS_EXIT, E_IRQ_ENTRY, E_IRQ_EXIT, E_SOFTIRQ_ENTRY,
-	E_SOFTIRQ_EXIT, E_HRT_START, E_HRT_EXPIRE_ENTRY, E_HRT_EXPIRE_EXIT,
-	E_HRT_CANCEL, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
-	E_TIMER_EXPIRE_EXIT, E_TIMER_CANCEL, E_WQ_QUEUE, E_WQ_START,
-	E_WQ_END, E_BLOCK_ISSUE, E_BLOCK_COMPLETE, E_SIGNAL_GENERATE,
-	E_SIGNAL_DELIVER, E_MARKER, E_FLAG_WRITE, E_FLAG_READ,
-	/* File locks: a flock or POSIX lock taken, refused or waited for. */
-	E_FLOCK_LOCK, E_POSIX_LOCK, E_FCNTL_SETLK, E_POSIX_REMOVE,
-	/* From user-space probes (patchers/): a run loop's callouts. */
-	E_RUNLOOP_SUBMIT, E_RUNLOOP_BEGIN, E_RUNLOOP_END,
-	/* And glibc's pthreads: a call's entry, and its return (_END). */
-	E_COND_SIGNAL, E_COND_SIGNAL_END, E_COND_WAIT, E_MUTEX_LOCK,
-	E_MUTEX_LOCK_END, E_MUTEX_UNLOCK, E_MUTEX_UNLOCK_END,
-	/* Connections: a TCP socket's state change, a send, a receive. */
-	E_SOCK_STATE, E_SOCK_SEND, E_SOCK_RECV,
+#define EVENT(id, type, sys, tp, flags, cols)	id,
+#include "events.def"
+#undef EVENT
 	E_NTYPES
 };
+
+/* EVENT's FLAGS. */
+#define EF_REQUIRED	1
 
 /* Columns of an event record after KIND,TIME,PID,TID. */
 enum { EC_VERTEX = COL_FIRST_OWN, EC_CPU, EC_TYPE, EC_CTX, EC_ARG };
