@@ -22,6 +22,14 @@ enum etype {
 /* EVENT's FLAGS. */
 #define EF_REQUIRED	1
 
+/* How a column of lib/events.def is written: its KIND there. */
+enum ecol_kind {
+	EK_U, EK_I, EK_X, EK_S, EK_PID, EK_STATE, EK_DEV, EK_SYSCALL,
+	EK_ARGS, EK_SOFTIRQ, EK_LOCKTYPE, EK_LOCKFLAGS, EK_TCPSTATE, EK_PROTO,
+	EK_ENDPOINT, EK_TEXT, EK_I32, EK_X32, EK_SK,
+	EK_USE			/* USE(FIELD): read, not written */
+};
+
 /* Columns of an event record after KIND,TIME,PID,TID. */
 enum { EC_VERTEX = COL_FIRST_OWN, EC_CPU, EC_TYPE, EC_CTX, EC_ARG };
 
