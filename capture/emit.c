@@ -523,6 +523,7 @@ args(struct writer *w, int e, const char *d, int size)
 	for (i = 0; i < ed->ncols; i++, f++) {
 		switch (ed->kind[i]) {
 		case EK_U:
+		case EK_UH:
 			col_u(w, d, f);
 			break;
 		case EK_I:

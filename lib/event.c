@@ -15,6 +15,68 @@ static const char *const names[E_NTYPES] = {
 #undef EVENT
 };
 
+const struct edef edefs[E_NTYPES] = {
+#define COL(n, k, fld)	{ #n, EK_##k, fld },
+#define USE(fld)	{ NULL, EK_USE, fld },
+#define EVENT(id, type, sys, tp, flags, cols) \
+	[id] = { type, sys, tp, flags, { cols } },
+#include "events.def"
+#undef EVENT
+#undef USE
+#undef COL
+};
+
+int
+edef_col(enum etype t, const char *name)
+{
+	const struct ecol *c;
+	int i;
+
+	if (t >= E_NTYPES)
+		return -1;
+	for (i = 0; i < E_MAXCOLS; i++) {
+		c = &edefs[t].col[i];
+		if (c->field == NULL && c->name == NULL)
+			break;
+		if (c->name != NULL ? strcmp(c->name, name) == 0 :
+		    strcmp(c->field, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+const char *
+edef_field(enum etype t, const char *name)
+{
+	int i = edef_col(t, name);
+
+	return i < 0 ? NULL : edefs[t].col[i].field;
+}
+
+int
+edef_plain(enum etype t)
+{
+	const struct ecol *c;
+	int i;
+
+	if (t >= E_NTYPES || edefs[t].tp == NULL)
+		return 0;
+	for (i = 0; i < E_MAXCOLS && (c = &edefs[t].col[i])->field != NULL;
+	    i++)
+		switch (c->kind) {
+		case EK_TCPSTATE:
+		case EK_PROTO:
+		case EK_ENDPOINT:
+		case EK_I32:
+		case EK_X32:
+		case EK_SK:
+			return 0;
+		default:
+			break;
+		}
+	return 1;
+}
+
 static const char *const tcp_states[TCP_S_N] = {
 	[TCP_S_ESTABLISHED] = "ESTABLISHED", [TCP_S_SYN_SENT] = "SYN_SENT",
 	[TCP_S_SYN_RECV] = "SYN_RECV", [TCP_S_FIN_WAIT1] = "FIN_WAIT1",

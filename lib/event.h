@@ -26,9 +26,40 @@ enum etype {
 enum ecol_kind {
 	EK_U, EK_I, EK_X, EK_S, EK_PID, EK_STATE, EK_DEV, EK_SYSCALL,
 	EK_ARGS, EK_SOFTIRQ, EK_LOCKTYPE, EK_LOCKFLAGS, EK_TCPSTATE, EK_PROTO,
-	EK_ENDPOINT, EK_TEXT, EK_I32, EK_X32, EK_SK,
+	EK_ENDPOINT, EK_TEXT, EK_I32, EK_X32, EK_SK, EK_UH,
 	EK_USE			/* USE(FIELD): read, not written */
 };
+
+#define E_MAXCOLS	12	/* columns and USEd fields of a type */
+
+/* A column of lib/events.def, or a field it USEs (name NULL). */
+struct ecol {
+	const char	*name;
+	enum ecol_kind	 kind;
+	const char	*field;
+};
+
+/* A line of lib/events.def. */
+struct edef {
+	const char	*type;
+	const char	*sys, *tp;	/* NULL: no tracepoint */
+	int		 flags;
+	struct ecol	 col[E_MAXCOLS];	/* up to the first field NULL */
+};
+
+extern const struct edef edefs[E_NTYPES];
+
+/* The index of column (or USEd field) name of type t; -1 if none. */
+int		 edef_col(enum etype t, const char *name);
+/* The field column (or USEd field) name comes from; NULL if none. */
+const char	*edef_field(enum etype t, const char *name);
+/*
+ * A type with a tracepoint whose every column one field gives as it is,
+ * so that a trace's text (FIELD=VALUE) carries it both ways: not a
+ * socket's, whose endpoints are raw address pairs that text does not
+ * keep alike.
+ */
+int		 edef_plain(enum etype t);
 
 /* Columns of an event record after KIND,TIME,PID,TID. */
 enum { EC_VERTEX = COL_FIRST_OWN, EC_CPU, EC_TYPE, EC_CTX, EC_ARG };
