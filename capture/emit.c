@@ -53,33 +53,40 @@ static char		**stk_comms;
 static int		 nstk_comms;
 static uint8_t		 indexed[EV_N];	/* relate_indexed_type() */
 static uint8_t		 naming[EV_N];	/* its function gets a ksym record */
-
-/* Events whose second field is a kernel function: a timer's, a work item's. */
-static int
-carries_function(int e)
-{
-	switch (e) {
-	case EV_HRT_START:
-	case EV_HRT_EXPIRE_ENTRY:
-	case EV_TIMER_START:
-	case EV_TIMER_EXPIRE_ENTRY:
-	case EV_WQ_QUEUE:
-	case EV_WQ_START:
-	case EV_WQ_END:
-		return 1;
-	}
-	return 0;
-}
+/*
+ * Columns by name, -1 where the type has none: a timer's or work item's
+ * FUNCTION, the thread an event names (TTID) and that thread's name.
+ */
+static int8_t		 col_func[EV_N], col_ttid[EV_N], col_tcomm[EV_N];
+/* And the fields the tid table learns from. */
+static int		 fork_flags, exec_file, exec_pid, exec_old, comm_new;
 
 void
 emit_init(int ncpu)
 {
 	int i;
 
+	for (i = 0; i < EV_N; i++) {
+		col_func[i] = evdef_col(i, "FUNCTION");
+		col_ttid[i] = evdef_col(i, "TTID");
+		if ((col_tcomm[i] = evdef_col(i, "TCOMM")) < 0)
+			col_tcomm[i] = evdef_col(i, "NEWCOMM");
+	}
+	fork_flags = evdef_col(E_FORK, "CLONE_FLAGS");
+	exec_file = evdef_col(E_EXEC, "FILENAME");
+	exec_pid = evdef_col(E_EXEC, "pid");
+	exec_old = evdef_col(E_EXEC, "OLD_TID");
+	comm_new = evdef_col(E_COMM, "NEWCOMM");
+	if (col_ttid[E_FORK] < 0 || col_tcomm[E_FORK] < 0 || fork_flags < 0 ||
+	    exec_file < 0 || exec_pid < 0 || col_ttid[E_COMM] < 0 ||
+	    comm_new < 0)
+		diex(EX_SOFTWARE, "lib/events.def: fork, exec or comm lacks a "
+		    "column the tid table needs");
+	sockev_check();
 	/* Names only for functions that events will carry. */
 	for (i = 0; i < EV_N; i++)
-		naming[i] = evdefs[i].enabled && carries_function(i) &&
-		    evdefs[i].f[1].off >= 0;
+		naming[i] = evdefs[i].enabled && col_func[i] >= 0 &&
+		    evdefs[i].f[col_func[i]].off >= 0;
 	for (i = 0; i < EV_N && !naming[i]; i++)
 		;
 	if (i < EV_N && kallsyms_load() == 0)
@@ -378,20 +385,12 @@ stack(struct writer *w, uint64_t ts, int tid, enum dwstack_kind kind)
 static int
 other_tid(int e, const char *d)
 {
-	const struct field *f = evdefs[e].f;
+	const struct field *f;
 
-	switch (e) {
-	case EV_SWITCH:
-		return f[2].off >= 0 ? (int)fi(d, &f[2]) : -1;
-	case EV_WAKING:
-	case EV_WAKEUP_NEW:
-	case EV_NEWTASK:
-	case EV_RENAME:
-		return f[0].off >= 0 ? (int)fi(d, &f[0]) : -1;
-	case EV_SIGNAL_GENERATE:
-		return f[1].off >= 0 ? (int)fi(d, &f[1]) : -1;
-	}
-	return -1;
+	if (col_ttid[e] < 0)
+		return -1;
+	f = &evdefs[e].f[col_ttid[e]];
+	return f->off >= 0 ? (int)fi(d, f) : -1;
 }
 
 /*
@@ -407,17 +406,9 @@ name_other(int e, const char *d, int size, int other)
 	size_t n;
 	int i;
 
-	if (t->comm[0] != '\0' || t->intro == task_generation)
+	if (t->comm[0] != '\0' || t->intro == task_generation ||
+	    (i = col_tcomm[e]) < 0)
 		return;
-	switch (e) {
-	case EV_SWITCH:		i = 3; break;
-	case EV_WAKING:
-	case EV_WAKEUP_NEW:
-	case EV_RENAME:
-	case EV_SIGNAL_GENERATE: i = 2; break;
-	case EV_NEWTASK:	i = 1; break;
-	default:		return;
-	}
 	if (evdefs[e].f[i].off < 0 || (s = fstr(d, size, &evdefs[e].f[i],
 	    &n)) == NULL)
 		return;
@@ -434,11 +425,11 @@ learn(int e, const char *d, int size, int tid)
 	int child, tgid;
 
 	switch (e) {
-	case EV_NEWTASK:
-		child = fi(d, &f[0]);
-		s = fstr(d, size, &f[1], &n);
+	case E_FORK:
+		child = fi(d, &f[col_ttid[e]]);
+		s = fstr(d, size, &f[col_tcomm[e]], &n);
 		/* A thread of the same process, or a process of its own. */
-		if (fu(d, &f[2]) & CLONE_THREAD) {
+		if (fu(d, &f[fork_flags]) & CLONE_THREAD) {
 			tgid = task_tgid(tid);
 			task_set(child, tgid > 0 ? tgid : 0, s, n);
 		} else {
@@ -450,22 +441,22 @@ learn(int e, const char *d, int size, int tid)
 				dwstack_inherit(tgid, child);
 		}
 		break;
-	case EV_EXEC:
+	case E_EXEC:
 		/* A thread that execs takes over its process's leader id. */
-		s = fstr(d, size, &f[0], &n);
+		s = fstr(d, size, &f[exec_file], &n);
 		b = memrchr(s, '/', n);
 		if (b != NULL) {
 			n -= b + 1 - s;
 			s = b + 1;
 		}
-		child = f[1].off >= 0 ? (int)fi(d, &f[1]) : tid;
+		child = f[exec_pid].off >= 0 ? (int)fi(d, &f[exec_pid]) : tid;
 		task_set(child, child, s, n);
 		if (stacking) {
 			ustack_forget(child);
 			dwstack_forget(child);
 		}
 		break;
-	case EV_EXIT:
+	case E_EXIT:
 		task_get(tid)->dead = 1;
 		/*
 		 * Its leader's exit ends a process (nearly always: a leader
@@ -478,9 +469,9 @@ learn(int e, const char *d, int size, int tid)
 			dwstack_exit(tid);
 		}
 		break;
-	case EV_RENAME:
-		child = fi(d, &f[0]);
-		s = fstr(d, size, &f[2], &n);
+	case E_COMM:
+		child = fi(d, &f[col_ttid[e]]);
+		s = fstr(d, size, &f[comm_new], &n);
 		tgid = task_tgid(child);
 		task_set(child, tgid > 0 ? tgid : 0, s, n);
 		break;
@@ -516,199 +507,95 @@ col_lockflags(struct writer *w, uint64_t v)
 	writer_str(w, buf);
 }
 
-/*
- * DEV,INODE,LOCK,FLAGS,START,END,LOCK_PID,OWNER,BLOCKER,RET,FL: the inode
- * and device as /proc/locks and argus-waitfor(1) name a file, the lock's
- * type by name.
- */
-static void
-filelock(struct writer *w, const char *d, const struct field *f)
-{
-	static const char *const types[] = { "read", "write", "unlock" };
-	uint64_t t;
-
-	if (f[0].off >= 0)
-		col_dev(w, fu(d, &f[0]));
-	else
-		writer_empty(w);
-	col_u(w, d, &f[1]);
-	t = f[2].off >= 0 ? fu(d, &f[2]) : 3;
-	writer_str(w, t < 3 ? types[t] : "");
-	if (f[3].off >= 0)
-		col_lockflags(w, fu(d, &f[3]));
-	else
-		writer_empty(w);
-	col_i(w, d, &f[4]);
-	col_i(w, d, &f[5]);
-	col_i(w, d, &f[6]);
-	col_x(w, d, &f[7]);
-	col_x(w, d, &f[8]);
-	col_i(w, d, &f[9]);
-	col_x(w, d, &f[10]);
-}
-
+/* The columns of lib/events.def, each as its KIND says. */
 static void
 args(struct writer *w, int e, const char *d, int size)
 {
-	const struct field *f = evdefs[e].f;
-	long nr;
-	int i, n, tid;
+	const struct evdef *ed = &evdefs[e];
+	const struct field *f = ed->f;
+	const char *s;
+	size_t n;
+	static const char *const locks[] = { "read", "write", "unlock" };
+	long nr = -1;
+	int i, k, na;
+	uint64_t v;
 
-	switch (e) {
-	case EV_SWITCH:
-		col_state(w, fu(d, &f[1]));
-		tid = fi(d, &f[2]);
-		col_pid(w, tid);
-		writer_u64(w, tid);
-		col_s(w, d, size, &f[3]);
-		break;
-	case EV_WAKING:
-	case EV_WAKEUP_NEW:
-		tid = fi(d, &f[0]);
-		col_pid(w, tid);
-		writer_u64(w, tid);
-		col_i(w, d, &f[1]);
-		col_s(w, d, size, &f[2]);
-		break;
-	case EV_NEWTASK:
-		tid = fi(d, &f[0]);
-		col_pid(w, tid);
-		writer_u64(w, tid);
-		col_x(w, d, &f[2]);
-		col_s(w, d, size, &f[1]);
-		break;
-	case EV_EXEC:
-		col_s(w, d, size, &f[0]);
-		col_i(w, d, &f[2]);
-		break;
-	case EV_EXIT:
-		col_s(w, d, size, &f[1]);
-		col_u(w, d, &f[2]);
-		break;
-	case EV_RENAME:
-		tid = fi(d, &f[0]);
-		col_pid(w, tid);
-		writer_u64(w, tid);
-		col_s(w, d, size, &f[1]);
-		col_s(w, d, size, &f[2]);
-		break;
-	case EV_SYS_ENTER:
-		nr = fi(d, &f[0]);
-		writer_i64(w, nr);
-		writer_str(w, syscall_name(nr));
-		n = syscall_nargs(nr);
-		/* syscalls:sys_enter_NAME carries only its own. */
-		if (f[1].off >= 0 && n > (size - f[1].off) / 8)
-			n = (size - f[1].off) / 8;
-		for (i = 0; i < n && f[1].off >= 0; i++)
-			writer_hex(w, LOAD(uint64_t, d + f[1].off + 8 * i));
-		break;
-	case EV_SYS_EXIT:
-		nr = fi(d, &f[0]);
-		writer_i64(w, nr);
-		writer_str(w, syscall_name(nr));
-		col_i(w, d, &f[1]);
-		break;
-	case EV_IRQ_ENTRY:
-		col_i(w, d, &f[0]);
-		col_s(w, d, size, &f[1]);
-		break;
-	case EV_IRQ_EXIT:
-		col_i(w, d, &f[0]);
-		col_i(w, d, &f[1]);
-		break;
-	case EV_SOFTIRQ_ENTRY:
-	case EV_SOFTIRQ_EXIT:
-		n = fu(d, &f[0]);
-		writer_u64(w, n);
-		writer_str(w, softirq_name(n));
-		break;
-	case EV_HRT_START:
-		col_x(w, d, &f[0]);
-		col_x(w, d, &f[1]);
-		col_i(w, d, &f[2]);
-		col_i(w, d, &f[3]);
-		col_u(w, d, &f[4]);
-		break;
-	case EV_HRT_EXPIRE_ENTRY:
-	case EV_TIMER_EXPIRE_ENTRY:
-		col_x(w, d, &f[0]);
-		col_x(w, d, &f[1]);
-		col_i(w, d, &f[2]);
-		break;
-	case EV_HRT_EXPIRE_EXIT:
-	case EV_HRT_CANCEL:
-	case EV_TIMER_EXPIRE_EXIT:
-	case EV_TIMER_CANCEL:
-		col_x(w, d, &f[0]);
-		break;
-	case EV_TIMER_START:
-		col_x(w, d, &f[0]);
-		col_x(w, d, &f[1]);
-		col_u(w, d, &f[2]);
-		col_u(w, d, &f[3]);
-		col_x(w, d, &f[4]);
-		break;
-	case EV_WQ_QUEUE:
-		col_x(w, d, &f[0]);
-		col_x(w, d, &f[1]);
-		col_s(w, d, size, &f[2]);
-		col_i(w, d, &f[3]);
-		col_i(w, d, &f[4]);
-		break;
-	case EV_WQ_START:
-	case EV_WQ_END:
-		col_x(w, d, &f[0]);
-		col_x(w, d, &f[1]);
-		break;
-	case EV_BLOCK_ISSUE:
-	case EV_BLOCK_COMPLETE:
-		col_dev(w, fu(d, &f[0]));
-		col_u(w, d, &f[1]);
-		col_u(w, d, &f[2]);
-		if (e == EV_BLOCK_ISSUE)
-			col_u(w, d, &f[3]);
-		else
-			col_i(w, d, &f[3]);
-		col_s(w, d, size, &f[4]);
-		break;
-	case EV_SIGNAL_GENERATE:
-		col_i(w, d, &f[0]);
-		tid = fi(d, &f[1]);
-		col_pid(w, tid);
-		writer_u64(w, tid);
-		col_s(w, d, size, &f[2]);
-		col_i(w, d, &f[3]);
-		col_i(w, d, &f[4]);
-		col_i(w, d, &f[5]);
-		break;
-	case EV_SIGNAL_DELIVER:
-		col_i(w, d, &f[0]);
-		col_i(w, d, &f[1]);
-		col_x(w, d, &f[2]);
-		col_x(w, d, &f[3]);
-		break;
-	case EV_FLOCK_LOCK:
-	case EV_POSIX_LOCK:
-	case EV_FCNTL_SETLK:
-	case EV_POSIX_REMOVE:
-		filelock(w, d, f);
-		break;
-	case EV_SOCK_STATE:
-	case EV_SOCK_SEND:
-	case EV_SOCK_RECV:
-		sockev_args(w, e, d, f);
-		break;
-	case EV_MARKER: {
-		size_t n;
-		const char *s = fstr(d, size, &f[0], &n);
-
-		/* echo(1) ends the text with a newline that is not part of it. */
-		if (n > 0 && s[n - 1] == '\n')
-			n--;
-		writer_strn(w, s, n);
-		break;
-	}
+	for (i = 0; i < ed->ncols; i++, f++) {
+		switch (ed->kind[i]) {
+		case EK_U:
+		case EK_UH:
+			col_u(w, d, f);
+			break;
+		case EK_I:
+			col_i(w, d, f);
+			break;
+		case EK_X:
+			col_x(w, d, f);
+			break;
+		case EK_S:
+			col_s(w, d, size, f);
+			break;
+		case EK_PID:
+			col_pid(w, fi(d, f));
+			break;
+		case EK_STATE:
+			col_state(w, fu(d, f));
+			break;
+		case EK_DEV:
+			if (f->off >= 0)
+				col_dev(w, fu(d, f));
+			else
+				writer_empty(w);
+			break;
+		case EK_SYSCALL:
+			nr = fi(d, f);
+			writer_str(w, syscall_name(nr));
+			break;
+		case EK_ARGS:	/* as many as the call before takes */
+			na = syscall_nargs(nr);
+			/* syscalls:sys_enter_NAME carries only its own. */
+			if (f->off >= 0 && na > (size - f->off) / 8)
+				na = (size - f->off) / 8;
+			for (k = 0; k < na && f->off >= 0; k++)
+				writer_hex(w, LOAD(uint64_t, d + f->off + 8 * k));
+			break;
+		case EK_SOFTIRQ:
+			writer_str(w, softirq_name(fu(d, f)));
+			break;
+		case EK_LOCKTYPE:
+			v = f->off >= 0 ? fu(d, f) : 3;
+			writer_str(w, v < ARRAY_LEN(locks) ? locks[v] : "");
+			break;
+		case EK_LOCKFLAGS:
+			if (f->off >= 0)
+				col_lockflags(w, fu(d, f));
+			else
+				writer_empty(w);
+			break;
+		case EK_TCPSTATE:
+		case EK_PROTO:
+		case EK_ENDPOINT:
+			sockev_col(w, ed->kind[i], i, d, ed->f);
+			break;
+		case EK_TEXT:
+			s = fstr(d, size, f, &n);
+			/* echo(1) ends it with a newline that is not part of it. */
+			if (n > 0 && s[n - 1] == '\n')
+				n--;
+			writer_strn(w, s, n);
+			break;
+		case EK_I32:
+			writer_i64(w, f->off >= 0 ? (int32_t)fu(d, f) : 0);
+			break;
+		case EK_X32:
+			writer_hex(w, f->off >= 0 ? (uint32_t)fu(d, f) : 0);
+			break;
+		case EK_SK:
+			writer_hex(w, f->off >= 0 ? fu(d, f) : 0);
+			break;
+		case EK_USE:
+			break;
+		}
 	}
 }
 
@@ -811,7 +698,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		/* Learn first: a selected parent's fork selects the child. */
 		learn(e, d, size, tid);
 		other = other_tid(e, d);
-		if (e == EV_SOCK_STATE &&
+		if (e == E_SOCK_STATE &&
 		    (local = sockev_local(e, d, evdefs[e].f)) >= 0) {
 			if (!local)
 				return;
@@ -831,17 +718,17 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		introduce(w, idx, ts, other);
 	}
 	if (naming[e])
-		kallsyms_name(w, fu(d, &evdefs[e].f[1]));
+		kallsyms_name(w, fu(d, &evdefs[e].f[col_func[e]]));
 	record(w, e, cpu, ts, d, size, tid, ctx);
 	if (idx != NULL && index_it(e, d))
 		record(idx, e, cpu, ts, d, size, tid, ctx);
 	count++;
 	last = ts;
 	/* A blocking wait (S, D) or a system call: its stack follows. */
-	if (stacking && ctx == ctx_t && tid > 0 && (e == EV_SYS_ENTER ||
-	    (e == EV_SWITCH && evdefs[e].f[1].off >= 0 &&
-	    (fu(d, &evdefs[e].f[1]) & STATE_BLOCKED))) && stack_wanted(tid))
-		stack(w, ts, tid, e == EV_SWITCH ? DW_SWITCH : DW_SYSCALL);
+	if (stacking && ctx == ctx_t && tid > 0 && (e == E_SYS_ENTER ||
+	    (e == E_SWITCH && evdefs[e].f[0].off >= 0 &&
+	    (fu(d, &evdefs[e].f[0]) & STATE_BLOCKED))) && stack_wanted(tid))
+		stack(w, ts, tid, e == E_SWITCH ? DW_SWITCH : DW_SYSCALL);
 }
 
 /*

@@ -12,95 +12,17 @@
 #include "syscalls.h"
 #include "tracefs.h"
 
-#define FILELOCK_FIELDS	{ "s_dev", "i_ino", "type", "flags", "fl_start", \
-	"fl_end", "pid", "owner", "blocker", "ret", "fl" }
-
+/* Every type of lib/events.def; one with no tracepoint only names. */
 struct evdef evdefs[EV_N] = {
-	[EV_SWITCH] = { "sched", "sched_switch", "switch",
-	    { "prev_pid", "prev_state", "next_pid", "next_comm" }, 1 },
-	[EV_WAKING] = { "sched", "sched_waking", "waking",
-	    { "pid", "target_cpu", "comm" }, 1 },
-	[EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new", "wakeup_new",
-	    { "pid", "target_cpu", "comm" }, 1 },
-	[EV_NEWTASK] = { "task", "task_newtask", "fork",
-	    { "pid", "comm", "clone_flags" }, 1 },
-	[EV_EXEC] = { "sched", "sched_process_exec", "exec",
-	    { "filename", "pid", "old_pid" }, 1 },
-	[EV_EXIT] = { "sched", "sched_process_exit", "exit",
-	    { "pid", "comm", "group_dead" }, 1 },
-	[EV_RENAME] = { "task", "task_rename", "comm",
-	    { "pid", "oldcomm", "newcomm" }, 0 },
-	[EV_SYS_ENTER] = { "raw_syscalls", "sys_enter", "sys_enter",
-	    { "id", "args" }, 0 },
-	[EV_SYS_EXIT] = { "raw_syscalls", "sys_exit", "sys_exit",
-	    { "id", "ret" }, 0 },
-	[EV_IRQ_ENTRY] = { "irq", "irq_handler_entry", "irq_entry",
-	    { "irq", "name" }, 0 },
-	[EV_IRQ_EXIT] = { "irq", "irq_handler_exit", "irq_exit",
-	    { "irq", "ret" }, 0 },
-	[EV_SOFTIRQ_ENTRY] = { "irq", "softirq_entry", "softirq_entry",
-	    { "vec" }, 0 },
-	[EV_SOFTIRQ_EXIT] = { "irq", "softirq_exit", "softirq_exit",
-	    { "vec" }, 0 },
-	[EV_HRT_START] = { "timer", "hrtimer_start", "hrtimer_start",
-	    { "hrtimer", "function", "expires", "softexpires", "mode" }, 0 },
-	[EV_HRT_EXPIRE_ENTRY] = { "timer", "hrtimer_expire_entry",
-	    "hrtimer_expire_entry", { "hrtimer", "function", "now" }, 0 },
-	[EV_HRT_EXPIRE_EXIT] = { "timer", "hrtimer_expire_exit",
-	    "hrtimer_expire_exit", { "hrtimer" }, 0 },
-	[EV_HRT_CANCEL] = { "timer", "hrtimer_cancel", "hrtimer_cancel",
-	    { "hrtimer" }, 0 },
-	[EV_TIMER_START] = { "timer", "timer_start", "timer_start",
-	    { "timer", "function", "expires", "now", "flags" }, 0 },
-	[EV_TIMER_EXPIRE_ENTRY] = { "timer", "timer_expire_entry",
-	    "timer_expire_entry", { "timer", "function", "now" }, 0 },
-	[EV_TIMER_EXPIRE_EXIT] = { "timer", "timer_expire_exit",
-	    "timer_expire_exit", { "timer" }, 0 },
-	[EV_TIMER_CANCEL] = { "timer", "timer_cancel", "timer_cancel",
-	    { "timer" }, 0 },
-	[EV_WQ_QUEUE] = { "workqueue", "workqueue_queue_work", "wq_queue",
-	    { "work", "function", "workqueue", "req_cpu", "cpu" }, 0 },
-	[EV_WQ_START] = { "workqueue", "workqueue_execute_start", "wq_start",
-	    { "work", "function" }, 0 },
-	[EV_WQ_END] = { "workqueue", "workqueue_execute_end", "wq_end",
-	    { "work", "function" }, 0 },
-	[EV_BLOCK_ISSUE] = { "block", "block_rq_issue", "block_issue",
-	    { "dev", "sector", "nr_sector", "bytes", "rwbs" }, 0 },
-	[EV_BLOCK_COMPLETE] = { "block", "block_rq_complete",
-	    "block_complete", { "dev", "sector", "nr_sector", "error",
-	    "rwbs" }, 0 },
-	[EV_SIGNAL_GENERATE] = { "signal", "signal_generate",
-	    "signal_generate", { "sig", "pid", "comm", "code", "group",
-	    "result" }, 0 },
-	[EV_SIGNAL_DELIVER] = { "signal", "signal_deliver", "signal_deliver",
-	    { "sig", "code", "sa_handler", "sa_flags" }, 0 },
-	/*
-	 * File locks, rare but decisive: who took which lock on which inode,
-	 * who was refused or put to sleep by whom.  One format for all four.
-	 */
-	[EV_FLOCK_LOCK] = { "filelock", "flock_lock_inode", "flock_lock",
-	    FILELOCK_FIELDS, 0 },
-	[EV_POSIX_LOCK] = { "filelock", "posix_lock_inode", "posix_lock",
-	    FILELOCK_FIELDS, 0 },
-	[EV_FCNTL_SETLK] = { "filelock", "fcntl_setlk", "fcntl_setlk",
-	    FILELOCK_FIELDS, 0 },
-	[EV_POSIX_REMOVE] = { "filelock", "locks_remove_posix", "posix_remove",
-	    FILELOCK_FIELDS, 0 },
-	/*
-	 * Connections, so that captures of two hosts can be matched without
-	 * payload (argus-cat(1)): a socket's address pair at each state
-	 * change, and how much each send and receive moved, by socket.
-	 */
-	[EV_SOCK_STATE] = { "sock", "inet_sock_set_state", "sock_state",
-	    { "skaddr", "oldstate", "newstate", "sport", "dport", "family",
-	    "protocol", "saddr", "daddr", "saddr_v6", "daddr_v6" }, 0 },
-	[EV_SOCK_SEND] = { "sock", "sock_send_length", "sock_send",
-	    { "sk", "family", "ret", "flags" }, 0 },
-	[EV_SOCK_RECV] = { "sock", "sock_recv_length", "sock_recv",
-	    { "sk", "family", "ret", "flags" }, 0 },
-	/* Always on in the kernel: fed by writes to trace_marker. */
-	[EV_MARKER] = { "ftrace", "print", "marker", { "buf" }, 0 },
-	[EV_UPROBE] = { NULL, NULL, "", { NULL }, 0 },
+#define COL(n, k, fld)	{ #n, EK_##k, fld },
+#define USE(fld)	{ NULL, EK_USE, fld },
+#define EVENT(id, type, sys, tp, flags, cols) \
+	[id] = { sys, tp, type, ((flags) & EF_REQUIRED) != 0, { cols } },
+#include "events.def"
+#undef EVENT
+#undef USE
+#undef COL
+	[EV_UPROBE] = { NULL, NULL, "", 0, { { NULL, 0, NULL } } },
 };
 
 uint8_t ev_by_id[65536];
@@ -189,8 +111,43 @@ events_load_fields(const char *sys, const char *event,
 static int
 load_format(struct evdef *e)
 {
-	return events_load_fields(e->sys, e->name, e->fields, EV_MAXFIELDS,
-	    e->f, &e->id);
+	const char *fields[EV_MAXFIELDS];
+	int i;
+
+	for (i = 0; i < e->nfields; i++)
+		fields[i] = e->col[i].field;
+	return events_load_fields(e->sys, e->name, fields, e->nfields, e->f,
+	    &e->id);
+}
+
+/* Columns, then the fields they USE, as lib/events.def lists them. */
+static void
+count_cols(struct evdef *e)
+{
+	int i;
+
+	for (i = 0; i < EV_MAXFIELDS && e->col[i].field != NULL; i++) {
+		e->kind[i] = e->col[i].kind;
+		if (e->col[i].kind == EK_USE)
+			continue;
+		if (e->ncols < i)
+			diex(EX_SOFTWARE, "%s: USE before a column", e->type);
+		e->ncols = i + 1;
+	}
+	e->nfields = i;
+}
+
+int
+evdef_col(int e, const char *name)
+{
+	const struct evdef *d = &evdefs[e];
+	int i;
+
+	for (i = 0; i < d->nfields; i++)
+		if (d->col[i].name != NULL ? strcmp(d->col[i].name, name) == 0 :
+		    strcmp(d->col[i].field, name) == 0)
+			return i;
+	return -1;
 }
 
 /* "common_pid != A && common_pid != B": our own reads are not news. */
@@ -350,8 +307,8 @@ per_syscall(const char *spec, const char *selfs)
 			ret = fx[1];
 			if (pass == 0)
 				continue;
-			ev_by_id[ide] = EV_SYS_ENTER;
-			ev_by_id[idx] = EV_SYS_EXIT;
+			ev_by_id[ide] = E_SYS_ENTER;
+			ev_by_id[idx] = E_SYS_EXIT;
 			snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s%s",
 			    names[i], sfx);
 			if (set_on(rel, selfs) == -1)
@@ -364,14 +321,15 @@ per_syscall(const char *spec, const char *selfs)
 				    "sys_exit_%s: %s", names[i], strerror(errno));
 		}
 	if (ok && ne.off >= 0) {
-		/* The arguments follow the number, eight bytes each. */
-		evdefs[EV_SYS_ENTER].f[0] = ne;
-		evdefs[EV_SYS_ENTER].f[1] = (struct field){ .off =
+		/* NR and NAME from the number; the arguments follow it, eight
+		 * bytes each. */
+		evdefs[E_SYS_ENTER].f[0] = evdefs[E_SYS_ENTER].f[1] = ne;
+		evdefs[E_SYS_ENTER].f[2] = (struct field){ .off =
 		    (ne.off + ne.size + 7) & ~7, .size = 8 };
-		evdefs[EV_SYS_ENTER].enabled = 1;
-		evdefs[EV_SYS_EXIT].f[0] = nx;
-		evdefs[EV_SYS_EXIT].f[1] = ret;
-		evdefs[EV_SYS_EXIT].enabled = 1;
+		evdefs[E_SYS_ENTER].enabled = 1;
+		evdefs[E_SYS_EXIT].f[0] = evdefs[E_SYS_EXIT].f[1] = nx;
+		evdefs[E_SYS_EXIT].f[2] = ret;
+		evdefs[E_SYS_EXIT].enabled = 1;
 	}
 	free(names);
 	free(list);
@@ -393,14 +351,15 @@ events_setup(const char *syscalls, const int *self, int nself)
 	}
 	for (i = 0; i < EV_N; i++) {
 		e = &evdefs[i];
+		count_cols(e);
 		if (e->sys == NULL)
 			continue;	/* EV_UPROBE: probes.c sets them up */
 		want = 1;
-		if ((i == EV_SYS_ENTER || i == EV_SYS_EXIT) && filt == NULL)
+		if ((i == E_SYS_ENTER || i == E_SYS_EXIT) && filt == NULL)
 			want = 0;
 		if (!want)
 			continue;
-		if (persc && (i == EV_SYS_ENTER || i == EV_SYS_EXIT)) {
+		if (persc && (i == E_SYS_ENTER || i == E_SYS_EXIT)) {
 			/* Set, not enabled: --stacks reads it from here. */
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
 			    e->sys, e->name);
@@ -417,11 +376,11 @@ events_setup(const char *syscalls, const int *self, int nself)
 			continue;
 		}
 		ev_by_id[e->id] = i;
-		if (i == EV_MARKER) {
+		if (i == E_MARKER) {
 			e->enabled = 1;
 			continue;
 		}
-		if (i == EV_SYS_ENTER || i == EV_SYS_EXIT) {
+		if (i == E_SYS_ENTER || i == E_SYS_EXIT) {
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
 			    e->sys, e->name);
 			if (tfs_write(rel, "%s", filt) == -1)
@@ -430,7 +389,7 @@ events_setup(const char *syscalls, const int *self, int nself)
 				    strerror(errno));
 		}
 		/* Unix sockets' sends are many and match nothing remote. */
-		if (i == EV_SOCK_SEND || i == EV_SOCK_RECV) {
+		if (i == E_SOCK_SEND || i == E_SOCK_RECV) {
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
 			    e->sys, e->name);
 			if (tfs_write(rel, "family == 2 || family == 10") == -1)

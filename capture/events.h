@@ -9,18 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ev {
-	EV_SWITCH, EV_WAKING, EV_WAKEUP_NEW, EV_NEWTASK, EV_EXEC, EV_EXIT,
-	EV_RENAME, EV_SYS_ENTER, EV_SYS_EXIT, EV_IRQ_ENTRY, EV_IRQ_EXIT,
-	EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT, EV_HRT_START, EV_HRT_EXPIRE_ENTRY,
-	EV_HRT_EXPIRE_EXIT, EV_HRT_CANCEL, EV_TIMER_START,
-	EV_TIMER_EXPIRE_ENTRY, EV_TIMER_EXPIRE_EXIT, EV_TIMER_CANCEL,
-	EV_WQ_QUEUE, EV_WQ_START, EV_WQ_END, EV_BLOCK_ISSUE,
-	EV_BLOCK_COMPLETE, EV_SIGNAL_GENERATE, EV_SIGNAL_DELIVER, EV_MARKER,
-	EV_FLOCK_LOCK, EV_POSIX_LOCK, EV_FCNTL_SETLK, EV_POSIX_REMOVE,
-	/* Connections: a TCP socket's state changes, a send, a receive. */
-	EV_SOCK_STATE, EV_SOCK_SEND, EV_SOCK_RECV,
-	EV_UPROBE,		/* any of our uprobes: see probes.h */
+#include "event.h"
+
+/*
+ * The capture's types are lib/events.def's, numbered as enum etype; those
+ * without a tracepoint come only from uprobes (EV_UPROBE).
+ */
+enum {
+	EV_UPROBE = E_NTYPES,	/* any of our uprobes: see probes.h */
 	EV_N,
 	EV_NONE = 0xff
 };
@@ -35,15 +31,28 @@ struct field {
 	uint8_t		 rel;		/* __rel_loc: relative to the field end */
 };
 
+/* A column of lib/events.def, or a field it USEs (name NULL). */
+struct evcol {
+	const char	*name;
+	enum ecol_kind	 kind;
+	const char	*field;
+};
+
 struct evdef {
 	const char	*sys, *name;	/* tracepoint */
 	const char	*type;		/* TYPE column */
-	const char	*fields[EV_MAXFIELDS];
 	int		 required;	/* no capture without it */
+	struct evcol	 col[EV_MAXFIELDS];
+	int		 ncols;		/* columns written; USEd fields after */
+	int		 nfields;
+	uint8_t		 kind[EV_MAXFIELDS];	/* col[].kind, packed */
 	int		 enabled;
 	int		 id;
-	struct field	 f[EV_MAXFIELDS];
+	struct field	 f[EV_MAXFIELDS];	/* col[i]'s field is f[i] */
 };
+
+/* The index of column (or USEd field) name in evdefs[e]; -1 if none. */
+int	 evdef_col(int e, const char *name);
 
 extern struct evdef evdefs[EV_N];
 extern uint8_t ev_by_id[65536];		/* common_type -> enum ev */
@@ -68,8 +77,9 @@ void	 self_filter(char *buf, size_t size, const int *self, int nself);
  * 0 another host's, -1 a loopback address, which every namespace has.
  */
 struct writer;
-void	 sockev_args(struct writer *, int e, const char *d,
+void	 sockev_col(struct writer *, int kind, int i, const char *d,
 	    const struct field *);
+void	 sockev_check(void);	/* lib/events.def as sockev.c reads it */
 int	 sockev_local(int e, const char *d, const struct field *);
 
 #endif

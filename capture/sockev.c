@@ -14,14 +14,15 @@
 #include <string.h>
 
 #include "event.h"
+#include "util.h"
 #include "stream.h"
 #include "events.h"
 
 #define LOAD(type, p)	({ type v_; memcpy(&v_, (p), sizeof(v_)); v_; })
 
-enum { F_SK, F_OLD, F_NEW, F_SPORT, F_DPORT, F_FAMILY, F_PROTO, F_SADDR,
-	F_DADDR, F_SADDR6, F_DADDR6 };
-enum { F_LEN = 2, F_FLAGS = 3 };	/* sock_send, sock_recv */
+/* sock_state's columns and USEd fields, as lib/events.def lists them. */
+enum { F_SK, F_OLD, F_NEW, F_PROTO, F_SADDR, F_DADDR, F_FAMILY, F_SPORT,
+	F_DPORT, F_SADDR6, F_DADDR6 };
 
 static uint64_t
 u(const char *d, const struct field *f)
@@ -65,28 +66,50 @@ endpoint(char *buf, size_t size, const char *d, const struct field *f,
 }
 
 void
-sockev_args(struct writer *w, int e, const char *d, const struct field *f)
+sockev_col(struct writer *w, int kind, int i, const char *d,
+    const struct field *f)
 {
 	char buf[INET6_ADDRSTRLEN + 16];
 
-	writer_hex(w, f[F_SK].off >= 0 ? u(d, &f[F_SK]) : 0);
-	if (e != EV_SOCK_STATE) {
-		writer_i64(w, f[F_LEN].off >= 0 ?
-		    (int32_t)u(d, &f[F_LEN]) : 0);
-		writer_hex(w, f[F_FLAGS].off >= 0 ?
-		    (uint32_t)u(d, &f[F_FLAGS]) : 0);
-		return;
+	switch (kind) {
+	case EK_TCPSTATE:
+		writer_str(w, f[i].off < 0 ? "" : tcp_state_name(u(d, &f[i])));
+		break;
+	case EK_PROTO:
+		writer_str(w, f[i].off < 0 ? "" :
+		    u(d, &f[i]) == IPPROTO_TCP ? "tcp" :
+		    u(d, &f[i]) == IPPROTO_SCTP ? "sctp" :
+		    u(d, &f[i]) == IPPROTO_MPTCP ? "mptcp" : "?");
+		break;
+	case EK_ENDPOINT:
+		if (i == F_SADDR)
+			endpoint(buf, sizeof(buf), d, f, F_SADDR, F_SADDR6,
+			    F_SPORT);
+		else
+			endpoint(buf, sizeof(buf), d, f, F_DADDR, F_DADDR6,
+			    F_DPORT);
+		writer_str(w, buf);
+		break;
 	}
-	writer_str(w, tcp_state_name(u(d, &f[F_OLD])));
-	writer_str(w, tcp_state_name(u(d, &f[F_NEW])));
-	writer_str(w, f[F_PROTO].off < 0 ? "" :
-	    u(d, &f[F_PROTO]) == IPPROTO_TCP ? "tcp" :
-	    u(d, &f[F_PROTO]) == IPPROTO_SCTP ? "sctp" :
-	    u(d, &f[F_PROTO]) == IPPROTO_MPTCP ? "mptcp" : "?");
-	endpoint(buf, sizeof(buf), d, f, F_SADDR, F_SADDR6, F_SPORT);
-	writer_str(w, buf);
-	endpoint(buf, sizeof(buf), d, f, F_DADDR, F_DADDR6, F_DPORT);
-	writer_str(w, buf);
+}
+
+void
+sockev_check(void)
+{
+	static const struct {
+		int		 i;
+		const char	*name;
+	} want[] = { { F_SK, "SKADDR" }, { F_OLD, "OLD" }, { F_NEW, "NEW" },
+	    { F_PROTO, "PROTO" }, { F_SADDR, "LOCAL" }, { F_DADDR, "REMOTE" },
+	    { F_FAMILY, "family" }, { F_SPORT, "sport" }, { F_DPORT, "dport" },
+	    { F_SADDR6, "saddr_v6" }, { F_DADDR6, "daddr_v6" } };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(want); i++)
+		if (evdef_col(E_SOCK_STATE, want[i].name) != want[i].i)
+			diex(EX_SOFTWARE, "lib/events.def: sock_state's %s is "
+			    "not where capture/sockev.c reads it",
+			    want[i].name);
 }
 
 /* This network namespace's addresses, read once. */
@@ -100,7 +123,7 @@ sockev_local(int e, const char *d, const struct field *f)
 	const uint8_t *p;
 	int family, len;
 
-	if (e != EV_SOCK_STATE || f[F_SADDR].off < 0)
+	if (e != E_SOCK_STATE || f[F_SADDR].off < 0)
 		return 0;
 	if (!ifs_read) {
 		ifs_read = 1;

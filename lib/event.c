@@ -10,35 +10,72 @@
 
 static const char *const names[E_NTYPES] = {
 	[E_OTHER] = "",
-	[E_SWITCH] = "switch", [E_WAKING] = "waking",
-	[E_WAKEUP_NEW] = "wakeup_new", [E_FORK] = "fork", [E_EXEC] = "exec",
-	[E_EXIT] = "exit", [E_COMM] = "comm", [E_SYS_ENTER] = "sys_enter",
-	[E_SYS_EXIT] = "sys_exit", [E_IRQ_ENTRY] = "irq_entry",
-	[E_IRQ_EXIT] = "irq_exit", [E_SOFTIRQ_ENTRY] = "softirq_entry",
-	[E_SOFTIRQ_EXIT] = "softirq_exit", [E_HRT_START] = "hrtimer_start",
-	[E_HRT_EXPIRE_ENTRY] = "hrtimer_expire_entry",
-	[E_HRT_EXPIRE_EXIT] = "hrtimer_expire_exit",
-	[E_HRT_CANCEL] = "hrtimer_cancel", [E_TIMER_START] = "timer_start",
-	[E_TIMER_EXPIRE_ENTRY] = "timer_expire_entry",
-	[E_TIMER_EXPIRE_EXIT] = "timer_expire_exit",
-	[E_TIMER_CANCEL] = "timer_cancel", [E_WQ_QUEUE] = "wq_queue",
-	[E_WQ_START] = "wq_start", [E_WQ_END] = "wq_end",
-	[E_BLOCK_ISSUE] = "block_issue", [E_BLOCK_COMPLETE] = "block_complete",
-	[E_SIGNAL_GENERATE] = "signal_generate",
-	[E_SIGNAL_DELIVER] = "signal_deliver", [E_MARKER] = "marker",
-	[E_RUNLOOP_SUBMIT] = "runloop_submit",
-	[E_RUNLOOP_BEGIN] = "runloop_begin", [E_RUNLOOP_END] = "runloop_end",
-	[E_FLAG_WRITE] = "flag_write", [E_FLAG_READ] = "flag_read",
-	[E_FLOCK_LOCK] = "flock_lock", [E_POSIX_LOCK] = "posix_lock",
-	[E_FCNTL_SETLK] = "fcntl_setlk", [E_POSIX_REMOVE] = "posix_remove",
-	[E_COND_SIGNAL] = "cond_signal", [E_COND_SIGNAL_END] = "cond_signal_end",
-	[E_COND_WAIT] = "cond_wait", [E_MUTEX_LOCK] = "mutex_lock",
-	[E_MUTEX_LOCK_END] = "mutex_lock_end",
-	[E_MUTEX_UNLOCK] = "mutex_unlock",
-	[E_MUTEX_UNLOCK_END] = "mutex_unlock_end",
-	[E_SOCK_STATE] = "sock_state", [E_SOCK_SEND] = "sock_send",
-	[E_SOCK_RECV] = "sock_recv",
+#define EVENT(id, type, sys, tp, flags, cols)	[id] = type,
+#include "events.def"
+#undef EVENT
 };
+
+const struct edef edefs[E_NTYPES] = {
+#define COL(n, k, fld)	{ #n, EK_##k, fld },
+#define USE(fld)	{ NULL, EK_USE, fld },
+#define EVENT(id, type, sys, tp, flags, cols) \
+	[id] = { type, sys, tp, flags, { cols } },
+#include "events.def"
+#undef EVENT
+#undef USE
+#undef COL
+};
+
+int
+edef_col(enum etype t, const char *name)
+{
+	const struct ecol *c;
+	int i;
+
+	if (t >= E_NTYPES)
+		return -1;
+	for (i = 0; i < E_MAXCOLS; i++) {
+		c = &edefs[t].col[i];
+		if (c->field == NULL && c->name == NULL)
+			break;
+		if (c->name != NULL ? strcmp(c->name, name) == 0 :
+		    strcmp(c->field, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+const char *
+edef_field(enum etype t, const char *name)
+{
+	int i = edef_col(t, name);
+
+	return i < 0 ? NULL : edefs[t].col[i].field;
+}
+
+int
+edef_plain(enum etype t)
+{
+	const struct ecol *c;
+	int i;
+
+	if (t >= E_NTYPES || edefs[t].tp == NULL)
+		return 0;
+	for (i = 0; i < E_MAXCOLS && (c = &edefs[t].col[i])->field != NULL;
+	    i++)
+		switch (c->kind) {
+		case EK_TCPSTATE:
+		case EK_PROTO:
+		case EK_ENDPOINT:
+		case EK_I32:
+		case EK_X32:
+		case EK_SK:
+			return 0;
+		default:
+			break;
+		}
+	return 1;
+}
 
 static const char *const tcp_states[TCP_S_N] = {
 	[TCP_S_ESTABLISHED] = "ESTABLISHED", [TCP_S_SYN_SENT] = "SYN_SENT",

@@ -10,26 +10,56 @@
 
 #include "stream.h"
 
+/* The types of lib/events.def, in its order. */
 enum etype {
 	E_OTHER,		/* a type this build does not know */
-	E_SWITCH, E_WAKING, E_WAKEUP_NEW, E_FORK, E_EXEC, E_EXIT, E_COMM,
-	E_SYS_ENTER, E_SYS_EXIT, E_IRQ_ENTRY, E_IRQ_EXIT, E_SOFTIRQ_ENTRY,
-	E_SOFTIRQ_EXIT, E_HRT_START, E_HRT_EXPIRE_ENTRY, E_HRT_EXPIRE_EXIT,
-	E_HRT_CANCEL, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
-	E_TIMER_EXPIRE_EXIT, E_TIMER_CANCEL, E_WQ_QUEUE, E_WQ_START,
-	E_WQ_END, E_BLOCK_ISSUE, E_BLOCK_COMPLETE, E_SIGNAL_GENERATE,
-	E_SIGNAL_DELIVER, E_MARKER, E_FLAG_WRITE, E_FLAG_READ,
-	/* File locks: a flock or POSIX lock taken, refused or waited for. */
-	E_FLOCK_LOCK, E_POSIX_LOCK, E_FCNTL_SETLK, E_POSIX_REMOVE,
-	/* From user-space probes (patchers/): a run loop's callouts. */
-	E_RUNLOOP_SUBMIT, E_RUNLOOP_BEGIN, E_RUNLOOP_END,
-	/* And glibc's pthreads: a call's entry, and its return (_END). */
-	E_COND_SIGNAL, E_COND_SIGNAL_END, E_COND_WAIT, E_MUTEX_LOCK,
-	E_MUTEX_LOCK_END, E_MUTEX_UNLOCK, E_MUTEX_UNLOCK_END,
-	/* Connections: a TCP socket's state change, a send, a receive. */
-	E_SOCK_STATE, E_SOCK_SEND, E_SOCK_RECV,
+#define EVENT(id, type, sys, tp, flags, cols)	id,
+#include "events.def"
+#undef EVENT
 	E_NTYPES
 };
+
+/* EVENT's FLAGS. */
+#define EF_REQUIRED	1
+
+/* How a column of lib/events.def is written: its KIND there. */
+enum ecol_kind {
+	EK_U, EK_I, EK_X, EK_S, EK_PID, EK_STATE, EK_DEV, EK_SYSCALL,
+	EK_ARGS, EK_SOFTIRQ, EK_LOCKTYPE, EK_LOCKFLAGS, EK_TCPSTATE, EK_PROTO,
+	EK_ENDPOINT, EK_TEXT, EK_I32, EK_X32, EK_SK, EK_UH,
+	EK_USE			/* USE(FIELD): read, not written */
+};
+
+#define E_MAXCOLS	12	/* columns and USEd fields of a type */
+
+/* A column of lib/events.def, or a field it USEs (name NULL). */
+struct ecol {
+	const char	*name;
+	enum ecol_kind	 kind;
+	const char	*field;
+};
+
+/* A line of lib/events.def. */
+struct edef {
+	const char	*type;
+	const char	*sys, *tp;	/* NULL: no tracepoint */
+	int		 flags;
+	struct ecol	 col[E_MAXCOLS];	/* up to the first field NULL */
+};
+
+extern const struct edef edefs[E_NTYPES];
+
+/* The index of column (or USEd field) name of type t; -1 if none. */
+int		 edef_col(enum etype t, const char *name);
+/* The field column (or USEd field) name comes from; NULL if none. */
+const char	*edef_field(enum etype t, const char *name);
+/*
+ * A type with a tracepoint whose every column one field gives as it is,
+ * so that a trace's text (FIELD=VALUE) carries it both ways: not a
+ * socket's, whose endpoints are raw address pairs that text does not
+ * keep alike.
+ */
+int		 edef_plain(enum etype t);
 
 /* Columns of an event record after KIND,TIME,PID,TID. */
 enum { EC_VERTEX = COL_FIRST_OWN, EC_CPU, EC_TYPE, EC_CTX, EC_ARG };

@@ -210,6 +210,46 @@ filelock(FILE *o, const struct event *e)
 	    event_i64(e, 4), event_i64(e, 5), event_i64(e, 9));
 }
 
+/*
+ * A type the cases below do not print as its kernel does: FIELD=VALUE for
+ * each field of its columns in lib/events.def, which argus-import reads
+ * back by the same names.  0 if a column is not a field's value as it is.
+ */
+static int
+plain(FILE *o, const struct event *e)
+{
+	const struct edef *d = &edefs[e->type];
+	const struct ecol *c;
+	int i, j;
+
+	if (!edef_plain(e->type))
+		return 0;
+	for (i = 0; i < E_MAXCOLS && (c = &d->col[i])->field != NULL; i++)
+		switch (c->kind) {
+		case EK_U: case EK_UH: case EK_I: case EK_X: case EK_S:
+		case EK_TEXT: case EK_PID: case EK_USE:
+			break;
+		default:
+			return 0;
+		}
+	fprintf(o, "%s:", d->tp);
+	for (i = 0; i < E_MAXCOLS && (c = &d->col[i])->field != NULL; i++) {
+		/* TPID is the process, not the field; a field is said once. */
+		if (c->kind == EK_PID || c->kind == EK_USE)
+			continue;
+		for (j = 0; j < i && (d->col[j].kind == EK_PID ||
+		    strcmp(d->col[j].field, c->field) != 0); j++)
+			;
+		if (j < i)
+			continue;
+		if (c->kind == EK_UH)
+			fprintf(o, " %s=0x%" PRIx64, c->field, event_u64(e, i));
+		else
+			fprintf(o, " %s=%s", c->field, esc(event_str(e, i), V));
+	}
+	return 1;
+}
+
 /* The tracepoint's name and its body in the kernel's print format. */
 static void
 body(FILE *o, const struct event *e)
@@ -377,6 +417,8 @@ body(FILE *o, const struct event *e)
 		filelock(o, e);
 		break;
 	default:
+		if (plain(o, e))
+			break;
 		/* A user probe, as the kernel prints a uprobe event. */
 		fprintf(o, "%s: (0x0)", esc(record_str(e->rec, EC_TYPE), WORD));
 		n = event_nargs(e);

@@ -5,12 +5,14 @@
  * a field the source lacks leaves its column empty, as a field the
  * running kernel lacks does in a capture.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <uthash.h>
 
+#include "event.h"
 #include "util.h"
 #include "syscalls.h"
 #include "tp.h"
@@ -33,68 +35,15 @@ struct skip {
 static struct thread	*threads;
 static struct skip	*skips;
 
-enum tpid {
-	T_SWITCH, T_WAKING, T_WAKEUP_NEW, T_NEWTASK, T_EXEC, T_EXIT, T_RENAME,
-	T_SYS_ENTER, T_SYS_EXIT, T_IRQ_ENTRY, T_IRQ_EXIT, T_SOFTIRQ_ENTRY,
-	T_SOFTIRQ_EXIT, T_HRT_START, T_HRT_EXPIRE_ENTRY, T_HRT_EXPIRE_EXIT,
-	T_HRT_CANCEL, T_TIMER_START, T_TIMER_EXPIRE_ENTRY, T_TIMER_EXPIRE_EXIT,
-	T_TIMER_CANCEL, T_WQ_QUEUE, T_WQ_START, T_WQ_END, T_BLOCK_ISSUE,
-	T_BLOCK_COMPLETE, T_SIGNAL_GENERATE, T_SIGNAL_DELIVER, T_MARKER,
-	T_FLOCK_LOCK, T_POSIX_LOCK, T_FCNTL_SETLK, T_POSIX_REMOVE,
-};
-
-/* Tracepoint name to TYPE: capture/events.c's table, by name. */
-static const struct {
-	const char	*name, *type;
-} tps[] = {
-	[T_SWITCH] = { "sched_switch", "switch" },
-	[T_WAKING] = { "sched_waking", "waking" },
-	[T_WAKEUP_NEW] = { "sched_wakeup_new", "wakeup_new" },
-	[T_NEWTASK] = { "task_newtask", "fork" },
-	[T_EXEC] = { "sched_process_exec", "exec" },
-	[T_EXIT] = { "sched_process_exit", "exit" },
-	[T_RENAME] = { "task_rename", "comm" },
-	[T_SYS_ENTER] = { "sys_enter", "sys_enter" },
-	[T_SYS_EXIT] = { "sys_exit", "sys_exit" },
-	[T_IRQ_ENTRY] = { "irq_handler_entry", "irq_entry" },
-	[T_IRQ_EXIT] = { "irq_handler_exit", "irq_exit" },
-	[T_SOFTIRQ_ENTRY] = { "softirq_entry", "softirq_entry" },
-	[T_SOFTIRQ_EXIT] = { "softirq_exit", "softirq_exit" },
-	[T_HRT_START] = { "hrtimer_start", "hrtimer_start" },
-	[T_HRT_EXPIRE_ENTRY] = { "hrtimer_expire_entry", "hrtimer_expire_entry" },
-	[T_HRT_EXPIRE_EXIT] = { "hrtimer_expire_exit", "hrtimer_expire_exit" },
-	[T_HRT_CANCEL] = { "hrtimer_cancel", "hrtimer_cancel" },
-	[T_TIMER_START] = { "timer_start", "timer_start" },
-	[T_TIMER_EXPIRE_ENTRY] = { "timer_expire_entry", "timer_expire_entry" },
-	[T_TIMER_EXPIRE_EXIT] = { "timer_expire_exit", "timer_expire_exit" },
-	[T_TIMER_CANCEL] = { "timer_cancel", "timer_cancel" },
-	[T_WQ_QUEUE] = { "workqueue_queue_work", "wq_queue" },
-	[T_WQ_START] = { "workqueue_execute_start", "wq_start" },
-	[T_WQ_END] = { "workqueue_execute_end", "wq_end" },
-	[T_BLOCK_ISSUE] = { "block_rq_issue", "block_issue" },
-	[T_BLOCK_COMPLETE] = { "block_rq_complete", "block_complete" },
-	[T_SIGNAL_GENERATE] = { "signal_generate", "signal_generate" },
-	[T_SIGNAL_DELIVER] = { "signal_deliver", "signal_deliver" },
-	[T_MARKER] = { "print", "marker" },
-	[T_FLOCK_LOCK] = { "flock_lock_inode", "flock_lock" },
-	[T_POSIX_LOCK] = { "posix_lock_inode", "posix_lock" },
-	[T_FCNTL_SETLK] = { "fcntl_setlk", "fcntl_setlk" },
-	[T_POSIX_REMOVE] = { "locks_remove_posix", "posix_remove" },
-};
-
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
-
+/* Tracepoint name to type: lib/events.def's, those tp.c can write. */
 static int
 lookup(const char *name)
 {
-	size_t i;
+	int t;
 
-	for (i = 0; i < ARRAY_LEN(tps); i++)
-		if (strcmp(tps[i].name, name) == 0)
-			return i;
+	for (t = 1; t < E_NTYPES; t++)
+		if (edefs[t].tp != NULL && strcmp(edefs[t].tp, name) == 0)
+			return edef_plain(t) ? t : -1;
 	return -1;
 }
 
@@ -269,14 +218,10 @@ col_dev(struct writer *w, const struct tp *e, const char *f)
 		writer_empty(w);
 }
 
-/*
- * A file lock's DEV,INODE,LOCK,FLAGS,START,END,LOCK_PID,OWNER,BLOCKER,
- * RET,FL: capture/emit.c's filelock(), by the fields' names.
- */
+/* fl_flags by the names of include/linux/filelock.h, without FL_. */
 static void
-filelock(struct writer *w, const struct tp *e)
+col_lockflags(struct writer *w, const struct tp *e, const char *f)
 {
-	static const char *const types[] = { "read", "write", "unlock" };
 	static const char *const flags[] = { "POSIX", "FLOCK", "DELEG",
 	    "ACCESS", "EXISTS", "LEASE", "CLOSE", "SLEEP", "DOWNGRADE_PENDING",
 	    "UNLOCK_PENDING", "OFD", "", "RECLAIM" };
@@ -284,41 +229,28 @@ filelock(struct writer *w, const struct tp *e)
 	size_t n = 0, i;
 	int64_t v;
 
-	col_dev(w, e, "s_dev");
-	if (e->num(e, "i_ino", 16, &v))		/* printed 0x%lx */
-		writer_u64(w, (uint64_t)v);
-	else
+	if (!e->num(e, f, 10, &v)) {
 		writer_empty(w);
-	writer_str(w, e->num(e, "type", 10, &v) && v >= 0 && v < 3 ?
-	    types[v] : "");
-	if (e->num(e, "flags", 10, &v)) {
-		buf[0] = '\0';
-		for (i = 0; i < ARRAY_LEN(flags) && n < sizeof(buf) - 24; i++)
-			if ((v & (1u << i)) && flags[i][0] != '\0')
-				n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
-				    n ? "|" : "", flags[i]);
-		writer_str(w, buf);
-	} else
-		writer_empty(w);
-	col_i(w, e, "fl_start");
-	col_i(w, e, "fl_end");
-	col_i(w, e, "pid");
-	col_x(w, e, "owner");
-	col_x(w, e, "blocker");
-	col_i(w, e, "ret");
-	col_x(w, e, "fl");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_LEN(flags) && n < sizeof(buf) - 24; i++)
+		if ((v & (1u << i)) && flags[i][0] != '\0')
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+			    n ? "|" : "", flags[i]);
+	writer_str(w, buf);
 }
 
 /* Letters as in ps(1); capture/emit.c writes the same. */
 static void
-col_state(struct writer *w, const struct tp *e)
+col_state(struct writer *w, const struct tp *e, const char *f)
 {
 	static const char letters[] = "SDTtXZPI";
 	char buf[16];
 	size_t n = 0, i;
 	int64_t st;
 
-	if (!e->num(e, "prev_state", 10, &st)) {
+	if (!e->num(e, f, 10, &st)) {
 		writer_empty(w);
 		return;
 	}
@@ -340,184 +272,95 @@ field_tid(const struct tp *e, const char *f)
 	return e->num(e, f, 10, &v) ? (int)v : -1;
 }
 
-/* The thread named in field f, as TPID,TTID. */
-static void
-col_thread(struct writer *w, const struct tp *e, const char *f)
-{
-	int tid = field_tid(e, f);
-
-	if (tid < 0) {
-		writer_empty(w);
-		writer_empty(w);
-		return;
-	}
-	col_pid(w, tid);
-	writer_u64(w, tid);
-}
-
+/*
+ * The columns of lib/events.def, by the fields' names: what
+ * capture/emit.c writes from the same fields at their offsets.
+ */
 static void
 args(struct writer *w, int t, const struct tp *e)
 {
-	char f[16];
+	static const char *const locks[] = { "read", "write", "unlock" };
+	const struct ecol *c;
+	char f[32];
 	const char *s;
 	size_t n;
 	int64_t v, nr;
-	int i;
+	int i, k;
 
-	switch (t) {
-	case T_SWITCH:
-		col_state(w, e);
-		col_thread(w, e, "next_pid");
-		col_s(w, e, "next_comm");
-		break;
-	case T_WAKING:
-	case T_WAKEUP_NEW:
-		col_thread(w, e, "pid");
-		col_i(w, e, "target_cpu");
-		col_s(w, e, "comm");
-		break;
-	case T_NEWTASK:
-		col_thread(w, e, "pid");
-		col_x(w, e, "clone_flags");
-		col_s(w, e, "comm");
-		break;
-	case T_EXEC:
-		col_s(w, e, "filename");
-		col_i(w, e, "old_pid");
-		break;
-	case T_EXIT:
-		col_s(w, e, "comm");
-		col_u(w, e, "group_dead");
-		break;
-	case T_RENAME:
-		col_thread(w, e, "pid");
-		col_s(w, e, "oldcomm");
-		col_s(w, e, "newcomm");
-		break;
-	case T_SYS_ENTER:
-	case T_SYS_EXIT:
-		if (!e->num(e, "id", 10, &nr)) {
-			writer_empty(w);
-			writer_empty(w);
-		} else {
-			writer_i64(w, nr);
-			writer_str(w, syscall_name(nr));
-		}
-		if (t == T_SYS_EXIT) {
-			col_i(w, e, "ret");
+	for (i = 0; i < E_MAXCOLS && (c = &edefs[t].col[i])->field != NULL;
+	    i++) {
+		switch (c->kind) {
+		case EK_U:
+			col_u(w, e, c->field);
+			break;
+		case EK_UH:		/* printed 0x%lx */
+			if (e->num(e, c->field, 16, &v))
+				writer_u64(w, (uint64_t)v);
+			else
+				writer_empty(w);
+			break;
+		case EK_I:
+			col_i(w, e, c->field);
+			break;
+		case EK_X:
+			col_x(w, e, c->field);
+			break;
+		case EK_S:
+			col_s(w, e, c->field);
+			break;
+		case EK_PID:
+			if ((k = field_tid(e, c->field)) < 0)
+				writer_empty(w);
+			else
+				col_pid(w, k);
+			break;
+		case EK_STATE:
+			col_state(w, e, c->field);
+			break;
+		case EK_DEV:
+			col_dev(w, e, c->field);
+			break;
+		case EK_SYSCALL:
+			if (e->num(e, c->field, 10, &nr))
+				writer_str(w, syscall_name(nr));
+			else
+				writer_empty(w);
+			break;
+		case EK_ARGS:
+			/* All six: the source does not say how many count. */
+			for (k = 0; k < 6; k++) {
+				snprintf(f, sizeof(f), "%s[%d]", c->field, k);
+				if (!e->num(e, f, 16, &v))
+					break;
+				writer_hex(w, (uint64_t)v);
+			}
+			break;
+		case EK_SOFTIRQ:
+			if (e->num(e, c->field, 10, &v))
+				writer_str(w, v >= 0 && v <= INT_MAX ?
+				    softirq_name(v) : "");
+			else
+				writer_empty(w);
+			break;
+		case EK_LOCKTYPE:
+			writer_str(w, e->num(e, c->field, 10, &v) && v >= 0 &&
+			    v < (int64_t)ARRAY_LEN(locks) ? locks[v] : "");
+			break;
+		case EK_LOCKFLAGS:
+			col_lockflags(w, e, c->field);
+			break;
+		case EK_TEXT:
+			/* echo(1) ends it with a newline that is not part of it. */
+			if (e->str(e, c->field, &s, &n)) {
+				if (n > 0 && s[n - 1] == '\n')
+					n--;
+				writer_strn(w, s, n);
+			} else
+				writer_empty(w);
+			break;
+		default:	/* USE, and what edef_plain() refuses */
 			break;
 		}
-		/* All six registers: the source does not say how many count. */
-		for (i = 0; i < 6; i++) {
-			snprintf(f, sizeof(f), "args[%d]", i);
-			if (!e->num(e, f, 16, &v))
-				break;
-			writer_hex(w, (uint64_t)v);
-		}
-		break;
-	case T_IRQ_ENTRY:
-		col_i(w, e, "irq");
-		col_s(w, e, "name");
-		break;
-	case T_IRQ_EXIT:
-		col_i(w, e, "irq");
-		col_i(w, e, "ret");
-		break;
-	case T_SOFTIRQ_ENTRY:
-	case T_SOFTIRQ_EXIT:
-		if (!e->num(e, "vec", 10, &v)) {
-			writer_empty(w);
-			writer_empty(w);
-			break;
-		}
-		writer_u64(w, v);
-		writer_str(w, v >= 0 && v < (int64_t)ARRAY_LEN(softirq_names) ?
-		    softirq_names[v] : "");
-		break;
-	case T_HRT_START:
-		col_x(w, e, "hrtimer");
-		col_x(w, e, "function");
-		col_i(w, e, "expires");
-		col_i(w, e, "softexpires");
-		col_u(w, e, "mode");
-		break;
-	case T_HRT_EXPIRE_ENTRY:
-		col_x(w, e, "hrtimer");
-		col_x(w, e, "function");
-		col_i(w, e, "now");
-		break;
-	case T_TIMER_EXPIRE_ENTRY:
-		col_x(w, e, "timer");
-		col_x(w, e, "function");
-		col_i(w, e, "now");
-		break;
-	case T_HRT_EXPIRE_EXIT:
-	case T_HRT_CANCEL:
-		col_x(w, e, "hrtimer");
-		break;
-	case T_TIMER_EXPIRE_EXIT:
-	case T_TIMER_CANCEL:
-		col_x(w, e, "timer");
-		break;
-	case T_TIMER_START:
-		col_x(w, e, "timer");
-		col_x(w, e, "function");
-		col_u(w, e, "expires");
-		col_u(w, e, "now");
-		col_x(w, e, "flags");
-		break;
-	case T_WQ_QUEUE:
-		col_x(w, e, "work");
-		col_x(w, e, "function");
-		col_s(w, e, "workqueue");
-		col_i(w, e, "req_cpu");
-		col_i(w, e, "cpu");
-		break;
-	case T_WQ_START:
-	case T_WQ_END:
-		col_x(w, e, "work");
-		col_x(w, e, "function");
-		break;
-	case T_BLOCK_ISSUE:
-	case T_BLOCK_COMPLETE:
-		col_dev(w, e, "dev");
-		col_u(w, e, "sector");
-		col_u(w, e, "nr_sector");
-		if (t == T_BLOCK_ISSUE)
-			col_u(w, e, "bytes");
-		else
-			col_i(w, e, "error");
-		col_s(w, e, "rwbs");
-		break;
-	case T_FLOCK_LOCK:
-	case T_POSIX_LOCK:
-	case T_FCNTL_SETLK:
-	case T_POSIX_REMOVE:
-		filelock(w, e);
-		break;
-	case T_SIGNAL_GENERATE:
-		col_i(w, e, "sig");
-		col_thread(w, e, "pid");
-		col_s(w, e, "comm");
-		col_i(w, e, "code");
-		col_i(w, e, "group");
-		col_i(w, e, "result");
-		break;
-	case T_SIGNAL_DELIVER:
-		col_i(w, e, "sig");
-		col_i(w, e, "code");
-		col_x(w, e, "sa_handler");
-		col_x(w, e, "sa_flags");
-		break;
-	case T_MARKER:
-		/* echo(1) ends the text with a newline that is not part of it. */
-		if (e->str(e, "buf", &s, &n)) {
-			if (n > 0 && s[n - 1] == '\n')
-				n--;
-			writer_strn(w, s, n);
-		} else
-			writer_empty(w);
-		break;
 	}
 }
 
@@ -532,37 +375,38 @@ learn(int t, const struct tp *e)
 	int child, tgid;
 
 	switch (t) {
-	case T_NEWTASK:
-		if ((child = field_tid(e, "pid")) < 0)
+	case E_FORK:
+		if ((child = field_tid(e, edef_field(t, "TTID"))) < 0)
 			break;
 		parent = thread(e->tid);
 		/* CLONE_THREAD: same process; otherwise a process of its own. */
-		if (e->num(e, "clone_flags", 16, &flags) && (flags & 0x00010000))
+		if (e->num(e, edef_field(t, "CLONE_FLAGS"), 16, &flags) &&
+		    (flags & 0x00010000))
 			tgid = parent->tgid;
 		else
 			tgid = child;
 		if (tgid >= 0)
 			thread(child)->tgid = tgid;
-		if (e->str(e, "comm", &s, &n))
+		if (e->str(e, edef_field(t, "TCOMM"), &s, &n))
 			name(thread(child), s, n);
 		break;
-	case T_EXEC:
+	case E_EXEC:
 		/* A thread that execs takes over its process's leader id. */
-		if (!e->str(e, "filename", &s, &n))
+		if (!e->str(e, edef_field(t, "FILENAME"), &s, &n))
 			break;
 		if ((b = memrchr(s, '/', n)) != NULL) {
 			n -= b + 1 - s;
 			s = b + 1;
 		}
-		if ((child = field_tid(e, "pid")) < 0)
+		if ((child = field_tid(e, edef_field(t, "pid"))) < 0)
 			child = e->tid;
 		thread(child)->tgid = child;
 		name(thread(child), s, n);
 		break;
-	case T_RENAME:
-		if ((child = field_tid(e, "pid")) < 0)
+	case E_COMM:
+		if ((child = field_tid(e, edef_field(t, "TTID"))) < 0)
 			child = e->tid;
-		if (e->str(e, "newcomm", &s, &n))
+		if (e->str(e, edef_field(t, "NEWCOMM"), &s, &n))
 			name(thread(child), s, n);
 		break;
 	}
@@ -602,21 +446,11 @@ introduce(struct writer *w, uint64_t ts, int tid, const struct tp *e,
 static int
 other(int t, const struct tp *e, const char **commf)
 {
-	*commf = "comm";
-	switch (t) {
-	case T_SWITCH:
-		*commf = "next_comm";
-		return field_tid(e, "next_pid");
-	case T_WAKING:
-	case T_WAKEUP_NEW:
-	case T_NEWTASK:
-	case T_SIGNAL_GENERATE:
-		return field_tid(e, "pid");
-	case T_RENAME:
-		*commf = "newcomm";
-		return field_tid(e, "pid");
-	}
-	return -1;
+	const char *f = edef_field(t, "TTID");
+
+	if ((*commf = edef_field(t, "TCOMM")) == NULL)
+		*commf = edef_field(t, "NEWCOMM");
+	return f != NULL ? field_tid(e, f) : -1;
 }
 
 void
@@ -658,7 +492,7 @@ tp_event(struct writer *w, const struct tp *e)
 			writer_hex(w, (uint64_t)v);
 		}
 	} else {
-		writer_str(w, tps[t].type);
+		writer_str(w, edefs[t].type);
 		writer_strn(w, &e->ctx, 1);
 		args(w, t, e);
 	}

@@ -48,7 +48,7 @@ carried() {
 			$0 = line[i]
 			if ($1 == "task") { if (!($4 in own)) $3 = "" }
 			if ($7 == "switch" || $7 == "signal_generate") { if (!($11 in own)) $10 = "" }
-			else if ($7 ~ /^(waking|wakeup_new|fork|comm)$/) { if (!($10 in own)) $9 = "" }
+			else if ($7 ~ /^(waking|wakeup_new|fork|comm|migrate)$/) { if (!($10 in own)) $9 = "" }
 			if ($7 == "sys_enter") NF = 10
 			print
 		}

@@ -83,3 +83,41 @@ summary_keys() {
 		[ "$head" = "KIND,${man#$k,}" ]
 	done
 }
+
+# "TYPE COLUMN..." for each event type of lib/events.def, sorted: the
+# table as the C preprocessor reads it, so no second parser of its own.
+table_types() {
+	printf '%s\n' '#define COL(name, kind, field) name' '#define USE(field)' \
+	    '#define EVENT(id, type, sys, tp, flags, cols) type cols' \
+	    '#include "events.def"' |
+	    "${CC:-cc}" -E -P -I "$ROOT/lib" -x c - | tr -d '"' |
+	    awk 'NF { $1 = $1; print }' | sort
+}
+
+# The same from argus-stream(5)'s EVENT TYPES: each ".It Cm TYPE , TYPE"
+# with the ".Ar" columns of the line after it, up to an optional one (Op:
+# a column only another system's traces have).
+man_types() {
+	sed -n '/^\.\\" event types: begin/,/^\.\\" event types: end/p' \
+	    "$ROOT/share/man/argus-stream.5" |
+	    awk '/^\.It Cm / {
+		sub(/^\.It /, ""); gsub(/Cm /, ""); gsub(/ , /, " ")
+		n = split($0, types, " ")
+		getline
+		cols = ""
+		for (i = 1; i <= NF && $i != "Op"; i++)
+			if ($i == "Ar" || $i == ".Ar")
+				cols = cols " " $(i + 1)
+		for (j = 1; j <= n; j++)
+			print types[j] cols
+	    }' | sort
+}
+
+@test "vocab: argus-stream(5) lists lib/events.def's event types with their columns" {
+	cd "$BATS_TEST_TMPDIR"
+	table_types >table
+	man_types >stream.5
+	[ "$(wc -l <table)" -ge 40 ]
+	grep -qx 'switch STATE TPID TTID TCOMM' table
+	same "lib/events.def and argus-stream(5)" table stream.5
+}
