@@ -456,8 +456,9 @@ other(int t, const struct tp *e, const char **commf)
 void
 tp_event(struct writer *w, const struct tp *e)
 {
-	const char *commf = NULL;
+	const char *commf = NULL, *s;
 	char f[16];
+	size_t n;
 	int64_t v;
 	int t, i, o = -1;
 
@@ -482,14 +483,22 @@ tp_event(struct writer *w, const struct tp *e)
 	writer_empty(w);	/* VERTEX: argus-segment fills it in */
 	writer_u64(w, e->cpu);
 	if (t < 0) {
-		/* A user probe fires in its task; arguments are registers. */
+		/*
+		 * A user probe's arguments are registers, in hex.  What
+		 * argus-export writes this way (a type the kernel prints no
+		 * format for: sock_state) has words and addresses among its
+		 * columns: those come back as they were written.
+		 */
 		writer_str(w, e->name);
-		writer_str(w, "-");
+		writer_strn(w, &e->ctx, 1);
 		for (i = 1; i <= 16; i++) {
 			snprintf(f, sizeof(f), "arg%d", i);
-			if (!e->num(e, f, 16, &v))
+			if (e->str != NULL && e->str(e, f, &s, &n))
+				writer_strn(w, s, n);
+			else if (e->num(e, f, 16, &v))
+				writer_hex(w, (uint64_t)v);
+			else
 				break;
-			writer_hex(w, (uint64_t)v);
 		}
 	} else {
 		writer_str(w, edefs[t].type);

@@ -358,3 +358,18 @@ EOF
 	argus-import -Z rt.trace | awk -F, -v i="$ino" '$1 == "event" && $10 == i' >b.all
 	diff a.all b.all
 }
+
+@test "round trip: a type ftrace text has no format for (sock_state) keeps its words, addresses and context" {
+	cd "$BATS_TEST_TMPDIR"
+	cat >s.csv <<'CSV'
+argus-stream,1
+task,1000,31464,31464,python3,,
+event,7468242848235,31464,31464,,1,sock_state,-,0xffff8881065d0940,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:1
+event,7468242895046,31464,31464,,0,sock_state,s,0xffff8881065d0940,SYN_SENT,CLOSE,tcp,127.0.0.1:38738,127.0.0.1:1
+CSV
+	argus-export -f ftrace -o s.trace s.csv
+	argus-import -Z -o s2.csv s.trace
+	argus-cat -k event s.csv >a
+	argus-cat -k event s2.csv >b
+	diff a b
+}
