@@ -602,6 +602,10 @@ reader_next(struct reader *r, struct record *rec)
 				r->start = r->end;
 				return 0;
 			}
+			/* Made, and nothing flushed into it yet (a ring's
+			 * newest file, just begun). */
+			if (reader_live && !r->seen_header && r->line == 0)
+				return 0;
 			if (r->start < r->end && memchr(p, '"', end - p))
 				bad(r, r->line + 1, "malformed record: a quoted "
 				    "field is never closed");

@@ -176,6 +176,15 @@ setup() {
 	run argus-cat --live -Z half.csv
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 1 ]
+	# A ring's newest file, made and nothing flushed into it yet: no
+	# records, no error; without --live an empty file is no stream.
+	: >new.csv.gz
+	run argus-cat --live -Z live.gz new.csv.gz
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 5 ]
+	run argus-cat -Z new.csv.gz
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"empty input"* ]]
 }
 
 @test "SIGINT: output so far is kept, finished and valid" {
