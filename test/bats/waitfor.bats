@@ -20,6 +20,11 @@ teardown() {
 	for p in $PIDS; do
 		kill "$p" 2>/dev/null || true
 	done
+	# Gone, not only told: a case's lock outlives the kill until its
+	# holder has exited, and the next case takes the same file.
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null || true
+	done
 }
 
 # Root, and argus-waitfor built.
