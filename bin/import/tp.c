@@ -430,8 +430,8 @@ introduce(struct writer *w, uint64_t ts, int tid, const struct tp *e,
 	 * workqueue worker's ("kworker/1:1H-kblockd"): that one stays.
 	 */
 	if (commf != NULL && e->str(e, commf, &s, &n) && n > 0 &&
-	    (!t->named || !(strncmp(t->comm, s, n) == 0 &&
-	    t->comm[n] == '-')))
+	    (!t->named || !(n < sizeof(t->comm) &&
+	    strncmp(t->comm, s, n) == 0 && t->comm[n] == '-')))
 		name(t, s, n);
 	t->introduced = 1;
 	writer_begin(w, "task");
