@@ -205,7 +205,7 @@ build/fuzz/test/fuzz/probes: test/fuzz/probes.c test/fuzz/fuzz.h \
 	    $(filter-out %.h,$^) $(CAPTURE_LIBS) $(LDLIBS)
 
 # argus-import's importers, each a target: the objects, less the program.
-build/fuzz/test/fuzz/import_%: test/fuzz/import_%.c test/fuzz/fuzz.h \
+build/fuzz/test/fuzz/import_%: test/fuzz/import_%.c test/fuzz/import.h test/fuzz/fuzz.h \
     $(IMPORT_OBJS) build/fuzz/lib/libargus.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ \

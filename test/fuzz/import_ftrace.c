@@ -1,28 +1,11 @@
 /*
  * argus-import's ftrace importer: ftrace text (trace, trace_pipe, trace-cmd report, systrace HTML).
- * Input: a file in that format, read as from a pipe (fmemopen: the
- * importer's copy of it is on the heap, where ASan sees every byte past
- * its end), converted into records written nowhere.
+ * See import.h.
  */
-#include "../../bin/import/import.h"
-#include "fuzz.h"
+#include "import.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct writer *w;
-	FILE *volatile f = NULL;
-
-	if (w == NULL)
-		w = writer_open("/dev/null", Z_PLAIN);
-	if (size == 0)
-		return 0;	/* fmemopen wants a buffer */
-	if (FUZZ_GUARD()) {
-		if ((f = fmemopen((void *)data, size, "r")) == NULL)
-			abort();
-		import_ftrace.convert(f, "fuzz", w);
-	}
-	if (f != NULL)
-		fclose(f);
-	return 0;
+	return fuzz_import(&import_ftrace, data, size);
 }
