@@ -119,6 +119,11 @@ WAITS_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/waits/*.c))
 $(P)bin/argus-waits: $(P)bin/argus-waits.o $(WAITS_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+SUMMARY_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/summary/*.c))
+
+$(P)bin/argus-summary: $(P)bin/argus-summary.o $(SUMMARY_OBJS) $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(P)bin/argus: $(P)bin/argus.o $(PORCELAIN_OBJS) $(P)capture/libcapture.a $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
