@@ -124,6 +124,11 @@ SUMMARY_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/summary/*.c))
 $(P)bin/argus-summary: $(P)bin/argus-summary.o $(SUMMARY_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+CAT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/cat/*.c))
+
+$(P)bin/argus-cat: $(P)bin/argus-cat.o $(CAT_OBJS) $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(P)bin/argus: $(P)bin/argus.o $(PORCELAIN_OBJS) $(P)capture/libcapture.a $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
