@@ -12,6 +12,7 @@ CC	?= cc
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib
 LDLIBS	 = -lcsv -lz -lm -lpthread
+LDLIBS	+= -ldeflate	# lib/writer.c: gzip members, faster than zlib
 SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 FUZZ_CC	?= clang

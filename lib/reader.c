@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <csv.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "show.h"
@@ -35,6 +36,8 @@
 
 #define SLABS		4
 #define SLAB_SIZE	(4 * READ_CHUNK)
+/* Room for a whole member as lib/writer.c makes them (256 KiB of text). */
+#define FAST_ROOM	READ_CHUNK
 
 int reader_live;
 
@@ -74,6 +77,7 @@ struct reader {
 	int		 in_member;	/* inside a gzip member not yet ended */
 	z_stream	 z;
 	unsigned char	*zin;
+	struct libdeflate_decompressor *dz;	/* whole members */
 	struct inflater	*inf;		/* or NULL: inflated in line */
 
 	/* The current record's fields. */
@@ -140,6 +144,41 @@ make_room(struct reader *r)
  * of the input (r->cut: inside a member); -1 on a read error (errno), or
  * Z_DATA_ERROR on corrupt data.  Called by one thread only.
  */
+/*
+ * A whole member in the input, and room for what it makes: libdeflate,
+ * at twice zlib's speed (reading a full recorder is half inflating).
+ * Anything else, a member cut by the buffer or the file, one larger than
+ * the room, corrupt data, is zlib's, which streams and says what is
+ * wrong.  The bytes made, 0 for zlib to go on, -1 on a read error.
+ */
+static ssize_t
+inflate_fast(struct reader *r, char *out, size_t cap)
+{
+	size_t used, made;
+	ssize_t got;
+
+	if (r->in_member || cap < FAST_ROOM)
+		return 0;
+	/* What is left at the front of zin, more after it. */
+	if (r->z.avail_in < READ_CHUNK / 2 && !r->eof) {
+		memmove(r->zin, r->z.next_in, r->z.avail_in);
+		r->z.next_in = r->zin;
+		if ((got = read_some(r, r->zin + r->z.avail_in,
+		    READ_CHUNK - r->z.avail_in)) == -1)
+			return -1;
+		if (got == 0)
+			r->eof = 1;
+		r->z.avail_in += got;
+	}
+	if (r->z.avail_in == 0 || libdeflate_gzip_decompress_ex(r->dz,
+	    r->z.next_in, r->z.avail_in, out, cap, &used, &made) !=
+	    LIBDEFLATE_SUCCESS)
+		return 0;
+	r->z.next_in += used;
+	r->z.avail_in -= used;
+	return made;
+}
+
 static ssize_t
 inflate_some(struct reader *r, char *out, size_t cap)
 {
@@ -148,6 +187,8 @@ inflate_some(struct reader *r, char *out, size_t cap)
 	int zr;
 
 	for (made = 0; made == 0; ) {
+		if ((got = inflate_fast(r, out, cap)) != 0)
+			return got;
 		if (r->z.avail_in == 0 && !r->eof) {
 			if ((got = read_some(r, r->zin, READ_CHUNK)) == -1)
 				return -1;
@@ -195,7 +236,9 @@ inflater(void *arg)
 		pthread_mutex_unlock(&in->mu);
 
 		sl->len = sl->off = 0;
-		while (sl->len < SLAB_SIZE &&
+		/* A member that would not fit whole waits for the next. */
+		while (sl->len < SLAB_SIZE && (sl->len == 0 || r->in_member ||
+		    SLAB_SIZE - sl->len >= FAST_ROOM) &&
 		    (n = inflate_some(r, sl->data + sl->len,
 		    SLAB_SIZE - sl->len)) > 0)
 			sl->len += n;
@@ -378,6 +421,8 @@ reader_open(const char *path)
 		memcpy(r->zin, r->buf, r->end);
 		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK)
 			diex(EX_SOFTWARE, "inflateInit2 failed");
+		if ((r->dz = libdeflate_alloc_decompressor()) == NULL)
+			diex(EX_OSERR, "libdeflate_alloc_decompressor failed");
 		r->z.next_in = r->zin;
 		r->z.avail_in = r->end;
 		r->end = 0;
@@ -403,6 +448,7 @@ reader_close(struct reader *r)
 		inflater_end(r);
 	if (r->gz) {
 		inflateEnd(&r->z);
+		libdeflate_free_decompressor(r->dz);
 		free(r->zin);
 	}
 	if (r->fd != STDIN_FILENO)
