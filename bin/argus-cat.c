@@ -179,9 +179,9 @@ learn_name(struct select *sel, const struct record *rec)
 	size_t i;
 
 	/* Read as text: argus-cat passes on what it does not check. */
-	type = strcmp(rec->f[COL_KIND], "event") == 0 && rec->nf > EC_TYPE ?
+	type = strcmp(rec->f[COL_KIND], KIND_EVENT) == 0 && rec->nf > EC_TYPE ?
 	    rec->f[EC_TYPE] : "";
-	if (strcmp(rec->f[COL_KIND], "task") == 0) {
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid))
 			return;
 		name = record_str(rec, COL_FIRST_OWN);
@@ -257,10 +257,10 @@ selected(struct select *sel, const struct record *rec)
 	 * needs, and which follows the capture's first meta records).
 	 */
 	if ((sel->since.set || sel->until.set) &&
-	    strcmp(rec->f[COL_KIND], "meta") == 0)
+	    strcmp(rec->f[COL_KIND], KIND_META) == 0)
 		return 1;
 	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first)) {
-		if (strcmp(rec->f[COL_KIND], "task") == 0)
+		if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)
 			early_keep(rec);
 		return 0;
 	}
@@ -363,7 +363,7 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 		return;
 	/* The capture's first facts come before its anchor: left as they are. */
 	if (wall && rec->time != NO_TIME && !(!wall_set && !rec->comment &&
-	    strcmp(rec->f[COL_KIND], "meta") == 0)) {
+	    strcmp(rec->f[COL_KIND], KIND_META) == 0)) {
 		if (!wall_set)
 			diex(EX_DATAERR, "%s:%lu: --wall: no wall-clock anchor "
 			    "(meta wallclock) before this record", rec->file,
@@ -393,7 +393,7 @@ introduce_tid(struct writer *out, const struct record *rec, uint64_t tid,
 	HASH_FIND(hh, early, &tid, sizeof(tid), e);
 	if (e == NULL)
 		return;
-	if (strcmp(rec->f[COL_KIND], "task") != 0 && rec->time != NO_TIME) {
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) != 0 && rec->time != NO_TIME) {
 		memset(&r, 0, sizeof(r));
 		r.f = e->f;
 		r.nf = e->nf;
@@ -420,7 +420,7 @@ introduce(struct writer *out, const struct record *rec, size_t width,
 	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
 		return;
 	introduce_tid(out, rec, tid, width, wall);
-	if (strcmp(rec->f[COL_KIND], "event") == 0 && event_parse(rec, &ev) &&
+	if (strcmp(rec->f[COL_KIND], KIND_EVENT) == 0 && event_parse(rec, &ev) &&
 	    event_other_tid(&ev) != 0)
 		introduce_tid(out, rec, event_other_tid(&ev), width, wall);
 }

@@ -476,7 +476,7 @@ meta_write(struct writer *w, uint64_t time, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	writer_begin(w, "meta");
+	writer_begin(w, KIND_META);
 	writer_time(w, time);
 	writer_empty(w);
 	writer_empty(w);
@@ -494,10 +494,10 @@ meta_u64(struct writer *w, uint64_t time, const char *key, uint64_t v)
 static const struct {
 	const char	*kind, *cols;
 } kinds[] = {
-	{ "meta",	"KEY,VALUE" },
-	{ "task",	"COMM" },
-	{ "event",	"VERTEX,CPU,TYPE,CTX,ARG..." },
-	{ "lost",	"CPU,COUNT" },
+	{ KIND_META,	"KEY,VALUE" },
+	{ KIND_TASK,	"COMM" },
+	{ KIND_EVENT,	"VERTEX,CPU,TYPE,CTX,ARG..." },
+	{ KIND_LOST,	"CPU,COUNT" },
 	{ "stack",	"FRAME..." },
 	{ "boundary",	"REASON" },
 	{ "cull",	"END,REASON" },
@@ -547,7 +547,7 @@ wall_learn(const struct record *rec)
 	long long off;
 
 	if (rec->comment || rec->nf <= COL_FIRST_OWN + 1 ||
-	    strcmp(rec->f[COL_KIND], "meta") != 0 ||
+	    strcmp(rec->f[COL_KIND], KIND_META) != 0 ||
 	    strcmp(rec->f[COL_FIRST_OWN], META_WALLCLOCK) != 0)
 		return;
 	v = rec->f[COL_FIRST_OWN + 1];
@@ -615,7 +615,7 @@ int
 meta_is(const struct record *rec, const char *key)
 {
 	return !rec->comment && rec->nf > COL_FIRST_OWN + 1 &&
-	    strcmp(rec->f[COL_KIND], "meta") == 0 &&
+	    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
 	    strcmp(rec->f[COL_FIRST_OWN], key) == 0;
 }
 

@@ -113,7 +113,7 @@ identify(struct hfile *f)
 	while (reader_next(r, &rec)) {
 		if (rec.comment)
 			continue;
-		if (strcmp(rec.f[COL_KIND], "meta") != 0)
+		if (strcmp(rec.f[COL_KIND], KIND_META) != 0)
 			break;
 		k = record_str(&rec, COL_FIRST_OWN);
 		if (strcmp(k, "hostname") == 0 && f->name == NULL)
@@ -604,7 +604,7 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 	const char *kind = rec->f[COL_KIND], *v;
 	enum etype t = E_OTHER;
 	size_t i, a;
-	int isev = strcmp(kind, "event") == 0;
+	int isev = strcmp(kind, KIND_EVENT) == 0;
 
 	if (isev && rec->nf > EC_TYPE)
 		t = etype_of(rec->f[EC_TYPE]);
@@ -618,7 +618,7 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			v = id(v, base);
 		else if (isev && i == EC_CPU)
 			v = cpu(v, cpubase);
-		else if (strcmp(kind, "lost") == 0 && i == COL_FIRST_OWN)
+		else if (strcmp(kind, KIND_LOST) == 0 && i == LOST_CPU)
 			v = cpu(v, cpubase);
 		else if (isev && i >= EC_ARG) {
 			switch (t) {
@@ -655,7 +655,7 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			default:
 				break;
 			}
-		} else if (strcmp(kind, "meta") == 0 &&
+		} else if (strcmp(kind, KIND_META) == 0 &&
 		    i == COL_FIRST_OWN + 1) {
 			const char *k = rec->f[COL_FIRST_OWN];
 
@@ -758,7 +758,7 @@ hosts_merge(struct hosts *h, struct writer *w)
 	for (k = 0; k < h->nh; k++) {
 		for (i = 0; h->f[i].host != k; i++)
 			;
-		writer_begin(w, "meta");
+		writer_begin(w, KIND_META);
 		writer_empty(w);
 		writer_empty(w);
 		writer_empty(w);

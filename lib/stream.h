@@ -17,6 +17,17 @@
 /* Columns every record kind shares: KIND,TIME,PID,TID,... */
 enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 
+/*
+ * The KINDs of the records a capture or an importer writes, named so and
+ * never spelt out (lib/graph.c's kinds[] gives every kind's columns).
+ */
+#define KIND_META	"meta"
+#define KIND_TASK	"task"
+#define KIND_EVENT	"event"
+#define KIND_LOST	"lost"
+/* A lost record's own columns: the CPU, and how many events it lost. */
+enum { LOST_CPU = COL_FIRST_OWN, LOST_COUNT };
+
 #define NO_TIME		UINT64_MAX
 
 /* A flight recorder's files: RING_PREFIX, a sequence number, RING_SUFFIX. */

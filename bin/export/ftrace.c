@@ -512,9 +512,9 @@ record(FILE *o, const struct record *r)
 	}
 	if (r->comment)
 		return;
-	if (strcmp(r->f[0], "lost") == 0) {
-		fprintf(o, "CPU:%s [LOST %s EVENTS]\n", esc(record_str(r, 4),
-		    WORD), esc(record_str(r, 5), WORD));
+	if (strcmp(r->f[0], KIND_LOST) == 0) {
+		fprintf(o, "CPU:%s [LOST %s EVENTS]\n", esc(record_str(r,
+		    LOST_CPU), WORD), esc(record_str(r, LOST_COUNT), WORD));
 		return;
 	}
 	if (!event_parse(r, &e)) {

@@ -140,8 +140,8 @@ record(FILE *o, const struct record *r)
 		    xstrdup(record_str(r, COL_FIRST_OWN + 3)),
 		    xstrdup(record_str(r, COL_FIRST_OWN + 2)),
 		    xstrdup(record_str(r, COL_FIRST_OWN + 8)) };
-	} else if (strcmp(r->f[0], "task") != 0 &&
-	    strcmp(r->f[0], "meta") != 0)
+	} else if (strcmp(r->f[0], KIND_TASK) != 0 &&
+	    strcmp(r->f[0], KIND_META) != 0)
 		not_carried(r->f[0]);
 }
 

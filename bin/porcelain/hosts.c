@@ -93,7 +93,7 @@ hosts_remote_ends(const char *path)
 			ends = xrealloc(ends, (nends + 1) * 2 * sizeof(*ends));
 			ends[2 * nends] = pid;
 			ends[2 * nends++ + 1] = tid;
-		} else if (strcmp(rec.f[COL_KIND], "meta") == 0 &&
+		} else if (strcmp(rec.f[COL_KIND], KIND_META) == 0 &&
 		    strcmp(record_str(&rec, COL_FIRST_OWN), META_HOST) == 0)
 			host_learn(&rec);
 	}
