@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "event.h"
-#include "hosts.h"
+#include "hostnames.h"
 #include "ksym.h"
 #include "show.h"
 #include "util.h"
