@@ -370,7 +370,7 @@ stack(struct writer *w, uint64_t ts, int tid, enum dwstack_kind kind)
 
 	if ((n = dwstack_unwind(ts, tid, tgid, kind, pcs)) == 0)
 		return;
-	writer_begin(w, "stack");
+	writer_begin(w, KIND_STACK);
 	writer_u64(w, ts);
 	col_pid(w, tid);
 	writer_u64(w, tid);

@@ -204,7 +204,7 @@ exchanges(struct hfile *f)
 	char key[128];
 
 	while (reader_next(r, &rec)) {
-		if (!rec.comment && strcmp(rec.f[COL_KIND], "sock") == 0) {
+		if (!rec.comment && strcmp(rec.f[COL_KIND], KIND_SOCK) == 0) {
 			snapshot_sock(f, &rec);
 			continue;
 		}
@@ -665,13 +665,13 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 				v = when(v, -theta);
 			else if (strcmp(k, "cpus") == 0)
 				v = num(cpubase + cpustride);
-		} else if (strcmp(kind, "wait") == 0) {
+		} else if (strcmp(kind, KIND_WAIT) == 0) {
 			if (i == COL_FIRST_OWN + 4)
 				v = object(v, base);
 			else if (i == COL_FIRST_OWN + 7 ||
 			    i == COL_FIRST_OWN + 8)
 				v = when(v, theta);
-		} else if (strcmp(kind, "holder") == 0 &&
+		} else if (strcmp(kind, KIND_HOLDER) == 0 &&
 		    (i == COL_FIRST_OWN || i == COL_FIRST_OWN + 3))
 			v = object(v, base);
 		writer_str(w, v);
@@ -695,7 +695,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 	uint32_t base;
 	int i;
 
-	if (rec->comment || strcmp(rec->f[COL_KIND], "wait") != 0)
+	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_WAIT) != 0)
 		return;
 	snprintf(key, sizeof(key), "%s/%s", record_str(rec, COL_TIME),
 	    record_str(rec, COL_FIRST_OWN + 4));
@@ -711,7 +711,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 		return;
 	i--;
 	base = (uint32_t)h->f[i].host * HOST_PID_STRIDE;
-	writer_begin(w, "holder");
+	writer_begin(w, KIND_HOLDER);
 	writer_str(w, when(record_str(rec, COL_TIME), h->theta[f->host]));
 	writer_u64(w, peer->pid + base);
 	writer_empty(w);

@@ -558,7 +558,7 @@ map_backtrace(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	int i;
 
 	introduce(t, ns);
-	writer_begin(out, "stack");
+	writer_begin(out, KIND_STACK);
 	writer_u64(out, ns);
 	pid_column(t);
 	writer_u64(out, t->tid);

@@ -87,7 +87,7 @@ hosts_remote_ends(const char *path)
 				if (strcmp(waits[i].object, h.object) == 0 &&
 				    h.rel == WR_PEER)
 					waits[i].held = 1;
-		} else if (strcmp(rec.f[COL_KIND], "root") == 0) {
+		} else if (strcmp(rec.f[COL_KIND], KIND_ROOT) == 0) {
 			pid = record_pid(&rec, COL_PID);
 			tid = record_pid(&rec, COL_TID);
 			ends = xrealloc(ends, (nends + 1) * 2 * sizeof(*ends));

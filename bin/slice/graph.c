@@ -571,7 +571,7 @@ take_record(void *arg, const struct record *rec)
 		g->spins[g->nspins++] = sr;
 	} else if (baseline_parse(rec, &br))
 		read_baseline(g, &br);
-	else if (strcmp(rec->f[COL_KIND], "stack") == 0)
+	else if (strcmp(rec->f[COL_KIND], KIND_STACK) == 0)
 		read_stack(g, rec);
 	else if (wait_parse(rec, &wr))
 		read_wait(g, &wr);
