@@ -113,6 +113,22 @@ $(P)bin/argus-import: $(P)bin/argus-import.o $(IMPORT_OBJS) $(P)lib/libargus.a
 $(P)bin/argus-export: $(P)bin/argus-export.o $(EXPORT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# A program with more than main and options keeps the rest in bin/PROG/.
+WAITS_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/waits/*.c))
+
+$(P)bin/argus-waits: $(P)bin/argus-waits.o $(WAITS_OBJS) $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+SUMMARY_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/summary/*.c))
+
+$(P)bin/argus-summary: $(P)bin/argus-summary.o $(SUMMARY_OBJS) $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+CAT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/cat/*.c))
+
+$(P)bin/argus-cat: $(P)bin/argus-cat.o $(CAT_OBJS) $(P)lib/libargus.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(P)bin/argus: $(P)bin/argus.o $(PORCELAIN_OBJS) $(P)capture/libcapture.a $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 

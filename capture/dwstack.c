@@ -34,13 +34,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <elfutils/libdwfl.h>
 #include <uthash.h>
 
 #include "util.h"
 #include "dwstack.h"
 #include "spool.h"
 #include "tracefs.h"
+#include "unwind.h"
 
 #define RING_PAGES	1024	/* 4 MB a CPU and tracepoint, a power of two */
 #define STACK_BYTES	8192	/* copied above sp, as perf's default */
@@ -78,7 +78,7 @@ struct proc {
 	int		 followed;	/* events opened, or inherited */
 	int		*fds;		/* its events, if it opened them */
 	int		 nfds;
-	Dwfl		*dwfl;
+	struct unwinder	*unwinder;
 	uint64_t	 reported_at;
 	UT_hash_handle	 hh;
 };
@@ -95,9 +95,6 @@ static uint64_t		 written, missed, lost;
 static size_t		 held, held_max;	/* bytes of pending stacks */
 static uint64_t		 overrun;	/* lost in the kernel's buffers */
 static pthread_mutex_t	 mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* What the unwinder's callbacks read: the sample being unwound. */
-static const struct sample *cur;
 
 static uint64_t
 read_id(const char *rel)
@@ -282,9 +279,9 @@ dwstack_forget(int tgid)
 	struct proc *p;
 
 	HASH_FIND_INT(procs, &tgid, p);
-	if (p != NULL && p->dwfl != NULL) {
-		dwfl_end(p->dwfl);
-		p->dwfl = NULL;
+	if (p != NULL && p->unwinder != NULL) {
+		unwinder_close(p->unwinder);
+		p->unwinder = NULL;
 	}
 }
 
@@ -300,8 +297,8 @@ dwstack_exit(int tgid)
 	/* Its samples are in the buffers already: they outlive the events. */
 	for (i = 0; i < p->nfds; i++)
 		close(p->fds[i]);
-	if (p->dwfl != NULL)
-		dwfl_end(p->dwfl);
+	if (p->unwinder != NULL)
+		unwinder_close(p->unwinder);
 	HASH_DEL(procs, p);
 	free(p->fds);
 	free(p);
@@ -419,129 +416,43 @@ drain(struct ring *r)
 	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-/* libdwfl's view of the thread: one, whose memory is the copied stack. */
-static pid_t
-next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
-{
-	(void)dwfl;
-	if (*thread_argp != NULL)
-		return 0;
-	*thread_argp = arg;
-	return cur->tid;
-}
-
-static bool
-get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
-{
-	(void)dwfl;
-	(void)tid;
-	*thread_argp = arg;
-	return true;
-}
-
-static bool
-memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
-{
-	(void)dwfl;
-	(void)arg;
-	if (addr < cur->sp || addr + 8 > cur->sp + cur->size)
-		return false;
-	memcpy(result, cur->stack + (addr - cur->sp), 8);
-	return true;
-}
-
-static bool
-set_initial_registers(Dwfl_Thread *thread, void *arg)
-{
-	Dwarf_Word regs[2] = { cur->bp, cur->sp };	/* DWARF 6, 7 */
-
-	(void)arg;
-	if (!dwfl_thread_state_registers(thread, 6, 2, regs))
-		return false;
-	dwfl_thread_state_register_pc(thread, cur->ip);
-	return true;
-}
-
-static const Dwfl_Thread_Callbacks thread_callbacks = {
-	.next_thread = next_thread,
-	.get_thread = get_thread,
-	.memory_read = memory_read,
-	.set_initial_registers = set_initial_registers,
-};
-
-/* CFI is in the file itself: never look for (or download) debuginfo. */
-static int
-no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-    Dwarf_Addr base, const char *file, const char *debuglink, GElf_Word crc,
-    char **debuginfo_file_name)
-{
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file;
-	(void)debuglink; (void)crc; (void)debuginfo_file_name;
-	return -1;
-}
-
-static const Dwfl_Callbacks proc_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = no_debuginfo,
-};
-
 /*
  * The process's mappings, as libdwfl modules: read when its first stack
  * is unwound and again, at most once a second, when an address falls in
  * none (a library loaded since).
  */
-static Dwfl *
-dwfl_of(int tgid, uint64_t ip)
+static struct unwinder *
+unwinder_of(int tgid, uint64_t ip)
 {
 	struct proc *p = proc_get(tgid);
 
-	if (p->dwfl != NULL && (dwfl_addrmodule(p->dwfl, ip) != NULL ||
+	if (p->unwinder != NULL && (unwinder_knows(p->unwinder, ip) ||
 	    now_ns() - p->reported_at < 1000000000))
-		return p->dwfl;
-	if (p->dwfl != NULL)
-		dwfl_end(p->dwfl);
+		return p->unwinder;
+	if (p->unwinder != NULL)
+		unwinder_close(p->unwinder);
 	p->reported_at = now_ns();
-	if ((p->dwfl = dwfl_begin(&proc_callbacks)) == NULL)
-		return NULL;
-	if (dwfl_linux_proc_report(p->dwfl, tgid) != 0 ||
-	    dwfl_report_end(p->dwfl, NULL, NULL) != 0 ||
-	    !dwfl_attach_state(p->dwfl, NULL, tgid, &thread_callbacks,
-	    &cur)) {
-		dwfl_end(p->dwfl);
-		p->dwfl = NULL;
-	}
-	return p->dwfl;
+	p->unwinder = unwinder_open(tgid);
+	return p->unwinder;
 }
 
-struct frames {
-	uint64_t	*pcs;
-	int		 n;
-};
-
-static int
-frame(Dwfl_Frame *f, void *arg)
-{
-	struct frames *fr = arg;
-	Dwarf_Addr pc;
-
-	if (!dwfl_frame_pc(f, &pc, NULL) || pc == 0)
-		return DWARF_CB_ABORT;
-	fr->pcs[fr->n++] = pc;
-	return fr->n < DWSTACK_MAXFRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
-}
-
+/* Its memory is the copied stack alone: the process has moved on. */
 static int
 unwind(int tgid, const struct sample *s, uint64_t *pcs)
 {
-	struct frames fr = { pcs, 0 };
-	Dwfl *dwfl;
+	struct ustack us;
+	struct unwinder *u;
+	int n = 0;
 
-	cur = s;
-	if ((dwfl = dwfl_of(tgid, s->ip)) != NULL)
-		dwfl_getthread_frames(dwfl, s->tid, frame, &fr);
-	if (fr.n == 0)
-		pcs[fr.n++] = s->ip;	/* where it was, at least */
-	return fr.n;
+	if ((u = unwinder_of(tgid, s->ip)) != NULL) {
+		us = (struct ustack){ .tid = s->tid, .has_bp = 1, .bp = s->bp,
+		    .sp = s->sp, .pc = s->ip, .stack = s->stack,
+		    .size = s->size };
+		n = unwinder_frames(u, &us, pcs, DWSTACK_MAXFRAMES);
+	}
+	if (n == 0)
+		pcs[n++] = s->ip;	/* where it was, at least */
+	return n;
 }
 
 /* Unmatched samples of threads that never ask (gone, unselected). */
@@ -631,7 +542,7 @@ int
 dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind kind,
     uint64_t pcs[DWSTACK_MAXFRAMES])
 {
-	struct sample s;
+	struct sample s = { 0 };	/* take() fills it when found */
 	int found, n = 0;
 
 	pthread_mutex_lock(&mu);

@@ -18,95 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <elfutils/libdwfl.h>
-
 #include "livestack.h"
+#include "unwind.h"
 
 #define STACK_MAX	(512 << 10)	/* bytes copied above sp, at most */
-
-#if defined(__x86_64__)
-#define DWARF_SP	7
-#elif defined(__aarch64__)
-#define DWARF_SP	31
-#endif
 
 struct live {
 	int		 pid, tid;
 	uint64_t	 sp, pc;
 	unsigned char	*stack;
 	size_t		 size;
-};
-
-/* CFI is in the file itself: never look for (or download) debuginfo. */
-static int
-no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-    Dwarf_Addr base, const char *file, const char *debuglink, GElf_Word crc,
-    char **debuginfo_file_name)
-{
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file;
-	(void)debuglink; (void)crc; (void)debuginfo_file_name;
-	return -1;
-}
-
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = no_debuginfo,
-};
-
-static pid_t
-next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
-{
-	struct live *l = arg;
-
-	(void)dwfl;
-	if (*thread_argp != NULL)
-		return 0;
-	*thread_argp = arg;
-	return l->tid;
-}
-
-static bool
-get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
-{
-	(void)dwfl;
-	(void)tid;
-	*thread_argp = arg;
-	return true;
-}
-
-static bool
-memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
-{
-	struct live *l = arg;
-	struct iovec local = { result, sizeof(*result) };
-	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(*result) };
-
-	(void)dwfl;
-	if (addr >= l->sp && addr + sizeof(*result) <= l->sp + l->size) {
-		memcpy(result, l->stack + (addr - l->sp), sizeof(*result));
-		return true;
-	}
-	return process_vm_readv(l->pid, &local, 1, &remote, 1, 0) ==
-	    (ssize_t)sizeof(*result);
-}
-
-static bool
-set_initial_registers(Dwfl_Thread *thread, void *arg)
-{
-	struct live *l = arg;
-	Dwarf_Word sp = l->sp;
-
-	if (!dwfl_thread_state_registers(thread, DWARF_SP, 1, &sp))
-		return false;
-	dwfl_thread_state_register_pc(thread, l->pc);
-	return true;
-}
-
-static const Dwfl_Thread_Callbacks thread_callbacks = {
-	.next_thread = next_thread,
-	.get_thread = get_thread,
-	.memory_read = memory_read,
-	.set_initial_registers = set_initial_registers,
 };
 
 /* Where the blocked thread's registers are: 0, or -1 if not blocked. */
@@ -177,44 +98,28 @@ copy_stack(struct live *l)
 	return 0;
 }
 
-struct frames {
-	uint64_t	*pcs;
-	int		 n, max;
-};
-
-static int
-frame(Dwfl_Frame *f, void *arg)
-{
-	struct frames *fr = arg;
-	Dwarf_Addr pc;
-
-	if (!dwfl_frame_pc(f, &pc, NULL) || pc == 0)
-		return DWARF_CB_ABORT;
-	fr->pcs[fr->n++] = pc;
-	return fr->n < fr->max ? DWARF_CB_OK : DWARF_CB_ABORT;
-}
-
 int
 livestack_user(int tgid, int tid, uint64_t *pcs, int max)
 {
-	struct frames fr = { pcs, 0, max };
 	struct live l = { tgid, tid, 0, 0, NULL, 0 };
-	Dwfl *dwfl;
+	struct ustack us;
+	struct unwinder *u;
+	int n = 0;
 
-#ifndef DWARF_SP
+#ifndef UNWIND_DWARF_SP
 	return 0;
 #endif
 	if (max <= 0 || where(&l) == -1)
 		return 0;
-	if (copy_stack(&l) == 0 && (dwfl = dwfl_begin(&callbacks)) != NULL) {
-		if (dwfl_linux_proc_report(dwfl, tgid) == 0 &&
-		    dwfl_report_end(dwfl, NULL, NULL) == 0 &&
-		    dwfl_attach_state(dwfl, NULL, tgid, &thread_callbacks, &l))
-			dwfl_getthread_frames(dwfl, tid, frame, &fr);
-		dwfl_end(dwfl);
+	if (copy_stack(&l) == 0 && (u = unwinder_open(tgid)) != NULL) {
+		/* Beyond the copy, the process's memory now: it is blocked. */
+		us = (struct ustack){ .tid = tid, .pid = tgid, .sp = l.sp,
+		    .pc = l.pc, .stack = l.stack, .size = l.size };
+		n = unwinder_frames(u, &us, pcs, max);
+		unwinder_close(u);
 	}
 	free(l.stack);
-	if (fr.n == 0)
-		pcs[fr.n++] = l.pc;	/* where it is, at least */
-	return fr.n;
+	if (n == 0)
+		pcs[n++] = l.pc;	/* where it is, at least */
+	return n;
 }

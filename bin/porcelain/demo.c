@@ -97,7 +97,8 @@ static int
 demo(int argc, char *argv[])
 {
 	const char *scenario = argc > 1 ? argv[1] : "circular-wait";
-	char dir[] = "/tmp/argus-demo.XXXXXX", prog[PATH_MAX * 2];
+	char dir[PATH_MAX - 16], prog[PATH_MAX * 2];
+	const char *tmp = getenv("TMPDIR");
 	char tfile[PATH_MAX], trace[PATH_MAX], graph[PATH_MAX], v[64], r[64];
 	char rc[64] = "", rf[128] = "", vc[64] = "", spid[24], c;
 	char *target[2] = { "--pid", v }, *slice_opts[1] = { "--auto" };
@@ -115,8 +116,14 @@ demo(int argc, char *argv[])
 		    scenario);
 	if (access(prog, X_OK) == -1)
 		die(EX_UNAVAILABLE, "scenario %s", scenario);
+	/* Where mktemp(1) would put it: a user's TMPDIR, else /tmp. */
+	if (tmp == NULL || *tmp != '/')
+		tmp = "/tmp";
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/argus-demo.XXXXXX", tmp) >=
+	    sizeof(dir))
+		die(EX_USAGE, "TMPDIR too long: %s", tmp);
 	if (mkdtemp(dir) == NULL)
-		die(EX_CANTCREAT, "mkdtemp");
+		die(EX_CANTCREAT, "mkdtemp %s", dir);
 	snprintf(tfile, sizeof(tfile), "%s/truth", dir);
 	snprintf(trace, sizeof(trace), "%s/trace.gz", dir);
 	snprintf(graph, sizeof(graph), "%s/graph.gz", dir);

@@ -227,8 +227,10 @@ teardown() {
 
 @test "argus: demo captures a hang while it happens and names its cause" {
 	need_tracing
-	run argus demo
+	# Its trace and graph (tens of MB) are kept where TMPDIR says.
+	TMPDIR="$BATS_TEST_TMPDIR" run argus demo
 	echo "$output"
+	ls -d "$BATS_TEST_TMPDIR"/argus-demo.*
 	[ "$status" -eq 0 ]
 	# The capture took the scenario's stacks: the culprit's line names
 	# the function it waits in, from the scenario's ground truth.

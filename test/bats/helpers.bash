@@ -95,6 +95,28 @@ load_ids() {
 # does not.  A new instance reads tracing_on 1 before the capture turns it
 # off to configure it, so its events must be set too: then tracing_on 1 is
 # the capture's own.
+# The wake-ups a pthread-wake run's producer made of its consumer, from
+# trace $1 and graph $2: each one made inside pthread_cond_signal (between
+# the producer's cond_signal and cond_signal_end events) is a strong cond
+# link labelled with the condition; at least 4 of its 5 rounds are seen.
+# A wake-up outside the call (the kernel's, of a consumer about to sleep
+# on something else) may be anything but a cond link.
+check_cond_links() {
+	awk -F, -v from="$producer" -v to="$consumer" -v obj="$cond" '
+	    FILENAME == ARGV[1] && $1 == "event" && $4 == from && $7 == "cond_signal" { b[++ni] = $2 }
+	    FILENAME == ARGV[1] && $1 == "event" && $4 == from && $7 == "cond_signal_end" && ni { e[ni] = $2 }
+	    FILENAME == ARGV[2] && $1 == "link" && $4 == to && $11 == from && $8 != "order" && $8 != "wait" {
+		inside = 0
+		for (i = 1; i <= ni; i++)
+			if ($9 >= b[i] && (!(i in e) || $9 <= e[i])) inside = 1
+		cond = $8 == "cond" && $7 == "strong" && $12 == obj
+		print (inside ? "inside " : "outside ") $0
+		if (inside && cond) n++
+		else if (inside || $8 == "cond") bad++
+	    }
+	    END { print ni + 0 " signals, " n + 0 " cond links, " bad + 0 " wrong"; exit !(n >= 4 && bad == 0) }' "$1" "$2"
+}
+
 wait_capture() {
 	local inst="$TFS/instances/argus-$1" i
 	for i in $(seq 100); do

@@ -170,10 +170,7 @@ patched() {
 	load_ids "$T/ids"
 	[ -n "$consumer" ] && [ -n "$holder" ] && [ -n "$mutex" ]
 	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
-	awk -F, -v from="$producer" -v to="$consumer" -v obj="$cond" '
-	    $1 == "link" && $4 == to && $11 == from && $8 != "order" && $8 != "wait" {
-		print; if ($8 == "cond" && $7 == "strong" && $12 == obj) n++; else bad++ }
-	    END { print n + 0 " cond links, " bad + 0 " others"; exit !(n >= 4 && bad == 0) }' "$T/g.csv"
+	check_cond_links "$T/t.csv" "$T/g.csv"
 	n=$(awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '
 	    $1 == "link" && $4 == to && $11 == from && $8 == "lock" && $7 == "weak" && $12 == obj' "$T/g.csv" | wc -l)
 	echo "$n hand-offs"

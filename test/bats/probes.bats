@@ -181,10 +181,7 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
 	# Wake-ups from the producer to the consumer: the condition's
 	# signals, strong, labelled with the condition variable.
-	awk -F, -v from="$producer" -v to="$consumer" -v obj="$cond" '
-	    $1 == "link" && $4 == to && $11 == from && $8 != "order" && $8 != "wait" {
-		print; if ($8 == "cond" && $7 == "strong" && $12 == obj) n++; else bad++ }
-	    END { print n + 0 " cond links, " bad + 0 " others"; exit !(n >= 4 && bad == 0) }' "$T/g.csv"
+	check_cond_links "$T/t.csv" "$T/g.csv"
 	# The priority-inheritance mutex's hand-offs (FUTEX_LOCK_PI, which
 	# the futex lock protocol does not show): weak, labelled with it.
 	awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '

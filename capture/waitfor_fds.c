@@ -1,0 +1,151 @@
+/*
+ * Pass 3 of the wait-for snapshot (waitfor.c): one readlink of every fd
+ * of every process, kept only where it names an object someone waits on
+ * or its other end, so that the cost is one pass however many waits
+ * there are.
+ */
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uthash.h>
+
+#include "util.h"
+#include "waits.h"
+#include "sockdiag.h"
+#include "waitfor.h"
+#include "waitfor_int.h"
+
+/* Pass 3: one readlink of every fd, kept where wanted. */
+
+static void
+want(struct wf_snap *s, const char *link)
+{
+	struct want *x;
+
+	HASH_FIND_STR(s->wants, link, x);
+	if (x != NULL)
+		return;
+	x = xcalloc(1, sizeof(*x));
+	x->link = xstrdup(link);
+	HASH_ADD_KEYPTR(hh, s->wants, x->link, strlen(x->link), x);
+}
+
+struct want *
+wf_wanted(const struct wf_snap *s, const char *link)
+{
+	struct want *x;
+
+	HASH_FIND_STR(s->wants, link, x);
+	return x;
+}
+
+static void
+want_sock(struct wf_snap *s, uint64_t ino)
+{
+	char link[KEYLEN];
+
+	snprintf(link, sizeof(link), "socket:[%llu]", (unsigned long long)ino);
+	want(s, link);
+}
+
+void
+wf_load_diag(struct wf_snap *s)
+{
+	if (!s->diag_tried) {
+		s->diag_tried = 1;
+		s->diag = sockdiag_load(1, 1);
+	}
+}
+
+void
+wf_collect_wants(struct wf_snap *s)
+{
+	const struct sockinfo *si;
+	char link[KEYLEN];
+	size_t i;
+	struct wt *w;
+
+	for (i = 0; i < s->nw; i++) {
+		w = &s->w[i];
+		switch (w->o.type) {
+		case OT_PIPE:
+			snprintf(link, sizeof(link), "pipe:[%llu]",
+			    (unsigned long long)w->o.ino);
+			want(s, link);
+			break;
+		case OT_SOCKET:
+			wf_load_diag(s);
+			if ((si = sockdiag_find(s->diag, w->o.ino)) == NULL)
+				break;
+			w->o.kind = sock_kind_name(si->kind);
+			/*
+			 * A listener is ready when a connection comes: its
+			 * poller serves clients, whoever they will be.
+			 */
+			if (si->listening && w->mode == WM_IN)
+				w->mode = WM_ACCEPT;
+			if (si->peer != 0)
+				want_sock(s, si->peer);
+			else if (si->listener != 0)
+				want_sock(s, si->listener);
+			if ((si = sockdiag_find(s->diag, si->peer)) != NULL &&
+			    si->listener != 0)
+				want_sock(s, si->listener);
+			break;
+		case OT_EVENTFD:
+			want(s, "anon_inode:[eventfd]");
+			break;
+		case OT_PATH:
+			want(s, w->o.path);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void
+wf_scan_fds(struct wf_snap *s)
+{
+	char path[64], link[PATH_MAX];
+	struct proc *p, *tmp;
+	struct dirent *de;
+	struct want *x;
+	ssize_t n;
+	DIR *d;
+	int fd;
+
+	if (s->wants == NULL)
+		return;
+	HASH_ITER(hh, s->procs, p, tmp) {
+		if (p->kthread)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd", p->pid);
+		if ((d = opendir(path)) == NULL)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			n = readlinkat(dirfd(d), de->d_name, link,
+			    sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			s->st.fds++;
+			if ((x = wf_wanted(s, link)) == NULL)
+				continue;
+			fd = atoi(de->d_name);
+			GROW(x->refs, x->n, x->cap);
+			x->refs[x->n].pid = p->pid;
+			x->refs[x->n++].fd = fd;
+		}
+		closedir(d);
+	}
+}
+

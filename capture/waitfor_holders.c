@@ -1,0 +1,358 @@
+/*
+ * Pass 4 of the wait-for snapshot (waitfor.c): who holds each object a
+ * thread waits on, and how (fdinfo's flags for a pipe's ends, sock_diag
+ * for a socket's peer, /proc/locks and fdinfo lock lines for a file lock,
+ * ppid for children).
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "util.h"
+#include "waits.h"
+#include "sockdiag.h"
+#include "waitfor.h"
+#include "waitfor_int.h"
+
+/* Pass 4: holders. */
+
+static struct hd *
+add_holder(struct wf_snap *s, const char *obj, int rel, int pid, int tid,
+    int fd)
+{
+	struct hd *h;
+
+	GROW(s->h, s->nh, s->caph);
+	h = &s->h[s->nh++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->obj, sizeof(h->obj), "%s", obj);
+	h->rel = rel;
+	h->pid = pid;
+	h->tid = tid;
+	h->fd = fd;
+	return h;
+}
+
+static int
+fdinfo_read(int pid, int fd, char *buf, size_t size)
+{
+	return wf_procf(buf, size, "/proc/%d/fdinfo/%d", pid, fd) > 0 ? 0 : -1;
+}
+
+/* reader, writer or rdwr, from fdinfo's octal flags. */
+static int
+access_rel(const char *info)
+{
+	const char *p = wf_fdinfo_get(info, "flags");
+	unsigned long fl;
+
+	if (p == NULL)
+		return -1;
+	fl = strtoul(p, NULL, 8) & 3;
+	return fl == 0 ? WR_READER : fl == 1 ? WR_WRITER : WR_RDWR;
+}
+
+static void
+holders_pipe(struct wf_snap *s, const struct wt *w)
+{
+	char link[KEYLEN], info[4096];
+	struct want *x;
+	size_t i;
+	int rel;
+
+	snprintf(link, sizeof(link), "pipe:[%llu]", (unsigned long long)w->o.ino);
+	if ((x = wf_wanted(s, link)) == NULL)
+		return;
+	for (i = 0; i < x->n; i++)
+		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
+		    sizeof(info)) == 0 && (rel = access_rel(info)) >= 0)
+			add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
+			    x->refs[i].fd);
+}
+
+/* The holders of a socket, as relation rel to the waited one. */
+static int
+holders_sock(struct wf_snap *s, const struct wt *w, uint32_t ino, int rel,
+    const char *kind)
+{
+	char link[KEYLEN], through[KEYLEN];
+	struct want *x;
+	struct hd *h;
+	size_t i;
+
+	snprintf(link, sizeof(link), "socket:[%u]", ino);
+	snprintf(through, sizeof(through), "socket:%u", ino);
+	if ((x = wf_wanted(s, link)) == NULL)
+		return 0;
+	for (i = 0; i < x->n; i++) {
+		h = add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
+		    x->refs[i].fd);
+		snprintf(h->through, sizeof(h->through), "%s", through);
+		snprintf(h->detail, sizeof(h->detail), "%s", kind);
+	}
+	return x->n > 0;
+}
+
+static void
+holders_socket(struct wf_snap *s, const struct wt *w)
+{
+	const struct sockinfo *si, *pi;
+
+	if ((si = sockdiag_find(s->diag, w->o.ino)) == NULL)
+		return;
+	if (si->peer == 0) {
+		/* A TCP connection in a listener's queue. */
+		if (si->listener != 0)
+			holders_sock(s, w, si->listener, WR_LISTENER,
+			    sock_kind_name(si->kind));
+		return;
+	}
+	if (holders_sock(s, w, si->peer, WR_PEER, sock_kind_name(si->kind)))
+		return;
+	/* Not accepted yet: whoever holds the listener should accept it. */
+	if ((pi = sockdiag_find(s->diag, si->peer)) != NULL && pi->listener)
+		holders_sock(s, w, pi->listener, WR_LISTENER,
+		    sock_kind_name(si->kind));
+}
+
+static void
+holders_eventfd(struct wf_snap *s, const struct wt *w)
+{
+	struct want *x = wf_wanted(s, "anon_inode:[eventfd]");
+	char info[4096];
+	const char *p;
+	size_t i;
+
+	for (i = 0; x != NULL && i < x->n; i++)
+		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
+		    sizeof(info)) == 0 &&
+		    (p = wf_fdinfo_get(info, "eventfd-id")) != NULL &&
+		    strtoul(p, NULL, 10) == w->o.id)
+			add_holder(s, w->o.key, WR_HOLDER, x->refs[i].pid, 0,
+			    x->refs[i].fd);
+}
+
+/* The same file, as its fdinfo says: a path may name another since. */
+static int
+same_file(struct wf_snap *s, int pid, const char *info, const struct obj *o)
+{
+	const char *p = wf_fdinfo_get(info, "ino"), *m = wf_fdinfo_get(info, "mnt_id");
+
+	return p != NULL && strtoull(p, NULL, 10) == o->ino &&
+	    (m == NULL || wf_mnt_dev(s, pid, atoi(m)) == o->dev);
+}
+
+/*
+ * The fds of the file whose fdinfo lists a lock of class cls on it: a
+ * flock or OFD lock belongs to an open file, shared by every fd (and
+ * process, after a fork) that refers to it.
+ */
+static int
+holders_fdlock(struct wf_snap *s, const struct wt *w, const char *cls,
+    const char *detail)
+{
+	char info[8192], needle[32];
+	struct want *x = wf_wanted(s, w->o.path);
+	struct hd *h;
+	size_t i;
+	int n = 0;
+
+	snprintf(needle, sizeof(needle), " %s ", cls);
+	for (i = 0; x != NULL && i < x->n; i++) {
+		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
+		    sizeof(info)) == -1 || strstr(info, needle) == NULL ||
+		    !same_file(s, x->refs[i].pid, info, &w->o))
+			continue;
+		h = add_holder(s, w->o.key, WR_LOCK_HOLDER, x->refs[i].pid, 0,
+		    x->refs[i].fd);
+		snprintf(h->detail, sizeof(h->detail), "%s", detail);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * /proc/locks: "1: FLOCK  ADVISORY  WRITE 4425 fe:00:10952851 0 EOF", and
+ * its waiters "1: -> FLOCK ...".  Devices in hex, inode in decimal.  The
+ * pid is who took the lock (-1 for an OFD lock); the holders now are the
+ * fds that still refer to it.
+ */
+static void
+holders_lock(struct wf_snap *s, const struct wt *w)
+{
+	char *line, *save = NULL, *copy, cls[16], type[16], end[24], detail[64];
+	unsigned maj, min;
+	unsigned long long ino, start;
+	struct hd *h;
+	int pid, waiter, n, fds_done = 0;
+
+	if (s->locks == NULL) {
+		s->locks = xmalloc(1 << 20);
+		if (wf_slurp("/proc/locks", s->locks, 1 << 20) < 0)
+			s->locks[0] = '\0';
+	}
+	copy = xstrdup(s->locks);
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		waiter = strstr(line, "->") != NULL;
+		if ((line = strchr(line, ':')) == NULL)
+			continue;
+		line++;
+		if (waiter)
+			line = strstr(line, "->") + 2;
+		n = sscanf(line, " %15s %*s %15s %d %x:%x:%llu %llu %23s", cls,
+		    type, &pid, &maj, &min, &ino, &start, end);
+		if (n != 8 || ino != w->o.ino ||
+		    ((uint64_t)maj << 32 | min) != w->o.dev)
+			continue;
+		snprintf(detail, sizeof(detail), "%s %s %llu-%s", cls, type,
+		    start, end);
+		if (waiter) {
+			if (pid > 0)
+				snprintf(add_holder(s, w->o.key,
+				    WR_LOCK_WAITER, pid, 0, NO_FD)->detail,
+				    sizeof(h->detail), "%s", detail);
+			continue;
+		}
+		if (strcmp(cls, "POSIX") != 0 && !fds_done++ &&
+		    holders_fdlock(s, w, cls, detail) > 0)
+			continue;
+		/* A POSIX lock is its process's, whatever fd took it. */
+		if (pid > 0) {
+			h = add_holder(s, w->o.key, WR_LOCK_HOLDER, pid, 0,
+			    NO_FD);
+			snprintf(h->detail, sizeof(h->detail), "%s", detail);
+		}
+	}
+	free(copy);
+}
+
+/* A FIFO's (or file's) other openers, by the path and then the inode. */
+static void
+holders_path(struct wf_snap *s, const struct wt *w)
+{
+	struct want *x = wf_wanted(s, w->o.path);
+	char info[4096];
+	size_t i;
+	int rel;
+
+	for (i = 0; x != NULL && i < x->n; i++)
+		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
+		    sizeof(info)) == 0 && same_file(s, x->refs[i].pid, info,
+		    &w->o) && (rel = access_rel(info)) >= 0)
+			add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
+			    x->refs[i].fd);
+}
+
+static void
+holders_child(struct wf_snap *s, const struct wt *w)
+{
+	struct thr *t = &s->thr[w->thr];
+	struct proc *p, *tmp;
+	struct hd *h;
+
+	HASH_ITER(hh, s->procs, p, tmp) {
+		if (p->ppid != t->pid)
+			continue;
+		if ((w->o.which == 'p' && p->pid != (int)w->o.id) ||
+		    (w->o.which == 'g' && p->pgrp != (int)w->o.id))
+			continue;
+		h = add_holder(s, w->o.key, WR_CHILD, p->pid, 0, NO_FD);
+		h->detail[0] = p->state;
+	}
+}
+
+/*
+ * A futex has no holder the kernel knows, except a PI lock's word, which
+ * holds its owner's tid.  A glibc mutex (the wait for value 2, "locked,
+ * contended") keeps its owner's tid after the word, in __owner: read, and
+ * believed only if that thread is one of the process's.
+ */
+#define FUTEX_TID_MASK	0x3fffffff
+#define GLIBC_OWNER_OFF	8
+
+static void
+holders_futex(struct wf_snap *s, const struct wt *w)
+{
+	struct thr *t = &s->thr[w->thr];
+	int cmd = FUTEX_CMD((int)t->a[1]), word, owner;
+	char path[64];
+	struct hd *h;
+	const char *how;
+
+	if (cmd == F_LOCK_PI || cmd == F_LOCK_PI2) {
+		if (wf_peek(t->pid, w->o.ino, &word, sizeof(word)) == -1)
+			return;
+		owner = word & FUTEX_TID_MASK;
+		how = "pi";
+	} else if ((cmd == F_WAIT || cmd == F_WAIT_BITSET) && w->o.id == 2) {
+		if (wf_peek(t->pid, w->o.ino + GLIBC_OWNER_OFF, &owner,
+		    sizeof(owner)) == -1)
+			return;
+		how = "mutex";
+	} else
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, owner);
+	if (owner <= 0 || owner == t->tid || access(path, F_OK) == -1)
+		return;
+	h = add_holder(s, w->o.key, WR_OWNER, t->pid, owner, NO_FD);
+	snprintf(h->detail, sizeof(h->detail), "%s", how);
+}
+
+static int
+done(struct wf_snap *s, const char *key)
+{
+	struct done *d;
+
+	HASH_FIND_STR(s->done, key, d);
+	if (d != NULL)
+		return 1;
+	d = xcalloc(1, sizeof(*d));
+	snprintf(d->key, sizeof(d->key), "%s", key);
+	HASH_ADD_STR(s->done, key, d);
+	return 0;
+}
+
+void
+wf_find_holders(struct wf_snap *s)
+{
+	struct wt *w;
+	size_t i;
+
+	for (i = 0; i < s->nw; i++) {
+		w = &s->w[i];
+		if (w->o.key[0] == '\0' || done(s, w->o.key))
+			continue;
+		switch (w->o.type) {
+		case OT_PIPE:
+			holders_pipe(s, w);
+			break;
+		case OT_SOCKET:
+			holders_socket(s, w);
+			break;
+		case OT_EVENTFD:
+			holders_eventfd(s, w);
+			break;
+		case OT_PATH:
+			if (w->mode == WM_LOCK)
+				holders_lock(s, w);
+			else if (w->mode != WM_NONE)
+				holders_path(s, w);
+			break;
+		case OT_CHILD:
+			holders_child(s, w);
+			break;
+		case OT_FUTEX:
+			holders_futex(s, w);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
