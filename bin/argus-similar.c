@@ -146,7 +146,7 @@ take_record(void *arg, const struct record *rec)
 		history_vertex(&v);
 	else if (link_parse(rec, &l))
 		history_link(&l);
-	else if (strcmp(rec->f[COL_KIND], "stack") == 0)
+	else if (strcmp(rec->f[COL_KIND], KIND_STACK) == 0)
 		history_stack(rec);
 	else if (spin_parse(rec, &s)) {
 		spins = xrealloc(spins, (nspins + 1) * sizeof(*spins));

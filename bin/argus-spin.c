@@ -71,12 +71,12 @@ see_record(struct target *tg, const struct record *rec)
 		history_vertex(tg, &v);
 	else if (link_parse(rec, &l))
 		history_link(&l);
-	else if (strcmp(rec->f[COL_KIND], "task") == 0) {
+	else if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (record_u64_opt(rec, COL_TID, &tid)) {
 			record_u64_opt(rec, COL_PID, &pid);
 			history_name(tg, pid, tid, record_str(rec, COL_FIRST_OWN));
 		}
-	} else if (strcmp(rec->f[COL_KIND], "meta") == 0) {
+	} else if (strcmp(rec->f[COL_KIND], KIND_META) == 0) {
 		target_meta(tg, rec);
 		wall_learn(rec);	/* --at may be a clock time */
 	}

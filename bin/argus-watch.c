@@ -66,7 +66,7 @@ static void
 emit(struct writer *out, const struct hit *h, uint64_t addr, uint64_t value,
     const char *symbol)
 {
-	writer_begin(out, "event");
+	writer_begin(out, KIND_EVENT);
 	writer_u64(out, h->time);
 	writer_u64(out, h->pid);
 	writer_u64(out, h->tid);

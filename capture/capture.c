@@ -146,7 +146,7 @@ report_lost(struct writer *w)
 		total += st.lost[cpu];
 		if (st.lost[cpu] <= reported[cpu])
 			continue;
-		writer_begin(w, "lost");
+		writer_begin(w, KIND_LOST);
 		writer_u64(w, emit_last_time() > t_start ? emit_last_time() :
 		    t_start);
 		writer_empty(w);
@@ -620,7 +620,7 @@ finish(const struct capture_opts *o)
 	}
 	meta_u64(out_writer(), t, "end", now_ns());
 	meta_u64(out_writer(), t, "events", emit_count());
-	meta_u64(out_writer(), t, "lost", lost);
+	meta_u64(out_writer(), t, META_LOST, lost);
 	if (snap != NULL) {
 		meta_u64(out_writer(), t, "snapshot_waits", ws.waits);
 		meta_u64(out_writer(), t, "snapshot_holders", ws.holders);

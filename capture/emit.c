@@ -370,7 +370,7 @@ stack(struct writer *w, uint64_t ts, int tid, enum dwstack_kind kind)
 
 	if ((n = dwstack_unwind(ts, tid, tgid, kind, pcs)) == 0)
 		return;
-	writer_begin(w, "stack");
+	writer_begin(w, KIND_STACK);
 	writer_u64(w, ts);
 	col_pid(w, tid);
 	writer_u64(w, tid);
@@ -609,7 +609,7 @@ task_record(struct writer *w, uint64_t ts, int tid, const struct task *t)
 {
 	int tgid;
 
-	writer_begin(w, "task");
+	writer_begin(w, KIND_TASK);
 	writer_u64(w, ts);
 	if ((tgid = task_tgid(tid)) > 0)
 		writer_u64(w, tgid);
@@ -639,7 +639,7 @@ record(struct writer *w, int e, int cpu, uint64_t ts, const char *d,
 {
 	static const char ctx_t[] = "-";
 
-	writer_begin(w, "event");
+	writer_begin(w, KIND_EVENT);
 	writer_u64(w, ts);
 	col_pid(w, tid);
 	writer_u64(w, tid);
@@ -742,7 +742,7 @@ user_record(struct writer *w, const struct ubuf_event *e, int pid,
 {
 	int i;
 
-	writer_begin(w, "event");
+	writer_begin(w, KIND_EVENT);
 	writer_u64(w, e->ts);
 	writer_u64(w, pid);
 	writer_u64(w, e->tid);

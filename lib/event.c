@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "event.h"
-#include "hosts.h"
+#include "hostnames.h"
 #include "ksym.h"
 #include "show.h"
 #include "util.h"
@@ -165,8 +165,8 @@ event_parse(const struct record *rec, struct event *ev)
 
 	if (rec->comment)
 		return 0;
-	if (strcmp(rec->f[COL_KIND], "event") != 0) {
-		if (strcmp(rec->f[COL_KIND], "meta") == 0)
+	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0) {
+		if (strcmp(rec->f[COL_KIND], KIND_META) == 0)
 			note_meta(rec);
 		else
 			ksym_learn(rec);
@@ -308,7 +308,7 @@ event_func_column(const struct record *rec)
 	size_t i;
 
 	if (rec->comment || rec->nf <= EC_ARG + 1 ||
-	    strcmp(rec->f[COL_KIND], "event") != 0)
+	    strcmp(rec->f[COL_KIND], KIND_EVENT) != 0)
 		return 0;
 	for (i = 0; i < ARRAY_LEN(types); i++)
 		if (strcmp(rec->f[EC_TYPE], etype_name(types[i])) == 0)

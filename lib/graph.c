@@ -208,7 +208,7 @@ begin(struct writer *w, const char *kind, uint64_t time, uint32_t pid,
 int
 vertex_parse(const struct record *rec, struct vertex_rec *v)
 {
-	if (!is_kind(rec, "vertex"))
+	if (!is_kind(rec, KIND_VERTEX))
 		return 0;
 	if (!thread_of(rec, &v->pid, &v->tid))
 		bad(rec, "%s", "no thread");
@@ -232,7 +232,7 @@ vertex_parse(const struct record *rec, struct vertex_rec *v)
 void
 vertex_write(struct writer *w, const struct vertex_rec *v)
 {
-	begin(w, "vertex", v->end, v->pid, v->tid);
+	begin(w, KIND_VERTEX, v->end, v->pid, v->tid);
 	writer_u64(w, v->id);
 	writer_u64(w, v->begin);
 	writer_u64(w, v->end);
@@ -260,7 +260,7 @@ strength(const struct record *rec, size_t col)
 int
 link_parse(const struct record *rec, struct link_rec *l)
 {
-	if (!is_kind(rec, "link"))
+	if (!is_kind(rec, KIND_LINK))
 		return 0;
 	l->time = rec->time;
 	thread_of(rec, &l->pid, &l->tid);
@@ -280,7 +280,7 @@ link_parse(const struct record *rec, struct link_rec *l)
 void
 link_write(struct writer *w, const struct link_rec *l)
 {
-	begin(w, "link", l->time, l->pid, l->tid);
+	begin(w, KIND_LINK, l->time, l->pid, l->tid);
 	writer_u64(w, l->from);
 	writer_u64(w, l->to);
 	writer_str(w, l->weak ? "weak" : "strong");
@@ -305,7 +305,7 @@ class_col(const struct record *rec, size_t col)
 int
 spin_parse(const struct record *rec, struct spin_rec *s)
 {
-	if (!is_kind(rec, "spin"))
+	if (!is_kind(rec, KIND_SPIN))
 		return 0;
 	s->time = rec->time;
 	thread_of(rec, &s->pid, &s->tid);
@@ -328,7 +328,7 @@ spin_parse(const struct record *rec, struct spin_rec *s)
 void
 spin_write(struct writer *w, const struct spin_rec *s)
 {
-	begin(w, "spin", s->time, s->pid, s->tid);
+	begin(w, KIND_SPIN, s->time, s->pid, s->tid);
 	writer_u64(w, s->vertex);
 	writer_str(w, s->class->name);
 	writer_u64(w, s->begin);
@@ -348,7 +348,7 @@ baseline_parse(const struct record *rec, struct baseline_rec *b)
 	const char *s;
 	char *end;
 
-	if (!is_kind(rec, "baseline"))
+	if (!is_kind(rec, KIND_BASELINE))
 		return 0;
 	b->time = rec->time;
 	thread_of(rec, &b->pid, &b->tid);
@@ -370,7 +370,7 @@ baseline_write(struct writer *w, const struct baseline_rec *b)
 	char score[16];
 
 	snprintf(score, sizeof(score), "%.3f", b->score);
-	begin(w, "baseline", b->time, b->pid, b->tid);
+	begin(w, KIND_BASELINE, b->time, b->pid, b->tid);
 	writer_u64(w, b->spin_vertex);
 	writer_u64(w, b->vertex);
 	writer_u64(w, b->rank);
@@ -383,7 +383,7 @@ baseline_write(struct writer *w, const struct baseline_rec *b)
 void
 step_write(struct writer *w, const struct step_rec *s)
 {
-	begin(w, "step", s->time, s->pid, s->tid);
+	begin(w, KIND_STEP, s->time, s->pid, s->tid);
 	writer_u64(w, s->path);
 	writer_u64(w, s->n);
 	writer_u64(w, s->vertex);
@@ -411,7 +411,7 @@ root_parse(const struct record *rec, struct root_rec *r)
 	const char *kind;
 	size_t k;
 
-	if (!is_kind(rec, "root"))
+	if (!is_kind(rec, KIND_ROOT))
 		return 0;
 	r->time = rec->time;
 	thread_of(rec, &r->pid, &r->tid);
@@ -436,7 +436,7 @@ root_parse(const struct record *rec, struct root_rec *r)
 void
 root_write(struct writer *w, const struct root_rec *r)
 {
-	begin(w, "root", r->time, r->pid, r->tid);
+	begin(w, KIND_ROOT, r->time, r->pid, r->tid);
 	writer_u64(w, r->vertex);
 	writer_str(w, root_kind_name(r->kind));
 	writer_u64(w, r->depth);
@@ -452,7 +452,7 @@ root_write(struct writer *w, const struct root_rec *r)
 void
 summary_begin(struct writer *w, uint64_t time, const char *program)
 {
-	writer_begin(w, "summary");
+	writer_begin(w, KIND_SUMMARY);
 	writer_time(w, time);
 	writer_empty(w);
 	writer_empty(w);
@@ -476,7 +476,7 @@ meta_write(struct writer *w, uint64_t time, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	writer_begin(w, "meta");
+	writer_begin(w, KIND_META);
 	writer_time(w, time);
 	writer_empty(w);
 	writer_empty(w);
@@ -494,25 +494,25 @@ meta_u64(struct writer *w, uint64_t time, const char *key, uint64_t v)
 static const struct {
 	const char	*kind, *cols;
 } kinds[] = {
-	{ "meta",	"KEY,VALUE" },
-	{ "task",	"COMM" },
-	{ "event",	"VERTEX,CPU,TYPE,CTX,ARG..." },
-	{ "lost",	"CPU,COUNT" },
-	{ "stack",	"FRAME..." },
-	{ "boundary",	"REASON" },
-	{ "cull",	"END,REASON" },
-	{ "vertex",	"ID,BEGIN,END,ONCPU,EVENTS,BEGAN_BY,ENDED_BY,WAIT,COMM" },
-	{ "link",	"FROM,TO,STRENGTH,RULE,FROM_TIME,FROM_PID,FROM_TID,LABEL" },
-	{ "spin",	"VERTEX,CLASS,BEGIN,END,ONCPU,WAITS,ENDED,WAKER,"
+	{ KIND_META,	"KEY,VALUE" },
+	{ KIND_TASK,	"COMM" },
+	{ KIND_EVENT,	"VERTEX,CPU,TYPE,CTX,ARG..." },
+	{ KIND_LOST,	"CPU,COUNT" },
+	{ KIND_STACK,	"FRAME..." },
+	{ KIND_BOUNDARY,	"REASON" },
+	{ KIND_CULL,	"END,REASON" },
+	{ KIND_VERTEX,	"ID,BEGIN,END,ONCPU,EVENTS,BEGAN_BY,ENDED_BY,WAIT,COMM" },
+	{ KIND_LINK,	"FROM,TO,STRENGTH,RULE,FROM_TIME,FROM_PID,FROM_TID,LABEL" },
+	{ KIND_SPIN,	"VERTEX,CLASS,BEGIN,END,ONCPU,WAITS,ENDED,WAKER,"
 			"LAST_VERTEX,COMM" },
-	{ "baseline",	"SPIN_VERTEX,VERTEX,RANK,SCORE,WAKER,REASON" },
-	{ "step",	"PATH,N,VERTEX,NEXT,RULE,STRENGTH,HOW" },
-	{ "root",	"VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION" },
-	{ "wait",	"STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,"
+	{ KIND_BASELINE,	"SPIN_VERTEX,VERTEX,RANK,SCORE,WAKER,REASON" },
+	{ KIND_STEP,	"PATH,N,VERTEX,NEXT,RULE,STRENGTH,HOW" },
+	{ KIND_ROOT,	"VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION" },
+	{ KIND_WAIT,	"STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,"
 			"VIA,WCHAN,COMM,ARG..." },
-	{ "holder",	"OBJECT,RELATION,FD,THROUGH,DETAIL,COMM" },
-	{ "sock",	"OBJECT,FD,PROTO,LOCAL,REMOTE,STATE,COMM" },
-	{ "summary",	"PROGRAM,KEY,VALUE..." },
+	{ KIND_HOLDER,	"OBJECT,RELATION,FD,THROUGH,DETAIL,COMM" },
+	{ KIND_SOCK,	"OBJECT,FD,PROTO,LOCAL,REMOTE,STATE,COMM" },
+	{ KIND_SUMMARY,	"PROGRAM,KEY,VALUE..." },
 	{ KSYM_KIND,	"ADDRESS,NAME" },
 };
 
@@ -547,7 +547,7 @@ wall_learn(const struct record *rec)
 	long long off;
 
 	if (rec->comment || rec->nf <= COL_FIRST_OWN + 1 ||
-	    strcmp(rec->f[COL_KIND], "meta") != 0 ||
+	    strcmp(rec->f[COL_KIND], KIND_META) != 0 ||
 	    strcmp(rec->f[COL_FIRST_OWN], META_WALLCLOCK) != 0)
 		return;
 	v = rec->f[COL_FIRST_OWN + 1];
@@ -615,7 +615,7 @@ int
 meta_is(const struct record *rec, const char *key)
 {
 	return !rec->comment && rec->nf > COL_FIRST_OWN + 1 &&
-	    strcmp(rec->f[COL_KIND], "meta") == 0 &&
+	    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
 	    strcmp(rec->f[COL_FIRST_OWN], key) == 0;
 }
 
@@ -623,6 +623,6 @@ int
 summary_of(const struct record *rec, const char *program)
 {
 	return !rec->comment && rec->nf > COL_FIRST_OWN &&
-	    strcmp(rec->f[COL_KIND], "summary") == 0 &&
+	    strcmp(rec->f[COL_KIND], KIND_SUMMARY) == 0 &&
 	    strcmp(rec->f[COL_FIRST_OWN], program) == 0;
 }

@@ -242,6 +242,8 @@ const char *kind_columns(const char *kind);
 #define META_WALLCLOCK	"wallclock"
 /* argus-spin's: the moment it took, "now|mark|at NS" or "every" (none). */
 #define META_MOMENT	"moment"
+/* Events the kernel dropped (or a source said it lost), in all. */
+#define META_LOST	"lost"
 int	 meta_is(const struct record *, const char *key);	/* meta KEY,... */
 void	 meta_wallclock(struct writer *, uint64_t time);
 void	 wall_learn(const struct record *);

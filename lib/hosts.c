@@ -113,7 +113,7 @@ identify(struct hfile *f)
 	while (reader_next(r, &rec)) {
 		if (rec.comment)
 			continue;
-		if (strcmp(rec.f[COL_KIND], "meta") != 0)
+		if (strcmp(rec.f[COL_KIND], KIND_META) != 0)
 			break;
 		k = record_str(&rec, COL_FIRST_OWN);
 		if (strcmp(k, "hostname") == 0 && f->name == NULL)
@@ -204,7 +204,7 @@ exchanges(struct hfile *f)
 	char key[128];
 
 	while (reader_next(r, &rec)) {
-		if (!rec.comment && strcmp(rec.f[COL_KIND], "sock") == 0) {
+		if (!rec.comment && strcmp(rec.f[COL_KIND], KIND_SOCK) == 0) {
 			snapshot_sock(f, &rec);
 			continue;
 		}
@@ -604,7 +604,7 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 	const char *kind = rec->f[COL_KIND], *v;
 	enum etype t = E_OTHER;
 	size_t i, a;
-	int isev = strcmp(kind, "event") == 0;
+	int isev = strcmp(kind, KIND_EVENT) == 0;
 
 	if (isev && rec->nf > EC_TYPE)
 		t = etype_of(rec->f[EC_TYPE]);
@@ -618,7 +618,7 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			v = id(v, base);
 		else if (isev && i == EC_CPU)
 			v = cpu(v, cpubase);
-		else if (strcmp(kind, "lost") == 0 && i == COL_FIRST_OWN)
+		else if (strcmp(kind, KIND_LOST) == 0 && i == LOST_CPU)
 			v = cpu(v, cpubase);
 		else if (isev && i >= EC_ARG) {
 			switch (t) {
@@ -655,7 +655,7 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			default:
 				break;
 			}
-		} else if (strcmp(kind, "meta") == 0 &&
+		} else if (strcmp(kind, KIND_META) == 0 &&
 		    i == COL_FIRST_OWN + 1) {
 			const char *k = rec->f[COL_FIRST_OWN];
 
@@ -665,13 +665,13 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 				v = when(v, -theta);
 			else if (strcmp(k, "cpus") == 0)
 				v = num(cpubase + cpustride);
-		} else if (strcmp(kind, "wait") == 0) {
+		} else if (strcmp(kind, KIND_WAIT) == 0) {
 			if (i == COL_FIRST_OWN + 4)
 				v = object(v, base);
 			else if (i == COL_FIRST_OWN + 7 ||
 			    i == COL_FIRST_OWN + 8)
 				v = when(v, theta);
-		} else if (strcmp(kind, "holder") == 0 &&
+		} else if (strcmp(kind, KIND_HOLDER) == 0 &&
 		    (i == COL_FIRST_OWN || i == COL_FIRST_OWN + 3))
 			v = object(v, base);
 		writer_str(w, v);
@@ -695,7 +695,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 	uint32_t base;
 	int i;
 
-	if (rec->comment || strcmp(rec->f[COL_KIND], "wait") != 0)
+	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_WAIT) != 0)
 		return;
 	snprintf(key, sizeof(key), "%s/%s", record_str(rec, COL_TIME),
 	    record_str(rec, COL_FIRST_OWN + 4));
@@ -711,7 +711,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 		return;
 	i--;
 	base = (uint32_t)h->f[i].host * HOST_PID_STRIDE;
-	writer_begin(w, "holder");
+	writer_begin(w, KIND_HOLDER);
 	writer_str(w, when(record_str(rec, COL_TIME), h->theta[f->host]));
 	writer_u64(w, peer->pid + base);
 	writer_empty(w);
@@ -758,7 +758,7 @@ hosts_merge(struct hosts *h, struct writer *w)
 	for (k = 0; k < h->nh; k++) {
 		for (i = 0; h->f[i].host != k; i++)
 			;
-		writer_begin(w, "meta");
+		writer_begin(w, KIND_META);
 		writer_empty(w);
 		writer_empty(w);
 		writer_empty(w);
@@ -800,52 +800,4 @@ hosts_merge(struct hosts *h, struct writer *w)
 	for (i = 0; i < h->nf; i++)
 		reader_close(in[i].r);
 	free(in);
-}
-
-static char	**names;
-static uint64_t	 *cpubases;
-static size_t	  nnames;
-
-void
-host_learn(const struct record *rec)
-{
-	uint64_t k;
-
-	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &k) || k > 4096)
-		return;
-	if (k >= nnames) {
-		names = xrealloc(names, (k + 1) * sizeof(*names));
-		memset(names + nnames, 0, (k + 1 - nnames) * sizeof(*names));
-		cpubases = xrealloc(cpubases, (k + 1) * sizeof(*cpubases));
-		memset(cpubases + nnames, 0, (k + 1 - nnames) *
-		    sizeof(*cpubases));
-		nnames = k + 1;
-	}
-	if (names[k] == NULL) {
-		names[k] = xstrdup(record_str(rec, COL_FIRST_OWN + 2));
-		record_u64_opt(rec, COL_FIRST_OWN + 6, &cpubases[k]);
-	}
-}
-
-int
-host_of_cpu(uint32_t cpu)
-{
-	size_t k;
-
-	for (k = nnames; k-- > 1; )
-		if (names[k] != NULL && cpubases[k] > 0 && cpu >= cpubases[k])
-			return k;
-	return 0;
-}
-
-int
-host_count(void)
-{
-	return nnames ? (int)nnames : 1;
-}
-
-const char *
-host_name(uint32_t id)
-{
-	return HOST_OF(id) < nnames ? names[HOST_OF(id)] : NULL;
 }

@@ -10,13 +10,8 @@
 
 #include <stdint.h>
 
+#include "hostnames.h"
 #include "stream.h"
-
-#define HOST_PID_STRIDE	10000000u	/* above the kernel's PID_MAX_LIMIT */
-#define META_HOST	"host"
-
-/* The host (0 first) a PID or TID of a merged stream is of. */
-#define HOST_OF(id)	((id) / HOST_PID_STRIDE)
 
 /*
  * After meta hostname, what else says which host a stream is of: the
@@ -36,13 +31,5 @@ struct hosts	*hosts_plan(char **paths, int npaths, int require);
 void		 hosts_merge(struct hosts *, struct writer *);
 void		 hosts_free(struct hosts *);
 
-/*
- * A merged stream's hosts by their meta host records (event_parse learns
- * them): the name of the host of a PID or TID, NULL in a stream of one.
- */
-void		 host_learn(const struct record *);
-const char	*host_name(uint32_t id);
-int		 host_of_cpu(uint32_t cpu);	/* 0 in a stream of one */
-int		 host_count(void);
 
 #endif

@@ -164,7 +164,7 @@
  * number (the kernel wrote 0x1000, libktrace writes 0x55aa0300); its
  * payload starts with the fixed fields below, then sub-chunks.  An events
  * chunk's payload starts with an 8-byte timestamp, which newer kernels
- * leave out of the length (see kdebug.c).
+ * leave out of the length (see bin/import/kdebug_file.c).
  */
 #define KD_V3_KERNEL_MAGIC	0x00001000u
 #define KD_V3_MAGIC		0x55aa0300u

@@ -102,13 +102,13 @@ names_learn(struct names *ns, const struct record *rec)
 
 	if (rec->comment || rec->nf <= COL_FIRST_OWN)
 		return 0;
-	if (strcmp(rec->f[COL_KIND], "task") == 0) {
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid) || tid > UINT32_MAX)
 			return 0;
 		names_set(ns, tid, rec->time, rec->f[COL_FIRST_OWN]);
 		return 1;
 	}
-	if (strcmp(rec->f[COL_KIND], "event") != 0 || rec->nf <= EC_TYPE)
+	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 || rec->nf <= EC_TYPE)
 		return 0;
 	switch (etype_of(rec->f[EC_TYPE])) {
 	case E_FORK:

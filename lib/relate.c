@@ -408,7 +408,7 @@ relate_see(struct relate *r, const struct record *rec)
 		see_event(r, &ev);
 		return;
 	}
-	if (strcmp(rec->f[COL_KIND], "task") == 0) {
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (record_u64_opt(rec, COL_TID, &tid) && tid <= UINT32_MAX &&
 		    tid != 0)
 			name(thread(r, tid, record_pid(rec, COL_PID)),
@@ -809,9 +809,9 @@ relate_keep(const struct record *rec, const uint8_t *set, uint64_t limit)
 		return 1;
 	if (tid < limit && (set[tid / 8] & 1 << tid % 8))
 		return 1;
-	if (strcmp(rec->f[COL_KIND], "task") == 0)
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)
 		return 1;
-	if (strcmp(rec->f[COL_KIND], "event") != 0 || rec->nf <= EC_CTX)
+	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 || rec->nf <= EC_CTX)
 		return 0;
 	if (rec->f[EC_CTX][0] != '-')
 		return 1;

@@ -17,6 +17,30 @@
 /* Columns every record kind shares: KIND,TIME,PID,TID,... */
 enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 
+/*
+ * The KINDs of records, named so and never spelt out (lib/graph.c's
+ * kinds[] gives each one's columns).
+ */
+#define KIND_META	"meta"
+#define KIND_TASK	"task"
+#define KIND_EVENT	"event"
+#define KIND_LOST	"lost"
+#define KIND_STACK	"stack"
+#define KIND_WAIT	"wait"		/* lib/waits.h: the wait-for snapshot */
+#define KIND_HOLDER	"holder"
+#define KIND_SOCK	"sock"
+#define KIND_BOUNDARY	"boundary"	/* argus-segment's hints */
+#define KIND_CULL	"cull"
+#define KIND_VERTEX	"vertex"	/* lib/graph.h: the graph */
+#define KIND_LINK	"link"
+#define KIND_SPIN	"spin"
+#define KIND_BASELINE	"baseline"
+#define KIND_STEP	"step"
+#define KIND_ROOT	"root"
+#define KIND_SUMMARY	"summary"
+/* A lost record's own columns: the CPU, and how many events it lost. */
+enum { LOST_CPU = COL_FIRST_OWN, LOST_COUNT };
+
 #define NO_TIME		UINT64_MAX
 
 /* A flight recorder's files: RING_PREFIX, a sequence number, RING_SUFFIX. */

@@ -122,7 +122,7 @@ common(const struct record *rec, uint64_t *time, uint32_t *pid,
 int
 wait_parse(const struct record *rec, struct wait_rec *w)
 {
-	if (rec->comment || strcmp(rec->f[COL_KIND], "wait") != 0)
+	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_WAIT) != 0)
 		return 0;
 	if (rec->nf < WC_ARG)
 		bad(rec, "too few columns", "");
@@ -148,7 +148,7 @@ wait_parse(const struct record *rec, struct wait_rec *w)
 int
 holder_parse(const struct record *rec, struct holder_rec *h)
 {
-	if (rec->comment || strcmp(rec->f[COL_KIND], "holder") != 0)
+	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_HOLDER) != 0)
 		return 0;
 	if (rec->nf <= HC_COMM)
 		bad(rec, "too few columns", "");
@@ -188,7 +188,7 @@ wait_write(struct writer *wr, const struct wait_rec *w)
 {
 	int i;
 
-	writer_begin(wr, "wait");
+	writer_begin(wr, KIND_WAIT);
 	writer_time(wr, w->time);
 	writer_u64(wr, w->pid);
 	writer_u64(wr, w->tid);
@@ -212,7 +212,7 @@ wait_write(struct writer *wr, const struct wait_rec *w)
 void
 holder_write(struct writer *wr, const struct holder_rec *h)
 {
-	writer_begin(wr, "holder");
+	writer_begin(wr, KIND_HOLDER);
 	writer_time(wr, h->time);
 	writer_u64(wr, h->pid);
 	if (h->tid == 0)
@@ -231,7 +231,7 @@ holder_write(struct writer *wr, const struct holder_rec *h)
 void
 sock_write(struct writer *wr, const struct sock_rec *s)
 {
-	writer_begin(wr, "sock");
+	writer_begin(wr, KIND_SOCK);
 	writer_time(wr, s->time);
 	writer_u64(wr, s->pid);
 	writer_empty(wr);
@@ -250,7 +250,7 @@ sock_parse(const struct record *rec, struct sock_rec *s)
 {
 	uint64_t fd;
 
-	if (rec->comment || strcmp(rec->f[COL_KIND], "sock") != 0)
+	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_SOCK) != 0)
 		return 0;
 	s->time = rec->time;
 	s->pid = record_pid(rec, COL_PID);

@@ -58,7 +58,7 @@ introduce_tid(struct writer *out, const struct record *rec, uint64_t tid,
 	HASH_FIND(hh, early, &tid, sizeof(tid), e);
 	if (e == NULL)
 		return;
-	if (strcmp(rec->f[COL_KIND], "task") != 0 && rec->time != NO_TIME) {
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) != 0 && rec->time != NO_TIME) {
 		memset(&r, 0, sizeof(r));
 		r.f = e->f;
 		r.nf = e->nf;
@@ -85,7 +85,7 @@ introduce(struct writer *out, const struct record *rec, size_t width,
 	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
 		return;
 	introduce_tid(out, rec, tid, width, wall);
-	if (strcmp(rec->f[COL_KIND], "event") == 0 && event_parse(rec, &ev) &&
+	if (strcmp(rec->f[COL_KIND], KIND_EVENT) == 0 && event_parse(rec, &ev) &&
 	    event_other_tid(&ev) != 0)
 		introduce_tid(out, rec, event_other_tid(&ev), width, wall);
 }

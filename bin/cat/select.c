@@ -66,9 +66,9 @@ learn_name(struct select *sel, const struct record *rec)
 	size_t i;
 
 	/* Read as text: argus-cat passes on what it does not check. */
-	type = strcmp(rec->f[COL_KIND], "event") == 0 && rec->nf > EC_TYPE ?
+	type = strcmp(rec->f[COL_KIND], KIND_EVENT) == 0 && rec->nf > EC_TYPE ?
 	    rec->f[EC_TYPE] : "";
-	if (strcmp(rec->f[COL_KIND], "task") == 0) {
+	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid))
 			return;
 		name = record_str(rec, COL_FIRST_OWN);
@@ -144,10 +144,10 @@ selected(struct select *sel, const struct record *rec)
 	 * needs, and which follows the capture's first meta records).
 	 */
 	if ((sel->since.set || sel->until.set) &&
-	    strcmp(rec->f[COL_KIND], "meta") == 0)
+	    strcmp(rec->f[COL_KIND], KIND_META) == 0)
 		return 1;
 	if (sel->since.set && rec->time < when_resolve(&sel->since, sel->first)) {
-		if (strcmp(rec->f[COL_KIND], "task") == 0)
+		if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)
 			early_keep(rec);
 		return 0;
 	}

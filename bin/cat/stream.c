@@ -79,7 +79,7 @@ put(struct writer *out, const struct record *rec, size_t width, int wall,
 		return;
 	/* The capture's first facts come before its anchor: left as they are. */
 	if (wall && rec->time != NO_TIME && !(!wall_set && !rec->comment &&
-	    strcmp(rec->f[COL_KIND], "meta") == 0)) {
+	    strcmp(rec->f[COL_KIND], KIND_META) == 0)) {
 		if (!wall_set)
 			diex(EX_DATAERR, "%s:%lu: --wall: no wall-clock anchor "
 			    "(meta wallclock) before this record", rec->file,

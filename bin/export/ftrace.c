@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "ksym.h"
 #include "show.h"
 
 static int		 header_done;
@@ -161,59 +162,280 @@ timer_flags(FILE *o, uint64_t f)
 		fprintf(o, "%sI", sep);
 }
 
-/* MAJOR:MINOR, as the record has it, to the kernel's MAJOR,MINOR. */
+/*
+ * MAJOR:MINOR, as the record has it, to the kernel's MAJOR,MINOR (the
+ * block events') or 0xMAJOR:0xMINOR (the file locks').
+ */
 static void
-dev(FILE *o, const char *s)
+dev(FILE *o, const char *s, const char *fmt)
 {
-	fprintf(o, "%u,%u", (unsigned)strtoul(s, NULL, 10),
+	fprintf(o, fmt, (unsigned)strtoul(s, NULL, 10),
 	    strchr(s, ':') ? (unsigned)strtoul(strchr(s, ':') + 1, NULL, 10) : 0);
 }
 
-/*
- * A file lock event (DEV,INODE,LOCK,FLAGS,START,END,LOCK_PID,OWNER,
- * BLOCKER,RET,FL) as the filelock tracepoints print it.
- */
+/* "FLOCK|SLEEP" as __print_flags names them: FL_FLOCK|FL_SLEEP. */
 static void
-filelock(FILE *o, const struct event *e)
+lock_flags(FILE *o, const char *fl)
 {
-	static const char *const tp[] = { "flock_lock_inode",
-	    "posix_lock_inode", "fcntl_setlk", "locks_remove_posix" };
-	static const char *const types[][2] = { { "read", "F_RDLCK" },
-	    { "write", "F_WRLCK" }, { "unlock", "F_UNLCK" } };
-	const char *dev = event_str(e, 0), *fl = event_str(e, 3), *p;
-	const char *type = event_str(e, 2);
+	const char *p;
 	char tok[32];
-	size_t i, n;
+	size_t n;
 
-	fprintf(o, "%s: fl=", tp[e->type - E_FLOCK_LOCK]);
-	ptr(o, e, 10);
-	fprintf(o, " dev=0x%x:0x%x ino=0x%" PRIx64 " fl_blocker=",
-	    (unsigned)strtoul(dev, NULL, 10), strchr(dev, ':') ?
-	    (unsigned)strtoul(strchr(dev, ':') + 1, NULL, 10) : 0,
-	    event_u64(e, 1));
-	ptr(o, e, 8);
-	fputs(" fl_owner=", o);
-	ptr(o, e, 7);
-	fprintf(o, " fl_pid=%" PRIu64 " fl_flags=", event_u64(e, 6));
-	/* "FLOCK|SLEEP" as __print_flags names them: FL_FLOCK|FL_SLEEP. */
 	for (p = fl; *p != '\0'; p += n + (p[n] == '|')) {
 		n = strcspn(p, "|");
 		snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
 		fprintf(o, "%sFL_%s%s", p == fl ? "" : "|", esc(tok, WORD),
 		    strcmp(tok, "OFD") == 0 ? "LCK" : "");
 	}
-	fputs(" fl_type=", o);
+}
+
+static void
+lock_type(FILE *o, const char *type)
+{
+	static const char *const types[][2] = { { "read", "F_RDLCK" },
+	    { "write", "F_WRLCK" }, { "unlock", "F_UNLCK" } };
+	size_t i;
+
 	for (i = 0; i < 3 && strcmp(type, types[i][0]) != 0; i++)
 		;
 	fputs(i < 3 ? types[i][1] : esc(type, WORD), o);
-	fprintf(o, " fl_start=%" PRId64 " fl_end=%" PRId64 " ret=%" PRId64,
-	    event_i64(e, 4), event_i64(e, 5), event_i64(e, 9));
+}
+
+/* The six registers of a sys_enter whose arguments start at column arg. */
+static void
+sys6(FILE *o, const struct event *e, int arg)
+{
+	static const char *const fmt[] = { "(%" PRIx64, ", %" PRIx64 };
+	int i, n = event_nargs(e) - arg;
+
+	for (i = 0; i < 6; i++)
+		fprintf(o, fmt[i > 0], i < n ? event_u64(e, arg + i) : 0);
+	fputc(')', o);
+}
+
+/* lib/ftrace.def, each FORMAT read once into the steps that print it. */
+enum conv {
+	C_TEXT, C_WORD, C_LINE, C_D, C_03D, C_U, C_X, C_P, C_PS, C_PST,
+	C_BOOL, C_HANDLED, C_STATE, C_HRMODE, C_TIMERFLAGS, C_DEV, C_LOCKDEV,
+	C_LOCKFLAGS, C_LOCKTYPE, C_SYS6, C_OPT, C_DIFF
+};
+
+static const char *const convs[] = {
+	[C_TEXT] = "", [C_WORD] = "w", [C_LINE] = "t", [C_D] = "d",
+	[C_03D] = "03d", [C_U] = "u", [C_X] = "x", [C_P] = "p", [C_PS] = "ps",
+	[C_PST] = "pst", [C_BOOL] = "bool", [C_HANDLED] = "handled",
+	[C_STATE] = "state", [C_HRMODE] = "hrmode",
+	[C_TIMERFLAGS] = "timerflags", [C_DEV] = "dev", [C_LOCKDEV] = "lockdev",
+	[C_LOCKFLAGS] = "lockflags", [C_LOCKTYPE] = "locktype",
+	[C_SYS6] = "sys6", [C_OPT] = "opt",
+};
+
+#define AT_TID		(-1)	/* @tid: the line's own thread */
+#define AT_COMM		(-2)	/* @comm: its name */
+
+struct step {
+	const char	*lit;		/* text before the value */
+	int		 litlen;
+	int		 col, col2;	/* col2: of C_DIFF */
+	enum conv	 conv;
+	int		 last;		/* no value: the text's end */
+};
+
+static const struct ftrace_fmt {
+	enum etype	 type;
+	const char	*name, *format;
+} ftrace_fmts[] = {
+#define FTRACE(id, name, format)	{ id, name, format },
+#include "ftrace.def"
+#undef FTRACE
+};
+
+static struct step	*steps[E_NTYPES];
+static const char	*step_names[E_NTYPES];
+
+static int
+fmt_col(enum etype t, const char *name, size_t len)
+{
+	char buf[32];
+	int c;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	if (strcmp(buf, "@tid") == 0)
+		return AT_TID;
+	if (strcmp(buf, "@comm") == 0)
+		return AT_COMM;
+	if ((c = edef_col(t, buf)) < 0 || edefs[t].col[c].name == NULL)
+		diex(EX_SOFTWARE, "lib/ftrace.def: %s: no column %s",
+		    etype_name(t), buf);
+	return c;
+}
+
+/* One FORMAT into its steps; a mistake in the table stops the program. */
+static void
+compile(const struct ftrace_fmt *f)
+{
+	const char *p = f->format, *b, *end, *pct, *minus;
+	struct step *s;
+	size_t n = 0, cap = 8, i;
+
+	s = xcalloc(cap, sizeof(*s));
+	for (;;) {
+		if (n + 1 >= cap)
+			s = xrealloc(s, (cap *= 2) * sizeof(*s));
+		memset(&s[n], 0, sizeof(s[n]));
+		s[n].lit = p;
+		if ((b = strchr(p, '{')) == NULL) {
+			s[n].litlen = strlen(p);
+			s[n++].last = 1;
+			break;
+		}
+		s[n].litlen = b - p;
+		if ((end = strchr(b, '}')) == NULL)
+			diex(EX_SOFTWARE, "lib/ftrace.def: %s: '{' without '}'",
+			    etype_name(f->type));
+		if ((pct = memchr(b, '%', end - b)) == NULL)
+			pct = end;
+		else {
+			for (i = 0; i < ARRAY_LEN(convs); i++)
+				if (convs[i] != NULL && *convs[i] != '\0' &&
+				    strlen(convs[i]) == (size_t)(end - pct - 1) &&
+				    strncmp(convs[i], pct + 1, end - pct - 1) == 0)
+					break;
+			if (i == ARRAY_LEN(convs))
+				diex(EX_SOFTWARE, "lib/ftrace.def: %s: no "
+				    "conversion %.*s", etype_name(f->type),
+				    (int)(end - pct - 1), pct + 1);
+			s[n].conv = i;
+		}
+		if ((minus = memchr(b, '-', pct - b)) != NULL) {
+			if (s[n].conv != C_D)
+				diex(EX_SOFTWARE, "lib/ftrace.def: %s: a "
+				    "difference is %%d", etype_name(f->type));
+			s[n].conv = C_DIFF;
+			s[n].col2 = fmt_col(f->type, minus + 1, pct - minus - 1);
+		} else
+			minus = pct;
+		s[n].col = fmt_col(f->type, b + 1, minus - b - 1);
+		/* @tid as it is, @comm maybe opt, opt only @comm. */
+		if ((s[n].col == AT_TID && s[n].conv != C_TEXT) ||
+		    (s[n].col == AT_COMM && s[n].conv != C_TEXT &&
+		    s[n].conv != C_OPT) ||
+		    (s[n].col != AT_COMM && s[n].conv == C_OPT))
+			diex(EX_SOFTWARE, "lib/ftrace.def: %s: %.*s",
+			    etype_name(f->type), (int)(end - b + 1), b);
+		n++;
+		p = end + 1;
+	}
+	steps[f->type] = s;
+	step_names[f->type] = f->name != NULL ? f->name : edefs[f->type].tp;
+}
+
+static void
+compile_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(ftrace_fmts); i++)
+		compile(&ftrace_fmts[i]);
+}
+
+/* The line's own thread's name; opt: nothing if it has none. */
+static const char *
+own_comm(const struct event *e, int opt)
+{
+	const char *comm = thread_comm(e->tid);
+
+	return comm != NULL ? esc(comm, V) : opt ? "" : "<...>";
+}
+
+static void
+value(FILE *o, const struct event *e, const struct step *s)
+{
+	char st[32];
+	int c = s->col;
+
+	if (c == AT_TID) {
+		fprintf(o, "%u", e->tid);
+		return;
+	}
+	if (c == AT_COMM) {
+		fputs(own_comm(e, s->conv == C_OPT), o);
+		return;
+	}
+	switch (s->conv) {
+	case C_TEXT:
+		fputs(esc(event_str(e, c), V), o);
+		break;
+	case C_WORD:
+		fputs(esc(event_str(e, c), WORD), o);
+		break;
+	case C_LINE:
+		fputs(esc(event_str(e, c), TEXT), o);
+		break;
+	case C_D:
+		fprintf(o, "%" PRId64, event_i64(e, c));
+		break;
+	case C_03D:
+		fprintf(o, "%03" PRId64, event_i64(e, c));
+		break;
+	case C_U:
+		fprintf(o, "%" PRIu64, event_u64(e, c));
+		break;
+	case C_X:
+		fprintf(o, "%" PRIx64, event_u64(e, c));
+		break;
+	case C_P:
+		ptr(o, e, c);
+		break;
+	case C_PS:
+		fputs(esc(ksym_name(event_str(e, c)), V), o);
+		break;
+	case C_PST:
+		fputs(esc(ksym_name(event_str(e, c)), TEXT), o);
+		break;
+	case C_BOOL:
+		fputs(event_u64(e, c) ? "true" : "false", o);
+		break;
+	case C_HANDLED:
+		fputs(event_i64(e, c) ? "handled" : "unhandled", o);
+		break;
+	case C_STATE:
+		fputs(esc(state(event_str(e, c), st, sizeof(st)), WORD), o);
+		break;
+	case C_HRMODE:
+		hrtimer_mode(o, event_u64(e, c));
+		break;
+	case C_TIMERFLAGS:
+		timer_flags(o, event_u64(e, c));
+		break;
+	case C_DEV:
+		dev(o, event_str(e, c), "%u,%u");
+		break;
+	case C_LOCKDEV:
+		dev(o, event_str(e, c), "0x%x:0x%x");
+		break;
+	case C_LOCKFLAGS:
+		lock_flags(o, event_str(e, c));
+		break;
+	case C_LOCKTYPE:
+		lock_type(o, event_str(e, c));
+		break;
+	case C_SYS6:
+		sys6(o, e, c);
+		break;
+	case C_DIFF:
+		fprintf(o, "%" PRId64, (int64_t)(event_u64(e, c) -
+		    event_u64(e, s->col2)));
+		break;
+	case C_OPT:
+		break;
+	}
 }
 
 /*
- * A type the cases below do not print as its kernel does: FIELD=VALUE for
- * each field of its columns in lib/events.def, which argus-import reads
- * back by the same names.  0 if a column is not a field's value as it is.
+ * A type lib/ftrace.def has no format for: FIELD=VALUE for each field of
+ * its columns in lib/events.def, which argus-import reads back by the
+ * same names.  0 if a column is not a field's value as it is.
  */
 static int
 plain(FILE *o, const struct event *e)
@@ -254,178 +476,26 @@ plain(FILE *o, const struct event *e)
 static void
 body(FILE *o, const struct event *e)
 {
-	static const char *const sys6[] = { "(%" PRIx64, ", %" PRIx64 };
-	char st[32];
+	const struct step *s;
 	int i, n;
 
-	switch (e->type) {
-	case E_SWITCH:
-		fprintf(o, "sched_switch: prev_comm=%s prev_pid=%u prev_prio=120 "
-		    "prev_state=%s ==> next_comm=%s next_pid=%" PRIu64
-		    " next_prio=120", thread_comm(e->tid) ?
-		    esc(thread_comm(e->tid), V) : "<...>", e->tid,
-		    esc(state(event_str(e, 0), st, sizeof(st)), WORD),
-		    esc(event_str(e, 3), V), event_u64(e, 2));
-		break;
-	case E_WAKING:
-	case E_WAKEUP_NEW:
-		fprintf(o, "%s: comm=%s pid=%" PRIu64 " prio=120 target_cpu=%03"
-		    PRId64, e->type == E_WAKING ? "sched_waking" :
-		    "sched_wakeup_new", esc(event_str(e, 3), V), event_u64(e, 1),
-		    event_i64(e, 2));
-		break;
-	case E_FORK:
-		fprintf(o, "task_newtask: pid=%" PRIu64 " comm=%s clone_flags=%"
-		    PRIx64 " oom_score_adj=0", event_u64(e, 1),
-		    esc(event_str(e, 3), V),
-		    event_u64(e, 2));
-		break;
-	case E_EXEC:
-		fprintf(o, "sched_process_exec: filename=%s pid=%u old_pid=%s",
-		    esc(event_str(e, 0), V), e->tid, esc(event_str(e, 1), V));
-		break;
-	case E_EXIT:
-		fprintf(o, "sched_process_exit: comm=%s pid=%u prio=120 "
-		    "group_dead=%s", esc(event_str(e, 0), V), e->tid,
-		    event_u64(e, 1) ? "true" : "false");
-		break;
-	case E_COMM:
-		fprintf(o, "task_rename: pid=%" PRIu64 " oldcomm=%s newcomm=%s "
-		    "oom_score_adj=0", event_u64(e, 1), esc(event_str(e, 2), V),
-		    esc(event_str(e, 3), V));
-		break;
-	case E_SYS_ENTER:
-		/* The kernel prints all six registers; the rest were not kept. */
-		fprintf(o, "sys_enter: NR %" PRId64 " ", event_i64(e, 0));
-		n = event_nargs(e) - 2;
-		for (i = 0; i < 6; i++)
-			fprintf(o, sys6[i > 0], i < n ? event_u64(e, 2 + i) : 0);
-		fputc(')', o);
-		break;
-	case E_SYS_EXIT:
-		fprintf(o, "sys_exit: NR %" PRId64 " = %" PRId64,
-		    event_i64(e, 0), event_i64(e, 2));
-		break;
-	case E_IRQ_ENTRY:
-		fprintf(o, "irq_handler_entry: irq=%" PRId64 " name=%s",
-		    event_i64(e, 0), esc(event_str(e, 1), V));
-		break;
-	case E_IRQ_EXIT:
-		fprintf(o, "irq_handler_exit: irq=%" PRId64 " ret=%s",
-		    event_i64(e, 0), event_i64(e, 1) ? "handled" : "unhandled");
-		break;
-	case E_SOFTIRQ_ENTRY:
-	case E_SOFTIRQ_EXIT:
-		fprintf(o, "%s: vec=%" PRIu64 " [action=%s]",
-		    e->type == E_SOFTIRQ_ENTRY ? "softirq_entry" : "softirq_exit",
-		    event_u64(e, 0), esc(event_str(e, 1), WORD));
-		break;
-	case E_HRT_START:
-		fputs("hrtimer_start: hrtimer=", o);
-		ptr(o, e, 0);
-		fprintf(o, " function=%s expires=%" PRIu64 " softexpires=%"
-		    PRIu64 " mode=", esc(event_func(e), V), (uint64_t)event_i64(e, 2),
-		    (uint64_t)event_i64(e, 3));
-		hrtimer_mode(o, event_u64(e, 4));
-		fputs(" was_armed=0", o);
-		break;
-	case E_HRT_EXPIRE_ENTRY:
-	case E_TIMER_EXPIRE_ENTRY:
-		fputs(e->type == E_HRT_EXPIRE_ENTRY ?
-		    "hrtimer_expire_entry: hrtimer=" : "timer_expire_entry: timer=",
-		    o);
-		ptr(o, e, 0);
-		fprintf(o, " function=%s now=%" PRIu64, esc(event_func(e), V),
-		    (uint64_t)event_i64(e, 2));
-		if (e->type == E_TIMER_EXPIRE_ENTRY)
-			fprintf(o, " baseclk=%" PRIu64, (uint64_t)event_i64(e, 2));
-		break;
-	case E_HRT_EXPIRE_EXIT:
-		fputs("hrtimer_expire_exit: hrtimer=", o);
-		ptr(o, e, 0);
-		break;
-	case E_HRT_CANCEL:
-		fputs("hrtimer_cancel: hrtimer=", o);
-		ptr(o, e, 0);
-		break;
-	case E_TIMER_EXPIRE_EXIT:
-		fputs("timer_expire_exit: timer=", o);
-		ptr(o, e, 0);
-		break;
-	case E_TIMER_CANCEL:
-		fputs("timer_cancel: timer=", o);
-		ptr(o, e, 0);
-		break;
-	case E_TIMER_START:
-		fputs("timer_start: timer=", o);
-		ptr(o, e, 0);
-		fprintf(o, " function=%s expires=%" PRIu64 " [timeout=%" PRId64
-		    "] bucket_expiry=%" PRIu64 " ", esc(event_func(e), V),
-		    event_u64(e, 2), (int64_t)(event_u64(e, 2) - event_u64(e, 3)),
-		    event_u64(e, 2));
-		timer_flags(o, event_u64(e, 4));
-		break;
-	case E_WQ_QUEUE:
-		fputs("workqueue_queue_work: work struct=", o);
-		ptr(o, e, 0);
-		fprintf(o, " function=%s workqueue=%s req_cpu=%" PRId64 " cpu=%"
-		    PRId64, esc(event_func(e), V), esc(event_str(e, 2), V),
-		    event_i64(e, 3),
-		    event_i64(e, 4));
-		break;
-	case E_WQ_START:
-	case E_WQ_END:
-		fprintf(o, "workqueue_execute_%s: work struct ",
-		    e->type == E_WQ_START ? "start" : "end");
-		ptr(o, e, 0);
-		fprintf(o, ": function %s", esc(event_func(e), TEXT));
-		break;
-	case E_BLOCK_ISSUE:
-		fputs("block_rq_issue: ", o);
-		dev(o, event_str(e, 0));
-		fprintf(o, " %s %" PRIu64 " () %" PRIu64 " + %" PRIu64
-		    " none,0,0 [%s]", esc(event_str(e, 4), WORD), event_u64(e, 3),
-		    event_u64(e, 1), event_u64(e, 2),
-		    thread_comm(e->tid) ? esc(thread_comm(e->tid), V) : "");
-		break;
-	case E_BLOCK_COMPLETE:
-		fputs("block_rq_complete: ", o);
-		dev(o, event_str(e, 0));
-		fprintf(o, " %s () %" PRIu64 " + %" PRIu64 " none,0,0 [%" PRId64
-		    "]", esc(event_str(e, 4), WORD), event_u64(e, 1),
-		    event_u64(e, 2),
-		    event_i64(e, 3));
-		break;
-	case E_SIGNAL_GENERATE:
-		fprintf(o, "signal_generate: sig=%" PRId64 " errno=0 code=%" PRId64
-		    " comm=%s pid=%" PRIu64 " grp=%" PRId64 " res=%" PRId64,
-		    event_i64(e, 0), event_i64(e, 4), esc(event_str(e, 3), V),
-		    event_u64(e, 2), event_i64(e, 5), event_i64(e, 6));
-		break;
-	case E_SIGNAL_DELIVER:
-		fprintf(o, "signal_deliver: sig=%" PRId64 " errno=0 code=%" PRId64
-		    " sa_handler=%" PRIx64 " sa_flags=%" PRIx64, event_i64(e, 0),
-		    event_i64(e, 1), event_u64(e, 2), event_u64(e, 3));
-		break;
-	case E_MARKER:
-		fprintf(o, "tracing_mark_write: %s", esc(event_str(e, 0), TEXT));
-		break;
-	case E_FLOCK_LOCK:
-	case E_POSIX_LOCK:
-	case E_FCNTL_SETLK:
-	case E_POSIX_REMOVE:
-		filelock(o, e);
-		break;
-	default:
-		if (plain(o, e))
-			break;
-		/* A user probe, as the kernel prints a uprobe event. */
-		fprintf(o, "%s: (0x0)", esc(record_str(e->rec, EC_TYPE), WORD));
-		n = event_nargs(e);
-		for (i = 0; i < n; i++)
-			fprintf(o, " arg%d=%s", i + 1, esc(event_str(e, i), V));
-		break;
+	if (e->type != E_OTHER && (s = steps[e->type]) != NULL) {
+		fprintf(o, "%s: ", step_names[e->type]);
+		for (;; s++) {
+			fwrite(s->lit, 1, s->litlen, o);
+			if (s->last)
+				break;
+			value(o, e, s);
+		}
+		return;
 	}
+	if (plain(o, e))
+		return;
+	/* A user probe, as the kernel prints a uprobe event. */
+	fprintf(o, "%s: (0x0)", esc(record_str(e->rec, EC_TYPE), WORD));
+	n = event_nargs(e);
+	for (i = 0; i < n; i++)
+		fprintf(o, " arg%d=%s", i + 1, esc(event_str(e, i), V));
 }
 
 static void
@@ -436,13 +506,15 @@ record(FILE *o, const struct record *r)
 	char ctx;
 	int pid;
 
-	if (!header_done)
+	if (!header_done) {
+		compile_all();
 		header(o);
+	}
 	if (r->comment)
 		return;
-	if (strcmp(r->f[0], "lost") == 0) {
-		fprintf(o, "CPU:%s [LOST %s EVENTS]\n", esc(record_str(r, 4),
-		    WORD), esc(record_str(r, 5), WORD));
+	if (strcmp(r->f[0], KIND_LOST) == 0) {
+		fprintf(o, "CPU:%s [LOST %s EVENTS]\n", esc(record_str(r,
+		    LOST_CPU), WORD), esc(record_str(r, LOST_COUNT), WORD));
 		return;
 	}
 	if (!event_parse(r, &e)) {

@@ -124,7 +124,7 @@ record(FILE *o, const struct record *r)
 		on_event(&e);
 		return;
 	}
-	if (strcmp(r->f[0], "vertex") == 0) {
+	if (strcmp(r->f[0], KIND_VERTEX) == 0) {
 		uint64_t id = record_u64(r, COL_FIRST_OWN);
 
 		PUSH(vtx, nvtx, capvtx);
@@ -132,7 +132,7 @@ record(FILE *o, const struct record *r)
 		    record_u64(r, COL_FIRST_OWN + 1),
 		    record_u64(r, COL_FIRST_OWN + 2), id,
 		    xstrdup(record_str(r, COL_FIRST_OWN + 7)) };
-	} else if (strcmp(r->f[0], "link") == 0) {
+	} else if (strcmp(r->f[0], KIND_LINK) == 0) {
 		PUSH(links, nlinks, caplinks);
 		links[nlinks++] = (struct link){ record_u64(r, COL_FIRST_OWN),
 		    record_u64(r, COL_FIRST_OWN + 1),
@@ -140,8 +140,8 @@ record(FILE *o, const struct record *r)
 		    xstrdup(record_str(r, COL_FIRST_OWN + 3)),
 		    xstrdup(record_str(r, COL_FIRST_OWN + 2)),
 		    xstrdup(record_str(r, COL_FIRST_OWN + 8)) };
-	} else if (strcmp(r->f[0], "task") != 0 &&
-	    strcmp(r->f[0], "meta") != 0)
+	} else if (strcmp(r->f[0], KIND_TASK) != 0 &&
+	    strcmp(r->f[0], KIND_META) != 0)
 		not_carried(r->f[0]);
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event.h"
 #include "util.h"
 #include "import.h"
 #include "input.h"
@@ -286,6 +287,114 @@ rename_field(struct body *b, const char *from, const char *to)
 		f->k = to;
 		f->kl = strlen(to);
 	}
+}
+
+/*
+ * The fields the kernel prints under another name than its format's
+ * ("grp=" for group): read from lib/ftrace.def, the formats argus-export
+ * writes, where "KEY={COLUMN}" names a column of lib/events.def whose
+ * field is not KEY.  Only a column written as the field is (a number, a
+ * pointer, text), and not where the format prints the field under its
+ * own name too (timer_start's bucket_expiry is not its expires).
+ */
+struct rename {
+	const char	*tp;
+	char		 key[32];
+	const char	*field;
+};
+
+static const struct {
+	enum etype	 type;
+	const char	*name, *format;
+} ftrace_fmts[] = {
+#define FTRACE(id, name, format)	{ id, name, format },
+#include "ftrace.def"
+#undef FTRACE
+};
+
+static struct rename	 renames[64];
+static size_t		 nrenames;
+
+/* "KEY=" (or "KEY=0x") right before b in format f: its length, else 0. */
+static size_t
+key_before(const char *f, const char *b, const char **k)
+{
+	const char *q = b;
+
+	if (q - f >= 2 && q[-2] == '0' && q[-1] == 'x')
+		q -= 2;
+	if (q == f || q[-1] != '=')
+		return 0;
+	for (*k = --q; *k > f && (islower((unsigned char)(*k)[-1]) ||
+	    isdigit((unsigned char)(*k)[-1]) || (*k)[-1] == '_'); (*k)--)
+		;
+	return q - *k;
+}
+
+static void
+renames_learn(void)
+{
+	static const char *const asis[] = { "}", "%d}", "%u}", "%x}", "%p}",
+	    "%03d}", "%ps}" };
+	const struct edef *d;
+	const char *f, *b, *k, *e, *conv;
+	char col[32], own[40];
+	size_t i, j, kl;
+	int c;
+
+	for (i = 0; i < ARRAY_LEN(ftrace_fmts); i++) {
+		d = &edefs[ftrace_fmts[i].type];
+		f = ftrace_fmts[i].format;
+		for (b = strchr(f, '{'); b != NULL; b = strchr(b + 1, '{')) {
+			if ((kl = key_before(f, b, &k)) == 0 || kl >= 32 ||
+			    (e = strchr(b, '}')) == NULL)
+				continue;
+			conv = b + strcspn(b, "%}");
+			snprintf(col, sizeof(col), "%.*s", (int)(conv - b - 1),
+			    b + 1);
+			for (j = 0; j < ARRAY_LEN(asis) && strncmp(conv, asis[j],
+			    strlen(asis[j])) != 0; j++)
+				;
+			if (j == ARRAY_LEN(asis) ||
+			    (c = edef_col(ftrace_fmts[i].type, col)) < 0)
+				continue;
+			switch (d->col[c].kind) {
+			case EK_U: case EK_UH: case EK_I: case EK_X: case EK_S:
+				break;
+			default:
+				continue;
+			}
+			if (kl == strlen(d->col[c].field) &&
+			    strncmp(k, d->col[c].field, kl) == 0)
+				continue;	/* its own name */
+			snprintf(own, sizeof(own), " %s=", d->col[c].field);
+			if (strncmp(f, own + 1, strlen(own + 1)) == 0 ||
+			    strstr(f, own) != NULL)
+				continue;	/* printed under it too */
+			if (nrenames == ARRAY_LEN(renames))
+				diex(EX_SOFTWARE, "lib/ftrace.def: more than %zu "
+				    "renamed fields", ARRAY_LEN(renames));
+			renames[nrenames].tp = ftrace_fmts[i].name != NULL ?
+			    ftrace_fmts[i].name : d->tp;
+			snprintf(renames[nrenames].key, 32, "%.*s", (int)kl, k);
+			renames[nrenames++].field = d->col[c].field;
+		}
+	}
+}
+
+static void
+rename_fields(struct body *b, const char *name)
+{
+	static int learnt;
+	size_t i;
+
+	if (!learnt) {
+		renames_learn();
+		learnt = 1;
+	}
+	for (i = 0; i < nrenames; i++)
+		if (strcmp(renames[i].tp, name) == 0)
+			rename_field(b, renames[i].key, renames[i].field);
 }
 
 /* A key: [a-z_][a-z0-9_]* right before '=', maybe after a '['. */
@@ -572,10 +681,6 @@ filelock_fields(struct body *b)
 			if (ty->vl == strlen(types[i]) &&
 			    memcmp(ty->v, types[i], ty->vl) == 0)
 				addn(b, "type", (int64_t)i);
-	rename_field(b, "ino", "i_ino");
-	rename_field(b, "fl_blocker", "blocker");
-	rename_field(b, "fl_owner", "owner");
-	rename_field(b, "fl_pid", "pid");
 }
 
 /* The fields of one event's body; 0 if it does not parse. */
@@ -609,12 +714,6 @@ body_parse(struct body *b, const struct line *l, const char *name)
 	    end - p > 5 && strncmp(p, "work ", 5) == 0)
 		p += 5;		/* "work struct=%p": the field is work */
 	keyvals(b, p, end);
-	if (strcmp(name, "workqueue_queue_work") == 0)
-		rename_field(b, "struct", "work");
-	if (strcmp(name, "signal_generate") == 0) {
-		rename_field(b, "grp", "group");
-		rename_field(b, "res", "result");
-	}
 	if (strcmp(name, "timer_start") == 0)
 		timer_fields(b);
 	if (strcmp(name, "flock_lock_inode") == 0 ||
@@ -622,6 +721,7 @@ body_parse(struct body *b, const struct line *l, const char *name)
 	    strcmp(name, "fcntl_setlk") == 0 ||
 	    strcmp(name, "locks_remove_posix") == 0)
 		filelock_fields(b);
+	rename_fields(b, name);
 	return b->n > 0;
 }
 

@@ -24,6 +24,6 @@ struct importer {
 
 extern const struct importer import_ftrace;	/* bin/import/ftrace.c */
 extern const struct importer import_perf;	/* bin/import/perf.c */
-extern const struct importer import_kdebug;	/* bin/import/kdebug.c */
+extern const struct importer import_kdebug;	/* bin/import/kdebug_file.c */
 
 #endif

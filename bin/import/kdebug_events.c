@@ -203,7 +203,7 @@ introduce(struct kthread *t, uint64_t ns)
 	if (t->introduced)
 		return;
 	t->introduced = 1;
-	writer_begin(out, "task");
+	writer_begin(out, KIND_TASK);
 	writer_u64(out, ns);
 	pid_column(t);
 	writer_u64(out, t->tid);
@@ -217,7 +217,7 @@ event_begin(const struct kd_event *e, uint64_t ns, struct kthread *t,
     const char *type)
 {
 	introduce(t, ns);
-	writer_begin(out, "event");
+	writer_begin(out, KIND_EVENT);
 	writer_u64(out, ns);
 	pid_column(t);
 	writer_u64(out, t->tid);
@@ -558,7 +558,7 @@ map_backtrace(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	int i;
 
 	introduce(t, ns);
-	writer_begin(out, "stack");
+	writer_begin(out, KIND_STACK);
 	writer_u64(out, ns);
 	pid_column(t);
 	writer_u64(out, t->tid);
@@ -775,7 +775,7 @@ kdev_init(struct writer *w)
 static void
 meta_str(const char *key, const char *value, const char *more)
 {
-	writer_begin(out, "meta");
+	writer_begin(out, KIND_META);
 	writer_empty(out);
 	writer_empty(out);
 	writer_empty(out);
@@ -876,7 +876,7 @@ kdev_event(const struct kd_event *e)
 		break;
 	case KD_LOST_EVENTS:
 		/* The kernel says events were lost here, not how many. */
-		writer_begin(out, "lost");
+		writer_begin(out, KIND_LOST);
 		writer_u64(out, ns);
 		writer_empty(out);
 		writer_empty(out);
@@ -898,7 +898,7 @@ kdev_event(const struct kd_event *e)
 static void
 meta_u64(const char *key, uint64_t v)
 {
-	writer_begin(out, "meta");
+	writer_begin(out, KIND_META);
 	writer_time(out, last_ns);
 	writer_empty(out);
 	writer_empty(out);

@@ -1,6 +1,6 @@
 /*
- * kdebug events to Argus records: kdebug.c reads a file's layout and hands
- * each thread map entry and each event here, in file order.
+ * kdebug events to Argus records: kdebug_file.c reads a file's layout and
+ * hands each thread map entry and each event here, in file order.
  */
 #ifndef ARGUS_KDEBUG_EVENTS_H
 #define ARGUS_KDEBUG_EVENTS_H

@@ -1011,7 +1011,7 @@ convert(FILE *f, const char *name, struct writer *w)
 		    "their process", unknown, nthreads);
 	tp_skipped(w, last);
 	meta_write(w, last, "events", "%llu", (unsigned long long)events);
-	meta_write(w, last, "lost", "%llu", (unsigned long long)lost);
+	meta_write(w, last, META_LOST, "%llu", (unsigned long long)lost);
 	forget();
 }
 

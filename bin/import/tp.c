@@ -434,7 +434,7 @@ introduce(struct writer *w, uint64_t ts, int tid, const struct tp *e,
 	    strncmp(t->comm, s, n) == 0 && t->comm[n] == '-')))
 		name(t, s, n);
 	t->introduced = 1;
-	writer_begin(w, "task");
+	writer_begin(w, KIND_TASK);
 	writer_u64(w, ts);
 	col_pid(w, tid);
 	writer_u64(w, tid);
@@ -476,7 +476,7 @@ tp_event(struct writer *w, const struct tp *e)
 	introduce(w, e->ts, e->tid, e, NULL);
 	if (o > 0)
 		introduce(w, e->ts, o, e, commf);
-	writer_begin(w, "event");
+	writer_begin(w, KIND_EVENT);
 	writer_u64(w, e->ts);
 	col_pid(w, e->tid);
 	writer_u64(w, e->tid);
@@ -511,7 +511,7 @@ tp_event(struct writer *w, const struct tp *e)
 void
 tp_lost(struct writer *w, uint64_t ts, int cpu, uint64_t count)
 {
-	writer_begin(w, "lost");
+	writer_begin(w, KIND_LOST);
 	writer_u64(w, ts);
 	writer_empty(w);
 	writer_empty(w);

@@ -71,7 +71,7 @@ read_found(const char *out, struct found *f)
 		if (rec->comment)
 			continue;
 		if (rec->nf > COL_FIRST_OWN + 1 &&
-		    strcmp(rec->f[COL_KIND], "meta") == 0 &&
+		    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
 		    strcmp(rec->f[COL_FIRST_OWN], META_MOMENT) == 0) {
 			v = rec->f[COL_FIRST_OWN + 1];
 			snprintf(f->moment, sizeof(f->moment), "%.*s",

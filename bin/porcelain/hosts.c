@@ -87,13 +87,13 @@ hosts_remote_ends(const char *path)
 				if (strcmp(waits[i].object, h.object) == 0 &&
 				    h.rel == WR_PEER)
 					waits[i].held = 1;
-		} else if (strcmp(rec.f[COL_KIND], "root") == 0) {
+		} else if (strcmp(rec.f[COL_KIND], KIND_ROOT) == 0) {
 			pid = record_pid(&rec, COL_PID);
 			tid = record_pid(&rec, COL_TID);
 			ends = xrealloc(ends, (nends + 1) * 2 * sizeof(*ends));
 			ends[2 * nends] = pid;
 			ends[2 * nends++ + 1] = tid;
-		} else if (strcmp(rec.f[COL_KIND], "meta") == 0 &&
+		} else if (strcmp(rec.f[COL_KIND], KIND_META) == 0 &&
 		    strcmp(record_str(&rec, COL_FIRST_OWN), META_HOST) == 0)
 			host_learn(&rec);
 	}

@@ -439,7 +439,7 @@ present_save(const char *snap, const char *out)
 		ustack_snapshot(wr.pid);
 		if ((npc = livestack_user(wr.pid, wr.tid, pcs, MAXFRAMES)) == 0)
 			continue;
-		writer_begin(w, "stack");
+		writer_begin(w, KIND_STACK);
 		writer_time(w, wr.time);
 		writer_u64(w, wr.pid);
 		writer_u64(w, wr.tid);
@@ -473,7 +473,7 @@ present_load(const char *stacks, const char *snap, int *np)
 	paths[0] = (char *)stacks;
 	src = source_open(paths, 1);
 	while ((rec = source_next(src)) != NULL) {
-		if (rec->comment || strcmp(rec->f[COL_KIND], "stack") != 0 ||
+		if (rec->comment || strcmp(rec->f[COL_KIND], KIND_STACK) != 0 ||
 		    !record_u64_opt(rec, COL_TID, &tid) ||
 		    !record_u64_opt(rec, COL_PID, &pid))
 			continue;

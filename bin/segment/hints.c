@@ -20,9 +20,9 @@ record(struct heuristic *h, const struct record *rec)
 {
 	struct state *s;
 	uint64_t tid, pid = 0;
-	int boundary = strcmp(rec->f[COL_KIND], "boundary") == 0;
+	int boundary = strcmp(rec->f[COL_KIND], KIND_BOUNDARY) == 0;
 
-	if (!boundary && strcmp(rec->f[COL_KIND], "cull") != 0)
+	if (!boundary && strcmp(rec->f[COL_KIND], KIND_CULL) != 0)
 		return 0;
 	if (!record_u64_opt(rec, COL_TID, &tid) || rec->time == NO_TIME)
 		diex(EX_DATAERR, "%s:%lu: %s hint without a time and a thread",

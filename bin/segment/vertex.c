@@ -293,7 +293,7 @@ segment_record(const struct record *rec)
 	uint64_t tid, pid = 0;
 	size_t i;
 
-	if (!rec->comment && strcmp(rec->f[COL_KIND], "task") == 0 &&
+	if (!rec->comment && strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
 	    record_u64_opt(rec, COL_TID, &tid)) {
 		record_u64_opt(rec, COL_PID, &pid);
 		set_comm(thread_get(tid, pid), record_str(rec, COL_FIRST_OWN));

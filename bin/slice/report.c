@@ -9,41 +9,6 @@
 #include "slice.h"
 
 void
-describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
-{
-	struct vertex *v = vertex_get(g, id);
-	size_t n;
-	int i;
-
-	if (v == NULL) {
-		snprintf(buf, size, "vertex %llu (unknown)", (unsigned long long)id);
-		return;
-	}
-	n = snprintf(buf, size, "%s %u/%u%s%s vertex %llu at +%.3fs, %.1f ms "
-	    "(%.0f%% on CPU)", show(str_of(v->comm)), v->pid, v->tid,
-	    host_name(v->pid) != NULL ? " on host " : "",
-	    host_name(v->pid) != NULL ? host_name(v->pid) : "",
-	    (unsigned long long)id, (double)(int64_t)(v->begin - g->first_time) / 1e9,
-	    (v->end - v->begin) / 1e6, v->end > v->begin ?
-	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);
-	for (i = 0; i < VSYSCALLS && v->sys[i] != 0 && n < size; i++)
-		n += snprintf(buf + n, size - n, "%s%s", i ? "," : ", calls ",
-		    show(str_of(v->sys[i])));
-	if (v->wait && n < size)
-		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
-	if (v->where && n < size) {
-		const char *w = str_of(v->where), *lt = strchr(w, '<');
-
-		/* "recv_msg<ask_browser_for_help": the function, its caller */
-		if (lt != NULL)
-			snprintf(buf + n, size - n, ", in %s from %s",
-			    show_mem(w, lt - w), show(lt + 1));
-		else
-			snprintf(buf + n, size - n, ", in %s", show(w));
-	}
-}
-
-void
 report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 {
 	const struct path *p;

@@ -136,6 +136,8 @@ uint64_t	 vertex_next(struct graph *, uint64_t id);	/* same thread */
 const char	*str_of(uint32_t);
 uint32_t	 str_id(const char *);
 int		 link_into_next(struct graph *, uint64_t id, struct link **);
+/* A vertex in words: whose, when, how long, in which calls and function. */
+void		 describe_vertex(struct graph *, uint64_t id, char *, size_t);
 
 /* ask.c: choose among candidate links; -1 means stop. */
 enum ask_mode { ASK_TTY, ASK_FILE, ASK_AUTO };
@@ -214,7 +216,6 @@ void		 report_records(struct graph *, const struct diagnosis *,
 		    struct writer *);
 void		 report_text(struct graph *, const struct spin_rec *,
 		    const struct diagnosis *, int verbose, FILE *);
-void		 describe_vertex(struct graph *, uint64_t id, char *, size_t);
 
 /*
  * export.c: every diagnosis of a run into one file of each format; a

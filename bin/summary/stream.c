@@ -43,7 +43,7 @@ take_meta(const struct record *rec)
 	else if (strcmp(key, "cpus") == 0) {
 		if ((n = record_u64(rec, COL_FIRST_OWN + 1)) > meta.cpus)
 			meta.cpus = n;
-	} else if (strcmp(key, "lost") == 0) {
+	} else if (strcmp(key, META_LOST) == 0) {
 		meta.lost = record_u64(rec, COL_FIRST_OWN + 1);
 		meta.has_lost = 1;
 	}
@@ -83,7 +83,7 @@ open_window(void)
 		wto = when_resolve(&until, first);
 	/* The meta records before: at the stream's start, as a rule. */
 	if (wfrom == first && nkinds == 0 && npending > 0) {
-		copy(kinds[0].name, sizeof(kinds[0].name), "meta");
+		copy(kinds[0].name, sizeof(kinds[0].name), KIND_META);
 		kinds[nkinds++].n = npending;
 	}
 }
@@ -100,7 +100,7 @@ take(const struct record *rec)
 
 	if (rec->comment)
 		return 1;
-	meta_rec = strcmp(rec->f[COL_KIND], "meta") == 0;
+	meta_rec = strcmp(rec->f[COL_KIND], KIND_META) == 0;
 	if (rec->time != NO_TIME) {
 		if (first == NO_TIME)
 			first = rec->time;
@@ -122,9 +122,9 @@ take(const struct record *rec)
 		count_kind(rec->f[COL_KIND]);
 	if (meta_rec)
 		take_meta(rec);
-	else if (strcmp(rec->f[COL_KIND], "lost") == 0)
+	else if (strcmp(rec->f[COL_KIND], KIND_LOST) == 0)
 		take_lost(rec);
-	else if (strcmp(rec->f[COL_KIND], "task") == 0 &&
+	else if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
 	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN)
 		copy(thread(record_u64(rec, COL_TID), record_pid(rec, COL_PID))->
 		    comm, COMM_LEN, rec->f[COL_FIRST_OWN]);

@@ -121,3 +121,14 @@ man_types() {
 	grep -qx 'switch STATE TPID TTID TCOMM' table
 	same "lib/events.def and argus-stream(5)" table stream.5
 }
+
+@test "vocab: a record's KIND is named by lib/stream.h's KIND_*, never spelt in a stage" {
+	cd "$BATS_TEST_TMPDIR"
+	# A kind compared or written as a string of its own: strcmp on the
+	# KIND column, writer_begin, is_kind.
+	grep -rnE --include='*.c' --include='*.h' \
+	    '(f\[(COL_KIND|0)\]|kind), "[a-z_]+"\)|(writer_begin|is_kind)\([^,]*, "[a-z_]+"\)' \
+	    "$ROOT/bin" "$ROOT/lib" "$ROOT/capture" >literals || true
+	[ ! -s literals ] || { cat literals; false; }
+	grep -q '^#define KIND_TASK' "$ROOT/lib/stream.h"
+}
