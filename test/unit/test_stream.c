@@ -683,6 +683,10 @@ numbers(void)
 		{ "1234567/", 0, 0 }, { "1234567:", 0, 0 }, { "/2345678", 0, 0 },
 		{ "123a5678", 0, 0 }, { "1234 678", 0, 0 }, { "12345678-", 0, 0 },
 		{ "\260" "2345678", 0, 0 }, { "-1", 0, 0 }, { "0x10", 0, 0 }, { "", 0, 0 },
+		{ "+1", 0, 0 }, { "-0", 0, 0 }, { "+0", 0, 0 }, { " 1", 0, 0 },
+		{ "1 ", 0, 0 }, { " ", 0, 0 }, { "12345678 ", 0, 0 },
+		{ "1234567812345678 ", 0, 0 }, { "123456781234567812", 1,
+		    123456781234567812ULL }, { "1\t", 0, 0 },
 	};
 	struct reader *r;
 	struct record rec;
@@ -836,6 +840,77 @@ ksym_bad(void)
 		event_parse(&rec, &ev);
 }
 
+/*
+ * The time column, which the reader parses itself, eight digits at a
+ * time: every length from one digit to UINT64_MAX's twenty.
+ */
+static void
+time_numbers(void)
+{
+	static const char *ok[] = {
+		"0", "9", "10", "1234567", "12345678", "123456789",
+		"1234567812345678", "12345678123456781", "10725843533612",
+		"9999999999999999999", "18446744073709551614",
+		"00000000000000000001",
+	};
+	struct reader *r;
+	struct record rec;
+	char text[2048];
+	size_t i;
+
+	strcpy(text, "argus-stream,1\n");
+	for (i = 0; i < ARRAY_LEN(ok); i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		    i % 2 ? "event,%s\n" : "event,%s,x\n", ok[i]);
+	put_file("times", text);
+	r = reader_open(path("times"));
+	for (i = 0; i < ARRAY_LEN(ok); i++)
+		CHECK(reader_next(r, &rec) == 1 &&
+		    rec.time == strtoull(ok[i], NULL, 10));
+	CHECK(reader_next(r, &rec) == 0);
+	reader_close(r);
+}
+
+/* One past UINT64_MAX in the time column: an error naming file and line. */
+static void
+time_overflow(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("time-over", "argus-stream,1\nevent,1,a\n"
+	    "event,18446744073709551616,b\n");
+	r = reader_open(path("time-over"));
+	CHECK(reader_next(r, &rec) == 1 && rec.time == 1);
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
+/* A sign, or a space, is no time either. */
+static void
+time_signed(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("time-sign", "argus-stream,1\nevent,+12,a\n");
+	r = reader_open(path("time-sign"));
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
+static void
+time_space(void)
+{
+	struct reader *r;
+	struct record rec;
+
+	put_file("time-space", "argus-stream,1\n\nevent,12 ,a\n");
+	r = reader_open(path("time-space"));
+	reader_next(r, &rec);
+	CHECK(0);
+}
+
 /* Numbers up to UINT64_MAX, and not one more. */
 static void
 u64_bounds(void)
@@ -950,6 +1025,15 @@ static const struct test tests[] = {
 	    truncated_gzip, EX_DATAERR, "compressed data cut short after line" },
 	{ "malformed line names file and line", malformed_line, EX_DATAERR,
 	    "/bad:3: malformed record" },
+	{ "time column: every length up to twenty digits", time_numbers, 0,
+	    NULL },
+	{ "time column: one past UINT64_MAX names file and line",
+	    time_overflow, EX_DATAERR, "/time-over:3: malformed record: time "
+	    "'18446744073709551616'" },
+	{ "time column: a sign is no number", time_signed, EX_DATAERR,
+	    "/time-sign:2: malformed record: time '+12'" },
+	{ "time column: a space is no number", time_space, EX_DATAERR,
+	    "/time-space:3: malformed record: time '12 '" },
 	{ "bad time names file and line", bad_time, EX_DATAERR,
 	    "/badtime:3: malformed record: time '12x'" },
 	{ "unknown version is refused", unknown_version, EX_DATAERR,
