@@ -348,6 +348,13 @@ stack_wanted(int tid)
 	if (tid <= 0 || (tgid = task_tgid(tid)) <= 0)
 		return 0;
 	t = task_get(tid);
+	/*
+	 * A thread past its exit has no user stack to take: do_exit()
+	 * dropped its memory before sched_process_exit and its perf events
+	 * before its last switch, so a wait there is no stack missed.
+	 */
+	if (t->dead)
+		return 0;
 	p = task_get(tgid);
 	if (p->stk)
 		return 1;
