@@ -17,6 +17,15 @@
  * perf sampled when it happened, and takes the sample of the same thread,
  * tracepoint and time, draining the buffers itself first for the newest.
  * One mutex keeps the two apart.
+ *
+ * Time alone does not pair them: perf's clock and the trace's disagree
+ * by microseconds either way on a busy machine, as much as two system
+ * calls of a thread are apart, so one sample missing (or a stamp off)
+ * gave each later event its successor's stack.  Each sample carries the
+ * tracepoint's record (PERF_SAMPLE_RAW), and an event takes only a sample
+ * with its own key: a system call's number and first argument, a
+ * switch's state and next thread (the capture may record a system call
+ * through its own syscalls: event, whose record is laid out otherwise).
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -38,6 +47,7 @@
 
 #include "util.h"
 #include "dwstack.h"
+#include "events.h"
 #include "spool.h"
 #include "tracefs.h"
 #include "unwind.h"
@@ -64,6 +74,8 @@ struct sample {
 	uint64_t	 bp, sp, ip;
 	uint32_t	 size;
 	unsigned char	*stack;
+	int		 nkey;
+	int64_t		 key[DWSTACK_MAXKEY];	/* dwstack_unwind()'s */
 };
 
 struct pending {		/* a thread's samples not yet asked for */
@@ -88,6 +100,7 @@ static size_t		 page;
 static struct ring	*rings;		/* per CPU and kind */
 static int		 nrings;
 static uint64_t		 tp_id[2];	/* DW_SWITCH, DW_SYSCALL */
+static struct field	 keyf[2][DWSTACK_MAXKEY];	/* in a sample's record */
 static char		 sys_filter[8192];
 static struct pending	*pendings;
 static struct proc	*procs;
@@ -114,7 +127,7 @@ attr(struct perf_event_attr *a, int kind)
 	a->type = PERF_TYPE_TRACEPOINT;
 	a->config = tp_id[kind];
 	a->sample_period = 1;
-	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW |
 	    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	a->sample_regs_user = REGS_MASK;
 	a->sample_stack_user = STACK_BYTES;
@@ -153,10 +166,13 @@ ring_open(struct ring *r, int cpu, int kind)
 void
 dwstack_setup(void)
 {
+	static const char *const switch_key[] = { "prev_state", "next_pid" };
+	static const char *const syscall_key[] = { "id", "args" };
 	struct rlimit rl;
 	struct ring *r;
 	ssize_t n;
 	char *p;
+	int id;
 
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	page = sysconf(_SC_PAGESIZE);
@@ -173,6 +189,13 @@ dwstack_setup(void)
 	pthread_mutex_unlock(&mu);
 	tp_id[DW_SWITCH] = read_id("events/sched/sched_switch/id");
 	tp_id[DW_SYSCALL] = read_id("events/raw_syscalls/sys_enter/id");
+	if (events_load_fields("sched", "sched_switch", switch_key,
+	    DWSTACK_MAXKEY, keyf[DW_SWITCH], &id) == -1 ||
+	    events_load_fields("raw_syscalls", "sys_enter", syscall_key,
+	    DWSTACK_MAXKEY, keyf[DW_SYSCALL], &id) == -1)
+		diex(EX_UNAVAILABLE, "--stacks: no format of sched_switch or "
+		    "sys_enter in %s", tfs_instance());
+	keyf[DW_SYSCALL][1].size = 8;	/* args[0] of args[6] */
 	/* The capture's own syscall filter: no samples of what it drops. */
 	n = tfs_read("events/raw_syscalls/sys_enter/filter", sys_filter,
 	    sizeof(sys_filter) - 1);
@@ -345,24 +368,55 @@ copy_out(const struct ring *r, uint64_t at, void *to, size_t n)
 }
 
 /*
- * A sample: pid, tid; time; abi, bp, sp, ip (abi 0: no user registers,
- * a kernel thread); size, stack[size], dyn_size.
+ * A sample: pid, tid; time; raw size, raw[size] (the tracepoint's
+ * record); abi, bp, sp, ip (abi 0: no user registers, a kernel thread);
+ * size, stack[size], dyn_size.
  */
+/* A field of a record, sign-extended as the capture's fi() reads it. */
+static int64_t
+field_int(const unsigned char *p, int size)
+{
+	int32_t i32;
+	int16_t i16;
+	int64_t i64;
+
+	switch (size) {
+	case 1: return (int8_t)*p;
+	case 2: memcpy(&i16, p, 2); return i16;
+	case 4: memcpy(&i32, p, 4); return i32;
+	default: memcpy(&i64, p, 8); return i64;
+	}
+}
+
 static void
 parse(const unsigned char *rec, size_t len, int kind)
 {
 	struct sample s;
+	const struct field *f;
 	uint64_t abi, size, dyn;
+	uint32_t rawlen;
 	size_t o = sizeof(struct perf_event_header);
+	int i;
 
-	if (len < o + 24)
+	if (len < o + 20)
 		return;
 	memset(&s, 0, sizeof(s));
 	s.kind = kind;
 	memcpy(&s.tid, rec + o + 4, 4);
 	memcpy(&s.time, rec + o + 8, 8);
-	memcpy(&abi, rec + o + 16, 8);
-	o += 24;
+	memcpy(&rawlen, rec + o + 16, 4);
+	o += 20;
+	if (len < o + rawlen + 8)
+		return;
+	for (i = 0; i < DWSTACK_MAXKEY; i++) {
+		f = &keyf[kind][i];
+		if (f->off < 0 || (uint32_t)f->off + f->size > rawlen)
+			break;
+		s.key[s.nkey++] = field_int(rec + o + f->off, f->size);
+	}
+	o += rawlen;
+	memcpy(&abi, rec + o, 8);
+	o += 8;
 	if (abi == 0)
 		return;
 	if (len < o + 32)
@@ -502,7 +556,8 @@ dwstack_collect(void)
  * before it will not be asked for again (events come in time order).
  */
 static int
-take(uint64_t ts, int tid, enum dwstack_kind kind, struct sample *out)
+take(uint64_t ts, int tid, enum dwstack_kind kind, const int64_t *key,
+    int nkey, struct sample *out)
 {
 	static uint64_t pruned;
 	struct pending *p;
@@ -519,6 +574,9 @@ take(uint64_t ts, int tid, enum dwstack_kind kind, struct sample *out)
 		return 0;
 	for (i = 0; i < p->n; i++) {
 		if (p->s[i].kind != (int)kind)
+			continue;
+		if (nkey > p->s[i].nkey || memcmp(p->s[i].key, key,
+		    nkey * sizeof(*key)) != 0)
 			continue;
 		d = p->s[i].time > ts ? p->s[i].time - ts : ts - p->s[i].time;
 		if (d < bestd) {
@@ -540,13 +598,13 @@ take(uint64_t ts, int tid, enum dwstack_kind kind, struct sample *out)
 
 int
 dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind kind,
-    uint64_t pcs[DWSTACK_MAXFRAMES])
+    const int64_t *key, int nkey, uint64_t pcs[DWSTACK_MAXFRAMES])
 {
 	struct sample s = { 0 };	/* take() fills it when found */
 	int found, n = 0;
 
 	pthread_mutex_lock(&mu);
-	found = take(ts, tid, kind, &s);
+	found = take(ts, tid, kind, key, nkey, &s);
 	if (found)
 		written++;
 	else

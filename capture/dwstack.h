@@ -31,10 +31,13 @@ void	 dwstack_exit(int tgid);
  * The frames of tid's event of this kind at ts (its time in the stream),
  * innermost first, unwound from the sample perf took there: how many, 0
  * if there is no such sample.  pcs[0] is where the thread was; the others
- * are return addresses.
+ * are return addresses.  The sample is the one with the event's own
+ * key, nkey of: a switch's prev_state and next_pid, a system call's
+ * number and first argument (if it has one), sign-extended.
  */
+#define DWSTACK_MAXKEY		2
 int	 dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind,
-	    uint64_t pcs[DWSTACK_MAXFRAMES]);
+	    const int64_t *key, int nkey, uint64_t pcs[DWSTACK_MAXFRAMES]);
 
 /*
  * Move samples from the kernel's buffers to memory, so that they do not

@@ -348,6 +348,13 @@ stack_wanted(int tid)
 	if (tid <= 0 || (tgid = task_tgid(tid)) <= 0)
 		return 0;
 	t = task_get(tid);
+	/*
+	 * A thread past its exit has no user stack to take: do_exit()
+	 * dropped its memory before sched_process_exit and its perf events
+	 * before its last switch, so a wait there is no stack missed.
+	 */
+	if (t->dead)
+		return 0;
 	p = task_get(tgid);
 	if (p->stk)
 		return 1;
@@ -360,15 +367,30 @@ stack_wanted(int tid)
 	return 0;
 }
 
-/* stack,TIME,PID,TID,FRAMES...: innermost first (dwstack.c). */
+/*
+ * stack,TIME,PID,TID,FRAMES...: innermost first (dwstack.c), of the
+ * sample of this very switch or system call (dwstack_unwind()'s key).
+ */
 static void
-stack(struct writer *w, uint64_t ts, int tid, enum dwstack_kind kind)
+stack(struct writer *w, uint64_t ts, int tid, int e, const char *d, int size)
 {
+	const struct field *f = evdefs[e].f;
 	uint64_t pcs[DWSTACK_MAXFRAMES];
+	int64_t key[DWSTACK_MAXKEY];
 	char buf[PATH_MAX];
-	int i, n, tgid = task_tgid(tid);
+	int i, n, nkey = 0, tgid = task_tgid(tid);
 
-	if ((n = dwstack_unwind(ts, tid, tgid, kind, pcs)) == 0)
+	if (e == E_SWITCH) {	/* STATE, then TPID */
+		key[nkey++] = fi(d, &f[0]);
+		if (f[1].off >= 0)
+			key[nkey++] = fi(d, &f[1]);
+	} else {		/* NR, NAME, then the first of ARGS */
+		key[nkey++] = fi(d, &f[0]);
+		if (f[2].off >= 0 && f[2].off + 8 <= size)
+			key[nkey++] = LOAD(int64_t, d + f[2].off);
+	}
+	if ((n = dwstack_unwind(ts, tid, tgid, e == E_SWITCH ? DW_SWITCH :
+	    DW_SYSCALL, key, nkey, pcs)) == 0)
 		return;
 	writer_begin(w, KIND_STACK);
 	writer_u64(w, ts);
@@ -728,7 +750,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	if (stacking && ctx == ctx_t && tid > 0 && (e == E_SYS_ENTER ||
 	    (e == E_SWITCH && evdefs[e].f[0].off >= 0 &&
 	    (fu(d, &evdefs[e].f[0]) & STATE_BLOCKED))) && stack_wanted(tid))
-		stack(w, ts, tid, e == E_SWITCH ? DW_SWITCH : DW_SYSCALL);
+		stack(w, ts, tid, e, d, size);
 }
 
 /*

@@ -367,7 +367,9 @@ elf_syms_load(const char *path)
 	}
 	for (k = 0; k < es->n; k++)
 		es->s[k].name = es->names + (size_t)es->s[k].name;
-	qsort(es->s, es->n, sizeof(*es->s), fsym_cmp);
+	/* qsort(NULL, 0) is undefined: a file without function symbols. */
+	if (es->n > 0)
+		qsort(es->s, es->n, sizeof(*es->s), fsym_cmp);
 	munmap((void *)e.base, e.size);
 	return es;
 }

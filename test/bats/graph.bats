@@ -37,7 +37,8 @@ of_pid() { awk -F, -v k="$1" -v p="$2" '$1 == k && $3 == p' "$3"; }
 	# Each of the ponger's wake-ups starts a vertex of its own.
 	woken=$(of_pid vertex "$pong_pid" "$G/pingpong.csv" | awk -F, '$10 == "wakeup"' | wc -l)
 	[ "$woken" -ge "$rounds" ]
-	# And the answers go back: at least the rounds where the pinger waited.
+	# And the answers go back: at least the rounds where the pinger waited
+	# (the ponger answers 20 ms after it is woken).
 	back=$(awk -F, -v a="$ping_pid" -v b="$pong_pid" '$1 == "link" &&
 	    $10 == b && $3 == a && $7 == "strong"' "$G/pingpong.csv" | wc -l)
 	[ "$back" -ge 1 ]

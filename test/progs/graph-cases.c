@@ -79,6 +79,12 @@ pingpong(void)
 	if ((pid = fork()) == 0) {
 		for (i = 0; i < ROUNDS; i++) {
 			xread(ping[0], &c, 1);
+			/*
+			 * Not at once: woken on the pinger's CPU, the ponger
+			 * preempts it and would answer before the pinger
+			 * reads, every round on a busy machine.
+			 */
+			nap(20);
 			xwrite(pong[1], &c, 1);
 		}
 		_exit(0);
