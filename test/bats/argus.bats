@@ -126,7 +126,8 @@ teardown() {
 	sleep 1
 	"$ROOT/test/scenarios/circular-wait" -n 3 -H 6 -t truth >/dev/null 3>&- &
 	scen=$!
-	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	# 30 s at most: a loaded machine is slow to start the scenario.
+	for i in $(seq 300); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
 	sleep 2
 	load_ids truth
 	# Nobody asked yet: the hang is in the kernel's buffers, not the files.
@@ -190,9 +191,11 @@ teardown() {
 	[ "$status" -eq 64 ]
 	[ "$(stat -c %a "$ring")" = 700 ]
 	sleep 1
-	"$ROOT/test/scenarios/circular-wait" -n 3 -H 6 -t truth >/dev/null 3>&- &
+	# A hang of 10 s: status, mark and debug all within it, under load too.
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 10 -t truth >/dev/null 3>&- &
 	scen=$!
-	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	# 30 s at most: a loaded machine is slow to start the scenario.
+	for i in $(seq 300); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
 	sleep 2.5
 	run argus --ring "$ring" status
 	[ "$status" -eq 0 ]
