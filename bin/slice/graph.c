@@ -69,7 +69,7 @@ str_id(const char *s)
 		str_slots_grow();
 	mask = nstr_slots - 1;
 	for (i = str_hash(s) & mask; (id = str_slot[i]) != 0; i = (i + 1) & mask)
-		if (strcmp(by_id[id], s) == 0)
+		if (name_eq(by_id[id], s))
 			return id;
 	if (nstrs == UINT32_MAX)
 		diex(EX_SOFTWARE, "more than %u distinct names", UINT32_MAX - 1);
@@ -571,7 +571,7 @@ take_record(void *arg, const struct record *rec)
 		g->spins[g->nspins++] = sr;
 	} else if (baseline_parse(rec, &br))
 		read_baseline(g, &br);
-	else if (strcmp(rec->f[COL_KIND], KIND_STACK) == 0)
+	else if (record_is(rec, KIND_STACK))
 		read_stack(g, rec);
 	else if (wait_parse(rec, &wr))
 		read_wait(g, &wr);
