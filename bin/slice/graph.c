@@ -82,6 +82,19 @@ str_id(const char *s)
 	return nstrs++;
 }
 
+/*
+ * The same, where a name is most often the one this place met last (a
+ * record's rule, its thread's name, a thread's system call): *last is
+ * that name's id, which a compare confirms without the hash.
+ */
+static inline uint32_t
+str_id_again(const char *s, uint32_t *last)
+{
+	if (*last != 0 && name_eq(by_id[*last], s))
+		return *last;
+	return *last = str_id(s);
+}
+
 const char *
 str_of(uint32_t id)
 {
@@ -186,7 +199,8 @@ vertex_get(struct graph *g, uint64_t id)
 static uint32_t
 add_syscall(struct vertex *v, const char *name)
 {
-	uint32_t id = str_id(name);
+	static uint32_t last;
+	uint32_t id = str_id_again(name, &last);
 	int i;
 
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
@@ -307,7 +321,8 @@ static uint16_t
 rule_of(const char *name)
 {
 	static uint16_t last;
-	uint32_t id = str_id(name);
+	static uint32_t last_id;
+	uint32_t id = str_id_again(name, &last_id);
 	uint16_t i;
 
 	if (nrules > 0 && graph_rules[last] == id)
@@ -357,6 +372,7 @@ static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
+	static uint32_t began, ended, comm;	/* str_id_again()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
 	if (v == NULL)
@@ -368,10 +384,10 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->end = r->end;
 	v->oncpu = r->oncpu;
 	v->nevents = r->events;
-	v->began_by = str_id(r->began_by);
-	v->ended_by = str_id(r->ended_by);
+	v->began_by = str_id_again(r->began_by, &began);
+	v->ended_by = str_id_again(r->ended_by, &ended);
 	v->wait = r->wait[0];
-	v->comm = str_id(r->comm);
+	v->comm = str_id_again(r->comm, &comm);
 	v->seen = 1;
 	now_seen(r->id);
 }
