@@ -165,8 +165,8 @@ event_parse(const struct record *rec, struct event *ev)
 
 	if (rec->comment)
 		return 0;
-	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0) {
-		if (strcmp(rec->f[COL_KIND], KIND_META) == 0)
+	if (!record_is(rec, KIND_EVENT)) {
+		if (record_is(rec, KIND_META))
 			note_meta(rec);
 		else
 			ksym_learn(rec);
@@ -374,6 +374,9 @@ syscall_is_lock_wait(const struct event *ev)
 	if (ev->type != E_SYS_ENTER)
 		return 0;
 	/* Arguments: nr, name, uaddr, op, val, ... */
+	/* Most calls are none of the three: their first letter says so. */
+	if (name[0] != 'f' && name[0] != 'u' && name[0] != 'p')
+		return 0;
 	if (strcmp(name, "futex") == 0 && event_nargs(ev) >= 5) {
 		cmd = event_u64(ev, 3) & FUTEX_CMD_MASK;
 		return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&

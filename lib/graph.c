@@ -155,7 +155,7 @@ sclass_of_kind(enum hang_kind k)
 static int
 is_kind(const struct record *rec, const char *kind)
 {
-	return !rec->comment && strcmp(rec->f[COL_KIND], kind) == 0;
+	return record_is(rec, kind);
 }
 
 /*
@@ -250,9 +250,9 @@ strength(const struct record *rec, size_t col)
 {
 	const char *s = record_str(rec, col);
 
-	if (strcmp(s, "weak") == 0)
+	if (name_eq(s, "weak"))
 		return 1;
-	if (strcmp(s, "strong") != 0)
+	if (!name_eq(s, "strong"))
 		bad(rec, "strength '%s' (strong or weak)", s);
 	return 0;
 }
@@ -623,6 +623,6 @@ int
 summary_of(const struct record *rec, const char *program)
 {
 	return !rec->comment && rec->nf > COL_FIRST_OWN &&
-	    strcmp(rec->f[COL_KIND], KIND_SUMMARY) == 0 &&
+	    record_is(rec, KIND_SUMMARY) &&
 	    strcmp(rec->f[COL_FIRST_OWN], program) == 0;
 }

@@ -55,7 +55,7 @@ ksym_learn(const struct record *rec)
 	const char *name;
 	uint64_t addr;
 
-	if (rec->comment || strcmp(rec->f[COL_KIND], KSYM_KIND) != 0)
+	if (!record_is(rec, KSYM_KIND))
 		return 0;
 	if (!parse_addr(record_str(rec, KC_ADDRESS), &addr))
 		diex(EX_DATAERR, "%s:%lu: ksym: '%s' is not a 0x address",

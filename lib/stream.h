@@ -147,4 +147,25 @@ int		 record_u64_opt(const struct record *, size_t col, uint64_t *);
 const char	*record_str(const struct record *, size_t col);	/* "" if absent */
 uint32_t	 record_pid(const struct record *, size_t col);	/* 0 if unknown */
 
+/*
+ * Two short names equal, compared in line: the names a stage matches once
+ * a record (kinds, event types, rules) are a few bytes long and most differ
+ * in the first, where a call to strcmp() would cost more than the compare.
+ */
+static inline int
+name_eq(const char *a, const char *b)
+{
+	for (; *a == *b; a++, b++)
+		if (*a == '\0')
+			return 1;
+	return 0;
+}
+
+/* Whether a record is of kind (a KIND_*). */
+static inline int
+record_is(const struct record *rec, const char *kind)
+{
+	return !rec->comment && name_eq(rec->f[COL_KIND], kind);
+}
+
 #endif

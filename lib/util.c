@@ -459,7 +459,7 @@ nameidx_find(struct nameidx *x, const char *name)
 		x->ready = 1;
 	}
 	for (i = name_hash(name) % n; x->slot[i]; i = (i + 1) % n)
-		if (strcmp(row_name(x, x->slot[i] - 1), name) == 0)
+		if (name_eq(row_name(x, x->slot[i] - 1), name))
 			return x->slot[i] - 1;
 	return -1;
 }

@@ -122,7 +122,7 @@ common(const struct record *rec, uint64_t *time, uint32_t *pid,
 int
 wait_parse(const struct record *rec, struct wait_rec *w)
 {
-	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_WAIT) != 0)
+	if (!record_is(rec, KIND_WAIT))
 		return 0;
 	if (rec->nf < WC_ARG)
 		bad(rec, "too few columns", "");

@@ -69,7 +69,7 @@ str_id(const char *s)
 		str_slots_grow();
 	mask = nstr_slots - 1;
 	for (i = str_hash(s) & mask; (id = str_slot[i]) != 0; i = (i + 1) & mask)
-		if (strcmp(by_id[id], s) == 0)
+		if (name_eq(by_id[id], s))
 			return id;
 	if (nstrs == UINT32_MAX)
 		diex(EX_SOFTWARE, "more than %u distinct names", UINT32_MAX - 1);
@@ -80,6 +80,19 @@ str_id(const char *s)
 	by_id[nstrs] = xstrdup(s);
 	str_slot[i] = nstrs;
 	return nstrs++;
+}
+
+/*
+ * The same, where a name is most often the one this place met last (a
+ * record's rule, its thread's name, a thread's system call): *last is
+ * that name's id, which a compare confirms without the hash.
+ */
+static inline uint32_t
+str_id_again(const char *s, uint32_t *last)
+{
+	if (*last != 0 && name_eq(by_id[*last], s))
+		return *last;
+	return *last = str_id(s);
 }
 
 const char *
@@ -186,7 +199,8 @@ vertex_get(struct graph *g, uint64_t id)
 static uint32_t
 add_syscall(struct vertex *v, const char *name)
 {
-	uint32_t id = str_id(name);
+	static uint32_t last;
+	uint32_t id = str_id_again(name, &last);
 	int i;
 
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
@@ -307,7 +321,8 @@ static uint16_t
 rule_of(const char *name)
 {
 	static uint16_t last;
-	uint32_t id = str_id(name);
+	static uint32_t last_id;
+	uint32_t id = str_id_again(name, &last_id);
 	uint16_t i;
 
 	if (nrules > 0 && graph_rules[last] == id)
@@ -357,6 +372,7 @@ static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
+	static uint32_t began, ended, comm;	/* str_id_again()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
 	if (v == NULL)
@@ -368,10 +384,10 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->end = r->end;
 	v->oncpu = r->oncpu;
 	v->nevents = r->events;
-	v->began_by = str_id(r->began_by);
-	v->ended_by = str_id(r->ended_by);
+	v->began_by = str_id_again(r->began_by, &began);
+	v->ended_by = str_id_again(r->ended_by, &ended);
 	v->wait = r->wait[0];
-	v->comm = str_id(r->comm);
+	v->comm = str_id_again(r->comm, &comm);
 	v->seen = 1;
 	now_seen(r->id);
 }
@@ -429,6 +445,103 @@ by_thread_cmp(const void *a, const void *b)
 	if (x->begin != y->begin)
 		return x->begin < y->begin ? -1 : 1;
 	return 0;
+}
+
+/*
+ * A thread's group in by_thread: the threads are few beside their
+ * vertices, so their table stays in the cache.
+ */
+struct tgroup {
+	uint32_t	 tid, n;	/* n: vertices, then where the next goes */
+};
+
+static int
+tgroup_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct tgroup *)a)->tid;
+	uint32_t y = ((const struct tgroup *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Where tid's group is in t (2^bits slots), or the empty slot for it. */
+static uint32_t *
+tgroup_slot(uint32_t *slot, const struct tgroup *t, int bits, uint32_t tid)
+{
+	size_t i, mask = ((size_t)1 << bits) - 1;
+
+	for (i = (tid * 0x9e3779b1u) >> (32 - bits); slot[i] != 0 &&
+	    t[slot[i] - 1].tid != tid; i = (i + 1) & mask)
+		;
+	return &slot[i];
+}
+
+/*
+ * The places sorted by (tid, begin), without a sort where it can: a
+ * thread's vertex records come in the order its vertices began (a
+ * record follows its vertex's last event), so the places go to their
+ * thread's group in the order of v, a pass in memory order instead of
+ * a sort's scattered reads.  If any thread's vertices are out of order,
+ * or two begin at once, the sort decides as it always has.
+ */
+static void
+sort_by_thread(struct graph *g)
+{
+	struct tgroup *t = NULL;
+	uint32_t *slot, *s, *p = g->by_thread, ng = 0, capg = 0, i, k;
+	uint64_t n = 0, at;
+	int bits = 10;
+
+	slot = xcalloc((size_t)1 << bits, sizeof(*slot));
+	for (i = 1; i < g->nv; i++) {
+		if (!g->v[i].seen)
+			continue;
+		n++;
+		if (*(s = tgroup_slot(slot, t, bits, g->v[i].tid)) != 0) {
+			t[*s - 1].n++;
+			continue;
+		}
+		if (ng == capg) {
+			capg = capg ? 2 * capg : 256;
+			t = xrealloc(t, capg * sizeof(*t));
+		}
+		t[ng].tid = g->v[i].tid;
+		t[ng++].n = 1;
+		*s = ng;
+		if (2 * (size_t)ng > (size_t)1 << bits) {	/* half full */
+			free(slot);
+			slot = xcalloc((size_t)1 << ++bits, sizeof(*slot));
+			for (k = 0; k < ng; k++)
+				*tgroup_slot(slot, t, bits, t[k].tid) = k + 1;
+		}
+	}
+	g->nby = n;
+	if (ng > 0)
+		qsort(t, ng, sizeof(*t), tgroup_cmp);
+	for (k = 0, at = 0; k < ng; k++) {
+		at += t[k].n;
+		t[k].n = at - t[k].n;	/* where its first goes */
+	}
+	memset(slot, 0, ((size_t)1 << bits) * sizeof(*slot));
+	for (k = 0; k < ng; k++)
+		*tgroup_slot(slot, t, bits, t[k].tid) = k + 1;
+	for (i = 1; i < g->nv; i++)
+		if (g->v[i].seen)
+			p[t[*tgroup_slot(slot, t, bits, g->v[i].tid) - 1].n++] =
+			    i;
+	free(slot);
+	free(t);
+	for (at = 1; at < n; at++)
+		if (g->v[p[at]].tid == g->v[p[at - 1]].tid &&
+		    g->v[p[at]].begin <= g->v[p[at - 1]].begin)
+			break;
+	if (at >= n)
+		return;
+	for (i = 1, n = 0; i < g->nv; i++)
+		if (g->v[i].seen)
+			p[n++] = i;
+	sort_graph = g;
+	qsort(p, n, sizeof(*p), by_thread_cmp);
 }
 
 /* Everything passes on; what the graph needs is kept on the way. */
@@ -571,7 +684,7 @@ take_record(void *arg, const struct record *rec)
 		g->spins[g->nspins++] = sr;
 	} else if (baseline_parse(rec, &br))
 		read_baseline(g, &br);
-	else if (strcmp(rec->f[COL_KIND], KIND_STACK) == 0)
+	else if (record_is(rec, KIND_STACK))
 		read_stack(g, rec);
 	else if (wait_parse(rec, &wr))
 		read_wait(g, &wr);
@@ -591,7 +704,6 @@ graph_read(struct graph *g, struct stage *st, int flags)
 {
 	struct gread gr = { g, flags };
 	struct vertex *v;
-	uint64_t i, n;
 	int32_t k;
 
 	memset(g, 0, sizeof(*g));
@@ -616,12 +728,7 @@ graph_read(struct graph *g, struct stage *st, int flags)
 		v->in = k;
 	}
 	g->by_thread = xmalloc(g->nv * sizeof(*g->by_thread));
-	for (i = 1, n = 0; i < g->nv; i++)
-		if (g->v[i].seen)
-			g->by_thread[n++] = i;
-	g->nby = n;
-	sort_graph = g;
-	qsort(g->by_thread, n, sizeof(*g->by_thread), by_thread_cmp);
+	sort_by_thread(g);
 }
 
 /* The first of tid's vertices in by_thread, by binary search. */

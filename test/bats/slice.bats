@@ -1029,3 +1029,21 @@ pool() {
 	grep -q '^  root: app 10/11 ' <<<"$out"
 	grep -q '^Note: app 11 may wait for app 10, already on the chain, but only a guess from timing says so: no circular wait$' <<<"$out"
 }
+
+@test "slice: a graph whose vertex records come out of their threads' order is diagnosed as in order" {
+	pool | argus-segment -q -Z | argus-link -q | argus-spin -q --tid 10 -T 1s |
+	    argus-similar -q -Z 2>/dev/null >g.csv
+	grep -c '^vertex,' g.csv | grep -qv '^[01]$'
+	# The same records, the vertices first and newest first: each
+	# thread's vertices met in the reverse of the order they began.
+	{ head -1 g.csv; grep '^vertex,' g.csv | tac; sed 1d g.csv |
+	    grep -v '^vertex,'; } >shuffled.csv
+	# The times printed count from the first record: the diagnosis.
+	argus-slice --auto -Z g.csv 2>&1 >/dev/null | grep -v '^ ' |
+	    sed 's/ at +[-0-9.]*s,//' >want
+	argus-slice --auto -Z shuffled.csv 2>&1 >/dev/null | grep -v '^ ' |
+	    sed 's/ at +[-0-9.]*s,//' >got
+	cat got
+	grep -q '^Root cause: app 10/11 (a wake-up): ' got
+	diff want got
+}

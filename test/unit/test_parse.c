@@ -601,12 +601,41 @@ names_by_time(void)
 	names_free(ns);
 }
 
+/*
+ * Names compared in line (record kinds, event types, rules): equal only
+ * whole, a prefix either way is another name, and every kind of the
+ * stream is told from every other.
+ */
+static void
+names_equal(void)
+{
+	static const char *const kinds[] = { KIND_META, KIND_TASK, KIND_EVENT,
+	    KIND_LOST, KIND_STACK, KIND_WAIT, KIND_HOLDER, KIND_SOCK,
+	    KIND_BOUNDARY, KIND_CULL, KIND_VERTEX, KIND_LINK, KIND_SPIN,
+	    KIND_BASELINE, KIND_STEP, KIND_ROOT, KIND_SUMMARY };
+	char buf[16];
+	size_t i, j;
+
+	CHECK(name_eq("", ""));
+	CHECK(!name_eq("", "a") && !name_eq("a", ""));
+	CHECK(!name_eq("link", "links") && !name_eq("links", "link"));
+	CHECK(!name_eq("spin", "step") && !name_eq("wake", "Wake"));
+	CHECK(!name_eq("\377", "\177"));
+	for (i = 0; i < ARRAY_LEN(kinds); i++) {
+		snprintf(buf, sizeof(buf), "%s", kinds[i]);
+		for (j = 0; j < ARRAY_LEN(kinds); j++)
+			CHECK(name_eq(buf, kinds[j]) == (i == j));
+	}
+}
+
 const struct test parse_tests[] = {
 	{ "durations: units, bare seconds, rounding", durations, 0, NULL },
 	{ "durations: bad ones refused", durations_refused, 0, NULL },
 	{ "durations: up to 584 years of ns, not one s more",
 	    durations_bounded, 0, NULL },
 	{ "numbers: digits only, up to UINT64_MAX", numbers, 0, NULL },
+	{ "names: equal whole, the stream's kinds told apart", names_equal, 0,
+	    NULL },
 	{ "moments: relative, absolute, clock times through the anchor",
 	    moments, 0, NULL },
 	{ "moments: bad ones refused", moments_refused, 0, NULL },
