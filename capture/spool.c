@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "spill.h"
 #include "spool.h"
 #include "tracefs.h"
 
@@ -320,6 +321,32 @@ empty_cpu(int cpu, int fd, int off)
 }
 
 /*
+ * A CPU's spilled pages, oldest first, before what its kernel buffer
+ * holds: 1 when a full spool stopped us first, -1 on error.
+ */
+static int
+empty_spill(int cpu)
+{
+	struct page *p;
+	ssize_t got;
+
+	for (;;) {
+		if ((p = page_alloc()) == NULL)
+			return 1;
+		if ((got = spill_read(cpu, p->data)) <= 0) {
+			ring_put(&freed, p);
+			if (got < 0) {
+				atomic_store(&error, "reading the spill back");
+				return -1;
+			}
+			return 0;
+		}
+		if (enqueue(cpu, p, got) == -1)
+			return -1;
+	}
+}
+
+/*
  * Every CPU until it is empty.  Returns 1 while a full spool keeps some
  * CPU from being emptied, to be called again.
  */
@@ -335,6 +362,12 @@ empty_all(int off)
 		 * ours while some of its are left.
 		 */
 		if (bfds != NULL && (rc = empty_cpu(cpu, bfds[cpu], 0)) != 0) {
+			if (rc < 0)
+				return -1;
+			more = 1;
+			continue;
+		}
+		if (conf.spill != NULL && (rc = empty_spill(cpu)) != 0) {
 			if (rc < 0)
 				return -1;
 			more = 1;
@@ -369,9 +402,11 @@ serve(void)
 	struct timespec ts = { 0, 2 * SLACK_NS };
 
 	nanosleep(&ts, NULL);
+	spill_lock();
 	while (atomic_load(&error) == NULL && empty_all(0) > 0 &&
 	    !should_stop())
 		usleep(1000);
+	spill_unlock();
 }
 
 static int
@@ -463,6 +498,7 @@ reader(void *arg)
 	}
 	atomic_store(&tracing_off, 1);
 	pthread_mutex_unlock(&onoff);
+	spill_stop();
 	/* The moment it was cut, before anything else can change. */
 	if (conf.stopped)
 		conf.stopped();
@@ -470,6 +506,15 @@ reader(void *arg)
 	while (atomic_load(&error) == NULL && (busy = empty_all(1)) > 0)
 		usleep(1000);
 	read_stats();
+	if (conf.spill != NULL) {
+		struct spill_stats ss;
+
+		spill_stats(&ss);
+		spill_remove();
+		warnx_("spill: %.1f MiB spilled, %.1f MiB dropped for the "
+		    "budget, %.3f s of CPU", ss.spilled / 1048576.0,
+		    ss.dropped / 1048576.0, ss.cpu);
+	}
 	if (debug) {
 		struct rusage ru;
 
@@ -575,6 +620,10 @@ spool_start(const struct spool_conf *c)
 			die(EX_UNAVAILABLE, "%s/%s", tfs_instance(), rel);
 	}
 	read_stats();
+	if (c->defer && c->spill != NULL)
+		spill_start(c->spill, c->spill_size, ncpus, pgsize, fds);
+	else
+		conf.spill = NULL;
 	if ((errno = pthread_create(&thread, NULL, reader, NULL)) != 0)
 		die(EX_OSERR, "pthread_create");
 	while (reader_tid == 0)
@@ -585,6 +634,12 @@ int
 spool_reader_tid(void)
 {
 	return reader_tid;
+}
+
+int
+spool_spill_tid(void)
+{
+	return conf.spill != NULL ? spill_tid() : 0;
 }
 
 void

@@ -83,6 +83,8 @@ static const struct option passed[] = {
 	{ "ring-size",	required_argument, NULL, 'r' },
 	{ "live",	no_argument,	   NULL, 'L' },
 	{ "patch-dir",	required_argument, NULL, 'D' },
+	{ "spill",	required_argument, NULL, 'W' },
+	{ "spill-size",	required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
 

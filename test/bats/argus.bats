@@ -247,3 +247,46 @@ teardown() {
 	[ "$status" -eq 66 ]
 	[[ "$output" == *"$ring: nothing recorded in the last 60 s: its newest file was written "*"; the recorder is not running ('argus start')"* ]]
 }
+
+@test "argus: start --spill keeps on disk what the kernel's buffer overwrote; debug still finds the culprit; the spill goes at stop" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring" spill="$BATS_TEST_TMPDIR/spill"
+	# A spiller at normal priority: at idle priority (the default) it
+	# waits while other work takes both CPUs, as under test/progs/burn.
+	run env ARGUS_SPILL_SCHED=normal argus --ring "$ring" start -b 1M \
+	    --spill "$spill" --spill-size 512M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	[ "$(stat -c %a "$spill")" = 700 ]
+	sleep 1
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 20 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 1
+	load_ids truth
+	# Far more than the kernel's 2 x 1 MiB after the hang began: a
+	# million system calls, read and write, recorded.
+	dd if=/dev/zero of=/dev/null bs=1 count=500000 2>/dev/null
+	dd if=/dev/zero of=/dev/null bs=1 count=500000 2>/dev/null
+	# The full pages went to disk, 0600.
+	ls "$spill"/spill-cpu* >/dev/null
+	[ -z "$(find "$spill" -mindepth 1 ! -perm 600)" ]
+	[ "$(du -sm "$spill" | cut -f1)" -ge 4 ]
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 60s --auto
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	# From before the noise: the hang's beginning, which 2 x 1 MiB of
+	# kernel buffer alone had overwritten.
+	debug=$(ls -t "$ring"/debug-*.gz | head -1)
+	first=$(argus-cat -k event -p "$root_pid" "$debug" | head -1 | cut -d, -f2)
+	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	# In time order, each CPU's spilled pages before its kernel buffer's.
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | cut -d, -f2 | sort -c -n
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen" || true
+	! kill -0 "$pid" 2>/dev/null
+	[ ! -e "$spill" ]
+	grep -q 'spill: .* MiB spilled' "$ring/recorder.log"
+}
