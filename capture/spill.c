@@ -26,6 +26,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,9 +176,13 @@ run(void *arg)
 	struct pollfd *pfd;
 	struct timespec ts;
 	const char *how = getenv("ARGUS_SPILL_SCHED");
+	sigset_t all;
 	int cpu, r;
 
 	(void)arg;
+	/* A signal for the capture, handled here, would wait for idle CPU. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (how == NULL || strcmp(how, "idle") == 0)
 		pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
 	else if (strcmp(how, "fifo") == 0) {
@@ -363,6 +368,9 @@ spill_remove(void)
 	}
 	close(dfd);
 	dfd = -1;
+	/* Its pages would hold the instance's buffers. */
+	close(pipefd[0]);
+	close(pipefd[1]);
 	if (made && rmdir(dirname_) == -1)
 		warnx_("--spill %s: %s", dirname_, strerror(errno));
 }

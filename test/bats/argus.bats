@@ -251,9 +251,10 @@ teardown() {
 @test "argus: start --spill keeps on disk what the kernel's buffer overwrote; debug still finds the culprit; the spill goes at stop" {
 	need_tracing
 	ring="$BATS_TEST_TMPDIR/ring" spill="$BATS_TEST_TMPDIR/spill"
-	# A spiller at normal priority: at idle priority (the default) it
-	# waits while other work takes both CPUs, as under test/progs/burn.
-	run env ARGUS_SPILL_SCHED=normal argus --ring "$ring" start -b 1M \
+	# A real-time spiller: at idle priority (the default) it waits while
+	# other work takes both CPUs, as under test/progs/burn, and the
+	# kernel's buffer overwrites as without it.
+	run env ARGUS_SPILL_SCHED=fifo argus --ring "$ring" start -b 4M \
 	    --spill "$spill" --spill-size 512M
 	[ "$status" -eq 0 ]
 	pid=$(cat "$ring/recorder.pid")
@@ -264,7 +265,7 @@ teardown() {
 	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
 	sleep 1
 	load_ids truth
-	# Far more than the kernel's 2 x 1 MiB after the hang began: a
+	# Far more than the kernel's 2 x 4 MiB after the hang began: a
 	# million system calls, read and write, recorded.
 	dd if=/dev/zero of=/dev/null bs=1 count=500000 2>/dev/null
 	dd if=/dev/zero of=/dev/null bs=1 count=500000 2>/dev/null
@@ -276,7 +277,7 @@ teardown() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
-	# From before the noise: the hang's beginning, which 2 x 1 MiB of
+	# From before the noise: the hang's beginning, which 2 x 4 MiB of
 	# kernel buffer alone had overwritten.
 	debug=$(ls -t "$ring"/debug-*.gz | head -1)
 	first=$(argus-cat -k event -p "$root_pid" "$debug" | head -1 | cut -d, -f2)
