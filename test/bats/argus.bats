@@ -260,15 +260,20 @@ teardown() {
 	pid=$(cat "$ring/recorder.pid")
 	[ "$(stat -c %a "$spill")" = 700 ]
 	sleep 1
-	"$ROOT/test/scenarios/circular-wait" -n 3 -H 20 -t truth >/dev/null 3>&- &
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 40 -t truth >/dev/null 3>&- &
 	scen=$!
 	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
 	sleep 1
 	load_ids truth
-	# Far more than the kernel's 2 x 4 MiB after the hang began: a
-	# million system calls, read and write, recorded.
-	dd if=/dev/zero of=/dev/null bs=1 count=500000 2>/dev/null
-	dd if=/dev/zero of=/dev/null bs=1 count=500000 2>/dev/null
+	# Far more than the kernel's 4 MiB a CPU after the hang began (some
+	# 40 MiB on each CPU): system calls, read and write, recorded.
+	dds=()
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		dds+=($!)
+	done
+	wait "${dds[@]}"
+	sleep 3
 	# The full pages went to disk, 0600.
 	ls "$spill"/spill-cpu* >/dev/null
 	[ -z "$(find "$spill" -mindepth 1 ! -perm 600)" ]
@@ -280,10 +285,10 @@ teardown() {
 	# From before the noise: the hang's beginning, which 2 x 4 MiB of
 	# kernel buffer alone had overwritten.
 	debug=$(ls -t "$ring"/debug-*.gz | head -1)
-	first=$(argus-cat -k event -p "$root_pid" "$debug" | head -1 | cut -d, -f2)
+	first=$(argus-cat -k event -p "$root_pid" "$debug" | grep -m1 '^event,' | cut -d, -f2)
 	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
 	# In time order, each CPU's spilled pages before its kernel buffer's.
-	argus-cat -k event "$ring"/argus-ring-*.csv.gz | cut -d, -f2 | sort -c -n
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
 	run argus --ring "$ring" stop
 	[ "$status" -eq 0 ]
 	wait "$scen" || true
