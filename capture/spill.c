@@ -339,9 +339,14 @@ spill_read(int cpu, void *buf)
 void
 spill_stop(void)
 {
+	struct sched_param sp = { 0 };
+
 	if (!atomic_load(&running))
 		return;
 	atomic_store(&stopping, 1);
+	/* At idle priority it might not see that for as long as the load
+	 * keeps the CPUs busy. */
+	pthread_setschedparam(thread, SCHED_OTHER, &sp);
 	pthread_join(thread, NULL);
 	atomic_store(&running, 0);
 }

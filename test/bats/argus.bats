@@ -274,7 +274,10 @@ teardown() {
 	done
 	wait "${dds[@]}"
 	sleep 3
-	# The full pages went to disk, 0600.
+	# The full pages went to disk, 0600, and status says how far back.
+	run argus --ring "$ring" status
+	echo "$output"
+	grep -Eq "^spill: +[0-9.]+ MiB on disk in $spill: with the kernel's, the last [0-9.]+ s" <<<"$output"
 	ls "$spill"/spill-cpu* >/dev/null
 	[ -z "$(find "$spill" -mindepth 1 ! -perm 600)" ]
 	[ "$(du -sm "$spill" | cut -f1)" -ge 4 ]
