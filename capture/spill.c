@@ -50,13 +50,15 @@ struct cpu {
 	int		 rfd;		/* reading first */
 	uint64_t	 roff;
 	uint64_t	 held;		/* bytes on disk */
+	uint64_t	*made;		/* a file's creation, mono ns, by seq % nmade */
 };
 
 static const char	*dirname_;
 static int		 dfd = -1, made, ncpus, pipefd[2] = { -1, -1 };
 static const int	*fds;
 static size_t		 pgsize;
-static uint64_t		 cpu_budget, file_limit;
+static uint64_t		 budget_, file_limit;
+static size_t		 nmade;
 static struct cpu	*cpus;
 static pthread_mutex_t	 mu;
 static pthread_t	 thread;
@@ -104,6 +106,7 @@ open_next(struct cpu *c, int cpu)
 		c->wseq++;
 	}
 	name(f, sizeof(f), cpu, c->wseq);
+	c->made[c->wseq % nmade] = now_ns();
 	c->wfd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600);
 	c->wsize = 0;
@@ -113,6 +116,34 @@ open_next(struct cpu *c, int cpu)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Within the budget, the oldest file of any CPU first: a busy CPU may
+ * take what a quiet one leaves.  A CPU's file being written stays.
+ */
+static void
+drop_for_budget(void)
+{
+	uint64_t t, best;
+	int cpu, d;
+
+	while (atomic_load(&held) > budget_) {
+		d = -1;
+		best = UINT64_MAX;
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			if (cpus[cpu].first >= cpus[cpu].wseq)
+				continue;
+			t = cpus[cpu].made[cpus[cpu].first % nmade];
+			if (t < best) {
+				best = t;
+				d = cpu;
+			}
+		}
+		if (d < 0)
+			return;
+		drop_oldest(&cpus[d], d);
+	}
 }
 
 /*
@@ -160,8 +191,7 @@ spill_cpu(int cpu)
 			atomic_fetch_add(&held, m);
 			atomic_fetch_add(&spilled, m);
 		}
-		while (c->held > cpu_budget && c->first < c->wseq)
-			drop_oldest(c, cpu);
+		drop_for_budget();
 		pthread_mutex_unlock(&mu);
 		if (rc == -1)
 			break;
@@ -252,13 +282,17 @@ spill_start(const char *dir, uint64_t budget, int ncpu, size_t pg,
 		diex(77, "--spill %s: not a directory of yours alone (mode "
 		    "0700, owned by you)", dir);
 	reap();
-	cpu_budget = budget / ncpu;
-	file_limit = cpu_budget / FILES / pg * pg;
+	budget_ = budget;
+	file_limit = budget / ncpu / FILES / pg * pg;
 	if (file_limit < 16 * pg)
 		file_limit = 16 * pg;
+	/* One CPU may hold the whole budget, and the file it writes. */
+	nmade = budget / file_limit + 4;
 	cpus = xcalloc(ncpu, sizeof(*cpus));
-	for (cpu = 0; cpu < ncpu; cpu++)
+	for (cpu = 0; cpu < ncpu; cpu++) {
 		cpus[cpu].wfd = cpus[cpu].rfd = -1;
+		cpus[cpu].made = xcalloc(nmade, sizeof(uint64_t));
+	}
 	if (pipe2(pipefd, O_CLOEXEC) == -1)
 		die(EX_OSERR, "pipe");
 	/* Room for a batch: fewer, longer splices. */

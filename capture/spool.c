@@ -329,8 +329,15 @@ empty_spill(int cpu)
 {
 	struct page *p;
 	ssize_t got;
+	size_t n;
 
-	for (;;) {
+	/*
+	 * A share of the spool at a time, CPU by CPU: every CPU's bound,
+	 * and so the watermark, moves on while the spill is read back.
+	 */
+	for (n = 0; ; n++) {
+		if (n >= npages / (4 * ncpus) + 1)
+			return 1;
 		if ((p = page_alloc()) == NULL)
 			return 1;
 		if ((got = spill_read(cpu, p->data)) <= 0) {
@@ -718,8 +725,14 @@ spool_wait(void)
 int
 spool_full(void)
 {
+	/*
+	 * No page to read into: every one queued or in the formatter's hands
+	 * (it holds one a CPU while merging).
+	 */
 	return atomic_load(&allocated) >= npages &&
-	    atomic_load(&queued) + 1 >= npages;
+	    (atomic_load(&queued) + 1 >= npages ||
+	    atomic_load_explicit(&freed.head, memory_order_acquire) ==
+	    atomic_load_explicit(&freed.tail, memory_order_acquire));
 }
 
 size_t
