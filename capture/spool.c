@@ -362,6 +362,23 @@ empty_all(int off)
 {
 	int cpu, rc, more = 0, gone = atomic_load(&switched);
 
+	/*
+	 * The spill first, a share of every CPU's at a time, and no kernel
+	 * page while any is left: the spill is the oldest, and a CPU's newer
+	 * kernel pages filling the spool would hold back the watermark of
+	 * another's spill for good.
+	 */
+	if (conf.spill != NULL) {
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			if ((rc = empty_spill(cpu)) < 0)
+				return -1;
+			more |= rc;
+		}
+		if (more) {
+			publish();
+			return 1;
+		}
+	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		/*
 		 * The bridge's events of a CPU come before ours (it was
@@ -369,12 +386,6 @@ empty_all(int off)
 		 * ours while some of its are left.
 		 */
 		if (bfds != NULL && (rc = empty_cpu(cpu, bfds[cpu], 0)) != 0) {
-			if (rc < 0)
-				return -1;
-			more = 1;
-			continue;
-		}
-		if (conf.spill != NULL && (rc = empty_spill(cpu)) != 0) {
 			if (rc < 0)
 				return -1;
 			more = 1;
