@@ -38,6 +38,12 @@ static const char usage[] =
 "                         overwrite mode) and write them out only when\n"
 "                         asked, by SIGUSR1, and at the end: the kernel's\n"
 "                         own cost while nobody asks\n"
+"      --spill DIR        with --defer: the kernel's full pages moved to\n"
+"                         files in DIR (yours alone, made 0700 if missing)\n"
+"                         while nobody asks, read back when asked; removed\n"
+"                         at the end\n"
+"      --spill-size SIZE  the most DIR may hold, oldest dropped first\n"
+"                         (default 2G)\n"
 "  -p, --pid PID[,PID]    only these processes and their descendants\n"
 "  -c, --comm NAME        only processes or threads named NAME\n"
 "  -s, --syscalls SET     all, none, default (blocking and IPC calls),\n"
@@ -71,7 +77,7 @@ static const char usage[] =
 
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
 	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER, O_PATCH, O_PATCH_DIR,
-	O_READY_FD };
+	O_READY_FD, O_SPILL, O_SPILL_SIZE };
 
 static uint64_t
 parse_size(const char *opt, const char *s)
@@ -135,6 +141,8 @@ main(int argc, char *argv[])
 		{ "stacks-comm", required_argument, NULL, O_STACKS_COMM },
 		{ "no-snapshot", no_argument,	    NULL, O_NO_SNAPSHOT },
 		{ "defer",	 no_argument,	    NULL, O_DEFER },
+		{ "spill",	 required_argument, NULL, O_SPILL },
+		{ "spill-size",	 required_argument, NULL, O_SPILL_SIZE },
 		{ "patch",	 no_argument,	    NULL, O_PATCH },
 		{ "patch-dir",	 required_argument, NULL, O_PATCH_DIR },
 		{ "ready-fd",	 required_argument, NULL, O_READY_FD },
@@ -152,6 +160,7 @@ main(int argc, char *argv[])
 	o.ring_size = 2ULL << 30;
 	o.ring_files = 16;
 	o.spool_size = 1ULL << 30;
+	o.spill_size = 2ULL << 30;
 	ram = pages > 0 ? (uint64_t)pages * getpagesize() : 0;
 	if (ram > 0 && ram / 8 < o.spool_size)
 		o.spool_size = ram / 8;
@@ -214,6 +223,12 @@ main(int argc, char *argv[])
 		case O_DEFER:
 			o.defer = 1;
 			break;
+		case O_SPILL:
+			o.spill = optarg;
+			break;
+		case O_SPILL_SIZE:
+			o.spill_size = parse_size("--spill-size", optarg);
+			break;
 		case O_READY_FD:
 			o.ready_fd = parse_u64("--ready-fd", optarg);
 			if (o.ready_fd < 3 || fcntl(o.ready_fd, F_GETFD) == -1)
@@ -255,6 +270,9 @@ main(int argc, char *argv[])
 		diex(EX_USAGE, "-o and --ring: choose one");
 	if (o.ring != NULL)
 		out_ring_usage_check(o.ring_size, o.ring_files);
+	if (o.spill != NULL && !o.defer)
+		diex(EX_USAGE, "--spill: only with --defer (a live capture "
+		    "reads every page already)");
 	if (o.defer && (o.nstack_pids > 0 || o.nstack_comms > 0))
 		diex(EX_USAGE, "--defer and --stacks: stacks are sampled as "
 		    "events come; choose one");

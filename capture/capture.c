@@ -413,7 +413,7 @@ start(const struct capture_opts *o)
 {
 	struct spool_conf sc = { 0 };
 	char buf[64];
-	int self[3], nself, go = -1, why = -1, i, *tgids;
+	int self[4], nself, go = -1, why = -1, i, *tgids;
 
 	sc.ncpu = ncpu;
 	sc.pagesize = getpagesize();
@@ -428,6 +428,8 @@ start(const struct capture_opts *o)
 	if (!o->no_snapshot)
 		sc.stopped = snapshot;
 	sc.defer = o->defer;
+	sc.spill = o->spill;
+	sc.spill_size = o->spill_size;
 	spool_start(&sc);
 	if (tfs_bridge())
 		spool_bridge();
@@ -438,6 +440,8 @@ start(const struct capture_opts *o)
 	self[1] = spool_reader_tid();
 	self[2] = patched_tid();
 	nself = self[2] > 0 ? 3 : 2;
+	if (spool_spill_tid() > 0)
+		self[nself++] = spool_spill_tid();
 	events_setup(o->syscalls, self, nself);
 	if (tfs_bridge()) {
 		tfs_bridge_select(1);

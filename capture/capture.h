@@ -27,6 +27,8 @@ struct capture_opts {
 	char		**cmd;		/* -- COMMAND ARGS, or NULL */
 	int		 no_snapshot;	/* --no-snapshot: no wait-for records */
 	int		 defer;		/* --defer: read the kernel's ring when asked */
+	const char	*spill;		/* --spill DIR, with --defer */
+	uint64_t	 spill_size;	/* --spill-size */
 	int		 ready_fd;	/* --ready-fd: "ready T" once tracing, or why not; -1 */
 };
 

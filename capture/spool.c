@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "spill.h"
 #include "spool.h"
 #include "tracefs.h"
 
@@ -320,6 +321,39 @@ empty_cpu(int cpu, int fd, int off)
 }
 
 /*
+ * A CPU's spilled pages, oldest first, before what its kernel buffer
+ * holds: 1 when a full spool stopped us first, -1 on error.
+ */
+static int
+empty_spill(int cpu)
+{
+	struct page *p;
+	ssize_t got;
+	size_t n;
+
+	/*
+	 * A share of the spool at a time, CPU by CPU: every CPU's bound,
+	 * and so the watermark, moves on while the spill is read back.
+	 */
+	for (n = 0; ; n++) {
+		if (n >= npages / (4 * ncpus) + 1)
+			return 1;
+		if ((p = page_alloc()) == NULL)
+			return 1;
+		if ((got = spill_read(cpu, p->data)) <= 0) {
+			ring_put(&freed, p);
+			if (got < 0) {
+				atomic_store(&error, "reading the spill back");
+				return -1;
+			}
+			return 0;
+		}
+		if (enqueue(cpu, p, got) == -1)
+			return -1;
+	}
+}
+
+/*
  * Every CPU until it is empty.  Returns 1 while a full spool keeps some
  * CPU from being emptied, to be called again.
  */
@@ -328,6 +362,23 @@ empty_all(int off)
 {
 	int cpu, rc, more = 0, gone = atomic_load(&switched);
 
+	/*
+	 * The spill first, a share of every CPU's at a time, and no kernel
+	 * page while any is left: the spill is the oldest, and a CPU's newer
+	 * kernel pages filling the spool would hold back the watermark of
+	 * another's spill for good.
+	 */
+	if (conf.spill != NULL) {
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			if ((rc = empty_spill(cpu)) < 0)
+				return -1;
+			more |= rc;
+		}
+		if (more) {
+			publish();
+			return 1;
+		}
+	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		/*
 		 * The bridge's events of a CPU come before ours (it was
@@ -369,9 +420,11 @@ serve(void)
 	struct timespec ts = { 0, 2 * SLACK_NS };
 
 	nanosleep(&ts, NULL);
+	spill_lock();
 	while (atomic_load(&error) == NULL && empty_all(0) > 0 &&
 	    !should_stop())
 		usleep(1000);
+	spill_unlock();
 }
 
 static int
@@ -463,6 +516,7 @@ reader(void *arg)
 	}
 	atomic_store(&tracing_off, 1);
 	pthread_mutex_unlock(&onoff);
+	spill_stop();
 	/* The moment it was cut, before anything else can change. */
 	if (conf.stopped)
 		conf.stopped();
@@ -470,6 +524,15 @@ reader(void *arg)
 	while (atomic_load(&error) == NULL && (busy = empty_all(1)) > 0)
 		usleep(1000);
 	read_stats();
+	if (conf.spill != NULL) {
+		struct spill_stats ss;
+
+		spill_stats(&ss);
+		spill_remove();
+		warnx_("spill: %.1f MiB spilled, %.1f MiB dropped for the "
+		    "budget, %.3f s of CPU", ss.spilled / 1048576.0,
+		    ss.dropped / 1048576.0, ss.cpu);
+	}
 	if (debug) {
 		struct rusage ru;
 
@@ -575,6 +638,10 @@ spool_start(const struct spool_conf *c)
 			die(EX_UNAVAILABLE, "%s/%s", tfs_instance(), rel);
 	}
 	read_stats();
+	if (c->defer && c->spill != NULL)
+		spill_start(c->spill, c->spill_size, ncpus, pgsize, fds);
+	else
+		conf.spill = NULL;
 	if ((errno = pthread_create(&thread, NULL, reader, NULL)) != 0)
 		die(EX_OSERR, "pthread_create");
 	while (reader_tid == 0)
@@ -585,6 +652,12 @@ int
 spool_reader_tid(void)
 {
 	return reader_tid;
+}
+
+int
+spool_spill_tid(void)
+{
+	return conf.spill != NULL ? spill_tid() : 0;
 }
 
 void
@@ -663,8 +736,14 @@ spool_wait(void)
 int
 spool_full(void)
 {
+	/*
+	 * No page to read into: every one queued or in the formatter's hands
+	 * (it holds one a CPU while merging).
+	 */
 	return atomic_load(&allocated) >= npages &&
-	    atomic_load(&queued) + 1 >= npages;
+	    (atomic_load(&queued) + 1 >= npages ||
+	    atomic_load_explicit(&freed.head, memory_order_acquire) ==
+	    atomic_load_explicit(&freed.tail, memory_order_acquire));
 }
 
 size_t

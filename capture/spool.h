@@ -32,6 +32,8 @@ struct spool_conf {
 	void		(*tick)(void);	/* once a second, from the reader */
 	void		(*pass)(void);	/* after each pass, from the reader */
 	void		(*stopped)(void);	/* tracing just turned off */
+	const char	*spill;		/* deferred: full pages to this DIR */
+	uint64_t	 spill_size;	/* bytes it may hold */
 };
 
 /*
@@ -52,6 +54,7 @@ int	 spool_stopped(void);		/* tracing is off */
 int	 spool_child_status(void);	/* wait(2) status, -1 if none */
 int	 spool_done(void);		/* stopped, drained, nothing queued */
 int	 spool_reader_tid(void);
+int	 spool_spill_tid(void);		/* 0 without a spill */
 /* Events at or before the returned time are all in the queues. */
 uint64_t spool_watermark(void);
 struct page *spool_take(int cpu);	/* NULL when that queue is empty */

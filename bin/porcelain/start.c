@@ -53,7 +53,7 @@ static const char usage[] =
 "usage: argus start [--ring-size SIZE] [--live] [-b SIZE] [-s SET] [-p PID]\n"
 "                   [-c COMM] [--probes FILE] [--probe SPEC]\n"
 "                   [--stacks PID[,PID]] [--stacks-comm NAME]\n"
-"                   [--patch-dir DIR]\n"
+"                   [--patch-dir DIR] [--spill DIR [--spill-size SIZE]]\n"
 "Run the flight recorder (argus-capture --ring) in the background, and\n"
 "return once it records, saying since when.  The events stay in the\n"
 "kernel's per-CPU buffers (-b SIZE per CPU; by default together the\n"
@@ -66,6 +66,11 @@ static const char usage[] =
 "  --live   read, parse and write every event as it comes (argus-capture's\n"
 "           default -b of 16M): the files hold more than the kernel's\n"
 "           buffers can, at a CPU cost on every event; needed by --stacks\n"
+"  --spill DIR\n"
+"           move the kernel's full pages to files in DIR (within\n"
+"           --spill-size, default 2G) while nobody asks, at idle priority,\n"
+"           and read them back when asked: more than the kernel's buffers\n"
+"           hold, without parsing them\n"
 "\n"
 "The other options are argus-capture's, passed on (probes, stacks and the\n"
 "pid and comm selections may be given more than once); see argus-capture(1).\n";
@@ -83,6 +88,8 @@ static const struct option passed[] = {
 	{ "ring-size",	required_argument, NULL, 'r' },
 	{ "live",	no_argument,	   NULL, 'L' },
 	{ "patch-dir",	required_argument, NULL, 'D' },
+	{ "spill",	required_argument, NULL, 'W' },
+	{ "spill-size",	required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 }
 };
 

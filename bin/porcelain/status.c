@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -57,6 +58,71 @@ say(const char *what, const struct held *h)
 	strftime(b, sizeof(b), "%F %T", localtime(&h->newest));
 	printf("%-12s %d file%s, %.1f MiB, written %s to %s\n", what, h->n,
 	    h->n == 1 ? "" : "s", h->bytes / 1048576.0, a, b);
+}
+
+/*
+ * A recorder with --spill DIR (argus-capture(1)): the pages on disk and
+ * how far back they reach, from the header of each CPU's oldest page
+ * (its time in the kernel's clock, ns).  now: the kernel's, in s.
+ */
+static void
+spill_said(pid_t pid, double now)
+{
+	char path[PATH_MAX], args[8192], *a, *dir = NULL;
+	unsigned long long bytes = 0, seq;
+	unsigned long long first[1024];
+	double oldest = 0;
+	struct dirent *de;
+	struct stat st;
+	uint64_t ts;
+	ssize_t n;
+	int fd, dfd, cpu, ncpu = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, args, sizeof(args) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	args[n] = '\0';
+	for (a = args; a < args + n; a += strlen(a) + 1)
+		if (strcmp(a, "--spill") == 0 && a + strlen(a) + 1 < args + n)
+			dir = a + strlen(a) + 1;
+	if (dir == NULL || (dfd = open(dir, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1 || (d = fdopendir(dfd)) == NULL)
+		return;
+	memset(first, 0xff, sizeof(first));
+	while ((de = readdir(d)) != NULL) {
+		if (sscanf(de->d_name, "spill-cpu%d.%llu", &cpu, &seq) != 2 ||
+		    cpu < 0 || cpu >= (int)ARRAY_LEN(first))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			bytes += st.st_size;
+		if (seq < first[cpu])
+			first[cpu] = seq;
+		if (cpu >= ncpu)
+			ncpu = cpu + 1;
+	}
+	/* What every CPU covers: from the newest of the oldest. */
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		if (first[cpu] == ~0ULL)
+			continue;
+		snprintf(path, sizeof(path), "spill-cpu%d.%llu", cpu, first[cpu]);
+		if ((fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW |
+		    O_CLOEXEC)) == -1)
+			continue;
+		if (read(fd, &ts, sizeof(ts)) == sizeof(ts) &&
+		    ts / 1e9 > oldest)
+			oldest = ts / 1e9;
+		close(fd);
+	}
+	closedir(d);
+	printf("%-12s %.1f MiB on disk in %s", "spill:", bytes / 1048576.0, dir);
+	if (oldest > 0 && now > oldest)
+		printf(": with the kernel's, the last %.1f s", now - oldest);
+	printf("\n");
 }
 
 /*
@@ -130,6 +196,7 @@ kernel_ring(pid_t pid)
 		printf("%-12s at this rate the kernel buffers keep the last "
 		    "%.1f s; %llu events lost to overwriting so far\n",
 		    "retention:", keeps, overrun);
+	spill_said(pid, now);
 }
 
 static int

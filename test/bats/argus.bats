@@ -252,3 +252,55 @@ teardown() {
 	[ "$status" -eq 66 ]
 	[[ "$output" == *"$ring: nothing recorded in the last 60 s: its newest file was written "*"; the recorder is not running ('argus start')"* ]]
 }
+
+@test "argus: start --spill keeps on disk what the kernel's buffer overwrote; debug still finds the culprit; the spill goes at stop" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring" spill="$BATS_TEST_TMPDIR/spill"
+	# A real-time spiller: at idle priority (the default) it waits while
+	# other work takes both CPUs, as under test/progs/burn, and the
+	# kernel's buffer overwrites as without it.
+	run env ARGUS_SPILL_SCHED=fifo argus --ring "$ring" start -b 4M \
+	    --spill "$spill" --spill-size 512M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	[ "$(stat -c %a "$spill")" = 700 ]
+	sleep 1
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 40 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 1
+	load_ids truth
+	# Far more than the kernel's 4 MiB a CPU after the hang began (some
+	# 40 MiB on each CPU): system calls, read and write, recorded.
+	dds=()
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		dds+=($!)
+	done
+	wait "${dds[@]}"
+	sleep 3
+	# The full pages went to disk, 0600, and status says how far back.
+	run argus --ring "$ring" status
+	echo "$output"
+	grep -Eq "^spill: +[0-9.]+ MiB on disk in $spill: with the kernel's, the last [0-9.]+ s" <<<"$output"
+	ls "$spill"/spill-cpu* >/dev/null
+	[ -z "$(find "$spill" -mindepth 1 ! -perm 600)" ]
+	[ "$(du -sm "$spill" | cut -f1)" -ge 4 ]
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 60s --auto
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	# From before the noise: the hang's beginning, which 2 x 4 MiB of
+	# kernel buffer alone had overwritten.
+	debug=$(ls -t "$ring"/debug-*.gz | head -1)
+	first=$(argus-cat -k event -p "$root_pid" "$debug" | grep -m1 '^event,' | cut -d, -f2)
+	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	# In time order, each CPU's spilled pages before its kernel buffer's.
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen" || true
+	! kill -0 "$pid" 2>/dev/null
+	[ ! -e "$spill" ]
+	grep -q 'spill: .* MiB spilled' "$ring/recorder.log"
+}

@@ -1,0 +1,44 @@
+/*
+ * The spill (--defer --spill DIR): while nobody asks, whole sub-buffers
+ * of the kernel's per-CPU rings moved by splice(2) into files of a private
+ * directory, so that what overwriting would lose is kept on disk within a
+ * budget.  No parsing, no copy to user space: the pages are read back and
+ * parsed only when asked (spool's serve), each CPU's spilled pages before
+ * what its kernel buffer still holds.
+ */
+#ifndef CAPTURE_SPILL_H
+#define CAPTURE_SPILL_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct spill_stats {
+	uint64_t	 spilled;	/* bytes moved to disk since the start */
+	uint64_t	 dropped;	/* bytes dropped, oldest first, for the budget */
+	uint64_t	 held;		/* bytes on disk now */
+	double		 cpu;		/* the spiller's CPU time, s */
+};
+
+/*
+ * Opens (or makes, 0700) DIR and starts the spiller thread on fds (one
+ * trace_pipe_raw per CPU, O_NONBLOCK); exits on failure.
+ */
+void	 spill_start(const char *dir, uint64_t budget, int ncpu,
+	    size_t pgsize, const int *fds);
+int	 spill_tid(void);		/* 0 before the thread runs */
+/* The reader's turn: the spiller waits (priority inheritance). */
+void	 spill_lock(void);
+void	 spill_unlock(void);
+/*
+ * The oldest page spilled of cpu, removed from the spill, into buf
+ * (pgsize bytes): its length, 0 when none is left, -1 on error.  Under
+ * spill_lock() or after spill_stop().
+ */
+ssize_t	 spill_read(int cpu, void *buf);
+void	 spill_stop(void);	/* the thread ended; pages stay readable */
+void	 spill_remove(void);	/* every file gone, and DIR if we made it */
+void	 spill_stats(struct spill_stats *);
+
+#endif
