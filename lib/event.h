@@ -21,6 +21,7 @@ enum etype {
 
 /* EVENT's FLAGS. */
 #define EF_REQUIRED	1
+#define EF_KDEBUG	2	/* only a macOS kdebug trace has it */
 
 /* How a column of lib/events.def is written: its KIND there. */
 enum ecol_kind {

@@ -18,6 +18,7 @@
 
 #include <uthash.h>
 
+#include "event.h"
 #include "kdebug.h"
 #include "kdebug_events.h"
 #include "util.h"
@@ -214,7 +215,7 @@ introduce(struct kthread *t, uint64_t ns)
 /* event,TIME,PID,TID,VERTEX,CPU,TYPE,CTX: the columns every event has. */
 static void
 event_begin(const struct kd_event *e, uint64_t ns, struct kthread *t,
-    const char *type)
+    enum etype type)
 {
 	introduce(t, ns);
 	writer_begin(out, KIND_EVENT);
@@ -223,7 +224,7 @@ event_begin(const struct kd_event *e, uint64_t ns, struct kthread *t,
 	writer_u64(out, t->tid);
 	writer_empty(out);
 	writer_u64(out, e->cpu);
-	writer_str(out, type);
+	writer_str(out, edefs[type].type);
 	writer_str(out, cpu_get(e->cpu)->intr > 0 ? "h" : "-");
 	nevents++;
 }
@@ -252,7 +253,7 @@ raw(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	int i;
 
 	snprintf(code, sizeof(code), "0x%08x", KD_ID(e->debugid));
-	event_begin(e, ns, t, "kdebug");
+	event_begin(e, ns, t, E_KDEBUG);
 	writer_str(out, code);
 	writer_str(out, func_name(e->debugid));
 	for (i = 0; i < 4; i++)
@@ -298,7 +299,7 @@ map_switch(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	struct kthread *next = thread_get(e->arg[1]);
 
 	introduce(next, ns);
-	event_begin(e, ns, t, "switch");
+	event_begin(e, ns, t, E_SWITCH);
 	writer_str(out, switch_state(t, e->arg[0]));
 	target(next);
 	writer_str(out, next->comm);
@@ -315,7 +316,7 @@ map_runnable(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	w->started = 1;
 	introduce(w, ns);
-	event_begin(e, ns, t, first ? "wakeup_new" : "waking");
+	event_begin(e, ns, t, first ? E_WAKEUP_NEW : E_WAKING);
 	target(w);
 	writer_empty(out);		/* TARGET_CPU: not traced */
 	writer_str(out, w->comm);
@@ -333,7 +334,7 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 	int i, nargs = sc != NULL && sc->nargs < 4 ? sc->nargs : 4;
 
 	if (KD_FUNC(e->debugid) == KD_START) {
-		event_begin(e, ns, t, "sys_enter");
+		event_begin(e, ns, t, E_SYS_ENTER);
 		writer_i64(out, nr);
 		writer_str(out, name);
 		for (i = 0; i < nargs; i++)
@@ -345,7 +346,7 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 		else
 			ret = e->arg[0] != 0 ? (int64_t)(0 - e->arg[0]) :
 			    (int64_t)e->arg[1];
-		event_begin(e, ns, t, "sys_exit");
+		event_begin(e, ns, t, E_SYS_EXIT);
 		writer_i64(out, nr);
 		writer_str(out, name);
 		writer_i64(out, ret);
@@ -378,7 +379,7 @@ map_interrupt(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	if (KD_FUNC(e->debugid) == KD_START) {
 		c->intr++;
-		event_begin(e, ns, t, "irq_entry");
+		event_begin(e, ns, t, E_IRQ_ENTRY);
 		if (id == KD_MACH_INTR) {
 			c->irq = e->arg[0];
 			writer_u64(out, e->arg[0]);
@@ -393,7 +394,7 @@ map_interrupt(const struct kd_event *e, uint64_t ns, struct kthread *t)
 			writer_str(out, "timers");
 		}
 	} else if (KD_FUNC(e->debugid) == KD_END && c->intr > 0) {
-		event_begin(e, ns, t, "irq_exit");
+		event_begin(e, ns, t, E_IRQ_EXIT);
 		if (id == KD_MACH_INTR)
 			writer_u64(out, c->irq);
 		else
@@ -413,7 +414,7 @@ map_timer(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	uint32_t id = KD_ID(e->debugid);
 
 	if (KD_FUNC(e->debugid) == KD_START && id == KD_DECR_TIMER_ENTER) {
-		event_begin(e, ns, t, "hrtimer_start");
+		event_begin(e, ns, t, E_HRT_START);
 		writer_hex(out, e->arg[0]);
 		writer_empty(out);			/* FUNCTION */
 		writer_u64(out, ns_of(e->arg[2]));	/* EXPIRES */
@@ -421,17 +422,17 @@ map_timer(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		writer_hex(out, e->arg[3]);		/* MODE: its flags */
 	} else if (KD_FUNC(e->debugid) == KD_START &&
 	    id == KD_DECR_TIMER_CALLOUT) {
-		event_begin(e, ns, t, "hrtimer_expire_entry");
+		event_begin(e, ns, t, E_HRT_EXPIRE_ENTRY);
 		writer_hex(out, e->arg[0]);
 		writer_hex(out, e->arg[1]);
 		writer_u64(out, ns);
 	} else if (KD_FUNC(e->debugid) == KD_END &&
 	    id == KD_DECR_TIMER_CALLOUT) {
-		event_begin(e, ns, t, "hrtimer_expire_exit");
+		event_begin(e, ns, t, E_HRT_EXPIRE_EXIT);
 		writer_hex(out, e->arg[0]);
 	} else if (KD_FUNC(e->debugid) == KD_START &&
 	    id == KD_DECR_TIMER_CANCEL) {
-		event_begin(e, ns, t, "hrtimer_cancel");
+		event_begin(e, ns, t, E_HRT_CANCEL);
 		writer_hex(out, e->arg[0]);
 	} else {
 		return 0;
@@ -450,7 +451,7 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	switch (id) {
 	case ARGUS_TCALL_ARM:
-		event_begin(e, ns, t, "wq_queue");
+		event_begin(e, ns, t, E_WQ_QUEUE);
 		writer_hex(out, e->arg[0]);
 		writer_hex(out, e->arg[1]);
 		writer_str(out, "thread_call");
@@ -461,7 +462,7 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		break;
 	case ARGUS_TCALL_INVOKE:
 		event_begin(e, ns, t, KD_FUNC(e->debugid) == KD_END ?
-		    "wq_end" : "wq_start");
+		    E_WQ_END : E_WQ_START);
 		writer_hex(out, e->arg[0]);
 		writer_hex(out, e->arg[1]);
 		break;
@@ -477,7 +478,7 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		it->function = e->arg[1];
 		snprintf(queue, sizeof(queue), "dispatch:%llu",
 		    (unsigned long long)(e->arg[2] >> 32));
-		event_begin(e, ns, t, "wq_queue");
+		event_begin(e, ns, t, E_WQ_QUEUE);
 		writer_hex(out, e->arg[0]);
 		writer_hex(out, e->arg[1]);
 		writer_str(out, queue);
@@ -486,8 +487,8 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		break;
 	default:	/* KD_DISPATCH_POP, KD_DISPATCH_COMPLETE */
 		HASH_FIND(hh, items, &e->arg[0], sizeof(e->arg[0]), it);
-		event_begin(e, ns, t, id == KD_DISPATCH_POP ? "wq_start" :
-		    "wq_end");
+		event_begin(e, ns, t, id == KD_DISPATCH_POP ? E_WQ_START :
+		    E_WQ_END);
 		writer_hex(out, e->arg[0]);
 		if (it != NULL)
 			writer_hex(out, it->function);
@@ -506,14 +507,14 @@ static int
 map_runloop(const struct kd_event *e, uint64_t ns, struct kthread *t)
 {
 	if (KD_ID(e->debugid) == ARGUS_RUNLOOP_SUBMIT) {
-		event_begin(e, ns, t, "runloop_submit");
+		event_begin(e, ns, t, E_RUNLOOP_SUBMIT);
 		writer_hex(out, e->arg[0]);
 		writer_hex(out, e->arg[1]);
 	} else if (KD_FUNC(e->debugid) == KD_START) {
-		event_begin(e, ns, t, "runloop_begin");
+		event_begin(e, ns, t, E_RUNLOOP_BEGIN);
 		writer_hex(out, e->arg[0]);
 	} else if (KD_FUNC(e->debugid) == KD_END) {
-		event_begin(e, ns, t, "runloop_end");
+		event_begin(e, ns, t, E_RUNLOOP_END);
 		writer_hex(out, e->arg[0]);
 	} else {
 		return 0;
@@ -531,7 +532,7 @@ map_message(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	case KD_IPC_MSG_RECV:
 	case KD_IPC_MSG_RECV_VREF:
 		event_begin(e, ns, t, KD_ID(e->debugid) == KD_IPC_MSG_SEND ?
-		    "ipc_send" : "ipc_recv");
+		    E_IPC_SEND : E_IPC_RECV);
 		writer_hex(out, e->arg[0]);		/* KMSG */
 		writer_hex(out, e->arg[1]);		/* BITS */
 		writer_u64(out, (uint32_t)e->arg[2]);	/* MSGH_ID */
@@ -539,7 +540,7 @@ map_message(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		break;
 	default:
 		event_begin(e, ns, t, KD_ID(e->debugid) == ARGUS_MSG_SEND ?
-		    "msg_send" : "msg_recv");
+		    E_MSG_SEND : E_MSG_RECV);
 		writer_hex(out, e->arg[0]);
 		writer_hex(out, e->arg[1]);
 		writer_u64(out, (uint32_t)e->arg[2]);
@@ -584,7 +585,7 @@ map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	switch (KD_ID(e->debugid)) {
 	case KD_MACH_WAIT:
-		event_begin(e, ns, t, "mach_wait");
+		event_begin(e, ns, t, E_MACH_WAIT);
 		writer_hex(out, e->arg[0]);
 		writer_u64(out, e->arg[1]);
 		if (e->arg[2] != 0)
@@ -594,7 +595,7 @@ map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		break;
 	case ARGUS_WAIT:
 		t->unint = (uint32_t)e->arg[1] == KD_THREAD_UNINT;
-		event_begin(e, ns, t, "wait_reason");
+		event_begin(e, ns, t, E_WAIT_REASON);
 		writer_hex(out, e->arg[0]);
 		writer_str(out, waitq_kind(e->arg[1] >> 32));
 		writer_u64(out, (uint32_t)e->arg[1]);
@@ -613,7 +614,7 @@ map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		    e->arg[2] & ARGUS_WAKE_TIMER ? "timer+" : "");
 		if (flags[0] != '\0')
 			flags[strlen(flags) - 1] = '\0';
-		event_begin(e, ns, t, "wake_reason");
+		event_begin(e, ns, t, E_WAKE_REASON);
 		target(w);
 		writer_str(out, result_name(e->arg[1]));
 		writer_str(out, flags);
@@ -622,7 +623,7 @@ map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	default:	/* ARGUS_CLEAR_WAIT */
 		w = thread_get(e->arg[0]);
 		introduce(w, ns);
-		event_begin(e, ns, t, "clear_wait");
+		event_begin(e, ns, t, E_CLEAR_WAIT);
 		target(w);
 		writer_str(out, result_name(e->arg[1]));
 		writer_hex(out, e->arg[2]);
@@ -679,14 +680,14 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 			memcpy(c->comm, t->comm, sizeof(c->comm));
 		t->child = c->tid;
 		introduce(c, ns);
-		event_begin(e, ns, t, "fork");
+		event_begin(e, ns, t, E_FORK);
 		target(c);
 		writer_empty(out);	/* CLONE_FLAGS */
 		writer_str(out, c->comm);
 		break;
 	case KD_DATA_TERMINATE_PID:
 		t->exited = 1;
-		event_begin(e, ns, t, "exit");
+		event_begin(e, ns, t, E_EXIT);
 		writer_str(out, t->comm);
 		writer_empty(out);	/* GROUP_DEAD: the next record says */
 		break;
@@ -699,11 +700,11 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 			return;
 		snprintf(old, sizeof(old), "%s", t->comm);
 		set_comm(t, t->str, t->str_len);
-		event_begin(e, ns, t, "exec");
+		event_begin(e, ns, t, E_EXEC);
 		writer_str(out, t->str);
 		writer_u64(out, t->tid);
 		writer_end(out);
-		event_begin(e, ns, t, "comm");
+		event_begin(e, ns, t, E_COMM);
 		target(t);
 		writer_str(out, old);
 		writer_str(out, t->comm);
@@ -713,7 +714,7 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 			return;
 		snprintf(old, sizeof(old), "%s", t->comm);
 		set_comm(t, t->str, t->str_len);
-		event_begin(e, ns, t, "comm");
+		event_begin(e, ns, t, E_COMM);
 		target(t);
 		writer_str(out, old);
 		writer_str(out, t->comm);
@@ -721,7 +722,7 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	case KD_STRING_PROC_EXIT:
 		if (!string_part(t, e, 0))
 			return;
-		event_begin(e, ns, t, "proc_exit");
+		event_begin(e, ns, t, E_PROC_EXIT);
 		writer_str(out, t->str);
 		break;
 	case KD_STRING_GLOBAL:
@@ -729,7 +730,7 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		if (!string_part(t, e, (KD_FUNC(e->debugid) & KD_START) ? 2 : 0) ||
 		    t->str_len == 0)
 			return;
-		event_begin(e, ns, t, "marker");
+		event_begin(e, ns, t, E_MARKER);
 		writer_str(out, t->str);
 		break;
 	default:	/* KD_DATA_EXEC: named by the string that follows */

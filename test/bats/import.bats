@@ -213,3 +213,26 @@ diagnosis() {
 	grep -qx wake_reason types
 	grep -qx switch types
 }
+
+@test "import kdebug: argus-summary counts a macOS trace's own types by name" {
+	# Types lib/events.def has (EF_KDEBUG), not "other": a type it
+	# did not know.
+	cat >s.spec <<-'EOF2'
+	thread 101 50 browser
+	thread 201 60 renderer
+	1000 0 101 ARGUS_MSG_SEND 0xd00d 0x2eed 0x110300001103 0x4800000000
+	1010 0 101 ARGUS_WAIT 0xe0e 0x300000002 0 0xffffff8000123456
+	1020 0 101 MACH_WAIT 0xe0f 1 5000
+	1030 0 101 MACH_SCHED 0 201
+	1040 0 201 ARGUS_WAKE 101 0 0 0xffffff8000222222
+	1050 0 201 MACH_MAKERUNNABLE 101 31 0 1
+	1060 0 201 0x01400024 1 2 3 4
+	EOF2
+	"$KW" -o s.trace s.spec
+	argus-import s.trace | argus-summary >s.out
+	cat s.out
+	for t in msg_send wait_reason mach_wait wake_reason kdebug; do
+		grep -Eq "[ ,]$t 1(,|$)" s.out || { echo "no $t"; return 1; }
+	done
+	! grep -q 'other [0-9]' s.out
+}

@@ -84,21 +84,32 @@ summary_keys() {
 	done
 }
 
-# "TYPE COLUMN..." for each event type of lib/events.def, sorted: the
-# table as the C preprocessor reads it, so no second parser of its own.
+# "TYPE COLUMN..." for each event type of lib/events.def, sorted: those
+# of a macOS kdebug trace only (EF_KDEBUG) with $1 "kdebug", the others
+# with $1 "main".  The table as the compiler reads it, flags and all, so no
+# second parser of its own.
 table_types() {
-	printf '%s\n' '#define COL(name, kind, field) name' '#define USE(field)' \
-	    '#define EVENT(id, type, sys, tp, flags, cols) type cols' \
-	    '#include "events.def"' |
-	    "${CC:-cc}" -E -P -I "$ROOT/lib" -x c - | tr -d '"' |
-	    awk 'NF { $1 = $1; print }' | sort
+	[ -x types ] || printf '%s\n' '#include <stdio.h>' '#include "event.h"' \
+	    '#define COL(name, kind, field) " " #name' '#define USE(field)' \
+	    '#define EVENT(id, type, sys, tp, flags, cols) \' \
+	    '	printf("%s %s%s\n", (flags) & EF_KDEBUG ? "kdebug" : "main", \' \
+	    '	    type, "" cols);' \
+	    'int main(void) {' '#include "events.def"' 'return 0; }' |
+	    "${CC:-cc}" -I "$ROOT/lib" -x c -o types - || return 1
+	./types | awk -v list="$1" '$1 == list { $1 = ""; $0 = $0; $1 = $1; print }' |
+	    sort
 }
 
-# The same from argus-stream(5)'s EVENT TYPES: each ".It Cm TYPE , TYPE"
-# with the ".Ar" columns of the line after it, up to an optional one (Op:
-# a column only another system's traces have).
+# The same from argus-stream(5)'s EVENT TYPES ($1 "main") or its list of
+# the types of a macOS kdebug trace ($1 "kdebug"): each ".It Cm TYPE ,
+# TYPE" between the list's markers, with the ".Ar" columns of the line
+# after it, up to an optional one (Op: a column only another system's
+# traces have).
 man_types() {
-	sed -n '/^\.\\" event types: begin/,/^\.\\" event types: end/p' \
+	local m='event types'
+
+	[ "$1" = kdebug ] && m='kdebug event types'
+	sed -n "/^\\.\\\\\" $m: begin/,/^\\.\\\\\" $m: end/p" \
 	    "$ROOT/share/man/argus-stream.5" |
 	    awk '/^\.It Cm / {
 		sub(/^\.It /, ""); gsub(/Cm /, ""); gsub(/ , /, " ")
@@ -115,11 +126,18 @@ man_types() {
 
 @test "vocab: argus-stream(5) lists lib/events.def's event types with their columns" {
 	cd "$BATS_TEST_TMPDIR"
-	table_types >table
-	man_types >stream.5
+	table_types main >table
+	man_types main >stream.5
 	[ "$(wc -l <table)" -ge 40 ]
 	grep -qx 'switch STATE TPID TTID TCOMM' table
 	same "lib/events.def and argus-stream(5)" table stream.5
+	# A macOS trace's own types, in the list after the Linux ones.
+	table_types kdebug >table.kdebug
+	man_types kdebug >stream.5.kdebug
+	grep -qx 'mach_wait EVENT INTERRUPTIBLE DEADLINE' table.kdebug
+	grep -qx 'kdebug CODE FUNC ARG1 ARG2 ARG3 ARG4' table.kdebug
+	same "lib/events.def's EF_KDEBUG types and argus-stream(5)'s kdebug list" \
+	    table.kdebug stream.5.kdebug
 }
 
 @test "vocab: a record's KIND is named by lib/stream.h's KIND_*, never spelt in a stage" {
