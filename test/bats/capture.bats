@@ -471,3 +471,22 @@ kallsyms() {
 	argus-segment -qZ "$T/t.csv" | argus-link -qZ >"$T/g.csv"
 	grep -q "^link,[0-9]*,$pid,$pid,[0-9]*,[0-9]*,strong,timeout,[0-9]*,$pid,$pid,hrtimer_wakeup\$" "$T/g.csv"
 }
+
+@test "capture: --spill takes only a directory of the caller's alone, never through a link, and only with --defer" {
+	need_root
+	run "$CAP" --spill "$T/sp" -o "$T/x.gz" -d 1
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"--spill: only with --defer"* ]]
+	[ ! -e "$T/sp" ]
+	mkdir -m 700 "$T/target"
+	ln -s "$T/target" "$T/link"
+	run "$CAP" --defer --ring "$T/r1" --spill "$T/link" -b 4M -d 1
+	[ "$status" -eq 73 ]
+	[[ "$output" == *"--spill $T/link: "* ]]
+	[ -z "$(ls -A "$T/target")" ]
+	mkdir -m 777 "$T/open"
+	run "$CAP" --defer --ring "$T/r2" --spill "$T/open" -b 4M -d 1
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"not a directory of yours alone"* ]]
+	[ -z "$(ls -A "$T/open")" ]
+}
