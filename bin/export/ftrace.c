@@ -362,6 +362,15 @@ value(FILE *o, const struct event *e, const struct step *s)
 		fputs(own_comm(e, s->conv == C_OPT), o);
 		return;
 	}
+	/*
+	 * A number the trace it came from did not know (a kdebug waking's
+	 * CPU) is left empty, as the column is.
+	 */
+	if (*event_str(e, c) == '\0' && (s->conv == C_D || s->conv == C_03D ||
+	    s->conv == C_U || s->conv == C_X || s->conv == C_P ||
+	    s->conv == C_BOOL || s->conv == C_HANDLED || s->conv == C_HRMODE ||
+	    s->conv == C_TIMERFLAGS))
+		return;
 	switch (s->conv) {
 	case C_TEXT:
 		fputs(esc(event_str(e, c), V), o);
@@ -513,8 +522,13 @@ record(FILE *o, const struct record *r)
 	if (r->comment)
 		return;
 	if (strcmp(r->f[0], KIND_LOST) == 0) {
-		fprintf(o, "CPU:%s [LOST %s EVENTS]\n", esc(record_str(r,
-		    LOST_CPU), WORD), esc(record_str(r, LOST_COUNT), WORD));
+		/* An unknown count as the kernel prints one. */
+		if (*record_str(r, LOST_COUNT) == '\0')
+			fprintf(o, "CPU:%s [LOST EVENTS]\n", esc(record_str(r,
+			    LOST_CPU), WORD));
+		else
+			fprintf(o, "CPU:%s [LOST %s EVENTS]\n", esc(record_str(r,
+			    LOST_CPU), WORD), esc(record_str(r, LOST_COUNT), WORD));
 		return;
 	}
 	if (!event_parse(r, &e)) {

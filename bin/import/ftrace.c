@@ -214,7 +214,10 @@ parse_line(const char *s, const char *end, struct line *l, const char **task,
 	return 1;
 }
 
-/* "CPU:1 [LOST 123 EVENTS]": the kernel's note of an overrun. */
+/*
+ * "CPU:1 [LOST 123 EVENTS]": the kernel's note of an overrun; "CPU:1
+ * [LOST EVENTS]" where it does not know how many.
+ */
 static int
 parse_lost(const char *s, const char *end, struct line *l)
 {
@@ -225,7 +228,8 @@ parse_lost(const char *s, const char *end, struct line *l)
 		return 0;
 	memset(l, 0, sizeof(*l));
 	l->cpu = atoi(s + 4);
-	l->lost = strtoull(p + 6, NULL, 10);
+	l->lost = strncmp(p + 6, "EVENTS]", 7) == 0 ? TP_LOST_UNKNOWN :
+	    strtoull(p + 6, NULL, 10);
 	return l->lost > 0;
 }
 

@@ -519,7 +519,10 @@ tp_lost(struct writer *w, uint64_t ts, int cpu, uint64_t count)
 		writer_empty(w);
 	else
 		writer_u64(w, cpu);
-	writer_u64(w, count);
+	if (count == TP_LOST_UNKNOWN)
+		writer_empty(w);
+	else
+		writer_u64(w, count);
 	writer_end(w);
 }
 

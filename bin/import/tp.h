@@ -53,6 +53,8 @@ unsigned long tp_unknown_pids(size_t *n);
 
 int	 tp_known(const char *name);	/* a tracepoint we import */
 void	 tp_event(struct writer *, const struct tp *);
+/* COUNT TP_LOST_UNKNOWN: the trace says events were lost, not how many. */
+#define TP_LOST_UNKNOWN	UINT64_MAX
 void	 tp_lost(struct writer *, uint64_t ts, int cpu, uint64_t count);
 
 /* Tracepoints met but not imported, counted; written as meta at the end. */

@@ -122,12 +122,17 @@ header(uint64_t span, size_t nthreads, size_t nprocs)
 		}
 		printf("\n");
 	}
-	if (nlost > 0) {
-		col = printf("lost     %llu events:", (unsigned long long)nlost);
+	if (nlost > 0 || nuncounted > 0) {
+		col = nlost > 0 ? printf("lost     %llu events:",
+		    (unsigned long long)nlost) : printf("lost     events:");
 		for (i = 0; i < ncpus; i++)
-			if (cpus[i].lost) {
-				snprintf(item, sizeof(item), "cpu%zu %llu", i,
-				    (unsigned long long)cpus[i].lost);
+			if (cpus[i].lost || cpus[i].uncounted) {
+				if (cpus[i].lost)
+					snprintf(item, sizeof(item), "cpu%zu %llu%s",
+					    i, (unsigned long long)cpus[i].lost,
+					    cpus[i].uncounted ? "+?" : "");
+				else
+					snprintf(item, sizeof(item), "cpu%zu ?", i);
 				if (col > 21)
 					wrapped(&col, item);
 				else
@@ -136,6 +141,11 @@ header(uint64_t span, size_t nthreads, size_t nprocs)
 		if (meta.has_lost && meta.lost != nlost)
 			printf("; %llu in the whole capture",
 			    (unsigned long long)meta.lost);
+		if (nuncounted > 0)
+			printf("; ? where the trace said not how many (%llu "
+			    "time%s)",
+			    (unsigned long long)nuncounted,
+			    nuncounted == 1 ? "" : "s");
 		printf("\n");
 	} else if (meta.has_lost && meta.lost == 0)
 		printf("lost     none\n");

@@ -280,18 +280,25 @@ take_event(const struct event *ev)
 	}
 }
 
-/* lost,TIME,,,CPU,COUNT */
+/* lost,TIME,,,CPU,COUNT; COUNT empty where the trace did not say. */
 void
 take_lost(const struct record *rec)
 {
-	uint64_t c = record_u64(rec, COL_FIRST_OWN);
-	uint64_t n = record_u64(rec, COL_FIRST_OWN + 1);
+	uint64_t c = record_u64(rec, LOST_CPU), n = 0;
+	int counted = *record_str(rec, LOST_COUNT) != '\0';
 
+	if (counted)
+		n = record_u64(rec, LOST_COUNT);	/* a bad one is an error */
 	if (c >= MAX_CPUS)
 		diex(EX_DATAERR, "%s:%lu: lost record: CPU out of range: %llu",
 		    rec->file, rec->line, (unsigned long long)c);
 	if (rec->time != NO_TIME && rec->time < wfrom)
 		return;
+	if (!counted) {
+		cpu(c)->uncounted++;
+		nuncounted++;
+		return;
+	}
 	cpu(c)->lost += n;
 	nlost += n;
 }

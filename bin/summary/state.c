@@ -10,7 +10,7 @@ struct cpu	*cpus;
 size_t		 ncpus;		/* seen: the highest CPU + 1 */
 struct kind	 kinds[32];
 size_t		 nkinds;
-uint64_t	 ntype[E_NTYPES], nevents, nlost, nexited;
+uint64_t	 ntype[E_NTYPES], nevents, nlost, nuncounted, nexited;
 uint64_t	 npending;	/* meta records before the window */
 
 /* The window: from its first record, or -s, to its last, or -u. */

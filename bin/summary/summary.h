@@ -58,6 +58,7 @@ struct cpu {
 	int		 in_timer;	/* in a timer's callback */
 	int		 seen;
 	uint64_t	 lost;
+	uint64_t	 uncounted;	/* losses of no known count */
 };
 
 /* Record kinds other than event, as met. */
@@ -71,7 +72,7 @@ extern struct cpu	*cpus;
 extern size_t		 ncpus;	/* seen: the highest CPU + 1 */
 extern struct kind	 kinds[32];
 extern size_t		 nkinds;
-extern uint64_t		 ntype[E_NTYPES], nevents, nlost, nexited;
+extern uint64_t		 ntype[E_NTYPES], nevents, nlost, nuncounted, nexited;
 extern uint64_t		 npending; /* meta records before the window */
 
 /* The window: from its first record, or -s, to its last, or -u. */

@@ -236,3 +236,24 @@ diagnosis() {
 	done
 	! grep -q 'other [0-9]' s.out
 }
+
+@test "import kdebug: a lost-events mark (no count) is summarised and exported as unknown, and imported back so" {
+	"$KW" -o all.trace "$SPEC"
+	argus-import -f kdebug -o all.gz all.trace
+	[ "$(argus-cat -k lost all.gz | grep -c '^lost,[0-9]*,,,0,$')" -eq 1 ]
+	run argus-summary all.gz
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -Eq '^lost +events: cpu0 \?; \? where the trace said not how many \(1 time\)$' <<<"$output"
+	# A waking whose target CPU kdebug does not trace: exported empty.
+	run argus-export -f ftrace -o all.txt all.gz
+	[ "$status" -eq 0 ]
+	grep -q 'sched_waking: comm=browser pid=101 prio=120 target_cpu=$' all.txt
+	# The kernel's own line for a loss of no known count, and back.
+	grep -qx 'CPU:0 \[LOST EVENTS\]' all.txt
+	# Without the system calls: a Mach trap's negative number (NR -59) is
+	# not read back yet, another matter.
+	grep -v 'sys_e' all.txt >nosys.txt
+	argus-import -f ftrace -o back.gz nosys.txt
+	[ "$(argus-cat -k lost back.gz | grep -c '^lost,[0-9]*,,,0,$')" -eq 1 ]
+}
