@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uthash.h>
+
 #include "export.h"
 #include "ksym.h"
 #include "show.h"
@@ -211,6 +213,90 @@ sys6(FILE *o, const struct event *e, int arg)
 	for (i = 0; i < 6; i++)
 		fprintf(o, fmt[i > 0], i < n ? event_u64(e, arg + i) : 0);
 	fputc(')', o);
+}
+
+/*
+ * The kernel's sys_enter and sys_exit print the call's number only, and
+ * sys_enter six registers: the reader names the number by its own
+ * machine's table.  A stream's names may be another's (a macOS trace's
+ * BSD calls and Mach traps, whose numbers are negative), and its calls
+ * keep their own arguments: each number's name and count are said at the
+ * text's end, "# syscall NR NARGS NAME" (NARGS "-" where the stream's
+ * calls of the number differ), for argus-import to read back.
+ */
+struct sysc {
+	int64_t		 nr;
+	char		*name;
+	int		 nargs;		/* -1: no sys_enter; -2: they differ */
+	int		 same_name;
+	UT_hash_handle	 hh;
+};
+
+static struct sysc	*sysc;
+
+static void
+syscall_learn(const struct event *e)
+{
+	static int nr_col = -1, name_col, arg_col;
+	struct sysc *c;
+	int64_t nr;
+	int nargs = -1;
+
+	if (nr_col < 0) {
+		nr_col = edef_col(E_SYS_ENTER, "NR");
+		name_col = edef_col(E_SYS_ENTER, "NAME");
+		arg_col = edef_col(E_SYS_ENTER, "ARG");
+		if (nr_col < 0 || name_col < 0 || arg_col < 0 ||
+		    edef_col(E_SYS_EXIT, "NR") != nr_col ||
+		    edef_col(E_SYS_EXIT, "NAME") != name_col)
+			diex(EX_SOFTWARE, "lib/events.def: sys_enter and "
+			    "sys_exit without NR, NAME, ARG");
+	}
+	nr = event_i64(e, nr_col);
+	if (e->type == E_SYS_ENTER)
+		nargs = event_nargs(e) > arg_col ? event_nargs(e) - arg_col : 0;
+	HASH_FIND(hh, sysc, &nr, sizeof(nr), c);
+	if (c == NULL) {
+		c = xcalloc(1, sizeof(*c));
+		c->nr = nr;
+		c->name = xstrdup(event_str(e, name_col));
+		c->nargs = nargs;
+		c->same_name = 1;
+		HASH_ADD(hh, sysc, nr, sizeof(c->nr), c);
+		return;
+	}
+	if (strcmp(c->name, event_str(e, name_col)) != 0)
+		c->same_name = 0;
+	if (nargs >= 0 && c->nargs != nargs)
+		c->nargs = c->nargs == -1 ? nargs : -2;
+}
+
+static int
+by_nr(const struct sysc *a, const struct sysc *b)
+{
+	return a->nr < b->nr ? -1 : a->nr > b->nr;
+}
+
+/* A number whose calls the stream names differently is left unnamed. */
+static void
+syscalls_said(FILE *o)
+{
+	struct sysc *c, *t;
+
+	HASH_SORT(sysc, by_nr);
+	HASH_ITER(hh, sysc, c, t) {
+		if (c->same_name) {
+			fprintf(o, "# syscall %" PRId64 " ", c->nr);
+			if (c->nargs >= 0)
+				fprintf(o, "%d", c->nargs);
+			else
+				fputc('-', o);
+			fprintf(o, " %s\n", esc(c->name, WORD));
+		}
+		HASH_DEL(sysc, c);
+		free(c->name);
+		free(c);
+	}
 }
 
 /* lib/ftrace.def, each FORMAT read once into the steps that print it. */
@@ -550,6 +636,8 @@ record(FILE *o, const struct record *r)
 	    e.time / 1000000000, e.time % 1000000000);
 	body(o, &e);
 	fputc('\n', o);
+	if (e.type == E_SYS_ENTER || e.type == E_SYS_EXIT)
+		syscall_learn(&e);
 	/*
 	 * Learnt after the line: in a stream that names a thread once, an
 	 * exec or a rename shows under the name the thread had; the task
@@ -566,6 +654,7 @@ end(FILE *o)
 
 	if (!header_done)
 		header(o);
+	syscalls_said(o);
 	not_carried_list(list, sizeof(list));
 	fprintf(o, "# argus-export: %lu events", events);
 	if (*list != '\0')

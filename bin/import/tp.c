@@ -34,6 +34,7 @@ struct skip {
 
 static struct thread	*threads;
 static struct skip	*skips;
+static const char	*(*sysname)(long) = syscall_name;
 
 /* Tracepoint name to type: lib/events.def's, those tp.c can write. */
 static int
@@ -57,11 +58,18 @@ tp_reset(void)
 		HASH_DEL(threads, t);
 		free(t);
 	}
+	sysname = syscall_name;
 	HASH_ITER(hh, skips, s, ss) {
 		HASH_DEL(skips, s);
 		free(s->name);
 		free(s);
 	}
+}
+
+void
+tp_syscall_names(const char *(*fn)(long nr))
+{
+	sysname = fn != NULL ? fn : syscall_name;
 }
 
 int
@@ -322,7 +330,7 @@ args(struct writer *w, int t, const struct tp *e)
 			break;
 		case EK_SYSCALL:
 			if (e->num(e, c->field, 10, &nr))
-				writer_str(w, syscall_name(nr));
+				writer_str(w, sysname(nr));
 			else
 				writer_empty(w);
 			break;
