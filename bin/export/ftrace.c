@@ -28,6 +28,7 @@
 #include <uthash.h>
 
 #include "export.h"
+#include "ftwords.h"
 #include "ksym.h"
 #include "show.h"
 
@@ -151,17 +152,16 @@ static void
 timer_flags(FILE *o, uint64_t f)
 {
 	const char *sep = "";
+	size_t i;
 
 	fprintf(o, "cpu=%u idx=%u flags=", (unsigned)(f & 0x3ffff),
 	    (unsigned)(f >> 22));
-	if (f & 0x40000)
-		fprintf(o, "%sM", sep), sep = "|";
-	if (f & 0x80000)
-		fprintf(o, "%sD", sep), sep = "|";
-	if (f & 0x100000)
-		fprintf(o, "%sP", sep), sep = "|";
-	if (f & 0x200000)
-		fprintf(o, "%sI", sep);
+	for (i = 0; i < nftwords; i++)
+		if (strcmp(ftwords[i].conv, "timerflags") == 0 &&
+		    (f & ftwords[i].value)) {
+			fprintf(o, "%s%s", sep, ftwords[i].text);
+			sep = "|";
+		}
 }
 
 /*
@@ -175,10 +175,14 @@ dev(FILE *o, const char *s, const char *fmt)
 	    strchr(s, ':') ? (unsigned)strtoul(strchr(s, ':') + 1, NULL, 10) : 0);
 }
 
-/* "FLOCK|SLEEP" as __print_flags names them: FL_FLOCK|FL_SLEEP. */
+/*
+ * "FLOCK|SLEEP" as __print_flags names them, by lib/ftrace.def:
+ * FL_FLOCK|FL_SLEEP; a word it has not, FL_ and the word.
+ */
 static void
 lock_flags(FILE *o, const char *fl)
 {
+	const struct ftword *w;
 	const char *p;
 	char tok[32];
 	size_t n;
@@ -186,21 +190,20 @@ lock_flags(FILE *o, const char *fl)
 	for (p = fl; *p != '\0'; p += n + (p[n] == '|')) {
 		n = strcspn(p, "|");
 		snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
-		fprintf(o, "%sFL_%s%s", p == fl ? "" : "|", esc(tok, WORD),
-		    strcmp(tok, "OFD") == 0 ? "LCK" : "");
+		fputs(p == fl ? "" : "|", o);
+		if ((w = ftword_by_record("lockflags", tok)) != NULL)
+			fputs(w->text, o);
+		else
+			fprintf(o, "FL_%s", esc(tok, WORD));
 	}
 }
 
 static void
 lock_type(FILE *o, const char *type)
 {
-	static const char *const types[][2] = { { "read", "F_RDLCK" },
-	    { "write", "F_WRLCK" }, { "unlock", "F_UNLCK" } };
-	size_t i;
+	const struct ftword *w = ftword_by_record("locktype", type);
 
-	for (i = 0; i < 3 && strcmp(type, types[i][0]) != 0; i++)
-		;
-	fputs(i < 3 ? types[i][1] : esc(type, WORD), o);
+	fputs(w != NULL ? w->text : esc(type, WORD), o);
 }
 
 /* The six registers of a sys_enter whose arguments start at column arg. */

@@ -17,6 +17,7 @@
 #include <uthash.h>
 
 #include "event.h"
+#include "ftwords.h"
 #include "util.h"
 #include "import.h"
 #include "input.h"
@@ -730,7 +731,6 @@ timer_fields(struct body *b)
 	struct fld *exp = find(b, "expires"), *to = find(b, "timeout"),
 	    *cpu = find(b, "cpu"), *idx = find(b, "idx"), *fl = find(b, "flags");
 	int64_t flags = 0;
-	size_t i;
 
 	if (exp != NULL && to != NULL)
 		addn(b, "now", (int64_t)((uint64_t)strtoll(exp->v, NULL, 10) -
@@ -738,14 +738,8 @@ timer_fields(struct body *b)
 	if (cpu == NULL || idx == NULL || fl == NULL)
 		return;
 	flags = (int64_t)((uint64_t)strtoll(cpu->v, NULL, 10) |
-	    (uint64_t)strtoll(idx->v, NULL, 10) << 22);
-	for (i = 0; i < fl->vl; i++)
-		switch (fl->v[i]) {
-		case 'M': flags |= 0x40000; break;
-		case 'D': flags |= 0x80000; break;
-		case 'P': flags |= 0x100000; break;
-		case 'I': flags |= 0x200000; break;
-		}
+	    (uint64_t)strtoll(idx->v, NULL, 10) << 22 |
+	    ftword_flags("timerflags", fl->v, fl->vl));
 	rename_field(b, "flags", "flag_letters");	/* the number replaces them */
 	addn(b, "flags", flags);
 }
@@ -754,21 +748,16 @@ timer_fields(struct body *b)
  * The filelock events print their fields under other names and as words:
  * "fl=%p dev=0x%x:0x%x ino=0x%lx fl_blocker=%p fl_owner=%p fl_pid=%u
  * fl_flags=FL_POSIX|FL_SLEEP fl_type=F_WRLCK fl_start=%lld fl_end=%lld
- * ret=%d".  Back to the format's fields, as numbers.
+ * ret=%d".  Back to the format's fields, as numbers: the words by
+ * lib/ftrace.def's, the device as the kernel's MKDEV.
  */
 static void
 filelock_fields(struct body *b)
 {
-	static const char *const flags[] = { "FL_POSIX", "FL_FLOCK",
-	    "FL_DELEG", "FL_ACCESS", "FL_EXISTS", "FL_LEASE", "FL_CLOSE",
-	    "FL_SLEEP", "FL_DOWNGRADE_PENDING", "FL_UNLOCK_PENDING",
-	    "FL_OFDLCK", "", "FL_RECLAIM" };
-	static const char *const types[] = { "F_RDLCK", "F_WRLCK", "F_UNLCK" };
 	struct fld *dev = find(b, "dev"), *fl = find(b, "fl_flags"),
 	    *ty = find(b, "fl_type");
-	const char *p, *end, *q, *bar;
-	uint64_t maj, min, v = 0;
-	size_t i;
+	const char *q;
+	uint64_t maj, min, v;
 
 	if (dev != NULL) {
 		maj = num_of(dev->v, dev->v + dev->vl, &q, 16);
@@ -777,25 +766,10 @@ filelock_fields(struct body *b)
 			addn(b, "s_dev", (int64_t)(maj << 20 | (min & 0xfffff)));
 		}
 	}
-	if (fl != NULL) {
-		for (p = fl->v, end = p + fl->vl; p < end; p = bar + 1) {
-			if ((bar = memchr(p, '|', end - p)) == NULL)
-				bar = end;
-			for (i = 0; i < ARRAY_LEN(flags); i++)
-				if (flags[i][0] != '\0' && (size_t)(bar - p) ==
-				    strlen(flags[i]) && memcmp(p, flags[i], bar - p) == 0)
-					v |= 1u << i;
-			if (i == ARRAY_LEN(flags) && bar - p > 2 && p[0] == '0' &&
-			    p[1] == 'x')
-				v |= num_of(p, bar, &q, 16);	/* bits it has no name for */
-		}
-		addn(b, "flags", (int64_t)v);
-	}
-	if (ty != NULL)
-		for (i = 0; i < ARRAY_LEN(types); i++)
-			if (ty->vl == strlen(types[i]) &&
-			    memcmp(ty->v, types[i], ty->vl) == 0)
-				addn(b, "type", (int64_t)i);
+	if (fl != NULL)
+		addn(b, "flags", (int64_t)ftword_flags("lockflags", fl->v, fl->vl));
+	if (ty != NULL && ftword_value("locktype", ty->v, ty->vl, &v))
+		addn(b, "type", (int64_t)v);
 }
 
 /* The fields of one event's body; 0 if it does not parse. */
