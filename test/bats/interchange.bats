@@ -35,19 +35,23 @@ graph() {
 }
 
 # Event and task records less what ftrace text cannot carry (see the round
-# trip test): the process of a thread never seen running.  Task records compare one to one, names too: each names the
-# thread from its time on (argus-stream(5)), and the text's lines say the
-# name at each event.
+# trip test): the process of a thread never seen running, and of the
+# threads listed in file $1 (the capture did not know it at first: the
+# text's later lines say it for all).  Task records compare one to one,
+# names too: each names the thread from its time on (argus-stream(5)), and
+# the text's lines say the name at each event.
 carried() {
-	awk -F, -v OFS=, '
+	awk -F, -v OFS=, -v unk="${1:-/dev/null}" '
+	BEGIN { while ((getline t <unk) > 0) u[t] = 1 }
 	{ line[NR] = $0 }
 	$1 == "event" { own[$4] = 1 }
 	END {
 		for (i = 1; i <= NR; i++) {
 			$0 = line[i]
-			if ($1 == "task") { if (!($4 in own)) $3 = "" }
-			if ($7 == "switch" || $7 == "signal_generate") { if (!($11 in own)) $10 = "" }
-			else if ($7 ~ /^(waking|wakeup_new|fork|comm|migrate)$/) { if (!($10 in own)) $9 = "" }
+			if ($1 == "task") { if (!($4 in own) || $4 in u) $3 = "" }
+			if ($1 == "event" && $4 in u) $3 = ""
+			if ($7 == "switch" || $7 == "signal_generate") { if (!($11 in own) || $11 in u) $10 = "" }
+			else if ($7 ~ /^(waking|wakeup_new|fork|comm|migrate)$/) { if (!($10 in own) || $10 in u) $9 = "" }
 			print
 		}
 	}'
@@ -195,12 +199,17 @@ EOF
 	[ "$(grep -c '^link' a.graph)" -gt 100 ]
 	diff a.graph b.graph
 	# Events and threads too, but for what the text cannot carry: the
-	# process of a thread that has no line of its own, and the meta
-	# records, which say where each came from.  System calls keep their
-	# names and arguments: the text's "# syscall" lines say them.  The text names kernel functions as the kernel does, by the
-	# ksym records.
-	argus-cat -y -k event -k task "$D/cw.gz" | carried >a.events
-	argus-cat -k event -k task cw2.csv | carried >b.events
+	# process of a thread that has no line of its own (or that the
+	# capture learnt late: a thread of another's running before it
+	# exec'd), and the meta records, which say where each came from.
+	# System calls keep their names and arguments: the text's "# syscall"
+	# lines say them.  The text names kernel functions as the kernel
+	# does, by the ksym records.
+	argus-cat -y -k event -k task "$D/cw.gz" >a.raw
+	awk -F, '($1 == "event" || $1 == "task") && $3 == "" { print $4 }' \
+	    a.raw | sort -u >late.pids
+	carried late.pids <a.raw >a.events
+	argus-cat -k event -k task cw2.csv | carried late.pids >b.events
 	[ "$(wc -l <a.events)" -gt 1000 ]
 	diff a.events b.events
 	# The victim ran the scenario (exec) and renamed itself: a task
