@@ -186,7 +186,7 @@ EOF
 	[ "$(stat -c %a cw.trace)" = 600 ]
 	head -1 cw.trace | grep -qx '# tracer: nop'
 	# What the text cannot carry is said at its end.
-	tail -1 cw.trace | grep -q 'cannot carry: .*meta [0-9]*, task [0-9]*'
+	tail -1 cw.trace | grep -q 'cannot carry: .*meta [0-9]*, .*task [0-9]*'
 	argus-import -Z -o cw2.csv cw.trace
 	# Less the records it cannot carry: the wait-for snapshot, and the
 	# meta records, whose time (the snapshot's) ends the open vertices.
