@@ -25,7 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uthash.h>
+
 #include "export.h"
+#include "ftwords.h"
 #include "ksym.h"
 #include "show.h"
 
@@ -149,17 +152,16 @@ static void
 timer_flags(FILE *o, uint64_t f)
 {
 	const char *sep = "";
+	size_t i;
 
 	fprintf(o, "cpu=%u idx=%u flags=", (unsigned)(f & 0x3ffff),
 	    (unsigned)(f >> 22));
-	if (f & 0x40000)
-		fprintf(o, "%sM", sep), sep = "|";
-	if (f & 0x80000)
-		fprintf(o, "%sD", sep), sep = "|";
-	if (f & 0x100000)
-		fprintf(o, "%sP", sep), sep = "|";
-	if (f & 0x200000)
-		fprintf(o, "%sI", sep);
+	for (i = 0; i < nftwords; i++)
+		if (strcmp(ftwords[i].conv, "timerflags") == 0 &&
+		    (f & ftwords[i].value)) {
+			fprintf(o, "%s%s", sep, ftwords[i].text);
+			sep = "|";
+		}
 }
 
 /*
@@ -173,10 +175,14 @@ dev(FILE *o, const char *s, const char *fmt)
 	    strchr(s, ':') ? (unsigned)strtoul(strchr(s, ':') + 1, NULL, 10) : 0);
 }
 
-/* "FLOCK|SLEEP" as __print_flags names them: FL_FLOCK|FL_SLEEP. */
+/*
+ * "FLOCK|SLEEP" as __print_flags names them, by lib/ftrace.def:
+ * FL_FLOCK|FL_SLEEP; a word it has not, FL_ and the word.
+ */
 static void
 lock_flags(FILE *o, const char *fl)
 {
+	const struct ftword *w;
 	const char *p;
 	char tok[32];
 	size_t n;
@@ -184,21 +190,20 @@ lock_flags(FILE *o, const char *fl)
 	for (p = fl; *p != '\0'; p += n + (p[n] == '|')) {
 		n = strcspn(p, "|");
 		snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
-		fprintf(o, "%sFL_%s%s", p == fl ? "" : "|", esc(tok, WORD),
-		    strcmp(tok, "OFD") == 0 ? "LCK" : "");
+		fputs(p == fl ? "" : "|", o);
+		if ((w = ftword_by_record("lockflags", tok)) != NULL)
+			fputs(w->text, o);
+		else
+			fprintf(o, "FL_%s", esc(tok, WORD));
 	}
 }
 
 static void
 lock_type(FILE *o, const char *type)
 {
-	static const char *const types[][2] = { { "read", "F_RDLCK" },
-	    { "write", "F_WRLCK" }, { "unlock", "F_UNLCK" } };
-	size_t i;
+	const struct ftword *w = ftword_by_record("locktype", type);
 
-	for (i = 0; i < 3 && strcmp(type, types[i][0]) != 0; i++)
-		;
-	fputs(i < 3 ? types[i][1] : esc(type, WORD), o);
+	fputs(w != NULL ? w->text : esc(type, WORD), o);
 }
 
 /* The six registers of a sys_enter whose arguments start at column arg. */
@@ -211,6 +216,90 @@ sys6(FILE *o, const struct event *e, int arg)
 	for (i = 0; i < 6; i++)
 		fprintf(o, fmt[i > 0], i < n ? event_u64(e, arg + i) : 0);
 	fputc(')', o);
+}
+
+/*
+ * The kernel's sys_enter and sys_exit print the call's number only, and
+ * sys_enter six registers: the reader names the number by its own
+ * machine's table.  A stream's names may be another's (a macOS trace's
+ * BSD calls and Mach traps, whose numbers are negative), and its calls
+ * keep their own arguments: each number's name and count are said at the
+ * text's end, "# syscall NR NARGS NAME" (NARGS "-" where the stream's
+ * calls of the number differ), for argus-import to read back.
+ */
+struct sysc {
+	int64_t		 nr;
+	char		*name;
+	int		 nargs;		/* -1: no sys_enter; -2: they differ */
+	int		 same_name;
+	UT_hash_handle	 hh;
+};
+
+static struct sysc	*sysc;
+
+static void
+syscall_learn(const struct event *e)
+{
+	static int nr_col = -1, name_col, arg_col;
+	struct sysc *c;
+	int64_t nr;
+	int nargs = -1;
+
+	if (nr_col < 0) {
+		nr_col = edef_col(E_SYS_ENTER, "NR");
+		name_col = edef_col(E_SYS_ENTER, "NAME");
+		arg_col = edef_col(E_SYS_ENTER, "ARG");
+		if (nr_col < 0 || name_col < 0 || arg_col < 0 ||
+		    edef_col(E_SYS_EXIT, "NR") != nr_col ||
+		    edef_col(E_SYS_EXIT, "NAME") != name_col)
+			diex(EX_SOFTWARE, "lib/events.def: sys_enter and "
+			    "sys_exit without NR, NAME, ARG");
+	}
+	nr = event_i64(e, nr_col);
+	if (e->type == E_SYS_ENTER)
+		nargs = event_nargs(e) > arg_col ? event_nargs(e) - arg_col : 0;
+	HASH_FIND(hh, sysc, &nr, sizeof(nr), c);
+	if (c == NULL) {
+		c = xcalloc(1, sizeof(*c));
+		c->nr = nr;
+		c->name = xstrdup(event_str(e, name_col));
+		c->nargs = nargs;
+		c->same_name = 1;
+		HASH_ADD(hh, sysc, nr, sizeof(c->nr), c);
+		return;
+	}
+	if (strcmp(c->name, event_str(e, name_col)) != 0)
+		c->same_name = 0;
+	if (nargs >= 0 && c->nargs != nargs)
+		c->nargs = c->nargs == -1 ? nargs : -2;
+}
+
+static int
+by_nr(const struct sysc *a, const struct sysc *b)
+{
+	return a->nr < b->nr ? -1 : a->nr > b->nr;
+}
+
+/* A number whose calls the stream names differently is left unnamed. */
+static void
+syscalls_said(FILE *o)
+{
+	struct sysc *c, *t;
+
+	HASH_SORT(sysc, by_nr);
+	HASH_ITER(hh, sysc, c, t) {
+		if (c->same_name) {
+			fprintf(o, "# syscall %" PRId64 " ", c->nr);
+			if (c->nargs >= 0)
+				fprintf(o, "%d", c->nargs);
+			else
+				fputc('-', o);
+			fprintf(o, " %s\n", esc(c->name, WORD));
+		}
+		HASH_DEL(sysc, c);
+		free(c->name);
+		free(c);
+	}
 }
 
 /* lib/ftrace.def, each FORMAT read once into the steps that print it. */
@@ -550,6 +639,8 @@ record(FILE *o, const struct record *r)
 	    e.time / 1000000000, e.time % 1000000000);
 	body(o, &e);
 	fputc('\n', o);
+	if (e.type == E_SYS_ENTER || e.type == E_SYS_EXIT)
+		syscall_learn(&e);
 	/*
 	 * Learnt after the line: in a stream that names a thread once, an
 	 * exec or a rename shows under the name the thread had; the task
@@ -566,6 +657,7 @@ end(FILE *o)
 
 	if (!header_done)
 		header(o);
+	syscalls_said(o);
 	not_carried_list(list, sizeof(list));
 	fprintf(o, "# argus-export: %lu events", events);
 	if (*list != '\0')

@@ -9,14 +9,19 @@
  * shows its process only on lines of its own, which may come later.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <uthash.h>
+
 #include "event.h"
+#include "ftwords.h"
 #include "util.h"
 #include "import.h"
 #include "input.h"
+#include "syscalls.h"
 #include "tp.h"
 
 #define MAXFIELDS	24
@@ -49,6 +54,7 @@ struct body {
 static struct {
 	int		 tgid_col, irq_col;
 	unsigned long	 no_tgid, forgotten, named_functions, syscalls;
+	unsigned long	 sys_unnamed, sys_six;	/* of syscalls, by the text's table */
 	int		 digits;	/* of the fraction of a second */
 	int		 trace_cmd, systrace;
 	int		 escaped;	/* argus-export's text: names escaped */
@@ -471,18 +477,118 @@ num_of(const char *p, const char *end, const char **next, int base)
 	return v;
 }
 
+/*
+ * argus-export's own names of the system calls, and how many arguments
+ * each kept, "# syscall NR NARGS NAME" at the text's end (NARGS "-" where
+ * they differ): a macOS trace's calls are not this machine's.
+ */
+struct sysname {
+	long		 nr;
+	int		 nargs;		/* -1: not said */
+	UT_hash_handle	 hh;
+	char		 name[64];
+};
+
+static struct sysname	*sysnames;
+
+static void
+sysnames_free(void)
+{
+	struct sysname *c, *t;
+
+	HASH_ITER(hh, sysnames, c, t) {
+		HASH_DEL(sysnames, c);
+		free(c);
+	}
+}
+
+static void
+sysname_read(const char *s, const char *end, const char *file,
+    unsigned long no)
+{
+	struct sysname *c;
+	char buf[32], *e;
+	const char *p = s + 10, *q;
+	long nr;
+	int nargs = -1;
+	size_t n;
+
+	for (q = p; q < end && *q != ' '; q++)
+		;
+	if (q == p || q - p >= (ptrdiff_t)sizeof(buf) || q >= end)
+		goto bad;
+	memcpy(buf, p, q - p);
+	buf[q - p] = '\0';
+	errno = 0;
+	nr = strtol(buf, &e, 10);
+	if (*e != '\0' || errno != 0)
+		goto bad;
+	p = q + 1;
+	if (p < end && *p == '-')
+		q = p + 1;
+	else {
+		for (q = p, nargs = 0; q < end && isdigit((unsigned char)*q) &&
+		    nargs <= 6; q++)
+			nargs = nargs * 10 + (*q - '0');
+		if (q == p || nargs > 6)
+			goto bad;
+	}
+	if (q >= end || *q != ' ')
+		goto bad;
+	p = q + 1;
+	if ((size_t)(end - p) >= sizeof(c->name))
+		goto bad;
+	HASH_FIND(hh, sysnames, &nr, sizeof(nr), c);
+	if (c == NULL) {
+		c = xcalloc(1, sizeof(*c));
+		c->nr = nr;
+		HASH_ADD(hh, sysnames, nr, sizeof(c->nr), c);
+	}
+	n = unescape(c->name, p, end - p);
+	c->name[n] = '\0';
+	c->nargs = nargs;
+	return;
+bad:
+	diex(EX_DATAERR, "%s:%lu: not a system call's number, count and "
+	    "name: %.*s", file, no, (int)(end - s < 60 ? end - s : 60), s);
+}
+
+static const struct sysname *
+sysname_of(long nr)
+{
+	struct sysname *c;
+
+	HASH_FIND(hh, sysnames, &nr, sizeof(nr), c);
+	return c;
+}
+
+/* For tp.c: the text's name, else this machine's (said in lacks). */
+static const char *
+text_syscall(long nr)
+{
+	const struct sysname *c = sysname_of(nr);
+
+	if (c != NULL)
+		return c->name;
+	seen.sys_unnamed++;
+	return syscall_name(nr);
+}
+
 /* "NR 1 (2, 7ffd, 8, 0, 0, 73)" and "NR 1 = 8". */
 static int
 body_syscall(struct body *b, const char *p, const char *end, int enter)
 {
 	static const char *const argn[] = { "args[0]", "args[1]", "args[2]",
 	    "args[3]", "args[4]", "args[5]" };
+	const struct sysname *c;
 	const char *q;
+	int64_t nr;
 	int i;
 
 	if (end - p < 4 || strncmp(p, "NR ", 3) != 0)
 		return 0;
-	addn(b, "id", (int64_t)num_of(p + 3, end, &q, 10));
+	nr = (int64_t)num_of(p + 3, end, &q, 10);
+	addn(b, "id", nr);
 	q = skip_sp(q, end);
 	if (!enter) {
 		if (q >= end || *q != '=')
@@ -500,6 +606,12 @@ body_syscall(struct body *b, const char *p, const char *end, int enter)
 		if (q < end && *q == ',')
 			q++;
 	}
+	/* The registers beyond the call's own arguments are not its. */
+	if ((c = sysname_of(nr)) != NULL && c->nargs >= 0) {
+		if (c->nargs < i)
+			b->n -= i - c->nargs;
+	} else
+		seen.sys_six++;
 	return 1;
 }
 
@@ -619,7 +731,6 @@ timer_fields(struct body *b)
 	struct fld *exp = find(b, "expires"), *to = find(b, "timeout"),
 	    *cpu = find(b, "cpu"), *idx = find(b, "idx"), *fl = find(b, "flags");
 	int64_t flags = 0;
-	size_t i;
 
 	if (exp != NULL && to != NULL)
 		addn(b, "now", (int64_t)((uint64_t)strtoll(exp->v, NULL, 10) -
@@ -627,14 +738,8 @@ timer_fields(struct body *b)
 	if (cpu == NULL || idx == NULL || fl == NULL)
 		return;
 	flags = (int64_t)((uint64_t)strtoll(cpu->v, NULL, 10) |
-	    (uint64_t)strtoll(idx->v, NULL, 10) << 22);
-	for (i = 0; i < fl->vl; i++)
-		switch (fl->v[i]) {
-		case 'M': flags |= 0x40000; break;
-		case 'D': flags |= 0x80000; break;
-		case 'P': flags |= 0x100000; break;
-		case 'I': flags |= 0x200000; break;
-		}
+	    (uint64_t)strtoll(idx->v, NULL, 10) << 22 |
+	    ftword_flags("timerflags", fl->v, fl->vl));
 	rename_field(b, "flags", "flag_letters");	/* the number replaces them */
 	addn(b, "flags", flags);
 }
@@ -643,21 +748,16 @@ timer_fields(struct body *b)
  * The filelock events print their fields under other names and as words:
  * "fl=%p dev=0x%x:0x%x ino=0x%lx fl_blocker=%p fl_owner=%p fl_pid=%u
  * fl_flags=FL_POSIX|FL_SLEEP fl_type=F_WRLCK fl_start=%lld fl_end=%lld
- * ret=%d".  Back to the format's fields, as numbers.
+ * ret=%d".  Back to the format's fields, as numbers: the words by
+ * lib/ftrace.def's, the device as the kernel's MKDEV.
  */
 static void
 filelock_fields(struct body *b)
 {
-	static const char *const flags[] = { "FL_POSIX", "FL_FLOCK",
-	    "FL_DELEG", "FL_ACCESS", "FL_EXISTS", "FL_LEASE", "FL_CLOSE",
-	    "FL_SLEEP", "FL_DOWNGRADE_PENDING", "FL_UNLOCK_PENDING",
-	    "FL_OFDLCK", "", "FL_RECLAIM" };
-	static const char *const types[] = { "F_RDLCK", "F_WRLCK", "F_UNLCK" };
 	struct fld *dev = find(b, "dev"), *fl = find(b, "fl_flags"),
 	    *ty = find(b, "fl_type");
-	const char *p, *end, *q, *bar;
-	uint64_t maj, min, v = 0;
-	size_t i;
+	const char *q;
+	uint64_t maj, min, v;
 
 	if (dev != NULL) {
 		maj = num_of(dev->v, dev->v + dev->vl, &q, 16);
@@ -666,25 +766,10 @@ filelock_fields(struct body *b)
 			addn(b, "s_dev", (int64_t)(maj << 20 | (min & 0xfffff)));
 		}
 	}
-	if (fl != NULL) {
-		for (p = fl->v, end = p + fl->vl; p < end; p = bar + 1) {
-			if ((bar = memchr(p, '|', end - p)) == NULL)
-				bar = end;
-			for (i = 0; i < ARRAY_LEN(flags); i++)
-				if (flags[i][0] != '\0' && (size_t)(bar - p) ==
-				    strlen(flags[i]) && memcmp(p, flags[i], bar - p) == 0)
-					v |= 1u << i;
-			if (i == ARRAY_LEN(flags) && bar - p > 2 && p[0] == '0' &&
-			    p[1] == 'x')
-				v |= num_of(p, bar, &q, 16);	/* bits it has no name for */
-		}
-		addn(b, "flags", (int64_t)v);
-	}
-	if (ty != NULL)
-		for (i = 0; i < ARRAY_LEN(types); i++)
-			if (ty->vl == strlen(types[i]) &&
-			    memcmp(ty->v, types[i], ty->vl) == 0)
-				addn(b, "type", (int64_t)i);
+	if (fl != NULL)
+		addn(b, "flags", (int64_t)ftword_flags("lockflags", fl->v, fl->vl));
+	if (ty != NULL && ftword_value("locktype", ty->v, ty->vl, &v))
+		addn(b, "type", (int64_t)v);
 }
 
 /* The fields of one event's body; 0 if it does not parse. */
@@ -971,10 +1056,17 @@ lacks(struct writer *w, uint64_t ts, size_t nthreads)
 	if (seen.forgotten > 0)
 		meta_write(w, ts, "lacks", "comm: %lu lines name their task <...> "
 		    "(the kernel's saved_cmdlines forgot it)", seen.forgotten);
-	if (seen.syscalls > 0)
+	if (seen.syscalls > 0 && sysnames == NULL)
 		meta_write(w, ts, "lacks", "syscall names: the trace has numbers; "
 		    "names are from this machine's table, and sys_enter has "
 		    "all six argument registers");
+	else if (seen.sys_unnamed > 0)
+		meta_write(w, ts, "lacks", "syscall names: %lu calls by number "
+		    "only; named from this machine's table", seen.sys_unnamed);
+	if (sysnames != NULL && seen.sys_six > 0)
+		meta_write(w, ts, "lacks", "syscall arguments: %lu sys_enter "
+		    "have all six registers, the text not saying how many are "
+		    "the call's", seen.sys_six);
 	if (seen.named_functions > 0)
 		meta_write(w, ts, "lacks", "function addresses: %lu kernel "
 		    "functions are named by the kernel's %%ps, not addressed",
@@ -990,6 +1082,7 @@ forget(void)
 {
 	free(lines);
 	lines = NULL;
+	sysnames_free();
 	if (inp.p != NULL)
 		input_free(&inp);
 }
@@ -1037,6 +1130,9 @@ convert(FILE *in, const char *name, struct writer *w)
 		if (preamble(s, s + i)) {
 			if (i >= 24 && strncmp(s, "# argus-export -f ftrace", 24) == 0)
 				seen.escaped = 1;
+			else if (seen.escaped && i >= 10 &&
+			    strncmp(s, "# syscall ", 10) == 0)
+				sysname_read(s, s + i, name, no);
 			continue;
 		}
 		if (parse_lost(s, s + i, l)) {
@@ -1074,6 +1170,8 @@ convert(FILE *in, const char *name, struct writer *w)
 	meta_write(w, last, "import", "argus-import " ARGUS_VERSION);
 	meta_write(w, last, "file", "%s", name);
 
+	if (sysnames != NULL)
+		tp_syscall_names(text_syscall);
 	e.num = f_num;
 	e.str = f_str;
 	e.arg = &body;

@@ -13,6 +13,7 @@
 #include <uthash.h>
 
 #include "event.h"
+#include "ftwords.h"
 #include "util.h"
 #include "syscalls.h"
 #include "tp.h"
@@ -34,6 +35,7 @@ struct skip {
 
 static struct thread	*threads;
 static struct skip	*skips;
+static const char	*(*sysname)(long) = syscall_name;
 
 /* Tracepoint name to type: lib/events.def's, those tp.c can write. */
 static int
@@ -57,11 +59,18 @@ tp_reset(void)
 		HASH_DEL(threads, t);
 		free(t);
 	}
+	sysname = syscall_name;
 	HASH_ITER(hh, skips, s, ss) {
 		HASH_DEL(skips, s);
 		free(s->name);
 		free(s);
 	}
+}
+
+void
+tp_syscall_names(const char *(*fn)(long nr))
+{
+	sysname = fn != NULL ? fn : syscall_name;
 }
 
 int
@@ -222,23 +231,14 @@ col_dev(struct writer *w, const struct tp *e, const char *f)
 static void
 col_lockflags(struct writer *w, const struct tp *e, const char *f)
 {
-	static const char *const flags[] = { "POSIX", "FLOCK", "DELEG",
-	    "ACCESS", "EXISTS", "LEASE", "CLOSE", "SLEEP", "DOWNGRADE_PENDING",
-	    "UNLOCK_PENDING", "OFD", "", "RECLAIM" };
 	char buf[160];
-	size_t n = 0, i;
 	int64_t v;
 
-	if (!e->num(e, f, 10, &v)) {
+	if (e->num(e, f, 10, &v))
+		writer_str(w, ftword_record_flags("lockflags", (uint64_t)v, buf,
+		    sizeof(buf)));
+	else
 		writer_empty(w);
-		return;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < ARRAY_LEN(flags) && n < sizeof(buf) - 24; i++)
-		if ((v & (1u << i)) && flags[i][0] != '\0')
-			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
-			    n ? "|" : "", flags[i]);
-	writer_str(w, buf);
 }
 
 /* Letters as in ps(1); capture/emit.c writes the same. */
@@ -279,7 +279,7 @@ field_tid(const struct tp *e, const char *f)
 static void
 args(struct writer *w, int t, const struct tp *e)
 {
-	static const char *const locks[] = { "read", "write", "unlock" };
+	const struct ftword *fw;
 	const struct ecol *c;
 	char f[32];
 	const char *s;
@@ -322,7 +322,7 @@ args(struct writer *w, int t, const struct tp *e)
 			break;
 		case EK_SYSCALL:
 			if (e->num(e, c->field, 10, &nr))
-				writer_str(w, syscall_name(nr));
+				writer_str(w, sysname(nr));
 			else
 				writer_empty(w);
 			break;
@@ -343,8 +343,9 @@ args(struct writer *w, int t, const struct tp *e)
 				writer_empty(w);
 			break;
 		case EK_LOCKTYPE:
-			writer_str(w, e->num(e, c->field, 10, &v) && v >= 0 &&
-			    v < (int64_t)ARRAY_LEN(locks) ? locks[v] : "");
+			writer_str(w, e->num(e, c->field, 10, &v) &&
+			    (fw = ftword_of("locktype", (uint64_t)v)) != NULL ?
+			    fw->record : "");
 			break;
 		case EK_LOCKFLAGS:
 			col_lockflags(w, e, c->field);

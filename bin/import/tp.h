@@ -51,6 +51,12 @@ const char *tp_comm(int tid);		/* "" if unknown */
 /* Threads whose process the source never said; *n: threads in all. */
 unsigned long tp_unknown_pids(size_t *n);
 
+/*
+ * The source's own names of system calls by number (a macOS trace's
+ * text), until tp_reset(); NULL: this machine's (lib/syscalls.c).
+ */
+void	 tp_syscall_names(const char *(*fn)(long nr));
+
 int	 tp_known(const char *name);	/* a tracepoint we import */
 void	 tp_event(struct writer *, const struct tp *);
 /* COUNT TP_LOST_UNKNOWN: the trace says events were lost, not how many. */

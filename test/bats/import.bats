@@ -251,9 +251,48 @@ diagnosis() {
 	grep -q 'sched_waking: comm=browser pid=101 prio=120 target_cpu=$' all.txt
 	# The kernel's own line for a loss of no known count, and back.
 	grep -qx 'CPU:0 \[LOST EVENTS\]' all.txt
-	# Without the system calls: a Mach trap's negative number (NR -59) is
-	# not read back yet, another matter.
-	grep -v 'sys_e' all.txt >nosys.txt
-	argus-import -f ftrace -o back.gz nosys.txt
+	argus-import -f ftrace -o back.gz all.txt
 	[ "$(argus-cat -k lost back.gz | grep -c '^lost,[0-9]*,,,0,$')" -eq 1 ]
+}
+
+@test "round trip: a macOS trace's system calls and Mach traps, exported to ftrace text and imported back, keep their names and arguments" {
+	"$KW" -o all.trace "$SPEC"
+	argus-import -f kdebug -o all.gz all.trace
+	argus-export -f ftrace -o all.txt all.gz
+	# The kernel's lines have numbers only, a Mach trap's negative.
+	grep -q ': sys_enter: NR -59 (0, 0, 0, 0, 0, 0)$' all.txt
+	grep -qx '# syscall -59 0 swtch_pri' all.txt
+	argus-import -f ftrace -o back.gz all.txt
+	argus-cat -k event all.gz | grep -E ',sys_(enter|exit),' >a.sys
+	argus-cat -k event back.gz | grep -E ',sys_(enter|exit),' >b.sys
+	[ "$(wc -l <a.sys)" -ge 8 ]
+	grep -q ',sys_enter,-,-59,swtch_pri$' a.sys
+	grep -q ',sys_enter,-,133,sendto,0x3,0x7000,0x10,0x0$' a.sys
+	diff a.sys b.sys
+	# Named by the text, not by this machine's table.
+	! argus-cat -k meta back.gz | grep -q ',lacks,"*syscall'
+	# The kernel's own text (no such lines) is still named by this
+	# machine's table, with all six registers, and says so.
+	grep -v '^# syscall ' all.txt | sed 's/^# argus-export -f ftrace.*/#/' >kernel.txt
+	argus-import -f ftrace -o kern.gz kernel.txt
+	argus-cat -k event kern.gz | grep -q ',sys_enter,-,-59,,0x0,0x0,0x0,0x0,0x0,0x0$'
+	argus-cat -k meta kern.gz | grep -q ',lacks,"syscall names: the trace has numbers'
+}
+
+@test "import ftrace: a bad system call line of argus-export's text names the file and line, exits 65" {
+	"$KW" -o all.trace "$SPEC"
+	argus-import -f kdebug -o all.gz all.trace
+	argus-export -f ftrace -o all.txt all.gz
+	for bad in '# syscall x 0 read' '# syscall 1 9 read' '# syscall 1 0' \
+	    "# syscall 1 0 $(printf '%070d' 0)" '# syscall 99999999999999999999999 0 x'; do
+		{ cat all.txt; printf '%s\n' "$bad"; } >bad.txt
+		run argus-import -f ftrace -o bad.gz bad.txt
+		[ "$status" -eq 65 ] || { echo "$bad: $status"; return 1; }
+		[[ "$output" == *"bad.txt:$(wc -l <bad.txt): not a system call's number, count and name"* ]]
+	done
+	# Unnamed and without a count: read, the registers all six.
+	{ cat all.txt; printf '# syscall 133 - \n'; } >odd.txt
+	argus-import -f ftrace -o odd.gz odd.txt
+	argus-cat -k event odd.gz | grep -q ',sys_enter,-,133,,0x3,0x7000,0x10,0x0,0x0,0x0$'
+	argus-cat -k meta odd.gz | grep -q ',lacks,"syscall arguments: 1 sys_enter have all six'
 }

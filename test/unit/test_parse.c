@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ftwords.h"
 #include "graph.h"
 #include "names.h"
 #include "relate.h"
@@ -42,6 +43,56 @@ status_of(void (*fn)(const char *), const char *arg)
 static void duration(const char *s) { parse_duration_ns("-T", s); }
 static void number(const char *s) { parse_u64("-n", s); }
 static void moment(const char *s) { struct when w; when_parse(&w, "-s", s); }
+
+/*
+ * lib/ftrace.def's FTRACE_WORD lines: argus-export prints by them and
+ * argus-import reads them back, so a word or a record's word is said
+ * once per conversion, and a flag is one bit.
+ */
+static void
+ftwords_table(void)
+{
+	static const char *const flagsets[] = { "lockflags", "timerflags" };
+	const struct ftword *w, *v;
+	char buf[256];
+	uint64_t all, x;
+	size_t i, j, k;
+
+	CHECK(nftwords > 0);
+	for (i = 0; i < nftwords; i++) {
+		w = &ftwords[i];
+		for (j = i + 1; j < nftwords; j++) {
+			v = &ftwords[j];
+			if (strcmp(w->conv, v->conv) != 0)
+				continue;
+			CHECK(strcmp(w->text, v->text) != 0);
+			CHECK(w->value != v->value);
+			CHECK(w->record == NULL || v->record == NULL ||
+			    strcmp(w->record, v->record) != 0);
+		}
+		for (k = 0; k < ARRAY_LEN(flagsets); k++)
+			if (strcmp(w->conv, flagsets[k]) == 0)
+				CHECK(w->value != 0 &&
+				    (w->value & (w->value - 1)) == 0);
+		CHECK(ftword_value(w->conv, w->text, strlen(w->text), &x) &&
+		    x == w->value);
+		CHECK(w->record == NULL || ftword_by_record(w->conv,
+		    w->record) == w);
+	}
+	CHECK(ftword_flags("lockflags", "FL_POSIX|FL_SLEEP|0x800", 23) ==
+	    0x881);
+	CHECK(ftword_flags("lockflags", "FL_NOSUCH|", 10) == 0);
+	CHECK(ftword_flags("timerflags", "D|I", 3) == 0x280000);
+	CHECK(strcmp(ftword_record_flags("lockflags", 0x481, buf,
+	    sizeof(buf)), "POSIX|SLEEP|OFD") == 0);
+	CHECK(!ftword_value("locktype", "F_EXLCK", 7, &x));
+	/* Every lock flag, as a record writes them, back to the value. */
+	for (all = 0, i = 0; i < nftwords; i++)
+		if (strcmp(ftwords[i].conv, "lockflags") == 0)
+			all |= ftwords[i].value;
+	ftword_record_flags("lockflags", all, buf, sizeof(buf));
+	CHECK(strlen(buf) > 60);
+}
 
 static void
 durations(void)
@@ -691,5 +742,7 @@ const struct test parse_tests[] = {
 	{ "relate: what a selection of threads keeps", relate_keeps, 0, NULL },
 	{ "names: a thread's name at a time, by its task records and renames",
 	    names_by_time, 0, NULL },
+	{ "ftwords: lib/ftrace.def's words, one bit a flag, read back as printed",
+	    ftwords_table, 0, NULL },
 };
 const size_t nparse_tests = ARRAY_LEN(parse_tests);
