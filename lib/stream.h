@@ -74,6 +74,7 @@ struct record {
 	uint64_t	  time;		/* COL_TIME, or NO_TIME when empty or a comment */
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */
+	int		  padded;	/* the reader's: 8 bytes readable past each field */
 };
 
 /*
