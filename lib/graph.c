@@ -93,15 +93,9 @@ const struct lrule *
 lrule_find(const char *name)
 {
 	static struct nameidx idx = NAMEIDX(lrules, ARRAY_LEN(lrules));
-	static int last;
-	int i;
+	int i = nameidx_find(&idx, name);
 
-	/* Links of one rule come in runs: the last one's, confirmed. */
-	if (name_eq(lrules[last].name, name))
-		return &lrules[last];
-	if ((i = nameidx_find(&idx, name)) < 0)
-		return NULL;
-	return &lrules[last = i];
+	return i < 0 ? NULL : &lrules[i];
 }
 
 unsigned
