@@ -635,15 +635,26 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	    quote = _mm_set1_epi8('"');
 	__m128i v;
 	unsigned mc, me;
-	size_t i, at;
-	char *d;
+	size_t i, at, nf;
+	char *d, **fv;
 
 	/* The 8 bytes more: see padded_u64(). */
 	scratch_reserve(r, avail + 8);
 	d = r->scratch;
-	r->nf = 0;
-	field_at(r, d);
+	/*
+	 * In locals: a store of a byte may alias r's members, for all the
+	 * compiler knows, and they would be loaded again after each.  Room
+	 * for a block's sixteen fields is made before it.
+	 */
+	fv = r->fv;
+	nf = 0;
+	fv[nf++] = d;
 	for (i = 0; i + 16 <= avail; i += 16) {
+		if (r->fcap - nf < 16) {
+			r->nf = nf;
+			fields_grow(r);
+			fv = r->fv;
+		}
 		v = _mm_loadu_si128((const __m128i *)(p + i));
 		_mm_storeu_si128((__m128i *)(d + i), v);
 		mc = _mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
@@ -654,9 +665,10 @@ plain_line(struct reader *r, const char *p, size_t avail)
 		for (; mc; mc &= mc - 1) {
 			at = i + __builtin_ctz(mc);
 			d[at] = '\0';
-			field_at(r, d + at + 1);
+			fv[nf++] = d + at + 1;
 		}
 		if (me != 0) {
+			r->nf = nf;
 			at = i + __builtin_ctz(me);
 			if (p[at] != '\n')
 				return NOT_PLAIN;
@@ -664,6 +676,7 @@ plain_line(struct reader *r, const char *p, size_t avail)
 			return at;
 		}
 	}
+	r->nf = nf;
 	for (; i < avail; i++) {
 		if ((d[i] = p[i]) == ',') {
 			d[i] = '\0';
