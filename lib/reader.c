@@ -728,8 +728,8 @@ twenty_digits(const char *s, uint64_t *v)
  * after the last), and 8 more past each run of 8 digits: they are not
  * its NUL, so the field goes on.
  */
-static int __attribute__((noinline))
-padded_long(const char *s, uint64_t *v)
+static int
+padded_any(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
 	    1000000, 10000000, 100000000 };
@@ -766,6 +766,44 @@ padded_long(const char *s, uint64_t *v)
 	return 1;
 }
 
+/* Eight digits, or fewer at the top of the word (x << (64 - 8 * n)). */
+static inline uint64_t
+word_digits(uint64_t c)
+{
+	c = (c * 10 + (c >> 8)) & 0x00ff00ff00ff00ffULL;
+	c = (c * 100 + (c >> 16)) & 0x0000ffff0000ffffULL;
+	return (c * 10000 + (c >> 32)) & 0xffffffffULL;
+}
+
+/*
+ * Eight digits at s, then up to seven more: a time in nanoseconds (14
+ * digits for a day of uptime, 16 for a year), in two words and no loop.
+ * Longer ones are padded_any()'s.
+ */
+static int __attribute__((noinline))
+padded_long(const char *s, uint64_t *v)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000 };
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	uint64_t w, x, nondig, high;
+	unsigned n;
+
+	memcpy(&w, s, 8);
+	high = word_digits(le64toh(w) ^ ones * '0');
+	memcpy(&w, s + 8, 8);
+	w = le64toh(w);
+	x = w ^ ones * '0';
+	nondig = (((x & low7) + ones * (0x80 - 10)) | x) & ~low7;
+	if (nondig == 0)
+		return padded_any(s, v);
+	n = __builtin_ctzll(nondig) >> 3;
+	if ((w >> (n * 8) & 0xff) != 0)
+		return 0;	/* not a digit, not the end */
+	*v = n == 0 ? high : high * pow10[n] + word_digits(x << (64 - n * 8));
+	return 1;
+}
+
 /*
  * The same, with fewer than eight digits (thread ids, CPUs, vertex ids)
  * in line: one word, one answer, no loop, no table.  Longer ones (times)
@@ -775,7 +813,7 @@ static inline int
 padded_u64(const char *s, uint64_t *v)
 {
 	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
-	uint64_t w, x, c, nondig;
+	uint64_t w, x, nondig;
 	unsigned n;
 
 	memcpy(&w, s, 8);
@@ -787,10 +825,7 @@ padded_u64(const char *s, uint64_t *v)
 	n = __builtin_ctzll(nondig) >> 3;
 	if (n == 0 || (w >> (n * 8) & 0xff) != 0)
 		return 0;	/* empty, or not a digit and not the end */
-	c = x << (64 - n * 8);
-	c = (c * 10 + (c >> 8)) & 0x00ff00ff00ff00ffULL;
-	c = (c * 100 + (c >> 16)) & 0x0000ffff0000ffffULL;
-	*v = (c * 10000 + (c >> 32)) & 0xffffffffULL;
+	*v = word_digits(x << (64 - n * 8));
 	return 1;
 }
 
