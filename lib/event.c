@@ -106,12 +106,18 @@ tcp_state_of(const char *name)
 
 /* Type names to numbers, once per event. */
 static enum etype
-lookup(const char *name)
+lookup_n(const char *name, size_t len)
 {
 	static struct nameidx idx = NAMEIDX(names, E_NTYPES);
-	int t = nameidx_find(&idx, name);
+	int t = nameidx_find_n(&idx, name, len);
 
 	return t < 0 ? E_OTHER : (enum etype)t;
+}
+
+static enum etype
+lookup(const char *name)
+{
+	return lookup_n(name, strlen(name));
 }
 
 const char *
@@ -200,7 +206,7 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, what);
 	}
 	ev->cpu = v;
-	ev->type = lookup(rec->f[EC_TYPE]);
+	ev->type = lookup_n(rec->f[EC_TYPE], record_len(rec, EC_TYPE));
 	ev->ctx = rec->f[EC_CTX][0];
 	return 1;
 }

@@ -22,6 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <csv.h>
 #include <libdeflate.h>
 #include <zlib.h>
@@ -498,6 +502,7 @@ field_at(struct reader *r, char *p)
 	r->fv[r->nf++] = p;
 }
 
+#ifndef __SSE2__
 /*
  * The fast path: no quotes, so every comma separates two fields.  Fields
  * are short, so a memchr call per field costs more than the search; this
@@ -539,6 +544,8 @@ split_plain(struct reader *r, const char *line, size_t len)
 	}
 	d[len] = '\0';
 }
+
+#endif
 
 static int
 no_space(unsigned char c)
@@ -608,6 +615,94 @@ record_end(const char *p, const char *end, int *quoted)
 	return NULL;
 }
 
+/* plain_line()'s answer for a line it leaves to record_end(). */
+#define NOT_PLAIN	((size_t)-1)
+
+#ifdef __SSE2__
+/*
+ * The record at p, if it is one plain line: found, copied and split in
+ * one pass, sixteen bytes at a time, where the way of record_end() and
+ * split_plain() reads each line three times (two memchr calls that cost
+ * more to start than to run on a line of 80 bytes, then the split).  Its
+ * length, or NOT_PLAIN: a quote before the newline, or no newline in
+ * [p, p + avail), for record_end() and libcsv to decide.  Nothing past
+ * p + avail is read.
+ */
+static size_t
+plain_line(struct reader *r, const char *p, size_t avail)
+{
+	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
+	    quote = _mm_set1_epi8('"');
+	__m128i v;
+	unsigned mc, me;
+	size_t i, at, nf;
+	char *d, **fv;
+
+	/* The 8 bytes more: see padded_u64(). */
+	scratch_reserve(r, avail + 8);
+	d = r->scratch;
+	/*
+	 * In locals: a store of a byte may alias r's members, for all the
+	 * compiler knows, and they would be loaded again after each.  Room
+	 * for a block's sixteen fields is made before it.
+	 */
+	fv = r->fv;
+	nf = 0;
+	fv[nf++] = d;
+	for (i = 0; i + 16 <= avail; i += 16) {
+		if (r->fcap - nf < 16) {
+			r->nf = nf;
+			fields_grow(r);
+			fv = r->fv;
+		}
+		v = _mm_loadu_si128((const __m128i *)(p + i));
+		_mm_storeu_si128((__m128i *)(d + i), v);
+		mc = _mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
+		me = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+		    _mm_cmpeq_epi8(v, quote)));
+		if (me != 0)
+			mc &= (1u << __builtin_ctz(me)) - 1;
+		for (; mc; mc &= mc - 1) {
+			at = i + __builtin_ctz(mc);
+			d[at] = '\0';
+			fv[nf++] = d + at + 1;
+		}
+		if (me != 0) {
+			r->nf = nf;
+			at = i + __builtin_ctz(me);
+			if (p[at] != '\n')
+				return NOT_PLAIN;
+			d[at] = '\0';
+			return at;
+		}
+	}
+	r->nf = nf;
+	for (; i < avail; i++) {
+		if ((d[i] = p[i]) == ',') {
+			d[i] = '\0';
+			field_at(r, d + i + 1);
+		} else if (p[i] == '\n') {
+			d[i] = '\0';
+			return i;
+		} else if (p[i] == '"')
+			return NOT_PLAIN;
+	}
+	return NOT_PLAIN;
+}
+#else
+static size_t
+plain_line(struct reader *r, const char *p, size_t avail)
+{
+	const char *eol;
+	int quoted;
+
+	if ((eol = record_end(p, p + avail, &quoted)) == NULL || quoted)
+		return NOT_PLAIN;
+	split_plain(r, p, eol - p);
+	return eol - p;
+}
+#endif
+
 /* Twenty digits: the nineteen first cannot overflow, the last may. */
 static int
 twenty_digits(const char *s, uint64_t *v)
@@ -634,7 +729,7 @@ twenty_digits(const char *s, uint64_t *v)
  * its NUL, so the field goes on.
  */
 static int
-padded_u64(const char *s, uint64_t *v)
+padded_any(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
 	    1000000, 10000000, 100000000 };
@@ -671,6 +766,69 @@ padded_u64(const char *s, uint64_t *v)
 	return 1;
 }
 
+/* Eight digits, or fewer at the top of the word (x << (64 - 8 * n)). */
+static inline uint64_t
+word_digits(uint64_t c)
+{
+	c = (c * 10 + (c >> 8)) & 0x00ff00ff00ff00ffULL;
+	c = (c * 100 + (c >> 16)) & 0x0000ffff0000ffffULL;
+	return (c * 10000 + (c >> 32)) & 0xffffffffULL;
+}
+
+/*
+ * Eight digits at s, then up to seven more: a time in nanoseconds (14
+ * digits for a day of uptime, 16 for a year), in two words and no loop.
+ * Longer ones are padded_any()'s.
+ */
+static int __attribute__((noinline))
+padded_long(const char *s, uint64_t *v)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000 };
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	uint64_t w, x, nondig, high;
+	unsigned n;
+
+	memcpy(&w, s, 8);
+	high = word_digits(le64toh(w) ^ ones * '0');
+	memcpy(&w, s + 8, 8);
+	w = le64toh(w);
+	x = w ^ ones * '0';
+	nondig = (((x & low7) + ones * (0x80 - 10)) | x) & ~low7;
+	if (nondig == 0)
+		return padded_any(s, v);
+	n = __builtin_ctzll(nondig) >> 3;
+	if ((w >> (n * 8) & 0xff) != 0)
+		return 0;	/* not a digit, not the end */
+	*v = n == 0 ? high : high * pow10[n] + word_digits(x << (64 - n * 8));
+	return 1;
+}
+
+/*
+ * The same, with fewer than eight digits (thread ids, CPUs, vertex ids)
+ * in line: one word, one answer, no loop, no table.  Longer ones (times)
+ * are padded_long()'s.
+ */
+static inline int
+padded_u64(const char *s, uint64_t *v)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	uint64_t w, x, nondig;
+	unsigned n;
+
+	memcpy(&w, s, 8);
+	w = le64toh(w);
+	x = w ^ ones * '0';
+	nondig = (((x & low7) + ones * (0x80 - 10)) | x) & ~low7;
+	if (nondig == 0)
+		return padded_long(s, v);
+	n = __builtin_ctzll(nondig) >> 3;
+	if (n == 0 || (w >> (n * 8) & 0xff) != 0)
+		return 0;	/* empty, or not a digit and not the end */
+	*v = word_digits(x << (64 - n * 8));
+	return 1;
+}
+
 static void
 check_version(struct reader *r, const struct record *rec)
 {
@@ -694,7 +852,11 @@ reader_next(struct reader *r, struct record *rec)
 	for (;;) {
 		p = r->buf + r->start;
 		end = r->buf + r->end;
-		eol = record_end(p, end, &quoted);
+		if ((len = plain_line(r, p, end - p)) != NOT_PLAIN) {
+			quoted = 0;
+			eol = p + len;
+		} else
+			eol = record_end(p, end, &quoted);
 		if (eol == NULL) {
 			more = fill(r);
 			if (more)
@@ -741,18 +903,19 @@ reader_next(struct reader *r, struct record *rec)
 		rec->line = first;
 		rec->time = NO_TIME;
 		rec->quoted = quoted;
+		rec->padded = 1;
 		if (p[0] == '#') {
 			rec->comment = 1;
 			rec->f = NULL;
 			rec->nf = 0;
 		} else {
 			rec->comment = 0;
+			/* A plain line is split: plain_line(). */
 			if (quoted) {
 				split_csv(r, p, len, first);
 				for (i = 0; i < r->nf; i++)
 					r->fv[i] = r->scratch + r->foff[i];
-			} else
-				split_plain(r, p, len);
+			}
 			rec->f = r->fv;
 			rec->nf = r->nf;
 		}
@@ -778,16 +941,20 @@ reader_next(struct reader *r, struct record *rec)
 	}
 }
 
-int
-record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
+/* record_u64_opt(), in line in the two others that stages call more. */
+static inline __attribute__((always_inline)) int
+field_u64(const struct record *rec, size_t col, uint64_t *v)
 {
 	const char *s, *p;
 	uint64_t x = 0, d;
 
 	if (col >= rec->nf || *(s = rec->f[col]) == '\0')
 		return 0;
+	/* The reader's own fields, every one a stage reads: by words. */
+	if (rec->padded)
+		return padded_u64(s, v);
 	/*
-	 * The hottest loop of every stage: nothing in it but the digit.  It
+	 * A record made by hand: nothing in the loop but the digit.  It
 	 * ends at the NUL, or at anything else, which makes it no number;
 	 * only a number of twenty digits, UINT64_MAX's, may have overflowed.
 	 */
@@ -801,12 +968,18 @@ record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
 	return 1;
 }
 
+int
+record_u64_opt(const struct record *rec, size_t col, uint64_t *v)
+{
+	return field_u64(rec, col, v);
+}
+
 uint64_t
 record_u64(const struct record *rec, size_t col)
 {
 	uint64_t v;
 
-	if (!record_u64_opt(rec, col, &v))
+	if (!field_u64(rec, col, &v))
 		diex(EX_DATAERR, "%s:%lu: %s record: column %zu: expected an "
 		    "unsigned integer, got '%s'", rec->file, rec->line,
 		    rec->nf ? show(rec->f[0]) : "?", col + 1,
@@ -825,7 +998,7 @@ record_pid(const struct record *rec, size_t col)
 
 	if (*record_str(rec, col) == '\0')
 		return 0;
-	if (!record_u64_opt(rec, col, &v) || v > UINT32_MAX)
+	if (!field_u64(rec, col, &v) || v > UINT32_MAX)
 		diex(EX_DATAERR, "%s:%lu: %s record: column %zu: expected a "
 		    "process id, got '%s'", rec->file, rec->line,
 		    rec->nf ? show(rec->f[0]) : "?", col + 1,

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "file.h"
 
@@ -74,6 +75,8 @@ struct record {
 	uint64_t	  time;		/* COL_TIME, or NO_TIME when empty or a comment */
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */
+	int		  padded;	/* the reader's: fields one after another,
+					   8 bytes readable past each */
 };
 
 /*
@@ -159,6 +162,18 @@ name_eq(const char *a, const char *b)
 		if (*a == '\0')
 			return 1;
 	return 0;
+}
+
+/*
+ * The length of a field: the reader's lie one after another, each ended
+ * by its NUL, so where the next begins says it without a walk.
+ */
+static inline size_t
+record_len(const struct record *rec, size_t col)
+{
+	if (rec->padded && col + 1 < rec->nf)
+		return rec->f[col + 1] - rec->f[col] - 1;
+	return strlen(rec->f[col]);
 }
 
 /* Whether a record is of kind (a KIND_*). */

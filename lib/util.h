@@ -178,9 +178,12 @@ struct nameidx {
 	size_t		 nrows, stride;
 	uint8_t		 slot[2 * (NAMEIDX_ROWS + 1)];	/* row + 1; 0 empty */
 	int		 ready;
+	uint16_t	 len[NAMEIDX_ROWS];	/* each row's name's */
 };
-#define NAMEIDX(table, n)	{ (table), (n), sizeof((table)[0]), { 0 }, 0 }
+#define NAMEIDX(table, n)	{ (table), (n), sizeof((table)[0]), { 0 }, 0, { 0 } }
 int	 nameidx_find(struct nameidx *, const char *name);	/* -1: none */
+/* The same, for a name whose length is known (record_len()). */
+int	 nameidx_find_n(struct nameidx *, const char *name, size_t len);
 
 /*
  * A linker set, as in the BSD kernels: each file adds its entry where the

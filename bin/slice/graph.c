@@ -301,16 +301,12 @@ read_stack(struct graph *g, const struct record *rec)
  * Links name vertices whose records come later (a vertex's record follows
  * its last event): until then, where the first link to name one was read,
  * for the message if its record never comes.  A link has no room for it:
- * there are three for each vertex.
+ * there are three for each vertex.  The vertex has, in its begin and end,
+ * which its record sets: a table of them cost an allocation, a hash and
+ * a free a vertex, on the load's hot path.
  */
-struct unseen {
-	uint64_t	 id;
-	const char	*file;
-	unsigned long	 line;
-	UT_hash_handle	 hh;
-};
-
-static struct unseen *unseen;
+#define REF_LINE(v)	((v)->begin)
+#define REF_FILE(v)	((v)->end)
 
 struct vertex *graph_vertices;
 uint32_t *graph_rules;
@@ -342,30 +338,12 @@ static void
 note_ref(struct graph *g, const struct record *rec, uint64_t id,
     uint32_t place)
 {
-	struct unseen *u;
+	struct vertex *v = &g->v[place];
 
-	if (id == 0 || g->v[place].seen)
+	if (id == 0 || v->seen || REF_LINE(v) != 0)
 		return;
-	HASH_FIND(hh, unseen, &id, sizeof(id), u);
-	if (u != NULL)
-		return;
-	u = xcalloc(1, sizeof(*u));
-	u->id = id;
-	u->file = rec->file;
-	u->line = rec->line;
-	HASH_ADD(hh, unseen, id, sizeof(u->id), u);
-}
-
-static void
-now_seen(uint64_t id)
-{
-	struct unseen *u;
-
-	HASH_FIND(hh, unseen, &id, sizeof(id), u);
-	if (u != NULL) {
-		HASH_DEL(unseen, u);
-		free(u);
-	}
+	REF_LINE(v) = rec->line;
+	REF_FILE(v) = (uintptr_t)rec->file;
 }
 
 static void
@@ -389,7 +367,6 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->wait = r->wait[0];
 	v->comm = str_id_again(r->comm, &comm);
 	v->seen = 1;
-	now_seen(r->id);
 }
 
 static void
@@ -615,18 +592,19 @@ reads_terminal(const struct graph *g, uint32_t tid)
  * to name its missing vertex: where that vertex's first link was read.
  */
 static void __attribute__((noreturn))
-never_introduced(const struct link *l, uint64_t id)
+never_introduced(struct graph *g, const struct link *l, uint32_t place,
+    uint64_t id)
 {
-	struct unseen *u;
+	const struct vertex *v = &g->v[place];
 
-	HASH_FIND(hh, unseen, &id, sizeof(id), u);
-	if (u == NULL)
+	if (place == 0 || REF_LINE(v) == 0)
 		diex(EX_SOFTWARE, "link %llu -> %llu: vertex %llu unseen but "
 		    "not noted", (unsigned long long)link_from(l),
 		    (unsigned long long)link_to(l), (unsigned long long)id);
 	diex(EX_DATAERR, "%s:%lu: link %llu -> %llu refers to a vertex the "
-	    "stream never introduced", u->file, u->line,
-	    (unsigned long long)link_from(l), (unsigned long long)link_to(l));
+	    "stream never introduced", (const char *)(uintptr_t)REF_FILE(v),
+	    (unsigned long)REF_LINE(v), (unsigned long long)link_from(l),
+	    (unsigned long long)link_to(l));
 }
 
 /*
@@ -720,10 +698,12 @@ graph_read(struct graph *g, struct stage *st, int flags)
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
 		if (g->l[k].to_at == 0 || !g->v[g->l[k].to_at].seen)
-			never_introduced(&g->l[k], link_to(&g->l[k]));
+			never_introduced(g, &g->l[k], g->l[k].to_at,
+			    link_to(&g->l[k]));
 		v = &g->v[g->l[k].to_at];
 		if (g->l[k].from_at != 0 && !g->v[g->l[k].from_at].seen)
-			never_introduced(&g->l[k], link_from(&g->l[k]));
+			never_introduced(g, &g->l[k], g->l[k].from_at,
+			    link_from(&g->l[k]));
 		g->l[k].next_in = v->in;
 		v->in = k;
 	}

@@ -1014,6 +1014,55 @@ show_cheap_and_whole(void)
 	CHECK(strcmp(show_mem("a\0b", 3), "a\\x00b") == 0);
 }
 
+/*
+ * Plain lines with fields of every width at every place of the reader's
+ * blocks of sixteen bytes, more fields than its first array holds, each
+ * followed by a quoted record: each field as written, and record_len()
+ * its length.
+ */
+static void
+split_offsets(void)
+{
+	FILE *fp = fopen(path("offsets"), "w");
+	struct reader *r;
+	struct record rec;
+	char want[32];
+	size_t n, k, w;
+
+	CHECK(fp != NULL);
+	fputs("argus-stream,1\n", fp);
+	for (n = 0; n < 120; n++) {
+		fputs("x,", fp);
+		for (k = 1; k < n + 2; k++) {
+			w = (n + k) % 19;
+			memset(want, k == 1 ? '1' : 'a' + k % 26, w);
+			want[w] = '\0';
+			fprintf(fp, "%s%s", want, k + 1 < n + 2 ? "," : "\n");
+		}
+		fputs("q,5,\"a,b\",c\n", fp);
+	}
+	CHECK(fclose(fp) == 0);
+	r = reader_open(path("offsets"));
+	for (n = 0; n < 120; n++) {
+		CHECK(reader_next(r, &rec) == 1);
+		CHECK(rec.nf == n + 2);
+		CHECK(strcmp(rec.f[0], "x") == 0);
+		for (k = 1; k < n + 2; k++) {
+			w = (n + k) % 19;
+			memset(want, k == 1 ? '1' : 'a' + k % 26, w);
+			want[w] = '\0';
+			CHECK(strcmp(rec.f[k], want) == 0);
+			CHECK(record_len(&rec, k) == w);
+		}
+		CHECK(reader_next(r, &rec) == 1);
+		CHECK(rec.nf == 4 && rec.time == 5);
+		CHECK(strcmp(rec.f[2], "a,b") == 0 && record_len(&rec, 2) == 3);
+		CHECK(strcmp(rec.f[3], "c") == 0 && record_len(&rec, 3) == 1);
+	}
+	CHECK(reader_next(r, &rec) == 0);
+	reader_close(r);
+}
+
 static const struct test tests[] = {
 	{ "unquoted records split on every comma", split_unquoted, 0, NULL },
 	{ "round trip, plain", roundtrip_plain, 0, NULL },
@@ -1079,6 +1128,8 @@ static const struct test tests[] = {
 	{ "numbers of every length, and one too long", numbers, 0, NULL },
 	{ "event arguments read as strtoull and strtoll read them",
 	    event_numbers, 0, NULL },
+	{ "plain lines split at every place of a block, quoted ones after",
+	    split_offsets, 0, NULL },
 };
 
 static int
