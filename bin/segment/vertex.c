@@ -88,23 +88,19 @@ set_comm(struct thread *t, const char *comm)
 static void
 open_vertex(struct thread *t, uint64_t now)
 {
-	size_t i;
-
 	t->vertex = next_id++;
 	t->begin = now;
 	t->nevents = 0;
 	t->oncpu = 0;
 	if (t->oncpu_since != NO_TIME)
 		t->oncpu_since = now;	/* time before belongs to the last one */
-	for (i = 0; i < nsheuristics; i++)
-		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
-			heuristics[i]->opened(heuristics[i], t);
 }
 
 static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
 	struct vertex_rec v;
+	size_t i;
 
 	if (t->vertex == 0)
 		return;
@@ -127,6 +123,14 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 	nvertices++;
 	t->vertex = 0;
 	t->waiting = 0;
+	/*
+	 * The next vertex's first event is judged as its own: a thread
+	 * woken where it waited has that event (a receive whose wait's
+	 * return argus-capture left off, say) before its vertex opens.
+	 */
+	for (i = 0; i < nsheuristics; i++)
+		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
+			heuristics[i]->opened(heuristics[i], t);
 }
 
 /* A waiting vertex ends when its thread runs again. */
