@@ -236,7 +236,7 @@ segment_event(struct event *ev)
 {
 	struct thread *t = thread_get(ev->tid, ev->pid);
 	const char *cut, *end;
-	int wait;
+	int wait, waited;
 
 	nevents++;
 	other_threads(ev, t);
@@ -252,13 +252,22 @@ segment_event(struct event *ev)
 		}
 		return;
 	}
+	/*
+	 * A waiting thread's own event, where no switch-in said it runs
+	 * again (the capture leaves out switches from the idle task): its
+	 * wait's vertex ends before the event is judged, so that the event
+	 * is the next vertex's, as after a switch-in.
+	 */
+	waited = t->waiting;
+	if (ev->ctx == '-')
+		resume(t, ev->time);
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
 		tag(ev, NO_VERTEX);
 		return;
 	}
 	/* A thread first seen running: it is on a CPU now. */
-	if (t->oncpu_since == NO_TIME && !t->waiting && ev->type != E_SWITCH)
+	if (t->oncpu_since == NO_TIME && !waited && ev->type != E_SWITCH)
 		t->oncpu_since = ev->time;
 	resume(t, ev->time);
 	if (cut != NULL && t->vertex != 0) {
