@@ -273,7 +273,10 @@ segment_event(struct event *ev)
 	if (cut != NULL && t->vertex != 0) {
 		close_vertex(t, ev->time, cut);
 		t->began_by = cut;
-	}
+	} else if (cut != NULL && strcmp(t->began_by, VB_WAKEUP) == 0)
+		/* Woken straight into a callout: the callout's, as where the
+		 * wait's return came first. */
+		t->began_by = cut;
 	if (t->vertex == 0)
 		open_vertex(t, ev->time);
 	t->nevents++;
