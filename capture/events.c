@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "event.h"
 #include "events.h"
 #include "syscalls.h"
 #include "tracefs.h"
@@ -163,8 +164,13 @@ self_filter(char *buf, size_t size, const int *self, int nself)
 		    i ? " && " : "", self[i]);
 }
 
+/*
+ * The filter of raw_syscalls' sys_enter for SPEC; with EXITS, of its
+ * sys_exit: the calls of SPEC whose return a rule reads
+ * (syscall_exit_read), NULL if none.
+ */
 static char *
-syscall_filter(const char *spec, const int *self, int nself)
+syscall_filter(const char *spec, const int *self, int nself, int exits)
 {
 	char selfs[256], *list, *tok, *save, *out;
 	size_t cap = 65536, len;
@@ -174,15 +180,21 @@ syscall_filter(const char *spec, const int *self, int nself)
 
 	self_filter(selfs, sizeof(selfs), self, nself);
 	out = xmalloc(cap);
-	if (strcmp(spec, "all") == 0) {
+	if (strcmp(spec, "all") == 0 && !exits) {
 		snprintf(out, cap, "%s", selfs);
 		syscall_desc = xstrdup("all");
 		return out;
 	}
 	len = snprintf(out, cap, "%s%s(", selfs, nself ? " && " : "");
-	if (strcmp(spec, "default") == 0) {
+	if (strcmp(spec, "all") == 0) {
+		for (nr = 0; nr < SYSCALL_MAX; nr++)
+			if (syscall_exit_read(syscall_name(nr)))
+				len += snprintf(out + len, cap - len,
+				    "%sid == %ld", n++ ? " || " : "", nr);
+	} else if (strcmp(spec, "default") == 0) {
 		for (d = syscall_default; *d != NULL; d++)
-			if ((nr = syscall_nr(*d)) >= 0)
+			if ((nr = syscall_nr(*d)) >= 0 &&
+			    (!exits || syscall_exit_read(*d)))
 				len += snprintf(out + len, cap - len,
 				    "%sid == %ld", n++ ? " || " : "", nr);
 		syscall_desc = xstrdup("default");
@@ -198,13 +210,20 @@ syscall_filter(const char *spec, const int *self, int nself)
 					diex(EX_USAGE, "--syscalls: unknown "
 					    "system call '%s'", tok);
 			}
+			if (exits && !syscall_exit_read(syscall_name(nr)))
+				continue;
 			len += snprintf(out + len, cap - len, "%sid == %ld",
 			    n++ ? " || " : "", nr);
 			if (len >= cap - 64)
 				diex(EX_USAGE, "--syscalls: list too long");
 		}
 		free(list);
-		syscall_desc = xstrdup(spec);
+		if (!exits)
+			syscall_desc = xstrdup(spec);
+	}
+	if (n == 0 && exits) {
+		free(out);
+		return NULL;
 	}
 	if (n == 0)
 		diex(EX_USAGE, "--syscalls: empty list");
@@ -251,7 +270,7 @@ per_syscall(const char *spec, const char *selfs)
 	char ev[128], rel[256], *list = NULL, *tok, *save;
 	const char *sfx;
 	const char **names = NULL;
-	int i, n = 0, ok = 1, ide, idx, pass;
+	int i, n = 0, ok = 1, ide, idx, pass, exits = 0;
 
 	if (strcmp(spec, "all") == 0 || getenv("ARGUS_RAW_SYSCALLS") != NULL)
 		return 0;
@@ -307,6 +326,7 @@ per_syscall(const char *spec, const char *selfs)
 			ret = fx[1];
 			if (pass == 0)
 				continue;
+			exits += syscall_exit_read(names[i]);
 			ev_by_id[ide] = E_SYS_ENTER;
 			ev_by_id[idx] = E_SYS_EXIT;
 			snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s%s",
@@ -314,6 +334,9 @@ per_syscall(const char *spec, const char *selfs)
 			if (set_on(rel, selfs) == -1)
 				diex(EX_UNAVAILABLE, "cannot enable syscalls:"
 				    "sys_enter_%s: %s", names[i], strerror(errno));
+			/* Only where a rule reads the return (issue 27). */
+			if (!syscall_exit_read(names[i]))
+				continue;
 			snprintf(rel, sizeof(rel), "events/syscalls/sys_exit_%s%s",
 			    names[i], sfx);
 			if (set_on(rel, selfs) == -1)
@@ -329,7 +352,7 @@ per_syscall(const char *spec, const char *selfs)
 		evdefs[E_SYS_ENTER].enabled = 1;
 		evdefs[E_SYS_EXIT].f[0] = evdefs[E_SYS_EXIT].f[1] = nx;
 		evdefs[E_SYS_EXIT].f[2] = ret;
-		evdefs[E_SYS_EXIT].enabled = 1;
+		evdefs[E_SYS_EXIT].enabled = exits > 0;
 	}
 	free(names);
 	free(list);
@@ -339,13 +362,14 @@ per_syscall(const char *spec, const char *selfs)
 void
 events_setup(const char *syscalls, const int *self, int nself)
 {
-	char rel[256], selfs[256], *filt = NULL;
+	char rel[256], selfs[256], *filt = NULL, *xfilt = NULL, *f;
 	struct evdef *e;
 	int i, want, persc = 0;
 
 	memset(ev_by_id, EV_NONE, sizeof(ev_by_id));
 	if (strcmp(syscalls, "none") != 0) {
-		filt = syscall_filter(syscalls, self, nself);
+		filt = syscall_filter(syscalls, self, nself, 0);
+		xfilt = syscall_filter(syscalls, self, nself, 1);
 		self_filter(selfs, sizeof(selfs), self, nself);
 		persc = per_syscall(syscalls, selfs);
 	}
@@ -355,7 +379,8 @@ events_setup(const char *syscalls, const int *self, int nself)
 		if (e->sys == NULL)
 			continue;	/* EV_UPROBE: probes.c sets them up */
 		want = 1;
-		if ((i == E_SYS_ENTER || i == E_SYS_EXIT) && filt == NULL)
+		f = i == E_SYS_EXIT ? xfilt : filt;
+		if ((i == E_SYS_ENTER || i == E_SYS_EXIT) && f == NULL)
 			want = 0;
 		if (!want)
 			continue;
@@ -363,7 +388,7 @@ events_setup(const char *syscalls, const int *self, int nself)
 			/* Set, not enabled: --stacks reads it from here. */
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
 			    e->sys, e->name);
-			tfs_write(rel, "%s", filt);
+			tfs_write(rel, "%s", f);
 			continue;
 		}
 		if (load_format(e) == -1) {
@@ -383,9 +408,9 @@ events_setup(const char *syscalls, const int *self, int nself)
 		if (i == E_SYS_ENTER || i == E_SYS_EXIT) {
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
 			    e->sys, e->name);
-			if (tfs_write(rel, "%s", filt) == -1)
+			if (tfs_write(rel, "%s", f) == -1)
 				diex(EX_SOFTWARE, "%s: cannot set filter "
-				    "'%.200s': %s", rel, filt,
+				    "'%.200s': %s", rel, f,
 				    strerror(errno));
 		}
 		/* Unix sockets' sends are many and match nothing remote. */
@@ -409,4 +434,5 @@ events_setup(const char *syscalls, const int *self, int nself)
 		e->enabled = 1;
 	}
 	free(filt);
+	free(xfilt);
 }

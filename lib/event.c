@@ -499,6 +499,62 @@ syscall_is_dispatch(const char *name)
 	return in_list(&idx, name);
 }
 
+/* Futexes and Darwin's lock waits: the lock rule's waits. */
+static int
+syscall_is_futex(const char *name)
+{
+	static const char *const futexes[] = { "futex", "futex_wait",
+	    "futex_waitv", "futex_wake", "futex_requeue", "ulock_wait",
+	    "ulock_wake", "psynch_mutexwait", "psynch_mutexdrop" };
+	static struct nameidx idx = NAMEIDX(futexes, ARRAY_LEN(futexes));
+
+	return in_list(&idx, name);
+}
+
+int
+syscall_is_connect(const char *name)
+{
+	return strcmp(name, "connect") == 0 ||
+	    strcmp(name, "connect_nocancel") == 0;
+}
+
+/*
+ * The classes of system call, and whether any rule or stage reads how a
+ * call of the class returns: argus-capture records sys_exit for those
+ * only (issue 27).  Under a load of reads and writes that never block the
+ * exits were nearly half the kernel buffer and told no rule anything.
+ * Every other call ends, for the rules, where the thread's next call
+ * begins or the thread exits.  A call in no class has no exit recorded.
+ */
+static const struct {
+	int		(*is)(const char *name);
+	int		 exit;		/* its sys_exit is read */
+} syscall_classes[] = {
+	/* message, softirq: a send lasts to the thread's next call. */
+	{ syscall_is_send,	0 },
+	/* remote: a receive's held wake-up goes at the next call. */
+	{ syscall_is_recv,	0 },
+	{ syscall_is_yield,	0 },
+	{ syscall_is_sleep,	0 },
+	{ syscall_is_dispatch,	0 },
+	/* lock: a lock wait ends when its futex returns. */
+	{ syscall_is_futex,	1 },
+	/* softirq: a connect's handshake wakes the listener until it
+	 * returns. */
+	{ syscall_is_connect,	1 },
+};
+
+int
+syscall_exit_read(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(syscall_classes); i++)
+		if (syscall_classes[i].exit && syscall_classes[i].is(name))
+			return 1;
+	return 0;
+}
+
 const char *
 softirq_name(int vec)
 {

@@ -154,6 +154,16 @@ int		 syscall_is_sleep(const char *name);
  */
 int		 syscall_is_dispatch(const char *name);
 
+/* connect(2), whose handshake on loopback wakes the listener. */
+int		 syscall_is_connect(const char *name);
+
+/*
+ * Whether a rule reads the call's return (sys_exit): only such calls'
+ * exits are recorded by argus-capture; any other call ends where the
+ * thread's next one begins.
+ */
+int		 syscall_exit_read(const char *name);
+
 /*
  * TCP states by the kernel's numbers (include/net/tcp_states.h), as
  * sock_state events name them: "ESTABLISHED", "SYN_SENT", ...; "" and -1

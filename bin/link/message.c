@@ -8,6 +8,11 @@
  */
 #include "link.h"
 
+/*
+ * A send's exit is not recorded (syscall_exit_read): it lasts, for this
+ * rule, to the thread's next call or its exit.  Out of a call a thread
+ * wakes nobody, so only a call not traced could be taken for the send.
+ */
 struct state {
 	int		 sending;	/* in a send-like system call */
 };
@@ -48,7 +53,7 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 
 LINK_RULE(message) = {
 	.name = "message",
-	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT),
+	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT) | EV(E_EXIT),
 	.see = see,
 	.classify = classify,
 	.thread_size = sizeof(struct state),

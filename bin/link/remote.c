@@ -75,6 +75,8 @@ struct cpu {
 struct tstate {
 	int		 peered;	/* has sent or received to another host */
 	int		 holding;	/* its wake-up, held (link_release) */
+	int		 receiving;	/* in a receive, whose exit may be
+					 * unrecorded (syscall_exit_read) */
 };
 
 /* Threads whose wake-up is held, for the end of the input. */
@@ -267,8 +269,16 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 			release(self, ev, t, NULL);
 		return;
 	case E_SYS_EXIT:
+		((struct tstate *)link_thread(self, t))->receiving = 0;
 		if (syscall_is_recv(event_str(ev, 1)))
 			release(self, ev, t, NULL);
+		return;
+	case E_SYS_ENTER:
+		/* A receive without its exit ended where this call begins. */
+		if (((struct tstate *)link_thread(self, t))->receiving)
+			release(self, ev, t, NULL);
+		((struct tstate *)link_thread(self, t))->receiving =
+		    syscall_is_recv(event_str(ev, 1));
 		return;
 	default:
 		break;
@@ -355,7 +365,7 @@ LINK_RULE(remote) = {
 	.name = "remote",
 	.types = EV(E_SOCK_STATE) | EV(E_SOCK_SEND) | EV(E_SOCK_RECV) |
 	    EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SWITCH) |
-	    EV(E_SYS_EXIT),
+	    EV(E_SYS_EXIT) | EV(E_SYS_ENTER),
 	.see = see,
 	.classify = classify,
 	.finish = finish,

@@ -44,9 +44,9 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		 */
 		((struct state *)link_thread(self, t))->sending =
 		    syscall_is_send(event_str(ev, 1)) ||
-		    strcmp(event_str(ev, 1), "connect") == 0;
+		    syscall_is_connect(event_str(ev, 1));
 		break;
-	default:
+	default:	/* its call returned (a send's: at the next), or it exits */
 		((struct state *)link_thread(self, t))->sending = 0;
 		break;
 	}
@@ -75,7 +75,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 LINK_RULE(softirq) = {
 	.name = "softirq",
 	.types = EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SYS_ENTER) |
-	    EV(E_SYS_EXIT),
+	    EV(E_SYS_EXIT) | EV(E_EXIT),
 	.see = see,
 	.attribute = attribute,
 	.thread_size = sizeof(struct state),

@@ -55,7 +55,10 @@ struct heuristic {
 			    const struct event *);
 	/* A record other than an event (a hint): 1 if it was for it. */
 	int		(*record)(struct heuristic *, const struct record *);
-	/* Its thread began a new vertex. */
+	/*
+	 * Its thread's vertex closed: what comes next, from the event that
+	 * opens the next vertex on, is judged afresh.
+	 */
 	void		(*opened)(struct heuristic *, struct thread *);
 	size_t		 thread_size;	/* its state in each thread */
 

@@ -88,23 +88,19 @@ set_comm(struct thread *t, const char *comm)
 static void
 open_vertex(struct thread *t, uint64_t now)
 {
-	size_t i;
-
 	t->vertex = next_id++;
 	t->begin = now;
 	t->nevents = 0;
 	t->oncpu = 0;
 	if (t->oncpu_since != NO_TIME)
 		t->oncpu_since = now;	/* time before belongs to the last one */
-	for (i = 0; i < nsheuristics; i++)
-		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
-			heuristics[i]->opened(heuristics[i], t);
 }
 
 static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
 	struct vertex_rec v;
+	size_t i;
 
 	if (t->vertex == 0)
 		return;
@@ -127,6 +123,14 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 	nvertices++;
 	t->vertex = 0;
 	t->waiting = 0;
+	/*
+	 * The next vertex's first event is judged as its own: a thread
+	 * woken where it waited has that event (a receive whose wait's
+	 * return argus-capture left off, say) before its vertex opens.
+	 */
+	for (i = 0; i < nsheuristics; i++)
+		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
+			heuristics[i]->opened(heuristics[i], t);
 }
 
 /* A waiting vertex ends when its thread runs again. */
@@ -232,7 +236,7 @@ segment_event(struct event *ev)
 {
 	struct thread *t = thread_get(ev->tid, ev->pid);
 	const char *cut, *end;
-	int wait;
+	int wait, waited;
 
 	nevents++;
 	other_threads(ev, t);
@@ -248,19 +252,31 @@ segment_event(struct event *ev)
 		}
 		return;
 	}
+	/*
+	 * A waiting thread's own event, where no switch-in said it runs
+	 * again (the capture leaves out switches from the idle task): its
+	 * wait's vertex ends before the event is judged, so that the event
+	 * is the next vertex's, as after a switch-in.
+	 */
+	waited = t->waiting;
+	if (ev->ctx == '-')
+		resume(t, ev->time);
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
 		tag(ev, NO_VERTEX);
 		return;
 	}
 	/* A thread first seen running: it is on a CPU now. */
-	if (t->oncpu_since == NO_TIME && !t->waiting && ev->type != E_SWITCH)
+	if (t->oncpu_since == NO_TIME && !waited && ev->type != E_SWITCH)
 		t->oncpu_since = ev->time;
 	resume(t, ev->time);
 	if (cut != NULL && t->vertex != 0) {
 		close_vertex(t, ev->time, cut);
 		t->began_by = cut;
-	}
+	} else if (cut != NULL && strcmp(t->began_by, VB_WAKEUP) == 0)
+		/* Woken straight into a callout: the callout's, as where the
+		 * wait's return came first. */
+		t->began_by = cut;
 	if (t->vertex == 0)
 		open_vertex(t, ev->time);
 	t->nevents++;

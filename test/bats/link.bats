@@ -76,6 +76,46 @@ wakeup strong 4 5
 wakeup strong 5 6 " ]
 }
 
+@test "link: without reads' and writes' exits (argus-capture leaves them off) the same messages and reply" {
+	# The stream of the test above as argus-capture now records it: a
+	# send lasts to the thread's next call, the futex's exit still ends
+	# its lock wait.
+	stream >s.csv <<-'EOF'
+	event,100,5,5,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,105,5,5,,1,switch,-,S,0,0,swapper/1
+	event,110,1,1,,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,115,1,1,,0,waking,-,5,5,1,srv
+	event,125,1,1,,0,sys_enter,-,0,read,0x4,0x0,0x1
+	event,130,1,1,,0,switch,-,S,0,0,swapper/0
+	event,135,0,0,,1,switch,-,I,5,5,srv
+	event,145,5,5,,1,sys_enter,-,202,futex,0x2000,0x80,0x0
+	event,150,5,5,,1,switch,-,S,5,6,helper
+	event,155,5,6,,1,sys_enter,-,202,futex,0x2000,0x81,0x1
+	event,160,5,6,,1,waking,-,5,5,1,srv
+	event,165,5,6,,1,switch,-,S,5,5,srv
+	event,170,5,5,,1,sys_exit,-,202,futex,0
+	event,175,5,5,,1,sys_enter,-,1,write,0x3,0x0,0x1
+	event,180,5,5,,1,waking,-,1,1,0,client
+	event,190,0,0,,0,switch,-,I,1,1,client
+	event,200,1,1,,0,sys_enter,-,1,write,0x1,0x0,0x1
+	EOF
+	[ "$(graph s.csv)" = "message strong 2 3 
+wakeup strong 4 5 
+reply strong 3 5 
+message strong 5 6 " ]
+	# A write, then the thread exits: what its exit wakes is no message.
+	stream >x.csv <<-'EOF'
+	event,100,5,5,,1,sys_enter,-,61,wait4,0x7,0x0,0x0,0x0
+	event,105,5,5,,1,switch,-,S,7,7,child
+	event,110,7,7,,1,sys_enter,-,1,write,0x1,0x0,0x1
+	event,120,7,7,,1,exit,-,child,1
+	event,125,7,7,,1,waking,-,5,5,1,parent
+	event,130,7,7,,1,switch,-,X,5,5,parent
+	event,140,5,5,,1,sys_enter,-,1,write,0x1,0x0,0x1
+	EOF
+	[ "$(graph x.csv)" = "wakeup strong 2 3 " ]
+}
+
 @test "link: a mutex hand-off is weak, a condition's signal strong (pthread probes)" {
 	stream >s.csv <<-'EOF'
 	event,100,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x2

@@ -337,7 +337,7 @@ patched() {
 	awk -F, -v v="$v" -v p="$node" '
 	    $1 == "vertex" && $5 == v { by = $10; ended = $11; ms = ($7 - $6) / 1e6 }
 	    $1 == "event" && $4 == p && $5 == v { if (!first) first = $7; last = $7
-		if ($7 == "sys_exit" && $10 ~ /^write/) wrote++ }
+		if ($7 == "sys_enter" && $10 ~ /^write/) wrote++ }
 	    END {
 		print "vertex " v ": " by " to " ended ", " ms " ms, " first " .. " last ", " wrote + 0 " writes"
 		exit !(by == "callout" && ended == "callout" && ms >= 2000 &&

@@ -153,3 +153,42 @@ hint open " ]
 	[ "$status" -eq 65 ]
 	[[ "$output" == *"s.csv:2: malformed event: CPU out of range"* ]]
 }
+
+@test "segment: a woken thread's first receive joins its new vertex's peer set (no wait's exit before it)" {
+	# A server woken in poll, its return not recorded (argus-capture
+	# leaves it off): it reads client 8, then client 6 in the same run.
+	stream >s.csv <<-'EOF'
+	task,95,10,10,srv
+	event,100,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
+	event,110,10,10,,0,sys_enter,-,7,poll,0x0,0x2,0xffffffff
+	event,120,10,10,,0,switch,-,S,0,0,swapper/0
+	event,130,0,0,,0,waking,-,10,10,0,srv
+	event,140,0,0,,0,switch,-,I,10,10,srv
+	event,150,10,10,,0,sys_enter,-,45,recvfrom,0x8,0x0,0x10,0x40,0x0,0x0
+	event,160,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
+	event,170,10,10,,0,switch,-,S,0,0,swapper/0
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 10 <g.csv)" = "start wait S
+wakeup peer-set 
+peer-set open S" ]
+}
+
+@test "segment: a woken thread's first event ends its wait's vertex even with no switch-in recorded" {
+	# As above, but the switch from the idle task that runs it is not in
+	# the trace: its first own event is still judged in the new vertex.
+	stream >s.csv <<-'EOF'
+	task,95,10,10,srv
+	event,100,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
+	event,110,10,10,,0,sys_enter,-,7,poll,0x0,0x2,0xffffffff
+	event,120,10,10,,0,switch,-,S,0,0,swapper/0
+	event,130,0,0,,0,waking,h,10,10,0,srv
+	event,150,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
+	event,160,10,10,,0,sys_enter,-,45,recvfrom,0x8,0x0,0x10,0x40,0x0,0x0
+	event,170,10,10,,0,switch,-,S,0,0,swapper/0
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	[ "$(vertices_of 10 <g.csv)" = "start wait S
+wakeup peer-set 
+peer-set open S" ]
+}
