@@ -40,5 +40,19 @@ ssize_t	 spill_read(int cpu, void *buf);
 void	 spill_stop(void);	/* the thread ended; pages stay readable */
 void	 spill_remove(void);	/* every file gone, and DIR if we made it */
 void	 spill_stats(struct spill_stats *);
+/*
+ * Deepening, under spill_lock(): spill_tail() puts cpu's cursor on the
+ * page that holds t (or its first after t), 1 if there is one;
+ * spill_tail_read() gives the pages from there on, oldest first, as
+ * spill_read() does; spill_tail_cut() removes what the cursor covered,
+ * the older pages staying for a deeper request.
+ */
+int	 spill_tail(int cpu, uint64_t t);
+ssize_t	 spill_tail_read(int cpu, void *buf);
+void	 spill_tail_cut(int cpu);
+ssize_t	 spill_newest(int cpu, void *buf);	/* its newest page, or 0 */
+size_t	 spill_pagesize(void);
+/* The most it may hold now (the ring's files took the rest). */
+void	 spill_budget(uint64_t);
 
 #endif

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -338,6 +339,63 @@ before_recording(const char *snap, char *const target[], int nt)
 	    began_s, since_s);
 }
 
+/*
+ * The recorder keeps the recent seconds in the kernel's buffers and the
+ * older ones unparsed in its spill: argus debug has it write out only the
+ * former, and reads the spill back, newest first down to a time, only
+ * when the diagnosis needs it: when the target has waited since before
+ * what the ring's files hold (the beginning of its hang would be missing),
+ * or --at asks for an older moment.  Never further back than the window
+ * (--last); where that or the recording's start cuts the hang's
+ * beginning off, say so.
+ */
+#define DEEPEN_MARGIN_NS	1000000000ULL
+
+static void
+deepen(pid_t pid, const struct debug_opts *o, const char *snap, uint64_t from)
+{
+	uint64_t reach = recorder_reach(), need = UINT64_MAX, began = 0, at;
+	uint64_t t0, oldest, want;
+	char a[64], b[64];
+	const char *env = getenv("ARGUS_DEBUG_DEEPEN");
+
+	if (pid == 0 || reach == 0 || (env != NULL && strcmp(env, "0") == 0))
+		return;
+	if (*snap != '\0' &&
+	    (began = snapshot_waiting_since(snap, o->target, o->nt)) != 0)
+		need = began > DEEPEN_MARGIN_NS ? began - DEEPEN_MARGIN_NS : 0;
+	if (isdigit((unsigned char)o->at_arg[0]) &&
+	    (at = strtoull(o->at_arg, NULL, 10)) != 0 && at - (at >
+	    DEEPEN_MARGIN_NS ? DEEPEN_MARGIN_NS : 0) < need)
+		need = at - (at > DEEPEN_MARGIN_NS ? DEEPEN_MARGIN_NS : 0);
+	if (need == UINT64_MAX || need >= reach)
+		return;
+	want = need;
+	if (need < from)
+		need = from;
+	recorder_when(reach, a, sizeof(a));
+	t0 = now_ns();
+	if (recorder_deepen(pid, need, &reach, &oldest) == -1)
+		return;
+	recorder_when(need, b, sizeof(b));
+	fprintf(stderr, "argus: the %s is older than the kernel's buffers "
+	    "held (from %s): read the spill back to %s in %.2f s\n",
+	    began != 0 ? "target's wait" : "moment of --at", a, b,
+	    (now_ns() - t0) / 1e9);
+	if (want < from) {
+		recorder_when(from, a, sizeof(a));
+		fprintf(stderr, "argus: the window (--last %.0fs) begins at "
+		    "%s; the %s began earlier\n", o->last / 1e9, a,
+		    began != 0 ? "wait" : "moment asked");
+	} else if (reach == 0 && oldest > want + DEEPEN_MARGIN_NS) {
+		recorder_when(oldest, a, sizeof(a));
+		fprintf(stderr, "argus: the recording reaches back only to %s "
+		    "(older pages were overwritten or dropped for the ring's "
+		    "size); the %s began earlier\n", a,
+		    began != 0 ? "wait" : "moment asked");
+	}
+}
+
 /* "--pid 42" and the like, for messages. */
 static const char *
 target_words(const struct debug_opts *o, char *buf, size_t size)
@@ -439,6 +497,9 @@ debug(int argc, char *argv[])
 	/* A hang older than the recording: nothing of how it began is in it. */
 	if (taken && running)
 		before_recording(now_snap, o.target, o.nt);
+	/* Older than the kernel's buffers: from the spill, if need be. */
+	if (running)
+		deepen(pid, &o, now_snap, from);
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))

@@ -304,3 +304,51 @@ teardown() {
 	[ ! -e "$spill" ]
 	grep -q 'spill: .* MiB spilled' "$ring/recorder.log"
 }
+
+@test "argus: start spills by default into the ring; debug reads back only what a hang older than the kernel's buffers needs" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring"
+	# Small kernel buffers (1 MiB a CPU), the spill by default: into
+	# the ring's own directory, 0700, within the ring's size.  A
+	# real-time spiller, for under test/progs/burn an idle one waits.
+	run env ARGUS_SPILL_SCHED=fifo argus --ring "$ring" start -b 1M \
+	    --ring-size 256M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--spill $ring/spill --spill-size 256M"
+	[ "$(stat -c %a "$ring/spill")" = 700 ]
+	sleep 1
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 50 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 1
+	load_ids truth
+	# Far more than the kernel's 1 MiB a CPU after the hang began.
+	dds=()
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		dds+=($!)
+	done
+	wait "${dds[@]}"
+	sleep 2
+	ls "$ring"/spill/spill-cpu* >/dev/null
+	run argus --ring "$ring" status
+	echo "$output"
+	grep -Eq "^spill: +[0-9.]+ MiB on disk in $ring/spill: with the kernel's, the last [0-9.]+ s" <<<"$output"
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 60s --auto
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# The wait is older than the kernel's buffers: the spill read back.
+	[[ "$output" == *"argus: the target's wait is older than the kernel's buffers held"*"read the spill back to "* ]]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	# The hang's beginning is in what was read.
+	debug=$(ls -t "$ring"/debug-*.gz | head -1)
+	first=$(argus-cat -k event -p "$root_pid" "$debug" | grep -m1 '^event,' | cut -d, -f2)
+	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	# The ring's files, read together, are in time order.
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen" || true
+	[ ! -e "$ring/spill" ]
+}
