@@ -396,6 +396,49 @@ deepen(pid_t pid, const struct debug_opts *o, const char *snap, uint64_t from)
 	}
 }
 
+/*
+ * After a diagnosis: when a vertex on its chain begins where the ring's
+ * files begin to be whole (within EDGE_NS: its thread's first event read,
+ * so its wait may have begun before), read the spill back further, newest
+ * first: twice the span read so far, never before the window.  1 when it
+ * read some, for the diagnosis to be made again.
+ */
+#define EDGE_NS		500000000ULL
+#define DEEPEN_ROUNDS	2
+
+static int
+deeper(pid_t pid, const char *out, uint64_t from)
+{
+	uint64_t reach = recorder_reach(), earliest, now = now_ns(), t, t0;
+	uint64_t oldest;
+	char a[64], b[64];
+	const char *env = getenv("ARGUS_DEBUG_DEEPEN");
+
+	if (pid == 0 || reach <= from || (env != NULL && strcmp(env, "0") == 0))
+		return 0;
+	if ((earliest = diagnosis_earliest(out)) == NO_TIME ||
+	    earliest > reach + EDGE_NS)
+		return 0;
+	t = now > reach ? now - reach : 0;
+	t = reach > 2 * t ? reach - 2 * t : 0;
+	if (t < from)
+		t = from;
+	recorder_when(earliest, a, sizeof(a));
+	t0 = now_ns();
+	if (recorder_deepen(pid, t, &reach, &oldest) == -1)
+		return 0;
+	recorder_when(t, b, sizeof(b));
+	fprintf(stderr, "argus: the chain begins at %s, where the events read "
+	    "began: read the spill back to %s in %.2f s, diagnosing again\n",
+	    a, b, (now_ns() - t0) / 1e9);
+	if (oldest == 0 || oldest > t + DEEPEN_MARGIN_NS) {
+		recorder_when(oldest != 0 ? oldest : earliest, a, sizeof(a));
+		fprintf(stderr, "argus: the recording reaches back only to %s; "
+		    "the chain's wait may have begun earlier\n", a);
+	}
+	return oldest != 0;
+}
+
 /* "--pid 42" and the like, for messages. */
 static const char *
 target_words(const struct debug_opts *o, char *buf, size_t size)
@@ -456,7 +499,7 @@ debug(int argc, char *argv[])
 	unsigned long long bytes = 0;
 	time_t newest = 0;
 	char local[PATH_MAX];
-	int i;
+	int i, rounds = 0, ns0;
 
 	parse(&o, argc, argv);
 	if (ring_open(0) == -1)
@@ -504,6 +547,9 @@ debug(int argc, char *argv[])
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
+	ns0 = o.ns;
+again:
+	o.ns = ns0;
 	list = related(&o, now_snap, mark_snap, &absent);
 	if (absent)
 		diex(EX_NOINPUT, "debug: %s: not in the recording of the last "
@@ -561,6 +607,16 @@ debug(int argc, char *argv[])
 	status = pipeline_run(p);
 	pipeline_free(p);
 	free(list);
+	list = NULL;
+	/* The chain begins where what was read begins: older, from the spill. */
+	if (running && o.nwith == 0 && rounds < DEEPEN_ROUNDS &&
+	    deeper(pid, out, from)) {
+		rounds++;
+		/* Superseded: the diagnosis made again replaces it. */
+		unlink(out);
+		unlink(report);
+		goto again;
+	}
 	diagnosis_show(out, report, o.json, o.verbose, status, o.at,
 	    *mark_snap != '\0' ? mark_snap : NULL);
 	debug_rotate(out);

@@ -166,6 +166,7 @@ void		 debug_rotate(const char *out);
 void		 diagnosis_show(const char *out, const char *report,
 		    const char *json, int verbose, int status,
 		    const char *asked, const char *mark_snap);
+uint64_t	 diagnosis_earliest(const char *out);	/* or NO_TIME */
 
 /* present.c: the stacks now of those of the threads still blocked. */
 struct pstack {
