@@ -3,6 +3,7 @@
  * output, and the order these must happen in.
  */
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -61,6 +62,7 @@ static int		 formatter_tid;
 static struct wf_snap	*snap;
 static _Atomic uint64_t	 noted;		/* the last request served */
 static _Atomic uint64_t	 deepen_to;	/* SIGUSR2's time; 0: none */
+static uint64_t		 spill_room(void);
 static pthread_t	 grower;
 static int		 growing;	/* grower was started */
 static int		 ready_fd = -1;	/* --ready-fd, until tracing is on */
@@ -433,6 +435,8 @@ start(const struct capture_opts *o)
 	sc.defer = o->defer;
 	sc.spill = o->spill;
 	sc.spill_size = o->spill_size;
+	if (o->ring != NULL && o->spill != NULL)
+		sc.spill_size = spill_room();
 	spool_start(&sc);
 	if (tfs_bridge())
 		spool_bridge();
@@ -540,7 +544,7 @@ serve(uint64_t upto)
 static void
 deepen(uint64_t t)
 {
-	uint64_t n, oldest;
+	uint64_t n, oldest, reach;
 
 	if (opt->ring == NULL || opt->spill == NULL)
 		return;
@@ -549,7 +553,10 @@ deepen(uint64_t t)
 	n = emit_spill(out_writer(), out_index(), t, &oldest);
 	out_rotate();
 	out_flush();
-	out_deepened(t, emit_spill_reach(), n, oldest);
+	reach = emit_spill_reach();
+	/* served's reach is the one readers see: the new one. */
+	out_served(atomic_load(&noted), reach);
+	out_deepened(t, reach, n, oldest);
 	spill_unlock();
 }
 
@@ -570,16 +577,39 @@ on_deepen(int sig, siginfo_t *si, void *uc)
  * defers, its files are nearly empty and the spill may take the rest;
  * when they grow, the spill gives way, its oldest pages first.
  */
+static uint64_t
+spill_room(void)
+{
+	struct spill_stats ss;
+	struct statvfs sv;
+	uint64_t used, room, free_;
+
+	used = out_bytes() + opt->ring_size / opt->ring_files;
+	room = used >= opt->ring_size ? 0 : opt->ring_size - used;
+	if (opt->spill_size < room)
+		room = opt->spill_size;
+	/*
+	 * Nor the disk's last free room: the ring's files need it, or the
+	 * recorder stops for a full disk that the spill filled.  Room for
+	 * two files' shares stays free.
+	 */
+	if (statvfs(opt->spill, &sv) == 0 || statvfs(opt->ring, &sv) == 0) {
+		spill_stats(&ss);
+		free_ = (uint64_t)sv.f_bavail * sv.f_frsize + ss.held;
+		used = 2 * (opt->ring_size / opt->ring_files);
+		free_ = free_ > used ? free_ - used : 0;
+		if (free_ < room)
+			room = free_;
+	}
+	return room;
+}
+
 static void
 share_budget(void)
 {
-	uint64_t used;
-
 	if (opt->ring == NULL || opt->spill == NULL)
 		return;
-	used = out_bytes() + opt->ring_size / opt->ring_files;
-	spill_budget(used >= opt->ring_size ? 0 : opt->ring_size - used <
-	    opt->spill_size ? opt->ring_size - used : opt->spill_size);
+	spill_budget(spill_room());
 }
 
 /* SIGUSR1: write out what the kernel holds now (argus debug, argus mark). */

@@ -352,17 +352,23 @@ before_recording(const char *snap, char *const target[], int nt)
 #define DEEPEN_MARGIN_NS	1000000000ULL
 
 static void
-deepen(pid_t pid, const struct debug_opts *o, const char *snap, uint64_t from)
+deepen(pid_t pid, const struct debug_opts *o, const char *snap,
+    const char *mark_snap, uint64_t from)
 {
 	uint64_t reach = recorder_reach(), need = UINT64_MAX, began = 0, at;
-	uint64_t t0, oldest, want;
+	uint64_t t0, oldest, want, b2;
 	char a[64], b[64];
 	const char *env = getenv("ARGUS_DEBUG_DEEPEN");
 
 	if (pid == 0 || reach == 0 || (env != NULL && strcmp(env, "0") == 0))
 		return;
-	if (*snap != '\0' &&
-	    (began = snapshot_waiting_since(snap, o->target, o->nt)) != 0)
+	/* The target's wait now, or when the last mark noticed it. */
+	if (*snap != '\0')
+		began = snapshot_waiting_since(snap, o->target, o->nt);
+	if (*mark_snap != '\0' && (b2 = snapshot_waiting_since(mark_snap,
+	    o->target, o->nt)) != 0 && (began == 0 || b2 < began))
+		began = b2;
+	if (began != 0)
 		need = began > DEEPEN_MARGIN_NS ? began - DEEPEN_MARGIN_NS : 0;
 	if (isdigit((unsigned char)o->at_arg[0]) &&
 	    (at = strtoull(o->at_arg, NULL, 10)) != 0 && at - (at >
@@ -403,7 +409,7 @@ deepen(pid_t pid, const struct debug_opts *o, const char *snap, uint64_t from)
  * first: twice the span read so far, never before the window.  1 when it
  * read some, for the diagnosis to be made again.
  */
-#define EDGE_NS		500000000ULL
+#define EDGE_NS		100000000ULL
 #define DEEPEN_ROUNDS	2
 
 static int
@@ -416,22 +422,36 @@ deeper(pid_t pid, const char *out, uint64_t from)
 
 	if (pid == 0 || reach <= from || (env != NULL && strcmp(env, "0") == 0))
 		return 0;
-	if ((earliest = diagnosis_earliest(out)) == NO_TIME ||
-	    earliest > reach + EDGE_NS)
-		return 0;
-	t = now > reach ? now - reach : 0;
-	t = reach > 2 * t ? reach - 2 * t : 0;
-	if (t < from)
+	/*
+	 * No chain at all: the hang, if any, is older than what was read;
+	 * the whole window then, as asked.
+	 */
+	if ((earliest = diagnosis_earliest(out)) == NO_TIME)
 		t = from;
-	recorder_when(earliest, a, sizeof(a));
+	else if (earliest > reach + EDGE_NS)
+		return 0;
+	else {
+		t = now > reach ? now - reach : 0;
+		t = reach > 2 * t ? reach - 2 * t : 0;
+		if (t < from)
+			t = from;
+	}
 	t0 = now_ns();
 	if (recorder_deepen(pid, t, &reach, &oldest) == -1)
 		return 0;
 	recorder_when(t, b, sizeof(b));
-	fprintf(stderr, "argus: the chain begins at %s, where the events read "
-	    "began: read the spill back to %s in %.2f s, diagnosing again\n",
-	    a, b, (now_ns() - t0) / 1e9);
-	if (oldest == 0 || oldest > t + DEEPEN_MARGIN_NS) {
+	if (earliest == NO_TIME)
+		fprintf(stderr, "argus: no hang in the events read: read the "
+		    "spill back to %s, the window's start, in %.2f s, "
+		    "diagnosing again\n", b, (now_ns() - t0) / 1e9);
+	else {
+		recorder_when(earliest, a, sizeof(a));
+		fprintf(stderr, "argus: the chain begins at %s, where the "
+		    "events read began: read the spill back to %s in %.2f s, "
+		    "diagnosing again\n", a, b, (now_ns() - t0) / 1e9);
+	}
+	if (earliest != NO_TIME && (oldest == 0 ||
+	    oldest > t + DEEPEN_MARGIN_NS)) {
 		recorder_when(oldest != 0 ? oldest : earliest, a, sizeof(a));
 		fprintf(stderr, "argus: the recording reaches back only to %s; "
 		    "the chain's wait may have begun earlier\n", a);
@@ -540,13 +560,13 @@ debug(int argc, char *argv[])
 	/* A hang older than the recording: nothing of how it began is in it. */
 	if (taken && running)
 		before_recording(now_snap, o.target, o.nt);
-	/* Older than the kernel's buffers: from the spill, if need be. */
-	if (running)
-		deepen(pid, &o, now_snap, from);
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
+	/* Older than the kernel's buffers: from the spill, if need be. */
+	if (running)
+		deepen(pid, &o, now_snap, mark_snap, from);
 	ns0 = o.ns;
 again:
 	o.ns = ns0;
