@@ -159,6 +159,14 @@ spill_cpu(int cpu)
 
 	while (!atomic_load(&stopping)) {
 		pthread_mutex_lock(&mu);
+		/*
+		 * No room for a file (the ring's files or the disk took it,
+		 * spill_budget()): the pages stay in the kernel's buffers.
+		 */
+		if (budget_ < file_limit) {
+			pthread_mutex_unlock(&mu);
+			break;
+		}
 		n = splice(fds[cpu], NULL, pipefd[1], NULL, BATCH,
 		    SPLICE_F_NONBLOCK);
 		if (n <= 0) {

@@ -271,6 +271,12 @@ start(int argc, char *argv[])
 		diex(EX_USAGE, "start: --spill and --no-spill");
 	if (!live) {
 		cap[n++] = "--defer";
+		if (!sized) {
+			machine_size(size, bsize, sizeof(bsize), why,
+			    sizeof(why));
+			cap[n++] = "-b";
+			cap[n++] = bsize;
+		}
 		/*
 		 * The spill by default, in the ring's directory (private,
 		 * as spill_start checks) and within the ring's size.
@@ -281,12 +287,6 @@ start(int argc, char *argv[])
 			cap[n++] = sdir;
 			cap[n++] = "--spill-size";
 			cap[n++] = (char *)size;
-		}
-		if (!sized) {
-			machine_size(size, bsize, sizeof(bsize), why,
-			    sizeof(why));
-			cap[n++] = "-b";
-			cap[n++] = bsize;
 		}
 	}
 	cap[n++] = "--ready-fd";
