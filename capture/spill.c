@@ -337,47 +337,6 @@ spill_unlock(void)
 		pthread_mutex_unlock(&mu);
 }
 
-ssize_t
-spill_read(int cpu, void *buf)
-{
-	struct cpu *c;
-	char f[64];
-	ssize_t n;
-
-	if (cpus == NULL)
-		return 0;
-	c = &cpus[cpu];
-	/* Files first..wseq-1 are whole; wseq too while it is written. */
-	for (;;) {
-		/* The file being written is read too: the next is new. */
-		if (c->wfd != -1) {
-			close(c->wfd);
-			c->wfd = -1;
-			c->wseq++;
-		}
-		if (c->first >= c->wseq)
-			return 0;
-		name(f, sizeof(f), cpu, c->first);
-		if (c->rfd == -1 && (c->rfd = openat(dfd, f, O_RDONLY |
-		    O_NOFOLLOW | O_CLOEXEC)) == -1)
-			return -1;
-		if ((n = pread(c->rfd, buf, pgsize, c->roff)) < 0)
-			return -1;
-		if ((size_t)n == pgsize) {
-			c->roff += n;
-			return n;
-		}
-		/* Read whole: gone from the spill. */
-		close(c->rfd);
-		c->rfd = -1;
-		c->held -= c->roff < c->held ? c->roff : c->held;
-		atomic_fetch_sub(&held, c->roff);
-		c->roff = 0;
-		unlinkat(dfd, f, 0);
-		c->first++;
-	}
-}
-
 void
 spill_stop(void)
 {
