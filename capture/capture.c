@@ -3,6 +3,7 @@
  * output, and the order these must happen in.
  */
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -32,6 +33,7 @@
 #include "out.h"
 #include "patched.h"
 #include "probes.h"
+#include "spill.h"
 #include "spool.h"
 #include "tasks.h"
 #include "tracefs.h"
@@ -59,6 +61,8 @@ static int		 status_line;
 static int		 formatter_tid;
 static struct wf_snap	*snap;
 static _Atomic uint64_t	 noted;		/* the last request served */
+static _Atomic uint64_t	 deepen_to;	/* SIGUSR2's time; 0: none */
+static uint64_t		 spill_room(void);
 static pthread_t	 grower;
 static int		 growing;	/* grower was started */
 static int		 ready_fd = -1;	/* --ready-fd, until tracing is on */
@@ -196,7 +200,8 @@ behind(void)
 static int
 asked(void)
 {
-	return spool_requested() > atomic_load(&noted);
+	return spool_requested() > atomic_load(&noted) ||
+	    atomic_load(&deepen_to) != 0;
 }
 
 static void
@@ -430,6 +435,8 @@ start(const struct capture_opts *o)
 	sc.defer = o->defer;
 	sc.spill = o->spill;
 	sc.spill_size = o->spill_size;
+	if (o->ring != NULL && o->spill != NULL)
+		sc.spill_size = spill_room();
 	spool_start(&sc);
 	if (tfs_bridge())
 		spool_bridge();
@@ -522,8 +529,87 @@ serve(uint64_t upto)
 		return;
 	report_lost(out_writer());
 	out_flush();
-	out_served(req);
+	spill_lock();
+	out_served(req, emit_spill_reach());
+	spill_unlock();
 	atomic_store(&noted, req);
+}
+
+/*
+ * A deepening (SIGUSR2, argus debug): the spilled events from t on, read
+ * back into a ring file of their own, since they are older than the
+ * newest files' (readers merge the ring's files by time).  The answer,
+ * DIR/deepened, says from when on the ring's files now hold every event.
+ */
+static void
+deepen(uint64_t t)
+{
+	uint64_t n, oldest, reach;
+
+	if (opt->ring == NULL || opt->spill == NULL)
+		return;
+	spill_lock();
+	out_rotate();
+	n = emit_spill(out_writer(), out_index(), t, &oldest);
+	out_rotate();
+	out_flush();
+	reach = emit_spill_reach();
+	/* served's reach is the one readers see: the new one. */
+	out_served(atomic_load(&noted), reach);
+	out_deepened(t, reach, n, oldest);
+	spill_unlock();
+}
+
+/* SIGUSR2 with a time (sigqueue(3)): read the spill back to it. */
+static void
+on_deepen(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_code == SI_QUEUE)
+		atomic_store(&deepen_to, (uint64_t)(uintptr_t)si->si_value.sival_ptr);
+	else
+		atomic_store(&deepen_to, 1);
+}
+
+/*
+ * The ring's size covers its files and the spill: while the recorder
+ * defers, its files are nearly empty and the spill may take the rest;
+ * when they grow, the spill gives way, its oldest pages first.
+ */
+static uint64_t
+spill_room(void)
+{
+	struct spill_stats ss;
+	struct statvfs sv;
+	uint64_t used, room, free_;
+
+	used = out_bytes() + opt->ring_size / opt->ring_files;
+	room = used >= opt->ring_size ? 0 : opt->ring_size - used;
+	if (opt->spill_size < room)
+		room = opt->spill_size;
+	/*
+	 * Nor the disk's last free room: the ring's files need it, or the
+	 * recorder stops for a full disk that the spill filled.  Room for
+	 * two files' shares stays free.
+	 */
+	if (statvfs(opt->spill, &sv) == 0 || statvfs(opt->ring, &sv) == 0) {
+		spill_stats(&ss);
+		free_ = (uint64_t)sv.f_bavail * sv.f_frsize + ss.held;
+		used = 2 * (opt->ring_size / opt->ring_files);
+		free_ = free_ > used ? free_ - used : 0;
+		if (free_ < room)
+			room = free_;
+	}
+	return room;
+}
+
+static void
+share_budget(void)
+{
+	if (opt->ring == NULL || opt->spill == NULL)
+		return;
+	spill_budget(spill_room());
 }
 
 /* SIGUSR1: write out what the kernel holds now (argus debug, argus mark). */
@@ -561,12 +647,21 @@ format_loop(void)
 		 */
 		if (n > 0)
 			out_check();
-		else
+		else {
 			serve(emit_bound(upto));
+			/* After the kernel's recent events: the older ones. */
+			if (atomic_load(&deepen_to) != 0 &&
+			    spool_requested() <= atomic_load(&noted)) {
+				set_idle(0, 0);
+				deepen(atomic_exchange(&deepen_to, 0));
+				share_budget();
+			}
+		}
 		t = now_ns();
 		if (t - last_flush >= SEC) {
 			report_lost(out_writer());
 			out_flush();
+			share_budget();
 			last_flush = t;
 			set_idle(0, !spool_stopped() && !behind() &&
 			    !asked());
@@ -611,6 +706,26 @@ finish(const struct capture_opts *o)
 	uint64_t t, lost, stacks, missed, dropped;
 	int cpu, len, st;
 
+	/*
+	 * What is still spilled, into a file of its own: the recording
+	 * stays whole for argus debug after the recorder is gone.
+	 */
+	if (o->spill != NULL && o->ring != NULL) {
+		struct spill_stats ss;
+		uint64_t n, oldest;
+
+		spill_lock();
+		out_rotate();
+		n = emit_spill(out_writer(), out_index(), 0, &oldest);
+		out_rotate();
+		spill_unlock();
+		spill_stats(&ss);
+		spill_remove();
+		warnx_("spill: %.1f MiB spilled, %.1f MiB dropped for the "
+		    "budget, %.3f s of CPU; %llu spilled events written at the "
+		    "end", ss.spilled / 1048576.0, ss.dropped / 1048576.0,
+		    ss.cpu, (unsigned long long)n);
+	}
 	lost = report_lost(out_writer());
 	t = emit_last_time() > t_start ? emit_last_time() : now_ns();
 	/* After every event: it was taken once tracing was off. */
@@ -719,6 +834,15 @@ capture_run(const struct capture_opts *o)
 	catch_signals();
 	/* First of all: `argus debug' may ask as soon as it knows our pid. */
 	signal(SIGUSR1, on_request);
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_deepen;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 	status_line = isatty(STDERR_FILENO);
 	ready_fd = o->ready_fd;
 	if (o->ring != NULL) {

@@ -23,6 +23,7 @@
 #include "kallsyms.h"
 #include "patched.h"
 #include "probes.h"
+#include "spill.h"
 #include "spool.h"
 #include "syscalls.h"
 #include "tasks.h"
@@ -882,4 +883,96 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 	if (n == 0 && patched_active() && spool_done() && patched_stop())
 		return emit_run(w, idx, upto, max);
 	return n;
+}
+
+/*
+ * Deepening: the spilled pages of every CPU from the one that holds t on,
+ * merged by time as emit_run() merges the kernel's, into w (a ring file
+ * of their own: they are older than what the ring's newest files hold).
+ * Under spill_lock().  The read pages leave the spill.
+ */
+uint64_t
+emit_spill(struct writer *w, struct writer *idx, uint64_t t,
+    uint64_t *oldest)
+{
+	struct cursor *sc;
+	char **buf;
+	uint64_t n = 0, keep = last;
+	size_t pg = spill_pagesize();
+	int cpu, b;
+
+	*oldest = 0;
+	sc = xcalloc(ncpus, sizeof(*sc));
+	buf = xcalloc(ncpus, sizeof(*buf));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		buf[cpu] = xmalloc(pg + 8);
+		if ((sc[cpu].kb = kbuffer_alloc(KBUFFER_LSIZE_8,
+		    KBUFFER_ENDIAN_LITTLE)) == NULL)
+			diex(EX_SOFTWARE, "kbuffer_alloc failed");
+		if (!spill_tail(cpu, t))
+			continue;
+		while (sc[cpu].ev == NULL && spill_tail_read(cpu, buf[cpu]) > 0)
+			if (kbuffer_load_subbuffer(sc[cpu].kb, buf[cpu]) >= 0)
+				sc[cpu].ev = kbuffer_read_event(sc[cpu].kb,
+				    &sc[cpu].ts);
+	}
+	for (;;) {
+		for (b = -1, cpu = 0; cpu < ncpus; cpu++)
+			if (sc[cpu].ev != NULL && (b < 0 || sc[cpu].ts < sc[b].ts))
+				b = cpu;
+		if (b < 0)
+			break;
+		if (n++ == 0)
+			*oldest = sc[b].ts;
+		event(w, idx, b, sc[b].ts, sc[b].ev,
+		    kbuffer_event_size(sc[b].kb));
+		sc[b].ev = kbuffer_next_event(sc[b].kb, &sc[b].ts);
+		while (sc[b].ev == NULL && spill_tail_read(b, buf[b]) > 0)
+			if (kbuffer_load_subbuffer(sc[b].kb, buf[b]) >= 0)
+				sc[b].ev = kbuffer_read_event(sc[b].kb,
+				    &sc[b].ts);
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		spill_tail_cut(cpu);
+		kbuffer_free(sc[cpu].kb);
+		free(buf[cpu]);
+	}
+	free(sc);
+	free(buf);
+	last = keep;	/* the newest event written is still the newest */
+	return n;
+}
+
+/*
+ * The time from which the ring's files hold every event the recorder
+ * kept: after the newest event still in the spill (whose page a
+ * deepening would read back), or 0 when the spill holds none.
+ */
+uint64_t
+emit_spill_reach(void)
+{
+	struct kbuffer *kb;
+	unsigned long long ts;
+	uint64_t reach = 0;
+	char *buf;
+	int cpu;
+
+	if (spill_pagesize() == 0)
+		return 0;
+	buf = xmalloc(spill_pagesize() + 8);
+	if ((kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE)) ==
+	    NULL)
+		diex(EX_SOFTWARE, "kbuffer_alloc failed");
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		if (spill_newest(cpu, buf) <= 0 ||
+		    kbuffer_load_subbuffer(kb, buf) < 0)
+			continue;
+		for (void *ev = kbuffer_read_event(kb, &ts); ev != NULL;
+		    ev = kbuffer_next_event(kb, &ts))
+			if (ts + 1 > reach)
+				reach = ts + 1;
+	}
+	kbuffer_free(kb);
+	free(buf);
+	return reach;
 }

@@ -25,6 +25,10 @@ uint64_t emit_run(struct writer *, struct writer *idx, uint64_t upto,
 uint64_t emit_bound(uint64_t upto);
 uint64_t emit_last_time(void);
 uint64_t emit_count(void);
+/* Deepening (capture/spill.h): spilled events from t on, into w. */
+uint64_t emit_spill(struct writer *, struct writer *idx, uint64_t t,
+    uint64_t *oldest);
+uint64_t emit_spill_reach(void);	/* every event after it written */
 
 /* Restriction: none of these set means everything. */
 void	 emit_select_pid(int pid);	/* with its descendants */

@@ -270,6 +270,17 @@ out_check(void)
 	ring_next();
 }
 
+/* A new ring file now, whatever the size of this one. */
+void
+out_rotate(void)
+{
+	if (conf.ring == NULL)
+		return;
+	writer_close(idx);
+	writer_close(w);
+	ring_next();
+}
+
 void
 out_flush(void)
 {
@@ -296,14 +307,35 @@ out_close(void)
  * one answer or the next, never half of one.
  */
 void
-out_served(uint64_t t)
+out_served(uint64_t t, uint64_t reach)
 {
 	struct outfile f;
 
 	if (ringfd == -1)
 		return;
 	outfile_open(&f, ringfd, "served", OUT_ATOMIC);
-	if (dprintf(f.fd, "%llu\n", (unsigned long long)t) < 0)
+	if (dprintf(f.fd, "%llu %llu\n", (unsigned long long)t,
+	    (unsigned long long)reach) < 0)
 		die(EX_IOERR, "%s/served", conf.ring);
+	outfile_commit(&f);
+}
+
+/*
+ * The answer to a deepening to T: from REACH on, the ring's files hold
+ * every event kept (0: all), N events read back, the oldest at OLDEST
+ * (0: none).  "T REACH N OLDEST".
+ */
+void
+out_deepened(uint64_t t, uint64_t reach, uint64_t n, uint64_t oldest)
+{
+	struct outfile f;
+
+	if (ringfd == -1)
+		return;
+	outfile_open(&f, ringfd, "deepened", OUT_ATOMIC);
+	if (dprintf(f.fd, "%llu %llu %llu %llu\n", (unsigned long long)t,
+	    (unsigned long long)reach, (unsigned long long)n,
+	    (unsigned long long)oldest) < 0)
+		die(EX_IOERR, "%s/deepened", conf.ring);
 	outfile_commit(&f);
 }

@@ -31,7 +31,11 @@ struct writer	*out_index(void);	/* the ring file's relation index, or NULL */
 void		 out_check(void);	/* rotate when the ring file is full */
 void		 out_flush(void);
 void		 out_close(void);
-void		 out_served(uint64_t t);	/* all before t written: DIR/served */
+/* All before t written, all after reach too: DIR/served. */
+void		 out_served(uint64_t t, uint64_t reach);
+void		 out_deepened(uint64_t t, uint64_t reach, uint64_t n,
+		    uint64_t oldest);
+void		 out_rotate(void);	/* a new ring file now */
 /* Why the recorder stopped, into DIR/stopped, which a full disk keeps. */
 void		 out_stopped(const char *why);
 uint64_t	 out_bytes(void);	/* on disk now; 0 if unknown */

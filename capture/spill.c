@@ -159,6 +159,14 @@ spill_cpu(int cpu)
 
 	while (!atomic_load(&stopping)) {
 		pthread_mutex_lock(&mu);
+		/*
+		 * No room for a file (the ring's files or the disk took it,
+		 * spill_budget()): the pages stay in the kernel's buffers.
+		 */
+		if (budget_ < file_limit) {
+			pthread_mutex_unlock(&mu);
+			break;
+		}
 		n = splice(fds[cpu], NULL, pipefd[1], NULL, BATCH,
 		    SPLICE_F_NONBLOCK);
 		if (n <= 0) {
@@ -329,47 +337,6 @@ spill_unlock(void)
 		pthread_mutex_unlock(&mu);
 }
 
-ssize_t
-spill_read(int cpu, void *buf)
-{
-	struct cpu *c;
-	char f[64];
-	ssize_t n;
-
-	if (cpus == NULL)
-		return 0;
-	c = &cpus[cpu];
-	/* Files first..wseq-1 are whole; wseq too while it is written. */
-	for (;;) {
-		/* The file being written is read too: the next is new. */
-		if (c->wfd != -1) {
-			close(c->wfd);
-			c->wfd = -1;
-			c->wseq++;
-		}
-		if (c->first >= c->wseq)
-			return 0;
-		name(f, sizeof(f), cpu, c->first);
-		if (c->rfd == -1 && (c->rfd = openat(dfd, f, O_RDONLY |
-		    O_NOFOLLOW | O_CLOEXEC)) == -1)
-			return -1;
-		if ((n = pread(c->rfd, buf, pgsize, c->roff)) < 0)
-			return -1;
-		if ((size_t)n == pgsize) {
-			c->roff += n;
-			return n;
-		}
-		/* Read whole: gone from the spill. */
-		close(c->rfd);
-		c->rfd = -1;
-		c->held -= c->roff < c->held ? c->roff : c->held;
-		atomic_fetch_sub(&held, c->roff);
-		c->roff = 0;
-		unlinkat(dfd, f, 0);
-		c->first++;
-	}
-}
-
 void
 spill_stop(void)
 {
@@ -421,4 +388,232 @@ spill_stats(struct spill_stats *s)
 	s->dropped = atomic_load(&dropped);
 	s->held = atomic_load(&held);
 	s->cpu = atomic_load(&cpu_ns) / 1e9;
+}
+
+/*
+ * Deepening (spill_tail and the rest): a request reads back only the
+ * pages it needs, the newest ones down to a time, while older ones stay
+ * on disk for a deeper request.  A CPU's pages lie in its files in time
+ * order, each file a run of whole pages whose headers carry their first
+ * event's time: the first page wanted is found by its header, file by
+ * file from the newest and by bisection within one.
+ */
+static uint64_t
+page_ts(int fd, uint64_t off)
+{
+	uint64_t ts;
+
+	if (pread(fd, &ts, sizeof(ts), off) != sizeof(ts))
+		return UINT64_MAX;
+	return ts;
+}
+
+/* The file being written is closed: the next write opens a new one. */
+static void
+close_written(struct cpu *c)
+{
+	if (c->wfd != -1) {
+		close(c->wfd);
+		c->wfd = -1;
+		c->wseq++;
+	}
+	if (c->rfd != -1) {
+		close(c->rfd);
+		c->rfd = -1;
+		c->roff = 0;
+	}
+}
+
+/* A CPU's file and its size in whole pages; -1 when it cannot be opened. */
+static int
+open_seq(int cpu, uint64_t seq, uint64_t *size)
+{
+	struct stat st;
+	char f[64];
+	int fd;
+
+	name(f, sizeof(f), cpu, seq);
+	if ((fd = openat(dfd, f, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &st) == -1) {
+		close(fd);
+		return -1;
+	}
+	*size = st.st_size / pgsize * pgsize;
+	return fd;
+}
+
+struct tail {
+	uint64_t	 seq, off;	/* the first page read back */
+	uint64_t	 rseq, roff;	/* the next one */
+	int		 fd;
+};
+static struct tail	*tails;
+
+size_t
+spill_pagesize(void)
+{
+	return pgsize;
+}
+
+int
+spill_tail(int cpu, uint64_t t)
+{
+	struct cpu *c;
+	struct tail *tl;
+	uint64_t s, size, lo, hi, mid;
+	int fd;
+
+	if (cpus == NULL)
+		return 0;
+	if (tails == NULL)
+		tails = xcalloc(ncpus, sizeof(*tails));
+	c = &cpus[cpu];
+	tl = &tails[cpu];
+	close_written(c);
+	tl->fd = -1;
+	tl->seq = tl->rseq = c->wseq;
+	tl->off = tl->roff = 0;
+	/* From the newest file back to the one whose first page is older. */
+	for (s = c->wseq; s-- > c->first; ) {
+		if ((fd = open_seq(cpu, s, &size)) == -1)
+			continue;
+		if (size == 0 || page_ts(fd, 0) > t) {
+			if (size > 0) {
+				tl->seq = s;
+				tl->off = 0;
+			}
+			close(fd);
+			continue;
+		}
+		/* The last page that begins at or before t: it holds t. */
+		lo = 0;
+		hi = size / pgsize;
+		while (hi - lo > 1) {
+			mid = lo + (hi - lo) / 2;
+			if (page_ts(fd, mid * pgsize) <= t)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		tl->seq = s;
+		tl->off = lo * pgsize;
+		close(fd);
+		break;
+	}
+	tl->rseq = tl->seq;
+	tl->roff = tl->off;
+	return tl->seq < c->wseq;
+}
+
+ssize_t
+spill_tail_read(int cpu, void *buf)
+{
+	struct cpu *c;
+	struct tail *tl;
+	uint64_t size;
+	ssize_t n;
+
+	if (cpus == NULL || tails == NULL)
+		return 0;
+	c = &cpus[cpu];
+	tl = &tails[cpu];
+
+	while (tl->rseq < c->wseq) {
+		if (tl->fd == -1 &&
+		    (tl->fd = open_seq(cpu, tl->rseq, &size)) == -1) {
+			tl->rseq++;
+			tl->roff = 0;
+			continue;
+		}
+		if ((n = pread(tl->fd, buf, pgsize, tl->roff)) < 0)
+			return -1;
+		if ((size_t)n == pgsize) {
+			tl->roff += n;
+			return n;
+		}
+		close(tl->fd);
+		tl->fd = -1;
+		tl->rseq++;
+		tl->roff = 0;
+	}
+	return 0;
+}
+
+/* The pages read back gone from the spill; the older ones stay. */
+void
+spill_tail_cut(int cpu)
+{
+	struct cpu *c;
+	struct tail *tl;
+	struct stat st;
+	char f[64];
+	uint64_t s, gone = 0;
+	int fd;
+
+	if (cpus == NULL || tails == NULL)
+		return;
+	c = &cpus[cpu];
+	tl = &tails[cpu];
+
+	if (tl->fd != -1) {
+		close(tl->fd);
+		tl->fd = -1;
+	}
+	for (s = c->wseq; s-- > tl->seq; ) {
+		name(f, sizeof(f), cpu, s);
+		if (fstatat(dfd, f, &st, AT_SYMLINK_NOFOLLOW) == -1)
+			continue;
+		if (s == tl->seq && tl->off > 0) {
+			if ((fd = openat(dfd, f, O_WRONLY | O_NOFOLLOW |
+			    O_CLOEXEC)) != -1) {
+				if (ftruncate(fd, tl->off) == 0)
+					gone += st.st_size - tl->off;
+				close(fd);
+			}
+		} else if (unlinkat(dfd, f, 0) == 0)
+			gone += st.st_size;
+	}
+	if (tl->seq < c->wseq)
+		c->wseq = tl->off > 0 ? tl->seq + 1 : tl->seq;
+	if (c->first > c->wseq)
+		c->first = c->wseq;
+	c->held -= gone < c->held ? gone : c->held;
+	atomic_fetch_sub(&held, gone < atomic_load(&held) ? gone :
+	    atomic_load(&held));
+}
+
+/* The newest page still spilled of cpu into buf: its length, or 0. */
+ssize_t
+spill_newest(int cpu, void *buf)
+{
+	struct cpu *c;
+	uint64_t s, size;
+	ssize_t n;
+	int fd;
+
+	if (cpus == NULL)
+		return 0;
+	c = &cpus[cpu];
+	for (s = c->wseq + (c->wfd != -1); s-- > c->first; ) {
+		if ((fd = open_seq(cpu, s, &size)) == -1)
+			continue;
+		n = size >= pgsize ? pread(fd, buf, pgsize, size - pgsize) : 0;
+		close(fd);
+		if (n == (ssize_t)pgsize)
+			return n;
+	}
+	return 0;
+}
+
+/* The ring's files grew: the spill gives way, oldest first. */
+void
+spill_budget(uint64_t budget)
+{
+	if (!atomic_load(&running) && dfd == -1)
+		return;
+	spill_lock();
+	budget_ = budget;
+	drop_for_budget();
+	spill_unlock();
 }

@@ -3,8 +3,8 @@
  * of the kernel's per-CPU rings moved by splice(2) into files of a private
  * directory, so that what overwriting would lose is kept on disk within a
  * budget.  No parsing, no copy to user space: the pages are read back and
- * parsed only when asked (spool's serve), each CPU's spilled pages before
- * what its kernel buffer still holds.
+ * parsed only when asked, newest first down to the time asked for
+ * (spill_tail, emit_spill), into a ring file of their own.
  */
 #ifndef CAPTURE_SPILL_H
 #define CAPTURE_SPILL_H
@@ -31,14 +31,22 @@ int	 spill_tid(void);		/* 0 before the thread runs */
 /* The reader's turn: the spiller waits (priority inheritance). */
 void	 spill_lock(void);
 void	 spill_unlock(void);
-/*
- * The oldest page spilled of cpu, removed from the spill, into buf
- * (pgsize bytes): its length, 0 when none is left, -1 on error.  Under
- * spill_lock() or after spill_stop().
- */
-ssize_t	 spill_read(int cpu, void *buf);
 void	 spill_stop(void);	/* the thread ended; pages stay readable */
 void	 spill_remove(void);	/* every file gone, and DIR if we made it */
 void	 spill_stats(struct spill_stats *);
+/*
+ * Deepening, under spill_lock(): spill_tail() puts cpu's cursor on the
+ * page that holds t (or its first after t), 1 if there is one;
+ * spill_tail_read() gives the pages from there on, oldest first, as
+ * the kernel gives them; spill_tail_cut() removes what the cursor covered,
+ * the older pages staying for a deeper request.
+ */
+int	 spill_tail(int cpu, uint64_t t);
+ssize_t	 spill_tail_read(int cpu, void *buf);
+void	 spill_tail_cut(int cpu);
+ssize_t	 spill_newest(int cpu, void *buf);	/* its newest page, or 0 */
+size_t	 spill_pagesize(void);
+/* The most it may hold now (the ring's files took the rest). */
+void	 spill_budget(uint64_t);
 
 #endif

@@ -321,39 +321,6 @@ empty_cpu(int cpu, int fd, int off)
 }
 
 /*
- * A CPU's spilled pages, oldest first, before what its kernel buffer
- * holds: 1 when a full spool stopped us first, -1 on error.
- */
-static int
-empty_spill(int cpu)
-{
-	struct page *p;
-	ssize_t got;
-	size_t n;
-
-	/*
-	 * A share of the spool at a time, CPU by CPU: every CPU's bound,
-	 * and so the watermark, moves on while the spill is read back.
-	 */
-	for (n = 0; ; n++) {
-		if (n >= npages / (4 * ncpus) + 1)
-			return 1;
-		if ((p = page_alloc()) == NULL)
-			return 1;
-		if ((got = spill_read(cpu, p->data)) <= 0) {
-			ring_put(&freed, p);
-			if (got < 0) {
-				atomic_store(&error, "reading the spill back");
-				return -1;
-			}
-			return 0;
-		}
-		if (enqueue(cpu, p, got) == -1)
-			return -1;
-	}
-}
-
-/*
  * Every CPU until it is empty.  Returns 1 while a full spool keeps some
  * CPU from being emptied, to be called again.
  */
@@ -363,22 +330,11 @@ empty_all(int off)
 	int cpu, rc, more = 0, gone = atomic_load(&switched);
 
 	/*
-	 * The spill first, a share of every CPU's at a time, and no kernel
-	 * page while any is left: the spill is the oldest, and a CPU's newer
-	 * kernel pages filling the spool would hold back the watermark of
-	 * another's spill for good.
+	 * Never the spill: it is older than every kernel page and read
+	 * back only when a request needs it (emit_spill(), deepening), into
+	 * a ring file of its own, so that what is asked most, the recent
+	 * seconds, waits for no spilled page.
 	 */
-	if (conf.spill != NULL) {
-		for (cpu = 0; cpu < ncpus; cpu++) {
-			if ((rc = empty_spill(cpu)) < 0)
-				return -1;
-			more |= rc;
-		}
-		if (more) {
-			publish();
-			return 1;
-		}
-	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		/*
 		 * The bridge's events of a CPU come before ours (it was
@@ -524,15 +480,6 @@ reader(void *arg)
 	while (atomic_load(&error) == NULL && (busy = empty_all(1)) > 0)
 		usleep(1000);
 	read_stats();
-	if (conf.spill != NULL) {
-		struct spill_stats ss;
-
-		spill_stats(&ss);
-		spill_remove();
-		warnx_("spill: %.1f MiB spilled, %.1f MiB dropped for the "
-		    "budget, %.3f s of CPU", ss.spilled / 1048576.0,
-		    ss.dropped / 1048576.0, ss.cpu);
-	}
 	if (debug) {
 		struct rusage ru;
 

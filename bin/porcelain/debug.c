@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -338,6 +339,126 @@ before_recording(const char *snap, char *const target[], int nt)
 	    began_s, since_s);
 }
 
+/*
+ * The recorder keeps the recent seconds in the kernel's buffers and the
+ * older ones unparsed in its spill: argus debug has it write out only the
+ * former, and reads the spill back, newest first down to a time, only
+ * when the diagnosis needs it: when the target has waited since before
+ * what the ring's files hold (the beginning of its hang would be missing),
+ * or --at asks for an older moment.  Never further back than the window
+ * (--last); where that or the recording's start cuts the hang's
+ * beginning off, say so.
+ */
+#define DEEPEN_MARGIN_NS	1000000000ULL
+
+static void
+deepen(pid_t pid, const struct debug_opts *o, const char *snap,
+    const char *mark_snap, uint64_t from)
+{
+	uint64_t reach = recorder_reach(), need = UINT64_MAX, began = 0, at;
+	uint64_t t0, oldest, want, b2;
+	char a[64], b[64];
+	const char *env = getenv("ARGUS_DEBUG_DEEPEN");
+
+	if (pid == 0 || reach == 0 || (env != NULL && strcmp(env, "0") == 0))
+		return;
+	/* The target's wait now, or when the last mark noticed it. */
+	if (*snap != '\0')
+		began = snapshot_waiting_since(snap, o->target, o->nt);
+	if (*mark_snap != '\0' && (b2 = snapshot_waiting_since(mark_snap,
+	    o->target, o->nt)) != 0 && (began == 0 || b2 < began))
+		began = b2;
+	if (began != 0)
+		need = began > DEEPEN_MARGIN_NS ? began - DEEPEN_MARGIN_NS : 0;
+	if (isdigit((unsigned char)o->at_arg[0]) &&
+	    (at = strtoull(o->at_arg, NULL, 10)) != 0 && at - (at >
+	    DEEPEN_MARGIN_NS ? DEEPEN_MARGIN_NS : 0) < need)
+		need = at - (at > DEEPEN_MARGIN_NS ? DEEPEN_MARGIN_NS : 0);
+	if (need == UINT64_MAX || need >= reach)
+		return;
+	want = need;
+	if (need < from)
+		need = from;
+	recorder_when(reach, a, sizeof(a));
+	t0 = now_ns();
+	if (recorder_deepen(pid, need, &reach, &oldest) == -1)
+		return;
+	recorder_when(need, b, sizeof(b));
+	fprintf(stderr, "argus: the %s is older than the kernel's buffers "
+	    "held (from %s): read the spill back to %s in %.2f s\n",
+	    began != 0 ? "target's wait" : "moment of --at", a, b,
+	    (now_ns() - t0) / 1e9);
+	if (want < from) {
+		recorder_when(from, a, sizeof(a));
+		fprintf(stderr, "argus: the window (--last %.0fs) begins at "
+		    "%s; the %s began earlier\n", o->last / 1e9, a,
+		    began != 0 ? "wait" : "moment asked");
+	} else if (reach == 0 && oldest > want + DEEPEN_MARGIN_NS) {
+		recorder_when(oldest, a, sizeof(a));
+		fprintf(stderr, "argus: the recording reaches back only to %s "
+		    "(older pages were overwritten or dropped for the ring's "
+		    "size); the %s began earlier\n", a,
+		    began != 0 ? "wait" : "moment asked");
+	}
+}
+
+/*
+ * After a diagnosis: when a vertex on its chain begins where the ring's
+ * files begin to be whole (within EDGE_NS: its thread's first event read,
+ * so its wait may have begun before), read the spill back further, newest
+ * first: twice the span read so far, never before the window.  1 when it
+ * read some, for the diagnosis to be made again.
+ */
+#define EDGE_NS		100000000ULL
+#define DEEPEN_ROUNDS	2
+
+static int
+deeper(pid_t pid, const char *out, uint64_t from)
+{
+	uint64_t reach = recorder_reach(), earliest, now = now_ns(), t, t0;
+	uint64_t oldest;
+	char a[64], b[64];
+	const char *env = getenv("ARGUS_DEBUG_DEEPEN");
+
+	if (pid == 0 || reach <= from || (env != NULL && strcmp(env, "0") == 0))
+		return 0;
+	/*
+	 * No chain at all: the hang, if any, is older than what was read;
+	 * the whole window then, as asked.
+	 */
+	if ((earliest = diagnosis_earliest(out)) == NO_TIME)
+		t = from;
+	else if (earliest > reach + EDGE_NS)
+		return 0;
+	else {
+		t = now > reach ? now - reach : 0;
+		t = reach > 2 * t ? reach - 2 * t : 0;
+		if (t < from)
+			t = from;
+	}
+	t0 = now_ns();
+	if (recorder_deepen(pid, t, &reach, &oldest) == -1)
+		return 0;
+	recorder_when(t, b, sizeof(b));
+	if (earliest == NO_TIME)
+		fprintf(stderr, "argus: no hang in the events read: read the "
+		    "spill back to %s, the window's start, in %.2f s, "
+		    "diagnosing again\n", b, (now_ns() - t0) / 1e9);
+	else {
+		recorder_when(earliest, a, sizeof(a));
+		fprintf(stderr, "argus: the chain begins at %s, where the "
+		    "events read began: read the spill back to %s in %.2f s, "
+		    "diagnosing again\n", a, b, (now_ns() - t0) / 1e9);
+	}
+	if (earliest != NO_TIME && (oldest == 0 ||
+	    oldest > t + DEEPEN_MARGIN_NS)) {
+		recorder_when(oldest != 0 ? oldest : earliest, a, sizeof(a));
+		fprintf(stderr, "argus: the recording reaches back only to %s; "
+		    "the chain's wait may have begun earlier\n", a);
+	}
+	return oldest != 0;
+}
+
 /* "--pid 42" and the like, for messages. */
 static const char *
 target_words(const struct debug_opts *o, char *buf, size_t size)
@@ -398,7 +519,7 @@ debug(int argc, char *argv[])
 	unsigned long long bytes = 0;
 	time_t newest = 0;
 	char local[PATH_MAX];
-	int i;
+	int i, rounds = 0, ns0;
 
 	parse(&o, argc, argv);
 	if (ring_open(0) == -1)
@@ -443,6 +564,12 @@ debug(int argc, char *argv[])
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
+	/* Older than the kernel's buffers: from the spill, if need be. */
+	if (running)
+		deepen(pid, &o, now_snap, mark_snap, from);
+	ns0 = o.ns;
+again:
+	o.ns = ns0;
 	list = related(&o, now_snap, mark_snap, &absent);
 	if (absent)
 		diex(EX_NOINPUT, "debug: %s: not in the recording of the last "
@@ -500,6 +627,16 @@ debug(int argc, char *argv[])
 	status = pipeline_run(p);
 	pipeline_free(p);
 	free(list);
+	list = NULL;
+	/* The chain begins where what was read begins: older, from the spill. */
+	if (running && o.nwith == 0 && rounds < DEEPEN_ROUNDS &&
+	    deeper(pid, out, from)) {
+		rounds++;
+		/* Superseded: the diagnosis made again replaces it. */
+		unlink(out);
+		unlink(report);
+		goto again;
+	}
 	diagnosis_show(out, report, o.json, o.verbose, status, o.at,
 	    *mark_snap != '\0' ? mark_snap : NULL);
 	debug_rotate(out);

@@ -261,6 +261,27 @@ chain_threads(const struct found *f, uint32_t **pids, uint32_t **tids)
 	return n;
 }
 
+/*
+ * The earliest beginning of a vertex on a diagnosis's chain (victim,
+ * chain, root causes), NO_TIME if none: argus debug reads older spilled
+ * events when it is where what was read begins.
+ */
+uint64_t
+diagnosis_earliest(const char *out)
+{
+	struct found f;
+	uint64_t t = NO_TIME;
+	int i;
+
+	read_found(out, &f);
+	for (i = 0; i < f.nr; i++)
+		if (f.r[i].begin != NO_TIME && f.r[i].begin != 0 &&
+		    (t == NO_TIME || f.r[i].begin < t))
+			t = f.r[i].begin;
+	free(f.r);
+	return t;
+}
+
 void
 diagnosis_show(const char *out, const char *report, const char *json,
     int verbose, int status, const char *asked, const char *mark_stacks)

@@ -30,7 +30,7 @@ mark(int argc, char *argv[])
 	static const char *roots[] = { "/sys/kernel/tracing",
 	    "/sys/kernel/debug/tracing" };
 	char path[PATH_MAX], stacks[PATH_MAX], text[1024] = "argus-mark";
-	uint64_t t;
+	uint64_t t, reach, oldest;
 	size_t i, n = strlen(text), m;
 	pid_t pid;
 	int fd = -1, k = 1, snap = 1;
@@ -56,10 +56,18 @@ mark(int argc, char *argv[])
 		    roots[i], (int)pid);
 		fd = open(path, O_WRONLY | O_NOFOLLOW);
 	}
+	t = now_ns();
 	if (fd == -1 || write(fd, text, n) == -1 || close(fd) == -1)
 		die(EX_UNAVAILABLE, "%s", path);
 	/* The hang's past, out of the kernel's ring before it wraps. */
 	recorder_drain(pid);
+	/*
+	 * The mark itself may have gone to the spill with its page: out
+	 * with what was spilled since (debug reads back older pages only
+	 * when it needs them).
+	 */
+	if (recorder_reach() > t)
+		recorder_deepen(pid, t, &reach, &oldest);
 	/* The mark is made: a snapshot that fails is said, not fatal. */
 	if (snap && (t = snapshot_take(path, sizeof(path))) != 0) {
 		/* Where the blocked threads are: the hang may end before debug. */

@@ -104,6 +104,17 @@ void		 ring_default(void);
 int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 int		 recorder_drain(pid_t);		/* 0, or -1 said */
+/*
+ * From when on the ring's files hold every event the recorder kept (the
+ * older ones still in its spill), as its last answer said; 0: all.
+ */
+uint64_t	 recorder_reach(void);
+/*
+ * The spilled events from t on read back: 0 with the new reach and the
+ * oldest event read back (0: none), or -1 said.
+ */
+int		 recorder_deepen(pid_t, uint64_t t, uint64_t *reach,
+		    uint64_t *oldest);
 uint64_t	 recorder_since(void);	/* mono ns it records since, or 0 */
 void		 recorder_when(uint64_t mono, char *buf, size_t size);
 void		 recorder_stopped(char *buf, size_t size);	/* why, or "" */
@@ -155,6 +166,7 @@ void		 debug_rotate(const char *out);
 void		 diagnosis_show(const char *out, const char *report,
 		    const char *json, int verbose, int status,
 		    const char *asked, const char *mark_snap);
+uint64_t	 diagnosis_earliest(const char *out);	/* or NO_TIME */
 
 /* present.c: the stacks now of those of the threads still blocked. */
 struct pstack {

@@ -85,6 +85,7 @@ recent_inputs(struct pipeline *p, char *files[], int nfiles, uint64_t last,
 {
 	unsigned long long bytes;
 	char since[32], when[64];
+	uint64_t from, reach, oldest;
 	time_t newest;
 	pid_t pid;
 	int i;
@@ -99,12 +100,15 @@ recent_inputs(struct pipeline *p, char *files[], int nfiles, uint64_t last,
 	if (ring_open(0) == -1)
 		diex(EX_NOINPUT, "%s: no recording ('argus start' first, or "
 		    "name a capture)", ring);
+	from = now_ns() > last ? now_ns() - last : 0;
 	if ((pid = recorder()) != 0)
 		recorder_drain(pid);
+	/* The whole window: what of it the recorder spilled too. */
+	if (pid != 0 && recorder_reach() > from)
+		recorder_deepen(pid, from, &reach, &oldest);
 	pipeline_arg(p, "--live");
 	pipeline_arg(p, "-s");
-	snprintf(since, sizeof(since), "%llu", (unsigned long long)
-	    (now_ns() > last ? now_ns() - last : 0));
+	snprintf(since, sizeof(since), "%llu", (unsigned long long)from);
 	pipeline_arg(p, since);
 	if (sep)
 		pipeline_arg(p, "--");

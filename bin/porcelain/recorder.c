@@ -250,7 +250,74 @@ served(void)
 	return t;
 }
 
+/* A file of numbers the recorder replaced whole: its n first, or 0. */
+static int
+numbers(const char *name, unsigned long long *v, int n)
+{
+	FILE *fp;
+	int fd, got = 0;
+
+	if ((fd = openat(ringfd, name, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		return 0;
+	if ((fp = fdopen(fd, "r")) == NULL)
+		die(EX_OSERR, "%s/%s", ring, name);
+	while (got < n && fscanf(fp, "%llu", &v[got]) == 1)
+		got++;
+	fclose(fp);
+	return got;
+}
+
+uint64_t
+recorder_reach(void)
+{
+	unsigned long long v[2];
+
+	return numbers("served", v, 2) == 2 ? v[1] : 0;
+}
+
 #define DRAIN_TIMEOUT_NS	(300 * 1000000000ULL)
+
+/*
+ * The recorder reads its spill back from t on (SIGUSR2 with t, from an
+ * argus debug that needs older events than the kernel's buffers held)
+ * and answers in DIR/deepened: "T REACH EVENTS OLDEST".
+ */
+int
+recorder_deepen(pid_t pid, uint64_t t, uint64_t *reach, uint64_t *oldest)
+{
+	struct timespec nap = { 0, 20000000 };
+	unsigned long long v[4];
+	union sigval sv;
+	uint64_t t0 = now_ns();
+
+	if (t == 0)
+		t = 1;	/* 0 is no request */
+	if (!catches(pid, SIGUSR2))
+		return -1;
+	sv.sival_ptr = (void *)(uintptr_t)t;
+	if (sigqueue(pid, SIGUSR2, sv) == -1) {
+		warnx_("the recorder (pid %d): %s", (int)pid, strerror(errno));
+		return -1;
+	}
+	while (numbers("deepened", v, 4) != 4 || v[0] != t) {
+		if (recorder() != pid) {
+			warnx_("the recorder stopped before it read its "
+			    "spill back");
+			return -1;
+		}
+		if (now_ns() - t0 > DRAIN_TIMEOUT_NS) {
+			warnx_("the recorder did not read its spill back in "
+			    "%llu s", (unsigned long long)(DRAIN_TIMEOUT_NS /
+			    1000000000ULL));
+			return -1;
+		}
+		nanosleep(&nap, NULL);
+	}
+	*reach = v[1];
+	*oldest = v[3];
+	return 0;
+}
 
 /*
  * Everything the recorder holds up to now, into its files: a deferred

@@ -54,6 +54,7 @@ static const char usage[] =
 "                   [-c COMM] [--probes FILE] [--probe SPEC]\n"
 "                   [--stacks PID[,PID]] [--stacks-comm NAME]\n"
 "                   [--patch-dir DIR] [--spill DIR [--spill-size SIZE]]\n"
+"                   [--no-spill]\n"
 "Run the flight recorder (argus-capture --ring) in the background, and\n"
 "return once it records, saying since when.  The events stay in the\n"
 "kernel's per-CPU buffers (-b SIZE per CPU; by default together the\n"
@@ -61,16 +62,20 @@ static const char usage[] =
 "CPUs), the newest overwriting the oldest, at the kernel's own cost;\n"
 "argus mark, debug, summary, waits, flush and stop have the recorder\n"
 "write them out, into a ring of files in the recorder's directory that\n"
-"never holds more than SIZE (default 2G), the newest kept.\n"
+"never holds more than SIZE (default 2G), the newest kept.  While nobody\n"
+"asks, the kernel's full pages go to disk unparsed, into DIR/spill, within\n"
+"the same SIZE (the spill gives way, oldest first, as the files grow):\n"
+"more than the kernel's buffers hold (argus status says how far back).\n"
+"argus debug reads back only the spilled pages its diagnosis needs.\n"
 "\n"
 "  --live   read, parse and write every event as it comes (argus-capture's\n"
 "           default -b of 16M): the files hold more than the kernel's\n"
 "           buffers can, at a CPU cost on every event; needed by --stacks\n"
 "  --spill DIR\n"
-"           move the kernel's full pages to files in DIR (within\n"
-"           --spill-size, default 2G) while nobody asks, at idle priority,\n"
-"           and read them back when asked: more than the kernel's buffers\n"
-"           hold, without parsing them\n"
+"           spill into DIR instead (within --spill-size, default 2G, and\n"
+"           the ring's SIZE), at idle priority\n"
+"  --no-spill\n"
+"           keep only what the kernel's buffers hold\n"
 "\n"
 "The other options are argus-capture's, passed on (probes, stacks and the\n"
 "pid and comm selections may be given more than once); see argus-capture(1).\n";
@@ -90,6 +95,7 @@ static const struct option passed[] = {
 	{ "patch-dir",	required_argument, NULL, 'D' },
 	{ "spill",	required_argument, NULL, 'W' },
 	{ "spill-size",	required_argument, NULL, 'w' },
+	{ "no-spill",	no_argument,	   NULL, 'N' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -219,8 +225,8 @@ start(int argc, char *argv[])
 	struct outfile log, pidf;
 	pid_t pid, old;
 	int dfd, null, status, rc, live = 0, sized = 0, stacks = 0;
-	int patchdir = 0;
-	static char pdir[PATH_MAX];
+	int patchdir = 0, spill = 0, nospill = 0;
+	static char pdir[PATH_MAX], sdir[PATH_MAX];
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "s:b:p:c:", passed, NULL)) != -1) {
@@ -232,6 +238,12 @@ start(int argc, char *argv[])
 			live = 1;
 			continue;
 		}
+		if (ch == 'N') {
+			nospill = 1;
+			continue;
+		}
+		if (ch == 'W')
+			spill = 1;
 		if (ch == 'b')
 			sized = 1;
 		if (ch == 'S' || ch == 'C')
@@ -240,7 +252,7 @@ start(int argc, char *argv[])
 			patchdir = 1;
 		/* Room for this option, and for what follows the loop:
 		 * --defer -b SIZE, --ready-fd 3, --patch-dir DIR, NULL. */
-		if (ch == '?' || n + 2 + 8 > MAX_ARGS)
+		if (ch == '?' || n + 2 + 12 > MAX_ARGS)
 			command_usage(&cmd_start);
 		for (i = 0; passed[i].name != NULL && passed[i].val != ch; i++)
 			;
@@ -255,6 +267,8 @@ start(int argc, char *argv[])
 	if (stacks && !live)
 		diex(EX_USAGE, "start: --stacks and --stacks-comm sample as "
 		    "events come: add --live");
+	if (spill && nospill)
+		diex(EX_USAGE, "start: --spill and --no-spill");
 	if (!live) {
 		cap[n++] = "--defer";
 		if (!sized) {
@@ -262,6 +276,17 @@ start(int argc, char *argv[])
 			    sizeof(why));
 			cap[n++] = "-b";
 			cap[n++] = bsize;
+		}
+		/*
+		 * The spill by default, in the ring's directory (private,
+		 * as spill_start checks) and within the ring's size.
+		 */
+		if (!spill && !nospill) {
+			ring_path(sdir, sizeof(sdir), "spill");
+			cap[n++] = "--spill";
+			cap[n++] = sdir;
+			cap[n++] = "--spill-size";
+			cap[n++] = (char *)size;
 		}
 	}
 	cap[n++] = "--ready-fd";

@@ -304,3 +304,106 @@ teardown() {
 	[ ! -e "$spill" ]
 	grep -q 'spill: .* MiB spilled' "$ring/recorder.log"
 }
+
+@test "argus: start spills by default into the ring; debug reads back only what a hang older than the kernel's buffers needs" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring"
+	# Small kernel buffers (1 MiB a CPU), the spill by default: into
+	# the ring's own directory, 0700, within the ring's size.  A
+	# real-time spiller, for under test/progs/burn an idle one waits.
+	run env ARGUS_SPILL_SCHED=fifo argus --ring "$ring" start -b 1M \
+	    --ring-size 256M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--spill $ring/spill --spill-size 256M"
+	[ "$(stat -c %a "$ring/spill")" = 700 ]
+	sleep 1
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 50 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 1
+	load_ids truth
+	# Far more than the kernel's 1 MiB a CPU after the hang began.
+	dds=()
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		dds+=($!)
+	done
+	wait "${dds[@]}"
+	sleep 2
+	ls "$ring"/spill/spill-cpu* >/dev/null
+	run argus --ring "$ring" status
+	echo "$output"
+	grep -Eq "^spill: +[0-9.]+ MiB on disk in $ring/spill: with the kernel's, the last [0-9.]+ s" <<<"$output"
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 60s --auto
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# The wait is older than the kernel's buffers: the spill read back.
+	[[ "$output" == *"argus: the target's wait is older than the kernel's buffers held"*"read the spill back to "* ]]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	# The hang's beginning is in what was read.
+	debug=$(ls -t "$ring"/debug-*.gz | head -1)
+	first=$(argus-cat -k event -p "$root_pid" "$debug" | grep -m1 '^event,' | cut -d, -f2)
+	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	# The ring's files, read together, are in time order.
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
+	kill "$scen" 2>/dev/null || true
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen" || true
+	[ ! -e "$ring/spill" ]
+}
+
+@test "argus: with the spill full of older pages, debug reads back none of them, the related threads' events of the hang all there" {
+	need_tracing
+	ring="$BATS_TEST_TMPDIR/ring"
+	run env ARGUS_SPILL_SCHED=fifo argus --ring "$ring" start -b 4M \
+	    --ring-size 512M
+	[ "$status" -eq 0 ]
+	pid=$(cat "$ring/recorder.pid")
+	sleep 1
+	# Load first: some 40 MiB of system calls a CPU, to the spill.
+	dds=()
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null &
+		dds+=($!)
+	done
+	wait "${dds[@]}"
+	loaded=$("$ROOT/test/progs/monotime")
+	[ "$(du -sm "$ring/spill" | cut -f1)" -ge 8 ]
+	sleep 2
+	# Then the hang, in what the kernel's buffers still hold.
+	"$ROOT/test/scenarios/circular-wait" -n 3 -H 30 -t truth >/dev/null 3>&- &
+	scen=$!
+	for i in $(seq 100); do grep -q '^hang_begin_ns=' truth && break; sleep 0.1; done
+	sleep 3
+	load_ids truth
+	run argus --ring "$ring" debug --pid "$victim_pid" --last 60s --auto
+	echo "$output"
+	kill "$scen" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Wait chain: cw-browser $victim_pid → cw-renderer $root_pid → cw-browser $victim_pid"* ]]
+	# Of the spill, at most what came after the load (the spiller
+	# leaves the kernel's buffers half empty): the load's pages stay.
+	if [ -e "$ring/deepened" ]; then
+		[[ "$output" == *"read the spill back"* ]]
+		[ "$(cut -d' ' -f1 "$ring/deepened")" -ge "$loaded" ]
+	fi
+	[ "$(du -sm "$ring/spill" | cut -f1)" -ge 8 ]
+	# The graph of the related threads has both, from before the hang.
+	debug=$(ls -t "$ring"/debug-*.gz | head -1)
+	for p in "$victim_pid" "$root_pid"; do
+		first=$(argus-cat -k event -p "$p" "$debug" | grep -m1 '^event,' | cut -d, -f2)
+		[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	done
+	# And after argus flush, the ring holds all of it, in time order.
+	argus --ring "$ring" flush
+	[ -e "$ring/deepened" ]
+	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
+	# One dd's 200,000 calls, far more than its CPU's 4 MiB held.
+	n=$(argus-cat -k event -p "${dds[0]}" "$ring"/argus-ring-*.csv.gz | grep -c '^event,' || true)
+	[ "$n" -gt 150000 ]
+	run argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+	wait "$scen" || true
+}
