@@ -1,6 +1,9 @@
 #!/usr/bin/env bats
 # The porcelain: the flight recorder (start, mark, debug, stop) and the
 # demo, as a user runs them.
+# test/run: alone, start -b 32M keeps a hang in the kernel's buffers, which
+# another file's flood of system calls (capture.bats' load) overwrites;
+# and --spill floods them itself.
 
 load helpers
 
