@@ -2,6 +2,9 @@
 # argus-capture on a live system.  Tests that need tracing skip, saying
 # why, where it is unavailable (not root, no tracefs); they never pass
 # without having traced.
+# test/run: alone, these tests start, kill and reap captures and write the
+# machine's trace_marker: another file's captures starting beside them
+# reap their killed one's instance and refuse marker writes (EBADF).
 
 load helpers
 bats_require_minimum_version 1.5.0

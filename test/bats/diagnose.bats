@@ -5,6 +5,8 @@
 # against the scenario's own ground truth.  Twice: on a capture that ends
 # after the hang, and on one cut while the hang is still in progress, the
 # way a user meets it.
+# test/run: alone, every edge of each diagnosis is checked, and beside
+# another file a capture once lacked one (the cycle's "blocks" edge).
 
 load helpers
 

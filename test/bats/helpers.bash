@@ -131,8 +131,10 @@ wait_capture() {
 # OUT, cut while COMMAND's hang goes on, the way a user meets a hang: the
 # capture starts first, then COMMAND (a program of test/scenarios writing
 # its ground truth to TRUTH: its -t), and the capture is interrupted 1.5 s
-# after TRUTH says the hang began.  COMMAND runs to its end (60 s at
-# most) before this returns, so that the next capture does not trace it.
+# after TRUTH says the hang began.  COMMAND is then ended (SIGTERM: a
+# scenario takes its children down) and waited for before this returns,
+# so that the next capture does not trace it; what the hang does after
+# the cut is in no trace, so nothing waits for it.
 # The capture's messages go to stderr; its exit status is returned.
 capture_cut() {
 	local out=$1 truth=$2 cap cmd i rc=0
@@ -149,6 +151,7 @@ capture_cut() {
 	sleep 1.5
 	kill -INT "$cap" 2>/dev/null || true
 	wait "$cap" || rc=$?
+	kill -TERM "$cmd" 2>/dev/null || true
 	wait "$cmd" || true
 	return "$rc"
 }

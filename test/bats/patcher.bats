@@ -3,6 +3,8 @@
 # sets applied in process, their events merged with the kernel's.  Tests
 # skip, saying why, where the library (libzydis-dev) or tracing is
 # unavailable.
+# test/run: alone, the patcher reads the code it patches, and a uprobe
+# another file sets on the same library (probes) is an int3 there.
 
 load helpers
 

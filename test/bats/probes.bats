@@ -2,6 +2,8 @@
 # User-space probes: probe sets and --probe in argus-capture, run-loop
 # callouts in argus-segment, submit -> invoke links in argus-link.  Tests
 # that need tracing skip, saying why, where it is unavailable.
+# test/run: alone, a capture here takes the stacks of every cw-renderer
+# and counts its own perf events: another file's scenario would add some.
 
 load helpers
 

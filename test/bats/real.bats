@@ -17,6 +17,7 @@
 # baseline by relation again, with helpers forked between), a reverse
 # proxy idle in its event loop beside its master, a thread pool's future.
 # Every case and both cuts, to the same bar: test/real/real.bats.
+# test/run: first, the longest file: begun last, it would run on alone.
 
 load helpers
 
