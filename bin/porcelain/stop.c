@@ -31,11 +31,14 @@ stop(int argc, char *argv[])
 	}
 	if (kill(pid, SIGINT) == -1)
 		die(EX_OSERR, "kill %d", (int)pid);
-	/* It writes out its kernel buffers first: a full one takes seconds. */
+	/*
+	 * It writes out its kernel buffers and its spill first: seconds for
+	 * a full kernel buffer, tens of seconds for a full spill.
+	 */
 	for (i = 0; i < STOP_WAIT && recorder() == pid; i++) {
 		if (i >= 10 && isatty(STDERR_FILENO))
 			fprintf(stderr, "\r\033[Kargus: the recorder writes out "
-			    "its kernel buffers: %d s", i / 10);
+			    "its kernel buffers and spill: %d s", i / 10);
 		usleep(100000);
 	}
 	if (i >= 10 && isatty(STDERR_FILENO))
