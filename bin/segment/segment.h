@@ -30,6 +30,7 @@ struct thread {
 	/* A vertex ended by a wait closes when the thread runs again. */
 	int		 waiting;
 	char		 wait_state[8];
+	uint64_t	 resumed;	/* when it ran again; NO_TIME: not since */
 
 	uint64_t	 oncpu_since;	/* NO_TIME: off CPU */
 	int		 dead;		/* exited; waits for its last switch-out */

@@ -71,6 +71,7 @@ thread_get(uint32_t tid, uint32_t pid)
 		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
 		t->tid = tid;
 		t->oncpu_since = NO_TIME;
+		t->resumed = NO_TIME;
 		t->began_by = VB_START;
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
@@ -85,9 +86,17 @@ set_comm(struct thread *t, const char *comm)
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
+/*
+ * A woken thread's vertex begins where it ran again, not at its first
+ * event after: with argus-capture leaving the wait's return off, that can
+ * be milliseconds of computing later, which would be in no vertex.
+ */
 static void
 open_vertex(struct thread *t, uint64_t now)
 {
+	if (t->resumed != NO_TIME && t->resumed < now)
+		now = t->resumed;
+	t->resumed = NO_TIME;
 	t->vertex = next_id++;
 	t->begin = now;
 	t->nevents = 0;
@@ -141,6 +150,7 @@ resume(struct thread *t, uint64_t now)
 		return;
 	close_vertex(t, now, VE_WAIT);
 	t->began_by = VB_WAKEUP;
+	t->resumed = now;
 }
 
 /* What an event tells about threads other than the one it ran in. */
