@@ -13,7 +13,8 @@ setup() {
 }
 
 # bash 50/50 reads, sleeps, is woken, then becomes flock at 1.4 s (a task
-# record, then the rename event the capture traced) and waits in flock(2).
+# record, then the rename event the capture traced) and waits in flock(2);
+# woken at 1.7 s, it runs as flock from the start of a vertex.
 # $1 "old": the stream as captures wrote it before, naming it once: the
 # exec event alone says the new name.
 renamed() {
@@ -32,6 +33,9 @@ renamed() {
 	event,1400000000,50,50,,0,exec,-,/usr/bin/flock,50
 	event,1500000000,50,50,,0,sys_enter,-,73,flock,3,0x2
 	event,1600000000,50,50,,0,switch,-,S,0,0,swapper/0
+	event,1700000000,0,0,,0,switch,-,R,50,50,flock
+	event,1750000000,50,50,,0,sys_enter,-,0,read,3,0x0,0x1
+	event,1800000000,50,50,,0,switch,-,S,0,0,swapper/0
 	meta,2000000000,,,lost,0
 	EOF
 }
