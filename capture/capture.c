@@ -536,6 +536,19 @@ serve(uint64_t upto)
 }
 
 /*
+ * A read back takes no more pages than the ring's size: the ring's files
+ * keep no more of them (a page's events take about a quarter of it
+ * there), and a deflated spill holds ten times that, minutes to read.
+ */
+static uint64_t
+readback_from(uint64_t t)
+{
+	uint64_t since = spill_since(opt->ring_size);
+
+	return since > t ? since : t;
+}
+
+/*
  * A deepening (SIGUSR2, argus debug): the spilled events from t on, read
  * back into a ring file of their own, since they are older than the
  * newest files' (readers merge the ring's files by time).  The answer,
@@ -550,7 +563,7 @@ deepen(uint64_t t)
 		return;
 	spill_lock();
 	out_rotate();
-	n = emit_spill(out_writer(), out_index(), t, &oldest);
+	n = emit_spill(out_writer(), out_index(), readback_from(t), &oldest);
 	out_rotate();
 	out_flush();
 	reach = emit_spill_reach();
@@ -712,19 +725,26 @@ finish(const struct capture_opts *o)
 	 */
 	if (o->spill != NULL && o->ring != NULL) {
 		struct spill_stats ss;
-		uint64_t n, oldest;
+		uint64_t n, oldest, left;
 
 		spill_lock();
 		out_rotate();
-		n = emit_spill(out_writer(), out_index(), 0, &oldest);
+		n = emit_spill(out_writer(), out_index(), readback_from(0),
+		    &oldest);
 		out_rotate();
 		spill_unlock();
 		spill_stats(&ss);
+		left = ss.held;
 		spill_remove();
-		warnx_("spill: %.1f MiB spilled, %.1f MiB dropped for the "
-		    "budget, %.3f s of CPU; %llu spilled events written at the "
-		    "end", ss.spilled / 1048576.0, ss.dropped / 1048576.0,
-		    ss.cpu, (unsigned long long)n);
+		warnx_("spill: %.1f MiB spilled, deflated to %.1f MiB; %.1f MiB "
+		    "dropped for the budget; %.3f s of CPU; %llu spilled events "
+		    "written at the end", ss.pages / 1048576.0,
+		    ss.spilled / 1048576.0, ss.dropped / 1048576.0, ss.cpu,
+		    (unsigned long long)n);
+		if (left > 0)
+			warnx_("spill: the oldest %.1f MiB (deflated) left out: "
+			    "more than the ring's %.0f MiB", left / 1048576.0,
+			    o->ring_size / 1048576.0);
 	}
 	lost = report_lost(out_writer());
 	t = emit_last_time() > t_start ? emit_last_time() : now_ns();

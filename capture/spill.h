@@ -2,7 +2,7 @@
  * The spill (--defer --spill DIR): while nobody asks, whole sub-buffers
  * of the kernel's per-CPU rings moved by splice(2) into files of a private
  * directory, so that what overwriting would lose is kept on disk within a
- * budget.  No parsing, no copy to user space: the pages are read back and
+ * budget, deflated.  No parsing: the pages are read back and
  * parsed only when asked, newest first down to the time asked for
  * (spill_tail, emit_spill), into a ring file of their own.
  */
@@ -18,6 +18,7 @@ struct spill_stats {
 	uint64_t	 spilled;	/* bytes moved to disk since the start */
 	uint64_t	 dropped;	/* bytes dropped, oldest first, for the budget */
 	uint64_t	 held;		/* bytes on disk now */
+	uint64_t	 pages;		/* bytes of pages spilled, deflated to spilled */
 	double		 cpu;		/* the spiller's CPU time, s */
 };
 
@@ -45,6 +46,7 @@ int	 spill_tail(int cpu, uint64_t t);
 ssize_t	 spill_tail_read(int cpu, void *buf);
 void	 spill_tail_cut(int cpu);
 ssize_t	 spill_newest(int cpu, void *buf);	/* its newest page, or 0 */
+uint64_t spill_since(uint64_t bytes);	/* where bytes of pages read back begin */
 size_t	 spill_pagesize(void);
 /* The most it may hold now (the ring's files took the rest). */
 void	 spill_budget(uint64_t);

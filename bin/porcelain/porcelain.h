@@ -116,6 +116,7 @@ uint64_t	 recorder_reach(void);
 int		 recorder_deepen(pid_t, uint64_t t, uint64_t *reach,
 		    uint64_t *oldest);
 uint64_t	 recorder_since(void);	/* mono ns it records since, or 0 */
+uint64_t	 size_bytes(const char *);	/* "2G" as argus-capture reads it */
 void		 recorder_when(uint64_t mono, char *buf, size_t size);
 void		 recorder_stopped(char *buf, size_t size);	/* why, or "" */
 /* The latest start of the target's waits in a snapshot, or 0. */

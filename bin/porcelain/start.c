@@ -63,9 +63,10 @@ static const char usage[] =
 "argus mark, debug, summary, waits, flush and stop have the recorder\n"
 "write them out, into a ring of files in the recorder's directory that\n"
 "never holds more than SIZE (default 2G), the newest kept.  While nobody\n"
-"asks, the kernel's full pages go to disk unparsed, into DIR/spill, within\n"
-"the same SIZE (the spill gives way, oldest first, as the files grow):\n"
-"more than the kernel's buffers hold (argus status says how far back).\n"
+"asks, the kernel's full pages go to disk unparsed but deflated (about\n"
+"11 to 1), into DIR/spill, within the same SIZE (the spill gives way,\n"
+"oldest first, as the files grow): far more than the kernel's buffers\n"
+"hold (argus status says how far back).\n"
 "argus debug reads back only the spilled pages its diagnosis needs.\n"
 "\n"
 "  --live   read, parse and write every event as it comes (argus-capture's\n"
@@ -117,7 +118,7 @@ show_log(int dfd)
 }
 
 /* A size as argus-capture reads it: a number and K, M, G or T. */
-static uint64_t
+uint64_t
 size_bytes(const char *s)
 {
 	char *end;

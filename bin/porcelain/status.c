@@ -68,7 +68,7 @@ say(const char *what, const struct held *h)
 static void
 spill_said(pid_t pid, double now)
 {
-	char path[PATH_MAX], args[8192], *a, *dir = NULL;
+	char path[PATH_MAX], args[8192], *a, *dir = NULL, *size = NULL;
 	unsigned long long bytes = 0, seq;
 	unsigned long long first[1024];
 	double oldest = 0;
@@ -90,6 +90,9 @@ spill_said(pid_t pid, double now)
 	for (a = args; a < args + n; a += strlen(a) + 1)
 		if (strcmp(a, "--spill") == 0 && a + strlen(a) + 1 < args + n)
 			dir = a + strlen(a) + 1;
+		else if (strcmp(a, "--spill-size") == 0 &&
+		    a + strlen(a) + 1 < args + n)
+			size = a + strlen(a) + 1;
 	if (dir == NULL || (dfd = open(dir, O_RDONLY | O_DIRECTORY |
 	    O_NOFOLLOW | O_CLOEXEC)) == -1 || (d = fdopendir(dfd)) == NULL)
 		return;
@@ -123,6 +126,16 @@ spill_said(pid_t pid, double now)
 	if (oldest > 0 && now > oldest)
 		printf(": with the kernel's, the last %.1f s", now - oldest);
 	printf("\n");
+	/*
+	 * What its size would keep at the rate it filled (the ring's files
+	 * may take some of it); not before it holds a MiB, the rate of a
+	 * few pages saying little.
+	 */
+	if (oldest > 0 && now > oldest && bytes >= 1 << 20)
+		printf("%-12s at this rate the spill's %s would keep the last "
+		    "%.0f s\n", "", size != NULL ? size : "2G",
+		    (size != NULL ? size_bytes(size) : 2ULL << 30) /
+		    (bytes / (now - oldest)));
 }
 
 /*
