@@ -292,6 +292,15 @@ EOF
 	echo 1 >"$inst/options/record-tgid"
 	echo 16384 >"$inst/buffer_size_kb"
 	filt=$(syscall_filter)
+	# The scenario's system calls only (its threads by name, before and
+	# after it names them): a loaded machine's other processes make
+	# millions a second, enough to overwrite the whole buffer.  Not
+	# set_event_pid: it would drop the timer interrupts that wake the
+	# scenario while another task is on the CPU, and with them what
+	# tells a timeout from a wake-up by that task.  Switches, wake-ups and
+	# interrupts stay system-wide as the capture has them; they fill
+	# under 1 MB in 3 s with both cores busy and a system call flood.
+	filt="${filt:+($filt) && }(comm == \"circular-wait\" || comm ~ \"cw-*\")"
 	for e in sched/sched_switch sched/sched_waking sched/sched_wakeup_new \
 	    sched/sched_process_exec sched/sched_process_exit \
 	    task/task_newtask task/task_rename raw_syscalls/sys_enter \

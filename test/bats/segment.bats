@@ -18,6 +18,30 @@ vertex_at() {
 	records event -v t="$1" -v at="$2" '$TID == t && $TIME == at { print $VERTEX }'
 }
 
+# A server, srv 10, reads client 6, sleeps in poll and is woken at 130,
+# the waking in context $1 (- or h); its return from poll is not
+# recorded (argus-capture leaves it off).  The events after are on
+# stdin.  The stream goes to s.csv, argus-segment's graph of it to g.csv.
+segment_woken_server() {
+	{
+		cat <<-EOF
+		task,95,10,10,srv
+		event,100,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
+		event,110,10,10,,0,sys_enter,-,7,poll,0x0,0x2,0xffffffff
+		event,120,10,10,,0,switch,-,S,0,0,swapper/0
+		event,130,0,0,,0,waking,$1,10,10,0,srv
+		EOF
+		cat
+	} | stream >s.csv
+	argus-segment -q -Z s.csv >g.csv
+}
+
+# srv's vertices when it reads two clients in the run after the wake-up:
+# the first read joins the new vertex's peer set, the second ends it.
+WOKEN_READS_TWO="start wait S
+wakeup peer-set 
+peer-set open S"
+
 @test "segment: a wait ends a vertex, preemption does not, interrupts are culled" {
 	stream >s.csv <<-'EOF'
 	task,95,10,10,srv
@@ -155,40 +179,23 @@ hint open " ]
 }
 
 @test "segment: a woken thread's first receive joins its new vertex's peer set (no wait's exit before it)" {
-	# A server woken in poll, its return not recorded (argus-capture
-	# leaves it off): it reads client 8, then client 6 in the same run.
-	stream >s.csv <<-'EOF'
-	task,95,10,10,srv
-	event,100,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
-	event,110,10,10,,0,sys_enter,-,7,poll,0x0,0x2,0xffffffff
-	event,120,10,10,,0,switch,-,S,0,0,swapper/0
-	event,130,0,0,,0,waking,-,10,10,0,srv
+	# The woken server reads client 8, then client 6 in the same run.
+	segment_woken_server - <<-'EOF'
 	event,140,0,0,,0,switch,-,I,10,10,srv
 	event,150,10,10,,0,sys_enter,-,45,recvfrom,0x8,0x0,0x10,0x40,0x0,0x0
 	event,160,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
 	event,170,10,10,,0,switch,-,S,0,0,swapper/0
 	EOF
-	argus-segment -q -Z s.csv >g.csv
-	[ "$(vertices_of 10 <g.csv)" = "start wait S
-wakeup peer-set 
-peer-set open S" ]
+	[ "$(vertices_of 10 <g.csv)" = "$WOKEN_READS_TWO" ]
 }
 
 @test "segment: a woken thread's first event ends its wait's vertex even with no switch-in recorded" {
 	# As above, but the switch from the idle task that runs it is not in
 	# the trace: its first own event is still judged in the new vertex.
-	stream >s.csv <<-'EOF'
-	task,95,10,10,srv
-	event,100,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
-	event,110,10,10,,0,sys_enter,-,7,poll,0x0,0x2,0xffffffff
-	event,120,10,10,,0,switch,-,S,0,0,swapper/0
-	event,130,0,0,,0,waking,h,10,10,0,srv
+	segment_woken_server h <<-'EOF'
 	event,150,10,10,,0,sys_enter,-,45,recvfrom,0x6,0x0,0x10,0x40,0x0,0x0
 	event,160,10,10,,0,sys_enter,-,45,recvfrom,0x8,0x0,0x10,0x40,0x0,0x0
 	event,170,10,10,,0,switch,-,S,0,0,swapper/0
 	EOF
-	argus-segment -q -Z s.csv >g.csv
-	[ "$(vertices_of 10 <g.csv)" = "start wait S
-wakeup peer-set 
-peer-set open S" ]
+	[ "$(vertices_of 10 <g.csv)" = "$WOKEN_READS_TWO" ]
 }
