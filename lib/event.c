@@ -260,10 +260,10 @@ hex_digit(unsigned char c)
 }
 
 /*
- * Most arguments are plain decimals or 0x hex (a system call's), read
- * here at a fraction of what strtoull() costs; anything else (octal, a
- * sign, 0X, a number of 19 decimal or 16 hex digits or more) is left to
- * it.  1 and *v for a plain one.
+ * Most arguments are plain decimals or 0x hex (a system call's, a kernel
+ * address of sixteen digits), read here at a fraction of what strtoull()
+ * costs; anything else (octal, a sign, 0X, a number of 19 decimal or 17
+ * hex digits or more) is left to it.  1 and *v for a plain one.
  */
 static int
 plain_number(const char *s, uint64_t *v)
@@ -272,7 +272,7 @@ plain_number(const char *s, uint64_t *v)
 	size_t n;
 
 	if (s[0] == '0' && s[1] == 'x') {
-		for (n = 2; n < 17 && (d = hex_digit(s[n])) < 16; n++)
+		for (n = 2; n < 18 && (d = hex_digit(s[n])) < 16; n++)
 			x = x << 4 | d;
 		*v = x;
 		return n > 2 && s[n] == '\0';
@@ -345,7 +345,8 @@ event_i64(const struct event *ev, int arg)
 	uint64_t u;
 	int64_t v;
 
-	if (plain_number(s, &u))
+	/* Past INT64_MAX, strtoll() says INT64_MAX: its answer, not ours. */
+	if (plain_number(s, &u) && u <= INT64_MAX)
 		return u;
 	v = strtoll(s, &end, 0);
 	if (*s == '\0' || *end != '\0')
