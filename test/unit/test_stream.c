@@ -797,6 +797,49 @@ event_numbers(void)
 }
 
 /*
+ * A system call's classes, asked by name or of an event (once, however
+ * many ask): each list's names, a name in none, and other events.
+ */
+static void
+call_classes(void)
+{
+	struct reader *r;
+	struct record rec;
+	struct event ev;
+
+	CHECK(syscall_class("write") == CALL_SEND);
+	CHECK(syscall_class("recvmsg_x") == CALL_RECV);
+	CHECK(syscall_class("swtch_pri") == CALL_YIELD);
+	CHECK(syscall_class("__semwait_signal") == CALL_SLEEP);
+	CHECK(syscall_class("pause") == CALL_DISPATCH);
+	CHECK(syscall_class("psynch_mutexdrop") == CALL_FUTEX);
+	CHECK(syscall_class("connect_nocancel") == CALL_CONNECT);
+	CHECK(syscall_class("writ") == 0 && syscall_class("") == 0);
+	CHECK(syscall_is_send("sendmmsg") && !syscall_is_send("read"));
+	CHECK(syscall_is_connect("connect") && !syscall_is_connect("accept"));
+	CHECK(syscall_exit_read("futex") && syscall_exit_read("connect"));
+	CHECK(!syscall_exit_read("read") && !syscall_exit_read("nosuch"));
+	put_file("calls", "argus-stream,1\n"
+	    "event,1,1,1,1,0,sys_enter,-,1,write,0x3\n"
+	    "event,2,1,1,1,0,sys_exit,-,0,read,5\n"
+	    "event,3,1,1,1,0,sys_enter,-,42,connect,0x3\n"
+	    "event,4,1,1,1,0,sys_enter,-,0,getpid\n"
+	    "event,5,1,1,1,0,comm,-,1,1,write,read\n");
+	r = reader_open(path("calls"));
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == CALL_SEND && event_call(&ev) == CALL_SEND);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == CALL_RECV);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == CALL_CONNECT);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == 0);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == 0);
+	reader_close(r);
+}
+
+/*
  * Where a stack says its thread waited: its program's innermost function
  * and that function's caller, past libraries, unnamed library code and
  * raw addresses.
@@ -1178,6 +1221,8 @@ static const struct test tests[] = {
 	    0, NULL },
 	{ "numbers of every length, and one too long", numbers, 0, NULL },
 	{ "numbers written as printf writes them", numbers_written, 0, NULL },
+	{ "system calls' classes, by name and once an event", call_classes,
+	    0, NULL },
 	{ "event arguments read as strtoull and strtoll read them",
 	    event_numbers, 0, NULL },
 	{ "plain lines split at every place of a block, quoted ones after",
