@@ -208,6 +208,7 @@ event_parse(const struct record *rec, struct event *ev)
 	ev->cpu = v;
 	ev->type = lookup_n(rec->f[EC_TYPE], record_len(rec, EC_TYPE));
 	ev->ctx = rec->f[EC_CTX][0];
+	ev->call = 0;
 	return 1;
 }
 
@@ -260,10 +261,10 @@ hex_digit(unsigned char c)
 }
 
 /*
- * Most arguments are plain decimals or 0x hex (a system call's), read
- * here at a fraction of what strtoull() costs; anything else (octal, a
- * sign, 0X, a number of 19 decimal or 16 hex digits or more) is left to
- * it.  1 and *v for a plain one.
+ * Most arguments are plain decimals or 0x hex (a system call's, a kernel
+ * address of sixteen digits), read here at a fraction of what strtoull()
+ * costs; anything else (octal, a sign, 0X, a number of 19 decimal or 17
+ * hex digits or more) is left to it.  1 and *v for a plain one.
  */
 static int
 plain_number(const char *s, uint64_t *v)
@@ -272,7 +273,7 @@ plain_number(const char *s, uint64_t *v)
 	size_t n;
 
 	if (s[0] == '0' && s[1] == 'x') {
-		for (n = 2; n < 17 && (d = hex_digit(s[n])) < 16; n++)
+		for (n = 2; n < 18 && (d = hex_digit(s[n])) < 16; n++)
 			x = x << 4 | d;
 		*v = x;
 		return n > 2 && s[n] == '\0';
@@ -305,29 +306,36 @@ event_u64(const struct event *ev, int arg)
 	return v;
 }
 
+/* The types that carry a kernel function, in their second argument. */
+static const enum etype func_types[] = { E_HRT_START, E_HRT_EXPIRE_ENTRY,
+    E_TIMER_START, E_TIMER_EXPIRE_ENTRY, E_WQ_QUEUE, E_WQ_START, E_WQ_END };
+
 size_t
 event_func_column(const struct record *rec)
 {
-	static const enum etype types[] = { E_HRT_START,
-	    E_HRT_EXPIRE_ENTRY, E_TIMER_START, E_TIMER_EXPIRE_ENTRY,
-	    E_WQ_QUEUE, E_WQ_START, E_WQ_END };
 	size_t i;
 
 	if (rec->comment || rec->nf <= EC_ARG + 1 ||
 	    strcmp(rec->f[COL_KIND], KIND_EVENT) != 0)
 		return 0;
-	for (i = 0; i < ARRAY_LEN(types); i++)
-		if (strcmp(rec->f[EC_TYPE], etype_name(types[i])) == 0)
+	for (i = 0; i < ARRAY_LEN(func_types); i++)
+		if (strcmp(rec->f[EC_TYPE], etype_name(func_types[i])) == 0)
 			return EC_ARG + 1;
 	return 0;
 }
 
+/* By the type event_parse() found: no name compared (a timer's every arming). */
 const char *
 event_func(const struct event *ev)
 {
-	size_t col = event_func_column(ev->rec);
+	size_t i;
 
-	return col ? ksym_name(record_str(ev->rec, col)) : "";
+	if (ev->rec->nf <= EC_ARG + 1)
+		return "";
+	for (i = 0; i < ARRAY_LEN(func_types); i++)
+		if (ev->type == func_types[i])
+			return ksym_name(ev->rec->f[EC_ARG + 1]);
+	return "";
 }
 
 /* A capture may not know the process of a thread that exited early. */
@@ -345,7 +353,8 @@ event_i64(const struct event *ev, int arg)
 	uint64_t u;
 	int64_t v;
 
-	if (plain_number(s, &u))
+	/* Past INT64_MAX, strtoll() says INT64_MAX: its answer, not ours. */
+	if (plain_number(s, &u) && u <= INT64_MAX)
 		return u;
 	v = strtoll(s, &end, 0);
 	if (*s == '\0' || *end != '\0')
@@ -426,97 +435,41 @@ stack_function(const struct record *rec, char *buf, size_t size)
 	return found;
 }
 
-/* A name of a list: several times an event, so hashed. */
-static int
-in_list(struct nameidx *idx, const char *name)
-{
-	return nameidx_find(idx, name) >= 0;
-}
-
 /* Linux's names, then Darwin's (argus-import -f kdebug). */
-int
-syscall_is_send(const char *name)
-{
-	static const char *const sends[] = { "write", "writev", "sendto",
-	    "sendmsg", "sendmmsg", "pwrite64",
-	    "write_nocancel", "writev_nocancel", "sendto_nocancel",
-	    "sendmsg_nocancel", "sendmsg_x", "pwrite", "pwrite_nocancel",
-	    /* Mach IPC: a send, or a send and the wait for its reply. */
-	    "mach_msg_trap", "mach_msg2_trap", "mach_msg_overwrite_trap" };
-	static struct nameidx idx = NAMEIDX(sends, ARRAY_LEN(sends));
+static const char *const sends[] = { "write", "writev", "sendto",
+    "sendmsg", "sendmmsg", "pwrite64",
+    "write_nocancel", "writev_nocancel", "sendto_nocancel",
+    "sendmsg_nocancel", "sendmsg_x", "pwrite", "pwrite_nocancel",
+    /* Mach IPC: a send, or a send and the wait for its reply. */
+    "mach_msg_trap", "mach_msg2_trap", "mach_msg_overwrite_trap" };
 
-	return in_list(&idx, name);
-}
-
-int
-syscall_is_recv(const char *name)
-{
-	static const char *const recvs[] = { "read", "readv", "recvfrom",
-	    "recvmsg", "recvmmsg",
-	    "read_nocancel", "readv_nocancel", "recvfrom_nocancel",
-	    "recvmsg_nocancel", "recvmsg_x" };
-	static struct nameidx idx = NAMEIDX(recvs, ARRAY_LEN(recvs));
-
-	return in_list(&idx, name);
-}
+static const char *const recvs[] = { "read", "readv", "recvfrom",
+    "recvmsg", "recvmmsg",
+    "read_nocancel", "readv_nocancel", "recvfrom_nocancel",
+    "recvmsg_nocancel", "recvmsg_x" };
 
 /* Darwin's sched_yield(3) is the Mach trap swtch_pri. */
-int
-syscall_is_yield(const char *name)
-{
-	static const char *const yields[] = { "sched_yield", "swtch_pri",
-	    "swtch" };
-	static struct nameidx idx = NAMEIDX(yields, ARRAY_LEN(yields));
+static const char *const yields[] = { "sched_yield", "swtch_pri", "swtch" };
 
-	return in_list(&idx, name);
-}
+static const char *const sleeps[] = { "nanosleep", "clock_nanosleep",
+    "clock_nanosleep_time64", "__semwait_signal" };
 
-int
-syscall_is_sleep(const char *name)
-{
-	static const char *const sleeps[] = { "nanosleep", "clock_nanosleep",
-	    "clock_nanosleep_time64", "__semwait_signal" };
-	static struct nameidx idx = NAMEIDX(sleeps, ARRAY_LEN(sleeps));
-
-	return in_list(&idx, name);
-}
-
-int
-syscall_is_dispatch(const char *name)
-{
-	/*
-	 * Not poll(2) and select(2): a client waits for its one server in
-	 * them as often as a server waits for its many clients.  A wait for
-	 * any signal at all is a supervisor's between its children's events
-	 * (a master process, which holds its workers' channels).
-	 */
-	static const char *const dispatch[] = { "epoll_wait", "epoll_pwait",
-	    "epoll_pwait2", "accept", "accept4", "kevent", "kevent64",
-	    "kevent_qos", "kevent_id", "rt_sigsuspend", "sigsuspend",
-	    "pause" };
-	static struct nameidx idx = NAMEIDX(dispatch, ARRAY_LEN(dispatch));
-
-	return in_list(&idx, name);
-}
+/*
+ * Not poll(2) and select(2): a client waits for its one server in them
+ * as often as a server waits for its many clients.  A wait for any
+ * signal at all is a supervisor's between its children's events (a
+ * master process, which holds its workers' channels).
+ */
+static const char *const dispatch[] = { "epoll_wait", "epoll_pwait",
+    "epoll_pwait2", "accept", "accept4", "kevent", "kevent64",
+    "kevent_qos", "kevent_id", "rt_sigsuspend", "sigsuspend", "pause" };
 
 /* Futexes and Darwin's lock waits: the lock rule's waits. */
-static int
-syscall_is_futex(const char *name)
-{
-	static const char *const futexes[] = { "futex", "futex_wait",
-	    "futex_waitv", "futex_wake", "futex_requeue", "ulock_wait",
-	    "ulock_wake", "psynch_mutexwait", "psynch_mutexdrop" };
-	static struct nameidx idx = NAMEIDX(futexes, ARRAY_LEN(futexes));
+static const char *const futexes[] = { "futex", "futex_wait",
+    "futex_waitv", "futex_wake", "futex_requeue", "ulock_wait",
+    "ulock_wake", "psynch_mutexwait", "psynch_mutexdrop" };
 
-	return in_list(&idx, name);
-}
-
-int
-syscall_is_connect(const char *name)
-{
-	return strcmp(name, "connect") == 0 ||
-	    strcmp(name, "connect_nocancel") == 0;
-}
+static const char *const connects[] = { "connect", "connect_nocancel" };
 
 /*
  * The classes of system call, and whether any rule or stage reads how a
@@ -527,32 +480,132 @@ syscall_is_connect(const char *name)
  * begins or the thread exits.  A call in no class has no exit recorded.
  */
 static const struct {
-	int		(*is)(const char *name);
+	const char *const *names;
+	size_t		 n;
+	unsigned	 class;		/* CALL_* */
 	int		 exit;		/* its sys_exit is read */
 } syscall_classes[] = {
 	/* message, softirq: a send lasts to the thread's next call. */
-	{ syscall_is_send,	0 },
+	{ sends, ARRAY_LEN(sends),		CALL_SEND,	0 },
 	/* remote: a receive's held wake-up goes at the next call. */
-	{ syscall_is_recv,	0 },
-	{ syscall_is_yield,	0 },
-	{ syscall_is_sleep,	0 },
-	{ syscall_is_dispatch,	0 },
+	{ recvs, ARRAY_LEN(recvs),		CALL_RECV,	0 },
+	{ yields, ARRAY_LEN(yields),		CALL_YIELD,	0 },
+	{ sleeps, ARRAY_LEN(sleeps),		CALL_SLEEP,	0 },
+	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
 	/* lock: a lock wait ends when its futex returns. */
-	{ syscall_is_futex,	1 },
+	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
 	/* softirq: a connect's handshake wakes the listener until it
 	 * returns. */
-	{ syscall_is_connect,	1 },
+	{ connects, ARRAY_LEN(connects),	CALL_CONNECT,	1 },
 };
+
+/*
+ * Every name of every class in one index, with all its classes: a rule
+ * asks several classes of one call, and each asking once hashed the name
+ * again (a third of argus-link's lookups).
+ */
+struct call_name {
+	const char	*name;
+	unsigned	 classes;	/* CALL_*, and CALL_EXIT if read */
+};
+
+#define CALL_EXIT	(1u << 30)
+
+static unsigned
+call_classes(const char *name, size_t len)
+{
+	static struct call_name calls[NAMEIDX_ROWS];
+	static struct nameidx idx = NAMEIDX(calls, 0);
+	size_t i, j, k;
+	int row;
+
+	if (idx.nrows == 0) {
+		for (i = 0; i < ARRAY_LEN(syscall_classes); i++)
+			for (j = 0; j < syscall_classes[i].n; j++) {
+				for (k = 0; k < idx.nrows && strcmp(calls[k].name,
+				    syscall_classes[i].names[j]) != 0; k++)
+					;
+				if (k == ARRAY_LEN(calls))
+					diex(EX_SOFTWARE, "too many system "
+					    "call names");
+				calls[k].name = syscall_classes[i].names[j];
+				calls[k].classes |= syscall_classes[i].class |
+				    (syscall_classes[i].exit ? CALL_EXIT : 0);
+				if (k == idx.nrows)
+					idx.nrows++;
+			}
+	}
+	row = nameidx_find_n(&idx, name, len);
+	return row < 0 ? 0 : calls[row].classes;
+}
+
+unsigned
+syscall_class(const char *name)
+{
+	return call_classes(name, strlen(name)) & ~CALL_EXIT;
+}
+
+/*
+ * The event is the stage's own (event_parse() filled it): its call's
+ * classes are worked out for the first rule that asks, and kept there for
+ * the others.
+ */
+unsigned
+event_call(const struct event *ev)
+{
+	struct event *e = (struct event *)ev;
+	const struct record *rec = ev->rec;
+
+	if (!(ev->call & CALL_KNOWN)) {
+		e->call = CALL_KNOWN;
+		if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
+		    rec->nf > EC_ARG + 1)
+			e->call |= call_classes(rec->f[EC_ARG + 1],
+			    record_len(rec, EC_ARG + 1)) & ~CALL_EXIT;
+	}
+	return ev->call & ~CALL_KNOWN;
+}
+
+int
+syscall_is_send(const char *name)
+{
+	return (syscall_class(name) & CALL_SEND) != 0;
+}
+
+int
+syscall_is_recv(const char *name)
+{
+	return (syscall_class(name) & CALL_RECV) != 0;
+}
+
+int
+syscall_is_yield(const char *name)
+{
+	return (syscall_class(name) & CALL_YIELD) != 0;
+}
+
+int
+syscall_is_sleep(const char *name)
+{
+	return (syscall_class(name) & CALL_SLEEP) != 0;
+}
+
+int
+syscall_is_dispatch(const char *name)
+{
+	return (syscall_class(name) & CALL_DISPATCH) != 0;
+}
+
+int
+syscall_is_connect(const char *name)
+{
+	return (syscall_class(name) & CALL_CONNECT) != 0;
+}
 
 int
 syscall_exit_read(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(syscall_classes); i++)
-		if (syscall_classes[i].exit && syscall_classes[i].is(name))
-			return 1;
-	return 0;
+	return (call_classes(name, strlen(name)) & CALL_EXIT) != 0;
 }
 
 const char *

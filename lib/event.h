@@ -78,6 +78,7 @@ struct event {
 	uint32_t	 cpu;
 	enum etype	 type;
 	char		 ctx;		/* '-' task, 's' softirq, 'h' hardirq, 'n' NMI */
+	unsigned	 call;		/* event_call()'s, once CALL_KNOWN */
 };
 
 /*
@@ -131,6 +132,27 @@ int		 syscall_is_lock_wait(const struct event *);
 /* Softirq vectors, as the kernel numbers them; "" for one it does not. */
 enum { SOFTIRQ_NET_TX = 2, SOFTIRQ_NET_RX = 3 };
 const char	*softirq_name(int vec);
+
+/*
+ * The classes of system call the rules and stages tell apart, one bit
+ * each: a call may be in several.
+ */
+enum {
+	CALL_SEND = 1 << 0,	/* syscall_is_send() */
+	CALL_RECV = 1 << 1,
+	CALL_YIELD = 1 << 2,
+	CALL_SLEEP = 1 << 3,
+	CALL_DISPATCH = 1 << 4,
+	CALL_FUTEX = 1 << 5,	/* a futex, or Darwin's lock calls */
+	CALL_CONNECT = 1 << 6
+};
+#define CALL_KNOWN	(1u << 31)	/* struct event's: event_call() looked */
+unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */
+/*
+ * The classes of a sys_enter's or sys_exit's call, 0 for any other event:
+ * looked up once an event, however many rules ask.
+ */
+unsigned	 event_call(const struct event *);
 
 /* System calls that pass messages: a send wakes its receiver. */
 int		 syscall_is_send(const char *name);

@@ -3,8 +3,6 @@
  * callout that executes it (argus-segment gives each callout its own
  * vertex).
  */
-#include <stdio.h>
-
 #include "link.h"
 
 static struct pending *works;	/* by the work_struct's address */
@@ -25,7 +23,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	snprintf(c.label, sizeof(c.label), "%s", event_func(ev));
+	cause_label(&c, event_func(ev));
 	pending_put(&works, &work, sizeof(work), &c);
 }
 

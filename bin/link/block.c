@@ -39,7 +39,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 0));
+	cause_label(&c, event_str(ev, 0));
 	pending_put(&requests, key, sizeof(key), &c);
 }
 

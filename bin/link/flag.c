@@ -4,7 +4,6 @@
  * the write.  A thread that polls a flag is woken by nobody; the write it
  * waits for is its cause.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +45,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		}
 		link_cause(ev, &w->by);		/* in a task: its vertex */
 		cause_name(&w->by, self);
-		snprintf(w->by.label, sizeof(w->by.label), "%s", event_str(ev, 3));
+		cause_label(&w->by, event_str(ev, 3));
 		w->seq++;
 		return;
 	}

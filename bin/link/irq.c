@@ -33,7 +33,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 
 	cause_name(c, self);
 	c->vertex = ev->tid == 0 ? NO_VERTEX : lthread_get(ev->tid, 0)->vertex;
-	snprintf(c->label, sizeof(c->label), "%s", ev->ctx == 's' ? "softirq" :
+	cause_label(c, ev->ctx == 's' ? "softirq" :
 	    cpu->name[0] ? cpu->name : "hardirq");
 	return 1;
 }

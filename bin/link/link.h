@@ -121,6 +121,8 @@ void		*link_cpu(const struct link_rule *, uint32_t cpu);
  */
 int		 link_cause(const struct event *, struct cause *);
 void		 cause_name(struct cause *, const struct link_rule *);
+/* c->label = s, cut to fit as snprintf() would cut it. */
+void		 cause_label(struct cause *, const char *s);
 void		 link_classify(const struct event *, struct lthread *waker,
 		    struct lthread *wakee, struct cause *);
 /* A wake-up while wakee waits, linked when it runs again. */

@@ -104,16 +104,28 @@ link_init(struct writer *w)
 	}
 }
 
+/*
+ * An event asks for its thread, and for the thread it wakes, a few times
+ * over (the rules): the threads asked for last, by the low bits of their
+ * ids, answer most of it without the table.  A thread is never forgotten,
+ * so what they point to stays.
+ */
+#define RECENT		64
+
 struct lthread *
 lthread_get(uint32_t tid, uint32_t pid)
 {
-	struct lthread *t;
+	static struct lthread *recent[RECENT];
+	struct lthread *t = recent[tid % RECENT];
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-	if (t == NULL) {
-		t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
-		t->tid = tid;
-		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+	if (t == NULL || t->tid != tid) {
+		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+		if (t == NULL) {
+			t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
+			t->tid = tid;
+			HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+		}
+		recent[tid % RECENT] = t;
 	}
 	if (pid != 0)
 		t->pid = pid;
@@ -177,6 +189,16 @@ cause_name(struct cause *c, const struct link_rule *r)
 {
 	c->rule = r->row;
 	c->weak |= (r->row->props & LR_WEAK) != 0;
+}
+
+/* Not snprintf(): its cost was a tenth of a timer's arming. */
+void
+cause_label(struct cause *c, const char *s)
+{
+	size_t n = strnlen(s, sizeof(c->label) - 1);
+
+	memcpy(c->label, s, n);
+	c->label[n] = '\0';
 }
 
 int
@@ -321,6 +343,13 @@ struct pending {
 	UT_hash_handle	 hh;
 };
 
+/*
+ * Taken ones, for the next put: a timer is armed and taken again a few
+ * times a millisecond, and malloc() and free() cost as much as the
+ * table.
+ */
+static struct pending	*spare;
+
 struct cause *
 pending_find(struct pending **table, const void *key, size_t len)
 {
@@ -343,7 +372,11 @@ pending_put(struct pending **table, const void *key, size_t len,
 	}
 	if (len > PENDING_KEY)
 		diex(EX_SOFTWARE, "pending_put: a key of %zu bytes", len);
-	p = xcalloc(1, sizeof(*p));
+	/* All a spare had is written again, but for the key's unused tail. */
+	if ((p = spare) != NULL)
+		spare = p->hh.next;
+	else
+		p = xcalloc(1, sizeof(*p));
 	memcpy(p->key, key, len);
 	p->c = *c;
 	HASH_ADD(hh, *table, key, len, p);
@@ -361,7 +394,8 @@ pending_take(struct pending **table, const void *key, size_t len,
 	if (c != NULL)
 		*c = p->c;
 	HASH_DEL(*table, p);
-	free(p);
+	p->hh.next = spare;
+	spare = p;
 	return 1;
 }
 

@@ -33,7 +33,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	struct state *s = link_thread(self, t);
 
 	if (ev->type == E_SYS_ENTER)
-		s->sending = syscall_is_send(event_str(ev, 1));
+		s->sending = (event_call(ev) & CALL_SEND) != 0;
 	else
 		s->sending = 0;
 }

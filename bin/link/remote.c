@@ -270,7 +270,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	case E_SYS_EXIT:
 		((struct tstate *)link_thread(self, t))->receiving = 0;
-		if (syscall_is_recv(event_str(ev, 1)))
+		if (event_call(ev) & CALL_RECV)
 			release(self, ev, t, NULL);
 		return;
 	case E_SYS_ENTER:
@@ -278,7 +278,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		if (((struct tstate *)link_thread(self, t))->receiving)
 			release(self, ev, t, NULL);
 		((struct tstate *)link_thread(self, t))->receiving =
-		    syscall_is_recv(event_str(ev, 1));
+		    (event_call(ev) & CALL_RECV) != 0;
 		return;
 	default:
 		break;

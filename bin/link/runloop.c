@@ -12,8 +12,6 @@
  * not because of the attach.  A GSource freed and its memory reused by a
  * later attach starts over: the newest attach wins.
  */
-#include <stdio.h>
-
 #include "link.h"
 
 /* Pointers are per process: the key is the pair. */
@@ -45,7 +43,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	snprintf(c.label, sizeof(c.label), "%s", event_str(ev, 0));
+	cause_label(&c, event_str(ev, 0));
 	pending_put(&attached, &k, sizeof(k), &c);
 }
 

@@ -55,8 +55,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (abbrev != NULL)
 		snprintf(w->waker.label, sizeof(w->waker.label), "SIG%s", abbrev);
 	else
-		snprintf(w->waker.label, sizeof(w->waker.label), "%s",
-		    event_str(ev, 0));
+		cause_label(&w->waker, event_str(ev, 0));
 }
 
 LINK_RULE(signal) = {

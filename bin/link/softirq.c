@@ -8,7 +8,6 @@
  * labelled with the vector.  (Timer and block softirqs have rules of their
  * own, asked first.)
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "link.h"
@@ -43,8 +42,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		 * surely as by a send.
 		 */
 		((struct state *)link_thread(self, t))->sending =
-		    syscall_is_send(event_str(ev, 1)) ||
-		    syscall_is_connect(event_str(ev, 1));
+		    (event_call(ev) & (CALL_SEND | CALL_CONNECT)) != 0;
 		break;
 	default:	/* its call returned (a send's: at the next), or it exits */
 		((struct state *)link_thread(self, t))->sending = 0;
@@ -67,7 +65,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 	cause_name(c, self);
 	c->vertex = ev->tid == 0 ? NO_VERTEX : t->vertex;
 	c->weak = !(net && ((struct state *)link_thread(self, t))->sending);
-	snprintf(c->label, sizeof(c->label), "%s", !cpu->in ? "softirq" :
+	cause_label(c, !cpu->in ? "softirq" :
 	    *softirq_name(cpu->vec) ? softirq_name(cpu->vec) : "?");
 	return 1;
 }

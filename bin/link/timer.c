@@ -4,7 +4,6 @@
  * thread's doing.  A wait ended by a timer its own thread armed is a
  * timeout: nobody woke it, which is what a diagnosis needs to know.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "link.h"
@@ -49,7 +48,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		}
 		cause_name(&c, self);
 		c.weak = 0;
-		snprintf(c.label, sizeof(c.label), "%s", event_func(ev));
+		cause_label(&c, event_func(ev));
 		pending_put(&armed, &timer, sizeof(timer), &c);
 		break;
 	case E_HRT_EXPIRE_ENTRY:

@@ -168,14 +168,11 @@ join(struct link_rule *self)
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	const char *call;
-
 	if (snap_time != NO_TIME)
 		join(self);
 	if (ev->type != E_SYS_ENTER || ev->ctx != '-')
 		return;
-	call = event_str(ev, 1);
-	if (syscall_is_send(call) || syscall_is_recv(call))
+	if (event_call(ev) & (CALL_SEND | CALL_RECV))
 		use_fd(t->pid, event_i64(ev, 2), t->tid);
 }
 

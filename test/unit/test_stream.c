@@ -714,6 +714,55 @@ numbers(void)
 }
 
 /*
+ * Numbers as the writer writes them, as printf() would: every length,
+ * each power of ten and its neighbours, both ends of int64_t, and enough
+ * others to cross the writer's buffer many times.
+ */
+static void
+numbers_written(void)
+{
+	struct writer *w = writer_open(path("written"), Z_PLAIN);
+	struct reader *r;
+	struct record rec;
+	uint64_t v[4000], p = 1, x = 88172645463325252ULL;
+	char want[32];
+	size_t i, n = 0;
+
+	v[n++] = 0;
+	v[n++] = UINT64_MAX;
+	for (i = 0; i < 20; i++, p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+	}
+	while (n < ARRAY_LEN(v)) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[n++] = x >> (x % 64);		/* of every length */
+	}
+	for (i = 0; i < n; i++) {
+		writer_begin(w, "n");
+		writer_u64(w, v[i]);
+		writer_i64(w, (int64_t)v[i]);
+		writer_i64(w, i % 2 ? INT64_MIN : INT64_MAX);
+		writer_end(w);
+	}
+	writer_close(w);
+	r = reader_open(path("written"));
+	for (i = 0; i < n; i++) {
+		CHECK(reader_next(r, &rec) == 1 && rec.nf == 4);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v[i]);
+		CHECK(strcmp(rec.f[1], want) == 0);
+		snprintf(want, sizeof(want), "%lld", (long long)(int64_t)v[i]);
+		CHECK(strcmp(rec.f[2], want) == 0);
+		snprintf(want, sizeof(want), "%lld",
+		    (long long)(i % 2 ? INT64_MIN : INT64_MAX));
+		CHECK(strcmp(rec.f[3], want) == 0);
+	}
+	CHECK(reader_next(r, &rec) == 0);
+	reader_close(r);
+}
+
+/*
  * Event arguments: the fast path for plain decimals and 0x hex reads
  * what strtoull()/strtoll() with base 0 read, and leaves them the rest.
  */
@@ -722,7 +771,9 @@ event_numbers(void)
 {
 	static const char *args[] = {
 		"0", "7", "0x5", "0xfF", "0x7ffdad64dfe3", "0xfffffffffffffff",
-		"0xffffffffffffffff", "0X1f", "010", "-1", "-0x10", "+3",
+		"0xffffffffffffffff", "0xffffffff8141e4b0", "0x7fffffffffffffff",
+		"0x8000000000000000", "0x0000000000000001", "0x10000000000000000",
+		"0X1f", "010", "-1", "-0x10", "+3",
 		"123456789012345678", "1234567890123456789",
 		"18446744073709551615",
 	};
@@ -743,6 +794,49 @@ event_numbers(void)
 		CHECK(event_u64(&ev, 0) == strtoull(args[i], NULL, 0));
 		CHECK(event_i64(&ev, 0) == strtoll(args[i], NULL, 0));
 	}
+}
+
+/*
+ * A system call's classes, asked by name or of an event (once, however
+ * many ask): each list's names, a name in none, and other events.
+ */
+static void
+call_classes(void)
+{
+	struct reader *r;
+	struct record rec;
+	struct event ev;
+
+	CHECK(syscall_class("write") == CALL_SEND);
+	CHECK(syscall_class("recvmsg_x") == CALL_RECV);
+	CHECK(syscall_class("swtch_pri") == CALL_YIELD);
+	CHECK(syscall_class("__semwait_signal") == CALL_SLEEP);
+	CHECK(syscall_class("pause") == CALL_DISPATCH);
+	CHECK(syscall_class("psynch_mutexdrop") == CALL_FUTEX);
+	CHECK(syscall_class("connect_nocancel") == CALL_CONNECT);
+	CHECK(syscall_class("writ") == 0 && syscall_class("") == 0);
+	CHECK(syscall_is_send("sendmmsg") && !syscall_is_send("read"));
+	CHECK(syscall_is_connect("connect") && !syscall_is_connect("accept"));
+	CHECK(syscall_exit_read("futex") && syscall_exit_read("connect"));
+	CHECK(!syscall_exit_read("read") && !syscall_exit_read("nosuch"));
+	put_file("calls", "argus-stream,1\n"
+	    "event,1,1,1,1,0,sys_enter,-,1,write,0x3\n"
+	    "event,2,1,1,1,0,sys_exit,-,0,read,5\n"
+	    "event,3,1,1,1,0,sys_enter,-,42,connect,0x3\n"
+	    "event,4,1,1,1,0,sys_enter,-,0,getpid\n"
+	    "event,5,1,1,1,0,comm,-,1,1,write,read\n");
+	r = reader_open(path("calls"));
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == CALL_SEND && event_call(&ev) == CALL_SEND);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == CALL_RECV);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == CALL_CONNECT);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == 0);
+	CHECK(reader_next(r, &rec) == 1 && event_parse(&rec, &ev));
+	CHECK(event_call(&ev) == 0);
+	reader_close(r);
 }
 
 /*
@@ -1126,6 +1220,9 @@ static const struct test tests[] = {
 	{ "names shown: no copy when plain, no half escape", show_cheap_and_whole,
 	    0, NULL },
 	{ "numbers of every length, and one too long", numbers, 0, NULL },
+	{ "numbers written as printf writes them", numbers_written, 0, NULL },
+	{ "system calls' classes, by name and once an event", call_classes,
+	    0, NULL },
 	{ "event arguments read as strtoull and strtoll read them",
 	    event_numbers, 0, NULL },
 	{ "plain lines split at every place of a block, quoted ones after",
