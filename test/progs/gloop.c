@@ -2,10 +2,11 @@
  * gloop: a plain GMainLoop (no GTK) for the probe tests.  A repeating
  * 20 ms timeout ticks TICKS times; each tick adds an idle source, which
  * runs once and adds a one-shot 5 ms timeout, which runs once; after the
- * last tick, an idle quits the loop.  Every callback is one dispatch, so
- * the trace should hold 3 * TICKS + 1 callouts of the main thread, and an
- * attach (submit) before each source's first dispatch.  Prints "pid N"
- * and the callback count.
+ * last of those, an idle quits the loop (not a timer after the last
+ * tick: on a busy machine it fired before the last one-shot had run).
+ * Every callback is one dispatch, so the trace should hold 3 * TICKS + 1
+ * callouts of the main thread, and an attach (submit) before each
+ * source's first dispatch.  Prints "pid N" and the callback count.
  *
  * gloop ticks N: the same with N ticks (a loop that runs for a while, for
  * argus patch --pid).
@@ -25,7 +26,16 @@
 #define TICKS	5
 
 static GMainLoop *loop;
-static int ticks, calls, nticks = TICKS;
+static int ticks, onces, calls, nticks = TICKS;
+
+static gboolean
+quit(gpointer data)
+{
+	(void)data;
+	calls++;
+	g_main_loop_quit(loop);
+	return G_SOURCE_REMOVE;
+}
 
 static gboolean
 once(gpointer data)
@@ -33,6 +43,8 @@ once(gpointer data)
 	(void)data;
 	calls++;
 	usleep(1000);		/* some work: a vertex with time on a CPU */
+	if (++onces == nticks)
+		g_idle_add(quit, NULL);
 	return G_SOURCE_REMOVE;
 }
 
@@ -46,24 +58,12 @@ idle(gpointer data)
 }
 
 static gboolean
-quit(gpointer data)
-{
-	(void)data;
-	calls++;
-	g_main_loop_quit(loop);
-	return G_SOURCE_REMOVE;
-}
-
-static gboolean
 tick(gpointer data)
 {
 	(void)data;
 	calls++;
 	g_idle_add(idle, NULL);
-	if (++ticks < nticks)
-		return G_SOURCE_CONTINUE;
-	g_timeout_add(30, quit, NULL);
-	return G_SOURCE_REMOVE;
+	return ++ticks < nticks ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 static long left;
