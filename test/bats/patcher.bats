@@ -21,9 +21,13 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 }
 
-# What a test started and left running when it failed.
+# What a test started and left running when it failed, its recorder too:
+# one went on tracing for the rest of a run, its ring's directory gone.
 teardown() {
 	local f
+	if [ -f "$BATS_TEST_TMPDIR/ring/recorder.pid" ]; then
+		argus --ring "$BATS_TEST_TMPDIR/ring" stop >/dev/null 2>&1 || true
+	fi
 	for f in "$BATS_TEST_TMPDIR"/*.kill; do
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
 	done
