@@ -534,17 +534,6 @@ writer_str(struct writer *w, const char *s)
 	writer_strn(w, s, strlen(s));
 }
 
-/* v in decimal, ending at end: where it begins. */
-static char *
-decimal(char *end, uint64_t v)
-{
-	do {
-		*--end = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	return end;
-}
-
 /*
  * How many digits v has: its bit length times log10(2) (1233 / 4096)
  * says it to within one, which one compare settles.
@@ -591,25 +580,18 @@ put_word(char *p, uint64_t digits8, unsigned n)
 }
 
 /*
- * A number straight into the buffer, eight digits a word: a link record
- * has eight numbers, times of fourteen digits among them, and a digit a
- * division, then a copy through a buffer of its own, was a sixth of what
- * argus-link spent.  The leading word goes first: its 8 bytes may run
- * into the next word's place, which is written after it.
+ * v's digits at p, eight a word: their count.  p needs 8 bytes of room
+ * past them.  A link record has eight numbers, times of fourteen digits
+ * among them, and a digit a division, then a copy through a buffer of its
+ * own, was a sixth of what argus-link spent.  The leading word goes
+ * first: its 8 bytes may run into the next word's place, which is written
+ * after it.
  */
-static void
-put_decimal(struct writer *w, uint64_t v, int neg)
+static unsigned
+u64_at(char *p, uint64_t v)
 {
-	unsigned n = digits(v);
-	char *p;
+	unsigned n = digits(v), len = n;
 
-	reserve(w, 1 + 1 + 20 + 8);
-	if (w->nfield++ > 0)
-		w->buf[w->len++] = ',';
-	if (neg)
-		w->buf[w->len++] = '-';
-	p = w->buf + w->len;
-	w->len += n;
 	if (n > 16) {
 		put_word(p, eight_digits(v / 10000000000000000ULL), n - 16);
 		p += n - 16;
@@ -623,6 +605,18 @@ put_decimal(struct writer *w, uint64_t v, int neg)
 		n = 8;
 	}
 	put_word(p, eight_digits(v), n);
+	return len;
+}
+
+/* A number straight into the buffer. */
+static void
+put_decimal(struct writer *w, uint64_t v, int neg)
+{
+	reserve(w, 1 + 1 + 20 + 8);
+	sep(w);
+	if (neg)
+		w->buf[w->len++] = '-';
+	w->len += u64_at(w->buf + w->len, v);
 }
 
 void
@@ -751,10 +745,10 @@ void
 writer_splice_u64(struct writer *w, const struct record *rec, size_t col,
     uint64_t val)
 {
-	char tmp[21];
+	char tmp[20 + 8];
 
-	tmp[20] = '\0';
-	writer_splice(w, rec, col, decimal(tmp + 20, val));
+	tmp[u64_at(tmp, val)] = '\0';
+	writer_splice(w, rec, col, tmp);
 }
 
 void
