@@ -62,8 +62,6 @@ struct cpu {
 	uint64_t	 wseq;		/* the file written */
 	int		 wfd;
 	uint64_t	 wsize;
-	int		 rfd;		/* reading first */
-	uint64_t	 roff;
 	uint64_t	 held;		/* bytes on disk */
 	uint64_t	*made;		/* a file's creation, mono ns, by seq % nmade */
 };
@@ -98,11 +96,6 @@ drop_oldest(struct cpu *c, int cpu)
 	struct stat st;
 
 	name(f, sizeof(f), cpu, c->first);
-	if (c->rfd != -1) {
-		close(c->rfd);
-		c->rfd = -1;
-		c->roff = 0;
-	}
 	if (fstatat(dfd, f, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		c->held -= (uint64_t)st.st_size < c->held ?
 		    (uint64_t)st.st_size : c->held;
@@ -113,16 +106,23 @@ drop_oldest(struct cpu *c, int cpu)
 	c->first++;
 }
 
-static int
-open_next(struct cpu *c, int cpu)
+/* The file being written is closed: the next write opens a new one. */
+static void
+close_written(struct cpu *c)
 {
-	char f[64];
-
 	if (c->wfd != -1) {
 		close(c->wfd);
 		c->wfd = -1;
 		c->wseq++;
 	}
+}
+
+static int
+open_next(struct cpu *c, int cpu)
+{
+	char f[64];
+
+	close_written(c);
 	name(f, sizeof(f), cpu, c->wseq);
 	c->made[c->wseq % nmade] = now_ns();
 	c->wfd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -359,7 +359,7 @@ spill_start(const char *dir, uint64_t budget, int ncpu, size_t pg,
 	nmade = budget / file_limit + 4;
 	cpus = xcalloc(ncpu, sizeof(*cpus));
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		cpus[cpu].wfd = cpus[cpu].rfd = -1;
+		cpus[cpu].wfd = -1;
 		cpus[cpu].made = xcalloc(nmade, sizeof(uint64_t));
 	}
 	if (pipe2(pipefd, O_CLOEXEC) == -1)
@@ -430,8 +430,6 @@ spill_remove(void)
 		return;
 	spill_stop();
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		if (cpus[cpu].rfd != -1)
-			close(cpus[cpu].rfd);
 		if (cpus[cpu].wfd != -1)
 			close(cpus[cpu].wfd);
 		for (s = cpus[cpu].first; s <= cpus[cpu].wseq; s++) {
@@ -495,22 +493,6 @@ block_read(int fd, uint64_t off, const struct block *b, char *out)
 	    &got) != LIBDEFLATE_SUCCESS || got != b->len)
 		return 0;
 	return got;
-}
-
-/* The file being written is closed: the next write opens a new one. */
-static void
-close_written(struct cpu *c)
-{
-	if (c->wfd != -1) {
-		close(c->wfd);
-		c->wfd = -1;
-		c->wseq++;
-	}
-	if (c->rfd != -1) {
-		close(c->rfd);
-		c->rfd = -1;
-		c->roff = 0;
-	}
 }
 
 /* A CPU's file and its size; -1 when it cannot be opened. */
