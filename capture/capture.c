@@ -537,7 +537,7 @@ serve(uint64_t upto)
 
 /*
  * A read back takes no more pages than the ring's size: the ring's files
- * keep no more of them (a page's events take about a quarter of it
+ * keep no more of them (a page's events take about a seventh of it
  * there), and a deflated spill holds ten times that, minutes to read.
  */
 static uint64_t

@@ -127,14 +127,13 @@ spill_said(pid_t pid, double now)
 		printf(": with the kernel's, the last %.1f s", now - oldest);
 	printf("\n");
 	/*
-	 * What its size would keep at the rate it filled (the ring's files
-	 * may take some of it); not before it holds a MiB, the rate of a
-	 * few pages saying little.
+	 * What its size (argus start always says it) would keep at the rate
+	 * it filled (the ring's files may take some of it); not before it
+	 * holds a MiB, the rate of a few pages saying little.
 	 */
-	if (oldest > 0 && now > oldest && bytes >= 1 << 20)
+	if (size != NULL && oldest > 0 && now > oldest && bytes >= 1 << 20)
 		printf("%-12s at this rate the spill's %s would keep the last "
-		    "%.0f s\n", "", size != NULL ? size : "2G",
-		    (size != NULL ? size_bytes(size) : 2ULL << 30) /
+		    "%.0f s\n", "", size, size_bytes(size) /
 		    (bytes / (now - oldest)));
 }
 
