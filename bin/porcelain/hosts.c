@@ -23,6 +23,7 @@
 #include "event.h"
 #include "hosts.h"
 #include "porcelain.h"
+#include "show.h"
 #include "stream.h"
 #include "waits.h"
 
@@ -116,7 +117,8 @@ hosts_remote_ends(const char *path)
 			fprintf(stderr, "argus: thread %u%s%s waits on %s "
 			    "(%s, from %s), another host: no recording of it "
 			    "here%s\n", waits[i].tid, host ? " on host " : "",
-			    host ? host : "", s.remote, s.proto, s.local,
+			    show(host), show(s.remote), show(s.proto),
+			    show(s.local),
 			    host ? "" : " (argus debug --remote HOST, or --with ITS-RECORDING)");
 			waits[i].held = 1;	/* said once */
 		}
