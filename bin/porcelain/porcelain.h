@@ -66,6 +66,12 @@ void		 pipeline_free(struct pipeline *);
 
 int		 run_wait(pid_t);		/* exit status, 128+sig */
 pid_t		 spawn(char *const argv[], int in, int out, int err);
+/*
+ * The same in a process group of its own, which kill(-pid) ends whole
+ * (what a command of the user's spawned too), and which a terminal's ^C
+ * does not reach: the caller decides.
+ */
+pid_t		 spawn_group(char *const argv[], int in, int out, int err);
 
 /*
  * statusline.c, for pipeline_run(): the stages' reports and messages in,
@@ -206,6 +212,14 @@ void		 present_free(struct pstack *, int n);
 struct pipeline	*hosts_with(struct pipeline *, char *const with[], int nwith,
 		    const char *local);
 void		 hosts_remote_ends(const char *diagnosis);
-char		*hosts_remote(const char *host, uint64_t last, int snap);
+/*
+ * --remote: the window as a file of the ring, fetched within timeout ns
+ * and max bytes (argus debug exits, the partial file removed, past
+ * either).
+ */
+#define REMOTE_TIMEOUT_NS	(120 * 1000000000ULL)
+#define REMOTE_MAX		(2ULL << 30)	/* argus start's ring size */
+char		*hosts_remote(const char *host, uint64_t last, int snap,
+		    uint64_t timeout, uint64_t max);
 
 #endif
