@@ -240,11 +240,13 @@ fetch(char *const argv[], const char *host, int fd, uint64_t timeout,
 	struct said err = { .host = host };
 	struct pollfd pfd[2];
 	char buf[65536];
-	uint64_t deadline = now_ns() + timeout, now, got = 0;
+	uint64_t deadline = now_ns(), now, got = 0;
 	enum fetched why = FETCH_WHOLE;
 	int out[2], errp[2], null, i, ms;
 	ssize_t n;
 
+	deadline = timeout < UINT64_MAX - deadline ? deadline + timeout :
+	    UINT64_MAX;
 	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1)
 		die(EX_OSERR, "pipe");
 	/* ssh reads its stdin for the remote command: not the user's. */
@@ -265,7 +267,9 @@ fetch(char *const argv[], const char *host, int fd, uint64_t timeout,
 			why = FETCH_SLOW;
 			break;
 		}
-		ms = (deadline - now) / 1000000 + 1;
+		/* A second at most: a --remote-timeout of years is no int. */
+		ms = deadline - now < 1000000000 ? (int)((deadline - now) /
+		    1000000) + 1 : 1000;
 		if (poll(pfd, 2, ms) == -1) {
 			if (errno == EINTR)
 				continue;
