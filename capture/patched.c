@@ -127,12 +127,19 @@ static void *drain_loop(void *);
 int
 patched_stop(void)
 {
-	if (!draining)
-		return 0;
-	atomic_store(&stopping, 1);
-	pthread_join(drainer, NULL);
-	draining = 0;
-	return 1;
+	static pthread_mutex_t joining = PTHREAD_MUTEX_INITIALIZER;
+	int r = 0;
+
+	/* The emitter's last drain and exit()'s cleanup: one joins. */
+	pthread_mutex_lock(&joining);
+	if (draining) {
+		atomic_store(&stopping, 1);
+		pthread_join(drainer, NULL);
+		draining = 0;
+		r = 1;
+	}
+	pthread_mutex_unlock(&joining);
+	return r;
 }
 
 static void

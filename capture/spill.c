@@ -404,19 +404,29 @@ spill_unlock(void)
 		pthread_mutex_unlock(&mu);
 }
 
+/*
+ * The reader stops the spill when tracing stops, and exit() (spill_remove)
+ * when the capture ends before that, as a refused start does, while the
+ * reader may be stopping it too: whichever comes first joins the thread,
+ * the other waits until it is gone.  A thread joined twice is undefined
+ * behaviour: glibc waited for ever.
+ */
 void
 spill_stop(void)
 {
+	static pthread_mutex_t joining = PTHREAD_MUTEX_INITIALIZER;
 	struct sched_param sp = { 0 };
 
-	if (!atomic_load(&running))
-		return;
-	atomic_store(&stopping, 1);
-	/* At idle priority it might not see that for as long as the load
-	 * keeps the CPUs busy. */
-	pthread_setschedparam(thread, SCHED_OTHER, &sp);
-	pthread_join(thread, NULL);
-	atomic_store(&running, 0);
+	pthread_mutex_lock(&joining);
+	if (atomic_load(&running)) {
+		atomic_store(&stopping, 1);
+		/* At idle priority it might not see that for as long as
+		 * the load keeps the CPUs busy. */
+		pthread_setschedparam(thread, SCHED_OTHER, &sp);
+		pthread_join(thread, NULL);
+		atomic_store(&running, 0);
+	}
+	pthread_mutex_unlock(&joining);
 }
 
 void

@@ -328,7 +328,10 @@ patch(int argc, char *argv[])
 			diex(EX_UNAVAILABLE, "patch: the recorder does not run "
 			    "in %s ('argus start' first, or --patch-dir)",
 			    ring);
-		patch_dir(dir, sizeof(dir));
+		if (patch_dir(dir, sizeof(dir)) == -1)
+			diex(EX_UNAVAILABLE, "patch: the recorder names no "
+			    "directory for patched programs in %s/patch "
+			    "(started by an older argus? restart it)", ring);
 	}
 	if (access(dir, W_OK) == -1)
 		die(EX_UNAVAILABLE, "patch: %s", dir);

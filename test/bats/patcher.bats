@@ -198,6 +198,9 @@ patched() {
 		sleep 0.05
 	done
 	[ -n "$child" ]
+	# The rings' directory the capture made, to remove after: only
+	# that one (a recorder running beside has one of the same kind).
+	pdir=$(tr '\0' '\n' <"/proc/$child/environ" | sed -n 's/^ARGUS_PATCH_DIR=//p')
 	sleep 0.3
 	kill -KILL "$cap"
 	wait "$cap" || true
@@ -211,7 +214,9 @@ patched() {
 	grep -q '^pid [0-9]* calls 600000 ' "$T/out"
 	# What the dead capture left: its rings' directory (the next capture
 	# reaps its tracefs instance).
-	rm -rf /dev/shm/argus-patch.* /tmp/argus-patch.* 2>/dev/null || true
+	case $pdir in
+	/dev/shm/argus-patch.*|/tmp/argus-patch.*) rm -rf "$pdir" ;;
+	esac
 }
 
 @test "patcher: --patch-dir takes in a program started before the capture, by hand" {
