@@ -64,8 +64,8 @@ walk_parent(const char *path, char *buf, size_t size, const char **last)
 	for (comp = buf; comp != NULL; comp = end) {
 		if ((end = strchr(comp, '/')) != NULL)
 			*end++ = '\0';
-		if (*comp == '\0')
-			continue;
+		if (*comp == '\0' || strcmp(comp, ".") == 0)
+			continue;	/* "a//b", "./a": where we are */
 		if (fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == -1) {
 			close(fd);
 			return -1;
