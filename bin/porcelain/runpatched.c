@@ -40,9 +40,15 @@ patch_dir_make(char *buf, size_t size)
 {
 	int dfd = ring_open(1);
 
+	/* The last recorder's link, or its directory if that is empty;
+	 * one with rings still in it is used again. */
 	if (unlinkat(dfd, "patch", 0) == -1 && errno != ENOENT &&
-	    unlinkat(dfd, "patch", AT_REMOVEDIR) == -1)
-		die(EX_CANTCREAT, "%s/patch", ring);
+	    unlinkat(dfd, "patch", AT_REMOVEDIR) == -1 &&
+	    (errno == ENOTEMPTY || errno == EEXIST)) {
+		ring_path(buf, size, "patch");
+		close(private_dir(buf, 0));
+		return;
+	}
 	if (access("/dev/shm", W_OK) == -1) {
 		ring_path(buf, size, "patch");
 		close(private_dir(buf, 1));
