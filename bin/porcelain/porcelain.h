@@ -27,8 +27,15 @@ extern const char *ring;		/* the recorder's directory */
 extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
     cmd_mark, cmd_summary, cmd_waits, cmd_debug, cmd_demo;
 extern const struct command cmd_run;	/* runpatched.c */
-/* The recorder's directory for patched programs' rings (argus-patch(7)). */
-void		 patch_dir(char *buf, size_t size);
+/*
+ * The recorder's directory for patched programs' rings (argus-patch(7)):
+ * made by start, of a name no one can guess, and linked from DIR/patch;
+ * patch_dir(): that directory, if it is there and ours (else exit 77), or
+ * -1; patch_dir_remove(): it and the link, once it is empty.
+ */
+void		 patch_dir_make(char *buf, size_t size);
+int		 patch_dir(char *buf, size_t size);
+void		 patch_dir_remove(void);
 /* libargus-patch.so beside us; -1 if none. */
 int		 patch_lib(char *out, size_t size);
 extern const struct command cmd_patch;	/* patchpid.c */
