@@ -24,6 +24,7 @@
 #include "patched.h"
 #include "probes.h"
 #include "spill.h"
+#include "spillblk.h"
 #include "spool.h"
 #include "syscalls.h"
 #include "tasks.h"
@@ -913,8 +914,9 @@ emit_spill(struct writer *w, struct writer *idx, uint64_t t,
 			continue;
 		while (sc[cpu].ev == NULL && spill_tail_read(cpu, buf[cpu]) > 0)
 			if (kbuffer_load_subbuffer(sc[cpu].kb, buf[cpu]) >= 0)
-				sc[cpu].ev = kbuffer_read_event(sc[cpu].kb,
-				    &sc[cpu].ts);
+				sc[cpu].ev = spill_page_event(
+				    kbuffer_read_event(sc[cpu].kb, &sc[cpu].ts),
+				    sc[cpu].kb, buf[cpu], pg);
 	}
 	for (;;) {
 		for (b = -1, cpu = 0; cpu < ncpus; cpu++)
@@ -926,11 +928,13 @@ emit_spill(struct writer *w, struct writer *idx, uint64_t t,
 			*oldest = sc[b].ts;
 		event(w, idx, b, sc[b].ts, sc[b].ev,
 		    kbuffer_event_size(sc[b].kb));
-		sc[b].ev = kbuffer_next_event(sc[b].kb, &sc[b].ts);
+		sc[b].ev = spill_page_event(kbuffer_next_event(sc[b].kb,
+		    &sc[b].ts), sc[b].kb, buf[b], pg);
 		while (sc[b].ev == NULL && spill_tail_read(b, buf[b]) > 0)
 			if (kbuffer_load_subbuffer(sc[b].kb, buf[b]) >= 0)
-				sc[b].ev = kbuffer_read_event(sc[b].kb,
-				    &sc[b].ts);
+				sc[b].ev = spill_page_event(
+				    kbuffer_read_event(sc[b].kb, &sc[b].ts),
+				    sc[b].kb, buf[b], pg);
 	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		spill_tail_cut(cpu);
