@@ -221,8 +221,9 @@ build/fuzz/test/fuzz/probes: test/fuzz/probes.c test/fuzz/fuzz.h \
 	$(CC) $(CFLAGS) -Icapture -fsanitize=fuzzer $(LDFLAGS) -o $@ \
 	    $(filter-out %.h,$^) $(CAPTURE_LIBS) $(LDLIBS)
 
-# The capture's readers of what others wrote: the spill's blocks.
-build/fuzz/test/fuzz/spill: build/fuzz/test/fuzz/%: \
+# The capture's readers of what others wrote: the spill's blocks, the
+# patched processes' rings.
+build/fuzz/test/fuzz/spill build/fuzz/test/fuzz/ring: build/fuzz/test/fuzz/%: \
     test/fuzz/%.c test/fuzz/fuzz.h build/fuzz/capture/libcapture.a \
     build/fuzz/lib/libargus.a
 	@mkdir -p $(@D)

@@ -779,6 +779,23 @@ user_record(struct writer *w, const struct ubuf_event *e, int pid,
 	writer_end(w);
 }
 
+/*
+ * The process the kernel's events (up to this event's time) give thread
+ * tid, if another than a ring's pid: the ring lies.  0 if none.  A table
+ * that a lost fork left stale gives way to /proc.
+ */
+static int
+user_foreign(int pid, uint32_t tid)
+{
+	char p[64];
+	int tgid = task_tgid(tid);
+
+	if (tgid <= 0 || tgid == pid)
+		return 0;
+	snprintf(p, sizeof(p), "/proc/%d/task/%u", pid, tid);
+	return access(p, F_OK) == 0 ? 0 : tgid;
+}
+
 static void
 user_event(struct writer *w, struct writer *idx, const struct ubuf_event *e,
     int pid, const char *type)
@@ -833,7 +850,7 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 	const struct ubuf_event *ue;
 	const char *utype;
 	uint64_t n = 0;
-	int cpu, bcpu, upid;
+	int cpu, bcpu, upid, foreign;
 
 	for (cpu = 0; cpu < ncpus; cpu++)
 		if (cur[cpu].ev == NULL)
@@ -865,6 +882,10 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 		if (patched_active() && (ue = patched_peek(&upid, &utype)) !=
 		    NULL && ue->ts <= upto && (best == NULL ||
 		    ue->ts < best->ts)) {
+			if ((foreign = user_foreign(upid, ue->tid)) > 0) {
+				patched_reject(foreign);
+				continue;
+			}
 			user_event(w, idx, ue, upid, utype);
 			patched_consume();
 			n++;
