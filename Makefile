@@ -226,6 +226,15 @@ build/fuzz/test/fuzz/probes: test/fuzz/probes.c test/fuzz/fuzz.h \
 	$(CC) $(CFLAGS) -Icapture -fsanitize=fuzzer $(LDFLAGS) -o $@ \
 	    $(filter-out %.h,$^) $(CAPTURE_LIBS) $(LDLIBS)
 
+# The capture's readers of what others wrote: the spill's blocks, the
+# patched processes' rings.
+build/fuzz/test/fuzz/spill build/fuzz/test/fuzz/ring: build/fuzz/test/fuzz/%: \
+    test/fuzz/%.c test/fuzz/fuzz.h build/fuzz/capture/libcapture.a \
+    build/fuzz/lib/libargus.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icapture -fsanitize=fuzzer $(LDFLAGS) -o $@ \
+	    $(filter-out %.h,$^) $(CAPTURE_LIBS) $(LDLIBS)
+
 # argus-import's importers, each a target: the objects, less the program.
 build/fuzz/test/fuzz/import_%: test/fuzz/import_%.c test/fuzz/import.h test/fuzz/fuzz.h \
     $(IMPORT_OBJS) build/fuzz/lib/libargus.a

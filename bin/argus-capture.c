@@ -257,7 +257,10 @@ main(int argc, char *argv[])
 			    "not --probe");
 		if (nsets == 0)
 			diex(EX_USAGE, "--patch: which probe sets (--probes)?");
-		/* The sets go to the patcher instead of to uprobes. */
+		/* The sets go to the patcher instead of to uprobes, and
+		 * their events are all its rings may name. */
+		for (i = 0; probes_event(i) != NULL; i++)
+			patched_allow(probes_event(i));
 		probes_forget();
 		for (i = 0; i < nsets; i++)
 			patched_set(sets[i]);

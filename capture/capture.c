@@ -165,6 +165,10 @@ report_lost(struct writer *w)
 	if ((n = patched_lost()) > 0)
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
 		    t_start, "patch_lost", n);
+	/* Rings refused: what they claimed, said on stderr. */
+	if ((n = patched_refused()) > 0)
+		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
+		    t_start, "patch_refused", n);
 	return total;
 }
 
@@ -442,7 +446,7 @@ start(const struct capture_opts *o)
 		spool_bridge();
 
 	/* Its thread is ours, and left out of the trace as ours are. */
-	patched_setup(o->cmd != NULL);
+	patched_setup(o->cmd != NULL, ncpu);
 	self[0] = syscall(SYS_gettid);
 	self[1] = spool_reader_tid();
 	self[2] = patched_tid();
@@ -489,6 +493,8 @@ start(const struct capture_opts *o)
 	spool_deadline(o->duration ? t_start + o->duration : 0, child);
 	/* After tracing is on: a thread born meanwhile is in both. */
 	task_snapshot();
+	/* The rings' threads are now checked against both (patched.c). */
+	patched_read();
 	t_snap = t_start;	/* the state as tracing began, in time order */
 	for (i = 0; i < o->npids; i++)
 		emit_select_pid(tgids[i]);

@@ -24,6 +24,7 @@
 #include "patched.h"
 #include "probes.h"
 #include "spill.h"
+#include "spillblk.h"
 #include "spool.h"
 #include "syscalls.h"
 #include "tasks.h"
@@ -778,6 +779,23 @@ user_record(struct writer *w, const struct ubuf_event *e, int pid,
 	writer_end(w);
 }
 
+/*
+ * The process the kernel's events (up to this event's time) give thread
+ * tid, if another than a ring's pid: the ring lies.  0 if none.  A table
+ * that a lost fork left stale gives way to /proc.
+ */
+static int
+user_foreign(int pid, uint32_t tid)
+{
+	char p[64];
+	int tgid = task_tgid(tid);
+
+	if (tgid <= 0 || tgid == pid)
+		return 0;
+	snprintf(p, sizeof(p), "/proc/%d/task/%u", pid, tid);
+	return access(p, F_OK) == 0 ? 0 : tgid;
+}
+
 static void
 user_event(struct writer *w, struct writer *idx, const struct ubuf_event *e,
     int pid, const char *type)
@@ -832,7 +850,7 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 	const struct ubuf_event *ue;
 	const char *utype;
 	uint64_t n = 0;
-	int cpu, bcpu, upid;
+	int cpu, bcpu, upid, foreign;
 
 	for (cpu = 0; cpu < ncpus; cpu++)
 		if (cur[cpu].ev == NULL)
@@ -864,6 +882,10 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 		if (patched_active() && (ue = patched_peek(&upid, &utype)) !=
 		    NULL && ue->ts <= upto && (best == NULL ||
 		    ue->ts < best->ts)) {
+			if ((foreign = user_foreign(upid, ue->tid)) > 0) {
+				patched_reject(foreign);
+				continue;
+			}
 			user_event(w, idx, ue, upid, utype);
 			patched_consume();
 			n++;
@@ -913,8 +935,9 @@ emit_spill(struct writer *w, struct writer *idx, uint64_t t,
 			continue;
 		while (sc[cpu].ev == NULL && spill_tail_read(cpu, buf[cpu]) > 0)
 			if (kbuffer_load_subbuffer(sc[cpu].kb, buf[cpu]) >= 0)
-				sc[cpu].ev = kbuffer_read_event(sc[cpu].kb,
-				    &sc[cpu].ts);
+				sc[cpu].ev = spill_page_event(
+				    kbuffer_read_event(sc[cpu].kb, &sc[cpu].ts),
+				    sc[cpu].kb, buf[cpu], pg);
 	}
 	for (;;) {
 		for (b = -1, cpu = 0; cpu < ncpus; cpu++)
@@ -926,11 +949,13 @@ emit_spill(struct writer *w, struct writer *idx, uint64_t t,
 			*oldest = sc[b].ts;
 		event(w, idx, b, sc[b].ts, sc[b].ev,
 		    kbuffer_event_size(sc[b].kb));
-		sc[b].ev = kbuffer_next_event(sc[b].kb, &sc[b].ts);
+		sc[b].ev = spill_page_event(kbuffer_next_event(sc[b].kb,
+		    &sc[b].ts), sc[b].kb, buf[b], pg);
 		while (sc[b].ev == NULL && spill_tail_read(b, buf[b]) > 0)
 			if (kbuffer_load_subbuffer(sc[b].kb, buf[b]) >= 0)
-				sc[b].ev = kbuffer_read_event(sc[b].kb,
-				    &sc[b].ts);
+				sc[b].ev = spill_page_event(
+				    kbuffer_read_event(sc[b].kb, &sc[b].ts),
+				    sc[b].kb, buf[b], pg);
 	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		spill_tail_cut(cpu);

@@ -2,7 +2,13 @@
  * The patched processes' rings (patchers/ubuf.h): found in one directory,
  * mapped, read in time order, merged with the kernel's events by emit.c.
  * Everything in a ring was written by the traced program, so it is data
- * to check, never to trust: names are bounded, indexes range-checked.
+ * to check, never to trust (ringread.h): what is read is copied out of
+ * the mapping first, then checked; a program that cuts its file short
+ * under us makes our reads fault (SIGBUS), which the drainer catches;
+ * and a ring that fails a check is refused whole, said on stderr and
+ * counted (meta patch_refused), its file removed.  A file's name says
+ * whose ring it is: only root (or we) can make one in the directory,
+ * which we refuse if anyone else may write to it (patched_setup).
  *
  * A thread of ours empties the rings every millisecond into queues in
  * our memory (bounded: beyond it, the oldest are dropped and counted
@@ -23,7 +29,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +42,7 @@
 #include "util.h"
 #include "file.h"
 #include "patched.h"
+#include "ringread.h"
 
 #define MAXFILES	256
 #define MAXSETS		16
@@ -43,15 +52,38 @@
 #define HORIZON_NS	5000000ULL	/* a stamp's way to its commit */
 #define STARVED_NS	1000000000ULL	/* the longest kernel events wait */
 #define QUEUED_MAX	(1 << 20)	/* events held, all queues */
+#define MAXALLOWED	1024
+#define NTIDS		64		/* threads found a file's, cached */
+/*
+ * A file's birth is on the wall clock, its events on the monotonic one:
+ * a wall clock stepped back since (NTP at boot) makes it look younger.
+ */
+#define BTIME_SLACK	(600 * 1000000000ULL)
 
 struct ufile {
 	struct ubuf_hdr	*h;
 	char		 name[64];
 	int		 pid, gen;
+	int		 pfd;			/* /proc/PID, -1: it was gone */
 	int		 q[UBUF_SLOTS];		/* its rings' queues; -1: none */
+	uint32_t	 nprobes;		/* its header's, when taken */
 	uint32_t	 unslotted;		/* its threads' losses, reported */
+	uint64_t	 tail[UBUF_SLOTS];	/* read to: ours */
+	uint64_t	 reported[UBUF_SLOTS];	/* lost, reported */
+	uint64_t	 lo;			/* no event before: its birth */
+	uint64_t	 seen;			/* read last, mono ns */
+	uint32_t	 tids[NTIDS];		/* its threads, cached */
 	uint16_t	 type[UBUF_PROBES];	/* its names, as ours */
 };
+
+/* The header before the slots, copied out of the mapping to be read. */
+struct uhead {
+	uint64_t	 magic;
+	uint32_t	 version, pid, nslots, nevents, nprobes, unslotted;
+	char		 name[UBUF_PROBES][UBUF_NAMELEN];
+};
+_Static_assert(sizeof(struct uhead) == offsetof(struct ubuf_hdr, slot),
+    "struct uhead is struct ubuf_hdr up to its slots");
 
 struct qev {
 	struct ubuf_event e;
@@ -62,6 +94,8 @@ struct qev {
 /* One ring's events: the drainer appends to in, the formatter reads rd. */
 struct queue {
 	int		 used, dead;
+	int		 bad;		/* its ring refused: its events go */
+	char		 file[64];	/* its ring's file, to name it */
 	struct qev	*in, *rd;
 	size_t		 nin, capin, nrd, caprd, rpos;
 };
@@ -82,7 +116,7 @@ static int		 nqueues;
 static size_t		 held;		/* events queued, not yet written */
 static uint64_t		 lost;
 static pthread_mutex_t	 qlock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic int	 stopping;
+static _Atomic int	 stopping, reading;
 static _Atomic uint64_t	 passed;	/* the last drain began then */
 static _Atomic int	 drainer_tid;
 static pthread_t	 drainer;
@@ -90,6 +124,15 @@ static int		 draining;
 static int		 best = -1;	/* the queue peeked at; -1: none */
 static int		 peeked;
 static char		 env_sets[8192];
+static const char	*allowed[MAXALLOWED];	/* the sets' event names */
+static int		 nallowed;
+static uint32_t		 ncpus;
+static uint64_t		 refused;	/* rings, since asked */
+/* The drainer's copy of a ring's new events, checked before queued. */
+static struct ubuf_event evbuf[UBUF_EVENTS];
+/* Where a fault in a ring's mapping goes: the drainer's, while it reads. */
+static __thread sigjmp_buf *bus_at;
+static struct sigaction	 bus_old;
 
 void
 patched_set(const char *name)
@@ -114,6 +157,20 @@ patched_dir(const char *d)
 		diex(EX_USAGE, "--patch-dir: path too long");
 	snprintf(dir, sizeof(dir), "%s", d);
 	dir_given = 1;
+}
+
+void
+patched_allow(const char *event)
+{
+	int i;
+
+	for (i = 0; i < nallowed; i++)
+		if (strcmp(allowed[i], event) == 0)
+			return;
+	if (nallowed == MAXALLOWED)
+		diex(EX_USAGE, "--probes: more than %d event names",
+		    MAXALLOWED);
+	allowed[nallowed++] = xstrdup(event);
 }
 
 int
@@ -163,9 +220,42 @@ cleanup(void)
 	made_dir = 0;
 }
 
-void
-patched_setup(int has_command)
+/*
+ * A fault in a ring's mapping: its program cut the file short under the
+ * drainer, which was copying from it; any other is what it was before
+ * us, the fault taken again on return.
+ */
+static void
+on_bus(int sig, siginfo_t *si, void *uc)
 {
+	(void)sig;
+	(void)si;
+	(void)uc;
+	if (bus_at != NULL)
+		siglongjmp(*bus_at, 1);
+	sigaction(SIGBUS, &bus_old, NULL);
+}
+
+/* fn(arg), which reads a ring's mapping: 0, or -1 if that faulted. */
+static int
+guarded(void (*fn)(void *), void *arg)
+{
+	sigjmp_buf env;
+
+	if (sigsetjmp(env, 0) != 0) {
+		bus_at = NULL;
+		return -1;
+	}
+	bus_at = &env;
+	fn(arg);
+	bus_at = NULL;
+	return 0;
+}
+
+void
+patched_setup(int has_command, int ncpu)
+{
+	struct sigaction sa;
 	char *p = env_sets;
 	int i;
 
@@ -189,6 +279,17 @@ patched_setup(int has_command)
 	for (i = 0; i < nsets; i++)
 		p += snprintf(p, env_sets + sizeof(env_sets) - p, "%s%s",
 		    i ? ":" : "", sets[i]);
+	/* Programs started by hand bring sets of their own choosing. */
+	if (dir_given)
+		nallowed = 0;
+	ncpus = ncpu;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_bus;
+	/* Left by siglongjmp, which restores no mask: never blocked. */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &bus_old) == -1)
+		die(EX_OSERR, "sigaction");
 	atexit(cleanup);
 	if ((errno = pthread_create(&drainer, NULL, drain_loop, NULL)) != 0)
 		die(EX_OSERR, "pthread_create");
@@ -201,6 +302,12 @@ int
 patched_tid(void)
 {
 	return atomic_load(&drainer_tid);
+}
+
+void
+patched_read(void)
+{
+	atomic_store(&reading, 1);
 }
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
@@ -330,63 +437,245 @@ known(const char *name)
 	return 0;
 }
 
-/* A file the program published: right size, ours to read, magic set. */
+/*
+ * A ring refused (ringread.h): said, counted, its events dropped, queued
+ * ones too, its file removed.  The reasons name no text of the ring's.
+ * why NULL: the formatter said it (patched_reject()).
+ */
+static void
+refuse(int i, const char *why)
+{
+	struct ufile *f = &files[i];
+	struct queue *q;
+	int s;
+
+	if (why != NULL)
+		warnx_("patched process %d's ring %s/%s refused: %s; its "
+		    "events are left out", f->pid, dir, f->name, why);
+	pthread_mutex_lock(&qlock);
+	for (s = 0; s < UBUF_SLOTS; s++) {
+		if (f->q[s] < 0)
+			continue;
+		q = &queues[f->q[s]];
+		held -= q->nin;
+		q->nin = 0;
+		q->dead = q->bad = 1;
+	}
+	if (why != NULL)
+		refused++;
+	pthread_mutex_unlock(&qlock);
+	munmap(f->h, sizeof(struct ubuf_hdr));
+	if (f->pfd != -1)
+		close(f->pfd);
+	unlinkat(dfd, f->name, 0);
+	files[i] = files[--nfiles];
+}
+
+#define CUT_SHORT	"its file cut short under the recorder (SIGBUS)"
+
+/* What the drainer reads of a mapping, each under guarded(). */
+struct uread {
+	struct ufile	*f;
+	int		 s;
+	struct uhead	*head;
+	uint64_t	 v[2];
+	int64_t		 n;
+	struct ring_bounds b;
+	const char	*why;
+};
+
+static void
+read_magic(void *arg)
+{
+	struct uread *r = arg;
+
+	r->v[0] = __atomic_load_n(&r->f->h->magic, __ATOMIC_ACQUIRE);
+}
+
+static void
+read_head(void *arg)
+{
+	struct uread *r = arg;
+	int s;
+
+	memcpy(r->head, r->f->h, sizeof(*r->head));
+	for (s = 0; s < UBUF_SLOTS; s++) {
+		r->f->tail[s] = r->f->h->slot[s].tail;
+		r->f->reported[s] = r->f->h->slot[s].reported;
+	}
+}
+
+static void
+read_counts(void *arg)
+{
+	struct uread *r = arg;
+	const struct ubuf_slot *sl = &r->f->h->slot[r->s];
+
+	r->v[0] = __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE);
+	r->v[1] = __atomic_load_n(&sl->lost, __ATOMIC_RELAXED);
+}
+
+static void
+read_unslotted(void *arg)
+{
+	struct uread *r = arg;
+
+	r->v[0] = __atomic_load_n(&r->f->h->unslotted, __ATOMIC_RELAXED);
+}
+
+static void
+read_events(void *arg)
+{
+	struct uread *r = arg;
+
+	r->n = ring_read(r->f->h->slot[r->s].ev, UBUF_EVENTS,
+	    r->f->tail[r->s], r->n, &r->b, evbuf, &r->why);
+}
+
+/* The ring's room is the program's again; the next recorder's marks. */
+static void
+write_marks(void *arg)
+{
+	struct uread *r = arg;
+	struct ubuf_slot *sl = &r->f->h->slot[r->s];
+
+	sl->reported = r->f->reported[r->s];
+	__atomic_store_n(&sl->tail, r->f->tail[r->s], __ATOMIC_RELEASE);
+}
+
+/*
+ * A thread of the file's process, as /proc has it now (cached); or one
+ * gone since, which the formatter holds to the kernel's account of it
+ * (patched_reject); 0 for a thread of another process.
+ */
+static int
+own_thread(void *arg, uint32_t tid)
+{
+	struct ufile *f = arg;
+	char p[32];
+
+	if (f->tids[tid % NTIDS] == tid)
+		return 1;
+	snprintf(p, sizeof(p), "task/%u", tid);
+	if (f->pfd != -1 && faccessat(f->pfd, p, F_OK, 0) == 0) {
+		f->tids[tid % NTIDS] = tid;
+		return 1;
+	}
+	snprintf(p, sizeof(p), "/proc/%u", tid);
+	return access(p, F_OK) == -1 && errno == ENOENT;
+}
+
+/* When the file was made, on the events' clock: none is older. */
+static uint64_t
+birth(int fd)
+{
+	struct timespec real, mono;
+	struct statx sx;
+	uint64_t b, shift;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_BTIME, &sx) == -1 ||
+	    !(sx.stx_mask & STATX_BTIME))
+		return 0;	/* a file system that keeps none */
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	b = sx.stx_btime.tv_sec * 1000000000ULL + sx.stx_btime.tv_nsec;
+	shift = (real.tv_sec - mono.tv_sec) * 1000000000ULL + real.tv_nsec -
+	    mono.tv_nsec;
+	return b > shift + BTIME_SLACK ? b - shift - BTIME_SLACK : 0;
+}
+
+/*
+ * A file the program published: right size, made by root or us (only
+ * they can write to the directory), magic set; its header copied and
+ * checked, its names made ours.
+ */
 static void
 take(const char *name, int pid, int gen)
 {
-	char n[UBUF_NAMELEN];
+	static struct uhead hc;
+	char names[UBUF_PROBES][UBUF_NAMELEN], p[32];
+	struct uread r = { .head = &hc };
+	const char *why;
 	struct ufile *f;
-	struct ubuf_hdr *h;
 	struct stat st;
 	unsigned i;
 	int fd, t;
 
 	if (nfiles == MAXFILES || strlen(name) >= sizeof(f->name))
 		return;
-	if ((fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) == -1)
+	if ((fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
 		return;
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_size != sizeof(*h)) {
+	    st.st_size != sizeof(struct ubuf_hdr) || st.st_nlink != 1 ||
+	    (st.st_uid != 0 && st.st_uid != geteuid())) {
 		close(fd);
 		return;		/* not yet sized, or not one of ours */
 	}
-	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	f = &files[nfiles];
+	memset(f, 0, sizeof(*f));
+	f->h = mmap(NULL, sizeof(struct ubuf_hdr), PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0);
+	f->lo = f->seen = birth(fd);
 	close(fd);
-	if (h == MAP_FAILED)
+	if (f->h == MAP_FAILED)
 		return;
-	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UBUF_MAGIC ||
-	    h->version != UBUF_VERSION || h->nslots != UBUF_SLOTS ||
-	    h->nevents != UBUF_EVENTS || h->nprobes > UBUF_PROBES) {
-		munmap(h, sizeof(*h));
+	r.f = f;
+	if (guarded(read_magic, &r) == -1 || r.v[0] != UBUF_MAGIC) {
+		munmap(f->h, sizeof(struct ubuf_hdr));
 		return;		/* not published yet: next scan */
 	}
-	f = &files[nfiles++];
-	memset(f, 0, sizeof(*f));
-	f->h = h;
 	f->pid = pid;
 	f->gen = gen;
 	memcpy(f->name, name, strlen(name) + 1);
 	for (i = 0; i < UBUF_SLOTS; i++)
 		f->q[i] = -1;
+	/* While it runs: a process that is gone has none of its threads. */
+	snprintf(p, sizeof(p), "/proc/%d", pid);
+	f->pfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	nfiles++;
+	if (guarded(read_head, &r) == -1) {
+		refuse(nfiles - 1, CUT_SHORT);
+		return;
+	}
+	if (hc.version != UBUF_VERSION || hc.nslots != UBUF_SLOTS ||
+	    hc.nevents != UBUF_EVENTS) {
+		refuse(nfiles - 1, "not a ring of this recorder's version");
+		return;
+	}
+	if (hc.pid != (uint32_t)pid) {
+		refuse(nfiles - 1, "its header names another process");
+		return;
+	}
+	if ((why = ring_names((const char (*)[UBUF_NAMELEN])hc.name,
+	    hc.nprobes, allowed, nallowed, names)) != NULL) {
+		refuse(nfiles - 1, why);
+		return;
+	}
+	f->nprobes = hc.nprobes;
+	f->unslotted = hc.unslotted;
 	pthread_mutex_lock(&qlock);
-	for (i = 0; i < h->nprobes; i++) {
-		memcpy(n, h->name[i], UBUF_NAMELEN - 1);
-		n[UBUF_NAMELEN - 1] = '\0';
-		t = type_id(n);
+	for (i = 0; i < hc.nprobes; i++) {
+		t = type_id(names[i]);
 		f->type[i] = t < 0 ? UINT16_MAX : t;
 	}
 	pthread_mutex_unlock(&qlock);
 }
 
+/* Every ring of file i read to its end: 1, 0, or -1 if it is refused. */
 static int
-drained(const struct ufile *f)
+drained(int i)
 {
-	int s;
+	struct uread r = { .f = &files[i] };
 
-	for (s = 0; s < UBUF_SLOTS; s++)
-		if (__atomic_load_n(&f->h->slot[s].head, __ATOMIC_ACQUIRE) !=
-		    f->h->slot[s].tail)
+	for (r.s = 0; r.s < UBUF_SLOTS; r.s++) {
+		if (guarded(read_counts, &r) == -1) {
+			refuse(i, CUT_SHORT);
+			return -1;
+		}
+		if (r.v[0] != files[i].tail[r.s])
 			return 0;
+	}
 	return 1;
 }
 
@@ -430,6 +719,8 @@ drop(int i)
 			queues[files[i].q[s]].dead = 1;
 	pthread_mutex_unlock(&qlock);
 	munmap(files[i].h, sizeof(struct ubuf_hdr));
+	if (files[i].pfd != -1)
+		close(files[i].pfd);
 	unlinkat(dfd, files[i].name, 0);
 	files[i] = files[--nfiles];
 }
@@ -439,53 +730,82 @@ rescan(void)
 {
 	struct dirent *d;
 	DIR *dp;
-	int pid, gen, n;
-	char tail[8];
+	int pid, gen;
+	char name[64];
 
 	if ((dp = fdopendir(dup(dfd))) == NULL)
 		return;
 	rewinddir(dp);
 	while ((d = readdir(dp)) != NULL) {
-		n = sscanf(d->d_name, "%d-%d.%5s", &pid, &gen, tail);
-		if (n != 3 || strcmp(tail, "ubuf") != 0 || pid <= 0 ||
-		    known(d->d_name))
+		/* PID-N.ubuf exactly: the name goes into our messages. */
+		if (sscanf(d->d_name, "%d-%d.ubuf", &pid, &gen) != 2 ||
+		    pid <= 0 || gen < 0 || (size_t)snprintf(name, sizeof(name),
+		    "%d-%d.ubuf", pid, gen) >= sizeof(name) ||
+		    strcmp(name, d->d_name) != 0 || known(d->d_name))
 			continue;
 		take(d->d_name, pid, gen);
 	}
 	closedir(dp);
 }
 
-/* One ring into its queue; the ring's room is the program's again. */
-static void
-drain_slot(struct ufile *f, int s)
+/*
+ * One ring into its queue, each event checked on a copy; the ring's room
+ * is the program's again.  0, or -1 if the ring is refused.
+ */
+static int
+drain_slot(int i, int s)
 {
-	struct ubuf_slot *sl = &f->h->slot[s];
-	uint64_t head = __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE);
-	uint64_t tail = sl->tail, l;
+	struct ufile *f = &files[i];
+	struct uread r = { .f = f, .s = s };
 	struct queue *q;
 	struct qev *x;
+	uint64_t now;
+	int64_t l, n, k;
 
-	l = __atomic_load_n(&sl->lost, __ATOMIC_RELAXED);
-	if (l > sl->reported) {
-		pthread_mutex_lock(&qlock);
-		lost += l - sl->reported;
-		pthread_mutex_unlock(&qlock);
-		sl->reported = l;
+	if (guarded(read_counts, &r) == -1) {
+		refuse(i, CUT_SHORT);
+		return -1;
 	}
-	if (head == tail)
-		return;
-	if (head - tail > UBUF_EVENTS)		/* not a ring we know */
-		tail = head - UBUF_EVENTS;
+	/* After head was read: every event it covers was stamped before. */
+	now = now_ns();
+	if ((l = ring_grown(r.v[1], f->reported[s], now - f->seen,
+	    &r.why)) == -1 || (n = ring_span(r.v[0], f->tail[s], UBUF_EVENTS,
+	    &r.why)) == -1) {
+		refuse(i, r.why);
+		return -1;
+	}
+	if (l > 0) {
+		pthread_mutex_lock(&qlock);
+		lost += l;
+		pthread_mutex_unlock(&qlock);
+		f->reported[s] = r.v[1];
+	}
+	if (n == 0) {
+		if (l > 0 && guarded(write_marks, &r) == -1) {
+			refuse(i, CUT_SHORT);
+			return -1;
+		}
+		return 0;
+	}
+	r.n = n;
+	r.b = (struct ring_bounds){ .nprobes = f->nprobes, .ncpu = ncpus,
+	    .lo = f->lo, .hi = now, .pid = f->pid, .tid_ok = own_thread,
+	    .arg = f };
+	if (guarded(read_events, &r) == -1 || r.n == -1) {
+		refuse(i, r.n == -1 ? r.why : CUT_SHORT);
+		return -1;
+	}
 	pthread_mutex_lock(&qlock);
-	if (f->q[s] < 0)
+	if (f->q[s] < 0) {
 		f->q[s] = queue_new();
+		memcpy(queues[f->q[s]].file, f->name, sizeof(f->name));
+	}
 	q = &queues[f->q[s]];
-	for (; tail != head; tail++) {
-		const struct ubuf_event *e = &sl->ev[tail & (UBUF_EVENTS - 1)];
+	for (k = 0; k < n; k++) {
+		const struct ubuf_event *e = &evbuf[k];
 
 		/* A formatter that stopped taking them: the new ones go. */
-		if (held >= 2 * QUEUED_MAX || e->probe >= f->h->nprobes ||
-		    f->type[e->probe] == UINT16_MAX) {
+		if (held >= 2 * QUEUED_MAX || f->type[e->probe] == UINT16_MAX) {
 			lost++;
 			continue;
 		}
@@ -495,43 +815,79 @@ drain_slot(struct ufile *f, int s)
 		}
 		x = &q->in[q->nin++];
 		x->e = *e;
-		if (x->e.nargs > UBUF_MAXARGS)
-			x->e.nargs = UBUF_MAXARGS;
 		x->pid = f->pid;
 		x->type = f->type[e->probe];
 		held++;
 	}
 	pthread_mutex_unlock(&qlock);
-	__atomic_store_n(&sl->tail, tail, __ATOMIC_RELEASE);
+	f->tail[s] = r.v[0];
+	if (guarded(write_marks, &r) == -1) {
+		refuse(i, CUT_SHORT);
+		return -1;
+	}
+	return 0;
+}
+
+/* File i's rings into their queues: 0, or -1 if it is refused. */
+static int
+drain_file(int i)
+{
+	struct ufile *f = &files[i];
+	struct uread r = { .f = f };
+	int64_t u;
+	int s, bad = 0;
+
+	/* The formatter found a thread of another process in one. */
+	pthread_mutex_lock(&qlock);
+	for (s = 0; s < UBUF_SLOTS; s++)
+		if (f->q[s] >= 0 && queues[f->q[s]].bad)
+			bad = 1;
+	pthread_mutex_unlock(&qlock);
+	if (bad) {
+		refuse(i, NULL);
+		return -1;
+	}
+	/* Events of threads beyond the file's slots. */
+	if (guarded(read_unslotted, &r) == -1) {
+		refuse(i, CUT_SHORT);
+		return -1;
+	}
+	if ((u = ring_grown(r.v[0], f->unslotted, now_ns() - f->seen,
+	    &r.why)) == -1) {
+		refuse(i, r.why);
+		return -1;
+	}
+	if (u > 0) {
+		pthread_mutex_lock(&qlock);
+		lost += u;
+		pthread_mutex_unlock(&qlock);
+		f->unslotted = r.v[0];
+	}
+	for (s = 0; s < UBUF_SLOTS; s++)
+		if (drain_slot(i, s) == -1)
+			return -1;
+	f->seen = now_ns();
+	return 0;
 }
 
 static void
 drain(void)
 {
 	uint64_t t = now_ns();
-	int i, s;
+	int i, d;
 
 	/*
 	 * Every pass: a process's file found late would bring events from
 	 * before the horizon.  One getdents of a small directory.
 	 */
 	rescan();
-	for (i = 0; i < nfiles; i++) {
-		uint32_t u = __atomic_load_n(&files[i].h->unslotted,
-		    __ATOMIC_RELAXED);
-
-		/* Events of threads beyond the file's slots. */
-		if (u > files[i].unslotted) {
-			pthread_mutex_lock(&qlock);
-			lost += u - files[i].unslotted;
-			pthread_mutex_unlock(&qlock);
-			files[i].unslotted = u;
-		}
-		for (s = 0; s < UBUF_SLOTS; s++)
-			drain_slot(&files[i], s);
-	}
 	for (i = 0; i < nfiles; i++)
-		if (drained(&files[i]) && ((kill(files[i].pid, 0) == -1 &&
+		if (drain_file(i) == -1)
+			i--;
+	for (i = 0; i < nfiles; i++)
+		if ((d = drained(i)) == -1)
+			i--;
+		else if (d && ((kill(files[i].pid, 0) == -1 &&
 		    errno == ESRCH) || newer(&files[i])))
 			drop(i--);
 	/* Every event stamped before t is queued now, but one a thread
@@ -543,9 +899,20 @@ static void *
 drain_loop(void *arg)
 {
 	struct timespec ts = { 0, DRAIN_NS }, idle = { 0, IDLE_NS };
+	sigset_t bus;
 
 	(void)arg;
+	/* A fault in a ring must reach on_bus(), never be blocked. */
+	sigemptyset(&bus);
+	sigaddset(&bus, SIGBUS);
+	pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
 	atomic_store(&drainer_tid, (int)syscall(SYS_gettid));
+	/*
+	 * Not before the kernel's events of the rings' threads are traced:
+	 * a thread gone from /proc is held to them (patched_reject()).
+	 */
+	while (!atomic_load(&reading) && !atomic_load(&stopping))
+		nanosleep(&ts, NULL);
 	while (!atomic_load(&stopping)) {
 		drain();
 		/* No patched process: a recorder always on wakes seldom. */
@@ -580,6 +947,11 @@ patched_refresh(void)
 		q = &queues[i];
 		if (!q->used)
 			continue;
+		if (q->bad) {
+			held -= q->nin + (q->nrd - q->rpos);
+			q->nin = 0;
+			q->rpos = q->nrd;
+		}
 		if (q->nin > 0) {
 			if (q->rpos > 0) {
 				memmove(q->rd, q->rd + q->rpos, (q->nrd -
@@ -679,6 +1051,44 @@ patched_consume(void)
 	pthread_mutex_unlock(&qlock);
 	peeked = 0;
 	best = -1;
+}
+
+/*
+ * The event peeked at names a thread that the kernel's events (the
+ * formatter's, up to its time) give to process tgid, not to the ring's:
+ * its ring is refused, now and by the drainer.
+ */
+void
+patched_reject(int tgid)
+{
+	struct queue *q;
+
+	if (best < 0)
+		return;
+	pthread_mutex_lock(&qlock);
+	q = &queues[best];
+	warnx_("patched process %d's ring %s/%s refused: an event of thread "
+	    "%u, which is process %d's; its events are left out",
+	    q->rd[q->rpos].pid, dir, q->file, q->rd[q->rpos].e.tid, tgid);
+	held -= q->nrd - q->rpos;
+	q->rpos = q->nrd;
+	q->bad = 1;
+	refused++;
+	pthread_mutex_unlock(&qlock);
+	peeked = 0;
+	best = -1;
+}
+
+uint64_t
+patched_refused(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&qlock);
+	n = refused;
+	refused = 0;
+	pthread_mutex_unlock(&qlock);
+	return n;
 }
 
 /* Losses since asked last: full rings, and events we could not hold. */

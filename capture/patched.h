@@ -14,13 +14,16 @@
 /* At option parsing. */
 void	 patched_set(const char *name);		/* --patch --probes NAME */
 void	 patched_dir(const char *dir);		/* --patch-dir DIR */
+void	 patched_allow(const char *event);	/* an EVENT of the sets */
 int	 patched_wanted(void);
 
 /* Before the command is started; in the command's child, before exec. */
-void	 patched_setup(int has_command);
+void	 patched_setup(int has_command, int ncpu);
 void	 patched_child_env(void);
 void	 patched_audit_env(const char *);
 int	 patched_tid(void);	/* our draining thread's, 0: none */
+/* Tracing is on and the threads known: the rings may be read. */
+void	 patched_read(void);
 const char *patched_desc(int i);		/* meta records; NULL: no more */
 
 /*
@@ -37,5 +40,11 @@ const struct ubuf_event *patched_peek(int *pid, const char **type);
 void	 patched_consume(void);
 /* Events lost since asked last: a ring that was full, a thread without one. */
 uint64_t patched_lost(void);
+/*
+ * The event peeked at is of a thread the kernel gives process tgid, not
+ * the ring's: the ring is refused.  Rings refused since asked last.
+ */
+void	 patched_reject(int tgid);
+uint64_t patched_refused(void);
 
 #endif

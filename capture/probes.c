@@ -86,6 +86,12 @@ add(struct spec *sp)
 	specs[nspecs++] = *sp;
 }
 
+const char *
+probes_event(int i)
+{
+	return i < nspecs ? specs[i].event : NULL;
+}
+
 void
 probes_forget(void)
 {

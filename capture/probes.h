@@ -24,6 +24,7 @@ void	 probes_add_file(const char *path);
 void	 probes_add_spec(const char *spec);	/* LIB:SYM[+OFF][%return][=EVENT] */
 int	 probes_wanted(void);
 void	 probes_forget(void);	/* --patch: the sets are the patcher's */
+const char *probes_event(int i);	/* spec i's EVENT; NULL past the last */
 
 /* Probes of captures that died (SIGKILL); after their instances went. */
 void	 probes_reap_stale(void);

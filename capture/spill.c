@@ -10,9 +10,8 @@
  * 11 to 1 at ~700 MiB/s (a syscall storm's 54 MiB/s of pages costs
  * 8% of a CPU), and the same disk then holds 11 times as long.
  *
- * A file is a run of blocks, each a header (the time of its first page,
- * which the kernel's page header begins with, so that a file's first 8
- * bytes are its first page's time) and the raw deflate of whole pages.
+ * A file is a run of blocks (spillblk.h): a header and the raw deflate of
+ * whole pages.
  *
  * The spiller wakes when a CPU's buffer passes the instance's
  * buffer_percent mark (poll on trace_pipe_raw) and runs at the priority
@@ -45,18 +44,13 @@
 #include "util.h"
 #include "file.h"
 #include "spill.h"
+#include "spillblk.h"
 
 #define PREFIX		"spill-cpu"
-#define BATCH		(1 << 20)	/* bytes a splice asks for */
+#define BATCH		SPILL_BATCH	/* bytes a splice asks for */
 #define FILES		8		/* per CPU within the budget */
 #define POLL_MS		200		/* to see spill_stop() */
 #define LEVEL		1		/* libdeflate's fastest */
-
-struct block {
-	uint64_t	 ts;		/* its first page's, as the page says */
-	uint32_t	 zlen;		/* deflated bytes that follow */
-	uint32_t	 len;		/* whole pages, at most BATCH */
-};
 
 struct cpu {
 	uint64_t	 first;		/* oldest file on disk */
@@ -65,6 +59,7 @@ struct cpu {
 	uint64_t	 wsize;
 	uint64_t	 held;		/* bytes on disk */
 	uint64_t	*made;		/* a file's creation, mono ns, by seq % nmade */
+	uint64_t	 refused;	/* a corrupt file said: seq + 1 */
 };
 
 static const char	*dirname_;
@@ -196,7 +191,7 @@ static int
 spill_cpu(int cpu)
 {
 	struct cpu *c = &cpus[cpu];
-	struct block *b = (struct block *)zbuf;
+	struct spill_block *b = (struct spill_block *)zbuf;
 	size_t len, z;
 	ssize_t n, m;
 	int rc = 0;
@@ -359,7 +354,7 @@ spill_start(const char *dir, uint64_t budget, int ncpu, size_t pg,
 	fcntl(pipefd[1], F_SETPIPE_SZ, BATCH);
 	if ((zc = libdeflate_alloc_compressor(LEVEL)) == NULL)
 		die(EX_OSERR, "libdeflate_alloc_compressor");
-	zsize = sizeof(struct block) +
+	zsize = sizeof(struct spill_block) +
 	    libdeflate_deflate_compress_bound(zc, BATCH);
 	raw = xmalloc(BATCH);
 	zbuf = xmalloc(zsize);
@@ -466,34 +461,42 @@ spill_stats(struct spill_stats *s)
  * read back whole (a batch: a few older pages come along).
  */
 
-/* The whole block at off of fd (size bytes long): 1, or 0 if none is. */
-static int
-block_at(int fd, uint64_t size, uint64_t off, struct block *b)
+/* A corrupt block refused: said once a file, its pages from there lost. */
+static void
+refused(int cpu, uint64_t seq, uint64_t off, const char *why)
 {
-	if (off + sizeof(*b) > size ||
-	    pread(fd, b, sizeof(*b), off) != (ssize_t)sizeof(*b))
-		return 0;
-	return b->len > 0 && b->len <= BATCH && b->len % pgsize == 0 &&
-	    b->zlen <= size - off - sizeof(*b);
+	if (cpus[cpu].refused == seq + 1)
+		return;
+	cpus[cpu].refused = seq + 1;
+	warnx_("spill %s: cpu%d file %llu: %s at %llu; the pages from there "
+	    "on are left out", dirname_, cpu, (unsigned long long)seq, why,
+	    (unsigned long long)off);
+}
+
+/* The whole block at off of cpu's file seq (fd, size bytes): 1, or 0. */
+static int
+block_at(int cpu, uint64_t seq, int fd, uint64_t size, uint64_t off,
+    struct spill_block *b)
+{
+	const char *why;
+	int r;
+
+	if ((r = spill_block_at(fd, size, off, pgsize, b, &why)) < 0)
+		refused(cpu, seq, off, why);
+	return r > 0;
 }
 
 /* Its pages into out (BATCH bytes): their length, or 0. */
 static size_t
-block_read(int fd, uint64_t off, const struct block *b, char *out)
+block_read(int cpu, uint64_t seq, int fd, uint64_t off,
+    const struct spill_block *b, char *out)
 {
-	static struct libdeflate_decompressor *zd;
-	static char *in;
-	size_t got;
+	const char *why;
+	size_t n;
 
-	if (zd == NULL && (zd = libdeflate_alloc_decompressor()) == NULL)
-		die(EX_OSERR, "libdeflate_alloc_decompressor");
-	if (in == NULL)
-		in = xmalloc(zsize);
-	if (pread(fd, in, b->zlen, off + sizeof(*b)) != (ssize_t)b->zlen ||
-	    libdeflate_deflate_decompress(zd, in, b->zlen, out, BATCH,
-	    &got) != LIBDEFLATE_SUCCESS || got != b->len)
-		return 0;
-	return got;
+	if ((n = spill_block_read(fd, off, b, out, &why)) == 0)
+		refused(cpu, seq, off, why);
+	return n;
 }
 
 /* A CPU's file and its size; -1 when it cannot be opened. */
@@ -536,7 +539,7 @@ spill_tail(int cpu, uint64_t t)
 {
 	struct cpu *c;
 	struct tail *tl;
-	struct block b;
+	struct spill_block b;
 	uint64_t s, size, off, at;
 	int fd;
 
@@ -555,7 +558,7 @@ spill_tail(int cpu, uint64_t t)
 	for (s = c->wseq; s-- > c->first; ) {
 		if ((fd = open_seq(cpu, s, &size)) == -1)
 			continue;
-		if (!block_at(fd, size, 0, &b) || b.ts > t) {
+		if (!block_at(cpu, s, fd, size, 0, &b) || b.ts > t) {
 			if (size > 0) {
 				tl->seq = s;
 				tl->off = 0;
@@ -564,8 +567,8 @@ spill_tail(int cpu, uint64_t t)
 			continue;
 		}
 		/* The last block that begins at or before t: it holds t. */
-		for (at = off = 0; block_at(fd, size, off, &b) && b.ts <= t;
-		    off += sizeof(b) + b.zlen)
+		for (at = off = 0; block_at(cpu, s, fd, size, off, &b) &&
+		    b.ts <= t; off += sizeof(b) + b.zlen)
 			at = off;
 		tl->seq = s;
 		tl->off = at;
@@ -582,7 +585,8 @@ spill_tail_read(int cpu, void *buf)
 {
 	struct cpu *c;
 	struct tail *tl;
-	struct block b;
+	struct spill_block b;
+	const char *page, *why;
 
 	if (cpus == NULL || tails == NULL)
 		return 0;
@@ -591,6 +595,7 @@ spill_tail_read(int cpu, void *buf)
 	if (tl->pages == NULL)
 		tl->pages = xmalloc(BATCH);
 
+again:
 	while (tl->pos >= tl->len) {
 		if (tl->rseq >= c->wseq)
 			return 0;
@@ -600,7 +605,7 @@ spill_tail_read(int cpu, void *buf)
 			tl->roff = 0;
 			continue;
 		}
-		if (!block_at(tl->fd, tl->size, tl->roff, &b)) {
+		if (!block_at(cpu, tl->rseq, tl->fd, tl->size, tl->roff, &b)) {
 			close(tl->fd);
 			tl->fd = -1;
 			tl->rseq++;
@@ -608,17 +613,18 @@ spill_tail_read(int cpu, void *buf)
 			continue;
 		}
 		/* A block that does not inflate is skipped, not the file. */
-		tl->len = block_read(tl->fd, tl->roff, &b, tl->pages);
+		tl->len = block_read(cpu, tl->rseq, tl->fd, tl->roff, &b,
+		    tl->pages);
 		tl->pos = 0;
 		tl->roff += sizeof(b) + b.zlen;
-		if (tl->len == 0)
-			warnx_("spill %s: cpu%d file %llu: a block at %llu "
-			    "does not inflate; its pages are lost", dirname_,
-			    cpu, (unsigned long long)tl->rseq,
-			    (unsigned long long)(tl->roff - sizeof(b) - b.zlen));
 	}
-	memcpy(buf, tl->pages + tl->pos, pgsize);
+	page = tl->pages + tl->pos;
 	tl->pos += pgsize;
+	if (!spill_page_check(page, pgsize, &why)) {
+		refused(cpu, tl->rseq, tl->roff, why);
+		goto again;
+	}
+	memcpy(buf, page, pgsize);
 	return pgsize;
 }
 
@@ -670,8 +676,9 @@ ssize_t
 spill_newest(int cpu, void *buf)
 {
 	struct cpu *c;
-	struct block b, last;
+	struct spill_block b, last;
 	uint64_t s, size, off, at;
+	const char *why;
 	char *pages;
 	size_t len;
 	int fd;
@@ -683,16 +690,19 @@ spill_newest(int cpu, void *buf)
 	for (s = c->wseq + (c->wfd != -1); s-- > c->first; ) {
 		if ((fd = open_seq(cpu, s, &size)) == -1)
 			continue;
-		for (at = off = 0, len = 0; block_at(fd, size, off, &b);
+		for (at = off = 0, len = 0; block_at(cpu, s, fd, size, off, &b);
 		    off += sizeof(b) + b.zlen) {
 			at = off;
 			last = b;
 			len = 1;
 		}
 		if (len)
-			len = block_read(fd, at, &last, pages);
+			len = block_read(cpu, s, fd, at, &last, pages);
 		close(fd);
-		if (len >= pgsize) {
+		if (len >= pgsize && !spill_page_check(pages + len - pgsize,
+		    pgsize, &why))
+			refused(cpu, s, at, why);
+		else if (len >= pgsize) {
 			memcpy(buf, pages + len - pgsize, pgsize);
 			free(pages);
 			return pgsize;
@@ -722,7 +732,7 @@ uint64_t
 spill_since(uint64_t bytes)
 {
 	struct span *v = NULL;
-	struct block b;
+	struct spill_block b;
 	uint64_t s, size, off, sum = 0, t = 0;
 	size_t n = 0, cap = 0, i;
 	int cpu, fd;
@@ -734,7 +744,7 @@ spill_since(uint64_t bytes)
 		    (cpus[cpu].wfd != -1); s++) {
 			if ((fd = open_seq(cpu, s, &size)) == -1)
 				continue;
-			for (off = 0; block_at(fd, size, off, &b);
+			for (off = 0; block_at(cpu, s, fd, size, off, &b);
 			    off += sizeof(b) + b.zlen) {
 				if (n == cap) {
 					cap = cap ? 2 * cap : 1024;

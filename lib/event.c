@@ -132,6 +132,24 @@ etype_of(const char *name)
 	return lookup(name);
 }
 
+int
+etype_user(const char *name)
+{
+	enum etype t;
+	size_t i;
+
+	if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9'))
+		return 0;
+	for (i = 0; name[i] != '\0'; i++)
+		if (i == ETYPE_USER_MAX || !((name[i] >= 'a' &&
+		    name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		    (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			return 0;
+	t = lookup(name);
+	return t == E_OTHER || (edefs[t].sys == NULL &&
+	    !(edefs[t].flags & EF_KDEBUG));
+}
+
 static void
 bad_event(const struct record *rec, const char *what)
 {

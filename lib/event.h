@@ -88,6 +88,15 @@ struct event {
 int		 event_parse(const struct record *, struct event *);
 const char	*etype_name(enum etype);
 enum etype	 etype_of(const char *name);	/* E_OTHER if unknown */
+/*
+ * 1 if name is a TYPE a user-space probe may give its events (a patched
+ * process's ring names them): a name as probe sets write one, letters,
+ * digits and '_', not beginning with a digit, at most ETYPE_USER_MAX,
+ * and none that a kernel tracepoint or another system's trace writes,
+ * which the stages would take for the kernel's word (exit, waking).
+ */
+#define ETYPE_USER_MAX	40
+int		 etype_user(const char *name);
 
 /*
  * The other thread an event names (TTID): the one a switch gives the CPU

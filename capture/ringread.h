@@ -1,0 +1,64 @@
+/*
+ * What a patched process's ring (patchers/ubuf.h) may say.  The traced
+ * program writes all of it, its header and its events, and may be
+ * hostile (a service that dropped its privileges, then was taken over):
+ * the recorder (capture/patched.c) copies what it reads out of the
+ * shared mapping first, then holds the copy to these checks, away from
+ * the mapping and /proc, so that any bytes can be fed to them (the fuzz
+ * target test/fuzz/ring).  A ring that fails one is refused whole.
+ */
+#ifndef CAPTURE_RINGREAD_H
+#define CAPTURE_RINGREAD_H
+
+#include <stdint.h>
+
+#include "../patchers/ubuf.h"
+
+#define RING_TID_MAX	(1 << 22)	/* PID_MAX_LIMIT: tids are below */
+
+struct ring_bounds {
+	uint32_t	 nprobes;	/* the names its header gave */
+	uint32_t	 ncpu;		/* the machine's CPUs */
+	uint64_t	 lo, hi;	/* when its events can be stamped */
+	int		 pid;		/* the process whose ring it is */
+	/* 0 if tid is a thread of another process than the ring's */
+	int		(*tid_ok)(void *arg, uint32_t tid);
+	void		*arg;
+};
+
+/*
+ * A header's n event names, into out as strings: NULL, or why one is
+ * refused.  Each must be a TYPE a user-space probe may write
+ * (etype_user()), and one of allowed[] when nallowed > 0 (the probe sets
+ * the recorder gave the program).
+ */
+const char *ring_names(const char (*name)[UBUF_NAMELEN], uint32_t n,
+	    const char *const *allowed, int nallowed,
+	    char (*out)[UBUF_NAMELEN]);
+
+/*
+ * How many events a slot's head says were written since tail (ours,
+ * never the ring's copy), in a ring of nevents (a power of two): or -1
+ * and why, for a head behind tail or beyond the ring.
+ */
+int64_t	 ring_span(uint64_t head, uint64_t tail, uint32_t nevents,
+	    const char **why);
+
+/*
+ * A count that only grows (events lost, threads without a slot): now n,
+ * prev when read last, elapsed ns ago; no more than one a nanosecond,
+ * as no probe is hit faster.  The growth, or -1 and why.
+ */
+int64_t	 ring_grown(uint64_t n, uint64_t prev, uint64_t elapsed,
+	    const char **why);
+
+/*
+ * n events of the ring ev[nevents] from tail, copied into out, then each
+ * checked (the writer may change them while they are read): n, or -1 and
+ * why at the first refused.
+ */
+int64_t	 ring_read(const struct ubuf_event *ev, uint32_t nevents,
+	    uint64_t tail, uint64_t n, const struct ring_bounds *b,
+	    struct ubuf_event *out, const char **why);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * The checks of a patched process's ring (capture/ringread.c), on what a
+ * hostile writer may put in one: a header's names, a slot's indices and
+ * counts, its events.  Input: a byte of names n (at most 8) and one of
+ * the probe sets' rule (odd: only "hit" and "runloop_begin"), n names of
+ * UBUF_NAMELEN bytes; then the ring: a byte for its size (2 << (b & 6)
+ * events), one for the CPUs, the head, the tail, the lost count before
+ * and after (8 bytes each, little-endian), the time window (16), then
+ * the events, 64 bytes each, as many as there are.
+ */
+#include "fuzz.h"
+#include "ringread.h"
+
+static int
+tid_ok(void *arg, uint32_t tid)
+{
+	(void)arg;
+	return tid % 7 != 3;	/* another process's: any rule will do */
+}
+
+static uint64_t
+u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const sets[] = { "hit", "runloop_begin" };
+	static char names[8][UBUF_NAMELEN], out[8][UBUF_NAMELEN];
+	static struct ubuf_event ev[128], got[128];
+	struct ring_bounds b = { .tid_ok = tid_ok, .pid = 1 };
+	const char *why;
+	uint32_t n, nev, i;
+	int64_t span, k;
+	size_t at = 2;
+
+	if (size < 2)
+		return 0;
+	n = data[0] % 9;
+	if (size < at + n * UBUF_NAMELEN + 2 + 6 * 8)
+		return 0;
+	memcpy(names, data + at, n * UBUF_NAMELEN);
+	at += n * UBUF_NAMELEN;
+	why = ring_names((const char (*)[UBUF_NAMELEN])names, n,
+	    (data[1] & 1) ? sets : NULL, (data[1] & 1) ? 2 : 0, out);
+	/* A name taken is a probe's word, and one of the sets' if asked. */
+	for (i = 0; why == NULL && i < n; i++)
+		if (!etype_user(out[i]) || ((data[1] & 1) &&
+		    strcmp(out[i], sets[0]) != 0 &&
+		    strcmp(out[i], sets[1]) != 0))
+			abort();
+	b.nprobes = why == NULL ? n : 0;
+	nev = 2u << (data[at] & 6);
+	b.ncpu = data[at + 1];
+	at += 2;
+	span = ring_span(u64(data + at), u64(data + at + 8), nev, &why);
+	if (span > (int64_t)nev || (span < 0 && why == NULL))
+		abort();
+	k = ring_grown(u64(data + at + 24), u64(data + at + 16), 1000000,
+	    &why);
+	if (k > 1000000 || (k < 0 && why == NULL))
+		abort();
+	b.lo = u64(data + at + 32);
+	b.hi = u64(data + at + 40);
+	at += 48;
+	memset(ev, 0, sizeof(ev));
+	memcpy(ev, data + at, size - at < nev * sizeof(*ev) ? size - at :
+	    nev * sizeof(*ev));
+	if (span < 0)
+		span = nev;
+	if ((k = ring_read(ev, nev, u64(data + 2 + n * UBUF_NAMELEN + 2 + 8),
+	    span, &b, got, &why)) < 0) {
+		if (why == NULL)
+			abort();
+		return 0;
+	}
+	/* What the recorder would queue: every field within its bounds. */
+	for (i = 0; i < k; i++)
+		if (got[i].probe >= b.nprobes || got[i].nargs > UBUF_MAXARGS ||
+		    got[i].cpu >= b.ncpu || got[i].ts < b.lo ||
+		    got[i].ts > b.hi || got[i].tid == 0 ||
+		    got[i].tid >= RING_TID_MAX || !tid_ok(NULL, got[i].tid))
+			abort();
+	return 0;
+}
