@@ -63,7 +63,7 @@ mapfifo_start() {
 	need_prog "$MAPFIFO"
 	pub_dir
 	ring="$T/ring"
-	run timeout 120 argus --ring "$ring" start -b 8M
+	run timeout 120 argus --ring "$ring" start -b 64M
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# A FIFO only root may open: following nobody's link to it blocks.
