@@ -117,17 +117,40 @@ is_root(const struct culprit *c)
 	return c->depth > 0 && (c->kind == RK_ROOT || c->kind == RK_CYCLE);
 }
 
-/* The chain is as sure as its least sure hop. */
-static enum evidence
-chain_evidence(const struct diagnosis *d, int r)
+/*
+ * The chain is as sure as its least sure hop: that hop, -1 if every one
+ * is the kernel's word.  A runtime's is below the kernel's, and the
+ * headline names the runtime where the chain goes through it.
+ */
+static int
+weakest_hop(const struct diagnosis *d, int r)
 {
-	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop));
+	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop)), w = -1;
 	enum evidence ev = EV_KERNEL;
 
 	while (n-- > 0)
-		if (d->c[hop[n]].depth > 0 && d->c[hop[n]].ev < ev)
+		if (d->c[hop[n]].depth > 0 && d->c[hop[n]].ev < ev) {
 			ev = d->c[hop[n]].ev;
-	return ev;
+			w = hop[n];
+		}
+	return w;
+}
+
+static enum evidence
+chain_evidence(const struct diagnosis *d, int r)
+{
+	int w = weakest_hop(d, r);
+
+	return w < 0 ? EV_KERNEL : d->c[w].ev;
+}
+
+static const char *
+chain_says(const struct diagnosis *d, int r, char *buf, size_t size)
+{
+	int w = weakest_hop(d, r);
+
+	return w < 0 ? evidence_name(EV_KERNEL) : culprit_evidence(&d->c[w],
+	    buf, size);
 }
 
 /*
@@ -138,7 +161,7 @@ static void
 headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 {
 	enum evidence ev = chain_evidence(d, first);
-	char buf[64], alt[64];
+	char buf[64], alt[64], says[RUNTIME_NAMELEN + 8];
 	int i;
 
 	for (i = first + 1; i < d->nc; i++)
@@ -147,7 +170,8 @@ headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 			break;
 	fprintf(fp, "Root cause: %s%s (%s%s%s): %s\n", ev == EV_GUESS ?
 	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
-	    evidence_name(ev), ev == EV_GUESS && i < d->nc ? "; else " : "",
+	    chain_says(d, first, says, sizeof(says)), ev == EV_GUESS &&
+	    i < d->nc ? "; else " : "",
 	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
 	    sizeof(alt)) : "", show(d->c[first].why));
 }
@@ -202,8 +226,8 @@ report_text(struct graph *g, const struct spin_rec *s,
 	fputc('\n', fp);
 	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
 		fprintf(fp, "Root cause: a circular wait (%s), each thread "
-		    "waiting for the next%s%s\n", evidence_name(chain_evidence(d,
-		    first)), d->ended[0] ? "; " : "", show(d->ended));
+		    "waiting for the next%s%s\n", chain_says(d, first, buf,
+		    sizeof(buf)), d->ended[0] ? "; " : "", show(d->ended));
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
 		headline(g, d, first, fp);

@@ -17,6 +17,7 @@
 #include "graph.h"
 #include "stage.h"
 #include "util.h"
+#include "waits.h"
 
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
 
@@ -174,15 +175,20 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 enum evidence {
 	EV_GUESS,	/* a baseline's path, a suspect: timing */
 	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
+	EV_RUNTIME,	/* a runtime names the holder (a provider) */
 	EV_KERNEL	/* the kernel names the holder */
 };
 const char	*evidence_name(enum evidence);
+struct culprit;
+/* "the kernel says", "the JVM says": a hop's evidence, in buf if need be. */
+const char	*culprit_evidence(const struct culprit *, char *buf, size_t);
 
 struct culprit {
 	uint64_t	 vertex;
 	int		 depth;
 	enum root_kind	 kind;
 	enum evidence	 ev;		/* that the culprit above waits on it */
+	char		 says[RUNTIME_NAMELEN];	/* EV_RUNTIME: the runtime */
 	int		 multi;		/* one of several it may wait on */
 	const struct sclass *class;
 	char		 why[200];
