@@ -384,8 +384,13 @@ build_inputs(struct wf_snap *s, struct wf_prov *pv)
 		lastpid[k] = 0;
 	for (i = 0; i < s->nw; i++) {
 		t = &s->thr[s->w[i].thr];
+		/*
+		 * The wait itself, not an epoll set's members: those are
+		 * shared (a postmaster's death pipe), the set is the
+		 * thread's own.
+		 */
 		if (!t->keep || s->w[i].o.key[0] == '\0' ||
-		    (k = match(s, pv, t->pid)) < 0)
+		    s->w[i].via[0] != '\0' || (k = match(s, pv, t->pid)) < 0)
 			continue;
 		p = &pv->p[k];
 		n = snprintf(line, sizeof(line), "%d\t%d\t%s\t%s\n", t->pid,

@@ -324,6 +324,29 @@ enum tstate {
 	TS_WAIT		/* blocked on someone: the chain goes on */
 };
 
+/*
+ * Whether a runtime says another thread holds what the vertex waits for:
+ * then it waits on that thread, whatever its call and timeout look like
+ * (InnoDB's row-lock wait is a timed condition wait).
+ */
+static int
+runtime_holds(const struct graph *g, const struct vertex *w)
+{
+	const struct link *l;
+	const struct vertex *f;
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if ((l->props & LR_HOLDS) && link_from(l) != 0 &&
+		    strcmp(str_of(link_rule(l)), RUNTIME_RULE) == 0 &&
+		    (f = vertex_get((struct graph *)g, link_from(l))) != NULL &&
+		    f->tid != w->tid)
+			return 1;
+	}
+	return 0;
+}
+
 static enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {
@@ -337,6 +360,8 @@ state_of(struct dctx *x, const struct vertex *w)
 	/* TASK_IDLE: a kernel thread with no work queued for it. */
 	if (w->wait == 'I')
 		return TS_DISPATCH;
+	if (runtime_holds(g, w))
+		return TS_WAIT;
 	if (w->last_sys != 0 && syscall_is_sleep(sys))
 		return TS_SLEEP;
 	/* Ready when a connection comes: it serves whoever will ask. */
