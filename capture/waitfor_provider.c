@@ -179,8 +179,9 @@ read_header(int dfd, struct provider *p)
 }
 
 static void
-scan_dir(struct wf_prov *pv, const char *dir)
+scan_dir(struct wf_prov *pv, const char *name)
 {
+	char dir[PATH_MAX];
 	struct provider *p;
 	struct dirent *de;
 	struct stat st;
@@ -188,7 +189,8 @@ scan_dir(struct wf_prov *pv, const char *dir)
 	DIR *d;
 	int i;
 
-	if ((d = opendir(dir)) == NULL)
+	/* Run from /, the provider is named by its whole path. */
+	if (realpath(name, dir) == NULL || (d = opendir(dir)) == NULL)
 		return;
 	if (fstat(dirfd(d), &st) == -1 || !trusted(&st)) {
 		note(pv, "provider", "%s: left out: others may write the "
@@ -739,7 +741,7 @@ static void
 judge(struct wf_snap *s, struct wf_prov *pv, struct provider *p,
     uint64_t limit, size_t cap)
 {
-	char *line, *next, *nl, first[160] = "";
+	char *line, *next, *nl, first[160] = "", copy[64] = "";
 	unsigned long lineno = 0, bad = 0, good = 0;
 	const char *why;
 	size_t before = s->nh;
@@ -761,8 +763,11 @@ judge(struct wf_snap *s, struct wf_prov *pv, struct provider *p,
 		if (strlen(line) != (size_t)((nl != NULL ? nl : p->out +
 		    p->outlen) - line))
 			why = "a NUL byte";
-		else
+		else {
+			/* take() splits it in place: the message shows it whole. */
+			snprintf(copy, sizeof(copy), "%s", line);
 			why = take(s, pv, p, line);
+		}
 		if (why == NULL) {
 			good++;
 			continue;
@@ -771,8 +776,8 @@ judge(struct wf_snap *s, struct wf_prov *pv, struct provider *p,
 			snprintf(first, sizeof(first), "line %lu: %s", lineno,
 			    why);
 		if (bad <= 3)
-			warnx_("provider %s: line %lu: %s: '%.60s'", p->name,
-			    lineno, why, show(line));
+			warnx_("provider %s: line %lu: %s: '%s'", p->name,
+			    lineno, why, show(copy));
 	}
 	if (p->killed)
 		note(pv, "provider", "%s: killed past its time limit of %.1f s; "
