@@ -2,6 +2,7 @@
  * What a diagnosis found, twice: as records for the stream (step, root,
  * summary) and as text for the person at the terminal.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hosts.h"
@@ -151,6 +152,44 @@ chain_says(const struct diagnosis *d, int r, char *buf, size_t size)
 
 	return w < 0 ? evidence_name(EV_KERNEL) : culprit_evidence(&d->c[w],
 	    buf, size);
+}
+
+/* How well founded a report's headline is: its root's chain; -1 none. */
+static int
+rank(const struct diagnosis *d)
+{
+	int i;
+
+	for (i = 0; i < d->nc; i++)
+		if (is_root(&d->c[i]))
+			return chain_evidence(d, i);
+	return -1;
+}
+
+int *
+report_order(const struct spin_rec *s, const struct diagnosis *d, int n)
+{
+	int *order = xcalloc(n > 0 ? n : 1, sizeof(*order));
+	uint8_t *done = xcalloc(n > 0 ? n : 1, 1);
+	int i, j, best, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		best = i;
+		for (j = i + 1; j < n; j++)
+			if (s[j].tid == s[i].tid && rank(&d[j]) > rank(&d[best]))
+				best = j;
+		order[k++] = best;
+		done[best] = 1;
+		for (j = i; j < n; j++)
+			if (s[j].tid == s[i].tid && !done[j]) {
+				order[k++] = j;
+				done[j] = 1;
+			}
+	}
+	free(done);
+	return order;
 }
 
 /*

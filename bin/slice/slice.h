@@ -220,6 +220,14 @@ uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,
 /* report.c */
 void		 report_records(struct graph *, const struct diagnosis *,
 		    struct writer *);
+/*
+ * The order the reports of n spins are shown in: as they came, but of
+ * several spins of one thread (a wait that retries on a timer, as a
+ * JVM's monitor entry does), the best-founded first, where it is better
+ * founded than the first: the headline is the first report's.  Free it.
+ */
+int		*report_order(const struct spin_rec *, const struct diagnosis *,
+		    int n);
 void		 report_text(struct graph *, const struct spin_rec *,
 		    const struct diagnosis *, int verbose, FILE *);
 
