@@ -84,6 +84,9 @@ relations(void)
 			if (wrel_ends(r, m))
 				n += snprintf(ends + n, sizeof(ends) - n, "%s%s",
 				    n ? "," : "", wmode_names[m]);
+		/* A runtime's holder ends whatever the waiter is in. */
+		if (m == WM_N && wrels[r].ends == ((1u << WM_N) - 2))
+			snprintf(ends, sizeof(ends), "any");
 		printf("%-12s %-24s %s\n", wrels[r].name, n ? ends : "-",
 		    wrels[r].help);
 	}
