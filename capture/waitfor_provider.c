@@ -15,6 +15,7 @@
  * the snapshot goes on and says in meta records what it did.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -44,6 +45,7 @@
 #define STDERR_KEEP	2048
 #define NOTE_SIZE	512
 #define DEFAULT_NS	1000000000ULL
+#define PROVIDER_NICE	(-10)
 #define HEADER_SUFFIX	".header"
 
 /* The header's keys, in a comment line of a script or in NAME.header. */
@@ -429,6 +431,12 @@ start(struct provider *p, uint64_t limit)
 	if (p->pid == 0) {
 		/* Its own group: the time limit kills all it started. */
 		setpgid(0, 0);
+		/*
+		 * Its limit is of wall time, on a machine that may be busy
+		 * with the very hang: ahead of the crowd, as the capture's
+		 * reader is (root only; anyone else stays as it was).
+		 */
+		setpriority(PRIO_PROCESS, 0, PROVIDER_NICE);
 		sigemptyset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);
 		for (fd = 1; fd < NSIG; fd++)
