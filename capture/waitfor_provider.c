@@ -40,6 +40,7 @@
 #include "waitfor_int.h"
 
 #define MAX_PROVIDERS	32
+_Static_assert(MAX_PROVIDERS <= 32, "a process's providers are bits of a word");
 #define MAX_NAMES	16
 #define HEADER_SIZE	4096
 #define STDERR_KEEP	2048
@@ -72,9 +73,10 @@ struct provider {
 	size_t		 nobjs;
 };
 
-/* Which provider speaks for a process: -1 none, -2 not looked at yet. */
+/* Which providers speak for a process, looked at once. */
 struct pmatch {
-	int		 pid, prov;
+	int		 pid;
+	uint32_t	 provs;
 	UT_hash_handle	 hh;
 };
 
@@ -195,8 +197,8 @@ scan_dir(struct wf_prov *pv, const char *name)
 	if (realpath(name, dir) == NULL || (d = opendir(dir)) == NULL)
 		return;
 	if (fstat(dirfd(d), &st) == -1 || !trusted(&st)) {
-		note(pv, "provider", "%s: left out: others may write the "
-		    "directory", dir);
+		note(pv, META_PROVIDER_ERROR, "%s: left out: others may "
+		    "write the directory", dir);
 		warnx_("providers: %s: left out: others may write it", dir);
 		closedir(d);
 		return;
@@ -223,15 +225,15 @@ scan_dir(struct wf_prov *pv, const char *name)
 		    de->d_name) >= sizeof(p->path))
 			continue;
 		if (!trusted(&st)) {
-			note(pv, "provider", "%s: left out: others may write "
-			    "it", p->path);
+			note(pv, META_PROVIDER_ERROR, "%s: left out: others "
+			    "may write it", p->path);
 			warnx_("provider %s: left out: others may write it",
 			    p->path);
 			continue;
 		}
 		if (read_header(dirfd(d), p) == -1) {
-			note(pv, "provider", "%s: left out: no %s and %s "
-			    "header", p->path, HDR_SAYS, HDR_MATCH);
+			note(pv, META_PROVIDER_ERROR, "%s: left out: no %s "
+			    "and %s header", p->path, HDR_SAYS, HDR_MATCH);
 			warnx_("provider %s: left out: no %s and %s header",
 			    p->path, HDR_SAYS, HDR_MATCH);
 			continue;
@@ -326,8 +328,12 @@ maps_match(int pid, const struct provider *p)
 	return found;
 }
 
-/* The provider that speaks for the process, -1 none. */
-static int
+/*
+ * The providers that speak for the process, a bit each (MAX_PROVIDERS
+ * fit): every one whose header matches it, a JVM's and a user's for the
+ * lock manager of the program it runs alike.
+ */
+static uint32_t
 match(struct wf_snap *s, struct wf_prov *pv, int pid)
 {
 	struct pmatch *m;
@@ -338,13 +344,12 @@ match(struct wf_snap *s, struct wf_prov *pv, int pid)
 
 	HASH_FIND_INT(pv->match, &pid, m);
 	if (m != NULL)
-		return m->prov;
+		return m->provs;
 	m = xcalloc(1, sizeof(*m));
 	m->pid = pid;
-	m->prov = -1;
 	HASH_ADD_INT(pv->match, pid, m);
 	if ((pr = wf_proc_get(s, pid)) == NULL || pr->kthread || pr->skip)
-		return -1;
+		return 0;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	if ((n = readlink(path, exe, sizeof(exe) - 1)) <= 0)
 		n = 0;
@@ -354,12 +359,10 @@ match(struct wf_snap *s, struct wf_prov *pv, int pid)
 		exe[n - 10] = '\0';
 	for (i = 0; i < pv->np; i++)
 		if ((exe[0] != '\0' && listed(&pv->p[i], MK_EXE, base(exe))) ||
-		    listed(&pv->p[i], MK_COMM, pr->comm))
-			return m->prov = i;
-	for (i = 0; i < pv->np; i++)
-		if (pv->p[i].nnames[MK_MAP] > 0 && maps_match(pid, &pv->p[i]))
-			return m->prov = i;
-	return -1;
+		    listed(&pv->p[i], MK_COMM, pr->comm) ||
+		    (pv->p[i].nnames[MK_MAP] > 0 && maps_match(pid, &pv->p[i])))
+			m->provs |= 1u << i;
+	return m->provs;
 }
 
 static void
@@ -383,6 +386,7 @@ build_inputs(struct wf_snap *s, struct wf_prov *pv)
 	char line[KEYLEN + 64];
 	size_t i, j, cap[MAX_PROVIDERS] = { 0 };
 	int k, n, lastpid[MAX_PROVIDERS];
+	uint32_t provs;
 
 	for (k = 0; k < pv->np; k++)
 		lastpid[k] = 0;
@@ -394,23 +398,28 @@ build_inputs(struct wf_snap *s, struct wf_prov *pv)
 		 * thread's own.
 		 */
 		if (!t->keep || s->w[i].o.key[0] == '\0' ||
-		    s->w[i].via[0] != '\0' || (k = match(s, pv, t->pid)) < 0)
+		    s->w[i].via[0] != '\0' || (provs = match(s, pv,
+		    t->pid)) == 0)
 			continue;
-		p = &pv->p[k];
 		n = snprintf(line, sizeof(line), "%d\t%d\t%s\t%s\n", t->pid,
 		    t->tid, wmode_names[s->w[i].mode], s->w[i].o.key);
-		append(&p->in, &p->inlen, &cap[k], line, n);
-		p->nwaits++;
-		if (t->pid != lastpid[k])
-			p->nprocs++;
-		lastpid[k] = t->pid;
-		for (j = 0; j < p->nobjs; j++)
-			if (strcmp(p->objs[j], s->w[i].o.key) == 0)
-				break;
-		if (j == p->nobjs) {
-			p->objs = xrealloc(p->objs, (p->nobjs + 1) *
-			    sizeof(char *));
-			p->objs[p->nobjs++] = xstrdup(s->w[i].o.key);
+		for (k = 0; k < pv->np; k++) {
+			if (!(provs & (1u << k)))
+				continue;
+			p = &pv->p[k];
+			append(&p->in, &p->inlen, &cap[k], line, n);
+			p->nwaits++;
+			if (t->pid != lastpid[k])
+				p->nprocs++;
+			lastpid[k] = t->pid;
+			for (j = 0; j < p->nobjs; j++)
+				if (strcmp(p->objs[j], s->w[i].o.key) == 0)
+					break;
+			if (j == p->nobjs) {
+				p->objs = xrealloc(p->objs, (p->nobjs + 1) *
+				    sizeof(char *));
+				p->objs[p->nobjs++] = xstrdup(s->w[i].o.key);
+			}
 		}
 	}
 }
@@ -712,7 +721,7 @@ take(struct wf_snap *s, struct wf_prov *pv, struct provider *p, char *line)
 	if (access(path, F_OK) == -1)
 		return "no such thread of the process";
 	/* A provider speaks for the processes it matches, and no others. */
-	if (match(s, pv, pid) != p - pv->p)
+	if (!(match(s, pv, pid) & (1u << (p - pv->p))))
 		return "a process it does not speak for";
 	for (i = 0; i < p->nobjs; i++)
 		if (strcmp(p->objs[i], f[HC_OBJECT]) == 0)
@@ -788,27 +797,29 @@ judge(struct wf_snap *s, struct wf_prov *pv, struct provider *p,
 			    lineno, why, show(copy));
 	}
 	if (p->killed)
-		note(pv, "provider", "%s: killed past its time limit of %.1f s; "
-		    "%lu records taken before", p->name, limit / 1e9, good);
+		note(pv, META_PROVIDER_ERROR, "%s: killed past its time "
+		    "limit of %.1f s; %lu records taken before", p->name,
+		    limit / 1e9, good);
 	else if (p->capped)
-		note(pv, "provider", "%s: stopped at %zu bytes of output, its "
-		    "cap; %lu records taken before", p->name, cap, good);
-	else if (!WIFEXITED(p->status) || WEXITSTATUS(p->status) != 0)
-		note(pv, "provider", "%s: %s %d in %.2f s; %lu records taken",
-		    p->name, WIFEXITED(p->status) ? "exited with status" :
-		    "killed by signal", WIFEXITED(p->status) ?
-		    WEXITSTATUS(p->status) : WTERMSIG(p->status), p->ns / 1e9,
+		note(pv, META_PROVIDER_ERROR, "%s: stopped at %zu bytes of "
+		    "output, its cap; %lu records taken before", p->name, cap,
 		    good);
+	else if (!WIFEXITED(p->status) || WEXITSTATUS(p->status) != 0)
+		note(pv, META_PROVIDER_ERROR, "%s: %s %d in %.2f s; %lu "
+		    "records taken", p->name, WIFEXITED(p->status) ?
+		    "exited with status" : "killed by signal",
+		    WIFEXITED(p->status) ? WEXITSTATUS(p->status) :
+		    WTERMSIG(p->status), p->ns / 1e9, good);
 	else
-		note(pv, "provider", "%s: %s named %zu holders for %d waits of "
-		    "%d processes in %.2f s", p->name, p->says, s->nh - before,
+		note(pv, META_PROVIDER, "%s: %s named %zu holders for %d "
+		    "waits of %d processes in %.2f s", p->name, p->says, s->nh - before,
 		    p->nwaits, p->nprocs, p->ns / 1e9);
 	if (p->killed || p->capped || p->status != 0)
 		warnx_("provider %s", strchr(pv->notes[pv->nnotes - 1], '\t') +
 		    1);
 	if (bad > 0) {
-		note(pv, "provider", "%s: %lu bad records dropped (%s)",
-		    p->name, bad, first);
+		note(pv, META_PROVIDER_ERROR, "%s: %lu bad records dropped "
+		    "(%s)", p->name, bad, first);
 		warnx_("provider %s: %lu bad records dropped", p->name, bad);
 	}
 	for (line = p->err; line != NULL && *line != '\0'; line = next) {
@@ -816,7 +827,7 @@ judge(struct wf_snap *s, struct wf_prov *pv, struct provider *p,
 		if (next != NULL)
 			*next++ = '\0';
 		if (*line != '\0')
-			note(pv, "provider_stderr", "%s: %s", p->name,
+			note(pv, META_PROVIDER_STDERR, "%s: %s", p->name,
 			    show(line));
 	}
 }

@@ -62,6 +62,13 @@ extern const struct wrel_def wrels[WR_N];
 #define RUNTIME_RULE	"runtime"
 #define RUNTIME_SEP	": "
 #define RUNTIME_NAMELEN	32		/* DETAIL, at most, with its NUL */
+/*
+ * The snapshot's meta records of its providers: what each did, what went
+ * wrong (a report shows these), and what it said on stderr, a line each.
+ */
+#define META_PROVIDER		"provider"
+#define META_PROVIDER_ERROR	"provider_error"
+#define META_PROVIDER_STDERR	"provider_stderr"
 
 /* 1 if a holder in relation rel can end a wait of mode mode. */
 int		 wrel_ends(int rel, int mode);

@@ -321,6 +321,9 @@ report_text(struct graph *g, const struct spin_rec *s,
 	}
 	if (d->note[0] && first >= 0)
 		fprintf(fp, "\nNote: %s\n", show(d->note));
+	for (i = 0; i < g->nprovider_errors; i++)
+		fprintf(fp, "%sRuntime provider %s\n", i == 0 ? "\n" : "",
+		    show(g->provider_errors[i]));
 	if (verbose)
 		print_paths(g, s, d, fp);
 	else if (steps > 0)

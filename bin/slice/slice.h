@@ -94,6 +94,8 @@ struct graph {
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 	int		 spun;		/* argus-spin ran (its summary) */
+	char		*provider_errors[8];	/* what a runtime did not say */
+	int		 nprovider_errors;
 };
 
 /*

@@ -139,7 +139,7 @@ EOF
 	# 1 s of limit; 10 s if it were waited for.
 	[ $((t1 - t0)) -lt 5000000000 ]
 	[[ $output == *"provider sleeper: killed past its time limit of 1.0 s"* ]]
-	grep -q '^meta,[0-9]*,,,provider,sleeper: killed past its time limit of 1.0 s; 0 records taken before$' s.csv
+	grep -q '^meta,[0-9]*,,,provider_error,sleeper: killed past its time limit of 1.0 s; 0 records taken before$' s.csv
 	! kill -0 "$(cat prov/child.pid)" 2>/dev/null
 	loses_nothing s.csv base.csv
 	# --provider-timeout sets the limit.
@@ -169,9 +169,9 @@ EOF
 	echo "$output; $(((t1 - t0) / 1000000)) ms"
 	[ "$status" -eq 0 ]
 	[ $((t1 - t0)) -lt 5000000000 ]
-	grep -q '^meta,[0-9]*,,,provider,"flood: stopped at 1048576 bytes of output, its cap; 0 records taken before"$' s.csv
+	grep -q '^meta,[0-9]*,,,provider_error,"flood: stopped at 1048576 bytes of output, its cap; 0 records taken before"$' s.csv
 	# Its records, such as they are, are checked like any.
-	grep -q '^meta,[0-9]*,,,provider,flood: [0-9]* bad records dropped (line 1: a process it does not speak for)$' s.csv
+	grep -q '^meta,[0-9]*,,,provider_error,flood: [0-9]* bad records dropped (line 1: a process it does not speak for)$' s.csv
 	! grep -q ',runtime,' s.csv
 	loses_nothing s.csv base.csv
 	[ "$(wc -c <s.csv)" -lt 100000 ]
@@ -205,12 +205,58 @@ EOF
 	[[ $output == *"provider liar: line 1: not a holder record: 'this is no record'"* ]]
 	[[ $output == *"provider liar: 9 bad records dropped"* ]]
 	[[ $output == *"provider liar: exited with status 3"* ]]
-	grep -q '^meta,[0-9]*,,,provider,liar: 9 bad records dropped (line 1: not a holder record)' s.csv
+	grep -q '^meta,[0-9]*,,,provider_error,liar: 9 bad records dropped (line 1: not a holder record)$' s.csv
+	grep -q '^meta,[0-9]*,,,provider_error,liar: exited with status 3 in [0-9.]* s; 1 records taken$' s.csv
 	grep -q '^meta,[0-9]*,,,provider_stderr,"liar: something went wrong, said on stderr"' s.csv
 	records holder '$RELATION == "runtime"' s.csv >h.txt
 	cat h.txt
 	[ "$(wc -l <h.txt)" -eq 1 ]
 	grep -q ',runtime,,"the good one, quoted",a lying runtime,provcat$' h.txt
+}
+
+@test "providers: argus debug with a provider that hangs, one that floods and one that lies answers, says what each did, loses nothing" {
+	need_tracing
+	command -v flock >/dev/null || skip "flock (util-linux) missing"
+	for p in sleeper flood liar; do
+		printf '#!/bin/sh\n# argus-says: a bad runtime\n# argus-match: comm flock\ncat >/dev/null\n' >prov/$p
+		chmod 755 prov/$p
+	done
+	echo 'sleep 10' >>prov/sleeper
+	echo "yes 'holder,,1,1,x,runtime,,x,,' | head -c 100000000" >>prov/flood
+	echo 'echo "this is no record"' >>prov/liar
+	ring="$BATS_TEST_TMPDIR/ring"
+	run argus --ring "$ring" start -b 32M
+	[ "$status" -eq 0 ]
+	echo "argus --ring '$ring' stop" >stop
+	for i in $(seq 150); do
+		argus --ring "$ring" status 2>/dev/null |
+		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
+		sleep 0.2
+	done
+	sleep 1
+	flock lock sleep 40 3>&- &
+	echo $! >holder.kill
+	sleep 0.5
+	flock lock true 3>&- &
+	waiter=$!
+	echo $waiter >waiter.kill
+	sleep 2.5
+	rc=0
+	ARGUS_PROVIDERS=$PWD/prov argus --ring "$ring" debug --pid "$waiter" --auto >out.txt 2>err.txt || rc=$?
+	cat out.txt err.txt
+	[ "$rc" -eq 0 ]
+	# The kernel's answer, whole: the flock that holds the lock.
+	grep -q "^Root cause: sleep [0-9]* (the kernel says)" out.txt
+	grep -q "^Wait chain: flock $waiter → flock $(cat holder.kill)" out.txt
+	# What each provider did, in the report and on stderr.
+	grep -q '^Runtime provider sleeper: killed past its time limit of 1.0 s' out.txt
+	grep -q '^Runtime provider flood: stopped at 1048576 bytes of output' out.txt
+	grep -q '^Runtime provider liar: 1 bad records dropped (line 1: not a holder record)' out.txt
+	grep -q 'argus-waitfor: provider sleeper: killed past its time limit of 1.0 s' err.txt
+	# The snapshot itself took the time limit, not the sleeper's 10 s.
+	ns=$(argus-cat "$ring"/argus-snap-*.csv.gz | sed -n 's/^meta,[0-9]*,,,snapshot_ns,//p' | tail -1)
+	echo "snapshot: $ns ns"
+	[ "$ns" -lt 4000000000 ]
 }
 
 # A capture cut while a real program's hang goes on, diagnosed as
