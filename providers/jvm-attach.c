@@ -7,9 +7,11 @@
  * The JVM listens on /tmp/.java_pidNSPID once its attach listener runs.
  * If it does not yet, a file .attach_pidNSPID in its working directory
  * and a SIGQUIT start it, and only then: a JVM that does not catch
- * SIGQUIT (-Xrs) would die of it, so that one is left alone.  Run as the
- * JVM's own user: the listener wants its peer to be.  Read-only: the
- * request is "1 threaddump -l", the answer its status line and the dump.
+ * SIGQUIT (-Xrs) would die of it, and one with its attach mechanism off
+ * would print a thread dump on its own stdout, so those are left alone.
+ * Run as the JVM's own user: the listener wants its peer to be.
+ * Read-only: the request is "1 threaddump -l", the answer its status
+ * line and the dump.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -62,6 +64,37 @@ catches_quit(int pid)
 	return (mask & (1ULL << (SIGQUIT - 1))) != 0;
 }
 
+/*
+ * Whether the JVM was started with its attach mechanism off: then a
+ * SIGQUIT is no attach request but a thread dump on its stdout, the
+ * program's own output.  Its command line, and the options the launcher
+ * reads from the environment.
+ */
+static int
+attach_disabled(int pid)
+{
+	static const char *const files[] = { "cmdline", "environ" };
+	static const char flag[] = "-XX:+DisableAttachMechanism";
+	char path[64], *buf;
+	size_t n, i, k;
+	FILE *fp;
+	int off = 0;
+
+	if ((buf = malloc(1 << 20)) == NULL)
+		return 1;
+	for (k = 0; k < 2 && !off; k++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[k]);
+		if ((fp = fopen(path, "re")) == NULL)
+			continue;
+		n = fread(buf, 1, (1 << 20) - 1, fp);
+		fclose(fp);
+		for (i = 0; i + sizeof(flag) - 1 <= n && !off; i++)
+			off = memcmp(buf + i, flag, sizeof(flag) - 1) == 0;
+	}
+	free(buf);
+	return off;
+}
+
 static int
 try_connect(const char *path)
 {
@@ -99,6 +132,11 @@ main(int argc, char *argv[])
 	}
 	snprintf(sock, sizeof(sock), "/proc/%d/root/tmp/.java_pid%d", pid, ns);
 	if ((fd = try_connect(sock)) == -1) {
+		if (attach_disabled(pid)) {
+			fprintf(stderr, "jvm-attach: %d runs with "
+			    "-XX:+DisableAttachMechanism: not attached\n", pid);
+			return 69;
+		}
 		if (!catches_quit(pid)) {
 			fprintf(stderr, "jvm-attach: %d does not catch SIGQUIT "
 			    "(-Xrs?): not attached\n", pid);
