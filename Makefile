@@ -311,7 +311,8 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/,$(notdir $(PROVIDERS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec/,$(notdir $(PROVIDER_HELPERS)))
 	-rmdir $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec \
-	    $(DESTDIR)$(PREFIX)/lib/argus/providers 2>/dev/null
+	    $(DESTDIR)$(PREFIX)/lib/argus/providers \
+	    $(DESTDIR)$(PREFIX)/lib/argus 2>/dev/null
 	-rmdir $(DESTDIR)$(PREFIX)/libexec/argus $(DESTDIR)$(PREFIX)/share/argus/probes \
 	    $(DESTDIR)$(PREFIX)/share/argus $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
 	    $(DESTDIR)$(PREFIX)/share/doc/argus 2>/dev/null
