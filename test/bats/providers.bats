@@ -234,16 +234,24 @@ EOF
 		sleep 0.2
 	done
 	sleep 1
-	flock lock sleep 40 3>&- &
-	echo $! >holder.kill
-	sleep 0.5
-	flock lock true 3>&- &
-	waiter=$!
-	echo $waiter >waiter.kill
-	sleep 2.5
-	rc=0
-	ARGUS_PROVIDERS=$PWD/prov argus --ring "$ring" debug --pid "$waiter" --auto >out.txt 2>err.txt || rc=$?
-	cat out.txt err.txt
+	# A ring that a neighbour's flood of events turned over while the
+	# hang began holds nothing of how it began (exit 66): once more.
+	for try in 1 2; do
+		flock lock$try sleep 40 3>&- &
+		echo $! >holder.kill
+		sleep 0.5
+		flock lock$try true 3>&- &
+		waiter=$!
+		echo $waiter >waiter.kill
+		sleep 2.5
+		rc=0
+		ARGUS_PROVIDERS=$PWD/prov argus --ring "$ring" debug --pid "$waiter" \
+		    --auto >out.txt 2>err.txt || rc=$?
+		cat out.txt err.txt
+		[ "$rc" -eq 66 ] && grep -q 'before the recording began' err.txt || break
+		kill "$waiter"
+		wait "$waiter" || true
+	done
 	[ "$rc" -eq 0 ]
 	# The kernel's answer, whole: the flock that holds the lock.
 	grep -q "^Root cause: sleep [0-9]* (the kernel says)" out.txt
