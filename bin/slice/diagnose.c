@@ -843,7 +843,6 @@ holders(struct dctx *x, uint64_t id, int depth)
 			    TS_WAIT) != (pass == 2))
 				continue;
 			any = 1;
-			sole = !l->weak || one_party(g, id, l);
 			if ((what = runtime_label(l, says, sizeof(says))) !=
 			    NULL) {
 				/* The runtime's word: its lock, not a futex. */
@@ -859,6 +858,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(link_rule(l)));
+			sole = !l->weak || one_party(g, id, l);
 			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
 			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
 			    other_party(x, id, u->tid));
