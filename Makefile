@@ -57,6 +57,15 @@ FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/
 
 all: $(PROGS) $(TEST_PROGS)
 
+# The jvm provider's attach client (providers/jvm): beside it, in a
+# directory of its own, where no provider is looked for.
+PROVIDERS	:= providers/jvm providers/innodb providers/postgresql
+PROVIDER_HELPERS := providers/libexec/jvm-attach
+all: $(PROVIDER_HELPERS)
+providers/libexec/%: providers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 # A user's heuristic as a C filter on the stage driver (lib/stage.h):
 # built to show and test it, not installed.
 EXAMPLE_PROGS	:= $(P)share/examples/drop-links
@@ -295,6 +304,10 @@ install: all
 	    $(DESTDIR)$(PREFIX)/lib/systemd/system
 	install -m 644 $(PROBE_SETS) $(DESTDIR)$(PREFIX)/share/argus/probes
 	install -m 644 $(EXAMPLES) $(DESTDIR)$(PREFIX)/share/doc/argus/examples
+	install -d $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec
+	install -m 755 $(PROVIDERS) $(DESTDIR)$(PREFIX)/lib/argus/providers
+	install -m 755 $(PROVIDER_HELPERS) \
+	    $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/examples/argus.cron \
 	    >$(DESTDIR)$(PREFIX)/share/doc/argus/examples/argus.cron
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus.service \
@@ -308,7 +321,12 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir $(MAN5))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/argus/probes/,$(notdir $(PROBE_SETS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/doc/argus/examples/,$(notdir $(EXAMPLES))) \
-	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service \
+	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/,$(notdir $(PROVIDERS))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec/,$(notdir $(PROVIDER_HELPERS)))
+	-rmdir $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec \
+	    $(DESTDIR)$(PREFIX)/lib/argus/providers \
+	    $(DESTDIR)$(PREFIX)/lib/argus 2>/dev/null
 	-rmdir $(DESTDIR)$(PREFIX)/libexec/argus $(DESTDIR)$(PREFIX)/share/argus/probes \
 	    $(DESTDIR)$(PREFIX)/share/argus $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
 	    $(DESTDIR)$(PREFIX)/share/doc/argus 2>/dev/null
@@ -348,6 +366,7 @@ clean:
 	    test/progs/libdlhit.so
 	rm -rf build
 	rm -f $(EXAMPLE_PROGS) share/examples/*.o share/examples/*.d
+	rm -rf providers/libexec
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
 .PHONY: install-patcher uninstall-patcher

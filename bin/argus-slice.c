@@ -76,7 +76,8 @@ main(int argc, char *argv[])
 	uint64_t from = 0, threshold = HANG_NS;
 	struct export *xdot = NULL, *xjson = NULL;
 	struct spin_rec one, *s;
-	struct diagnosis d;
+	struct diagnosis *all;
+	int *order;
 	struct vertex *v;
 	struct stage st = { 0 };
 	struct writer *out;
@@ -166,17 +167,21 @@ main(int argc, char *argv[])
 		xdot = export_open(dot, EXPORT_DOT);
 	if (json != NULL)
 		xjson = export_open(json, EXPORT_JSON);
+	all = xcalloc(n, sizeof(*all));
 	for (i = 0; i < n; i++) {
-		diagnose(&g, &s[i], threshold, !automatic, &d);
-		report_records(&g, &d, out);
-		found |= d.found;
-		if (!quiet)
-			report_text(&g, &s[i], &d, verbose, report);
+		diagnose(&g, &s[i], threshold, !automatic, &all[i]);
+		report_records(&g, &all[i], out);
+		found |= all[i].found;
 		if (xdot != NULL)
-			export_add(xdot, &g, &s[i], &d);
+			export_add(xdot, &g, &s[i], &all[i]);
 		if (xjson != NULL)
-			export_add(xjson, &g, &s[i], &d);
+			export_add(xjson, &g, &s[i], &all[i]);
 	}
+	order = report_order(s, all, n);
+	for (i = 0; i < n && !quiet; i++)
+		report_text(&g, &s[order[i]], &all[order[i]], verbose, report);
+	free(order);
+	free(all);
 	if (xdot != NULL)
 		export_close(xdot);
 	if (xjson != NULL)

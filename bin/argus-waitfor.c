@@ -28,6 +28,11 @@ static const char usage[] =
 "                      the blocked threads of whoever holds what they wait on\n"
 "  -t, --tid LIST      the same from these threads\n"
 "  -c, --comm NAME     the same from processes or threads named NAME\n"
+"      --providers DIR ask the runtime providers in DIR (repeatable), not\n"
+"                      those of $ARGUS_PROVIDERS or the default directories\n"
+"      --no-providers  ask no runtime\n"
+"      --provider-timeout DURATION\n"
+"                      kill a provider past DURATION (default 1s)\n"
 "  -q, --quiet         no figures on stderr\n"
 "      --relations     list the holder relations and what waits each ends\n"
 "  -o, --output FILE   write to FILE (mode 0600, gzip); default stdout\n"
@@ -36,11 +41,13 @@ static const char usage[] =
 "  -h, --help          this text\n"
 "  -V, --version       version\n"
 "\n"
-"Reads /proc, /proc/locks and sock_diag; as root it sees every process.\n"
+"Reads /proc, /proc/locks and sock_diag, and asks runtime providers (a JVM,\n"
+"InnoDB, PostgreSQL) who holds what their threads wait on; as root it sees\n"
+"every process.\n"
 "Exit: 0 ok, 64 usage, 69 unavailable (no /proc), 73 cannot create FILE.\n"
 "See argus-waitfor(1).\n";
 
-enum { O_RELATIONS = 256 };
+enum { O_RELATIONS = 256, O_PROVIDERS, O_NO_PROVIDERS, O_PROVIDER_TIMEOUT };
 
 static void
 add_ids(const char *arg, const char *opt, int **v, int *n)
@@ -77,6 +84,9 @@ relations(void)
 			if (wrel_ends(r, m))
 				n += snprintf(ends + n, sizeof(ends) - n, "%s%s",
 				    n ? "," : "", wmode_names[m]);
+		/* A runtime's holder ends whatever the waiter is in. */
+		if (m == WM_N && wrels[r].ends == ((1u << WM_N) - 2))
+			snprintf(ends, sizeof(ends), "any");
 		printf("%-12s %-24s %s\n", wrels[r].name, n ? ends : "-",
 		    wrels[r].help);
 	}
@@ -93,6 +103,10 @@ main(int argc, char *argv[])
 		{ "comm",	required_argument, NULL, 'c' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "relations",	no_argument,	   NULL, O_RELATIONS },
+		{ "providers",	required_argument, NULL, O_PROVIDERS },
+		{ "no-providers", no_argument,	   NULL, O_NO_PROVIDERS },
+		{ "provider-timeout", required_argument, NULL,
+		    O_PROVIDER_TIMEOUT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct wf_opts o = { 0 };
@@ -101,7 +115,7 @@ main(int argc, char *argv[])
 	struct wf_snap *snap;
 	struct writer *w;
 	struct utsname u;
-	char **comms = NULL, host[256];
+	char **comms = NULL, **dirs = NULL, host[256];
 	int ch, quiet = 0, self = getpid(), i;
 
 	while ((ch = getopt_long(argc, argv, COMMON_SHORT "p:t:c:q", longopts,
@@ -125,6 +139,22 @@ main(int argc, char *argv[])
 			break;
 		case O_RELATIONS:
 			relations();
+			break;
+		case O_PROVIDERS:
+			dirs = xrealloc(dirs, (o.nprovider_dirs + 1) *
+			    sizeof(*dirs));
+			dirs[o.nprovider_dirs++] = optarg;
+			o.provider_dirs = dirs;
+			break;
+		case O_NO_PROVIDERS:
+			o.no_providers = 1;
+			break;
+		case O_PROVIDER_TIMEOUT:
+			o.provider_ns = parse_duration_ns("--provider-timeout",
+			    optarg);
+			if (o.provider_ns == 0)
+				diex(EX_USAGE, "--provider-timeout: not a "
+				    "duration above 0: '%s'", optarg);
 			break;
 		default:
 			usage_error(usage);
@@ -175,5 +205,6 @@ main(int argc, char *argv[])
 		    "not ours to read", (unsigned long long)st.unreadable);
 	wf_free(snap);
 	free(comms);
+	free(dirs);
 	return exit_status(1);
 }

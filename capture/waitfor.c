@@ -116,6 +116,11 @@ wf_take(const struct wf_opts *o)
 	wf_scan_fds(s);
 	wf_find_holders(s);
 	closure(s);
+	if (wf_providers(s)) {
+		for (i = 0; i < s->nw; i++)
+			s->w[i].chained = 0;
+		closure(s);
+	}
 	end = now_ns();
 	s->st.ns = end - s->t0;
 	return s;
@@ -258,6 +263,7 @@ wf_write(struct writer *wr, const struct wf_snap *s)
 		free(d);
 	}
 	write_socks(wr, (struct wf_snap *)s);
+	wf_providers_write(wr, s);
 }
 
 void
@@ -310,6 +316,7 @@ wf_free(struct wf_snap *s)
 	}
 	for (i = 0; i < s->nw; i++)
 		free(s->w[i].o.path);
+	wf_providers_free(s);
 	sockdiag_free(s->diag);
 	free(s->thr);
 	free(s->w);

@@ -13,6 +13,7 @@
 #ifndef CAPTURE_WAITFOR_H
 #define CAPTURE_WAITFOR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct writer;
@@ -27,7 +28,19 @@ struct wf_opts {
 	int		 ncomms;
 	const int	*skip;		/* processes left out (the observer) */
 	int		 nskip;
+	/*
+	 * Runtime providers (waitfor_provider.c): their directories, NULL
+	 * for $ARGUS_PROVIDERS or the default; each one's time limit and
+	 * output cap, 0 for the default.
+	 */
+	char *const	*provider_dirs;
+	int		 nprovider_dirs;
+	int		 no_providers;
+	uint64_t	 provider_ns;
+	size_t		 provider_cap;
 };
+
+#define PROVIDER_CAP	(1u << 20)	/* a provider's output, at most */
 
 struct wf_stats {
 	uint64_t	 time;		/* CLOCK_MONOTONIC ns, when it began */

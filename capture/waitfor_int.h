@@ -108,6 +108,7 @@ struct wf_snap {
 	int		 diag_tried;
 	char		*locks;		/* /proc/locks */
 	struct wf_stats	 st;
+	struct wf_prov	*prov;		/* waitfor_provider.c's */
 };
 
 /* futex(2)'s commands: pass 2 decodes the wait, pass 4 finds the owner. */
@@ -151,5 +152,13 @@ void		 wf_scan_fds(struct wf_snap *s);
 
 /* waitfor_holders.c: pass 4. */
 void		 wf_find_holders(struct wf_snap *s);
+
+/*
+ * waitfor_provider.c: after the closure, the runtimes' word; 1 if it
+ * added holders (the closure is then taken again).
+ */
+int		 wf_providers(struct wf_snap *s);
+void		 wf_providers_write(struct writer *wr, const struct wf_snap *s);
+void		 wf_providers_free(struct wf_snap *s);
 
 #endif

@@ -9,6 +9,7 @@
 #include "ksym.h"
 #include "show.h"
 #include "util.h"
+#include "waits.h"
 
 /*
  * The link rules.  argus-link asks them in this order: a wake-up is
@@ -54,6 +55,8 @@ const struct lrule lrules[] = {
 	    "where a file lock was taken -> a request it made sleep or refused" },
 	{ "waitsfor", LR_HOLDS, "the relation and the object",
 	    "who holds what a thread still waits on (wait-for snapshot)" },
+	{ RUNTIME_RULE, LR_HOLDS, "the runtime: what it calls the object",
+	    "who holds what a thread waits on, by its runtime's word" },
 	{ "remote", LR_WAKES, "the sender's address pair",
 	    "a send on one host -> its receipt, and wake-up, on another" },
 };

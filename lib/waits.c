@@ -43,6 +43,12 @@ const struct wrel_def wrels[WR_N] = {
 	    "a child process the waiter waits for" },
 	[WR_OWNER] = { "owner", M(WM_FUTEX),
 	    "the thread that owns the lock of the futex word" },
+	/*
+	 * A runtime's lock sits on top of whatever the kernel sees the
+	 * waiter in (a futex, a latch's epoll, a semaphore): any wait.
+	 */
+	[WR_RUNTIME] = { "runtime", ~(M(WM_NONE)) & (M(WM_N) - 1),
+	    "holds what the waiter waits for, by its runtime's word" },
 };
 
 /* -1: unknown */

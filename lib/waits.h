@@ -40,7 +40,8 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
-    WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER, WR_N };
+    WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
+    WR_RUNTIME, WR_N };
 
 struct wrel_def {
 	const char	*name;
@@ -50,6 +51,24 @@ struct wrel_def {
 
 extern const char *const wmode_names[WM_N];
 extern const struct wrel_def wrels[WR_N];
+
+/*
+ * A runtime provider's word (argus-waitfor(1), PROVIDERS): a holder in
+ * relation runtime, its DETAIL the runtime that says so ("the JVM"), its
+ * THROUGH what the runtime calls the object ("monitor <0x...>").  A link
+ * of rule RUNTIME_RULE carries both in its LABEL as "DETAIL: THROUGH", cut
+ * to fit, and a report says "(DETAIL says)".
+ */
+#define RUNTIME_RULE	"runtime"
+#define RUNTIME_SEP	": "
+#define RUNTIME_NAMELEN	32		/* DETAIL, at most, with its NUL */
+/*
+ * The snapshot's meta records of its providers: what each did, what went
+ * wrong (a report shows these), and what it said on stderr, a line each.
+ */
+#define META_PROVIDER		"provider"
+#define META_PROVIDER_ERROR	"provider_error"
+#define META_PROVIDER_STDERR	"provider_stderr"
 
 /* 1 if a holder in relation rel can end a wait of mode mode. */
 int		 wrel_ends(int rel, int mode);

@@ -194,7 +194,8 @@ record(struct link_rule *self, const struct record *rec)
 	} else if (holder_parse(rec, &h)) {
 		if (snap_time != NO_TIME && h.time != snap_time)
 			join(self);
-		if (observer_comm(h.comm))
+		/* A runtime's word is the runtime rule's (runtime.c). */
+		if (observer_comm(h.comm) || h.rel == WR_RUNTIME)
 			return;
 		snap_time = h.time;
 		holders = xrealloc(holders, (nholders + 1) * sizeof(*holders));

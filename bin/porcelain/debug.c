@@ -547,7 +547,7 @@ debug(int argc, char *argv[])
 	char who[64], words[256];
 	struct debug_opts o;
 	struct pipeline *p;
-	uint64_t from, taken;
+	uint64_t from, taken, asked;
 	int nfiles, status, running, absent;
 	size_t nrel;
 	const char *c;
@@ -560,9 +560,16 @@ debug(int argc, char *argv[])
 	parse(&o, argc, argv);
 	if (ring_open(0) == -1)
 		diex(EX_NOINPUT, "%s: no recording ('argus start' first)", ring);
-	/* The recent past may still be in the kernel: out with it first. */
-	if ((pid = recorder()) != 0)
-		recorder_drain(pid);
+	/*
+	 * The recent past may still be in the kernel: out with it first.
+	 * The wait-for snapshot is taken meanwhile, not after: on a busy
+	 * machine the recorder takes seconds, which a hang may not last,
+	 * and the runtimes the snapshot asks take their own.
+	 */
+	asked = (pid = recorder()) != 0 ? recorder_drain_ask(pid) : 0;
+	taken = o.snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
+	if (asked != 0)
+		recorder_drain_wait(pid, asked);
 
 	/* The window: from `last' ago until now, the snapshot's moment. */
 	from = now_ns() > o.last ? now_ns() - o.last : 0;
@@ -585,7 +592,6 @@ debug(int argc, char *argv[])
 	if (!running)
 		warnx_("the recorder is not running: diagnosing what it "
 		    "recorded before it stopped");
-	taken = o.snap ? snapshot_take(now_snap, sizeof(now_snap)) : 0;
 	if (o.window)
 		return window(from, now_snap);
 	/* Other hosts' windows, cut about now as this one is. */

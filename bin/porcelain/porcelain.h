@@ -118,6 +118,12 @@ int		 ring_open(int create);
 pid_t		 recorder(void);		/* ours, if it still runs; else 0 */
 int		 recorder_drain(pid_t);		/* 0, or -1 said */
 /*
+ * The same in two steps, for what can be done while the recorder writes
+ * out: the ask (its time, 0 and said if it cannot be asked), the wait.
+ */
+uint64_t	 recorder_drain_ask(pid_t);
+int		 recorder_drain_wait(pid_t, uint64_t asked);
+/*
  * From when on the ring's files hold every event the recorder kept (the
  * older ones still in its spill), as its last answer said; 0: all.
  */

@@ -325,22 +325,40 @@ recorder_deepen(pid_t pid, uint64_t t, uint64_t *reach, uint64_t *oldest)
  * newest, which a hang still going on needs, are always still in a live
  * one's spool.  The recorder says when it is done (out_served()).
  */
-int
-recorder_drain(pid_t pid)
+uint64_t
+recorder_drain_ask(pid_t pid)
 {
-	struct timespec nap = { 0, 20000000 };
-	uint64_t t0 = now_ns(), t;
-	int tty = isatty(STDERR_FILENO), said = 0;
+	uint64_t t0 = now_ns();
 
 	if (!catches(pid, SIGUSR1)) {
 		warnx_("the recorder (pid %d) is older than this argus: "
 		    "reading what it wrote so far", (int)pid);
-		return -1;
+		return 0;
 	}
 	if (kill(pid, SIGUSR1) == -1) {
 		warnx_("the recorder (pid %d): %s", (int)pid, strerror(errno));
-		return -1;
+		return 0;
 	}
+	return t0;
+}
+
+int
+recorder_drain(pid_t pid)
+{
+	uint64_t t0 = recorder_drain_ask(pid);
+
+	return t0 == 0 ? -1 : recorder_drain_wait(pid, t0);
+}
+
+int
+recorder_drain_wait(pid_t pid, uint64_t t0)
+{
+	struct timespec nap = { 0, 20000000 };
+	uint64_t t;
+	int tty = isatty(STDERR_FILENO), said = 0;
+
+	if (t0 == 0)
+		return -1;
 	while (served() < t0) {
 		t = now_ns();
 		if (recorder() != pid) {

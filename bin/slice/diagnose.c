@@ -45,6 +45,7 @@ struct dctx {
 	int		 nkillers;
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
+	const char	*says;		/* blame_ev() of EV_RUNTIME: who */
 };
 
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
@@ -58,10 +59,37 @@ evidence_name(enum evidence ev)
 		return "the kernel says";
 	case EV_WAKEUP:
 		return "a wake-up";
+	case EV_RUNTIME:
+		return "its runtime says";
 	case EV_GUESS:
 		break;
 	}
 	return "a guess from timing";
+}
+
+const char *
+culprit_evidence(const struct culprit *c, char *buf, size_t size)
+{
+	if (c->ev != EV_RUNTIME || c->says[0] == '\0')
+		return evidence_name(c->ev);
+	snprintf(buf, size, "%s says", c->says);
+	return buf;
+}
+
+/*
+ * A runtime's link: its LABEL is "RUNTIME: WHAT" (lib/waits.h); the
+ * runtime's name into says, and WHAT returned.
+ */
+static const char *
+runtime_label(const struct link *l, char *says, size_t size)
+{
+	const char *label = str_of(l->label), *sep;
+
+	if (strcmp(str_of(link_rule(l)), RUNTIME_RULE) != 0 ||
+	    (sep = strstr(label, RUNTIME_SEP)) == NULL)
+		return NULL;
+	snprintf(says, size, "%.*s", (int)(sep - label), label);
+	return sep + strlen(RUNTIME_SEP);
 }
 
 static struct culprit *
@@ -296,6 +324,29 @@ enum tstate {
 	TS_WAIT		/* blocked on someone: the chain goes on */
 };
 
+/*
+ * Whether a runtime says another thread holds what the vertex waits for:
+ * then it waits on that thread, whatever its call and timeout look like
+ * (InnoDB's row-lock wait is a timed condition wait).
+ */
+static int
+runtime_holds(const struct graph *g, const struct vertex *w)
+{
+	const struct link *l;
+	const struct vertex *f;
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if ((l->props & LR_HOLDS) && link_from(l) != 0 &&
+		    strcmp(str_of(link_rule(l)), RUNTIME_RULE) == 0 &&
+		    (f = vertex_get((struct graph *)g, link_from(l))) != NULL &&
+		    f->tid != w->tid)
+			return 1;
+	}
+	return 0;
+}
+
 static enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {
@@ -309,6 +360,8 @@ state_of(struct dctx *x, const struct vertex *w)
 	/* TASK_IDLE: a kernel thread with no work queued for it. */
 	if (w->wait == 'I')
 		return TS_DISPATCH;
+	if (runtime_holds(g, w))
+		return TS_WAIT;
 	if (w->last_sys != 0 && syscall_is_sleep(sys))
 		return TS_SLEEP;
 	/* Ready when a connection comes: it serves whoever will ask. */
@@ -502,6 +555,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			return 1;
 		c = add(x->d, u, depth + 1, RK_CYCLE, class);
 		c->ev = ev;
+		if (ev == EV_RUNTIME && x->says != NULL)
+			snprintf(c->says, sizeof(c->says), "%s", x->says);
 		snprintf(c->why, sizeof(c->why), "waits for a thread "
 		    "already on the chain: a circular wait");
 		return 1;
@@ -510,6 +565,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		return 1;
 	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
 	c->ev = ev;
+	if (ev == EV_RUNTIME && x->says != NULL)
+		snprintf(c->says, sizeof(c->says), "%s", x->says);
 	c->multi = multi;
 	snprintf(c->why, sizeof(c->why), "%s", why);
 	ci = x->d->nc - 1;
@@ -743,7 +800,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *u;
 	struct link *l;
-	char why[200];
+	char why[200], says[RUNTIME_NAMELEN];
+	const char *what;
 	int32_t k;
 	uint64_t now;
 	int any = 0, found = 0, pass, sole;
@@ -785,6 +843,18 @@ holders(struct dctx *x, uint64_t id, int depth)
 			    TS_WAIT) != (pass == 2))
 				continue;
 			any = 1;
+			if ((what = runtime_label(l, says, sizeof(says))) !=
+			    NULL) {
+				/* The runtime's word: its lock, not a futex. */
+				snprintf(why, sizeof(why), "%s says it holds "
+				    "what %s %u waits on: %s", says,
+				    str_of(v->comm), v->tid, what);
+				x->says = says;
+				found |= blame_ev(x, now, why, depth,
+				    KERNEL_SAYS, EV_RUNTIME, 0);
+				x->says = NULL;
+				continue;
+			}
 			snprintf(why, sizeof(why), "the kernel says it holds "
 			    "what %s %u waits on: %s (%s)", str_of(v->comm),
 			    v->tid, str_of(l->label), str_of(link_rule(l)));

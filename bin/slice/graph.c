@@ -642,6 +642,24 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	return 1;
 }
 
+/*
+ * A runtime provider that failed the snapshot (argus-waitfor(1)): the
+ * report says so, as a hop its runtime did not name may be missing.
+ * Each once.
+ */
+static void
+read_provider_error(struct graph *g, const struct record *rec)
+{
+	const char *v = record_str(rec, COL_FIRST_OWN + 1);
+	int i;
+
+	for (i = 0; i < g->nprovider_errors; i++)
+		if (strcmp(g->provider_errors[i], v) == 0)
+			return;
+	if (g->nprovider_errors < (int)ARRAY_LEN(g->provider_errors))
+		g->provider_errors[g->nprovider_errors++] = xstrdup(v);
+}
+
 STAGE_CALLBACK int
 take_record(void *arg, const struct record *rec)
 {
@@ -668,6 +686,8 @@ take_record(void *arg, const struct record *rec)
 		read_wait(g, &wr);
 	else if (summary_of(rec, "argus-spin"))
 		g->spun = 1;
+	else if (meta_is(rec, META_PROVIDER_ERROR))
+		read_provider_error(g, rec);
 	return 1;
 }
 

@@ -2,6 +2,7 @@
  * What a diagnosis found, twice: as records for the stream (step, root,
  * summary) and as text for the person at the terminal.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hosts.h"
@@ -118,17 +119,78 @@ is_root(const struct culprit *c)
 	return c->depth > 0 && (c->kind == RK_ROOT || c->kind == RK_CYCLE);
 }
 
-/* The chain is as sure as its least sure hop. */
-static enum evidence
-chain_evidence(const struct diagnosis *d, int r)
+/*
+ * The chain is as sure as its least sure hop: that hop, -1 if every one
+ * is the kernel's word.  A runtime's is below the kernel's, and the
+ * headline names the runtime where the chain goes through it.
+ */
+static int
+weakest_hop(const struct diagnosis *d, int r)
 {
-	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop));
+	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop)), w = -1;
 	enum evidence ev = EV_KERNEL;
 
 	while (n-- > 0)
-		if (d->c[hop[n]].depth > 0 && d->c[hop[n]].ev < ev)
+		if (d->c[hop[n]].depth > 0 && d->c[hop[n]].ev < ev) {
 			ev = d->c[hop[n]].ev;
-	return ev;
+			w = hop[n];
+		}
+	return w;
+}
+
+static enum evidence
+chain_evidence(const struct diagnosis *d, int r)
+{
+	int w = weakest_hop(d, r);
+
+	return w < 0 ? EV_KERNEL : d->c[w].ev;
+}
+
+static const char *
+chain_says(const struct diagnosis *d, int r, char *buf, size_t size)
+{
+	int w = weakest_hop(d, r);
+
+	return w < 0 ? evidence_name(EV_KERNEL) : culprit_evidence(&d->c[w],
+	    buf, size);
+}
+
+/* How well founded a report's headline is: its root's chain; -1 none. */
+static int
+rank(const struct diagnosis *d)
+{
+	int i;
+
+	for (i = 0; i < d->nc; i++)
+		if (is_root(&d->c[i]))
+			return chain_evidence(d, i);
+	return -1;
+}
+
+int *
+report_order(const struct spin_rec *s, const struct diagnosis *d, int n)
+{
+	int *order = xcalloc(n > 0 ? n : 1, sizeof(*order));
+	uint8_t *done = xcalloc(n > 0 ? n : 1, 1);
+	int i, j, best, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		best = i;
+		for (j = i + 1; j < n; j++)
+			if (s[j].tid == s[i].tid && rank(&d[j]) > rank(&d[best]))
+				best = j;
+		order[k++] = best;
+		done[best] = 1;
+		for (j = i; j < n; j++)
+			if (s[j].tid == s[i].tid && !done[j]) {
+				order[k++] = j;
+				done[j] = 1;
+			}
+	}
+	free(done);
+	return order;
 }
 
 /*
@@ -139,7 +201,7 @@ static void
 headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 {
 	enum evidence ev = chain_evidence(d, first);
-	char buf[64], alt[64];
+	char buf[64], alt[64], says[RUNTIME_NAMELEN + 8];
 	int i;
 
 	for (i = first + 1; i < d->nc; i++)
@@ -148,7 +210,8 @@ headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 			break;
 	fprintf(fp, "Root cause: %s%s (%s%s%s): %s\n", ev == EV_GUESS ?
 	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
-	    evidence_name(ev), ev == EV_GUESS && i < d->nc ? "; else " : "",
+	    chain_says(d, first, says, sizeof(says)), ev == EV_GUESS &&
+	    i < d->nc ? "; else " : "",
 	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
 	    sizeof(alt)) : "", show(d->c[first].why));
 }
@@ -203,8 +266,8 @@ report_text(struct graph *g, const struct spin_rec *s,
 	fputc('\n', fp);
 	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
 		fprintf(fp, "Root cause: a circular wait (%s), each thread "
-		    "waiting for the next%s%s\n", evidence_name(chain_evidence(d,
-		    first)), d->ended[0] ? "; " : "", show(d->ended));
+		    "waiting for the next%s%s\n", chain_says(d, first, buf,
+		    sizeof(buf)), d->ended[0] ? "; " : "", show(d->ended));
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
 		headline(g, d, first, fp);
@@ -259,6 +322,9 @@ report_text(struct graph *g, const struct spin_rec *s,
 	}
 	if (d->note[0] && first >= 0)
 		fprintf(fp, "\nNote: %s\n", show(d->note));
+	for (i = 0; i < g->nprovider_errors; i++)
+		fprintf(fp, "%sRuntime provider %s\n", i == 0 ? "\n" : "",
+		    show(g->provider_errors[i]));
 	if (verbose)
 		print_paths(g, s, d, fp);
 	else if (steps > 0)

@@ -17,6 +17,7 @@
 #include "graph.h"
 #include "stage.h"
 #include "util.h"
+#include "waits.h"
 
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
 
@@ -93,6 +94,8 @@ struct graph {
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 	int		 spun;		/* argus-spin ran (its summary) */
+	char		*provider_errors[8];	/* what a runtime did not say */
+	int		 nprovider_errors;
 };
 
 /*
@@ -174,15 +177,20 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 enum evidence {
 	EV_GUESS,	/* a baseline's path, a suspect: timing */
 	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
+	EV_RUNTIME,	/* a runtime names the holder (a provider) */
 	EV_KERNEL	/* the kernel names the holder */
 };
 const char	*evidence_name(enum evidence);
+struct culprit;
+/* "the kernel says", "the JVM says": a hop's evidence, in buf if need be. */
+const char	*culprit_evidence(const struct culprit *, char *buf, size_t);
 
 struct culprit {
 	uint64_t	 vertex;
 	int		 depth;
 	enum root_kind	 kind;
 	enum evidence	 ev;		/* that the culprit above waits on it */
+	char		 says[RUNTIME_NAMELEN];	/* EV_RUNTIME: the runtime */
 	int		 multi;		/* one of several it may wait on */
 	const struct sclass *class;
 	char		 why[200];
@@ -214,6 +222,14 @@ uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,
 /* report.c */
 void		 report_records(struct graph *, const struct diagnosis *,
 		    struct writer *);
+/*
+ * The order the reports of n spins are shown in: as they came, but of
+ * several spins of one thread (a wait that retries on a timer, as a
+ * JVM's monitor entry does), the best-founded first, where it is better
+ * founded than the first: the headline is the first report's.  Free it.
+ */
+int		*report_order(const struct spin_rec *, const struct diagnosis *,
+		    int n);
 void		 report_text(struct graph *, const struct spin_rec *,
 		    const struct diagnosis *, int verbose, FILE *);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # make install and make uninstall into a DESTDIR: the programs, man pages,
-# scenarios, probe sets, examples and the systemd unit, and nothing left
-# behind; an installed argus-capture finds a probe set by its name.
+# scenarios, probe sets, examples, runtime providers and the systemd unit,
+# and nothing left behind; an installed argus-capture finds a probe set by
+# its name.
 
 load helpers
 
@@ -16,7 +17,9 @@ setup() {
 	    libexec/argus/circular-wait share/argus/probes/pthread.probes \
 	    share/argus/probes/glib.probes \
 	    share/doc/argus/examples/argus-slice_example.txt \
-	    share/doc/argus/examples/argus.cron lib/systemd/system/argus.service; do
+	    share/doc/argus/examples/argus.cron lib/systemd/system/argus.service \
+	    lib/argus/providers/jvm lib/argus/providers/innodb \
+	    lib/argus/providers/postgresql lib/argus/providers/libexec/jvm-attach; do
 		[ -s "$D/usr/$f" ] || { echo "missing: /usr/$f"; return 1; }
 	done
 	# The unit runs the installed programs.
@@ -32,6 +35,7 @@ setup() {
 	[ -z "$(find "$D" -type f)" ]
 	[ ! -e "$D/usr/share/argus" ]
 	[ ! -e "$D/usr/libexec/argus" ]
+	[ ! -e "$D/usr/lib/argus/providers" ]
 }
 
 @test "install: an installed capture finds a probe set by its name" {
