@@ -57,12 +57,12 @@ FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/
 
 all: $(PROGS) $(TEST_PROGS)
 
-# The jvm provider's attach client (providers/jvm): beside it, in a
+# The jvm provider's attach client (capture/providers/jvm): beside it, in a
 # directory of its own, where no provider is looked for.
-PROVIDERS	:= providers/jvm providers/innodb providers/postgresql
-PROVIDER_HELPERS := providers/libexec/jvm-attach
+PROVIDERS	:= capture/providers/jvm capture/providers/innodb capture/providers/postgresql
+PROVIDER_HELPERS := capture/providers/libexec/jvm-attach
 all: $(PROVIDER_HELPERS)
-providers/libexec/%: providers/%.c
+capture/providers/libexec/%: capture/providers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
@@ -366,7 +366,7 @@ clean:
 	    test/progs/libdlhit.so
 	rm -rf build
 	rm -f $(EXAMPLE_PROGS) share/examples/*.o share/examples/*.d
-	rm -rf providers/libexec
+	rm -rf capture/providers/libexec
 
 .PHONY: all check check-loaded bench install uninstall deps demo clean fuzz fuzz-targets
 .PHONY: install-patcher uninstall-patcher

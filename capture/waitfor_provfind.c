@@ -168,13 +168,13 @@ scan_dir(struct wf_prov *pv, const char *name)
 
 /*
  * ARGUS_PROVIDERS, a list of directories (empty: none), else the build
- * tree's providers/ or PREFIX/lib/argus/providers beside our bin/, then
+ * tree's capture/providers/ or PREFIX/lib/argus/providers beside our bin/, then
  * /etc/argus/providers.d.
  */
 void
 wfp_find(struct wf_prov *pv, const struct wf_opts *o)
 {
-	static const char *const rel[] = { "../providers",
+	static const char *const rel[] = { "../capture/providers",
 	    "../lib/argus/providers" };
 	const char *env = getenv("ARGUS_PROVIDERS");
 	char self[PATH_MAX], dir[PATH_MAX + 32], *list, *tok, *save, *slash;

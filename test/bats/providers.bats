@@ -2,7 +2,7 @@
 # Runtime providers in the wait-for snapshot (argus-waitfor(1), PROVIDERS;
 # issue 39): a provider of a user's, found, run and trusted by the
 # protocol; three bad ones (a hang, a flood, lies) bounded and said; and
-# the three of providers/ on a real HotSpot JVM, MariaDB and PostgreSQL,
+# the three of capture/providers/ on a real HotSpot JVM, MariaDB and PostgreSQL,
 # each a server of the test's own on a socket of its own, where the
 # headline names the holder with the runtime's word.
 
