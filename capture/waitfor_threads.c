@@ -108,16 +108,45 @@ wf_sched_calibrate(void)
 	sched_skew = t == NO_TIME ? 0 : (int64_t)(now_ns() - t);
 }
 
+/*
+ * When the thread was born, on CLOCK_MONOTONIC (stat's starttime: clock
+ * ticks since boot, CLOCK_BOOTTIME's): NO_TIME if unknown.
+ */
 static uint64_t
-last_ran(int pid, int tid)
+born(const struct wf_snap *s, int pid, int tid)
+{
+	char buf[1024], *close;
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t t;
+
+	if (hz <= 0 || wf_procf(buf, sizeof(buf), "/proc/%d/task/%d/stat",
+	    pid, tid) <= 0 || (close = strrchr(buf, ')')) == NULL ||
+	    sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+	    "%*u %*u %*d %*d %*d %*d %*d %*d %llu", &ticks) != 1)
+		return NO_TIME;
+	t = ticks * (1000000000ULL / hz);
+	return t > s->boot_off ? t - s->boot_off : 0;
+}
+
+/*
+ * When the thread last ran, brought to CLOCK_MONOTONIC: never before it
+ * was born, however far its CPU's task clock fell behind the snapshot's
+ * (seconds, on a VM whose CPUs are stolen unevenly).
+ */
+static uint64_t
+last_ran(const struct wf_snap *s, int pid, int tid)
 {
 	char path[64];
-	uint64_t t;
+	uint64_t t, b;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
 	if ((t = exec_start(path)) == NO_TIME)
 		return NO_TIME;
-	return t + sched_skew;
+	t += sched_skew;
+	if ((b = born(s, pid, tid)) != NO_TIME && t < b)
+		t = b;
+	return t;
 }
 
 /*
@@ -183,7 +212,7 @@ add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
 		t->wchan[0] = '\0';
 	if ((nl = strchr(t->wchan, '\n')) != NULL)
 		*nl = '\0';
-	t->since = last_ran(p->pid, tid);
+	t->since = last_ran(s, p->pid, tid);
 }
 
 static void
