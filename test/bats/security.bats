@@ -76,8 +76,8 @@ mapfifo_start() {
 	grep -q "$PUB/f/p (deleted)" "/proc/$fifo_pid/maps"
 	[ -p "$PUB/f/p (deleted)" ]
 	[ -L "$PUB/l/p (deleted)" ]
-	# Blocked a second and more: mark takes the stacks of such threads.
-	sleep 1.5
+	# Blocked past debug's 2 s (a hang) and mark's 1 s (its stacks).
+	sleep 2.5
 	for p in "$fifo_pid" "$link_pid"; do
 		run timeout 60 argus --ring "$ring" debug --pid "$p" --auto
 		echo "debug --pid $p: $status: $output"
