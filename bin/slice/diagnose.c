@@ -53,15 +53,7 @@ static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 const char *
 evidence_name(enum evidence ev)
 {
-	switch (ev) {
-	case EV_KERNEL:
-		return "the kernel says";
-	case EV_WAKEUP:
-		return "a wake-up";
-	case EV_GUESS:
-		break;
-	}
-	return "a guess from timing";
+	return evidence_phrase(ev);
 }
 
 static struct culprit *
@@ -85,11 +77,12 @@ add(struct diagnosis *d, uint64_t vertex, int depth, enum root_kind kind,
 
 /* A new path of the diagnosis, by index: the recursion moves the array. */
 static int
-new_path(struct diagnosis *d)
+new_path(struct diagnosis *d, int depth)
 {
 	d->paths = xrealloc(d->paths, (d->npaths + 1) * sizeof(*d->paths));
 	memset(&d->paths[d->npaths], 0, sizeof(d->paths[0]));
 	d->paths[d->npaths].id = d->npaths + 1;
+	d->paths[d->npaths].depth = depth;
 	return d->npaths++;
 }
 
@@ -1057,7 +1050,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	for (;;) {
 		if (waker == 0)
 			break;
-		pi = new_path(x->d);
+		pi = new_path(x->d, depth);
 		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
 		if (blame_path(x, pi, v->tid, base != 0 ? "on the baseline's "
 		    "wake-up path, and stuck through the hang" : "on the path "
@@ -1081,9 +1074,9 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 
 /* Working: the work itself is the cause; the slice shows its input. */
 static int
-long_work(struct dctx *x, uint64_t id)
+long_work(struct dctx *x, uint64_t id, int depth)
 {
-	int pi = new_path(x->d);
+	int pi = new_path(x->d, depth);
 
 	walk(x->g, id, 0, x->interactive, &x->d->paths[pi]);
 	return 0;
@@ -1140,7 +1133,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		    "with argus-watch on it.");
 		return 0;
 	}
-	pi = new_path(x->d);
+	pi = new_path(x->d, 0);
 	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
 	if (blame_path(x, pi, s->tid, "writes the flag the loop polls, and was "
 	    "stuck through the hang", 0, ended ? EV_WAKEUP : EV_GUESS))
@@ -1159,7 +1152,7 @@ diagnose_vertex(struct dctx *x, uint64_t id, const struct sclass *class,
 	case HK_WAIT:
 		return long_wait(x, id, depth);
 	case HK_WORK:
-		return long_work(x, id);
+		return long_work(x, id, depth);
 	case HK_POLL:
 		break;
 	}

@@ -158,6 +158,7 @@ struct path {
 	struct step	*s;
 	int		 n, cap;
 	int		 id;
+	int		 depth;		/* 0: walked from the hang itself */
 };
 void		 walk(struct graph *, uint64_t from, uint64_t stop_at,
 		    int interactive, struct path *);
@@ -167,15 +168,7 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 #define ENDED_CHOSEN	"chosen"
 
 /* diagnose.c */
-/*
- * How sure a hop of the chain is, weakest to strongest: the headline says
- * it, and a circular wait needs better than a guess on every hop.
- */
-enum evidence {
-	EV_GUESS,	/* a baseline's path, a suspect: timing */
-	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
-	EV_KERNEL	/* the kernel names the holder */
-};
+/* How sure a hop of the chain is (lib/graph.h), as the report says it. */
 const char	*evidence_name(enum evidence);
 
 struct culprit {
