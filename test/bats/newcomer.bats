@@ -1,0 +1,280 @@
+#!/usr/bin/env bats
+# What a newcomer meets first (issue 38): the right process by name, no
+# question nobody can answer or that has one answer, no false line beside
+# a right answer, and a JSON that says what the report says, as surely.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# Vertex 3 (gamma) has two strong causes, alpha's message and beta's:
+	# a question.  Vertex 5 (epsilon) has one cause, a weak link from
+	# alpha, another process: no question, the rule's to take or not.
+	stream >g.csv <<-'EOF'
+	vertex,100,10,10,1,0,100,50,2,start,wait,S,alpha
+	link,105,20,20,1,2,strong,wakeup,95,10,10,
+	vertex,110,20,20,2,105,110,4,2,wakeup,wait,S,beta
+	link,200,30,30,1,3,strong,message,90,10,10,
+	link,200,30,30,2,3,strong,message,108,20,20,
+	vertex,300,30,30,3,200,300,90,2,wakeup,open,,gamma
+	link,700,50,50,1,5,weak,wait,95,10,10,
+	vertex,700,50,50,5,600,700,90,2,wakeup,wait,S,epsilon
+	EOF
+}
+
+teardown() {
+	local f
+	if [ -f "$BATS_TEST_TMPDIR/ring/recorder.pid" ]; then
+		argus --ring "$BATS_TEST_TMPDIR/ring" stop >/dev/null 2>&1 || true
+	fi
+	for f in "$BATS_TEST_TMPDIR"/*.kill; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+	done
+	if [ -f "$BATS_TEST_TMPDIR/hosts.up" ]; then
+		ARGUS_RING="$BATS_TEST_TMPDIR/ring" argus stop >/dev/null 2>&1 || true
+		hosts_down
+	fi
+}
+
+# A recorder into ./ring, recording (as debug.bats's).
+recorder() {
+	local i
+	run argus --ring "$BATS_TEST_TMPDIR/ring" start -b 32M
+	[ "$status" -eq 0 ]
+	for i in $(seq 150); do
+		argus --ring "$BATS_TEST_TMPDIR/ring" status 2>/dev/null |
+		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
+		sleep 0.2
+	done
+	sleep 1
+}
+
+# The rest of the line, stdout into out.txt, stderr into err.txt, with no
+# controlling terminal (as from cron); its exit status in $rc.
+script_run() {
+	rc=0
+	setsid -w "$@" >out.txt 2>err.txt </dev/null || rc=$?
+	echo "exit $rc"; echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt
+}
+
+@test "newcomer: without a terminal the rule answers, and says so, where there was a refusal (exit 69)" {
+	need_prog setsid
+	script_run argus-slice -Z --from 3 g.csv
+	[ "$rc" -eq 0 ]
+	grep -q 'no terminal to ask on.*answering by rule, as --auto does' err.txt
+	# The rule's answer: the most recent cause, beta's message.
+	grep -q '^step,[0-9]*,30,30,1,1,3,2,message,strong,auto$' out.txt
+	# As --auto would have it, step for step.
+	argus-slice -Z -q --from 3 --auto g.csv | grep '^step,' >auto.steps
+	diff auto.steps <(grep '^step,' out.txt)
+}
+
+@test "newcomer: a question with one answer is never asked (no 'choose 1-1')" {
+	need_prog script
+	# Typed: nothing; a question would meet the end of input and stop.
+	: >typed
+	script -qec 'argus-slice -Z --from 5 g.csv >out.csv' /dev/null <typed >tty || true
+	tr -d '\r' <tty >tty.raw
+	cat tty.raw out.csv
+	! grep -q 'Which of these' tty.raw
+	! grep -q 'choose 1-1' tty.raw
+	grep -q 'Queries asked: 0\.' tty.raw
+	# The rule's word on a weak link into another process: not followed.
+	grep -q '^step,[0-9]*,50,50,1,1,5,0,,,untouched$' out.csv
+}
+
+@test "newcomer: the report's path length is the slice from the hang, not 'interactive' steps nobody was asked about" {
+	run argus-slice -Z --from 2 --auto g.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Queries asked: 0."* ]]
+	[[ "$output" != *" interactive"* ]]
+	n=$(grep -c '^step,[0-9]*,[0-9]*,[0-9]*,1,' <<<"$output")
+	[[ "$output" == *"Path length: $n from the hang, "*" by the rule alone."* ]]
+}
+
+# redis-server on loopback; $port, its pid in redis.kill.
+redis_up() {
+	port=$((20000 + RANDOM % 20000))
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
+	echo $! >redis.kill
+	for i in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+}
+
+@test "newcomer: argus debug --comm takes the thread of that name blocked longest now, says which, lists the others; from a script, no refusal; loopback is no other host" {
+	need_tracing
+	need_prog redis-server redis-cli flock setsid
+	ring="$BATS_TEST_TMPDIR/ring"
+	redis_up
+	recorder
+	# Earlier clients of the same name, exited: not the hang.
+	for i in 1 2 3; do redis-cli -p "$port" ping >/dev/null; done
+	redis-cli -p "$port" DEBUG SLEEP 40 >/dev/null &
+	sleeper=$!
+	echo $sleeper >sleeper.kill
+	sleep 0.5
+	redis-cli -p "$port" GET k >/dev/null &
+	get=$!
+	echo $get >get.kill
+	# A lock's holder (waiting for its child) and its waiter, both flock.
+	flock lock sleep 40 &
+	echo $! >holder.kill
+	sleep 0.5
+	flock lock true &
+	waiter=$!
+	echo $waiter >waiter.kill
+	sleep 3.5
+	# The GET's connection is on this host, in the listener's backlog:
+	# no "another host".
+	script_run argus --ring "$ring" debug --pid "$get" --auto
+	[ "$rc" -eq 0 ]
+	grep -q "^Wait chain: redis-cli $get → redis-server $(cat redis.kill)" out.txt
+	! grep -q 'another host' err.txt
+	! grep -q 'Path length: [0-9]* interactive' out.txt
+	# As the README's quick start has it, from a script: no --auto.
+	script_run argus --ring "$ring" debug --comm redis-cli
+	[ "$rc" -eq 0 ]
+	grep -q "^argus: --comm redis-cli: redis-cli $sleeper/$sleeper, blocked now [0-9.]* s in recvfrom" err.txt
+	grep -q "the others: redis-cli $get/$get [0-9.]* s in recvfrom" err.txt
+	grep -q "^Wait chain: redis-cli $sleeper → redis-server $(cat redis.kill)" out.txt
+	! grep -q '/dev/tty' err.txt
+	script_run argus --ring "$ring" debug --comm flock
+	[ "$rc" -eq 0 ]
+	grep -q "^argus: --comm flock: flock $waiter/$waiter, blocked now [0-9.]* s in flock" err.txt
+	grep -q "the others: flock $(cat holder.kill)/$(cat holder.kill) .*in wait4 .*(its own child)" err.txt
+	grep -q "^Wait chain: flock $waiter → flock $(cat holder.kill)" out.txt
+}
+
+@test "newcomer: argus debug's JSON says what its report says, as surely: confidence, chain, functions, wall-clock times" {
+	need_tracing
+	need_prog redis-server redis-cli python3
+	ring="$BATS_TEST_TMPDIR/ring"
+	redis_up
+	recorder
+	redis-cli -p "$port" DEBUG SLEEP 40 >/dev/null &
+	cli=$!
+	echo $cli >cli.kill
+	sleep 3
+	split_run() { rc=0; "$@" >out.txt 2>err.txt || rc=$?; cat out.txt err.txt; }
+	split_run argus --ring "$ring" debug --pid "$cli" --auto --json d.json
+	[ "$rc" -eq 0 ]
+	python3 - <<'PY'
+import json, re, time
+d = json.load(open("d.json"))
+text = open("out.txt").read()
+head = re.search(r"^Root cause: (.*)$", text, re.M).group(1)
+m = re.match(r"(probably )?(.*?) \(([^);]*)[;)]", head)
+assert m, head
+probably, who, conf = bool(m.group(1)), m.group(2), m.group(3)
+assert d["confidence"] == conf, (d["confidence"], conf)
+assert d["probably"] is probably, (d["probably"], probably)
+diag = d["diagnoses"][0]
+assert diag["confidence"] == conf and diag["probably"] is probably
+# The chain: the same threads, in the same order, as the text's.
+chain = re.search(r"^Wait chain: (.*)$", text, re.M).group(1).split(" → ")
+pids = [int(h.split()[1].split("/")[0]) for h in chain]
+assert [diag["victim"]["pid"]] + [t["pid"] for t in diag["chain"]] == pids, (pids, diag)
+assert who.split()[1] == str(diag["root_causes"][0]["pid"]), (who, diag["root_causes"])
+# Each hop says how sure it is; the victim has none.
+assert diag["victim"]["hop"] is None
+assert all(t["hop"] for t in diag["chain"]), diag["chain"]
+# Where the text's stacks name a thread's function, its entry does too.
+fns = {s["tid"]: s["function"] for s in d["stacks"]}
+for t in [diag["victim"]] + diag["chain"]:
+    if fns.get(t["tid"]):
+        assert t["function"], t
+        assert "in %s " % t["function"] in text, (t["function"], text)
+# Wall-clock times beside the monotonic ones, by the capture's anchor.
+now_wall, now_mono = time.time(), time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+for t in [diag["victim"]] + diag["chain"]:
+    for k in ("begin", "end"):
+        w = time.mktime(time.strptime(t[k][:19], "%Y-%m-%dT%H:%M:%S"))
+        w += float("0." + t[k][20:])
+        want = now_wall - (now_mono - t[k + "_ns"]) / 1e9
+        assert abs(w - want) < 2, (t, w, want)
+PY
+}
+
+# Two hosts as hosts.bats makes them (network namespaces, a host name
+# each), on addresses of their own; redis-server on B.
+NSA=argus-nca-$$ NSB=argus-ncb-$$ VA=argnca$$ VB=argncb$$
+
+on() {
+	local ns=$NSA name=hosta
+	[ "$1" = B ] && ns=$NSB name=hostb
+	shift
+	nsenter --net="/run/netns/$ns" unshare --uts sh -c \
+	    'hostname "$0"; exec "$@"' "$name" "$@"
+}
+
+on_bg() {
+	local ns=$NSA name=hosta
+	[ "$1" = B ] && ns=$NSB name=hostb
+	shift
+	(exec nsenter --net="/run/netns/$ns" unshare --uts sh -c \
+	    'hostname "$0"; exec "$@"' "$name" "$@") &
+}
+
+hosts_down() {
+	ip netns del "$NSA" 2>/dev/null || true
+	ip netns del "$NSB" 2>/dev/null || true
+}
+
+@test "newcomer: across hosts, a connection both recordings hold is a hop the connection says, not a guess; no 'no recording' beside it" {
+	need_tracing
+	need_prog ip nsenter unshare redis-server redis-cli
+	local t
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e $t/events/sock/sock_send_length ] && break
+		t=
+	done
+	[ -n "$t" ] || skip "no sock:sock_send_length tracepoint (Linux 6.3 or later)"
+	hosts_down
+	ip netns add "$NSA"
+	ip netns add "$NSB"
+	echo hosts >hosts.up
+	ip link add "$VA" type veth peer name "$VB"
+	ip link set "$VA" netns "$NSA"
+	ip link set "$VB" netns "$NSB"
+	ip -n "$NSA" addr add 10.232.0.1/24 dev "$VA"
+	ip -n "$NSB" addr add 10.232.0.2/24 dev "$VB"
+	ip -n "$NSA" link set "$VA" up
+	ip -n "$NSB" link set "$VB" up
+	ip -n "$NSA" link set lo up
+	ip -n "$NSB" link set lo up
+	on_bg B redis-server --port 6391 --bind 10.232.0.2 --protected-mode no --save '' --appendonly no \
+	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1
+	echo $! >redis.kill
+	for i in $(seq 100); do on A redis-cli -h 10.232.0.2 -p 6391 ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+	export ARGUS_RING=$BATS_TEST_TMPDIR/ring
+	# The GET on A, once told: a few answered at once, then the one
+	# that waits while another client's DEBUG SLEEP holds the server.
+	on_bg A sh -c 'while [ ! -e go ]; do sleep 0.05; done
+	    for i in 1 2 3; do redis-cli -h 10.232.0.2 -p 6391 GET k; done
+	    touch warm; while [ ! -e slept ]; do sleep 0.05; done; sleep 1.5
+	    exec redis-cli -h 10.232.0.2 -p 6391 GET k' >/dev/null
+	echo $! >get.kill
+	run on A argus start --live -p "$(cat get.kill)"
+	echo "$output"
+	rec=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
+	on_bg B argus-capture -p "$(cat redis.kill)" -d 8 -o B.gz 2>B.err
+	cb=$!
+	wait_capture "$cb" && wait_capture "$rec"
+	touch go
+	while [ ! -e warm ]; do sleep 0.05; done
+	on_bg B sh -c 'touch slept; exec redis-cli -h 10.232.0.2 -p 6391 DEBUG SLEEP 30' >/dev/null
+	echo $! >sleeper.kill
+	wait "$cb"
+	get=$(cat get.kill)
+	run on A argus debug --pid "$get" --auto --json d.json --with B.gz
+	echo "$output"
+	on A argus stop >/dev/null 2>&1 || true
+	kill "$get" "$(cat sleeper.kill)" "$(cat redis.kill)" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^Wait chain: redis-cli $get on host hosta → redis-server 100[0-9]* on host hostb\$"
+	echo "$output" | grep -q "^Root cause: redis-server 100[0-9]* on host hostb (the connection says)"
+	! echo "$output" | grep -q 'a guess from timing'
+	! echo "$output" | grep -q 'no recording'
+	python3 -c 'import json; d = json.load(open("d.json")); assert d["confidence"] == "the connection says" and d["probably"] is False, d'
+}
