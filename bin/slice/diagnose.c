@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostnames.h"
 #include "slice.h"
 
 #define MAX_DEPTH	8		/* culprits of culprits */
@@ -739,7 +740,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 	char why[200];
 	int32_t k;
 	uint64_t now;
-	int any = 0, found = 0, pass, sole;
+	int any = 0, found = 0, pass, sole, across;
 
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
@@ -778,12 +779,21 @@ holders(struct dctx *x, uint64_t id, int depth)
 			    TS_WAIT) != (pass == 2))
 				continue;
 			any = 1;
-			snprintf(why, sizeof(why), "the kernel says it holds "
-			    "what %s %u waits on: %s (%s)", str_of(v->comm),
-			    v->tid, str_of(l->label), str_of(link_rule(l)));
+			/*
+			 * Across hosts, the connection is in both hosts'
+			 * recordings, by its addresses and ports: as sure as a
+			 * socket's peer on one host, and said for what it is.
+			 */
+			across = HOST_OF(u->pid) != HOST_OF(v->pid);
+			snprintf(why, sizeof(why), "%s it holds what %s %u "
+			    "waits on: %s (%s)", across ? "the connection, in "
+			    "both hosts' recordings, says" : "the kernel says",
+			    str_of(v->comm), v->tid, str_of(l->label),
+			    str_of(link_rule(l)));
 			sole = !l->weak || one_party(g, id, l);
 			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
-			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
+			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
+			    EV_CONNECTION : EV_KERNEL, !sole ||
 			    other_party(x, id, u->tid));
 		}
 	return any ? found : -1;
