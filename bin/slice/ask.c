@@ -219,10 +219,10 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 	int i;
 
 	/*
-	 * One candidate is no choice: the rule takes it or stops there, as
-	 * it would for a person who can only say yes or stop.
+	 * One candidate is no choice to put to a person: the rule takes it
+	 * or stops there.  A file of answers still answers it, as written.
 	 */
-	if (n == 1)
+	if (mode == ASK_TTY && n == 1)
 		return by_rule(g, at, cand, n, how);
 	queries++;
 	if (mode == ASK_TTY && !open_tty())
