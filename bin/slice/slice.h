@@ -29,10 +29,12 @@ struct vertex {
 	uint32_t	 comm, began_by, ended_by;	/* interned */
 	uint32_t	 nevents;
 	int32_t		 in;		/* first incoming link, -1 if none */
-	uint16_t	 sys[VSYSCALLS];	/* interned names, 0: none */
+	uint16_t	 sys[VSYSCALLS];	/* interned names, 0: none; the
+					   first calls, the last one last */
 	uint16_t	 last_sys;	/* its last system call, where it waits */
 	uint8_t		 lock:1;	/* that call waits for a mutex */
 	uint8_t		 seen:1;	/* its vertex record was read */
+	uint8_t		 more_sys:1;	/* calls between sys[] and its last */
 	char		 wait;		/* blocked state letter, 0 if none */
 	uint32_t	 where;		/* interned: its program's innermost
 					   function on its last user stack */

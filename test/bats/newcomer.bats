@@ -278,3 +278,34 @@ hosts_down() {
 	! echo "$output" | grep -q 'no recording'
 	python3 -c 'import json; d = json.load(open("d.json")); assert d["confidence"] == "the connection says" and d["probably"] is False, d'
 }
+
+@test "newcomer: a perf.data import of every system call: the Hang line names the flock it blocks in, not only the first calls (geteuid)" {
+	need_perf
+	need_prog flock
+	: >lockfile
+	ino=$(stat -c %i lockfile)
+	# Every system call of the command and its children, as a user
+	# records them: flock(1) makes a dozen before the one it blocks in.
+	run timeout 90 perf record -q -k mono -o p.data \
+	    -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new \
+	    -e sched:sched_process_exec -e sched:sched_process_exit \
+	    -e task:task_newtask -e task:task_rename \
+	    -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
+	    -- sh -c "
+	    flock '$PWD/lockfile' sleep 3 & i=0
+	    until grep -q ' FLOCK .*:$ino ' /proc/locks; do
+		i=\$((i + 1)); [ \$i -lt 300 ] || break; sleep 0.1
+	    done
+	    flock '$PWD/lockfile' true; wait"
+	[ "$status" -eq 0 ] || skip "perf record cannot trace here: $output"
+	argus-import -o p.gz p.data
+	rm -f p.data
+	# The waiter: the flock process whose last call before its long wait
+	# is flock(2) (number 73 on x86-64, by name after the import).
+	v=$(argus-cat -Z -k event p.gz | awk -F, '$7 == "sys_enter" && $10 == "flock" { t = $4 } END { print t }')
+	[ -n "$v" ]
+	out=$(argus-segment -q p.gz | argus-link -q | argus-spin -q --tid "$v" -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null) || true
+	echo "$out"
+	grep -Eq "^Hang: flock $v/$v .*, calls ([a-z0-9_]+,)*(\.\.\.,)?flock(,|, |$)" <<<"$out"
+}
