@@ -44,25 +44,54 @@ tracked_add(uint32_t tid, uint32_t pid)
 }
 
 /*
+ * How long the thread has been blocked when the input ends, in its last
+ * vertex: 0 if it is not (it runs, it has exited: a zombie's last vertex
+ * is open too).  One waiting for its own child (a shell, a lock's holder
+ * that runs a command) counts as blocked for a moment only: its child is
+ * where it hangs.
+ */
+static uint64_t
+blocked_at_end(const struct tracked *t)
+{
+	const struct vsum *v;
+
+	if (t->vv.n == 0)
+		return 0;
+	v = VSUM(t, t->vv.n - 1);
+	if (!v->recorded || strcmp(v->ended_by, VE_OPEN) != 0 ||
+	    (v->wait[0] != 'S' && v->wait[0] != 'D') || v->end <= v->begin)
+		return 0;
+	if (strcmp(v->last_sys, "wait4") == 0 ||
+	    strcmp(v->last_sys, "waitid") == 0)
+		return 1;
+	return v->end - v->begin;
+}
+
+/*
  * Only threads target_wants() accepted are tracked: with --tid or --pid
- * there is one; by name, the main thread of a process wins, then the
- * thread seen first.
+ * there is one; by name, the one blocked longest when the input ends (a
+ * client that hangs now, not an earlier one of the same name that has
+ * exited), else the main thread of a process, then the thread seen
+ * first.
  */
 struct tracked *
 target_pick(const struct target *tg)
 {
 	struct tracked *t, *best = NULL;
 	int main_t, main_b;
+	uint64_t bt, bb = 0;
 
-	(void)tg;
 	for (t = tracked; t != NULL; t = t->hh.next) {
 		if (t->vv.n == 0)
 			continue;
+		bt = tg->comm != NULL ? blocked_at_end(t) : 0;
 		main_t = t->tid == t->pid;
 		main_b = best != NULL && best->tid == best->pid;
-		if (best == NULL || main_t > main_b ||
-		    (main_t == main_b && t->order < best->order))
+		if (best == NULL || bt > bb || (bt == bb && (main_t > main_b ||
+		    (main_t == main_b && t->order < best->order)))) {
 			best = t;
+			bb = bt;
+		}
 	}
 	return best;
 }

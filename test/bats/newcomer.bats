@@ -309,3 +309,22 @@ hosts_down() {
 	echo "$out"
 	grep -Eq "^Hang: flock $v/$v .*, calls ([a-z0-9_]+,)*(\.\.\.,)?flock(,|, |$)" <<<"$out"
 }
+
+@test "newcomer: argus-spin --comm takes the thread of that name blocked at the end, the longest, not an earlier one that exited" {
+	# cli 10 exited (its last vertex open, a zombie's); cli 20 and 30 are
+	# blocked when the input ends, 30 the longer; cli 40 waits for its
+	# own child, longest of all.
+	stream >s.csv <<-'EOF2'
+	task,100,40,40,cli
+	event,200000000,40,40,4,0,sys_enter,-,61,wait4,0x1,0x0,0x0,0x0
+	vertex,3000000000,10,10,1,0,3000000000,1000,2,start,open,Z,cli
+	vertex,3000000000,40,40,4,50000000,3000000000,1000,2,start,open,S,cli
+	vertex,3000000000,20,20,2,500000000,3000000000,1000,2,start,open,S,cli
+	vertex,3000000000,30,30,3,100000000,3000000000,1000,2,start,open,S,cli
+	EOF2
+	run argus-spin -Z --comm cli -T 1s s.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^spin,3000000000,30,30,3,LongWait,' <<<"$output"
+	[ "$(grep -c '^spin,' <<<"$output")" -eq 1 ]
+}
