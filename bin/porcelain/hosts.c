@@ -12,11 +12,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include <arpa/inet.h>
-#include <ctype.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <ctype.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

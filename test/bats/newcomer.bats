@@ -30,6 +30,9 @@ teardown() {
 	for f in "$BATS_TEST_TMPDIR"/*.kill; do
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
 	done
+	# A redis-server in DEBUG SLEEP would finish it before its SIGTERM.
+	[ ! -f "$BATS_TEST_TMPDIR/redis.kill" ] ||
+	    kill -KILL "$(cat "$BATS_TEST_TMPDIR/redis.kill")" 2>/dev/null || true
 	if [ -f "$BATS_TEST_TMPDIR/hosts.up" ]; then
 		ARGUS_RING="$BATS_TEST_TMPDIR/ring" argus stop >/dev/null 2>&1 || true
 		hosts_down
@@ -258,19 +261,20 @@ hosts_down() {
 	run on A argus start --live -p "$(cat get.kill)"
 	echo "$output"
 	rec=$(echo "$output" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p')
-	on_bg B argus-capture -p "$(cat redis.kill)" -d 8 -o B.gz 2>B.err
+	on_bg B argus-capture -p "$(cat redis.kill)" -d 12 -o B.gz 2>B.err
 	cb=$!
 	wait_capture "$cb" && wait_capture "$rec"
 	touch go
 	while [ ! -e warm ]; do sleep 0.05; done
-	on_bg B sh -c 'touch slept; exec redis-cli -h 10.232.0.2 -p 6391 DEBUG SLEEP 30' >/dev/null
+	on_bg B sh -c 'touch slept; exec redis-cli -h 10.232.0.2 -p 6391 DEBUG SLEEP 40' >/dev/null
 	echo $! >sleeper.kill
 	wait "$cb"
 	get=$(cat get.kill)
 	run on A argus debug --pid "$get" --auto --json d.json --with B.gz
 	echo "$output"
 	on A argus stop >/dev/null 2>&1 || true
-	kill "$get" "$(cat sleeper.kill)" "$(cat redis.kill)" 2>/dev/null || true
+	kill "$get" "$(cat sleeper.kill)" 2>/dev/null || true
+	kill -KILL "$(cat redis.kill)" 2>/dev/null || true
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -q "^Wait chain: redis-cli $get on host hosta → redis-server 100[0-9]* on host hostb\$"
 	echo "$output" | grep -q "^Root cause: redis-server 100[0-9]* on host hostb (the connection says)"
