@@ -2,6 +2,8 @@
 # What a newcomer meets first (issue 38): the right process by name, no
 # question nobody can answer or that has one answer, no false line beside
 # a right answer, and a JSON that says what the report says, as surely.
+# test/run: alone, its recorders' 32M buffers hold a hang's beginning only
+# without a neighbour's flood of events (as debug.bats's).
 
 load helpers
 
