@@ -467,7 +467,7 @@ deeper(pid_t pid, const char *out, uint64_t from)
  * longest, named by --tid from here on (pick.c); as given if none is.
  */
 static void
-pick_by_name(struct debug_opts *o, const char *snap)
+pick_by_name(struct debug_opts *o, const char *snap, const char *when)
 {
 	static char tid[16];
 	int i, c = -1;
@@ -481,7 +481,8 @@ pick_by_name(struct debug_opts *o, const char *snap)
 				return;		/* two names: as given */
 			c = i;
 		}
-	if (c < 0 || !comm_pick(snap, o->target[c + 1], tid, sizeof(tid)))
+	if (c < 0 || !comm_pick(snap, when, o->target[c + 1], tid,
+	    sizeof(tid)))
 		return;
 	o->target[c] = "--tid";
 	o->target[c + 1] = tid;
@@ -590,8 +591,10 @@ debug(int argc, char *argv[])
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
 	/* By name: the thread of that name blocked at the moment asked. */
-	pick_by_name(&o, strcmp(o.at, "mark") == 0 ? mark_snap :
-	    strcmp(o.at, "now") == 0 ? now_snap : "");
+	if (strcmp(o.at, "mark") == 0)
+		pick_by_name(&o, mark_snap, "at the mark");
+	else if (strcmp(o.at, "now") == 0)
+		pick_by_name(&o, now_snap, "now");
 	/* A hang older than the recording: nothing of how it began is in it. */
 	if (taken && running)
 		before_recording(now_snap, o.target, o.nt);

@@ -48,7 +48,8 @@ say_wait(const struct cand *c, uint64_t at, char *buf, size_t size)
 }
 
 int
-comm_pick(const char *snap, const char *name, char *tid, size_t size)
+comm_pick(const char *snap, const char *when, const char *name, char *tid,
+    size_t size)
 {
 	struct cand *c = NULL, *best = NULL;
 	struct record rec;
@@ -93,8 +94,8 @@ comm_pick(const char *snap, const char *name, char *tid, size_t size)
 	}
 	snprintf(tid, size, "%u", best->tid);
 	say_wait(best, at, a, sizeof(a));
-	fprintf(stderr, "argus: --comm %s: %s %u/%u, blocked now %s%s\n",
-	    show(name), show(best->comm), best->pid, best->tid, a,
+	fprintf(stderr, "argus: --comm %s: %s %u/%u, blocked %s %s%s\n",
+	    show(name), show(best->comm), best->pid, best->tid, when, a,
 	    n == 1 ? "" : best->child ? "; only waiters for their own "
 	    "children are blocked" : n == 2 ? ", the longer of two blocked "
 	    "by that name" : ", the longest of those blocked by that name");
