@@ -189,6 +189,8 @@ main(int argc, char *argv[])
 		writer_close(out);
 		return 1;
 	}
+	if (!quiet)
+		target_said(&tg, t);
 	when = moment_when(&m);
 	how = m.ask == AT_TIME ? "at" : "mark";
 	if (m.ask == AT_NOW && episodes_hung_at(t, last, &o)) {

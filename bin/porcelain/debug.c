@@ -47,8 +47,8 @@ static const char usage[] =
 "goes to stdout, what is being done to stderr.\n"
 "\n"
 "  --pid, --tid, --comm   the program that hangs (argus-spin(1)); by name,\n"
-"                         its thread blocked longest now (said, and the\n"
-"                         others)\n"
+"                         its thread blocked longest at the end (said, and\n"
+"                         the others)\n"
 "  --at MOMENT            which hang: 'now' (default: the one going on; if\n"
 "                         the target does not hang now, the last mark's),\n"
 "                         'mark' (the last 'argus mark'), -DURATION (that\n"
@@ -462,32 +462,6 @@ deeper(pid_t pid, const char *out, uint64_t from)
 	return oldest != 0;
 }
 
-/*
- * --comm alone: the thread of that name the snapshot finds blocked, the
- * longest, named by --tid from here on (pick.c); as given if none is.
- */
-static void
-pick_by_name(struct debug_opts *o, const char *snap, const char *when)
-{
-	static char tid[16];
-	int i, c = -1;
-
-	for (i = 0; i + 1 < o->nt; i += 2)
-		if (strcmp(o->target[i], "--pid") == 0 ||
-		    strcmp(o->target[i], "--tid") == 0)
-			return;
-		else if (strcmp(o->target[i], "--comm") == 0) {
-			if (c >= 0)
-				return;		/* two names: as given */
-			c = i;
-		}
-	if (c < 0 || !comm_pick(snap, when, o->target[c + 1], tid,
-	    sizeof(tid)))
-		return;
-	o->target[c] = "--tid";
-	o->target[c + 1] = tid;
-}
-
 /* "--pid 42" and the like, for messages. */
 static const char *
 target_words(const struct debug_opts *o, char *buf, size_t size)
@@ -586,18 +560,13 @@ debug(int argc, char *argv[])
 		o.with = xrealloc(o.with, (o.nwith + 1) * sizeof(*o.with));
 		o.with[o.nwith++] = hosts_remote(o.remote[i], o.last, o.snap);
 	}
+	/* A hang older than the recording: nothing of how it began is in it. */
+	if (taken && running)
+		before_recording(now_snap, o.target, o.nt);
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
 		*mark_snap = '\0';
-	/* By name: the thread of that name blocked at the moment asked. */
-	if (strcmp(o.at, "mark") == 0)
-		pick_by_name(&o, mark_snap, "at the mark");
-	else if (strcmp(o.at, "now") == 0)
-		pick_by_name(&o, now_snap, "now");
-	/* A hang older than the recording: nothing of how it began is in it. */
-	if (taken && running)
-		before_recording(now_snap, o.target, o.nt);
 	/* Older than the kernel's buffers: from the spill, if need be. */
 	if (running)
 		deepen(pid, &o, now_snap, mark_snap, from);

@@ -199,14 +199,6 @@ void		 present_show(FILE *, const char *title, const struct pstack *,
 void		 present_free(struct pstack *, int n);
 
 /*
- * pick.c: of the threads named NAME, the one blocked longest in the
- * wait-for snapshot SNAP (taken WHEN: "now", "at the mark"), said on
- * stderr with the others: 1 and its TID, or 0 if none is blocked there.
- */
-int		 comm_pick(const char *snap, const char *when, const char *name,
-		    char *tid, size_t size);
-
-/*
  * hosts.c: argus debug --with: this host's cut to local, then a new
  * pipeline that merges it with the other hosts' recordings; and what a
  * diagnosis that ends at another host's connection says.
