@@ -560,9 +560,20 @@ debug(int argc, char *argv[])
 		o.with = xrealloc(o.with, (o.nwith + 1) * sizeof(*o.with));
 		o.with[o.nwith++] = hosts_remote(o.remote[i], o.last, o.snap);
 	}
-	/* A hang older than the recording: nothing of how it began is in it. */
-	if (taken && running)
-		before_recording(now_snap, o.target, o.nt);
+	/*
+	 * A hang older than the recording: nothing of how it began is in it.
+	 * When a thread last ran is known only to the CPUs' scheduler
+	 * clocks, which drift apart by seconds on a loaded virtual machine:
+	 * a target the ring's indexes know has events in the recording, and
+	 * its wait did not begin before it.
+	 */
+	if (taken && running) {
+		list = related(&o, now_snap, "", &absent);
+		if (list == NULL)
+			before_recording(now_snap, o.target, o.nt);
+		free(list);
+		list = NULL;
+	}
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))
