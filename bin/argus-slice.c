@@ -37,7 +37,10 @@ static const char usage[] =
 "  -V, --version       version and record stream version\n"
 "\n"
 "Without --auto or --answers the questions go to the terminal (/dev/tty):\n"
-"the stream is on stdin.  Input must have vertex and link records\n"
+"the stream is on stdin; without one the rule answers, as --auto, and\n"
+"says so.  On it, a cause alone is no question: the rule takes it or\n"
+"stops.  "
+"Input must have vertex and link records\n"
 "(argus-segment, argus-link), and spin records (argus-spin) unless --from.\n"
 "Exit: 0 a cause found, 1 nothing to diagnose or no cause found beyond\n"
 "waiting, 64 usage, 65 bad input.\n";

@@ -20,9 +20,10 @@ static const char tail[] =
 "\n"
 "  -p, --pid PID         the process's main thread (tid = PID)\n"
 "  -t, --tid TID         that thread\n"
-"  -c, --comm NAME       the main thread of the process whose main thread\n"
-"                        is NAME, else the first thread named NAME\n"
-"                        (default: the process the capture started)\n"
+"  -c, --comm NAME       the thread named NAME blocked longest at the end\n"
+"                        (alive); none: the main thread of the process\n"
+"                        whose main thread is NAME, else the first one\n"
+"                        seen (default: the process the capture started)\n"
 "  -a, --at TIME         the hang is the episode holding TIME: ns of\n"
 "                        CLOCK_MONOTONIC, or +DURATION from the first record\n"
 "                        (default: the last `argus mark', else every episode\n"
@@ -188,6 +189,8 @@ main(int argc, char *argv[])
 		writer_close(out);
 		return 1;
 	}
+	if (!quiet)
+		target_said(&tg, t);
 	when = moment_when(&m);
 	how = m.ask == AT_TIME ? "at" : "mark";
 	if (m.ask == AT_NOW && episodes_hung_at(t, last, &o)) {

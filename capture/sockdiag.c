@@ -243,8 +243,10 @@ static void
 inet_pair(struct sockdiag *d)
 {
 	struct inet *e, *tmp, *m;
+	struct sockpair *q;
 	struct sock *s;
 	struct tuple t;
+	uint32_t l;
 
 	HASH_ITER(hh, d->inets, e, tmp) {
 		if (e->t.dport == 0 || e->ino == 0)
@@ -270,6 +272,24 @@ inet_pair(struct sockdiag *d)
 		if (e->ino != 0)
 			sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ?
 			    SK_TCP : SK_UDP)->i.listening = e->listening;
+	/*
+	 * A connection queued on a listener has no file yet: its pair is
+	 * the listener's to show, for a peer on another host to meet it.
+	 */
+	HASH_ITER(hh, d->inets, e, tmp) {
+		if (e->ino != 0 || e->t.dport == 0 ||
+		    e->t.proto != IPPROTO_TCP || (l = inet_listener(d,
+		    &e->t)) == 0)
+			continue;
+		s = sock_add(d, l, SK_TCP);
+		s->i.queued = xrealloc(s->i.queued, (s->i.nqueued + 1) *
+		    sizeof(*s->i.queued));
+		q = &s->i.queued[s->i.nqueued++];
+		endpoint(q->local, sizeof(q->local), e->t.family, e->t.src,
+		    e->t.sport);
+		endpoint(q->remote, sizeof(q->remote), e->t.family, e->t.dst,
+		    e->t.dport);
+	}
 }
 
 struct sockdiag *
@@ -340,6 +360,7 @@ sockdiag_free(struct sockdiag *d)
 		return;
 	HASH_ITER(hh, d->socks, s, tmp) {
 		HASH_DEL(d->socks, s);
+		free(s->i.queued);
 		free(s);
 	}
 	free(d);

@@ -22,6 +22,14 @@ struct sockinfo {
 	/* TCP and UDP: this end's address and port, and the peer's. */
 	char		 local[64], remote[64];
 	uint8_t		 state;		/* the kernel's TCP_ number */
+	/*
+	 * A TCP listener: the connections queued on it, not accepted yet,
+	 * this end's pair and the peer's (which may be on another host).
+	 */
+	struct sockpair {
+		char	 local[64], remote[64];
+	}		*queued;
+	int		 nqueued;
 };
 
 struct sockdiag;

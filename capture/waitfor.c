@@ -144,6 +144,7 @@ write_socks(struct writer *wr, struct wf_snap *s)
 	unsigned long ino;
 	ssize_t n;
 	size_t i;
+	int k;
 	DIR *dir;
 
 	for (i = 0; i < s->nthr; i++) {
@@ -169,8 +170,8 @@ write_socks(struct writer *wr, struct wf_snap *s)
 				continue;
 			wf_load_diag(s);
 			si = sockdiag_find(s->diag, ino);
-			if (si == NULL || si->local[0] == '\0' ||
-			    si->listening)
+			if (si == NULL || (si->listening ? si->nqueued == 0 :
+			    si->local[0] == '\0'))
 				continue;
 			p = wf_proc_get(s, s->thr[i].pid);
 			snprintf(link, sizeof(link), "socket:%lu", ino);
@@ -180,11 +181,21 @@ write_socks(struct writer *wr, struct wf_snap *s)
 			r.object = link;
 			r.fd = atoi(de->d_name);
 			r.proto = sock_kind_name(si->kind);
-			r.local = si->local;
-			r.remote = si->remote;
-			r.state = tcp_state_name(si->state);
 			r.comm = p != NULL ? p->comm : "";
-			sock_write(wr, &r);
+			if (!si->listening) {
+				r.local = si->local;
+				r.remote = si->remote;
+				r.state = tcp_state_name(si->state);
+				sock_write(wr, &r);
+				continue;
+			}
+			/* Its queue: connections it holds, by the listener. */
+			r.state = "LISTEN";
+			for (k = 0; k < si->nqueued; k++) {
+				r.local = si->queued[k].local;
+				r.remote = si->queued[k].remote;
+				sock_write(wr, &r);
+			}
 		}
 		closedir(dir);
 	}

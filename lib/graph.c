@@ -402,6 +402,28 @@ static const char *const root_kinds[] = {
 	[RK_CYCLE] = "cycle",
 };
 
+static const struct {
+	const char	*word, *phrase;
+} evidences[] = {
+	[EV_GUESS] = { "guess", "a guess from timing" },
+	[EV_WAKEUP] = { "wakeup", "a wake-up" },
+	[EV_RUNTIME] = { "runtime", "its runtime says" },
+	[EV_CONNECTION] = { "connection", "the connection says" },
+	[EV_KERNEL] = { "kernel", "the kernel says" },
+};
+
+const char *
+evidence_word(enum evidence ev)
+{
+	return ev == EV_UNSAID ? "" : evidences[ev].word;
+}
+
+const char *
+evidence_phrase(enum evidence ev)
+{
+	return ev == EV_UNSAID ? "" : evidences[ev].phrase;
+}
+
 const char *
 root_kind_name(enum root_kind k)
 {
@@ -433,6 +455,16 @@ root_parse(const struct record *rec, struct root_rec *r)
 	r->why = record_str(rec, RC_WHY);
 	r->comm = record_str(rec, RC_COMM);
 	r->function = record_str(rec, RC_FUNCTION);
+	/* Older streams have no EVIDENCE: unsaid. */
+	r->evidence = EV_UNSAID;
+	kind = record_str(rec, RC_EVIDENCE);
+	for (k = 0; *kind != '\0' && k < ARRAY_LEN(evidences); k++)
+		if (strcmp(evidences[k].word, kind) == 0)
+			break;
+	if (*kind != '\0' && k == ARRAY_LEN(evidences))
+		bad(rec, "unknown evidence '%s'", kind);
+	if (*kind != '\0')
+		r->evidence = k;
 	return 1;
 }
 
@@ -449,6 +481,7 @@ root_write(struct writer *w, const struct root_rec *r)
 	writer_str(w, r->why);
 	writer_str(w, r->comm);
 	writer_str(w, r->function);
+	writer_str(w, evidence_word(r->evidence));
 	writer_end(w);
 }
 
@@ -510,7 +543,7 @@ static const struct {
 			"LAST_VERTEX,COMM" },
 	{ KIND_BASELINE,	"SPIN_VERTEX,VERTEX,RANK,SCORE,WAKER,REASON" },
 	{ KIND_STEP,	"PATH,N,VERTEX,NEXT,RULE,STRENGTH,HOW" },
-	{ KIND_ROOT,	"VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION" },
+	{ KIND_ROOT,	"VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION,EVIDENCE" },
 	{ KIND_WAIT,	"STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,"
 			"VIA,WCHAN,COMM,ARG..." },
 	{ KIND_HOLDER,	"OBJECT,RELATION,FD,THROUGH,DETAIL,COMM" },

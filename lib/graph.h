@@ -196,11 +196,31 @@ struct step_rec {
 
 void	 step_write(struct writer *, const struct step_rec *);
 
-/* root,TIME,PID,TID,VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION */
+/*
+ * root,TIME,PID,TID,VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION,
+ * EVIDENCE
+ */
 enum { RC_VERTEX = COL_FIRST_OWN, RC_KIND, RC_DEPTH, RC_BEGIN, RC_END,
-    RC_CLASS, RC_WHY, RC_COMM, RC_FUNCTION };
+    RC_CLASS, RC_WHY, RC_COMM, RC_FUNCTION, RC_EVIDENCE };
 
 enum root_kind { RK_VICTIM, RK_CULPRIT, RK_ROOT, RK_CYCLE };
+
+/*
+ * How sure a hop of a diagnosis's chain is, weakest to strongest: a
+ * report says its chain as sure as its least sure hop, in the phrase;
+ * a root record's EVIDENCE is the word.  A circular wait needs better
+ * than a guess on every hop.
+ */
+enum evidence {
+	EV_GUESS,	/* a baseline's path, a suspect: timing */
+	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
+	EV_RUNTIME,	/* a runtime names the holder (a provider) */
+	EV_CONNECTION,	/* a connection both hosts' recordings hold */
+	EV_KERNEL,	/* the kernel names the holder */
+	EV_UNSAID = -1	/* the victim: no hop */
+};
+const char	*evidence_word(enum evidence);	/* "" for EV_UNSAID */
+const char	*evidence_phrase(enum evidence);	/* "the kernel says" */
 
 struct root_rec {
 	uint64_t	 time;
@@ -210,6 +230,7 @@ struct root_rec {
 	uint64_t	 depth, begin, end;
 	const struct sclass *class;
 	const char	*why, *comm, *function;
+	enum evidence	 evidence;	/* EV_UNSAID: the victim, or older streams */
 };
 
 int	 root_parse(const struct record *, struct root_rec *);

@@ -66,6 +66,7 @@ struct ssock {
 	uint32_t	 pid;
 	int64_t		 fd;
 	char		 object[48], comm[32], proto[8];
+	int		 queued;	/* on a listener, not accepted yet */
 	UT_hash_handle	 hh;
 };
 
@@ -188,6 +189,7 @@ snapshot_sock(struct hfile *f, const struct record *rec)
 	snprintf(s->object, sizeof(s->object), "%s", record_str(rec, 4));
 	snprintf(s->comm, sizeof(s->comm), "%s", record_str(rec, 10));
 	snprintf(s->proto, sizeof(s->proto), "%s", record_str(rec, 6));
+	s->queued = strcmp(record_str(rec, 9), "LISTEN") == 0;
 	HASH_FIND_STR(f->bypair, s->key, o);
 	if (o == NULL)
 		HASH_ADD_STR(f->bypair, key, s);
@@ -756,7 +758,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 	writer_empty(w);
 	writer_str(w, object(record_str(rec, COL_FIRST_OWN + 4),
 	    (uint32_t)f->host * HOST_PID_STRIDE));
-	writer_str(w, "peer");
+	writer_str(w, peer->queued ? "listener" : "peer");
 	if (peer->fd >= 0)
 		writer_u64(w, peer->fd);
 	else

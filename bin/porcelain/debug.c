@@ -47,7 +47,9 @@ static const char usage[] =
 "hang, asking on the terminal where the graph is ambiguous.  The report\n"
 "goes to stdout, what is being done to stderr.\n"
 "\n"
-"  --pid, --tid, --comm   the program that hangs (argus-spin(1))\n"
+"  --pid, --tid, --comm   the program that hangs (argus-spin(1)); by name,\n"
+"                         its thread blocked longest at the end (said, and\n"
+"                         the others)\n"
 "  --at MOMENT            which hang: 'now' (default: the one going on; if\n"
 "                         the target does not hang now, the last mark's),\n"
 "                         'mark' (the last 'argus mark'), -DURATION (that\n"
@@ -83,9 +85,10 @@ static const char usage[] =
 "What blocked threads wait on now, and on the last mark in the window, is\n"
 "read with the recording.  The graph and the diagnosis are kept in the\n"
 "recorder's directory as debug-TIME.gz.\n"
+"Without a terminal the rule answers (as --auto), and says so.\n"
 "Exit: 0 a cause found, 1 none beyond waiting, 64 usage, 66 nothing of the\n"
-"target or of the window in the recording, 69 a question and no terminal,\n"
-"or a --remote failed or met a bound.\n";
+"target or of the window in the recording, 69 a --remote failed or met a\n"
+"bound.\n";
 
 /*
  * The options, one line each: the porcelain's own, and those that go to
@@ -600,9 +603,20 @@ debug(int argc, char *argv[])
 		o.with[o.nwith++] = hosts_remote(o.remote[i], o.last, o.snap,
 		    o.remote_timeout, o.remote_size);
 	}
-	/* A hang older than the recording: nothing of how it began is in it. */
-	if (taken && running)
-		before_recording(now_snap, o.target, o.nt);
+	/*
+	 * A hang older than the recording: nothing of how it began is in it.
+	 * When a thread last ran is known only to the CPUs' scheduler
+	 * clocks, which drift apart by seconds on a loaded virtual machine:
+	 * a target the ring's indexes know has events in the recording, and
+	 * its wait did not begin before it.
+	 */
+	if (taken && running) {
+		list = related(&o, now_snap, "", &absent);
+		if (list == NULL)
+			before_recording(now_snap, o.target, o.nt);
+		free(list);
+		list = NULL;
+	}
 	/* And the last mark's in the window: the moment it was noticed. */
 	if (!snapshot_newest(from, taken ? taken : UINT64_MAX, mark_snap,
 	    sizeof(mark_snap)))

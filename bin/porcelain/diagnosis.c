@@ -8,14 +8,18 @@
  * With --json, the same as one JSON object (argus(1), DIAGNOSIS AS JSON):
  *
  *	{"argus_debug":1, "file":DEBUG, "status":EXIT, "found":BOOL,
+ *	 "confidence":PHRASE, "probably":BOOL,
  *	 "moment":{"kind":"now|mark|at|every", "ns":MONO, "time":ISO},
  *	 "diagnoses":[{"victim":THREAD, "chain":[THREAD...],
- *	               "root_causes":[THREAD...]}],
+ *	               "root_causes":[THREAD...], "confidence":PHRASE,
+ *	               "probably":BOOL}],
  *	 "stacks":[{"pid","tid","comm","state","function","caller",
  *	            "kernel":[FRAME...], "user":[FRAME...]}]}
  *
  * THREAD is {"kind","pid","tid","comm","vertex","depth","begin_ns",
- * "end_ns","class","evidence","function"}.
+ * "end_ns","begin","end","class","evidence","hop","function"}.  The
+ * confidence is the report's, in its words: the chain is as sure as its
+ * least sure hop (argus-slice's report.c), and a guess is "probably".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,7 @@
 
 struct droot {
 	enum root_kind	 kind;
+	enum evidence	 ev;		/* its hop's; EV_UNSAID for the victim */
 	uint32_t	 pid, tid;
 	uint64_t	 vertex, depth, begin, end;
 	char		 class[32], why[256], comm[64], function[128];
@@ -70,6 +75,7 @@ read_found(const char *out, struct found *f)
 	while ((rec = source_next(src)) != NULL) {
 		if (rec->comment)
 			continue;
+		wall_learn(rec);
 		if (rec->nf > COL_FIRST_OWN + 1 &&
 		    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
 		    strcmp(rec->f[COL_FIRST_OWN], META_MOMENT) == 0) {
@@ -84,6 +90,7 @@ read_found(const char *out, struct found *f)
 			d = &f->r[f->nr++];
 			memset(d, 0, sizeof(*d));
 			d->kind = rr.kind;
+			d->ev = rr.evidence;
 			d->pid = rr.pid;
 			d->tid = rr.tid;
 			d->vertex = rr.vertex;
@@ -151,22 +158,122 @@ copy_report(const char *report, FILE *to)
 	fclose(fp);
 }
 
+/* A stream time as the capture's wall clock said it, or null. */
 static void
-json_thread(FILE *fp, const struct droot *d)
+json_wall(FILE *fp, const char *key, uint64_t mono)
+{
+	char buf[64];
+
+	if (!wall_set || mono == 0 || mono == NO_TIME) {
+		fprintf(fp, ",\"%s\":null", key);
+		return;
+	}
+	wall_format(buf, sizeof(buf), mono);
+	fprintf(fp, ",\"%s\":\"%s\"", key, buf);
+}
+
+/*
+ * The function a thread waits in: its root record's (the vertex's last
+ * user stack in the recording), else, for a thread still blocked when the
+ * stacks were taken, the most telling of its stack then.
+ */
+static const char *
+thread_function(const struct droot *d, const struct pstack *s, int ns)
+{
+	int i;
+
+	if (d->function[0] != '\0')
+		return d->function;
+	for (i = 0; i < ns; i++)
+		if (s[i].tid == d->tid)
+			return s[i].telling ? s[i].telling : s[i].fallback ?
+			    s[i].fallback : "";
+	return "";
+}
+
+static void
+json_thread(FILE *fp, const struct droot *d, const struct pstack *s, int ns)
 {
 	fprintf(fp, "{\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,\"comm\":",
 	    root_kind_name(d->kind), d->pid, d->tid);
 	chrome_str(fp, d->comm);
 	fprintf(fp, ",\"vertex\":%llu,\"depth\":%llu,\"begin_ns\":%llu,"
-	    "\"end_ns\":%llu,\"class\":", (unsigned long long)d->vertex,
+	    "\"end_ns\":%llu", (unsigned long long)d->vertex,
 	    (unsigned long long)d->depth, (unsigned long long)d->begin,
 	    (unsigned long long)d->end);
+	json_wall(fp, "begin", d->begin);
+	json_wall(fp, "end", d->end);
+	fputs(",\"class\":", fp);
 	chrome_str(fp, d->class);
 	fputs(",\"evidence\":", fp);
 	chrome_str(fp, d->why);
+	fputs(",\"hop\":", fp);
+	if (d->ev == EV_UNSAID)
+		fputs("null", fp);
+	else
+		chrome_str(fp, evidence_phrase(d->ev));
 	fputs(",\"function\":", fp);
-	chrome_str(fp, d->function);
+	chrome_str(fp, thread_function(d, s, ns));
 	fputc('}', fp);
+}
+
+static int
+is_root(const struct droot *d)
+{
+	return d->depth > 0 && (d->kind == RK_ROOT || d->kind == RK_CYCLE);
+}
+
+/*
+ * How sure the diagnosis of records i..j-1 (a victim first) is, as its
+ * report's headline says it: its first root's chain, from the root back
+ * up to the victim, is as sure as its least sure hop.  -1: no root.
+ */
+static int
+confidence(const struct found *f, int i, int j, int *cycle)
+{
+	enum evidence ev = EV_KERNEL;
+	int r, k;
+	uint64_t depth;
+
+	for (r = i; r < j && !is_root(&f->r[r]); r++)
+		;
+	if (r == j)
+		return -1;
+	*cycle = f->r[r].kind == RK_CYCLE;
+	depth = f->r[r].depth;
+	if (f->r[r].ev != EV_UNSAID && f->r[r].ev < ev)
+		ev = f->r[r].ev;
+	for (k = r - 1; k >= i && depth > 1; k--)
+		if (f->r[k].depth == depth - 1) {
+			depth--;
+			if (f->r[k].ev != EV_UNSAID && f->r[k].ev < ev)
+				ev = f->r[k].ev;
+		}
+	return ev;
+}
+
+static void
+json_confidence(FILE *fp, int ev, int cycle)
+{
+	if (ev < 0) {
+		fputs(",\"confidence\":null,\"probably\":false", fp);
+		return;
+	}
+	fputs(",\"confidence\":", fp);
+	chrome_str(fp, evidence_phrase(ev));
+	fprintf(fp, ",\"probably\":%s", ev == EV_GUESS && !cycle ? "true" :
+	    "false");
+}
+
+/* The diagnosis beginning at record i: where the next victim is. */
+static int
+diagnosis_end(const struct found *f, int i)
+{
+	int j;
+
+	for (j = i + 1; j < f->nr && f->r[j].kind != RK_VICTIM; j++)
+		;
+	return j;
 }
 
 static void
@@ -188,12 +295,18 @@ json_write(FILE *fp, const char *out, int status, const struct found *f,
     const struct pstack *s, int ns)
 {
 	char when[64];
-	int i, j, k, first;
+	int i, j, k, first, ev, cycle = 0;
 
 	fprintf(fp, "{\"argus_debug\":1,\"file\":");
 	chrome_str(fp, out);
-	fprintf(fp, ",\"status\":%d,\"found\":%s,\n\"moment\":{\"kind\":",
-	    status, status == 0 ? "true" : "false");
+	fprintf(fp, ",\"status\":%d,\"found\":%s", status, status == 0 ?
+	    "true" : "false");
+	/* The first diagnosis's, which the report's headline says. */
+	ev = -1;
+	for (i = 0; i < f->nr && ev < 0; i = diagnosis_end(f, i))
+		ev = confidence(f, i, diagnosis_end(f, i), &cycle);
+	json_confidence(fp, ev, cycle);
+	fputs(",\n\"moment\":{\"kind\":", fp);
 	chrome_str(fp, f->moment);
 	if (f->moment_ns != NO_TIME) {
 		clock_words(f->moment_ns, when, sizeof(when), 1);
@@ -203,16 +316,15 @@ json_write(FILE *fp, const char *out, int status, const struct found *f,
 	fputs("},\n\"diagnoses\":[", fp);
 	/* A victim begins each diagnosis; its culprits follow it. */
 	for (i = 0, first = 1; i < f->nr; i = j) {
-		for (j = i + 1; j < f->nr && f->r[j].kind != RK_VICTIM; j++)
-			;
+		j = diagnosis_end(f, i);
 		fprintf(fp, "%s\n{\"victim\":", first ? "" : ",");
 		first = 0;
-		json_thread(fp, &f->r[i]);
+		json_thread(fp, &f->r[i], s, ns);
 		fputs(",\"chain\":[", fp);
 		for (k = i + 1; k < j; k++) {
 			if (k > i + 1)
 				fputc(',', fp);
-			json_thread(fp, &f->r[k]);
+			json_thread(fp, &f->r[k], s, ns);
 		}
 		fputs("],\"root_causes\":[", fp);
 		for (k = i + 1, first = 1; k < j; k++)
@@ -221,9 +333,11 @@ json_write(FILE *fp, const char *out, int status, const struct found *f,
 				if (!first)
 					fputc(',', fp);
 				first = 0;
-				json_thread(fp, &f->r[k]);
+				json_thread(fp, &f->r[k], s, ns);
 			}
-		fputs("]}", fp);
+		fputc(']', fp);
+		json_confidence(fp, confidence(f, i, j, &cycle), cycle);
+		fputc('}', fp);
 		first = 0;
 	}
 	fputs("],\n\"stacks\":[", fp);

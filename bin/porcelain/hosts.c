@@ -9,12 +9,17 @@
  * other end no recording here holds, it says so, with the address: the
  * rest of the chain is on that host.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -60,6 +65,58 @@ struct sw {
 };
 
 /*
+ * Whether a socket's address ("10.0.0.7:5432", "[::1]:80") is this
+ * host's: a loopback one (every host has its own) or one of its
+ * interfaces'.  Its other end is then here, never on another host.
+ */
+static int
+address_here(const char *addr)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t loop6[16] = { [15] = 1 };
+	struct ifaddrs *ifs, *i;
+	uint8_t a[16];
+	char host[64];
+	const char *end;
+	int here = 0, len;
+
+	if (*addr == '[') {
+		addr++;
+		end = strchr(addr, ']');
+	} else
+		end = strrchr(addr, ':');
+	if (end == NULL || (size_t)(end - addr) >= sizeof(host))
+		return 0;
+	snprintf(host, sizeof(host), "%.*s", (int)(end - addr), addr);
+	if (inet_pton(AF_INET, host, a) == 1)
+		len = 4;
+	else if (inet_pton(AF_INET6, host, a) == 1) {
+		len = 16;
+		if (memcmp(a, v4mapped, 12) == 0) {
+			memmove(a, a + 12, 4);
+			len = 4;
+		}
+	} else
+		return 0;
+	if ((len == 4 && a[0] == 127) || (len == 16 &&
+	    memcmp(a, loop6, 16) == 0))
+		return 1;
+	if (getifaddrs(&ifs) == -1)
+		return 0;
+	for (i = ifs; i != NULL && !here; i = i->ifa_next)
+		if (i->ifa_addr == NULL)
+			continue;
+		else if (len == 4 && i->ifa_addr->sa_family == AF_INET)
+			here = memcmp(&((struct sockaddr_in *)
+			    i->ifa_addr)->sin_addr, a, 4) == 0;
+		else if (len == 16 && i->ifa_addr->sa_family == AF_INET6)
+			here = memcmp(&((struct sockaddr_in6 *)
+			    i->ifa_addr)->sin6_addr, a, 16) == 0;
+	freeifaddrs(ifs);
+	return here;
+}
+
+/*
  * The threads a diagnosis ends at (its root records), their waits on a
  * TCP or UDP socket of the last snapshot, and whether any holder answers
  * for the socket's other end.
@@ -76,6 +133,7 @@ hosts_remote_ends(const char *path)
 	uint32_t *ends = NULL, pid, tid;
 	size_t nwaits = 0, nends = 0, i, j;
 	const char *host;
+	int others = 0;	/* other hosts' recordings in it */
 
 	while (reader_next(r, &rec)) {
 		if (rec.comment)
@@ -88,9 +146,10 @@ hosts_remote_ends(const char *path)
 			waits[nwaits++] = (struct sw){ w.pid, w.tid,
 			    xstrdup(w.object), 0 };
 		} else if (holder_parse(&rec, &h)) {
+			/* A connection not yet accepted: its listener's. */
 			for (i = 0; i < nwaits; i++)
 				if (strcmp(waits[i].object, h.object) == 0 &&
-				    h.rel == WR_PEER)
+				    (h.rel == WR_PEER || h.rel == WR_LISTENER))
 					waits[i].held = 1;
 		} else if (strcmp(rec.f[COL_KIND], KIND_ROOT) == 0) {
 			pid = record_pid(&rec, COL_PID);
@@ -99,8 +158,10 @@ hosts_remote_ends(const char *path)
 			ends[2 * nends] = pid;
 			ends[2 * nends++ + 1] = tid;
 		} else if (strcmp(rec.f[COL_KIND], KIND_META) == 0 &&
-		    strcmp(record_str(&rec, COL_FIRST_OWN), META_HOST) == 0)
+		    strcmp(record_str(&rec, COL_FIRST_OWN), META_HOST) == 0) {
 			host_learn(&rec);
+			others += record_u64(&rec, COL_FIRST_OWN + 1) > 0;
+		}
 	}
 	reader_close(r);
 	/* The sockets' addresses: one more reading, of sock records only. */
@@ -117,14 +178,29 @@ hosts_remote_ends(const char *path)
 				;
 			if (j == nends)
 				continue;
+			/* Said once for a thread's wait on it. */
+			for (j = 0; j < nwaits; j++)
+				if (waits[j].tid == waits[i].tid &&
+				    strcmp(waits[j].object, s.object) == 0)
+					waits[j].held = 1;
+			/* Its other end is on this host, whoever holds it. */
+			if (address_here(s.remote))
+				continue;
 			host = host_name(s.pid);
-			fprintf(stderr, "argus: thread %u%s%s waits on %s "
-			    "(%s, from %s), another host: no recording of it "
-			    "here%s\n", waits[i].tid, host ? " on host " : "",
-			    show(host), show(s.remote), show(s.proto),
-			    show(s.local),
-			    host ? "" : " (argus debug --remote HOST, or --with ITS-RECORDING)");
-			waits[i].held = 1;	/* said once */
+			if (others > 0)
+				fprintf(stderr, "argus: thread %u%s%s waits on %s "
+				    "(%s, from %s): no recording given holds its "
+				    "other end (each host's recording is to be cut "
+				    "while the hang lasts, for its wait-for "
+				    "snapshot)\n", waits[i].tid, host ?
+				    " on host " : "", show(host), show(s.remote),
+				    show(s.proto), show(s.local));
+			else
+				fprintf(stderr, "argus: thread %u waits on %s "
+				    "(%s, from %s), another host: no recording "
+				    "of it here (argus debug --remote HOST, or "
+				    "--with ITS-RECORDING)\n", waits[i].tid,
+				    show(s.remote), show(s.proto), show(s.local));
 		}
 	}
 	reader_close(r);

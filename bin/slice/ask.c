@@ -29,16 +29,25 @@ ask_init(enum ask_mode m, const char *answers)
 	}
 }
 
-/* The terminal only once there is a question: none may be asked. */
-static void
+/*
+ * The terminal only once there is a question: none may be asked.  A
+ * script or a cron job has none: nobody could answer, so the rule does,
+ * as with --auto, and it is said once.  0 when there is none.
+ */
+static int
 open_tty(void)
 {
 	if (tty != NULL)
-		return;
-	if ((tty = fopen("/dev/tty", "r+")) == NULL)
-		die(EX_UNAVAILABLE, "/dev/tty: cannot ask questions "
-		    "(use --auto or --answers FILE)");
+		return 1;
+	if ((tty = fopen("/dev/tty", "r+")) == NULL) {
+		warnx_("no terminal to ask on (%s): answering by rule, as "
+		    "--auto does (--answers FILE to answer otherwise)",
+		    strerror(errno));
+		mode = ASK_AUTO;
+		return 0;
+	}
 	in = tty;
+	return 1;
 }
 
 int
@@ -209,11 +218,17 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 	long k;
 	int i;
 
+	/*
+	 * One candidate is no choice to put to a person: the rule takes it
+	 * or stops there.  A file of answers still answers it, as written.
+	 */
+	if (mode == ASK_TTY && n == 1)
+		return by_rule(g, at, cand, n, how);
 	queries++;
+	if (mode == ASK_TTY && !open_tty())
+		return by_rule(g, at, cand, n, how);
 	if (mode == ASK_AUTO)
 		return by_rule(g, at, cand, n, how);
-	if (mode == ASK_TTY)
-		open_tty();
 	if (tty != NULL) {
 		describe_vertex(g, at, desc, sizeof(desc));
 		fprintf(tty, "\nWhich of these caused %s?\n", desc);

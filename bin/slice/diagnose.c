@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostnames.h"
 #include "slice.h"
 
 #define MAX_DEPTH	8		/* culprits of culprits */
@@ -54,17 +55,7 @@ static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 const char *
 evidence_name(enum evidence ev)
 {
-	switch (ev) {
-	case EV_KERNEL:
-		return "the kernel says";
-	case EV_WAKEUP:
-		return "a wake-up";
-	case EV_RUNTIME:
-		return "its runtime says";
-	case EV_GUESS:
-		break;
-	}
-	return "a guess from timing";
+	return evidence_phrase(ev);
 }
 
 const char *
@@ -113,11 +104,12 @@ add(struct diagnosis *d, uint64_t vertex, int depth, enum root_kind kind,
 
 /* A new path of the diagnosis, by index: the recursion moves the array. */
 static int
-new_path(struct diagnosis *d)
+new_path(struct diagnosis *d, int depth)
 {
 	d->paths = xrealloc(d->paths, (d->npaths + 1) * sizeof(*d->paths));
 	memset(&d->paths[d->npaths], 0, sizeof(d->paths[0]));
 	d->paths[d->npaths].id = d->npaths + 1;
+	d->paths[d->npaths].depth = depth;
 	return d->npaths++;
 }
 
@@ -804,7 +796,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 	const char *what;
 	int32_t k;
 	uint64_t now;
-	int any = 0, found = 0, pass, sole;
+	int any = 0, found = 0, pass, sole, across;
 
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
@@ -855,12 +847,21 @@ holders(struct dctx *x, uint64_t id, int depth)
 				x->says = NULL;
 				continue;
 			}
-			snprintf(why, sizeof(why), "the kernel says it holds "
-			    "what %s %u waits on: %s (%s)", str_of(v->comm),
-			    v->tid, str_of(l->label), str_of(link_rule(l)));
+			/*
+			 * Across hosts, the connection is in both hosts'
+			 * recordings, by its addresses and ports: as sure as a
+			 * socket's peer on one host, and said for what it is.
+			 */
+			across = HOST_OF(u->pid) != HOST_OF(v->pid);
+			snprintf(why, sizeof(why), "%s it holds what %s %u "
+			    "waits on: %s (%s)", across ? "the connection, in "
+			    "both hosts' recordings, says" : "the kernel says",
+			    str_of(v->comm), v->tid, str_of(l->label),
+			    str_of(link_rule(l)));
 			sole = !l->weak || one_party(g, id, l);
 			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
-			    KERNEL_SAYS, sole ? EV_KERNEL : EV_GUESS, !sole ||
+			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
+			    EV_CONNECTION : EV_KERNEL, !sole ||
 			    other_party(x, id, u->tid));
 		}
 	return any ? found : -1;
@@ -1127,7 +1128,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	for (;;) {
 		if (waker == 0)
 			break;
-		pi = new_path(x->d);
+		pi = new_path(x->d, depth);
 		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
 		if (blame_path(x, pi, v->tid, base != 0 ? "on the baseline's "
 		    "wake-up path, and stuck through the hang" : "on the path "
@@ -1151,9 +1152,9 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 
 /* Working: the work itself is the cause; the slice shows its input. */
 static int
-long_work(struct dctx *x, uint64_t id)
+long_work(struct dctx *x, uint64_t id, int depth)
 {
-	int pi = new_path(x->d);
+	int pi = new_path(x->d, depth);
 
 	walk(x->g, id, 0, x->interactive, &x->d->paths[pi]);
 	return 0;
@@ -1210,7 +1211,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		    "with argus-watch on it.");
 		return 0;
 	}
-	pi = new_path(x->d);
+	pi = new_path(x->d, 0);
 	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
 	if (blame_path(x, pi, s->tid, "writes the flag the loop polls, and was "
 	    "stuck through the hang", 0, ended ? EV_WAKEUP : EV_GUESS))
@@ -1229,7 +1230,7 @@ diagnose_vertex(struct dctx *x, uint64_t id, const struct sclass *class,
 	case HK_WAIT:
 		return long_wait(x, id, depth);
 	case HK_WORK:
-		return long_work(x, id);
+		return long_work(x, id, depth);
 	case HK_POLL:
 		break;
 	}

@@ -195,7 +195,12 @@ vertex_get(struct graph *g, uint64_t id)
 	return place != 0 && g->v[place].seen ? &g->v[place] : NULL;
 }
 
-/* The call's name to the vertex's calls; its interned id. */
+/*
+ * The call's name to the vertex's calls; its interned id.  The first
+ * calls, and always the last: a vertex that starts a program makes a
+ * dozen (execve, mmap, geteuid ...) before the one it blocks in, which is
+ * what a report names.
+ */
 static uint32_t
 add_syscall(struct vertex *v, const char *name)
 {
@@ -206,8 +211,13 @@ add_syscall(struct vertex *v, const char *name)
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
 		if (v->sys[i] == id)
 			return id;
-	if (i < VSYSCALLS && id < 65536)
-		v->sys[i] = id;
+	if (id >= 65536)
+		return id;
+	if (i == VSYSCALLS) {
+		v->more_sys = 1;
+		i = VSYSCALLS - 1;
+	}
+	v->sys[i] = id;
 	return id;
 }
 
@@ -820,7 +830,8 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 	    (v->end - v->begin) / 1e6, v->end > v->begin ?
 	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0 && n < size; i++)
-		n += snprintf(buf + n, size - n, "%s%s", i ? "," : ", calls ",
+		n += snprintf(buf + n, size - n, "%s%s", i == 0 ? ", calls " :
+		    i == VSYSCALLS - 1 && v->more_sys ? ",...," : ",",
 		    show(str_of(v->sys[i])));
 	if (v->wait && n < size)
 		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);

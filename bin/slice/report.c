@@ -9,6 +9,24 @@
 #include "show.h"
 #include "slice.h"
 
+/*
+ * The length of the slice from the hang: its first path walked from the
+ * hung vertex's own wait, where the automatic slice starts too (the
+ * paper's Table 2 compares the two); 0 when none was walked (the kernel
+ * named the holders).  Not the steps of every path: those walked back
+ * from culprits are no part of it.
+ */
+static int
+slice_length(const struct diagnosis *d)
+{
+	int i;
+
+	for (i = 0; i < d->npaths; i++)
+		if (d->paths[i].depth == 0)
+			return d->paths[i].n;
+	return 0;
+}
+
 void
 report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 {
@@ -38,11 +56,9 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 			step_write(w, &sr);
 		}
 	}
-	for (i = 0, k = 0; i < d->npaths; i++)
-		k += d->paths[i].n;
 	summary_begin(w, g->last_time, "argus-slice");
 	summary_u64(w, "queries", ask_queries());
-	summary_u64(w, "path", k);
+	summary_u64(w, "path", slice_length(d));
 	summary_u64(w, "automatic_path", d->auto_steps);
 	summary_end(w);
 	for (i = 0; i < d->nc; i++) {
@@ -60,6 +76,7 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 		rr.why = c->why;
 		rr.comm = str_of(v->comm);
 		rr.function = str_of(v->where);
+		rr.evidence = c->depth > 0 ? c->ev : EV_UNSAID;
 		root_write(w, &rr);
 	}
 }
@@ -331,7 +348,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		fprintf(fp, "\n%d step%s walked in %d path%s: -v shows them.\n",
 		    steps, steps == 1 ? "" : "s", d->npaths,
 		    d->npaths == 1 ? "" : "s");
-	fprintf(fp, "\nQueries asked: %d.  Path length: %d interactive, %d "
-	    "automatic.  Walked in %.1f ms.\n", ask_queries(), steps,
-	    d->auto_steps, walk_time() / 1e6);
+	fprintf(fp, "\nQueries asked: %d.  Path length: %d from the hang, %d "
+	    "by the rule alone.  Walked in %.1f ms.\n", ask_queries(),
+	    slice_length(d), d->auto_steps, walk_time() / 1e6);
 }

@@ -30,10 +30,12 @@ struct vertex {
 	uint32_t	 comm, began_by, ended_by;	/* interned */
 	uint32_t	 nevents;
 	int32_t		 in;		/* first incoming link, -1 if none */
-	uint16_t	 sys[VSYSCALLS];	/* interned names, 0: none */
+	uint16_t	 sys[VSYSCALLS];	/* interned names, 0: none; the
+					   first calls, the last one last */
 	uint16_t	 last_sys;	/* its last system call, where it waits */
 	uint8_t		 lock:1;	/* that call waits for a mutex */
 	uint8_t		 seen:1;	/* its vertex record was read */
+	uint8_t		 more_sys:1;	/* calls between sys[] and its last */
 	char		 wait;		/* blocked state letter, 0 if none */
 	uint32_t	 where;		/* interned: its program's innermost
 					   function on its last user stack */
@@ -161,6 +163,7 @@ struct path {
 	struct step	*s;
 	int		 n, cap;
 	int		 id;
+	int		 depth;		/* 0: walked from the hang itself */
 };
 void		 walk(struct graph *, uint64_t from, uint64_t stop_at,
 		    int interactive, struct path *);
@@ -170,16 +173,7 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 #define ENDED_CHOSEN	"chosen"
 
 /* diagnose.c */
-/*
- * How sure a hop of the chain is, weakest to strongest: the headline says
- * it, and a circular wait needs better than a guess on every hop.
- */
-enum evidence {
-	EV_GUESS,	/* a baseline's path, a suspect: timing */
-	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
-	EV_RUNTIME,	/* a runtime names the holder (a provider) */
-	EV_KERNEL	/* the kernel names the holder */
-};
+/* How sure a hop of the chain is (lib/graph.h), as the report says it. */
 const char	*evidence_name(enum evidence);
 struct culprit;
 /* "the kernel says", "the JVM says": a hop's evidence, in buf if need be. */

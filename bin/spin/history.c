@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "show.h"
 #include "spin.h"
 
 static struct tracked	*tracked;
@@ -44,27 +45,109 @@ tracked_add(uint32_t tid, uint32_t pid)
 }
 
 /*
+ * How long the thread has been blocked when the input ends, in its last
+ * vertex: 0 if it is not (it runs, it has exited: a zombie's last vertex
+ * is open too).  One waiting for its own child (a shell, a lock's holder
+ * that runs a command) counts as blocked for a moment only: its child is
+ * where it hangs.
+ */
+static uint64_t
+blocked_at_end(const struct target *tg, const struct tracked *t)
+{
+	const struct vsum *v;
+
+	/* By name: a child that exec'd another program is that one now. */
+	if (t->vv.n == 0 || (tg->comm != NULL && strcmp(t->comm,
+	    tg->comm) != 0))
+		return 0;
+	v = VSUM(t, t->vv.n - 1);
+	if (!v->recorded || strcmp(v->ended_by, VE_OPEN) != 0 ||
+	    (v->wait[0] != 'S' && v->wait[0] != 'D') || v->end <= v->begin)
+		return 0;
+	if (strcmp(v->last_sys, "wait4") == 0 ||
+	    strcmp(v->last_sys, "waitid") == 0)
+		return 1;
+	return v->end - v->begin;
+}
+
+/*
  * Only threads target_wants() accepted are tracked: with --tid or --pid
- * there is one; by name, the main thread of a process wins, then the
- * thread seen first.
+ * there is one; by name, the one blocked longest when the input ends (a
+ * client that hangs now, not an earlier one of the same name that has
+ * exited), else the main thread of a process, then the thread seen
+ * first.
  */
 struct tracked *
 target_pick(const struct target *tg)
 {
 	struct tracked *t, *best = NULL;
 	int main_t, main_b;
+	uint64_t bt, bb = 0;
 
-	(void)tg;
 	for (t = tracked; t != NULL; t = t->hh.next) {
 		if (t->vv.n == 0)
 			continue;
+		bt = tg->comm != NULL ? blocked_at_end(tg, t) : 0;
 		main_t = t->tid == t->pid;
 		main_b = best != NULL && best->tid == best->pid;
-		if (best == NULL || main_t > main_b ||
-		    (main_t == main_b && t->order < best->order))
+		if (best == NULL || bt > bb || (bt == bb && (main_t > main_b ||
+		    (main_t == main_b && t->order < best->order)))) {
 			best = t;
+			bb = bt;
+		}
 	}
 	return best;
+}
+
+/* "8.7 s in recvfrom", the last vertex's wait at the end. */
+static void
+wait_words(const struct target *tg, const struct tracked *t, char *buf,
+    size_t size)
+{
+	const struct vsum *v = VSUM(t, t->vv.n - 1);
+
+	snprintf(buf, size, "%.1f s%s%s%s", (v->end - v->begin) / 1e9,
+	    v->last_sys[0] ? " in " : "", show(v->last_sys),
+	    blocked_at_end(tg, t) == 1 ? " (its own child)" : "");
+}
+
+void
+target_said(const struct target *tg, const struct tracked *best)
+{
+	const struct tracked *t;
+	char w[96];
+	int blocked = 0, rest = 0, n = 0;
+
+	if (tg->comm == NULL)
+		return;
+	for (t = tracked; t != NULL; t = t->hh.next)
+		if (t != best && t->vv.n > 0) {
+			blocked += blocked_at_end(tg, t) != 0;
+			rest += blocked_at_end(tg, t) == 0 &&
+			    strcmp(t->comm, tg->comm) == 0;
+		}
+	if (blocked + rest == 0)
+		return;
+	if (blocked_at_end(tg, best) == 0) {
+		warnx_("--comm %s: %s %u/%u, none of the %d others of that name "
+		    "blocked at the end either", show(tg->comm),
+		    show(best->comm), best->pid, best->tid, blocked + rest);
+		return;
+	}
+	wait_words(tg, best, w, sizeof(w));
+	fprintf(stderr, "argus-spin: --comm %s: %s %u/%u, blocked %s at the "
+	    "end, the longest of %d blocked%s", show(tg->comm),
+	    show(best->comm), best->pid, best->tid, w, blocked + 1,
+	    blocked > 0 ? "; the others:" : "");
+	for (t = tracked; t != NULL; t = t->hh.next)
+		if (t != best && t->vv.n > 0 && blocked_at_end(tg, t) != 0) {
+			wait_words(tg, t, w, sizeof(w));
+			fprintf(stderr, "%s %s %u/%u %s", n++ ? "," : "",
+			    show(t->comm), t->pid, t->tid, w);
+		}
+	if (rest > 0)
+		fprintf(stderr, "; %d more of that name ran or exited", rest);
+	fputc('\n', stderr);
 }
 
 /* The thread, tracked if it is or may be the target. */

@@ -62,6 +62,8 @@ const char	*target_describe(const struct target *, char *, size_t);
 
 /* history.c */
 struct tracked	*target_pick(const struct target *);	/* of those tracked */
+/* By name: which thread was taken, and the others blocked, on stderr. */
+void		 target_said(const struct target *, const struct tracked *);
 void		 history_name(const struct target *, uint32_t pid, uint32_t tid,
 		    const char *comm);
 void		 history_event(const struct target *, const struct event *);

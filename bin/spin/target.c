@@ -1,8 +1,9 @@
 /*
  * The target: the thread whose hang is looked for.  --tid names it;
  * --pid names a process and means its main thread (tid == pid); --comm
- * names it by name: the main thread of the process whose main thread has
- * that name, else the first thread seen with it.  Without any, the
+ * names it by name: the one blocked longest when the input ends, else the
+ * main thread of the process whose main thread has that name, else the
+ * first thread seen with it (history.c, target_pick).  Without any, the
  * process a capture started (meta command_pid).
  */
 #include <stdio.h>
