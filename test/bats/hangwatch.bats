@@ -1,0 +1,225 @@
+#!/usr/bin/env bats
+# argus watch (the porcelain's watcher of hangs, bin/porcelain/watch*.c;
+# not argus-watch(1), the watchpoints' program): watches set up as a user
+# writes them, on real programs, under a real recorder.  Syslog is a
+# datagram socket the test listens on ($ARGUS_SYSLOG), the same line
+# syslog(3) would send to /dev/log.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	local f
+	for f in "$BATS_TEST_TMPDIR"/*.kill; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+	done
+	if [ -f "$BATS_TEST_TMPDIR/ring/recorder.pid" ]; then
+		argus --ring "$BATS_TEST_TMPDIR/ring" stop >/dev/null 2>&1 || true
+	fi
+	pub_cleanup
+}
+
+# A recorder into ./ring, recording (as debug.bats starts it).
+recorder() {
+	local i
+	run argus --ring "$BATS_TEST_TMPDIR/ring" start -b 32M
+	[ "$status" -eq 0 ]
+	for i in $(seq 150); do
+		argus --ring "$BATS_TEST_TMPDIR/ring" status 2>/dev/null |
+		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
+		sleep 0.2
+	done
+	sleep 1
+}
+
+# A syslog of our own: every datagram to ./syslog.sock, a line each in
+# ./syslog.txt.
+syslog_listen() {
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+f = open(sys.argv[2], "ab", 0)
+while True:
+    f.write(s.recv(8192) + b"\n")' "$BATS_TEST_TMPDIR/syslog.sock" syslog.txt &
+	echo $! >syslog.kill
+	for i in $(seq 50); do [ -S syslog.sock ] && break; sleep 0.1; done
+	export ARGUS_SYSLOG="$BATS_TEST_TMPDIR/syslog.sock"
+}
+
+# Waits (at most $2 s) for $1 reports (watch-*.txt) in ./ring.
+wait_reports() {
+	local i
+	for i in $(seq $(($2 * 5))); do
+		[ "$(ls ring/watch-*.txt 2>/dev/null | wc -l)" -ge "$1" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# The first wait-for snapshot taken at or after mono ns $1: its time.
+first_snap_after() {
+	ls ring | sed -n 's/^argus-snap-\([0-9]*\)\.csv\.gz$/\1/p' | sort -n |
+	    awk -v t="$1" '$1 >= t { print; exit }'
+}
+
+@test "argus watch: usage; a config's bad line named by file and line; no recorder, no watch" {
+	run argus watch --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: argus watch"*"--check CMD"*"--blocked-for"*"--exec CMD"* ]]
+	run argus watch
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"say what a hang is"* ]]
+	run argus watch --check true --pid 1
+	[ "$status" -eq 64 ]
+	run argus watch --blocked-for 2s
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"one --pid PID or --comm NAME"* ]]
+	run argus watch --check true --every 1x
+	[ "$status" -eq 64 ]
+	printf '# two watches\n--check "redis-cli -p 1 ping" --timeout 1s\n\n--blocked-for 5s --comm x --every 1s\n' >w.conf
+	run argus --ring "$BATS_TEST_TMPDIR/none" watch --config w.conf
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"w.conf:4: --every and --timeout are --check's"* ]]
+	printf -- "--check 'unclosed\n" >w2.conf
+	run argus --ring "$BATS_TEST_TMPDIR/none" watch --config w2.conf
+	[ "$status" -eq 65 ]
+	[[ "$output" == *"w2.conf:1: a quote not closed"* ]]
+	# A good config, but no recorder to diagnose with.
+	printf -- "--check 'redis-cli -p 1 ping' --name r1 # a comment\n" >w3.conf
+	run argus --ring "$BATS_TEST_TMPDIR/none" watch --config w3.conf
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"no recorder runs"* ]]
+	# `argus watch' is the porcelain's; argus-watch(1) is still its own.
+	run argus-watch --help
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"--blocked-for"* ]]
+}
+
+@test "argus watch --check: healthy traffic is no report; a redis DEBUG SLEEP is one report naming redis-server, in syslog and to the hook" {
+	need_tracing
+	need_prog redis-server redis-cli python3
+	port=$((20000 + RANDOM % 20000))
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
+	rpid=$!
+	echo $rpid >redis.kill
+	for i in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+	recorder
+	syslog_listen
+	argus --ring ring watch --check "redis-cli -p $port ping" --every 1s \
+	    --timeout 1s --last 10s --exec 'cat >hook.json; exit 3' 2>watch.log &
+	echo $! >watch.kill
+	# Healthy traffic for 20 s (the issue's 2 minutes, cut to what the
+	# suite affords): every check answers in time, no report.
+	end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
+		redis-cli -p "$port" set k v >/dev/null
+		redis-cli -p "$port" get k >/dev/null
+		sleep 0.05
+	done
+	cat watch.log
+	[ -z "$(ls ring/watch-*.txt 2>/dev/null)" ]
+	[ ! -s syslog.txt ]
+	run argus --ring ring status
+	echo "$output"
+	[[ "$output" == *"watcher:     running, argus watch pid $(cat watch.kill)"* ]]
+	[[ "$output" == *"watch:       redis-cli: check 'redis-cli -p $port ping' every 1s, timeout 1s"* ]]
+	grep -Eq 'last check .*: ok in [0-9.]+ s' <<<"$output"
+	[[ "$output" == *"0 reports in the last hour"* ]]
+
+	# The hang: a client's DEBUG SLEEP 3, all the checks behind it wait.
+	t0=$("$ROOT/test/progs/monotime")
+	redis-cli -p "$port" DEBUG SLEEP 3 >/dev/null
+	# The report is done when argus debug is: seconds of a loaded
+	# machine's recording to read, so a wide bound.
+	wait_reports 1 120
+	sleep 4
+	cat watch.log
+	# One hang, one report, though several checks timed out in it.
+	[ "$(ls ring/watch-*.txt | wc -l)" -eq 1 ]
+	[ "$(ls ring/watch-*.json | wc -l)" -eq 1 ]
+	report=$(ls ring/watch-*.txt)
+	cat "$report"
+	# Diagnosed while the check still waited: its mark and wait-for
+	# snapshot within the timeout + 2 s of the hang's start.
+	snap=$(first_snap_after "$t0")
+	[ -n "$snap" ]
+	echo "snapshot $(( (snap - t0) / 1000000 )) ms after the hang began"
+	[ $((snap - t0)) -le 3000000000 ]
+	grep -Eq "^The check 'redis-cli -p $port ping' \(redis-cli [0-9]+\) has waited" "$report"
+	grep -Eq "^Root cause: (probably )?redis-server $rpid " "$report"
+	grep -Eq '^argus watch: the check (ended by itself|\(pid [0-9]+\) still waited)' "$report"
+	# Syslog: one line, the same root, the report's name.
+	cat syslog.txt
+	[ "$(grep -c . syslog.txt)" -eq 1 ]
+	grep -Eq "^<28>argus\[$(cat watch.kill)\]: redis-cli [0-9]+ hung [0-9.]+ s: root cause (probably )?redis-server $rpid \([^)]*\); report $BATS_TEST_TMPDIR/$report$" syslog.txt
+	# The hook had the JSON, valid, with the same root; its failure
+	# (exit 3) is said and the watcher goes on.
+	for i in $(seq 50); do grep -q 'the hook' watch.log && break; sleep 0.2; done
+	python3 -m json.tool hook.json >/dev/null
+	python3 -c '
+import json, sys
+d = json.load(open("hook.json"))
+roots = [r for g in d["diagnoses"] for r in g["root_causes"]]
+assert roots and roots[0]["comm"] == "redis-server" and roots[0]["pid"] == int(sys.argv[1]), roots
+' "$rpid"
+	cmp hook.json "${report%.txt}.json"
+	grep -q "the hook 'cat >hook.json; exit 3' failed (exit 3)" watch.log
+	kill -0 "$(cat watch.kill)"
+	# Never signals what it watches.
+	kill -0 "$rpid"
+	run argus --ring ring status
+	echo "$output"
+	[[ "$output" == *"1 report in the last hour"* ]]
+	[[ "$output" == *"last report "*"root cause "*"redis-server $rpid"*"$report"* ]]
+	[ -z "$(find ring -name 'watch*' ! -perm 600)" ]
+	# Stopped, it leaves no check, no diagnosis behind.
+	kill "$(cat watch.kill)"
+	for i in $(seq 50); do kill -0 "$(cat watch.kill)" 2>/dev/null || break; sleep 0.1; done
+	! kill -0 "$(cat watch.kill)" 2>/dev/null
+	! pgrep -f "redis-cli -p $port ping"
+	kill -0 "$rpid"
+}
+
+@test "argus watch --blocked-for: an event loop idle is no hang; its callback blocking 6 s is one report of that wait" {
+	need_tracing
+	need_prog python3
+	cat >loop.py <<'EOF'
+import asyncio, sys, time
+async def main():
+    loop = asyncio.get_running_loop()
+    open("ready", "w").write("1")
+    # Idle for a while (in epoll_wait), then ticks, then one blocks.
+    await asyncio.sleep(4)
+    for i in range(10):
+        await asyncio.sleep(0.2)
+    loop.call_soon(lambda: time.sleep(6))
+    await asyncio.sleep(8)
+asyncio.run(main())
+EOF
+	python3 loop.py &
+	py=$!
+	echo $py >py.kill
+	recorder
+	syslog_listen
+	argus --ring ring watch --blocked-for 2s --pid "$py" --name loop \
+	    --last 15s 2>watch.log &
+	echo $! >watch.kill
+	wait "$py" || true
+	wait_reports 1 120
+	sleep 2
+	cat watch.log
+	[ "$(ls ring/watch-*.txt | wc -l)" -eq 1 ]
+	report=$(ls ring/watch-*.txt)
+	cat "$report"
+	grep -Eq "^Thread python3[.0-9]* $py/$py has made no progress for [0-9.]+ s \(--blocked-for 2.0 s\)" "$report"
+	# The callback's wait: the loop's thread asleep in its own timer.
+	grep -Eq "^(Hang|Found): .*python3[.0-9]* $py/$py .*nanosleep" "$report" ||
+	    grep -Eq "python3[.0-9]* $py/$py .*\(.*nanosleep\)" "$report"
+	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: " syslog.txt
+	[ "$(grep -c . syslog.txt)" -eq 1 ]
+}
