@@ -52,7 +52,7 @@ MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
 PROBE_SETS	:= $(wildcard patchers/*.probes)
 EXAMPLES	:= $(wildcard share/examples/*.txt) share/examples/argus.cron
-EXAMPLES	+= share/examples/argus-hosts.sh
+EXAMPLES	+= share/examples/argus-hosts.sh share/examples/watch.conf
 FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/fuzz/*.c))
 
 all: $(PROGS) $(TEST_PROGS)
@@ -285,6 +285,8 @@ install: all
 	    >$(DESTDIR)$(PREFIX)/share/doc/argus/examples/argus.cron
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus.service \
 	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus-watch.service \
+	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus-watch.service
 
 # What install put there, and nothing else.
 uninstall:
@@ -294,7 +296,8 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir $(MAN5))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/argus/probes/,$(notdir $(PROBE_SETS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/doc/argus/examples/,$(notdir $(EXAMPLES))) \
-	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service \
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus-watch.service
 	-rmdir $(DESTDIR)$(PREFIX)/libexec/argus $(DESTDIR)$(PREFIX)/share/argus/probes \
 	    $(DESTDIR)$(PREFIX)/share/argus $(DESTDIR)$(PREFIX)/share/doc/argus/examples \
 	    $(DESTDIR)$(PREFIX)/share/doc/argus 2>/dev/null

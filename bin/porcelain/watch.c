@@ -498,8 +498,9 @@ loop(int sfd)
 			w = &watches[i];
 			if (running && w->kind == WK_CHECK) {
 				check_tick(w, now);
-				d = w->check_pid == 0 ? w->next_check :
-				    w->check_timed_out ? wake :
+				/* None starts while a diagnosis runs. */
+				d = w->diag_pid != 0 || w->check_timed_out ?
+				    wake : w->check_pid == 0 ? w->next_check :
 				    w->check_start + w->timeout;
 			} else if (running) {
 				blocked_tick(w, now);
@@ -541,6 +542,7 @@ watch_main(int argc, char *argv[])
 {
 	const char *config = NULL;
 	struct watch w;
+	char *abs;
 	sigset_t set;
 	int sfd, i;
 
@@ -553,6 +555,9 @@ watch_main(int argc, char *argv[])
 		diex(EX_UNAVAILABLE, "%s: no recorder runs ('argus start' "
 		    "first, with the same --ring)", ring);
 	lock_ring();
+	/* Reports are named in syslog and to hooks, which run elsewhere. */
+	if (ring[0] != '/' && (abs = realpath(ring, NULL)) != NULL)
+		ring = abs;
 	openlog("argus", LOG_PID, LOG_DAEMON);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);

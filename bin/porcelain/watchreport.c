@@ -144,9 +144,8 @@ static void
 mark_first(void *arg)
 {
 	struct watch *w = arg;
-	char text[256], path[PATH_MAX], stacks[PATH_MAX];
+	char text[256], path[PATH_MAX];
 	pid_t rec;
-	uint64_t t;
 
 	if ((rec = recorder()) == 0)
 		return;
@@ -155,10 +154,12 @@ mark_first(void *arg)
 	    w->hung_pid));
 	if (mark_note(rec, text, path, sizeof(path)) == -1)
 		fprintf(stderr, "argus watch: %s: %s\n", path, strerror(errno));
-	if ((t = snapshot_take(path, sizeof(path))) != 0) {
-		snapshot_stacks(t, stacks, sizeof(stacks));
-		present_save(path, stacks);
-	}
+	/*
+	 * Not the stacks of every blocked thread, as argus mark takes them:
+	 * argus debug unwinds those of the chain, and a machine's worth of
+	 * them would cost the hang's seconds.
+	 */
+	snapshot_take(path, sizeof(path));
 	fflush(stderr);
 }
 
