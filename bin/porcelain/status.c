@@ -255,7 +255,9 @@ watches(int dirfd)
 			strftime(when, sizeof(when), "%F %T",
 			    localtime(&(time_t){ t }));
 			printf("%-12s %s, argus watch pid %d, since %s\n",
-			    "watcher:", alive ? "running" : "not running",
+			    "watcher:", alive ? "running" : n > 3 &&
+			    strcmp(f[3], "stopped") == 0 ? "stopped" :
+			    "not running (it ended without being stopped)",
 			    (int)pid, when);
 		} else if (n == 10 && strcmp(f[0], "watch") == 0) {
 			printf("%-12s %s: %s\n", "watch:", f[1], f[2]);

@@ -402,7 +402,7 @@ read_config(const char *path)
  * under a temporary name, then renamed: a reader never sees half.
  */
 static void
-write_state(void)
+write_state(int stopped)
 {
 	const struct watch *w;
 	char target[256];
@@ -416,7 +416,8 @@ write_state(void)
 			close(fd);
 		return;
 	}
-	fprintf(fp, "watcher\t%d\t%lld\n", (int)getpid(), (long long)started);
+	fprintf(fp, "watcher\t%d\t%lld%s\n", (int)getpid(), (long long)started,
+	    stopped ? "\tstopped" : "");
 	for (i = 0; i < nwatch; i++) {
 		w = &watches[i];
 		if (w->kind == WK_CHECK)
@@ -440,6 +441,39 @@ write_state(void)
 	if (fclose(fp) == EOF || renameat(ring_open(0), ".watch.state.tmp",
 	    ring_open(0), "watch.state") == -1)
 		warnx_("watch: %s/watch.state: %s", ring, strerror(errno));
+}
+
+/*
+ * A watcher that ended without being stopped (killed, crashed) left its
+ * state without the word "stopped": say so when its unit restarts it.
+ */
+static void
+say_restarted(void)
+{
+	char line[256], when[32], *f[4], *p;
+	time_t t;
+	FILE *fp;
+	int fd, n;
+
+	if ((fd = openat(ring_open(0), "watch.state", O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || (fp = fdopen(fd, "r")) == NULL) {
+		if (fd != -1)
+			close(fd);
+		return;
+	}
+	if (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0, p = line; n < 4 && p != NULL; n++)
+			f[n] = strsep(&p, "\t");
+		if (n == 3 && strcmp(f[0], "watcher") == 0) {
+			t = atoll(f[2]);
+			strftime(when, sizeof(when), "%F %T", localtime(&t));
+			warnx_("watch: the watcher before (pid %s, since %s) "
+			    "ended without being stopped; watching again", f[1],
+			    when);
+		}
+	}
+	fclose(fp);
 }
 
 /* One watcher a directory: its state file is one. */
@@ -512,7 +546,7 @@ loop(int sfd)
 				wake = d;
 		}
 		if (state_dirty || now >= next_state) {
-			write_state();
+			write_state(0);
 			state_dirty = 0;
 			next_state = now + STATE_NS;
 		}
@@ -555,6 +589,7 @@ watch_main(int argc, char *argv[])
 		diex(EX_UNAVAILABLE, "%s: no recorder runs ('argus start' "
 		    "first, with the same --ring)", ring);
 	lock_ring();
+	say_restarted();
 	/* Reports are named in syslog and to hooks, which run elsewhere. */
 	if (ring[0] != '/' && (abs = realpath(ring, NULL)) != NULL)
 		ring = abs;
@@ -573,7 +608,7 @@ watch_main(int argc, char *argv[])
 		    show(watches[i].check) : watches[i].comm[0] ?
 		    show(watches[i].comm) : "its main thread");
 	loop(sfd);
-	write_state();
+	write_state(1);
 	fprintf(stderr, "argus watch: stopped\n");
 	return 0;
 }

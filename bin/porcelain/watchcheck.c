@@ -214,8 +214,8 @@ check_reaped(struct watch *w, pid_t pid, int status, uint64_t now)
 		    128 + WTERMSIG(status));
 	/* A check answered in time: the hang, if one, is over. */
 	if (!w->check_timed_out && w->episode) {
-		wlog(w, "answered in time again: the hang lasted %.1f s at "
-		    "least", (w->check_start - w->episode_start) / 1e9);
+		wlog(w, "answered in time again, %.1f s after the first check "
+		    "that hung began", (now - w->episode_start) / 1e9);
 		w->episode = 0;
 	}
 	watch_state_dirty();

@@ -145,7 +145,10 @@ mark_first(void *arg)
 {
 	struct watch *w = arg;
 	char text[256], path[PATH_MAX];
+	struct pstack *s;
+	uint32_t pid, tid;
 	pid_t rec;
+	int n;
 
 	if ((rec = recorder()) == 0)
 		return;
@@ -160,6 +163,14 @@ mark_first(void *arg)
 	 * them would cost the hang's seconds.
 	 */
 	snapshot_take(path, sizeof(path));
+	/* Its stack, now: debug's "wait now" may come after the hang. */
+	pid = w->hung_pid;
+	tid = w->hung_tid != 0 ? w->hung_tid : w->hung_pid;
+	s = present_stacks(&pid, &tid, 1, &n);
+	present_show(stdout, "Where it waited when the watch saw it hang:", s,
+	    n, 0);
+	present_free(s, n);
+	fflush(stdout);
 	fflush(stderr);
 }
 
@@ -185,12 +196,12 @@ report_begin(struct watch *w, pid_t pid, pid_t tid, uint64_t since,
 	dprintf(w->report_fd, "argus watch %s, %s", show(w->name), ctime(&t));
 	if (w->kind == WK_CHECK)
 		dprintf(w->report_fd, "The check '%s' (%s %d) has waited %.1f s, "
-		    "past its timeout of %.1f s: diagnosed while it waits.\n\n",
+		    "past its timeout of %.1f s: diagnosed while it waits.\n",
 		    show(w->check), w->hung_comm, (int)pid, (now - since) / 1e9,
 		    w->timeout / 1e9);
 	else
 		dprintf(w->report_fd, "Thread %s %d/%d has made no progress "
-		    "for %.1f s (--blocked-for %.1f s).\n\n", w->hung_comm,
+		    "for %.1f s (--blocked-for %.1f s).\n", w->hung_comm,
 		    (int)pid, (int)tid, (now - since) / 1e9,
 		    w->blocked_for / 1e9);
 	snprintf(argus, sizeof(argus), "%s/argus", bindir());
@@ -233,15 +244,17 @@ report_begin(struct watch *w, pid_t pid, pid_t tid, uint64_t since,
  * what else it found.
  */
 static void
-root_words(const char *report, char *buf, size_t size)
+root_words(const char *report, pid_t tid, char *buf, size_t size)
 {
-	char line[1024], *s, *p;
+	char line[1024], me[32], early[256] = "", *s, *p;
 	size_t len;
+	int alone = 0;
 	FILE *fp;
 
 	snprintf(buf, size, "none found (no diagnosis)");
 	if ((fp = fopen(report, "re")) == NULL)
 		return;
+	snprintf(me, sizeof(me), "/%d (", (int)tid);
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "Root cause: ", 12) == 0) {
@@ -257,10 +270,19 @@ root_words(const char *report, char *buf, size_t size)
 		if (strncmp(line, "Nothing found beyond", 20) == 0) {
 			snprintf(buf, size, "no cause found beyond the hung "
 			    "thread");
+			alone = 1;
 			break;
 		}
+		/* Its stack when the hang was seen, the report's first. */
+		if (*early == '\0' && strncmp(line, "  ", 2) == 0 &&
+		    (p = strstr(line, me)) != NULL &&
+		    (p = strstr(p, "): ")) != NULL)
+			snprintf(early, sizeof(early), "%.200s", p + 3);
 	}
 	fclose(fp);
+	/* Then its own wait is the finding. */
+	if (alone && *early != '\0')
+		snprintf(buf, size, "no cause beyond its own wait, %s", early);
 }
 
 /* To syslog(3), or to the datagram socket $ARGUS_SYSLOG names. */
@@ -411,7 +433,8 @@ finish(struct watch *w, int status, uint64_t now)
 	snprintf(final, sizeof(final), "%s.txt", w->tmp);
 	if (renameat(ring_open(0), name, ring_open(0), final) == -1)
 		wlog(w, "%s/%s: %s", ring, final, strerror(errno));
-	root_words(w->report, root, sizeof(root));
+	root_words(w->report, w->hung_tid != 0 ? w->hung_tid : w->hung_pid,
+	    root, sizeof(root));
 	snprintf(msg, sizeof(msg), "%s %d hung %.1f s: %s; report %s",
 	    w->hung_comm, (int)(w->hung_tid != 0 ? w->hung_tid : w->hung_pid),
 	    hung, root, show(w->report));

@@ -220,6 +220,9 @@ EOF
 	# The callback's wait: the loop's thread asleep in its own timer.
 	grep -Eq "^(Hang|Found): .*python3[.0-9]* $py/$py .*nanosleep" "$report" ||
 	    grep -Eq "python3[.0-9]* $py/$py .*\(.*nanosleep\)" "$report"
-	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: " syslog.txt
+	# Its stack when the watch saw it, taken at once: in the sleep.
+	grep -Eq "^Where it waited when the watch saw it hang:" "$report"
+	grep -Eq "^  python3[.0-9]* $py/$py \(S\): .*\(clock_nanosleep\)$" "$report"
+	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: no cause beyond its own wait, .*\(clock_nanosleep\); report $BATS_TEST_TMPDIR/$report$" syslog.txt
 	[ "$(grep -c . syslog.txt)" -eq 1 ]
 }
