@@ -69,6 +69,7 @@ struct watch {
 	/* The hang episode: one report for each. */
 	int		 episode;
 	uint64_t	 episode_start;
+	unsigned long	 episode_checks;	/* checks timed out in it since */
 	time_t		 reports[WATCH_MAX_REPORTS];	/* wall times, an hour */
 	int		 nreports;
 	unsigned long	 suppressed;

@@ -168,10 +168,15 @@ check_tick(struct watch *w, uint64_t now)
 	w->check_timed_out = 1;
 	if (w->episode) {
 		/* The same hang still: its report is made already. */
-		check_kill(w, now, "(the hang goes on; reported already)");
+		if (w->episode_checks++ == 0)
+			check_kill(w, now, "(the hang goes on; reported "
+			    "already: no more of this until it ends)");
+		else
+			kill(-w->check_pid, SIGKILL);
 		return;
 	}
 	w->episode = 1;
+	w->episode_checks = 0;
 	w->episode_start = w->check_start;
 	waiter = check_waiter(w->check_pid);
 	if (!report_allowed(w) || report_begin(w, waiter, 0, w->check_start,
@@ -215,7 +220,8 @@ check_reaped(struct watch *w, pid_t pid, int status, uint64_t now)
 	/* A check answered in time: the hang, if one, is over. */
 	if (!w->check_timed_out && w->episode) {
 		wlog(w, "answered in time again, %.1f s after the first check "
-		    "that hung began", (now - w->episode_start) / 1e9);
+		    "that hung began (%lu more timed out)",
+		    (now - w->episode_start) / 1e9, w->episode_checks);
 		w->episode = 0;
 	}
 	watch_state_dirty();

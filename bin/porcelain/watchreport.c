@@ -34,6 +34,7 @@
 #define HOUR		3600
 
 static unsigned long long keep_count, keep_bytes = 50ULL << 20;
+static void	say_syslog(const char *);
 static char keep_arg[32] = "50M";
 
 void
@@ -68,6 +69,7 @@ int
 report_allowed(struct watch *w)
 {
 	time_t now = time(NULL);
+	char msg[256];
 	int i, j;
 
 	for (i = j = 0; i < w->nreports; i++)
@@ -77,9 +79,12 @@ report_allowed(struct watch *w)
 	if (w->nreports < w->max_reports)
 		return 1;
 	w->suppressed++;
-	wlog(w, "a hang, not diagnosed: %d reports in the last hour already "
-	    "(--max-reports %d); %lu suppressed so far", w->nreports,
-	    w->max_reports, w->suppressed);
+	snprintf(msg, sizeof(msg), "watch %s: a hang not diagnosed: %d "
+	    "reports in the last hour already (--max-reports %d); %lu "
+	    "suppressed so far", w->name, w->nreports, w->max_reports,
+	    w->suppressed);
+	say_syslog(msg);
+	wlog(w, "%s", msg);
 	watch_state_dirty();
 	return 0;
 }
@@ -381,6 +386,17 @@ rotate(const char *self)
 	free(v);
 }
 
+/* In the hook's child: what it is about. */
+static void
+hook_env(void *arg)
+{
+	struct watch *w = arg;
+
+	setenv("ARGUS_WATCH", w->name, 1);
+	setenv("ARGUS_REPORT", w->report, 1);
+	setenv("ARGUS_JSON", w->json, 1);
+}
+
 static void
 hook(struct watch *w, uint64_t now)
 {
@@ -393,10 +409,7 @@ hook(struct watch *w, uint64_t now)
 		    strerror(errno));
 		return;
 	}
-	setenv("ARGUS_WATCH", w->name, 1);
-	setenv("ARGUS_REPORT", w->report, 1);
-	setenv("ARGUS_JSON", w->json, 1);
-	w->hook_pid = child_spawn(w->exec, NULL, fd, -1, NULL, NULL);
+	w->hook_pid = child_spawn(w->exec, NULL, fd, -1, hook_env, w);
 	close(fd);
 	if (w->hook_pid == -1) {
 		w->hook_pid = 0;

@@ -226,3 +226,40 @@ EOF
 	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: no cause beyond its own wait, .*\(clock_nanosleep\); report $BATS_TEST_TMPDIR/$report$" syslog.txt
 	[ "$(grep -c . syslog.txt)" -eq 1 ]
 }
+
+@test "argus watch: a check's pipeline is followed to its waiting leaf; a second hang beyond --max-reports is said suppressed, not diagnosed" {
+	need_tracing
+	recorder
+	syslog_listen
+	# While ./hang exists, the check waits in sleep, a child of its sh.
+	touch hang
+	argus --ring ring watch --name slow --check "test -e $BATS_TEST_TMPDIR/hang && sleep 30; true" \
+	    --every 1s --timeout 1s --max-reports 1 --last 10s 2>watch.log &
+	echo $! >watch.kill
+	wait_reports 1 120
+	# The hang ends: a check answers in time, the episode with it.
+	rm hang
+	for i in $(seq 150); do grep -q 'answered in time again' watch.log && break; sleep 0.2; done
+	cat watch.log
+	grep -q 'answered in time again' watch.log
+	# A second hang: no second report within the hour.
+	touch hang
+	for i in $(seq 100); do grep -q 'not diagnosed' watch.log && break; sleep 0.2; done
+	rm hang
+	cat watch.log
+	cat syslog.txt
+	[ "$(ls ring/watch-*.txt | wc -l)" -eq 1 ]
+	grep -Eq "^<28>argus\[[0-9]+\]: sleep [0-9]+ hung [0-9.]+ s: .*; report $BATS_TEST_TMPDIR/ring/watch-[0-9]+\.txt$" syslog.txt
+	grep -Eq "^<28>argus\[[0-9]+\]: watch slow: a hang not diagnosed: 1 reports in the last hour already \(--max-reports 1\); 1 suppressed so far$" syslog.txt
+	[ "$(grep -c . syslog.txt)" -eq 2 ]
+	run argus --ring ring status
+	echo "$output"
+	[[ "$output" == *"1 report in the last hour, 1 suppressed"* ]]
+	# The check that hung was killed after its diagnosis, its sleep too.
+	grep -Eq '^argus watch: the check \(pid [0-9]+\) still waited after [0-9.]+ s: killed\.$' ring/watch-*.txt
+	kill "$(cat watch.kill)"
+	for i in $(seq 50); do kill -0 "$(cat watch.kill)" 2>/dev/null || break; sleep 0.1; done
+	! pgrep -f "test -e $BATS_TEST_TMPDIR/hang"
+	run argus --ring ring status
+	[[ "$output" == *"watcher:     stopped, argus watch pid $(cat watch.kill)"* ]]
+}
