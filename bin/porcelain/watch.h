@@ -24,6 +24,7 @@ enum watch_kind { WK_CHECK, WK_BLOCKED };
 struct wthread {
 	pid_t		 pid, tid;
 	uint64_t	 run_ns;	/* schedstat: time on CPU so far */
+	uint64_t	 queued_ns;	/* and waiting for one */
 	uint64_t	 vcsw;		/* voluntary context switches */
 	uint64_t	 since;		/* mono ns it stopped progressing; 0 */
 	uint64_t	 spin_since;	/* mono ns it began to spin; 0 */
@@ -81,6 +82,7 @@ struct watch {
 	char		 hung_comm[64];
 	uint64_t	 hung_since;
 	uint64_t	 hung_ran;	/* the check, if it ended meanwhile */
+	int		 hung_spin;	/* --blocked-for: it spun */
 	const char	*diag_killed;	/* why, if it was */
 	char		 report[PATH_MAX], json[PATH_MAX], tmp[64];
 	int		 report_fd;

@@ -8,7 +8,8 @@
  * since the last look, in anything but the idle wait of an event loop
  * (poll, select, epoll: a loop with nothing to do is not hung); it spins
  * when it ran at least SPIN_SHARE of the time without once giving up the
- * CPU of its own accord.  Either one for TIME is a hang, reported once
+ * CPU of its own accord (on it or waiting for one: a busy machine shares
+ * its CPUs).  Either one for TIME is a hang, reported once
  * until the thread makes progress again.
  */
 #include <sys/types.h>
@@ -73,6 +74,7 @@ slurp(const char *path, char *buf, size_t size)
 struct sample {
 	char		 state;
 	uint64_t	 run_ns;
+	uint64_t	 queued_ns;	/* runnable, waiting for a CPU */
 	long		 syscall;	/* -2: running, -1: none */
 };
 
@@ -91,7 +93,8 @@ sample(pid_t pid, pid_t tid, struct sample *s)
 	    (int)tid);
 	if (slurp(path, buf, sizeof(buf)) <= 0)
 		return -1;
-	s->run_ns = strtoull(buf, NULL, 10);
+	s->run_ns = strtoull(buf, &p, 10);
+	s->queued_ns = strtoull(p, NULL, 10);
 	s->syscall = -1;
 	if (s->state == 'S' || s->state == 'D') {
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall",
@@ -179,7 +182,7 @@ look(struct watch *w, pid_t pid, pid_t tid, uint64_t now, uint64_t prev)
 {
 	struct wthread *t;
 	struct sample s;
-	uint64_t ran, since, v;
+	uint64_t ran, queued, since, v;
 	int first;
 
 	if ((t = thread_of(w, pid, tid)) == NULL || sample(pid, tid, &s) == -1)
@@ -187,7 +190,9 @@ look(struct watch *w, pid_t pid, pid_t tid, uint64_t now, uint64_t prev)
 	t->seen = 1;
 	first = t->run_ns == UINT64_MAX;
 	ran = first ? 0 : s.run_ns - t->run_ns;
+	queued = first ? 0 : s.queued_ns - t->queued_ns;
 	t->run_ns = s.run_ns;
+	t->queued_ns = s.queued_ns;
 	if (first)
 		return;
 	/* Blocked: asleep, not idle, and not once on a CPU since. */
@@ -197,9 +202,12 @@ look(struct watch *w, pid_t pid, pid_t tid, uint64_t now, uint64_t prev)
 			t->since = prev;
 	} else
 		t->since = 0;
-	/* Spinning: on a CPU nearly all the time, never yielding. */
-	v = now > prev && ran >= SPIN_SHARE * (now - prev) ? vcsw(pid, tid) :
-	    0;
+	/*
+	 * Spinning: on a CPU or waiting for one nearly all the time (a busy
+	 * machine shares its CPUs), never yielding of its own accord.
+	 */
+	v = now > prev && ran > 0 && ran + queued >= SPIN_SHARE * (now - prev) ?
+	    vcsw(pid, tid) : 0;
 	if (v != 0 && v == t->vcsw) {
 		if (t->spin_since == 0)
 			t->spin_since = prev;
@@ -217,6 +225,7 @@ look(struct watch *w, pid_t pid, pid_t tid, uint64_t now, uint64_t prev)
 	if (t->episode || now - since < w->blocked_for || w->diag_pid != 0)
 		return;
 	t->episode = 1;
+	w->hung_spin = t->since == 0;
 	if (report_allowed(w))
 		report_begin(w, pid, tid, since, now);
 }

@@ -205,9 +205,10 @@ report_begin(struct watch *w, pid_t pid, pid_t tid, uint64_t since,
 		    show(w->check), w->hung_comm, (int)pid, (now - since) / 1e9,
 		    w->timeout / 1e9);
 	else
-		dprintf(w->report_fd, "Thread %s %d/%d has made no progress "
-		    "for %.1f s (--blocked-for %.1f s).\n", w->hung_comm,
-		    (int)pid, (int)tid, (now - since) / 1e9,
+		dprintf(w->report_fd, "Thread %s %d/%d has %s for %.1f s "
+		    "(--blocked-for %.1f s).\n", w->hung_comm, (int)pid,
+		    (int)tid, w->hung_spin ? "spun, never yielding," :
+		    "made no progress", (now - since) / 1e9,
 		    w->blocked_for / 1e9);
 	snprintf(argus, sizeof(argus), "%s/argus", bindir());
 	argv[n++] = argus;
@@ -264,6 +265,12 @@ root_words(const char *report, pid_t tid, char *buf, size_t size)
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "Root cause: ", 12) == 0) {
 			s = line + 12;
+			/* "the hung vertex itself: LongRunning" */
+			if ((p = strstr(s, " vertex itself: ")) != NULL) {
+				snprintf(buf, size, "root cause itself, %.64s",
+				    p + 16);
+				break;
+			}
 			if ((p = strstr(s, "): ")) != NULL ||
 			    (p = strstr(s, "), ")) != NULL)
 				len = p - s + 1;

@@ -185,11 +185,15 @@ assert roots and roots[0]["comm"] == "redis-server" and roots[0]["pid"] == int(s
 	kill -0 "$rpid"
 }
 
-@test "argus watch --blocked-for: an event loop idle is no hang; its callback blocking 6 s is one report of that wait" {
+@test "argus watch --blocked-for: an event loop idle is no hang; its callback blocking 6 s is one report of that wait, one spinning 6 s another" {
 	need_tracing
 	need_prog python3
 	cat >loop.py <<'EOF'
 import asyncio, sys, time
+def busy():
+    t = time.monotonic()
+    while time.monotonic() - t < 6:
+        pass
 async def main():
     loop = asyncio.get_running_loop()
     open("ready", "w").write("1")
@@ -198,7 +202,10 @@ async def main():
     for i in range(10):
         await asyncio.sleep(0.2)
     loop.call_soon(lambda: time.sleep(6))
-    await asyncio.sleep(8)
+    await asyncio.sleep(4)
+    # Then one spins, never yielding.
+    loop.call_soon(busy)
+    await asyncio.sleep(6)
 asyncio.run(main())
 EOF
 	python3 loop.py &
@@ -210,12 +217,13 @@ EOF
 	    --last 15s 2>watch.log &
 	echo $! >watch.kill
 	wait "$py" || true
-	wait_reports 1 120
+	wait_reports 2 120
 	sleep 2
 	cat watch.log
-	[ "$(ls ring/watch-*.txt | wc -l)" -eq 1 ]
-	report=$(ls ring/watch-*.txt)
-	cat "$report"
+	[ "$(ls ring/watch-*.txt | wc -l)" -eq 2 ]
+	report=$(ls ring/watch-*.txt | sort | head -1)
+	spun=$(ls ring/watch-*.txt | sort | tail -1)
+	cat "$report" "$spun"
 	grep -Eq "^Thread python3[.0-9]* $py/$py has made no progress for [0-9.]+ s \(--blocked-for 2.0 s\)" "$report"
 	# The callback's wait: the loop's thread asleep in its own timer.
 	grep -Eq "^(Hang|Found): .*python3[.0-9]* $py/$py .*nanosleep" "$report" ||
@@ -224,7 +232,11 @@ EOF
 	grep -Eq "^Where it waited when the watch saw it hang:" "$report"
 	grep -Eq "^  python3[.0-9]* $py/$py \(S\): .*\(clock_nanosleep\)$" "$report"
 	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: no cause beyond its own wait, .*\(clock_nanosleep\); report $BATS_TEST_TMPDIR/$report$" syslog.txt
-	[ "$(grep -c . syslog.txt)" -eq 1 ]
+	# The spin: on a CPU or waiting for one, never yielding.
+	grep -Eq "^Thread python3[.0-9]* $py/$py has spun, never yielding, for [0-9.]+ s" "$spun"
+	grep -q 'LongRunning' "$spun"
+	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: .*; report $BATS_TEST_TMPDIR/$spun$" syslog.txt
+	[ "$(grep -c . syslog.txt)" -eq 2 ]
 }
 
 @test "argus watch: a check's pipeline is followed to its waiting leaf; a second hang beyond --max-reports is said suppressed, not diagnosed" {
