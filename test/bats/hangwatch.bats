@@ -274,4 +274,18 @@ EOF
 	! pgrep -f "test -e $BATS_TEST_TMPDIR/hang"
 	run argus --ring ring status
 	[[ "$output" == *"watcher:     stopped, argus watch pid $(cat watch.kill)"* ]]
+	# One that dies is told from one stopped, and its successor (the
+	# unit's restart) says so.
+	argus --ring ring watch --check true --every 1s 2>w2.log &
+	echo $! >watch.kill
+	for i in $(seq 50); do grep -q "watcher	$(cat watch.kill)" ring/watch.state 2>/dev/null && break; sleep 0.1; done
+	kill -KILL "$(cat watch.kill)"
+	for i in $(seq 50); do kill -0 "$(cat watch.kill)" 2>/dev/null || break; sleep 0.1; done
+	run argus --ring ring status
+	[[ "$output" == *"watcher:     not running (it ended without being stopped), argus watch pid $(cat watch.kill)"* ]]
+	argus --ring ring watch --check true --every 1s 2>w3.log &
+	echo $! >watch.kill
+	for i in $(seq 50); do grep -q 'ended without being stopped' w3.log && break; sleep 0.1; done
+	cat w3.log
+	grep -q "the watcher before (pid [0-9]*, since .*) ended without being stopped; watching again" w3.log
 }
