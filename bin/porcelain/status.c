@@ -286,7 +286,8 @@ watches(int dirfd)
 static int
 status(int argc, char *argv[])
 {
-	struct held ringf = { 0 }, snaps = { 0 }, debugs = { 0 }, reports = { 0 };
+	struct held ringf = { 0 }, snaps = { 0 }, debugs = { 0 };
+	struct held reports = { 0 };
 	char when[64], why[4096];
 	uint64_t since;
 	struct dirent *de;

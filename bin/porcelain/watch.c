@@ -358,7 +358,8 @@ add_watch(struct watch *w)
 	snprintf(base, sizeof(base), "%s", w->name);
 	for (i = 0; i < nwatch; i++)
 		if (strcmp(watches[i].name, w->name) == 0) {
-			snprintf(w->name, sizeof(w->name), "%.50s-%d", base, ++n % 1000);
+			snprintf(w->name, sizeof(w->name), "%.50s-%d", base,
+			    ++n % 1000);
 			i = -1;
 		}
 	watches = xrealloc(watches, (nwatch + 1) * sizeof(*watches));

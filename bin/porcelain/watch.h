@@ -60,7 +60,7 @@ struct watch {
 	time_t		 last_check;
 	char		 last_result[64];
 
-	/* --blocked-for's threads; --comm's processes found again now and then. */
+	/* --blocked-for's threads; --comm's found anew now and then. */
 	struct wthread	*thr;
 	int		 nthr;
 	pid_t		*pids;

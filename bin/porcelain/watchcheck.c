@@ -159,7 +159,7 @@ check_tick(struct watch *w, uint64_t now)
 {
 	pid_t waiter;
 
-	/* One check at a time, and none while the last one's hang is diagnosed. */
+	/* One check at a time, none while the last one's hang is diagnosed. */
 	if (w->check_pid == 0 && w->diag_pid == 0 && now >= w->next_check)
 		check_start(w, now);
 	if (w->check_pid == 0 || w->check_timed_out ||
@@ -215,8 +215,8 @@ check_reaped(struct watch *w, pid_t pid, int status, uint64_t now)
 		    ran);
 	else
 		snprintf(w->last_result, sizeof(w->last_result), "failed in "
-		    "%.2f s (exit %d)", ran, WIFEXITED(status) ? WEXITSTATUS(status) :
-		    128 + WTERMSIG(status));
+		    "%.2f s (exit %d)", ran, WIFEXITED(status) ?
+		    WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	/* A check answered in time: the hang, if one, is over. */
 	if (!w->check_timed_out && w->episode) {
 		wlog(w, "answered in time again, %.1f s after the first check "

@@ -35,6 +35,7 @@
 
 static unsigned long long keep_count, keep_bytes = 50ULL << 20;
 static void	say_syslog(const char *);
+static int	stopping;	/* no hook is begun then */
 static char keep_arg[32] = "50M";
 
 void
@@ -232,7 +233,8 @@ report_begin(struct watch *w, pid_t pid, pid_t tid, uint64_t since,
 	argv[n++] = "--keep";
 	argv[n++] = keep_arg;
 	argv[n] = NULL;
-	if ((w->diag_pid = child_spawn(NULL, argv, -1, w->report_fd, mark_first, w)) == -1) {
+	if ((w->diag_pid = child_spawn(NULL, argv, -1, w->report_fd,
+	    mark_first, w)) == -1) {
 		w->diag_pid = 0;
 		close(w->report_fd);
 		return -1;
@@ -411,6 +413,10 @@ hook(struct watch *w, uint64_t now)
 
 	if (w->exec == NULL)
 		return;
+	if (stopping) {
+		wlog(w, "the hook not run: the watcher stops");
+		return;
+	}
 	if ((fd = open(w->json, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
 		wlog(w, "the hook not run: no JSON (%s: %s)", w->json,
 		    strerror(errno));
@@ -510,6 +516,7 @@ report_tick(struct watch *w, uint64_t now)
 void
 report_stop(struct watch *w)
 {
+	stopping = 1;
 	if (w->diag_pid != 0 && kill(-w->diag_pid, SIGKILL) == 0)
 		w->diag_killed = "the watcher stopped";
 	if (w->hook_pid != 0)
