@@ -289,3 +289,53 @@ EOF
 	cat w3.log
 	grep -q "the watcher before (pid [0-9]*, since .*) ended without being stopped; watching again" w3.log
 }
+
+@test "argus watch --check 'curl -m': nginx in front of a slow upstream, the report's chain is curl, the nginx worker, the upstream" {
+	need_tracing
+	need_prog nginx curl python3
+	up=$((20000 + RANDOM % 20000))
+	front=$((up + 1))
+	cat >up.py <<'EOF'
+import http.server, sys, time
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/slow":
+            time.sleep(5)
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok\n")
+    def log_message(self, *a): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+EOF
+	d=$BATS_TEST_TMPDIR
+	cat >nginx.conf <<EOF
+worker_processes 1;
+pid $d/nginx.pid;
+error_log $d/error.log;
+daemon off;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $d/body; proxy_temp_path $d/proxy;
+  fastcgi_temp_path $d/fcgi; uwsgi_temp_path $d/uwsgi; scgi_temp_path $d/scgi;
+  server { listen 127.0.0.1:$front; location / { proxy_pass http://127.0.0.1:$up; } }
+}
+EOF
+	python3 up.py "$up" &
+	echo $! >up.kill
+	nginx -c "$d/nginx.conf" -p "$d" 2>nginx.err &
+	echo $! >nginx.kill
+	for i in $(seq 100); do curl -s -m 2 "http://127.0.0.1:$front/" 2>/dev/null | grep -q ok && break; sleep 0.1; done
+	curl -s -m 2 "http://127.0.0.1:$front/" | grep -q ok
+	recorder
+	# The health check asks for the slow page: every one hangs 5 s.
+	argus --ring ring watch --check "curl -s -m 30 -o /dev/null http://127.0.0.1:$front/slow" \
+	    --every 1s --timeout 1s --last 15s 2>watch.log &
+	echo $! >watch.kill
+	wait_reports 1 120
+	cat watch.log
+	report=$(ls ring/watch-*.txt)
+	cat "$report"
+	upid=$(cat up.kill)
+	grep -Eq "^Root cause: (probably )?python3[.0-9]* $upid " "$report"
+	grep -Eq "^Wait chain: curl [0-9]+ → nginx [0-9]+ → python3[.0-9]* $upid$" "$report"
+	kill -0 "$(cat nginx.kill)"
+}
