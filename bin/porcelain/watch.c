@@ -69,7 +69,7 @@ static const char usage[] =
 "Each report: watch-TIME.txt and watch-TIME.json beside debug-TIME.gz;\n"
 "one line to syslog; 'argus status' lists the watches.\n"
 "Exit: 0 stopped, 64 usage, 65 bad config, 69 no recorder, 75 another\n"
-"watcher has this directory.\n";
+"watcher has this directory, 77 a config others may write.\n";
 
 enum { O_CHECK = 256, O_EVERY, O_TIMEOUT, O_BLOCKED, O_PID, O_COMM, O_NAME,
     O_EXEC, O_MAXREP, O_LAST, O_KEEP, O_CONFIG };
@@ -371,6 +371,7 @@ read_config(const char *path)
 {
 	char where[PATH_MAX + 32], *words[64];
 	struct watch w;
+	struct stat st;
 	char *line = NULL;
 	size_t cap = 0;
 	int lineno = 0, n;
@@ -378,6 +379,14 @@ read_config(const char *path)
 
 	if ((fp = fopen(path, "re")) == NULL)
 		die(EX_NOINPUT, "%s", path);
+	/* Its commands run as we do: only we (or root) may write it. */
+	if (fstat(fileno(fp), &st) == -1)
+		die(EX_NOINPUT, "%s", path);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+	    (st.st_uid != geteuid() && st.st_uid != 0))
+		diex(EX_NOPERM, "%s: writable by others than its owner, or "
+		    "owned by another user: its commands would run as us",
+		    path);
 	while (getline(&line, &cap, fp) != -1) {
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%d: ", path, lineno);
@@ -605,9 +614,18 @@ watch_main(int argc, char *argv[])
 		die(EX_OSERR, "signalfd");
 	started = time(NULL);
 	for (i = 0; i < nwatch; i++)
-		wlog(&watches[i], "watching (%s)", watches[i].kind == WK_CHECK ?
-		    show(watches[i].check) : watches[i].comm[0] ?
-		    show(watches[i].comm) : "its main thread");
+		if (watches[i].kind == WK_CHECK)
+			wlog(&watches[i], "watching: %s every %.1f s, timeout "
+			    "%.1f s", show(watches[i].check),
+			    watches[i].every / 1e9, watches[i].timeout / 1e9);
+		else if (watches[i].comm[0] != '\0')
+			wlog(&watches[i], "watching the threads named %s: "
+			    "blocked for %.1f s at most",
+			    show(watches[i].comm), watches[i].blocked_for / 1e9);
+		else
+			wlog(&watches[i], "watching pid %d's main thread: "
+			    "blocked for %.1f s at most", (int)watches[i].pid,
+			    watches[i].blocked_for / 1e9);
 	loop(sfd);
 	write_state(1);
 	fprintf(stderr, "argus watch: stopped\n");

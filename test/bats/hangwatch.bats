@@ -88,6 +88,12 @@ first_snap_after() {
 	run argus --ring "$BATS_TEST_TMPDIR/none" watch --config w2.conf
 	[ "$status" -eq 65 ]
 	[[ "$output" == *"w2.conf:1: a quote not closed"* ]]
+	# Its commands run as the watcher does: nobody else may write it.
+	printf -- "--check true\n" >w4.conf
+	chmod 666 w4.conf
+	run argus --ring "$BATS_TEST_TMPDIR/none" watch --config w4.conf
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"w4.conf: writable by others than its owner"* ]]
 	# A good config, but no recorder to diagnose with.
 	printf -- "--check 'redis-cli -p 1 ping' --name r1 # a comment\n" >w3.conf
 	run argus --ring "$BATS_TEST_TMPDIR/none" watch --config w3.conf
