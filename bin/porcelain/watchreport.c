@@ -156,12 +156,11 @@ mark_first(void *arg)
 	pid_t rec;
 	int n;
 
-	if ((rec = recorder()) == 0)
-		return;
 	snprintf(text, sizeof(text), "argus-mark watch %s: %s %d hangs",
 	    w->name, w->hung_comm, (int)(w->hung_tid != 0 ? w->hung_tid :
 	    w->hung_pid));
-	if (mark_note(rec, text, path, sizeof(path)) == -1)
+	if ((rec = recorder()) != 0 &&
+	    mark_note(rec, text, path, sizeof(path)) == -1)
 		fprintf(stderr, "argus watch: %s: %s\n", path, strerror(errno));
 	/*
 	 * Not the stacks of every blocked thread, as argus mark takes them:
