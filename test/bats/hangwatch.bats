@@ -143,6 +143,8 @@ first_snap_after() {
 	# The report is done when argus debug is: seconds of a loaded
 	# machine's recording to read, so a wide bound.
 	wait_reports 1 120
+	t1=$("$ROOT/test/progs/monotime")
+	echo "the report done $(( (t1 - t0) / 1000000 )) ms after the hang began"
 	sleep 4
 	cat watch.log
 	# One hang, one report, though several checks timed out in it.
