@@ -52,7 +52,7 @@ MAN1		:= $(wildcard share/man/*.1)
 MAN5		:= $(wildcard share/man/*.5)
 PROBE_SETS	:= $(wildcard patchers/*.probes)
 EXAMPLES	:= $(wildcard share/examples/*.txt) share/examples/argus.cron
-EXAMPLES	+= share/examples/argus-hosts.sh
+EXAMPLES	+= share/examples/argus-hosts.sh share/examples/watch.conf
 FUZZ_TARGETS	:= $(patsubst test/fuzz/%.c,build/fuzz/test/fuzz/%,$(wildcard test/fuzz/*.c))
 
 all: $(PROGS) $(TEST_PROGS)
@@ -312,6 +312,8 @@ install: all
 	    >$(DESTDIR)$(PREFIX)/share/doc/argus/examples/argus.cron
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus.service \
 	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus-watch.service \
+	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus-watch.service
 
 # What install put there, and nothing else.
 uninstall:
@@ -322,6 +324,7 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/argus/probes/,$(notdir $(PROBE_SETS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/doc/argus/examples/,$(notdir $(EXAMPLES))) \
 	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service \
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus-watch.service \
 	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/,$(notdir $(PROVIDERS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec/,$(notdir $(PROVIDER_HELPERS)))
 	-rmdir $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec \

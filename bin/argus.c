@@ -1,7 +1,8 @@
 /*
  * argus: the porcelain.  The filters are the plumbing; this runs them the
  * way the paper's user does: a recorder always on (start, stop, mark), a
- * debugger when a program hangs (debug), and a demonstration (demo).
+ * debugger when a program hangs (debug), a watcher that runs it when
+ * nobody is there (watch), and a demonstration (demo).
  * Each subcommand is a file of bin/porcelain/ and a line of this table.
  */
 #include <stdio.h>
@@ -15,6 +16,7 @@ static const struct command *commands[] = {
 	&cmd_summary, &cmd_waits, &cmd_debug, &cmd_demo,
 	&cmd_run,
 	&cmd_patch,
+	&cmd_watch,
 };
 
 static const char usage[] =

@@ -24,16 +24,36 @@ static const char usage[] =
 "\n"
 "  --no-snapshot   only the mark\n";
 
-static int
-mark(int argc, char *argv[])
+/* Into the recorder's own instance: nobody else's buffer. */
+int
+mark_note(pid_t pid, const char *text, char *path, size_t size)
 {
 	static const char *roots[] = { "/sys/kernel/tracing",
 	    "/sys/kernel/debug/tracing" };
+	size_t i;
+	int fd = -1;
+
+	for (i = 0; i < ARRAY_LEN(roots) && fd == -1; i++) {
+		snprintf(path, size, "%s/instances/argus-%d/trace_marker",
+		    roots[i], (int)pid);
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd == -1 || write(fd, text, strlen(text)) == -1) {
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static int
+mark(int argc, char *argv[])
+{
 	char path[PATH_MAX], stacks[PATH_MAX], text[1024] = "argus-mark";
 	uint64_t t, reach, oldest;
-	size_t i, n = strlen(text), m;
+	size_t n = strlen(text), m;
 	pid_t pid;
-	int fd = -1, k = 1, snap = 1;
+	int k = 1, snap = 1;
 
 	if ((pid = recorder()) == 0)
 		diex(EX_UNAVAILABLE, "the recorder is not running ('argus start')");
@@ -50,14 +70,8 @@ mark(int argc, char *argv[])
 		memcpy(text + n, argv[k], m + 1);
 		n += m;
 	}
-	/* Into the recorder's own instance: nobody else's buffer. */
-	for (i = 0; i < ARRAY_LEN(roots) && fd == -1; i++) {
-		snprintf(path, sizeof(path), "%s/instances/argus-%d/trace_marker",
-		    roots[i], (int)pid);
-		fd = open(path, O_WRONLY | O_NOFOLLOW);
-	}
 	t = now_ns();
-	if (fd == -1 || write(fd, text, n) == -1 || close(fd) == -1)
+	if (mark_note(pid, text, path, sizeof(path)) == -1)
 		die(EX_UNAVAILABLE, "%s", path);
 	/* The hang's past, out of the kernel's ring before it wraps. */
 	recorder_drain(pid);

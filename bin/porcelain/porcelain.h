@@ -39,6 +39,7 @@ void		 patch_dir_remove(void);
 /* libargus-patch.so beside us; -1 if none. */
 int		 patch_lib(char *out, size_t size);
 extern const struct command cmd_patch;	/* patchpid.c */
+extern const struct command cmd_watch;	/* watch*.c, watch.h */
 
 /*
  * Handles -h/--help (prints the command's usage, exits 0); a usage error
@@ -95,6 +96,10 @@ void		 statusline_run(struct statusline *, const pid_t *pid,
 /* The diagnosis pipeline after its input stages, as `argus debug' runs it. */
 void		 pipeline_diagnosis(struct pipeline *, char *const target[],
 		    int ntarget, char *const slice_opts[], int nslice);
+
+/* mark.c: "argus-mark TEXT" into the recorder's instance; 0 or -1 (path). */
+int		 mark_note(pid_t recorder, const char *text, char *path,
+		    size_t size);
 
 /*
  * snapshot.c: argus-waitfor's snapshot into the recorder's directory: its

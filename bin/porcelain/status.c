@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,22 @@
 #include "porcelain.h"
 
 #define EXIT_NOT_RUNNING	3	/* LSB: program is not running */
+
+/* An argus process with that pid: the watcher, not a pid reused. */
+static int
+watcher_alive(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return 0;
+	if (fgets(comm, sizeof(comm), fp) == NULL)
+		comm[0] = '\0';
+	fclose(fp);
+	return strcmp(comm, "argus\n") == 0;
+}
 
 static const char usage[] =
 "usage: argus status\n"
@@ -211,10 +228,66 @@ kernel_ring(pid_t pid)
 	spill_said(pid, now);
 }
 
+/*
+ * argus watch's state file (bin/porcelain/watch.c writes it whole): the
+ * watcher, if it still runs, and a line a watch, its fields shown already.
+ */
+static void
+watches(int dirfd)
+{
+	char line[8192], when[32], *f[10], *p;
+	long long t;
+	pid_t pid = 0;
+	FILE *fp;
+	int fd, n, alive = 0;
+
+	if ((fd = openat(dirfd, "watch.state", O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || (fp = fdopen(fd, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0, p = line; n < 10 && p != NULL; n++)
+			f[n] = strsep(&p, "\t");
+		if (n >= 3 && strcmp(f[0], "watcher") == 0) {
+			pid = atoi(f[1]);
+			alive = pid > 0 && watcher_alive(pid);
+			t = atoll(f[2]);
+			strftime(when, sizeof(when), "%F %T",
+			    localtime(&(time_t){ t }));
+			printf("%-12s %s, argus watch pid %d, since %s\n",
+			    "watcher:", alive ? "running" : n > 3 &&
+			    strcmp(f[3], "stopped") == 0 ? "stopped" :
+			    "not running (it ended without being stopped)",
+			    (int)pid, when);
+		} else if (n == 10 && strcmp(f[0], "watch") == 0) {
+			printf("%-12s %s: %s\n", "watch:", f[1], f[2]);
+			if ((t = atoll(f[3])) != 0) {
+				strftime(when, sizeof(when), "%F %T",
+				    localtime(&(time_t){ t }));
+				printf("%-12s last check %s: %s\n", "", when,
+				    f[4]);
+			}
+			printf("%-12s %s report%s in the last hour%s%s%s\n", "",
+			    f[5], strcmp(f[5], "1") == 0 ? "" : "s",
+			    strcmp(f[6], "0") != 0 ? ", " : "",
+			    strcmp(f[6], "0") != 0 ? f[6] : "",
+			    strcmp(f[6], "0") != 0 ? " suppressed" : "");
+			if ((t = atoll(f[7])) != 0) {
+				strftime(when, sizeof(when), "%F %T",
+				    localtime(&(time_t){ t }));
+				printf("%-12s last report %s: %s; %s\n", "", when,
+				    f[9], f[8]);
+			}
+		}
+	}
+	fclose(fp);
+}
+
 static int
 status(int argc, char *argv[])
 {
 	struct held ringf = { 0 }, snaps = { 0 }, debugs = { 0 };
+	struct held reports = { 0 };
 	char when[64], why[4096];
 	uint64_t since;
 	struct dirent *de;
@@ -261,11 +334,16 @@ status(int argc, char *argv[])
 			count(&snaps, &st);
 		else if (strncmp(de->d_name, "debug-", 6) == 0)
 			count(&debugs, &st);
+		else if (strncmp(de->d_name, "watch-", 6) == 0)
+			count(&reports, &st);
 	}
-	closedir(d);
 	say("ring:", &ringf);
 	say("snapshots:", &snaps);
 	say("diagnoses:", &debugs);
+	if (reports.n > 0)
+		say("reports:", &reports);
+	watches(fd);
+	closedir(d);
 	return pid != 0 ? 0 : EXIT_NOT_RUNNING;
 }
 

@@ -64,7 +64,7 @@ teardown() {
 }
 
 @test "argus: every command has --help; bad options are usage errors" {
-	for c in start stop status flush mark waits debug demo; do
+	for c in start stop status flush mark waits debug demo watch; do
 		run argus "$c" --help
 		[ "$status" -eq 0 ]
 		[[ "$output" == "usage: argus $c"* ]]

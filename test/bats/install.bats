@@ -18,6 +18,8 @@ setup() {
 	    share/argus/probes/glib.probes \
 	    share/doc/argus/examples/argus-slice_example.txt \
 	    share/doc/argus/examples/argus.cron lib/systemd/system/argus.service \
+	    lib/systemd/system/argus-watch.service \
+	    share/doc/argus/examples/watch.conf \
 	    lib/argus/providers/jvm lib/argus/providers/innodb \
 	    lib/argus/providers/postgresql lib/argus/providers/libexec/jvm-attach; do
 		[ -s "$D/usr/$f" ] || { echo "missing: /usr/$f"; return 1; }
@@ -28,6 +30,15 @@ setup() {
 	grep -qx 'ExecStop=/usr/bin/argus stop' \
 	    "$D/usr/lib/systemd/system/argus.service"
 	! grep -q @BINDIR@ "$D/usr/lib/systemd/system/argus.service"
+	# The watcher's, after the recorder's; its example config is good.
+	grep -qx 'ExecStart=/usr/bin/argus watch --config /etc/argus/watch.conf' \
+	    "$D/usr/lib/systemd/system/argus-watch.service"
+	grep -qx 'After=argus.service' "$D/usr/lib/systemd/system/argus-watch.service"
+	grep -qx 'Restart=on-failure' "$D/usr/lib/systemd/system/argus-watch.service"
+	run "$D/usr/bin/argus" --ring "$BATS_TEST_TMPDIR/none" watch \
+	    --config "$D/usr/share/doc/argus/examples/watch.conf"
+	[ "$status" -eq 69 ]
+	[[ "$output" == *"no recorder runs"* ]]
 }
 
 @test "install: uninstall removes what install put there" {
