@@ -397,6 +397,7 @@ reader_open(const char *path)
 		r->name = xstrdup(path);
 	}
 	file_note(r->fd, r->name, 0);	/* never also an output */
+	pipe_widen(r->fd);
 	r->cap = READ_CHUNK * 2;
 	r->buf = xmalloc(r->cap);
 	r->scap = 4096;

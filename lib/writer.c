@@ -458,6 +458,7 @@ create(int dirfd, const char *path, enum zmode z, enum outmode how, int stream)
 	}
 	if (fstat(w->fd, &st) == -1)
 		die(EX_IOERR, "%s", w->name);
+	pipe_widen(w->fd);
 	/* Compress at rest; a pipe between stages should not pay for it. */
 	w->gz = z == Z_GZIP || (z == Z_AUTO && S_ISREG(st.st_mode));
 	if (w->gz) {
