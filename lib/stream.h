@@ -129,6 +129,13 @@ void		 writer_splice(struct writer *, const struct record *, size_t col,
 		    const char *val);	/* as read, but one column */
 void		 writer_splice_u64(struct writer *, const struct record *,
 		    size_t col, uint64_t val);	/* the same, a number */
+void		 writer_splice_n(struct writer *, const struct record *,
+		    size_t col, const char *val, size_t len);	/* val's length known */
+/*
+ * v in decimal at s, ended, as the writer puts it: its length.  s needs
+ * 28 bytes (20 digits, 8 of room).  For a number written many times over.
+ */
+size_t		 u64_str(char *s, uint64_t v);
 void		 writer_flush(struct writer *);
 void		 writer_close(struct writer *);
 void		 writer_discard(struct writer *);

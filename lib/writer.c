@@ -718,6 +718,13 @@ void
 writer_splice(struct writer *w, const struct record *rec, size_t col,
     const char *val)
 {
+	writer_splice_n(w, rec, col, val, strlen(val));
+}
+
+void
+writer_splice_n(struct writer *w, const struct record *rec, size_t col,
+    const char *val, size_t len)
+{
 	const char *p = rec->raw, *end = p + rec->rawlen, *a, *b;
 	size_t i;
 
@@ -732,14 +739,28 @@ writer_splice(struct writer *w, const struct record *rec, size_t col,
 	a = p + (rec->f[col] - rec->f[0]);
 	b = col + 1 < rec->nf ? p + (rec->f[col + 1] - rec->f[0]) - 1 : end;
 	w->len = w->mark;
-	put(w, p, a - p);
-	put(w, val, strlen(val));
-	put(w, b, end - b);
-	put(w, "\n", 1);
+	/* One reservation, then copies: the record and its newline. */
+	reserve(w, rec->rawlen - (b - a) + len + 1);
+	memcpy(w->buf + w->len, p, a - p);
+	w->len += a - p;
+	memcpy(w->buf + w->len, val, len);
+	w->len += len;
+	memcpy(w->buf + w->len, b, end - b);
+	w->len += end - b;
+	w->buf[w->len++] = '\n';
 	w->mark = w->len;
 	w->nfield = 0;
 	if (w->len >= OUT_CHUNK)
 		drain(w);
+}
+
+size_t
+u64_str(char *s, uint64_t v)
+{
+	size_t n = u64_at(s, v);
+
+	s[n] = '\0';
+	return n;
 }
 
 void
@@ -748,8 +769,7 @@ writer_splice_u64(struct writer *w, const struct record *rec, size_t col,
 {
 	char tmp[20 + 8];
 
-	tmp[u64_at(tmp, val)] = '\0';
-	writer_splice(w, rec, col, tmp);
+	writer_splice_n(w, rec, col, tmp, u64_at(tmp, val));
 }
 
 void

@@ -83,7 +83,7 @@ thread_get(uint32_t tid, uint32_t pid)
 static void
 set_comm(struct thread *t, const char *comm)
 {
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	str_fit(t->comm, comm, sizeof(t->comm));
 }
 
 /*
@@ -98,6 +98,7 @@ open_vertex(struct thread *t, uint64_t now)
 		now = t->resumed;
 	t->resumed = NO_TIME;
 	t->vertex = next_id++;
+	t->vertex_n = u64_str(t->vertex_s, t->vertex);
 	t->begin = now;
 	t->nevents = 0;
 	t->oncpu = 0;
@@ -290,7 +291,7 @@ segment_event(struct event *ev)
 	if (t->vertex == 0)
 		open_vertex(t, ev->time);
 	t->nevents++;
-	tag(ev, t->vertex);
+	writer_splice_n(out, ev->rec, EC_VERTEX, t->vertex_s, t->vertex_n);
 	if (ev->type == E_EXIT) {
 		t->last_vertex = t->vertex;
 		close_vertex(t, ev->time, VE_EXIT);
@@ -301,8 +302,8 @@ segment_event(struct event *ev)
 		return;
 	if (wait) {
 		t->waiting = 1;
-		snprintf(t->wait_state, sizeof(t->wait_state), "%s",
-		    event_str(ev, 0));
+		str_fit(t->wait_state, event_str(ev, 0),
+		    sizeof(t->wait_state));
 		return;
 	}
 	close_vertex(t, ev->time, end);
