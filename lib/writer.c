@@ -514,9 +514,11 @@ writer_strn(struct writer *w, const char *s, size_t n)
 	size_t i, need;
 	char *d;
 
-	sep(w);
-	reserve(w, n);
+	reserve(w, 1 + n);	/* the comma put as put_decimal() puts it */
 	d = w->buf + w->len;
+	*d = ',';
+	d += w->nfield++ > 0;
+	w->len = d - w->buf;
 	for (i = 0; i < n; i++)
 		any |= special[(unsigned char)(d[i] = s[i])];
 	/* A first field starting with '#' would read back as a comment. */
@@ -588,7 +590,7 @@ put_word(char *p, uint64_t digits8, unsigned n)
  * first: its 8 bytes may run into the next word's place, which is written
  * after it.
  */
-static unsigned
+static inline unsigned
 u64_at(char *p, uint64_t v)
 {
 	unsigned n = digits(v), len = n;
@@ -609,15 +611,24 @@ u64_at(char *p, uint64_t v)
 	return len;
 }
 
-/* A number straight into the buffer. */
-static void
+/*
+ * A number straight into the buffer: one reservation for the comma, the
+ * sign and the digits, and the comma put whether or not it is needed and
+ * stepped over only where it is (a link record is eight numbers, and each
+ * was three calls and two reservations).
+ */
+static inline void
 put_decimal(struct writer *w, uint64_t v, int neg)
 {
+	char *d;
+
 	reserve(w, 1 + 1 + 20 + 8);
-	sep(w);
-	if (neg)
-		w->buf[w->len++] = '-';
-	w->len += u64_at(w->buf + w->len, v);
+	d = w->buf + w->len;
+	*d = ',';
+	d += w->nfield++ > 0;
+	*d = '-';
+	d += neg;
+	w->len = d - w->buf + u64_at(d, v);
 }
 
 void
@@ -654,7 +665,7 @@ writer_time(struct writer *w, uint64_t t)
 	if (t == NO_TIME)
 		writer_empty(w);
 	else
-		writer_u64(w, t);
+		put_decimal(w, t, 0);
 }
 
 /*
@@ -667,7 +678,7 @@ writer_pid(struct writer *w, uint32_t pid, uint32_t tid)
 	if (pid == 0 && tid != 0)
 		writer_empty(w);
 	else
-		writer_u64(w, pid);
+		put_decimal(w, pid, 0);
 }
 
 void
