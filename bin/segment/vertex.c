@@ -53,13 +53,34 @@ segment_state(const struct heuristic *h, struct thread *t)
 	    alignof(max_align_t) * alignof(max_align_t) + h->thread_off;
 }
 
+/*
+ * The threads met last, by the low bits of their ids: a thread's events
+ * come in runs, and a table's lookup (hashing, a bucket, a compare) was a
+ * twentieth of the stage, as it was argus-link's (bin/link/links.c).
+ */
+#define RECENT	64
+static struct thread	*recent[RECENT];
+
 static struct thread *
 thread_find(uint32_t tid)
 {
-	struct thread *t;
+	struct thread *t = recent[tid % RECENT];
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL || t->tid != tid) {
+		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+		if (t != NULL)
+			recent[tid % RECENT] = t;
+	}
 	return t;
+}
+
+static void
+thread_free(struct thread *t)
+{
+	if (recent[t->tid % RECENT] == t)
+		recent[t->tid % RECENT] = NULL;
+	HASH_DEL(threads, t);
+	free(t);
 }
 
 struct thread *
@@ -74,6 +95,7 @@ thread_get(uint32_t tid, uint32_t pid)
 		t->resumed = NO_TIME;
 		t->began_by = VB_START;
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+		recent[tid % RECENT] = t;
 	}
 	if (pid != 0)
 		t->pid = pid;
@@ -258,8 +280,7 @@ segment_event(struct event *ev)
 		 */
 		tag(ev, t->last_vertex);
 		if (ev->type == E_SWITCH) {
-			HASH_DEL(threads, t);
-			free(t);
+			thread_free(t);
 		}
 		return;
 	}
@@ -342,8 +363,7 @@ segment_finish(uint64_t end)
 	HASH_ITER(hh, threads, t, tmp) {
 		if (t->vertex != 0)
 			close_vertex(t, end > t->begin ? end : t->begin, VE_OPEN);
-		HASH_DEL(threads, t);
-		free(t);
+		thread_free(t);
 	}
 }
 
