@@ -306,6 +306,21 @@ event_u64(const struct event *ev, int arg)
 	return v;
 }
 
+/*
+ * The same, for an argument that may be no number: what strtoull(3) makes
+ * of it (0 for none), at plain_number()'s cost where it is one.
+ */
+uint64_t
+event_u64_loose(const struct event *ev, int arg)
+{
+	const char *s = event_str(ev, arg);
+	uint64_t v;
+
+	if (plain_number(s, &v))
+		return v;
+	return strtoull(s, NULL, 0);
+}
+
 /* The types that carry a kernel function, in their second argument. */
 static const enum etype func_types[] = { E_HRT_START, E_HRT_EXPIRE_ENTRY,
     E_TIMER_START, E_TIMER_EXPIRE_ENTRY, E_WQ_QUEUE, E_WQ_START, E_WQ_END };
