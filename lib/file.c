@@ -116,6 +116,10 @@ file_note(int fd, const char *name, int output)
  * failure (a lower limit, a user over pipe-user-pages-soft) costs only
  * the speed.
  */
+#ifndef PIPE_ROOM
+#define PIPE_ROOM	(1024 * 1024)
+#endif
+
 void
 pipe_widen(int fd)
 {

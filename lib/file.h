@@ -63,10 +63,9 @@ void	 outfile_fclose(FILE *, struct outfile *);
 void	 file_note(int fd, const char *name, int output);
 
 /*
- * A pipe between stages widened to PIPE_ROOM, where the system allows it
+ * A pipe between stages widened, where the system allows it
  * (fs.pipe-max-size): anything else is left as it is.
  */
-#define PIPE_ROOM	(1024 * 1024)
 void	 pipe_widen(int fd);
 
 #endif
