@@ -203,16 +203,21 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	ev->pid = record_pid(rec, COL_PID);
-	if (!record_u64_opt(rec, COL_TID, &v) || v > UINT32_MAX)
+	/* The common case in line; anything else as record_pid() says. */
+	ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+	    record_pid(rec, COL_PID);
+	if (!record_small_u64(rec, COL_TID, &v) || v > UINT32_MAX)
 		bad_event(rec, "no thread id");
 	ev->tid = v;
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
+	else if (record_small_u64(rec, EC_VERTEX, &v))
+		ev->vertex = v;
 	else
-		ev->vertex = record_u64(rec, EC_VERTEX);
+		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
 	/* Stages keep state per CPU: a CPU beyond the stream's is bad input. */
-	v = record_u64(rec, EC_CPU);
+	if (!record_small_u64(rec, EC_CPU, &v))
+		v = record_u64(rec, EC_CPU);	/* says what is wrong */
 	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS)) {
 		if (stream_cpus)
 			snprintf(what, sizeof(what), "CPU out of range: %s, its "
@@ -322,6 +327,21 @@ event_u64(const struct event *ev, int arg)
 		    "number, got '%s'", ev->rec->file, ev->rec->line,
 		    etype_name(ev->type), arg + 1, show(s));
 	return v;
+}
+
+/*
+ * The same, for an argument that may be no number: what strtoull(3) makes
+ * of it (0 for none), at plain_number()'s cost where it is one.
+ */
+uint64_t
+event_u64_loose(const struct event *ev, int arg)
+{
+	const char *s = event_str(ev, arg);
+	uint64_t v;
+
+	if (plain_number(s, &v))
+		return v;
+	return strtoull(s, NULL, 0);
 }
 
 /* The types that carry a kernel function, in their second argument. */

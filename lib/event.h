@@ -106,6 +106,7 @@ uint32_t	 event_other_tid(const struct event *);
 
 /* Arguments, numbered from 0 after CTX: decimal, or 0x hex. */
 uint64_t	 event_u64(const struct event *, int arg);
+uint64_t	 event_u64_loose(const struct event *, int arg);	/* strtoull's */
 int64_t		 event_i64(const struct event *, int arg);
 const char	*event_str(const struct event *, int arg);	/* "" if absent */
 uint32_t	 event_pid(const struct event *, int arg);	/* 0 if unknown */

@@ -192,6 +192,30 @@ file_note(int fd, const char *name, int output)
 	note(&st, name, output);
 }
 
+/*
+ * With the default 64 KiB, a stage writing 256 KiB at a time fills the
+ * pipe four times a write, and the two ends take turns: each waits on
+ * the other at every hiccup of either (`argus-segment | argus-link' took
+ * longer than both alone).  A megabyte lets them run side by side.  A
+ * failure (a lower limit, a user over pipe-user-pages-soft) costs only
+ * the speed.
+ */
+#ifndef PIPE_ROOM
+#define PIPE_ROOM	(1024 * 1024)
+#endif
+
+void
+pipe_widen(int fd)
+{
+	struct stat st;
+	int now;
+
+	if (fstat(fd, &st) == -1 || !S_ISFIFO(st.st_mode))
+		return;
+	if ((now = fcntl(fd, F_GETPIPE_SZ)) != -1 && now < PIPE_ROOM)
+		(void)fcntl(fd, F_SETPIPE_SZ, PIPE_ROOM);
+}
+
 /* NAME.XXXXXX beside NAME, random: a temporary's name. */
 static void
 tmp_name(struct outfile *o)

@@ -65,4 +65,10 @@ void	 outfile_fclose(FILE *, struct outfile *);
  */
 void	 file_note(int fd, const char *name, int output);
 
+/*
+ * A pipe between stages widened, where the system allows it
+ * (fs.pipe-max-size): anything else is left as it is.
+ */
+void	 pipe_widen(int fd);
+
 #endif

@@ -162,13 +162,25 @@ is_kind(const struct record *rec, const char *kind)
 }
 
 /*
+ * record_u64(), a short number in line: a graph's records are mostly
+ * vertex ids and thread ids, and argus-slice reads millions of them.
+ */
+static inline uint64_t
+num(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	return record_small_u64(rec, col, &v) ? v : record_u64(rec, col);
+}
+
+/*
  * A column that may be empty: 0 then, as a thread or vertex unknown.
  * Not malformed: that is bad input, not "none".
  */
 static uint64_t
 opt_u64(const struct record *rec, size_t col)
 {
-	return *record_str(rec, col) == '\0' ? 0 : record_u64(rec, col);
+	return *record_str(rec, col) == '\0' ? 0 : num(rec, col);
 }
 
 static void
@@ -191,10 +203,12 @@ thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 	uint64_t v;
 	int known = *record_str(rec, COL_TID) != '\0';
 
-	if (known && (!record_u64_opt(rec, COL_TID, &v) || v > UINT32_MAX))
+	if (known && (!record_small_u64(rec, COL_TID, &v) || v > UINT32_MAX))
 		bad(rec, "thread id '%s'", record_str(rec, COL_TID));
 	*tid = known ? v : 0;
-	*pid = record_pid(rec, COL_PID);	/* empty: unknown */
+	/* empty: unknown, as record_pid() says */
+	*pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+	    record_pid(rec, COL_PID);
 	return known;
 }
 
@@ -215,11 +229,11 @@ vertex_parse(const struct record *rec, struct vertex_rec *v)
 		return 0;
 	if (!thread_of(rec, &v->pid, &v->tid))
 		bad(rec, "%s", "no thread");
-	v->id = record_u64(rec, VC_ID);
-	v->begin = record_u64(rec, VC_BEGIN);
-	v->end = record_u64(rec, VC_END);
-	v->oncpu = record_u64(rec, VC_ONCPU);
-	v->events = record_u64(rec, VC_EVENTS);
+	v->id = num(rec, VC_ID);
+	v->begin = num(rec, VC_BEGIN);
+	v->end = num(rec, VC_END);
+	v->oncpu = num(rec, VC_ONCPU);
+	v->events = num(rec, VC_EVENTS);
 	v->began_by = record_str(rec, VC_BEGAN_BY);
 	v->ended_by = record_str(rec, VC_ENDED_BY);
 	v->wait = record_str(rec, VC_WAIT);
@@ -267,8 +281,8 @@ link_parse(const struct record *rec, struct link_rec *l)
 		return 0;
 	l->time = rec->time;
 	thread_of(rec, &l->pid, &l->tid);
-	l->from = record_u64(rec, LC_FROM);
-	l->to = record_u64(rec, LC_TO);
+	l->from = num(rec, LC_FROM);
+	l->to = num(rec, LC_TO);
 	l->weak = strength(rec, LC_STRENGTH);
 	l->rule = record_str(rec, LC_RULE);
 	l->props = lrule_props(l->rule);

@@ -397,6 +397,7 @@ reader_open(const char *path)
 		r->name = xstrdup(path);
 	}
 	file_note(r->fd, r->name, 0);	/* never also an output */
+	pipe_widen(r->fd);
 	r->cap = READ_CHUNK * 2;
 	r->buf = xmalloc(r->cap);
 	r->scap = 4096;
@@ -766,15 +767,6 @@ padded_any(const char *s, uint64_t *v)
 	return 1;
 }
 
-/* Eight digits, or fewer at the top of the word (x << (64 - 8 * n)). */
-static inline uint64_t
-word_digits(uint64_t c)
-{
-	c = (c * 10 + (c >> 8)) & 0x00ff00ff00ff00ffULL;
-	c = (c * 100 + (c >> 16)) & 0x0000ffff0000ffffULL;
-	return (c * 10000 + (c >> 32)) & 0xffffffffULL;
-}
-
 /*
  * Eight digits at s, then up to seven more: a time in nanoseconds (14
  * digits for a day of uptime, 16 for a year), in two words and no loop.
@@ -804,29 +796,15 @@ padded_long(const char *s, uint64_t *v)
 	return 1;
 }
 
-/*
- * The same, with fewer than eight digits (thread ids, CPUs, vertex ids)
- * in line: one word, one answer, no loop, no table.  Longer ones (times)
- * are padded_long()'s.
- */
+/* Any number: padded_short()'s (lib/stream.h), or padded_long()'s. */
 static inline int
 padded_u64(const char *s, uint64_t *v)
 {
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
-	uint64_t w, x, nondig;
-	unsigned n;
+	int r;
 
-	memcpy(&w, s, 8);
-	w = le64toh(w);
-	x = w ^ ones * '0';
-	nondig = (((x & low7) + ones * (0x80 - 10)) | x) & ~low7;
-	if (nondig == 0)
-		return padded_long(s, v);
-	n = __builtin_ctzll(nondig) >> 3;
-	if (n == 0 || (w >> (n * 8) & 0xff) != 0)
-		return 0;	/* empty, or not a digit and not the end */
-	*v = word_digits(x << (64 - n * 8));
-	return 1;
+	if ((r = padded_short(s, v)) >= 0)
+		return r;
+	return padded_long(s, v);
 }
 
 static void

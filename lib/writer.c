@@ -458,6 +458,7 @@ create(int dirfd, const char *path, enum zmode z, enum outmode how, int stream)
 	}
 	if (fstat(w->fd, &st) == -1)
 		die(EX_IOERR, "%s", w->name);
+	pipe_widen(w->fd);
 	/* Compress at rest; a pipe between stages should not pay for it. */
 	w->gz = z == Z_GZIP || (z == Z_AUTO && S_ISREG(st.st_mode));
 	if (w->gz) {
@@ -513,9 +514,11 @@ writer_strn(struct writer *w, const char *s, size_t n)
 	size_t i, need;
 	char *d;
 
-	sep(w);
-	reserve(w, n);
+	reserve(w, 1 + n);	/* the comma put as put_decimal() puts it */
 	d = w->buf + w->len;
+	*d = ',';
+	d += w->nfield++ > 0;
+	w->len = d - w->buf;
 	for (i = 0; i < n; i++)
 		any |= special[(unsigned char)(d[i] = s[i])];
 	/* A first field starting with '#' would read back as a comment. */
@@ -587,7 +590,7 @@ put_word(char *p, uint64_t digits8, unsigned n)
  * first: its 8 bytes may run into the next word's place, which is written
  * after it.
  */
-static unsigned
+static inline unsigned
 u64_at(char *p, uint64_t v)
 {
 	unsigned n = digits(v), len = n;
@@ -608,15 +611,24 @@ u64_at(char *p, uint64_t v)
 	return len;
 }
 
-/* A number straight into the buffer. */
-static void
+/*
+ * A number straight into the buffer: one reservation for the comma, the
+ * sign and the digits, and the comma put whether or not it is needed and
+ * stepped over only where it is (a link record is eight numbers, and each
+ * was three calls and two reservations).
+ */
+static inline void
 put_decimal(struct writer *w, uint64_t v, int neg)
 {
+	char *d;
+
 	reserve(w, 1 + 1 + 20 + 8);
-	sep(w);
-	if (neg)
-		w->buf[w->len++] = '-';
-	w->len += u64_at(w->buf + w->len, v);
+	d = w->buf + w->len;
+	*d = ',';
+	d += w->nfield++ > 0;
+	*d = '-';
+	d += neg;
+	w->len = d - w->buf + u64_at(d, v);
 }
 
 void
@@ -653,7 +665,7 @@ writer_time(struct writer *w, uint64_t t)
 	if (t == NO_TIME)
 		writer_empty(w);
 	else
-		writer_u64(w, t);
+		put_decimal(w, t, 0);
 }
 
 /*
@@ -666,7 +678,7 @@ writer_pid(struct writer *w, uint32_t pid, uint32_t tid)
 	if (pid == 0 && tid != 0)
 		writer_empty(w);
 	else
-		writer_u64(w, pid);
+		put_decimal(w, pid, 0);
 }
 
 void
@@ -717,6 +729,13 @@ void
 writer_splice(struct writer *w, const struct record *rec, size_t col,
     const char *val)
 {
+	writer_splice_n(w, rec, col, val, strlen(val));
+}
+
+void
+writer_splice_n(struct writer *w, const struct record *rec, size_t col,
+    const char *val, size_t len)
+{
 	const char *p = rec->raw, *end = p + rec->rawlen, *a, *b;
 	size_t i;
 
@@ -731,14 +750,28 @@ writer_splice(struct writer *w, const struct record *rec, size_t col,
 	a = p + (rec->f[col] - rec->f[0]);
 	b = col + 1 < rec->nf ? p + (rec->f[col + 1] - rec->f[0]) - 1 : end;
 	w->len = w->mark;
-	put(w, p, a - p);
-	put(w, val, strlen(val));
-	put(w, b, end - b);
-	put(w, "\n", 1);
+	/* One reservation, then copies: the record and its newline. */
+	reserve(w, rec->rawlen - (b - a) + len + 1);
+	memcpy(w->buf + w->len, p, a - p);
+	w->len += a - p;
+	memcpy(w->buf + w->len, val, len);
+	w->len += len;
+	memcpy(w->buf + w->len, b, end - b);
+	w->len += end - b;
+	w->buf[w->len++] = '\n';
 	w->mark = w->len;
 	w->nfield = 0;
 	if (w->len >= OUT_CHUNK)
 		drain(w);
+}
+
+size_t
+u64_str(char *s, uint64_t v)
+{
+	size_t n = u64_at(s, v);
+
+	s[n] = '\0';
+	return n;
 }
 
 void
@@ -747,8 +780,7 @@ writer_splice_u64(struct writer *w, const struct record *rec, size_t col,
 {
 	char tmp[20 + 8];
 
-	tmp[u64_at(tmp, val)] = '\0';
-	writer_splice(w, rec, col, tmp);
+	writer_splice_n(w, rec, col, tmp, u64_at(tmp, val));
 }
 
 void

@@ -26,8 +26,10 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 	if (ev->type != E_WAKING)
 		return KEEP;
 	comm = event_str(ev, 3);
+	/* Most woken threads share no first letter with any: no call. */
 	for (i = 0; i < ARRAY_LEN(housekeepers); i++)
-		if (strncmp(comm, housekeepers[i], strlen(housekeepers[i])) == 0)
+		if (comm[0] == housekeepers[i][0] && strncmp(comm,
+		    housekeepers[i], strlen(housekeepers[i])) == 0)
 			return CULL;
 	return KEEP;
 }

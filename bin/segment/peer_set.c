@@ -30,7 +30,7 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 	struct state *s = segment_state(h, t);
 	uint32_t fd;
 
-	if (ev->type != E_SYS_ENTER || !syscall_is_recv(event_str(ev, 1)))
+	if (ev->type != E_SYS_ENTER || !(event_call(ev) & CALL_RECV))
 		return KEEP;
 	fd = event_u64(ev, 2);
 	if (s->has)

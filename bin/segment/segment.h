@@ -24,6 +24,12 @@ struct thread {
 
 	/* The open vertex; vertex == 0 when none is. */
 	uint64_t	 vertex;
+	/*
+	 * Its id in decimal, as each of its events is tagged with it: put
+	 * once, when it opens, rather than at every event.
+	 */
+	char		 vertex_s[24];
+	size_t		 vertex_n;
 	uint64_t	 begin, nevents, oncpu;
 	const char	*began_by;
 

@@ -53,13 +53,34 @@ segment_state(const struct heuristic *h, struct thread *t)
 	    alignof(max_align_t) * alignof(max_align_t) + h->thread_off;
 }
 
+/*
+ * The threads met last, by the low bits of their ids: a thread's events
+ * come in runs, and a table's lookup (hashing, a bucket, a compare) was a
+ * twentieth of the stage, as it was argus-link's (bin/link/links.c).
+ */
+#define RECENT	64
+static struct thread	*recent[RECENT];
+
 static struct thread *
 thread_find(uint32_t tid)
 {
-	struct thread *t;
+	struct thread *t = recent[tid % RECENT];
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL || t->tid != tid) {
+		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+		if (t != NULL)
+			recent[tid % RECENT] = t;
+	}
 	return t;
+}
+
+static void
+thread_free(struct thread *t)
+{
+	if (recent[t->tid % RECENT] == t)
+		recent[t->tid % RECENT] = NULL;
+	HASH_DEL(threads, t);
+	free(t);
 }
 
 struct thread *
@@ -74,6 +95,7 @@ thread_get(uint32_t tid, uint32_t pid)
 		t->resumed = NO_TIME;
 		t->began_by = VB_START;
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+		recent[tid % RECENT] = t;
 	}
 	if (pid != 0)
 		t->pid = pid;
@@ -83,7 +105,7 @@ thread_get(uint32_t tid, uint32_t pid)
 static void
 set_comm(struct thread *t, const char *comm)
 {
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	str_fit(t->comm, comm, sizeof(t->comm));
 }
 
 /*
@@ -98,6 +120,7 @@ open_vertex(struct thread *t, uint64_t now)
 		now = t->resumed;
 	t->resumed = NO_TIME;
 	t->vertex = next_id++;
+	t->vertex_n = u64_str(t->vertex_s, t->vertex);
 	t->begin = now;
 	t->nevents = 0;
 	t->oncpu = 0;
@@ -257,8 +280,7 @@ segment_event(struct event *ev)
 		 */
 		tag(ev, t->last_vertex);
 		if (ev->type == E_SWITCH) {
-			HASH_DEL(threads, t);
-			free(t);
+			thread_free(t);
 		}
 		return;
 	}
@@ -290,7 +312,7 @@ segment_event(struct event *ev)
 	if (t->vertex == 0)
 		open_vertex(t, ev->time);
 	t->nevents++;
-	tag(ev, t->vertex);
+	writer_splice_n(out, ev->rec, EC_VERTEX, t->vertex_s, t->vertex_n);
 	if (ev->type == E_EXIT) {
 		t->last_vertex = t->vertex;
 		close_vertex(t, ev->time, VE_EXIT);
@@ -301,8 +323,8 @@ segment_event(struct event *ev)
 		return;
 	if (wait) {
 		t->waiting = 1;
-		snprintf(t->wait_state, sizeof(t->wait_state), "%s",
-		    event_str(ev, 0));
+		str_fit(t->wait_state, event_str(ev, 0),
+		    sizeof(t->wait_state));
 		return;
 	}
 	close_vertex(t, ev->time, end);
@@ -341,8 +363,7 @@ segment_finish(uint64_t end)
 	HASH_ITER(hh, threads, t, tmp) {
 		if (t->vertex != 0)
 			close_vertex(t, end > t->begin ? end : t->begin, VE_OPEN);
-		HASH_DEL(threads, t);
-		free(t);
+		thread_free(t);
 	}
 }
 

@@ -646,7 +646,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	    ev->vertex != UNSEGMENTED &&
 	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
 		v->last_sys = add_syscall(v, event_str(ev, 1));
-		v->last_arg = strtoull(event_str(ev, 2), NULL, 0);
+		v->last_arg = event_u64_loose(ev, 2);
 		v->lock = syscall_is_lock_wait(ev);
 	}
 	return 1;
