@@ -188,9 +188,11 @@ EOF
 	# What the text cannot carry is said at its end.
 	tail -1 cw.trace | grep -q 'cannot carry: .*meta [0-9]*, .*task [0-9]*'
 	argus-import -Z -o cw2.csv cw.trace
-	# Less the records it cannot carry: the wait-for snapshot, and the
-	# meta records, whose time (the snapshot's) ends the open vertices.
-	argus-cat -Z "$D/cw.gz" | grep -Ev '^(wait|holder|meta),' >cw.csv
+	# Less the records it cannot carry: the wait-for snapshot (its sock
+	# records too: the machine's TCP connections, where other programs
+	# have some), and the meta records, whose time (the snapshot's) ends
+	# the open vertices.
+	argus-cat -Z "$D/cw.gz" | grep -Ev '^(wait|holder|sock|meta),' >cw.csv
 	# A set of vertices and links: the threads still open at the end
 	# come in the order of a hash, which the thread table's history sets.
 	graph cw.csv | sort >a.graph
