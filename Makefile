@@ -176,9 +176,12 @@ PATCH_CFLAGS = $(filter-out -fsanitize%,$(CFLAGS)) -fPIC -fvisibility=hidden \
 	   -Ipatchers
 patchers/patch.pic.o: patchers/patch.c patchers/ubuf.h lib/elfsym.h
 	$(CC) $(PATCH_CFLAGS) -mgeneral-regs-only -c -o $@ $<
-patchers/elfsym.pic.o: lib/elfsym.c lib/elfsym.h
+patchers/elfsym.pic.o: lib/elfsym.c lib/elfsym.h lib/procopen.h
 	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
-patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o
+patchers/procopen.pic.o: lib/procopen.c lib/procopen.h
+	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
+patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o \
+	    patchers/procopen.pic.o
 	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lZydis -ldl -lpthread
 
 # The loader's auditor (LD_AUDIT) that has the patcher patch the libraries
@@ -186,8 +189,10 @@ patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o
 ifeq ($(P)$(wildcard /usr/include/Zydis/Zydis.h),/usr/include/Zydis/Zydis.h)
 all: patchers/libargus-audit.so
 endif
-patchers/libargus-audit.so: patchers/audit.c patchers/elfsym.pic.o lib/elfsym.h
-	$(CC) $(PATCH_CFLAGS) -Ilib -shared -Wl,-z,defs -o $@ $< patchers/elfsym.pic.o
+patchers/libargus-audit.so: patchers/audit.c patchers/elfsym.pic.o \
+	    patchers/procopen.pic.o lib/elfsym.h
+	$(CC) $(PATCH_CFLAGS) -Ilib -shared -Wl,-z,defs -o $@ $< \
+	    patchers/elfsym.pic.o patchers/procopen.pic.o
 all: $(P)test/progs/libdlhit.so
 $(P)test/progs/libdlhit.so: test/progs/libdlhit.S
 	@mkdir -p $(@D)

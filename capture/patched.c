@@ -32,6 +32,7 @@
 #include <stdatomic.h>
 
 #include "util.h"
+#include "file.h"
 #include "patched.h"
 
 #define MAXFILES	256
@@ -127,12 +128,19 @@ static void *drain_loop(void *);
 int
 patched_stop(void)
 {
-	if (!draining)
-		return 0;
-	atomic_store(&stopping, 1);
-	pthread_join(drainer, NULL);
-	draining = 0;
-	return 1;
+	static pthread_mutex_t joining = PTHREAD_MUTEX_INITIALIZER;
+	int r = 0;
+
+	/* The emitter's last drain and exit()'s cleanup: one joins. */
+	pthread_mutex_lock(&joining);
+	if (draining) {
+		atomic_store(&stopping, 1);
+		pthread_join(drainer, NULL);
+		draining = 0;
+		r = 1;
+	}
+	pthread_mutex_unlock(&joining);
+	return r;
 }
 
 static void
@@ -158,7 +166,6 @@ cleanup(void)
 void
 patched_setup(int has_command)
 {
-	struct stat st;
 	char *p = env_sets;
 	int i;
 
@@ -175,17 +182,10 @@ patched_setup(int has_command)
 		if (mkdtemp(dir) == NULL)
 			die(EX_CANTCREAT, "%s", dir);
 		made_dir = 1;
-	} else if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-		die(EX_CANTCREAT, "--patch-dir %s", dir);
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1)
-		die(EX_NOINPUT, "--patch-dir %s", dir);
-	if (fstat(dfd, &st) == -1)
-		die(EX_IOERR, "%s", dir);
-	/* Whoever may write there may feed us events: ours, or root's. */
-	if (!S_ISDIR(st.st_mode) || (st.st_uid != geteuid() &&
-	    st.st_uid != 0) || (st.st_mode & 022))
-		diex(77, "--patch-dir %s: not a directory yours alone", dir);
+	}
+	/* Whoever may write there may feed us events: ours alone, every
+	 * step to it (lib/file.h). */
+	dfd = private_dir(dir, 1);
 	for (i = 0; i < nsets; i++)
 		p += snprintf(p, env_sets + sizeof(env_sets) - p, "%s%s",
 		    i ? ":" : "", sets[i]);

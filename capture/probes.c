@@ -17,6 +17,7 @@
 
 #include "util.h"
 #include "elfsym.h"
+#include "procopen.h"
 #include "probes.h"
 #include "tracefs.h"
 
@@ -387,7 +388,7 @@ skip_prologue(const struct spec *sp, const char *path, uint64_t off)
 
 	if (sp->nskip == 0)
 		return off;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open_regular(path)) == -1)
 		return off;
 	same = pread(fd, b, sp->nskip, off) == sp->nskip &&
 	    memcmp(b, sp->skip, sp->nskip) == 0;

@@ -43,6 +43,7 @@
 #include <libdeflate.h>
 
 #include "util.h"
+#include "file.h"
 #include "spill.h"
 
 #define PREFIX		"spill-cpu"
@@ -331,25 +332,15 @@ spill_start(const char *dir, uint64_t budget, int ncpu, size_t pg,
     const int *f)
 {
 	pthread_mutexattr_t ma;
-	struct stat st;
 	int cpu;
 
 	dirname_ = dir;
 	ncpus = ncpu;
 	pgsize = pg;
 	fds = f;
-	if (mkdir(dir, 0700) == 0)
-		made = 1;
-	else if (errno != EEXIST)
-		die(EX_CANTCREAT, "--spill %s", dir);
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1)
-		die(EX_CANTCREAT, "--spill %s", dir);
-	if (fstat(dfd, &st) == -1)
-		die(EX_OSERR, "--spill %s", dir);
-	if (st.st_uid != geteuid() || (st.st_mode & 077) != 0)
-		diex(77, "--spill %s: not a directory of yours alone (mode "
-		    "0700, owned by you)", dir);
+	/* As the ring's: ours alone, every step to it (lib/file.h). */
+	made = access(dir, F_OK) == -1;
+	dfd = private_dir(dir, 1);
 	reap();
 	budget_ = budget;
 	file_limit = budget / ncpu / FILES / pg * pg;
@@ -404,19 +395,29 @@ spill_unlock(void)
 		pthread_mutex_unlock(&mu);
 }
 
+/*
+ * The reader stops the spill when tracing stops, and exit() (spill_remove)
+ * when the capture ends before that, as a refused start does, while the
+ * reader may be stopping it too: whichever comes first joins the thread,
+ * the other waits until it is gone.  A thread joined twice is undefined
+ * behaviour: glibc waited for ever.
+ */
 void
 spill_stop(void)
 {
+	static pthread_mutex_t joining = PTHREAD_MUTEX_INITIALIZER;
 	struct sched_param sp = { 0 };
 
-	if (!atomic_load(&running))
-		return;
-	atomic_store(&stopping, 1);
-	/* At idle priority it might not see that for as long as the load
-	 * keeps the CPUs busy. */
-	pthread_setschedparam(thread, SCHED_OTHER, &sp);
-	pthread_join(thread, NULL);
-	atomic_store(&running, 0);
+	pthread_mutex_lock(&joining);
+	if (atomic_load(&running)) {
+		atomic_store(&stopping, 1);
+		/* At idle priority it might not see that for as long as
+		 * the load keeps the CPUs busy. */
+		pthread_setschedparam(thread, SCHED_OTHER, &sp);
+		pthread_join(thread, NULL);
+		atomic_store(&running, 0);
+	}
+	pthread_mutex_unlock(&joining);
 }
 
 void

@@ -104,6 +104,23 @@ tfs_alive_capture(long pid)
 	return strncmp(comm, "argus-capture", 13) == 0;
 }
 
+/* The instances of one capture killed (SIGKILL), by its pid, once gone. */
+void
+tfs_reap_pid(long pid)
+{
+	const char *root = tfs_root();
+	char p[PATH_MAX];
+
+	if (tfs_alive_capture(pid))
+		return;
+	snprintf(p, sizeof(p), "%s/instances/%s%ld%s", root, INSTANCE_PREFIX,
+	    pid, BRIDGE_SUFFIX);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/instances/%s%ld", root, INSTANCE_PREFIX,
+	    pid);
+	rmdir(p);
+}
+
 /* An instance named argus-PID whose PID is gone was left by a SIGKILL. */
 void
 tfs_reap_stale(const char *root)

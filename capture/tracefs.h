@@ -23,6 +23,7 @@
 
 const char	*tfs_root(void);		/* exits 69 when there is none */
 void		 tfs_reap_stale(const char *root);
+void		 tfs_reap_pid(long pid);	/* one capture's, killed */
 const char	*tfs_instance_create(const char *root);	/* exits 69 */
 void		 tfs_instance_remove(void);
 const char	*tfs_instance(void);		/* NULL before create */

@@ -11,16 +11,21 @@
  */
 #include <sys/uio.h>
 
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <elfutils/libdwfl.h>
 
+#include "procopen.h"
 #include "unwind.h"
 
 struct unwinder {
 	Dwfl			*dwfl;
+	int			 pid;
 	const struct ustack	*cur;	/* the stack being unwound */
 };
 
@@ -35,8 +40,51 @@ no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	return -1;
 }
 
+/* The process whose files find_elf opens: libdwfl asks for them lazily,
+ * from within the unwinder's calls, which set it. */
+static __thread int find_pid;
+
+/*
+ * A module's file, through the mapping of it that lies in the module:
+ * libdwfl's own callback opens the name the maps show, which the
+ * process's owner chose (a FIFO there blocks it for ever; procopen.h).
+ * The vDSO is read from the process's memory, as libdwfl does.
+ */
+static int
+find_elf(Dwfl_Module *mod, void **userdata, const char *name,
+    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	char path[64], line[PATH_MAX + 128];
+	unsigned long long lo, hi;
+	Dwarf_Addr mlo, mhi;
+	FILE *fp;
+	int fd = -1, pos;
+
+	if (strncmp(name, "[vdso: ", 7) == 0)
+		return dwfl_linux_proc_find_elf(mod, userdata, name, base,
+		    file_name, elfp);
+	if (name[0] != '/' || find_pid <= 0 || dwfl_module_info(mod, NULL,
+	    &mlo, &mhi, NULL, NULL, NULL, NULL) == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", find_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fd == -1 && fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi,
+		    &pos) < 2 || lo < mlo || lo >= mhi)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line + pos, name) == 0)
+			fd = open_mapped(find_pid, lo, hi);
+	}
+	fclose(fp);
+	if (fd != -1)
+		*file_name = strdup(name);
+	return fd;
+}
+
 static const Dwfl_Callbacks proc_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = no_debuginfo,
 };
 
@@ -122,6 +170,7 @@ unwinder_open(int tgid)
 		free(u);
 		return NULL;
 	}
+	u->pid = find_pid = tgid;	/* attaching reads a file's machine */
 	if (dwfl_linux_proc_report(u->dwfl, tgid) != 0 ||
 	    dwfl_report_end(u->dwfl, NULL, NULL) != 0 ||
 	    !dwfl_attach_state(u->dwfl, NULL, tgid, &thread_callbacks, u)) {
@@ -163,6 +212,7 @@ unwinder_frames(struct unwinder *u, const struct ustack *s, uint64_t *pcs,
 	if (max <= 0)
 		return 0;
 	u->cur = s;
+	find_pid = u->pid;
 	dwfl_getthread_frames(u->dwfl, s->tid, frame, &fr);
 	u->cur = NULL;
 	return fr.n;

@@ -4,21 +4,28 @@
  * again when an address falls in none of them (a library loaded since),
  * at most once a second: the formatter runs close behind the kernel, so
  * the process is usually still there.  One that exited before its stacks
- * were written keeps raw addresses.  Symbol tables are read once a file.
+ * were written keeps raw addresses.  Symbol tables are read once a file,
+ * through /proc/PID/map_files: the names in the maps are the process
+ * owner's text (procopen.h).
  */
+#include <sys/stat.h>
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <uthash.h>
 
 #include "util.h"
 #include "elfsym.h"
+#include "procopen.h"
 #include "spool.h"
 #include "ustack.h"
 
 struct file {
+	char		*key;		/* "DEV INODE PATH", as the maps say */
 	char		*path;
 	struct elf_syms	*syms;		/* NULL: not ELF, or unreadable */
 	UT_hash_handle	 hh;
@@ -41,18 +48,30 @@ struct proc {
 static struct file *files;
 static struct proc *procs;
 
+/* The file mapped at start-end: its identity in the maps names it. */
 static struct file *
-file_get(const char *path)
+file_get(int tgid, uint64_t start, uint64_t end, const char *dev,
+    unsigned long long ino, const char *path)
 {
+	char key[PATH_MAX + 64];
 	struct file *f;
+	struct stat st;
+	int fd;
 
-	HASH_FIND_STR(files, path, f);
+	snprintf(key, sizeof(key), "%s %llu %s", dev, ino, path);
+	HASH_FIND_STR(files, key, f);
 	if (f != NULL)
 		return f;
 	f = xcalloc(1, sizeof(*f));
+	f->key = xstrdup(key);
 	f->path = xstrdup(path);
-	f->syms = elf_syms_load(path);
-	HASH_ADD_KEYPTR(hh, files, f->path, strlen(f->path), f);
+	/* Replaced since the maps were read: unnamed rather than wrong. */
+	if ((fd = open_mapped(tgid, start, end)) != -1) {
+		if (fstat(fd, &st) == 0 && st.st_ino == ino)
+			f->syms = elf_syms_load_fd(fd);
+		close(fd);
+	}
+	HASH_ADD_KEYPTR(hh, files, f->key, strlen(f->key), f);
 	return f;
 }
 
@@ -60,7 +79,8 @@ static void
 read_maps(struct proc *p)
 {
 	char path[64], line[PATH_MAX + 128], exe[PATH_MAX], perms[8];
-	unsigned long long start, end, off;
+	char dev[32];
+	unsigned long long start, end, off, ino;
 	ssize_t n;
 	int pos;
 	FILE *f;
@@ -80,8 +100,9 @@ read_maps(struct proc *p)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char *file;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-		    perms, &off, &pos) < 4 || strchr(perms, 'x') == NULL)
+		if (sscanf(line, "%llx-%llx %7s %llx %31s %llu %n", &start,
+		    &end, perms, &off, dev, &ino, &pos) < 6 ||
+		    strchr(perms, 'x') == NULL)
 			continue;
 		file = line + pos;
 		file[strcspn(file, "\n")] = '\0';
@@ -91,7 +112,8 @@ read_maps(struct proc *p)
 		p->maps[p->nmaps].start = start;
 		p->maps[p->nmaps].end = end;
 		p->maps[p->nmaps].off = off;
-		p->maps[p->nmaps].file = file_get(file);
+		p->maps[p->nmaps].file = file_get(p->tgid, start, end, dev,
+		    ino, file);
 		p->maps[p->nmaps].exe = strcmp(file, exe) == 0;
 		p->nmaps++;
 	}

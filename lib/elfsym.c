@@ -19,6 +19,7 @@
 
 #include "util.h"
 #include "elfsym.h"
+#include "procopen.h"
 
 struct elf {
 	const uint8_t	*base;
@@ -192,8 +193,9 @@ elf_locate(const char *path, const char *sym, uint64_t off, int deref,
 	void *m;
 	int fd, r = -1;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return fail(err, errsz, "%s: %s", path, strerror(errno));
+	if ((fd = open_regular(path)) == -1)
+		return fail(err, errsz, "%s: %s", path, errno == ENOEXEC ?
+		    "not a regular file" : strerror(errno));
 	if (fstat(fd, &st) == -1 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
 		close(fd);
 		return fail(err, errsz, "%s: not an ELF file", path);
@@ -270,19 +272,14 @@ fsym_cmp(const void *a, const void *b)
 }
 
 static int
-open_elf(const char *path, struct elf *e, struct stat *st)
+map_elf(int fd, struct elf *e, struct stat *st)
 {
 	void *m;
-	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode) ||
+	    st->st_size < (off_t)sizeof(Elf64_Ehdr))
 		return -1;
-	if (fstat(fd, st) == -1 || st->st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return -1;
-	}
 	m = mmap(NULL, st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (m == MAP_FAILED)
 		return -1;
 	memset(e, 0, sizeof(*e));
@@ -306,6 +303,19 @@ open_elf(const char *path, struct elf *e, struct stat *st)
 struct elf_syms *
 elf_syms_load(const char *path)
 {
+	struct elf_syms *es;
+	int fd;
+
+	if ((fd = open_regular(path)) == -1)
+		return NULL;
+	es = elf_syms_load_fd(fd);
+	close(fd);
+	return es;
+}
+
+struct elf_syms *
+elf_syms_load_fd(int fd)
+{
 	const Elf64_Shdr *s, *str;
 	const Elf64_Sym *sym;
 	struct elf_syms *es;
@@ -314,7 +324,7 @@ elf_syms_load(const char *path)
 	size_t cap = 0, ncap = 0, nlen = 0, k, n, len;
 	unsigned i;
 
-	if (open_elf(path, &e, &st) == -1)
+	if (map_elf(fd, &e, &st) == -1)
 		return NULL;
 	es = xcalloc(1, sizeof(*es));
 	for (i = 0; i < e.eh->e_phnum; i++) {
@@ -414,11 +424,24 @@ int
 elf_symbol(const char *path, const char *name, uint64_t *value,
     uint64_t *size, int *pie)
 {
+	int fd, r;
+
+	if ((fd = open_regular(path)) == -1)
+		return -1;
+	r = elf_symbol_fd(fd, name, value, size, pie);
+	close(fd);
+	return r;
+}
+
+int
+elf_symbol_fd(int fd, const char *name, uint64_t *value, uint64_t *size,
+    int *pie)
+{
 	struct elf e;
 	struct stat st;
 	int r;
 
-	if (open_elf(path, &e, &st) == -1)
+	if (map_elf(fd, &e, &st) == -1)
 		return -1;
 	r = find_symbol(&e, name, value, size);
 	*pie = e.eh->e_type == ET_DYN;

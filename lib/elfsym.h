@@ -2,7 +2,9 @@
  * Just enough ELF for Argus: a symbol's file offset in a shared object or
  * executable, from its .symtab or .dynsym (to place a uprobe), a symbol's
  * address (to place a watchpoint), and the functions that name the frames
- * of a user stack.
+ * of a user stack.  A path is opened as a regular file only, without
+ * blocking (procopen.h); a file another process named comes open, through
+ * /proc/PID/map_files (open_mapped()), to the _fd variants.
  */
 #ifndef ARGUS_ELFSYM_H
 #define ARGUS_ELFSYM_H
@@ -22,6 +24,8 @@ int	 elf_locate(const char *path, const char *sym, uint64_t off, int deref,
 /* A symbol's value (its link-time address) and size; pie: relocatable. */
 int	 elf_symbol(const char *path, const char *name, uint64_t *value,
 	    uint64_t *size, int *pie);
+int	 elf_symbol_fd(int fd, const char *name, uint64_t *value,
+	    uint64_t *size, int *pie);
 
 /*
  * A file's function symbols, for naming the frames of user stacks: the
@@ -29,6 +33,7 @@ int	 elf_symbol(const char *path, const char *name, uint64_t *value,
  */
 struct elf_syms;
 struct elf_syms	*elf_syms_load(const char *path);	/* NULL: not ELF */
+struct elf_syms	*elf_syms_load_fd(int fd);		/* the same, open */
 const char	*elf_syms_find(const struct elf_syms *, uint64_t fileoff,
 		    uint64_t *off);			/* NULL: none */
 

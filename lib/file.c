@@ -22,27 +22,111 @@
 #include "file.h"
 #include "util.h"
 
+/* Root's or ours; writable by no one else, unless sticky (/tmp). */
+static int
+trusted(const struct stat *st)
+{
+	return (st->st_uid == 0 || st->st_uid == geteuid()) &&
+	    (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+/*
+ * The directory that holds path's last component, reached a component at
+ * a time (an O_PATH descriptor), and that component in buf.  Whoever may
+ * write into a directory on the way may swap what follows for a link of
+ * theirs between a look and a use, and a link of theirs on the way leads
+ * where they like: every directory must be trusted(), and a link is
+ * followed only if root's or ours.  A trailing slash, which has open(2)
+ * follow the last component whatever O_NOFOLLOW says, is taken off first.
+ * -1 with errno if a component is missing.
+ */
+static int
+walk_parent(const char *path, char *buf, size_t size, const char **last)
+{
+	char *comp, *end, *slash;
+	struct stat st;
+	size_t n;
+	int fd, next;
+
+	if ((n = snprintf(buf, size, "%s", path)) >= size)
+		diex(EX_USAGE, "%s: path too long", path);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	if ((slash = strrchr(buf, '/')) == NULL) {
+		*last = buf;
+		return open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	*slash = '\0';
+	*last = slash[1] != '\0' ? slash + 1 : ".";	/* "/" */
+	if ((fd = open(buf[0] == '\0' || path[0] == '/' ? "/" : ".",
+	    O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		die(EX_OSERR, "%s", path);
+	for (comp = buf; comp != NULL; comp = end) {
+		if ((end = strchr(comp, '/')) != NULL)
+			*end++ = '\0';
+		if (*comp == '\0' || strcmp(comp, ".") == 0)
+			continue;	/* "a//b", "./a": where we are */
+		if (fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+			close(fd);
+			return -1;
+		}
+		if (S_ISLNK(st.st_mode) && st.st_uid != 0 &&
+		    st.st_uid != geteuid())
+			diex(EX_NOPERM, "%s: '%s' on the way is a symbolic "
+			    "link of uid %u's: not using it", path, comp,
+			    (unsigned)st.st_uid);
+		if ((next = openat(fd, comp, O_PATH | O_DIRECTORY |
+		    O_CLOEXEC)) == -1) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		fd = next;
+		if (fstat(fd, &st) == -1)
+			die(EX_IOERR, "%s", path);
+		if (!trusted(&st))
+			diex(EX_NOPERM, "%s: '%s' on the way is a directory "
+			    "of uid %u's, mode %03o (whoever may write there "
+			    "can replace what it holds): not using it", path,
+			    comp, (unsigned)st.st_uid,
+			    (unsigned)(st.st_mode & 07777));
+	}
+	return fd;
+}
+
 int
 private_dir(const char *path, int create)
 {
+	char buf[PATH_MAX];
+	const char *last;
 	struct stat st;
-	int fd, made = 0;
+	int pfd, fd, made = 0;
 
+	if ((pfd = walk_parent(path, buf, sizeof(buf), &last)) == -1) {
+		if (errno == ENOENT && !create)
+			return -1;
+		die(EX_CANTCREAT, "%s", path);
+	}
 	if (create) {
-		if (mkdir(path, 0700) == 0)
+		if (mkdirat(pfd, last, 0700) == 0)
 			made = 1;
 		else if (errno != EEXIST)
 			die(EX_CANTCREAT, "%s", path);
 	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(pfd, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
 	if (fd == -1) {
-		if (errno == ENOENT && !create)
+		if (errno == ENOENT && !create) {
+			close(pfd);
 			return -1;
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		}
+		if (fstatat(pfd, last, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
 			diex(EX_NOPERM, "%s: a symbolic link, not a directory "
 			    "of yours: not using it", path);
 		die(EX_CANTCREAT, "%s", path);
 	}
+	close(pfd);
 	if (fstat(fd, &st) == -1)
 		die(EX_IOERR, "%s", path);
 	/* mkdir obeys the umask; ours must still be usable. */

@@ -14,8 +14,11 @@
  * A directory of our own: owned by us and writable by nobody else.
  * Created 0700 with mkdir(2) if missing (and create is set); refused with
  * exit 77 (EX_NOPERM) if it belongs to someone else, is writable by group
- * or others, or is a symbolic link.  Its descriptor, for openat(2) and
- * outfile_open(); -1 with errno ENOENT if missing and create is not set.
+ * or others, or is a symbolic link; so is a path through a directory
+ * others may write into (but for a sticky one, /tmp) or through another
+ * user's symbolic link, and a trailing slash changes nothing.  Its
+ * descriptor, for openat(2) and outfile_open(); -1 with errno ENOENT if
+ * missing and create is not set.
  */
 int	 private_dir(const char *path, int create);
 

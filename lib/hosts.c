@@ -23,9 +23,23 @@
 #include "event.h"
 #include "graph.h"
 #include "hosts.h"
+#include "show.h"
 #include "util.h"
 
 #define MSG_PEEK_FLAG	2
+
+/*
+ * The farthest apart two machines' clocks can be.  A recording's times
+ * are CLOCK_MONOTONIC (tracefs' mono clock: the kernel's own, no time
+ * namespace's offset), which counts from the machine's boot: no time of
+ * it exceeds its uptime, and no two clocks differ by more than the longer
+ * uptime.  30 years is more than any machine has run without a boot, and
+ * a tenth of what int64_t holds (292 years), so that the difference of
+ * two such times, its negation, and the difference of two such
+ * differences never overflow.  An exchange's time beyond it is no clock's:
+ * the file is not a recording whose offset can be known, and is refused.
+ */
+#define CLOCK_SPAN_NS	(30 * 365 * 86400 * 1000000000LL)
 
 struct xfer {
 	uint64_t	 pos, len, t;
@@ -210,6 +224,14 @@ exchanges(struct hfile *f)
 		}
 		if (!event_parse(&rec, &ev))
 			continue;
+		if ((ev.type == E_SYS_ENTER || ev.type == E_SOCK_STATE ||
+		    ev.type == E_SOCK_SEND || ev.type == E_SOCK_RECV) &&
+		    ev.time != NO_TIME && ev.time > (uint64_t)CLOCK_SPAN_NS)
+			diex(EX_DATAERR, "%s:%lu: time %" PRIu64 " ns, %.0f "
+			    "years since its machine's boot: no machine's "
+			    "clock reads that, and the offset of its clock "
+			    "cannot be known", f->path, rec.line, ev.time,
+			    ev.time / (365 * 86400 * 1e9));
 		tid = ev.tid;
 		if (ev.type == E_SYS_ENTER) {
 			HASH_FIND(hh, sys, &tid, sizeof(tid), ls);
@@ -255,7 +277,8 @@ exchanges(struct hfile *f)
 			continue;
 		c = s->c;
 		if (ev.type == E_SOCK_RECV) {
-			if (event_u64(&ev, 2) & MSG_PEEK_FLAG)
+			if (event_u64(&ev, 2) & MSG_PEEK_FLAG ||
+			    ev.time == NO_TIME)
 				continue;
 			push(&c->recvs, &c->nrecvs, c->rcvd, len, ev.time);
 			c->rcvd += len;
@@ -350,7 +373,7 @@ who(const struct hosts *h, int host)
 	for (i = 0; i < h->nf && h->f[i].host != host; i++)
 		;
 	snprintf(buf[k] + len, sizeof(buf[k]) - len, " (host %s)",
-	    h->f[i].name);
+	    show(h->f[i].name));
 	return buf[k];
 }
 
@@ -389,8 +412,9 @@ align(struct hosts *h)
 		/* Network namespaces of one boot: one kernel, one clock. */
 		if ((nup == 0 || ndown == 0) && same_boot(&h->f[0], &h->f[j])) {
 			warnx_("%s: the boot of %s's (%s): one clock, offset 0;"
-			    " PIDs +%u, CPUs +%u", who(h, k), h->f[0].name,
-			    h->f[j].boot, k * HOST_PID_STRIDE,
+			    " PIDs +%u, CPUs +%u", who(h, k),
+			    show(h->f[0].name), show(h->f[j].boot),
+			    k * HOST_PID_STRIDE,
 			    k * h->cpustride);
 			continue;
 		}
@@ -419,7 +443,7 @@ align(struct hosts *h)
 		h->err[k] = (hi - lo + 1) / 2;
 		warnx_("%s: clock %+" PRId64 " ns from %s's, \xc2\xb1%" PRId64
 		    " ns (%zu exchanges; wall clocks said %+" PRId64 "); PIDs "
-		    "+%u, CPUs +%u", who(h, k), h->theta[k], h->f[0].name,
+		    "+%u, CPUs +%u", who(h, k), h->theta[k], show(h->f[0].name),
 		    h->err[k], nup + ndown, wall, k * HOST_PID_STRIDE,
 		    k * h->cpustride);
 	}
@@ -498,10 +522,9 @@ hosts_plan(char **paths, int npaths, int require)
 	if (h->nh < 2) {
 		if (require)
 			diex(EX_DATAERR, "%s: all of one host, %s (boot %s%s%s):"
-			    " no clocks to align", paths[0], h->f[0].name,
-			    h->f[0].boot ? h->f[0].boot : "unknown",
-			    h->f[0].netns ? ", " : "",
-			    h->f[0].netns ? h->f[0].netns : "");
+			    " no clocks to align", paths[0], show(h->f[0].name),
+			    h->f[0].boot ? show(h->f[0].boot) : "unknown",
+			    h->f[0].netns ? ", " : "", show(h->f[0].netns));
 		hosts_free(h);
 		return NULL;
 	}
@@ -548,6 +571,22 @@ id(const char *s, uint32_t base)
 	return num(v + base);
 }
 
+/*
+ * t on host 0's clock, theta (|theta| <= CLOCK_SPAN_NS) less: at least 0,
+ * and short of NO_TIME whatever t a file holds (a timer that never
+ * expires says KTIME_MAX).
+ */
+static uint64_t
+shift(uint64_t t, int64_t theta)
+{
+	uint64_t u;
+
+	if (theta >= 0)
+		return t > (uint64_t)theta ? t - (uint64_t)theta : 0;
+	u = (uint64_t)-theta;
+	return t < NO_TIME - 1 - u ? t + u : NO_TIME - 1;
+}
+
 static const char *
 when(const char *s, int64_t theta)
 {
@@ -556,7 +595,7 @@ when(const char *s, int64_t theta)
 
 	if (*s == '\0' || *end != '\0' || v == 0)
 		return s;
-	return num((int64_t)v - theta < 0 ? 0 : (uint64_t)((int64_t)v - theta));
+	return num(shift(v, theta));
 }
 
 /* futex:PID:ADDR, children:PID, epoll:PID:FD: a process's, by number. */
@@ -740,13 +779,9 @@ struct in {
 static void
 advance(struct hosts *h, struct in *in)
 {
-	int64_t t;
-
 	in->live = reader_next(in->r, &in->rec);
-	if (in->live && in->rec.time != NO_TIME) {
-		t = (int64_t)in->rec.time - h->theta[in->host];
-		in->key = t < 0 ? 0 : (uint64_t)t;
-	}
+	if (in->live && in->rec.time != NO_TIME)
+		in->key = shift(in->rec.time, h->theta[in->host]);
 }
 
 void

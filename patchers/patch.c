@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,8 @@ static int		 nsites;
 static struct ubuf_hdr	*hdr;
 static int		 dirfd_ = -1;
 static char		 hdr_name[64];
+static int		 hdr_fd = -1;	/* for the pages of slots claimed */
+static int		 no_room;	/* a slot found none: said once */
 static int		 verbose;
 static char		*names[UBUF_PROBES];
 static int		 nnames;
@@ -174,13 +177,57 @@ slot_release(void *p)
 	__atomic_store_n(&s->owner, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * The file's pages for off..off+len, allocated now: a page of a tmpfs
+ * that is full is a SIGBUS at the first store into it (any user can fill
+ * /dev/shm), and a tracer never kills what it traces.  fallocate(2) by
+ * syscall(), errno as it was: this may run where a probe hit, between
+ * two instructions of the program, which must see its errno unchanged
+ * (and its vector registers: no libc routine beyond a system call).
+ */
+static int
+reserve(off_t off, off_t len)
+{
+	int e = errno;
+	long r;
+
+	r = syscall(SYS_fallocate, hdr_fd, 0, off, len);
+	errno = e;
+	return r == 0 ? 0 : -1;
+}
+
+/* Once, from where a probe hit: no stdio, no string routines. */
+static void
+say_no_room(void)
+{
+	static const char msg[] = ": no room for a thread's ring in "
+	    "ARGUS_PATCH_DIR (its file system is full): threads without "
+	    "one record nothing\n";
+	char buf[sizeof(msg) + 32] = "argus-patch[", *p = buf + 12, d[12];
+	int e = errno, n = 0, pid = (int)syscall(SYS_getpid);
+	size_t i;
+
+	if (__atomic_exchange_n(&no_room, 1, __ATOMIC_RELAXED))
+		return;
+	do
+		d[n++] = '0' + pid % 10;
+	while ((pid /= 10) > 0);
+	while (n > 0)
+		*p++ = d[--n];
+	*p++ = ']';
+	for (i = 0; i < sizeof(msg) - 1; i++)
+		*p++ = msg[i];
+	syscall(SYS_write, STDERR_FILENO, buf, (size_t)(p - buf));
+	errno = e;
+}
+
 static struct ubuf_slot *
 slot_claim(void)
 {
 	uint32_t zero;
 	int i;
 
-	if (hdr == NULL)
+	if (hdr == NULL || __atomic_load_n(&no_room, __ATOMIC_RELAXED))
 		return NULL;
 	if (my_tid == 0)
 		my_tid = (int)syscall(SYS_gettid);
@@ -188,6 +235,13 @@ slot_claim(void)
 		zero = 0;
 		if (__atomic_compare_exchange_n(&hdr->slot[i].owner, &zero,
 		    (uint32_t)my_tid, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			if (reserve((char *)&hdr->slot[i] - (char *)hdr,
+			    sizeof(hdr->slot[i])) == -1) {
+				__atomic_store_n(&hdr->slot[i].owner, 0,
+				    __ATOMIC_RELEASE);
+				say_no_room();
+				return NULL;
+			}
 			my_slot = &hdr->slot[i];
 			pthread_setspecific(slot_key, my_slot);
 			/* Its pages now, not a fault at each of the next
@@ -961,7 +1015,7 @@ open_ubuf(void)
 {
 	char name[64];
 	struct ubuf_hdr *h;
-	int fd = -1, i;
+	int fd = -1, i, e;
 
 	for (i = 0; i < 1000 && fd == -1; i++) {
 		snprintf(name, sizeof(name), "%d-%d.ubuf", (int)getpid(), i);
@@ -971,17 +1025,30 @@ open_ubuf(void)
 			break;
 	}
 	if (fd == -1) {
-		say("%s: %s", name, strerror(errno));
+		say("%s: %s: not patching", name, strerror(errno));
 		return -1;
 	}
-	if (ftruncate(fd, sizeof(*h)) == -1 || (h = mmap(NULL, sizeof(*h),
-	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
-		say("%s: %s", name, strerror(errno));
+	/* Sized (sparse), then the pages written before a slot is claimed
+	 * allocated: the header, and each slot's counters (slot_claim()
+	 * allocates a slot's events). */
+	hdr_fd = fd;
+	e = ftruncate(fd, sizeof(*h)) == -1 ? errno : 0;
+	if (e == 0)
+		e = posix_fallocate(fd, 0, offsetof(struct ubuf_hdr, slot));
+	for (i = 0; e == 0 && i < UBUF_SLOTS; i++)
+		e = posix_fallocate(fd, offsetof(struct ubuf_hdr, slot) +
+		    i * sizeof(struct ubuf_slot), offsetof(struct ubuf_slot,
+		    ev));
+	if (e == 0 && (h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0)) == MAP_FAILED)
+		e = errno;
+	if (e != 0) {
+		say("%s: %s: not patching", name, strerror(e));
 		unlinkat(dirfd_, name, 0);
 		close(fd);
+		hdr_fd = -1;
 		return -1;
 	}
-	close(fd);
 	h->version = UBUF_VERSION;
 	h->pid = getpid();
 	h->nslots = UBUF_SLOTS;
@@ -1004,6 +1071,9 @@ after_fork(void)
 	if (hdr != NULL) {
 		munmap(hdr, sizeof(*hdr));
 		hdr = NULL;
+		close(hdr_fd);
+		hdr_fd = -1;
+		no_room = 0;
 		if (open_ubuf() == 0)
 			slot_claim();	/* before fork() returns, as at start */
 	}
@@ -1077,8 +1147,9 @@ scan(int startup)
 		pthread_atfork(NULL, NULL, after_fork);
 		recording = 1;
 	}
-	if (hdr == NULL && open_ubuf() == -1) {
-		say("cannot set up recording: not patching");
+	if (hdr == NULL && (no_room || open_ubuf() == -1)) {
+		/* open_ubuf() said why, once: no second try at a dlopen(). */
+		no_room = 1;
 		nsites = first;
 		return;
 	}
@@ -1104,6 +1175,8 @@ scan(int startup)
 		unlinkat(dirfd_, hdr_name, 0);
 		munmap(hdr, sizeof(*hdr));
 		hdr = NULL;
+		close(hdr_fd);
+		hdr_fd = -1;
 	}
 }
 

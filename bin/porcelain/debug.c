@@ -40,6 +40,7 @@ static const char usage[] =
 "                   [--last TIME] [--threshold TIME] [--auto | --answers FILE]\n"
 "                   [--json FILE] [--keep N|SIZE] [--no-snapshot] [--all] [-v]\n"
 "                   [--with FILE ...] [--remote [USER@]HOST ...]\n"
+"                   [--remote-timeout TIME] [--remote-size SIZE]\n"
 "       argus debug --window [--last TIME] [--no-snapshot]\n"
 "Diagnose a hang from the flight recorder's recent recording: build the\n"
 "event graph of the last TIME (default 60s) and walk it back from the\n"
@@ -71,6 +72,10 @@ static const char usage[] =
 "  --remote [USER@]HOST   that host's recording of the window, over ssh\n"
 "                         (it runs 'argus debug --window' there): as --with\n"
 "                         a file; $ARGUS_SSH is ssh, $ARGUS_REMOTE argus there\n"
+"  --remote-timeout TIME  stop a --remote that has not sent its whole window\n"
+"                         and exited within TIME (default 120s)\n"
+"  --remote-size SIZE     stop a --remote that sends more than SIZE (default\n"
+"                         2G, argus start's ring size)\n"
 "  --window               diagnose nothing: write this host's recording of\n"
 "                         the last TIME, and a wait-for snapshot, to stdout\n"
 "                         (gzip): what --remote runs on the other host\n"
@@ -79,7 +84,8 @@ static const char usage[] =
 "read with the recording.  The graph and the diagnosis are kept in the\n"
 "recorder's directory as debug-TIME.gz.\n"
 "Exit: 0 a cause found, 1 none beyond waiting, 64 usage, 66 nothing of the\n"
-"target or of the window in the recording, 69 a question and no terminal.\n";
+"target or of the window in the recording, 69 a question and no terminal,\n"
+"or a --remote failed or met a bound.\n";
 
 /*
  * The options, one line each: the porcelain's own, and those that go to
@@ -100,11 +106,13 @@ struct debug_opts {
 	int		 nwith;
 	char		**remote;	/* [user@]hosts to fetch them from */
 	int		 nremote;
+	uint64_t	 remote_timeout, remote_size;
 	int		 window;	/* only write the window out */
 };
 
 enum { O_PID = 256, O_TID, O_COMM, O_AT, O_LAST, O_THRESHOLD, O_AUTO,
-    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL, O_WITH, O_REMOTE, O_WINDOW };
+    O_ANSWERS, O_JSON, O_KEEP, O_NOSNAP, O_ALL, O_WITH, O_REMOTE, O_WINDOW,
+    O_REMOTE_TIMEOUT, O_REMOTE_SIZE };
 
 static const struct option longopts[] = {
 	{ "pid",	 required_argument, NULL, O_PID },
@@ -121,6 +129,8 @@ static const struct option longopts[] = {
 	{ "all",	 no_argument,	    NULL, O_ALL },
 	{ "with",	 required_argument, NULL, O_WITH },
 	{ "remote",	 required_argument, NULL, O_REMOTE },
+	{ "remote-timeout", required_argument, NULL, O_REMOTE_TIMEOUT },
+	{ "remote-size", required_argument, NULL, O_REMOTE_SIZE },
 	{ "window",	 no_argument,	    NULL, O_WINDOW },
 	{ "verbose",	 no_argument,	    NULL, 'v' },
 	{ NULL, 0, NULL, 0 }
@@ -146,6 +156,19 @@ id_arg(const char *opt, const char *s)
 		diex(EX_USAGE, "debug: %s %s: not a process or thread id", opt,
 		    s);
 	return s;
+}
+
+/* A size as argus-capture takes it (size_bytes), and nothing else. */
+static uint64_t
+size_arg(const char *opt, const char *s)
+{
+	size_t n = strspn(s, "0123456789.");
+	uint64_t v = size_bytes(s);
+
+	if (n == 0 || v == 0 || (s[n] != '\0' && (strchr("kKmMgGtT", s[n]) ==
+	    NULL || (s[n + 1] != '\0' && strcmp(s + n + 1, "B") != 0))))
+		diex(EX_USAGE, "%s: '%s' is not a size (500M, 2G)", opt, s);
+	return v;
 }
 
 /*
@@ -190,6 +213,8 @@ parse(struct debug_opts *o, int argc, char *argv[])
 	o->last = 60 * 1000000000ULL;
 	o->snap = 1;
 	o->at = "now";
+	o->remote_timeout = REMOTE_TIMEOUT_NS;
+	o->remote_size = REMOTE_MAX;
 	o->keep = (env = getenv("ARGUS_DEBUG_KEEP")) != NULL && *env != '\0' ?
 	    env : "20";
 	optind = 1;
@@ -239,6 +264,17 @@ parse(struct debug_opts *o, int argc, char *argv[])
 			o->remote = xrealloc(o->remote, (o->nremote + 1) *
 			    sizeof(*o->remote));
 			o->remote[o->nremote++] = optarg;
+			break;
+		case O_REMOTE_TIMEOUT:
+			o->remote_timeout = parse_duration_ns(
+			    "debug: --remote-timeout", optarg);
+			if (o->remote_timeout == 0)
+				diex(EX_USAGE, "debug: --remote-timeout: must "
+				    "be more than 0");
+			break;
+		case O_REMOTE_SIZE:
+			o->remote_size = size_arg("debug: --remote-size",
+			    optarg);
 			break;
 		case O_WINDOW:	o->window = 1; break;
 		case 'v':	o->verbose = 1; break;
@@ -555,7 +591,8 @@ debug(int argc, char *argv[])
 	/* Other hosts' windows, cut about now as this one is. */
 	for (i = 0; i < o.nremote; i++) {
 		o.with = xrealloc(o.with, (o.nwith + 1) * sizeof(*o.with));
-		o.with[o.nwith++] = hosts_remote(o.remote[i], o.last, o.snap);
+		o.with[o.nwith++] = hosts_remote(o.remote[i], o.last, o.snap,
+		    o.remote_timeout, o.remote_size);
 	}
 	/* A hang older than the recording: nothing of how it began is in it. */
 	if (taken && running)

@@ -10,10 +10,14 @@
  * rest of the chain is on that host.
  */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,7 @@
 #include "event.h"
 #include "hosts.h"
 #include "porcelain.h"
+#include "show.h"
 #include "stream.h"
 #include "waits.h"
 
@@ -116,7 +121,8 @@ hosts_remote_ends(const char *path)
 			fprintf(stderr, "argus: thread %u%s%s waits on %s "
 			    "(%s, from %s), another host: no recording of it "
 			    "here%s\n", waits[i].tid, host ? " on host " : "",
-			    host ? host : "", s.remote, s.proto, s.local,
+			    show(host), show(s.remote), show(s.proto),
+			    show(s.local),
 			    host ? "" : " (argus debug --remote HOST, or --with ITS-RECORDING)");
 			waits[i].held = 1;	/* said once */
 		}
@@ -129,22 +135,210 @@ hosts_remote_ends(const char *path)
 }
 
 /*
+ * --remote: what another host sends is trusted for nothing but being a
+ * recording to read (lib/hosts.c checks its clock): its size and its time
+ * are bounded here, and what it says on stderr reaches the terminal a
+ * line at a time, escaped, under its host's name.
+ */
+#define REMOTE_SAID_MAX	(64 * 1024)	/* of its stderr shown */
+#define REMOTE_GRACE_NS	(1000000000ULL)	/* from SIGTERM to SIGKILL */
+
+/* What a death or a signal leaves: no partial file, no child. */
+static char	 part_path[PATH_MAX];
+static pid_t	 fetching;
+
+static void
+fetch_abandon(void)
+{
+	if (fetching > 0)
+		kill(-fetching, SIGKILL);
+	fetching = 0;
+	if (*part_path != '\0')
+		unlink(part_path);
+	*part_path = '\0';
+}
+
+struct said {
+	const char	*host;
+	char		 line[1024];
+	size_t		 len;
+	uint64_t	 total;
+};
+
+static void
+said_line(struct said *s)
+{
+	fprintf(stderr, "argus: %s: %s\n", s->host, show_mem(s->line, s->len));
+	s->len = 0;
+}
+
+static void
+said(struct said *s, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s->total++ == REMOTE_SAID_MAX) {
+			if (s->len > 0)
+				said_line(s);
+			fprintf(stderr, "argus: %s: more on its stderr, not "
+			    "shown\n", s->host);
+		}
+		if (s->total > REMOTE_SAID_MAX)
+			continue;
+		if (b[i] != '\n')
+			s->line[s->len++] = b[i];
+		if (b[i] == '\n' || s->len == sizeof(s->line))
+			said_line(s);
+	}
+}
+
+/* Its exit status once it has exited, before deadline; -1 if not. */
+static int
+reap(pid_t pid, uint64_t deadline)
+{
+	struct timespec nap = { 0, 20000000 };
+	int st;
+	pid_t w;
+
+	for (;;) {
+		if ((w = waitpid(pid, &st, WNOHANG)) == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) :
+			    128 + WTERMSIG(st);
+		if (w == -1 && errno != EINTR)
+			die(EX_OSERR, "waitpid %d", (int)pid);
+		if (interrupted || now_ns() >= deadline)
+			return -1;
+		nanosleep(&nap, NULL);
+	}
+}
+
+static void
+put(int fd, const char *b, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0)
+		if ((w = write(fd, b, n)) > 0) {
+			b += w;
+			n -= w;
+		} else if (w == -1 && errno != EINTR)
+			die(EX_IOERR, "%s", part_path);
+}
+
+enum fetched { FETCH_WHOLE, FETCH_SLOW, FETCH_BIG, FETCH_SIGNAL };
+
+/*
+ * argv's stdout into fd until it ends and argv exits, within timeout ns
+ * and max bytes; else argv's process group ended (SIGTERM, then SIGKILL)
+ * and what stopped it said.  *status: argv's exit status.
+ */
+static enum fetched
+fetch(char *const argv[], const char *host, int fd, uint64_t timeout,
+    uint64_t max, int *status)
+{
+	struct said err = { .host = host };
+	struct pollfd pfd[2];
+	char buf[65536];
+	uint64_t deadline = now_ns(), now, got = 0;
+	enum fetched why = FETCH_WHOLE;
+	int out[2], errp[2], null, i, ms;
+	ssize_t n;
+
+	deadline = timeout < UINT64_MAX - deadline ? deadline + timeout :
+	    UINT64_MAX;
+	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1)
+		die(EX_OSERR, "pipe");
+	/* ssh reads its stdin for the remote command: not the user's. */
+	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+		die(EX_OSERR, "/dev/null");
+	fetching = spawn_group(argv, null, out[1], errp[1]);
+	close(null);
+	close(out[1]);
+	close(errp[1]);
+	pfd[0] = (struct pollfd){ .fd = out[0], .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = errp[0], .events = POLLIN };
+	while (why == FETCH_WHOLE && (pfd[0].fd != -1 || pfd[1].fd != -1)) {
+		if (interrupted) {
+			why = FETCH_SIGNAL;
+			break;
+		}
+		if ((now = now_ns()) >= deadline) {
+			why = FETCH_SLOW;
+			break;
+		}
+		/* A second at most: a --remote-timeout of years is no int. */
+		ms = deadline - now < 1000000000 ? (int)((deadline - now) /
+		    1000000) + 1 : 1000;
+		if (poll(pfd, 2, ms) == -1) {
+			if (errno == EINTR)
+				continue;
+			die(EX_OSERR, "poll");
+		}
+		for (i = 0; i < 2 && why == FETCH_WHOLE; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			if ((n = read(pfd[i].fd, buf, sizeof(buf))) == -1) {
+				if (errno == EINTR)
+					continue;
+				die(EX_IOERR, "reading from %s", argv[0]);
+			}
+			if (n == 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+			} else if (i == 1)
+				said(&err, buf, n);
+			else if (got + n > max)
+				why = FETCH_BIG;
+			else {
+				got += n;
+				put(fd, buf, n);
+			}
+		}
+	}
+	for (i = 0; i < 2; i++)
+		if (pfd[i].fd != -1)
+			close(pfd[i].fd);
+	if (err.len > 0)
+		said_line(&err);
+	/* Its output ended; it exits in the time left, or it is slow too. */
+	if (why == FETCH_WHOLE && (*status = reap(fetching, deadline)) == -1)
+		why = interrupted ? FETCH_SIGNAL : FETCH_SLOW;
+	if (why != FETCH_WHOLE) {
+		kill(-fetching, SIGTERM);
+		if ((*status = reap(fetching, now_ns() + REMOTE_GRACE_NS)) ==
+		    -1) {
+			kill(-fetching, SIGKILL);
+			*status = run_wait(fetching);
+		}
+	}
+	fetching = 0;
+	return why;
+}
+
+/*
  * --remote [user@]HOST: that host's recording of the window, cut there by
  * `argus debug --window' over ssh (argus flush, a wait-for snapshot,
  * argus-cat of its ring), the stream back through the ssh pipe into a
  * file of this ring: one more --with file.  ssh is $ARGUS_SSH (its words
  * split at blanks: 'ssh -F FILE'), argus on the other host is
  * $ARGUS_REMOTE (what its shell runs: 'ARGUS_RING=DIR argus').  The file
- * appears under its name only when the stream has come whole.
+ * appears under its name only when the stream has come whole, within
+ * timeout ns and max bytes; past either, or at a signal, neither it nor
+ * ssh is left behind.
  */
 char *
-hosts_remote(const char *host, uint64_t last, int snap)
+hosts_remote(const char *host, uint64_t last, int snap, uint64_t timeout,
+    uint64_t max)
 {
-	char name[PATH_MAX], part[PATH_MAX], path[PATH_MAX], cmd[1024];
+	char name[PATH_MAX], path[PATH_MAX], cmd[1024];
 	char *ssh, *words[32], *w, *save = NULL;
 	const char *remote, *env, *c;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[3];
+	enum fetched why;
 	struct stat st;
-	int fd, n = 0, status;
+	int fd, n = 0, status = 0;
 	size_t i;
 
 	if (*host == '-' || *host == '\0' || strpbrk(host, " \t\n'\"\\;&|`$") != NULL)
@@ -176,28 +370,52 @@ hosts_remote(const char *host, uint64_t last, int snap)
 		    *c == '-' ? *c : '_';
 	snprintf(name + i, sizeof(name) - i, ".gz");
 	ring_path(path, sizeof(path), name);
-	if ((size_t)snprintf(part, sizeof(part), "%s.part", path) >=
-	    sizeof(part))
+	if ((size_t)snprintf(part_path, sizeof(part_path), "%s.part", path) >=
+	    sizeof(part_path))
 		diex(EX_USAGE, "%s: path too long", path);
-	if ((fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0600)) == -1)
-		die(EX_CANTCREAT, "%s", part);
+	hook_add(HOOK_FINISH, fetch_abandon);
+	if ((fd = open(part_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1) {
+		*part_path = '\0';	/* not ours */
+		die(EX_CANTCREAT, "%s.part", path);
+	}
 	fprintf(stderr, "argus: %s's recording of the window, over ssh "
-	    "(%s)\n", host, cmd);
-	status = run_wait(spawn(words, -1, fd, -1));
+	    "(%s), within %.0f s and %.0f MiB\n", host, cmd, timeout / 1e9,
+	    max / 1048576.0);
+	/* Ours while it runs: a ^C or a kill ends ssh, and the file goes. */
+	for (i = 0; i < ARRAY_LEN(sigs); i++)
+		sigaction(sigs[i], NULL, &old[i]);
+	catch_signals();
+	why = fetch(words, host, fd, timeout, max, &status);
+	for (i = 0; i < ARRAY_LEN(sigs); i++)
+		sigaction(sigs[i], &old[i], NULL);
 	if (close(fd) == -1)
-		die(EX_IOERR, "%s", part);
-	if (status == 0 && (stat(part, &st) == -1 || st.st_size == 0))
+		die(EX_IOERR, "%s", part_path);
+	if (why == FETCH_SIGNAL) {
+		fetch_abandon();
+		diex(128 + interrupted, "debug: --remote %s: interrupted: "
+		    "ssh stopped, its partial window removed", host);
+	}
+	if (why == FETCH_SLOW)
+		diex(EX_UNAVAILABLE, "debug: --remote %s: no whole window in "
+		    "%.0f s: ssh stopped, its partial window removed (a longer "
+		    "--remote-timeout, or --with a recording taken there)",
+		    host, timeout / 1e9);
+	if (why == FETCH_BIG)
+		diex(EX_UNAVAILABLE, "debug: --remote %s: the window sent is "
+		    "more than %.0f MiB: ssh stopped, its partial window "
+		    "removed (a larger --remote-size, or a shorter --last)",
+		    host, max / 1048576.0);
+	if (status == 0 && (stat(part_path, &st) == -1 || st.st_size == 0))
 		status = EX_DATAERR;
-	if (status != 0) {
-		unlink(part);
+	if (status != 0)
 		diex(EX_UNAVAILABLE, "debug: --remote %s: %s exited %d%s", host,
 		    words[0], status, status == 255 ? " (ssh could not "
 		    "connect or log in)" : status == 127 ? " (no argus "
 		    "there: ARGUS_REMOTE)" : "");
-	}
-	if (rename(part, path) == -1)
+	if (rename(part_path, path) == -1)
 		die(EX_CANTCREAT, "%s", path);
+	*part_path = '\0';
 	free(ssh);
 	return xstrdup(path);
 }

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "procopen.h"
 #include "porcelain.h"
 
 static const char usage[] =
@@ -172,10 +173,10 @@ symbol_in(const char *file, int by_path, const char *sym, char *found,
     size_t fsize)
 {
 	char path[64], *line = NULL, name[PATH_MAX];
-	unsigned long long lo, off;
+	unsigned long long lo, hi, off;
 	uint64_t value = 0, size;
 	size_t cap = 0;
-	int pie, n;
+	int pie, n, fd;
 	FILE *f;
 	const char *base;
 
@@ -183,8 +184,8 @@ symbol_in(const char *file, int by_path, const char *sym, char *found,
 	if ((f = fopen(path, "re")) == NULL)
 		die(EX_NOINPUT, "patch: %s", path);
 	while (getline(&line, &cap, f) != -1) {
-		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &lo, &off,
-		    &n) < 2 || off != 0)
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi,
+		    &off, &n) < 3 || off != 0)
 			continue;
 		snprintf(name, sizeof(name), "%s", line + n);
 		name[strcspn(name, "\n")] = '\0';
@@ -194,13 +195,16 @@ symbol_in(const char *file, int by_path, const char *sym, char *found,
 		if (by_path ? strcmp(name, file) != 0 :
 		    strncmp(base, file, strlen(file)) != 0)
 			continue;
-		/* Through the process's root: it may be in a container. */
-		snprintf(found, fsize, "/proc/%d/root%s", (int)target, name);
-		if (elf_symbol(found, sym, &value, &size, &pie) == -1 ||
+		/* The file mapped, not the name (its owner's text, a path
+		 * in a container's root maybe): procopen.h. */
+		if ((fd = open_mapped((int)target, lo, hi)) == -1 ||
+		    elf_symbol_fd(fd, sym, &value, &size, &pie) == -1 ||
 		    value == 0)
 			value = 0;
 		else
 			value += pie ? lo : 0;
+		if (fd != -1)
+			close(fd);
 		snprintf(found, fsize, "%s", name);
 		break;
 	}
@@ -324,7 +328,10 @@ patch(int argc, char *argv[])
 			diex(EX_UNAVAILABLE, "patch: the recorder does not run "
 			    "in %s ('argus start' first, or --patch-dir)",
 			    ring);
-		patch_dir(dir, sizeof(dir));
+		if (patch_dir(dir, sizeof(dir)) == -1)
+			diex(EX_UNAVAILABLE, "patch: the recorder names no "
+			    "directory for patched programs in %s/patch "
+			    "(started by an older argus? restart it)", ring);
 	}
 	if (access(dir, W_OK) == -1)
 		die(EX_UNAVAILABLE, "patch: %s", dir);

@@ -27,8 +27,15 @@ extern const char *ring;		/* the recorder's directory */
 extern const struct command cmd_start, cmd_stop, cmd_status, cmd_flush,
     cmd_mark, cmd_summary, cmd_waits, cmd_debug, cmd_demo;
 extern const struct command cmd_run;	/* runpatched.c */
-/* The recorder's directory for patched programs' rings (argus-patch(7)). */
-void		 patch_dir(char *buf, size_t size);
+/*
+ * The recorder's directory for patched programs' rings (argus-patch(7)):
+ * made by start, of a name no one can guess, and linked from DIR/patch;
+ * patch_dir(): that directory, if it is there and ours (else exit 77), or
+ * -1; patch_dir_remove(): it and the link, once it is empty.
+ */
+void		 patch_dir_make(char *buf, size_t size);
+int		 patch_dir(char *buf, size_t size);
+void		 patch_dir_remove(void);
 /* libargus-patch.so beside us; -1 if none. */
 int		 patch_lib(char *out, size_t size);
 extern const struct command cmd_patch;	/* patchpid.c */
@@ -66,6 +73,12 @@ void		 pipeline_free(struct pipeline *);
 
 int		 run_wait(pid_t);		/* exit status, 128+sig */
 pid_t		 spawn(char *const argv[], int in, int out, int err);
+/*
+ * The same in a process group of its own, which kill(-pid) ends whole
+ * (what a command of the user's spawned too), and which a terminal's ^C
+ * does not reach: the caller decides.
+ */
+pid_t		 spawn_group(char *const argv[], int in, int out, int err);
 
 /*
  * statusline.c, for pipeline_run(): the stages' reports and messages in,
@@ -206,6 +219,14 @@ void		 present_free(struct pstack *, int n);
 struct pipeline	*hosts_with(struct pipeline *, char *const with[], int nwith,
 		    const char *local);
 void		 hosts_remote_ends(const char *diagnosis);
-char		*hosts_remote(const char *host, uint64_t last, int snap);
+/*
+ * --remote: the window as a file of the ring, fetched within timeout ns
+ * and max bytes (argus debug exits, the partial file removed, past
+ * either).
+ */
+#define REMOTE_TIMEOUT_NS	(120 * 1000000000ULL)
+#define REMOTE_MAX		(2ULL << 30)	/* argus start's ring size */
+char		*hosts_remote(const char *host, uint64_t last, int snap,
+		    uint64_t timeout, uint64_t max);
 
 #endif

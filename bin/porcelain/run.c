@@ -61,14 +61,19 @@ bindir(void)
 	return dir;
 }
 
-/* A child with the given descriptors as its stdin, stdout, stderr (-1: ours). */
-pid_t
-spawn(char *const argv[], int in, int out, int err)
+static pid_t
+spawn_as(char *const argv[], int in, int out, int err, int group)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
 	pid_t pid;
 	int rc;
 
+	posix_spawnattr_init(&at);
+	if (group) {
+		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+		posix_spawnattr_setpgroup(&at, 0);
+	}
 	posix_spawn_file_actions_init(&fa);
 	if (in != -1)
 		posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
@@ -76,13 +81,27 @@ spawn(char *const argv[], int in, int out, int err)
 		posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
 	if (err != -1)
 		posix_spawn_file_actions_adddup2(&fa, err, STDERR_FILENO);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
 	if (rc != 0) {
 		errno = rc;
 		die(rc == ENOENT ? 127 : EX_OSERR, "%s", argv[0]);
 	}
 	return pid;
+}
+
+/* A child with the given descriptors as its stdin, stdout, stderr (-1: ours). */
+pid_t
+spawn(char *const argv[], int in, int out, int err)
+{
+	return spawn_as(argv, in, out, err, 0);
+}
+
+pid_t
+spawn_group(char *const argv[], int in, int out, int err)
+{
+	return spawn_as(argv, in, out, err, 1);
 }
 
 int

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -26,24 +27,91 @@ static const char usage[] =
 /*
  * The rings are written at every hit and read each millisecond: memory
  * (/dev/shm), not the ring's disk, whose writeback would follow them.
- * One directory per user and recorder's directory, by its device and
- * inode, so that 'argus run' finds the one 'argus start' named;
- * argus-capture refuses it if anyone else owns it or may write to it.
+ * /dev/shm is everyone's: a name known in advance is one anyone may take
+ * first (a directory or a link of theirs, where root's recorder would
+ * refuse to start, or write), so 'argus start' makes one no one can guess
+ * (mkdtemp) and links it from the recorder's own directory, DIR/patch:
+ * where 'argus run', 'argus patch' and 'argus stop' find it, and a stable
+ * name for a service's ARGUS_PATCH_DIR.  Without /dev/shm, DIR/patch is
+ * the directory.
  */
 void
-patch_dir(char *buf, size_t size)
+patch_dir_make(char *buf, size_t size)
 {
-	struct stat st;
-	int dfd;
+	int dfd = ring_open(1);
 
-	if ((dfd = ring_open(0)) == -1 || fstat(dfd, &st) == -1 ||
-	    access("/dev/shm", W_OK) == -1) {
+	/* The last recorder's link, or its directory if that is empty;
+	 * one with rings still in it is used again. */
+	if (unlinkat(dfd, "patch", 0) == -1 && errno != ENOENT &&
+	    unlinkat(dfd, "patch", AT_REMOVEDIR) == -1 &&
+	    (errno == ENOTEMPTY || errno == EEXIST)) {
 		ring_path(buf, size, "patch");
+		close(private_dir(buf, 0));
 		return;
 	}
-	snprintf(buf, size, "/dev/shm/argus-patch-%u-%llx-%llx",
-	    (unsigned)geteuid(), (unsigned long long)st.st_dev,
-	    (unsigned long long)st.st_ino);
+	if (access("/dev/shm", W_OK) == -1) {
+		ring_path(buf, size, "patch");
+		close(private_dir(buf, 1));
+		return;
+	}
+	snprintf(buf, size, "/dev/shm/argus-patch.XXXXXX");
+	if (mkdtemp(buf) == NULL)
+		die(EX_CANTCREAT, "%s", buf);
+	if (symlinkat(buf, dfd, "patch") == -1) {
+		rmdir(buf);
+		die(EX_CANTCREAT, "%s/patch", ring);
+	}
+}
+
+/* Where DIR/patch leads, without a look at what is there; -1: nowhere. */
+static int
+patch_dir_name(char *buf, size_t size)
+{
+	struct stat st;
+	ssize_t n;
+	int dfd;
+
+	if ((dfd = ring_open(0)) == -1 || fstatat(dfd, "patch", &st,
+	    AT_SYMLINK_NOFOLLOW) == -1)
+		return -1;
+	if (!S_ISLNK(st.st_mode)) {
+		ring_path(buf, size, "patch");
+		return 0;
+	}
+	if ((n = readlinkat(dfd, "patch", buf, size - 1)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+int
+patch_dir(char *buf, size_t size)
+{
+	int fd;
+
+	/* Ours alone, or refused (exit 77): what a recorder made may
+	 * have gone since (a reboot empties /dev/shm), and its name been
+	 * taken by someone else. */
+	if (patch_dir_name(buf, size) == -1 || (fd = private_dir(buf, 0)) ==
+	    -1)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+void
+patch_dir_remove(void)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (patch_dir_name(dir, sizeof(dir)) == -1)
+		return;
+	/* Once no patched program is left there; never another's. */
+	if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && rmdir(dir) == -1)
+		return;
+	unlinkat(ring_open(0), "patch", 0);
 }
 
 /* The library beside us: the build tree's patchers/, or PREFIX/lib/argus. */
@@ -94,10 +162,12 @@ run(int argc, char *argv[])
 	if (ring_open(0) == -1 || recorder() == 0)
 		diex(EX_UNAVAILABLE, "run: the recorder does not run in %s "
 		    "('argus start' first)", ring);
-	patch_dir(dir, sizeof(dir));
+	if (patch_dir(dir, sizeof(dir)) == -1)
+		diex(EX_UNAVAILABLE, "run: the recorder names no directory for "
+		    "patched programs in %s/patch (started by an older argus? "
+		    "restart it)", ring);
 	if (access(dir, W_OK) == -1)
-		die(EX_UNAVAILABLE, "run: %s (a recorder started before "
-		    "'argus run' existed? restart it)", dir);
+		die(EX_UNAVAILABLE, "run: %s", dir);
 	if (patch_lib(lib, sizeof(lib)) == -1)
 		diex(EX_UNAVAILABLE, "run: no libargus-patch.so beside %s "
 		    "(built without libzydis-dev?)", bindir());

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "porcelain.h"
+#include "../../capture/tracefs.h"
 
 extern char **environ;
 
@@ -48,6 +49,8 @@ extern char **environ;
 
 /* Waiting for the recorder to trace: its buffers, without the bridge. */
 #define READY_TIMEOUT_MS	(120 * 1000)
+/* A recorder refused ends in moments; tenths of a second. */
+#define UNREADY_WAIT		100
 
 static const char usage[] =
 "usage: argus start [--ring-size SIZE] [--live] [-b SIZE] [-s SET] [-p PID]\n"
@@ -212,6 +215,30 @@ stop_spawned(int eno, const char *msg)
 		kill(spawned, SIGTERM);
 }
 
+/*
+ * A recorder that did not start, stopped: in time, whatever state it is
+ * in (a capture hung in its exit would hold us for ever), and with its
+ * tracefs instances gone if it had to be killed.  Its wait status.
+ */
+static int
+stop_unready(pid_t pid)
+{
+	int status, i;
+
+	kill(pid, SIGTERM);
+	for (i = 0; i < UNREADY_WAIT; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(100000);
+	}
+	warnx_("the recorder (pid %d) did not exit %d s after SIGTERM: "
+	    "killed", (int)pid, UNREADY_WAIT / 10);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	tfs_reap_pid(pid);
+	return status;
+}
+
 static int
 start(int argc, char *argv[])
 {
@@ -226,7 +253,7 @@ start(int argc, char *argv[])
 	struct outfile log, pidf;
 	pid_t pid, old;
 	int dfd, null, status, rc, live = 0, sized = 0, stacks = 0;
-	int patchdir = 0, spill = 0, nospill = 0;
+	int patchdir = 0, spill = 0, nospill = 0, made_pdir = 0;
 	static char pdir[PATH_MAX], sdir[PATH_MAX];
 
 	optind = 1;
@@ -294,21 +321,20 @@ start(int argc, char *argv[])
 	cap[n++] = "3";
 	cap[n] = NULL;
 	dfd = ring_open(1);
-	/* Where 'argus run' has patched programs put their rings. */
-	if (!patchdir && n + 2 < MAX_ARGS) {
-		patch_dir(pdir, sizeof(pdir));
-		/* Now, not when the recorder gets to it: 'argus run' may
-		 * come first. */
-		if (mkdir(pdir, 0700) == -1 && errno != EEXIST)
-			die(EX_CANTCREAT, "%s", pdir);
-		cap[n++] = "--patch-dir";
-		cap[n++] = pdir;
-		cap[n] = NULL;
-	}
 	if ((old = recorder()) != 0) {
 		printf("argus: the recorder already runs (pid %d) into %s\n",
 		    (int)old, ring);
 		return 0;
+	}
+	/* Where 'argus run' has patched programs put their rings: made
+	 * now, not when the recorder gets to it, as 'argus run' may come
+	 * first. */
+	if (!patchdir && n + 2 < MAX_ARGS) {
+		patch_dir_make(pdir, sizeof(pdir));
+		made_pdir = 1;
+		cap[n++] = "--patch-dir";
+		cap[n++] = pdir;
+		cap[n] = NULL;
 	}
 	/* The log grows while the recorder runs: a new file, in place. */
 	if (unlinkat(dfd, "recorder.log", 0) == -1 && errno != ENOENT)
@@ -342,8 +368,10 @@ start(int argc, char *argv[])
 	outfile_commit(&log);
 	/* Once it records: a hang from now on is in the recording. */
 	if ((since = await_ready(pfd[0], said, sizeof(said))) == 0) {
-		kill(pid, SIGTERM);
-		waitpid(pid, &status, 0);
+		status = stop_unready(pid);
+		spawned = 0;
+		if (made_pdir)
+			patch_dir_remove();
 		/* Its last words, or what it wrote before it died. */
 		if (said[0] != '\0')
 			fprintf(stderr, "%s\n", said);

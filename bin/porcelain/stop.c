@@ -17,7 +17,6 @@ static const char usage[] =
 static int
 stop(int argc, char *argv[])
 {
-	char dir[PATH_MAX];
 	pid_t pid;
 	int i;
 
@@ -48,8 +47,7 @@ stop(int argc, char *argv[])
 		    "%d s", (int)pid, STOP_WAIT / 10);
 	unlinkat(ring_open(0), "recorder.pid", 0);
 	/* The patched programs' ring directory, once none is left there. */
-	patch_dir(dir, sizeof(dir));
-	rmdir(dir);
+	patch_dir_remove();
 	printf("argus: the recorder stopped; the recording stays in %s\n", ring);
 	return 0;
 }

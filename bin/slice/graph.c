@@ -795,7 +795,7 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 	n = snprintf(buf, size, "%s %u/%u%s%s vertex %llu at +%.3fs, %.1f ms "
 	    "(%.0f%% on CPU)", show(str_of(v->comm)), v->pid, v->tid,
 	    host_name(v->pid) != NULL ? " on host " : "",
-	    host_name(v->pid) != NULL ? host_name(v->pid) : "",
+	    show(host_name(v->pid)),
 	    (unsigned long long)id, (double)(int64_t)(v->begin - g->first_time) / 1e9,
 	    (v->end - v->begin) / 1e6, v->end > v->begin ?
 	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);

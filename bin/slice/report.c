@@ -76,7 +76,8 @@ who(struct graph *g, uint64_t id, char *buf, size_t size)
 		n = snprintf(buf, size, "%s %u/%u", show(str_of(v->comm)), v->pid,
 		    v->tid);
 	if (host_name(v->pid) != NULL && n < size)
-		snprintf(buf + n, size - n, " on host %s", host_name(v->pid));
+		snprintf(buf + n, size - n, " on host %s",
+		    show(host_name(v->pid)));
 	return buf;
 }
 

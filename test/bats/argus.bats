@@ -111,6 +111,39 @@ teardown() {
 	[ -z "$(ls -A "$PUB/open")" ]
 }
 
+@test "argus: a recorder directory reached through nobody's link or directory is refused, with a trailing slash too" {
+	need_nobody
+	pub_dir
+	mkdir -m 700 real
+	# nobody's link to root's directory, in a directory of nobody's
+	# and straight in the sticky one.
+	as_nobody mkdir "$PUB/x"
+	as_nobody ln -s "$PWD/real" "$PUB/x/link"
+	as_nobody ln -s "$PWD/real" "$PUB/link"
+	for r in "$PUB/x/link/" "$PUB/x/link//" "$PUB/x/link/." "$PUB/x/link" \
+	    "$PUB/link/" "$PUB/link/." "$PUB/link"; do
+		for c in status "debug --pid 1"; do
+			ARGUS_RING="$r" run argus $c
+			echo "ARGUS_RING=$r argus $c: $status: $output"
+			[ "$status" -eq 77 ]
+			[[ "$output" == *"$r: "*"not using it"* ]]
+		done
+	done
+	# Nothing made through them.
+	ARGUS_RING="$PUB/link/" run argus start
+	[ "$status" -eq 77 ]
+	[ -z "$(ls -A real)" ]
+	# On the way, a link of root's own is followed; as the directory
+	# itself, no link is (the slash or not).
+	mkdir -m 700 own
+	ln -s "$PWD/own" ownlink
+	ARGUS_RING="$PWD/ownlink/ring/" run argus status
+	echo "$output"
+	[ "$status" -eq 3 ]
+	ARGUS_RING="$PWD/ownlink/" run argus status
+	[ "$status" -eq 77 ]
+}
+
 @test "argus: the default recorder directory: /var/lib/argus for root, ~/.local/state/argus for a user" {
 	need_nobody
 	pub_dir

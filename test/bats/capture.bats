@@ -519,12 +519,13 @@ kallsyms() {
 	mkdir -m 700 "$T/target"
 	ln -s "$T/target" "$T/link"
 	run "$CAP" --defer --ring "$T/r1" --spill "$T/link" -b 4M -d 1
-	[ "$status" -eq 73 ]
-	[[ "$output" == *"--spill $T/link: "* ]]
+	[ "$status" -eq 77 ]
+	[[ "$output" == *"$T/link: a symbolic link, not a directory of yours"* ]]
 	[ -z "$(ls -A "$T/target")" ]
 	mkdir -m 777 "$T/open"
+	chmod 777 "$T/open"
 	run "$CAP" --defer --ring "$T/r2" --spill "$T/open" -b 4M -d 1
 	[ "$status" -eq 77 ]
-	[[ "$output" == *"not a directory of yours alone"* ]]
+	[[ "$output" == *"$T/open: writable by others (mode 777)"* ]]
 	[ -z "$(ls -A "$T/open")" ]
 }

@@ -10,6 +10,19 @@ stream() {
 	cat
 }
 
+# Fails, saying where, if a file holds a control byte other than newline
+# and tab, a C1 control, or invalid UTF-8: what a terminal would act on.
+clean() {	# file...
+	local f
+	for f; do
+		perl -0777 -ne '
+			utf8::decode($_) or do { print "invalid UTF-8\n"; exit 1 };
+			if (/([\x00-\x08\x0b-\x1f\x7f-\x9f])/) {
+				printf "raw control 0x%02x\n", ord($1); exit 1
+			}' "$f" || { echo "in $f:"; cat -A "$f"; return 1; }
+	done
+}
+
 # Prerequisites: each skips the test, saying why, where what it needs is
 # not here; a test never passes without what it checks.  need_tracing
 # and its kin in every file: no file probes for itself.

@@ -96,6 +96,40 @@ patched() {
 	[[ "$output" == *"not patching"* ]]
 }
 
+# In a mount namespace of our own, a tmpfs of SIZE for the rings: the
+# machine's /dev/shm is never filled.  ARGS: what runs there, as sh -c.
+small_shm() {
+	local size=$1
+	shift
+	mkdir -p "$T/shm"
+	unshare --mount --propagation private sh -c \
+	    "mount -t tmpfs -o size=$size argus-test '$T/shm' && $*"
+}
+
+@test "patcher: a full /dev/shm leaves the program unpatched or unrecorded, saying so once, never dead of SIGBUS" {
+	need_patcher "$HITLOOP"
+	command -v unshare >/dev/null || skip "no unshare (util-linux)"
+	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
+	env="LD_PRELOAD='$PATCHLIB' ARGUS_PATCH='$T/h.probes' ARGUS_PATCH_DIR='$T/shm'"
+	# Full to the last page (as any user can fill /dev/shm): no room
+	# for the ring's header.
+	run small_shm 1M "{ dd if=/dev/zero of='$T/shm/fill' bs=4k 2>/dev/null; $env '$HITLOOP' 1000; }"
+	echo "$output"
+	[ "$status" -ne 1 ] || [[ "$output" != *"mount"* ]] || skip "no mount namespace here: $output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calls 1000 "* ]]
+	[ "$(grep -c '^argus-patch\[' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"argus-patch["*"]: "*".ubuf: No space left on device: not patching"* ]]
+	# Room for the header, none for a thread's 2 MiB of ring: the
+	# program runs to its end, recording nothing.
+	run small_shm 1M "$env '$HITLOOP' 100000 1000; echo status=\$?"
+	echo "$output"
+	[[ "$output" == *"calls 100000 "* ]]
+	[[ "$output" == *"status=0"* ]]
+	[ "$(grep -c '^argus-patch\[' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"no room for a thread's ring in ARGUS_PATCH_DIR (its file system is full)"* ]]
+}
+
 @test "patcher: a patched GLib loop's output and exit status are its own" {
 	need_patcher "$GLOOP"
 	"$GLOOP" > "$T/plain" 2>/dev/null
@@ -198,6 +232,9 @@ patched() {
 		sleep 0.05
 	done
 	[ -n "$child" ]
+	# The rings' directory the capture made, to remove after: only
+	# that one (a recorder running beside has one of the same kind).
+	pdir=$(tr '\0' '\n' <"/proc/$child/environ" | sed -n 's/^ARGUS_PATCH_DIR=//p')
 	sleep 0.3
 	kill -KILL "$cap"
 	wait "$cap" || true
@@ -211,7 +248,9 @@ patched() {
 	grep -q '^pid [0-9]* calls 600000 ' "$T/out"
 	# What the dead capture left: its rings' directory (the next capture
 	# reaps its tracefs instance).
-	rm -rf /dev/shm/argus-patch.* /tmp/argus-patch.* 2>/dev/null || true
+	case $pdir in
+	/dev/shm/argus-patch.*|/tmp/argus-patch.*) rm -rf "$pdir" ;;
+	esac
 }
 
 @test "patcher: --patch-dir takes in a program started before the capture, by hand" {
