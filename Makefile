@@ -266,14 +266,20 @@ check-headers:
 # The suite; `make check` also runs the unit and stream tests with the
 # sanitizer build, and each fuzz target a few seconds where clang has
 # libFuzzer (test/run says so where it has not).
+# Their builds on every CPU (JOBS), whatever make's own -j: one after
+# another, the two builds took minutes of a CI run.
+JOBS	?= $(shell nproc 2>/dev/null || echo 1)
+SUBMAKE	 = $(MAKE) --no-print-directory -j$(JOBS)
 ifeq ($(SANITIZE),1)
 # The scenarios too: argus demo runs them from beside its bin/.
-check: $(PROGS) $(SCENARIOS) $(P)test/unit/run
-	$(MAKE) --no-print-directory SANITIZE= all test/unit/run
+check:
+	$(SUBMAKE) $(PROGS) $(SCENARIOS) $(P)test/unit/run
+	$(SUBMAKE) SANITIZE= all test/unit/run
 	ARGUS_BIN=$(P)bin ARGUS_UNIT=$(P)test/unit/run test/run
 else
-check: all test/unit/run $(TEST_PROGS)
-	$(MAKE) --no-print-directory SANITIZE=1 build/san/test/unit/run \
+check:
+	$(SUBMAKE) all test/unit/run $(TEST_PROGS)
+	$(SUBMAKE) SANITIZE=1 build/san/test/unit/run \
 	    $(addprefix build/san/,$(PROG_SRCS:.c=))
 	ARGUS_SAN=build/san/bin ARGUS_SAN_UNIT=build/san/test/unit/run \
 	    ARGUS_FUZZ_SECONDS=3 test/run
@@ -281,7 +287,8 @@ endif
 
 # The suite on a machine kept busy, as shared CI machines are: a thread
 # spinning on every CPU while it runs (test/progs/burn).
-check-loaded: all test/unit/run $(TEST_PROGS)
+check-loaded:
+	$(SUBMAKE) all test/unit/run $(TEST_PROGS)
 	test/progs/burn test/run
 
 FUZZ_SECONDS	?= 600

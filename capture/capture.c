@@ -208,6 +208,19 @@ asked(void)
 	    atomic_load(&deepen_to) != 0;
 }
 
+/*
+ * Stacks are taken of a process from when the formatter meets it (its
+ * fork, its name): at idle priority on a busy machine it met them
+ * seconds late, their first waits unsampled (a scenario's renderer
+ * forked and blocked unseen beside other sessions' builds).
+ */
+static int
+may_idle(void)
+{
+	return opt->nstack_pids == 0 && opt->nstack_comms == 0 &&
+	    !spool_stopped() && !behind() && !asked();
+}
+
 static void
 set_idle(int tid, int idle)
 {
@@ -646,7 +659,7 @@ format_loop(void)
 	uint64_t t, last_flush, n, upto;
 
 	last_flush = now_ns();
-	set_idle(0, 1);
+	set_idle(0, may_idle());
 	for (;;) {
 		upto = spool_watermark();
 		n = emit_run(out_writer(), out_index(), upto, BATCH);
@@ -682,8 +695,7 @@ format_loop(void)
 			out_flush();
 			share_budget();
 			last_flush = t;
-			set_idle(0, !spool_stopped() && !behind() &&
-			    !asked());
+			set_idle(0, may_idle());
 		}
 		if (spool_error() != NULL)
 			diex(EX_SOFTWARE, "reading the trace: %s",

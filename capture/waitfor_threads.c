@@ -5,9 +5,11 @@
  * only.
  */
 #include <sys/types.h>
+#include <sys/sysinfo.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,38 +94,70 @@ exec_start(const char *path)
 
 /*
  * The scheduler's task clock leaves out time stolen by the hypervisor
- * and spent in interrupts: on a busy VM it fell 6 s behind
- * CLOCK_MONOTONIC in 38 minutes.  Our own thread runs now, so its
- * exec_start is now on that clock: the difference, once a snapshot,
- * brings the others' to CLOCK_MONOTONIC (within what the CPUs' stolen
- * times differ by: 0.24 s between the two CPUs here after 40 minutes).
+ * and spent in interrupts, each CPU's own: on a busy VM it fell 6 s
+ * behind CLOCK_MONOTONIC in 38 minutes, and the two CPUs' clocks were
+ * 1.1 s apart 8 minutes after boot (a sleeper's start read from the
+ * other CPU came out 1.1 s late).  Our own thread runs now, so its
+ * exec_start is now on the clock of the CPU it runs on: the difference,
+ * taken on each CPU we may run on, once a snapshot, brings a thread's
+ * to CLOCK_MONOTONIC by the CPU it last ran on (late by what that CPU
+ * had stolen since).  Where we may not run, the CPU we run on says.
  */
-static int64_t	sched_skew;
+static int64_t	 sched_skew;
+static int64_t	*cpu_skew;	/* INT64_MIN: not taken there */
+static int	 ncpu_skew;
+
+static int64_t
+skew_here(void)
+{
+	uint64_t t = exec_start("/proc/thread-self/sched");
+
+	return t == NO_TIME ? 0 : (int64_t)(now_ns() - t);
+}
 
 void
 wf_sched_calibrate(void)
 {
-	uint64_t t = exec_start("/proc/thread-self/sched");
+	cpu_set_t mine, one;
+	int c;
 
-	sched_skew = t == NO_TIME ? 0 : (int64_t)(now_ns() - t);
+	sched_skew = skew_here();
+	if (cpu_skew == NULL) {
+		ncpu_skew = get_nprocs_conf();
+		cpu_skew = xcalloc(ncpu_skew, sizeof(*cpu_skew));
+	}
+	for (c = 0; c < ncpu_skew; c++)
+		cpu_skew[c] = INT64_MIN;
+	if (sched_getaffinity(0, sizeof(mine), &mine) == -1)
+		return;
+	for (c = 0; c < ncpu_skew && c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &mine))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0 &&
+		    sched_getcpu() == c)
+			cpu_skew[c] = skew_here();
+	}
+	sched_setaffinity(0, sizeof(mine), &mine);
 }
 
 /*
- * When the thread was born, on CLOCK_MONOTONIC (stat's starttime: clock
- * ticks since boot, CLOCK_BOOTTIME's): NO_TIME if unknown.
+ * When the thread was born, on CLOCK_MONOTONIC, from its stat's 22nd
+ * field, "starttime" (clock ticks since boot, CLOCK_BOOTTIME's): NO_TIME
+ * if unknown.
  */
 static uint64_t
-born(const struct wf_snap *s, int pid, int tid)
+stat_born(const struct wf_snap *s, const char *buf)
 {
-	char buf[1024], *close;
+	const char *p = strrchr(buf, ')');
 	unsigned long long ticks;
 	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t t;
 
-	if (hz <= 0 || wf_procf(buf, sizeof(buf), "/proc/%d/task/%d/stat",
-	    pid, tid) <= 0 || (close = strrchr(buf, ')')) == NULL ||
-	    sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
-	    "%*u %*u %*d %*d %*d %*d %*d %*d %llu", &ticks) != 1)
+	if (p == NULL || hz <= 0 || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d "
+	    "%*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+	    &ticks) != 1)
 		return NO_TIME;
 	t = ticks * (1000000000ULL / hz);
 	return t > s->boot_off ? t - s->boot_off : 0;
@@ -135,18 +169,35 @@ born(const struct wf_snap *s, int pid, int tid)
  * (seconds, on a VM whose CPUs are stolen unevenly).
  */
 static uint64_t
-last_ran(const struct wf_snap *s, int pid, int tid)
+last_ran(int pid, int tid, int cpu, uint64_t born)
 {
 	char path[64];
-	uint64_t t, b;
+	uint64_t t;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
 	if ((t = exec_start(path)) == NO_TIME)
 		return NO_TIME;
-	t += sched_skew;
-	if ((b = born(s, pid, tid)) != NO_TIME && t < b)
-		t = b;
-	return t;
+	if (cpu >= 0 && cpu < ncpu_skew && cpu_skew[cpu] != INT64_MIN)
+		t += cpu_skew[cpu];
+	else
+		t += sched_skew;
+	return born != NO_TIME && t < born ? born : t;
+}
+
+/* The CPU a thread last ran on: its stat's 39th field, "processor". */
+static int
+stat_cpu(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+	int field;
+
+	if (p == NULL)
+		return -1;
+	/* Field 3, the state, is the first after the comm. */
+	for (field = 2, p++; *p != '\0' && field < 39; p++)
+		if (*p == ' ')
+			field++;
+	return field == 39 ? atoi(p) : -1;
 }
 
 /*
@@ -182,7 +233,7 @@ thread_call(struct thr *t)
 
 static void
 add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
-    const char *comm)
+    const char *comm, int cpu, uint64_t born)
 {
 	const struct wf_opts *o = s->opt;
 	struct thr *t;
@@ -212,7 +263,7 @@ add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
 		t->wchan[0] = '\0';
 	if ((nl = strchr(t->wchan, '\n')) != NULL)
 		*nl = '\0';
-	t->since = last_ran(s, p->pid, tid);
+	t->since = last_ran(p->pid, tid, cpu, born);
 }
 
 static void
@@ -250,7 +301,8 @@ scan_process(struct wf_snap *s, int pid)
 		    tid) <= 0 ||
 		    parse_stat(buf, comm, &state, &ppid, &pgrp, &flags) == -1)
 			continue;
-		add_thread(s, p, tid, state, comm);
+		add_thread(s, p, tid, state, comm, stat_cpu(buf),
+		    stat_born(s, buf));
 	}
 	closedir(d);
 }

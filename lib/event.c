@@ -419,6 +419,12 @@ state_is_wait(const char *state)
 }
 
 int
+state_is_exit(const char *state)
+{
+	return state[0] == 'Z' || state[0] == 'X';
+}
+
+int
 syscall_is_lock_wait(const struct event *ev)
 {
 	const char *name = event_str(ev, 1);

@@ -174,6 +174,9 @@ int		 syscall_is_recv(const char *name);
  */
 int		 state_is_wait(const char *state);
 
+/* A switch's STATE that is the thread's last: exited (Z, X). */
+int		 state_is_exit(const char *state);
+
 /* A call that gives up the CPU without waiting for anything. */
 int		 syscall_is_yield(const char *name);
 

@@ -577,6 +577,20 @@ kind_columns(const char *kind)
 	return NULL;
 }
 
+int
+kind_is_word(const char *kind)
+{
+	size_t i;
+
+	if (kind[0] < 'a' || kind[0] > 'z')
+		return 0;
+	for (i = 1; kind[i] != '\0'; i++)
+		if (i >= KIND_MAX || !((kind[i] >= 'a' && kind[i] <= 'z') ||
+		    (kind[i] >= '0' && kind[i] <= '9') || kind[i] == '_'))
+			return 0;
+	return 1;
+}
+
 void
 meta_wallclock(struct writer *w, uint64_t time)
 {

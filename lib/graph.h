@@ -260,6 +260,14 @@ void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
  */
 const char *kind_columns(const char *kind);
 
+/*
+ * A word that can be a KIND (argus-stream(5): a short lowercase word, a
+ * user's own kinds too): a letter, then letters, digits or '_', at most
+ * KIND_MAX bytes.
+ */
+#define KIND_MAX	32
+int		 kind_is_word(const char *kind);
+
 #define META_WALLCLOCK	"wallclock"
 /* argus-spin's: the moment it took, "now|mark|at NS" or "every" (none). */
 #define META_MOMENT	"moment"

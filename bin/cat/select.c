@@ -11,6 +11,7 @@
 #include "cat.h"
 #include "graph.h"
 #include "relate.h"
+#include "show.h"
 
 void
 parse_list(const char *opt, char *arg, uint64_t **v, size_t *n)
@@ -156,15 +157,23 @@ selected(struct select *sel, const struct record *rec)
 	return 1;
 }
 
-/* -k names kinds argus-stream(5) has: a typo would select nothing. */
+/*
+ * -k names kinds: any word a kind can be, a user's own too (a filter's
+ * notes); one argus-stream(5) does not document may be a typo, which
+ * would select nothing, so it is said.
+ */
 void
 check_kinds(const struct select *sel)
 {
 	size_t i;
 
 	for (i = 0; i < sel->nkinds; i++)
-		if (kind_columns(sel->kinds[i]) == NULL)
-			diex(EX_USAGE, "--kind: '%s' is not a record kind "
-			    "(argus-stream(5): meta, task, event, vertex, link, "
-			    "spin, root, wait, ...)", sel->kinds[i]);
+		if (!kind_is_word(sel->kinds[i]))
+			diex(EX_USAGE, "--kind: '%s' is not a record kind: "
+			    "a lowercase word (argus-stream(5))",
+			    show(sel->kinds[i]));
+		else if (kind_columns(sel->kinds[i]) == NULL)
+			warnx_("--kind: '%s' is no kind Argus writes (meta, "
+			    "task, event, vertex, link, spin, root, wait, ...): "
+			    "selecting a kind of your own", sel->kinds[i]);
 }

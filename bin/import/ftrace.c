@@ -118,6 +118,22 @@ skip_sp(const char *p, const char *end)
  * any character and (TGID) and FLAGS may be missing.  The CPU in brackets
  * anchors the parse.  0 if the line is not such a line.
  */
+static void __attribute__((noreturn))
+cpu_range(const char *name, unsigned long no)
+{
+	diex(EX_DATAERR, "%s:%lu: CPU out of range: no kernel has more than "
+	    "%d", name, no, MAX_CPUS);
+}
+
+/* A CPU's digits; MAX_CPUS for any past the readers' bound (lib/event.c). */
+static int
+cpu_number(const char *s)
+{
+	unsigned long long v = strtoull(s, NULL, 10);
+
+	return v < MAX_CPUS ? (int)v : MAX_CPUS;
+}
+
 static int
 parse_line(const char *s, const char *end, struct line *l, const char **task,
     size_t *tasklen, int *tgid)
@@ -136,7 +152,7 @@ parse_line(const char *s, const char *end, struct line *l, const char **task,
 	}
 	if (b == NULL)
 		return 0;
-	l->cpu = atoi(b + 1);
+	l->cpu = cpu_number(b + 1);
 	q = p + 1;				/* after ']' */
 	p = b;
 	while (p > s && p[-1] == ' ')
@@ -233,7 +249,7 @@ parse_lost(const char *s, const char *end, struct line *l)
 	    (p = memmem(s, end - s, "[LOST ", 6)) == NULL)
 		return 0;
 	memset(l, 0, sizeof(*l));
-	l->cpu = atoi(s + 4);
+	l->cpu = cpu_number(s + 4);
 	l->lost = strncmp(p + 6, "EVENTS]", 7) == 0 ? TP_LOST_UNKNOWN :
 	    strtoull(p + 6, NULL, 10);
 	return l->lost > 0;
@@ -1136,6 +1152,8 @@ convert(FILE *in, const char *name, struct writer *w)
 			continue;
 		}
 		if (parse_lost(s, s + i, l)) {
+			if (l->cpu >= MAX_CPUS)
+				cpu_range(name, no);
 			l->ts = last;
 			l->no = no;
 			n++;
@@ -1144,6 +1162,8 @@ convert(FILE *in, const char *name, struct writer *w)
 		if (!parse_line(s, s + i, l, &task, &tl, &tgid))
 			diex(EX_DATAERR, "%s:%lu: not an ftrace line: %.*s",
 			    name, no, (int)(i < 60 ? i : 60), s);
+		if (l->cpu >= MAX_CPUS)
+			cpu_range(name, no);
 		l->no = no;
 		if (tl == 5 && memcmp(task, "<...>", 5) == 0) {
 			seen.forgotten++;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event.h"
 #include "import.h"
 #include "kdebug.h"
 #include "kdebug_events.h"
@@ -129,6 +130,19 @@ decode(const unsigned char *b, struct kd_event *e)
 	e->cpu = le32(b + KD_BUF_CPUID);
 }
 
+/* The readers' bound (lib/event.c): a CPU past it is a corrupt file. */
+static void
+cpu_bound(const struct input *in, uint64_t at, uint32_t cpu)
+{
+	char what[96];
+
+	if (cpu < MAX_CPUS)
+		return;
+	snprintf(what, sizeof(what), "CPU out of range: %lu, no kernel has "
+	    "more than %d", (unsigned long)cpu, MAX_CPUS);
+	bad(in, at, what);
+}
+
 /* n events, or all to the end of the input when n is UINT64_MAX. */
 static void
 events(struct input *in, uint64_t n)
@@ -147,6 +161,7 @@ events(struct input *in, uint64_t n)
 		if (got < sizeof(b))
 			bad(in, at, "file ends inside an event");
 		decode(b, &e);
+		cpu_bound(in, at, e.cpu);
 		kdev_event(&e);
 	}
 }

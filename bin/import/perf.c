@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event.h"
 #include "util.h"
 #include "import.h"
 #include "input.h"
@@ -97,6 +98,7 @@ static struct { uint64_t id; size_t attr; } *ids;
 static size_t		 nids;
 /* Feature sections, from the file's table or pipe mode's records. */
 static struct section	 feats[NFEATURES];
+static uint32_t		 ncpus;		/* nrcpus, 0 if not said */
 static unsigned char	 has_feat[NFEATURES];
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
@@ -110,6 +112,21 @@ bad(uint64_t off, const char *fmt, ...)
 	va_end(ap);
 	diex(EX_DATAERR, "%s: offset %llu: %s", fname,
 	    (unsigned long long)off, msg);
+}
+
+/*
+ * A record's CPU within what the readers take (lib/event.c): the file's
+ * nrcpus, or no kernel's more.
+ */
+static void
+cpu_bound(uint64_t off, uint32_t cpu)
+{
+	if (ncpus != 0 && cpu >= ncpus)
+		bad(off, "CPU out of range: %u, the file's nrcpus is %u", cpu,
+		    ncpus);
+	if (cpu >= MAX_CPUS)
+		bad(off, "CPU out of range: %u, no kernel has more than %d",
+		    cpu, MAX_CPUS);
 }
 
 /* len bytes at off, all inside the file, or bad input. */
@@ -768,8 +785,14 @@ meta_features(struct writer *w, uint64_t ts)
 		else
 			meta_write(w, ts, "kernel", "Linux %s", buf);
 	}
-	if (feature(HEADER_NRCPUS, &s) && s.size >= 8)
-		meta_write(w, ts, "cpus", "%u", u32_at(s.offset + 4, "nrcpus"));
+	if (feature(HEADER_NRCPUS, &s) && s.size >= 8) {
+		/* The readers' bounds (lib/event.c), applied here. */
+		ncpus = u32_at(s.offset + 4, "nrcpus");
+		if (ncpus == 0 || ncpus > MAX_CPUS)
+			bad(s.offset + 4, "nrcpus: expected 1 to %d, got %u",
+			    MAX_CPUS, ncpus);
+		meta_write(w, ts, "cpus", "%u", ncpus);
+	}
 	if (feature_str(HEADER_VERSION, buf, sizeof(buf)))
 		meta_write(w, ts, "recorder", "perf %s", buf);
 	if (feature(HEADER_CMDLINE, &s) && s.size >= 4) {
@@ -859,6 +882,7 @@ convert(FILE *f, const char *name, struct writer *w)
 	int syscalls = 0;
 
 	fname = name;
+	ncpus = 0;
 	tp_reset();
 	forget();
 	input_load(&in, f, name);
@@ -962,6 +986,8 @@ convert(FILE *f, const char *name, struct writer *w)
 			    (attrs[0].a.sample_type & PERF_SAMPLE_CPU))
 				sample_id(off, eh.size, attrs[0].a.sample_type,
 				    &smp);
+			if (smp.cpu != UINT32_MAX)
+				cpu_bound(off, smp.cpu);
 			lost += u64_at(off + 16, "lost");
 			tp_lost(w, last, (int)smp.cpu, u64_at(off + 16, "lost"));
 			continue;
@@ -992,6 +1018,7 @@ convert(FILE *f, const char *name, struct writer *w)
 			tp_skip("events of no thread", 19);
 			continue;
 		}
+		cpu_bound(off, smp.cpu);
 		e.ts = smp.time;
 		e.cpu = smp.cpu;
 		e.tid = smp.tid;

@@ -129,7 +129,15 @@ take_switch(const struct event *ev, struct thread *t, struct cpu *c)
 		copy(n->comm, sizeof(n->comm), event_str(ev, 3));
 	t->oncpu += within(c->since, ev->time);
 	if (t->tid != 0 && t->state != TS_DEAD) {
-		if (state[0] == '\0')
+		if (state_is_exit(state)) {
+			/*
+			 * Its last switch, its exit event lost (a busy CPU's
+			 * buffer overwritten): gone, not waiting.
+			 */
+			if (ev->time >= wfrom)
+				nexited++;
+			t->state = TS_DEAD;
+		} else if (state[0] == '\0')
 			t->state = TS_UNKNOWN;
 		else if (state_is_wait(state) && !t->woken) {
 			if (ev->time >= wfrom) {

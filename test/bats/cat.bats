@@ -110,12 +110,30 @@ setup() {
 	run argus-cat -p 30 a.csv b.csv
 	[ "$(printf '%s\n' "$output" | grep -c '^meta')" -eq 1 ]
 	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 2 ]
-	# A kind the stream has no such thing as: a typo, said.
+	# A kind Argus does not write: selected (a user's own), and said on
+	# stderr in case it is a typo.  A word no kind can be: a usage error.
 	run argus-cat -k event,nosuchkind a.csv
-	[ "$status" -eq 64 ]
-	[[ "$output" == *"--kind: 'nosuchkind' is not a record kind"* ]]
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--kind: 'nosuchkind' is no kind Argus writes"* ]]
+	for k in Event 'no te' 9note note-1 ''; do
+		run argus-cat -k "$k" a.csv
+		[ "$status" -eq 64 ]
+	done
 	run argus-cat -k ksym,summary,wait a.csv
 	[ "$status" -eq 0 ]
+	[[ "$output" != *"no kind Argus writes"* ]]
+}
+
+@test "select a user's own kind: a filter's notes, with a warning on stderr only" {
+	printf '%s\n' 'argus-stream,1' 'note,100,10,11,the heuristic says so' \
+	    'event,200,10,11,,0,switch,-,S,0,0,x' 'note,300,,,another' >n.csv
+	argus-cat -k note n.csv >out 2>err
+	[ "$(cat out)" = "$(printf '%s\n' 'argus-stream,1' \
+	    'note,100,10,11,the heuristic says so' 'note,300,,,another')" ]
+	grep -q "argus-cat: --kind: 'note' is no kind Argus writes" err
+	# By thread too: the four shared columns select any kind.
+	argus-cat -k note -t 11 n.csv 2>/dev/null | grep -qx 'note,100,10,11,the heuristic says so'
+	! argus-cat -k note -t 12 n.csv 2>/dev/null | grep -q heuristic
 }
 
 @test "select by time, absolute and relative to the first record" {

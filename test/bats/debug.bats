@@ -2,8 +2,9 @@
 # argus debug as a person uses it (issue 24): the hang going on now, the
 # report on stdout, the diagnosis as JSON, mistakes said at once, its
 # files rotated, and where the threads of the chain wait now.
-# test/run: alone, start -b 32M keeps the mark in the kernel's buffers,
-# which a neighbour's flood of events overwrote in a trial.
+# Its start -b 32M keeps the mark in the kernel's buffers, which a
+# neighbour's flood of events overwrote in a trial: the files that flood
+# (test/run: alone) never run beside it.
 
 load helpers
 

@@ -5,8 +5,10 @@
 # against the scenario's own ground truth.  Twice: on a capture that ends
 # after the hang, and on one cut while the hang is still in progress, the
 # way a user meets it.
-# test/run: alone, every edge of each diagnosis is checked, and beside
-# another file a capture once lacked one (the cycle's "blocks" edge).
+# test/run: first, a long file: begun last, it would run on alone.  Every
+# edge of each diagnosis is checked, and beside a file that flooded the
+# kernel's buffers a capture once lacked one (the cycle's "blocks" edge):
+# those (test/run: alone) never run beside it.
 
 load helpers
 

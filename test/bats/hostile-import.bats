@@ -39,21 +39,45 @@ h += struct.pack("<Q", 1000) + bytes(32) + struct.pack("<QII", 1, 0x01400000, cp
 sys.stdout.buffer.write(h)' "$1"
 }
 
-@test "hostile kdebug: CPU 0xffffffff does not wrap the CPU table (was a heap overflow)" {
-	kdebug_cpu 0xffffffff >wrap.kd
-	[ "$(stat -c %s wrap.kd)" = 4160 ]
-	import_bounded wrap.kd
-	cat err
+@test "hostile kdebug: CPU 0xffffffff or 0x10000000 is refused, exit 65 naming the offset: no stream the readers refuse" {
+	# Imported once (the CPU table no longer wraps: a heap overflow
+	# before), the stream was then refused by every reader.
+	for cpu in 0xffffffff 0x10000000; do
+		kdebug_cpu "$cpu" >cpu.kd
+		[ "$(stat -c %s cpu.kd)" = 4160 ]
+		import_bounded cpu.kd
+		cat err
+		[ "$rc" = 65 ]
+		grep -q "cpu.kd: offset 4096: CPU out of range: $((cpu)), no kernel has more than 65536" err
+	done
+	# The last CPU a reader takes is imported, and read.
+	kdebug_cpu 65535 >last.kd
+	import_bounded last.kd
 	[ "$rc" = 0 ]
-	grep -q '^event,1000,,1,,4294967295,switch,' out
+	grep -q '^event,1000,,1,,65535,switch,' out
+	argus-summary out >/dev/null
 }
 
-@test "hostile kdebug: CPU 0x10000000 in a 4 KB file stays small and quick" {
-	kdebug_cpu 0x10000000 >big.kd
-	import_bounded big.kd
+@test "hostile perf.data and ftrace text: a CPU past the readers' bound is refused, exit 65 naming where" {
+	# The first sample's CPU (after its id, pid, tid and time).
+	perf_patch '
+off = struct.unpack_from("<Q", d, 40)[0]
+while struct.unpack_from("<I", d, off)[0] != 9:
+	off += struct.unpack_from("<H", d, off + 6)[0]
+struct.pack_into("<I", d, off + 32, 0xffffffff)' >cpu.data
+	import_bounded cpu.data
 	cat err
-	[ "$rc" = 0 ]
-	grep -q '^event,1000,,1,,268435456,switch,' out
+	[ "$rc" = 65 ]
+	grep -q 'cpu.data: offset [0-9]*: CPU out of range: 4294967295, no kernel has more than 65536' err
+	printf '%s\n' '          bash-900   [99999] .....   1.000001: sched_waking: comm=a pid=901 prio=120 target_cpu=000' >cpu.trace
+	import_bounded cpu.trace
+	cat err
+	[ "$rc" = 65 ]
+	grep -q 'cpu.trace:1: CPU out of range: no kernel has more than 65536' err
+	{ sed 's/99999/001/' cpu.trace; printf 'CPU:4294967296 [LOST 3 EVENTS]\n'; } >lost.trace
+	import_bounded lost.trace
+	[ "$rc" = 65 ]
+	grep -q 'lost.trace:2: CPU out of range' err
 }
 
 @test "hostile kdebug: a chunk that claims 64 MB of a 60-byte file: exit 65, naming the offset" {

@@ -57,6 +57,12 @@ carried() {
 	}'
 }
 
+# Less the task records of the threads listed in file $1.
+unnamed() {
+	awk -F, -v l="$1" 'BEGIN { while ((getline t <l) > 0) u[t] = 1 }
+	    !($1 == "task" && $4 in u)'
+}
+
 # Diagnose $1 (a stream) against truth $2, answers for circular-wait;
 # the root records in diag.csv.
 diagnose() {
@@ -189,8 +195,9 @@ EOF
 	tail -1 cw.trace | grep -q 'cannot carry: .*meta [0-9]*, .*task [0-9]*'
 	argus-import -Z -o cw2.csv cw.trace
 	# Less the records it cannot carry: the wait-for snapshot (its sock
-	# records too), and the meta records, whose time (the snapshot's)
-	# ends the open vertices.
+	# records too: the machine's TCP connections, where other programs
+	# have some), and the meta records, whose time (the snapshot's) ends
+	# the open vertices.
 	argus-cat -Z "$D/cw.gz" | grep -Ev '^(wait|holder|sock|meta),' >cw.csv
 	# A set of vertices and links: the threads still open at the end
 	# come in the order of a hash, which the thread table's history sets.
@@ -209,13 +216,22 @@ EOF
 	argus-cat -y -k event -k task "$D/cw.gz" >a.raw
 	awk -F, '($1 == "event" || $1 == "task") && $3 == "" { print $4 }' \
 	    a.raw | sort -u >late.pids
-	carried late.pids <a.raw >a.events
-	argus-cat -k event -k task cw2.csv | carried late.pids >b.events
+	# Nor the names of a thread that exec'd and whose fork is not in the
+	# trace: the capture met it late, already by its new name (beside
+	# another file's work, a shell that exec'd argus-segment was named
+	# so from its first event), where the text's lines say the old one.
+	# The capture's own command (the victim) it knew from the start.
+	load_ids "$D/cw.truth"
+	awk -F, -v v="$victim_tid" '$1 == "event" && $7 == "fork" { f[$10] = 1 }
+	    $1 == "event" && $7 == "exec" && $4 != v { e[$4] = 1 }
+	    END { for (t in e) if (!(t in f)) print t }' a.raw >renamed.tids
+	carried late.pids <a.raw | unnamed renamed.tids >a.events
+	argus-cat -k event -k task cw2.csv | carried late.pids |
+	    unnamed renamed.tids >b.events
 	[ "$(wc -l <a.events)" -gt 1000 ]
 	diff a.events b.events
 	# The victim ran the scenario (exec) and renamed itself: a task
 	# record for each name, in order, both ways.
-	load_ids "$D/cw.truth"
 	for f in a.events b.events; do
 		awk -F, -v t="$victim_tid" '$1 == "task" && $4 == t { print $5 }' \
 		    $f | tail -2 | paste -sd' ' | grep -qx "circular-wait $victim_comm"

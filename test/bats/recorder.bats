@@ -2,6 +2,9 @@
 # The flight recorder itself (argus start, status, flush): when it
 # records, how much kernel memory it takes, and what it says when its
 # disk is full.
+# test/run: alone, its tests flood the kernel's buffers with a million
+# system calls (a neighbour's capture would lose its events) and keep a
+# hang in 128 MiB buffers that a neighbour's flood would overwrite.
 
 load helpers
 

@@ -4,6 +4,8 @@
 # complete, consistent, and true of the run: the threads it names are
 # alive and so named during the hang, the functions it names are in the
 # binary, and what a user would check about each pattern holds.
+# test/run: traced, it traces nothing but runs circular-wait, whose
+# cw-renderer probes.bats (alone) takes the stacks of and counts.
 
 load helpers
 

@@ -76,8 +76,10 @@ mapfifo_start() {
 	grep -q "$PUB/f/p (deleted)" "/proc/$fifo_pid/maps"
 	[ -p "$PUB/f/p (deleted)" ]
 	[ -L "$PUB/l/p (deleted)" ]
-	# Blocked past debug's 2 s (a hang) and mark's 1 s (its stacks).
-	sleep 2.5
+	# Blocked a second and more: mark takes the stacks of such threads;
+	# and past debug's 2 s threshold, a hang it reports (at 1.5 s, a
+	# debug found the wait 1.9 s long when it cut it: no hang).
+	sleep 3
 	for p in "$fifo_pid" "$link_pid"; do
 		run timeout 60 argus --ring "$ring" debug --pid "$p" --auto
 		echo "debug --pid $p: $status: $output"
@@ -136,9 +138,11 @@ mapfifo_start() {
 	[[ "$output" == *"$PUB/squat: "*"not"* ]]
 	[[ "$output" == *"the recorder did not start"* ]]
 	! pgrep -f -- "^argus-capture --ring $ring " >/dev/null
-	# No instance of a capture that is gone appeared meanwhile.
-	for i in $(ls "$TFS/instances" | grep -vxF -f "$T/before" | sed -n 's/^argus-\([0-9]*\)\(-early\)\{0,1\}$/\1/p'); do
-		kill -0 "$i" 2>/dev/null
+	# No instance of a capture that is gone appeared meanwhile (one of
+	# another file's captures may end, its instance with it, as we look).
+	for n in $(ls "$TFS/instances" | grep -vxF -f "$T/before" | grep -E '^argus-[0-9]+(-early)?$'); do
+		i=${n#argus-}
+		kill -0 "${i%-early}" 2>/dev/null || [ ! -e "$TFS/instances/$n" ]
 	done
 	[ -z "$(ls -A "$PUB/squat")" ]
 	[ ! -e "$ring/recorder.pid" ]

@@ -174,6 +174,9 @@ row() {	# title thread
 	    './argsleep 1; timeout 1 ./argspin -c "while :; do :; done"; true'
 	echo "$output"
 	[ "$status" -eq 0 ]
+	# Should it fail: the sleep's own events, from its fork on.
+	p=$(argus-cat -k task t.gz | awk -F, '$5 == "argsleep" { print $4; exit }')
+	argus-cat -k event -p "$p" t.gz | tail -20
 	run argus-summary -n 0 t.gz
 	echo "$output" | head -40
 	[ "$status" -eq 0 ]
@@ -182,12 +185,41 @@ row() {	# title thread
 	echo "argsleep: $blocked $waits $longest $rest"
 	awk -v x="$longest" 'BEGIN { exit !(x >= 900 && x < 5000) }'
 	[[ "$rest" == *clock_nanosleep ]]
-	# The spinning shell ran most of its second, even on a busy machine.
-	best=$(row 'on CPU' argspin | awk '$1 > m { m = $1 } END { print m + 0 }')
-	echo "argspin: $best ms"
-	awk -v x="$best" 'BEGIN { exit !(x >= 250 && x < 5000) }'
+	# The spinning shell was on a CPU, or waiting for one, most of its
+	# second: never blocked.  How much of it on a CPU is the machine's
+	# doing (170 ms beside other sessions' builds, load 13 on 2 CPUs).
+	read -r oncpu _ _ name tid _ < <(row 'on CPU' argspin | sort -rn | head -1)
+	read -r _ avg n _ < <(row 'waiting for a CPU' "$name $tid")
+	echo "argspin $tid: $oncpu ms on CPU, $n waits for one of $avg ms"
+	awk -v c="$oncpu" -v d="$(awk -v a="${avg:-0}" -v n="${n:-0}" 'BEGIN { print a * n }')" \
+	    'BEGIN { exit !(c > 0 && c + d >= 800 && c + d < 5000) }'
 	grep -q '^lost     ' <<<"$output"
 	[[ "${lines[1]}" == "source   tracefs on "* ]]
+}
+
+@test "summary: a thread's last switch (Z) ends it, its exit event lost: no wait after its last" {
+	# sleeper 40/40 sleeps from 1.1 s, a timer wakes it at 1.5 s, it
+	# runs and exits at 1.51 s: its exit event was overwritten (a busy
+	# CPU's buffer), its last switch, as a zombie, is there.
+	stream >z.csv <<-'EOF2'
+	meta,1000000000,,,source,test
+	task,1000000000,40,40,sleeper
+	event,1000000000,40,40,,0,sys_enter,-,230,clock_nanosleep,0,0x0,0x0,0x0
+	event,1100000000,40,40,,0,switch,-,S,0,0,swapper/0
+	event,1500000000,0,0,,0,hrtimer_expire_entry,h,0x0,0xffffffff8141e4b0
+	event,1500000000,0,0,,0,waking,h,40,40,0,sleeper
+	event,1500000000,0,0,,0,hrtimer_expire_exit,h,0x0
+	event,1500010000,0,0,,0,switch,-,R,40,40,sleeper
+	event,1510000000,40,40,,0,switch,-,Z,0,0,swapper/0
+	event,2000000000,50,50,,1,sys_enter,-,202,futex,0x0,0x80,0x2
+	EOF2
+	run argus-summary --all z.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"threads  2 in 2 processes, 1 exited"* ]]
+	read -r blocked waits longest rest < <(row blocked sleeper)
+	[ "$blocked $waits $longest" = "400.000 1 400.000" ]
+	[[ "$rest" == *" clock_nanosleep" ]]
 }
 
 @test "summary: idle threads left out unless --all (a loop only its timer woke, a kernel thread idle); --comm, --pid" {

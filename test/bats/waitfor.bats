@@ -4,6 +4,7 @@
 # programs: flock, sh, sleep), takes a snapshot and checks that it names
 # the holder the test knows.  Reading other processes' system calls and
 # memory takes root: without it the tests skip, saying so.
+# test/run: first, a long file: begun last, it would run on alone.
 
 load helpers
 
