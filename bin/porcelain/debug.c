@@ -161,19 +161,6 @@ id_arg(const char *opt, const char *s)
 	return s;
 }
 
-/* A size as argus-capture takes it (size_bytes), and nothing else. */
-static uint64_t
-size_arg(const char *opt, const char *s)
-{
-	size_t n = strspn(s, "0123456789.");
-	uint64_t v = size_bytes(s);
-
-	if (n == 0 || v == 0 || (s[n] != '\0' && (strchr("kKmMgGtT", s[n]) ==
-	    NULL || (s[n + 1] != '\0' && strcmp(s + n + 1, "B") != 0))))
-		diex(EX_USAGE, "%s: '%s' is not a size (500M, 2G)", opt, s);
-	return v;
-}
-
 /*
  * --at as argus-spin takes it: a -DURATION is made a time of the clock
  * the recording keeps; a moment outside the window read is refused here,
@@ -302,7 +289,7 @@ parse(struct debug_opts *o, int argc, char *argv[])
 	if (o->ns > 2)
 		diex(EX_USAGE, "debug: --auto or --answers, not both");
 	parse_at(o);
-	keep_parse(o->keep);
+	debug_keep(o->keep);
 	add(o->target, &o->nt, 12, "--at", o->at_arg);
 	if (o->verbose)
 		add(o->slice, &o->ns, 8, "-v", NULL);

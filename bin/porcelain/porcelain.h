@@ -141,6 +141,9 @@ int		 recorder_deepen(pid_t, uint64_t t, uint64_t *reach,
 		    uint64_t *oldest);
 uint64_t	 recorder_since(void);	/* mono ns it records since, or 0 */
 uint64_t	 size_bytes(const char *);	/* "2G" as argus-capture reads it */
+/* The same, checked: 0 if S is no size; for option OPT, a usage error. */
+uint64_t	 size_value(const char *s);
+uint64_t	 size_arg(const char *opt, const char *s);
 void		 recorder_when(uint64_t mono, char *buf, size_t size);
 void		 recorder_stopped(char *buf, size_t size);	/* why, or "" */
 /* The latest start of the target's waits in a snapshot, or 0. */
@@ -177,10 +180,22 @@ int		 ring_indexes(struct pipeline *);
  * there at once, so two runs in one second never share one) and a
  * report file beside it; the oldest removed beyond --keep N|SIZE.
  */
-void		 keep_parse(const char *);
+void		 debug_keep(const char *);
 void		 debug_reserve(char *out, size_t osize, char *report,
 		    size_t rsize);
 void		 debug_rotate(const char *out);
+
+/*
+ * keep.c: the porcelain's own outputs in the recorder's directory, the
+ * oldest removed beyond --keep N|SIZE: those OURS says are, N counted by
+ * COUNTED (NULL: each file), SELF and SELF.* (the run asking) kept.
+ */
+struct keep {
+	unsigned long long count, bytes;
+};
+void		 keep_parse(struct keep *, const char *opt, const char *s);
+void		 keep_prune(const struct keep *, int (*ours)(const char *),
+		    int (*counted)(const char *), const char *self);
 
 /*
  * diagnosis.c: what argus debug shows of the pipeline's output: the

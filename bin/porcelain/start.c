@@ -137,6 +137,28 @@ size_bytes(const char *s)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/* A size as argus-capture takes it (size_bytes), and nothing else: 0 if not. */
+uint64_t
+size_value(const char *s)
+{
+	size_t n = strspn(s, "0123456789.");
+
+	if (n == 0 || (s[n] != '\0' && (strchr("kKmMgGtT", s[n]) == NULL ||
+	    (s[n + 1] != '\0' && strcmp(s + n + 1, "B") != 0))))
+		return 0;
+	return size_bytes(s);
+}
+
+uint64_t
+size_arg(const char *opt, const char *s)
+{
+	uint64_t v = size_value(s);
+
+	if (v == 0)
+		diex(EX_USAGE, "%s: '%s' is not a size (500M, 2G)", opt, s);
+	return v;
+}
+
 /* The kernel buffer per CPU by default, as "NM", and why, in words. */
 static void
 machine_size(const char *ring_size, char *buf, size_t size, char *why,

@@ -33,7 +33,7 @@
 #define HOOK_LIMIT_NS	30000000000ULL	/* --exec's command at most */
 #define HOUR		3600
 
-static unsigned long long keep_count, keep_bytes = 50ULL << 20;
+static struct keep keep = { 0, 50ULL << 20 };
 static void	say_syslog(const char *);
 static int	stopping;	/* no hook is begun then */
 static char keep_arg[32] = "50M";
@@ -41,29 +41,8 @@ static char keep_arg[32] = "50M";
 void
 watch_keep(const char *s)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!isdigit((unsigned char)*s) || errno != 0 || v <= 0)
-		goto bad;
-	if (*end == '\0') {
-		if (v != (unsigned long long)v)
-			goto bad;
-		keep_count = v;
-		keep_bytes = 0;
-	} else if (strchr("KkMmGg", *end) != NULL && (end[1] == '\0' ||
-	    strcmp(end + 1, "B") == 0 || strcmp(end + 1, "iB") == 0)) {
-		keep_bytes = size_bytes(s);
-		keep_count = 0;
-	} else
-		goto bad;
+	keep_parse(&keep, "watch: --keep", s);
 	snprintf(keep_arg, sizeof(keep_arg), "%s", s);
-	return;
-bad:
-	diex(EX_USAGE, "watch: --keep: '%s' is neither a number of reports "
-	    "nor a size (20, 50M, 1G)", s);
 }
 
 int
@@ -325,73 +304,24 @@ say_syslog(const char *msg)
 		close(fd);
 }
 
-struct wfile {
-	char		 name[80];
-	time_t		 mtime;
-	long		 nsec;
-	unsigned long long size;
-};
-
+/* A watch's report: watch-TIME.txt, and its JSON beside it. */
 static int
-newest_first(const void *a, const void *b)
+is_report(const char *name)
 {
-	const struct wfile *x = a, *y = b;
+	size_t n = strlen(name);
 
-	if (x->mtime != y->mtime)
-		return x->mtime > y->mtime ? -1 : 1;
-	if (x->nsec != y->nsec)
-		return x->nsec > y->nsec ? -1 : 1;
-	return strcmp(y->name, x->name);
+	return strncmp(name, "watch-", 6) == 0 &&
+	    isdigit((unsigned char)name[6]) && ((n > 4 &&
+	    strcmp(name + n - 4, ".txt") == 0) || (n > 5 &&
+	    strcmp(name + n - 5, ".json") == 0));
 }
 
-/* The reports (text and JSON, a pair each) beyond --keep: the oldest. */
-static void
-rotate(const char *self)
+static int
+is_text(const char *name)
 {
-	unsigned long long total = 0;
-	struct wfile *v = NULL;
-	struct dirent *de;
-	struct stat st;
-	size_t n = 0, i, reports = 0, len;
-	int fd;
-	DIR *d;
+	size_t n = strlen(name);
 
-	if ((fd = openat(ring_open(0), ".", O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1 || (d = fdopendir(fd)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL && n < 100000) {
-		len = strlen(de->d_name);
-		if (strncmp(de->d_name, "watch-", 6) != 0 || len >= 80 ||
-		    !isdigit((unsigned char)de->d_name[6]) ||
-		    (strcmp(de->d_name + len - 4, ".txt") != 0 &&
-		    strcmp(de->d_name + len - 5, ".json") != 0) ||
-		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
-		    !S_ISREG(st.st_mode))
-			continue;
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		snprintf(v[n].name, sizeof(v[n].name), "%s", de->d_name);
-		v[n].mtime = st.st_mtim.tv_sec;
-		v[n].nsec = st.st_mtim.tv_nsec;
-		v[n].size = st.st_size;
-		n++;
-	}
-	if (n > 0)
-		qsort(v, n, sizeof(*v), newest_first);
-	for (i = 0; i < n; i++) {
-		total += v[i].size;
-		reports += strcmp(v[i].name + strlen(v[i].name) - 4, ".txt") == 0;
-		/* This hang's pair is kept whatever it costs. */
-		if (strncmp(v[i].name, self, strlen(self)) == 0 &&
-		    v[i].name[strlen(self)] == '.')
-			continue;
-		if ((keep_count != 0 && reports > keep_count) ||
-		    (keep_bytes != 0 && total > keep_bytes)) {
-			unlinkat(fd, v[i].name, 0);
-			total -= v[i].size;
-		}
-	}
-	closedir(d);
-	free(v);
+	return n > 4 && strcmp(name + n - 4, ".txt") == 0;
 }
 
 /* In the hook's child: what it is about. */
@@ -472,7 +402,7 @@ finish(struct watch *w, int status, uint64_t now)
 	snprintf(w->last_report, sizeof(w->last_report), "%s", w->report);
 	w->last_report_time = time(NULL);
 	snprintf(w->last_root, sizeof(w->last_root), "%s", root);
-	rotate(w->tmp);
+	keep_prune(&keep, is_report, is_text, w->tmp);
 	hook(w, now);
 	watch_state_dirty();
 }
