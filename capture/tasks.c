@@ -17,6 +17,7 @@
 
 #include "util.h"
 #include "tasks.h"
+#include "procopen.h"
 
 uint32_t task_generation = 1;
 
@@ -70,22 +71,6 @@ task_set(int tid, int tgid, const char *comm, int commlen)
 	}
 }
 
-static int
-read_small(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
 /* Tgid and name of one thread from /proc, or -1. */
 static int
 proc_task(int tid, int *tgid, char *comm)
@@ -93,7 +78,7 @@ proc_task(int tid, int *tgid, char *comm)
 	char path[64], buf[4096], *p, *nl;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
+	if (proc_slurp(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	if ((p = strstr(buf, "\nTgid:")) == NULL)
 		return -1;
@@ -104,7 +89,7 @@ proc_task(int tid, int *tgid, char *comm)
 		/* status escapes newlines; comm holds the name as set. */
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", *tgid,
 		    tid);
-		if (read_small(path, buf, 17) > 0) {
+		if (proc_slurp(path, buf, 17) > 0) {
 			buf[strcspn(buf, "\n")] = '\0';
 			buf[15] = '\0';
 			memcpy(comm, buf, strlen(buf) + 1);
@@ -166,7 +151,7 @@ task_snapshot(void)
 			tid = atoi(te->d_name);
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
 			    pid, tid);
-			if (read_small(path, comm, 17) <= 0)
+			if (proc_slurp(path, comm, 17) <= 0)
 				continue;
 			comm[strcspn(comm, "\n")] = '\0';
 			/* A fork traced meanwhile is newer than /proc. */

@@ -17,6 +17,7 @@
 #include "waits.h"
 #include "sockdiag.h"
 #include "waitfor.h"
+#include "procopen.h"
 #include "waitfor_int.h"
 
 /* Pass 4: holders. */
@@ -193,7 +194,7 @@ holders_lock(struct wf_snap *s, const struct wt *w)
 
 	if (s->locks == NULL) {
 		s->locks = xmalloc(1 << 20);
-		if (wf_slurp("/proc/locks", s->locks, 1 << 20) < 0)
+		if (proc_slurp("/proc/locks", s->locks, 1 << 20) < 0)
 			s->locks[0] = '\0';
 	}
 	copy = xstrdup(s->locks);

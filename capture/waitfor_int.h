@@ -127,7 +127,6 @@ enum { F_WAIT = 0, F_LOCK_PI = 6, F_WAIT_BITSET = 9, F_WAIT_REQUEUE_PI = 11,
 } while (0)
 
 /* waitfor_proc.c: /proc, other processes' memory, clocks. */
-ssize_t		 wf_slurp(const char *path, char *buf, size_t size);
 ssize_t		 wf_procf(char *buf, size_t size, const char *fmt, ...)
 		    __attribute__((format(printf, 3, 4)));
 int		 wf_peek(int pid, uint64_t addr, void *buf, size_t len);

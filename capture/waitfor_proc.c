@@ -14,37 +14,9 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "procopen.h"
 #include "waitfor.h"
 #include "waitfor_int.h"
-
-/* /proc reading: a file gone (the process exited) is no error. */
-
-ssize_t
-wf_slurp(const char *path, char *buf, size_t size)
-{
-	size_t want, got = 0;
-	ssize_t n;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
-		return -1;
-	/*
-	 * /proc's seq files fill a read to its size unless they are at their
-	 * end: a short read is the whole file, and a second read for the
-	 * end would cost a fifth of the snapshot.
-	 */
-	for (;;) {
-		want = size - 1 - got;
-		if (want == 0 || (n = read(fd, buf + got, want)) <= 0)
-			break;
-		got += n;
-		if ((size_t)n < want)
-			break;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return got;
-}
 
 ssize_t
 wf_procf(char *buf, size_t size, const char *fmt, ...)
@@ -55,7 +27,7 @@ wf_procf(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(path, sizeof(path), fmt, ap);
 	va_end(ap);
-	return wf_slurp(path, buf, size);
+	return proc_slurp(path, buf, size);
 }
 
 /* A process's memory, read without stopping it (root, or ptrace access). */

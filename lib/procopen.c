@@ -63,3 +63,30 @@ open_mapped(int pid, uint64_t start, uint64_t end)
 	    (unsigned long long)start, (unsigned long long)end);
 	return open_regular(path);
 }
+
+ssize_t
+proc_slurp(const char *path, char *buf, size_t size)
+{
+	size_t want, got = 0;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return -1;
+	/*
+	 * /proc's seq files fill a read to its size unless they are at their
+	 * end: a short read is the whole file, and a second read for the
+	 * end would cost a fifth of the snapshot.
+	 */
+	for (;;) {
+		want = size - 1 - got;
+		if (want == 0 || (n = read(fd, buf + got, want)) <= 0)
+			break;
+		got += n;
+		if ((size_t)n < want)
+			break;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}

@@ -8,6 +8,8 @@
 #ifndef ARGUS_PROCOPEN_H
 #define ARGUS_PROCOPEN_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 
 /*
@@ -27,5 +29,12 @@ int	 open_regular(const char *path);
  * open_regular(); -1 with errno.
  */
 int	 open_mapped(int pid, uint64_t start, uint64_t end);
+
+/*
+ * A /proc file whole, NUL-terminated, into buf (at most size - 1 bytes):
+ * its length, or -1 with errno (a file gone, the process exited, is no
+ * error to the caller).  Never through a symbolic link.
+ */
+ssize_t	 proc_slurp(const char *path, char *buf, size_t size);
 
 #endif

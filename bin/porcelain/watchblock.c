@@ -25,6 +25,7 @@
 #include "porcelain.h"
 #include "syscalls.h"
 #include "watch.h"
+#include "procopen.h"
 
 #define SCAN_NS		1000000000ULL	/* a look a second */
 #define RESOLVE_NS	10000000000ULL	/* --comm's threads found anew */
@@ -54,23 +55,6 @@ idle_syscall(long nr)
 	return 0;
 }
 
-/* A small /proc file, NUL-terminated; -1 if it is gone. */
-static ssize_t
-slurp(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
 struct sample {
 	char		 state;
 	uint64_t	 run_ns;
@@ -85,13 +69,13 @@ sample(pid_t pid, pid_t tid, struct sample *s)
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
 	    (int)tid);
-	if (slurp(path, buf, sizeof(buf)) <= 0 ||
+	if (proc_slurp(path, buf, sizeof(buf)) <= 0 ||
 	    (p = strrchr(buf, ')')) == NULL || p[1] != ' ')
 		return -1;
 	s->state = p[2];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid,
 	    (int)tid);
-	if (slurp(path, buf, sizeof(buf)) <= 0)
+	if (proc_slurp(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	s->run_ns = strtoull(buf, &p, 10);
 	s->queued_ns = strtoull(p, NULL, 10);
@@ -99,7 +83,7 @@ sample(pid_t pid, pid_t tid, struct sample *s)
 	if (s->state == 'S' || s->state == 'D') {
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall",
 		    (int)pid, (int)tid);
-		if (slurp(path, buf, sizeof(buf)) > 0)
+		if (proc_slurp(path, buf, sizeof(buf)) > 0)
 			s->syscall = strncmp(buf, "running", 7) == 0 ? -2 :
 			    strtol(buf, NULL, 10);
 	}
@@ -113,7 +97,7 @@ vcsw(pid_t pid, pid_t tid)
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid,
 	    (int)tid);
-	if (slurp(path, buf, sizeof(buf)) <= 0 ||
+	if (proc_slurp(path, buf, sizeof(buf)) <= 0 ||
 	    (p = strstr(buf, "\nvoluntary_ctxt_switches:")) == NULL)
 		return 0;
 	return strtoull(p + 25, NULL, 10);
@@ -142,7 +126,7 @@ resolve(struct watch *w)
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/task/%s/comm",
 			    pe->d_name, te->d_name);
-			if (slurp(path, comm, sizeof(comm)) <= 0)
+			if (proc_slurp(path, comm, sizeof(comm)) <= 0)
 				continue;
 			len = strcspn(comm, "\n");
 			comm[len] = '\0';
