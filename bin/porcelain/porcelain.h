@@ -186,6 +186,14 @@ void		 debug_reserve(char *out, size_t osize, char *report,
 void		 debug_rotate(const char *out);
 
 /*
+ * DIR/watch.state, which argus watch writes for argus status: a line for
+ * the watcher and one a watch, tab-separated, the first field naming it.
+ */
+#define WATCH_STATE	"watch.state"
+#define WSTATE_WATCHER	"watcher"
+#define WSTATE_WATCH	"watch"
+
+/*
  * keep.c: the porcelain's own outputs in the recorder's directory, the
  * oldest removed beyond --keep N|SIZE: those OURS says are, N counted by
  * COUNTED (NULL: each file), SELF and SELF.* (the run asking) kept.

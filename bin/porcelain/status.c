@@ -241,14 +241,14 @@ watches(int dirfd)
 	FILE *fp;
 	int fd, n, alive = 0;
 
-	if ((fd = openat(dirfd, "watch.state", O_RDONLY | O_NOFOLLOW |
+	if ((fd = openat(dirfd, WATCH_STATE, O_RDONLY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1 || (fp = fdopen(fd, "r")) == NULL)
 		return;
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		for (n = 0, p = line; n < 10 && p != NULL; n++)
 			f[n] = strsep(&p, "\t");
-		if (n >= 3 && strcmp(f[0], "watcher") == 0) {
+		if (n >= 3 && strcmp(f[0], WSTATE_WATCHER) == 0) {
 			pid = atoi(f[1]);
 			alive = pid > 0 && watcher_alive(pid);
 			t = atoll(f[2]);
@@ -259,7 +259,7 @@ watches(int dirfd)
 			    strcmp(f[3], "stopped") == 0 ? "stopped" :
 			    "not running (it ended without being stopped)",
 			    (int)pid, when);
-		} else if (n == 10 && strcmp(f[0], "watch") == 0) {
+		} else if (n == 10 && strcmp(f[0], WSTATE_WATCH) == 0) {
 			printf("%-12s %s: %s\n", "watch:", f[1], f[2]);
 			if ((t = atoll(f[3])) != 0) {
 				strftime(when, sizeof(when), "%F %T",

@@ -419,15 +419,15 @@ write_state(int stopped)
 	FILE *fp;
 	int fd, i;
 
-	if ((fd = openat(ring_open(0), ".watch.state.tmp", O_WRONLY | O_CREAT |
-	    O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
+	if ((fd = openat(ring_open(0), "." WATCH_STATE ".tmp", O_WRONLY |
+	    O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
 	    (fp = fdopen(fd, "w")) == NULL) {
 		if (fd != -1)
 			close(fd);
 		return;
 	}
-	fprintf(fp, "watcher\t%d\t%lld%s\n", (int)getpid(), (long long)started,
-	    stopped ? "\tstopped" : "");
+	fprintf(fp, WSTATE_WATCHER "\t%d\t%lld%s\n", (int)getpid(),
+	    (long long)started, stopped ? "\tstopped" : "");
 	for (i = 0; i < nwatch; i++) {
 		w = &watches[i];
 		if (w->kind == WK_CHECK)
@@ -441,16 +441,17 @@ write_state(int stopped)
 		else
 			snprintf(target, sizeof(target), "pid %d blocked for "
 			    "%gs", (int)w->pid, w->blocked_for / 1e9);
-		fprintf(fp, "watch\t%s\t%s\t%lld\t%s\t%d\t%lu\t%lld\t%s\t%s\n",
+		fprintf(fp, WSTATE_WATCH
+		    "\t%s\t%s\t%lld\t%s\t%d\t%lu\t%lld\t%s\t%s\n",
 		    w->name, target, (long long)w->last_check,
 		    w->last_result[0] ? w->last_result : "-", w->nreports,
 		    w->suppressed, (long long)w->last_report_time,
 		    w->last_report[0] ? show(w->last_report) : "-",
 		    w->last_root[0] ? show(w->last_root) : "-");
 	}
-	if (fclose(fp) == EOF || renameat(ring_open(0), ".watch.state.tmp",
-	    ring_open(0), "watch.state") == -1)
-		warnx_("watch: %s/watch.state: %s", ring, strerror(errno));
+	if (fclose(fp) == EOF || renameat(ring_open(0), "." WATCH_STATE ".tmp",
+	    ring_open(0), WATCH_STATE) == -1)
+		warnx_("watch: %s/%s: %s", ring, WATCH_STATE, strerror(errno));
 }
 
 /*
@@ -465,7 +466,7 @@ say_restarted(void)
 	FILE *fp;
 	int fd, n;
 
-	if ((fd = openat(ring_open(0), "watch.state", O_RDONLY | O_NOFOLLOW |
+	if ((fd = openat(ring_open(0), WATCH_STATE, O_RDONLY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1 || (fp = fdopen(fd, "r")) == NULL) {
 		if (fd != -1)
 			close(fd);
@@ -475,7 +476,7 @@ say_restarted(void)
 		line[strcspn(line, "\n")] = '\0';
 		for (n = 0, p = line; n < 4 && p != NULL; n++)
 			f[n] = strsep(&p, "\t");
-		if (n == 3 && strcmp(f[0], "watcher") == 0) {
+		if (n == 3 && strcmp(f[0], WSTATE_WATCHER) == 0) {
 			t = atoll(f[2]);
 			strftime(when, sizeof(when), "%F %T", localtime(&t));
 			warnx_("watch: the watcher before (pid %s, since %s) "

@@ -165,7 +165,7 @@ ring_now() {	# B's host name
 	clean out
 	no_forged out
 	grep -qF "Wait chain: client 42 on host ha → server 10000042 on host $E_HOST" out
-	grep -qF "argus: thread 10000042 on host $E_HOST waits on 10.0.0.9:5432\\nargus-cat: forged (tcp, from 10.0.0.2:80\\e[2J), another host" out
+	grep -qF "argus: thread 10000042 on host $E_HOST waits on 10.0.0.9:5432\\nargus-cat: forged (tcp, from 10.0.0.2:80\\e[2J): no recording given holds its other end" out
 }
 
 # A stand-in for ssh, as ARGUS_SSH names it: the shell commands $1, with
