@@ -29,6 +29,22 @@
 #include "waitfor_int.h"
 #include "waitfor_prov.h"
 
+/* A line for the snapshot's meta records: what a provider did. */
+void
+wfp_note(struct wf_prov *pv, const char *key, const char *fmt, ...)
+{
+	char buf[NOTE_SIZE];
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%s\t", key);
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	pv->notes = xrealloc(pv->notes, (pv->nnotes + 1) * sizeof(char *));
+	pv->notes[pv->nnotes++] = xstrdup(buf);
+}
+
 static const char *const mkind_names[MK_N] = { "exe", "map", "comm" };
 
 static int

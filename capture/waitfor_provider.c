@@ -40,23 +40,6 @@
 #include "waitfor_int.h"
 #include "waitfor_prov.h"
 
-void
-wfp_note(struct wf_prov *pv, const char *key, const char *fmt, ...)
-{
-	char buf[NOTE_SIZE];
-	va_list ap;
-	int n;
-
-	n = snprintf(buf, sizeof(buf), "%s\t", key);
-	va_start(ap, fmt);
-	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
-	va_end(ap);
-	pv->notes = xrealloc(pv->notes, (pv->nnotes + 1) * sizeof(char *));
-	pv->notes[pv->nnotes++] = xstrdup(buf);
-}
-
-/* Owned by root or by us, and nobody else may write it: ours to run. */
-
 static void
 build_inputs(struct wf_snap *s, struct wf_prov *pv)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "event.h"
 #include "graph.h"
 #include "ksym.h"
 #include "show.h"

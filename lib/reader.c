@@ -30,6 +30,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "digits.h"
 #include "show.h"
 #include "util.h"
 
