@@ -100,15 +100,17 @@ struct watch {
 /* watch.c: the log, on stderr, with the watch's name. */
 void		 wlog(const struct watch *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
+/* The state file to be written again; taken (and cleared) by the loop. */
 void		 watch_state_dirty(void);
+int		 watch_state_taken(void);
+/* A child in a process group of its own, signals as at our start. */
+pid_t		 child_spawn(const char *sh_cmd, char *const argv[], int in,
+		    int out, void (*first)(void *), void *arg);
 
 /* watchcheck.c */
 void		 check_tick(struct watch *, uint64_t now);
 int		 check_reaped(struct watch *, pid_t, int status, uint64_t now);
 void		 check_stop(struct watch *);
-/* A child in a process group of its own, signals as at our start. */
-pid_t		 child_spawn(const char *sh_cmd, char *const argv[], int in,
-		    int out, void (*first)(void *), void *arg);
 
 /* watchblock.c */
 void		 blocked_tick(struct watch *, uint64_t now);
@@ -116,6 +118,8 @@ void		 blocked_tick(struct watch *, uint64_t now);
 /* watchreport.c */
 int		 report_begin(struct watch *, pid_t pid, pid_t tid,
 		    uint64_t since, uint64_t now);
+/* 0 not its child, 1 its hook's, REPORT_MADE its diagnosis's: done. */
+#define REPORT_MADE	2
 int		 report_reaped(struct watch *, pid_t, int status, uint64_t now);
 void		 report_tick(struct watch *, uint64_t now);
 void		 report_stop(struct watch *);

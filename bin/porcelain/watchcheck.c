@@ -24,44 +24,6 @@
 #include "porcelain.h"
 #include "watch.h"
 
-pid_t
-child_spawn(const char *sh_cmd, char *const argv[], int in, int out,
-    void (*first)(void *), void *arg)
-{
-	sigset_t none;
-	pid_t pid;
-	int null;
-
-	if ((pid = fork()) == -1) {
-		warnx_("watch: fork: %s", strerror(errno));
-		return -1;
-	}
-	if (pid > 0) {
-		/* Both sides: whichever runs first, the group exists. */
-		setpgid(pid, pid);
-		return pid;
-	}
-	setpgid(0, 0);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	null = open("/dev/null", O_RDWR);
-	dup2(in != -1 ? in : null, STDIN_FILENO);
-	dup2(out != -1 ? out : null, STDOUT_FILENO);
-	dup2(out != -1 ? out : null, STDERR_FILENO);
-	if (first != NULL)
-		first(arg);
-	close_range(3, ~0U, 0);
-	if (sh_cmd != NULL)
-		execl("/bin/sh", "sh", "-c", sh_cmd, (char *)NULL);
-	else
-		execvp(argv[0], argv);
-	_exit(127);
-}
-
 /*
  * The process of the check that waits: sh -c execs a simple command
  * itself, but a pipeline or a script leaves sh waiting for its children.
@@ -131,7 +93,7 @@ check_waiter(pid_t pgid)
 }
 
 static void
-check_start(struct watch *w, uint64_t now)
+check_run(struct watch *w, uint64_t now)
 {
 	w->check_pid = child_spawn(w->check, NULL, -1, -1, NULL, NULL);
 	w->check_start = now;
@@ -161,7 +123,7 @@ check_tick(struct watch *w, uint64_t now)
 
 	/* One check at a time, none while the last one's hang is diagnosed. */
 	if (w->check_pid == 0 && w->diag_pid == 0 && now >= w->next_check)
-		check_start(w, now);
+		check_run(w, now);
 	if (w->check_pid == 0 || w->check_timed_out ||
 	    now - w->check_start < w->timeout)
 		return;

@@ -383,7 +383,6 @@ finish(struct watch *w, int status, uint64_t now)
 		    "after %.1f s.\n", w->hung_ran / 1e9);
 	close(w->report_fd);
 	w->report_fd = -1;
-	check_stop(w);
 	snprintf(name, sizeof(name), ".%s.part", w->tmp);
 	snprintf(final, sizeof(final), "%s.txt", w->tmp);
 	if (renameat(ring_open(0), name, ring_open(0), final) == -1)
@@ -422,7 +421,7 @@ report_reaped(struct watch *w, pid_t pid, int status, uint64_t now)
 	if (w->diag_pid != 0 && pid == w->diag_pid) {
 		w->diag_pid = 0;
 		finish(w, status, now);
-		return 1;
+		return REPORT_MADE;
 	}
 	return 0;
 }
