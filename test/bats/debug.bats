@@ -23,20 +23,6 @@ teardown() {
 	pub_cleanup
 }
 
-# A recorder into ./ring, recording: its buffers take a moment, more on
-# a busy machine; its status counts the events they hold.
-recorder() {
-	local i
-	run argus --ring "$BATS_TEST_TMPDIR/ring" start -b 32M
-	[ "$status" -eq 0 ]
-	for i in $(seq 150); do
-		argus --ring "$BATS_TEST_TMPDIR/ring" status 2>/dev/null |
-		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
-		sleep 0.2
-	done
-	sleep 1
-}
-
 # Runs the rest of the line, stdout into out.txt, stderr into err.txt;
 # its exit status in $rc.
 split() {

@@ -22,19 +22,6 @@ teardown() {
 	pub_cleanup
 }
 
-# A recorder into ./ring, recording (as debug.bats starts it).
-recorder() {
-	local i
-	run argus --ring "$BATS_TEST_TMPDIR/ring" start -b 32M
-	[ "$status" -eq 0 ]
-	for i in $(seq 150); do
-		argus --ring "$BATS_TEST_TMPDIR/ring" status 2>/dev/null |
-		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
-		sleep 0.2
-	done
-	sleep 1
-}
-
 # A syslog of our own: every datagram to ./syslog.sock, a line each in
 # ./syslog.txt.
 syslog_listen() {

@@ -325,3 +325,17 @@ check_json() {
 # Reports draw arrows in UTF-8 only where the locale says UTF-8 (ASCII
 # under LC_ALL=C): the tests read them in UTF-8, whatever the machine's.
 export LC_ALL=C.UTF-8
+
+# A recorder into ./ring, recording: its buffers take a moment, more on
+# a busy machine; its status counts the events they hold.
+recorder() {
+	local i
+	run argus --ring "$BATS_TEST_TMPDIR/ring" start -b 32M
+	[ "$status" -eq 0 ]
+	for i in $(seq 150); do
+		argus --ring "$BATS_TEST_TMPDIR/ring" status 2>/dev/null |
+		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
+		sleep 0.2
+	done
+	sleep 1
+}

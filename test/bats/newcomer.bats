@@ -41,19 +41,6 @@ teardown() {
 	fi
 }
 
-# A recorder into ./ring, recording (as debug.bats's).
-recorder() {
-	local i
-	run argus --ring "$BATS_TEST_TMPDIR/ring" start -b 32M
-	[ "$status" -eq 0 ]
-	for i in $(seq 150); do
-		argus --ring "$BATS_TEST_TMPDIR/ring" status 2>/dev/null |
-		    grep -Eq ' [1-9][0-9]* events not yet written out' && break
-		sleep 0.2
-	done
-	sleep 1
-}
-
 # The rest of the line, stdout into out.txt, stderr into err.txt, with no
 # controlling terminal (as from cron); its exit status in $rc.
 script_run() {
