@@ -339,3 +339,16 @@ recorder() {
 	done
 	sleep 1
 }
+
+# The longest thread TID waited for a CPU from BEGIN on, in ns: from a
+# wake-up of it, or from its preemption, to when it ran.
+cpu_wait_max() {	# trace tid begin
+	argus-cat -k event -s "$3" "$1" | awk -F, -v t="$2" '
+	    $7 == "waking" && $10 == t && !since { since = $2 }
+	    $7 == "switch" && $4 == t && $9 ~ /^R/ { since = $2 }
+	    $7 == "switch" && $11 == t && since {
+		if ($2 - since > max) max = $2 - since
+		since = 0
+	    }
+	    END { print max + 0 }'
+}
