@@ -271,11 +271,15 @@ check-headers:
 JOBS	?= $(shell nproc 2>/dev/null || echo 1)
 SUBMAKE	 = $(MAKE) --no-print-directory -j$(JOBS)
 ifeq ($(SANITIZE),1)
-# The scenarios too: argus demo runs them from beside its bin/.
-check:
+# The scenarios too: argus demo runs them from beside its bin/; and the
+# providers, where argus-waitfor looks for them from there.
+check: $(P)capture/providers
 	$(SUBMAKE) $(PROGS) $(SCENARIOS) $(P)test/unit/run
 	$(SUBMAKE) SANITIZE= all test/unit/run
 	ARGUS_BIN=$(P)bin ARGUS_UNIT=$(P)test/unit/run test/run
+$(P)capture/providers:
+	@mkdir -p $(@D)
+	ln -sfn ../../../capture/providers $@
 else
 check:
 	$(SUBMAKE) all test/unit/run $(TEST_PROGS)
