@@ -153,6 +153,10 @@ check_baseline() {	# scenario mode class [earlier]
 	    print $6, $7 }' "$f.csv" > "$BATS_TEST_TMPDIR/bv"
 	read -r vb ve < "$BATS_TEST_TMPDIR/bv"
 	[ -n "$vb" ]
+	# Should what follows fail, the victim's vertices and the truth say why.
+	echo "baseline vertex $b: $vb..$ve"
+	awk -F, -v t="$tid" '$1 == "vertex" && $4 == t' "$f.csv" | tail -n 12
+	grep -E '^(episode|hang)_' "$f.truth"
 	if [ "${4:-}" = earlier ]; then
 		[ "$ve" -le "$(tval "$f.truth" hang_begin_ns)" ]
 	else
