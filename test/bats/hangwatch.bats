@@ -53,6 +53,16 @@ first_snap_after() {
 	    awk -v t="$1" '$1 >= t { print; exit }'
 }
 
+# A redis-server of our own at 127.0.0.1:$port, pid $rpid, answering.
+redis_start() {
+	port=$((20000 + RANDOM % 20000))
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
+	rpid=$!
+	echo $rpid >redis.kill
+	for i in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+}
+
 @test "argus watch: usage; a config's bad line named by file and line; no recorder, no watch" {
 	run argus watch --help
 	[ "$status" -eq 0 ]
@@ -95,12 +105,7 @@ first_snap_after() {
 @test "argus watch --check: healthy traffic is no report; a redis DEBUG SLEEP is one report naming redis-server, in syslog and to the hook" {
 	need_tracing
 	need_prog redis-server redis-cli python3
-	port=$((20000 + RANDOM % 20000))
-	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
-	rpid=$!
-	echo $rpid >redis.kill
-	for i in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+	redis_start
 	recorder
 	syslog_listen
 	argus --ring ring watch --check "redis-cli -p $port ping" --every 1s \
@@ -285,9 +290,9 @@ EOF
 	grep -q "the watcher before (pid [0-9]*, since .*) ended without being stopped; watching again" w3.log
 }
 
-@test "argus watch --check 'curl -m': nginx in front of a slow upstream, the report's chain is curl, the nginx worker, the upstream" {
-	need_tracing
-	need_prog nginx curl python3
+# nginx at 127.0.0.1:$front in front of a Python upstream at $up, whose
+# /slow answers in 5 s and every other page at once.
+nginx_upstream() {
 	up=$((20000 + RANDOM % 20000))
 	front=$((up + 1))
 	cat >up.py <<'EOF'
@@ -320,6 +325,12 @@ EOF
 	echo $! >nginx.kill
 	for i in $(seq 100); do curl -s -m 2 "http://127.0.0.1:$front/" 2>/dev/null | grep -q ok && break; sleep 0.1; done
 	curl -s -m 2 "http://127.0.0.1:$front/" | grep -q ok
+}
+
+@test "argus watch --check 'curl -m': nginx in front of a slow upstream, the report's chain is curl, the nginx worker, the upstream" {
+	need_tracing
+	need_prog nginx curl python3
+	nginx_upstream
 	recorder
 	# The health check asks for the slow page: every one hangs 5 s.
 	argus --ring ring watch --check "curl -s -m 30 -o /dev/null http://127.0.0.1:$front/slow" \
@@ -333,4 +344,67 @@ EOF
 	grep -Eq "^Root cause: (probably )?python3[.0-9]* $upid " "$report"
 	grep -Eq "^Wait chain: curl [0-9]+ → nginx [0-9]+ → python3[.0-9]* $upid$" "$report"
 	kill -0 "$(cat nginx.kill)"
+}
+
+@test "argus watch: 2 minutes of healthy traffic under every kind of watch, in one config: no report" {
+	need_tracing
+	need_prog redis-server redis-cli nginx curl python3
+	redis_start
+	nginx_upstream
+	# An event loop that never blocks long: a callback of a few ms every
+	# 50 ms, and a timer or two.
+	cat >loop.py <<'EOF'
+import asyncio, time
+def work():
+    t = time.monotonic()
+    while time.monotonic() - t < 0.005:
+        pass
+async def main():
+    loop = asyncio.get_running_loop()
+    while True:
+        loop.call_soon(work)
+        await asyncio.sleep(0.05)
+asyncio.run(main())
+EOF
+	python3 loop.py &
+	py=$!
+	echo $py >py.kill
+	recorder
+	syslog_listen
+	cat >watch.conf <<EOF
+# The three watches of a host: a store, a web front, an event loop.
+--name store --check 'redis-cli -p $port ping' --every 1s --timeout 1s
+--name web --check 'curl -s -m 5 -o /dev/null http://127.0.0.1:$front/' --every 1s --timeout 2s
+--name loop --blocked-for 2s --pid $py
+EOF
+	chmod 600 watch.conf
+	argus --ring ring watch --config watch.conf --last 10s 2>watch.log &
+	echo $! >watch.kill
+	for i in $(seq 50); do grep -q 'watching pid' watch.log && break; sleep 0.1; done
+	cat watch.log
+	[ "$(grep -c 'watching' watch.log)" -eq 3 ]
+	end=$((SECONDS + 120))
+	n=0
+	while [ $SECONDS -lt $end ]; do
+		redis-cli -p "$port" set k "$n" >/dev/null
+		redis-cli -p "$port" get k >/dev/null
+		curl -s -m 5 -o /dev/null "http://127.0.0.1:$front/"
+		n=$((n + 1))
+		sleep 0.05
+	done
+	echo "$n rounds of requests"
+	[ "$n" -ge 100 ]
+	cat watch.log
+	run argus --ring ring status
+	echo "$output"
+	# Every watch checked, and found nothing.
+	[[ "$output" == *"watcher:     running, argus watch pid $(cat watch.kill)"* ]]
+	[ "$(grep -Ec 'last check .*: ok in [0-9.]+ s' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"watch:       store: check 'redis-cli -p $port ping' every 1s, timeout 1s"* ]]
+	[[ "$output" == *"watch:       web: check "* ]]
+	[[ "$output" == *"watch:       loop: pid $py blocked for 2s"* ]]
+	[ "$(grep -c '0 reports in the last hour' <<<"$output")" -eq 3 ]
+	[ -z "$(ls ring/watch-*.txt 2>/dev/null)" ]
+	[ ! -s syslog.txt ]
+	kill -0 "$py"
 }
