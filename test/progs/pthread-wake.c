@@ -11,9 +11,11 @@
  * glibc futex lock protocol does not show, so only the unlock probe tells
  * that hand-off from intent.
  *
- * Each step sleeps 2 ms first, so that the waiting thread has really gone
- * to sleep when it is woken, even on an idle machine.  Prints key=value
- * lines: the threads and the addresses of the objects.
+ * Each step waits until the other thread is asleep (its state in
+ * /proc), so that it is really woken: a fixed nap is too short on a
+ * machine whose CPUs are busy, where the other thread may not yet have
+ * run to its wait.  Prints key=value lines: the threads and the
+ * addresses of the objects.
  *
  * pthread-wake N: a benchmark instead, for bench/overhead: N rounds of
  * lock, signal (no one waits), unlock, what a producer does per job; prints
@@ -24,6 +26,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +40,7 @@ static int		jobs, done;
 static pthread_mutex_t	pi_lock;
 static pthread_barrier_t contend;
 
-static pid_t tid_consumer, tid_producer, tid_holder, tid_contender;
+static volatile pid_t tid_consumer, tid_producer, tid_holder, tid_contender;
 
 static void
 nap(long ms)
@@ -51,6 +54,39 @@ static pid_t
 gettid_(void)
 {
 	return (pid_t)syscall(SYS_gettid);
+}
+
+/* Thread tid's state letter, from /proc/self/task/TID/stat; '?' if none. */
+static char
+state_of(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	if ((f = fopen(path, "r")) == NULL)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (p = strrchr(buf, ')')) != NULL && p[1] == ' ' ? p[2] : '?';
+}
+
+/*
+ * Until thread *tid (set once it has started) sleeps: at most 10 s, then
+ * on regardless (the test then counts one wake-up fewer and says so).
+ */
+static void
+await_asleep(volatile pid_t *tid)
+{
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		if (*tid != 0 && state_of(*tid) == 'S')
+			return;
+		nap(1);
+	}
 }
 
 static void *
@@ -77,7 +113,7 @@ producer(void *arg)
 	(void)arg;
 	tid_producer = gettid_();
 	for (i = 0; i < ROUNDS; i++) {
-		nap(2);
+		await_asleep(&tid_consumer);	/* in pthread_cond_wait */
 		pthread_mutex_lock(&jobs_lock);
 		jobs++;
 		pthread_mutex_unlock(&jobs_lock);
@@ -111,7 +147,7 @@ holder(void *arg)
 	for (i = 0; i < ROUNDS; i++) {
 		pthread_mutex_lock(&pi_lock);
 		pthread_barrier_wait(&contend);
-		nap(2);		/* the contender blocks meanwhile */
+		await_asleep(&tid_contender);	/* blocked on pi_lock */
 		pthread_mutex_unlock(&pi_lock);
 		nap(2);		/* and takes it before the next round */
 	}
