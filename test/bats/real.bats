@@ -31,6 +31,9 @@ during() {
 	l=$("$ROOT/test/real/diagnose" "$d")
 	echo "$1: $l"
 	cat "$d/report"
+	# Should the checks fail: what the walk had to go on.
+	argus-cat -k baseline,step,root "$d/diagnosis.csv" 2>/dev/null | cut -c1-300 || true
+	grep -E '^(episode|hang)_' "$d/truth" || true
 	[[ " $l " == *" first=yes "* ]]
 	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
 	# The report's first line is the answer.
@@ -115,6 +118,9 @@ after() {
 	l=$("$ROOT/test/real/diagnose" "$d")
 	echo "$1: $l"
 	cat "$d/report"
+	# Should the checks fail: what the walk had to go on.
+	argus-cat -k baseline,step,root "$d/diagnosis.csv" 2>/dev/null | cut -c1-300 || true
+	grep -E '^(episode|hang)_' "$d/truth" || true
 	[[ " $l " == *" first=yes "* ]]
 	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
 	grep -m1 . "$d/report" | grep -q '^Root cause: '
