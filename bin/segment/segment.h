@@ -37,6 +37,7 @@ struct thread {
 	int		 waiting;
 	char		 wait_state[8];
 	uint64_t	 resumed;	/* when it ran again; NO_TIME: not since */
+	uint64_t	 woken;		/* its wake-up in this wait, or NO_TIME */
 
 	uint64_t	 oncpu_since;	/* NO_TIME: off CPU */
 	int		 dead;		/* exited; waits for its last switch-out */

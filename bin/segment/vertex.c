@@ -93,6 +93,7 @@ thread_get(uint32_t tid, uint32_t pid)
 		t->tid = tid;
 		t->oncpu_since = NO_TIME;
 		t->resumed = NO_TIME;
+		t->woken = NO_TIME;
 		t->began_by = VB_START;
 		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 		recent[tid % RECENT] = t;
@@ -174,6 +175,25 @@ resume(struct thread *t, uint64_t now)
 	close_vertex(t, now, VE_WAIT);
 	t->began_by = VB_WAKEUP;
 	t->resumed = now;
+	t->woken = NO_TIME;
+}
+
+/*
+ * A waiting thread's own event with no switch-in before it: it was
+ * switched in from a CPU's idle task, which the capture leaves out, and
+ * so ran from its wake-up on, not from this event, which may come after
+ * milliseconds of computing that no event marks.
+ */
+static void
+resume_unseen(struct thread *t, uint64_t now)
+{
+	uint64_t ran;
+
+	if (!t->waiting)
+		return;
+	ran = t->woken != NO_TIME && t->woken < now ? t->woken : now;
+	resume(t, ran);
+	t->oncpu_since = ran;
 }
 
 /* What an event tells about threads other than the one it ran in. */
@@ -193,6 +213,11 @@ other_threads(const struct event *ev, struct thread *t)
 			set_comm(o, event_str(ev, 3));
 		resume(o, ev->time);
 		o->oncpu_since = ev->time;
+		break;
+	case E_WAKING:
+		o = thread_get(event_u64(ev, 1), event_pid(ev, 0));
+		if (o->waiting && o->woken == NO_TIME)
+			o->woken = ev->time;
 		break;
 	case E_FORK:
 		o = thread_get(event_u64(ev, 1), event_pid(ev, 0));
@@ -292,7 +317,7 @@ segment_event(struct event *ev)
 	 */
 	waited = t->waiting;
 	if (ev->ctx == '-')
-		resume(t, ev->time);
+		resume_unseen(t, ev->time);
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
 		tag(ev, NO_VERTEX);
@@ -323,6 +348,7 @@ segment_event(struct event *ev)
 		return;
 	if (wait) {
 		t->waiting = 1;
+		t->woken = NO_TIME;
 		str_fit(t->wait_state, event_str(ev, 0),
 		    sizeof(t->wait_state));
 		return;

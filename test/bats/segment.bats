@@ -199,3 +199,18 @@ hint open " ]
 	EOF
 	[ "$(vertices_of 10 <g.csv)" = "$WOKEN_READS_TWO" ]
 }
+
+@test "segment: a thread woken onto an idle CPU runs from its wake-up, though its first event comes after computing" {
+	# srv is woken at 130 onto an idle CPU (no switch-in recorded), then
+	# computes 5 ms with no system call before its next one: that work is
+	# the new vertex's, which begins at the wake-up, as its wait ends.
+	segment_woken_server - <<-'EOF'
+	event,5000130,10,10,,0,sys_enter,-,1,write,0x1,0x0,0x10
+	event,5000150,10,10,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,5000170,10,10,,0,switch,-,S,0,0,swapper/0
+	EOF
+	records vertex '$TID == 10 { print $ID, $BEGIN, $END, $ONCPU }' g.csv
+	[ "$(records vertex '$TID == 10 && $ID == 1 { print $END }' g.csv)" = 130 ]
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN }' g.csv)" = 130 ]
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $ONCPU }' g.csv)" -ge 5000000 ]
+}
