@@ -166,6 +166,40 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 			heuristics[i]->opened(heuristics[i], t);
 }
 
+/*
+ * Who each CPU runs, as its events say (the thread an event is in; a
+ * switch's next), and the time of its last event: enough to tell a thread
+ * switched in from idle from one that waited behind another.
+ */
+struct cpu_state {
+	uint32_t	 tid;		/* 0: the idle task; NOT_SEEN */
+	uint64_t	 last;
+};
+#define NOT_SEEN	UINT32_MAX
+static struct cpu_state	*cpus;
+static size_t		 ncpus;
+
+/* CPU cpu as it was before event ev, which it then records. */
+static struct cpu_state
+cpu_saw(const struct event *ev)
+{
+	struct cpu_state was;
+	size_t n;
+
+	if (ev->cpu >= ncpus) {	/* the reader bounds cpu */
+		n = (size_t)ev->cpu + 1 > 2 * ncpus ? (size_t)ev->cpu + 1 :
+		    2 * ncpus;
+		cpus = xrealloc(cpus, n * sizeof(*cpus));
+		for (; ncpus < n; ncpus++)
+			cpus[ncpus].tid = NOT_SEEN;
+	}
+	was = cpus[ev->cpu];
+	cpus[ev->cpu].tid = ev->type == E_SWITCH ?
+	    (uint32_t)event_u64(ev, 2) : ev->tid;
+	cpus[ev->cpu].last = ev->time;
+	return was;
+}
+
 /* A waiting vertex ends when its thread runs again. */
 static void
 resume(struct thread *t, uint64_t now)
@@ -179,24 +213,28 @@ resume(struct thread *t, uint64_t now)
 }
 
 /*
- * A waiting thread's own event with no switch-in before it: it was
- * switched in from a CPU's idle task, which the capture leaves out, and
- * so ran from its wake-up on, not from this event, which may come after
- * milliseconds of computing that no event marks.
+ * A waiting thread's own event with no switch-in before it: the capture
+ * leaves out the switches from a CPU's idle task, and from its own
+ * threads.  From idle, the thread ran from its wake-up on (or from the
+ * idle task's last event, if later), not from this event, which may come
+ * after milliseconds of computing that no event marks.  From anyone else,
+ * when it ran is unknown: from this event, as it is sure.
  */
 static void
-resume_unseen(struct thread *t, uint64_t now)
+resume_unseen(struct thread *t, const struct event *ev,
+    const struct cpu_state *cpu)
 {
-	uint64_t ran;
+	uint64_t ran = ev->time;
 
 	if (!t->waiting)
 		return;
-	ran = t->woken != NO_TIME && t->woken < now ? t->woken : now;
+	if (cpu->tid == 0 && t->woken != NO_TIME && t->woken < ran)
+		ran = t->woken > cpu->last ? t->woken : cpu->last;
 	resume(t, ran);
-	t->oncpu_since = ran;
+	if (ran < ev->time)
+		t->oncpu_since = ran;
 }
 
-/* What an event tells about threads other than the one it ran in. */
 static void
 other_threads(const struct event *ev, struct thread *t)
 {
@@ -294,9 +332,11 @@ segment_event(struct event *ev)
 {
 	struct thread *t = thread_get(ev->tid, ev->pid);
 	const char *cut, *end;
+	struct cpu_state cpu;
 	int wait, waited;
 
 	nevents++;
+	cpu = cpu_saw(ev);
 	other_threads(ev, t);
 	if (t->dead) {
 		/*
@@ -317,7 +357,7 @@ segment_event(struct event *ev)
 	 */
 	waited = t->waiting;
 	if (ev->ctx == '-')
-		resume_unseen(t, ev->time);
+		resume_unseen(t, ev, &cpu);
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
 		tag(ev, NO_VERTEX);

@@ -214,3 +214,17 @@ hint open " ]
 	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN }' g.csv)" = 130 ]
 	[ "$(records vertex '$TID == 10 && $ID == 2 { print $ONCPU }' g.csv)" -ge 5000000 ]
 }
+
+@test "segment: a thread woken while its CPU runs another begins where it is seen, not at its wake-up" {
+	# As above, but thread 30 runs on the CPU (the capture's own thread,
+	# say, whose switches are not recorded): srv waited its turn, for how
+	# long no event says; its vertex begins at its first event.
+	segment_woken_server h <<-'EOF'
+	event,140,30,30,,0,hrtimer_expire_entry,h,0xffff,0xffff,140
+	event,5000130,10,10,,0,sys_enter,-,1,write,0x1,0x0,0x10
+	event,5000150,10,10,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,5000170,10,10,,0,switch,-,S,0,0,swapper/0
+	EOF
+	records vertex '$TID == 10 { print $ID, $BEGIN, $END, $ONCPU }' g.csv
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN, $ONCPU }' g.csv)" = "5000130 20" ]
+}
