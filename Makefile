@@ -325,6 +325,12 @@ install: all
 	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/systemd/argus-watch.service \
 	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/argus-watch.service
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 share/bash-completion/argus \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/argus
+	for p in $(filter-out argus,$(notdir $(PROGS))); do \
+		ln -sf argus $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$p; \
+	done
 
 # What install put there, and nothing else.
 uninstall:
@@ -336,6 +342,7 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/doc/argus/examples/,$(notdir $(EXAMPLES))) \
 	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus.service \
 	    $(DESTDIR)$(PREFIX)/lib/systemd/system/argus-watch.service \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/bash-completion/completions/,$(notdir $(PROGS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/,$(notdir $(PROVIDERS))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec/,$(notdir $(PROVIDER_HELPERS)))
 	-rmdir $(DESTDIR)$(PREFIX)/lib/argus/providers/libexec \

@@ -459,6 +459,7 @@ learn(int e, const char *d, int size, int tid)
 		} else {
 			task_set(child, child, s, n);
 			tgid = task_tgid(tid);
+			task_fork(child, tgid);
 			task_get(child)->sel = tgid > 0 && task_get(tgid)->sel;
 			task_get(child)->stk = tgid > 0 && task_get(tgid)->stk;
 			if (stacking)
@@ -641,6 +642,7 @@ task_record(struct writer *w, uint64_t ts, int tid, const struct task *t)
 		writer_empty(w);
 	writer_u64(w, tid);
 	writer_str(w, t->comm);
+	writer_str(w, task_cgroup(tid));
 	writer_end(w);
 }
 

@@ -18,6 +18,7 @@
 #include "util.h"
 #include "tasks.h"
 #include "procopen.h"
+#include "cgroup.h"
 
 uint32_t task_generation = 1;
 
@@ -65,7 +66,7 @@ task_set(int tid, int tgid, const char *comm, int commlen)
 		 */
 		if (strncmp(t->comm, comm, commlen) != 0 ||
 		    t->comm[commlen] != '\0')
-			t->intro = 0;
+			t->intro = t->cg_gen = 0;
 		memcpy(t->comm, comm, commlen);
 		memset(t->comm + commlen, 0, 16 - commlen);
 	}
@@ -161,6 +162,33 @@ task_snapshot(void)
 		closedir(td);
 	}
 	closedir(pd);
+}
+
+const char *
+task_cgroup(int tid)
+{
+	char path[CGROUP_MAX];
+	struct task *l;
+	int tgid;
+
+	if ((tgid = task_tgid(tid)) <= 0)
+		return "";
+	l = task_get(tgid);
+	if (l->cg_gen != task_generation) {
+		l->cg_gen = task_generation;
+		if (cgroup_read(tgid, path, sizeof(path)) >= 0)
+			l->cg = cgroup_intern(path);
+	}
+	return l->cg != NULL ? l->cg : "";
+}
+
+void
+task_fork(int child, int parent)
+{
+	struct task *c = task_get(child);
+
+	c->cg = parent > 0 ? task_get(parent)->cg : NULL;
+	c->cg_gen = 0;
 }
 
 void

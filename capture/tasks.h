@@ -15,6 +15,8 @@ struct task {
 	uint8_t		 stk;		/* a process --stacks selected */
 	uint8_t		 dead;		/* exited: left out of snapshots */
 	uint32_t	 intro;		/* task_generation it was introduced in */
+	uint32_t	 cg_gen;	/* task_generation cg was read in */
+	const char	*cg;		/* a leader's: its cgroup; NULL unknown */
 };
 
 struct task	*task_get(int tid);	/* never NULL for tid >= 0 */
@@ -26,6 +28,15 @@ void		 task_snapshot(void);	/* all threads in /proc */
  * first event there; a new file (a ring's next) starts a new generation.
  */
 extern uint32_t	 task_generation;
+
+/*
+ * The cgroup of tid's process, "" if unknown: read from /proc once a
+ * generation (a process moves: systemd and container runtimes move a
+ * child between its fork and its exec), kept when the process is gone.
+ */
+const char	*task_cgroup(int tid);
+/* A new process: in its parent's cgroup until /proc says otherwise. */
+void		 task_fork(int child, int parent);
 
 /* Calls fn for every known thread, in tid order. */
 void		 task_foreach(void (*fn)(int tid, const struct task *, void *),

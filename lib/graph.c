@@ -546,7 +546,7 @@ static const struct {
 	const char	*kind, *cols;
 } kinds[] = {
 	{ KIND_META,	"KEY,VALUE" },
-	{ KIND_TASK,	"COMM" },
+	{ KIND_TASK,	"COMM,CGROUP" },
 	{ KIND_EVENT,	"VERTEX,CPU,TYPE,CTX,ARG..." },
 	{ KIND_LOST,	"CPU,COUNT" },
 	{ KIND_STACK,	"FRAME..." },

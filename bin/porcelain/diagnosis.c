@@ -16,8 +16,10 @@
  *	 "stacks":[{"pid","tid","comm","state","function","caller",
  *	            "kernel":[FRAME...], "user":[FRAME...]}]}
  *
- * THREAD is {"kind","pid","tid","comm","vertex","depth","begin_ns",
- * "end_ns","begin","end","class","evidence","hop","function"}.  The
+ * THREAD is {"kind","pid","tid","comm","cgroup","unit","container",
+ * "vertex","depth","begin_ns","end_ns","begin","end","class","evidence",
+ * "hop","function"}: where the process runs is null where the recording
+ * does not say (lib/cgroup.h).  The
  * confidence is the report's, in its words: the chain is as sure as its
  * least sure hop (argus-slice's report.c), and a guess is "probably".
  */
@@ -29,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "chrome.h"
 #include "file.h"
 #include "graph.h"
@@ -76,6 +79,7 @@ read_found(const char *out, struct found *f)
 		if (rec->comment)
 			continue;
 		wall_learn(rec);
+		cgroup_learn(rec);
 		if (rec->nf > COL_FIRST_OWN + 1 &&
 		    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
 		    strcmp(rec->f[COL_FIRST_OWN], META_MOMENT) == 0) {
@@ -191,12 +195,31 @@ thread_function(const struct droot *d, const struct pstack *s, int ns)
 	return "";
 }
 
+/* A string, or null where it is unknown or empty. */
+static void
+json_str_or_null(FILE *fp, const char *key, const char *v)
+{
+	fprintf(fp, ",\"%s\":", key);
+	if (v == NULL || *v == '\0')
+		fputs("null", fp);
+	else
+		chrome_str(fp, v);
+}
+
 static void
 json_thread(FILE *fp, const struct droot *d, const struct pstack *s, int ns)
 {
+	const char *cg = cgroup_of(d->pid);
+	char buf[CGROUP_MAX];
+
 	fprintf(fp, "{\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,\"comm\":",
 	    root_kind_name(d->kind), d->pid, d->tid);
 	chrome_str(fp, d->comm);
+	json_str_or_null(fp, "cgroup", cg);
+	json_str_or_null(fp, "unit", cg ? cgroup_unit(cg, buf, sizeof(buf)) :
+	    NULL);
+	json_str_or_null(fp, "container", cg ? cgroup_container(cg, buf,
+	    sizeof(buf)) : NULL);
 	fprintf(fp, ",\"vertex\":%llu,\"depth\":%llu,\"begin_ns\":%llu,"
 	    "\"end_ns\":%llu", (unsigned long long)d->vertex,
 	    (unsigned long long)d->depth, (unsigned long long)d->begin,

@@ -12,6 +12,7 @@
 
 #include "idhash.h"
 
+#include "cgroup.h"
 #include "hosts.h"
 #include "ksym.h"
 #include "show.h"
@@ -698,6 +699,8 @@ take_record(void *arg, const struct record *rec)
 		g->spun = 1;
 	else if (meta_is(rec, META_PROVIDER_ERROR))
 		read_provider_error(g, rec);
+	else if (record_is(rec, KIND_TASK))
+		cgroup_learn(rec);
 	return 1;
 }
 
@@ -811,10 +814,21 @@ link_into_next(struct graph *g, uint64_t id, struct link **out)
 	return *out != NULL;
 }
 
-void
-describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
+const char *
+vertex_where(uint32_t pid, char *buf, size_t size)
+{
+	char s[CGROUP_MAX + 16];
+	const char *w = cgroup_where(cgroup_of(pid), s, sizeof(s));
+
+	snprintf(buf, size, "%s%s", w != NULL ? " in " : "", show(w));
+	return buf;
+}
+
+static void
+describe(struct graph *g, uint64_t id, int where, char *buf, size_t size)
 {
 	struct vertex *v = vertex_get(g, id);
+	char in[256] = "";
 	size_t n;
 	int i;
 
@@ -822,10 +836,12 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 		snprintf(buf, size, "vertex %llu (unknown)", (unsigned long long)id);
 		return;
 	}
-	n = snprintf(buf, size, "%s %u/%u%s%s vertex %llu at +%.3fs, %.1f ms "
+	if (where)
+		vertex_where(v->pid, in, sizeof(in));
+	n = snprintf(buf, size, "%s %u/%u%s%s%s vertex %llu at +%.3fs, %.1f ms "
 	    "(%.0f%% on CPU)", show(str_of(v->comm)), v->pid, v->tid,
 	    host_name(v->pid) != NULL ? " on host " : "",
-	    show(host_name(v->pid)),
+	    show(host_name(v->pid)), in,
 	    (unsigned long long)id, (double)(int64_t)(v->begin - g->first_time) / 1e9,
 	    (v->end - v->begin) / 1e6, v->end > v->begin ?
 	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);
@@ -845,4 +861,16 @@ describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
 		else
 			snprintf(buf + n, size - n, ", in %s", show(w));
 	}
+}
+
+void
+describe_vertex(struct graph *g, uint64_t id, char *buf, size_t size)
+{
+	describe(g, id, 0, buf, size);
+}
+
+void
+describe_vertex_in(struct graph *g, uint64_t id, char *buf, size_t size)
+{
+	describe(g, id, 1, buf, size);
 }

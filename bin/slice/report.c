@@ -218,16 +218,17 @@ static void
 headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 {
 	enum evidence ev = chain_evidence(d, first);
-	char buf[64], alt[64], says[RUNTIME_NAMELEN + 8];
+	char buf[64], alt[64], in[256], says[RUNTIME_NAMELEN + 8];
 	int i;
 
 	for (i = first + 1; i < d->nc; i++)
 		if (is_root(&d->c[i]) && vertex_get(g, d->c[i].vertex)->tid !=
 		    vertex_get(g, d->c[first].vertex)->tid)
 			break;
-	fprintf(fp, "Root cause: %s%s (%s%s%s): %s\n", ev == EV_GUESS ?
+	fprintf(fp, "Root cause: %s%s%s (%s%s%s): %s\n", ev == EV_GUESS ?
 	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
-	    chain_says(d, first, says, sizeof(says)), ev == EV_GUESS &&
+	    vertex_where(vertex_get(g, d->c[first].vertex)->pid, in,
+	    sizeof(in)), chain_says(d, first, says, sizeof(says)), ev == EV_GUESS &&
 	    i < d->nc ? "; else " : "",
 	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
 	    sizeof(alt)) : "", show(d->c[first].why));
@@ -297,7 +298,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		fprintf(fp, "Nothing found beyond the %s thread: %s\n",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
 		    d->note[0] ? show(d->note) : s->class->name);
-	describe_vertex(g, s->vertex, desc, sizeof(desc));
+	describe_vertex_in(g, s->vertex, desc, sizeof(desc));
 	fprintf(fp, "\nHang: %s\n      %s, %s%s%s\n", desc, s->class->name,
 	    strcmp(s->ended, VE_OPEN) == 0 ?
 	    "still going on when the trace ended" : show(s->ended),

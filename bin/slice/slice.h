@@ -143,6 +143,10 @@ uint32_t	 str_id(const char *);
 int		 link_into_next(struct graph *, uint64_t id, struct link **);
 /* A vertex in words: whose, when, how long, in which calls and function. */
 void		 describe_vertex(struct graph *, uint64_t id, char *, size_t);
+/* The same, saying where its process runs (vertex_where), for a headline. */
+void		 describe_vertex_in(struct graph *, uint64_t id, char *, size_t);
+/* " in unit NAME", " in container ID" (lib/cgroup.h), or "". */
+const char	*vertex_where(uint32_t pid, char *, size_t);
 
 /* ask.c: choose among candidate links; -1 means stop. */
 enum ask_mode { ASK_TTY, ASK_FILE, ASK_AUTO };

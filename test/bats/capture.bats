@@ -149,7 +149,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	awk -F, '$1 == "task" { seen[$4] = 1 }
 	    $1 == "event" && $4 > 0 && !seen[$4] { print "no task record before line " NR; bad = 1 }
 	    END { exit bad }' "$T/t.csv"
-	grep -q "^task,[0-9]*,$pid,$rd,capture-helper\$" "$T/t.csv"
+	# ... and says where its process runs: its cgroup v2 path, ours.
+	cg=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	grep -qF "$pid,$rd,capture-helper,$cg" "$T/t.csv"
 
 	# argus-cat reads it back (when it is built).
 	if [ -x "$ACAT" ]; then

@@ -352,3 +352,33 @@ cpu_wait_max() {	# trace tid begin
 	    }
 	    END { print max + 0 }'
 }
+
+# Client 1 waits for worker 2, the peer of its socket; the wait-for
+# snapshot says what worker 2 waits on in epoll_wait (TIMEOUT: a timer of
+# its own, or none) and that master 3, which holds the other end of that
+# pipe, polls a listening socket (MODE accept).
+nap() {	# TIMEOUT MASTER-MODE [EXTRA-WAIT-OF-WORKER]
+	stream <<-EOF
+	task,100,1,1,client
+	task,100,2,2,worker
+	task,100,3,3,master
+	event,400000000,3,3,,0,sys_enter,-,1,write,0x4,0x0,0x1
+	event,400000100,3,3,,0,sys_exit,-,1,write,1
+	event,500000000,3,3,,0,sys_enter,-,270,pselect6,0x6,0x0,0x0,0x0,0x0,0x0
+	event,500000100,3,3,,0,switch,-,S,0,0,swapper/0
+	event,800000000,2,2,,1,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,800000100,2,2,,1,sys_exit,-,44,sendto,1
+	event,900000000,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x1,0x2710
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,1,S,poll,3,unix,socket:50,in,,,1000000000,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,unix,worker
+	wait,4000000000,2,2,S,epoll_wait,5,epoll,epoll:2:5,in,$1,,900000000,,do_epoll_wait,worker,0x5,0x0,0x1,0x2710
+	wait,4000000000,2,2,S,epoll_wait,7,pipe,pipe:77,in,$1,,900000000,epoll:2:5,do_epoll_wait,worker,0x5,0x0,0x1,0x2710
+	${3:-note,4000000000,,,-}
+	holder,4000000000,3,0,pipe:77,writer,4,,,master
+	wait,4000000000,3,3,S,pselect6,6,unix,socket:60,$2,60000000000,,500000000,,poll_schedule_timeout,master,0x6,0x0,0x0,0x0,0x0,0x0
+	event,5000000000,3,3,,1,sys_enter,-,39,getpid
+	EOF
+}

@@ -39,7 +39,8 @@ graph() {
 # threads listed in file $1 (the capture did not know it at first: the
 # text's later lines say it for all).  Task records compare one to one,
 # names too: each names the thread from its time on (argus-stream(5)), and
-# the text's lines say the name at each event.
+# the text's lines say the name at each event; ftrace text has no cgroup,
+# so their CGROUP is left out.
 carried() {
 	awk -F, -v OFS=, -v unk="${1:-/dev/null}" '
 	BEGIN { while ((getline t <unk) > 0) u[t] = 1 }
@@ -48,7 +49,7 @@ carried() {
 	END {
 		for (i = 1; i <= NR; i++) {
 			$0 = line[i]
-			if ($1 == "task") { if (!($4 in own) || $4 in u) $3 = "" }
+			if ($1 == "task") { if (!($4 in own) || $4 in u) $3 = ""; NF = 5 }
 			if ($1 == "event" && $4 in u) $3 = ""
 			if ($7 == "switch" || $7 == "signal_generate") { if (!($11 in own) || $11 in u) $10 = "" }
 			else if ($7 ~ /^(waking|wakeup_new|fork|comm|migrate)$/) { if (!($10 in own) || $10 in u) $9 = "" }

@@ -46,9 +46,9 @@ renamed() {
 	# The table of names: each, from when.
 	argus-cat -H -k task new.csv >tasks.csv
 	diff - tasks.csv <<-'EOF'
-	KIND,TIME,PID,TID,COMM
-	task,1000000000,50,50,bash
-	task,1400000000,50,50,flock
+	KIND,TIME,PID,TID,COMM,CGROUP
+	task,1000000000,50,50,bash,
+	task,1400000000,50,50,flock,
 	EOF
 	for f in new.csv old.csv; do
 		# The summary: the name at the window's end.
@@ -133,7 +133,7 @@ EOF
 	ex=$(awk -F, -v t="$tid" '$4 == t && $7 == "exec" && $9 ~ /\/sleep$/ { print $2 }' all.csv)
 	[ "$ren" -le "$ex" ]
 	# The CSV table of task records says both.
-	argus-cat -H -k task cap.gz | grep -q "^task,[0-9]*,$tid,$tid,sleep\$"
+	argus-cat -H -k task cap.gz | grep -Eq "^task,[0-9]*,$tid,$tid,sleep(,.*)?\$"
 	# ftrace text: sh waits for its child under sh, sleeps under sleep.
 	argus-export -f ftrace -o cap.trace cap.gz
 	grep -Eq "^ +sh-$tid +.*: sys_enter: NR [0-9]+ " cap.trace
