@@ -296,32 +296,40 @@ by_tid(const void *a, const void *b)
 }
 
 /*
- * Threads and processes by the comm of their vertices; a process by its
- * main thread's, else by its first thread's met, once.
+ * Tracks by the names their threads had at the end of the diagnoses
+ * they take part in (an exec renames a process: the client a shell
+ * forked is named after what it ran, as argus-export names it); a
+ * process by its main thread's, else by its first thread's met, once.
  */
 static void
 json_names(struct export *x, struct chrome *c)
 {
-	struct vertex *v, *main;
-	const char *process;
+	struct vertex *v;
+	const char *comm, *process;
 	uint32_t *pids = xmalloc((x->nspans + 1) * sizeof(*pids));
-	size_t i, j, npids = 0;
+	size_t i, j, k, npids = 0;
+	uint64_t end;
 
-	for (i = 0; i < x->nspans; i++) {
-		if ((i > 0 && x->spans[i].tid == x->spans[i - 1].tid) ||
-		    (v = vertex_get(x->g, vertex_at(x->g, x->spans[i].tid,
+	for (i = 0; i < x->nspans; i = j) {
+		end = 0;
+		for (j = i; j < x->nspans && x->spans[j].tid == x->spans[i].tid;
+		    j++)
+			end = x->spans[j].end > end ? x->spans[j].end : end;
+		if ((v = vertex_get(x->g, vertex_at(x->g, x->spans[i].tid,
 		    x->spans[i].begin))) == NULL)
 			continue;
-		for (j = 0; j < npids && pids[j] != v->pid; j++)
+		comm = thread_name_at(x->g, v->tid, end);
+		if (comm == NULL)
+			comm = str_of(v->comm);
+		for (k = 0; k < npids && pids[k] != v->pid; k++)
 			;
 		process = NULL;
-		if (j == npids) {
+		if (k == npids) {
 			pids[npids++] = v->pid;
-			main = vertex_get(x->g, vertex_at(x->g, v->pid, 0));
-			process = str_of(main != NULL && main->pid == v->pid ?
-			    main->comm : v->comm);
+			if ((process = thread_name_at(x->g, v->pid, end)) == NULL)
+				process = comm;
 		}
-		chrome_names(c, v->pid, v->tid, str_of(v->comm), process);
+		chrome_names(c, v->pid, v->tid, comm, process);
 	}
 	free(pids);
 }

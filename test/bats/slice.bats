@@ -126,6 +126,28 @@ setup() {
 	grep -q '"pid":10,"tid":10,"name":"process_name","args":{"name":"alpha"}' g.json
 }
 
+# A client forked from a shell, blocked before its exec (its first vertex
+# is named bash), then execed: its tracks are named as argus-export names
+# them, by the stream's names (the exec), not by its first vertex.
+@test "slice: --json names a process forked from bash after what it execed" {
+	stream >x.csv <<-'EOF'
+	task,100,1,1,bash
+	event,150,1,1,,0,fork,-,5,5,0x1200000,bash
+	vertex,200,5,5,1,150,200,40,2,fork,wait,S,bash
+	event,250,5,5,,0,exec,-,/usr/bin/redis-cli,5
+	vertex,300,7,7,3,260,300,40,2,wakeup,wait,S,redis-server
+	link,400,5,5,3,2,strong,message,280,7,7,
+	vertex,400,5,5,2,200,400,90,2,wakeup,wait,S,redis-cli
+	EOF
+	run argus-slice -q -Z --from 2 --auto --json x.json x.csv
+	[ "$status" -eq 0 ]
+	check_json x.json
+	grep -q '"pid":5,"tid":5,"name":"process_name","args":{"name":"redis-cli"}' x.json
+	grep -q '"tid":5,"name":"thread_name","args":{"name":"redis-cli"}' x.json
+	grep -q '"pid":7,"tid":7,"name":"process_name","args":{"name":"redis-server"}' x.json
+	! grep -q '"name":"bash"' x.json
+}
+
 @test "slice: --dot and --json hold every hang diagnosed, each vertex and edge once" {
 	cp g.csv two.csv
 	cat >>two.csv <<-'EOF'
