@@ -14,6 +14,7 @@
  * slices while its vertices last, cut at vertex boundaries so that
  * slices nest.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,9 @@ struct node {			/* a vertex drawn */
 	uint64_t	 id;
 	unsigned	 roles;		/* 1 << RK_*: what the diagnoses found it */
 	int		 hang;		/* the diagnosis that met it first */
+	unsigned	 order;		/* in the order met */
+	unsigned	 hops;		/* --dot: links from the chain */
+	int		 left_out;	/* --dot: too far from it */
 	UT_hash_handle	 hh;
 };
 
@@ -82,6 +86,7 @@ node(struct export *x, uint64_t id, unsigned roles)
 		n = xcalloc(1, sizeof(*n));
 		n->id = id;
 		n->hang = x->nhangs;
+		n->order = HASH_COUNT(x->nodes);
 		HASH_ADD(hh, x->nodes, id, sizeof(n->id), n);
 	}
 	n->roles |= roles;
@@ -218,62 +223,185 @@ fill(unsigned r)
 }
 
 /*
+ * The picture of a diagnosis on a 119-link graph was 32767 x 107 pixels,
+ * as wide as cairo draws, its labels unreadable.  So the chain goes top
+ * down (causes above what they held up), labels are wrapped, the
+ * vertices off the chain are context, smaller and grey, and only the
+ * DOT_CONTEXT nearest the chain are drawn; a graph label counts the rest.
+ * size bounds whatever is left: dot scales a larger drawing down.
+ */
+#define DOT_WRAP	40	/* characters to a label's line */
+#define DOT_CONTEXT	30	/* vertices off the chain drawn at most */
+#define DOT_SIZE	"72,72"	/* inches: 6912 pixels at dot's 96 dpi */
+
+/*
  * Text shown in a DOT string or comment: names are already shown
  * (show.h), so only the quote, the backslash (which Graphviz reads as an
  * escape: \N is the node's name, \l a line break) and the end of a
- * comment remain.
+ * comment remain.  A string is broken into lines (\n) of about wrap
+ * characters at its spaces, past its first keep bytes (a name, which
+ * may hold one); wrap 0: one line.
  */
 static void
-dot_put(FILE *fp, const char *s, int comment)
+dot_put(FILE *fp, const char *s, int comment, size_t wrap, size_t keep)
 {
-	for (; *s != '\0'; s++)
-		if (comment && s[0] == '*' && s[1] == '/')
+	const char *p, *w;
+	size_t col = 0, len;
+
+	for (p = s; *p != '\0'; p++) {
+		if (wrap > 0 && *p == ' ' && (size_t)(p - s) >= keep && col > 0) {
+			for (w = p + 1, len = 0; *w != '\0' && *w != ' '; w++)
+				len += ((unsigned char)*w & 0xc0) != 0x80;
+			if (col + 1 + len > wrap) {
+				fputs("\\n", fp);
+				col = 0;
+				continue;
+			}
+		}
+		col += ((unsigned char)*p & 0xc0) != 0x80;
+		if (comment && p[0] == '*' && p[1] == '/')
 			fputs("*\\/", fp);
-		else if (!comment && (*s == '"' || *s == '\\'))
-			fprintf(fp, "\\%c", *s);
+		else if (!comment && (*p == '"' || *p == '\\'))
+			fprintf(fp, "\\%c", *p);
 		else
-			fputc(*s, fp);
+			fputc(*p, fp);
+	}
+}
+
+static int
+by_hops(const void *a, const void *b)
+{
+	const struct node *p = *(struct node *const *)a;
+	const struct node *q = *(struct node *const *)b;
+
+	if (p->hops != q->hops)
+		return p->hops < q->hops ? -1 : 1;
+	return p->order < q->order ? -1 : p->order > q->order;
+}
+
+/*
+ * The vertices off the chain, by how many links away from it they are
+ * (either way: a path leads to the chain or away from it), in the order
+ * met among equals; those past the first DOT_CONTEXT are left out.
+ * Returns how many were.
+ */
+static size_t
+dot_context(struct export *x)
+{
+	struct node *n, *f, *t, **off;
+	struct edge *e;
+	size_t noff = 0, i;
+	int changed;
+
+	for (n = x->nodes; n != NULL; n = n->hh.next)
+		n->hops = n->roles ? 0 : UINT_MAX;
+	do {
+		changed = 0;
+		for (e = x->edges; e != NULL; e = e->hh.next) {
+			HASH_FIND(hh, x->nodes, &e->k.from, sizeof(e->k.from), f);
+			HASH_FIND(hh, x->nodes, &e->k.to, sizeof(e->k.to), t);
+			if (f == NULL || t == NULL)
+				continue;
+			if (f->hops != UINT_MAX && t->hops > f->hops + 1) {
+				t->hops = f->hops + 1;
+				changed = 1;
+			}
+			if (t->hops != UINT_MAX && f->hops > t->hops + 1) {
+				f->hops = t->hops + 1;
+				changed = 1;
+			}
+		}
+	} while (changed);
+	off = xmalloc((HASH_COUNT(x->nodes) + 1) * sizeof(*off));
+	for (n = x->nodes; n != NULL; n = n->hh.next)
+		if (!n->roles)
+			off[noff++] = n;
+	qsort(off, noff, sizeof(*off), by_hops);
+	for (i = DOT_CONTEXT; i < noff; i++)
+		off[i]->left_out = 1;
+	free(off);
+	return noff > DOT_CONTEXT ? noff - DOT_CONTEXT : 0;
+}
+
+/* Context: what the eye may skip. */
+#define DOT_GREY	", color=grey60, fontcolor=grey35"
+
+static void
+dot_node(struct export *x, const struct node *n)
+{
+	const struct vertex *v = vertex_get(x->g, n->id);
+	char desc[320], role[64];
+
+	describe_vertex(x->g, n->id, desc, sizeof(desc));
+	roles(n->roles, role, sizeof(role));
+	fprintf(x->fp, "\tv%llu [label=\"%s%s", (unsigned long long)n->id,
+	    role, *role ? "\\n" : "");
+	dot_put(x->fp, desc, 0, DOT_WRAP, v != NULL ?
+	    strlen(show(str_of(v->comm))) : 0);
+	fputc('"', x->fp);
+	if (n->roles)
+		fprintf(x->fp, ", style=filled, fillcolor=%s", fill(n->roles));
+	else
+		fputs(", fontsize=10" DOT_GREY, x->fp);
+	fputs("];\n", x->fp);
+}
+
+/* A link is context unless both its ends are on the chain. */
+static void
+dot_edge(struct export *x, const struct edge *e, int context)
+{
+	fprintf(x->fp, "\tv%llu -> v%llu [label=\"",
+	    (unsigned long long)e->k.from, (unsigned long long)e->k.to);
+	dot_put(x->fp, show(str_of(e->k.rule)), 0, 0, 0);
+	/* weight: the chain is drawn straight, the rest around it */
+	fprintf(x->fp, "\"%s%s];\n", e->l == NULL ?
+	    ", style=bold, color=red, weight=8" :
+	    e->l->weak ? ", style=dashed" : "", context ? DOT_GREY : "");
 }
 
 static void
 write_dot(struct export *x)
 {
-	char desc[320], role[64];
-	struct node *n;
+	char said[160];
+	struct node *n, *f, *t;
 	struct edge *e;
+	size_t left, links = 0;
 	int h;
 
-	fprintf(x->fp, "digraph argus {\n\trankdir=RL;\n"
-	    "\tnode [shape=box];\n");
+	left = dot_context(x);
+	for (e = x->edges; e != NULL; e = e->hh.next) {
+		HASH_FIND(hh, x->nodes, &e->k.from, sizeof(e->k.from), f);
+		HASH_FIND(hh, x->nodes, &e->k.to, sizeof(e->k.to), t);
+		links += f == NULL || t == NULL || f->left_out || t->left_out;
+	}
+	fprintf(x->fp, "digraph argus {\n\trankdir=TB;\n\tsize=\"%s\";\n"
+	    "\tnode [shape=box];\n\tedge [fontsize=10];\n", DOT_SIZE);
+	if (left > 0) {
+		fprintf(x->fp, "\t/* left out: %zu vertices, %zu links */\n",
+		    left, links);
+		snprintf(said, sizeof(said), "%zu more vertices of the paths "
+		    "and %zu links left out, the farthest from the chain: "
+		    "--json draws them all", left, links);
+		fputs("\tlabelloc=t;\n\tlabel=\"", x->fp);
+		dot_put(x->fp, said, 0, DOT_WRAP * 2, 0);
+		fputs("\";\n", x->fp);
+	}
 	for (h = 0; h < x->nhangs; h++) {
 		fputs("\t/* ", x->fp);
-		dot_put(x->fp, x->hangs[h], 1);
+		dot_put(x->fp, x->hangs[h], 1, 0, 0);
 		fputs(" */\n", x->fp);
-		for (n = x->nodes; n != NULL; n = n->hh.next) {
-			if (n->hang != h)
-				continue;
-			describe_vertex(x->g, n->id, desc, sizeof(desc));
-			roles(n->roles, role, sizeof(role));
-			fprintf(x->fp, "\tv%llu [label=\"%s%s",
-			    (unsigned long long)n->id, role,
-			    *role ? "\\n" : "");
-			dot_put(x->fp, desc, 0);
-			fputc('"', x->fp);
-			if (n->roles)
-				fprintf(x->fp, ", style=filled, fillcolor=%s",
-				    fill(n->roles));
-			fputs("];\n", x->fp);
-		}
+		for (n = x->nodes; n != NULL; n = n->hh.next)
+			if (n->hang == h && !n->left_out)
+				dot_node(x, n);
 		for (e = x->edges; e != NULL; e = e->hh.next) {
 			if (e->hang != h)
 				continue;
-			fprintf(x->fp, "\tv%llu -> v%llu [label=\"",
-			    (unsigned long long)e->k.from,
-			    (unsigned long long)e->k.to);
-			dot_put(x->fp, show(str_of(e->k.rule)), 0);
-			fprintf(x->fp, "\"%s];\n", e->l == NULL ?
-			    ", style=bold, color=red" :
-			    e->l->weak ? ", style=dashed" : "");
+			HASH_FIND(hh, x->nodes, &e->k.from, sizeof(e->k.from),
+			    f);
+			HASH_FIND(hh, x->nodes, &e->k.to, sizeof(e->k.to), t);
+			if (f != NULL && t != NULL && !f->left_out &&
+			    !t->left_out)
+				dot_edge(x, e, !f->roles || !t->roles);
 		}
 	}
 	fputs("}\n", x->fp);
@@ -296,32 +424,40 @@ by_tid(const void *a, const void *b)
 }
 
 /*
- * Threads and processes by the comm of their vertices; a process by its
- * main thread's, else by its first thread's met, once.
+ * Tracks by the names their threads had at the end of the diagnoses
+ * they take part in (an exec renames a process: the client a shell
+ * forked is named after what it ran, as argus-export names it); a
+ * process by its main thread's, else by its first thread's met, once.
  */
 static void
 json_names(struct export *x, struct chrome *c)
 {
-	struct vertex *v, *main;
-	const char *process;
+	struct vertex *v;
+	const char *comm, *process;
 	uint32_t *pids = xmalloc((x->nspans + 1) * sizeof(*pids));
-	size_t i, j, npids = 0;
+	size_t i, j, k, npids = 0;
+	uint64_t end;
 
-	for (i = 0; i < x->nspans; i++) {
-		if ((i > 0 && x->spans[i].tid == x->spans[i - 1].tid) ||
-		    (v = vertex_get(x->g, vertex_at(x->g, x->spans[i].tid,
+	for (i = 0; i < x->nspans; i = j) {
+		end = 0;
+		for (j = i; j < x->nspans && x->spans[j].tid == x->spans[i].tid;
+		    j++)
+			end = x->spans[j].end > end ? x->spans[j].end : end;
+		if ((v = vertex_get(x->g, vertex_at(x->g, x->spans[i].tid,
 		    x->spans[i].begin))) == NULL)
 			continue;
-		for (j = 0; j < npids && pids[j] != v->pid; j++)
+		comm = thread_name_at(x->g, v->tid, end);
+		if (comm == NULL)
+			comm = str_of(v->comm);
+		for (k = 0; k < npids && pids[k] != v->pid; k++)
 			;
 		process = NULL;
-		if (j == npids) {
+		if (k == npids) {
 			pids[npids++] = v->pid;
-			main = vertex_get(x->g, vertex_at(x->g, v->pid, 0));
-			process = str_of(main != NULL && main->pid == v->pid ?
-			    main->comm : v->comm);
+			if ((process = thread_name_at(x->g, v->pid, end)) == NULL)
+				process = comm;
 		}
-		chrome_names(c, v->pid, v->tid, str_of(v->comm), process);
+		chrome_names(c, v->pid, v->tid, comm, process);
 	}
 	free(pids);
 }

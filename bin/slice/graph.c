@@ -15,6 +15,7 @@
 #include "cgroup.h"
 #include "hosts.h"
 #include "ksym.h"
+#include "names.h"
 #include "show.h"
 #include "slice.h"
 #include "waits.h"
@@ -635,6 +636,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	struct vertex *v;
 
 	(void)rec;
+	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
+		names_event(gr->g->names, ev);
 	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
 		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
 		    event_u64(ev, 2));
@@ -699,8 +702,10 @@ take_record(void *arg, const struct record *rec)
 		g->spun = 1;
 	else if (meta_is(rec, META_PROVIDER_ERROR))
 		read_provider_error(g, rec);
-	else if (record_is(rec, KIND_TASK))
+	else if (record_is(rec, KIND_TASK)) {
 		cgroup_learn(rec);
+		names_learn(g->names, rec);
+	}
 	return 1;
 }
 
@@ -719,6 +724,7 @@ graph_read(struct graph *g, struct stage *st, int flags)
 
 	memset(g, 0, sizeof(*g));
 	g->snap_time = NO_TIME;
+	g->names = names_new();
 	st->arg = &gr;
 	stage_run(st, &graph_stage);
 	if (st->first != NO_TIME) {
@@ -775,6 +781,29 @@ vertex_at(struct graph *g, uint32_t tid, uint64_t t)
 			return v->id;
 	}
 	return 0;
+}
+
+/*
+ * A thread's name at t as the stream says it (names.h: its task records,
+ * the exec that renamed it); for a stream of vertices alone, that of its
+ * last vertex begun by t, or of its first.  NULL: never named.
+ */
+const char *
+thread_name_at(struct graph *g, uint32_t tid, uint64_t t)
+{
+	const char *s = names_at(g->names, tid, t);
+	const struct vertex *v, *last = NULL;
+	uint64_t n = g->nby, i;
+
+	if (s != NULL)
+		return s;
+	for (i = first_of(g, tid, n); i < n; i++) {
+		v = &g->v[g->by_thread[i]];
+		if (v->tid != tid || (last != NULL && v->begin > t))
+			break;
+		last = v;
+	}
+	return last != NULL && last->comm != 0 ? str_of(last->comm) : NULL;
 }
 
 uint64_t

@@ -15,6 +15,7 @@
 #include "chrome.h"
 #include "event.h"
 #include "graph.h"
+#include "names.h"
 #include "stage.h"
 #include "util.h"
 #include "waits.h"
@@ -95,6 +96,7 @@ struct graph {
 	int		 nsnapw;	/* waited for */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
+	struct names	*names;		/* threads' names over time */
 	int		 spun;		/* argus-spin ran (its summary) */
 	char		*provider_errors[8];	/* what a runtime did not say */
 	int		 nprovider_errors;
@@ -138,6 +140,7 @@ int		 reads_terminal(const struct graph *, uint32_t tid);
 int		 snapshot_wait(const struct graph *, const struct vertex *v,
 		    struct snapwait *);
 uint64_t	 vertex_next(struct graph *, uint64_t id);	/* same thread */
+const char	*thread_name_at(struct graph *, uint32_t tid, uint64_t t);
 const char	*str_of(uint32_t);
 uint32_t	 str_id(const char *);
 int		 link_into_next(struct graph *, uint64_t id, struct link **);

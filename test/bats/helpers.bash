@@ -247,6 +247,13 @@ pub_cleanup() {
 	[ -z "${PUB:-}" ] || rm -rf "$PUB"
 }
 
+# How many links argus-slice --dot left out of its picture, far from the
+# chain (it says so in a comment); 0 if none.
+dot_left_out() {	# file
+	sed -n 's|^	/\* left out: [0-9]* vertices, \([0-9]*\) links \*/$|\1|p' "$1" |
+	    grep . || echo 0
+}
+
 # The rules by which Perfetto's JSON importer binds flows, checked on a
 # file of one trace event per line (argus-export -f json, argus-slice
 # --json).  Perfetto binds a flow's start ("s") and its end ("f" with

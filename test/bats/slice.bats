@@ -115,8 +115,8 @@ setup() {
 	grep -q '^digraph argus' g.dot
 	# Made 0600 whatever the umask, as every file Argus writes.
 	[ "$(stat -c %a g.dot) $(stat -c %a g.json)" = "600 600" ]
-	grep -q 'v2 -> v3 \[label="message"\]' g.dot
-	grep -q 'v1 -> v2 \[label="wakeup"\]' g.dot
+	grep -q 'v2 -> v3 \[label="message"[],]' g.dot
+	grep -q 'v1 -> v2 \[label="wakeup"[],]' g.dot
 	# The vertex sliced from is labelled with what the diagnosis found.
 	grep -q '^	v3 \[label="root\\ngamma 30/30 vertex 3' g.dot
 	grep -q '^	v1 \[label="alpha 10/10 vertex 1' g.dot
@@ -124,6 +124,28 @@ setup() {
 	[ "$(grep -c '"ph":"s"' g.json)" -eq 2 ]
 	grep -q '"tid":30,"name":"thread_name","args":{"name":"gamma"}' g.json
 	grep -q '"pid":10,"tid":10,"name":"process_name","args":{"name":"alpha"}' g.json
+}
+
+# A client forked from a shell, blocked before its exec (its first vertex
+# is named bash), then execed: its tracks are named as argus-export names
+# them, by the stream's names (the exec), not by its first vertex.
+@test "slice: --json names a process forked from bash after what it execed" {
+	stream >x.csv <<-'EOF'
+	task,100,1,1,bash
+	event,150,1,1,,0,fork,-,5,5,0x1200000,bash
+	vertex,200,5,5,1,150,200,40,2,fork,wait,S,bash
+	event,250,5,5,,0,exec,-,/usr/bin/redis-cli,5
+	vertex,300,7,7,3,260,300,40,2,wakeup,wait,S,redis-server
+	link,400,5,5,3,2,strong,message,280,7,7,
+	vertex,400,5,5,2,200,400,90,2,wakeup,wait,S,redis-cli
+	EOF
+	run argus-slice -q -Z --from 2 --auto --json x.json x.csv
+	[ "$status" -eq 0 ]
+	check_json x.json
+	grep -q '"pid":5,"tid":5,"name":"process_name","args":{"name":"redis-cli"}' x.json
+	grep -q '"tid":5,"name":"thread_name","args":{"name":"redis-cli"}' x.json
+	grep -q '"pid":7,"tid":7,"name":"process_name","args":{"name":"redis-server"}' x.json
+	! grep -q '"name":"bash"' x.json
 }
 
 @test "slice: --dot and --json hold every hang diagnosed, each vertex and edge once" {
@@ -178,7 +200,7 @@ setup() {
 	# The scheduling slices of the path's threads, cut to nest.
 	grep -q '"tid":10,"name":"running on CPU 0","ts":0.090,"dur":0.010' b.json
 	grep -q '"tid":10,"name":"running on CPU 0","ts":0.100,"dur":0.030' b.json
-	grep -q 'v5 -> v1 \[label="wait", style=dashed\]' b.dot
+	grep -q 'v5 -> v1 \[label="wait", style=dashed[],]' b.dot
 }
 
 diagnose_nap() {
@@ -805,6 +827,65 @@ relay() {
 	echo "$out"
 	[[ "$out" == "Root cause: backend 3 (a wake-up): asleep on its own timer in clock_nanosleep for 3.2 s;"* ]]
 	grep -q '^Wait chain: client 1 → relay 2 → backend 3$' <<<"$out"
+}
+
+# pingpong FIRST-VERTEX PID-A PID-B N: a path of N strong links back and
+# forth between two threads, and a LongRunning hang at its end.
+pingpong() {
+	awk -v v0="$1" -v a="$2" -v b="$3" -v n="$4" 'BEGIN {
+		for (i = 0; i <= n; i++) {
+			p = i % 2 ? b : a
+			t = 100000000 + i * 1000000
+			printf "vertex,%d,%d,%d,%d,%d,%d,400000,2,wakeup,wait,S,worker-%d\n",
+			    t + 500000, p, p, v0 + i, t, t + 500000, p
+			if (i > 0)
+				printf "link,%d,%d,%d,%d,%d,strong,message,%d,%d,%d,\n",
+				    t, p, p, v0 + i - 1, v0 + i, t - 500000, q, q
+			q = p
+		}
+		printf "spin,%d,%d,%d,%d,LongRunning,%d,%d,400000,0,wait,0,%d,worker-%d\n",
+		    t + 500000, p, p, v0 + n, t, t + 500000, v0 + n, p
+	}'
+}
+
+# The relay's wait chain, and two other hangs' paths of 60 links each:
+# 124 links, drawn right to left in one row, were a picture of 32767 x 160
+# pixels (cairo's most, scaled down), unreadable.
+@test "slice: --dot of a graph of 100+ links is a picture under 10000 pixels a side, the chain top down" {
+	command -v dot >/dev/null ||
+	    skip "graphviz's dot not installed (apt-get install graphviz)"
+	relay | argus-segment -q -Z | argus-link -q -Z |
+	    argus-spin -q -Z --tid 1 -T 1s | argus-similar -q -Z >relay.csv 2>/dev/null
+	{ printf 'argus-stream,1\n'; pingpong 1000 100 101 60; pingpong 2000 200 201 60; } >paths.csv
+	run argus-slice -q -Z --auto --dot big.dot relay.csv paths.csv
+	[ "$status" -eq 0 ]
+	# Every link of the three diagnoses is drawn or counted as left out.
+	drawn=$(grep -c '^	v[0-9]* -> v[0-9]* \[' big.dot)
+	left=$(dot_left_out big.dot)
+	echo "drawn $drawn, left out $left"
+	[ $((drawn + left)) -ge 100 ]
+	dot -Tpng big.dot -o big.png 2>dot.err || { cat dot.err; false; }
+	read -r w h < <(python3 -c 'import struct, sys
+print(*struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]))' big.png)
+	echo "big.png: $w x $h"
+	[ "$w" -lt 10000 ]
+	[ "$h" -lt 10000 ]
+	[ "$left" -gt 0 ]
+	grep -q "^	label=\"$left more vertices of the paths" big.dot
+	# Labels wrapped: no line of one longer than 40 characters and a word.
+	[ "$(sed -n 's/^	v[0-9]* \[label="\([^"]*\)".*/\1/p' big.dot |
+	    sed 's/\\n/\n/g' | awk 'length > 52' | wc -l)" -eq 0 ]
+	# The chain top down, the root above the culprit above the victim
+	# (-Tplain's y grows upward), and straight; the rest grey.
+	dot -Tplain big.dot >big.plain
+	y() { awk -v v="v$1" '$1 == "node" && $2 == v { print $4 }' big.plain; }
+	kind() { awk -F, -v k="$1" -v t="$2" '$1 == "root" && $6 == k && $4 == t { print $5 }' <<<"$output"; }
+	root=$(kind root 3) culprit=$(kind culprit 2) victim=$(kind victim 1)
+	echo "root v$root $(y "$root"), culprit v$culprit $(y "$culprit"), victim v$victim $(y "$victim")"
+	awk -v r="$(y "$root")" -v c="$(y "$culprit")" -v v="$(y "$victim")" \
+	    'BEGIN { exit !(r > c && c > v) }'
+	grep -q "^	v$root -> v$culprit \[label=\"blocks\"" big.dot
+	grep -q '^	v1059 \[label="worker-101 101/101 vertex 1059.*color=grey' big.dot
 }
 
 @test "slice: of several holders of an inherited end, the one busy or asleep mid-task is the headline, not an idle one" {
