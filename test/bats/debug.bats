@@ -39,9 +39,12 @@ split() {
 	run argus --ring "$ring" mark an old incident
 	[ "$status" -eq 0 ]
 	sleep 1
-	flock lock sleep 40 &
+	# The holder's sleep outlasts the test, however slow the machine (a
+	# sanitizer build's five diagnoses took 40 s); teardown ends it.
+	flock lock sleep 600 &
 	echo $! >holder.kill
 	sleep 0.5
+	pgrep -P "$(cat holder.kill)" >sleep.kill
 	flock lock true &
 	waiter=$!
 	echo $waiter >waiter.kill
