@@ -53,6 +53,15 @@ first_snap_after() {
 	    awk -v t="$1" '$1 >= t { print; exit }'
 }
 
+# ./loop.py started, $py its pid; a recorder, and our syslog, listening.
+loop_start() {
+	python3 loop.py &
+	py=$!
+	echo $py >py.kill
+	recorder
+	syslog_listen
+}
+
 # A redis-server of our own at 127.0.0.1:$port, pid $rpid, answering.
 redis_start() {
 	port=$((20000 + RANDOM % 20000))
@@ -208,11 +217,7 @@ async def main():
     await asyncio.sleep(6)
 asyncio.run(main())
 EOF
-	python3 loop.py &
-	py=$!
-	echo $py >py.kill
-	recorder
-	syslog_listen
+	loop_start
 	argus --ring ring watch --blocked-for 2s --pid "$py" --name loop \
 	    --last 15s 2>watch.log &
 	echo $! >watch.kill
@@ -366,11 +371,7 @@ async def main():
         await asyncio.sleep(0.05)
 asyncio.run(main())
 EOF
-	python3 loop.py &
-	py=$!
-	echo $py >py.kill
-	recorder
-	syslog_listen
+	loop_start
 	cat >watch.conf <<EOF
 # The three watches of a host: a store, a web front, an event loop.
 --name store --check 'redis-cli -p $port ping' --every 1s --timeout 1s
