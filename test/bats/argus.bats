@@ -222,6 +222,7 @@ teardown() {
 	[ "$status" -eq 0 ]
 	wait "$scen"
 	! kill -0 "$pid" 2>/dev/null
+	cat "$ring/recorder.log" 2>/dev/null || true
 	[ ! -e "$TFS/instances/argus-$pid" ]
 	[ -z "$(find "$ring" -mindepth 1 ! -perm 600)" ]
 	run argus --ring "$ring" flush
