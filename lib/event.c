@@ -620,7 +620,8 @@ event_call(const struct event *ev)
 		if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
 		    rec->nf > EC_ARG + SYSCALL_NAME)
 			e->call |= call_classes(rec->f[EC_ARG + SYSCALL_NAME],
-			    record_len(rec, EC_ARG + SYSCALL_NAME)) & ~CALL_EXIT;
+			    record_len(rec, EC_ARG + SYSCALL_NAME)) &
+			    ~CALL_EXIT;
 	}
 	return ev->call & ~CALL_KNOWN;
 }

@@ -205,8 +205,8 @@ snapshot_sock(struct hfile *f, const struct record *rec)
 }
 
 /* The connections of one file, and what each moved when. */
-_Static_assert(ECOL(E_SOCK_STATE, SKADDR) == ECOL(E_SOCK_SEND, SKADDR) &&
-    ECOL(E_SOCK_SEND, SKADDR) == ECOL(E_SOCK_RECV, SKADDR),
+_Static_assert(ECOL_SAME(E_SOCK_STATE, E_SOCK_SEND, SKADDR) &&
+    ECOL_SAME(E_SOCK_STATE, E_SOCK_RECV, SKADDR),
     "the socket events name their socket in one column");
 static void
 exchanges(struct hfile *f)
@@ -263,8 +263,8 @@ exchanges(struct hfile *f)
 				free(s);
 			}
 			if (state != TCP_S_ESTABLISHED ||
-			    tcp_state_of(event_str(&ev, ECOL(E_SOCK_STATE, OLD))) ==
-			    TCP_S_ESTABLISHED)
+			    tcp_state_of(event_str(&ev,
+			    ECOL(E_SOCK_STATE, OLD))) == TCP_S_ESTABLISHED)
 				continue;
 			snprintf(key, sizeof(key), "%s>%s",
 			    event_str(&ev, ECOL(E_SOCK_STATE, LOCAL)),
@@ -281,8 +281,9 @@ exchanges(struct hfile *f)
 			HASH_ADD(hh, sks, addr, sizeof(s->addr), s);
 			continue;
 		}
-		if (s == NULL || (len = event_i64(&ev, ev.type == E_SOCK_SEND ?
-		    ECOL(E_SOCK_SEND, LENGTH) : ECOL(E_SOCK_RECV, LENGTH))) <= 0)
+		if (s == NULL || (len = event_i64(&ev,
+		    ev.type == E_SOCK_SEND ? ECOL(E_SOCK_SEND, LENGTH) :
+		    ECOL(E_SOCK_RECV, LENGTH))) <= 0)
 			continue;
 		c = s->c;
 		if (ev.type == E_SOCK_RECV) {
