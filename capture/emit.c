@@ -69,16 +69,16 @@ emit_init(int ncpu)
 	int i;
 
 	for (i = 0; i < EV_N; i++) {
-		col_func[i] = evdef_col(i, "FUNCTION");
-		col_ttid[i] = evdef_col(i, "TTID");
-		if ((col_tcomm[i] = evdef_col(i, "TCOMM")) < 0)
-			col_tcomm[i] = evdef_col(i, "NEWCOMM");
+		col_func[i] = edef_col(i, "FUNCTION");
+		col_ttid[i] = edef_col(i, "TTID");
+		if ((col_tcomm[i] = edef_col(i, "TCOMM")) < 0)
+			col_tcomm[i] = edef_col(i, "NEWCOMM");
 	}
-	fork_flags = evdef_col(E_FORK, "CLONE_FLAGS");
-	exec_file = evdef_col(E_EXEC, "FILENAME");
-	exec_pid = evdef_col(E_EXEC, "pid");
-	exec_old = evdef_col(E_EXEC, "OLD_TID");
-	comm_new = evdef_col(E_COMM, "NEWCOMM");
+	fork_flags = edef_col(E_FORK, "CLONE_FLAGS");
+	exec_file = edef_col(E_EXEC, "FILENAME");
+	exec_pid = edef_col(E_EXEC, "pid");
+	exec_old = edef_col(E_EXEC, "OLD_TID");
+	comm_new = edef_col(E_COMM, "NEWCOMM");
 	if (col_ttid[E_FORK] < 0 || col_tcomm[E_FORK] < 0 || fork_flags < 0 ||
 	    exec_file < 0 || exec_pid < 0 || col_ttid[E_COMM] < 0 ||
 	    comm_new < 0)
@@ -96,8 +96,7 @@ emit_init(int ncpu)
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
 	for (i = 0; i < EV_N; i++)
-		indexed[i] = evdefs[i].type != NULL &&
-		    relate_indexed_type(etype_of(evdefs[i].type));
+		indexed[i] = i < E_NTYPES && relate_indexed_type(i);
 	for (i = 0; i < ncpu; i++)
 		if ((cur[i].kb = kbuffer_alloc(KBUFFER_LSIZE_8,
 		    KBUFFER_ENDIAN_LITTLE)) == NULL)
@@ -376,20 +375,21 @@ stack_wanted(int tid)
 static void
 stack(struct writer *w, uint64_t ts, int tid, int e, const char *d, int size)
 {
-	const struct field *f = evdefs[e].f;
+	const struct field *f = evdefs[e].f, *f_args;
 	uint64_t pcs[DWSTACK_MAXFRAMES];
 	int64_t key[DWSTACK_MAXKEY];
 	char buf[PATH_MAX];
 	int i, n, nkey = 0, tgid = task_tgid(tid);
 
-	if (e == E_SWITCH) {	/* STATE, then TPID */
-		key[nkey++] = fi(d, &f[0]);
-		if (f[1].off >= 0)
-			key[nkey++] = fi(d, &f[1]);
-	} else {		/* NR, NAME, then the first of ARGS */
-		key[nkey++] = fi(d, &f[0]);
-		if (f[2].off >= 0 && f[2].off + 8 <= size)
-			key[nkey++] = LOAD(int64_t, d + f[2].off);
+	if (e == E_SWITCH) {
+		key[nkey++] = fi(d, &f[ECOL(E_SWITCH, STATE)]);
+		if (f[ECOL(E_SWITCH, TPID)].off >= 0)
+			key[nkey++] = fi(d, &f[ECOL(E_SWITCH, TPID)]);
+	} else {		/* the first of ARGS */
+		f_args = &f[ECOL(E_SYS_ENTER, ARG)];
+		key[nkey++] = fi(d, &f[ECOL(E_SYS_ENTER, NR)]);
+		if (f_args->off >= 0 && f_args->off + 8 <= size)
+			key[nkey++] = LOAD(int64_t, d + f_args->off);
 	}
 	if ((n = dwstack_unwind(ts, tid, tgid, e == E_SWITCH ? DW_SWITCH :
 	    DW_SYSCALL, key, nkey, pcs)) == 0)
@@ -685,7 +685,7 @@ record(struct writer *w, int e, int cpu, uint64_t ts, const char *d,
 		for (i = 0; u != NULL && i < u->nf; i++)
 			col_x(w, d, &u->f[i]);
 	} else {
-		writer_str(w, evdefs[e].type);
+		writer_str(w, edefs[e].type);
 		writer_strn(w, ctx, 1);
 		args(w, e, d, size);
 	}
@@ -752,8 +752,9 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	last = ts;
 	/* A blocking wait (S, D) or a system call: its stack follows. */
 	if (stacking && ctx == ctx_t && tid > 0 && (e == E_SYS_ENTER ||
-	    (e == E_SWITCH && evdefs[e].f[0].off >= 0 &&
-	    (fu(d, &evdefs[e].f[0]) & STATE_BLOCKED))) && stack_wanted(tid))
+	    (e == E_SWITCH && evdefs[e].f[ECOL(E_SWITCH, STATE)].off >= 0 &&
+	    (fu(d, &evdefs[e].f[ECOL(E_SWITCH, STATE)]) & STATE_BLOCKED))) &&
+	    stack_wanted(tid))
 		stack(w, ts, tid, e, d, size);
 }
 

@@ -14,17 +14,7 @@
 #include "tracefs.h"
 
 /* Every type of lib/events.def; one with no tracepoint only names. */
-struct evdef evdefs[EV_N] = {
-#define COL(n, k, fld)	{ #n, EK_##k, fld },
-#define USE(fld)	{ NULL, EK_USE, fld },
-#define EVENT(id, type, sys, tp, flags, cols) \
-	[id] = { sys, tp, type, ((flags) & EF_REQUIRED) != 0, { cols } },
-#include "events.def"
-#undef EVENT
-#undef USE
-#undef COL
-	[EV_UPROBE] = { NULL, NULL, "", 0, { { NULL, 0, NULL } } },
-};
+struct evdef evdefs[EV_N];
 
 uint8_t ev_by_id[65536];
 int common_flags_off = 2, common_pid_off = 4;
@@ -110,45 +100,32 @@ events_load_fields(const char *sys, const char *event,
 }
 
 static int
-load_format(struct evdef *e)
+load_format(struct evdef *e, const struct edef *d)
 {
 	const char *fields[EV_MAXFIELDS];
 	int i;
 
 	for (i = 0; i < e->nfields; i++)
-		fields[i] = e->col[i].field;
-	return events_load_fields(e->sys, e->name, fields, e->nfields, e->f,
+		fields[i] = d->col[i].field;
+	return events_load_fields(d->sys, d->tp, fields, e->nfields, e->f,
 	    &e->id);
 }
 
 /* Columns, then the fields they USE, as lib/events.def lists them. */
 static void
-count_cols(struct evdef *e)
+count_cols(struct evdef *e, const struct edef *d)
 {
 	int i;
 
-	for (i = 0; i < EV_MAXFIELDS && e->col[i].field != NULL; i++) {
-		e->kind[i] = e->col[i].kind;
-		if (e->col[i].kind == EK_USE)
+	for (i = 0; i < EV_MAXFIELDS && d->col[i].field != NULL; i++) {
+		e->kind[i] = d->col[i].kind;
+		if (d->col[i].kind == EK_USE)
 			continue;
 		if (e->ncols < i)
-			diex(EX_SOFTWARE, "%s: USE before a column", e->type);
+			diex(EX_SOFTWARE, "%s: USE before a column", d->type);
 		e->ncols = i + 1;
 	}
 	e->nfields = i;
-}
-
-int
-evdef_col(int e, const char *name)
-{
-	const struct evdef *d = &evdefs[e];
-	int i;
-
-	for (i = 0; i < d->nfields; i++)
-		if (d->col[i].name != NULL ? strcmp(d->col[i].name, name) == 0 :
-		    strcmp(d->col[i].field, name) == 0)
-			return i;
-	return -1;
 }
 
 /* "common_pid != A && common_pid != B": our own reads are not news. */
@@ -363,6 +340,7 @@ void
 events_setup(const char *syscalls, const int *self, int nself)
 {
 	char rel[256], selfs[256], *filt = NULL, *xfilt = NULL, *f;
+	const struct edef *d;
 	struct evdef *e;
 	int i, want, persc = 0;
 
@@ -374,10 +352,13 @@ events_setup(const char *syscalls, const int *self, int nself)
 		persc = per_syscall(syscalls, selfs);
 	}
 	for (i = 0; i < EV_N; i++) {
-		e = &evdefs[i];
-		count_cols(e);
-		if (e->sys == NULL)
+		if (i >= E_NTYPES)
 			continue;	/* EV_UPROBE: probes.c sets them up */
+		e = &evdefs[i];
+		d = &edefs[i];
+		count_cols(e, d);
+		if (d->sys == NULL)
+			continue;
 		want = 1;
 		f = i == E_SYS_EXIT ? xfilt : filt;
 		if ((i == E_SYS_ENTER || i == E_SYS_EXIT) && f == NULL)
@@ -387,17 +368,17 @@ events_setup(const char *syscalls, const int *self, int nself)
 		if (persc && (i == E_SYS_ENTER || i == E_SYS_EXIT)) {
 			/* Set, not enabled: --stacks reads it from here. */
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
-			    e->sys, e->name);
+			    d->sys, d->tp);
 			tfs_write(rel, "%s", f);
 			continue;
 		}
-		if (load_format(e) == -1) {
-			if (e->required)
+		if (load_format(e, d) == -1) {
+			if (d->flags & EF_REQUIRED)
 				diex(EX_UNAVAILABLE, "tracepoint %s:%s is "
-				    "missing from this kernel", e->sys,
-				    e->name);
+				    "missing from this kernel", d->sys,
+				    d->tp);
 			warnx_("tracepoint %s:%s unavailable: no %s events",
-			    e->sys, e->name, e->type);
+			    d->sys, d->tp, d->type);
 			continue;
 		}
 		ev_by_id[e->id] = i;
@@ -407,7 +388,7 @@ events_setup(const char *syscalls, const int *self, int nself)
 		}
 		if (i == E_SYS_ENTER || i == E_SYS_EXIT) {
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
-			    e->sys, e->name);
+			    d->sys, d->tp);
 			if (tfs_write(rel, "%s", f) == -1)
 				diex(EX_SOFTWARE, "%s: cannot set filter "
 				    "'%.200s': %s", rel, f,
@@ -416,18 +397,18 @@ events_setup(const char *syscalls, const int *self, int nself)
 		/* Unix sockets' sends are many and match nothing remote. */
 		if (i == E_SOCK_SEND || i == E_SOCK_RECV) {
 			snprintf(rel, sizeof(rel), "events/%s/%s/filter",
-			    e->sys, e->name);
+			    d->sys, d->tp);
 			if (tfs_write(rel, "family == 2 || family == 10") == -1)
 				warnx_("%s: cannot set filter: %s", rel,
 				    strerror(errno));
 		}
-		snprintf(rel, sizeof(rel), "events/%s/%s/enable", e->sys,
-		    e->name);
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", d->sys,
+		    d->tp);
 		if (tfs_write(rel, "1") == -1) {
-			if (e->required)
+			if (d->flags & EF_REQUIRED)
 				diex(EX_UNAVAILABLE, "cannot enable %s:%s: %s",
-				    e->sys, e->name, strerror(errno));
-			warnx_("cannot enable %s:%s: %s", e->sys, e->name,
+				    d->sys, d->tp, strerror(errno));
+			warnx_("cannot enable %s:%s: %s", d->sys, d->tp,
 			    strerror(errno));
 			continue;
 		}

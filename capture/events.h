@@ -21,7 +21,7 @@ enum {
 	EV_NONE = 0xff
 };
 
-#define EV_MAXFIELDS	12
+#define EV_MAXFIELDS	E_MAXCOLS
 
 struct field {
 	int16_t		 off;		/* -1: this kernel lacks it */
@@ -31,28 +31,19 @@ struct field {
 	uint8_t		 rel;		/* __rel_loc: relative to the field end */
 };
 
-/* A column of lib/events.def, or a field it USEs (name NULL). */
-struct evcol {
-	const char	*name;
-	enum ecol_kind	 kind;
-	const char	*field;
-};
-
+/*
+ * What this kernel gives of each type of lib/events.def, whose edefs[e]
+ * (lib/event.h) says its tracepoint, columns and USEd fields; the column
+ * (or field) name's index is edef_col(e, name).
+ */
 struct evdef {
-	const char	*sys, *name;	/* tracepoint */
-	const char	*type;		/* TYPE column */
-	int		 required;	/* no capture without it */
-	struct evcol	 col[EV_MAXFIELDS];
 	int		 ncols;		/* columns written; USEd fields after */
 	int		 nfields;
-	uint8_t		 kind[EV_MAXFIELDS];	/* col[].kind, packed */
+	uint8_t		 kind[EV_MAXFIELDS];	/* its col[].kind, packed */
 	int		 enabled;
 	int		 id;
 	struct field	 f[EV_MAXFIELDS];	/* col[i]'s field is f[i] */
 };
-
-/* The index of column (or USEd field) name in evdefs[e]; -1 if none. */
-int	 evdef_col(int e, const char *name);
 
 extern struct evdef evdefs[EV_N];
 extern uint8_t ev_by_id[65536];		/* common_type -> enum ev */

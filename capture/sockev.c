@@ -20,9 +20,13 @@
 
 #define LOAD(type, p)	({ type v_; memcpy(&v_, (p), sizeof(v_)); v_; })
 
-/* sock_state's columns and USEd fields, as lib/events.def lists them. */
-enum { F_SK, F_OLD, F_NEW, F_PROTO, F_SADDR, F_DADDR, F_FAMILY, F_SPORT,
-	F_DPORT, F_SADDR6, F_DADDR6 };
+/*
+ * sock_state's columns, and the fields it USEs after them in the order
+ * lib/events.def lists them (sockev_check).
+ */
+enum { F_SADDR = ECOL(E_SOCK_STATE, LOCAL),
+	F_DADDR = ECOL(E_SOCK_STATE, REMOTE),
+	F_FAMILY, F_SPORT, F_DPORT, F_SADDR6, F_DADDR6 };
 
 static uint64_t
 u(const char *d, const struct field *f)
@@ -99,14 +103,13 @@ sockev_check(void)
 	static const struct {
 		int		 i;
 		const char	*name;
-	} want[] = { { F_SK, "SKADDR" }, { F_OLD, "OLD" }, { F_NEW, "NEW" },
-	    { F_PROTO, "PROTO" }, { F_SADDR, "LOCAL" }, { F_DADDR, "REMOTE" },
-	    { F_FAMILY, "family" }, { F_SPORT, "sport" }, { F_DPORT, "dport" },
-	    { F_SADDR6, "saddr_v6" }, { F_DADDR6, "daddr_v6" } };
+	} want[] = { { F_FAMILY, "family" }, { F_SPORT, "sport" },
+	    { F_DPORT, "dport" }, { F_SADDR6, "saddr_v6" },
+	    { F_DADDR6, "daddr_v6" } };
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(want); i++)
-		if (evdef_col(E_SOCK_STATE, want[i].name) != want[i].i)
+		if (edef_col(E_SOCK_STATE, want[i].name) != want[i].i)
 			diex(EX_SOFTWARE, "lib/events.def: sock_state's %s is "
 			    "not where capture/sockev.c reads it",
 			    want[i].name);

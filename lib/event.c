@@ -243,13 +243,19 @@ event_other_tid(const struct event *ev)
 
 	switch (ev->type) {
 	case E_SWITCH:
+		arg = ECOL(E_SWITCH, TTID);
+		break;
 	case E_SIGNAL_GENERATE:
-		arg = 2;
+		arg = ECOL(E_SIGNAL_GENERATE, TTID);
 		break;
 	case E_WAKING:
+		arg = ECOL(E_WAKING, TTID);
+		break;
 	case E_WAKEUP_NEW:
+		arg = ECOL(E_WAKEUP_NEW, TTID);
+		break;
 	case E_FORK:
-		arg = 1;
+		arg = ECOL(E_FORK, TTID);
 		break;
 	default:
 		return 0;
@@ -344,21 +350,30 @@ event_u64_loose(const struct event *ev, int arg)
 	return strtoull(s, NULL, 0);
 }
 
-/* The types that carry a kernel function, in their second argument. */
-static const enum etype func_types[] = { E_HRT_START, E_HRT_EXPIRE_ENTRY,
-    E_TIMER_START, E_TIMER_EXPIRE_ENTRY, E_WQ_QUEUE, E_WQ_START, E_WQ_END };
+/* The types that carry a kernel function: their FUNCTION column. */
+#define FUNC_TYPE(id)	{ id, ECOL(id, FUNCTION) }
+static const struct {
+	enum etype	 type;
+	int		 col;
+} func_types[] = { FUNC_TYPE(E_HRT_START), FUNC_TYPE(E_HRT_EXPIRE_ENTRY),
+    FUNC_TYPE(E_TIMER_START), FUNC_TYPE(E_TIMER_EXPIRE_ENTRY),
+    FUNC_TYPE(E_WQ_QUEUE), FUNC_TYPE(E_WQ_START), FUNC_TYPE(E_WQ_END) };
+#undef FUNC_TYPE
 
 size_t
 event_func_column(const struct record *rec)
 {
-	size_t i;
+	size_t i, c;
 
-	if (rec->comment || rec->nf <= EC_ARG + 1 ||
+	if (rec->comment || rec->nf <= EC_ARG ||
 	    strcmp(rec->f[COL_KIND], KIND_EVENT) != 0)
 		return 0;
 	for (i = 0; i < ARRAY_LEN(func_types); i++)
-		if (strcmp(rec->f[EC_TYPE], etype_name(func_types[i])) == 0)
-			return EC_ARG + 1;
+		if (strcmp(rec->f[EC_TYPE], etype_name(func_types[i].type)) ==
+		    0) {
+			c = EC_ARG + func_types[i].col;
+			return rec->nf > c ? c : 0;
+		}
 	return 0;
 }
 
@@ -366,13 +381,13 @@ event_func_column(const struct record *rec)
 const char *
 event_func(const struct event *ev)
 {
-	size_t i;
+	size_t i, c;
 
-	if (ev->rec->nf <= EC_ARG + 1)
-		return "";
 	for (i = 0; i < ARRAY_LEN(func_types); i++)
-		if (ev->type == func_types[i])
-			return ksym_name(ev->rec->f[EC_ARG + 1]);
+		if (ev->type == func_types[i].type) {
+			c = EC_ARG + func_types[i].col;
+			return ev->rec->nf > c ? ksym_name(ev->rec->f[c]) : "";
+		}
 	return "";
 }
 
@@ -427,23 +442,23 @@ state_is_exit(const char *state)
 int
 syscall_is_lock_wait(const struct event *ev)
 {
-	const char *name = event_str(ev, 1);
+	const char *name = event_str(ev, SYSCALL_NAME);
 	uint64_t cmd;
 
 	if (ev->type != E_SYS_ENTER)
 		return 0;
-	/* Arguments: nr, name, uaddr, op, val, ... */
+	/* futex(uaddr, op, val, ...) */
 	/* Most calls are none of the three: their first letter says so. */
 	if (name[0] != 'f' && name[0] != 'u' && name[0] != 'p')
 		return 0;
 	if (strcmp(name, "futex") == 0 && event_nargs(ev) >= 5) {
-		cmd = event_u64(ev, 3) & FUTEX_CMD_MASK;
+		cmd = event_u64(ev, SYSCALL_ARG(1)) & FUTEX_CMD_MASK;
 		return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
-		    event_u64(ev, 4) == FUTEX_LOCKED_CONTENDED;
+		    event_u64(ev, SYSCALL_ARG(2)) == FUTEX_LOCKED_CONTENDED;
 	}
-	/* nr, name, operation, addr, value, timeout */
+	/* ulock_wait(operation, addr, value, timeout) */
 	if (strcmp(name, "ulock_wait") == 0 && event_nargs(ev) >= 3) {
-		cmd = event_u64(ev, 2) & UL_OPCODE_MASK;
+		cmd = event_u64(ev, SYSCALL_ARG(0)) & UL_OPCODE_MASK;
 		return cmd == UL_UNFAIR_LOCK || cmd == UL_UNFAIR_LOCK64_SHARED;
 	}
 	return strcmp(name, "psynch_mutexwait") == 0;
@@ -603,9 +618,10 @@ event_call(const struct event *ev)
 	if (!(ev->call & CALL_KNOWN)) {
 		e->call = CALL_KNOWN;
 		if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
-		    rec->nf > EC_ARG + 1)
-			e->call |= call_classes(rec->f[EC_ARG + 1],
-			    record_len(rec, EC_ARG + 1)) & ~CALL_EXIT;
+		    rec->nf > EC_ARG + SYSCALL_NAME)
+			e->call |= call_classes(rec->f[EC_ARG + SYSCALL_NAME],
+			    record_len(rec, EC_ARG + SYSCALL_NAME)) &
+			    ~CALL_EXIT;
 	}
 	return ev->call & ~CALL_KNOWN;
 }

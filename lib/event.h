@@ -6,6 +6,7 @@
 #ifndef ARGUS_EVENT_H
 #define ARGUS_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "digits.h"
@@ -19,6 +20,36 @@ enum etype {
 #undef EVENT
 	E_NTYPES
 };
+
+/*
+ * A column of a type by its name in lib/events.def: ECOL(E_SWITCH, STATE)
+ * is switch's STATE, numbered as event_str() and the rest take it.  Each
+ * type's columns are the members of a struct of one char each, so that
+ * offsetof() numbers them, a constant, and a name the type lacks does not
+ * compile.  Types of one format share a name: FILELOCK_COL, WAKE_COL.
+ */
+#define COL(n, k, fld)	char n;
+#define USE(fld)
+#define EVENT(id, type, sys, tp, flags, cols)	struct id##_cols { cols };
+#include "events.def"
+#undef EVENT
+#undef USE
+#undef COL
+
+#define ECOL(id, name)		((int)offsetof(struct id##_cols, name))
+#define FILELOCK_COL(name)	ECOL(E_FLOCK_LOCK, name)
+#define WAKE_COL(name)		ECOL(E_WAKING, name)	/* wakeup_new's */
+/* For a _Static_assert where types a and b are read alike. */
+#define ECOL_SAME(a, b, name)	(ECOL(a, name) == ECOL(b, name))
+/*
+ * A system call's name, in the same column of its entry and its exit; and
+ * its argument n (from 0) of an entry, whose ARGS are as many columns as
+ * the call takes.
+ */
+#define SYSCALL_NAME		ECOL(E_SYS_ENTER, NAME)
+#define SYSCALL_ARG(n)		(ECOL(E_SYS_ENTER, ARG) + (n))
+_Static_assert(ECOL_SAME(E_SYS_ENTER, E_SYS_EXIT, NAME),
+    "a system call's entry and exit name it in one column");
 
 /* EVENT's FLAGS. */
 #define EF_REQUIRED	1

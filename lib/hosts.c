@@ -205,6 +205,9 @@ snapshot_sock(struct hfile *f, const struct record *rec)
 }
 
 /* The connections of one file, and what each moved when. */
+_Static_assert(ECOL_SAME(E_SOCK_STATE, E_SOCK_SEND, SKADDR) &&
+    ECOL_SAME(E_SOCK_STATE, E_SOCK_RECV, SKADDR),
+    "the socket events name their socket in one column");
 static void
 exchanges(struct hfile *f)
 {
@@ -248,21 +251,24 @@ exchanges(struct hfile *f)
 		if (ev.type != E_SOCK_STATE && ev.type != E_SOCK_SEND &&
 		    ev.type != E_SOCK_RECV)
 			continue;
-		addr = event_u64(&ev, 0);
+		addr = event_u64(&ev, ECOL(E_SOCK_STATE, SKADDR));
 		HASH_FIND(hh, sks, &addr, sizeof(addr), s);
 		if (ev.type == E_SOCK_STATE) {
 			/* Counted from its opening: a new count at each. */
-			state = tcp_state_of(event_str(&ev, 2));
+			state = tcp_state_of(event_str(&ev,
+			    ECOL(E_SOCK_STATE, NEW)));
 			if (s != NULL && (state == TCP_S_CLOSE ||
 			    state == TCP_S_ESTABLISHED)) {
 				HASH_DEL(sks, s);
 				free(s);
 			}
 			if (state != TCP_S_ESTABLISHED ||
-			    tcp_state_of(event_str(&ev, 1)) == TCP_S_ESTABLISHED)
+			    tcp_state_of(event_str(&ev,
+			    ECOL(E_SOCK_STATE, OLD))) == TCP_S_ESTABLISHED)
 				continue;
-			snprintf(key, sizeof(key), "%s>%s", event_str(&ev, 4),
-			    event_str(&ev, 5));
+			snprintf(key, sizeof(key), "%s>%s",
+			    event_str(&ev, ECOL(E_SOCK_STATE, LOCAL)),
+			    event_str(&ev, ECOL(E_SOCK_STATE, REMOTE)));
 			HASH_FIND_STR(f->conns, key, c);
 			if (c == NULL) {
 				c = xcalloc(1, sizeof(*c));
@@ -275,11 +281,14 @@ exchanges(struct hfile *f)
 			HASH_ADD(hh, sks, addr, sizeof(s->addr), s);
 			continue;
 		}
-		if (s == NULL || (len = event_i64(&ev, 1)) <= 0)
+		if (s == NULL || (len = event_i64(&ev,
+		    ev.type == E_SOCK_SEND ? ECOL(E_SOCK_SEND, LENGTH) :
+		    ECOL(E_SOCK_RECV, LENGTH))) <= 0)
 			continue;
 		c = s->c;
 		if (ev.type == E_SOCK_RECV) {
-			if (event_u64(&ev, 2) & MSG_PEEK_FLAG ||
+			if (event_u64(&ev, ECOL(E_SOCK_RECV, FLAGS)) &
+			    MSG_PEEK_FLAG ||
 			    ev.time == NO_TIME)
 				continue;
 			push(&c->recvs, &c->nrecvs, c->rcvd, len, ev.time);
@@ -664,33 +673,48 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 		else if (isev && i >= EC_ARG) {
 			switch (t) {
 			case E_SWITCH:
+				if (a == ECOL(E_SWITCH, TPID) ||
+				    a == ECOL(E_SWITCH, TTID))
+					v = id(v, base);
+				break;
 			case E_SIGNAL_GENERATE:
-				if (a == 1 || a == 2)
+				if (a == ECOL(E_SIGNAL_GENERATE, TPID) ||
+				    a == ECOL(E_SIGNAL_GENERATE, TTID))
 					v = id(v, base);
 				break;
 			case E_WAKING:
+				if (a == ECOL(E_WAKING, TPID) ||
+				    a == ECOL(E_WAKING, TTID))
+					v = id(v, base);
+				break;
 			case E_WAKEUP_NEW:
+				if (a == ECOL(E_WAKEUP_NEW, TPID) ||
+				    a == ECOL(E_WAKEUP_NEW, TTID))
+					v = id(v, base);
+				break;
 			case E_FORK:
-				if (a == 0 || a == 1)
+				if (a == ECOL(E_FORK, TPID) ||
+				    a == ECOL(E_FORK, TTID))
 					v = id(v, base);
 				break;
 			case E_EXEC:
-				if (a == 1)
+				if (a == ECOL(E_EXEC, OLD_TID))
 					v = id(v, base);
 				break;
 			case E_FLOCK_LOCK:
 			case E_POSIX_LOCK:
 			case E_FCNTL_SETLK:
 			case E_POSIX_REMOVE:
-				if (a == 6)
+				if (a == FILELOCK_COL(LOCK_PID))
 					v = id(v, base);
 				break;
 			case E_HRT_START:
-				if (a == 2 || a == 3)
+				if (a == ECOL(E_HRT_START, EXPIRES) ||
+				    a == ECOL(E_HRT_START, SOFTEXPIRES))
 					v = when(v, theta);
 				break;
 			case E_HRT_EXPIRE_ENTRY:
-				if (a == 2)
+				if (a == ECOL(E_HRT_EXPIRE_ENTRY, NOW))
 					v = when(v, theta);
 				break;
 			default:

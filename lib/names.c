@@ -128,12 +128,16 @@ names_event(struct names *ns, const struct event *ev)
 
 	switch (ev->type) {
 	case E_FORK:
+		names_set(ns, event_u64(ev, ECOL(E_FORK, TTID)), ev->time,
+		    event_str(ev, ECOL(E_FORK, TCOMM)));
+		return 1;
 	case E_COMM:
-		names_set(ns, event_u64(ev, 1), ev->time, event_str(ev, 3));
+		names_set(ns, event_u64(ev, ECOL(E_COMM, TTID)), ev->time,
+		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		return 1;
 	case E_EXEC:
 		/* The kernel names the thread after the file, cut to 15. */
-		s = event_str(ev, 0);
+		s = event_str(ev, ECOL(E_EXEC, FILENAME));
 		if ((b = strrchr(s, '/')) != NULL)
 			s = b + 1;
 		snprintf(base, sizeof(base), "%s", s);

@@ -49,8 +49,6 @@ struct armed {
 
 /* A file's lock holders, as its lock events say: who a refusal waits on. */
 #define LOCK_HOLDERS	8
-enum { L_DEV, L_INODE, L_LOCK, L_FLAGS, L_START, L_END, L_PID, L_OWNER,
-    L_BLOCKER, L_RET };
 #define LOCK_SLEEPS	1	/* FILE_LOCK_DEFERRED */
 #define LOCK_REFUSED	(-11)	/* -EAGAIN */
 struct lockfile {
@@ -240,13 +238,13 @@ static void
 see_lock(struct relate *r, const struct event *ev)
 {
 	struct lockfile k, *f;
-	uint64_t owner = arg_u64(ev, L_OWNER);
-	int64_t ret = strtoll(event_str(ev, L_RET), NULL, 0);
+	uint64_t owner = arg_u64(ev, FILELOCK_COL(OWNER));
+	int64_t ret = strtoll(event_str(ev, FILELOCK_COL(RET)), NULL, 0);
 	int i, unlock;
 
 	memset(&k, 0, sizeof(k));
-	k.key.dev = dev_id(event_str(ev, L_DEV));
-	k.key.inode = arg_u64(ev, L_INODE);
+	k.key.dev = dev_id(event_str(ev, FILELOCK_COL(DEV)));
+	k.key.inode = arg_u64(ev, FILELOCK_COL(INODE));
 	HASH_FIND(hh, r->locks, &k.key, sizeof(k.key), f);
 	if (f == NULL) {
 		f = xcalloc(1, sizeof(*f));
@@ -254,7 +252,7 @@ see_lock(struct relate *r, const struct event *ev)
 		HASH_ADD(hh, r->locks, key, sizeof(f->key), f);
 	}
 	unlock = ev->type == E_POSIX_REMOVE ||
-	    strcmp(event_str(ev, L_LOCK), "unlock") == 0;
+	    strcmp(event_str(ev, FILELOCK_COL(LOCK)), "unlock") == 0;
 	if (ret == 0 || unlock) {
 		for (i = 0; i < f->n; i++)
 			if (f->h[i].owner == owner)
@@ -289,12 +287,12 @@ see_event(struct relate *r, const struct event *ev)
 		break;
 	case E_FORK:
 		other = event_other_tid(ev);
-		t = thread(r, other, event_pid(ev, 0));
+		t = thread(r, other, event_pid(ev, ECOL(E_FORK, TPID)));
 		if (t->pid == other) {
 			t->parent = ev->pid;
 			t->born = ev->time;
 		}
-		name(t, event_str(ev, 3));
+		name(t, event_str(ev, ECOL(E_FORK, TCOMM)));
 		relation(r, ev->time, ev->tid, 0, other, 0);
 		break;
 	case E_EXIT:
@@ -305,12 +303,14 @@ see_event(struct relate *r, const struct event *ev)
 		    event_other_tid(ev), 0);
 		break;
 	case E_EXEC:
-		name(thread(r, ev->tid, 0), event_str(ev, 0));
+		name(thread(r, ev->tid, 0), event_str(ev,
+		    ECOL(E_EXEC, FILENAME)));
 		break;
 	case E_COMM:
-		t = thread(r, (uint32_t)arg_u64(ev, 1), 0);
-		name(t, event_str(ev, 3));
-		snprintf(t->prog, sizeof(t->prog), "%s", event_str(ev, 3));
+		t = thread(r, (uint32_t)arg_u64(ev, ECOL(E_COMM, TTID)), 0);
+		name(t, event_str(ev, ECOL(E_COMM, NEWCOMM)));
+		snprintf(t->prog, sizeof(t->prog), "%s",
+		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		break;
 	/*
 	 * An interrupt works for whoever set it up: the timer's armer, the
@@ -319,30 +319,37 @@ see_event(struct relate *r, const struct event *ev)
 	 */
 	case E_HRT_START:
 		if (task)
-			arm(r, K_HRTIMER, arg_u64(ev, 0), 0, ev->tid);
+			arm(r, K_HRTIMER, arg_u64(ev, ECOL(E_HRT_START, TIMER)),
+			    0, ev->tid);
 		break;
 	case E_HRT_EXPIRE_ENTRY:
-		*cur = armer(r, K_HRTIMER, arg_u64(ev, 0), 0);
+		*cur = armer(r, K_HRTIMER, arg_u64(ev,
+		    ECOL(E_HRT_EXPIRE_ENTRY, TIMER)), 0);
 		break;
 	case E_TIMER_START:
 		if (task)
-			arm(r, K_TIMER, arg_u64(ev, 0), 0, ev->tid);
+			arm(r, K_TIMER, arg_u64(ev, ECOL(E_TIMER_START, TIMER)),
+			    0, ev->tid);
 		break;
 	case E_TIMER_EXPIRE_ENTRY:
-		*cur = armer(r, K_TIMER, arg_u64(ev, 0), 0);
+		*cur = armer(r, K_TIMER, arg_u64(ev,
+		    ECOL(E_TIMER_EXPIRE_ENTRY, TIMER)), 0);
 		break;
 	case E_BLOCK_ISSUE:
 		if (task)
-			arm(r, K_BLOCK, dev_id(event_str(ev, 0)),
-			    arg_u64(ev, 1), ev->tid);
+			arm(r, K_BLOCK, dev_id(event_str(ev,
+			    ECOL(E_BLOCK_ISSUE, DEV))), arg_u64(ev,
+			    ECOL(E_BLOCK_ISSUE, SECTOR)), ev->tid);
 		break;
 	case E_BLOCK_COMPLETE:
-		*cur = armer(r, K_BLOCK, dev_id(event_str(ev, 0)),
-		    arg_u64(ev, 1));
+		*cur = armer(r, K_BLOCK, dev_id(event_str(ev,
+		    ECOL(E_BLOCK_COMPLETE, DEV))), arg_u64(ev,
+		    ECOL(E_BLOCK_COMPLETE, SECTOR)));
 		break;
 	case E_SOFTIRQ_ENTRY:
-		*cur = (arg_u64(ev, 0) == SOFTIRQ_NET_RX ||
-		    arg_u64(ev, 0) == SOFTIRQ_NET_TX) ? ev->tid : 0;
+		*cur = (arg_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC)) ==
+		    SOFTIRQ_NET_RX || arg_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC)) ==
+		    SOFTIRQ_NET_TX) ? ev->tid : 0;
 		break;
 	case E_HRT_EXPIRE_EXIT:
 	case E_TIMER_EXPIRE_EXIT:
@@ -352,25 +359,28 @@ see_event(struct relate *r, const struct event *ev)
 		break;
 	case E_WQ_QUEUE:
 		if (task)
-			arm(r, K_WORK, arg_u64(ev, 0), 0, ev->tid);
+			arm(r, K_WORK, arg_u64(ev, ECOL(E_WQ_QUEUE, WORK)), 0,
+			    ev->tid);
 		break;
 	case E_WQ_START:
-		relation(r, ev->time, armer(r, K_WORK, arg_u64(ev, 0), 0), 0,
-		    ev->tid, 0);
+		relation(r, ev->time, armer(r, K_WORK, arg_u64(ev,
+		    ECOL(E_WQ_START, WORK)), 0), 0, ev->tid, 0);
 		break;
 	case E_RUNLOOP_SUBMIT:
-		arm(r, K_SOURCE, arg_u64(ev, 0), 0, ev->tid);
+		arm(r, K_SOURCE, arg_u64(ev, ECOL(E_RUNLOOP_SUBMIT, SOURCE)), 0,
+		    ev->tid);
 		break;
 	case E_RUNLOOP_BEGIN:
-		relation(r, ev->time, armer(r, K_SOURCE, arg_u64(ev, 0), 0), 0,
-		    ev->tid, 0);
+		relation(r, ev->time, armer(r, K_SOURCE, arg_u64(ev,
+		    ECOL(E_RUNLOOP_BEGIN, SOURCE)), 0), 0, ev->tid, 0);
 		break;
 	case E_FLAG_WRITE:
-		arm(r, K_FLAG, arg_u64(ev, 0), 0, ev->tid);
+		arm(r, K_FLAG, arg_u64(ev, ECOL(E_FLAG_WRITE, ADDRESS)), 0,
+		    ev->tid);
 		break;
 	case E_FLAG_READ:
-		relation(r, ev->time, armer(r, K_FLAG, arg_u64(ev, 0), 0), 0,
-		    ev->tid, 0);
+		relation(r, ev->time, armer(r, K_FLAG, arg_u64(ev,
+		    ECOL(E_FLAG_READ, ADDRESS)), 0), 0, ev->tid, 0);
 		break;
 	case E_FLOCK_LOCK:
 	case E_POSIX_LOCK:

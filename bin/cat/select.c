@@ -74,13 +74,13 @@ learn_name(struct select *sel, const struct record *rec)
 			return;
 		name = record_str(rec, COL_FIRST_OWN);
 	} else if (strcmp(type, etype_name(E_COMM)) == 0) {
-		if (!record_u64_opt(rec, EC_ARG + 1, &tid))
+		if (!record_u64_opt(rec, EC_ARG + ECOL(E_COMM, TTID), &tid))
 			return;
-		name = record_str(rec, EC_ARG + 3);
+		name = record_str(rec, EC_ARG + ECOL(E_COMM, NEWCOMM));
 	} else if (strcmp(type, etype_name(E_EXEC)) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid))
 			return;
-		name = record_str(rec, EC_ARG);
+		name = record_str(rec, EC_ARG + ECOL(E_EXEC, FILENAME));
 		if ((slash = strrchr(name, '/')) != NULL)
 			name = slash + 1;
 		snprintf(base, sizeof(base), "%s", name);

@@ -82,7 +82,7 @@ on_event(const struct event *e)
 
 	if (e->type == E_SWITCH) {
 		chrome_runs_switch(&runs, e->time, e->cpu, e->tid,
-		    event_u64(e, 2));
+		    event_u64(e, ECOL(E_SWITCH, TTID)));
 		return;
 	}
 	if (e->tid == 0)
@@ -91,14 +91,15 @@ on_event(const struct event *e)
 	case E_SYS_ENTER:
 		r = call_of(e->tid);
 		close_call(r, e->time);		/* a lost exit */
-		r->nr = event_i64(e, 0);
-		r->name = xstrdup(*event_str(e, 1) ? event_str(e, 1) :
-		    event_str(e, 0));
+		r->nr = event_i64(e, ECOL(E_SYS_ENTER, NR));
+		r->name = xstrdup(*event_str(e, SYSCALL_NAME) ?
+		    event_str(e, SYSCALL_NAME) :
+		    event_str(e, ECOL(E_SYS_ENTER, NR)));
 		r->since = e->time;
 		break;
 	case E_SYS_EXIT:
 		r = call_of(e->tid);
-		if (r->nr == event_i64(e, 0))
+		if (r->nr == event_i64(e, ECOL(E_SYS_EXIT, NR)))
 			close_call(r, e->time);
 		break;
 	default:

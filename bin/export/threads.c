@@ -82,13 +82,14 @@ thread_learn(const struct record *r)
 	names_event(names, &ev);
 	switch (ev.type) {
 	case E_FORK:
-		set(event_u64(&ev, 1), pid_of(r, EC_ARG));
+		set(event_u64(&ev, ECOL(E_FORK, TTID)),
+		    pid_of(r, EC_ARG + ECOL(E_FORK, TPID)));
 		break;
 	case E_EXEC:
 		set(ev.tid, ev.tid);
 		break;
 	case E_COMM:
-		(void)get(event_u64(&ev, 1));
+		(void)get(event_u64(&ev, ECOL(E_COMM, TTID)));
 		break;
 	default:
 		break;

@@ -6,11 +6,13 @@
 #include "link.h"
 
 static struct pending *works;	/* by the work_struct's address */
+_Static_assert(ECOL_SAME(E_WQ_QUEUE, E_WQ_START, WORK),
+    "queue and start name the work item in one column");
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	uint64_t work = event_u64(ev, 0);
+	uint64_t work = event_u64(ev, ECOL(E_WQ_QUEUE, WORK));
 	struct cause c;
 
 	if (ev->type == E_WQ_START) {

@@ -15,6 +15,9 @@ struct cpu {
 };
 
 static struct pending *requests;	/* by "dev:sector" */
+_Static_assert(ECOL_SAME(E_BLOCK_ISSUE, E_BLOCK_COMPLETE, DEV) &&
+    ECOL_SAME(E_BLOCK_ISSUE, E_BLOCK_COMPLETE, SECTOR),
+    "issue and completion name the request in the same columns");
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
@@ -28,7 +31,9 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		cpu->completing = 0;
 		return;
 	}
-	snprintf(key, sizeof(key), "%s:%s", event_str(ev, 0), event_str(ev, 1));
+	snprintf(key, sizeof(key), "%s:%s",
+	    event_str(ev, ECOL(E_BLOCK_ISSUE, DEV)),
+	    event_str(ev, ECOL(E_BLOCK_ISSUE, SECTOR)));
 	if (ev->type == E_BLOCK_COMPLETE) {
 		if (pending_take(&requests, key, sizeof(key), &cpu->issued))
 			cpu->completing = 1;
@@ -39,7 +44,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	cause_label(&c, event_str(ev, 0));
+	cause_label(&c, event_str(ev, ECOL(E_BLOCK_ISSUE, DEV)));
 	pending_put(&requests, key, sizeof(key), &c);
 }
 

@@ -14,10 +14,6 @@
 
 #include "link.h"
 
-/* Arguments of flock_lock and posix_lock (argus-stream(5)). */
-enum { A_DEV, A_INODE, A_LOCK, A_FLAGS, A_START, A_END, A_PID, A_OWNER,
-    A_BLOCKER, A_RET };
-
 #define RET_SLEEPS	1	/* FILE_LOCK_DEFERRED: it waits for the blocker */
 #define RET_REFUSED	(-11)	/* -EAGAIN: a conflict, and no waiting */
 
@@ -47,8 +43,8 @@ file_get(const struct event *ev)
 	struct file *f;
 	char key[40];
 
-	snprintf(key, sizeof(key), "%s:%s", event_str(ev, A_DEV),
-	    event_str(ev, A_INODE));
+	snprintf(key, sizeof(key), "%s:%s", event_str(ev, FILELOCK_COL(DEV)),
+	    event_str(ev, FILELOCK_COL(INODE)));
 	HASH_FIND_STR(files, key, f);
 	if (f == NULL) {
 		f = xcalloc(1, sizeof(*f));
@@ -76,10 +72,11 @@ static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct state *s = link_thread(self, t);
-	const char *lock = event_str(ev, A_LOCK);
-	uint64_t owner = event_u64(ev, A_OWNER);
-	uint64_t start = event_u64(ev, A_START), end = event_u64(ev, A_END);
-	int64_t ret = event_i64(ev, A_RET);
+	const char *lock = event_str(ev, FILELOCK_COL(LOCK));
+	uint64_t owner = event_u64(ev, FILELOCK_COL(OWNER));
+	uint64_t start = event_u64(ev, FILELOCK_COL(START));
+	uint64_t end = event_u64(ev, FILELOCK_COL(END));
+	int64_t ret = event_i64(ev, FILELOCK_COL(RET));
 	int write = strcmp(lock, "write") == 0;
 	struct file *f = file_get(ev);
 	struct held *h;

@@ -25,6 +25,8 @@ struct reader {
 
 static struct write	*writes;
 static struct reader	*readers;
+_Static_assert(ECOL_SAME(E_FLAG_WRITE, E_FLAG_READ, ADDRESS),
+    "a write and a read name the flag in one column");
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
@@ -35,7 +37,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 
 	if (ev->vertex == NO_VERTEX)
 		return;
-	addr = event_u64(ev, 0);
+	addr = event_u64(ev, ECOL(E_FLAG_WRITE, ADDRESS));
 	HASH_FIND(hh, writes, &addr, sizeof(addr), w);
 	if (ev->type == E_FLAG_WRITE) {
 		if (w == NULL) {
@@ -45,7 +47,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		}
 		link_cause(ev, &w->by);		/* in a task: its vertex */
 		cause_name(&w->by, self);
-		cause_label(&w->by, event_str(ev, 3));
+		cause_label(&w->by, event_str(ev, ECOL(E_FLAG_WRITE, SYMBOL)));
 		w->seq++;
 		return;
 	}

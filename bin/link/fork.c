@@ -13,7 +13,8 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (!link_cause(ev, &c))
 		return;
 	cause_name(&c, self);
-	link_wake(lthread_get(event_u64(ev, 1), event_pid(ev, 0)), &c);
+	link_wake(lthread_get(event_u64(ev, WAKE_COL(TTID)),
+	    event_pid(ev, WAKE_COL(TPID))), &c);
 }
 
 LINK_RULE(fork) = {

@@ -21,7 +21,8 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 
 	(void)t;
 	if (ev->type == E_IRQ_ENTRY)
-		snprintf(cpu->name, sizeof(cpu->name), "%s", event_str(ev, 1));
+		snprintf(cpu->name, sizeof(cpu->name), "%s",
+		    event_str(ev, ECOL(E_IRQ_ENTRY, NAME)));
 	else
 		cpu->name[0] = '\0';
 }

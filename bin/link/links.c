@@ -402,15 +402,21 @@ pending_take(struct pending **table, const void *key, size_t len,
 /*
  * A return probe's event ends the call whatever it returned; an entry
  * without its return (a capture begun or ended mid-call) is harmless.
+ * The entries that inside_see() is given name their OBJECT alike.
  */
+#define ENTRY_OBJECT	ECOL(E_MUTEX_LOCK, OBJECT)
+_Static_assert(ECOL_SAME(E_MUTEX_LOCK, E_MUTEX_UNLOCK, OBJECT) &&
+    ECOL_SAME(E_MUTEX_LOCK, E_COND_SIGNAL, OBJECT),
+    "the pthread entries name their object in one column");
 void
 inside_see(struct inside *in, const struct event *ev, enum etype entry,
     enum etype ret)
 {
 	if (ev->type == entry) {
 		in->in = 1;
-		in->object = event_nargs(ev) > 0 && *event_str(ev, 0) != '\0' ?
-		    event_u64(ev, 0) : 0;
+		in->object = event_nargs(ev) > 0 &&
+		    *event_str(ev, ENTRY_OBJECT) != '\0' ?
+		    event_u64(ev, ENTRY_OBJECT) : 0;
 	} else if (ev->type == ret)
 		memset(in, 0, sizeof(*in));
 }

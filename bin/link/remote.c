@@ -66,6 +66,9 @@ struct sk {
 
 static struct conn	*conns;
 static struct sk	*sks;
+_Static_assert(ECOL_SAME(E_SOCK_STATE, E_SOCK_SEND, SKADDR) &&
+    ECOL_SAME(E_SOCK_STATE, E_SOCK_RECV, SKADDR),
+    "the socket events name their socket in one column");
 
 struct cpu {
 	int		 in;		/* a softirq runs, of this vector: */
@@ -107,8 +110,9 @@ opened(const struct event *ev, uint64_t addr, struct sk *s)
 	struct conn *c;
 	char key[128];
 
-	snprintf(key, sizeof(key), "%s>%s", event_str(ev, 4),
-	    event_str(ev, 5));
+	snprintf(key, sizeof(key), "%s>%s",
+	    event_str(ev, ECOL(E_SOCK_STATE, LOCAL)),
+	    event_str(ev, ECOL(E_SOCK_STATE, REMOTE)));
 	/* Both ends may be in one host's recording: the CPU says whose. */
 	c = conn_get(host_of_cpu(ev->cpu), key);
 	c->sent = c->rcvd = 0;		/* a new connection of the same pair */
@@ -259,7 +263,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	switch (ev->type) {
 	case E_SOFTIRQ_ENTRY:
 		cpu->in = 1;
-		cpu->vec = event_u64(ev, 0);
+		cpu->vec = event_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC));
 		return;
 	case E_SOFTIRQ_EXIT:
 		cpu->in = 0;
@@ -283,12 +287,12 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	default:
 		break;
 	}
-	addr = event_u64(ev, 0);
+	addr = event_u64(ev, ECOL(E_SOCK_STATE, SKADDR));
 	HASH_FIND(hh, sks, &addr, sizeof(addr), s);
 	if (ev->type == E_SOCK_STATE) {
-		state = tcp_state_of(event_str(ev, 2));
-		if (state == TCP_S_ESTABLISHED &&
-		    tcp_state_of(event_str(ev, 1)) != TCP_S_ESTABLISHED)
+		state = tcp_state_of(event_str(ev, ECOL(E_SOCK_STATE, NEW)));
+		if (state == TCP_S_ESTABLISHED && tcp_state_of(event_str(ev,
+		    ECOL(E_SOCK_STATE, OLD))) != TCP_S_ESTABLISHED)
 			opened(ev, addr, s);
 		else if (state == TCP_S_CLOSE && s != NULL) {
 			HASH_DEL(sks, s);
@@ -296,11 +300,12 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		}
 		return;
 	}
-	if (s == NULL || (len = event_i64(ev, 1)) <= 0)
+	if (s == NULL || (len = event_i64(ev, ev->type == E_SOCK_SEND ?
+	    ECOL(E_SOCK_SEND, LENGTH) : ECOL(E_SOCK_RECV, LENGTH))) <= 0)
 		return;
 	c = s->c;
 	if (ev->type == E_SOCK_RECV) {
-		if (!(event_u64(ev, 2) & MSG_PEEK_FLAG))
+		if (!(event_u64(ev, ECOL(E_SOCK_RECV, FLAGS)) & MSG_PEEK_FLAG))
 			received(self, ev, t, c, len);
 		return;
 	}

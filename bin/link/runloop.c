@@ -22,6 +22,9 @@ struct key {
 };
 
 static struct pending *attached;
+_Static_assert(ECOL_SAME(E_RUNLOOP_SUBMIT, E_RUNLOOP_BEGIN, SOURCE),
+    "submit and begin name the source in one column");
+#define SOURCE_COL	ECOL(E_RUNLOOP_SUBMIT, SOURCE)
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
@@ -29,10 +32,10 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	struct key k = { 0 };
 	struct cause c;
 
-	if (event_nargs(ev) < 1 || *event_str(ev, 0) == '\0')
+	if (event_nargs(ev) < 1 || *event_str(ev, SOURCE_COL) == '\0')
 		return;
 	k.pid = ev->pid;
-	k.source = event_u64(ev, 0);
+	k.source = event_u64(ev, SOURCE_COL);
 	if (ev->type == E_RUNLOOP_BEGIN) {
 		if (pending_take(&attached, &k, sizeof(k), &c))
 			link_emit(ev->time, t->pid, t->tid, ev->vertex, &c);
@@ -43,7 +46,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	cause_label(&c, event_str(ev, 0));
+	cause_label(&c, event_str(ev, SOURCE_COL));
 	pending_put(&attached, &k, sizeof(k), &c);
 }
 

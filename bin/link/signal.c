@@ -30,7 +30,8 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	switch (ev->type) {
 	case E_WAKING:
 		if (ev->ctx == '-') {
-			s->woke = lthread_get(event_u64(ev, 1), event_pid(ev, 0));
+			s->woke = lthread_get(event_u64(ev, WAKE_COL(TTID)),
+			    event_pid(ev, WAKE_COL(TPID)));
 			s->at = ev->time;
 		}
 		return;
@@ -41,21 +42,24 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	s->woke = NULL;
-	if (w == NULL || event_i64(ev, 6) != DELIVERED)
+	if (w == NULL || event_i64(ev, ECOL(E_SIGNAL_GENERATE, RESULT)) !=
+	    DELIVERED)
 		return;
-	group = event_i64(ev, 5) != 0;
-	if (group ? w->pid != event_pid(ev, 1) : w->tid != event_u64(ev, 2))
+	group = event_i64(ev, ECOL(E_SIGNAL_GENERATE, GROUP)) != 0;
+	if (group ? w->pid != event_pid(ev, ECOL(E_SIGNAL_GENERATE, TPID)) :
+	    w->tid != event_u64(ev, ECOL(E_SIGNAL_GENERATE, TTID)))
 		return;
 	/* Its wake-up, still waiting for the thread to run. */
 	if (!w->woken || w->waker.tid != t->tid || w->waker.time != s->at)
 		return;
 	cause_name(&w->waker, self);
 	w->waker.weak = 0;
-	abbrev = sigabbrev_np(event_i64(ev, 0));
+	abbrev = sigabbrev_np(event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG)));
 	if (abbrev != NULL)
 		snprintf(w->waker.label, sizeof(w->waker.label), "SIG%s", abbrev);
 	else
-		cause_label(&w->waker, event_str(ev, 0));
+		cause_label(&w->waker, event_str(ev,
+		    ECOL(E_SIGNAL_GENERATE, SIG)));
 }
 
 LINK_RULE(signal) = {

@@ -29,7 +29,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	switch (ev->type) {
 	case E_SOFTIRQ_ENTRY:
 		cpu->in = 1;
-		cpu->vec = event_u64(ev, 0);
+		cpu->vec = event_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC));
 		break;
 	case E_SOFTIRQ_EXIT:
 		cpu->in = 0;

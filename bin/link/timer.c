@@ -14,13 +14,21 @@ struct cpu {
 };
 
 static struct pending *armed;	/* by the kernel's timer address */
+_Static_assert(ECOL_SAME(E_HRT_START, E_HRT_EXPIRE_ENTRY, TIMER) &&
+    ECOL_SAME(E_HRT_START, E_HRT_EXPIRE_EXIT, TIMER) &&
+    ECOL_SAME(E_HRT_START, E_HRT_CANCEL, TIMER) &&
+    ECOL_SAME(E_HRT_START, E_TIMER_START, TIMER) &&
+    ECOL_SAME(E_HRT_START, E_TIMER_EXPIRE_ENTRY, TIMER) &&
+    ECOL_SAME(E_HRT_START, E_TIMER_EXPIRE_EXIT, TIMER) &&
+    ECOL_SAME(E_HRT_START, E_TIMER_CANCEL, TIMER),
+    "every timer event names its timer in one column");
 static struct link_rule rule_timer;
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct cpu *cpu = link_cpu(self, ev->cpu);
-	uint64_t timer = event_u64(ev, 0);
+	uint64_t timer = event_u64(ev, ECOL(E_HRT_START, TIMER));
 	struct cause c, *armer;
 
 	(void)t;

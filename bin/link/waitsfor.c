@@ -173,7 +173,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (ev->type != E_SYS_ENTER || ev->ctx != '-')
 		return;
 	if (event_call(ev) & (CALL_SEND | CALL_RECV))
-		use_fd(t->pid, event_i64(ev, 2), t->tid);
+		use_fd(t->pid, event_i64(ev, SYSCALL_ARG(0)), t->tid);
 }
 
 static void

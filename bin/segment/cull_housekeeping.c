@@ -25,7 +25,7 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 	(void)t;
 	if (ev->type != E_WAKING)
 		return KEEP;
-	comm = event_str(ev, 3);
+	comm = event_str(ev, WAKE_COL(TCOMM));
 	/* Most woken threads share no first letter with any: no call. */
 	for (i = 0; i < ARRAY_LEN(housekeepers); i++)
 		if (comm[0] == housekeepers[i][0] && strncmp(comm,

@@ -32,7 +32,7 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 	if (ev->type != E_SYS_ENTER || !(event_call(ev) & CALL_RECV))
 		return KEEP;
-	fd = event_u64(ev, 2);
+	fd = event_u64(ev, SYSCALL_ARG(0));
 	if (s->has)
 		return s->fd == fd ? KEEP : CUT_BEFORE;
 	s->has = 1;

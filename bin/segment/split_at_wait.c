@@ -10,7 +10,8 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
 	(void)h;
 	(void)t;
-	if (ev->type != E_SWITCH || !state_is_wait(event_str(ev, 0)))
+	if (ev->type != E_SWITCH || 
+	    !state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
 		return KEEP;
 	return WAIT_AFTER;
 }

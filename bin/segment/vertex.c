@@ -195,7 +195,7 @@ cpu_saw(const struct event *ev)
 	}
 	was = cpus[ev->cpu];
 	cpus[ev->cpu].tid = ev->type == E_SWITCH ?
-	    (uint32_t)event_u64(ev, 2) : ev->tid;
+	    (uint32_t)event_u64(ev, ECOL(E_SWITCH, TTID)) : ev->tid;
 	cpus[ev->cpu].last = ev->time;
 	return was;
 }
@@ -246,25 +246,29 @@ other_threads(const struct event *ev, struct thread *t)
 			t->oncpu += ev->time - t->oncpu_since;
 			t->oncpu_since = NO_TIME;
 		}
-		o = thread_get(event_u64(ev, 2), event_pid(ev, 1));
+		o = thread_get(event_u64(ev, ECOL(E_SWITCH, TTID)),
+		    event_pid(ev, ECOL(E_SWITCH, TPID)));
 		if (o->comm[0] == '\0')
-			set_comm(o, event_str(ev, 3));
+			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
 		resume(o, ev->time);
 		o->oncpu_since = ev->time;
 		break;
 	case E_WAKING:
-		o = thread_get(event_u64(ev, 1), event_pid(ev, 0));
+		o = thread_get(event_u64(ev, ECOL(E_WAKING, TTID)),
+		    event_pid(ev, ECOL(E_WAKING, TPID)));
 		if (o->waiting && o->woken == NO_TIME)
 			o->woken = ev->time;
 		break;
 	case E_FORK:
-		o = thread_get(event_u64(ev, 1), event_pid(ev, 0));
-		set_comm(o, event_str(ev, 3));
+		o = thread_get(event_u64(ev, ECOL(E_FORK, TTID)),
+		    event_pid(ev, ECOL(E_FORK, TPID)));
+		set_comm(o, event_str(ev, ECOL(E_FORK, TCOMM)));
 		o->began_by = VB_FORK;
 		break;
 	case E_COMM:
-		set_comm(thread_get(event_u64(ev, 1), event_pid(ev, 0)),
-		    event_str(ev, 3));
+		set_comm(thread_get(event_u64(ev, ECOL(E_COMM, TTID)),
+		    event_pid(ev, ECOL(E_COMM, TPID))),
+		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		break;
 	default:
 		break;
@@ -389,7 +393,7 @@ segment_event(struct event *ev)
 	if (wait) {
 		t->waiting = 1;
 		t->woken = NO_TIME;
-		str_fit(t->wait_state, event_str(ev, 0),
+		str_fit(t->wait_state, event_str(ev, ECOL(E_SWITCH, STATE)),
 		    sizeof(t->wait_state));
 		return;
 	}

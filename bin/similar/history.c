@@ -92,17 +92,19 @@ history_event(const struct event *ev)
 	t->cur = ev->vertex;
 	if (ev->type == E_SWITCH) {
 		/* A blocking wait: the work before it is done. */
-		name = event_str(ev, 0);
+		name = event_str(ev, ECOL(E_SWITCH, STATE));
 		if (name[0] != '\0' && name[0] != 'R')
 			vsem_get(t, ev->vertex)->blocked_at = ev->time;
 		return;
 	}
-	name = event_str(ev, 1);
+	name = event_str(ev, SYSCALL_NAME);
 	if (name[0] == '\0') {
-		snprintf(nr, sizeof(nr), "#%s", event_str(ev, 0));
+		snprintf(nr, sizeof(nr), "#%s",
+		    event_str(ev, ECOL(E_SYS_ENTER, NR)));
 		name = nr;
 	}
-	sem_add_syscall(vsem_get(t, ev->vertex), name, event_str(ev, 2));
+	sem_add_syscall(vsem_get(t, ev->vertex), name,
+	    event_str(ev, SYSCALL_ARG(0)));
 }
 
 /* stack,TIME,PID,TID,FRAMES...: after a blocking switch or a sys_enter. */

@@ -272,7 +272,7 @@ note_switch(struct graph *g, const struct event *ev)
 {
 	struct current *c;
 	struct vertex *v;
-	uint64_t next = event_u64(ev, 2);
+	uint64_t next = event_u64(ev, ECOL(E_SWITCH, TTID));
 
 	if (next != 0 && next <= UINT32_MAX) {
 		HASH_FIND(hh, currents, &(uint32_t){ next }, sizeof(uint32_t),
@@ -284,7 +284,8 @@ note_switch(struct graph *g, const struct event *ev)
 			c->preempted = 0;
 		}
 	}
-	if (event_str(ev, 0)[0] == 'R' && ev->vertex != NO_VERTEX &&
+	if (event_str(ev, ECOL(E_SWITCH, STATE))[0] == 'R' &&
+	    ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED) {
 		c = current_of(ev->tid);
 		c->preempted = ev->time;
@@ -640,7 +641,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		names_event(gr->g->names, ev);
 	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
 		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
-		    event_u64(ev, 2));
+		    event_u64(ev, ECOL(E_SWITCH, TTID)));
 	if (ev->type == E_SWITCH && ev->ctx == '-')
 		note_switch(gr->g, ev);
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
@@ -649,8 +650,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
 	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
-		v->last_sys = add_syscall(v, event_str(ev, 1));
-		v->last_arg = event_u64_loose(ev, 2);
+		v->last_sys = add_syscall(v, event_str(ev, SYSCALL_NAME));
+		v->last_arg = event_u64_loose(ev, SYSCALL_ARG(0));
 		v->lock = syscall_is_lock_wait(ev);
 	}
 	return 1;

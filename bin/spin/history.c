@@ -196,20 +196,26 @@ history_event(const struct target *tg, const struct event *ev)
 	switch (ev->type) {
 	case E_SWITCH:
 		/* The next thread runs: a wait of it is over. */
-		o = want(tg, event_pid(ev, 1), event_u64(ev, 2),
-		    event_str(ev, 3));
+		o = want(tg, event_pid(ev, ECOL(E_SWITCH, TPID)),
+		    event_u64(ev, ECOL(E_SWITCH, TTID)),
+		    event_str(ev, ECOL(E_SWITCH, TCOMM)));
 		if (o != NULL) {
 			if (o->comm[0] == '\0')
 				snprintf(o->comm, sizeof(o->comm), "%s",
-				    event_str(ev, 3));
+				    event_str(ev, ECOL(E_SWITCH, TCOMM)));
 			if (o->blocked_since != NO_TIME)
 				unblock(o, ev->time);
 		}
 		break;
 	case E_FORK:
+		history_name(tg, event_pid(ev, ECOL(E_FORK, TPID)),
+		    event_u64(ev, ECOL(E_FORK, TTID)),
+		    event_str(ev, ECOL(E_FORK, TCOMM)));
+		break;
 	case E_COMM:
-		history_name(tg, event_pid(ev, 0), event_u64(ev, 1),
-		    event_str(ev, 3));
+		history_name(tg, event_pid(ev, ECOL(E_COMM, TPID)),
+		    event_u64(ev, ECOL(E_COMM, TTID)),
+		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		break;
 	default:
 		break;
@@ -222,11 +228,12 @@ history_event(const struct target *tg, const struct event *ev)
 	v = vvec_get(&t->vv, ev->vertex);
 	if (ev->type == E_SYS_ENTER) {
 		snprintf(v->last_sys, sizeof(v->last_sys), "%s",
-		    event_str(ev, 1));
+		    event_str(ev, SYSCALL_NAME));
 		v->yields += syscall_is_yield(v->last_sys);
 		v->io += syscall_is_recv(v->last_sys) ||
 		    syscall_is_send(v->last_sys);
-	} else if (ev->type == E_SWITCH && state_is_wait(event_str(ev, 0))) {
+	} else if (ev->type == E_SWITCH &&
+	    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE)))) {
 		v->waits++;
 		t->blocked_since = ev->time;
 		t->blocked_in = v->id;

@@ -30,7 +30,8 @@ moment_see(struct moment *m, const struct record *rec, const struct event *ev)
 	if (rec->time != NO_TIME && m->first == NO_TIME)
 		m->first = rec->time;
 	if (ev != NULL && ev->type == E_MARKER &&
-	    strncmp(event_str(ev, 0), MARK, strlen(MARK)) == 0)
+	    strncmp(event_str(ev, ECOL(E_MARKER, TEXT)), MARK,
+	    strlen(MARK)) == 0)
 		m->mark = ev->time;
 }
 

@@ -121,12 +121,14 @@ switch_in(struct thread *t, uint64_t now)
 static void
 take_switch(const struct event *ev, struct thread *t, struct cpu *c)
 {
-	const char *state = event_str(ev, 0);
+	const char *state = event_str(ev, ECOL(E_SWITCH, STATE));
 	struct thread *n;
 
-	n = thread(event_u64(ev, 2), event_pid(ev, 1));
+	n = thread(event_u64(ev, ECOL(E_SWITCH, TTID)),
+	    event_pid(ev, ECOL(E_SWITCH, TPID)));
 	if (n->comm[0] == '\0')
-		copy(n->comm, sizeof(n->comm), event_str(ev, 3));
+		copy(n->comm, sizeof(n->comm), event_str(ev,
+		    ECOL(E_SWITCH, TCOMM)));
 	t->oncpu += within(c->since, ev->time);
 	if (t->tid != 0 && t->state != TS_DEAD) {
 		if (state_is_exit(state)) {
@@ -166,11 +168,12 @@ take_waking(const struct event *ev, struct thread *t, const struct cpu *c)
 {
 	struct thread *w;
 
-	w = thread(event_u64(ev, 1), event_pid(ev, 0));
+	w = thread(event_u64(ev, WAKE_COL(TTID)),
+	    event_pid(ev, WAKE_COL(TPID)));
 	if (ev->time >= wfrom && ev->ctx == '-' && t != w && t->tid != 0)
 		t->woke = 1;
 	if (w->comm[0] == '\0')
-		copy(w->comm, sizeof(w->comm), event_str(ev, 3));
+		copy(w->comm, sizeof(w->comm), event_str(ev, WAKE_COL(TCOMM)));
 	if (w->tid == 0)
 		return;
 	switch (w->state) {
@@ -202,7 +205,7 @@ take_waking(const struct event *ev, struct thread *t, const struct cpu *c)
 static void
 take_exec(const struct event *ev, struct thread *t)
 {
-	const char *name = event_str(ev, 0), *slash;
+	const char *name = event_str(ev, ECOL(E_EXEC, FILENAME)), *slash;
 
 	if ((slash = strrchr(name, '/')) != NULL)
 		name = slash + 1;
@@ -257,15 +260,19 @@ take_event(const struct event *ev)
 		c->in_timer = 0;
 		break;
 	case E_FORK:
-		t = thread_new(event_u64(ev, 1), event_pid(ev, 0));
-		copy(t->comm, sizeof(t->comm), event_str(ev, 3));
+		t = thread_new(event_u64(ev, ECOL(E_FORK, TTID)),
+		    event_pid(ev, ECOL(E_FORK, TPID)));
+		copy(t->comm, sizeof(t->comm), event_str(ev,
+		    ECOL(E_FORK, TCOMM)));
 		break;
 	case E_EXEC:
 		take_exec(ev, t);
 		break;
 	case E_COMM:
-		t = thread(event_u64(ev, 1), event_pid(ev, 0));
-		copy(t->comm, sizeof(t->comm), event_str(ev, 3));
+		t = thread(event_u64(ev, ECOL(E_COMM, TTID)),
+		    event_pid(ev, ECOL(E_COMM, TPID)));
+		copy(t->comm, sizeof(t->comm), event_str(ev,
+		    ECOL(E_COMM, NEWCOMM)));
 		break;
 	case E_EXIT:
 		if (t->state != TS_DEAD && ev->time >= wfrom)
@@ -273,12 +280,12 @@ take_event(const struct event *ev)
 		t->state = TS_DEAD;
 		break;
 	case E_SYS_ENTER:
-		name = event_str(ev, 1);
+		name = event_str(ev, SYSCALL_NAME);
 		if (*name != '\0')
 			copy(t->call, sizeof(t->call), name);
 		else
 			snprintf(t->call, sizeof(t->call), "syscall %s",
-			    event_str(ev, 0));
+			    event_str(ev, ECOL(E_SYS_ENTER, NR)));
 		break;
 	case E_SYS_EXIT:
 		t->call[0] = '\0';

@@ -48,7 +48,8 @@ take_event(const struct event *ev)
 	if (ev->time >= v->last)
 		v->last = ev->time;
 	if (ev->type == E_SYS_ENTER)
-		snprintf(v->call, sizeof(v->call), "%s", event_str(ev, 1));
+		snprintf(v->call, sizeof(v->call), "%s",
+		    event_str(ev, SYSCALL_NAME));
 }
 
 /* The best cause of a vertex: strong before weak, then the latest. */

@@ -140,6 +140,21 @@ man_types() {
 	    table.kdebug stream.5.kdebug
 }
 
+@test "vocab: an event's column is read by its name in lib/events.def (ECOL), never by number" {
+	cd "$BATS_TEST_TMPDIR"
+	# event_str(ev, 2), event_u64(ev, 1), record_str(rec, EC_ARG + 3):
+	# adding a column to a type would move every number after it.
+	grep -rnE --include='*.c' --include='*.h' \
+	    'event_[a-z0-9_]+\([^,()]*, *[0-9]|EC_ARG *\+ *[0-9]' \
+	    "$ROOT/bin" "$ROOT/lib" "$ROOT/capture" "$ROOT/patchers" >numbers ||
+	    true
+	[ ! -s numbers ] || { cat numbers; false; }
+	# The check sees what it is meant to.
+	printf '%s\n' '	s = event_str(ev, 2);' >probe.c
+	grep -qE 'event_[a-z0-9_]+\([^,()]*, *[0-9]' probe.c
+	grep -q 'ECOL(E_SWITCH, STATE)' "$ROOT/bin/segment/split_at_wait.c"
+}
+
 @test "vocab: a record's KIND is named by lib/stream.h's KIND_*, never spelt in a stage" {
 	cd "$BATS_TEST_TMPDIR"
 	# A kind compared or written as a string of its own: strcmp on the
