@@ -170,6 +170,41 @@ orphan(const char *marker)
 	return 0;
 }
 
+/* The ppid of process pid, from /proc; 0 if none. */
+static pid_t
+parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	return (pid_t)strtol(p + 4, NULL, 10);	/* ") S PPID" */
+}
+
+/* The marker of the nearest ancestor's argus-capture instance. */
+static const char *
+capture_marker(char *path, size_t len)
+{
+	pid_t pid;
+
+	for (pid = getppid(); pid > 1; pid = parent_of(pid)) {
+		snprintf(path, len,
+		    "/sys/kernel/tracing/instances/argus-%d/trace_marker",
+		    (int)pid);
+		if (access(path, W_OK) == 0)
+			return path;
+	}
+	return "/sys/kernel/tracing/trace_marker";
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -184,16 +219,13 @@ main(int argc, char *argv[])
 	if (argc == 3 && strcmp(argv[1], "orphan") == 0)
 		return orphan(argv[2]);
 	/*
-	 * Run by argus-capture (its parent): its instance's own marker file
-	 * works even on kernels that cannot copy top-level markers into it.
+	 * Run by argus-capture (its parent, or further up: a shell between):
+	 * its instance's own marker file works even on kernels that cannot
+	 * copy top-level markers into it, and whatever the top-level
+	 * buffer's state, which is not ours.
 	 */
-	if (mpath == NULL) {
-		snprintf(ipath, sizeof(ipath),
-		    "/sys/kernel/tracing/instances/argus-%d/trace_marker",
-		    (int)getppid());
-		mpath = access(ipath, W_OK) == 0 ? ipath :
-		    "/sys/kernel/tracing/trace_marker";
-	}
+	if (mpath == NULL)
+		mpath = capture_marker(ipath, sizeof(ipath));
 	if (pipe(p) == -1)
 		err(1, "pipe");
 	if (pthread_create(&t, NULL, reader, NULL) != 0)
