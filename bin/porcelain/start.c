@@ -120,35 +120,6 @@ show_log(int dfd)
 	close(fd);
 }
 
-/* A size as argus-capture reads it: a number and K, M, G or T. */
-uint64_t
-size_bytes(const char *s)
-{
-	char *end;
-	double v;
-
-	v = strtod(s, &end);
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; break;
-	case 'm': case 'M': v *= 1024 * 1024; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; break;
-	}
-	return v > 0 ? (uint64_t)v : 0;
-}
-
-/* A size as argus-capture takes it (size_bytes), and nothing else: 0 if not. */
-uint64_t
-size_value(const char *s)
-{
-	size_t n = strspn(s, "0123456789.");
-
-	if (n == 0 || (s[n] != '\0' && (strchr("kKmMgGtT", s[n]) == NULL ||
-	    (s[n + 1] != '\0' && strcmp(s + n + 1, "B") != 0))))
-		return 0;
-	return size_bytes(s);
-}
-
 uint64_t
 size_arg(const char *opt, const char *s)
 {
