@@ -68,7 +68,7 @@ static const char usage[] =
 "      --ready-fd FD      once tracing, write \"ready T\" (T: CLOCK_MONOTONIC\n"
 "                         ns of the start) to FD and close it; or why not\n"
 "  -h, --help             this text\n"
-"  -V, --version          version\n"
+USAGE_VERSION("          ") "\n"
 "  -- COMMAND ARG ...     trace while COMMAND runs; stop when it exits\n"
 "\n"
 "Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n"

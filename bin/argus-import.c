@@ -23,7 +23,7 @@ static const char usage[] =
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress     plain output even into a regular file\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "Events become the records argus-capture writes for the same tracepoints;\n"
 "meta records say the source and what it lacks (lacks,...).  Several FILEs\n"

@@ -29,7 +29,7 @@ static const char usage[] =
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress     plain output even into a regular file\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "Every record passes; baseline records follow at the end of the input.\n"
 "Exit: 0 ok (also when no baseline qualifies), 64 usage, 65 bad input,\n"

@@ -104,6 +104,13 @@ int	 common_option(struct common *, int ch, const char *arg,
 	    const char *usage);
 void	 usage_error(const char *usage) __attribute__((noreturn));
 
+/*
+ * --help's line for -V (common_option prints the version and the record
+ * stream's): pad, the blanks that bring its words to the column of the
+ * program's other options.
+ */
+#define USAGE_VERSION(pad)	"  -V, --version" pad "version"
+#define USAGE_VERSION_LINE(pad)	USAGE_VERSION(pad) " and record stream version\n"
 #define COMMON_SHORT	"o:zZhV"
 #define COMMON_LONG \
 	{ "output",	 required_argument, NULL, 'o' }, \
