@@ -85,6 +85,18 @@ static inline void stage_run(struct stage *, const struct stage_ops *);
 void	 stage_end(struct stage *, const struct stage_ops *);
 void	 stage_close(struct stage *);	/* the output, then the input */
 
+/*
+ * The options of a stage whose heuristics are --no-NAME toggles
+ * (argus-segment, argus-link): the toggles, long options of its own
+ * (extra, ending with a NULL name; each handed to option()), -P, -q and
+ * common's.  --help: head, the toggles' lines, tail.  Files from optind.
+ */
+struct option;
+void	 stage_toggle_options(int argc, char *argv[], const char *head,
+	    const char *tail, const struct toggle *, size_t n,
+	    const struct option *extra, void (*option)(int ch),
+	    struct common *, int *quiet, int *progress);
+
 /* Behind stage_run(), out of the hot path. */
 void	 stage_progress(const struct stage_ops *, uint64_t nrec,
 	    uint64_t last, uint64_t first);
