@@ -38,12 +38,10 @@ extern char **environ;
 #define RING_RATIO	4
 #define MIN_CPU_MB	8
 /*
- * And no more than argus debug can have written out in about 5 s: full
- * buffers of 512 MiB took it 4.8 s on a quiet 2-CPU machine (issue 27);
- * on the same machine shared, 512 MiB took 14.9 s (10.8 s writing out)
- * and 1506 MiB (RAM/16 of 24 GiB) 26.6 s (18.0 s).  More memory holds
- * more seconds (39.5 s of perf bench sched messaging instead of 10.4 s),
- * but only for a debug that takes half a minute.  -b chooses otherwise.
+ * And no more than argus debug writes out in about 5 s on a small machine
+ * (two CPUs): debug waits for every full buffer to be written out, so
+ * more memory would hold more seconds of history only for a debug that
+ * takes half a minute.  -b chooses otherwise.
  */
 #define WRITEOUT_MB	512
 
