@@ -6,7 +6,6 @@
  * (which end through exit()), and, for a capture killed with SIGKILL, at
  * the start of the next one (a group argus_PID whose PID is no capture).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -640,11 +640,6 @@ syscall_is_dispatch(const char *name)
 	return (syscall_class(name) & CALL_DISPATCH) != 0;
 }
 
-int
-syscall_is_connect(const char *name)
-{
-	return (syscall_class(name) & CALL_CONNECT) != 0;
-}
 
 int
 syscall_exit_read(const char *name)
