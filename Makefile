@@ -183,14 +183,17 @@ all: patchers/libargus-patch.so
 endif
 PATCH_CFLAGS = $(filter-out -fsanitize%,$(CFLAGS)) -fPIC -fvisibility=hidden \
 	   -Ipatchers
-patchers/patch.pic.o: patchers/patch.c patchers/ubuf.h lib/elfsym.h
+patchers/patch.pic.o: patchers/patch.c patchers/ubuf.h lib/elfsym.h \
+	    lib/probeset.h
+	$(CC) $(PATCH_CFLAGS) -mgeneral-regs-only -c -o $@ $<
+patchers/probeset.pic.o: lib/probeset.c lib/probeset.h
 	$(CC) $(PATCH_CFLAGS) -mgeneral-regs-only -c -o $@ $<
 patchers/elfsym.pic.o: lib/elfsym.c lib/elfsym.h lib/procopen.h
 	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
 patchers/procopen.pic.o: lib/procopen.c lib/procopen.h
 	$(CC) $(PATCH_CFLAGS) -c -o $@ $<
 patchers/libargus-patch.so: patchers/patch.pic.o patchers/elfsym.pic.o \
-	    patchers/procopen.pic.o
+	    patchers/procopen.pic.o patchers/probeset.pic.o
 	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lZydis -ldl -lpthread
 
 # The loader's auditor (LD_AUDIT) that has the patcher patch the libraries

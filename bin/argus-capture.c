@@ -68,7 +68,7 @@ static const char usage[] =
 "      --ready-fd FD      once tracing, write \"ready T\" (T: CLOCK_MONOTONIC\n"
 "                         ns of the start) to FD and close it; or why not\n"
 "  -h, --help             this text\n"
-"  -V, --version          version\n"
+USAGE_VERSION("          ") "\n"
 "  -- COMMAND ARG ...     trace while COMMAND runs; stop when it exits\n"
 "\n"
 "Needs root and tracefs.  ARGUS_TRACEFS names the tracefs mount to use.\n"
@@ -78,29 +78,6 @@ static const char usage[] =
 enum { O_RING = 256, O_RING_SIZE, O_RING_FILES, O_SPOOL, O_PROBES, O_PROBE,
 	O_STACKS, O_STACKS_COMM, O_NO_SNAPSHOT, O_DEFER, O_PATCH, O_PATCH_DIR,
 	O_READY_FD, O_SPILL, O_SPILL_SIZE };
-
-static uint64_t
-parse_size(const char *opt, const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || v <= 0)
-		diex(EX_USAGE, "%s: not a size: '%s'", opt, s);
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1024 * 1024; end++; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
-	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end != '\0')
-		diex(EX_USAGE, "%s: not a size: '%s' (K, M, G, T)", opt, s);
-	return (uint64_t)v;
-}
 
 static void
 add_pids(const char *arg, const char *opt, int **pids, int *npids)

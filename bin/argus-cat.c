@@ -47,7 +47,7 @@ static const char usage[] =
 "  -z, --compress      gzip standard output\n"
 "  -Z, --no-compress   plain output even into -o FILE\n"
 "  -h, --help          this text\n"
-"  -V, --version       version and record stream version\n"
+USAGE_VERSION_LINE("       ")
 "\n"
 "Without FILE, or with -, read stdin.  Standard output is plain text, as\n"
 "zcat's is, unless -z; -o FILE is compressed unless -Z.  Records without\n"

@@ -30,7 +30,7 @@ static const char usage[] =
 "  -o, --output FILE     write to FILE (mode 0600), which appears only\n"
 "                        when complete, instead of stdout\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "What a format cannot carry is counted at the end of its output.\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open, 73 cannot create.\n"

@@ -25,7 +25,7 @@ static const char tail[] =
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress     plain output even into a regular file\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "Input must come from argus-segment (events with their VERTEX set).\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-link(1).\n";
@@ -72,42 +72,34 @@ static const struct stage_ops ops = {
 	take_event, take_record, NULL
 };
 
+/* --rules, the one option of its own. */
+static void
+option(int ch)
+{
+	(void)ch;
+	list_rules();
+}
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "rules",	no_argument, NULL, 'r' },
-		{ "progress",	no_argument, NULL, 'P' },
-		{ "quiet",	no_argument, NULL, 'q' },
-		COMMON_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
 	struct stage st = { 0 };
 	struct link_rule **rules = link_rules();
-	struct option *longopts;
 	struct toggle *tg;
-	int ch, quiet = 0, show = 0;
-	char *usage;
+	int quiet = 0, show = 0;
 	size_t i;
 
 	tg = xcalloc(nlrules, sizeof(*tg));
 	for (i = 0; i < nlrules; i++)
 		tg[i] = (struct toggle){ lrules[i].name, lrules[i].help,
 		    &rules[i]->off };
-	usage = toggle_usage(head, tg, nlrules, tail);
-	longopts = toggle_options(tg, nlrules, own);
-	while ((ch = getopt_long(argc, argv, "Pq" COMMON_SHORT, longopts,
-	    NULL)) != -1) {
-		if (ch == 'r')
-			list_rules();
-		else if (ch == 'q')
-			quiet = 1;
-		else if (ch == 'P')
-			show = 1;
-		else if (ch != 0)
-			common_option(&com, ch, optarg, usage);
-	}
+	stage_toggle_options(argc, argv, head, tail, tg, nlrules, own, option,
+	    &com, &quiet, &show);
 	stage_open(&st, &ops, argv + optind, argc - optind, &com, show);
 	link_init(st.out);
 	stage_run(&st, &ops);

@@ -26,7 +26,7 @@ static const char usage[] =
 "                     16; 0: to its end)\n"
 "  -v, --verbose      say on stderr how many threads and relations\n"
 "  -h, --help         this text\n"
-"  -V, --version      version and record stream version\n"
+USAGE_VERSION_LINE("      ")
 "\n"
 "Options may repeat.  FILE is a capture, or the relation index that a\n"
 "flight recorder writes beside each ring file (argus-rel-N.csv.gz),\n"

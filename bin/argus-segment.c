@@ -24,7 +24,7 @@ static const char tail[] =
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress     plain output even into a regular file\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "Every event record leaves with its VERTEX column set (0: culled); a\n"
 "vertex record follows each vertex's last event.  Other records pass.\n"
@@ -61,19 +61,11 @@ static const struct stage_ops ops = {
 int
 main(int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "progress",	no_argument, NULL, 'P' },
-		{ "quiet",	no_argument, NULL, 'q' },
-		COMMON_LONG,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct common com = { NULL, Z_AUTO };
 	struct stage st = { 0 };
 	struct heuristic **h;
-	struct option *longopts;
 	struct toggle *tg;
-	int ch, quiet = 0, show = 0;
-	char *usage;
+	int quiet = 0, show = 0;
 	size_t i;
 
 	h = segment_heuristics();
@@ -81,17 +73,8 @@ main(int argc, char *argv[])
 	for (i = 0; i < nsheuristics; i++)
 		tg[i] = (struct toggle){ h[i]->name, sheuristics[i].help,
 		    &h[i]->off };
-	usage = toggle_usage(head, tg, nsheuristics, tail);
-	longopts = toggle_options(tg, nsheuristics, own);
-	while ((ch = getopt_long(argc, argv, "Pq" COMMON_SHORT, longopts,
-	    NULL)) != -1) {
-		if (ch == 'q')
-			quiet = 1;
-		else if (ch == 'P')
-			show = 1;
-		else if (ch != 0)
-			common_option(&com, ch, optarg, usage);
-	}
+	stage_toggle_options(argc, argv, head, tail, tg, nsheuristics, NULL,
+	    NULL, &com, &quiet, &show);
 	stage_open(&st, &ops, argv + optind, argc - optind, &com, show);
 	segment_init(st.out);
 	stage_run(&st, &ops);

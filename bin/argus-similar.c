@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "show.h"
 #include "similar/similar.h"
 #include "stage.h"
 
@@ -30,7 +29,7 @@ static const char usage[] =
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress     plain output even into a regular file\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "Every record passes; baseline records follow at the end of the input.\n"
 "Exit: 0 ok (also when no baseline qualifies), 64 usage, 65 bad input,\n"
@@ -38,93 +37,6 @@ static const char usage[] =
 
 static struct spin_rec *spins;
 static size_t nspins;
-
-/* Best first; ties (to a thousandth) to the most recent. */
-static int
-by_score(const void *a, const void *b)
-{
-	const struct candidate *x = a, *y = b;
-	long sx = (long)(x->s.total * 1000 + 0.5);
-	long sy = (long)(y->s.total * 1000 + 0.5);
-
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	return VSEM(x->t, x->ix)->begin > VSEM(y->t, y->ix)->begin ? -1 : 1;
-}
-
-/* The vertices of thread o before the hang that ended normally, alike. */
-static size_t
-candidates(const struct sthread *t, size_t si, const struct sthread *o,
-    const struct spin_rec *sp, uint64_t threshold, double min_score,
-    struct candidate **c, size_t n, size_t *earlier)
-{
-	const struct vsem *wake;
-	int running = sp->class->kind == HK_WORK;
-	size_t i;
-
-	for (i = 0; i < o->vv.n && VSEM(o, i)->begin < sp->begin; i++) {
-		if (o == t && i >= si)
-			break;
-		(*earlier)++;
-		wake = normal_outcome(o, i, sp->begin, sp->end - sp->begin,
-		    threshold, running);
-		if (wake == NULL)
-			continue;
-		*c = xrealloc(*c, (n + 1) * sizeof(**c));
-		(*c)[n].t = o;
-		(*c)[n].ix = i;
-		(*c)[n].running = running;
-		(*c)[n].wake = wake;
-		score(VSEM(t, si), VSEM(o, i), running, &(*c)[n].s);
-		if ((*c)[n].s.total >= min_score)
-			n++;
-	}
-	return n;
-}
-
-static uint64_t
-rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
-    uint64_t threshold, double min_score, int verbose)
-{
-	const struct sthread *t = sthread_find(sp->tid), *o;
-	struct candidate *c = NULL;
-	size_t si, n = 0, earlier = 0;
-	uint64_t k;
-
-	if (t == NULL || (si = vvec_find(&t->vv, sp->vertex)) == t->vv.n) {
-		warnx_("spin vertex %llu of thread %llu: not in the history "
-		    "kept%s", (unsigned long long)sp->vertex,
-		    (unsigned long long)sp->tid,
-		    t == NULL ? " (see --pid, --tid)" : "");
-		return 0;
-	}
-	n = candidates(t, si, t, sp, threshold, min_score, &c, n, &earlier);
-	/*
-	 * A thread new to the trace (one process per request: a client, a
-	 * curl) has no history; other processes of the same program made
-	 * the same requests before it, and were answered.
-	 */
-	if (n == 0)
-		for (o = sthread_all(); o != NULL; o = o->hh.next)
-			if (o != t && o->pid != t->pid && o->comm[0] != '\0' &&
-			    strcmp(o->comm, t->comm) == 0)
-				n = candidates(t, si, o, sp, threshold,
-				    min_score, &c, n, &earlier);
-	if (n == 0) {
-		warnx_("no baseline for %s %u/%u vertex %llu (%s): none of "
-		    "%zu earlier vertices is both alike (score >= %.2f) and "
-		    "short and ended by a peer", show(t->comm), sp->pid, sp->tid,
-		    (unsigned long long)sp->vertex, sp->class->name, earlier,
-		    min_score);
-		free(c);
-		return 0;
-	}
-	qsort(c, n, sizeof(*c), by_score);
-	for (k = 0; k < count && k < n; k++)
-		report_baseline(out, sp, t, &c[k], k + 1, verbose);
-	free(c);
-	return k;
-}
 
 static int
 take_event(void *arg, const struct record *rec, struct event *ev)

@@ -34,7 +34,7 @@ static const char usage[] =
 "  -z, --compress      gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress   plain output even into a regular file\n"
 "  -h, --help          this text\n"
-"  -V, --version       version and record stream version\n"
+USAGE_VERSION_LINE("       ")
 "\n"
 "Without --auto or --answers the questions go to the terminal (/dev/tty):\n"
 "the stream is on stdin; without one the rule answers, as --auto, and\n"

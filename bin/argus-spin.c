@@ -36,7 +36,7 @@ static const char tail[] =
 "  -z, --compress        gzip the output even into a pipe or terminal\n"
 "  -Z, --no-compress     plain output even into a regular file\n"
 "  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_VERSION_LINE("         ")
 "\n"
 "Every record passes; spin records follow at the end of the input.\n"
 "Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 66 cannot open.\n"

@@ -46,7 +46,7 @@ static const char usage[] =
 "                      recorder's): read each up to its last flush\n"
 "  -P, --progress      say on stderr how far the reading has come\n"
 "  -h, --help          this text\n"
-"  -V, --version       version and record stream version\n"
+USAGE_VERSION_LINE("       ")
 "\n"
 "Times are in milliseconds.  Without FILE, or with -, read stdin.\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See\n"

@@ -39,7 +39,7 @@ static const char usage[] =
 "  -z, --compress      gzip even into a pipe\n"
 "  -Z, --no-compress   plain even into a file\n"
 "  -h, --help          this text\n"
-"  -V, --version       version\n"
+USAGE_VERSION("       ") "\n"
 "\n"
 "Reads /proc, /proc/locks and sock_diag, and asks runtime providers (a JVM,\n"
 "InnoDB, PostgreSQL) who holds what their threads wait on; as root it sees\n"

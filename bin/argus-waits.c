@@ -37,7 +37,7 @@ static const char usage[] =
 "                          ended and after which it woke no one (a loop\n"
 "                          idling), and kernel threads idle (state I)\n"
 "  -h, --help              this text\n"
-"  -V, --version           version and record stream version\n"
+USAGE_VERSION_LINE("           ")
 "\n"
 "Exit: 0 ok (also when there is no wait), 64 usage, 65 bad input, 66\n"
 "cannot open.  See argus-waits(1).\n";

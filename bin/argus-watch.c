@@ -32,7 +32,7 @@ static const char usage[] =
 "  -z, --compress       gzip even into a pipe or terminal\n"
 "  -Z, --no-compress    plain even into a regular file\n"
 "  -h, --help           this text\n"
-"  -V, --version        version and record stream version\n"
+USAGE_VERSION_LINE("        ")
 "  -- COMMAND ARG ...   run COMMAND and watch it from its first instruction\n"
 "\n"
 "Writes flag_write and flag_read events on CLOCK_MONOTONIC: merge them\n"

@@ -57,7 +57,7 @@ static const char usage[] =
 "                 $ARGUS_RING, else /var/lib/argus for root and\n"
 "                 $XDG_STATE_HOME/argus or ~/.local/state/argus)\n"
 "  -h, --help     this text; 'argus COMMAND --help' for a command's\n"
-"  -V, --version  version\n"
+USAGE_VERSION("  ") "\n"
 "Exit: 0 ok, 1 no hang found, 3 (status) not running, 64 usage, 65 bad\n"
 "input, 69 unavailable, 73 cannot create, 77 the directory is not yours\n"
 "alone.\n"

@@ -372,7 +372,7 @@ copy_out(const struct ring *r, uint64_t at, void *to, size_t n)
  * record); abi, bp, sp, ip (abi 0: no user registers, a kernel thread);
  * size, stack[size], dyn_size.
  */
-/* A field of a record, sign-extended as the capture's fi() reads it. */
+/* A field of a record, sign-extended as the capture's field_i64() reads it. */
 static int64_t
 field_int(const unsigned char *p, int size)
 {

@@ -116,14 +116,15 @@ emit_last_time(void)
 }
 
 /*
- * Field access.  A ring buffer event is 4-byte aligned, so its 8-byte
- * fields may not be: loads go through memcpy, which compiles to the same
- * single move on x86 and is defined everywhere.
+ * Field access: a tracepoint's field of the event at d, as an unsigned or
+ * signed integer of its size, or a string.  A ring buffer event is 4-byte
+ * aligned, so its 8-byte fields may not be: loads go through memcpy, which
+ * compiles to the same single move on x86 and is defined everywhere.
  */
 #define LOAD(type, p)	({ type v_; memcpy(&v_, (p), sizeof(v_)); v_; })
 
 static inline uint64_t
-fu(const char *d, const struct field *f)
+field_u64(const char *d, const struct field *f)
 {
 	switch (f->size) {
 	case 1: return LOAD(uint8_t, d + f->off);
@@ -134,7 +135,7 @@ fu(const char *d, const struct field *f)
 }
 
 static inline int64_t
-fi(const char *d, const struct field *f)
+field_i64(const char *d, const struct field *f)
 {
 	switch (f->size) {
 	case 1: return LOAD(int8_t, d + f->off);
@@ -146,7 +147,7 @@ fi(const char *d, const struct field *f)
 
 /* A string field: fixed char[N], or __data_loc / __rel_loc. */
 static inline const char *
-fstr(const char *d, int size, const struct field *f, size_t *len)
+field_str(const char *d, int size, const struct field *f, size_t *len)
 {
 	const char *s;
 	uint32_t loc;
@@ -199,7 +200,7 @@ col_u(struct writer *w, const char *d, const struct field *f)
 	if (f->off < 0)
 		writer_empty(w);
 	else
-		writer_u64(w, fu(d, f));
+		writer_u64(w, field_u64(d, f));
 }
 
 static inline void
@@ -208,7 +209,7 @@ col_i(struct writer *w, const char *d, const struct field *f)
 	if (f->off < 0)
 		writer_empty(w);
 	else
-		writer_i64(w, fi(d, f));
+		writer_i64(w, field_i64(d, f));
 }
 
 static inline void
@@ -217,14 +218,14 @@ col_x(struct writer *w, const char *d, const struct field *f)
 	if (f->off < 0)
 		writer_empty(w);
 	else
-		writer_hex(w, fu(d, f));
+		writer_hex(w, field_u64(d, f));
 }
 
 static inline void
 col_s(struct writer *w, const char *d, int size, const struct field *f)
 {
 	size_t n;
-	const char *s = fstr(d, size, f, &n);
+	const char *s = field_str(d, size, f, &n);
 
 	writer_strn(w, s, n);
 }
@@ -382,12 +383,12 @@ stack(struct writer *w, uint64_t ts, int tid, int e, const char *d, int size)
 	int i, n, nkey = 0, tgid = task_tgid(tid);
 
 	if (e == E_SWITCH) {
-		key[nkey++] = fi(d, &f[ECOL(E_SWITCH, STATE)]);
+		key[nkey++] = field_i64(d, &f[ECOL(E_SWITCH, STATE)]);
 		if (f[ECOL(E_SWITCH, TPID)].off >= 0)
-			key[nkey++] = fi(d, &f[ECOL(E_SWITCH, TPID)]);
+			key[nkey++] = field_i64(d, &f[ECOL(E_SWITCH, TPID)]);
 	} else {		/* the first of ARGS */
 		f_args = &f[ECOL(E_SYS_ENTER, ARG)];
-		key[nkey++] = fi(d, &f[ECOL(E_SYS_ENTER, NR)]);
+		key[nkey++] = field_i64(d, &f[ECOL(E_SYS_ENTER, NR)]);
 		if (f_args->off >= 0 && f_args->off + 8 <= size)
 			key[nkey++] = LOAD(int64_t, d + f_args->off);
 	}
@@ -414,7 +415,7 @@ other_tid(int e, const char *d)
 	if (col_ttid[e] < 0)
 		return -1;
 	f = &evdefs[e].f[col_ttid[e]];
-	return f->off >= 0 ? (int)fi(d, f) : -1;
+	return f->off >= 0 ? (int)field_i64(d, f) : -1;
 }
 
 /*
@@ -433,7 +434,7 @@ name_other(int e, const char *d, int size, int other)
 	if (t->comm[0] != '\0' || t->intro == task_generation ||
 	    (i = col_tcomm[e]) < 0)
 		return;
-	if (evdefs[e].f[i].off < 0 || (s = fstr(d, size, &evdefs[e].f[i],
+	if (evdefs[e].f[i].off < 0 || (s = field_str(d, size, &evdefs[e].f[i],
 	    &n)) == NULL)
 		return;
 	task_set(other, t->tgid, s, n);
@@ -450,10 +451,10 @@ learn(int e, const char *d, int size, int tid)
 
 	switch (e) {
 	case E_FORK:
-		child = fi(d, &f[col_ttid[e]]);
-		s = fstr(d, size, &f[col_tcomm[e]], &n);
+		child = field_i64(d, &f[col_ttid[e]]);
+		s = field_str(d, size, &f[col_tcomm[e]], &n);
 		/* A thread of the same process, or a process of its own. */
-		if (fu(d, &f[fork_flags]) & CLONE_THREAD) {
+		if (field_u64(d, &f[fork_flags]) & CLONE_THREAD) {
 			tgid = task_tgid(tid);
 			task_set(child, tgid > 0 ? tgid : 0, s, n);
 		} else {
@@ -468,13 +469,14 @@ learn(int e, const char *d, int size, int tid)
 		break;
 	case E_EXEC:
 		/* A thread that execs takes over its process's leader id. */
-		s = fstr(d, size, &f[exec_file], &n);
+		s = field_str(d, size, &f[exec_file], &n);
 		b = memrchr(s, '/', n);
 		if (b != NULL) {
 			n -= b + 1 - s;
 			s = b + 1;
 		}
-		child = f[exec_pid].off >= 0 ? (int)fi(d, &f[exec_pid]) : tid;
+		child = f[exec_pid].off >= 0 ? (int)field_i64(d, &f[exec_pid]) :
+		    tid;
 		task_set(child, child, s, n);
 		if (stacking) {
 			ustack_forget(child);
@@ -495,8 +497,8 @@ learn(int e, const char *d, int size, int tid)
 		}
 		break;
 	case E_COMM:
-		child = fi(d, &f[col_ttid[e]]);
-		s = fstr(d, size, &f[comm_new], &n);
+		child = field_i64(d, &f[col_ttid[e]]);
+		s = field_str(d, size, &f[comm_new], &n);
 		tgid = task_tgid(child);
 		task_set(child, tgid > 0 ? tgid : 0, s, n);
 		break;
@@ -561,19 +563,19 @@ args(struct writer *w, int e, const char *d, int size)
 			col_s(w, d, size, f);
 			break;
 		case EK_PID:
-			col_pid(w, fi(d, f));
+			col_pid(w, field_i64(d, f));
 			break;
 		case EK_STATE:
-			col_state(w, fu(d, f));
+			col_state(w, field_u64(d, f));
 			break;
 		case EK_DEV:
 			if (f->off >= 0)
-				col_dev(w, fu(d, f));
+				col_dev(w, field_u64(d, f));
 			else
 				writer_empty(w);
 			break;
 		case EK_SYSCALL:
-			nr = fi(d, f);
+			nr = field_i64(d, f);
 			writer_str(w, syscall_name(nr));
 			break;
 		case EK_ARGS:	/* as many as the call before takes */
@@ -585,15 +587,15 @@ args(struct writer *w, int e, const char *d, int size)
 				writer_hex(w, LOAD(uint64_t, d + f->off + 8 * k));
 			break;
 		case EK_SOFTIRQ:
-			writer_str(w, softirq_name(fu(d, f)));
+			writer_str(w, softirq_name(field_u64(d, f)));
 			break;
 		case EK_LOCKTYPE:
-			v = f->off >= 0 ? fu(d, f) : 3;
+			v = f->off >= 0 ? field_u64(d, f) : 3;
 			writer_str(w, v < ARRAY_LEN(locks) ? locks[v] : "");
 			break;
 		case EK_LOCKFLAGS:
 			if (f->off >= 0)
-				col_lockflags(w, fu(d, f));
+				col_lockflags(w, field_u64(d, f));
 			else
 				writer_empty(w);
 			break;
@@ -603,20 +605,22 @@ args(struct writer *w, int e, const char *d, int size)
 			sockev_col(w, ed->kind[i], i, d, ed->f);
 			break;
 		case EK_TEXT:
-			s = fstr(d, size, f, &n);
+			s = field_str(d, size, f, &n);
 			/* echo(1) ends it with a newline that is not part of it. */
 			if (n > 0 && s[n - 1] == '\n')
 				n--;
 			writer_strn(w, s, n);
 			break;
 		case EK_I32:
-			writer_i64(w, f->off >= 0 ? (int32_t)fu(d, f) : 0);
+			writer_i64(w, f->off >= 0 ? (int32_t)field_u64(d, f) :
+			    0);
 			break;
 		case EK_X32:
-			writer_hex(w, f->off >= 0 ? (uint32_t)fu(d, f) : 0);
+			writer_hex(w, f->off >= 0 ? (uint32_t)field_u64(d, f) :
+			    0);
 			break;
 		case EK_SK:
-			writer_hex(w, f->off >= 0 ? fu(d, f) : 0);
+			writer_hex(w, f->off >= 0 ? field_u64(d, f) : 0);
 			break;
 		case EK_USE:
 			break;
@@ -744,7 +748,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 		introduce(w, idx, ts, other);
 	}
 	if (naming[e])
-		kallsyms_name(w, fu(d, &evdefs[e].f[col_func[e]]));
+		kallsyms_name(w, field_u64(d, &evdefs[e].f[col_func[e]]));
 	record(w, e, cpu, ts, d, size, tid, ctx);
 	if (idx != NULL && index_it(e, d))
 		record(idx, e, cpu, ts, d, size, tid, ctx);
@@ -753,7 +757,7 @@ event(struct writer *w, struct writer *idx, int cpu, uint64_t ts,
 	/* A blocking wait (S, D) or a system call: its stack follows. */
 	if (stacking && ctx == ctx_t && tid > 0 && (e == E_SYS_ENTER ||
 	    (e == E_SWITCH && evdefs[e].f[ECOL(E_SWITCH, STATE)].off >= 0 &&
-	    (fu(d, &evdefs[e].f[ECOL(E_SWITCH, STATE)]) & STATE_BLOCKED))) &&
+	    (field_u64(d, &evdefs[e].f[ECOL(E_SWITCH, STATE)]) & STATE_BLOCKED))) &&
 	    stack_wanted(tid))
 		stack(w, ts, tid, e, d, size);
 }

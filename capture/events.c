@@ -229,7 +229,7 @@ set_on(const char *dir, const char *filter)
 
 /*
  * The kernel's own event for each listed system call instead of
- * raw_syscalls for all (issue 27).  Most of what a busy machine records
+ * raw_syscalls for all.  Most of what a busy machine records
  * is system calls, and raw_syscalls:sys_enter takes 68 bytes of the ring
  * for its six arguments where syscalls:sys_enter_write takes 44: the same
  * kernel buffer reaches a third further back.  The calls not listed cost
@@ -311,7 +311,7 @@ per_syscall(const char *spec, const char *selfs)
 			if (set_on(rel, selfs) == -1)
 				diex(EX_UNAVAILABLE, "cannot enable syscalls:"
 				    "sys_enter_%s: %s", names[i], strerror(errno));
-			/* Only where a rule reads the return (issue 27). */
+			/* Only where a rule reads the return (lib/event.c). */
 			if (!syscall_exit_read(names[i]))
 				continue;
 			snprintf(rel, sizeof(rel), "events/syscalls/sys_exit_%s%s",

@@ -6,7 +6,6 @@
  * (which end through exit()), and, for a capture killed with SIGKILL, at
  * the start of the next one (a group argus_PID whose PID is no capture).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,19 +16,18 @@
 
 #include "util.h"
 #include "elfsym.h"
+#include "probeset.h"
 #include "procopen.h"
 #include "probes.h"
 #include "tracefs.h"
 
 #define MAXPROBES	200
 
-#define MAXSKIP		16
-
 struct spec {
 	char		*lib, *sym, *event;
 	uint64_t	 off;
 	int		 deref, ret, nargs;
-	unsigned char	 skip[MAXSKIP];	/* skip=HEX: the entry's first bytes */
+	unsigned char	 skip[PROBESET_MAXSKIP];	/* the entry's first bytes */
 	int		 nskip;
 	char		*where;		/* file:line or --probe */
 };
@@ -43,47 +41,27 @@ static uint8_t		 slot[65536];	/* event id -> probe index + 1 */
 static char		 group[32];
 static pid_t		 owner;
 
-static int
-ident(const char *s)
-{
-	if (*s == '\0' || isdigit((unsigned char)*s))
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
-}
-
-/* "SYM", "SYM+OFF", "*SYM+OFF": into the spec; 0 or -1. */
-static int
-parse_symbol(struct spec *sp, char *s)
-{
-	char *plus, *end;
-
-	if (*s == '*') {
-		sp->deref = 1;
-		s++;
-	}
-	if ((plus = strchr(s, '+')) != NULL) {
-		*plus++ = '\0';
-		errno = 0;
-		sp->off = strtoull(plus, &end, 0);
-		if (*plus == '\0' || *end != '\0' || errno)
-			return -1;
-	}
-	if (*s == '\0' || strpbrk(s, " \t:=%") != NULL)
-		return -1;
-	sp->sym = xstrdup(s);
-	return 0;
-}
-
+/* A probe parsed, as a spec of our own; where: FILE:LINE or --probe. */
 static void
-add(struct spec *sp)
+add(const struct probeline *pl, const char *where)
 {
+	struct spec sp;
+
 	if (nspecs >= MAXPROBES)
-		diex(EX_USAGE, "%s: more than %d probes", sp->where, MAXPROBES);
+		diex(EX_USAGE, "%s: more than %d probes", where, MAXPROBES);
+	memset(&sp, 0, sizeof(sp));
+	sp.off = pl->off;
+	sp.deref = pl->deref;
+	sp.ret = pl->ret;
+	sp.nargs = pl->nargs;
+	memcpy(sp.skip, pl->skip, sizeof(sp.skip));
+	sp.nskip = pl->nskip;
+	sp.lib = xstrdup(pl->lib);
+	sp.sym = xstrdup(pl->sym);
+	sp.event = xstrdup(pl->event);
+	sp.where = xstrdup(where);
 	specs = xrealloc(specs, (nspecs + 1) * sizeof(*specs));
-	specs[nspecs++] = *sp;
+	specs[nspecs++] = sp;
 }
 
 const char *
@@ -104,24 +82,6 @@ probes_wanted(void)
 	return nspecs;
 }
 
-/* skip=HEX: up to MAXSKIP bytes as hex digit pairs; 0 or -1. */
-static int
-parse_skip(struct spec *sp, const char *hex)
-{
-	unsigned int b;
-	size_t n = strlen(hex), i;
-
-	if (n == 0 || n % 2 || n / 2 > MAXSKIP || strspn(hex,
-	    "0123456789abcdefABCDEF") != n)
-		return -1;
-	for (i = 0; i < n / 2; i++) {
-		sscanf(hex + 2 * i, "%2x", &b);
-		sp->skip[i] = b;
-	}
-	sp->nskip = n / 2;
-	return 0;
-}
-
 /*
  * A probe set named without a directory ("pthread", "glib.probes") is
  * looked for where Argus keeps its sets: installed beside the programs
@@ -133,10 +93,8 @@ open_set(const char *name, char *found, size_t size)
 {
 	static const char *const dirs[] = { "../share/argus/probes",
 	    "../patchers" };
-	const char *ext = strstr(name, ".probes") != NULL ? "" : ".probes";
 	char self[PATH_MAX], *slash;
 	ssize_t n;
-	size_t i;
 	FILE *f;
 
 	snprintf(found, size, "%s", name);
@@ -147,26 +105,19 @@ open_set(const char *name, char *found, size_t size)
 	self[n] = '\0';
 	if ((slash = strrchr(self, '/')) != NULL)
 		*slash = '\0';
-	for (i = 0; i < ARRAY_LEN(dirs); i++) {
-		if ((size_t)snprintf(found, size, "%s/%s/%s%s", self, dirs[i],
-		    name, ext) < size && (f = fopen(found, "re")) != NULL)
-			return f;
-	}
-	snprintf(found, size, "%s", name);
-	errno = ENOENT;
-	return NULL;
+	return probeset_find(name, self, dirs, ARRAY_LEN(dirs), found, size);
 }
 
-/* LIBRARY SYMBOL[+OFFSET] EVENT [return] [args=N] [skip=HEX] */
+/* A set's lines (lib/probeset.h); a malformed one stops the capture. */
 void
 probes_add_file(const char *name)
 {
-	char path[PATH_MAX];
-	char *line = NULL, where[PATH_MAX + 32], *w[8], *save, *p;
-	struct spec sp;
+	char path[PATH_MAX], where[PATH_MAX + 32], err[PATH_MAX];
+	char *line = NULL;
+	struct probeline pl;
 	unsigned long n = 0;
 	size_t cap = 0;
-	int nw, i;
+	int r;
 	FILE *f;
 
 	if ((f = open_set(name, path, sizeof(path))) == NULL)
@@ -174,44 +125,12 @@ probes_add_file(const char *name)
 	/* Whole lines, however long: a long comment is still one line. */
 	while (getline(&line, &cap, f) != -1) {
 		n++;
-		if ((p = strchr(line, '#')) != NULL)
-			*p = '\0';
-		nw = 0;
-		for (p = strtok_r(line, " \t\r\n", &save); p != NULL && nw < 8;
-		    p = strtok_r(NULL, " \t\r\n", &save))
-			w[nw++] = p;
-		if (nw == 0)
+		if ((r = probeset_line(line, &pl, err, sizeof(err))) == 0)
 			continue;
 		snprintf(where, sizeof(where), "%s:%lu", path, n);
-		memset(&sp, 0, sizeof(sp));
-		sp.nargs = 1;
-		if (nw < 3 || nw > 7 || parse_symbol(&sp, w[1]) == -1 ||
-		    !ident(w[2]) || strlen(w[2]) > 40)
-			diex(EX_USAGE, "%s: expected LIBRARY SYMBOL[+OFFSET] "
-			    "EVENT [return] [args=N] [skip=HEX]", where);
-		for (i = 3; i < nw; i++) {
-			if (strcmp(w[i], "return") == 0)
-				sp.ret = 1;
-			else if (strncmp(w[i], "args=", 5) == 0 &&
-			    w[i][5] >= '0' && w[i][5] <= '0' + PROBE_MAXARGS &&
-			    w[i][6] == '\0')
-				sp.nargs = w[i][5] - '0';
-			else if (strcmp(w[i], "run") == 0)
-				;	/* the patcher's (patchers/README) */
-			else if (strncmp(w[i], "skip=", 5) == 0) {
-				if (parse_skip(&sp, w[i] + 5) == -1 || sp.off)
-					diex(EX_USAGE, "%s: skip= takes 1 to "
-					    "%d bytes in hex, and no +OFFSET",
-					    where, MAXSKIP);
-			} else
-				diex(EX_USAGE, "%s: unknown word '%s' "
-				    "(return, args=0..%d, skip=HEX, run)", where,
-				    w[i], PROBE_MAXARGS);
-		}
-		sp.lib = xstrdup(w[0]);
-		sp.event = xstrdup(w[2]);
-		sp.where = xstrdup(where);
-		add(&sp);
+		if (r == -1)
+			diex(EX_USAGE, "%s: %s", where, err);
+		add(&pl, where);
 	}
 	if (ferror(f))
 		die(EX_IOERR, "--probes %s", path);
@@ -224,41 +143,39 @@ void
 probes_add_spec(const char *arg)
 {
 	char *s = xstrdup(arg), *colon, *eq, *pct, *sym;
-	struct spec sp;
+	char ev[PROBESET_MAXEVENT + 1];
+	struct probeline pl;
 
-	memset(&sp, 0, sizeof(sp));
-	sp.nargs = 1;
+	memset(&pl, 0, sizeof(pl));
+	pl.nargs = 1;
 	if ((colon = strchr(s, ':')) == NULL || colon == s)
 		goto bad;
 	*colon = '\0';
 	sym = colon + 1;
 	if ((eq = strchr(sym, '=')) != NULL) {
 		*eq++ = '\0';
-		if (!ident(eq) || strlen(eq) > 40)
+		if (!probeset_ident(eq) || strlen(eq) > PROBESET_MAXEVENT)
 			goto bad;
-		sp.event = xstrdup(eq);
+		pl.event = eq;
 	}
 	if ((pct = strchr(sym, '%')) != NULL) {
 		if (strcmp(pct, "%return") != 0)
 			goto bad;
 		*pct = '\0';
-		sp.ret = 1;
+		pl.ret = 1;
 	}
-	if (parse_symbol(&sp, sym) == -1)
+	if (probeset_symbol(&pl, sym) == -1)
 		goto bad;
-	if (sp.event == NULL) {
+	if (pl.event == NULL) {
 		/* The symbol's own name, cut to fit. */
-		char ev[41];
-
-		snprintf(ev, sizeof(ev), "%s", sp.sym);
-		if (!ident(ev))
+		snprintf(ev, sizeof(ev), "%s", pl.sym);
+		if (!probeset_ident(ev))
 			goto bad;
-		sp.event = xstrdup(ev);
+		pl.event = ev;
 	}
-	sp.lib = xstrdup(s);
-	sp.where = xstrdup("--probe");
+	pl.lib = s;
+	add(&pl, "--probe");
 	free(s);
-	add(&sp);
 	return;
 bad:
 	diex(EX_USAGE, "--probe: expected LIB:SYMBOL[+OFFSET][%%return]"
@@ -389,7 +306,7 @@ static const char *const retnames[1] = { "ret" };
 static uint64_t
 skip_prologue(const struct spec *sp, const char *path, uint64_t off)
 {
-	unsigned char b[MAXSKIP];
+	unsigned char b[PROBESET_MAXSKIP];
 	int fd, same;
 
 	if (sp->nskip == 0)

@@ -7,9 +7,10 @@
 #define CAPTURE_PROBES_H
 
 #include "events.h"
+#include "probeset.h"
 
 #define PROBE_GROUP	"argus_"
-#define PROBE_MAXARGS	6
+#define PROBE_MAXARGS	PROBESET_MAXARGS
 
 struct uprobe {
 	char		*event;		/* the TYPE column */

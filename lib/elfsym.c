@@ -301,19 +301,6 @@ map_elf(int fd, struct elf *e, struct stat *st)
 }
 
 struct elf_syms *
-elf_syms_load(const char *path)
-{
-	struct elf_syms *es;
-	int fd;
-
-	if ((fd = open_regular(path)) == -1)
-		return NULL;
-	es = elf_syms_load_fd(fd);
-	close(fd);
-	return es;
-}
-
-struct elf_syms *
 elf_syms_load_fd(int fd)
 {
 	const Elf64_Shdr *s, *str;

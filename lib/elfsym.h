@@ -32,8 +32,7 @@ int	 elf_symbol_fd(int fd, const char *name, uint64_t *value,
  * function a file offset falls in, and the offset into it.
  */
 struct elf_syms;
-struct elf_syms	*elf_syms_load(const char *path);	/* NULL: not ELF */
-struct elf_syms	*elf_syms_load_fd(int fd);		/* the same, open */
+struct elf_syms	*elf_syms_load_fd(int fd);		/* NULL: not ELF */
 const char	*elf_syms_find(const struct elf_syms *, uint64_t fileoff,
 		    uint64_t *off);			/* NULL: none */
 

@@ -533,8 +533,8 @@ static const char *const connects[] = { "connect", "connect_nocancel" };
 /*
  * The classes of system call, and whether any rule or stage reads how a
  * call of the class returns: argus-capture records sys_exit for those
- * only (issue 27).  Under a load of reads and writes that never block the
- * exits were nearly half the kernel buffer and told no rule anything.
+ * only.  Under a load of reads and writes that never block, their exits
+ * would fill nearly half the kernel buffer and tell no rule anything.
  * Every other call ends, for the rules, where the thread's next call
  * begins or the thread exits.  A call in no class has no exit recorded.
  */
@@ -656,11 +656,6 @@ syscall_is_dispatch(const char *name)
 	return (syscall_class(name) & CALL_DISPATCH) != 0;
 }
 
-int
-syscall_is_connect(const char *name)
-{
-	return (syscall_class(name) & CALL_CONNECT) != 0;
-}
 
 int
 syscall_exit_read(const char *name)

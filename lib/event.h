@@ -221,9 +221,6 @@ int		 syscall_is_sleep(const char *name);
  */
 int		 syscall_is_dispatch(const char *name);
 
-/* connect(2), whose handshake on loopback wakes the listener. */
-int		 syscall_is_connect(const char *name);
-
 /*
  * Whether a rule reads the call's return (sys_exit): only such calls'
  * exits are recorded by argus-capture; any other call ends where the

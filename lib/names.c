@@ -120,11 +120,18 @@ names_learn(struct names *ns, const struct record *rec)
 	}
 }
 
+void
+names_exec(char name[NAME_LEN], const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(name, NAME_LEN, "%s", slash != NULL ? slash + 1 : path);
+}
+
 int
 names_event(struct names *ns, const struct event *ev)
 {
 	char base[NAME_LEN];
-	const char *s, *b;
 
 	switch (ev->type) {
 	case E_FORK:
@@ -136,11 +143,7 @@ names_event(struct names *ns, const struct event *ev)
 		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		return 1;
 	case E_EXEC:
-		/* The kernel names the thread after the file, cut to 15. */
-		s = event_str(ev, ECOL(E_EXEC, FILENAME));
-		if ((b = strrchr(s, '/')) != NULL)
-			s = b + 1;
-		snprintf(base, sizeof(base), "%s", s);
+		names_exec(base, event_str(ev, ECOL(E_EXEC, FILENAME)));
 		names_set(ns, ev->tid, ev->time, base);
 		return 1;
 	default:

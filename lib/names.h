@@ -27,6 +27,11 @@ int		 names_event(struct names *, const struct event *);
 void		 names_set(struct names *, uint32_t tid, uint64_t time,
 		    const char *comm);
 /*
+ * The name a thread takes when it execs path: the file's base name, cut
+ * as the kernel cuts it (NAME_LEN - 1 bytes).
+ */
+void		 names_exec(char name[NAME_LEN], const char *path);
+/*
  * The name tid had at time: its latest name at or before it, or, before
  * the first, the first (a thread met before it was introduced).  NULL
  * when the stream never named it, or not by then (a task record with

@@ -161,25 +161,6 @@ show(const char *s)
 	return show_needed(s, len) ? show_mem(s, len) : s;
 }
 
-void
-show_put(FILE *fp, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i, k, len;
-	char e[5];
-
-	if (s == NULL)
-		return;
-	len = strlen(s);
-	for (i = 0; i < len; i += k)
-		if ((k = plain(u + i, len - i)) > 0)
-			fwrite(u + i, 1, k, fp);
-		else {
-			fwrite(e, 1, escape(u[i], e), fp);
-			k = 1;
-		}
-}
-
 size_t
 show_utf8_char(const char *s, size_t n)
 {

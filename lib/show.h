@@ -42,9 +42,6 @@ const char	*show_mem(const char *s, size_t len);
  */
 size_t		 show_buf(char *buf, size_t size, const char *s, size_t len);
 
-/* Straight to a stream. */
-void		 show_put(FILE *, const char *s);
-
 /*
  * The locale's answer, taken once from the environment; show_utf8(0 or 1)
  * sets it (the tests), show_utf8(-1) asks.

@@ -1,6 +1,10 @@
 /*
  * The graph stages' driver: what surrounds the loop of lib/stage.h.
  */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "stage.h"
 
 void
@@ -49,4 +53,42 @@ stage_close(struct stage *st)
 {
 	writer_close(st->out);
 	source_close(st->src);
+}
+
+void
+stage_toggle_options(int argc, char *argv[], const char *head,
+    const char *tail, const struct toggle *tg, size_t n,
+    const struct option *extra, void (*option)(int ch), struct common *com,
+    int *quiet, int *progress)
+{
+	static const struct option own[] = {
+		{ "progress",	no_argument, NULL, 'P' },
+		{ "quiet",	no_argument, NULL, 'q' },
+		COMMON_LONG,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct option *more, *longopts;
+	size_t m = 0;
+	char *usage;
+	int ch;
+
+	while (extra != NULL && extra[m].name != NULL)
+		m++;
+	more = xcalloc(m + ARRAY_LEN(own), sizeof(*more));
+	if (m > 0)
+		memcpy(more, extra, m * sizeof(*more));
+	memcpy(more + m, own, sizeof(own));
+	usage = toggle_usage(head, tg, n, tail);
+	longopts = toggle_options(tg, n, more);
+	free(more);
+	while ((ch = getopt_long(argc, argv, "Pq" COMMON_SHORT, longopts,
+	    NULL)) != -1) {
+		if (ch == 'q')
+			*quiet = 1;
+		else if (ch == 'P')
+			*progress = 1;
+		else if (ch != 0 && !common_option(com, ch, optarg, usage) &&
+		    option != NULL)
+			option(ch);
+	}
 }

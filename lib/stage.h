@@ -12,8 +12,8 @@
  *
  * The loop is inline, so that a stage's callbacks, given in a static
  * const stage_ops, are called directly and may be inlined: the hot path
- * costs what a loop of the stage's own did (callgrind: within 0.5%, the
- * graph load of argus-slice 1.1%).  Nothing is allocated per record.
+ * costs what a loop written in the stage itself would.  Nothing is
+ * allocated per record.
  */
 #ifndef ARGUS_STAGE_H
 #define ARGUS_STAGE_H
@@ -84,6 +84,18 @@ static inline void stage_run(struct stage *, const struct stage_ops *);
  */
 void	 stage_end(struct stage *, const struct stage_ops *);
 void	 stage_close(struct stage *);	/* the output, then the input */
+
+/*
+ * The options of a stage whose heuristics are --no-NAME toggles
+ * (argus-segment, argus-link): the toggles, long options of its own
+ * (extra, ending with a NULL name; each handed to option()), -P, -q and
+ * common's.  --help: head, the toggles' lines, tail.  Files from optind.
+ */
+struct option;
+void	 stage_toggle_options(int argc, char *argv[], const char *head,
+	    const char *tail, const struct toggle *, size_t n,
+	    const struct option *extra, void (*option)(int ch),
+	    struct common *, int *quiet, int *progress);
 
 /* Behind stage_run(), out of the hot path. */
 void	 stage_progress(const struct stage_ops *, uint64_t nrec,

@@ -239,6 +239,62 @@ parse_u64(const char *opt, const char *s)
 	return v;
 }
 
+/* The number at s times its K, M, G or T; *end past them (s if none). */
+static double
+size_scan(const char *s, char **end)
+{
+	double v = strtod(s, end);
+
+	if (*end == s)
+		return 0;
+	switch (**end) {
+	case 'k': case 'K': v *= 1024; break;
+	case 'm': case 'M': v *= 1024 * 1024; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; break;
+	default: return v;
+	}
+	(*end)++;
+	return v;
+}
+
+uint64_t
+parse_size(const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = size_scan(s, &end);
+	if (end == s || errno || v <= 0)
+		diex(EX_USAGE, "%s: not a size: '%s'", opt, s);
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end != '\0')
+		diex(EX_USAGE, "%s: not a size: '%s' (K, M, G, T)", opt, s);
+	return (uint64_t)v;
+}
+
+uint64_t
+size_bytes(const char *s)
+{
+	char *end;
+	double v = size_scan(s, &end);
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+uint64_t
+size_value(const char *s)
+{
+	size_t n = strspn(s, "0123456789.");
+
+	if (n == 0 || (s[n] != '\0' && (strchr("kKmMgGtT", s[n]) == NULL ||
+	    (s[n + 1] != '\0' && strcmp(s + n + 1, "B") != 0))))
+		return 0;
+	return size_bytes(s);
+}
+
 uint64_t
 parse_duration_ns(const char *opt, const char *s)
 {

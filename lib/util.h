@@ -104,6 +104,13 @@ int	 common_option(struct common *, int ch, const char *arg,
 	    const char *usage);
 void	 usage_error(const char *usage) __attribute__((noreturn));
 
+/*
+ * --help's line for -V (common_option prints the version and the record
+ * stream's): pad, the blanks that bring its words to the column of the
+ * program's other options.
+ */
+#define USAGE_VERSION(pad)	"  -V, --version" pad "version"
+#define USAGE_VERSION_LINE(pad)	USAGE_VERSION(pad) " and record stream version\n"
 #define COMMON_SHORT	"o:zZhV"
 #define COMMON_LONG \
 	{ "output",	 required_argument, NULL, 'o' }, \
@@ -141,6 +148,15 @@ uint64_t now_ns(void);
 /* Numbers from the command line: a usage error, not a crash, when bad. */
 uint64_t parse_u64(const char *opt, const char *s);
 uint64_t parse_duration_ns(const char *opt, const char *s);	/* 1.5s 20ms 300us 7ns; bare = s */
+/*
+ * Sizes: a number as strtod reads it, then K, M, G or T (powers of 1024,
+ * either case).  parse_size: then an optional B, and nothing else, or a
+ * usage error naming opt; size_bytes: what is there, 0 for none;
+ * size_value: digits and '.', one letter and an optional "B", or 0.
+ */
+uint64_t parse_size(const char *opt, const char *s);
+uint64_t size_bytes(const char *s);
+uint64_t size_value(const char *s);
 
 /*
  * A moment on the command line (argus-cat --since, argus-spin --at): ns of

@@ -5,9 +5,9 @@
  * output.  Compressed output is a sequence of gzip members, one per
  * piece compressed (a chunk of at most a buffer's worth, or what a
  * writer_flush() pushes out): a file cut short is readable up to its last
- * whole member.  libdeflate makes each member whole from one buffer, at
- * 1.6 times zlib's speed and 15 % smaller on our records (the recorder's
- * drain, which `argus debug' waits for, was 60 % compressing).
+ * whole member.  libdeflate makes each member whole from one buffer,
+ * faster than zlib and smaller on our records: compressing is most of the
+ * recorder's drain, which `argus debug' waits for.
  * A file reaches its name when the writer is closed (lib/file.c): closed
  * at the end, on a signal or by die() with what was written so far;
  * never if the process is killed or cannot write it whole.

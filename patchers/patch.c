@@ -43,6 +43,7 @@
 #include <Zydis/Zydis.h>
 
 #include "elfsym.h"
+#include "probeset.h"
 #include "ubuf.h"
 
 #define HIDDEN		__attribute__((visibility("hidden")))
@@ -799,11 +800,8 @@ static FILE *
 open_set(const char *name, char *path, size_t size)
 {
 	static const char *const dirs[] = { ".", "../../share/argus/probes" };
-	const char *ext = strstr(name, ".probes") ? "" : ".probes";
 	Dl_info di;
 	char self[PATH_MAX], *slash;
-	size_t i;
-	FILE *f;
 
 	snprintf(path, size, "%s", name);
 	if (strchr(name, '/') != NULL)
@@ -815,82 +813,53 @@ open_set(const char *name, char *path, size_t size)
 		*slash = '\0';
 	else
 		snprintf(self, sizeof(self), ".");
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, size, "%s/%s/%s%s", self, dirs[i], name, ext);
-		if ((f = fopen(path, "re")) != NULL)
-			return f;
-	}
-	return NULL;
+	return probeset_find(name, self, dirs, sizeof(dirs) / sizeof(dirs[0]),
+	    path, size);
 }
 
-/* LIBRARY SYMBOL[+OFFSET] EVENT [return] [args=N] [skip=HEX] [run] */
+_Static_assert(PROBESET_MAXARGS <= UBUF_MAXARGS &&
+    PROBESET_MAXEVENT < UBUF_NAMELEN, "a probe set's line fits a ring's");
+
+/* A set's lines (lib/probeset.h): a malformed one patches nothing. */
 static int
 read_set(const char *name)
 {
-	char path[PATH_MAX], *line = NULL, *w[8], *p, *save, *plus;
+	char path[PATH_MAX], where[PATH_MAX + 32], err[PATH_MAX];
+	char *line = NULL;
+	const char *base;
 	size_t cap = 0;
 	unsigned long n = 0;
+	struct probeline pl;
 	struct probe pr;
-	int nw, i;
+	int r, i;
 	FILE *f;
 
 	if ((f = open_set(name, path, sizeof(path))) == NULL) {
 		say("probe set %s: %s", name, strerror(errno ? errno : ENOENT));
 		return -1;
 	}
+	base = strrchr(path, '/');
 	while (getline(&line, &cap, f) != -1) {
 		n++;
-		if ((p = strchr(line, '#')) != NULL)
-			*p = '\0';
-		for (nw = 0, p = strtok_r(line, " \t\r\n", &save);
-		    p != NULL && nw < 8; p = strtok_r(NULL, " \t\r\n", &save))
-			w[nw++] = p;
-		if (nw == 0)
+		if ((r = probeset_line(line, &pl, err, sizeof(err))) == 0)
 			continue;
-		memset(&pr, 0, sizeof(pr));
-		pr.nargs = 1;
-		pr.pending = 1;
-		if (nw < 3) {
-			say("%s:%lu: expected LIBRARY SYMBOL EVENT ...", path,
-			    n);
+		snprintf(where, sizeof(where), "%s:%lu", base ? base + 1 : path,
+		    n);
+		if (r == -1) {
+			say("%s: %s", where, err);
 			goto bad;
 		}
-		p = w[1];
-		if (*p == '*') {
-			pr.deref = 1;
-			p++;
-		}
-		if ((plus = strchr(p, '+')) != NULL) {
-			*plus++ = '\0';
-			pr.off = strtoull(plus, NULL, 0);
-		}
-		for (i = 3; i < nw; i++) {
-			if (strcmp(w[i], "return") == 0)
-				pr.ret = 1;
-			else if (strcmp(w[i], "run") == 0)
-				pr.run = 1;
-			else if (strncmp(w[i], "args=", 5) == 0)
-				pr.nargs = atoi(w[i] + 5);
-			else if (strncmp(w[i], "skip=", 5) == 0)
-				;	/* the uprobe's; a jmp needs no skip */
-			else {
-				say("%s:%lu: unknown word '%s'", path, n, w[i]);
-				goto bad;
-			}
-		}
-		if (pr.nargs < 0 || pr.nargs > UBUF_MAXARGS)
-			pr.nargs = 1;
-		pr.lib = strdup(w[0]);
-		pr.sym = strdup(p);
-		pr.event = strdup(w[2]);
-		{
-			char where[PATH_MAX + 32];
-			const char *base = strrchr(path, '/');
-
-			snprintf(where, sizeof(where), "%s:%lu",
-			    base ? base + 1 : path, n);
-			pr.where = strdup(where);
-		}
+		memset(&pr, 0, sizeof(pr));
+		pr.pending = 1;
+		pr.off = pl.off;
+		pr.deref = pl.deref;
+		pr.ret = pl.ret;
+		pr.nargs = pl.nargs;
+		pr.run = pl.run;
+		pr.lib = strdup(pl.lib);
+		pr.sym = strdup(pl.sym);
+		pr.event = strdup(pl.event);
+		pr.where = strdup(where);
 		if ((i = name_index(pr.event)) < 0) {
 			say("%s: more than %d event names", pr.where,
 			    UBUF_PROBES);

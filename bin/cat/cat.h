@@ -18,7 +18,6 @@
 #include "util.h"
 
 #define TID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
-#define COMM_LEN	16		/* its TASK_COMM_LEN */
 
 struct select {
 	char		**kinds;

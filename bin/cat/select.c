@@ -10,6 +10,7 @@
 
 #include "cat.h"
 #include "graph.h"
+#include "names.h"
 #include "relate.h"
 #include "show.h"
 
@@ -61,8 +62,8 @@ related(struct select *sel, char *arg)
 static void
 learn_name(struct select *sel, const struct record *rec)
 {
-	char base[COMM_LEN];
-	const char *name, *slash, *type;
+	char base[NAME_LEN];
+	const char *name, *type;
 	uint64_t tid;
 	size_t i;
 
@@ -80,10 +81,7 @@ learn_name(struct select *sel, const struct record *rec)
 	} else if (strcmp(type, etype_name(E_EXEC)) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid))
 			return;
-		name = record_str(rec, EC_ARG + ECOL(E_EXEC, FILENAME));
-		if ((slash = strrchr(name, '/')) != NULL)
-			name = slash + 1;
-		snprintf(base, sizeof(base), "%s", name);
+		names_exec(base, record_str(rec, EC_ARG + ECOL(E_EXEC, FILENAME)));
 		name = base;
 	} else
 		return;

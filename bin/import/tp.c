@@ -124,12 +124,6 @@ tp_thread(int tid, int tgid, const char *comm, size_t len, int update)
 		name(t, comm, len);
 }
 
-const char *
-tp_comm(int tid)
-{
-	return thread(tid)->comm;
-}
-
 unsigned long
 tp_unknown_pids(size_t *n)
 {

@@ -47,7 +47,6 @@ void	 tp_reset(void);		/* a new input: no thread known */
  */
 void	 tp_thread(int tid, int tgid, const char *comm, size_t len,
 	    int update);
-const char *tp_comm(int tid);		/* "" if unknown */
 /* Threads whose process the source never said; *n: threads in all. */
 unsigned long tp_unknown_pids(size_t *n);
 

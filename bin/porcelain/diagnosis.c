@@ -80,9 +80,7 @@ read_found(const char *out, struct found *f)
 			continue;
 		wall_learn(rec);
 		cgroup_learn(rec);
-		if (rec->nf > COL_FIRST_OWN + 1 &&
-		    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
-		    strcmp(rec->f[COL_FIRST_OWN], META_MOMENT) == 0) {
+		if (meta_is(rec, META_MOMENT)) {
 			v = rec->f[COL_FIRST_OWN + 1];
 			snprintf(f->moment, sizeof(f->moment), "%.*s",
 			    (int)strcspn(v, " "), v);

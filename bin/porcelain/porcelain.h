@@ -140,9 +140,7 @@ uint64_t	 recorder_reach(void);
 int		 recorder_deepen(pid_t, uint64_t t, uint64_t *reach,
 		    uint64_t *oldest);
 uint64_t	 recorder_since(void);	/* mono ns it records since, or 0 */
-uint64_t	 size_bytes(const char *);	/* "2G" as argus-capture reads it */
-/* The same, checked: 0 if S is no size; for option OPT, a usage error. */
-uint64_t	 size_value(const char *s);
+/* A size as size_value() takes it (lib/util.h), or a usage error. */
 uint64_t	 size_arg(const char *opt, const char *s);
 void		 recorder_when(uint64_t mono, char *buf, size_t size);
 void		 recorder_stopped(char *buf, size_t size);	/* why, or "" */

@@ -38,12 +38,10 @@ extern char **environ;
 #define RING_RATIO	4
 #define MIN_CPU_MB	8
 /*
- * And no more than argus debug can have written out in about 5 s: full
- * buffers of 512 MiB took it 4.8 s on a quiet 2-CPU machine (issue 27);
- * on the same machine shared, 512 MiB took 14.9 s (10.8 s writing out)
- * and 1506 MiB (RAM/16 of 24 GiB) 26.6 s (18.0 s).  More memory holds
- * more seconds (39.5 s of perf bench sched messaging instead of 10.4 s),
- * but only for a debug that takes half a minute.  -b chooses otherwise.
+ * And no more than argus debug writes out in about 5 s on a small machine
+ * (two CPUs): debug waits for every full buffer to be written out, so
+ * more memory would hold more seconds of history only for a debug that
+ * takes half a minute.  -b chooses otherwise.
  */
 #define WRITEOUT_MB	512
 
@@ -118,35 +116,6 @@ show_log(int dfd)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, n, stderr);
 	close(fd);
-}
-
-/* A size as argus-capture reads it: a number and K, M, G or T. */
-uint64_t
-size_bytes(const char *s)
-{
-	char *end;
-	double v;
-
-	v = strtod(s, &end);
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; break;
-	case 'm': case 'M': v *= 1024 * 1024; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; break;
-	}
-	return v > 0 ? (uint64_t)v : 0;
-}
-
-/* A size as argus-capture takes it (size_bytes), and nothing else: 0 if not. */
-uint64_t
-size_value(const char *s)
-{
-	size_t n = strspn(s, "0123456789.");
-
-	if (n == 0 || (s[n] != '\0' && (strchr("kKmMgGtT", s[n]) == NULL ||
-	    (s[n + 1] != '\0' && strcmp(s + n + 1, "B") != 0))))
-		return 0;
-	return size_bytes(s);
 }
 
 uint64_t

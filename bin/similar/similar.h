@@ -4,7 +4,8 @@
  * baseline (paper section 5.5).  history.c keeps a summary of each vertex
  * as the stream goes by (spin records come last); semantics.c says what a
  * vertex does; score.c how alike two vertices are; outcome.c whether one
- * ended normally; report.c writes baseline records.
+ * ended normally; rank.c picks the best; report.c writes baseline
+ * records.
  */
 #ifndef ARGUS_SIMILAR_H
 #define ARGUS_SIMILAR_H
@@ -98,5 +99,9 @@ void		 report_baseline(struct writer *, const struct spin_rec *,
 		    int to_stderr);
 void		 report_summary(struct writer *, uint64_t time, uint64_t nspins,
 		    uint64_t nbaselines);
+
+/* rank.c: the best count baselines of a hang written; how many. */
+uint64_t	 rank(struct writer *, const struct spin_rec *, uint64_t count,
+		    uint64_t threshold, double min_score, int verbose);
 
 #endif

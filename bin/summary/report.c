@@ -256,7 +256,7 @@ largest(const void *a, const void *b)
 static const char *
 who(const struct thread *t)
 {
-	static char buf[SHOW_SIZE(COMM_LEN) + 32];
+	static char buf[SHOW_SIZE(NAME_LEN) + 32];
 
 	if (t->pid != 0)
 		snprintf(buf, sizeof(buf), "%s %u/%u", t->comm[0] ?

@@ -201,17 +201,6 @@ take_waking(const struct event *ev, struct thread *t, const struct cpu *c)
 	w->since = ev->time;
 }
 
-/* exec's FILENAME: the thread takes its base name, as the kernel cuts it. */
-static void
-take_exec(const struct event *ev, struct thread *t)
-{
-	const char *name = event_str(ev, ECOL(E_EXEC, FILENAME)), *slash;
-
-	if ((slash = strrchr(name, '/')) != NULL)
-		name = slash + 1;
-	copy(t->comm, sizeof(t->comm), name);
-}
-
 void
 take_event(const struct event *ev)
 {
@@ -266,7 +255,7 @@ take_event(const struct event *ev)
 		    ECOL(E_FORK, TCOMM)));
 		break;
 	case E_EXEC:
-		take_exec(ev, t);
+		names_exec(t->comm, event_str(ev, ECOL(E_EXEC, FILENAME)));
 		break;
 	case E_COMM:
 		t = thread(event_u64(ev, ECOL(E_COMM, TTID)),

@@ -127,7 +127,7 @@ take(const struct record *rec)
 	else if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
 	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN)
 		copy(thread(record_u64(rec, COL_TID), record_pid(rec, COL_PID))->
-		    comm, COMM_LEN, rec->f[COL_FIRST_OWN]);
+		    comm, NAME_LEN, rec->f[COL_FIRST_OWN]);
 	return 1;
 }
 

@@ -16,9 +16,9 @@
 
 #include "event.h"
 #include "graph.h"
+#include "names.h"
 #include "util.h"
 
-#define COMM_LEN	16	/* the kernel's TASK_COMM_LEN */
 #define CALL_LEN	24
 #define MS(ns)		((ns) / 1e6)
 
@@ -33,7 +33,7 @@ enum tstate {
 
 struct thread {
 	uint32_t	 tid, pid;
-	char		 comm[COMM_LEN];
+	char		 comm[NAME_LEN];
 	enum tstate	 state;
 	int		 woken;		/* woken before its switch-out: no wait */
 	uint64_t	 since;		/* blocked or runnable since */

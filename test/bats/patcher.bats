@@ -92,7 +92,7 @@ patched() {
 	printf 'libc.so.6 malloc\n' > "$T/bad.probes"
 	run patched "$T/bad.probes" "$HITLOOP" 10
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"bad.probes:1: expected LIBRARY SYMBOL EVENT"* ]]
+	[[ "$output" == *"bad.probes:1: expected LIBRARY SYMBOL[+OFFSET] EVENT"* ]]
 	[[ "$output" == *"not patching"* ]]
 }
 

@@ -816,7 +816,8 @@ call_classes(void)
 	CHECK(syscall_class("connect_nocancel") == CALL_CONNECT);
 	CHECK(syscall_class("writ") == 0 && syscall_class("") == 0);
 	CHECK(syscall_is_send("sendmmsg") && !syscall_is_send("read"));
-	CHECK(syscall_is_connect("connect") && !syscall_is_connect("accept"));
+	CHECK(syscall_class("connect") & CALL_CONNECT);
+	CHECK(!(syscall_class("accept") & CALL_CONNECT));
 	CHECK(syscall_exit_read("futex") && syscall_exit_read("connect"));
 	CHECK(!syscall_exit_read("read") && !syscall_exit_read("nosuch"));
 	put_file("calls", "argus-stream,1\n"
@@ -1055,7 +1056,6 @@ static void
 show_escapes(void)
 {
 	char buf[256];
-	FILE *fp;
 	size_t i;
 	int u;
 
@@ -1072,13 +1072,6 @@ show_escapes(void)
 			CHECK(show_buf(buf, sizeof(buf), shown[i].in,
 			    strlen(shown[i].in)) == strlen(want));
 			CHECK(strcmp(buf, want) == 0);
-			CHECK((fp = fopen(path("shown"), "w")) != NULL);
-			show_put(fp, shown[i].in);
-			fclose(fp);
-			CHECK((fp = fopen(path("shown"), "r")) != NULL);
-			CHECK(fgets(buf, sizeof(buf), fp) != NULL || !*want);
-			fclose(fp);
-			CHECK(!*want || strcmp(buf, want) == 0);
 		}
 	}
 }
