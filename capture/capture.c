@@ -136,6 +136,33 @@ preamble(struct writer *w)
 	kallsyms_new_file();	/* and functions named */
 }
 
+/*
+ * Each patched process's events lost since the last report: a record of
+ * its pid, the count and the time since which they were (the record's
+ * own time: until when), so that a diagnosis whose window holds them
+ * says so; and the totals for argus status.
+ */
+static void
+report_patch_lost(struct writer *w)
+{
+	struct patch_loss l[64];
+	int i, n;
+
+	while ((n = patched_losses(l, ARRAY_LEN(l))) > 0)
+		for (i = 0; i < n; i++) {
+			writer_begin(w, KIND_META);
+			writer_time(w, l[i].to);
+			writer_u64(w, l[i].pid);
+			writer_empty(w);
+			writer_str(w, META_PATCH_LOST);
+			writer_u64(w, l[i].n);
+			writer_time(w, l[i].from);
+			writer_end(w);
+			out_patch_lost(l[i].pid, l[i].comm, l[i].n, l[i].from,
+			    l[i].to);
+		}
+}
+
 /* Lost events since the last report, as the kernel counted them. */
 static uint64_t
 report_lost(struct writer *w)
@@ -162,9 +189,10 @@ report_lost(struct writer *w)
 	}
 	free(st.lost);
 	/* Patched processes' rings that were full (capture/patched.c). */
+	report_patch_lost(w);
 	if ((n = patched_lost()) > 0)
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
-		    t_start, "patch_lost", n);
+		    t_start, META_PATCH_LOST, n);
 	/* Rings refused: what they claimed, said on stderr. */
 	if ((n = patched_refused()) > 0)
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :

@@ -6,7 +6,9 @@
  * second for SECONDS seconds: RATE/1000 calls each millisecond, then a
  * sleep to the next one, as a busy event loop makes them, not a spin
  * that would take the recorder's CPU.  Prints the calls made and the ns
- * per call, the sleeps untimed.
+ * per call, the sleeps untimed.  burst RATE SECONDS THREADS hang: then
+ * hangs, its main thread waiting for a read from a pipe no one writes
+ * to, until killed: a hang whose last events a burst may have lost.
  */
 #include <err.h>
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,5 +94,15 @@ main(int argc, char *argv[])
 	}
 	printf("pid %d threads %ld calls %ld ns_per_call %.1f\n",
 	    (int)getpid(), nthreads, made, made ? (double)spent / made : 0.0);
+	if (argc > 4 && strcmp(argv[4], "hang") == 0) {
+		int p[2];
+		char c;
+
+		fflush(stdout);
+		if (pipe(p) == -1)
+			err(71, "pipe");
+		if (read(p[0], &c, 1) == -1)
+			err(71, "read");
+	}
 	return 0;
 }
