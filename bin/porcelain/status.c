@@ -251,7 +251,8 @@ patch_lost(int dirfd)
 		if (sscanf(line, "%d %llu", &pid, &n) == 2)
 			total += n;
 	printf("%-12s %llu user-space events of patched programs lost "
-	    "(their rings were full)\n", "user events:", total);
+	    "(a ring full, or more than the recorder holds unasked)\n",
+	    "user events:", total);
 	rewind(fp);
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
