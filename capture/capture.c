@@ -488,6 +488,13 @@ start(const struct capture_opts *o)
 
 	/* Its thread is ours, and left out of the trace as ours are. */
 	patched_setup(o->cmd != NULL, ncpu);
+	/*
+	 * User-space events as far back as the kernel's buffers reach, or
+	 * near: a deferred recorder held a million, two seconds of a busy
+	 * GLib loop's callbacks, while its buffers kept ten minutes.  Half
+	 * their memory (256 MiB beside argus start's 512).
+	 */
+	patched_hold((uint64_t)o->buffer_kb * 1024 * ncpu / 2);
 	self[0] = syscall(SYS_gettid);
 	self[1] = spool_reader_tid();
 	self[2] = patched_tid();
@@ -530,12 +537,17 @@ start(const struct capture_opts *o)
 			die(EX_OSERR, "pthread_create");
 		growing = 1;
 	}
-	ready();
 	spool_deadline(o->duration ? t_start + o->duration : 0, child);
 	/* After tracing is on: a thread born meanwhile is in both. */
 	task_snapshot();
 	/* The rings' threads are now checked against both (patched.c). */
 	patched_read();
+	/*
+	 * Then whoever waits may go on: a patched program started at once
+	 * (argus run after argus start) filled its rings while the drainer
+	 * waited for the snapshot, and lost a third of a second's events.
+	 */
+	ready();
 	t_snap = t_start;	/* the state as tracing began, in time order */
 	for (i = 0; i < o->npids; i++)
 		emit_select_pid(tgids[i]);

@@ -61,7 +61,7 @@
 #define IDLE_NS		50000000ULL	/* the directory's, when it has none */
 #define HORIZON_NS	5000000ULL	/* a stamp's way to its commit */
 #define STARVED_NS	1000000000ULL	/* the longest kernel events wait */
-#define QUEUED_MAX	(1 << 20)	/* events held, all queues */
+#define QUEUED_MAX	(1 << 20)	/* events held, all queues, at least */
 #define MAXALLOWED	1024
 #define NTIDS		64		/* threads found a file's, cached */
 #define EVBUF		32768		/* events read from a ring at once */
@@ -130,6 +130,7 @@ static int		 ntypes;
 static struct queue	*queues;
 static int		 nqueues;
 static size_t		 held;		/* events queued, not yet written */
+static size_t		 hold_max = QUEUED_MAX;	/* patched_hold() */
 static size_t		 staged;	/* the drainer's, not yet queued */
 static size_t		 held_seen;	/* held, as the drainer saw it last */
 static _Atomic uint64_t	 lost;
@@ -318,6 +319,13 @@ patched_setup(int has_command, int ncpu)
 	draining = 1;
 	while (atomic_load(&drainer_tid) == 0)
 		sched_yield();
+}
+
+void
+patched_hold(uint64_t bytes)
+{
+	if (bytes / sizeof(struct qev) > hold_max)
+		hold_max = bytes / sizeof(struct qev);
 }
 
 int
@@ -892,7 +900,7 @@ drain_slot(int i, int s)
 
 			/* A formatter that stopped taking them: the new
 			 * ones go. */
-			if (held_seen + staged >= 2 * QUEUED_MAX ||
+			if (held_seen + staged >= 2 * hold_max ||
 			    f->type[e->probe] == UINT16_MAX) {
 				lose(f, 1, now);
 				continue;
@@ -1192,7 +1200,7 @@ patched_refresh(void)
 	 * asked for; a formatter far behind), the oldest go: what a flight
 	 * recorder keeps is the recent past.
 	 */
-	while (held > QUEUED_MAX) {
+	while (held > hold_max) {
 		int o = -1;
 
 		for (i = 0; i < nqueues; i++)

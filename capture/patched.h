@@ -48,6 +48,12 @@ struct patch_loss {
 	uint64_t	 n, from, to;
 };
 
+/*
+ * The memory the events waiting to be written may take (a deferred
+ * recorder's, while nobody asks): beyond it, the oldest go.  At least
+ * a million events.
+ */
+void	 patched_hold(uint64_t bytes);
 /* Losses of processes since asked last, at most max: how many. */
 int	 patched_losses(struct patch_loss *out, int max);
 /* Events lost since asked last that were queued already (the oldest,
