@@ -136,6 +136,33 @@ preamble(struct writer *w)
 	kallsyms_new_file();	/* and functions named */
 }
 
+/*
+ * Each patched process's events lost since the last report: a record of
+ * its pid, the count and the time since which they were (the record's
+ * own time: until when), so that a diagnosis whose window holds them
+ * says so; and the totals for argus status.
+ */
+static void
+report_patch_lost(struct writer *w)
+{
+	struct patch_loss l[64];
+	int i, n;
+
+	while ((n = patched_losses(l, ARRAY_LEN(l))) > 0)
+		for (i = 0; i < n; i++) {
+			writer_begin(w, KIND_META);
+			writer_time(w, l[i].to);
+			writer_u64(w, l[i].pid);
+			writer_empty(w);
+			writer_str(w, META_PATCH_LOST);
+			writer_u64(w, l[i].n);
+			writer_time(w, l[i].from);
+			writer_end(w);
+			out_patch_lost(l[i].pid, l[i].comm, l[i].n, l[i].from,
+			    l[i].to);
+		}
+}
+
 /* Lost events since the last report, as the kernel counted them. */
 static uint64_t
 report_lost(struct writer *w)
@@ -162,9 +189,10 @@ report_lost(struct writer *w)
 	}
 	free(st.lost);
 	/* Patched processes' rings that were full (capture/patched.c). */
+	report_patch_lost(w);
 	if ((n = patched_lost()) > 0)
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
-		    t_start, "patch_lost", n);
+		    t_start, META_PATCH_LOST, n);
 	/* Rings refused: what they claimed, said on stderr. */
 	if ((n = patched_refused()) > 0)
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
@@ -460,6 +488,13 @@ start(const struct capture_opts *o)
 
 	/* Its thread is ours, and left out of the trace as ours are. */
 	patched_setup(o->cmd != NULL, ncpu);
+	/*
+	 * User-space events as far back as the kernel's buffers reach, or
+	 * near: a deferred recorder held a million, two seconds of a busy
+	 * GLib loop's callbacks, while its buffers kept ten minutes.  Half
+	 * their memory (256 MiB beside argus start's 512).
+	 */
+	patched_hold((uint64_t)o->buffer_kb * 1024 * ncpu / 2);
 	self[0] = syscall(SYS_gettid);
 	self[1] = spool_reader_tid();
 	self[2] = patched_tid();
@@ -502,12 +537,17 @@ start(const struct capture_opts *o)
 			die(EX_OSERR, "pthread_create");
 		growing = 1;
 	}
-	ready();
 	spool_deadline(o->duration ? t_start + o->duration : 0, child);
 	/* After tracing is on: a thread born meanwhile is in both. */
 	task_snapshot();
 	/* The rings' threads are now checked against both (patched.c). */
 	patched_read();
+	/*
+	 * Then whoever waits may go on: a patched program started at once
+	 * (argus run after argus start) filled its rings while the drainer
+	 * waited for the snapshot, and lost a third of a second's events.
+	 */
+	ready();
 	t_snap = t_start;	/* the state as tracing began, in time order */
 	for (i = 0; i < o->npids; i++)
 		emit_select_pid(tgids[i]);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "graph.h"
 #include "out.h"
 
 /*
@@ -337,5 +338,50 @@ out_deepened(uint64_t t, uint64_t reach, uint64_t n, uint64_t oldest)
 	    (unsigned long long)reach, (unsigned long long)n,
 	    (unsigned long long)oldest) < 0)
 		die(EX_IOERR, "%s/deepened", conf.ring);
+	outfile_commit(&f);
+}
+
+/*
+ * A patched process's user-space events lost (capture/patched.c), into
+ * the totals of DIR/patch-lost that argus status reads: a line a
+ * process, "PID N FROM TO COMM", N in all since the recorder started,
+ * the first loss's start and the last's end (mono ns); the newest 64.
+ */
+void
+out_patch_lost(int pid, const char *comm, uint64_t n, uint64_t from,
+    uint64_t to)
+{
+	static struct {
+		int		 pid;
+		char		 comm[16];
+		uint64_t	 n, from, to;
+	} tot[64];
+	static int ntot;
+	struct outfile f;
+	int i;
+
+	if (ringfd == -1)
+		return;
+	for (i = 0; i < ntot; i++)
+		if (tot[i].pid == pid && strcmp(tot[i].comm, comm) == 0)
+			break;
+	if (i == ntot) {
+		if (ntot == (int)ARRAY_LEN(tot))
+			memmove(tot, tot + 1, --ntot * sizeof(tot[0]));
+		i = ntot++;
+		tot[i].pid = pid;
+		snprintf(tot[i].comm, sizeof(tot[i].comm), "%s", comm);
+		tot[i].n = 0;
+		tot[i].from = from;
+	}
+	tot[i].n += n;
+	tot[i].to = to;
+	outfile_open(&f, ringfd, PATCH_LOST_FILE, OUT_ATOMIC);
+	for (i = 0; i < ntot; i++)
+		if (dprintf(f.fd, "%d %llu %llu %llu %s\n", tot[i].pid,
+		    (unsigned long long)tot[i].n,
+		    (unsigned long long)tot[i].from,
+		    (unsigned long long)tot[i].to, tot[i].comm) < 0)
+			die(EX_IOERR, "%s/%s", conf.ring, PATCH_LOST_FILE);
 	outfile_commit(&f);
 }

@@ -38,6 +38,8 @@ void		 out_deepened(uint64_t t, uint64_t reach, uint64_t n,
 void		 out_rotate(void);	/* a new ring file now */
 /* Why the recorder stopped, into DIR/stopped, which a full disk keeps. */
 void		 out_stopped(const char *why);
+void		 out_patch_lost(int pid, const char *comm, uint64_t n,
+		    uint64_t from, uint64_t to);
 uint64_t	 out_bytes(void);	/* on disk now; 0 if unknown */
 void		 out_ring_usage_check(uint64_t size, unsigned files);
 

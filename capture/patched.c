@@ -14,10 +14,18 @@
  * our memory (bounded: beyond it, the oldest are dropped and counted
  * lost, as a flight recorder would), so that a
  * busy program's ring never waits for the formatter, which writes events
- * only once the kernel's are known up to their time.  A process's file is
+ * only once the kernel's are known up to their time.  The drainer never
+ * waits for the formatter either: that runs at idle priority while
+ * nobody asks, and one preempted while it held the queues' lock held
+ * the drainer half a second (a ring of a burst overflowing behind it);
+ * what the drainer read stays in its own staging until the lock is
+ * free.  Losses are counted per process, with the time they fell in,
+ * for the stream (meta patch_lost) and argus status.  A process's file is
  * removed once it is read to its end and it can add no more: the process
  * is gone, or exec'd (a newer file of the same pid).
  */
+#include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -29,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -48,21 +57,39 @@
 #define MAXSETS		16
 #define MAXTYPES	1024
 #define DRAIN_NS	1000000ULL	/* the rings' emptying */
+#define DRAIN_NICE	-10		/* the drainer's, as the spool's reader */
 #define IDLE_NS		50000000ULL	/* the directory's, when it has none */
 #define HORIZON_NS	5000000ULL	/* a stamp's way to its commit */
 #define STARVED_NS	1000000000ULL	/* the longest kernel events wait */
-#define QUEUED_MAX	(1 << 20)	/* events held, all queues */
+#define QUEUED_MAX	(1 << 20)	/* events held, all queues, at least */
 #define MAXALLOWED	1024
 #define NTIDS		64		/* threads found a file's, cached */
+#define EVBUF		32768		/* events read from a ring at once */
+#define MAXLOSSES	1024		/* losses of processes, not yet said */
 /*
  * A file's birth is on the wall clock, its events on the monotonic one:
  * a wall clock stepped back since (NTP at boot) makes it look younger.
  */
 #define BTIME_SLACK	(600 * 1000000000ULL)
 
+struct qev {
+	struct ubuf_event e;
+	int		 pid;
+	uint16_t	 type;
+};
+
+/* What the drainer read of a ring, not yet queued: its own. */
+struct stage {
+	struct qev	*ev;
+	size_t		 n, cap;
+};
+
 struct ufile {
 	struct ubuf_hdr	*h;
+	uint64_t	 size;			/* its mapping's */
+	uint32_t	 nevents;		/* a ring's, when taken */
 	char		 name[64];
+	char		 comm[16];		/* its process's, when taken */
 	int		 pid, gen;
 	int		 pfd;			/* /proc/PID, -1: it was gone */
 	int		 q[UBUF_SLOTS];		/* its rings' queues; -1: none */
@@ -71,24 +98,12 @@ struct ufile {
 	uint64_t	 tail[UBUF_SLOTS];	/* read to: ours */
 	uint64_t	 reported[UBUF_SLOTS];	/* lost, reported */
 	uint64_t	 lo;			/* no event before: its birth */
+	uint64_t	 born;			/* its birth, as best known */
 	uint64_t	 seen;			/* read last, mono ns */
 	uint32_t	 tids[NTIDS];		/* its threads, cached */
 	uint16_t	 type[UBUF_PROBES];	/* its names, as ours */
-};
-
-/* The header before the slots, copied out of the mapping to be read. */
-struct uhead {
-	uint64_t	 magic;
-	uint32_t	 version, pid, nslots, nevents, nprobes, unslotted;
-	char		 name[UBUF_PROBES][UBUF_NAMELEN];
-};
-_Static_assert(sizeof(struct uhead) == offsetof(struct ubuf_hdr, slot),
-    "struct uhead is struct ubuf_hdr up to its slots");
-
-struct qev {
-	struct ubuf_event e;
-	int		 pid;
-	uint16_t	 type;
+	struct stage	 st[UBUF_SLOTS];
+	struct patch_loss loss;			/* not yet handed over */
 };
 
 /* One ring's events: the drainer appends to in, the formatter reads rd. */
@@ -96,6 +111,7 @@ struct queue {
 	int		 used, dead;
 	int		 bad;		/* its ring refused: its events go */
 	char		 file[64];	/* its ring's file, to name it */
+	char		 comm[16];	/* its process's, for its losses */
 	struct qev	*in, *rd;
 	size_t		 nin, capin, nrd, caprd, rpos;
 };
@@ -114,7 +130,14 @@ static int		 ntypes;
 static struct queue	*queues;
 static int		 nqueues;
 static size_t		 held;		/* events queued, not yet written */
-static uint64_t		 lost;
+static size_t		 hold_max = QUEUED_MAX;	/* patched_hold() */
+static size_t		 staged;	/* the drainer's, not yet queued */
+static size_t		 held_seen;	/* held, as the drainer saw it last */
+static _Atomic uint64_t	 lost;
+/* Losses of processes, handed over under qlock; the capture's to say. */
+static struct patch_loss losses[MAXLOSSES];
+static int		 nlosses;
+static int		 ifd = -1;	/* inotify: a new file wakes the drainer */
 static pthread_mutex_t	 qlock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int	 stopping, reading;
 static _Atomic uint64_t	 passed;	/* the last drain began then */
@@ -127,9 +150,9 @@ static char		 env_sets[8192];
 static const char	*allowed[MAXALLOWED];	/* the sets' event names */
 static int		 nallowed;
 static uint32_t		 ncpus;
-static uint64_t		 refused;	/* rings, since asked */
-/* The drainer's copy of a ring's new events, checked before queued. */
-static struct ubuf_event evbuf[UBUF_EVENTS];
+static _Atomic uint64_t	 refused;	/* rings, since asked */
+/* The drainer's copy of a ring's new events, checked before staged. */
+static struct ubuf_event evbuf[EVBUF];
 /* Where a fault in a ring's mapping goes: the drainer's, while it reads. */
 static __thread sigjmp_buf *bus_at;
 static struct sigaction	 bus_old;
@@ -298,6 +321,13 @@ patched_setup(int has_command, int ncpu)
 		sched_yield();
 }
 
+void
+patched_hold(uint64_t bytes)
+{
+	if (bytes / sizeof(struct qev) > hold_max)
+		hold_max = bytes / sizeof(struct qev);
+}
+
 int
 patched_tid(void)
 {
@@ -437,6 +467,32 @@ known(const char *name)
 	return 0;
 }
 
+/* The drainer's staging of file f, whose events are queued or refused. */
+static void
+stage_free(struct ufile *f)
+{
+	int s;
+
+	for (s = 0; s < UBUF_SLOTS; s++) {
+		staged -= f->st[s].n;
+		free(f->st[s].ev);
+		memset(&f->st[s], 0, sizeof(f->st[s]));
+	}
+}
+
+/*
+ * Queue q's ring is gone, or refused (bad): the formatter frees it once
+ * it is read, or drops what it holds first (patched_refresh()).  No
+ * lock: the formatter, at idle priority, may hold it for long.
+ */
+static void
+queue_end(struct queue *q, int bad)
+{
+	if (bad)
+		__atomic_store_n(&q->bad, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&q->dead, 1, __ATOMIC_RELEASE);
+}
+
 /*
  * A ring refused (ringread.h): said, counted, its events dropped, queued
  * ones too, its file removed.  The reasons name no text of the ring's.
@@ -446,25 +502,19 @@ static void
 refuse(int i, const char *why)
 {
 	struct ufile *f = &files[i];
-	struct queue *q;
 	int s;
 
 	if (why != NULL)
 		warnx_("patched process %d's ring %s/%s refused: %s; its "
 		    "events are left out", f->pid, dir, f->name, why);
-	pthread_mutex_lock(&qlock);
-	for (s = 0; s < UBUF_SLOTS; s++) {
-		if (f->q[s] < 0)
-			continue;
-		q = &queues[f->q[s]];
-		held -= q->nin;
-		q->nin = 0;
-		q->dead = q->bad = 1;
-	}
+	/* The formatter drops what they queued (patched_refresh()). */
+	for (s = 0; s < UBUF_SLOTS; s++)
+		if (f->q[s] >= 0)
+			queue_end(&queues[f->q[s]], 1);
 	if (why != NULL)
-		refused++;
-	pthread_mutex_unlock(&qlock);
-	munmap(f->h, sizeof(struct ubuf_hdr));
+		atomic_fetch_add(&refused, 1);
+	stage_free(f);
+	munmap(f->h, f->size);
 	if (f->pfd != -1)
 		close(f->pfd);
 	unlinkat(dfd, f->name, 0);
@@ -477,7 +527,7 @@ refuse(int i, const char *why)
 struct uread {
 	struct ufile	*f;
 	int		 s;
-	struct uhead	*head;
+	struct ubuf_hdr	*head;
 	uint64_t	 v[2];
 	int64_t		 n;
 	struct ring_bounds b;
@@ -499,9 +549,14 @@ read_head(void *arg)
 	int s;
 
 	memcpy(r->head, r->f->h, sizeof(*r->head));
+	if (r->f->nevents == 0)
+		return;		/* its size checked first */
 	for (s = 0; s < UBUF_SLOTS; s++) {
-		r->f->tail[s] = r->f->h->slot[s].tail;
-		r->f->reported[s] = r->f->h->slot[s].reported;
+		const struct ubuf_slot *sl = ubuf_slot(r->f->h, s,
+		    r->f->nevents);
+
+		r->f->tail[s] = sl->tail;
+		r->f->reported[s] = sl->reported;
 	}
 }
 
@@ -509,7 +564,7 @@ static void
 read_counts(void *arg)
 {
 	struct uread *r = arg;
-	const struct ubuf_slot *sl = &r->f->h->slot[r->s];
+	const struct ubuf_slot *sl = ubuf_slot(r->f->h, r->s, r->f->nevents);
 
 	r->v[0] = __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE);
 	r->v[1] = __atomic_load_n(&sl->lost, __ATOMIC_RELAXED);
@@ -528,8 +583,8 @@ read_events(void *arg)
 {
 	struct uread *r = arg;
 
-	r->n = ring_read(r->f->h->slot[r->s].ev, UBUF_EVENTS,
-	    r->f->tail[r->s], r->n, &r->b, evbuf, &r->why);
+	r->n = ring_read(ubuf_slot(r->f->h, r->s, r->f->nevents)->ev,
+	    r->f->nevents, r->v[1], r->n, &r->b, evbuf, &r->why);
 }
 
 /* The ring's room is the program's again; the next recorder's marks. */
@@ -537,7 +592,7 @@ static void
 write_marks(void *arg)
 {
 	struct uread *r = arg;
-	struct ubuf_slot *sl = &r->f->h->slot[r->s];
+	struct ubuf_slot *sl = ubuf_slot(r->f->h, r->s, r->f->nevents);
 
 	sl->reported = r->f->reported[r->s];
 	__atomic_store_n(&sl->tail, r->f->tail[r->s], __ATOMIC_RELEASE);
@@ -584,6 +639,24 @@ birth(int fd)
 	return b > shift + BTIME_SLACK ? b - shift - BTIME_SLACK : 0;
 }
 
+/* The name of file f's process, for argus status; "?" if gone. */
+static void
+comm_of(struct ufile *f)
+{
+	ssize_t n = -1;
+	int fd;
+
+	if (f->pfd != -1 && (fd = openat(f->pfd, "comm", O_RDONLY |
+	    O_CLOEXEC)) != -1) {
+		n = read(fd, f->comm, sizeof(f->comm) - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		n = snprintf(f->comm, sizeof(f->comm), "?");
+	f->comm[n] = '\0';
+	f->comm[strcspn(f->comm, "\n")] = '\0';
+}
+
 /*
  * A file the program published: right size, made by root or us (only
  * they can write to the directory), magic set; its header copied and
@@ -592,7 +665,7 @@ birth(int fd)
 static void
 take(const char *name, int pid, int gen)
 {
-	static struct uhead hc;
+	static struct ubuf_hdr hc;
 	char names[UBUF_PROBES][UBUF_NAMELEN], p[32];
 	struct uread r = { .head = &hc };
 	const char *why;
@@ -607,22 +680,28 @@ take(const char *name, int pid, int gen)
 	    O_CLOEXEC)) == -1)
 		return;
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_size != sizeof(struct ubuf_hdr) || st.st_nlink != 1 ||
-	    (st.st_uid != 0 && st.st_uid != geteuid())) {
+	    st.st_size < (off_t)ubuf_size(UBUF_EVENTS_MIN) ||
+	    st.st_size > (off_t)ubuf_size(UBUF_EVENTS_MAX) ||
+	    st.st_nlink != 1 || (st.st_uid != 0 && st.st_uid != geteuid())) {
 		close(fd);
 		return;		/* not yet sized, or not one of ours */
 	}
 	f = &files[nfiles];
 	memset(f, 0, sizeof(*f));
-	f->h = mmap(NULL, sizeof(struct ubuf_hdr), PROT_READ | PROT_WRITE,
-	    MAP_SHARED, fd, 0);
+	/* The size is checked against the header's count once copied. */
+	f->size = st.st_size;
+	f->h = mmap(NULL, f->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	f->lo = f->seen = birth(fd);
+	/* The slack is for a clock stepped back: a loss is said from the
+	 * birth itself, or from when we took it. */
+	f->born = f->lo > 0 && f->lo + BTIME_SLACK < now_ns() ?
+	    f->lo + BTIME_SLACK : now_ns();
 	close(fd);
 	if (f->h == MAP_FAILED)
 		return;
 	r.f = f;
 	if (guarded(read_magic, &r) == -1 || r.v[0] != UBUF_MAGIC) {
-		munmap(f->h, sizeof(struct ubuf_hdr));
+		munmap(f->h, f->size);
 		return;		/* not published yet: next scan */
 	}
 	f->pid = pid;
@@ -633,14 +712,23 @@ take(const char *name, int pid, int gen)
 	/* While it runs: a process that is gone has none of its threads. */
 	snprintf(p, sizeof(p), "/proc/%d", pid);
 	f->pfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	comm_of(f);
 	nfiles++;
 	if (guarded(read_head, &r) == -1) {
 		refuse(nfiles - 1, CUT_SHORT);
 		return;
 	}
-	if (hc.version != UBUF_VERSION || hc.nslots != UBUF_SLOTS ||
-	    hc.nevents != UBUF_EVENTS) {
+	if (hc.version != UBUF_VERSION || hc.nslots != UBUF_SLOTS) {
 		refuse(nfiles - 1, "not a ring of this recorder's version");
+		return;
+	}
+	/* Ours from now on, whatever the header says later. */
+	if ((f->nevents = ring_nevents(f->size, hc.nevents, &why)) == 0) {
+		refuse(nfiles - 1, why);
+		return;
+	}
+	if (guarded(read_head, &r) == -1) {
+		refuse(nfiles - 1, CUT_SHORT);
 		return;
 	}
 	if (hc.pid != (uint32_t)pid) {
@@ -654,12 +742,12 @@ take(const char *name, int pid, int gen)
 	}
 	f->nprobes = hc.nprobes;
 	f->unslotted = hc.unslotted;
-	pthread_mutex_lock(&qlock);
+	/* No lock: types[] only grows, and the formatter reads a type
+	 * once an event of it is handed over, under the lock. */
 	for (i = 0; i < hc.nprobes; i++) {
 		t = type_id(names[i]);
 		f->type[i] = t < 0 ? UINT16_MAX : t;
 	}
-	pthread_mutex_unlock(&qlock);
 }
 
 /* Every ring of file i read to its end: 1, 0, or -1 if it is refused. */
@@ -713,12 +801,11 @@ drop(int i)
 {
 	int s;
 
-	pthread_mutex_lock(&qlock);
 	for (s = 0; s < UBUF_SLOTS; s++)
 		if (files[i].q[s] >= 0)
-			queues[files[i].q[s]].dead = 1;
-	pthread_mutex_unlock(&qlock);
-	munmap(files[i].h, sizeof(struct ubuf_hdr));
+			queue_end(&queues[files[i].q[s]], 0);
+	stage_free(&files[i]);
+	munmap(files[i].h, files[i].size);
 	if (files[i].pfd != -1)
 		close(files[i].pfd);
 	unlinkat(dfd, files[i].name, 0);
@@ -748,18 +835,32 @@ rescan(void)
 	closedir(dp);
 }
 
+/* n events of file f's process lost, found now: said with the time span. */
+static void
+lose(struct ufile *f, uint64_t n, uint64_t now)
+{
+	if (f->loss.n == 0) {
+		f->loss.pid = f->pid;
+		memcpy(f->loss.comm, f->comm, sizeof(f->loss.comm));
+		f->loss.from = f->seen > f->born ? f->seen : f->born;
+	}
+	f->loss.n += n;
+	f->loss.to = now;
+}
+
 /*
- * One ring into its queue, each event checked on a copy; the ring's room
- * is the program's again.  0, or -1 if the ring is refused.
+ * One ring into the drainer's staging, each event checked on a copy, in
+ * chunks of EVBUF; the ring's room is the program's again.  0, or -1 if
+ * the ring is refused.
  */
 static int
 drain_slot(int i, int s)
 {
 	struct ufile *f = &files[i];
 	struct uread r = { .f = f, .s = s };
-	struct queue *q;
+	struct stage *st = &f->st[s];
 	struct qev *x;
-	uint64_t now;
+	uint64_t now, head, tail0 = f->tail[s];
 	int64_t l, n, k;
 
 	if (guarded(read_counts, &r) == -1) {
@@ -768,60 +869,52 @@ drain_slot(int i, int s)
 	}
 	/* After head was read: every event it covers was stamped before. */
 	now = now_ns();
+	head = r.v[0];
 	if ((l = ring_grown(r.v[1], f->reported[s], now - f->seen,
-	    &r.why)) == -1 || (n = ring_span(r.v[0], f->tail[s], UBUF_EVENTS,
+	    &r.why)) == -1 || (n = ring_span(head, f->tail[s], f->nevents,
 	    &r.why)) == -1) {
 		refuse(i, r.why);
 		return -1;
 	}
 	if (l > 0) {
-		pthread_mutex_lock(&qlock);
-		lost += l;
-		pthread_mutex_unlock(&qlock);
+		lose(f, l, now);
 		f->reported[s] = r.v[1];
 	}
-	if (n == 0) {
-		if (l > 0 && guarded(write_marks, &r) == -1) {
-			refuse(i, CUT_SHORT);
-			return -1;
-		}
-		return 0;
-	}
-	r.n = n;
 	r.b = (struct ring_bounds){ .nprobes = f->nprobes, .ncpu = ncpus,
 	    .lo = f->lo, .hi = now, .pid = f->pid, .tid_ok = own_thread,
 	    .arg = f };
-	if (guarded(read_events, &r) == -1 || r.n == -1) {
-		refuse(i, r.n == -1 ? r.why : CUT_SHORT);
-		return -1;
-	}
-	pthread_mutex_lock(&qlock);
-	if (f->q[s] < 0) {
-		f->q[s] = queue_new();
-		memcpy(queues[f->q[s]].file, f->name, sizeof(f->name));
-	}
-	q = &queues[f->q[s]];
-	for (k = 0; k < n; k++) {
-		const struct ubuf_event *e = &evbuf[k];
+	while (n > 0) {
+		r.n = n < EVBUF ? n : EVBUF;
+		r.v[1] = f->tail[s];
+		if (guarded(read_events, &r) == -1 || r.n == -1) {
+			refuse(i, r.n == -1 ? r.why : CUT_SHORT);
+			return -1;
+		}
+		if (st->n + r.n > st->cap) {
+			st->cap = st->n + r.n > 2 * st->cap ? st->n + r.n :
+			    2 * st->cap;
+			st->ev = xrealloc(st->ev, st->cap * sizeof(*st->ev));
+		}
+		for (k = 0; k < r.n; k++) {
+			const struct ubuf_event *e = &evbuf[k];
 
-		/* A formatter that stopped taking them: the new ones go. */
-		if (held >= 2 * QUEUED_MAX || f->type[e->probe] == UINT16_MAX) {
-			lost++;
-			continue;
+			/* A formatter that stopped taking them: the new
+			 * ones go. */
+			if (held_seen + staged >= 2 * hold_max ||
+			    f->type[e->probe] == UINT16_MAX) {
+				lose(f, 1, now);
+				continue;
+			}
+			x = &st->ev[st->n++];
+			x->e = *e;
+			x->pid = f->pid;
+			x->type = f->type[e->probe];
+			staged++;
 		}
-		if (q->nin == q->capin) {
-			q->capin = q->capin ? 2 * q->capin : 1024;
-			q->in = xrealloc(q->in, q->capin * sizeof(*q->in));
-		}
-		x = &q->in[q->nin++];
-		x->e = *e;
-		x->pid = f->pid;
-		x->type = f->type[e->probe];
-		held++;
+		f->tail[s] += r.n;
+		n -= r.n;
 	}
-	pthread_mutex_unlock(&qlock);
-	f->tail[s] = r.v[0];
-	if (guarded(write_marks, &r) == -1) {
+	if ((l > 0 || f->tail[s] != tail0) && guarded(write_marks, &r) == -1) {
 		refuse(i, CUT_SHORT);
 		return -1;
 	}
@@ -837,12 +930,12 @@ drain_file(int i)
 	int64_t u;
 	int s, bad = 0;
 
-	/* The formatter found a thread of another process in one. */
-	pthread_mutex_lock(&qlock);
+	/* The formatter found a thread of another process in one.  No
+	 * lock: only the drainer moves the queues, by queue_new(). */
 	for (s = 0; s < UBUF_SLOTS; s++)
-		if (f->q[s] >= 0 && queues[f->q[s]].bad)
+		if (f->q[s] >= 0 && __atomic_load_n(&queues[f->q[s]].bad,
+		    __ATOMIC_RELAXED))
 			bad = 1;
-	pthread_mutex_unlock(&qlock);
 	if (bad) {
 		refuse(i, NULL);
 		return -1;
@@ -858,9 +951,7 @@ drain_file(int i)
 		return -1;
 	}
 	if (u > 0) {
-		pthread_mutex_lock(&qlock);
-		lost += u;
-		pthread_mutex_unlock(&qlock);
+		lose(f, u, now_ns());
 		f->unslotted = r.v[0];
 	}
 	for (s = 0; s < UBUF_SLOTS; s++)
@@ -870,11 +961,100 @@ drain_file(int i)
 	return 0;
 }
 
+/*
+ * A process's loss to be said, under qlock: one with its earlier ones
+ * not yet said, a record a process a second, not one a pass.  Kept
+ * while the list is full.
+ */
+static void
+loss_add(struct patch_loss *l)
+{
+	int i;
+
+	for (i = 0; i < nlosses; i++)
+		if (losses[i].pid == l->pid &&
+		    strcmp(losses[i].comm, l->comm) == 0)
+			break;
+	if (i == nlosses) {
+		if (nlosses == MAXLOSSES)
+			return;
+		losses[nlosses++] = *l;
+	} else {
+		losses[i].n += l->n;
+		if (l->from < losses[i].from)
+			losses[i].from = l->from;
+		if (l->to > losses[i].to)
+			losses[i].to = l->to;
+	}
+	l->n = 0;
+}
+
+/*
+ * The staging into the queues, and the losses to be said: 0, or -1 when
+ * the formatter holds the lock and wait is 0 (the next pass tries again).
+ */
+static int
+handover(int wait)
+{
+	struct ufile *f;
+	struct queue *q;
+	int i, s;
+
+	if (wait)
+		pthread_mutex_lock(&qlock);
+	else if (pthread_mutex_trylock(&qlock) != 0)
+		return -1;
+	for (i = 0; i < nfiles; i++) {
+		f = &files[i];
+		for (s = 0; s < UBUF_SLOTS; s++) {
+			if (f->st[s].n == 0)
+				continue;
+			if (f->q[s] < 0) {
+				f->q[s] = queue_new();
+				memcpy(queues[f->q[s]].file, f->name,
+				    sizeof(f->name));
+				memcpy(queues[f->q[s]].comm, f->comm,
+				    sizeof(f->comm));
+			}
+			q = &queues[f->q[s]];
+			if (q->nin + f->st[s].n > q->capin) {
+				q->capin = q->nin + f->st[s].n > 2 * q->capin ?
+				    q->nin + f->st[s].n : 2 * q->capin;
+				q->in = xrealloc(q->in, q->capin *
+				    sizeof(*q->in));
+			}
+			memcpy(q->in + q->nin, f->st[s].ev, f->st[s].n *
+			    sizeof(*q->in));
+			q->nin += f->st[s].n;
+			held += f->st[s].n;
+			staged -= f->st[s].n;
+			f->st[s].n = 0;
+		}
+		if (f->loss.n > 0)
+			loss_add(&f->loss);
+	}
+	held_seen = held;
+	pthread_mutex_unlock(&qlock);
+	return 0;
+}
+
+/* Nothing of file i is left to queue or to say. */
+static int
+handed(const struct ufile *f)
+{
+	int s;
+
+	for (s = 0; s < UBUF_SLOTS; s++)
+		if (f->st[s].n > 0)
+			return 0;
+	return f->loss.n == 0;
+}
+
 static void
 drain(void)
 {
 	uint64_t t = now_ns();
-	int i, d;
+	int i, d, last = atomic_load(&stopping);
 
 	/*
 	 * Every pass: a process's file found late would bring events from
@@ -884,28 +1064,47 @@ drain(void)
 	for (i = 0; i < nfiles; i++)
 		if (drain_file(i) == -1)
 			i--;
+	/* Every event stamped before t is queued now, but one a thread
+	 * stamped and had not yet committed when its ring was read. */
+	if (handover(last) == 0)
+		atomic_store(&passed, t);
 	for (i = 0; i < nfiles; i++)
 		if ((d = drained(i)) == -1)
 			i--;
-		else if (d && ((kill(files[i].pid, 0) == -1 &&
-		    errno == ESRCH) || newer(&files[i])))
+		else if (d && handed(&files[i]) && ((kill(files[i].pid, 0) ==
+		    -1 && errno == ESRCH) || newer(&files[i])))
 			drop(i--);
-	/* Every event stamped before t is queued now, but one a thread
-	 * stamped and had not yet committed when its ring was read. */
-	atomic_store(&passed, t);
 }
 
 static void *
 drain_loop(void *arg)
 {
 	struct timespec ts = { 0, DRAIN_NS }, idle = { 0, IDLE_NS };
+	struct sched_param sp = { .sched_priority = 1 };
+	uint64_t t;
 	sigset_t bus;
 
 	(void)arg;
+	if ((ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) != -1 &&
+	    inotify_add_watch(ifd, dir, IN_CREATE | IN_ONLYDIR) == -1) {
+		close(ifd);
+		ifd = -1;
+	}
 	/* A fault in a ring must reach on_bus(), never be blocked. */
 	sigemptyset(&bus);
 	sigaddset(&bus, SIGBUS);
 	pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+	/*
+	 * Keep up with the rings when every CPU is busy, as the spool's
+	 * reader does: at nice 0 beside four busy loops on two CPUs (the
+	 * machine loaded besides) a pass took 230 ms and a burst of 500k
+	 * events a second lost a third; at nice -10, 1.4 % of a run.  The
+	 * lowest real-time priority runs it when it wakes; a program that
+	 * fills its rings on purpose gets it no more than half a CPU
+	 * (drain_loop()).
+	 */
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0)
+		setpriority(PRIO_PROCESS, syscall(SYS_gettid), DRAIN_NICE);
 	atomic_store(&drainer_tid, (int)syscall(SYS_gettid));
 	/*
 	 * Not before the kernel's events of the rings' threads are traced:
@@ -914,9 +1113,29 @@ drain_loop(void *arg)
 	while (!atomic_load(&reading) && !atomic_load(&stopping))
 		nanosleep(&ts, NULL);
 	while (!atomic_load(&stopping)) {
+		t = now_ns();
 		drain();
-		/* No patched process: a recorder always on wakes seldom. */
-		nanosleep(nfiles ? &ts : &idle, NULL);
+		/* A pass longer than the period: a rest as long, so that
+		 * the rings' writers cannot keep a real-time thread busy. */
+		if ((t = now_ns() - t) > DRAIN_NS)
+			nanosleep(&(struct timespec){ t / 1000000000ULL,
+			    t % 1000000000ULL }, NULL);
+		/*
+		 * No patched process: a recorder always on wakes seldom, but
+		 * at once for a file made in the directory (a program that
+		 * starts in a burst fills its ring in tens of ms).
+		 */
+		if (nfiles > 0 || ifd == -1)
+			nanosleep(nfiles ? &ts : &idle, NULL);
+		else if (poll(&(struct pollfd){ ifd, POLLIN, 0 }, 1,
+		    IDLE_NS / 1000000) > 0) {
+			char ev[4096];
+
+			while (read(ifd, ev, sizeof(ev)) > 0)
+				;
+			/* Published once sized and named: soon. */
+			nanosleep(&ts, NULL);
+		}
 	}
 	drain();
 	return NULL;
@@ -926,6 +1145,7 @@ drain_loop(void *arg)
 void
 patched_refresh(void)
 {
+	struct patch_loss l;
 	struct queue *q;
 	int i;
 
@@ -947,7 +1167,7 @@ patched_refresh(void)
 		q = &queues[i];
 		if (!q->used)
 			continue;
-		if (q->bad) {
+		if (__atomic_load_n(&q->bad, __ATOMIC_ACQUIRE)) {
 			held -= q->nin + (q->nrd - q->rpos);
 			q->nin = 0;
 			q->rpos = q->nrd;
@@ -968,7 +1188,8 @@ patched_refresh(void)
 			q->nrd += q->nin;
 			q->nin = 0;
 		}
-		if (q->dead && q->rpos == q->nrd) {
+		if (__atomic_load_n(&q->dead, __ATOMIC_ACQUIRE) &&
+		    q->rpos == q->nrd) {
 			free(q->in);
 			free(q->rd);
 			memset(q, 0, sizeof(*q));
@@ -979,7 +1200,7 @@ patched_refresh(void)
 	 * asked for; a formatter far behind), the oldest go: what a flight
 	 * recorder keeps is the recent past.
 	 */
-	while (held > QUEUED_MAX) {
+	while (held > hold_max) {
 		int o = -1;
 
 		for (i = 0; i < nqueues; i++)
@@ -989,9 +1210,17 @@ patched_refresh(void)
 				o = i;
 		if (o < 0)
 			break;
+		/* Its process's, said as a ring's would be: argus status
+		 * and argus debug say them by process too. */
+		l.pid = queues[o].rd[queues[o].rpos].pid;
+		memcpy(l.comm, queues[o].comm, sizeof(l.comm));
+		l.n = 1;
+		l.from = l.to = queues[o].rd[queues[o].rpos].e.ts;
+		loss_add(&l);
+		if (l.n > 0)
+			atomic_fetch_add(&lost, 1);
 		queues[o].rpos++;
 		held--;
-		lost++;
 	}
 	pthread_mutex_unlock(&qlock);
 	peeked = 0;
@@ -1072,8 +1301,8 @@ patched_reject(int tgid)
 	    q->rd[q->rpos].pid, dir, q->file, q->rd[q->rpos].e.tid, tgid);
 	held -= q->nrd - q->rpos;
 	q->rpos = q->nrd;
-	q->bad = 1;
-	refused++;
+	__atomic_store_n(&q->bad, 1, __ATOMIC_RELEASE);
+	atomic_fetch_add(&refused, 1);
 	pthread_mutex_unlock(&qlock);
 	peeked = 0;
 	best = -1;
@@ -1082,24 +1311,26 @@ patched_reject(int tgid)
 uint64_t
 patched_refused(void)
 {
-	uint64_t n;
-
-	pthread_mutex_lock(&qlock);
-	n = refused;
-	refused = 0;
-	pthread_mutex_unlock(&qlock);
-	return n;
+	return atomic_exchange(&refused, 0);
 }
 
 /* Losses since asked last: full rings, and events we could not hold. */
 uint64_t
 patched_lost(void)
 {
-	uint64_t n;
+	return atomic_exchange(&lost, 0);
+}
+
+int
+patched_losses(struct patch_loss *out, int max)
+{
+	int n;
 
 	pthread_mutex_lock(&qlock);
-	n = lost;
-	lost = 0;
+	n = nlosses < max ? nlosses : max;
+	memcpy(out, losses, n * sizeof(*out));
+	memmove(losses, losses + n, (nlosses - n) * sizeof(*losses));
+	nlosses -= n;
 	pthread_mutex_unlock(&qlock);
 	return n;
 }

@@ -38,7 +38,26 @@ void	 patched_refresh(void);
 uint64_t patched_horizon(void);
 const struct ubuf_event *patched_peek(int *pid, const char **type);
 void	 patched_consume(void);
-/* Events lost since asked last: a ring that was full, a thread without one. */
+/*
+ * Events of a patched process lost between from and to (mono ns): its
+ * ring was full, a thread had none, or the recorder's queues were.
+ */
+struct patch_loss {
+	int		 pid;
+	char		 comm[16];
+	uint64_t	 n, from, to;
+};
+
+/*
+ * The memory the events waiting to be written may take (a deferred
+ * recorder's, while nobody asks): beyond it, the oldest go.  At least
+ * a million events.
+ */
+void	 patched_hold(uint64_t bytes);
+/* Losses of processes since asked last, at most max: how many. */
+int	 patched_losses(struct patch_loss *out, int max);
+/* Events lost since asked last that were queued already (the oldest,
+ * dropped beyond the recorder's bound): of no process in particular. */
 uint64_t patched_lost(void);
 /*
  * The event peeked at is of a thread the kernel gives process tgid, not

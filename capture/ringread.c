@@ -114,3 +114,19 @@ ring_read(const struct ubuf_event *ev, uint32_t nevents, uint64_t tail,
 			return -1;
 	return n;
 }
+
+uint32_t
+ring_nevents(uint64_t size, uint32_t nevents, const char **why)
+{
+	if (nevents < UBUF_EVENTS_MIN || nevents > UBUF_EVENTS_MAX ||
+	    (nevents & (nevents - 1)) != 0) {
+		*why = because("rings of %u events", nevents);
+		return 0;
+	}
+	if (size != ubuf_size(nevents)) {
+		*why = because("a file of %llu bytes for rings of %u events",
+		    (unsigned long long)size, nevents);
+		return 0;
+	}
+	return nevents;
+}

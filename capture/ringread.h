@@ -37,6 +37,14 @@ const char *ring_names(const char (*name)[UBUF_NAMELEN], uint32_t n,
 	    char (*out)[UBUF_NAMELEN]);
 
 /*
+ * The events of each of a file's rings, as its header says (nevents)
+ * and as its size (bytes) must then be: or 0 and why, for a count that
+ * is not a power of two within UBUF_EVENTS_MIN and UBUF_EVENTS_MAX, or a
+ * size that is not the count's.
+ */
+uint32_t ring_nevents(uint64_t size, uint32_t nevents, const char **why);
+
+/*
  * How many events a slot's head says were written since tail (ours,
  * never the ring's copy), in a ring of nevents (a power of two): or -1
  * and why, for a head behind tail or beyond the ring.

@@ -273,6 +273,14 @@ int		 kind_is_word(const char *kind);
 #define META_MOMENT	"moment"
 /* Events the kernel dropped (or a source said it lost), in all. */
 #define META_LOST	"lost"
+/*
+ * A patched process's user-space events lost (capture/patched.c):
+ * meta,UNTIL,PID,,patch_lost,N,SINCE; without a PID, events of no
+ * process in particular (meta,TIME,,,patch_lost,N).
+ */
+#define META_PATCH_LOST	"patch_lost"
+/* The recorder's totals of them, for argus status: "PID N FROM TO COMM". */
+#define PATCH_LOST_FILE	"patch-lost"
 int	 meta_is(const struct record *, const char *key);	/* meta KEY,... */
 void	 meta_wallclock(struct writer *, uint64_t time);
 void	 wall_learn(const struct record *);

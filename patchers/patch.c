@@ -93,6 +93,7 @@ static int		 nprobes;
 static struct site	 sites[MAXSITES];
 static int		 nsites;
 static struct ubuf_hdr	*hdr;
+static uint32_t		 ring_n = UBUF_EVENTS;	/* events a slot, 2^n */
 static int		 dirfd_ = -1;
 static char		 hdr_name[64];
 static int		 hdr_fd = -1;	/* for the pages of slots claimed */
@@ -233,22 +234,25 @@ slot_claim(void)
 	if (my_tid == 0)
 		my_tid = (int)syscall(SYS_gettid);
 	for (i = 0; i < UBUF_SLOTS; i++) {
+		struct ubuf_slot *s = ubuf_slot(hdr, i, ring_n);
+
 		zero = 0;
-		if (__atomic_compare_exchange_n(&hdr->slot[i].owner, &zero,
+		if (__atomic_compare_exchange_n(&s->owner, &zero,
 		    (uint32_t)my_tid, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-			if (reserve((char *)&hdr->slot[i] - (char *)hdr,
-			    sizeof(hdr->slot[i])) == -1) {
-				__atomic_store_n(&hdr->slot[i].owner, 0,
+			if (reserve((char *)s - (char *)hdr,
+			    ubuf_slot_size(ring_n)) == -1) {
+				__atomic_store_n(&s->owner, 0,
 				    __ATOMIC_RELEASE);
 				say_no_room();
 				return NULL;
 			}
-			my_slot = &hdr->slot[i];
+			my_slot = s;
 			pthread_setspecific(slot_key, my_slot);
 			/* Its pages now, not a fault at each of the next
 			 * events (MADV_POPULATE_WRITE: Linux 5.14). */
 			madvise((void *)((uintptr_t)my_slot & ~(uintptr_t)4095),
-			    sizeof(*my_slot) + 4096, MADV_POPULATE_WRITE);
+			    ubuf_slot_size(ring_n) + 4096,
+			    MADV_POPULATE_WRITE);
 			return my_slot;
 		}
 	}
@@ -267,11 +271,11 @@ record(uint8_t name, int nargs, const uint64_t *args)
 	if (__builtin_expect(s == NULL, 0) && (s = slot_claim()) == NULL)
 		return;
 	h = s->head;
-	if (h - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) >= UBUF_EVENTS) {
+	if (h - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) >= ring_n) {
 		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
 		return;
 	}
-	e = &s->ev[h & (UBUF_EVENTS - 1)];
+	e = &s->ev[h & (ring_n - 1)];
 	e->ts = stamp();
 	e->tid = my_tid;
 	e->cpu = sched_getcpu();
@@ -1001,15 +1005,14 @@ open_ubuf(void)
 	 * allocated: the header, and each slot's counters (slot_claim()
 	 * allocates a slot's events). */
 	hdr_fd = fd;
-	e = ftruncate(fd, sizeof(*h)) == -1 ? errno : 0;
+	e = ftruncate(fd, ubuf_size(ring_n)) == -1 ? errno : 0;
 	if (e == 0)
-		e = posix_fallocate(fd, 0, offsetof(struct ubuf_hdr, slot));
+		e = posix_fallocate(fd, 0, sizeof(*h));
 	for (i = 0; e == 0 && i < UBUF_SLOTS; i++)
-		e = posix_fallocate(fd, offsetof(struct ubuf_hdr, slot) +
-		    i * sizeof(struct ubuf_slot), offsetof(struct ubuf_slot,
-		    ev));
-	if (e == 0 && (h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE,
-	    MAP_SHARED, fd, 0)) == MAP_FAILED)
+		e = posix_fallocate(fd, sizeof(*h) + i * ubuf_slot_size(ring_n),
+		    offsetof(struct ubuf_slot, ev));
+	if (e == 0 && (h = mmap(NULL, ubuf_size(ring_n), PROT_READ |
+	    PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
 		e = errno;
 	if (e != 0) {
 		say("%s: %s: not patching", name, strerror(e));
@@ -1021,7 +1024,7 @@ open_ubuf(void)
 	h->version = UBUF_VERSION;
 	h->pid = getpid();
 	h->nslots = UBUF_SLOTS;
-	h->nevents = UBUF_EVENTS;
+	h->nevents = ring_n;
 	h->nprobes = nnames;
 	for (i = 0; i < nnames; i++)
 		snprintf(h->name[i], UBUF_NAMELEN, "%s", names[i]);
@@ -1038,7 +1041,7 @@ after_fork(void)
 	my_slot = NULL;
 	my_tid = 0;
 	if (hdr != NULL) {
-		munmap(hdr, sizeof(*hdr));
+		munmap(hdr, ubuf_size(ring_n));
 		hdr = NULL;
 		close(hdr_fd);
 		hdr_fd = -1;
@@ -1142,7 +1145,7 @@ scan(int startup)
 	if (nplaced == 0) {
 		/* Nothing will ever be recorded: leave no file behind. */
 		unlinkat(dirfd_, hdr_name, 0);
-		munmap(hdr, sizeof(*hdr));
+		munmap(hdr, ubuf_size(ring_n));
 		hdr = NULL;
 		close(hdr_fd);
 		hdr_fd = -1;
@@ -1184,6 +1187,30 @@ argus_patch_unmapped(uintptr_t base)
 			probes[i].pending = 1;
 }
 
+/*
+ * ARGUS_PATCH_RING: the events of a thread's ring, a power of two; a
+ * test's small ring, or a large one for a program whose bursts outrun
+ * its recorder.
+ */
+static void
+ring_size(const char *v)
+{
+	char *end;
+	unsigned long n;
+
+	if (v == NULL || *v == '\0')
+		return;
+	n = strtoul(v, &end, 10);
+	if (*end != '\0' || n < UBUF_EVENTS_MIN || n > UBUF_EVENTS_MAX ||
+	    (n & (n - 1)) != 0) {
+		say("%s=%s: not a power of two from %d to %d: %d events a "
+		    "thread", UBUF_RING_ENV, v, UBUF_EVENTS_MIN,
+		    UBUF_EVENTS_MAX, UBUF_EVENTS);
+		return;
+	}
+	ring_n = n;
+}
+
 static int
 start(const char *sets_, const char *dir)
 {
@@ -1223,6 +1250,7 @@ patch_init(void)
 	if ((sets = getenv("ARGUS_PATCH")) == NULL || *sets == '\0')
 		return;
 	verbose = getenv("ARGUS_PATCH_VERBOSE") != NULL;
+	ring_size(getenv(UBUF_RING_ENV));
 	if ((dir = getenv("ARGUS_PATCH_DIR")) == NULL || *dir == '\0') {
 		say("ARGUS_PATCH_DIR not set: nowhere to record, not patching");
 		return;

@@ -13,6 +13,13 @@
  * ever taken and the recording thread makes no system call.  A ring that
  * is full counts the event lost instead: a capture that stopped, or died,
  * costs the program nothing but those counts.
+ *
+ * The events of a ring are the file's memory, allocated when a thread
+ * claims its slot: UBUF_EVENTS of 64 bytes (8 MiB a thread), or the
+ * power of two ARGUS_PATCH_RING gives.  Sized for the recorder's
+ * lateness, not its period (a millisecond): a thread making 500,000
+ * events a second fills 8 MiB in a quarter of a second, about what a
+ * recorder's thread may wait for a CPU on a machine that is busy.
  */
 #ifndef ARGUS_UBUF_H
 #define ARGUS_UBUF_H
@@ -21,7 +28,10 @@
 
 #define UBUF_MAGIC	0x3142555355475241ULL	/* "ARGUSUB1" */
 #define UBUF_SLOTS	64		/* threads recording at once */
-#define UBUF_EVENTS	32768		/* per slot, a power of two */
+#define UBUF_EVENTS	131072		/* per slot by default */
+#define UBUF_EVENTS_MIN	1024		/* ARGUS_PATCH_RING's bounds: */
+#define UBUF_EVENTS_MAX	(1 << 20)	/* powers of two, 64 MiB at most */
+#define UBUF_RING_ENV	"ARGUS_PATCH_RING"
 #define UBUF_PROBES	256		/* event names per process */
 #define UBUF_NAMELEN	48
 #define UBUF_MAXARGS	6
@@ -44,9 +54,10 @@ struct ubuf_slot {
 	uint64_t	 tail;		/* events read, ever (the capture's) */
 	uint64_t	 reported;	/* lost already reported (the capture's) */
 	uint64_t	 pad2[6];
-	struct ubuf_event ev[UBUF_EVENTS];
+	struct ubuf_event ev[];		/* the header's nevents */
 };
 
+/* The file: this header, then nslots slots of ubuf_slot_size() bytes. */
 struct ubuf_hdr {
 	uint64_t	 magic;		/* stored last: the file is ready */
 	uint32_t	 version;
@@ -56,9 +67,31 @@ struct ubuf_hdr {
 	uint32_t	 nprobes;
 	uint32_t	 unslotted;	/* events of threads beyond the slots */
 	char		 name[UBUF_PROBES][UBUF_NAMELEN];  /* event TYPEs */
-	struct ubuf_slot slot[UBUF_SLOTS];
+	uint8_t		 pad[32];	/* slots on a cache line's start */
 };
 
-#define UBUF_VERSION	1
+static inline uint64_t
+ubuf_slot_size(uint32_t nevents)
+{
+	return sizeof(struct ubuf_slot) +
+	    (uint64_t)nevents * sizeof(struct ubuf_event);
+}
+
+/* A file of rings of nevents, as its size says. */
+static inline uint64_t
+ubuf_size(uint32_t nevents)
+{
+	return sizeof(struct ubuf_hdr) + UBUF_SLOTS * ubuf_slot_size(nevents);
+}
+
+/* Slot i of a file of rings of nevents (the reader's count, not h's). */
+static inline struct ubuf_slot *
+ubuf_slot(struct ubuf_hdr *h, int i, uint32_t nevents)
+{
+	return (struct ubuf_slot *)((char *)h + sizeof(*h) +
+	    i * ubuf_slot_size(nevents));
+}
+
+#define UBUF_VERSION	2	/* 2: the ring's size in nevents */
 
 #endif

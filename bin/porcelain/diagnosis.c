@@ -36,6 +36,7 @@
 #include "file.h"
 #include "graph.h"
 #include "porcelain.h"
+#include "show.h"
 
 struct droot {
 	enum root_kind	 kind;
@@ -45,11 +46,20 @@ struct droot {
 	char		 class[32], why[256], comm[64], function[128];
 };
 
+/* A patched process's user-space events lost (meta patch_lost). */
+struct uloss {
+	uint32_t	 pid;
+	uint64_t	 n, from, to;
+};
+
 struct found {
 	char		 moment[16];	/* now, mark, at, every; "" unknown */
 	uint64_t	 moment_ns;	/* NO_TIME: none */
 	struct droot	*r;
 	int		 nr;
+	struct uloss	*l;
+	int		 nl;
+	uint64_t	 lo, hi;	/* the events diagnosed: their span */
 };
 
 static void
@@ -65,6 +75,7 @@ read_found(const char *out, struct found *f)
 
 	memset(f, 0, sizeof(*f));
 	f->moment_ns = NO_TIME;
+	f->lo = NO_TIME;
 	/* An empty file: the pipeline failed before it wrote one. */
 	if ((fd = open(out, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
 		return;
@@ -80,6 +91,13 @@ read_found(const char *out, struct found *f)
 			continue;
 		wall_learn(rec);
 		cgroup_learn(rec);
+		if (rec->time != NO_TIME &&
+		    strcmp(rec->f[COL_KIND], KIND_EVENT) == 0) {
+			if (f->lo == NO_TIME || rec->time < f->lo)
+				f->lo = rec->time;
+			if (rec->time > f->hi)
+				f->hi = rec->time;
+		}
 		if (meta_is(rec, META_MOMENT)) {
 			v = rec->f[COL_FIRST_OWN + 1];
 			snprintf(f->moment, sizeof(f->moment), "%.*s",
@@ -87,6 +105,18 @@ read_found(const char *out, struct found *f)
 			if (strchr(v, ' ') != NULL)
 				f->moment_ns = strtoull(strchr(v, ' ') + 1,
 				    NULL, 10);
+		} else if (rec->nf > COL_FIRST_OWN + 2 &&
+		    rec->time != NO_TIME &&
+		    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
+		    strcmp(rec->f[COL_FIRST_OWN], META_PATCH_LOST) == 0 &&
+		    rec->f[COL_PID][0] != '\0') {
+			f->l = xrealloc(f->l, (f->nl + 1) * sizeof(*f->l));
+			f->l[f->nl].pid = strtoul(rec->f[COL_PID], NULL, 10);
+			f->l[f->nl].n = strtoull(rec->f[COL_FIRST_OWN + 1],
+			    NULL, 10);
+			f->l[f->nl].from = strtoull(rec->f[COL_FIRST_OWN + 2],
+			    NULL, 10);
+			f->l[f->nl++].to = rec->time;
 		} else if (root_parse(rec, &rr)) {
 			f->r = xrealloc(f->r, (f->nr + 1) * sizeof(*f->r));
 			d = &f->r[f->nr++];
@@ -124,6 +154,52 @@ clock_words(uint64_t mono, char *buf, size_t size, int iso)
 	    (rt.tv_nsec - mt.tv_nsec);
 	t = ((int64_t)mono + off) / 1000000000LL;
 	strftime(buf, size, iso ? "%FT%T%z" : "%F %T", localtime(&t));
+}
+
+/*
+ * The user-space events lost in the diagnosed window (the events the
+ * diagnosis read, to its moment) by a process on the chain, the hung one
+ * too: the callback it hung in, one that woke it, or its baselines' may
+ * be one of them.
+ */
+static void
+loss_lines(const struct found *f, FILE *fp)
+{
+	char from[64], to[64];
+	uint64_t hi = f->hi, n, lo, up;
+	int i, j, k;
+
+	if (f->moment_ns != NO_TIME && f->moment_ns > hi)
+		hi = f->moment_ns;
+	if (f->lo == NO_TIME)
+		return;
+	for (i = 0; i < f->nr; i++) {
+		/* A process once, however many of its threads. */
+		for (j = 0; j < i && f->r[j].pid != f->r[i].pid; j++)
+			;
+		if (j < i)
+			continue;
+		n = up = 0;
+		lo = NO_TIME;
+		for (k = 0; k < f->nl; k++) {
+			if (f->l[k].pid != f->r[i].pid ||
+			    f->l[k].to < f->lo || f->l[k].from > hi)
+				continue;
+			n += f->l[k].n;
+			if (lo == NO_TIME || f->l[k].from < lo)
+				lo = f->l[k].from;
+			if (f->l[k].to > up)
+				up = f->l[k].to;
+		}
+		if (n == 0)
+			continue;
+		recorder_when(lo, from, sizeof(from));
+		recorder_when(up, to, sizeof(to));
+		fprintf(fp, "%llu user-space events of %s %u were lost between "
+		    "%s and %s: the chain may miss a callback\n",
+		    (unsigned long long)n, show(f->r[i].comm), f->r[i].pid,
+		    from, to);
+	}
 }
 
 static void
@@ -414,6 +490,7 @@ diagnosis_earliest(const char *out)
 		    (t == NO_TIME || f.r[i].begin < t))
 			t = f.r[i].begin;
 	free(f.r);
+	free(f.l);
 	return t;
 }
 
@@ -438,6 +515,7 @@ diagnosis_show(const char *out, const char *report, const char *json,
 	fflush(text);
 	copy_report(report, text);
 	unlink(report);
+	loss_lines(&f, text);
 	n = chain_threads(&f, &pids, &tids);
 	/* A mark's hang: where they waited then, if the mark took stacks. */
 	if (n > 0 && strcmp(f.moment, "mark") == 0 && mark_stacks != NULL &&
@@ -462,4 +540,5 @@ diagnosis_show(const char *out, const char *report, const char *json,
 	free(pids);
 	free(tids);
 	free(f.r);
+	free(f.l);
 }

@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "graph.h"
 #include "porcelain.h"
+#include "show.h"
 
 #define EXIT_NOT_RUNNING	3	/* LSB: program is not running */
 
@@ -42,6 +44,7 @@ static const char usage[] =
 "(the seconds they reach back, the events not yet written out, those\n"
 "overwritten, and how long they keep at the present rate); and what its\n"
 "directory holds: the ring's files, their size\n"
+"(and the user-space events of patched programs lost, by process)\n"
 "and the time they span, the wait-for snapshots and the diagnoses.\n"
 "Exit: 0 running, 3 not running, 77 the directory is not yours alone.\n";
 
@@ -229,6 +232,45 @@ kernel_ring(pid_t pid)
 }
 
 /*
+ * The user-space events of patched programs (argus run, argus patch)
+ * that the recorder lost, from its totals (capture/out.c): in all, then
+ * each process's, and when.
+ */
+static void
+patch_lost(int dirfd)
+{
+	char line[256], from[64], to[64];
+	unsigned long long n, f, t, total = 0;
+	int pid, off, fd, k = 0;
+	FILE *fp;
+
+	if ((fd = openat(dirfd, PATCH_LOST_FILE, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || (fp = fdopen(fd, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "%d %llu", &pid, &n) == 2)
+			total += n;
+	printf("%-12s %llu user-space events of patched programs lost "
+	    "(a ring full, or more than the recorder holds unasked)\n",
+	    "user events:", total);
+	rewind(fp);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%d %llu %llu %llu %n", &pid, &n, &f, &t,
+		    &off) != 4 || k++ >= 10)
+			continue;
+		recorder_when(f, from, sizeof(from));
+		recorder_when(t, to, sizeof(to));
+		printf("%-12s %llu of %s %d, between %s and %s\n", "", n,
+		    show(line + off), pid, from, to);
+	}
+	if (k > 10)
+		printf("%-12s and %d more processes (%s/%s)\n", "", k - 10,
+		    ring, PATCH_LOST_FILE);
+	fclose(fp);
+}
+
+/*
  * argus watch's state file (bin/porcelain/watch.c writes it whole): the
  * watcher, if it still runs, and a line a watch, its fields shown already.
  */
@@ -338,6 +380,7 @@ status(int argc, char *argv[])
 			count(&reports, &st);
 	}
 	say("ring:", &ringf);
+	patch_lost(fd);
 	say("snapshots:", &snaps);
 	say("diagnoses:", &debugs);
 	if (reports.n > 0)

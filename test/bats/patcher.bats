@@ -12,6 +12,7 @@ setup_file() {
 	export GLOOP="$ROOT/test/progs/gloop"
 	export PWAKE="$ROOT/test/progs/pthread-wake"
 	export HITLOOP="$ROOT/test/progs/hitloop"
+	export BURST="$ROOT/test/progs/burst"
 	# Beside the capture under test, where it looks: the sanitizer
 	# builds (test/run's ARGUS_BIN) have none.
 	export PATCHLIB="$BIN/../patchers/libargus-patch.so"
@@ -575,4 +576,67 @@ time.sleep(60)' "$drainer" "$T/frozen" &
 	wait "$frz" || true
 	kill -INT "$cpid"
 	wait "$cpid"
+}
+
+@test "patcher: a burst that overflows a small ring (ARGUS_PATCH_RING) is counted: argus status and the debug report say whose events were lost, and when" {
+	need_tracing
+	need_patcher "$BURST"
+	printf '%s\tbu_probe\thit\n' "$BURST" >"$T/burst.probes"
+	run argus --ring "$T/ring" start -s none
+	[ "$status" -eq 0 ]
+	# 2,000,000 hits a second into 1,024 events: the drainer, each
+	# millisecond, finds the ring full whatever the machine's load.
+	ARGUS_PATCH_RING=1024 argus --ring "$T/ring" run \
+	    --probes "$T/burst.probes" -- "$BURST" 2000000 1 1 hang >"$T/out" &
+	echo $! >"$T/burst.kill"
+	for i in $(seq 300); do grep -q '^pid ' "$T/out" && break; sleep 0.1; done
+	cat "$T/out"
+	pid=$(awk '$1 == "pid" { print $2 }' "$T/out")
+	[ -n "$pid" ]
+	# The recorder says its losses once a second.
+	for i in $(seq 50); do [ -s "$T/ring/patch-lost" ] && break; sleep 0.1; done
+	sleep 1.5
+	run argus --ring "$T/ring" status
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -Eq "^user events: +[1-9][0-9]* user-space events of patched programs lost" <<<"$output"
+	n=$(awk -v p="$pid" '$0 ~ " of burst " p ", between " { print $1 }' <<<"$output")
+	echo "$n lost of burst $pid"
+	[ "${n:-0}" -gt 0 ]
+	# Hung past debug's threshold (2 s) since its burst.
+	sleep 2
+	run argus --ring "$T/ring" debug --pid "$pid" --last 60s --auto
+	echo "$output"
+	grep -Eq "^[1-9][0-9]* user-space events of burst $pid were lost between [0-9-]+ [0-9:.]+ and [0-9-]+ [0-9:.]+: the chain may miss a callback$" <<<"$output"
+	kill "$pid"
+	run argus --ring "$T/ring" stop
+	[ "$status" -eq 0 ]
+	# In the stream: the process, how many, since when (until: its time).
+	argus-cat "$T/ring"/argus-ring-*.csv.gz | awk -F, -v p="$pid" \
+	    '$1 == "meta" && $3 == p && $5 == "patch_lost" && $6 > 0 && $7 > 0 && $7 <= $2 { ok = 1 } END { exit !ok }'
+}
+
+@test "patcher: with the default ring, a burst of 500,000 events a second for a second beside CPU hogs is recorded, at most 1 % lost" {
+	need_tracing
+	need_patcher "$BURST"
+	printf '%s\tbu_probe\thit\n' "$BURST" >"$T/burst.probes"
+	# Two busy loops a CPU beside it: a recorder's formatter, at idle
+	# priority while it keeps up, then gets no CPU for long, and a
+	# drainer that waited for the queues' lock it held lost the burst.
+	for i in $(seq $((2 * $(nproc)))); do
+		sh -c 'while :; do :; done' &
+		echo $! >"$T/hog$i.kill"
+	done
+	run argus-capture -s none -Z -o "$T/t" --patch --probes "$T/burst.probes" \
+	    -- sh -c "$BURST 500000 1 && $BURST 500000 1"
+	for f in "$T"/hog*.kill; do kill "$(cat "$f")"; done
+	echo "$output"
+	[ "$status" -eq 0 ]
+	made=$(awk '$1 == "pid" { n += $6 } END { print n }' <<<"$output")
+	rec=$(grep -c '^event,.*,hit,' "$T/t" || true)
+	lost=$(awk -F, '$1 == "meta" && $5 == "patch_lost" { n += $6 } END { print n + 0 }' "$T/t")
+	echo "made $made recorded $rec lost $lost: $(awk -v m="$made" -v r="$rec" 'BEGIN { printf "%.3f", 100 * (m - r) / m }') % lost"
+	[ "$made" -eq 1000000 ]
+	[ $((rec + lost)) -eq "$made" ]
+	[ $((100 * rec)) -ge $((99 * made)) ]
 }

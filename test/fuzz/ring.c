@@ -35,7 +35,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ubuf_event ev[128], got[128];
 	struct ring_bounds b = { .tid_ok = tid_ok, .pid = 1 };
 	const char *why;
-	uint32_t n, nev, i;
+	uint32_t n, nev, nr, i;
 	int64_t span, k;
 	size_t at = 2;
 
@@ -58,6 +58,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nev = 2u << (data[at] & 6);
 	b.ncpu = data[at + 1];
 	at += 2;
+	/* A file's size (the head's bytes) and a header's count (the
+	 * tail's): taken only when they agree, and within bounds. */
+	nr = ring_nevents(u64(data + at), (uint32_t)u64(data + at + 8), &why);
+	if (nr != 0 && (ubuf_size(nr) != u64(data + at) ||
+	    (nr & (nr - 1)) != 0 || nr < UBUF_EVENTS_MIN ||
+	    nr > UBUF_EVENTS_MAX))
+		abort();
 	span = ring_span(u64(data + at), u64(data + at + 8), nev, &why);
 	if (span > (int64_t)nev || (span < 0 && why == NULL))
 		abort();

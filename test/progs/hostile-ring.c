@@ -11,6 +11,7 @@
  *   cpu	 an event on cpu 65535
  *   ts		 an event stamped 2^64 - 1
  *   head	 a head 1,050,624 events past the tail
+ *   size	 a header's rings of half the events its file holds
  *   truncate	 an event, then, once it was read (within 30 s), the file
  *		 cut to nothing
  *   dead	 once read, an event of a child process that has exited
@@ -91,8 +92,9 @@ main(int argc, char *argv[])
 	}
 	if (fd == -1)
 		err(73, "%s", path);
-	if (ftruncate(fd, sizeof(*h)) == -1 || (h = mmap(NULL, sizeof(*h),
-	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
+	if (ftruncate(fd, ubuf_size(UBUF_EVENTS)) == -1 || (h = mmap(NULL,
+	    ubuf_size(UBUF_EVENTS), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	    0)) == MAP_FAILED)
 		err(71, "%s", path);
 	/* The service's privileges dropped: what it writes now is nobody's. */
 	if (getuid() == 0 && (setgid(65534) == -1 || setuid(65534) == -1))
@@ -109,7 +111,9 @@ main(int argc, char *argv[])
 		snprintf(h->name[0], UBUF_NAMELEN, "\033[31mred\nline");
 	else
 		snprintf(h->name[0], UBUF_NAMELEN, "hostile_hit");
-	s = &h->slot[0];
+	if (strcmp(how, "size") == 0)
+		h->nevents = UBUF_EVENTS / 2;
+	s = ubuf_slot(h, 0, UBUF_EVENTS);
 	s->owner = me;
 	__atomic_store_n(&h->magic, UBUF_MAGIC, __ATOMIC_RELEASE);
 	printf("pid %d\n", (int)getpid());
@@ -141,7 +145,7 @@ main(int argc, char *argv[])
 		waitpid(child, NULL, 0);
 		record(s, child, sched_getcpu(), stamp());
 	} else if (strcmp(how, "good") != 0 && strcmp(how, "exit") != 0 &&
-	    strcmp(how, "escape") != 0)
+	    strcmp(how, "escape") != 0 && strcmp(how, "size") != 0)
 		errx(64, "%s: no such HOW", how);
 	sleep(4);
 	return 0;
