@@ -409,7 +409,6 @@ reader(void *arg)
 	int busy;
 
 	(void)arg;
-	/* Keep up with the buffers even when every CPU is busy. */
 	/*
 	 * Keep up with the buffers even when every CPU is busy: with a
 	 * few hundred runnable threads a nice -10 reader still waited
