@@ -755,7 +755,8 @@ spill_since(uint64_t bytes)
 			}
 			close(fd);
 		}
-	qsort(v, n, sizeof(*v), newest_first);
+	if (n > 0)	/* v is NULL when the spill holds no block */
+		qsort(v, n, sizeof(*v), newest_first);
 	for (i = 0; i < n; i++) {
 		if ((sum += v[i].len) > bytes) {
 			/* The next newer block's time: it fits, this not. */

@@ -191,22 +191,22 @@ tfs_instance(void)
 
 /*
  * rmdir fails with EBUSY while a file of the instance is open (our own
- * trace_pipe_raw descriptors are closed by now) or while the kernel
- * tears down, which a busy machine makes seconds: retry for 5 s.
+ * trace_pipe_raw descriptors are closed by now) or briefly while the
+ * kernel tears down: retry a little.
  */
 static void
 remove_dir(char *path)
 {
 	int i;
 
-	for (i = 0; i < 250; i++) {
+	for (i = 0; i < 50; i++) {
 		if (rmdir(path) == 0 || errno == ENOENT)
 			break;
 		if (errno != EBUSY)
 			break;
 		usleep(20000);
 	}
-	if (i == 250 || (access(path, F_OK) == 0))
+	if (i == 50 || (access(path, F_OK) == 0))
 		warnx_("could not remove tracefs instance %s: %s", path,
 		    strerror(errno));
 	path[0] = '\0';
