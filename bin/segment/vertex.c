@@ -341,6 +341,17 @@ segment_event(struct event *ev)
 
 	nevents++;
 	cpu = cpu_saw(ev);
+	/*
+	 * A waiting thread's own event, where no switch-in said it runs
+	 * again (the capture leaves out switches from the idle task and its
+	 * own): its wait's vertex ends before the event is judged, so that
+	 * the event is the next vertex's, as after a switch-in.  Before
+	 * other_threads(): a switch-out that is the thread's first event
+	 * there ends the time on CPU that resume_unseen() begins.
+	 */
+	waited = t->waiting;
+	if (ev->ctx == '-' && !t->dead)
+		resume_unseen(t, ev, &cpu);
 	other_threads(ev, t);
 	if (t->dead) {
 		/*
@@ -353,15 +364,6 @@ segment_event(struct event *ev)
 		}
 		return;
 	}
-	/*
-	 * A waiting thread's own event, where no switch-in said it runs
-	 * again (the capture leaves out switches from the idle task): its
-	 * wait's vertex ends before the event is judged, so that the event
-	 * is the next vertex's, as after a switch-in.
-	 */
-	waited = t->waiting;
-	if (ev->ctx == '-')
-		resume_unseen(t, ev, &cpu);
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
 		tag(ev, NO_VERTEX);

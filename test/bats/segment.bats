@@ -215,6 +215,19 @@ hint open " ]
 	[ "$(records vertex '$TID == 10 && $ID == 2 { print $ONCPU }' g.csv)" -ge 5000000 ]
 }
 
+@test "segment: a thread woken onto an idle CPU that sleeps again at once is not on a CPU while it sleeps" {
+	# Its first own event after the wake-up is its switch-out (the
+	# system call that sent it back to sleep is not traced); then it
+	# sleeps for the rest of the trace, 2 s.
+	segment_woken_server - <<-'EOF'
+	event,150,10,10,,0,switch,-,S,0,0,swapper/0
+	event,2000000150,20,20,,1,sys_enter,-,0,read,0x3,0x0,0x10
+	EOF
+	records vertex '$TID == 10 { print $ID, $BEGIN, $END, $ONCPU }' g.csv
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN }' g.csv)" = 130 ]
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $ONCPU }' g.csv)" -le 20 ]
+}
+
 @test "segment: a thread woken while its CPU runs another begins where it is seen, not at its wake-up" {
 	# As above, but thread 30 runs on the CPU (the capture's own thread,
 	# say, whose switches are not recorded): srv waited its turn, for how
