@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procstat.h"
+
 static int p[2];
 static volatile int reader_tid;
 
@@ -174,19 +176,13 @@ orphan(const char *marker)
 static pid_t
 parent_of(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
+	char path[64], buf[512];
+	const char *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
+	if ((f = procstat_fields(path, buf, sizeof(buf))) == NULL)
 		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL)
-		return 0;
-	return (pid_t)strtol(p + 4, NULL, 10);	/* ") S PPID" */
+	return (pid_t)strtol(f + 2, NULL, 10);	/* "S PPID" */
 }
 
 /* The marker of the nearest ancestor's argus-capture instance. */

@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procstat.h"
+
 #define ROUNDS	5
 
 static pthread_mutex_t	jobs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -60,17 +62,11 @@ gettid_(void)
 static char
 state_of(pid_t tid)
 {
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
+	char path[64], buf[512];
+	const char *f;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	if ((f = fopen(path, "r")) == NULL)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return (p = strrchr(buf, ')')) != NULL && p[1] == ' ' ? p[2] : '?';
+	return (f = procstat_fields(path, buf, sizeof(buf))) != NULL ? f[0] : '?';
 }
 
 /*
