@@ -10,7 +10,7 @@ const char *const wmode_names[WM_N] = {
 	[WM_NONE] = "", [WM_IN] = "in", [WM_OUT] = "out", [WM_INOUT] = "inout",
 	[WM_ACCEPT] = "accept", [WM_CONNECT] = "connect", [WM_LOCK] = "lock",
 	[WM_CHILD] = "child", [WM_FUTEX] = "futex", [WM_SLEEP] = "sleep",
-	[WM_SIGNAL] = "signal",
+	[WM_SIGNAL] = "signal", [WM_STOP] = "stop", [WM_THAW] = "thaw",
 };
 
 #define M(m)	(1u << (m))

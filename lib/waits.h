@@ -33,10 +33,18 @@ enum { HC_OBJECT = COL_FIRST_OWN, HC_RELATION, HC_FD, HC_THROUGH,
 /*
  * What a wait waits for, the MODE column: data to read (in), room to
  * write (out), either, a connection, a lock, a child's exit, a futex
- * word's change, its own timer only, a signal.
+ * word's change, its own timer only, a signal; or it does not run at all:
+ * stopped until a SIGCONT (a stop signal, job control, a debugger), frozen
+ * until its cgroup is thawed.
  */
 enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
-    WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_N };
+    WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_STOP, WM_THAW,
+    WM_N };
+
+/* The TYPE of a thread that does not run: stopped, or frozen (OBJECT
+ * freezer:CGROUP). */
+#define WT_STOP		"stop"
+#define WT_FREEZER	"freezer"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
