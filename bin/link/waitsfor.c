@@ -22,12 +22,14 @@
 
 struct fduse {
 	uint64_t	 key;		/* pid << 32 | fd */
+	uint64_t	 time;		/* of its last use */
 	uint32_t	 tid;
 	UT_hash_handle	 hh;
 };
 
 struct swait {
 	uint32_t	 pid, tid;
+	uint64_t	 since;		/* its thread was forked; 0 before */
 	int		 mode;
 	char		*object;
 };
@@ -38,6 +40,11 @@ struct sholder {
 	char		*object;
 };
 
+/* When a thread was forked, if the trace saw it: 0 before the trace. */
+struct state {
+	uint64_t	 born;
+};
+
 static struct fduse	*fds;
 static struct swait	*waits;
 static struct sholder	*holders;
@@ -45,7 +52,7 @@ static size_t		 nwaits, nholders;
 static uint64_t		 snap_time = NO_TIME;
 
 static void
-use_fd(uint32_t pid, int64_t fd, uint32_t tid)
+use_fd(uint32_t pid, int64_t fd, uint32_t tid, uint64_t time)
 {
 	uint64_t key = (uint64_t)pid << 32 | (uint32_t)fd;
 	struct fduse *u;
@@ -59,15 +66,20 @@ use_fd(uint32_t pid, int64_t fd, uint32_t tid)
 		HASH_ADD(hh, fds, key, sizeof(u->key), u);
 	}
 	u->tid = tid;
+	u->time = time;
 }
 
 /*
  * The thread of a holder process that plays its part, or NULL; *known
- * is 0 when it is only a guess (the main thread: no thread was seen to use
- * the descriptor).
+ * is 0 when it is only a guess: the main thread, no thread having been
+ * seen to use the descriptor since the waiting thread was forked.  A use
+ * before the waiter existed was of another object the number was given
+ * before (a close, and the pipe that took its number, are not traced: a
+ * parent's fd reused for the pipe to the child it forks next), so the one
+ * that wrote or read this end last is known only from then on.
  */
 static struct lthread *
-holder_thread(const struct sholder *h, int *known)
+holder_thread(const struct sholder *h, const struct swait *w, int *known)
 {
 	uint64_t key = (uint64_t)h->pid << 32 | (uint32_t)h->fd;
 	struct lthread *t;
@@ -78,12 +90,34 @@ holder_thread(const struct sholder *h, int *known)
 		return lthread_get(h->tid, h->pid);
 	if (h->fd != NO_FD)
 		HASH_FIND(hh, fds, &key, sizeof(key), u);
+	if (u != NULL && u->time < w->since)
+		u = NULL;
 	*known = u != NULL;
 	t = lthread_get(u != NULL ? u->tid : h->pid, h->pid);
 	return t->vertex != 0 ? t : NULL;
 }
 
-/* How many processes hold the object in a relation that ends the wait. */
+/*
+ * Whether process pid waits on the object itself: after a fork parent and
+ * child hold the same ends, and one that waits to read a pipe is not the
+ * one that will write it.
+ */
+static int
+waits_on(uint32_t pid, const char *object)
+{
+	size_t i;
+
+	for (i = 0; i < nwaits; i++)
+		if (waits[i].pid == pid && strcmp(waits[i].object, object) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * How many processes hold the object in a relation that ends the wait,
+ * leaving out those that wait on it themselves: the only one left is the
+ * one that will act.
+ */
 static int
 parties(const struct swait *w)
 {
@@ -94,7 +128,8 @@ parties(const struct swait *w)
 	for (i = 0; i < nholders; i++)
 		if (strcmp(holders[i].object, w->object) == 0 &&
 		    wrel_ends(holders[i].rel, w->mode) &&
-		    holders[i].pid != w->pid && holders[i].pid != last) {
+		    holders[i].pid != w->pid && holders[i].pid != last &&
+		    !waits_on(holders[i].pid, w->object)) {
 			last = holders[i].pid;
 			n++;
 		}
@@ -105,6 +140,7 @@ static void
 join(struct link_rule *self)
 {
 	struct lthread *waiter, *ht;
+	struct state *st;
 	struct cause c;
 	size_t i, j, k;
 	int n, known;
@@ -113,11 +149,14 @@ join(struct link_rule *self)
 		waiter = lthread_get(waits[i].tid, waits[i].pid);
 		if (waiter->vertex == 0)
 			continue;
+		st = link_thread(self, waiter);
+		waits[i].since = st->born;
 		n = parties(&waits[i]);
 		for (j = 0; j < nholders; j++) {
 			if (strcmp(holders[j].object, waits[i].object) != 0 ||
 			    !wrel_ends(holders[j].rel, waits[i].mode) ||
-			    (ht = holder_thread(&holders[j], &known)) == NULL ||
+			    (ht = holder_thread(&holders[j], &waits[i], &known)) ==
+			    NULL ||
 			    ht->tid == waiter->tid)
 				continue;
 			/* A poll on two fds of one pipe, a holder by two fds. */
@@ -148,9 +187,10 @@ join(struct link_rule *self)
 			 * process holds it, and which of its threads will use
 			 * it the kernel cannot say.
 			 */
-			c.weak = (n > 1 && holders[j].pid != waits[i].pid) ||
+			c.weak = (n != 1 && holders[j].pid != waits[i].pid) ||
 			    (holders[j].tid == 0 &&
-			    holders[j].pid == waits[i].pid) || !known;
+			    holders[j].pid == waits[i].pid) || !known ||
+			    waits_on(holders[j].pid, waits[i].object);
 			snprintf(c.label, sizeof(c.label), "%s %s",
 			    wrels[holders[j].rel].name, waits[i].object);
 			link_emit(snap_time, waiter->pid, waiter->tid,
@@ -168,12 +208,20 @@ join(struct link_rule *self)
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	struct state *st;
+
 	if (snap_time != NO_TIME)
 		join(self);
+	if (ev->type == E_FORK) {
+		st = link_thread(self, lthread_get(event_u64(ev, 1),
+		    event_pid(ev, 0)));
+		st->born = ev->time;
+		return;
+	}
 	if (ev->type != E_SYS_ENTER || ev->ctx != '-')
 		return;
 	if (event_call(ev) & (CALL_SEND | CALL_RECV))
-		use_fd(t->pid, event_i64(ev, 2), t->tid);
+		use_fd(t->pid, event_i64(ev, 2), t->tid, ev->time);
 }
 
 static void
@@ -189,8 +237,8 @@ record(struct link_rule *self, const struct record *rec)
 			return;
 		snap_time = w.time;
 		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
-		waits[nwaits++] = (struct swait){ w.pid, w.tid, w.mode,
-		    xstrdup(w.object) };
+		waits[nwaits++] = (struct swait){ w.pid, w.tid, NO_TIME,
+		    w.mode, xstrdup(w.object) };
 	} else if (holder_parse(rec, &h)) {
 		if (snap_time != NO_TIME && h.time != snap_time)
 			join(self);
@@ -217,4 +265,5 @@ LINK_RULE(waitsfor) = {
 	.see = see,
 	.record = record,
 	.finish = finish,
+	.thread_size = sizeof(struct state),
 };
