@@ -51,6 +51,7 @@ struct dctx {
 
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 		    int depth);
+static int	 killed_in_wait(struct graph *, const struct vertex *);
 
 const char *
 evidence_name(enum evidence ev)
@@ -509,6 +510,21 @@ holds_request(struct dctx *x, int at, uint32_t pid)
 	    vertex_get(x->g, x->vx[at])->pid != pid && asked_by(x, at, 0, pid);
 }
 
+/*
+ * Vertex w, as the snapshot saw it, is a server's loop over its
+ * connections (a poll set with sockets in it), and its process has the
+ * chain's request: not a database backend's latch wait in epoll_wait,
+ * which waits for its own program, with no connection among its objects.
+ */
+static int
+serves_request(struct dctx *x, const struct vertex *w, int at)
+{
+	struct snapwait sw;
+
+	return snapshot_wait(x->g, w, &sw) && sw.sockets &&
+	    holds_request(x, at, w->pid);
+}
+
 /* The why of a culprit the waiter woke during its wait. */
 static __attribute__((noinline)) const char *
 woke_it(const struct vertex *waiter, const char *why)
@@ -550,6 +566,15 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(x, w);
+
+	/*
+	 * Blocked at its end until a kill (its CPU time, or the CPU it
+	 * waited for on a loaded machine, came before): a wait.
+	 */
+	if (st == TS_WORK && killed_in_wait(x->g, w)) {
+		st = TS_WAIT;
+		class = sclass_of_kind(HK_WAIT);
+	}
 	struct culprit *c;
 	struct snapwait sw;
 	struct link *l;
@@ -671,8 +696,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
-	if (!found && st == TS_DISPATCH && holds_request(x, x->nchain - 1,
-	    w->pid)) {
+	if (!found && st == TS_DISPATCH && serves_request(x, w,
+	    x->nchain - 1)) {
 		/*
 		 * The request of the thread that waits on it came in, and
 		 * its answer did not go out: it holds it, idle in its loop
@@ -1052,7 +1077,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * other members for other requests.
 			 */
 			guess = set && !asked_by(x, x->nchain - 1, 0, u->pid);
-			if (guess && holds_request(x, x->nchain - 2, v->pid))
+			if (guess && serves_request(x, v, x->nchain - 2))
 				continue;
 			any = 1;
 			if ((what = runtime_label(l, says, sizeof(says))) !=
@@ -1347,6 +1372,17 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
 }
 
+/* Vertex f ended blocked, and a kill ended that wait: its thread died. */
+static int
+killed_in_wait(struct graph *g, const struct vertex *f)
+{
+	struct link *l;
+
+	return f->wait != 0 && f->wait != 'Z' && f->wait != 'X' &&
+	    link_into_next(g, f->id, &l) && link_from(l) != 0 && a_kill(l) &&
+	    dies(g, vertex_get(g, vertex_next(g, f->id)));
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 static int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -1379,7 +1415,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * wait's path, which would only name another client.
 	 */
 	if (depth > 0 && state_of(x, v) == TS_DISPATCH &&
-	    holds_request(x, x->nchain - 2, v->pid))
+	    serves_request(x, v, x->nchain - 2))
 		return 0;
 
 	/*
