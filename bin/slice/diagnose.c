@@ -525,6 +525,31 @@ serves_request(struct dctx *x, const struct vertex *w, int at)
 	    holds_request(x, at, w->pid);
 }
 
+/*
+ * Vertex w, diagnosed as culprit ci, waits with a timeout of its own (a
+ * timed futex or condition wait, not a poll set's members) and what was
+ * found beyond it is no more than timing: nobody is named as what it
+ * waits for.
+ */
+static int
+held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
+{
+	struct snapwait sw;
+	int i;
+
+	if (w->last_sys == 0 || syscall_is_poll(str_of(w->last_sys)) ||
+	    !snapshot_wait(x->g, w, &sw) || !sw.timed)
+		return 0;
+	/* What it waits on is its hops one deeper; theirs are their own. */
+	for (i = ci + 1; i < x->d->nc &&
+	    x->d->c[i].depth > x->d->c[ci].depth; i++)
+		if (x->d->c[i].depth == x->d->c[ci].depth + 1 &&
+		    (x->d->c[i].ev != EV_GUESS ||
+		    x->d->c[i].kind == RK_CYCLE))
+			return 0;
+	return 1;
+}
+
 /* The why of a culprit the waiter woke during its wait. */
 static __attribute__((noinline)) const char *
 woke_it(const struct vertex *waiter, const char *why)
@@ -696,6 +721,28 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
+	if (st == TS_WAIT && ev >= EV_RUNTIME && !multi &&
+	    held_across_timed_wait(x, w, ci)) {
+		/*
+		 * The kernel or a runtime names it as the holder, and no one
+		 * is named as what it waits for in turn: it holds what the
+		 * chain waits on across a wait on its own timer, whatever
+		 * call that is (the JVM's Thread.sleep parks on a timed
+		 * futex, InnoDB's SLEEP() is a timed condition wait).  A
+		 * guess beyond it is no better than the holder itself.
+		 */
+		x->d->nc = ci + 1;
+		c = &x->d->c[ci];
+		c->kind = RK_ROOT;
+		c->open = 0;
+		snprintf(buf, sizeof(buf), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "holds it across a wait with "
+		    "a timeout in %s, for %.1f s%s, for no one named: asleep "
+		    "with it held; %.90s", str_of(w->last_sys),
+		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
+		    " so far" : "", buf);
+		return 1;
+	}
 	if (!found && st == TS_DISPATCH && serves_request(x, w,
 	    x->nchain - 1)) {
 		/*
