@@ -70,9 +70,56 @@ use_fd(uint32_t pid, int64_t fd, uint32_t tid, uint64_t time)
 }
 
 /*
+ * The one thread of process hpid that waits on process wpid alone (every
+ * end that can end its wait is wpid's: a write to a child's full stdin),
+ * or 0: where wpid waits on hpid in turn, that is the thread of hpid that
+ * deals with wpid, the one that will read what wpid writes (a parent
+ * that writes a child's stdin before it reads its stdout).  None where
+ * hpid holds such an end too (shared by a fork, it waits on itself as
+ * much), where several threads of it wait on wpid, or where another of
+ * its threads waits for input (git's sideband demultiplexer thread, on
+ * the server's socket, is the one that writes index-pack's stdin): only
+ * threads on their own futexes or timers are left, which pass nothing on.
+ */
+static uint32_t
+peer_thread(uint32_t hpid, uint32_t wpid)
+{
+	uint32_t tid = 0;
+	size_t i, j;
+	int peer, other, relay = 0;
+
+	for (i = 0; i < nwaits; i++) {
+		if (waits[i].pid != hpid)
+			continue;
+		/* A relay: its input, when it comes, may go anywhere. */
+		if (waits[i].mode == WM_IN || waits[i].mode == WM_INOUT ||
+		    waits[i].mode == WM_ACCEPT)
+			relay++;
+		peer = other = 0;
+		for (j = 0; j < nholders; j++)
+			if (strcmp(holders[j].object, waits[i].object) == 0 &&
+			    wrel_ends(holders[j].rel, waits[i].mode)) {
+				if (holders[j].pid == wpid)
+					peer = 1;
+				else
+					other = 1;
+			}
+		if (!peer || other || waits[i].tid == tid)
+			continue;
+		if (tid != 0)
+			return 0;
+		tid = waits[i].tid;
+		relay -= waits[i].mode == WM_IN || waits[i].mode == WM_INOUT ||
+		    waits[i].mode == WM_ACCEPT;
+	}
+	return relay == 0 ? tid : 0;
+}
+
+/*
  * The thread of a holder process that plays its part, or NULL; *known
  * is 0 when it is only a guess: the main thread, no thread having been
- * seen to use the descriptor since the waiting thread was forked.  A use
+ * seen to use the descriptor since the waiting thread was forked, and
+ * none of its threads waiting on the waiter's process alone.  A use
  * before the waiter existed was of another object the number was given
  * before (a close, and the pipe that took its number, are not traced: a
  * parent's fd reused for the pipe to the child it forks next), so the one
@@ -84,6 +131,7 @@ holder_thread(const struct sholder *h, const struct swait *w, int *known)
 	uint64_t key = (uint64_t)h->pid << 32 | (uint32_t)h->fd;
 	struct lthread *t;
 	struct fduse *u = NULL;
+	uint32_t tid;
 
 	*known = 1;
 	if (h->tid != 0)
@@ -93,6 +141,12 @@ holder_thread(const struct sholder *h, const struct swait *w, int *known)
 	if (u != NULL && u->time < w->since)
 		u = NULL;
 	*known = u != NULL;
+	if (u == NULL && h->pid != w->pid && (tid = peer_thread(h->pid,
+	    w->pid)) != 0) {
+		*known = 1;
+		t = lthread_get(tid, h->pid);
+		return t->vertex != 0 ? t : NULL;
+	}
 	t = lthread_get(u != NULL ? u->tid : h->pid, h->pid);
 	return t->vertex != 0 ? t : NULL;
 }

@@ -454,7 +454,8 @@ blamed(struct dctx *x, uint32_t tid)
  * on): it says what the other waited for, not the reverse.
  */
 static int
-asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
+asked_into(struct dctx *x, int at, uint32_t tid, uint32_t pid,
+    const struct vertex **into)
 {
 	struct graph *g = x->g;
 	struct vertex *w = vertex_get(g, x->vx[at]), *f, *t;
@@ -487,9 +488,18 @@ asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
 		    f->tid == w->tid && f->begin >= since &&
 		    f->begin <= w->begin &&
 		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
-		    (tid != 0 ? t->tid == tid : t->pid == pid))
+		    (tid != 0 ? t->tid == tid : t->pid == pid)) {
+			if (into != NULL)
+				*into = t;
 			return 1;
+		}
 	return 0;
+}
+
+static int
+asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
+{
+	return asked_into(x, at, tid, pid, NULL);
 }
 
 static int
@@ -499,30 +509,91 @@ asked(struct dctx *x, int at, uint32_t tid)
 }
 
 /*
- * Process pid has the hung request of the chain's thread at: it went
- * into one of its threads (the one that reads it need not be the one
- * its sender woke: a runtime's poller hands it on).
+ * Process t->pid read after t began, where a request came into it: its
+ * loop took the request in, not only had it queued on a socket.  Any of
+ * its threads (a runtime's poller hands the connection on).
  */
 static int
-holds_request(struct dctx *x, int at, uint32_t pid)
+read_since(struct graph *g, const struct vertex *t)
 {
-	return at >= 0 && x->chain[at] != 0 &&
-	    vertex_get(x->g, x->vx[at])->pid != pid && asked_by(x, at, 0, pid);
+	const struct vertex *u;
+	uint64_t i;
+	int a;
+
+	for (i = 0; i < g->nby; i++) {
+		u = &g->v[g->by_thread[i]];
+		if (u->pid != t->pid || u->end < t->begin)
+			continue;
+		for (a = 0; a < VSYSCALLS && u->sys[a] != 0; a++)
+			if (syscall_is_recv(str_of(u->sys[a])))
+				return 1;
+		if (u->last_sys != 0 && syscall_is_recv(str_of(u->last_sys)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The chain's thread at waited like this before and process pid answered
+ * it only after a third process's request came into pid (a queue's
+ * consumer, answered when a producer pushes): the history says pid holds
+ * such a request until someone else asks, so idle with it now, pid waits
+ * for that third party, not for something inside its own program.
+ */
+static int
+answered_after_another(struct dctx *x, int at, uint32_t pid)
+{
+	struct graph *g = x->g;
+	const struct vertex *b, *w, *u;
+	const struct link *l;
+	uint64_t base, waker = 0;
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	int rank;
+	int32_t k;
+
+	for (rank = 0; rank <= MAX_EPISODES; rank++) {
+		if (rank == 0)
+			base = own_baseline(x, x->vx[at], &waker);
+		else if (at == 0)
+			base = ranked_baseline(g, x->spin, rank, &waker);
+		else
+			break;
+		if (base == 0 || (b = vertex_get(g, base)) == NULL ||
+		    (w = vertex_get(g, waker)) == NULL || w->pid != pid)
+			continue;
+		for (k = w->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (l->weak || (link_rule(l) != message &&
+			    link_rule(l) != softirq) || link_from(l) == 0 ||
+			    (u = vertex_get(g, link_from(l))) == NULL)
+				continue;
+			if (u->pid != pid && u->pid != b->pid)
+				return 1;
+		}
+	}
+	return 0;
 }
 
 /*
  * Vertex w, as the snapshot saw it, is a server's loop over its
  * connections (a poll set with sockets in it), and its process has the
- * chain's request: not a database backend's latch wait in epoll_wait,
- * which waits for its own program, with no connection among its objects.
+ * hung request of the chain's thread at: it went into one of its threads
+ * (the one that reads it need not be the one its sender woke: a
+ * runtime's poller hands it on), its process read since, and its
+ * history does not say a third party answers such requests.  Not a
+ * database backend's latch wait in epoll_wait, which waits for its own
+ * program, with no connection among its objects.
  */
 static int
 serves_request(struct dctx *x, const struct vertex *w, int at)
 {
 	struct snapwait sw;
+	const struct vertex *t = NULL;
 
-	return snapshot_wait(x->g, w, &sw) && sw.sockets &&
-	    holds_request(x, at, w->pid);
+	return snapshot_wait(x->g, w, &sw) && sw.sockets && at >= 0 &&
+	    x->chain[at] != 0 && vertex_get(x->g, x->vx[at])->pid != w->pid &&
+	    asked_into(x, at, 0, w->pid, &t) && read_since(x->g, t) &&
+	    !answered_after_another(x, at, w->pid);
 }
 
 /*
