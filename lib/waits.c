@@ -81,6 +81,20 @@ wrel_ends(int rel, int mode)
 	    (wrels[rel].ends & M(mode)) != 0;
 }
 
+int
+wrel_label_is_lock(const char *label)
+{
+	size_t n = strcspn(label, " ");
+	static const int locks[] = { WR_LOCK_HOLDER, WR_OWNER, WR_RUNTIME };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(locks); i++)
+		if (strlen(wrels[locks[i]].name) == n &&
+		    strncmp(wrels[locks[i]].name, label, n) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 bad(const struct record *rec, const char *what, const char *val)
 {

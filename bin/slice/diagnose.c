@@ -47,6 +47,7 @@ struct dctx {
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 	const char	*says;		/* blame_ev() of EV_RUNTIME: who */
+	int		 held;		/* blame_ev(): named as a lock's holder */
 };
 
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
@@ -662,6 +663,9 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(x, w);
+	int held = x->held;
+
+	x->held = 0;
 
 	/*
 	 * Blocked at its end until a kill (its CPU time, or the CPU it
@@ -792,10 +796,11 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
-	if (st == TS_WAIT && ev >= EV_RUNTIME && !multi &&
+	if (st == TS_WAIT && held && ev >= EV_RUNTIME && !multi &&
 	    held_across_timed_wait(x, w, ci)) {
 		/*
-		 * The kernel or a runtime names it as the holder, and no one
+		 * The kernel or a runtime names it as a lock's holder (not a
+		 * channel's other end, which owes an answer), and no one
 		 * is named as what it waits for in turn: it holds what the
 		 * chain waits on across a wait on its own timer, whatever
 		 * call that is (the JVM's Thread.sleep parks on a timed
@@ -1205,6 +1210,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 				    "what %s %u waits on: %s", says,
 				    str_of(v->comm), v->tid, what);
 				x->says = says;
+				x->held = 1;
 				found |= blame_ev(x, now, why, depth,
 				    KERNEL_SAYS, EV_RUNTIME, 0);
 				x->says = NULL;
@@ -1237,6 +1243,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 */
 			multi = !sole || other_party(x, id, u->tid) ||
 			    (l->weak && other_thread(g, u->pid, u->tid));
+			x->held = wrel_label_is_lock(str_of(l->label));
 			ok = blame_ev(x, now, why, depth, l->weak || guess ? 0 :
 			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
 			    EV_CONNECTION : EV_KERNEL, multi);

@@ -5,7 +5,8 @@
 # what the first line of the report may claim, and on what it rests.
 #   - an end held by more than the thread that waits on the chain is no
 #     circular wait by itself;
-#   - a timed futex or condition wait waits for someone: no sleep;
+#   - a timed futex or condition wait waits for someone: no sleep; but a
+#     holder the kernel names, in one with nobody named beyond, is the root;
 #   - one member of a poll set is not what the set waits on, unless the
 #     hung request went there;
 #   - a circular wait a kill broke is still the finding;
@@ -50,7 +51,7 @@ setup_file() {
 	export D="$BATS_FILE_TMPDIR"
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
-	for c in forkpipe timedcond epollset stopped frozen; do
+	for c in forkpipe timedcond heldwait epollset stopped frozen; do
 		cut "$c"
 	done
 	thaw
@@ -101,6 +102,11 @@ diagnose() {
 	# The thread that holds the lock, or a guess said to be one: never
 	# the waiting thread named as the cause with the kernel's word.
 	[[ $HEAD == *"/$root_tid "* || $HEAD == "Root cause: probably "* ]]
+}
+
+@test "patterns: a holder the kernel names, in a timed wait with nobody named beyond it, is the root: asleep with it held" {
+	diagnose heldwait
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid (the kernel says): holds it across a wait with a timeout in futex, for "[0-9.]+" s so far, for no one named" ]]
 }
 
 @test "patterns: one member of an epoll set is not the cause; the server that has the request is" {

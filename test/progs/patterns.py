@@ -24,8 +24,12 @@ has begun.  Every case ends by itself within LIFETIME seconds.
              client's connection; the client waits for the answer
   frozen     the same, its cgroup frozen (a freezer of our own, removed
              after): no_freezer=1 where there is none
+  heldwait   a child holds a flock(2) across a 3 s timed condition wait
+             (threading.Event().wait: a timed futex, not a sleep); this
+             process waits for the lock: the kernel names the holder, and
+             nobody as what the holder waits for
 """
-import ctypes, os, select, signal, socket, subprocess, sys, threading, time
+import ctypes, fcntl, os, select, signal, socket, subprocess, sys, threading, time
 
 LIFETIME = 20
 
@@ -241,7 +245,30 @@ def stopped(t, freeze=False):
         os.rmdir(fz[0])
 
 
+def heldwait(t):
+    path = f"/tmp/argus-heldwait.{os.getpid()}"
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        orphan_dies()
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(w, b"x")
+        threading.Event().wait(3)
+        os._exit(0)
+    os.read(r, 1)
+    t("victim_pid", os.getpid())
+    t("root_pid", pid)
+    t("root_tid", pid)
+    fd = os.open(path, os.O_RDWR)
+    t("hang_begin_ns", mono())
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.waitpid(pid, 0)
+    os.unlink(path)
+
+
 if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
-     "stopped": stopped, "frozen": lambda t: stopped(t, True)}[sys.argv[1]](Truth(sys.argv[2]))
+     "stopped": stopped, "frozen": lambda t: stopped(t, True),
+     "heldwait": heldwait}[sys.argv[1]](Truth(sys.argv[2]))
