@@ -85,7 +85,7 @@ int
 wrel_label_is_lock(const char *label)
 {
 	size_t n = strcspn(label, " ");
-	static const int locks[] = { WR_LOCK_HOLDER, WR_OWNER, WR_RUNTIME };
+	static const int locks[] = { WR_LOCK_HOLDER, WR_OWNER };
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(locks); i++)

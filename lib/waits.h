@@ -81,9 +81,10 @@ extern const struct wrel_def wrels[WR_N];
 /* 1 if a holder in relation rel can end a wait of mode mode. */
 int		 wrel_ends(int rel, int mode);
 /*
- * A link's label "RELATION OBJECT" names a relation of holding a lock (a
- * file lock, a PI futex's owner, a runtime's lock): its holder owes the
- * waiter only to let go, not an answer, as a channel's other end does.
+ * A waitsfor link's label "RELATION OBJECT" names a relation of holding
+ * a lock (a file lock, a PI futex's owner): its holder owes the waiter
+ * only to let go, not an answer, as a channel's other end does (the
+ * filelock and runtime rules' links say so by LR_LOCK).
  */
 int		 wrel_label_is_lock(const char *label);
 

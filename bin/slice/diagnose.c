@@ -1243,7 +1243,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 */
 			multi = !sole || other_party(x, id, u->tid) ||
 			    (l->weak && other_thread(g, u->pid, u->tid));
-			x->held = wrel_label_is_lock(str_of(l->label));
+			x->held = (l->props & LR_LOCK) ||
+			    wrel_label_is_lock(str_of(l->label));
 			ok = blame_ev(x, now, why, depth, l->weak || guess ? 0 :
 			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
 			    EV_CONNECTION : EV_KERNEL, multi);
