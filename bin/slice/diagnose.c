@@ -28,6 +28,7 @@
 #define KERNEL_SAYS	2		/* blame()'s strongest evidence */
 #define HELD_BY_LINE	(-2)		/* holders(): an ancestor holds it */
 #define MAX_EPISODES	3		/* ranked baselines a wait is tried on */
+#define MAX_ROUNDS	8		/* a periodic wait's rounds looked back */
 
 /* One diagnosis: the hang, what is known so far, the chain of threads. */
 struct dctx {
@@ -994,6 +995,18 @@ usable(struct graph *g, uint64_t id, const struct link *l)
 	    vertex_get(g, link_from(l))->pid != vertex_get(g, id)->pid);
 }
 
+/* Whether anyone is named as holding what the vertex waits on. */
+static int
+named(struct graph *g, uint64_t id)
+{
+	int32_t k;
+
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]))
+			return 1;
+	return 0;
+}
+
 /*
  * Another party than tid the vertex waits on as well, by the kernel's
  * word, that is not on the chain: a poll set's other source, another
@@ -1155,8 +1168,20 @@ holders(struct dctx *x, uint64_t id, int depth)
 	int32_t k;
 	uint64_t now;
 	int any = 0, found = 0, pass, sole, across, guess;
-	int set = many_wakers(x, id), multi, ok;
+	int set, multi, ok, r;
+	uint64_t p;
 
+	/*
+	 * A round of a periodic wait (a JVM's monitor waiter parks again
+	 * each second, on the same futex) is the wait the snapshot saw in a
+	 * round before it, when the snapshot came before this one began.
+	 */
+	for (r = 0; r < MAX_ROUNDS && !named(g, id) &&
+	    (p = round_before(x, v)) != 0; r++) {
+		id = p;
+		v = vertex_get(g, id);
+	}
+	set = many_wakers(x, id);
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
 		return -1;
