@@ -454,9 +454,16 @@ wf_decode(struct wf_snap *s, size_t ti)
 	const uint64_t *a = t->a;
 	size_t i, n = s->nw;
 	struct wt *w;
+	struct obj o;
 	uint64_t v;
-	int ok;
+	int ok, m;
 
+	memset(&o, 0, sizeof(o));
+	o.deadline = NO_TIME;
+	if ((m = wf_not_running(s, t, &o)) != WM_NONE) {
+		add_wait(s, ti, NO_FD, m)->o = o;
+		return;
+	}
 	for (i = 0; i < ARRAY_LEN(calls); i++)
 		if (strcmp(t->call, calls[i].name) == 0)
 			break;

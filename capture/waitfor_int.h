@@ -23,6 +23,8 @@ struct proc {
 	int		 pid, ppid, pgrp;
 	char		 comm[16], state;
 	uint8_t		 kthread, skip, keep;
+	int8_t		 frozen;	/* its cgroup: 1 frozen, -1 not, 0 not read */
+	char		 freezer[KEYLEN];	/* "freezer:CGROUP" if frozen */
 	UT_hash_handle	 hh;
 };
 
@@ -142,6 +144,10 @@ void		 wf_scan_threads(struct wf_snap *s);
 uint64_t	 wf_mnt_dev(struct wf_snap *s, int pid, int mnt_id);
 const char	*wf_fdinfo_get(const char *info, const char *key);
 void		 wf_decode(struct wf_snap *s, size_t ti);
+
+/* waitfor_stop.c: WM_STOP or WM_THAW and its object, else WM_NONE. */
+int		 wf_not_running(struct wf_snap *s, const struct thr *t,
+		    struct obj *o);
 
 /* waitfor_fds.c: pass 3. */
 struct want	*wf_wanted(const struct wf_snap *s, const char *link);

@@ -242,8 +242,12 @@ add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
 
 	root = in_list(p->pid, o->pids, o->npids) ||
 	    in_list(tid, o->tids, o->ntids) || named(o, comm, p->comm);
-	/* Blocked: S and D; a root is shown whatever it does. */
-	if (!root && state != 'S' && state != 'D')
+	/*
+	 * Blocked: S and D; stopped: T and t, which hold up whoever waits
+	 * on them as much; a root is shown whatever it does.
+	 */
+	if (!root && state != 'S' && state != 'D' && state != 'T' &&
+	    state != 't')
 		return;
 	GROW(s->thr, s->nthr, s->capthr);
 	t = &s->thr[s->nthr++];

@@ -523,6 +523,11 @@ static const char *const dispatch[] = { "epoll_wait", "epoll_pwait",
     "epoll_pwait2", "accept", "accept4", "kevent", "kevent64",
     "kevent_qos", "kevent_id", "rt_sigsuspend", "sigsuspend", "pause" };
 
+/* Waits on a set of objects: many possible wakers. */
+static const char *const polls[] = { "poll", "ppoll", "select", "pselect6",
+    "_newselect", "epoll_wait", "epoll_pwait", "epoll_pwait2", "kevent",
+    "kevent64", "kevent_qos", "kevent_id" };
+
 /* Futexes and Darwin's lock waits: the lock rule's waits. */
 static const char *const futexes[] = { "futex", "futex_wait",
     "futex_waitv", "futex_wake", "futex_requeue", "ulock_wait",
@@ -551,6 +556,7 @@ static const struct {
 	{ yields, ARRAY_LEN(yields),		CALL_YIELD,	0 },
 	{ sleeps, ARRAY_LEN(sleeps),		CALL_SLEEP,	0 },
 	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
+	{ polls, ARRAY_LEN(polls),		CALL_POLL,	0 },
 	/* lock: a lock wait ends when its futex returns. */
 	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
 	/* softirq: a connect's handshake wakes the listener until it
@@ -656,6 +662,11 @@ syscall_is_dispatch(const char *name)
 	return (syscall_class(name) & CALL_DISPATCH) != 0;
 }
 
+int
+syscall_is_poll(const char *name)
+{
+	return (syscall_class(name) & CALL_POLL) != 0;
+}
 
 int
 syscall_exit_read(const char *name)

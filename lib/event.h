@@ -186,7 +186,8 @@ enum {
 	CALL_SLEEP = 1 << 3,
 	CALL_DISPATCH = 1 << 4,
 	CALL_FUTEX = 1 << 5,	/* a futex, or Darwin's lock calls */
-	CALL_CONNECT = 1 << 6
+	CALL_CONNECT = 1 << 6,
+	CALL_POLL = 1 << 7	/* syscall_is_poll() */
 };
 #define CALL_KNOWN	(1u << 31)	/* struct event's: event_call() looked */
 unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */
@@ -220,6 +221,12 @@ int		 syscall_is_sleep(const char *name);
  * new client: a thread idle in one is no culprit by itself.
  */
 int		 syscall_is_dispatch(const char *name);
+
+/*
+ * A wait on a set of objects at once (poll, select, epoll): a wait with
+ * a timeout in one is a sleep only when the set has nothing to wait for.
+ */
+int		 syscall_is_poll(const char *name);
 
 /*
  * Whether a rule reads the call's return (sys_exit): only such calls'

@@ -28,6 +28,7 @@
 #define LR_BACK		0x10	/* from a wait back to its waker: not a cause */
 #define LR_FLAG		0x20	/* a data flag's write to a read of it */
 #define LR_HOLDS	0x40	/* FROM holds what TO waits for, which may go on */
+#define LR_LOCK		0x80	/* ... a lock: FROM owes TO its release, no answer */
 
 struct lrule {
 	const char	*name;		/* RULE, and argus-link's --no-NAME */

@@ -10,7 +10,7 @@ const char *const wmode_names[WM_N] = {
 	[WM_NONE] = "", [WM_IN] = "in", [WM_OUT] = "out", [WM_INOUT] = "inout",
 	[WM_ACCEPT] = "accept", [WM_CONNECT] = "connect", [WM_LOCK] = "lock",
 	[WM_CHILD] = "child", [WM_FUTEX] = "futex", [WM_SLEEP] = "sleep",
-	[WM_SIGNAL] = "signal",
+	[WM_SIGNAL] = "signal", [WM_STOP] = "stop", [WM_THAW] = "thaw",
 };
 
 #define M(m)	(1u << (m))
@@ -79,6 +79,20 @@ wrel_ends(int rel, int mode)
 {
 	return rel >= 0 && rel < WR_N && mode >= 0 && mode < WM_N &&
 	    (wrels[rel].ends & M(mode)) != 0;
+}
+
+int
+wrel_label_is_lock(const char *label)
+{
+	size_t n = strcspn(label, " ");
+	static const int locks[] = { WR_LOCK_HOLDER, WR_OWNER };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(locks); i++)
+		if (strlen(wrels[locks[i]].name) == n &&
+		    strncmp(wrels[locks[i]].name, label, n) == 0)
+			return 1;
+	return 0;
 }
 
 static void

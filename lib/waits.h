@@ -33,10 +33,18 @@ enum { HC_OBJECT = COL_FIRST_OWN, HC_RELATION, HC_FD, HC_THROUGH,
 /*
  * What a wait waits for, the MODE column: data to read (in), room to
  * write (out), either, a connection, a lock, a child's exit, a futex
- * word's change, its own timer only, a signal.
+ * word's change, its own timer only, a signal; or it does not run at all:
+ * stopped until a SIGCONT (a stop signal, job control, a debugger), frozen
+ * until its cgroup is thawed.
  */
 enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
-    WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_N };
+    WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_STOP, WM_THAW,
+    WM_N };
+
+/* The TYPE of a thread that does not run: stopped, or frozen (OBJECT
+ * freezer:CGROUP). */
+#define WT_STOP		"stop"
+#define WT_FREEZER	"freezer"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
@@ -72,6 +80,13 @@ extern const struct wrel_def wrels[WR_N];
 
 /* 1 if a holder in relation rel can end a wait of mode mode. */
 int		 wrel_ends(int rel, int mode);
+/*
+ * A waitsfor link's label "RELATION OBJECT" names a relation of holding
+ * a lock (a file lock, a PI futex's owner): its holder owes the waiter
+ * only to let go, not an answer, as a channel's other end does (the
+ * filelock and runtime rules' links say so by LR_LOCK).
+ */
+int		 wrel_label_is_lock(const char *label);
 
 struct wait_rec {
 	uint64_t	 time;

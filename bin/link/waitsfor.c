@@ -22,12 +22,14 @@
 
 struct fduse {
 	uint64_t	 key;		/* pid << 32 | fd */
+	uint64_t	 time;		/* of its last use */
 	uint32_t	 tid;
 	UT_hash_handle	 hh;
 };
 
 struct swait {
 	uint32_t	 pid, tid;
+	uint64_t	 since;		/* its thread was forked; 0 before */
 	int		 mode;
 	char		*object;
 };
@@ -38,6 +40,11 @@ struct sholder {
 	char		*object;
 };
 
+/* When a thread was forked, if the trace saw it: 0 before the trace. */
+struct state {
+	uint64_t	 born;
+};
+
 static struct fduse	*fds;
 static struct swait	*waits;
 static struct sholder	*holders;
@@ -45,7 +52,7 @@ static size_t		 nwaits, nholders;
 static uint64_t		 snap_time = NO_TIME;
 
 static void
-use_fd(uint32_t pid, int64_t fd, uint32_t tid)
+use_fd(uint32_t pid, int64_t fd, uint32_t tid, uint64_t time)
 {
 	uint64_t key = (uint64_t)pid << 32 | (uint32_t)fd;
 	struct fduse *u;
@@ -59,31 +66,112 @@ use_fd(uint32_t pid, int64_t fd, uint32_t tid)
 		HASH_ADD(hh, fds, key, sizeof(u->key), u);
 	}
 	u->tid = tid;
+	u->time = time;
+}
+
+/*
+ * The one thread of process hpid that waits on process wpid alone (every
+ * end that can end its wait is wpid's: a write to a child's full stdin),
+ * or 0: where wpid waits on hpid in turn, that is the thread of hpid that
+ * deals with wpid, the one that will read what wpid writes (a parent
+ * that writes a child's stdin before it reads its stdout).  None where
+ * hpid holds such an end too (shared by a fork, it waits on itself as
+ * much), where several threads of it wait on wpid, or where another of
+ * its threads waits for input (git's sideband demultiplexer thread, on
+ * the server's socket, is the one that writes index-pack's stdin): only
+ * threads on their own futexes or timers are left, which pass nothing on.
+ */
+static uint32_t
+peer_thread(uint32_t hpid, uint32_t wpid)
+{
+	uint32_t tid = 0;
+	size_t i, j;
+	int peer, other, relay = 0;
+
+	for (i = 0; i < nwaits; i++) {
+		if (waits[i].pid != hpid)
+			continue;
+		/* A relay: its input, when it comes, may go anywhere. */
+		if (waits[i].mode == WM_IN || waits[i].mode == WM_INOUT ||
+		    waits[i].mode == WM_ACCEPT)
+			relay++;
+		peer = other = 0;
+		for (j = 0; j < nholders; j++)
+			if (strcmp(holders[j].object, waits[i].object) == 0 &&
+			    wrel_ends(holders[j].rel, waits[i].mode)) {
+				if (holders[j].pid == wpid)
+					peer = 1;
+				else
+					other = 1;
+			}
+		if (!peer || other || waits[i].tid == tid)
+			continue;
+		if (tid != 0)
+			return 0;
+		tid = waits[i].tid;
+		relay -= waits[i].mode == WM_IN || waits[i].mode == WM_INOUT ||
+		    waits[i].mode == WM_ACCEPT;
+	}
+	return relay == 0 ? tid : 0;
 }
 
 /*
  * The thread of a holder process that plays its part, or NULL; *known
- * is 0 when it is only a guess (the main thread: no thread was seen to use
- * the descriptor).
+ * is 0 when it is only a guess: the main thread, no thread having been
+ * seen to use the descriptor since the waiting thread was forked, and
+ * none of its threads waiting on the waiter's process alone.  A use
+ * before the waiter existed was of another object the number was given
+ * before (a close, and the pipe that took its number, are not traced: a
+ * parent's fd reused for the pipe to the child it forks next), so the one
+ * that wrote or read this end last is known only from then on.
  */
 static struct lthread *
-holder_thread(const struct sholder *h, int *known)
+holder_thread(const struct sholder *h, const struct swait *w, int *known)
 {
 	uint64_t key = (uint64_t)h->pid << 32 | (uint32_t)h->fd;
 	struct lthread *t;
 	struct fduse *u = NULL;
+	uint32_t tid;
 
 	*known = 1;
 	if (h->tid != 0)
 		return lthread_get(h->tid, h->pid);
 	if (h->fd != NO_FD)
 		HASH_FIND(hh, fds, &key, sizeof(key), u);
+	if (u != NULL && u->time < w->since)
+		u = NULL;
 	*known = u != NULL;
+	if (u == NULL && h->pid != w->pid && (tid = peer_thread(h->pid,
+	    w->pid)) != 0) {
+		*known = 1;
+		t = lthread_get(tid, h->pid);
+		return t->vertex != 0 ? t : NULL;
+	}
 	t = lthread_get(u != NULL ? u->tid : h->pid, h->pid);
 	return t->vertex != 0 ? t : NULL;
 }
 
-/* How many processes hold the object in a relation that ends the wait. */
+/*
+ * Whether process pid waits on the object itself: after a fork parent and
+ * child hold the same ends, and one that waits to read a pipe is not the
+ * one that will write it.
+ */
+static int
+waits_on(uint32_t pid, const char *object)
+{
+	size_t i;
+
+	for (i = 0; i < nwaits; i++)
+		if (waits[i].pid == pid && strcmp(waits[i].object, object) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * How many processes hold the object in a relation that ends the wait,
+ * leaving out those that wait on it themselves: the only one left is the
+ * one that will act.
+ */
 static int
 parties(const struct swait *w)
 {
@@ -94,7 +182,8 @@ parties(const struct swait *w)
 	for (i = 0; i < nholders; i++)
 		if (strcmp(holders[i].object, w->object) == 0 &&
 		    wrel_ends(holders[i].rel, w->mode) &&
-		    holders[i].pid != w->pid && holders[i].pid != last) {
+		    holders[i].pid != w->pid && holders[i].pid != last &&
+		    !waits_on(holders[i].pid, w->object)) {
 			last = holders[i].pid;
 			n++;
 		}
@@ -105,6 +194,7 @@ static void
 join(struct link_rule *self)
 {
 	struct lthread *waiter, *ht;
+	struct state *st;
 	struct cause c;
 	size_t i, j, k;
 	int n, known;
@@ -113,11 +203,14 @@ join(struct link_rule *self)
 		waiter = lthread_get(waits[i].tid, waits[i].pid);
 		if (waiter->vertex == 0)
 			continue;
+		st = link_thread(self, waiter);
+		waits[i].since = st->born;
 		n = parties(&waits[i]);
 		for (j = 0; j < nholders; j++) {
 			if (strcmp(holders[j].object, waits[i].object) != 0 ||
 			    !wrel_ends(holders[j].rel, waits[i].mode) ||
-			    (ht = holder_thread(&holders[j], &known)) == NULL ||
+			    (ht = holder_thread(&holders[j], &waits[i], &known)) ==
+			    NULL ||
 			    ht->tid == waiter->tid)
 				continue;
 			/* A poll on two fds of one pipe, a holder by two fds. */
@@ -148,9 +241,10 @@ join(struct link_rule *self)
 			 * process holds it, and which of its threads will use
 			 * it the kernel cannot say.
 			 */
-			c.weak = (n > 1 && holders[j].pid != waits[i].pid) ||
+			c.weak = (n != 1 && holders[j].pid != waits[i].pid) ||
 			    (holders[j].tid == 0 &&
-			    holders[j].pid == waits[i].pid) || !known;
+			    holders[j].pid == waits[i].pid) || !known ||
+			    waits_on(holders[j].pid, waits[i].object);
 			snprintf(c.label, sizeof(c.label), "%s %s",
 			    wrels[holders[j].rel].name, waits[i].object);
 			link_emit(snap_time, waiter->pid, waiter->tid,
@@ -168,12 +262,20 @@ join(struct link_rule *self)
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	struct state *st;
+
 	if (snap_time != NO_TIME)
 		join(self);
+	if (ev->type == E_FORK) {
+		st = link_thread(self, lthread_get(event_u64(ev,
+		    ECOL(E_FORK, TTID)), event_pid(ev, ECOL(E_FORK, TPID))));
+		st->born = ev->time;
+		return;
+	}
 	if (ev->type != E_SYS_ENTER || ev->ctx != '-')
 		return;
 	if (event_call(ev) & (CALL_SEND | CALL_RECV))
-		use_fd(t->pid, event_i64(ev, SYSCALL_ARG(0)), t->tid);
+		use_fd(t->pid, event_i64(ev, SYSCALL_ARG(0)), t->tid, ev->time);
 }
 
 static void
@@ -189,8 +291,8 @@ record(struct link_rule *self, const struct record *rec)
 			return;
 		snap_time = w.time;
 		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
-		waits[nwaits++] = (struct swait){ w.pid, w.tid, w.mode,
-		    xstrdup(w.object) };
+		waits[nwaits++] = (struct swait){ w.pid, w.tid, NO_TIME,
+		    w.mode, xstrdup(w.object) };
 	} else if (holder_parse(rec, &h)) {
 		if (snap_time != NO_TIME && h.time != snap_time)
 			join(self);
@@ -217,4 +319,5 @@ LINK_RULE(waitsfor) = {
 	.see = see,
 	.record = record,
 	.finish = finish,
+	.thread_size = sizeof(struct state),
 };

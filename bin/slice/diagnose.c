@@ -28,6 +28,7 @@
 #define KERNEL_SAYS	2		/* blame()'s strongest evidence */
 #define HELD_BY_LINE	(-2)		/* holders(): an ancestor holds it */
 #define MAX_EPISODES	3		/* ranked baselines a wait is tried on */
+#define MAX_ROUNDS	8		/* a periodic wait's rounds looked back */
 
 /* One diagnosis: the hang, what is known so far, the chain of threads. */
 struct dctx {
@@ -47,10 +48,12 @@ struct dctx {
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
 	const char	*says;		/* blame_ev() of EV_RUNTIME: who */
+	int		 held;		/* blame_ev(): named as a lock's holder */
 };
 
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 		    int depth);
+static int	 killed_in_wait(struct graph *, const struct vertex *);
 
 const char *
 evidence_name(enum evidence ev)
@@ -313,7 +316,8 @@ enum tstate {
 	TS_WORK,	/* on a CPU, or wanting one: the work is the cause */
 	TS_SLEEP,	/* asleep on its own timer: it chose to wait */
 	TS_DISPATCH,	/* in its service loop, waiting for what comes next */
-	TS_WAIT		/* blocked on someone: the chain goes on */
+	TS_WAIT,	/* blocked on someone: the chain goes on */
+	TS_STOPPED	/* does not run: stopped or frozen (stopped.c) */
 };
 
 /*
@@ -339,6 +343,30 @@ runtime_holds(const struct graph *g, const struct vertex *w)
 	return 0;
 }
 
+/*
+ * Whether another process that holds an end of what the vertex waits on,
+ * by the kernel's word, is itself in the middle of something, not idle in
+ * a loop of its own (epoll, poll, select: a parent that holds the other
+ * end of a pipe it never writes): a poll set with someone to wait for is
+ * no sleep, however long its timeout (a poll on a child's output).
+ */
+static int
+awaits_busy_holder(struct graph *g, const struct vertex *w)
+{
+	struct vertex *u;
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if ((g->l[k].props & LR_HOLDS) && link_from(&g->l[k]) != 0 &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    u->pid != w->pid && (busy(u) || (u->wait != 0 &&
+		    u->last_sys != 0 &&
+		    !syscall_is_dispatch(str_of(u->last_sys)) &&
+		    !syscall_is_poll(str_of(u->last_sys)))))
+			return 1;
+	return 0;
+}
+
 static enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {
@@ -347,6 +375,8 @@ state_of(struct dctx *x, const struct vertex *w)
 	struct snapwait sw;
 	int snap = snapshot_wait(g, w, &sw);
 
+	if (w->wait == 'T' || w->wait == 't' || (snap && sw.stop != 0))
+		return TS_STOPPED;
 	if (busy(w))
 		return TS_WORK;
 	/* TASK_IDLE: a kernel thread with no work queued for it. */
@@ -360,15 +390,19 @@ state_of(struct dctx *x, const struct vertex *w)
 	if (snap && sw.clients)
 		return TS_DISPATCH;
 	/*
-	 * A call that waits for no socket, on a timer of its own, whatever
-	 * the call (pg_sleep or a timed nap on a latch in epoll_wait,
-	 * pthread_cond_timedwait in futex, ppoll, select, semtimedop): stuck
-	 * through the hang, its timeout is as long as the hang, which the
-	 * thread chose.  Not a round of a periodic wait: that one waits for
-	 * its object, and its timer only checks on it.
+	 * A poll, select or epoll set with nothing to wait for (no socket,
+	 * no client), on a timer of its own (pg_sleep's timed nap on a
+	 * latch in epoll_wait): stuck through the hang, its timeout is as
+	 * long as the hang, which the thread chose.  Not a timed futex or
+	 * condition wait (pthread_cond_timedwait, a lock taken with a
+	 * timeout, semtimedop): that one waits for whoever should wake it,
+	 * its timeout only bounds how long.  Not a round of a periodic wait
+	 * either: that one waits for its object, and its timer only checks
+	 * on it.
 	 */
-	if (w->last_sys != 0 && snap && !sw.sockets && !sw.clients &&
-	    sw.timed && check_round(x, w) == 0)
+	if (w->last_sys != 0 && syscall_is_poll(sys) && snap && !sw.sockets &&
+	    !sw.clients && sw.timed && check_round(x, w) == 0 &&
+	    !awaits_busy_holder(x->g, w))
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
@@ -414,18 +448,20 @@ blamed(struct dctx *x, uint32_t tid)
  */
 /*
  * The waiter's request during this wait went to the thread: a message it
- * sent, out of the waiter's vertex into one of the thread's.  What it
+ * sent, out of the waiter's vertex into one of the thread's (over loopback
+ * TCP, the receive softirq its send ran: a strong softirq link).  What it
  * waits for comes back from there: of the sources of a poll set or the
  * holders of an inherited end, the one the hung request depends on.  A
  * bare wake-up is not a request (room made in a pipe, a futex handed
  * on): it says what the other waited for, not the reverse.
  */
 static int
-asked(struct dctx *x, int at, uint32_t tid)
+asked_into(struct dctx *x, int at, uint32_t tid, uint32_t pid,
+    const struct vertex **into)
 {
 	struct graph *g = x->g;
 	struct vertex *w = vertex_get(g, x->vx[at]), *f, *t;
-	uint32_t message = str_id("message");
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
 	uint64_t since;
 	int32_t k;
 
@@ -437,19 +473,154 @@ asked(struct dctx *x, int at, uint32_t tid)
 	if (w == NULL || w->lock ||
 	    strncmp(str_of(w->last_sys), "futex", 5) == 0)
 		return 0;
-	/* The hung thread's wait is its whole span, from its first vertex. */
+	/*
+	 * The hung thread's wait is its whole span, from its first vertex;
+	 * a thread further on may have passed the request on before it went
+	 * back to wait (a proxy back in its event loop): since the hang began.
+	 */
 	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
 	    f->begin < w->begin ? f->begin : w->begin;
+	if (at > 0 && x->hb < since)
+		since = x->hb;
 	for (k = 0; k < g->nl; k++)
-		if (link_rule(&g->l[k]) == message && !g->l[k].weak &&
+		if ((link_rule(&g->l[k]) == message ||
+		    link_rule(&g->l[k]) == softirq) && !g->l[k].weak &&
 		    link_from(&g->l[k]) != 0 &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    f->tid == w->tid && f->begin >= since &&
 		    f->begin <= w->begin &&
 		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
-		    t->tid == tid)
+		    (tid != 0 ? t->tid == tid : t->pid == pid)) {
+			if (into != NULL)
+				*into = t;
 			return 1;
+		}
 	return 0;
+}
+
+static int
+asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
+{
+	return asked_into(x, at, tid, pid, NULL);
+}
+
+static int
+asked(struct dctx *x, int at, uint32_t tid)
+{
+	return asked_by(x, at, tid, 0);
+}
+
+/*
+ * Process t->pid read after t began, where a request came into it: its
+ * loop took the request in, not only had it queued on a socket.  Any of
+ * its threads (a runtime's poller hands the connection on).
+ */
+static int
+read_since(struct graph *g, const struct vertex *t)
+{
+	const struct vertex *u;
+	uint64_t i;
+	int a;
+
+	for (i = 0; i < g->nby; i++) {
+		u = &g->v[g->by_thread[i]];
+		if (u->pid != t->pid || u->end < t->begin)
+			continue;
+		for (a = 0; a < VSYSCALLS && u->sys[a] != 0; a++)
+			if (syscall_is_recv(str_of(u->sys[a])))
+				return 1;
+		if (u->last_sys != 0 && syscall_is_recv(str_of(u->last_sys)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The chain's thread at waited like this before and process pid answered
+ * it only after a third process's request came into pid (a queue's
+ * consumer, answered when a producer pushes): the history says pid holds
+ * such a request until someone else asks, so idle with it now, pid waits
+ * for that third party, not for something inside its own program.
+ */
+static int
+answered_after_another(struct dctx *x, int at, uint32_t pid)
+{
+	struct graph *g = x->g;
+	const struct vertex *b, *w, *u;
+	const struct link *l;
+	uint64_t base, waker = 0;
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	int rank;
+	int32_t k;
+
+	for (rank = 0; rank <= MAX_EPISODES; rank++) {
+		if (rank == 0)
+			base = own_baseline(x, x->vx[at], &waker);
+		else if (at == 0)
+			base = ranked_baseline(g, x->spin, rank, &waker);
+		else
+			break;
+		if (base == 0 || (b = vertex_get(g, base)) == NULL ||
+		    (w = vertex_get(g, waker)) == NULL || w->pid != pid)
+			continue;
+		for (k = w->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (l->weak || (link_rule(l) != message &&
+			    link_rule(l) != softirq) || link_from(l) == 0 ||
+			    (u = vertex_get(g, link_from(l))) == NULL)
+				continue;
+			if (u->pid != pid && u->pid != b->pid)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Vertex w, as the snapshot saw it, is a server's loop over its
+ * connections (a poll set with sockets in it), and its process has the
+ * hung request of the chain's thread at: it went into one of its threads
+ * (the one that reads it need not be the one its sender woke: a
+ * runtime's poller hands it on), its process read since, and its
+ * history does not say a third party answers such requests.  Not a
+ * database backend's latch wait in epoll_wait, which waits for its own
+ * program, with no connection among its objects.
+ */
+static int
+serves_request(struct dctx *x, const struct vertex *w, int at)
+{
+	struct snapwait sw;
+	const struct vertex *t = NULL;
+
+	return snapshot_wait(x->g, w, &sw) && sw.sockets && at >= 0 &&
+	    x->chain[at] != 0 && vertex_get(x->g, x->vx[at])->pid != w->pid &&
+	    asked_into(x, at, 0, w->pid, &t) && read_since(x->g, t) &&
+	    !answered_after_another(x, at, w->pid);
+}
+
+/*
+ * Vertex w, diagnosed as culprit ci, waits with a timeout of its own (a
+ * timed futex or condition wait, not a poll set's members) and what was
+ * found beyond it is no more than timing: nobody is named as what it
+ * waits for.
+ */
+static int
+held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
+{
+	struct snapwait sw;
+	int i;
+
+	if (w->last_sys == 0 || syscall_is_poll(str_of(w->last_sys)) ||
+	    !snapshot_wait(x->g, w, &sw) || !sw.timed)
+		return 0;
+	/* What it waits on is its hops one deeper; theirs are their own. */
+	for (i = ci + 1; i < x->d->nc &&
+	    x->d->c[i].depth > x->d->c[ci].depth; i++)
+		if (x->d->c[i].depth == x->d->c[ci].depth + 1 &&
+		    (x->d->c[i].ev != EV_GUESS ||
+		    x->d->c[i].kind == RK_CYCLE))
+			return 0;
+	return 1;
 }
 
 /* The why of a culprit the waiter woke during its wait. */
@@ -493,8 +664,22 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	const char *comm = str_of(w->comm);
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(x, w);
+	int held = x->held;
+
+	x->held = 0;
+
+	/*
+	 * Blocked at its end until a kill (its CPU time, or the CPU it
+	 * waited for on a loaded machine, came before): a wait.
+	 */
+	if (st == TS_WORK && killed_in_wait(x->g, w)) {
+		st = TS_WAIT;
+		class = sclass_of_kind(HK_WAIT);
+	}
 	struct culprit *c;
+	struct snapwait sw;
 	struct link *l;
+	char buf[200];
 	int j, k, ci, found;
 
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
@@ -562,6 +747,12 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	c->multi = multi;
 	snprintf(c->why, sizeof(c->why), "%s", why);
 	ci = x->d->nc - 1;
+	if (st == TS_STOPPED) {
+		c->kind = RK_ROOT;
+		not_running(x->g, w, buf, sizeof(buf));
+		snprintf(c->why, sizeof(c->why), "%.130s; %.60s", buf, why);
+		return 1;
+	}
 	if (st == TS_SLEEP) {
 		c->kind = RK_ROOT;
 		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
@@ -580,9 +771,16 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
 	    (l->props & LR_TIMEOUT)) {
 		c->kind = RK_ROOT;
-		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
-		    "for %.1f s, which ended it; %s",
-		    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
+		if (syscall_is_sleep(str_of(w->last_sys)) ||
+		    syscall_is_poll(str_of(w->last_sys)))
+			snprintf(c->why, sizeof(c->why), "asleep on its own "
+			    "timer in %s for %.1f s, which ended it; %s",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
+		else
+			snprintf(c->why, sizeof(c->why), "in a wait with a "
+			    "timeout in %s that nobody ended for %.1f s, until "
+			    "its timeout did; %s", str_of(w->last_sys),
+			    (w->end - w->begin) / 1e9, why);
 		return 1;
 	}
 	/*
@@ -599,6 +797,48 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
+	if (st == TS_WAIT && held && ev >= EV_RUNTIME && !multi &&
+	    held_across_timed_wait(x, w, ci)) {
+		/*
+		 * The kernel or a runtime names it as a lock's holder (not a
+		 * channel's other end, which owes an answer), and no one
+		 * is named as what it waits for in turn: it holds what the
+		 * chain waits on across a wait on its own timer, whatever
+		 * call that is (the JVM's Thread.sleep parks on a timed
+		 * futex, InnoDB's SLEEP() is a timed condition wait).  A
+		 * guess beyond it is no better than the holder itself.
+		 */
+		x->d->nc = ci + 1;
+		c = &x->d->c[ci];
+		c->kind = RK_ROOT;
+		c->open = 0;
+		snprintf(buf, sizeof(buf), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "holds it across a wait with "
+		    "a timeout in %s, for %.1f s%s, for no one named: asleep "
+		    "with it held; %.90s", str_of(w->last_sys),
+		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
+		    " so far" : "", buf);
+		return 1;
+	}
+	if (!found && st == TS_DISPATCH && serves_request(x, w,
+	    x->nchain - 1)) {
+		/*
+		 * The request of the thread that waits on it came in, and
+		 * its answer did not go out: it holds it, idle in its loop
+		 * with nothing the kernel can name pending (a poll set's
+		 * other members are other requests).  What holds the request
+		 * up is inside its own program, where the kernel does not
+		 * see: a lock, a queue, a goroutine, a callback.
+		 */
+		x->d->c[ci].kind = RK_ROOT;
+		snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "has the "
+		    "request of %s %u and has not answered, idle in %s: what "
+		    "holds it up is inside its own program (a lock, a queue, "
+		    "a green thread); %s", str_of(vertex_get(x->g,
+		    x->vx[x->nchain - 1])->comm), x->chain[x->nchain - 1],
+		    str_of(w->last_sys), why);
+		return 1;
+	}
 	if (!found && st == TS_DISPATCH) {
 		/*
 		 * Idle in its service loop, with nothing of the chain's
@@ -611,8 +851,25 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		x->d->nc = ci;
 		return 0;
 	}
-	if (!found)
+	if (!found) {
 		x->d->c[ci].kind = RK_ROOT;
+		/*
+		 * Blocked on someone nothing names, in a timed futex or
+		 * condition wait whose timeout only bounds the wait: the chain
+		 * ends here because what is known does, not because this
+		 * thread is the cause.
+		 */
+		if (st == TS_WAIT && w->last_sys != 0 &&
+		    !syscall_is_poll(str_of(w->last_sys)) &&
+		    snapshot_wait(x->g, w, &sw) && sw.timed) {
+			x->d->c[ci].open = 1;
+			snprintf(buf, sizeof(buf), "%s", x->d->c[ci].why);
+			snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "waits "
+			    "in %s with a timeout, for %.1f s so far, for a "
+			    "wake-up from someone the kernel does not name; %.90s",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9, buf);
+		}
+	}
 	return 1;
 }
 
@@ -738,6 +995,18 @@ usable(struct graph *g, uint64_t id, const struct link *l)
 	    vertex_get(g, link_from(l))->pid != vertex_get(g, id)->pid);
 }
 
+/* Whether anyone is named as holding what the vertex waits on. */
+static int
+named(struct graph *g, uint64_t id)
+{
+	int32_t k;
+
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]))
+			return 1;
+	return 0;
+}
+
 /*
  * Another party than tid the vertex waits on as well, by the kernel's
  * word, that is not on the chain: a poll set's other source, another
@@ -780,6 +1049,108 @@ one_party(struct graph *g, uint64_t id, const struct link *l)
 }
 
 /*
+ * A wait on a set of objects (poll, select, epoll) whose other ends
+ * different processes hold, other than its own: each is one of many
+ * possible wakers, and that the kernel names the holder of one member
+ * says nothing of whether this wait is on it.
+ */
+/* The object of a holder link's label, "writer pipe:12": "pipe:12". */
+static const char *
+label_object(const struct link *l)
+{
+	const char *o = strchr(str_of(l->label), ' ');
+
+	return o != NULL ? o + 1 : str_of(l->label);
+}
+
+static int
+many_wakers(struct dctx *x, uint64_t id)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u, *w;
+	struct snapwait sw;
+	int32_t k, m, n;
+
+	if (!snapshot_wait(g, v, &sw) || sw.objects < 2)
+		return 0;
+	/*
+	 * Many, where a holder of one member does not hold another: the
+	 * members held by the same processes (a child's stdout and stderr)
+	 * are one party's.
+	 */
+	for (k = v->in; k >= 0; k = g->l[k].next_in) {
+		if (!usable(g, id, &g->l[k]) ||
+		    (u = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    u->pid == v->pid)
+			continue;
+		for (m = v->in; m >= 0; m = g->l[m].next_in) {
+			if (!usable(g, id, &g->l[m]) || strcmp(label_object(
+			    &g->l[m]), label_object(&g->l[k])) == 0 ||
+			    (w = vertex_get(g, link_from(&g->l[m]))) == NULL ||
+			    w->pid == v->pid)
+				continue;
+			for (n = v->in; n >= 0; n = g->l[n].next_in)
+				if (usable(g, id, &g->l[n]) &&
+				    strcmp(label_object(&g->l[n]),
+				    label_object(&g->l[m])) == 0 &&
+				    vertex_get(g, link_from(&g->l[n]))->pid ==
+				    u->pid)
+					break;
+			if (n < 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Another thread of process pid than tid, in the graph. */
+static int
+other_thread(struct graph *g, uint32_t pid, uint32_t tid)
+{
+	uint64_t i;
+
+	for (i = 0; i < g->nby; i++)
+		if (g->v[g->by_thread[i]].pid == pid &&
+		    g->v[g->by_thread[i]].tid != tid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The kernel named process pid, and the thread of it was a guess that
+ * led back to the chain: the others that were stuck through the hang,
+ * any of which may be the one that will act.
+ */
+static int
+other_threads(struct dctx *x, uint64_t id, const struct link *l,
+    const struct vertex *u, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *w;
+	char why[200];
+	uint32_t last = 0;
+	uint64_t i, now;
+	int found = 0;
+
+	for (i = 0; i < g->nby; i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->pid != u->pid || w->tid == u->tid || w->tid == last ||
+		    on_chain(x, w->tid) >= 0)
+			continue;
+		last = w->tid;
+		if ((now = stuck(x, w->tid)) == 0)
+			continue;
+		snprintf(why, sizeof(why), "the kernel says %s %u holds what "
+		    "%s %u waits on (%s), not which of its threads will act: "
+		    "not %u, which waits on the chain; maybe this one",
+		    str_of(u->comm), u->pid, str_of(v->comm), v->tid,
+		    str_of(l->label), u->tid);
+		found |= blame_ev(x, now, why, depth, 0, EV_GUESS, 1);
+	}
+	return found;
+}
+
+/*
  * The kernel's word on what the vertex waits on and who holds it: its
  * LR_HOLDS links, the strong ones first (one named party), then, if they
  * lead nowhere (back to the chain, to an idle loop), every weak holder:
@@ -796,8 +1167,21 @@ holders(struct dctx *x, uint64_t id, int depth)
 	const char *what;
 	int32_t k;
 	uint64_t now;
-	int any = 0, found = 0, pass, sole, across;
+	int any = 0, found = 0, pass, sole, across, guess;
+	int set, multi, ok, r;
+	uint64_t p;
 
+	/*
+	 * A round of a periodic wait (a JVM's monitor waiter parks again
+	 * each second, on the same futex) is the wait the snapshot saw in a
+	 * round before it, when the snapshot came before this one began.
+	 */
+	for (r = 0; r < MAX_ROUNDS && !named(g, id) &&
+	    (p = round_before(x, v)) != 0; r++) {
+		id = p;
+		v = vertex_get(g, id);
+	}
+	set = many_wakers(x, id);
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
 		return -1;
@@ -834,6 +1218,15 @@ holders(struct dctx *x, uint64_t id, int depth)
 			if (pass > 0 && (state_of(x, vertex_get(g, now)) ==
 			    TS_WAIT) != (pass == 2))
 				continue;
+			/*
+			 * One member of a poll set: the kernel's word only if
+			 * the hung request went out there.  A thread that has
+			 * the chain's request in its own hands waits on its
+			 * other members for other requests.
+			 */
+			guess = set && !asked_by(x, x->nchain - 1, 0, u->pid);
+			if (guess && serves_request(x, v, x->nchain - 2))
+				continue;
 			any = 1;
 			if ((what = runtime_label(l, says, sizeof(says))) !=
 			    NULL) {
@@ -842,6 +1235,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 				    "what %s %u waits on: %s", says,
 				    str_of(v->comm), v->tid, what);
 				x->says = says;
+				x->held = 1;
 				found |= blame_ev(x, now, why, depth,
 				    KERNEL_SAYS, EV_RUNTIME, 0);
 				x->says = NULL;
@@ -853,16 +1247,35 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * socket's peer on one host, and said for what it is.
 			 */
 			across = HOST_OF(u->pid) != HOST_OF(v->pid);
-			snprintf(why, sizeof(why), "%s it holds what %s %u "
-			    "waits on: %s (%s)", across ? "the connection, in "
-			    "both hosts' recordings, says" : "the kernel says",
-			    str_of(v->comm), v->tid, str_of(l->label),
-			    str_of(link_rule(l)));
-			sole = !l->weak || one_party(g, id, l);
-			found |= blame_ev(x, now, why, depth, l->weak ? 0 :
+			if (guess)
+				snprintf(why, sizeof(why), "one of several possible "
+				    "wakers of %s %u's poll set, where its request "
+				    "did not go: the kernel says it holds %s (%s)",
+				    str_of(v->comm), v->tid, str_of(l->label),
+				    str_of(link_rule(l)));
+			else
+				snprintf(why, sizeof(why), "%s it holds what %s "
+				    "%u waits on: %s (%s)", across ? "the "
+				    "connection, in both hosts' recordings, says" :
+				    "the kernel says", str_of(v->comm), v->tid,
+				    str_of(l->label), str_of(link_rule(l)));
+			sole = !guess && (!l->weak || one_party(g, id, l));
+			/*
+			 * The one process that holds it, by a thread that is
+			 * a guess (no thread was seen to use it): the process
+			 * is the kernel's word, the thread is not, and a
+			 * circle through it is no circle.
+			 */
+			multi = !sole || other_party(x, id, u->tid) ||
+			    (l->weak && other_thread(g, u->pid, u->tid));
+			x->held = (l->props & LR_LOCK) ||
+			    wrel_label_is_lock(str_of(l->label));
+			ok = blame_ev(x, now, why, depth, l->weak || guess ? 0 :
 			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
-			    EV_CONNECTION : EV_KERNEL, !sole ||
-			    other_party(x, id, u->tid));
+			    EV_CONNECTION : EV_KERNEL, multi);
+			if (!ok && sole && l->weak && on_chain(x, u->tid) >= 0)
+				ok = other_threads(x, id, l, u, depth);
+			found |= ok;
 		}
 	return any ? found : -1;
 }
@@ -1057,12 +1470,68 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 		    k->pid, k->tid);
 		add_killer(x, k->tid);
 	}
-	if (depth == 0)
+	if (depth == 0) {
 		snprintf(x->d->ended, sizeof(x->d->ended), "ended by the death "
 		    "of %s %u%s", str_of(f->comm), f->pid, by);
+		if (k != NULL)
+			snprintf(x->d->until, sizeof(x->d->until), "until %s %u "
+			    "killed %s %u", str_of(k->comm), k->pid,
+			    str_of(f->comm), f->pid);
+	}
 	snprintf(why, sizeof(why), "its death ended the wait of %s %u%s: "
 	    "it was what that wait was on", str_of(v->comm), v->tid, by);
 	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
+}
+
+/*
+ * A wait that a kill ended says nothing of what it waited on, but a write
+ * that waits for room in a pipe or a socket waits for its reader: the
+ * thread that read what this one wrote last (its last message went
+ * there, a wake-up of this very channel's use).  If that thread is on the
+ * chain, stuck, the kill broke a circular wait: that is the finding, and
+ * the kill is how it ended.
+ */
+static int
+last_reader(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *f, *t, *r = NULL;
+	uint32_t message = str_id("message");
+	uint64_t at = 0, u;
+	char why[200];
+	int32_t k;
+
+	if (v == NULL || !syscall_is_send(str_of(v->last_sys)))
+		return 0;
+	for (k = 0; k < g->nl; k++)
+		if (link_rule(&g->l[k]) == message && !g->l[k].weak &&
+		    g->l[k].from_time <= v->end && g->l[k].from_time >= at &&
+		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    f->tid == v->tid &&
+		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
+		    t->tid != v->tid) {
+			at = g->l[k].from_time;
+			r = t;
+		}
+	if (r == NULL || on_chain(x, r->tid) < 0 ||
+	    (u = stuck(x, r->tid)) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "reads what %s %u writes, which waited in "
+	    "%s for room: what it wrote last went to it (+%.3f s)",
+	    str_of(v->comm), v->tid, str_of(v->last_sys),
+	    (at - g->first_time) / 1e9);
+	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
+}
+
+/* Vertex f ended blocked, and a kill ended that wait: its thread died. */
+static int
+killed_in_wait(struct graph *g, const struct vertex *f)
+{
+	struct link *l;
+
+	return f->wait != 0 && f->wait != 'Z' && f->wait != 'X' &&
+	    link_into_next(g, f->id, &l) && link_from(l) != 0 && a_kill(l) &&
+	    dies(g, vertex_get(g, vertex_next(g, f->id)));
 }
 
 /* Waiting: whose wake-up is missing, and why. */
@@ -1090,6 +1559,15 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	default:
 		return 1;
 	}
+	/*
+	 * A thread idle in its service loop that has the chain's request,
+	 * whose own waits named nobody it went on to: what holds the request
+	 * up is inside its program (blame_ev says so), not on a normal
+	 * wait's path, which would only name another client.
+	 */
+	if (depth > 0 && state_of(x, v) == TS_DISPATCH &&
+	    serves_request(x, v, x->nchain - 2))
+		return 0;
 
 	/*
 	 * A wait that ended by a peer shows its own wake-up path, but a kill
@@ -1106,6 +1584,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 			    link_from(l))->tid);
 		add_killer(x, vertex_get(x->g, link_from(l))->tid);
 		l = NULL;
+		if (depth > 0 && last_reader(x, id, depth))
+			return 1;
 	}
 	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT) &&
 	    peer_died(x, id, l, depth))

@@ -561,6 +561,17 @@ read_wait(struct graph *g, const struct wait_rec *w)
 	s->clients |= w->mode == WM_ACCEPT;
 	s->sockets |= strncmp(w->object, "socket:", 7) == 0;
 	s->timed |= w->timeout != NO_TIME || w->deadline != NO_TIME;
+	/* A poll set's objects; an epoll instance stands for its members. */
+	if (*w->object != '\0' && (*w->via != '\0' ||
+	    strncmp(w->object, "epoll:", 6) != 0) && s->objects < UINT8_MAX)
+		s->objects++;
+	if (w->mode == WM_STOP)
+		s->stop = *w->state == 't' ? 't' : 'T';
+	else if (w->mode == WM_THAW) {
+		s->stop = 'F';
+		s->freezer = str_id(w->object);
+	}
+	s->since = w->since;
 	if (strcmp(w->type, WT_TTY) != 0 || w->mode != WM_IN)
 		return;
 	g->readers = xrealloc(g->readers, (g->nreaders + 1) *
@@ -584,6 +595,10 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			out->clients |= g->snapw[i].clients;
 			out->sockets |= g->snapw[i].sockets;
 			out->timed |= g->snapw[i].timed;
+			out->objects = g->snapw[i].objects;
+			out->stop = g->snapw[i].stop;
+			out->freezer = g->snapw[i].freezer;
+			out->since = g->snapw[i].since;
 			found = 1;
 		}
 	return found;

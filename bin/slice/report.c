@@ -225,6 +225,19 @@ headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 		if (is_root(&d->c[i]) && vertex_get(g, d->c[i].vertex)->tid !=
 		    vertex_get(g, d->c[first].vertex)->tid)
 			break;
+	/*
+	 * A root only because nothing names whom it waits for: what is
+	 * known ends there, which is no more than a guess at the cause.
+	 */
+	if (d->c[first].open && ev != EV_GUESS) {
+		fprintf(fp, "Root cause: probably %s%s (%s, up to it; whom "
+		    "it waits for, nothing names): %s\n", who(g,
+		    d->c[first].vertex, buf, sizeof(buf)), vertex_where(
+		    vertex_get(g, d->c[first].vertex)->pid, in, sizeof(in)),
+		    chain_says(d, first, says, sizeof(says)),
+		    show(d->c[first].why));
+		return;
+	}
 	fprintf(fp, "Root cause: %s%s%s (%s%s%s): %s\n", ev == EV_GUESS ?
 	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
 	    vertex_where(vertex_get(g, d->c[first].vertex)->pid, in,
@@ -232,6 +245,41 @@ headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 	    i < d->nc ? "; else " : "",
 	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
 	    sizeof(alt)) : "", show(d->c[first].why));
+}
+
+/*
+ * "Root cause: a circular wait (how sure) between A and B for 3.0 s, until
+ * K killed B": the threads of the circle, how long the hang lasted, and
+ * the kill or timeout that broke it, which is how it ended, not its cause.
+ */
+static void
+cycle_headline(struct graph *g, const struct spin_rec *s,
+    const struct diagnosis *d, int r, FILE *fp)
+{
+	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop)), i, j;
+	struct vertex *v, *w;
+	char buf[64], says[RUNTIME_NAMELEN + 8];
+
+	fprintf(fp, "Root cause: a circular wait (%s) between",
+	    chain_says(d, r, says, sizeof(says)));
+	/* hop[n - 1] is the victim; the cycle's thread is one already met. */
+	for (i = n - 1; i >= 1; i--) {
+		v = vertex_get(g, d->c[hop[i]].vertex);
+		for (j = n - 1; j > i; j--) {
+			w = vertex_get(g, d->c[hop[j]].vertex);
+			if (w->tid == v->tid)
+				break;
+		}
+		if (j > i)
+			continue;
+		fprintf(fp, "%s %s", i == n - 1 ? "" : i == 1 ||
+		    (i == 2 && vertex_get(g, d->c[hop[1]].vertex)->tid ==
+		    vertex_get(g, d->c[hop[n - 1]].vertex)->tid) ? " and" : ",",
+		    who(g, d->c[hop[i]].vertex, buf, sizeof(buf)));
+	}
+	fprintf(fp, " for %.1f s%s%s%s\n", (s->end - s->begin) / 1e9,
+	    strcmp(s->ended, VE_OPEN) == 0 ? " so far" : "",
+	    d->until[0] ? ", " : "", show(d->until));
 }
 
 /* The paths, step by step: for -v, where the walk went and why. */
@@ -283,9 +331,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 			first = i;
 	fputc('\n', fp);
 	if (first >= 0 && d->c[first].kind == RK_CYCLE) {
-		fprintf(fp, "Root cause: a circular wait (%s), each thread "
-		    "waiting for the next%s%s\n", chain_says(d, first, buf,
-		    sizeof(buf)), d->ended[0] ? "; " : "", show(d->ended));
+		cycle_headline(g, s, d, first, fp);
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
 		headline(g, d, first, fp);

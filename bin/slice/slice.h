@@ -73,6 +73,10 @@ struct snapwait {
 	uint8_t		 clients;	/* a listener: connections to come */
 	uint8_t		 sockets;	/* a socket: a peer's data */
 	uint8_t		 timed;		/* a timeout of its own */
+	uint8_t		 objects;	/* how many (a poll set's), to 255 */
+	char		 stop;		/* 'T', 't' stopped; 'F' frozen; 0 */
+	uint32_t	 freezer;	/* interned "freezer:CGROUP" if frozen */
+	uint64_t	 since;		/* when it last ran */
 };
 
 struct graph {
@@ -179,6 +183,14 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
 /* The ENDED of the spin --from makes up: the user chose the vertex. */
 #define ENDED_CHOSEN	"chosen"
 
+/*
+ * stopped.c: why a thread that does not run (stopped, frozen) holds up
+ * whoever waits on it, and by whom, where the trace or the snapshot
+ * says; 0 if it runs.
+ */
+int		 not_running(struct graph *, const struct vertex *, char *,
+		    size_t);
+
 /* diagnose.c */
 /* How sure a hop of the chain is (lib/graph.h), as the report says it. */
 const char	*evidence_name(enum evidence);
@@ -193,6 +205,8 @@ struct culprit {
 	enum evidence	 ev;		/* that the culprit above waits on it */
 	char		 says[RUNTIME_NAMELEN];	/* EV_RUNTIME: the runtime */
 	int		 multi;		/* one of several it may wait on */
+	int		 open;		/* a root only as far as anything says:
+					   it waits, for whom nothing names */
 	const struct sclass *class;
 	char		 why[200];
 };
@@ -205,6 +219,7 @@ struct diagnosis {
 	int		 found;		/* a cause beyond waiting: exit 0 */
 	char		 note[300];
 	char		 ended[160];	/* how the hang ended, from outside */
+	char		 until[120];	/* "until K killed C": a kill ended it */
 };
 void		 diagnose(struct graph *, const struct spin_rec *,
 		    uint64_t threshold, int interactive, struct diagnosis *);

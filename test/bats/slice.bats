@@ -399,9 +399,11 @@ proxy() {	# MASTER-CALL NR
 }
 
 @test "slice: a supervisor waiting for any signal holds its worker's channel but is no culprit" {
+	# The backend is one member of the worker's set, where no request
+	# was seen to go (issue 39): a suspect, not the kernel's word.
 	out=$(proxy rt_sigsuspend 130 | diagnose_nap)
 	echo "$out"
-	[[ "$out" == "Root cause: backend 4 (the kernel says): asleep on its own timer in clock_nanosleep"* ]]
+	[[ "$out" == "Root cause: probably backend 4 (a guess from timing): asleep on its own timer in clock_nanosleep"*"one of several possible wakers of worker 2's poll set"* ]]
 	out=$(proxy rt_sigsuspend 130 | argus-segment -q -Z | argus-link -q |
 	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
 	    argus-slice --auto -Z 2>/dev/null | grep '^root,')
@@ -533,16 +535,18 @@ pollset() {	# FD1 SOCK1 FD2 SOCK2
 }
 
 @test "slice: a poll set is no circular wait unless every source leads back into it" {
+	# The backend holds one member of the set, where no request was seen
+	# to go: one of many possible wakers, a suspect (issue 39).
 	for args in "4 51 7 53" "7 53 4 51"; do
 		out=$(pollset $args | diagnose_tid 1)
 		echo "$out"
-		[[ "$out" == "Root cause: backend 4 (the kernel says): asleep on its own timer in clock_nanosleep"* ]]
+		[[ "$out" == "Root cause: probably backend 4 (a guess from timing): asleep on its own timer in clock_nanosleep"* ]]
 		grep -q '^Wait chain: client 1 → worker 2 → backend 4$' <<<"$out"
 	done
 	# Polling the client's socket alone, the worker does wait for it.
 	out=$(pollset 4 51 4 51 | diagnose_tid 1)
 	echo "$out"
-	[[ "$out" == "Root cause: a circular wait (the kernel says), each thread waiting for the next"* ]]
+	[[ "$out" == "Root cause: a circular wait (the kernel says) between client 1 and worker 2 for 4.0 s so far"* ]]
 	grep -q '^Wait chain: client 1 → worker 2 → client 1$' <<<"$out"
 }
 
@@ -574,15 +578,17 @@ condwait() {	# DEADLINE
 	EOS
 }
 
-@test "slice: a lock held across a timed condition wait: its holder is asleep on its own timer" {
-	out=$(condwait 60000000000 | diagnose_tid 10)
-	echo "$out"
-	[[ "$out" == "Root cause: probably app 10/11 (a guess from timing; else app 10/12): asleep on its own timer in futex for 4.8 s so far; app 10 waits on a lock in its own process whose holder the kernel cannot name (not a PI futex); probably held by this thread"* ]]
-	grep -q '^Wait chain: app 10 → app 10/11$' <<<"$out"
-	# Untimed, the condition wait is on thread 12, its waker before.
-	out=$(condwait '' | diagnose_tid 10)
-	echo "$out"
-	grep -q '^Wait chain: app 10 → app 10/11 → app 10/12$' <<<"$out"
+@test "slice: a lock held across a timed condition wait: its holder waits, with a timeout, on its waker" {
+	# A timed condition wait is a wait with a timeout, not a sleep on
+	# its own timer (issue 39): timed or not, it is on thread 12, its
+	# waker before, now stuck on a pipe nobody writes.
+	for deadline in 60000000000 ''; do
+		out=$(condwait "$deadline" | diagnose_tid 10)
+		echo "$out"
+		! grep -q 'asleep on its own timer' <<<"$out"
+		[[ "$out" == "Root cause: probably app 10/12 (a guess from timing): "* ]]
+		grep -q '^Wait chain: app 10 → app 10/11 → app 10/12$' <<<"$out"
+	done
 }
 
 # Client 1 waits for backend 2, which polls a pipe in rounds of its own

@@ -327,7 +327,7 @@ link_fields(void)
 	CHECK(lrule_find("my-rule") == NULL && lrule_find("") == NULL);
 	CHECK(lrule_props("my-rule") == LR_WAKES);
 	CHECK(lrule_find("filelock") != NULL &&
-	    lrule_props("filelock") == LR_HOLDS);
+	    lrule_props("filelock") == (LR_HOLDS | LR_LOCK));
 }
 
 static void

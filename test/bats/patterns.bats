@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# The five patterns of issue 39, each on real programs of its own
+# (test/progs/patterns.py and pipecycle.sh: python3, cat, sh, sleep, perl,
+# sed), captured system-wide and diagnosed with --auto as a user would:
+# what the first line of the report may claim, and on what it rests.
+#   - an end held by more than the thread that waits on the chain is no
+#     circular wait by itself;
+#   - a timed futex or condition wait waits for someone: no sleep; but a
+#     holder the kernel names, in one with nobody named beyond, is the root;
+#   - one member of a poll set is not what the set waits on, unless the
+#     hung request went there;
+#   - a circular wait a kill broke is still the finding;
+#   - a stopped or frozen process is neither idle nor waiting for input.
+
+load helpers
+
+PROGS="$ROOT/test/progs"
+
+# cut CASE: $D/CASE.{gz,truth}, cut 1.5 s into the hang.
+cut() {
+	capture_cut "$D/$1.gz" "$D/$1.truth" "$PROGS/patterns.py" "$1" \
+	    "$D/$1.truth" 2>"$D/$1.err" || true
+}
+
+# The frozen case's cgroup, thawed and emptied: cut at the cut, its shell
+# that would thaw it is gone, and a frozen server holds what it inherited
+# (bats' own pipes: bats would wait for it for ever).
+thaw() {
+	local d p
+	d=$(sed -n 's/^freezer=//p' "$D/frozen.truth" 2>/dev/null)
+	case $d in
+	/sys/fs/cgroup/*/argus-patterns-*|/sys/fs/cgroup/argus-patterns-*) ;;
+	*) return 0 ;;
+	esac
+	[ -d "$d" ] || return 0
+	if [ -e "$d/freezer.state" ]; then
+		echo THAWED >"$d/freezer.state"
+	else
+		echo 0 >"$d/cgroup.freeze"
+	fi
+	for p in $(cat "$d/cgroup.procs" 2>/dev/null); do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	for p in 1 2 3 4 5 6 7 8 9 10; do
+		rmdir "$d" 2>/dev/null && break
+		sleep 0.2
+	done
+}
+
+setup_file() {
+	export D="$BATS_FILE_TMPDIR"
+	can_trace || return 0
+	command -v python3 >/dev/null || return 0
+	for c in forkpipe timedcond heldwait epollset stopped frozen; do
+		cut "$c"
+	done
+	thaw
+	if command -v perl >/dev/null && command -v sed >/dev/null; then
+		MONO="$PROGS/monotime" timeout 60 argus-capture -o "$D/pipecycle.gz" \
+		    -- "$PROGS/pipecycle.sh" "$D/pipecycle.truth" \
+		    >/dev/null 2>"$D/pipecycle.err" || true
+	fi
+}
+
+teardown_file() {
+	thaw
+}
+
+# diagnose CASE: the report in $D/CASE.report, its first line in HEAD.
+diagnose() {
+	need_tracing
+	need_prog python3 "$PROGS/monotime"
+	[ -s "$D/$1.gz" ] || { cat "$D/$1.err"; return 1; }
+	load_ids "$D/$1.truth"
+	[ -n "${victim_pid:-}" ] || { echo "no victim in $D/$1.truth"; return 1; }
+	# The hang going on when the capture was cut, or the wait that held
+	# the moment 0.2 s before it ended: not another long vertex of the
+	# victim's (its start-up, on a loaded machine; its write's first
+	# rounds while sed still read).
+	local at=now
+	[ "$1" != pipecycle ] || at=$((hang_end_ns - 200000000))
+	argus-segment -q "$D/$1.gz" | argus-link -q |
+	    argus-spin -q --pid "$victim_pid" --at "$at" --threshold 1s |
+	    argus-similar -q |
+	    argus-slice --auto -Z -o "$D/$1.csv" 2>"$D/$1.report" || true
+	cat "$D/$1.report"
+	HEAD=$(grep -m1 . "$D/$1.report")
+}
+
+@test "patterns: an end its waiting thread's process holds is no circular wait (the writer is another thread)" {
+	diagnose forkpipe
+	[[ $HEAD == "Root cause: "* ]]
+	[[ $HEAD != *"circular wait"* ]]
+	# The shell asleep before it answers, or its sleep.
+	[[ $HEAD =~ ^"Root cause: "(probably )?[a-z]+\ ($root_pid|${root_child:-$root_pid})\  ]]
+}
+
+@test "patterns: a timed condition wait is a wait with a timeout, not a sleep on its own timer" {
+	diagnose timedcond
+	[[ $HEAD == "Root cause: "* ]]
+	! grep -q 'asleep on its own timer in futex' "$D/timedcond.report"
+	# The thread that holds the lock, or a guess said to be one: never
+	# the waiting thread named as the cause with the kernel's word.
+	[[ $HEAD == *"/$root_tid "* || $HEAD == "Root cause: probably "* ]]
+}
+
+@test "patterns: a holder the kernel names, in a timed wait with nobody named beyond it, is the root: asleep with it held" {
+	diagnose heldwait
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid (the kernel says): holds it across a wait with a timeout in futex, for "[0-9.]+" s so far, for no one named" ]]
+}
+
+@test "patterns: one member of an epoll set is not the cause; the server that has the request is" {
+	diagnose epollset
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid"[\ /] ]]
+	[[ $HEAD == *"has the request of patterns.py $victim_pid"* ]]
+	[[ $HEAD != *" $other_client "* ]]
+}
+
+@test "patterns: a pipe deadlock a timer's kill broke is a circular wait, until the kill" {
+	need_prog perl sed
+	diagnose pipecycle
+	[[ $HEAD =~ ^"Root cause: a circular wait ".*" between perl $victim_pid and sed $root_pid for "[0-9.]+" s, until "[^\ ]+\ [0-9]+" killed sed $root_pid"$ ]]
+}
+
+@test "patterns: a server stopped by SIGSTOP holds its client up: stopped, by whom" {
+	diagnose stopped
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid ".*": stopped by SIGSTOP from sh "[0-9]+" for "[0-9.]+" s so far" ]]
+}
+
+@test "patterns: a server whose cgroup is frozen holds its client up: frozen, by which cgroup" {
+	load_ids "$D/frozen.truth" 2>/dev/null || true
+	[ -z "${no_freezer:-}" ] || skip "no cgroup freezer here"
+	diagnose frozen
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid ".*": frozen by the cgroup freezer (freezer:/argus-patterns-$victim_pid) for "[0-9.]+" s so far" ]]
+}
