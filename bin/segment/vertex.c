@@ -194,8 +194,7 @@ cpu_saw(const struct event *ev)
 			cpus[ncpus].tid = NOT_SEEN;
 	}
 	was = cpus[ev->cpu];
-	cpus[ev->cpu].tid = ev->type == E_SWITCH ?
-	    (uint32_t)event_u64(ev, ECOL(E_SWITCH, TTID)) : ev->tid;
+	cpus[ev->cpu].tid = ev->tid;	/* a switch's next: other_threads() */
 	cpus[ev->cpu].last = ev->time;
 	return was;
 }
@@ -252,6 +251,7 @@ other_threads(const struct event *ev, struct thread *t)
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
 		resume(o, ev->time);
 		o->oncpu_since = ev->time;
+		cpus[ev->cpu].tid = o->tid;
 		break;
 	case E_WAKING:
 		o = thread_get(event_u64(ev, ECOL(E_WAKING, TTID)),
