@@ -1096,9 +1096,8 @@ drain_loop(void *arg)
 	pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
 	/*
 	 * Keep up with the rings when every CPU is busy, as the spool's
-	 * reader does: at nice 0 beside four busy loops on two CPUs (the
-	 * machine loaded besides) a pass took 230 ms and a burst of 500k
-	 * events a second lost a third; at nice -10, 1.4 % of a run.  The
+	 * reader does: even a niced thread waits whole scheduling periods
+	 * behind busy loops, and a burst fills a ring in tens of ms.  The
 	 * lowest real-time priority runs it when it wakes; a program that
 	 * fills its rings on purpose gets it no more than half a CPU
 	 * (drain_loop()).
