@@ -173,6 +173,7 @@ main(int argc, char *argv[])
 	all = xcalloc(n, sizeof(*all));
 	for (i = 0; i < n; i++) {
 		diagnose(&g, &s[i], threshold, !automatic, &all[i]);
+		lead_with_cause(&all[i]);
 		report_records(&g, &all[i], out);
 		found |= all[i].found;
 		if (xdot != NULL)

@@ -42,6 +42,10 @@ struct dctx {
 	uint8_t		 ev[MAX_CHAIN];		/* how sure it is the one before */
 	uint8_t		 multi[MAX_CHAIN];	/* waits on it, among others */
 	uint64_t	 vx[MAX_CHAIN];		/* each one's stuck vertex */
+	uint32_t	 replied[MAX_CHAIN];	/* whose message woke it in the
+						   baseline: the process its
+						   answer came from; 0 none */
+	uint32_t	 next_replied;	/* blame_ev(): replied[] of the next */
 	uint8_t		*woke;		/* by place in g->v: it woke another */
 	uint32_t	 killers[4];	/* threads that ended a wait by a kill */
 	int		 nkillers;
@@ -54,6 +58,7 @@ struct dctx {
 static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 		    int depth);
 static int	 killed_in_wait(struct graph *, const struct vertex *);
+static int	 request_in_flight(struct dctx *, uint64_t, int);
 
 const char *
 evidence_name(enum evidence ev)
@@ -398,11 +403,14 @@ state_of(struct dctx *x, const struct vertex *w)
 	 * timeout, semtimedop): that one waits for whoever should wake it,
 	 * its timeout only bounds how long.  Not a round of a periodic wait
 	 * either: that one waits for its object, and its timer only checks
-	 * on it.
+	 * on it.  Nor a loop's poll begun after the hang did, on objects of
+	 * its own (an eventfd, a pipe) and a short timer: a message loop
+	 * between rounds, not a nap through the hang.
 	 */
 	if (w->last_sys != 0 && syscall_is_poll(sys) && snap && !sw.sockets &&
 	    !sw.clients && sw.timed && check_round(x, w) == 0 &&
-	    !awaits_busy_holder(x->g, w))
+	    !awaits_busy_holder(x->g, w) && (sw.objects == 0 ||
+	    w->begin <= x->hb))
 		return TS_SLEEP;
 	if (w->last_sys != 0 && syscall_is_dispatch(sys))
 		return TS_DISPATCH;
@@ -438,14 +446,19 @@ blamed(struct dctx *x, uint32_t tid)
 	return NULL;
 }
 
-/*
- * Vertex u was stuck through the hang: a culprit, or a thread already on
- * the chain (a circular wait).  A culprit is diagnosed in turn, if the
- * user agrees; one whose diagnosis finds nothing further is a root.
- * strong: a strong link (1), or the kernel (KERNEL_SAYS), says u is in
- * the chain; a guess does not make a kernel thread or an idle server a
- * culprit, nor anything but the kernel an ancestor of the hung process.
- */
+/* Whether the vertex made a call of the class (CALL_*). */
+static int
+called(const struct vertex *v, unsigned class)
+{
+	int a;
+
+	for (a = 0; a < VSYSCALLS && v->sys[a] != 0; a++)
+		if (syscall_class(str_of(v->sys[a])) & class)
+			return 1;
+	return v->last_sys != 0 && (syscall_class(str_of(v->last_sys)) &
+	    class);
+}
+
 /*
  * The waiter's request during this wait went to the thread: a message it
  * sent, out of the waiter's vertex into one of the thread's (over loopback
@@ -453,17 +466,44 @@ blamed(struct dctx *x, uint32_t tid)
  * waits for comes back from there: of the sources of a poll set or the
  * holders of an inherited end, the one the hung request depends on.  A
  * bare wake-up is not a request (room made in a pipe, a futex handed
- * on): it says what the other waited for, not the reverse.
+ * on): it says what the other waited for, not the reverse; but one by a
+ * connect, of another process's accept, is a new connection's.  Sent by w's
+ * thread from since to the start of w.
  */
+static int
+sent_into(struct graph *g, const struct vertex *w, uint64_t since,
+    uint32_t tid, uint32_t pid, const struct vertex **into)
+{
+	uint32_t message = str_id("message"), softirq = str_id("softirq"),
+	    wakeup = str_id("wakeup");
+	const struct vertex *f, *t;
+	int32_t k;
+
+	for (k = 0; k < g->nl; k++)
+		if ((link_rule(&g->l[k]) == message ||
+		    link_rule(&g->l[k]) == softirq ||
+		    link_rule(&g->l[k]) == wakeup) && !g->l[k].weak &&
+		    link_from(&g->l[k]) != 0 &&
+		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    f->tid == w->tid && f->begin >= since &&
+		    f->begin <= w->begin &&
+		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
+		    (tid != 0 ? t->tid == tid : t->pid == pid) &&
+		    (link_rule(&g->l[k]) != wakeup || (t->pid != f->pid &&
+		    called(f, CALL_CONNECT)))) {
+			if (into != NULL)
+				*into = t;
+			return 1;
+		}
+	return 0;
+}
+
 static int
 asked_into(struct dctx *x, int at, uint32_t tid, uint32_t pid,
     const struct vertex **into)
 {
-	struct graph *g = x->g;
-	struct vertex *w = vertex_get(g, x->vx[at]), *f, *t;
-	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	const struct vertex *w = vertex_get(x->g, x->vx[at]), *f;
 	uint64_t since;
-	int32_t k;
 
 	/*
 	 * A reply comes back over a channel: a thread blocked on a lock or
@@ -478,30 +518,61 @@ asked_into(struct dctx *x, int at, uint32_t tid, uint32_t pid,
 	 * a thread further on may have passed the request on before it went
 	 * back to wait (a proxy back in its event loop): since the hang began.
 	 */
-	since = at == 0 && (f = vertex_get(g, x->spin)) != NULL &&
+	since = at == 0 && (f = vertex_get(x->g, x->spin)) != NULL &&
 	    f->begin < w->begin ? f->begin : w->begin;
 	if (at > 0 && x->hb < since)
 		since = x->hb;
-	for (k = 0; k < g->nl; k++)
-		if ((link_rule(&g->l[k]) == message ||
-		    link_rule(&g->l[k]) == softirq) && !g->l[k].weak &&
-		    link_from(&g->l[k]) != 0 &&
-		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    f->tid == w->tid && f->begin >= since &&
-		    f->begin <= w->begin &&
-		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
-		    (tid != 0 ? t->tid == tid : t->pid == pid)) {
-			if (into != NULL)
-				*into = t;
-			return 1;
-		}
-	return 0;
+	return sent_into(x->g, w, since, tid, pid, into);
 }
 
 static int
 asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
 {
 	return asked_into(x, at, tid, pid, NULL);
+}
+
+/*
+ * A thread of the poller's own process, earlier on the chain, sent the
+ * hung request into process pid and waits on a futex for the reply: a
+ * synchronous call over an I/O thread (an RPC client's condition wait,
+ * a browser's sync IPC).  The reply comes back through the poller, on
+ * the member pid holds.
+ */
+static int
+asked_for_poller(struct dctx *x, const struct vertex *v, uint32_t pid)
+{
+	const struct vertex *w;
+	int j;
+
+	/* The request its wait is for: the one it sent just before. */
+	for (j = 0; j < x->nchain - 1; j++)
+		if ((w = vertex_get(x->g, x->vx[j])) != NULL &&
+		    w->pid == v->pid && w->tid != v->tid &&
+		    sent_into(x->g, w, w->begin, 0, pid, NULL))
+			return 1;
+	return 0;
+}
+
+/*
+ * The hung request went out to process pid: sent for the poller v by the
+ * thread that waits on it (sib), else by the poller itself, whose other
+ * messages may be anyone's.
+ */
+static int
+request_went(struct dctx *x, const struct vertex *v, uint32_t pid, int sib)
+{
+	return sib ? asked_for_poller(x, v, pid) :
+	    asked_by(x, x->nchain - 1, 0, pid);
+}
+
+/*
+ * A member of the poller's set that the process its answer came from in
+ * the baseline holds: the history names where the reply comes back.
+ */
+static int
+replied_from(struct dctx *x, uint32_t pid)
+{
+	return x->nchain > 0 && x->replied[x->nchain - 1] == pid;
 }
 
 static int
@@ -665,8 +736,10 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(x, w);
 	int held = x->held;
+	uint32_t replied = x->next_replied;
 
 	x->held = 0;
+	x->next_replied = 0;
 
 	/*
 	 * Blocked at its end until a kill (its CPU time, or the CPU it
@@ -794,6 +867,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	x->ev[x->nchain] = ev;
 	x->multi[x->nchain] = multi;
 	x->vx[x->nchain] = u;
+	x->replied[x->nchain] = replied;
 	x->chain[x->nchain++] = w->tid;
 	found = diagnose_vertex(x, u, class, depth + 1);
 	x->nchain--;
@@ -881,6 +955,25 @@ blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 }
 
 /*
+ * The process whose message woke the step's thread on a baseline's path:
+ * where its answer came from when the wait went well.  0 if it was no
+ * message, or from its own process.
+ */
+static uint32_t
+baseline_reply(struct graph *g, const struct step *st)
+{
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	const struct vertex *f, *t;
+
+	if (st->via == NULL || st->via->weak ||
+	    (link_rule(st->via) != message && link_rule(st->via) != softirq) ||
+	    (f = vertex_get(g, link_from(st->via))) == NULL ||
+	    (t = vertex_get(g, st->vertex)) == NULL || f->pid == t->pid)
+		return 0;
+	return f->pid;
+}
+
+/*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
  */
@@ -925,6 +1018,7 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		 * that ended the wait (a relay idle in its loop that did wake
 		 * the hung thread is on the chain).
 		 */
+		x->next_replied = baseline_reply(x->g, &p->s[i]);
 		found |= blame_ev(x, u, why, depth, i > 0 ? p->s[i - 1].via !=
 		    NULL && !p->s[i - 1].via->weak : ev0 >= EV_WAKEUP, ev, 0);
 	}
@@ -1168,7 +1262,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 	int32_t k;
 	uint64_t now;
 	int any = 0, found = 0, pass, sole, across, guess;
-	int set, multi, ok, r;
+	int set, hist = 0, sib = 0, known = 0, multi, ok, r;
+	enum tstate st;
 	uint64_t p;
 
 	/*
@@ -1182,6 +1277,20 @@ holders(struct dctx *x, uint64_t id, int depth)
 		v = vertex_get(g, id);
 	}
 	set = many_wakers(x, id);
+	/*
+	 * Where the hung request went out is known: the other members of
+	 * the set are other requests, whatever holds them.
+	 */
+	for (k = v->in; set && k >= 0 && !hist; k = g->l[k].next_in)
+		hist = usable(g, id, &g->l[k]) && replied_from(x,
+		    vertex_get(g, link_from(&g->l[k]))->pid);
+	for (k = v->in; set && !hist && k >= 0 && !sib; k = g->l[k].next_in)
+		sib = usable(g, id, &g->l[k]) && asked_for_poller(x, v,
+		    vertex_get(g, link_from(&g->l[k]))->pid);
+	for (k = v->in; set && k >= 0 && !known; k = g->l[k].next_in)
+		known = usable(g, id, &g->l[k]) && (hist ? replied_from(x,
+		    vertex_get(g, link_from(&g->l[k]))->pid) : request_went(x,
+		    v, vertex_get(g, link_from(&g->l[k]))->pid, sib));
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
 		return -1;
@@ -1206,17 +1315,28 @@ holders(struct dctx *x, uint64_t id, int depth)
 	 * or asleep in the middle of something first (the one on the
 	 * request's path, that will write), then those blocked waiting for
 	 * input of their own (an idle worker that holds the same inherited
-	 * end): the first root found is the headline.
+	 * end): the first root found is the headline.  Of a poll set's
+	 * members the strong ones too, where the request's are known: where
+	 * it went to several
+	 * (a proxy's upstream and the peer it chats with), the one busy or
+	 * asleep with it through the hang, in one go (not a peer's rounds of
+	 * naps), is the one the reply waits for.
 	 */
-	for (pass = 0; pass <= 2 && !(pass == 1 && found); pass++)
-		for (k = v->in; k >= 0; k = g->l[k].next_in) {
+	for (pass = 0; pass <= 3 && !((pass == 1 || pass == 2) && found);
+	    pass++)
+		for (k = v->in; k >= 0 && (pass != 1 || known);
+		    k = g->l[k].next_in) {
 			l = &g->l[k];
-			if (!usable(g, id, l) || l->weak != (pass > 0))
+			if (!usable(g, id, l) || l->weak != (pass > 1))
 				continue;
 			u = vertex_get(g, link_from(l));
 			now = now_of(x, u->tid, link_from(l));
-			if (pass > 0 && (state_of(x, vertex_get(g, now)) ==
-			    TS_WAIT) != (pass == 2))
+			st = state_of(x, vertex_get(g, now));
+			if (pass > 1 && (st == TS_WAIT) != (pass == 3))
+				continue;
+			if (pass < 2 && known && ((st == TS_WORK ||
+			    st == TS_SLEEP) && 2 * overlap(vertex_get(g, now),
+			    x->hb, x->he) >= x->he - x->hb) != (pass == 0))
 				continue;
 			/*
 			 * One member of a poll set: the kernel's word only if
@@ -1224,8 +1344,10 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * the chain's request in its own hands waits on its
 			 * other members for other requests.
 			 */
-			guess = set && !asked_by(x, x->nchain - 1, 0, u->pid);
-			if (guess && serves_request(x, v, x->nchain - 2))
+			guess = set && !(hist ? replied_from(x, u->pid) :
+			    request_went(x, v, u->pid, sib));
+			if (guess && (known || serves_request(x, v,
+			    x->nchain - 2)))
 				continue;
 			any = 1;
 			if ((what = runtime_label(l, says, sizeof(says))) !=
@@ -1417,15 +1539,25 @@ a_kill(const struct link *l)
 	return 1;
 }
 
-/* Who sent the kill that began vertex f (its thread's death), or NULL. */
+/*
+ * Who sent the kill that began vertex f (its thread's death), or NULL.
+ * What the dying thread still does after its exit (closing its files on
+ * the way out, which wakes their peers) is a vertex of its own, after
+ * the one the kill began.
+ */
 static struct vertex *
 killer(struct graph *g, const struct vertex *f)
 {
+	const struct vertex *p;
 	int32_t k;
 
 	for (k = f->in; k >= 0; k = g->l[k].next_in)
 		if (a_kill(&g->l[k]) && link_from(&g->l[k]) != 0)
 			return vertex_get(g, link_from(&g->l[k]));
+	if ((p = vertex_get(g, vertex_prev(g, f->id))) != NULL &&
+	    strcmp(str_of(p->ended_by), VE_EXIT) == 0 &&
+	    strcmp(str_of(f->ended_by), VE_EXIT) != 0)
+		return killer(g, p);
 	return NULL;
 }
 
@@ -1441,7 +1573,12 @@ dies(struct graph *g, const struct vertex *f)
 
 	if (f == NULL)
 		return 0;
-	if (strcmp(str_of(f->ended_by), VE_EXIT) == 0)
+	/*
+	 * Its exit, or its last switch as a zombie: what it did on the way
+	 * out after its exit (closing its files) is a vertex of its own.
+	 */
+	if (strcmp(str_of(f->ended_by), VE_EXIT) == 0 || f->wait == 'Z' ||
+	    f->wait == 'X')
 		return 1;
 	return f->sys[0] == 0 && (n = vertex_get(g, vertex_next(g, f->id))) !=
 	    NULL && n->sys[0] == 0 && strcmp(str_of(n->ended_by), VE_EXIT) == 0;
@@ -1627,7 +1764,55 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
 			break;
 	}
+	if (request_in_flight(x, id, depth))
+		return 1;
 	return busy_siblings(x, id, depth);
+}
+
+/*
+ * A thread that sent a request to another process and then waits on a
+ * futex of its own program, for whom nothing names (a synchronous call
+ * whose answer an I/O thread receives and hands it: an RPC client, a
+ * browser's sync IPC): the request is in flight with the process that
+ * read it, and what holds the answer up is there.  The message's strong
+ * link says it went there; that the wait is for its answer is timing.
+ */
+static int
+request_in_flight(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *t;
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	const struct link *l;
+	uint64_t now;
+	char why[200];
+	int32_t k;
+	int found = 0;
+
+	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
+	    state_of(x, v) != TS_WAIT)
+		return 0;
+	for (k = 0; k < g->nl && !found; k++) {
+		l = &g->l[k];
+		if (link_from(l) != id || l->weak || (link_rule(l) != message &&
+		    link_rule(l) != softirq) ||
+		    (t = vertex_get(g, link_to(l))) == NULL ||
+		    t->pid == v->pid || on_chain(x, t->tid) >= 0)
+			continue;
+		snprintf(why, sizeof(why), "has the request %s %u sent it "
+		    "just before its wait in %s, which nothing names",
+		    str_of(v->comm), v->tid, str_of(v->last_sys));
+		/*
+		 * Where the snapshot saw it waiting, if it did: a poller's
+		 * rounds on its own timer are one wait, and the snapshot
+		 * names the members of the last.
+		 */
+		if (x->he == 0 || (now = vertex_at(g, t->tid, x->he - 1)) == 0 ||
+		    !named(g, now))
+			now = now_of(x, t->tid, link_to(l));
+		found = blame_ev(x, now, why, depth, 1, EV_GUESS, 0);
+	}
+	return found;
 }
 
 /* Working: the work itself is the cause; the slice shows its input. */

@@ -822,8 +822,9 @@ thread_name_at(struct graph *g, uint32_t tid, uint64_t t)
 	return last != NULL && last->comm != 0 ? str_of(last->comm) : NULL;
 }
 
-uint64_t
-vertex_next(struct graph *g, uint64_t id)
+/* The thread's vertex after id (step 1) or before it (-1); 0 if none. */
+static uint64_t
+vertex_beside(struct graph *g, uint64_t id, int step)
 {
 	struct vertex *v = vertex_get(g, id);
 	uint64_t n = g->nby, i;
@@ -832,10 +833,26 @@ vertex_next(struct graph *g, uint64_t id)
 		return 0;
 	for (i = first_of(g, v->tid, n); i < n && g->v[g->by_thread[i]].tid ==
 	    v->tid; i++)
-		if (g->v[g->by_thread[i]].id == id)
-			return i + 1 < n && g->v[g->by_thread[i + 1]].tid ==
-			    v->tid ? g->v[g->by_thread[i + 1]].id : 0;
+		if (g->v[g->by_thread[i]].id == id) {
+			if ((step < 0 && i == 0) || (step > 0 && i + 1 >= n))
+				return 0;
+			i += step;
+			return g->v[g->by_thread[i]].tid == v->tid ?
+			    g->v[g->by_thread[i]].id : 0;
+		}
 	return 0;
+}
+
+uint64_t
+vertex_next(struct graph *g, uint64_t id)
+{
+	return vertex_beside(g, id, 1);
+}
+
+uint64_t
+vertex_prev(struct graph *g, uint64_t id)
+{
+	return vertex_beside(g, id, -1);
 }
 
 /*

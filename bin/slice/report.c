@@ -172,6 +172,70 @@ chain_says(const struct diagnosis *d, int r, char *buf, size_t size)
 	    buf, size);
 }
 
+/* Where the subtree of the culprit at i ends: the next at its depth or up. */
+static int
+subtree_end(const struct diagnosis *d, int i)
+{
+	int j;
+
+	for (j = i + 1; j < d->nc && d->c[j].depth > d->c[i].depth; j++)
+		;
+	return j;
+}
+
+/*
+ * The first root whose chain is as sure as the open root's at f and that
+ * is a cause, not only where the known ends; -1 if none.
+ */
+static int
+closed_root(const struct diagnosis *d, int f)
+{
+	int i;
+
+	for (i = f + 1; i < d->nc; i++)
+		if (is_root(&d->c[i]) && !d->c[i].open &&
+		    chain_evidence(d, i) >= chain_evidence(d, f))
+			return i;
+	return -1;
+}
+
+void
+lead_with_cause(struct diagnosis *d)
+{
+	int fh[16], ah[16], nf, na, f, a, s1, s2, e2, n;
+	struct culprit *tmp;
+
+	for (;;) {
+		for (f = 0; f < d->nc && !is_root(&d->c[f]); f++)
+			;
+		if (f == d->nc || !d->c[f].open || (a = closed_root(d, f)) < 0)
+			return;
+		/*
+		 * Below their last common culprit, the branch that leads to
+		 * the cause goes before the one that leads to the open root:
+		 * siblings are in the order walked, which says nothing of
+		 * which is the cause.
+		 */
+		nf = chain_of(d, f, fh, ARRAY_LEN(fh));
+		na = chain_of(d, a, ah, ARRAY_LEN(ah));
+		while (nf > 1 && na > 1 && fh[nf - 2] == ah[na - 2]) {
+			nf--;
+			na--;
+		}
+		if (nf < 2 || na < 2)
+			return;
+		s1 = fh[nf - 2];
+		s2 = ah[na - 2];
+		e2 = subtree_end(d, s2);
+		n = e2 - s2;
+		tmp = xmalloc(n * sizeof(*tmp));
+		memcpy(tmp, &d->c[s2], n * sizeof(*tmp));
+		memmove(&d->c[s1 + n], &d->c[s1], (s2 - s1) * sizeof(*tmp));
+		memcpy(&d->c[s1], tmp, n * sizeof(*tmp));
+		free(tmp);
+	}
+}
+
 /* How well founded a report's headline is: its root's chain; -1 none. */
 static int
 rank(const struct diagnosis *d)

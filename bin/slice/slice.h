@@ -144,6 +144,7 @@ int		 reads_terminal(const struct graph *, uint32_t tid);
 int		 snapshot_wait(const struct graph *, const struct vertex *v,
 		    struct snapwait *);
 uint64_t	 vertex_next(struct graph *, uint64_t id);	/* same thread */
+uint64_t	 vertex_prev(struct graph *, uint64_t id);	/* same thread */
 const char	*thread_name_at(struct graph *, uint32_t tid, uint64_t t);
 const char	*str_of(uint32_t);
 uint32_t	 str_id(const char *);
@@ -246,6 +247,12 @@ void		 report_records(struct graph *, const struct diagnosis *,
  */
 int		*report_order(const struct spin_rec *, const struct diagnosis *,
 		    int n);
+/*
+ * The headline is the first root.  Where that is an open one (it waits,
+ * for whom nothing names) and another root as sure is a cause, the branch
+ * that leads to the cause goes first, in the report and its records.
+ */
+void		 lead_with_cause(struct diagnosis *);
 void		 report_text(struct graph *, const struct spin_rec *,
 		    const struct diagnosis *, int verbose, FILE *);
 

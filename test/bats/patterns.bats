@@ -1,14 +1,16 @@
 #!/usr/bin/env bats
 # The five patterns of issue 39, each on real programs of its own
-# (test/progs/patterns.py and pipecycle.sh: python3, cat, sh, sleep, perl,
-# sed), captured system-wide and diagnosed with --auto as a user would:
-# what the first line of the report may claim, and on what it rests.
+# (test/progs/patterns.py, pipecycle.sh and syncio: python3, cat, sh,
+# sleep, perl, sed), captured system-wide and diagnosed with --auto as a
+# user would: what the first line of the report may claim, and on what it
+# rests.
 #   - an end held by more than the thread that waits on the chain is no
 #     circular wait by itself;
 #   - a timed futex or condition wait waits for someone: no sleep; but a
 #     holder the kernel names, in one with nobody named beyond, is the root;
 #   - one member of a poll set is not what the set waits on, unless the
-#     hung request went there;
+#     hung request went there (sent by the poller, or by the thread that
+#     waits for the poller's answer, or where the answer came from before);
 #   - a circular wait a kill broke is still the finding;
 #   - a stopped or frozen process is neither idle nor waiting for input.
 
@@ -55,6 +57,8 @@ setup_file() {
 		cut "$c"
 	done
 	thaw
+	capture_cut "$D/syncio.gz" "$D/syncio.truth" "$PROGS/syncio" \
+	    "$D/syncio.truth" 2>"$D/syncio.err" || true
 	if command -v perl >/dev/null && command -v sed >/dev/null; then
 		MONO="$PROGS/monotime" timeout 60 argus-capture -o "$D/pipecycle.gz" \
 		    -- "$PROGS/pipecycle.sh" "$D/pipecycle.truth" \
@@ -114,6 +118,13 @@ diagnose() {
 	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid"[\ /] ]]
 	[[ $HEAD == *"has the request of patterns.py $victim_pid"* ]]
 	[[ $HEAD != *" $other_client "* ]]
+}
+
+@test "patterns: a synchronous call over I/O threads and a relay: the backend the request went on to, not a peer they chat with" {
+	diagnose syncio
+	[[ $HEAD =~ ^"Root cause: "(probably )?"syncio $root_pid/"[0-9]+" " ]]
+	[[ $HEAD == *"asleep on its own timer in clock_nanosleep"* ]]
+	grep -Eq "^Wait chain: .* syncio $relay_pid (→|->) syncio $root_pid/" "$D/syncio.report"
 }
 
 @test "patterns: a pipe deadlock a timer's kill broke is a circular wait, until the kill" {

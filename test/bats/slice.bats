@@ -712,6 +712,18 @@ killed() {
 	grep -q '^Wait chain: parent 1 → child 2 → parent 1/3$' <<<"$out"
 }
 
+@test "slice: a killed peer preempted on its way out, whose exit's wake-up comes after, is still known as killed" {
+	# Its exit and its wake-up of the waiter are two vertices: the kill
+	# began the first.
+	out=$(killed | sed -e 's/^\(event,3995100300,\)2,2,,1,\(waking.*\)/event,3995100250,2,2,,1,switch,-,R,9,9,other\
+event,3995150000,9,9,,1,switch,-,R,2,2,child\
+event,3995150100,2,2,,1,\2/' -e 's/^event,3995100400,2,2,/event,3995150200,2,2,/' |
+	    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	grep -q '^      LongWait, wakeup; ended by the death of child 2, killed by parent 1/3$' <<<"$out"
+}
+
 @test "slice: an imported ftrace of a flock hang, no snapshot: the lock's holder from its events, no circular wait, no process 0" {
 	out=$(gzip -dc "$ROOT/test/bats/ftrace/flock-wait.txt.gz" |
 	    argus-import -Z -f ftrace 2>/dev/null | argus-segment -q | argus-link -q | argus-spin -q --tid 24560 -T 1s |
