@@ -59,6 +59,7 @@ static int	 diagnose_vertex(struct dctx *, uint64_t, const struct sclass *,
 		    int depth);
 static int	 killed_in_wait(struct graph *, const struct vertex *);
 static int	 request_in_flight(struct dctx *, uint64_t, int);
+static int	 busy_threads(struct dctx *, uint64_t, int);
 
 const char *
 evidence_name(enum evidence ev)
@@ -1764,9 +1765,46 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
 			break;
 	}
-	if (request_in_flight(x, id, depth))
+	if (request_in_flight(x, id, depth) || busy_threads(x, id, depth))
 		return 1;
 	return busy_siblings(x, id, depth);
+}
+
+/*
+ * A thread that waits on a futex of its own program, for whom nothing
+ * names, while another thread of its process runs through the hang: what
+ * it waits for (a lock its runtime hands over between steps, CPython's
+ * GIL) probably waits for that work.  Where the baselines fail to say so
+ * (none like this wait, a machine too busy for the usual hand-over).
+ */
+static int
+busy_threads(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *w;
+	uint32_t last = 0;
+	uint64_t i, u;
+	char why[200];
+	int found = 0;
+
+	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
+	    named(g, id))
+		return 0;
+	for (i = 0; i < g->nby; i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
+			continue;
+		last = w->tid;
+		if ((u = stuck(x, w->tid)) == 0 ||
+		    state_of(x, vertex_get(g, u)) != TS_WORK)
+			continue;
+		snprintf(why, sizeof(why), "%s %u waits on a futex of its own "
+		    "process that nothing names, and this thread of it ran "
+		    "through the hang: probably what it waits for waits for "
+		    "this work", str_of(v->comm), v->tid);
+		found |= blame(x, u, why, depth, 0);
+	}
+	return found;
 }
 
 /*

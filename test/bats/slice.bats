@@ -712,6 +712,29 @@ killed() {
 	grep -q '^Wait chain: parent 1 → child 2 → parent 1/3$' <<<"$out"
 }
 
+@test "slice: a futex wait nothing names, while a sibling runs through the hang: the sibling, a guess" {
+	# CPython's GIL on a machine too busy for the usual hand-over: no
+	# baseline like this wait, no holder named, the worker on a CPU.
+	out=$(stream <<-'EOS' | argus-segment -q -Z | argus-link -q |
+	task,100,1,1,main
+	task,100,1,2,worker
+	task,100,3,3,other
+	event,900000000,0,0,,1,switch,-,R,1,2,worker
+	event,900000100,1,2,,1,sys_enter,-,39,getpid
+	event,900000200,1,2,,1,sys_exit,-,39,getpid,1
+	event,1000000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
+	event,1000000100,1,1,,0,switch,-,S,3,3,other
+	event,2000000000,3,3,,0,sys_enter,-,39,getpid
+	event,5000000000,1,2,,1,sys_enter,-,39,getpid
+	EOS
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == "Root cause: probably worker 1/2 (a guess from timing): main 1 waits on a futex of its own process that nothing names, and this thread of it ran through the hang"* ]]
+	# Another process's busy thread is not the futex's.
+	[[ "$out" != *"other 3"* ]]
+}
+
 @test "slice: a killed peer preempted on its way out, whose exit's wake-up comes after, is still known as killed" {
 	# Its exit and its wake-up of the waiter are two vertices: the kill
 	# began the first.
