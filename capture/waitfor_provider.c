@@ -330,7 +330,6 @@ void
 wf_providers_free(struct wf_snap *s)
 {
 	struct wf_prov *pv = s->prov;
-	struct pmatch *m, *tmp;
 	struct provider *p;
 	size_t j;
 	int i, k, n;
@@ -349,10 +348,7 @@ wf_providers_free(struct wf_snap *s)
 		free(p->out);
 		free(p->err);
 	}
-	HASH_ITER(hh, pv->match, m, tmp) {
-		HASH_DEL(pv->match, m);
-		free(m);
-	}
+	HASH_FREE(hh, pv->match);
 	for (j = 0; j < pv->nnotes; j++)
 		free(pv->notes[j]);
 	free(pv->notes);

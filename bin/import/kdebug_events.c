@@ -105,13 +105,8 @@ thread_get(uint64_t tid)
 {
 	struct kthread *t;
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-	if (t == NULL) {
-		t = xcalloc(1, sizeof(*t));
-		t->tid = tid;
+	if (HASH_GET(hh, threads, tid, &tid, t))
 		t->pid = tid == 0 ? 0 : -1;	/* 0: no thread, as Linux's idle */
-		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
-	}
 	return t;
 }
 
@@ -826,22 +821,9 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 static void
 forget(void)
 {
-	struct kthread *t, *tt;
-	struct item *it, *itt;
-	struct kcpu *c, *cc;
-
-	HASH_ITER(hh, threads, t, tt) {
-		HASH_DEL(threads, t);
-		free(t);
-	}
-	HASH_ITER(hh, items, it, itt) {
-		HASH_DEL(items, it);
-		free(it);
-	}
-	HASH_ITER(hh, cpus, c, cc) {
-		HASH_DEL(cpus, c);
-		free(c);
-	}
+	HASH_FREE(hh, threads);
+	HASH_FREE(hh, items);
+	HASH_FREE(hh, cpus);
 }
 
 void
