@@ -74,10 +74,10 @@ $(P)share/examples/%: $(P)share/examples/%.o $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(P)lib/libargus.a: $(LIB_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(P)capture/libcapture.a: $(CAPTURE_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(P)bin/argus-capture: $(P)bin/argus-capture.o $(P)capture/libcapture.a $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)

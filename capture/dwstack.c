@@ -246,12 +246,7 @@ proc_get(int tgid)
 {
 	struct proc *p;
 
-	HASH_FIND_INT(procs, &tgid, p);
-	if (p == NULL) {
-		p = xcalloc(1, sizeof(*p));
-		p->tgid = tgid;
-		HASH_ADD_INT(procs, tgid, p);
-	}
+	HASH_GET(hh, procs, tgid, &tgid, p);
 	return p;
 }
 

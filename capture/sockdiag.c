@@ -296,7 +296,6 @@ struct sockdiag *
 sockdiag_load(int want_unix, int want_inet)
 {
 	struct sockdiag *d = xcalloc(1, sizeof(*d));
-	struct inet *e, *tmp;
 	int ok = 0;
 	struct {
 		struct nlmsghdr		nh;
@@ -317,10 +316,7 @@ sockdiag_load(int want_unix, int want_inet)
 		inet_dump(d, AF_INET6, IPPROTO_UDP);
 		ok |= d->inets != NULL;
 		inet_pair(d);
-		HASH_ITER(hh, d->inets, e, tmp) {
-			HASH_DEL(d->inets, e);
-			free(e);
-		}
+		HASH_FREE(hh, d->inets);
 	}
 	if (!ok && (want_unix || want_inet)) {
 		sockdiag_free(d);

@@ -125,13 +125,8 @@ proc_get(int tgid)
 {
 	struct proc *p;
 
-	HASH_FIND_INT(procs, &tgid, p);
-	if (p == NULL) {
-		p = xcalloc(1, sizeof(*p));
-		p->tgid = tgid;
-		HASH_ADD_INT(procs, tgid, p);
+	if (HASH_GET(hh, procs, tgid, &tgid, p))
 		read_maps(p);
-	}
 	return p;
 }
 

@@ -42,7 +42,6 @@ static void
 closure(struct wf_snap *s)
 {
 	const struct wf_opts *o = s->opt;
-	struct done *d, *tmp;
 	struct proc *p;
 	struct wt *w;
 	size_t i, j;
@@ -79,10 +78,7 @@ closure(struct wf_snap *s)
 				grew = 1;
 			}
 	}
-	HASH_ITER(hh, s->done, d, tmp) {
-		HASH_DEL(s->done, d);
-		free(d);
-	}
+	HASH_FREE(hh, s->done);
 }
 
 static int
@@ -138,7 +134,7 @@ write_socks(struct writer *wr, struct wf_snap *s)
 	char path[64], link[64];
 	const struct sockinfo *si;
 	struct sock_rec r;
-	struct done *seen = NULL, *d, *tmp;
+	struct done *seen = NULL, *d;
 	struct dirent *de;
 	struct proc *p;
 	unsigned long ino;
@@ -199,10 +195,7 @@ write_socks(struct writer *wr, struct wf_snap *s)
 		}
 		closedir(dir);
 	}
-	HASH_ITER(hh, seen, d, tmp) {
-		HASH_DEL(seen, d);
-		free(d);
-	}
+	HASH_FREE(hh, seen);
 }
 
 void
@@ -210,7 +203,7 @@ wf_write(struct writer *wr, const struct wf_snap *s)
 {
 	struct wait_rec r;
 	struct holder_rec h;
-	struct done *seen = NULL, *d, *tmp;
+	struct done *seen = NULL, *d;
 	struct thr *t;
 	struct proc *p;
 	const struct wt *w;
@@ -269,10 +262,7 @@ wf_write(struct writer *wr, const struct wf_snap *s)
 			holder_write(wr, &h);
 		}
 	}
-	HASH_ITER(hh, seen, d, tmp) {
-		HASH_DEL(seen, d);
-		free(d);
-	}
+	HASH_FREE(hh, seen);
 	write_socks(wr, (struct wf_snap *)s);
 	wf_providers_write(wr, s);
 }
@@ -299,32 +289,20 @@ wf_stats(const struct wf_snap *s, struct wf_stats *st)
 void
 wf_free(struct wf_snap *s)
 {
-	struct proc *p, *ptmp;
 	struct want *x, *xtmp;
-	struct mnt *m, *mtmp;
-	struct done *d, *dtmp;
 	size_t i;
 
 	if (s == NULL)
 		return;
-	HASH_ITER(hh, s->procs, p, ptmp) {
-		HASH_DEL(s->procs, p);
-		free(p);
-	}
+	HASH_FREE(hh, s->procs);
 	HASH_ITER(hh, s->wants, x, xtmp) {
 		HASH_DEL(s->wants, x);
 		free(x->link);
 		free(x->refs);
 		free(x);
 	}
-	HASH_ITER(hh, s->mnts, m, mtmp) {
-		HASH_DEL(s->mnts, m);
-		free(m);
-	}
-	HASH_ITER(hh, s->done, d, dtmp) {
-		HASH_DEL(s->done, d);
-		free(d);
-	}
+	HASH_FREE(hh, s->mnts);
+	HASH_FREE(hh, s->done);
 	for (i = 0; i < s->nw; i++)
 		free(s->w[i].o.path);
 	wf_providers_free(s);

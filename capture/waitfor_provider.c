@@ -147,19 +147,19 @@ printable(const char *s)
 static const char *
 take(struct wf_snap *s, struct wf_prov *pv, struct provider *p, char *line)
 {
-	char *f[HC_COMM + 2], path[64];
+	char *f[RCOL(holder, COMM) + 2], path[64];
 	struct hd *h;
 	uint64_t pid, tid;
 	size_t i;
 	int nf;
 
-	if ((nf = split(line, f, HC_COMM + 2)) < 0)
+	if ((nf = split(line, f, RCOL(holder, COMM) + 2)) < 0)
 		return "not a CSV record";
 	if (strcmp(f[COL_KIND], KIND_HOLDER) != 0)
 		return "not a holder record";
-	if (nf != HC_COMM + 1)
+	if (nf != RCOL(holder, COMM) + 1)
 		return "not the 10 columns of a holder record";
-	if (strcmp(f[HC_RELATION], wrels[WR_RUNTIME].name) != 0)
+	if (strcmp(f[RCOL(holder, RELATION)], wrels[WR_RUNTIME].name) != 0)
 		return "a relation other than runtime";
 	if (number(f[COL_PID], 4194304, &pid) == -1 ||
 	    number(f[COL_TID], 4194304, &tid) == -1)
@@ -174,31 +174,31 @@ take(struct wf_snap *s, struct wf_prov *pv, struct provider *p, char *line)
 	if (!(wfp_match(s, pv, pid) & (1u << (p - pv->p))))
 		return "a process it does not speak for";
 	for (i = 0; i < p->nobjs; i++)
-		if (strcmp(p->objs[i], f[HC_OBJECT]) == 0)
+		if (strcmp(p->objs[i], f[RCOL(holder, OBJECT)]) == 0)
 			break;
 	if (i == p->nobjs)
 		return "an object it was not asked about";
-	if (*f[HC_FD] != '\0')
+	if (*f[RCOL(holder, FD)] != '\0')
 		return "a descriptor (a runtime's holder has none)";
-	if (strlen(f[HC_THROUGH]) >= sizeof(h->through) ||
-	    !printable(f[HC_THROUGH]))
+	if (strlen(f[RCOL(holder, THROUGH)]) >= sizeof(h->through) ||
+	    !printable(f[RCOL(holder, THROUGH)]))
 		return "THROUGH too long or not printable";
-	if (*f[HC_DETAIL] != '\0' && strcmp(f[HC_DETAIL], p->says) != 0)
+	if (*f[RCOL(holder, DETAIL)] != '\0' && strcmp(f[RCOL(holder, DETAIL)], p->says) != 0)
 		return "DETAIL not the name its header says";
 	for (i = 0; i < s->nh; i++)
 		if (s->h[i].rel == WR_RUNTIME && s->h[i].pid == (int)pid &&
 		    s->h[i].tid == (int)tid &&
-		    strcmp(s->h[i].obj, f[HC_OBJECT]) == 0)
+		    strcmp(s->h[i].obj, f[RCOL(holder, OBJECT)]) == 0)
 			return NULL;
 	GROW(s->h, s->nh, s->caph);
 	h = &s->h[s->nh++];
 	memset(h, 0, sizeof(*h));
-	snprintf(h->obj, sizeof(h->obj), "%s", f[HC_OBJECT]);
+	snprintf(h->obj, sizeof(h->obj), "%s", f[RCOL(holder, OBJECT)]);
 	h->rel = WR_RUNTIME;
 	h->pid = pid;
 	h->tid = tid;
 	h->fd = NO_FD;
-	snprintf(h->through, sizeof(h->through), "%s", f[HC_THROUGH]);
+	snprintf(h->through, sizeof(h->through), "%s", f[RCOL(holder, THROUGH)]);
 	snprintf(h->detail, sizeof(h->detail), "%s", p->says);
 	return NULL;
 }
@@ -330,7 +330,6 @@ void
 wf_providers_free(struct wf_snap *s)
 {
 	struct wf_prov *pv = s->prov;
-	struct pmatch *m, *tmp;
 	struct provider *p;
 	size_t j;
 	int i, k, n;
@@ -349,10 +348,7 @@ wf_providers_free(struct wf_snap *s)
 		free(p->out);
 		free(p->err);
 	}
-	HASH_ITER(hh, pv->match, m, tmp) {
-		HASH_DEL(pv->match, m);
-		free(m);
-	}
+	HASH_FREE(hh, pv->match);
 	for (j = 0; j < pv->nnotes; j++)
 		free(pv->notes[j]);
 	free(pv->notes);

@@ -153,27 +153,31 @@ chrome_flow_place(uint64_t fb, uint64_t fe, uint64_t tb, uint64_t te,
 	return 0;
 }
 
+/* One end of a flow: ph "s" or "f", bp its binding ("" the default). */
+static void
+flow_end(struct chrome *c, const char *ph, const char *bp, unsigned long id,
+    const char *cat, const char *name, uint32_t pid, uint32_t tid,
+    uint64_t ts, const char *args)
+{
+	chrome_event(c, ph, pid, tid);
+	fprintf(c->fp, "%s,\"id\":%lu,\"cat\":", bp, id);
+	chrome_str(c->fp, cat);
+	fputs(",\"name\":", c->fp);
+	chrome_str(c->fp, name);
+	chrome_time(c->fp, "ts", ts);
+	if (args != NULL)
+		fprintf(c->fp, ",\"args\":{%s}", args);
+	fputc('}', c->fp);
+}
+
 void
 chrome_flow(struct chrome *c, unsigned long id, const char *cat,
     const char *name, uint32_t spid, uint32_t stid, uint64_t start,
     uint32_t epid, uint32_t etid, uint64_t end, const char *args)
 {
-	chrome_event(c, "s", spid, stid);
-	fprintf(c->fp, ",\"id\":%lu,\"cat\":", id);
-	chrome_str(c->fp, cat);
-	fputs(",\"name\":", c->fp);
-	chrome_str(c->fp, name);
-	chrome_time(c->fp, "ts", start);
-	if (args != NULL)
-		fprintf(c->fp, ",\"args\":{%s}", args);
-	fputc('}', c->fp);
-	chrome_event(c, "f", epid, etid);
-	fprintf(c->fp, ",\"bp\":\"e\",\"id\":%lu,\"cat\":", id);
-	chrome_str(c->fp, cat);
-	fputs(",\"name\":", c->fp);
-	chrome_str(c->fp, name);
-	chrome_time(c->fp, "ts", end);
-	fputc('}', c->fp);
+	flow_end(c, "s", "", id, cat, name, spid, stid, start, args);
+	flow_end(c, "f", ",\"bp\":\"e\"", id, cat, name, epid, etid, end,
+	    NULL);
 }
 
 struct open_run {		/* a thread's, kept: switches are many */

@@ -1,7 +1,7 @@
 /*
- * The event graph as the stages write and read it: the columns of the
- * vertex, link, spin, baseline, step and root records (argus-stream(5)),
- * and the words those records share, each defined once: the link rules,
+ * The event graph as the stages write and read it: its records are
+ * lib/records.def's (vertex, link, spin, baseline, step, root), and the
+ * words those records share, each defined once here: the link rules,
  * the segment heuristics, the spin classes.  A stage names a column or a
  * rule here, never by a number or a string of its own.
  */
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "records.h"
 #include "stream.h"
 
 /* A hang lasts this long by default: the paper's 2 s, past a user's patience. */
@@ -107,136 +108,10 @@ extern const size_t nsclasses;
 const struct sclass *sclass_find(const char *name);	/* NULL if unknown */
 const struct sclass *sclass_of_kind(enum hang_kind);	/* the first such */
 
-/*
- * Records.  A parser returns 0 for a record of another kind and 1 after
- * filling its structure; bad input (a missing or malformed number, an
- * unknown class) exits naming the file and line.  Strings point into the
- * record and last until the reader's next record, as with events.
- */
-
-/* vertex,TIME,PID,TID,ID,BEGIN,END,ONCPU,EVENTS,BEGAN_BY,ENDED_BY,WAIT,COMM */
-enum { VC_ID = COL_FIRST_OWN, VC_BEGIN, VC_END, VC_ONCPU, VC_EVENTS,
-    VC_BEGAN_BY, VC_ENDED_BY, VC_WAIT, VC_COMM };
-
-struct vertex_rec {
-	uint32_t	 pid, tid;
-	uint64_t	 id, begin, end, oncpu, events;
-	const char	*began_by, *ended_by, *wait, *comm;
-};
-
-int	 vertex_parse(const struct record *, struct vertex_rec *);
-void	 vertex_write(struct writer *, const struct vertex_rec *);	/* TIME = END */
-
-/* link,TIME,PID,TID,FROM,TO,STRENGTH,RULE,FROM_TIME,FROM_PID,FROM_TID,LABEL */
-enum { LC_FROM = COL_FIRST_OWN, LC_TO, LC_STRENGTH, LC_RULE, LC_FROM_TIME,
-    LC_FROM_PID, LC_FROM_TID, LC_LABEL };
-
-struct link_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;	/* TO's thread */
-	uint64_t	 from, to;	/* FROM 0: outside any vertex */
-	int		 weak;
-	const char	*rule;
-	unsigned	 props;		/* the rule's, as lrule_props() */
-	uint64_t	 from_time;
-	uint32_t	 from_pid, from_tid;
-	const char	*label;
-};
-
-int	 link_parse(const struct record *, struct link_rec *);
-void	 link_write(struct writer *, const struct link_rec *);
-
-/* spin,TIME,PID,TID,VERTEX,CLASS,BEGIN,END,ONCPU,WAITS,ENDED,WAKER,LAST_VERTEX,COMM */
-enum { SC_VERTEX = COL_FIRST_OWN, SC_CLASS, SC_BEGIN, SC_END, SC_ONCPU,
-    SC_WAITS, SC_ENDED, SC_WAKER, SC_LAST_VERTEX, SC_COMM };
-
-/* Whole, unlike the others: the stages that read spins keep them. */
-struct spin_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;
-	uint64_t	 vertex, last;	/* the episode's first and last vertices */
-	const struct sclass *class;
-	uint64_t	 begin, end, oncpu;
-	uint32_t	 waits;
-	char		 ended[32];
-	uint64_t	 waker;
-	char		 comm[32];
-};
-
-int	 spin_parse(const struct record *, struct spin_rec *);
-void	 spin_write(struct writer *, const struct spin_rec *);
-
-/* baseline,TIME,PID,TID,SPIN_VERTEX,VERTEX,RANK,SCORE,WAKER,REASON */
-enum { BC_SPIN_VERTEX = COL_FIRST_OWN, BC_VERTEX, BC_RANK, BC_SCORE,
-    BC_WAKER, BC_REASON };
-
-struct baseline_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;
-	uint64_t	 spin_vertex, vertex, rank;
-	double		 score;
-	uint64_t	 waker;
-	const char	*reason;
-};
-
-int	 baseline_parse(const struct record *, struct baseline_rec *);
-void	 baseline_write(struct writer *, const struct baseline_rec *);
-
-/* step,TIME,PID,TID,PATH,N,VERTEX,NEXT,RULE,STRENGTH,HOW */
-enum { STC_PATH = COL_FIRST_OWN, STC_N, STC_VERTEX, STC_NEXT, STC_RULE,
-    STC_STRENGTH, STC_HOW };
-
-struct step_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;
-	uint64_t	 path, n, vertex, next;
-	const char	*rule;		/* "" where the slice ended */
-	const char	*strength;	/* strong, weak, or "" */
-	const char	*how;
-};
-
-void	 step_write(struct writer *, const struct step_rec *);
-
-/*
- * root,TIME,PID,TID,VERTEX,KIND,DEPTH,BEGIN,END,CLASS,WHY,COMM,FUNCTION,
- * EVIDENCE
- */
-enum { RC_VERTEX = COL_FIRST_OWN, RC_KIND, RC_DEPTH, RC_BEGIN, RC_END,
-    RC_CLASS, RC_WHY, RC_COMM, RC_FUNCTION, RC_EVIDENCE };
-
-enum root_kind { RK_VICTIM, RK_CULPRIT, RK_ROOT, RK_CYCLE };
-
-/*
- * How sure a hop of a diagnosis's chain is, weakest to strongest: a
- * report says its chain as sure as its least sure hop, in the phrase;
- * a root record's EVIDENCE is the word.  A circular wait needs better
- * than a guess on every hop.
- */
-enum evidence {
-	EV_GUESS,	/* a baseline's path, a suspect: timing */
-	EV_WAKEUP,	/* a wake-up or request of this wait: a strong link */
-	EV_RUNTIME,	/* a runtime names the holder (a provider) */
-	EV_CONNECTION,	/* a connection both hosts' recordings hold */
-	EV_KERNEL,	/* the kernel names the holder */
-	EV_UNSAID = -1	/* the victim: no hop */
-};
-const char	*evidence_word(enum evidence);	/* "" for EV_UNSAID */
-const char	*evidence_phrase(enum evidence);	/* "the kernel says" */
-
-struct root_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;
-	uint64_t	 vertex;
-	enum root_kind	 kind;
-	uint64_t	 depth, begin, end;
-	const struct sclass *class;
-	const char	*why, *comm, *function;
-	enum evidence	 evidence;	/* EV_UNSAID: the victim, or older streams */
-};
-
-int	 root_parse(const struct record *, struct root_rec *);
-void	 root_write(struct writer *, const struct root_rec *);
-const char *root_kind_name(enum root_kind);
+/* The records' words: "victim", "wakeup" ("" for EV_UNSAID), "a wake-up". */
+const char	*root_kind_name(enum root_kind);
+const char	*evidence_word(enum evidence);
+const char	*evidence_phrase(enum evidence);
 
 /* summary,TIME,,,PROGRAM,KEY,VALUE,...: a stage's closing figures. */
 void	 summary_begin(struct writer *, uint64_t time, const char *program);
@@ -253,13 +128,6 @@ void	 meta_u64(struct writer *, uint64_t time, const char *key, uint64_t);
  * CLOCK_MONOTONIC in ns when captured.  wall_learn() takes it from a
  * record, if it is that one (lib/util.h: wall_offset).
  */
-/*
- * The columns after KIND,TIME,PID,TID of each kind argus-stream(5)
- * documents, as it names them, for a header row (argus-cat --header); a
- * last name ending in "..." repeats (ARG...: ARG1, ARG2, ...).  NULL for
- * a kind it does not document.
- */
-const char *kind_columns(const char *kind);
 
 /*
  * A word that can be a KIND (argus-stream(5): a short lowercase word, a

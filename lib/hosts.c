@@ -212,8 +212,8 @@ static void
 exchanges(struct hfile *f)
 {
 	struct reader *r = reader_open(f->path);
-	struct sk *sks = NULL, *s, *tmp;
-	struct lastsys *sys = NULL, *ls, *ltmp;
+	struct sk *sks = NULL, *s;
+	struct lastsys *sys = NULL, *ls;
 	struct record rec;
 	struct event ev;
 	struct conn *c;
@@ -302,14 +302,8 @@ exchanges(struct hfile *f)
 		c->sent += len;
 	}
 	reader_close(r);
-	HASH_ITER(hh, sks, s, tmp) {
-		HASH_DEL(sks, s);
-		free(s);
-	}
-	HASH_ITER(hh, sys, ls, ltmp) {
-		HASH_DEL(sys, ls);
-		free(ls);
-	}
+	HASH_FREE(hh, sks);
+	HASH_FREE(hh, sys);
 }
 
 /* The send of c that carried byte pos, or NULL. */

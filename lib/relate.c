@@ -114,12 +114,7 @@ thread(struct relate *r, uint32_t tid, uint32_t pid)
 {
 	struct rthread *t;
 
-	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
-	if (t == NULL) {
-		t = xcalloc(1, sizeof(*t));
-		t->tid = tid;
-		HASH_ADD(hh, r->threads, tid, sizeof(t->tid), t);
-	}
+	HASH_GET(hh, r->threads, tid, &tid, t);
 	if (pid != 0)
 		t->pid = pid;
 	return t;
@@ -774,8 +769,6 @@ void
 relate_free(struct relate *r)
 {
 	struct rthread *t, *tt;
-	struct armed *a, *at;
-	struct lockfile *l, *lt;
 	struct snapwait *w, *wt;
 	size_t i;
 
@@ -787,14 +780,8 @@ relate_free(struct relate *r)
 		free(t->done);
 		free(t);
 	}
-	HASH_ITER(hh, r->armed, a, at) {
-		HASH_DEL(r->armed, a);
-		free(a);
-	}
-	HASH_ITER(hh, r->locks, l, lt) {
-		HASH_DEL(r->locks, l);
-		free(l);
-	}
+	HASH_FREE(hh, r->armed);
+	HASH_FREE(hh, r->locks);
 	HASH_ITER(hh, r->waits, w, wt) {
 		HASH_DEL(r->waits, w);
 		free(w->key);

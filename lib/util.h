@@ -48,6 +48,35 @@ void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 
 /*
+ * uthash tables (the caller includes <uthash.h> or idhash.h).  HASH_GET:
+ * the element of table head whose member field equals *keyp into el, a
+ * zeroed one added if none; 1 if it was added, for the caller to fill.
+ * HASH_FREE: empties the table, freeing each element (not what it points
+ * to: free that first).
+ */
+#define HASH_GET(hh, head, field, keyp, el) __extension__ ({		\
+	int added_ = 0;							\
+	_Static_assert(sizeof(*(keyp)) == sizeof((el)->field),		\
+	    "HASH_GET: the key is the size of the field");		\
+	HASH_FIND(hh, head, keyp, sizeof((el)->field), el);		\
+	if ((el) == NULL) {						\
+		(el) = xcalloc(1, sizeof(*(el)));			\
+		(el)->field = *(keyp);					\
+		HASH_ADD(hh, head, field, sizeof((el)->field), el);	\
+		added_ = 1;						\
+	}								\
+	added_;								\
+})
+#define HASH_FREE(hh, head) do {					\
+	__typeof__(head) el_, tmp_;					\
+									\
+	HASH_ITER(hh, head, el_, tmp_) {				\
+		HASH_DEL(head, el_);					\
+		free(el_);						\
+	}								\
+} while (0)
+
+/*
  * s into a buffer of size bytes, cut to fit, always ended: snprintf's
  * "%s" without its format's walk, for a name kept per thread and event
  * (argus-segment's wait states were a twentieth of its time in it).

@@ -1,6 +1,6 @@
 /*
- * The wait-for snapshot as the stream carries it (argus-stream(5), wait
- * and holder records): what each blocked thread waits in, on which object,
+ * The wait-for snapshot as the stream carries it (argus-stream(5), wait,
+ * holder and sock records, lib/records.def's): what each blocked thread waits in, on which object,
  * until when, and who holds the other end of that object.  A link rule
  * turns a wait and a holder of the same OBJECT into a waits-for edge when
  * the holder's relation can end the wait's mode (wrel_ends); a diagnosis
@@ -11,21 +11,8 @@
 
 #include <stdint.h>
 
+#include "records.h"
 #include "stream.h"
-
-/*
- * wait,TIME,PID,TID,STATE,CALL,FD,TYPE,OBJECT,MODE,TIMEOUT,DEADLINE,SINCE,
- *     VIA,WCHAN,COMM,ARG...
- */
-enum { WC_STATE = COL_FIRST_OWN, WC_CALL, WC_FD, WC_TYPE, WC_OBJECT,
-    WC_MODE, WC_TIMEOUT, WC_DEADLINE, WC_SINCE, WC_VIA, WC_WCHAN, WC_COMM,
-    WC_ARG };
-
-/* holder,TIME,PID,TID,OBJECT,RELATION,FD,THROUGH,DETAIL,COMM */
-enum { HC_OBJECT = COL_FIRST_OWN, HC_RELATION, HC_FD, HC_THROUGH,
-    HC_DETAIL, HC_COMM };
-
-#define NO_FD		(-1)
 
 /* The TYPE of a terminal: its reader waits for a person, not a program. */
 #define WT_TTY		"tty"
@@ -88,50 +75,8 @@ int		 wrel_ends(int rel, int mode);
  */
 int		 wrel_label_is_lock(const char *label);
 
-struct wait_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;
-	const char	*state, *call;
-	int		 fd;		/* NO_FD */
-	const char	*type, *object;
-	int		 mode;		/* WM_* */
-	uint64_t	 timeout;	/* ns as asked, relative; NO_TIME none */
-	uint64_t	 deadline;	/* CLOCK_MONOTONIC ns; NO_TIME unknown */
-	uint64_t	 since;		/* last ran, about; NO_TIME unknown */
-	const char	*via, *wchan, *comm;
-	const uint64_t	*args;
-	int		 nargs;
-};
-
-struct holder_rec {
-	uint64_t	 time;
-	uint32_t	 pid, tid;	/* tid 0: the process as a whole */
-	const char	*object;
-	int		 rel;		/* WR_* */
-	int		 fd;		/* NO_FD */
-	const char	*through, *detail, *comm;
-};
-
-/* 0 for a record of another kind; bad input exits naming file and line. */
-int		 wait_parse(const struct record *, struct wait_rec *);
-int		 holder_parse(const struct record *, struct holder_rec *);
-void		 wait_write(struct writer *, const struct wait_rec *);
-void		 holder_write(struct writer *, const struct holder_rec *);
-
-/*
- * A TCP or UDP socket a process of the snapshot holds, with its address
- * pair: what ties a wait on it to the host at its other end.
- */
-struct sock_rec {
-	uint64_t	 time;
-	uint32_t	 pid;
-	const char	*object;	/* socket:INO */
-	int		 fd;
-	const char	*proto, *local, *remote, *state, *comm;
-};
-enum { SK_OBJECT = COL_FIRST_OWN, SK_FD, SK_PROTO, SK_LOCAL, SK_REMOTE,
-	SK_STATE, SK_COMM };
-int		 sock_parse(const struct record *, struct sock_rec *);
-void		 sock_write(struct writer *, const struct sock_rec *);
+/* WM_*, WR_* by name; -1 if unknown. */
+int		 wmode_find(const char *name);
+int		 wrel_find(const char *name);
 
 #endif

@@ -32,13 +32,8 @@ get(uint32_t tid)
 {
 	struct thread *t;
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-	if (t == NULL) {
-		t = xcalloc(1, sizeof(*t));
-		t->tid = tid;
+	if (HASH_GET(hh, threads, tid, &tid, t))
 		t->pid = -1;
-		HASH_ADD(hh, threads, tid, sizeof(tid), t);
-	}
 	return t;
 }
 

@@ -510,12 +510,7 @@ static struct sysname	*sysnames;
 static void
 sysnames_free(void)
 {
-	struct sysname *c, *t;
-
-	HASH_ITER(hh, sysnames, c, t) {
-		HASH_DEL(sysnames, c);
-		free(c);
-	}
+	HASH_FREE(hh, sysnames);
 }
 
 static void

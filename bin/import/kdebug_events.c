@@ -105,13 +105,8 @@ thread_get(uint64_t tid)
 {
 	struct kthread *t;
 
-	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-	if (t == NULL) {
-		t = xcalloc(1, sizeof(*t));
-		t->tid = tid;
+	if (HASH_GET(hh, threads, tid, &tid, t))
 		t->pid = tid == 0 ? 0 : -1;	/* 0: no thread, as Linux's idle */
-		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
-	}
 	return t;
 }
 
@@ -229,12 +224,98 @@ event_begin(const struct kd_event *e, uint64_t ns, struct kthread *t,
 	nevents++;
 }
 
-/* TPID,TTID: another thread named by an event. */
+/*
+ * The columns after CTX of the event begun, set by their names in
+ * lib/events.def (ECOL) and written in order by event_end(): up to the
+ * last one set, those between empty.  A mapper sets a column empty where
+ * kdebug does not say (CLONE_FLAGS, RET): argus-stream(5) has it there.
+ */
+enum cell_kind { CELL_EMPTY, CELL_U64, CELL_I64, CELL_HEX, CELL_STR };
+static struct cell {
+	enum cell_kind	 kind;
+	uint64_t	 v;
+	const char	*s;		/* until event_end() */
+} row[E_MAXCOLS];
+static int nrow;
+
 static void
-target(const struct kthread *o)
+put(int col, enum cell_kind kind, uint64_t v, const char *s)
 {
-	pid_column(o);
-	writer_u64(out, o->tid);
+	if (col < 0 || col >= E_MAXCOLS)
+		diex(EX_SOFTWARE, "event column %d", col);
+	row[col] = (struct cell){ kind, v, s };
+	if (col >= nrow)
+		nrow = col + 1;
+}
+
+#define put_empty(col)		put(col, CELL_EMPTY, 0, NULL)
+#define put_u64(col, v)		put(col, CELL_U64, v, NULL)
+#define put_i64(col, v)		put(col, CELL_I64, (uint64_t)(v), NULL)
+#define put_hex(col, v)		put(col, CELL_HEX, v, NULL)
+#define put_str(col, s)		put(col, CELL_STR, 0, s)
+
+/* A thread's process, empty if unknown. */
+static void
+put_pid(int col, const struct kthread *o)
+{
+	if (o->pid >= 0)
+		put_u64(col, o->pid);
+	else
+		put_empty(col);
+}
+
+/* Types of one format, written by the first's names. */
+_Static_assert(ECOL_SAME(E_WQ_START, E_WQ_END, WORK) &&
+    ECOL_SAME(E_WQ_START, E_WQ_END, FUNCTION), "wq_start, wq_end");
+_Static_assert(ECOL_SAME(E_IPC_SEND, E_IPC_RECV, KMSG) &&
+    ECOL_SAME(E_IPC_SEND, E_IPC_RECV, BITS) &&
+    ECOL_SAME(E_IPC_SEND, E_IPC_RECV, MSGH_ID) &&
+    ECOL_SAME(E_IPC_SEND, E_IPC_RECV, VOUCHER), "ipc_send, ipc_recv");
+_Static_assert(ECOL_SAME(E_MSG_SEND, E_MSG_RECV, PORT) &&
+    ECOL_SAME(E_MSG_SEND, E_MSG_RECV, REPLY_PORT) &&
+    ECOL_SAME(E_MSG_SEND, E_MSG_RECV, PORT_NAME) &&
+    ECOL_SAME(E_MSG_SEND, E_MSG_RECV, REPLY_NAME) &&
+    ECOL_SAME(E_MSG_SEND, E_MSG_RECV, VOUCHER_NAME) &&
+    ECOL_SAME(E_MSG_SEND, E_MSG_RECV, MSGH_ID), "msg_send, msg_recv");
+_Static_assert(ECOL(E_KDEBUG, ARG4) == ECOL(E_KDEBUG, ARG1) + 3,
+    "kdebug's ARG1..ARG4");
+
+/*
+ * A thread call's deadline, after wq_queue's columns: only kdebug has it
+ * (argus-stream(5), wq_queue's [,DEADLINE]).
+ */
+#define WQ_DEADLINE	(ECOL(E_WQ_QUEUE, CPU) + 1)
+
+/* TPID,TTID of type: another thread named by an event. */
+#define put_target(type, o) \
+	(put_pid(ECOL(type, TPID), o), put_u64(ECOL(type, TTID), (o)->tid))
+
+static void
+event_end(void)
+{
+	struct cell *c;
+
+	for (c = row; c < row + nrow; c++)
+		switch (c->kind) {
+		case CELL_EMPTY:
+			writer_empty(out);
+			break;
+		case CELL_U64:
+			writer_u64(out, c->v);
+			break;
+		case CELL_I64:
+			writer_i64(out, (int64_t)c->v);
+			break;
+		case CELL_HEX:
+			writer_hex(out, c->v);
+			break;
+		case CELL_STR:
+			writer_str(out, c->s);
+			break;
+		}
+	writer_end(out);
+	memset(row, 0, sizeof(row));
+	nrow = 0;
 }
 
 static const char *
@@ -254,11 +335,11 @@ raw(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	snprintf(code, sizeof(code), "0x%08x", KD_ID(e->debugid));
 	event_begin(e, ns, t, E_KDEBUG);
-	writer_str(out, code);
-	writer_str(out, func_name(e->debugid));
+	put_str(ECOL(E_KDEBUG, CODE), code);
+	put_str(ECOL(E_KDEBUG, FUNC), func_name(e->debugid));
 	for (i = 0; i < 4; i++)
-		writer_hex(out, e->arg[i]);
-	writer_end(out);
+		put_hex(ECOL(E_KDEBUG, ARG1) + i, e->arg[i]);
+	event_end();
 	nraw++;
 }
 
@@ -300,10 +381,10 @@ map_switch(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	introduce(next, ns);
 	event_begin(e, ns, t, E_SWITCH);
-	writer_str(out, switch_state(t, e->arg[0]));
-	target(next);
-	writer_str(out, next->comm);
-	writer_end(out);
+	put_str(ECOL(E_SWITCH, STATE), switch_state(t, e->arg[0]));
+	put_target(E_SWITCH, next);
+	put_str(ECOL(E_SWITCH, TCOMM), next->comm);
+	event_end();
 	t->unint = 0;
 	next->started = 1;
 }
@@ -317,10 +398,10 @@ map_runnable(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	w->started = 1;
 	introduce(w, ns);
 	event_begin(e, ns, t, first ? E_WAKEUP_NEW : E_WAKING);
-	target(w);
-	writer_empty(out);		/* TARGET_CPU: not traced */
-	writer_str(out, w->comm);
-	writer_end(out);
+	put_target(E_WAKING, w);	/* wakeup_new's too: WAKE_COL */
+	put_empty(WAKE_COL(TARGET_CPU));	/* not traced */
+	put_str(WAKE_COL(TCOMM), w->comm);
+	event_end();
 }
 
 /* A mapper that returns int says 0 for an event it leaves raw. */
@@ -335,10 +416,10 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 
 	if (KD_FUNC(e->debugid) == KD_START) {
 		event_begin(e, ns, t, E_SYS_ENTER);
-		writer_i64(out, nr);
-		writer_str(out, name);
+		put_i64(ECOL(E_SYS_ENTER, NR), nr);
+		put_str(SYSCALL_NAME, name);
 		for (i = 0; i < nargs; i++)
-			writer_hex(out, e->arg[i]);
+			put_hex(SYSCALL_ARG(i), e->arg[i]);
 	} else if (KD_FUNC(e->debugid) == KD_END) {
 		/* BSD: errno, then the value; Mach: a kern_return_t. */
 		if (mach)
@@ -347,13 +428,13 @@ map_syscall(const struct kd_event *e, uint64_t ns, struct kthread *t, int mach)
 			ret = e->arg[0] != 0 ? (int64_t)(0 - e->arg[0]) :
 			    (int64_t)e->arg[1];
 		event_begin(e, ns, t, E_SYS_EXIT);
-		writer_i64(out, nr);
-		writer_str(out, name);
-		writer_i64(out, ret);
+		put_i64(ECOL(E_SYS_EXIT, NR), nr);
+		put_str(ECOL(E_SYS_EXIT, NAME), name);
+		put_i64(ECOL(E_SYS_EXIT, RET), ret);
 	} else {
 		return 0;
 	}
-	writer_end(out);
+	event_end();
 	return 1;
 }
 
@@ -382,29 +463,27 @@ map_interrupt(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		event_begin(e, ns, t, E_IRQ_ENTRY);
 		if (id == KD_MACH_INTR) {
 			c->irq = e->arg[0];
-			writer_u64(out, e->arg[0]);
-			writer_str(out, intr_kind(e->arg[3]));
+			put_u64(ECOL(E_IRQ_ENTRY, IRQ), e->arg[0]);
+			put_str(ECOL(E_IRQ_ENTRY, NAME), intr_kind(e->arg[3]));
 		} else if (id == ARGUS_INTR_HANDLER) {
-			writer_u64(out, e->arg[1]);
+			put_u64(ECOL(E_IRQ_ENTRY, IRQ), e->arg[1]);
 			snprintf(name, sizeof(name), "0x%llx",
 			    (unsigned long long)e->arg[0]);
-			writer_str(out, name);
+			put_str(ECOL(E_IRQ_ENTRY, NAME), name);
 		} else {
-			writer_u64(out, e->arg[0]);
-			writer_str(out, "timers");
+			put_u64(ECOL(E_IRQ_ENTRY, IRQ), e->arg[0]);
+			put_str(ECOL(E_IRQ_ENTRY, NAME), "timers");
 		}
 	} else if (KD_FUNC(e->debugid) == KD_END && c->intr > 0) {
 		event_begin(e, ns, t, E_IRQ_EXIT);
 		if (id == KD_MACH_INTR)
-			writer_u64(out, c->irq);
-		else
-			writer_empty(out);
-		writer_empty(out);	/* RET: not traced */
+			put_u64(ECOL(E_IRQ_EXIT, IRQ), c->irq);
+		put_empty(ECOL(E_IRQ_EXIT, RET));	/* not traced */
 		c->intr--;
 	} else {
 		return 0;		/* an end whose begin the trace missed */
 	}
-	writer_end(out);
+	event_end();
 	return 1;
 }
 
@@ -415,29 +494,28 @@ map_timer(const struct kd_event *e, uint64_t ns, struct kthread *t)
 
 	if (KD_FUNC(e->debugid) == KD_START && id == KD_DECR_TIMER_ENTER) {
 		event_begin(e, ns, t, E_HRT_START);
-		writer_hex(out, e->arg[0]);
-		writer_empty(out);			/* FUNCTION */
-		writer_u64(out, ns_of(e->arg[2]));	/* EXPIRES */
-		writer_empty(out);			/* SOFTEXPIRES */
-		writer_hex(out, e->arg[3]);		/* MODE: its flags */
+		put_hex(ECOL(E_HRT_START, TIMER), e->arg[0]);
+		put_u64(ECOL(E_HRT_START, EXPIRES), ns_of(e->arg[2]));
+		put_empty(ECOL(E_HRT_START, SOFTEXPIRES));
+		put_hex(ECOL(E_HRT_START, MODE), e->arg[3]);	/* its flags */
 	} else if (KD_FUNC(e->debugid) == KD_START &&
 	    id == KD_DECR_TIMER_CALLOUT) {
 		event_begin(e, ns, t, E_HRT_EXPIRE_ENTRY);
-		writer_hex(out, e->arg[0]);
-		writer_hex(out, e->arg[1]);
-		writer_u64(out, ns);
+		put_hex(ECOL(E_HRT_EXPIRE_ENTRY, TIMER), e->arg[0]);
+		put_hex(ECOL(E_HRT_EXPIRE_ENTRY, FUNCTION), e->arg[1]);
+		put_u64(ECOL(E_HRT_EXPIRE_ENTRY, NOW), ns);
 	} else if (KD_FUNC(e->debugid) == KD_END &&
 	    id == KD_DECR_TIMER_CALLOUT) {
 		event_begin(e, ns, t, E_HRT_EXPIRE_EXIT);
-		writer_hex(out, e->arg[0]);
+		put_hex(ECOL(E_HRT_EXPIRE_EXIT, TIMER), e->arg[0]);
 	} else if (KD_FUNC(e->debugid) == KD_START &&
 	    id == KD_DECR_TIMER_CANCEL) {
 		event_begin(e, ns, t, E_HRT_CANCEL);
-		writer_hex(out, e->arg[0]);
+		put_hex(ECOL(E_HRT_CANCEL, TIMER), e->arg[0]);
 	} else {
 		return 0;
 	}
-	writer_end(out);
+	event_end();
 	return 1;
 }
 
@@ -452,19 +530,18 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	switch (id) {
 	case ARGUS_TCALL_ARM:
 		event_begin(e, ns, t, E_WQ_QUEUE);
-		writer_hex(out, e->arg[0]);
-		writer_hex(out, e->arg[1]);
-		writer_str(out, "thread_call");
-		writer_empty(out);
-		writer_empty(out);
+		put_hex(ECOL(E_WQ_QUEUE, WORK), e->arg[0]);
+		put_hex(ECOL(E_WQ_QUEUE, FUNCTION), e->arg[1]);
+		put_str(ECOL(E_WQ_QUEUE, WORKQUEUE), "thread_call");
+		put_empty(ECOL(E_WQ_QUEUE, CPU));
 		if (e->arg[2] != 0)
-			writer_u64(out, ns_of(e->arg[2]));	/* DEADLINE */
+			put_u64(WQ_DEADLINE, ns_of(e->arg[2]));
 		break;
 	case ARGUS_TCALL_INVOKE:
 		event_begin(e, ns, t, KD_FUNC(e->debugid) == KD_END ?
 		    E_WQ_END : E_WQ_START);
-		writer_hex(out, e->arg[0]);
-		writer_hex(out, e->arg[1]);
+		put_hex(ECOL(E_WQ_START, WORK), e->arg[0]);
+		put_hex(ECOL(E_WQ_START, FUNCTION), e->arg[1]);
 		break;
 	case KD_DISPATCH_PUSH_EB:
 	case KD_DISPATCH_PUSH_AB:
@@ -479,28 +556,27 @@ map_async(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		snprintf(queue, sizeof(queue), "dispatch:%llu",
 		    (unsigned long long)(e->arg[2] >> 32));
 		event_begin(e, ns, t, E_WQ_QUEUE);
-		writer_hex(out, e->arg[0]);
-		writer_hex(out, e->arg[1]);
-		writer_str(out, queue);
-		writer_empty(out);
-		writer_empty(out);
+		put_hex(ECOL(E_WQ_QUEUE, WORK), e->arg[0]);
+		put_hex(ECOL(E_WQ_QUEUE, FUNCTION), e->arg[1]);
+		put_str(ECOL(E_WQ_QUEUE, WORKQUEUE), queue);
+		put_empty(ECOL(E_WQ_QUEUE, CPU));
 		break;
 	default:	/* KD_DISPATCH_POP, KD_DISPATCH_COMPLETE */
 		HASH_FIND(hh, items, &e->arg[0], sizeof(e->arg[0]), it);
 		event_begin(e, ns, t, id == KD_DISPATCH_POP ? E_WQ_START :
 		    E_WQ_END);
-		writer_hex(out, e->arg[0]);
+		put_hex(ECOL(E_WQ_START, WORK), e->arg[0]);
 		if (it != NULL)
-			writer_hex(out, it->function);
+			put_hex(ECOL(E_WQ_START, FUNCTION), it->function);
 		else
-			writer_empty(out);
+			put_empty(ECOL(E_WQ_START, FUNCTION));
 		if (id == KD_DISPATCH_COMPLETE && it != NULL) {
 			HASH_DEL(items, it);
 			free(it);
 		}
 		break;
 	}
-	writer_end(out);
+	event_end();
 }
 
 static int
@@ -508,18 +584,18 @@ map_runloop(const struct kd_event *e, uint64_t ns, struct kthread *t)
 {
 	if (KD_ID(e->debugid) == ARGUS_RUNLOOP_SUBMIT) {
 		event_begin(e, ns, t, E_RUNLOOP_SUBMIT);
-		writer_hex(out, e->arg[0]);
-		writer_hex(out, e->arg[1]);
+		put_hex(ECOL(E_RUNLOOP_SUBMIT, SOURCE), e->arg[0]);
+		put_hex(ECOL(E_RUNLOOP_SUBMIT, CONTEXT), e->arg[1]);
 	} else if (KD_FUNC(e->debugid) == KD_START) {
 		event_begin(e, ns, t, E_RUNLOOP_BEGIN);
-		writer_hex(out, e->arg[0]);
+		put_hex(ECOL(E_RUNLOOP_BEGIN, SOURCE), e->arg[0]);
 	} else if (KD_FUNC(e->debugid) == KD_END) {
 		event_begin(e, ns, t, E_RUNLOOP_END);
-		writer_hex(out, e->arg[0]);
+		put_hex(ECOL(E_RUNLOOP_END, RET), e->arg[0]);
 	} else {
 		return 0;
 	}
-	writer_end(out);
+	event_end();
 	return 1;
 }
 
@@ -533,23 +609,23 @@ map_message(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	case KD_IPC_MSG_RECV_VREF:
 		event_begin(e, ns, t, KD_ID(e->debugid) == KD_IPC_MSG_SEND ?
 		    E_IPC_SEND : E_IPC_RECV);
-		writer_hex(out, e->arg[0]);		/* KMSG */
-		writer_hex(out, e->arg[1]);		/* BITS */
-		writer_u64(out, (uint32_t)e->arg[2]);	/* MSGH_ID */
-		writer_hex(out, e->arg[3]);		/* VOUCHER */
+		put_hex(ECOL(E_IPC_SEND, KMSG), e->arg[0]);
+		put_hex(ECOL(E_IPC_SEND, BITS), e->arg[1]);
+		put_u64(ECOL(E_IPC_SEND, MSGH_ID), (uint32_t)e->arg[2]);
+		put_hex(ECOL(E_IPC_SEND, VOUCHER), e->arg[3]);
 		break;
 	default:
 		event_begin(e, ns, t, KD_ID(e->debugid) == ARGUS_MSG_SEND ?
 		    E_MSG_SEND : E_MSG_RECV);
-		writer_hex(out, e->arg[0]);
-		writer_hex(out, e->arg[1]);
-		writer_u64(out, (uint32_t)e->arg[2]);
-		writer_u64(out, e->arg[2] >> 32);
-		writer_u64(out, (uint32_t)e->arg[3]);
-		writer_u64(out, e->arg[3] >> 32);
+		put_hex(ECOL(E_MSG_SEND, PORT), e->arg[0]);
+		put_hex(ECOL(E_MSG_SEND, REPLY_PORT), e->arg[1]);
+		put_u64(ECOL(E_MSG_SEND, PORT_NAME), (uint32_t)e->arg[2]);
+		put_u64(ECOL(E_MSG_SEND, REPLY_NAME), e->arg[2] >> 32);
+		put_u64(ECOL(E_MSG_SEND, VOUCHER_NAME), (uint32_t)e->arg[3]);
+		put_u64(ECOL(E_MSG_SEND, MSGH_ID), e->arg[3] >> 32);
 		break;
 	}
-	writer_end(out);
+	event_end();
 }
 
 /* The patch's user frames at mach_msg2_trap: a stack record. */
@@ -586,24 +662,24 @@ map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
 	switch (KD_ID(e->debugid)) {
 	case KD_MACH_WAIT:
 		event_begin(e, ns, t, E_MACH_WAIT);
-		writer_hex(out, e->arg[0]);
-		writer_u64(out, e->arg[1]);
+		put_hex(ECOL(E_MACH_WAIT, EVENT), e->arg[0]);
+		put_u64(ECOL(E_MACH_WAIT, INTERRUPTIBLE), e->arg[1]);
 		if (e->arg[2] != 0)
-			writer_u64(out, ns_of(e->arg[2]));
+			put_u64(ECOL(E_MACH_WAIT, DEADLINE), ns_of(e->arg[2]));
 		else
-			writer_empty(out);
+			put_empty(ECOL(E_MACH_WAIT, DEADLINE));
 		break;
 	case ARGUS_WAIT:
 		t->unint = (uint32_t)e->arg[1] == KD_THREAD_UNINT;
 		event_begin(e, ns, t, E_WAIT_REASON);
-		writer_hex(out, e->arg[0]);
-		writer_str(out, waitq_kind(e->arg[1] >> 32));
-		writer_u64(out, (uint32_t)e->arg[1]);
+		put_hex(ECOL(E_WAIT_REASON, EVENT), e->arg[0]);
+		put_str(ECOL(E_WAIT_REASON, KIND), waitq_kind(e->arg[1] >> 32));
+		put_u64(ECOL(E_WAIT_REASON, INTERRUPTIBLE),
+		    (uint32_t)e->arg[1]);
 		if (e->arg[2] != 0)
-			writer_u64(out, ns_of(e->arg[2]));
-		else
-			writer_empty(out);
-		writer_hex(out, e->arg[3]);
+			put_u64(ECOL(E_WAIT_REASON, DEADLINE),
+			    ns_of(e->arg[2]));
+		put_hex(ECOL(E_WAIT_REASON, CALLER), e->arg[3]);
 		break;
 	case ARGUS_WAKE:
 		w = thread_get(e->arg[0]);
@@ -615,22 +691,22 @@ map_wait(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		if (flags[0] != '\0')
 			flags[strlen(flags) - 1] = '\0';
 		event_begin(e, ns, t, E_WAKE_REASON);
-		target(w);
-		writer_str(out, result_name(e->arg[1]));
-		writer_str(out, flags);
-		writer_hex(out, e->arg[3]);
+		put_target(E_WAKE_REASON, w);
+		put_str(ECOL(E_WAKE_REASON, RESULT), result_name(e->arg[1]));
+		put_str(ECOL(E_WAKE_REASON, FLAGS), flags);
+		put_hex(ECOL(E_WAKE_REASON, CALLER), e->arg[3]);
 		break;
 	default:	/* ARGUS_CLEAR_WAIT */
 		w = thread_get(e->arg[0]);
 		introduce(w, ns);
 		event_begin(e, ns, t, E_CLEAR_WAIT);
-		target(w);
-		writer_str(out, result_name(e->arg[1]));
-		writer_hex(out, e->arg[2]);
-		writer_hex(out, e->arg[3]);
+		put_target(E_CLEAR_WAIT, w);
+		put_str(ECOL(E_CLEAR_WAIT, RESULT), result_name(e->arg[1]));
+		put_hex(ECOL(E_CLEAR_WAIT, EVENT), e->arg[2]);
+		put_hex(ECOL(E_CLEAR_WAIT, CALLER), e->arg[3]);
 		break;
 	}
-	writer_end(out);
+	event_end();
 }
 
 /*
@@ -681,15 +757,16 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		t->child = c->tid;
 		introduce(c, ns);
 		event_begin(e, ns, t, E_FORK);
-		target(c);
-		writer_empty(out);	/* CLONE_FLAGS */
-		writer_str(out, c->comm);
+		put_target(E_FORK, c);
+		put_empty(ECOL(E_FORK, CLONE_FLAGS));
+		put_str(ECOL(E_FORK, TCOMM), c->comm);
 		break;
 	case KD_DATA_TERMINATE_PID:
 		t->exited = 1;
 		event_begin(e, ns, t, E_EXIT);
-		writer_str(out, t->comm);
-		writer_empty(out);	/* GROUP_DEAD: the next record says */
+		put_str(ECOL(E_EXIT, COMM), t->comm);
+		/* the next record says */
+		put_empty(ECOL(E_EXIT, GROUP_DEAD));
 		break;
 	case KD_STRING_NEWTHREAD:
 		if (string_part(t, e, 0) && t->child != 0)
@@ -701,13 +778,13 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		snprintf(old, sizeof(old), "%s", t->comm);
 		set_comm(t, t->str, t->str_len);
 		event_begin(e, ns, t, E_EXEC);
-		writer_str(out, t->str);
-		writer_u64(out, t->tid);
-		writer_end(out);
+		put_str(ECOL(E_EXEC, FILENAME), t->str);
+		put_u64(ECOL(E_EXEC, OLD_TID), t->tid);
+		event_end();
 		event_begin(e, ns, t, E_COMM);
-		target(t);
-		writer_str(out, old);
-		writer_str(out, t->comm);
+		put_target(E_COMM, t);
+		put_str(ECOL(E_COMM, OLDCOMM), old);
+		put_str(ECOL(E_COMM, NEWCOMM), t->comm);
 		break;
 	case KD_STRING_THREADNAME:
 		if (!string_part(t, e, 0))
@@ -715,15 +792,15 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		snprintf(old, sizeof(old), "%s", t->comm);
 		set_comm(t, t->str, t->str_len);
 		event_begin(e, ns, t, E_COMM);
-		target(t);
-		writer_str(out, old);
-		writer_str(out, t->comm);
+		put_target(E_COMM, t);
+		put_str(ECOL(E_COMM, OLDCOMM), old);
+		put_str(ECOL(E_COMM, NEWCOMM), t->comm);
 		break;
 	case KD_STRING_PROC_EXIT:
 		if (!string_part(t, e, 0))
 			return;
 		event_begin(e, ns, t, E_PROC_EXIT);
-		writer_str(out, t->str);
+		put_str(ECOL(E_PROC_EXIT, COMM), t->str);
 		break;
 	case KD_STRING_GLOBAL:
 		/* kdebug_trace_string(2): debug ID and string ID, then text. */
@@ -731,35 +808,22 @@ map_lifecycle(const struct kd_event *e, uint64_t ns, struct kthread *t)
 		    t->str_len == 0)
 			return;
 		event_begin(e, ns, t, E_MARKER);
-		writer_str(out, t->str);
+		put_str(ECOL(E_MARKER, TEXT), t->str);
 		break;
 	default:	/* KD_DATA_EXEC: named by the string that follows */
 		t->pid = (int64_t)e->arg[0];
 		return;
 	}
-	writer_end(out);
+	event_end();
 }
 
 /* The tables of an input: at its end, or the next's start if it died. */
 static void
 forget(void)
 {
-	struct kthread *t, *tt;
-	struct item *it, *itt;
-	struct kcpu *c, *cc;
-
-	HASH_ITER(hh, threads, t, tt) {
-		HASH_DEL(threads, t);
-		free(t);
-	}
-	HASH_ITER(hh, items, it, itt) {
-		HASH_DEL(items, it);
-		free(it);
-	}
-	HASH_ITER(hh, cpus, c, cc) {
-		HASH_DEL(cpus, c);
-		free(c);
-	}
+	HASH_FREE(hh, threads);
+	HASH_FREE(hh, items);
+	HASH_FREE(hh, cpus);
 }
 
 void

@@ -52,13 +52,9 @@ lookup(const char *name)
 void
 tp_reset(void)
 {
-	struct thread *t, *tt;
 	struct skip *s, *ss;
 
-	HASH_ITER(hh, threads, t, tt) {
-		HASH_DEL(threads, t);
-		free(t);
-	}
+	HASH_FREE(hh, threads);
 	sysname = syscall_name;
 	HASH_ITER(hh, skips, s, ss) {
 		HASH_DEL(skips, s);

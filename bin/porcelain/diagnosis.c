@@ -38,14 +38,6 @@
 #include "porcelain.h"
 #include "show.h"
 
-struct droot {
-	enum root_kind	 kind;
-	enum evidence	 ev;		/* its hop's; EV_UNSAID for the victim */
-	uint32_t	 pid, tid;
-	uint64_t	 vertex, depth, begin, end;
-	char		 class[32], why[256], comm[64], function[128];
-};
-
 /* A patched process's user-space events lost (meta patch_lost). */
 struct uloss {
 	uint32_t	 pid;
@@ -55,12 +47,23 @@ struct uloss {
 struct found {
 	char		 moment[16];	/* now, mark, at, every; "" unknown */
 	uint64_t	 moment_ns;	/* NO_TIME: none */
-	struct droot	*r;
+	struct root_rec	*r;		/* kept: root_keep() */
 	int		 nr;
 	struct uloss	*l;
 	int		 nl;
 	uint64_t	 lo, hi;	/* the events diagnosed: their span */
 };
+
+static void
+found_free(struct found *f)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		root_drop(&f->r[i]);
+	free(f->r);
+	free(f->l);
+}
 
 static void
 read_found(const char *out, struct found *f)
@@ -69,7 +72,6 @@ read_found(const char *out, struct found *f)
 	const struct record *rec;
 	struct source *src;
 	struct root_rec rr;
-	struct droot *d;
 	const char *v;
 	int fd;
 
@@ -119,22 +121,8 @@ read_found(const char *out, struct found *f)
 			f->l[f->nl++].to = rec->time;
 		} else if (root_parse(rec, &rr)) {
 			f->r = xrealloc(f->r, (f->nr + 1) * sizeof(*f->r));
-			d = &f->r[f->nr++];
-			memset(d, 0, sizeof(*d));
-			d->kind = rr.kind;
-			d->ev = rr.evidence;
-			d->pid = rr.pid;
-			d->tid = rr.tid;
-			d->vertex = rr.vertex;
-			d->depth = rr.depth;
-			d->begin = rr.begin;
-			d->end = rr.end;
-			snprintf(d->class, sizeof(d->class), "%s",
-			    rr.class->name);
-			snprintf(d->why, sizeof(d->why), "%s", rr.why);
-			snprintf(d->comm, sizeof(d->comm), "%s", rr.comm);
-			snprintf(d->function, sizeof(d->function), "%s",
-			    rr.function);
+			root_keep(&rr);
+			f->r[f->nr++] = rr;
 		}
 	}
 	source_close(src);
@@ -256,7 +244,7 @@ json_wall(FILE *fp, const char *key, uint64_t mono)
  * stacks were taken, the most telling of its stack then.
  */
 static const char *
-thread_function(const struct droot *d, const struct pstack *s, int ns)
+thread_function(const struct root_rec *d, const struct pstack *s, int ns)
 {
 	int i;
 
@@ -280,42 +268,55 @@ json_str_or_null(FILE *fp, const char *key, const char *v)
 		chrome_str(fp, v);
 }
 
+/* A number, by its root column's JSON name. */
 static void
-json_thread(FILE *fp, const struct droot *d, const struct pstack *s, int ns)
+json_u64(FILE *fp, const char *key, uint64_t v)
+{
+	fprintf(fp, ",\"%s\":%llu", key, (unsigned long long)v);
+}
+
+/* A string, by its root column's JSON name. */
+static void
+json_str(FILE *fp, const char *key, const char *v)
+{
+	fprintf(fp, ",\"%s\":", key);
+	chrome_str(fp, v);
+}
+
+static void
+json_thread(FILE *fp, const struct root_rec *d, const struct pstack *s,
+    int ns)
 {
 	const char *cg = cgroup_of(d->pid);
 	char buf[CGROUP_MAX];
 
-	fprintf(fp, "{\"kind\":\"%s\",\"pid\":%u,\"tid\":%u,\"comm\":",
-	    root_kind_name(d->kind), d->pid, d->tid);
-	chrome_str(fp, d->comm);
+	fprintf(fp, "{\"%s\":\"%s\",\"pid\":%u,\"tid\":%u",
+	    RJSON(root, KIND), root_kind_name(d->kind), d->pid, d->tid);
+	json_str(fp, RJSON(root, COMM), d->comm);
 	json_str_or_null(fp, "cgroup", cg);
 	json_str_or_null(fp, "unit", cg ? cgroup_unit(cg, buf, sizeof(buf)) :
 	    NULL);
 	json_str_or_null(fp, "container", cg ? cgroup_container(cg, buf,
 	    sizeof(buf)) : NULL);
-	fprintf(fp, ",\"vertex\":%llu,\"depth\":%llu,\"begin_ns\":%llu,"
-	    "\"end_ns\":%llu", (unsigned long long)d->vertex,
-	    (unsigned long long)d->depth, (unsigned long long)d->begin,
-	    (unsigned long long)d->end);
+	json_u64(fp, RJSON(root, VERTEX), d->vertex);
+	json_u64(fp, RJSON(root, DEPTH), d->depth);
+	json_u64(fp, RJSON(root, BEGIN), d->begin);
+	json_u64(fp, RJSON(root, END), d->end);
 	json_wall(fp, "begin", d->begin);
 	json_wall(fp, "end", d->end);
-	fputs(",\"class\":", fp);
-	chrome_str(fp, d->class);
-	fputs(",\"evidence\":", fp);
-	chrome_str(fp, d->why);
-	fputs(",\"hop\":", fp);
-	if (d->ev == EV_UNSAID)
-		fputs("null", fp);
+	json_str(fp, RJSON(root, CLASS), d->class->name);
+	json_str(fp, RJSON(root, WHY), d->why);
+	if (d->evidence == EV_UNSAID)
+		fprintf(fp, ",\"%s\":null", RJSON(root, EVIDENCE));
 	else
-		chrome_str(fp, evidence_phrase(d->ev));
-	fputs(",\"function\":", fp);
-	chrome_str(fp, thread_function(d, s, ns));
+		json_str(fp, RJSON(root, EVIDENCE),
+		    evidence_phrase(d->evidence));
+	json_str(fp, RJSON(root, FUNCTION), thread_function(d, s, ns));
 	fputc('}', fp);
 }
 
 static int
-is_root(const struct droot *d)
+is_root(const struct root_rec *d)
 {
 	return d->depth > 0 && (d->kind == RK_ROOT || d->kind == RK_CYCLE);
 }
@@ -338,13 +339,14 @@ confidence(const struct found *f, int i, int j, int *cycle)
 		return -1;
 	*cycle = f->r[r].kind == RK_CYCLE;
 	depth = f->r[r].depth;
-	if (f->r[r].ev != EV_UNSAID && f->r[r].ev < ev)
-		ev = f->r[r].ev;
+	if (f->r[r].evidence != EV_UNSAID && f->r[r].evidence < ev)
+		ev = f->r[r].evidence;
 	for (k = r - 1; k >= i && depth > 1; k--)
 		if (f->r[k].depth == depth - 1) {
 			depth--;
-			if (f->r[k].ev != EV_UNSAID && f->r[k].ev < ev)
-				ev = f->r[k].ev;
+			if (f->r[k].evidence != EV_UNSAID &&
+			    f->r[k].evidence < ev)
+				ev = f->r[k].evidence;
 		}
 	return ev;
 }
@@ -489,8 +491,7 @@ diagnosis_earliest(const char *out)
 		if (f.r[i].begin != NO_TIME && f.r[i].begin != 0 &&
 		    (t == NO_TIME || f.r[i].begin < t))
 			t = f.r[i].begin;
-	free(f.r);
-	free(f.l);
+	found_free(&f);
 	return t;
 }
 
@@ -539,6 +540,5 @@ diagnosis_show(const char *out, const char *report, const char *json,
 	present_free(s, ns);
 	free(pids);
 	free(tids);
-	free(f.r);
-	free(f.l);
+	found_free(&f);
 }

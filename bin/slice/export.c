@@ -81,13 +81,9 @@ node(struct export *x, uint64_t id, unsigned roles)
 {
 	struct node *n;
 
-	HASH_FIND(hh, x->nodes, &id, sizeof(id), n);
-	if (n == NULL) {
-		n = xcalloc(1, sizeof(*n));
-		n->id = id;
+	if (HASH_GET(hh, x->nodes, id, &id, n)) {
 		n->hang = x->nhangs;
-		n->order = HASH_COUNT(x->nodes);
-		HASH_ADD(hh, x->nodes, id, sizeof(n->id), n);
+		n->order = HASH_COUNT(x->nodes) - 1;	/* before it */
 	}
 	n->roles |= roles;
 	return n;
@@ -603,8 +599,6 @@ write_json(struct export *x)
 void
 export_close(struct export *x)
 {
-	struct node *n, *nt;
-	struct edge *e, *et;
 	int h;
 
 	if (x->format == EXPORT_DOT)
@@ -612,14 +606,8 @@ export_close(struct export *x)
 	else
 		write_json(x);
 	outfile_fclose(x->fp, &x->file);
-	HASH_ITER(hh, x->nodes, n, nt) {
-		HASH_DEL(x->nodes, n);
-		free(n);
-	}
-	HASH_ITER(hh, x->edges, e, et) {
-		HASH_DEL(x->edges, e);
-		free(e);
-	}
+	HASH_FREE(hh, x->nodes);
+	HASH_FREE(hh, x->edges);
 	for (h = 0; h < x->nhangs; h++)
 		free(x->hangs[h]);
 	free(x->hangs);

@@ -3,8 +3,8 @@
  * (every vertex and link of the stream, small enough for the paper's 2.7 M
  * vertices), ask.c asks the user where the graph is ambiguous (or reads
  * the answers from a file, or decides by rule), walk.c is
- * InteractiveSlicing, diagnose.c is Diagnose, report.c and export.c say
- * what was found.
+ * InteractiveSlicing, diagnose.c is Diagnose (with the files dctx.h
+ * names, a concern each), report.c and export.c say what was found.
  */
 #ifndef ARGUS_SLICE_H
 #define ARGUS_SLICE_H

@@ -93,16 +93,25 @@ claim(const struct tracked *t, size_t i, const struct spin_opts *o,
 	    (unsigned long long)VSUM(t, i)->id);
 }
 
-int
-episodes_at(const struct tracked *t, uint64_t when, const struct spin_opts *o)
+/* The last vertex of t whose record was read that holds when; n if none. */
+static size_t
+holding(const struct tracked *t, uint64_t when)
 {
-	const struct sclass *c;
-	size_t i, found = t->vv.n, first, last;
+	size_t i, found = t->vv.n;
 
 	for (i = 0; i < t->vv.n; i++)
 		if (VSUM(t, i)->recorded && VSUM(t, i)->begin <= when &&
 		    when <= VSUM(t, i)->end)
 			found = i;
+	return found;
+}
+
+int
+episodes_at(const struct tracked *t, uint64_t when, const struct spin_opts *o)
+{
+	const struct sclass *c;
+	size_t found = holding(t, when), first, last;
+
 	if (found == t->vv.n)
 		return 0;
 	c = claim(t, found, o, &first, &last);
@@ -119,13 +128,9 @@ int
 episodes_hung_at(const struct tracked *t, uint64_t when,
     const struct spin_opts *o)
 {
-	size_t i, found = t->vv.n, first, last;
+	size_t found = holding(t, when), first, last;
 	const struct sclass *c;
 
-	for (i = 0; i < t->vv.n; i++)
-		if (VSUM(t, i)->recorded && VSUM(t, i)->begin <= when &&
-		    when <= VSUM(t, i)->end)
-			found = i;
 	if (found == t->vv.n)
 		return 0;
 	c = claim(t, found, o, &first, &last);

@@ -17,6 +17,7 @@
 #include "names.h"
 #include "relate.h"
 #include "unit.h"
+#include "waits.h"
 #include "util.h"
 
 /*
@@ -434,6 +435,54 @@ root_fields(void)
 		CHECK(*root_kind_name(k) != '\0');
 }
 
+/*
+ * lib/records.def's kinds: a root kept past the reader's next record, a
+ * step and a holder read back as written, the columns by their names.
+ */
+static void
+records_schema(void)
+{
+	struct step_rec st = { 7, 1, 2, 3, 1, 40, 41, "wakeup", "strong",
+	    "rule" }, su;
+	struct holder_rec h = { 8, 5, 0, "pipe:12", WR_WRITER, NO_FD, "", "",
+	    "sh" }, hu;
+	struct writer *w = writer_open(path("rs"), Z_PLAIN);
+	struct reader *r;
+	struct record rec;
+	struct root_rec rr;
+	const char *why;
+
+	step_write(w, &st);
+	holder_write(w, &h);
+	writer_close(w);
+	r = reader_open(path("rs"));
+	CHECK(reader_next(r, &rec) == 1 && step_parse(&rec, &su) == 1);
+	CHECK(su.path == 3 && su.n == 1 && su.vertex == 40 && su.next == 41 &&
+	    strcmp(su.rule, "wakeup") == 0 && strcmp(su.how, "rule") == 0);
+	CHECK(strcmp(record_str(&rec, RCOL(step, STRENGTH)), "strong") == 0);
+	CHECK(reader_next(r, &rec) == 1 && holder_parse(&rec, &hu) == 1);
+	CHECK(hu.tid == 0 && hu.rel == WR_WRITER && hu.fd == NO_FD &&
+	    strcmp(hu.object, "pipe:12") == 0 && strcmp(hu.comm, "sh") == 0);
+	CHECK(*record_str(&rec, COL_TID) == '\0');
+	reader_close(r);
+
+	CHECK(root_parse(record_of("rk1", "root,9,1,2,5,root,1,3,9,"
+	    "LongWait,asleep,sleep,nap,kernel\n"), &rr) == 1);
+	why = rr.why;
+	root_keep(&rr);
+	record_of("rk2", "root,9,1,2,5,victim,0,3,9,LongWait,other,x,y,\n");
+	CHECK(rr.why != why && strcmp(rr.why, "asleep") == 0 && strcmp(rr.comm, "sleep") == 0 &&
+	    strcmp(rr.function, "nap") == 0 && rr.evidence == EV_KERNEL);
+	root_drop(&rr);
+
+	CHECK(RCOL(vertex, ID) == COL_FIRST_OWN &&
+	    RCOLS(step) == RCOL(step, HOW) + 1 &&
+	    RCOL(wait, ARG) == RCOLS(wait) - 1);
+	CHECK(strcmp(kind_columns("wait"), "STATE,CALL,FD,TYPE,OBJECT,MODE,"
+	    "TIMEOUT,DEADLINE,SINCE,VIA,WCHAN,COMM,ARG...") == 0);
+	CHECK(strcmp(RJSON(root, WHY), "evidence") == 0);
+}
+
 static void
 root_bad_kind(void)
 {
@@ -725,6 +774,8 @@ const struct test parse_tests[] = {
 	{ "baseline: a score not a finite number refused",
 	    baseline_bad_scores, 0, NULL },
 	{ "root: its columns and kinds", root_fields, 0, NULL },
+	{ "records: lib/records.def's kinds written, read and kept",
+	    records_schema, 0, NULL },
 	{ "root: an unknown kind refused", root_bad_kind, EX_DATAERR,
 	    "/rk:2: root record: unknown kind 'villain'" },
 	{ "kinds: columns by argus-stream(5); observer and kernel threads",

@@ -1,0 +1,430 @@
+/*
+ * The chain of a diagnosis: a culprit added to it, or the chain closed
+ * where a thread is met again (a circular wait); the culprit diagnosed in
+ * turn, and the wake-up paths walked back to find one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dctx.h"
+
+const char *
+evidence_name(enum evidence ev)
+{
+	return evidence_phrase(ev);
+}
+
+const char *
+culprit_evidence(const struct culprit *c, char *buf, size_t size)
+{
+	if (c->ev != EV_RUNTIME || c->says[0] == '\0')
+		return evidence_name(c->ev);
+	snprintf(buf, size, "%s says", c->says);
+	return buf;
+}
+
+/*
+ * A runtime's link: its LABEL is "RUNTIME: WHAT" (lib/waits.h); the
+ * runtime's name into says, and WHAT returned.
+ */
+const char *
+runtime_label(const struct link *l, char *says, size_t size)
+{
+	const char *label = str_of(l->label), *sep;
+
+	if (strcmp(str_of(link_rule(l)), RUNTIME_RULE) != 0 ||
+	    (sep = strstr(label, RUNTIME_SEP)) == NULL)
+		return NULL;
+	snprintf(says, size, "%.*s", (int)(sep - label), label);
+	return sep + strlen(RUNTIME_SEP);
+}
+
+struct culprit *
+add(struct diagnosis *d, uint64_t vertex, int depth, enum root_kind kind,
+    const struct sclass *class)
+{
+	struct culprit *c;
+
+	if (d->nc == d->capc) {
+		d->capc = d->capc ? 2 * d->capc : 8;
+		d->c = xrealloc(d->c, d->capc * sizeof(*d->c));
+	}
+	c = &d->c[d->nc++];
+	memset(c, 0, sizeof(*c));
+	c->vertex = vertex;
+	c->depth = depth;
+	c->kind = kind;
+	c->class = class;
+	return c;
+}
+
+/* A new path of the diagnosis, by index: the recursion moves the array. */
+int
+new_path(struct diagnosis *d, int depth)
+{
+	d->paths = xrealloc(d->paths, (d->npaths + 1) * sizeof(*d->paths));
+	memset(&d->paths[d->npaths], 0, sizeof(d->paths[0]));
+	d->paths[d->npaths].id = d->npaths + 1;
+	d->paths[d->npaths].depth = depth;
+	return d->npaths++;
+}
+
+/*
+ * An ancestor of the hung process that waits waits for the hung one's
+ * line (a shell, a build tool, a test harness), not the reverse: only a
+ * strong link or the kernel makes it a culprit.
+ */
+int
+ancestor(struct dctx *x, const struct vertex *w)
+{
+	uint32_t p = vertex_get(x->g, x->d->c[0].vertex)->pid;
+	int k;
+
+	for (k = 0; k < 32 && (p = process_parent(x->g, p)) != 0; k++)
+		if (p == w->pid)
+			return 1;
+	return 0;
+}
+
+/* The culprit already found for a thread, or NULL. */
+static struct culprit *
+blamed(struct dctx *x, uint32_t tid)
+{
+	int i;
+
+	for (i = 1; i < x->d->nc; i++)
+		if (vertex_get(x->g, x->d->c[i].vertex)->tid == tid)
+			return &x->d->c[i];
+	return NULL;
+}
+
+/* The why of a culprit the waiter woke during its wait. */
+static __attribute__((noinline)) const char *
+woke_it(const struct vertex *waiter, const char *why)
+{
+	static char buf[200];
+
+	snprintf(buf, sizeof(buf), "%s %u woke it during this wait; %s",
+	    str_of(waiter->comm), waiter->tid, why);
+	return buf;
+}
+
+/* A thread on the chain, by its place, or -1. */
+int
+on_chain(const struct dctx *x, uint32_t tid)
+{
+	int j;
+
+	for (j = 0; j < x->nchain; j++)
+		if (x->chain[j] == tid)
+			return j;
+	return -1;
+}
+
+/*
+ * Vertex u was stuck through the hang: a culprit, or a thread already on
+ * the chain (a circular wait).  A culprit is diagnosed in turn, if the
+ * user agrees; one whose diagnosis finds nothing further is a root.
+ * strong: a strong link (1), or the kernel (KERNEL_SAYS), says u is in
+ * the chain; a guess does not make a kernel thread or an idle server a
+ * culprit, nor anything but the kernel an ancestor of the hung process.
+ * ev: how sure it is that the last thread of the chain waits on u; multi:
+ * u is one of several parties the wait may be on.
+ */
+int
+blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
+    enum evidence ev, int multi)
+{
+	struct vertex *w = vertex_get(x->g, u);
+	const char *comm = str_of(w->comm);
+	const struct sclass *class = classify(w);
+	enum tstate st = state_of(x, w);
+	int held = x->held;
+	uint32_t replied = x->next_replied;
+
+	x->held = 0;
+	x->next_replied = 0;
+
+	/*
+	 * Blocked at its end until a kill (its CPU time, or the CPU it
+	 * waited for on a loaded machine, came before): a wait.
+	 */
+	if (st == TS_WORK && killed_in_wait(x->g, w)) {
+		st = TS_WAIT;
+		class = sclass_of_kind(HK_WAIT);
+	}
+	struct culprit *c;
+	struct snapwait sw;
+	struct link *l;
+	char buf[200];
+	int j, k, ci, found;
+
+	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
+	    st == TS_DISPATCH)) || (strong < KERNEL_SAYS && st == TS_WAIT &&
+	    ancestor(x, w)))
+		return 0;
+	for (j = 0; j < x->nkillers; j++)
+		if (x->killers[j] == w->tid && strong < KERNEL_SAYS)
+			return 0;
+	/* The request it sent went there: that is the one it waits on. */
+	if (x->nchain > 0 && asked(x, x->nchain - 1, w->tid)) {
+		if (ev < EV_WAKEUP) {
+			ev = EV_WAKEUP;
+			why = woke_it(vertex_get(x->g, x->vx[x->nchain - 1]),
+			    why);
+		}
+		multi = 0;
+	}
+	if ((j = on_chain(x, w->tid)) >= 0) {
+		/*
+		 * Each hop of a circle must be a wait on the next, and on
+		 * that one alone, by the kernel's word or a wake-up of this
+		 * very wait: a baseline's path, one of several holders of an
+		 * inherited end or one source of a poll set is no more than a
+		 * suspect, and the victim is never the writer its own helper
+		 * waits for.  The victim's hop is its hang.
+		 */
+		if (st == TS_WORK || (j > 0 && st != TS_WAIT))
+			return 0;
+		for (k = j + 1; k < x->nchain; k++)
+			if (!x->waits[k])
+				return 0;
+		if (ev < EV_WAKEUP || multi) {
+			if (x->d->note[0] == '\0')
+				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
+				    "may wait for %s %u, already on the chain, "
+				    "but only %s says so: no circular wait",
+				    str_of(vertex_get(x->g,
+				    x->vx[x->nchain - 1])->comm),
+				    x->chain[x->nchain - 1], comm, w->tid,
+				    multi ? "one of several holders" :
+				    evidence_name(ev));
+			return 0;
+		}
+		for (k = j + 1; k < x->nchain; k++)
+			if (x->ev[k] < EV_WAKEUP || x->multi[k])
+				return 0;
+		/* Found again by another path: one circle. */
+		if (blamed(x, w->tid) != NULL)
+			return 1;
+		c = add(x->d, u, depth + 1, RK_CYCLE, class);
+		c->ev = ev;
+		if (ev == EV_RUNTIME && x->says != NULL)
+			snprintf(c->says, sizeof(c->says), "%s", x->says);
+		snprintf(c->why, sizeof(c->why), "waits for a thread "
+		    "already on the chain: a circular wait");
+		return 1;
+	}
+	if (blamed(x, w->tid) != NULL)
+		return 1;
+	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
+	c->ev = ev;
+	if (ev == EV_RUNTIME && x->says != NULL)
+		snprintf(c->says, sizeof(c->says), "%s", x->says);
+	c->multi = multi;
+	snprintf(c->why, sizeof(c->why), "%s", why);
+	ci = x->d->nc - 1;
+	if (st == TS_STOPPED) {
+		c->kind = RK_ROOT;
+		not_running(x->g, w, buf, sizeof(buf));
+		snprintf(c->why, sizeof(c->why), "%.130s; %.60s", buf, why);
+		return 1;
+	}
+	if (st == TS_SLEEP) {
+		c->kind = RK_ROOT;
+		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
+		    "for %.1f s%s; %s",
+		    str_of(w->last_sys), (w->end - w->begin) / 1e9,
+		    w->end >= x->g->last_time ? " so far" : "", why);
+		return 1;
+	}
+	/*
+	 * A wait its own timeout ended, not a round of a periodic wait (that
+	 * one is followed to what it waits for): it lasted as long as the
+	 * thread chose (a timed condition wait, a server's timed sleep in
+	 * its event loop, pg_sleep), whatever the call, so it ends the chain
+	 * as a sleep does.
+	 */
+	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
+	    (l->props & LR_TIMEOUT)) {
+		c->kind = RK_ROOT;
+		if (syscall_is_sleep(str_of(w->last_sys)) ||
+		    syscall_is_poll(str_of(w->last_sys)))
+			snprintf(c->why, sizeof(c->why), "asleep on its own "
+			    "timer in %s for %.1f s, which ended it; %s",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9, why);
+		else
+			snprintf(c->why, sizeof(c->why), "in a wait with a "
+			    "timeout in %s that nobody ended for %.1f s, until "
+			    "its timeout did; %s", str_of(w->last_sys),
+			    (w->end - w->begin) / 1e9, why);
+		return 1;
+	}
+	/*
+	 * Diagnosed in turn without a question: the user is asked only where
+	 * the graph is ambiguous, and may stop at the first question of the
+	 * culprit's own slice.
+	 */
+	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
+		return 1;
+	x->waits[x->nchain] = st == TS_WAIT;
+	x->ev[x->nchain] = ev;
+	x->multi[x->nchain] = multi;
+	x->vx[x->nchain] = u;
+	x->replied[x->nchain] = replied;
+	x->chain[x->nchain++] = w->tid;
+	found = x->diagnose_in_turn(x, u, class, depth + 1);
+	x->nchain--;
+	if (st == TS_WAIT && held && ev >= EV_RUNTIME && !multi &&
+	    held_across_timed_wait(x, w, ci)) {
+		/*
+		 * The kernel or a runtime names it as a lock's holder (not a
+		 * channel's other end, which owes an answer), and no one
+		 * is named as what it waits for in turn: it holds what the
+		 * chain waits on across a wait on its own timer, whatever
+		 * call that is (the JVM's Thread.sleep parks on a timed
+		 * futex, InnoDB's SLEEP() is a timed condition wait).  A
+		 * guess beyond it is no better than the holder itself.
+		 */
+		x->d->nc = ci + 1;
+		c = &x->d->c[ci];
+		c->kind = RK_ROOT;
+		c->open = 0;
+		snprintf(buf, sizeof(buf), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "holds it across a wait with "
+		    "a timeout in %s, for %.1f s%s, for no one named: asleep "
+		    "with it held; %.90s", str_of(w->last_sys),
+		    (w->end - w->begin) / 1e9, w->end >= x->g->last_time ?
+		    " so far" : "", buf);
+		return 1;
+	}
+	if (!found && st == TS_DISPATCH && serves_request(x, w,
+	    x->nchain - 1)) {
+		/*
+		 * The request of the thread that waits on it came in, and
+		 * its answer did not go out: it holds it, idle in its loop
+		 * with nothing the kernel can name pending (a poll set's
+		 * other members are other requests).  What holds the request
+		 * up is inside its own program, where the kernel does not
+		 * see: a lock, a queue, a goroutine, a callback.
+		 */
+		x->d->c[ci].kind = RK_ROOT;
+		snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "has the "
+		    "request of %s %u and has not answered, idle in %s: what "
+		    "holds it up is inside its own program (a lock, a queue, "
+		    "a green thread); %s", str_of(vertex_get(x->g,
+		    x->vx[x->nchain - 1])->comm), x->chain[x->nchain - 1],
+		    str_of(w->last_sys), why);
+		return 1;
+	}
+	if (!found && st == TS_DISPATCH) {
+		/*
+		 * Idle in its service loop, with nothing of the chain's
+		 * pending beyond it: it would answer if asked.  Not a
+		 * culprit; the other evidence may say who should ask.
+		 */
+		snprintf(x->d->note, sizeof(x->d->note), "%s %u holds the "
+		    "other end, idle in %s: what it waits for did not come",
+		    comm, w->tid, str_of(w->last_sys));
+		x->d->nc = ci;
+		return 0;
+	}
+	if (!found) {
+		x->d->c[ci].kind = RK_ROOT;
+		/*
+		 * Blocked on someone nothing names, in a timed futex or
+		 * condition wait whose timeout only bounds the wait: the chain
+		 * ends here because what is known does, not because this
+		 * thread is the cause.
+		 */
+		if (st == TS_WAIT && w->last_sys != 0 &&
+		    !syscall_is_poll(str_of(w->last_sys)) &&
+		    snapshot_wait(x->g, w, &sw) && sw.timed) {
+			x->d->c[ci].open = 1;
+			snprintf(buf, sizeof(buf), "%s", x->d->c[ci].why);
+			snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "waits "
+			    "in %s with a timeout, for %.1f s so far, for a "
+			    "wake-up from someone the kernel does not name; %.90s",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9, buf);
+		}
+	}
+	return 1;
+}
+
+/* A guess, unless a strong link of this very wait says more. */
+int
+blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
+{
+	return blame_ev(x, u, why, depth, strong, EV_GUESS, 0);
+}
+
+/*
+ * The process whose message woke the step's thread on a baseline's path:
+ * where its answer came from when the wait went well.  0 if it was no
+ * message, or from its own process.
+ */
+static uint32_t
+baseline_reply(struct graph *g, const struct step *st)
+{
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	const struct vertex *f, *t;
+
+	if (st->via == NULL || st->via->weak ||
+	    (link_rule(st->via) != message && link_rule(st->via) != softirq) ||
+	    (f = vertex_get(g, link_from(st->via))) == NULL ||
+	    (t = vertex_get(g, st->vertex)) == NULL || f->pid == t->pid)
+		return 0;
+	return f->pid;
+}
+
+/*
+ * The threads on path pi, each once, but the hung one: those stuck
+ * through the hang are blamed.
+ */
+int
+blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
+    enum evidence ev0)
+{
+	struct path *p = &x->d->paths[pi];
+	struct vertex *w;
+	uint64_t u;
+	int i, j, n = p->n, found = 0;
+	enum evidence ev = ev0;
+
+	for (i = 0; i < n; i++) {
+		p = &x->d->paths[pi];	/* blame() may move it */
+		if ((w = vertex_get(x->g, p->s[i].vertex)) == NULL ||
+		    w->tid == hung)
+			continue;
+		for (j = 0; j < i; j++)
+			if (vertex_get(x->g, p->s[j].vertex)->tid == w->tid)
+				break;
+		/*
+		 * What an ancestor of the hung process waited for is the
+		 * business of the line that started the hang: the path has
+		 * nothing to blame beyond it.
+		 */
+		if (j == i && ancestor(x, w)) {
+			if (x->d->note[0] == '\0')
+				snprintf(x->d->note, sizeof(x->d->note), "the "
+				    "wake-up path reaches %s %u, an ancestor of "
+				    "the hung process: the line that started it",
+				    str_of(w->comm), w->pid);
+			break;
+		}
+		/* A wake-up's path is as sure as its weakest link. */
+		if (i > 0 && (p->s[i - 1].via == NULL || p->s[i - 1].via->weak))
+			ev = EV_GUESS;
+		if (j < i || (u = stuck(x, w->tid)) == 0)
+			continue;
+		/*
+		 * The first step is the waker itself: as sure as the wake-up
+		 * that ended the wait (a relay idle in its loop that did wake
+		 * the hung thread is on the chain).
+		 */
+		x->next_replied = baseline_reply(x->g, &p->s[i]);
+		found |= blame_ev(x, u, why, depth, i > 0 ? p->s[i - 1].via !=
+		    NULL && !p->s[i - 1].via->weak : ev0 >= EV_WAKEUP, ev, 0);
+	}
+	return found;
+}

@@ -1,0 +1,118 @@
+/*
+ * A wait that a death ended, or that one should have ended: who killed,
+ * a peer that died, the last reader of a pipe gone.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dctx.h"
+
+/*
+ * Who ended a wait on the chain by a kill (a watchdog, a timeout's
+ * handler) ended it from outside: it is no culprit of that wait, however
+ * stuck it was before (asleep on the timer that told it to kill).
+ */
+void
+add_killer(struct dctx *x, uint32_t tid)
+{
+	if (x->nkillers < (int)ARRAY_LEN(x->killers))
+		x->killers[x->nkillers++] = tid;
+}
+
+/*
+ * Who sent the kill that began vertex f (its thread's death), or NULL.
+ * What the dying thread still does after its exit (closing its files on
+ * the way out, which wakes their peers) is a vertex of its own, after
+ * the one the kill began.
+ */
+static struct vertex *
+killer(struct graph *g, const struct vertex *f)
+{
+	const struct vertex *p;
+	int32_t k;
+
+	for (k = f->in; k >= 0; k = g->l[k].next_in)
+		if (a_kill(&g->l[k]) && link_from(&g->l[k]) != 0)
+			return vertex_get(g, link_from(&g->l[k]));
+	if ((p = vertex_get(g, vertex_prev(g, f->id))) != NULL &&
+	    strcmp(str_of(p->ended_by), VE_EXIT) == 0 &&
+	    strcmp(str_of(f->ended_by), VE_EXIT) != 0)
+		return killer(g, p);
+	return NULL;
+}
+
+/*
+ * A wait ended from outside: the death of the peer it waited on (the
+ * pipe's reader gone, EPIPE; the socket's peer closed by its exit), which
+ * says who it waited on and not who should have acted; the path back from
+ * that death leads to whoever killed it, who ended the circle, not to
+ * its cause.  1 if it blamed the peer; says how it ended, for the hang.
+ */
+int
+peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *k;
+	struct vertex *f = vertex_get(g, link_from(l));
+	char why[200], by[120] = "";
+	uint64_t u;
+
+	if (!dies(g, f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
+		return 0;
+	if ((k = killer(g, f)) != NULL) {
+		snprintf(by, sizeof(by), ", killed by %s %u/%u", str_of(k->comm),
+		    k->pid, k->tid);
+		add_killer(x, k->tid);
+	}
+	if (depth == 0) {
+		snprintf(x->d->ended, sizeof(x->d->ended), "ended by the death "
+		    "of %s %u%s", str_of(f->comm), f->pid, by);
+		if (k != NULL)
+			snprintf(x->d->until, sizeof(x->d->until), "until %s %u "
+			    "killed %s %u", str_of(k->comm), k->pid,
+			    str_of(f->comm), f->pid);
+	}
+	snprintf(why, sizeof(why), "its death ended the wait of %s %u%s: "
+	    "it was what that wait was on", str_of(v->comm), v->tid, by);
+	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
+}
+
+/*
+ * A wait that a kill ended says nothing of what it waited on, but a write
+ * that waits for room in a pipe or a socket waits for its reader: the
+ * thread that read what this one wrote last (its last message went
+ * there, a wake-up of this very channel's use).  If that thread is on the
+ * chain, stuck, the kill broke a circular wait: that is the finding, and
+ * the kill is how it ended.
+ */
+int
+last_reader(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *f, *t, *r = NULL;
+	uint32_t message = str_id("message");
+	uint64_t at = 0, u;
+	char why[200];
+	int32_t k;
+
+	if (v == NULL || !syscall_is_send(str_of(v->last_sys)))
+		return 0;
+	for (k = 0; k < g->nl; k++)
+		if (link_rule(&g->l[k]) == message && !g->l[k].weak &&
+		    g->l[k].from_time <= v->end && g->l[k].from_time >= at &&
+		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    f->tid == v->tid &&
+		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
+		    t->tid != v->tid) {
+			at = g->l[k].from_time;
+			r = t;
+		}
+	if (r == NULL || on_chain(x, r->tid) < 0 ||
+	    (u = stuck(x, r->tid)) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "reads what %s %u writes, which waited in "
+	    "%s for room: what it wrote last went to it (+%.3f s)",
+	    str_of(v->comm), v->tid, str_of(v->last_sys),
+	    (at - g->first_time) / 1e9);
+	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
+}

@@ -1,0 +1,387 @@
+/*
+ * Who holds what a waiting thread waits on, as the kernel or a runtime
+ * names them (LR_HOLDS links): a lock's holders, the other end of a
+ * channel, the other threads of a process that holds it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dctx.h"
+#include "hostnames.h"
+
+/*
+ * A thread blocked on a mutex that nobody has handed over yet: taking a
+ * free mutex makes no system call, so the trace cannot say who holds it.
+ * The suspects are its siblings that were stuck through the hang without
+ * waiting for that mutex themselves: one of them holds it.
+ */
+int
+lock_holders(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *w;
+	uint64_t i, u;
+	uint32_t last = 0;
+	int found = 0;
+	char why[200];
+
+	for (i = 0; i < g->nby; i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
+			continue;
+		last = w->tid;
+		if ((u = stuck(x, w->tid)) == 0)
+			continue;
+		w = vertex_get(g, u);
+		if (w->lock && w->last_arg == v->last_arg)
+			continue;	/* waits for the same mutex */
+		snprintf(why, sizeof(why), "%s %u waits on a lock in its own "
+		    "process whose holder the kernel cannot name (not a PI "
+		    "futex); probably held by this thread: stuck through the "
+		    "hang, not waiting for that lock", str_of(v->comm), v->tid);
+		found |= blame(x, u, why, depth, 0);
+	}
+	return found;
+}
+
+/*
+ * What the thread does now, for a holder the kernel named: stuck through
+ * the hang, else its last vertex before the hang's end, else where the
+ * link says.
+ */
+uint64_t
+now_of(struct dctx *x, uint32_t tid, uint64_t fallback)
+{
+	uint64_t u;
+
+	if ((u = stuck(x, tid)) != 0)
+		return u;
+	if (x->he > 0 && (u = vertex_at(x->g, tid, x->he - 1)) != 0)
+		return u;
+	return fallback;
+}
+
+/*
+ * A holder the kernel named.  A weak one in the waiter's own process says
+ * only that some thread of it may: no more than the process's siblings
+ * being suspects, which the other evidence weighs better.
+ */
+static int
+usable(struct graph *g, uint64_t id, const struct link *l)
+{
+	return (l->props & LR_HOLDS) && link_from(l) != 0 && (!l->weak ||
+	    vertex_get(g, link_from(l))->pid != vertex_get(g, id)->pid);
+}
+
+/* Whether anyone is named as holding what the vertex waits on. */
+int
+named(struct graph *g, uint64_t id)
+{
+	int32_t k;
+
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Another party than tid the vertex waits on as well, by the kernel's
+ * word, that is not on the chain: a poll set's other source, another
+ * holder.  A circular wait needs every source to lead back into it.
+ */
+static int
+other_party(struct dctx *x, uint64_t id, uint32_t tid)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u;
+	int32_t k;
+
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    u->tid != tid && on_chain(x, u->tid) < 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the holder of link l is the one process that holds that object
+ * for the vertex: weak only because which of its threads will act is a
+ * guess (a child waited for, a peer whose descriptor no thread was seen
+ * to use), which the kernel's word on the process does not weaken.
+ */
+static int
+one_party(struct graph *g, uint64_t id, const struct link *l)
+{
+	struct vertex *v = vertex_get(g, id), *u;
+	struct vertex *f = vertex_get(g, link_from(l));
+	int32_t k;
+
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) && g->l[k].label == l->label &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    u->pid != f->pid)
+			return 0;
+	return 1;
+}
+
+/* The object of a holder link's label, "writer pipe:12": "pipe:12". */
+static const char *
+label_object(const struct link *l)
+{
+	const char *o = strchr(str_of(l->label), ' ');
+
+	return o != NULL ? o + 1 : str_of(l->label);
+}
+
+/*
+ * A wait on a set of objects (poll, select, epoll) whose other ends
+ * different processes hold, other than its own: each is one of many
+ * possible wakers, and that the kernel names the holder of one member
+ * says nothing of whether this wait is on it.
+ */
+static int
+many_wakers(struct dctx *x, uint64_t id)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u, *w;
+	struct snapwait sw;
+	int32_t k, m, n;
+
+	if (!snapshot_wait(g, v, &sw) || sw.objects < 2)
+		return 0;
+	/*
+	 * Many, where a holder of one member does not hold another: the
+	 * members held by the same processes (a child's stdout and stderr)
+	 * are one party's.
+	 */
+	for (k = v->in; k >= 0; k = g->l[k].next_in) {
+		if (!usable(g, id, &g->l[k]) ||
+		    (u = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    u->pid == v->pid)
+			continue;
+		for (m = v->in; m >= 0; m = g->l[m].next_in) {
+			if (!usable(g, id, &g->l[m]) || strcmp(label_object(
+			    &g->l[m]), label_object(&g->l[k])) == 0 ||
+			    (w = vertex_get(g, link_from(&g->l[m]))) == NULL ||
+			    w->pid == v->pid)
+				continue;
+			for (n = v->in; n >= 0; n = g->l[n].next_in)
+				if (usable(g, id, &g->l[n]) &&
+				    strcmp(label_object(&g->l[n]),
+				    label_object(&g->l[m])) == 0 &&
+				    vertex_get(g, link_from(&g->l[n]))->pid ==
+				    u->pid)
+					break;
+			if (n < 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Another thread of process pid than tid, in the graph. */
+static int
+other_thread(struct graph *g, uint32_t pid, uint32_t tid)
+{
+	uint64_t i;
+
+	for (i = 0; i < g->nby; i++)
+		if (g->v[g->by_thread[i]].pid == pid &&
+		    g->v[g->by_thread[i]].tid != tid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The kernel named process pid, and the thread of it was a guess that
+ * led back to the chain: the others that were stuck through the hang,
+ * any of which may be the one that will act.
+ */
+static int
+other_threads(struct dctx *x, uint64_t id, const struct link *l,
+    const struct vertex *u, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *w;
+	char why[200];
+	uint32_t last = 0;
+	uint64_t i, now;
+	int found = 0;
+
+	for (i = 0; i < g->nby; i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->pid != u->pid || w->tid == u->tid || w->tid == last ||
+		    on_chain(x, w->tid) >= 0)
+			continue;
+		last = w->tid;
+		if ((now = stuck(x, w->tid)) == 0)
+			continue;
+		snprintf(why, sizeof(why), "the kernel says %s %u holds what "
+		    "%s %u waits on (%s), not which of its threads will act: "
+		    "not %u, which waits on the chain; maybe this one",
+		    str_of(u->comm), u->pid, str_of(v->comm), v->tid,
+		    str_of(l->label), u->tid);
+		found |= blame_ev(x, now, why, depth, 0, EV_GUESS, 1);
+	}
+	return found;
+}
+
+/*
+ * The kernel's word on what the vertex waits on and who holds it: its
+ * LR_HOLDS links, the strong ones first (one named party), then, if they
+ * lead nowhere (back to the chain, to an idle loop), every weak holder:
+ * any of them may be the one.  -1 if the kernel said nothing; HELD_BY_LINE
+ * if an ancestor of the hung process holds it (the chain ends there).
+ */
+int
+holders(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u;
+	struct link *l;
+	char why[200], says[RUNTIME_NAMELEN];
+	const char *what;
+	int32_t k;
+	uint64_t now;
+	int any = 0, found = 0, pass, sole, across, guess;
+	int set, hist = 0, sib = 0, known = 0, multi, ok, r;
+	enum tstate st;
+	uint64_t p;
+
+	/*
+	 * A round of a periodic wait (a JVM's monitor waiter parks again
+	 * each second, on the same futex) is the wait the snapshot saw in a
+	 * round before it, when the snapshot came before this one began.
+	 */
+	for (r = 0; r < MAX_ROUNDS && !named(g, id) &&
+	    (p = round_before(x, v)) != 0; r++) {
+		id = p;
+		v = vertex_get(g, id);
+	}
+	set = many_wakers(x, id);
+	/*
+	 * Where the hung request went out is known: the other members of
+	 * the set are other requests, whatever holds them.
+	 */
+	for (k = v->in; set && k >= 0 && !hist; k = g->l[k].next_in)
+		hist = usable(g, id, &g->l[k]) && replied_from(x,
+		    vertex_get(g, link_from(&g->l[k]))->pid);
+	for (k = v->in; set && !hist && k >= 0 && !sib; k = g->l[k].next_in)
+		sib = usable(g, id, &g->l[k]) && asked_for_poller(x, v,
+		    vertex_get(g, link_from(&g->l[k]))->pid);
+	for (k = v->in; set && k >= 0 && !known; k = g->l[k].next_in)
+		known = usable(g, id, &g->l[k]) && (hist ? replied_from(x,
+		    vertex_get(g, link_from(&g->l[k]))->pid) : request_went(x,
+		    v, vertex_get(g, link_from(&g->l[k]))->pid, sib));
+	/* A reader of its terminal waits for a person, whoever holds it. */
+	if (reads_terminal(g, v->tid))
+		return -1;
+	/*
+	 * Among several holders (a script's pipe, which its children
+	 * inherit), an ancestor of the hung process: the thread waits for
+	 * the line that started the hang, a script standing in for a person.
+	 */
+	for (k = v->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if (usable(g, id, l) && l->weak && ancestor(x, (u =
+		    vertex_get(g, link_from(l))))) {
+			snprintf(x->d->note, sizeof(x->d->note), "%s %u waits "
+			    "for %s %u, an ancestor of the hung process, "
+			    "which holds %s", str_of(v->comm), v->tid,
+			    str_of(u->comm), u->pid, str_of(l->label));
+			return HELD_BY_LINE;
+		}
+	}
+	/*
+	 * The strong ones; if they lead nowhere, the weak ones, those busy
+	 * or asleep in the middle of something first (the one on the
+	 * request's path, that will write), then those blocked waiting for
+	 * input of their own (an idle worker that holds the same inherited
+	 * end): the first root found is the headline.  Of a poll set's
+	 * members the strong ones too, where the request's are known: where
+	 * it went to several
+	 * (a proxy's upstream and the peer it chats with), the one busy or
+	 * asleep with it through the hang, in one go (not a peer's rounds of
+	 * naps), is the one the reply waits for.
+	 */
+	for (pass = 0; pass <= 3 && !((pass == 1 || pass == 2) && found);
+	    pass++)
+		for (k = v->in; k >= 0 && (pass != 1 || known);
+		    k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (!usable(g, id, l) || l->weak != (pass > 1))
+				continue;
+			u = vertex_get(g, link_from(l));
+			now = now_of(x, u->tid, link_from(l));
+			st = state_of(x, vertex_get(g, now));
+			if (pass > 1 && (st == TS_WAIT) != (pass == 3))
+				continue;
+			if (pass < 2 && known && ((st == TS_WORK ||
+			    st == TS_SLEEP) && 2 * overlap(vertex_get(g, now),
+			    x->hb, x->he) >= x->he - x->hb) != (pass == 0))
+				continue;
+			/*
+			 * One member of a poll set: the kernel's word only if
+			 * the hung request went out there.  A thread that has
+			 * the chain's request in its own hands waits on its
+			 * other members for other requests.
+			 */
+			guess = set && !(hist ? replied_from(x, u->pid) :
+			    request_went(x, v, u->pid, sib));
+			if (guess && (known || serves_request(x, v,
+			    x->nchain - 2)))
+				continue;
+			any = 1;
+			if ((what = runtime_label(l, says, sizeof(says))) !=
+			    NULL) {
+				/* The runtime's word: its lock, not a futex. */
+				snprintf(why, sizeof(why), "%s says it holds "
+				    "what %s %u waits on: %s", says,
+				    str_of(v->comm), v->tid, what);
+				x->says = says;
+				x->held = 1;
+				found |= blame_ev(x, now, why, depth,
+				    KERNEL_SAYS, EV_RUNTIME, 0);
+				x->says = NULL;
+				continue;
+			}
+			/*
+			 * Across hosts, the connection is in both hosts'
+			 * recordings, by its addresses and ports: as sure as a
+			 * socket's peer on one host, and said for what it is.
+			 */
+			across = HOST_OF(u->pid) != HOST_OF(v->pid);
+			if (guess)
+				snprintf(why, sizeof(why), "one of several possible "
+				    "wakers of %s %u's poll set, where its request "
+				    "did not go: the kernel says it holds %s (%s)",
+				    str_of(v->comm), v->tid, str_of(l->label),
+				    str_of(link_rule(l)));
+			else
+				snprintf(why, sizeof(why), "%s it holds what %s "
+				    "%u waits on: %s (%s)", across ? "the "
+				    "connection, in both hosts' recordings, says" :
+				    "the kernel says", str_of(v->comm), v->tid,
+				    str_of(l->label), str_of(link_rule(l)));
+			sole = !guess && (!l->weak || one_party(g, id, l));
+			/*
+			 * The one process that holds it, by a thread that is
+			 * a guess (no thread was seen to use it): the process
+			 * is the kernel's word, the thread is not, and a
+			 * circle through it is no circle.
+			 */
+			multi = !sole || other_party(x, id, u->tid) ||
+			    (l->weak && other_thread(g, u->pid, u->tid));
+			x->held = (l->props & LR_LOCK) ||
+			    wrel_label_is_lock(str_of(l->label));
+			ok = blame_ev(x, now, why, depth, l->weak || guess ? 0 :
+			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
+			    EV_CONNECTION : EV_KERNEL, multi);
+			if (!ok && sole && l->weak && on_chain(x, u->tid) >= 0)
+				ok = other_threads(x, id, l, u, depth);
+			found |= ok;
+		}
+	return any ? found : -1;
+}

@@ -1,0 +1,150 @@
+/*
+ * Relatives of a thread: its busy siblings, and a process that stands to
+ * this wait as another stood to a normal wait of the same kind (parent,
+ * child, sibling).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dctx.h"
+
+/*
+ * A thread that waits on a futex of its own program, for whom nothing
+ * names, while another thread of its process runs through the hang: what
+ * it waits for (a lock its runtime hands over between steps, CPython's
+ * GIL) probably waits for that work.  Where the baselines fail to say so
+ * (none like this wait, a machine too busy for the usual hand-over).
+ */
+int
+busy_threads(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *w;
+	uint32_t last = 0;
+	uint64_t i, u;
+	char why[200];
+	int found = 0;
+
+	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
+	    named(g, id))
+		return 0;
+	for (i = 0; i < g->nby; i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
+			continue;
+		last = w->tid;
+		if ((u = stuck(x, w->tid)) == 0 ||
+		    state_of(x, vertex_get(g, u)) != TS_WORK)
+			continue;
+		snprintf(why, sizeof(why), "%s %u waits on a futex of its own "
+		    "process that nothing names, and this thread of it ran "
+		    "through the hang: probably what it waits for waits for "
+		    "this work", str_of(v->comm), v->tid);
+		found |= blame(x, u, why, depth, 0);
+	}
+	return found;
+}
+
+/*
+ * A process that waits, as the snapshot saw it, on no socket and on no
+ * timer of its own, with no holder the kernel could name that led
+ * anywhere, waits for a wake-up only its own program sends (a latch, a
+ * semaphore in shared memory: a database's row lock).  The suspects are
+ * the other processes of the program stuck through the hang while a
+ * thread of another process waits for them, by the kernel's word: each
+ * is in the middle of a request of its own, and may hold what it needs.
+ * A process merely idle, or serving nobody now, is no suspect.
+ */
+int
+busy_siblings(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *f, *t;
+	struct snapwait sw;
+	struct link *l;
+	char why[200];
+	uint64_t s;
+	int32_t k;
+	int found = 0;
+
+	if (!snapshot_wait(g, v, &sw) || sw.sockets || sw.timed ||
+	    sw.clients || stuck(x, v->tid) != id)
+		return 0;
+	for (k = 0; k < g->nl; k++) {
+		l = &g->l[k];
+		if (!(l->props & LR_HOLDS) || l->weak || link_from(l) == 0 ||
+		    (f = vertex_get(g, link_from(l))) == NULL ||
+		    f->comm != v->comm || f->pid == v->pid ||
+		    (t = vertex_get(g, link_to(l))) == NULL ||
+		    t->pid == f->pid || t->pid == v->pid ||
+		    stuck(x, t->tid) != link_to(l) ||
+		    (s = stuck(x, f->tid)) == 0)
+			continue;
+		snprintf(why, sizeof(why), "of %s's processes, stuck through "
+		    "the hang with %s %u waiting for it: %s %u waits for what "
+		    "only its program sends", str_of(v->comm), str_of(t->comm),
+		    t->pid, str_of(v->comm), v->pid);
+		found |= blame(x, s, why, depth, 0);
+	}
+	return found;
+}
+
+/*
+ * The baseline was another process of the same program, and whoever
+ * ended its wait is gone: the waker's process, or whoever woke the waker
+ * (a server is only the messenger of the client that fed it).  Each of
+ * them stood in some relation to the baseline's process; the process in
+ * the same relation to the hung one is the one that should act now.
+ */
+int
+counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
+    int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *b = vertex_get(g, base);
+	struct vertex *w = vertex_get(g, waker), *u;
+	const char *relation;
+	uint32_t then[16], comm[16], now;
+	char why[200];
+	int32_t k;
+	int i, n = 0, found = 0;
+	uint64_t s;
+
+	if (b == NULL || w == NULL)
+		return 0;
+	/*
+	 * The same process waited then, and a child of it, gone now, woke
+	 * it: the child it forked as long before this wait.
+	 */
+	if (b->pid == v->pid) {
+		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
+		    (now = child_before(g, v->pid, w->pid, b->begin,
+		    v->begin)) == 0 || now == w->pid || (s = stuck(x, now)) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
+		    "ended its wait then, was to that one: the child it forked "
+		    "last as long before it", str_of(w->comm), w->pid);
+		return blame(x, s, why, depth, 0);
+	}
+	comm[n] = w->comm;
+	then[n++] = w->pid;
+	for (k = w->in; k >= 0 && n < 16; k = g->l[k].next_in)
+		if (!(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    u->pid != b->pid && u->pid != w->pid) {
+			comm[n] = u->comm;
+			then[n++] = u->pid;
+		}
+	for (i = 0; i < n; i++) {
+		if ((now = counterpart(g, then[i], b->pid, v->pid,
+		    &relation)) == 0 || now == v->pid || now == then[i] ||
+		    (s = stuck(x, now)) == 0)
+			continue;
+		snprintf(why, sizeof(why), "is to the hung process what %s "
+		    "%u, which woke %s %u then, was to the baseline's: %s",
+		    str_of(comm[i]), then[i], i == 0 ? str_of(b->comm) :
+		    str_of(w->comm), i == 0 ? b->pid : w->pid, relation);
+		found |= blame(x, s, why, depth, 0);
+	}
+	return found;
+}

@@ -1,0 +1,256 @@
+/*
+ * The waiter's request: which thread its wait asked something of, and
+ * whether that thread read it and answers such requests, or has let a
+ * third party answer them before.
+ */
+#include <string.h>
+
+#include "dctx.h"
+
+/* Whether the vertex made a call of the class (CALL_*). */
+static int
+called(const struct vertex *v, unsigned class)
+{
+	int a;
+
+	for (a = 0; a < VSYSCALLS && v->sys[a] != 0; a++)
+		if (syscall_class(str_of(v->sys[a])) & class)
+			return 1;
+	return v->last_sys != 0 && (syscall_class(str_of(v->last_sys)) &
+	    class);
+}
+
+/*
+ * The waiter's request during this wait went to the thread: a message it
+ * sent, out of the waiter's vertex into one of the thread's (over loopback
+ * TCP, the receive softirq its send ran: a strong softirq link).  What it
+ * waits for comes back from there: of the sources of a poll set or the
+ * holders of an inherited end, the one the hung request depends on.  A
+ * bare wake-up is not a request (room made in a pipe, a futex handed
+ * on): it says what the other waited for, not the reverse; but one by a
+ * connect, of another process's accept, is a new connection's.  Sent by w's
+ * thread from since to the start of w.
+ */
+static int
+sent_into(struct graph *g, const struct vertex *w, uint64_t since,
+    uint32_t tid, uint32_t pid, const struct vertex **into)
+{
+	uint32_t message = str_id("message"), softirq = str_id("softirq"),
+	    wakeup = str_id("wakeup");
+	const struct vertex *f, *t;
+	int32_t k;
+
+	for (k = 0; k < g->nl; k++)
+		if ((link_rule(&g->l[k]) == message ||
+		    link_rule(&g->l[k]) == softirq ||
+		    link_rule(&g->l[k]) == wakeup) && !g->l[k].weak &&
+		    link_from(&g->l[k]) != 0 &&
+		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    f->tid == w->tid && f->begin >= since &&
+		    f->begin <= w->begin &&
+		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
+		    (tid != 0 ? t->tid == tid : t->pid == pid) &&
+		    (link_rule(&g->l[k]) != wakeup || (t->pid != f->pid &&
+		    called(f, CALL_CONNECT)))) {
+			if (into != NULL)
+				*into = t;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+asked_into(struct dctx *x, int at, uint32_t tid, uint32_t pid,
+    const struct vertex **into)
+{
+	const struct vertex *w = vertex_get(x->g, x->vx[at]), *f;
+	uint64_t since;
+
+	/*
+	 * A reply comes back over a channel: a thread blocked on a lock or
+	 * a futex waits for that, whatever it sent before (a server's
+	 * thread that holds its client's socket).
+	 */
+	if (w == NULL || w->lock ||
+	    strncmp(str_of(w->last_sys), "futex", 5) == 0)
+		return 0;
+	/*
+	 * The hung thread's wait is its whole span, from its first vertex;
+	 * a thread further on may have passed the request on before it went
+	 * back to wait (a proxy back in its event loop): since the hang began.
+	 */
+	since = at == 0 && (f = vertex_get(x->g, x->spin)) != NULL &&
+	    f->begin < w->begin ? f->begin : w->begin;
+	if (at > 0 && x->hb < since)
+		since = x->hb;
+	return sent_into(x->g, w, since, tid, pid, into);
+}
+
+int
+asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
+{
+	return asked_into(x, at, tid, pid, NULL);
+}
+
+/*
+ * A thread of the poller's own process, earlier on the chain, sent the
+ * hung request into process pid and waits on a futex for the reply: a
+ * synchronous call over an I/O thread (an RPC client's condition wait,
+ * a browser's sync IPC).  The reply comes back through the poller, on
+ * the member pid holds.
+ */
+int
+asked_for_poller(struct dctx *x, const struct vertex *v, uint32_t pid)
+{
+	const struct vertex *w;
+	int j;
+
+	/* The request its wait is for: the one it sent just before. */
+	for (j = 0; j < x->nchain - 1; j++)
+		if ((w = vertex_get(x->g, x->vx[j])) != NULL &&
+		    w->pid == v->pid && w->tid != v->tid &&
+		    sent_into(x->g, w, w->begin, 0, pid, NULL))
+			return 1;
+	return 0;
+}
+
+/*
+ * The hung request went out to process pid: sent for the poller v by the
+ * thread that waits on it (sib), else by the poller itself, whose other
+ * messages may be anyone's.
+ */
+int
+request_went(struct dctx *x, const struct vertex *v, uint32_t pid, int sib)
+{
+	return sib ? asked_for_poller(x, v, pid) :
+	    asked_by(x, x->nchain - 1, 0, pid);
+}
+
+/*
+ * A member of the poller's set that the process its answer came from in
+ * the baseline holds: the history names where the reply comes back.
+ */
+int
+replied_from(struct dctx *x, uint32_t pid)
+{
+	return x->nchain > 0 && x->replied[x->nchain - 1] == pid;
+}
+
+int
+asked(struct dctx *x, int at, uint32_t tid)
+{
+	return asked_by(x, at, tid, 0);
+}
+
+/*
+ * Process t->pid read after t began, where a request came into it: its
+ * loop took the request in, not only had it queued on a socket.  Any of
+ * its threads (a runtime's poller hands the connection on).
+ */
+static int
+read_since(struct graph *g, const struct vertex *t)
+{
+	const struct vertex *u;
+	uint64_t i;
+	int a;
+
+	for (i = 0; i < g->nby; i++) {
+		u = &g->v[g->by_thread[i]];
+		if (u->pid != t->pid || u->end < t->begin)
+			continue;
+		for (a = 0; a < VSYSCALLS && u->sys[a] != 0; a++)
+			if (syscall_is_recv(str_of(u->sys[a])))
+				return 1;
+		if (u->last_sys != 0 && syscall_is_recv(str_of(u->last_sys)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The chain's thread at waited like this before and process pid answered
+ * it only after a third process's request came into pid (a queue's
+ * consumer, answered when a producer pushes): the history says pid holds
+ * such a request until someone else asks, so idle with it now, pid waits
+ * for that third party, not for something inside its own program.
+ */
+static int
+answered_after_another(struct dctx *x, int at, uint32_t pid)
+{
+	struct graph *g = x->g;
+	const struct vertex *b, *w, *u;
+	const struct link *l;
+	uint64_t base, waker = 0;
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	int rank;
+	int32_t k;
+
+	for (rank = 0; rank <= MAX_EPISODES; rank++) {
+		if (rank == 0)
+			base = own_baseline(x, x->vx[at], &waker);
+		else if (at == 0)
+			base = ranked_baseline(g, x->spin, rank, &waker);
+		else
+			break;
+		if (base == 0 || (b = vertex_get(g, base)) == NULL ||
+		    (w = vertex_get(g, waker)) == NULL || w->pid != pid)
+			continue;
+		for (k = w->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (l->weak || (link_rule(l) != message &&
+			    link_rule(l) != softirq) || link_from(l) == 0 ||
+			    (u = vertex_get(g, link_from(l))) == NULL)
+				continue;
+			if (u->pid != pid && u->pid != b->pid)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Vertex w, as the snapshot saw it, is a server's loop over its
+ * connections (a poll set with sockets in it), and its process has the
+ * hung request of the chain's thread at: it went into one of its threads
+ * (the one that reads it need not be the one its sender woke: a
+ * runtime's poller hands it on), its process read since, and its
+ * history does not say a third party answers such requests.  Not a
+ * database backend's latch wait in epoll_wait, which waits for its own
+ * program, with no connection among its objects.
+ */
+int
+serves_request(struct dctx *x, const struct vertex *w, int at)
+{
+	struct snapwait sw;
+	const struct vertex *t = NULL;
+
+	return snapshot_wait(x->g, w, &sw) && sw.sockets && at >= 0 &&
+	    x->chain[at] != 0 && vertex_get(x->g, x->vx[at])->pid != w->pid &&
+	    asked_into(x, at, 0, w->pid, &t) && read_since(x->g, t) &&
+	    !answered_after_another(x, at, w->pid);
+}
+
+/*
+ * Vertex w, diagnosed as culprit ci, waits with a timeout of its own (a
+ * timed futex or condition wait, not a poll set's members) and what was
+ * found beyond it is no more than timing: nobody is named as what it
+ * waits for.
+ */
+int
+held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
+{
+	struct snapwait sw;
+	int i;
+
+	if (w->last_sys == 0 || syscall_is_poll(str_of(w->last_sys)) ||
+	    !snapshot_wait(x->g, w, &sw) || !sw.timed)
+		return 0;
+	/* What it waits on is its hops one deeper; theirs are their own. */
+	for (i = ci + 1; i < x->d->nc &&
+	    x->d->c[i].depth > x->d->c[ci].depth; i++)
+		if (x->d->c[i].depth == x->d->c[ci].depth + 1 &&
+		    (x->d->c[i].ev != EV_GUESS ||
+		    x->d->c[i].kind == RK_CYCLE))
+			return 0;
+	return 1;
+}

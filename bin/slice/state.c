@@ -1,0 +1,308 @@
+/*
+ * What a thread was doing while the hang lasted (Diagnose's look at each
+ * thread on a wake-up path): its vertex stuck through the hang, counting
+ * the rounds of a periodic wait as one, and whether it worked, slept on
+ * its own timer, idled in its service loop, waited on someone, did not
+ * run, or had its wait ended by a kill.
+ */
+#include <string.h>
+
+#include "dctx.h"
+
+/* Busy: on a CPU, or runnable (preempted), for half of it at least. */
+static int
+busy(const struct vertex *v)
+{
+	uint64_t dur = v->end - v->begin;
+
+	return dur > 0 && (v->oncpu + v->runnable) * 2 >= dur;
+}
+
+/* A culprit's class: busy, or waiting. */
+const struct sclass *
+classify(const struct vertex *v)
+{
+	return sclass_of_kind(busy(v) ? HK_WORK : HK_WAIT);
+}
+
+uint64_t
+overlap(const struct vertex *w, uint64_t hb, uint64_t he)
+{
+	uint64_t a = w->begin > hb ? w->begin : hb;
+	uint64_t b = w->end < he ? w->end : he;
+
+	return b > a ? b - a : 0;
+}
+
+/*
+ * Whether vertex w woke another thread: progress, the thread's own work
+ * done.  One pass over the links, the first time it is asked.
+ */
+static int
+woke_another(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	struct vertex *f, *t;
+	int32_t k;
+
+	if (x->woke == NULL) {
+		x->woke = xcalloc(g->nv + 1, 1);
+		for (k = 0; k < g->nl; k++)
+			if ((g->l[k].props & LR_WAKES) &&
+			    !(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+			    link_from(&g->l[k]) != 0 &&
+			    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+			    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
+			    f->tid != t->tid)
+				x->woke[f - g->v] = 1;
+	}
+	return x->woke[w - g->v];
+}
+
+/*
+ * The earlier round of a periodic wait that vertex w goes on with: the
+ * same wait (call and object), which its own timer ended, and nothing
+ * between but waiting again, waking nobody (a lock manager's deadlock
+ * check, a timed wait in a loop).  0 if w starts a wait of its own, or
+ * did its work first (a timer's action: what the timer was for).
+ */
+uint64_t
+round_before(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	struct vertex *p;
+	int32_t k;
+
+	if (woke_another(x, w))
+		return 0;
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if ((g->l[k].props & LR_TIMEOUT) && link_from(&g->l[k]) != 0 &&
+		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    p->tid == w->tid && same_wait(p, w, 1))
+			return p->id;
+	return 0;
+}
+
+/*
+ * A round of a periodic wait that checks on a long wait: the round
+ * before lasted a good part of the hang (a deadlock check after a second
+ * of a lock wait), not a tick of a loop that wakes every so often to find
+ * nothing to do (an event loop's housekeeping timer, idle between
+ * requests), which is idle, not stuck.
+ */
+static uint64_t
+check_round(struct dctx *x, const struct vertex *w)
+{
+	uint64_t p = round_before(x, w);
+	struct vertex *pv;
+
+	if (p == 0 || (pv = vertex_get(x->g, p)) == NULL)
+		return 0;
+	return (pv->end - pv->begin) * 4 >= x->he - x->hb ? p : 0;
+}
+
+/*
+ * What the thread was doing while the hang lasted: its vertex that
+ * overlaps the hang most, if that covers at least half of it (stuck,
+ * waiting or running, not doing rounds).  Not only the vertex at the
+ * hang's first moment: on a loaded machine a thread woken then may wait
+ * a long time for a CPU before it starts what stalls.
+ *
+ * Rounds of a periodic wait with no progress between are one wait: what
+ * stalls is what it waits for, not the timer that checks on it.  Each
+ * round counts for the episode; its last round is the thread now.
+ */
+uint64_t
+stuck(struct dctx *x, uint32_t tid)
+{
+	uint64_t id, best = 0, most = 0, o, run = 0;
+	struct vertex *w;
+
+	for (id = vertex_at(x->g, tid, x->hb); id != 0;
+	    id = vertex_next(x->g, id)) {
+		w = vertex_get(x->g, id);
+		if (w->begin >= x->he)
+			break;
+		/* Exited (a zombie not yet reaped) is not stuck: it is gone. */
+		if (w->wait == 'Z' || w->wait == 'X')
+			continue;
+		o = overlap(w, x->hb, x->he);
+		run = run > 0 && check_round(x, w) != 0 ? run + o : o;
+		if (run > most) {
+			most = run;
+			best = id;
+		}
+	}
+	return x->he > x->hb && most * 2 >= x->he - x->hb ? best : 0;
+}
+
+/*
+ * A normal wait of the same thread: the most recent earlier vertex that
+ * was short, was ended by someone else, and waited the same way: in the
+ * same system call on the same object (a futex's address, a descriptor)
+ * if there is one, else sharing a system call.  Its waker starts the
+ * baseline's wake-up path.
+ */
+int
+same_wait(const struct vertex *v, const struct vertex *u, int exact)
+{
+	int a, b;
+
+	if (exact)
+		return v->last_sys != 0 && v->last_sys == u->last_sys &&
+		    v->last_arg == u->last_arg;
+	if (v->sys[0] == 0)
+		return 1;
+	for (a = 0; a < VSYSCALLS && v->sys[a] != 0; a++)
+		for (b = 0; b < VSYSCALLS && u->sys[b] != 0; b++)
+			if (v->sys[a] == u->sys[b])
+				return 1;
+	return 0;
+}
+
+/*
+ * Whether a runtime says another thread holds what the vertex waits for:
+ * then it waits on that thread, whatever its call and timeout look like
+ * (InnoDB's row-lock wait is a timed condition wait).
+ */
+static int
+runtime_holds(const struct graph *g, const struct vertex *w)
+{
+	const struct link *l;
+	const struct vertex *f;
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if ((l->props & LR_HOLDS) && link_from(l) != 0 &&
+		    strcmp(str_of(link_rule(l)), RUNTIME_RULE) == 0 &&
+		    (f = vertex_get((struct graph *)g, link_from(l))) != NULL &&
+		    f->tid != w->tid)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether another process that holds an end of what the vertex waits on,
+ * by the kernel's word, is itself in the middle of something, not idle in
+ * a loop of its own (epoll, poll, select: a parent that holds the other
+ * end of a pipe it never writes): a poll set with someone to wait for is
+ * no sleep, however long its timeout (a poll on a child's output).
+ */
+static int
+awaits_busy_holder(struct graph *g, const struct vertex *w)
+{
+	struct vertex *u;
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if ((g->l[k].props & LR_HOLDS) && link_from(&g->l[k]) != 0 &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    u->pid != w->pid && (busy(u) || (u->wait != 0 &&
+		    u->last_sys != 0 &&
+		    !syscall_is_dispatch(str_of(u->last_sys)) &&
+		    !syscall_is_poll(str_of(u->last_sys)))))
+			return 1;
+	return 0;
+}
+
+enum tstate
+state_of(struct dctx *x, const struct vertex *w)
+{
+	const struct graph *g = x->g;
+	const char *sys = str_of(w->last_sys);
+	struct snapwait sw;
+	int snap = snapshot_wait(g, w, &sw);
+
+	if (w->wait == 'T' || w->wait == 't' || (snap && sw.stop != 0))
+		return TS_STOPPED;
+	if (busy(w))
+		return TS_WORK;
+	/* TASK_IDLE: a kernel thread with no work queued for it. */
+	if (w->wait == 'I')
+		return TS_DISPATCH;
+	if (runtime_holds(g, w))
+		return TS_WAIT;
+	if (w->last_sys != 0 && syscall_is_sleep(sys))
+		return TS_SLEEP;
+	/* Ready when a connection comes: it serves whoever will ask. */
+	if (snap && sw.clients)
+		return TS_DISPATCH;
+	/*
+	 * A poll, select or epoll set with nothing to wait for (no socket,
+	 * no client), on a timer of its own (pg_sleep's timed nap on a
+	 * latch in epoll_wait): stuck through the hang, its timeout is as
+	 * long as the hang, which the thread chose.  Not a timed futex or
+	 * condition wait (pthread_cond_timedwait, a lock taken with a
+	 * timeout, semtimedop): that one waits for whoever should wake it,
+	 * its timeout only bounds how long.  Not a round of a periodic wait
+	 * either: that one waits for its object, and its timer only checks
+	 * on it.  Nor a loop's poll begun after the hang did, on objects of
+	 * its own (an eventfd, a pipe) and a short timer: a message loop
+	 * between rounds, not a nap through the hang.
+	 */
+	if (w->last_sys != 0 && syscall_is_poll(sys) && snap && !sw.sockets &&
+	    !sw.clients && sw.timed && check_round(x, w) == 0 &&
+	    !awaits_busy_holder(x->g, w) && (sw.objects == 0 ||
+	    w->begin <= x->hb))
+		return TS_SLEEP;
+	if (w->last_sys != 0 && syscall_is_dispatch(sys))
+		return TS_DISPATCH;
+	return TS_WAIT;
+}
+
+/*
+ * A signal that may kill: not one whose default is to be ignored, which
+ * a process gets in the normal course (SIGCHLD from a child that ended,
+ * a shell's wait4 woken by it, then the shell's own exit).
+ */
+int
+a_kill(const struct link *l)
+{
+	static const char *const benign[] = { "SIGCHLD", "SIGCONT",
+	    "SIGWINCH", "SIGURG", NULL };
+	const char *sig = str_of(l->label);
+	int i;
+
+	if (strcmp(str_of(link_rule(l)), "signal") != 0 || l->weak)
+		return 0;
+	for (i = 0; benign[i] != NULL; i++)
+		if (strcmp(sig, benign[i]) == 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The thread of vertex f dies there: f is its exit, or, making no system
+ * call, is followed only by its exit (a killed thread whose exit had to
+ * wait for a CPU or a lock on the way out).
+ */
+int
+dies(struct graph *g, const struct vertex *f)
+{
+	struct vertex *n;
+
+	if (f == NULL)
+		return 0;
+	/*
+	 * Its exit, or its last switch as a zombie: what it did on the way
+	 * out after its exit (closing its files) is a vertex of its own.
+	 */
+	if (strcmp(str_of(f->ended_by), VE_EXIT) == 0 || f->wait == 'Z' ||
+	    f->wait == 'X')
+		return 1;
+	return f->sys[0] == 0 && (n = vertex_get(g, vertex_next(g, f->id))) !=
+	    NULL && n->sys[0] == 0 && strcmp(str_of(n->ended_by), VE_EXIT) == 0;
+}
+
+/* Vertex f ended blocked, and a kill ended that wait: its thread died. */
+int
+killed_in_wait(struct graph *g, const struct vertex *f)
+{
+	struct link *l;
+
+	return f->wait != 0 && f->wait != 'Z' && f->wait != 'X' &&
+	    link_into_next(g, f->id, &l) && link_from(l) != 0 && a_kill(l) &&
+	    dies(g, vertex_get(g, vertex_next(g, f->id)));
+}

@@ -1,0 +1,153 @@
+/*
+ * LongWait's diagnosis: the wake-up path that ended a normal wait of the
+ * same kind, and what each thread on it was doing when the hang began;
+ * else who holds what it waits on, its relatives, a death.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dctx.h"
+
+/*
+ * A thread that sent a request to another process and then waits on a
+ * futex of its own program, for whom nothing names (a synchronous call
+ * whose answer an I/O thread receives and hands it: an RPC client, a
+ * browser's sync IPC): the request is in flight with the process that
+ * read it, and what holds the answer up is there.  The message's strong
+ * link says it went there; that the wait is for its answer is timing.
+ */
+static int
+request_in_flight(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *t;
+	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	const struct link *l;
+	uint64_t now;
+	char why[200];
+	int32_t k;
+	int found = 0;
+
+	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
+	    state_of(x, v) != TS_WAIT)
+		return 0;
+	for (k = 0; k < g->nl && !found; k++) {
+		l = &g->l[k];
+		if (link_from(l) != id || l->weak || (link_rule(l) != message &&
+		    link_rule(l) != softirq) ||
+		    (t = vertex_get(g, link_to(l))) == NULL ||
+		    t->pid == v->pid || on_chain(x, t->tid) >= 0)
+			continue;
+		snprintf(why, sizeof(why), "has the request %s %u sent it "
+		    "just before its wait in %s, which nothing names",
+		    str_of(v->comm), v->tid, str_of(v->last_sys));
+		/*
+		 * Where the snapshot saw it waiting, if it did: a poller's
+		 * rounds on its own timer are one wait, and the snapshot
+		 * names the members of the last.
+		 */
+		if (x->he == 0 || (now = vertex_at(g, t->tid, x->he - 1)) == 0 ||
+		    !named(g, now))
+			now = now_of(x, t->tid, link_to(l));
+		found = blame_ev(x, now, why, depth, 1, EV_GUESS, 0);
+	}
+	return found;
+}
+
+/* Waiting: whose wake-up is missing, and why. */
+int
+long_wait(struct dctx *x, uint64_t id, int depth)
+{
+	struct vertex *v = vertex_get(x->g, id);
+	const char *sys = str_of(v->last_sys);
+	uint64_t waker = 0, base = 0, rank = 1;
+	struct link *l = NULL, *ended_by = NULL;
+	int pi;
+
+	/*
+	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
+	 * timeout) waits for nobody: it is where the chain ends.
+	 */
+	if (depth > 0 && syscall_is_sleep(sys))
+		return 0;
+	switch (holders(x, id, depth)) {
+	case HELD_BY_LINE:
+		return 0;
+	case 0:
+	case -1:
+		break;
+	default:
+		return 1;
+	}
+	/*
+	 * A thread idle in its service loop that has the chain's request,
+	 * whose own waits named nobody it went on to: what holds the request
+	 * up is inside its program (blame_ev says so), not on a normal
+	 * wait's path, which would only name another client.
+	 */
+	if (depth > 0 && state_of(x, v) == TS_DISPATCH &&
+	    serves_request(x, v, x->nchain - 2))
+		return 0;
+
+	/*
+	 * A wait that ended by a peer shows its own wake-up path, but a kill
+	 * that ended it (the thread dies next) says nothing of what it
+	 * waited on: that is for the other evidence.
+	 */
+	if (link_into_next(x->g, id, &l) && link_from(l) != 0 && a_kill(l) &&
+	    dies(x->g, vertex_get(x->g, vertex_next(x->g, id)))) {
+		if (depth == 0)
+			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
+			    "kill from %s %u/%u", str_of(vertex_get(x->g,
+			    link_from(l))->comm), vertex_get(x->g,
+			    link_from(l))->pid, vertex_get(x->g,
+			    link_from(l))->tid);
+		add_killer(x, vertex_get(x->g, link_from(l))->tid);
+		l = NULL;
+		if (depth > 0 && last_reader(x, id, depth))
+			return 1;
+	}
+	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT) &&
+	    peer_died(x, id, l, depth))
+		return 1;
+	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT)) {
+		waker = link_from(l);
+		ended_by = l;
+	} else if (v->lock) {
+		/*
+		 * Blocked on a mutex: a normal wait on it was ended by
+		 * whoever held it then, not by whoever holds it now.
+		 */
+		return lock_holders(x, id, depth);
+	} else {
+		base = depth == 0 ? ranked_baseline(x->g, x->spin, rank,
+		    &waker) : 0;
+		if (base == 0)
+			base = own_baseline(x, id, &waker);
+	}
+	for (;;) {
+		if (waker == 0)
+			break;
+		pi = new_path(x->d, depth);
+		walk(x->g, waker, base, x->interactive, &x->d->paths[pi]);
+		if (blame_path(x, pi, v->tid, base != 0 ? "on the baseline's "
+		    "wake-up path, and stuck through the hang" : "on the path "
+		    "of the wake-up that ended the wait, and stuck through "
+		    "the hang", depth, base == 0 && ended_by != NULL &&
+		    !ended_by->weak ? EV_WAKEUP : EV_GUESS))
+			return 1;
+		if (base != 0 && counterparts(x, id, base, waker, depth))
+			return 1;
+		/*
+		 * An episode whose answer came while its thread still ran
+		 * has no wake-up to follow back to who gave it: the next
+		 * episodes argus-similar ranked may have.
+		 */
+		if (depth > 0 || base == 0 || ++rank > MAX_EPISODES ||
+		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
+			break;
+	}
+	if (request_in_flight(x, id, depth) || busy_threads(x, id, depth))
+		return 1;
+	return busy_siblings(x, id, depth);
+}

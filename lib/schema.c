@@ -1,0 +1,574 @@
+/*
+ * The parsers and writers of lib/records.def's kinds, a column at a time
+ * by its codec.  A graph's records are mostly vertex and thread ids, and
+ * argus-slice reads millions of them: each codec is a few lines in line.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "graph.h"
+#include "ksym.h"
+#include "show.h"
+#include "util.h"
+#include "waits.h"
+
+/* fmt has one %s, the value, shown escaped. */
+static void __attribute__((noreturn))
+bad(const struct record *rec, const char *fmt, const char *val)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), fmt, show(val));
+	diex(EX_DATAERR, "%s:%lu: %s record: %s", rec->file, rec->line,
+	    show(rec->f[COL_KIND]), msg);
+}
+
+/* record_u64(), a short number in line. */
+static inline uint64_t
+col_num(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	return record_small_u64(rec, col, &v) ? v : record_u64(rec, col);
+}
+
+/*
+ * A column that may be empty: 0 then, as a thread or vertex unknown.
+ * Not malformed: that is bad input, not "none".
+ */
+static inline uint64_t
+col_opt0(const struct record *rec, size_t col)
+{
+	return *record_str(rec, col) == '\0' ? 0 : col_num(rec, col);
+}
+
+static inline uint64_t
+col_opt(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	return record_u64_opt(rec, col, &v) ? v : NO_TIME;
+}
+
+static inline uint64_t
+col_time_or_now(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	return record_u64_opt(rec, col, &v) ? v : rec->time;
+}
+
+static int
+col_weak(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+
+	if (name_eq(s, "weak"))
+		return 1;
+	if (!name_eq(s, "strong"))
+		bad(rec, "strength '%s' (strong or weak)", s);
+	return 0;
+}
+
+static const char *
+col_object(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+
+	if (*s == '\0')
+		bad(rec, "no object '%s'", s);
+	return s;
+}
+
+static double
+col_score(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !isfinite(v))
+		bad(rec, "score '%s'", s);
+	return v;
+}
+
+static const struct sclass *
+col_class(const struct record *rec, size_t col)
+{
+	const struct sclass *c = sclass_find(record_str(rec, col));
+
+	if (c == NULL)
+		bad(rec, "unknown class '%s'", record_str(rec, col));
+	return c;
+}
+
+static const char *const root_kinds[] = {
+	[RK_VICTIM] = "victim", [RK_CULPRIT] = "culprit", [RK_ROOT] = "root",
+	[RK_CYCLE] = "cycle",
+};
+
+static const struct {
+	const char	*word, *phrase;
+} evidences[] = {
+	[EV_GUESS] = { "guess", "a guess from timing" },
+	[EV_WAKEUP] = { "wakeup", "a wake-up" },
+	[EV_RUNTIME] = { "runtime", "its runtime says" },
+	[EV_CONNECTION] = { "connection", "the connection says" },
+	[EV_KERNEL] = { "kernel", "the kernel says" },
+};
+
+const char *
+evidence_word(enum evidence ev)
+{
+	return ev == EV_UNSAID ? "" : evidences[ev].word;
+}
+
+const char *
+evidence_phrase(enum evidence ev)
+{
+	return ev == EV_UNSAID ? "" : evidences[ev].phrase;
+}
+
+const char *
+root_kind_name(enum root_kind k)
+{
+	return root_kinds[k];
+}
+
+static enum root_kind
+col_root_kind(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+	size_t k;
+
+	for (k = 0; k < ARRAY_LEN(root_kinds); k++)
+		if (strcmp(root_kinds[k], s) == 0)
+			return k;
+	bad(rec, "unknown kind '%s'", s);
+}
+
+/* Older streams have no EVIDENCE: unsaid. */
+static enum evidence
+col_evidence(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+	size_t k;
+
+	if (*s == '\0')
+		return EV_UNSAID;
+	for (k = 0; k < ARRAY_LEN(evidences); k++)
+		if (strcmp(evidences[k].word, s) == 0)
+			return k;
+	bad(rec, "unknown evidence '%s'", s);
+}
+
+static int
+col_wmode(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+	int k = wmode_find(s);
+
+	if (k < 0)
+		bad(rec, "unknown mode '%s'", s);
+	return k;
+}
+
+static int
+col_wrel(const struct record *rec, size_t col)
+{
+	const char *s = record_str(rec, col);
+	int k = wrel_find(s);
+
+	if (k < 0)
+		bad(rec, "unknown relation '%s'", s);
+	return k;
+}
+
+static int
+col_fd(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	if (!record_u64_opt(rec, col, &v))
+		return NO_FD;
+	if (v > INT32_MAX)
+		bad(rec, "no file descriptor '%s'", record_str(rec, col));
+	return v;
+}
+
+static int
+col_any_fd(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	return record_u64_opt(rec, col, &v) && v <= INT32_MAX ? (int)v : NO_FD;
+}
+
+/* How each codec reads column c into s->m. */
+#define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
+#define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
+#define RP_OPT0_32(r, c, s, m)	(s)->m = col_opt0(r, c)
+#define RP_OPT(r, c, s, m)	(s)->m = col_opt(r, c)
+#define RP_TIME_OR_NOW(r, c, s, m)	(s)->m = col_time_or_now(r, c)
+#define RP_FROM_PID(r, c, s, m)	(s)->m = record_pid(r, c)
+#define RP_STR(r, c, s, m)	(s)->m = record_str(r, c)
+#define RP_OBJECT(r, c, s, m)	(s)->m = col_object(r, c)
+#define RP_BUF(r, c, s, m) \
+	snprintf((s)->m, sizeof((s)->m), "%s", record_str(r, c))
+#define RP_WEAK(r, c, s, m)	(s)->m = col_weak(r, c)
+#define RP_SCORE(r, c, s, m)	(s)->m = col_score(r, c)
+#define RP_CLASS(r, c, s, m)	(s)->m = col_class(r, c)
+#define RP_ROOT_KIND(r, c, s, m)	(s)->m = col_root_kind(r, c)
+#define RP_EVIDENCE(r, c, s, m)	(s)->m = col_evidence(r, c)
+#define RP_WMODE(r, c, s, m)	(s)->m = col_wmode(r, c)
+#define RP_WREL(r, c, s, m)	(s)->m = col_wrel(r, c)
+#define RP_FD(r, c, s, m)	(s)->m = col_fd(r, c)
+#define RP_ANY_FD(r, c, s, m)	(s)->m = col_any_fd(r, c)
+#define RP_ARGS(r, c, s, m)	((s)->m = NULL, (s)->n##m = (r)->nf - (c))
+
+static void
+put_opt(struct writer *w, uint64_t v)
+{
+	if (v == NO_TIME)
+		writer_empty(w);
+	else
+		writer_u64(w, v);
+}
+
+static void
+put_fd(struct writer *w, int fd)
+{
+	if (fd == NO_FD)
+		writer_empty(w);
+	else
+		writer_u64(w, fd);
+}
+
+static void
+put_score(struct writer *w, double v)
+{
+	char s[16];
+
+	snprintf(s, sizeof(s), "%.3f", v);
+	writer_str(w, s);
+}
+
+static void
+put_hex(struct writer *w, const uint64_t *v, int n)
+{
+	int i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		writer_hex(w, v[i]);
+}
+
+/* How each codec writes s->m. */
+#define RW_NUM(w, s, m)		writer_u64(w, (s)->m)
+#define RW_OPT0(w, s, m)	writer_u64(w, (s)->m)
+#define RW_OPT0_32(w, s, m)	writer_u64(w, (s)->m)
+#define RW_OPT(w, s, m)		put_opt(w, (s)->m)
+#define RW_TIME_OR_NOW(w, s, m)	writer_time(w, (s)->m)
+#define RW_FROM_PID(w, s, m)	writer_pid(w, (s)->m, (s)->from_tid)
+#define RW_STR(w, s, m)		writer_str(w, (s)->m)
+#define RW_OBJECT(w, s, m)	writer_str(w, (s)->m)
+#define RW_BUF(w, s, m)		writer_str(w, (s)->m)
+#define RW_WEAK(w, s, m)	writer_str(w, (s)->m ? "weak" : "strong")
+#define RW_SCORE(w, s, m)	put_score(w, (s)->m)
+#define RW_CLASS(w, s, m)	writer_str(w, (s)->m->name)
+#define RW_ROOT_KIND(w, s, m)	writer_str(w, root_kind_name((s)->m))
+#define RW_EVIDENCE(w, s, m)	writer_str(w, evidence_word((s)->m))
+#define RW_WMODE(w, s, m)	writer_str(w, wmode_names[(s)->m])
+#define RW_WREL(w, s, m)	writer_str(w, wrels[(s)->m].name)
+#define RW_FD(w, s, m)		put_fd(w, (s)->m)
+#define RW_ANY_FD(w, s, m)	put_fd(w, (s)->m)
+#define RW_ARGS(w, s, m)	put_hex(w, (s)->m, (s)->n##m)
+
+/* What NAME_keep copies: text that points into the record. */
+#define RK_STR(s, m)		(s)->m = xstrdup((s)->m)
+#define RK_OBJECT		RK_STR
+#define RD_STR(s, m)		free((char *)(s)->m)
+#define RD_OBJECT		RD_STR
+#define RK_NUM(s, m)
+#define RK_OPT0(s, m)
+#define RK_OPT0_32(s, m)
+#define RK_OPT(s, m)
+#define RK_TIME_OR_NOW(s, m)
+#define RK_FROM_PID(s, m)
+#define RK_BUF(s, m)
+#define RK_WEAK(s, m)
+#define RK_SCORE(s, m)
+#define RK_CLASS(s, m)
+#define RK_ROOT_KIND(s, m)
+#define RK_EVIDENCE(s, m)
+#define RK_WMODE(s, m)
+#define RK_WREL(s, m)
+#define RK_FD(s, m)
+#define RK_ANY_FD(s, m)
+#define RK_ARGS(s, m)		(s)->m = NULL	/* the reader's */
+#define RD_NUM			RK_NUM
+#define RD_OPT0			RK_NUM
+#define RD_OPT0_32		RK_NUM
+#define RD_OPT			RK_NUM
+#define RD_TIME_OR_NOW		RK_NUM
+#define RD_FROM_PID		RK_NUM
+#define RD_BUF			RK_NUM
+#define RD_WEAK			RK_NUM
+#define RD_SCORE		RK_NUM
+#define RD_CLASS		RK_NUM
+#define RD_ROOT_KIND		RK_NUM
+#define RD_EVIDENCE		RK_NUM
+#define RD_WMODE		RK_NUM
+#define RD_WREL			RK_NUM
+#define RD_FD			RK_NUM
+#define RD_ANY_FD		RK_NUM
+#define RD_ARGS			RK_NUM
+
+/*
+ * The thread a record is about: a vertex, a link's TO... 0 if none (an
+ * empty TID).  A thread id is 32 bits: a wider one is bad input.
+ */
+static inline int
+thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
+{
+	uint64_t v;
+	int known = *record_str(rec, COL_TID) != '\0';
+
+	if (known && (!record_small_u64(rec, COL_TID, &v) || v > UINT32_MAX))
+		bad(rec, "thread id '%s'", record_str(rec, COL_TID));
+	*tid = known ? v : 0;
+	/* empty: unknown, as record_pid() says */
+	*pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+	    record_pid(rec, COL_PID);
+	return known;
+}
+
+/*
+ * A snapshot's record names its thread, or process, always, and has every
+ * column before a last ARG...
+ */
+static void
+snapshot_of(const struct record *rec, int ncols, uint64_t *time,
+    uint32_t *pid, uint32_t *tid, int need_tid)
+{
+	uint64_t v;
+
+	if (rec->nf < (size_t)ncols)
+		bad(rec, "too few columns '%s'", "");
+	if (rec->time == NO_TIME)
+		bad(rec, "no time '%s'", "");
+	*time = rec->time;
+	if (!record_u64_opt(rec, COL_PID, &v) || v == 0 || v > UINT32_MAX)
+		bad(rec, "no process '%s'", record_str(rec, COL_PID));
+	*pid = v;
+	*tid = record_u64_opt(rec, COL_TID, &v) ? v : 0;
+	if (need_tid && *tid == 0)
+		bad(rec, "no thread '%s'", record_str(rec, COL_TID));
+}
+
+static void
+graph_head(struct writer *w, const char *kind, uint64_t time, uint32_t pid,
+    uint32_t tid)
+{
+	writer_begin(w, kind);
+	writer_time(w, time);
+	writer_pid(w, pid, tid);
+	writer_u64(w, tid);
+}
+
+static void
+snapshot_head(struct writer *w, const char *kind, uint64_t time,
+    uint32_t pid, uint32_t tid)
+{
+	writer_begin(w, kind);
+	writer_time(w, time);
+	writer_u64(w, pid);
+	if (tid == 0)
+		writer_empty(w);
+	else
+		writer_u64(w, tid);
+}
+
+/* How each HEAD reads and writes TIME,PID,TID; n: the columns needed. */
+#define HP_GRAPH(r, s, n) \
+	((s)->time = (r)->time, thread_of(r, &(s)->pid, &(s)->tid))
+#define HP_VERTEX(r, s, n) do { \
+	if (!thread_of(r, &(s)->pid, &(s)->tid)) \
+		bad(r, "%s", "no thread"); \
+} while (0)
+#define HP_WAIT(r, s, n) \
+	snapshot_of(r, n, &(s)->time, &(s)->pid, &(s)->tid, 1)
+#define HP_HOLDER(r, s, n) \
+	snapshot_of(r, n, &(s)->time, &(s)->pid, &(s)->tid, 0)
+#define HP_SOCK(r, s, n) \
+	((s)->time = (r)->time, (s)->pid = record_pid(r, COL_PID))
+#define HW_GRAPH(w, k, s)	graph_head(w, k, (s)->time, (s)->pid, (s)->tid)
+#define HW_VERTEX(w, k, s)	graph_head(w, k, (s)->end, (s)->pid, (s)->tid)
+/* wait's TID is never 0 (HP_WAIT) */
+#define HW_WAIT(w, k, s) \
+	snapshot_head(w, k, (s)->time, (s)->pid, (s)->tid)
+#define HW_HOLDER		HW_WAIT
+#define HW_SOCK(w, k, s)	snapshot_head(w, k, (s)->time, (s)->pid, 0)
+
+/* The columns a record must have: all but a last ARG... */
+#define RN_ARGS		0
+#define RN_NUM		1
+#define RN_OPT0		1
+#define RN_OPT0_32	1
+#define RN_OPT		1
+#define RN_TIME_OR_NOW	1
+#define RN_FROM_PID	1
+#define RN_STR		1
+#define RN_OBJECT	1
+#define RN_BUF		1
+#define RN_WEAK		1
+#define RN_SCORE	1
+#define RN_CLASS	1
+#define RN_ROOT_KIND	1
+#define RN_EVIDENCE	1
+#define RN_WMODE	1
+#define RN_WREL		1
+#define RN_FD		1
+#define RN_ANY_FD	1
+
+/* What the columns cannot say alone. */
+#define NO_CHECK(r, s)	((void)0)
+
+static void
+vertex_check(const struct record *rec, struct vertex_rec *v)
+{
+	if (v->id == 0)
+		bad(rec, "%s", "vertex 0 (ids count from 1)");
+	if (v->end < v->begin)
+		diex(EX_DATAERR, "%s:%lu: vertex %llu ends before it begins",
+		    rec->file, rec->line, (unsigned long long)v->id);
+}
+
+static inline void
+link_check(const struct record *rec, struct link_rec *l)
+{
+	(void)rec;
+	l->props = lrule_props(l->rule);
+}
+
+static void
+spin_check(const struct record *rec, struct spin_rec *s)
+{
+	if (s->last == NO_TIME)
+		s->last = s->vertex;
+	if (s->end < s->begin)
+		bad(rec, "%s", "ends before it begins");
+}
+
+#define FIELD(col, codec, m, json)	+ RN_##codec
+#define RECORD(name, kind, head, check, extra, fields) \
+	enum { name##_needs = COL_FIRST_OWN fields };
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json) \
+	RP_##codec(rec, COL_FIRST_OWN + offsetof(cols, col), s, m);
+#define RECORD(name, kind, head, check, extra, fields) \
+int \
+name##_parse(const struct record *rec, struct name##_rec *s) \
+{ \
+	typedef struct name##_cols cols; \
+\
+	if (!record_is(rec, kind)) \
+		return 0; \
+	HP_##head(rec, s, name##_needs); \
+	fields \
+	check(rec, s); \
+	return 1; \
+}
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json)	RW_##codec(w, s, m);
+#define RECORD(name, kind, head, check, extra, fields) \
+void \
+name##_write(struct writer *w, const struct name##_rec *s) \
+{ \
+	HW_##head(w, kind, s); \
+	fields \
+	writer_end(w); \
+}
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json)	RK_##codec(s, m);
+#define RECORD(name, kind, head, check, extra, fields) \
+void \
+name##_keep(struct name##_rec *s) \
+{ \
+	(void)s; \
+	fields \
+}
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json)	RD_##codec(s, m);
+#define RECORD(name, kind, head, check, extra, fields) \
+void \
+name##_drop(struct name##_rec *s) \
+{ \
+	(void)s; \
+	fields \
+}
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json)	json,
+#define RECORD(name, kind, head, check, extra, fields) \
+	const char *const name##_json[] = { fields };
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+/*
+ * The header rows (argus-cat --header): records.def's kinds by its
+ * columns, the others by hand.  ARG... for ARGS: it repeats (ARG1,
+ * ARG2, ...).
+ */
+#define RC_1		""
+#define RC_0		"..."
+#define RC_(n)		RC_##n
+#define RC(n)		RC_(n)
+#define FIELD(col, codec, m, json)	"," #col RC(RN_##codec)
+#define RECORD(name, kind, head, check, extra, fields) \
+	{ kind, (fields) + 1 },
+static const struct {
+	const char	*kind, *cols;
+} kinds[] = {
+#include "records.def"
+	{ KIND_META,	"KEY,VALUE" },
+	{ KIND_TASK,	"COMM,CGROUP" },
+	{ KIND_EVENT,	"VERTEX,CPU,TYPE,CTX,ARG..." },
+	{ KIND_LOST,	"CPU,COUNT" },
+	{ KIND_STACK,	"FRAME..." },
+	{ KIND_BOUNDARY,	"REASON" },
+	{ KIND_CULL,	"END,REASON" },
+	{ KIND_SUMMARY,	"PROGRAM,KEY,VALUE..." },
+	{ KSYM_KIND,	"ADDRESS,NAME" },
+};
+#undef RECORD
+#undef FIELD
+
+const char *
+kind_columns(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(kinds); i++)
+		if (strcmp(kinds[i].kind, kind) == 0)
+			return kinds[i].cols;
+	return NULL;
+}
