@@ -17,8 +17,8 @@
  *	            "kernel":[FRAME...], "user":[FRAME...]}]}
  *
  * THREAD is {"kind","pid","tid","comm","cgroup","unit","container",
- * "vertex","depth","begin_ns","end_ns","begin","end","class","evidence",
- * "hop","function"}: where the process runs is null where the recording
+ * "vertex","depth","begin_ns","end_ns","oncpu_ns","begin","end","class",
+ * "evidence","hop","function"}: where the process runs is null where the recording
  * does not say (lib/cgroup.h).  The
  * confidence is the report's, in its words: the chain is as sure as its
  * least sure hop (argus-slice's report.c), and a guess is "probably".
@@ -302,6 +302,7 @@ json_thread(FILE *fp, const struct root_rec *d, const struct pstack *s,
 	json_u64(fp, RJSON(root, DEPTH), d->depth);
 	json_u64(fp, RJSON(root, BEGIN), d->begin);
 	json_u64(fp, RJSON(root, END), d->end);
+	json_u64(fp, RJSON(root, ONCPU), d->oncpu);
 	json_wall(fp, "begin", d->begin);
 	json_wall(fp, "end", d->end);
 	json_str(fp, RJSON(root, CLASS), d->class->name);

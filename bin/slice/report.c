@@ -72,6 +72,7 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 		rr.depth = c->depth;
 		rr.begin = v->begin;
 		rr.end = v->end;
+		rr.oncpu = v->oncpu;
 		rr.class = c->class;
 		rr.why = c->why;
 		rr.comm = str_of(v->comm);
