@@ -17,6 +17,7 @@
 #include "waitfor.h"
 
 #define KEYLEN		64
+#define SNAPSHOT_NICE	(-10)	/* while it reads: waitfor.c */
 
 /* A process, as its leader's stat shows it. */
 struct proc {
