@@ -31,6 +31,15 @@ CFLAGS	+= $(SAN) -fsanitize=fuzzer-no-link -Wno-error -DREAD_CHUNK=64
 LDFLAGS	+= $(SAN)
 else
 P	:=
+# The graph stages call the reader, the writer and the event helpers a
+# field at a time, from file to file: link-time optimisation inlines them
+# into the stages (bench/graph: 7 % fewer instructions in argus-segment
+# and argus-link, 4 % in argus-slice).  The objects it reads carry both
+# machine code and the compiler's intermediate form: every other program
+# links as before, from the machine code.
+LTO	:= -flto=auto
+LTO_OBJS = $(LIB_OBJS) $(P)bin/argus-segment.o $(SEGMENT_OBJS) \
+	   $(P)bin/argus-link.o $(LINK_OBJS) $(P)bin/argus-slice.o $(SLICE_OBJS)
 endif
 
 # The tracing back end and its libraries link into argus-capture alone
@@ -96,6 +105,12 @@ WATCH_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/watch/*.c))
 PORCELAIN_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/porcelain/*.c))
 IMPORT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/import/*.c))
 EXPORT_OBJS	:= $(patsubst %.c,$(P)%.o,$(wildcard bin/export/*.c))
+
+ifneq ($(LTO),)
+$(LTO_OBJS): CFLAGS += $(LTO) -ffat-lto-objects
+$(P)bin/argus-segment $(P)bin/argus-link $(P)bin/argus-slice: \
+    LDFLAGS += $(CFLAGS) $(LTO)
+endif
 
 $(P)bin/argus-segment: $(P)bin/argus-segment.o $(SEGMENT_OBJS) $(P)lib/libargus.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -104,12 +104,13 @@ tcp_state_of(const char *name)
 	return -1;
 }
 
-/* Type names to numbers, once per event. */
+/* Type names to numbers, once per event: padded, a field of the reader's. */
 static enum etype
-lookup_n(const char *name, size_t len)
+lookup_n(const char *name, size_t len, int padded)
 {
 	static struct nameidx idx = NAMEIDX(names, E_NTYPES);
-	int t = nameidx_find_n(&idx, name, len);
+	int t = padded ? nameidx_find_padded(&idx, name, len) :
+	    nameidx_find_n(&idx, name, len);
 
 	return t < 0 ? E_OTHER : (enum etype)t;
 }
@@ -117,7 +118,7 @@ lookup_n(const char *name, size_t len)
 static enum etype
 lookup(const char *name)
 {
-	return lookup_n(name, strlen(name));
+	return lookup_n(name, strlen(name), 0);
 }
 
 const char *
@@ -229,7 +230,8 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, what);
 	}
 	ev->cpu = v;
-	ev->type = lookup_n(rec->f[EC_TYPE], record_len(rec, EC_TYPE));
+	ev->type = lookup_n(rec->f[EC_TYPE], record_len(rec, EC_TYPE),
+	    rec->padded);
 	ev->ctx = rec->f[EC_CTX][0];
 	ev->call = 0;
 	return 1;
@@ -577,7 +579,7 @@ struct call_name {
 #define CALL_EXIT	(1u << 30)
 
 static unsigned
-call_classes(const char *name, size_t len)
+call_classes(const char *name, size_t len, int padded)
 {
 	static struct call_name calls[NAMEIDX_ROWS];
 	static struct nameidx idx = NAMEIDX(calls, 0);
@@ -600,14 +602,15 @@ call_classes(const char *name, size_t len)
 					idx.nrows++;
 			}
 	}
-	row = nameidx_find_n(&idx, name, len);
+	row = padded ? nameidx_find_padded(&idx, name, len) :
+	    nameidx_find_n(&idx, name, len);
 	return row < 0 ? 0 : calls[row].classes;
 }
 
 unsigned
 syscall_class(const char *name)
 {
-	return call_classes(name, strlen(name)) & ~CALL_EXIT;
+	return call_classes(name, strlen(name), 0) & ~CALL_EXIT;
 }
 
 /*
@@ -626,7 +629,8 @@ event_call(const struct event *ev)
 		if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
 		    rec->nf > EC_ARG + SYSCALL_NAME)
 			e->call |= call_classes(rec->f[EC_ARG + SYSCALL_NAME],
-			    record_len(rec, EC_ARG + SYSCALL_NAME)) &
+			    record_len(rec, EC_ARG + SYSCALL_NAME),
+			    rec->padded) &
 			    ~CALL_EXIT;
 	}
 	return ev->call & ~CALL_KNOWN;
@@ -671,7 +675,7 @@ syscall_is_poll(const char *name)
 int
 syscall_exit_read(const char *name)
 {
-	return (call_classes(name, strlen(name)) & CALL_EXIT) != 0;
+	return (call_classes(name, strlen(name), 0) & CALL_EXIT) != 0;
 }
 
 const char *

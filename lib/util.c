@@ -1,3 +1,4 @@
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -530,6 +531,16 @@ nameidx_find_n(struct nameidx *x, const char *name, size_t len)
 			return r;
 	}
 	return -1;
+}
+
+int
+nameidx_memo_miss(struct nameidx *x, struct nameidx_memo *m,
+    const char *name, size_t len, uint64_t head, uint64_t tail)
+{
+	int row = nameidx_find_n(x, name, len);
+
+	*m = (struct nameidx_memo){ head, tail, len, row };
+	return row;
 }
 
 int

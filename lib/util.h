@@ -5,6 +5,7 @@
 #ifndef ARGUS_UTIL_H
 #define ARGUS_UTIL_H
 
+#include <endian.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -232,17 +233,57 @@ char		*toggle_usage(const char *head, const struct toggle *, size_t n,
  * At most NAMEIDX_ROWS rows; an empty name is never found.
  */
 #define NAMEIDX_ROWS	255
+#define NAMEIDX_MEMO	64	/* a power of 2 */
 struct nameidx {
 	const void	*table;
 	size_t		 nrows, stride;
 	uint8_t		 slot[2 * (NAMEIDX_ROWS + 1)];	/* row + 1; 0 empty */
 	int		 ready;
 	uint16_t	 len[NAMEIDX_ROWS];	/* each row's name's */
+	struct nameidx_memo {		/* nameidx_find_padded()'s */
+		uint64_t	 head, tail;
+		uint8_t		 len;	/* 0: empty */
+		int16_t		 row;
+	}		 memo[NAMEIDX_MEMO];
 };
-#define NAMEIDX(table, n)	{ (table), (n), sizeof((table)[0]), { 0 }, 0, { 0 } }
+#define NAMEIDX(table, n)	{ (table), (n), sizeof((table)[0]), { 0 }, 0, \
+				  { 0 }, { { 0, 0, 0, 0 } } }
 int	 nameidx_find(struct nameidx *, const char *name);	/* -1: none */
 /* The same, for a name whose length is known (record_len()). */
 int	 nameidx_find_n(struct nameidx *, const char *name, size_t len);
+/*
+ * The same again, for a name with 8 bytes readable from each of its
+ * bytes (a field of the reader's own: lib/reader.c): the answers for the
+ * names of up to 16 bytes are kept by the name's bytes, read as two
+ * words, and a name met again (an event's type, its call, at every event)
+ * is two compares, not a hash of it and a memcmp() call.
+ */
+int	 nameidx_memo_miss(struct nameidx *, struct nameidx_memo *,
+	    const char *name, size_t len, uint64_t head, uint64_t tail);
+
+static inline int
+nameidx_find_padded(struct nameidx *x, const char *name, size_t len)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ULL;
+	struct nameidx_memo *m;
+	uint64_t head, tail = 0;
+
+	if (len == 0 || len > 16)
+		return nameidx_find_n(x, name, len);
+	/* The first eight bytes and the last eight: every byte, once. */
+	memcpy(&head, name, 8);
+	head = le64toh(head);
+	if (len < 8)
+		head &= ~0ULL >> (64 - 8 * len);
+	else if (len > 8) {
+		memcpy(&tail, name + len - 8, 8);
+		tail = le64toh(tail);
+	}
+	m = &x->memo[((head ^ tail * k ^ len) * k) >> 58 & (NAMEIDX_MEMO - 1)];
+	if (m->len == len && m->head == head && m->tail == tail)
+		return m->row;
+	return nameidx_memo_miss(x, m, name, len, head, tail);
+}
 
 /*
  * A linker set, as in the BSD kernels: each file adds its entry where the

@@ -19,11 +19,23 @@ static uint64_t		 nvertices, nevents, nculled;
 
 static struct heuristic	**heuristics;	/* in table order */
 static size_t		 state_size;	/* of all heuristics, per thread */
+/*
+ * Those switched on that judge events, in table order, NULL-ended: asked
+ * at every event, where skipping the others cost as much as asking.
+ */
+static struct heuristic	**judges;
 
+/* After the options. */
 void
 segment_init(struct writer *w)
 {
+	size_t i, n = 0;
+
 	out = w;
+	judges = xcalloc(nsheuristics + 1, sizeof(*judges));
+	for (i = 0; i < nsheuristics; i++)
+		if (!heuristics[i]->off && heuristics[i]->judge != NULL)
+			judges[n++] = heuristics[i];
 }
 
 /* In the order of sheuristics[], each with its state's place. */
@@ -290,15 +302,12 @@ static int
 judge(struct thread *t, const struct event *ev, const char **cut,
     const char **end, int *wait)
 {
-	struct heuristic *h;
+	struct heuristic **j, *h;
 	int hold = 0;
-	size_t i;
 
 	*cut = *end = NULL;
 	*wait = 0;
-	for (i = 0; i < nsheuristics; i++) {
-		if ((h = heuristics[i])->off || h->judge == NULL)
-			continue;
+	for (j = judges; (h = *j) != NULL; j++) {
 		switch (h->judge(h, t, ev)) {
 		case KEEP:
 			continue;

@@ -728,6 +728,43 @@ names_equal(void)
 	}
 }
 
+/*
+ * A name looked up padded (a field of the reader's, bytes after its end)
+ * has the table's answer, however often and in whatever order it comes:
+ * names of every length to past 16, told apart by one byte anywhere, with
+ * bytes after them that the lookup must not read as part of them.
+ */
+static void
+names_padded(void)
+{
+	static const struct { const char *name; } rows[] = { { "sys_enter" },
+	    { "sys_exit" }, { "switch" }, { "waking" }, { "s" },
+	    { "clock_nanosleep" }, { "clock_nanosleep_" },
+	    { "clock_nanosleep_time64" }, { "read" }, { "readv" },
+	    { "abcdefgh" }, { "abcdefgi" }, { "bbcdefgh" } };
+	static const char *const others[] = { "", "sys_ente", "sys_enteR",
+	    "Switch", "switc", "switchx", "clock_nanosleeq", "clock_nanosleep_x",
+	    "clock_nanosleep_time65", "rea", "reax", "abcdefghi", "abcdefg",
+	    "r" };
+	static struct nameidx idx = NAMEIDX(rows, ARRAY_LEN(rows));
+	char buf[64];
+	const char *name;
+	size_t i, k, n;
+	int want;
+
+	for (k = 0; k < 3000; k++) {
+		i = (k * 7919) % (ARRAY_LEN(rows) + ARRAY_LEN(others));
+		name = i < ARRAY_LEN(rows) ? rows[i].name :
+		    others[i - ARRAY_LEN(rows)];
+		n = strlen(name);
+		memset(buf, "x,\0e"[k % 4], sizeof(buf));
+		memcpy(buf, name, n + 1);
+		want = i < ARRAY_LEN(rows) ? (int)i : -1;
+		CHECK(nameidx_find_padded(&idx, buf, n) == want);
+		CHECK(nameidx_find_n(&idx, buf, n) == want);
+	}
+}
+
 const struct test parse_tests[] = {
 	{ "durations: units, bare seconds, rounding", durations, 0, NULL },
 	{ "durations: bad ones refused", durations_refused, 0, NULL },
@@ -736,6 +773,8 @@ const struct test parse_tests[] = {
 	{ "numbers: digits only, up to UINT64_MAX", numbers, 0, NULL },
 	{ "names: equal whole, the stream's kinds told apart", names_equal, 0,
 	    NULL },
+	{ "names: a padded name's answer is the table's, every time",
+	    names_padded, 0, NULL },
 	{ "moments: relative, absolute, clock times through the anchor",
 	    moments, 0, NULL },
 	{ "moments: bad ones refused", moments_refused, 0, NULL },
