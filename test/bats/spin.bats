@@ -35,13 +35,15 @@ setup_file() {
 }
 
 capture() {	# scenario mode
-	local f="$D/$1-$2" scen="$ROOT/test/scenarios/$1" rc=0 lost
+	local f="$D/$1-$2" rc=0 lost
+	scenario_prio "$1"
 	if [ "$2" = full ]; then
-		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- \
-		    "$scen" -n 5 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
-		    rc=$?
+		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- "${PRIO[@]}" \
+		    "$ROOT/test/scenarios/$1" -n 5 -H 3 -t "$f.truth" \
+		    > "$f.capture.log" 2>&1 || rc=$?
 	else
-		capture_cut "$f.gz" "$f.truth" "$scen" -n 5 -H 3 -t "$f.truth" \
+		capture_cut "$f.gz" "$f.truth" "${PRIO[@]}" \
+		    "$ROOT/test/scenarios/$1" -n 5 -H 3 -t "$f.truth" \
 		    > "$f.capture.log" 2>&1 || rc=$?
 	fi
 	if [ "$rc" != 0 ] || ! grep -q '^hang_begin_ns=' "$f.truth" 2>/dev/null; then
