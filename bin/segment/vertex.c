@@ -224,12 +224,15 @@ resume(struct thread *t, uint64_t now)
 }
 
 /*
- * A waiting thread's own event with no switch-in before it: the capture
- * leaves out the switches from a CPU's idle task, and from its own
- * threads.  From idle, the thread ran from its wake-up on (or from the
- * idle task's last event, if later), not from this event, which may come
- * after milliseconds of computing that no event marks.  From anyone else,
- * when it ran is unknown: from this event, as it is sure.
+ * A waiting thread's own event with no switch-in before it: the kernel
+ * did not record the switch out of the thread the CPU ran before.  Some
+ * record no task-context event of a CPU's idle task, or of threads they
+ * hide from tracing (a VM's own agent).  That thread's last event on the
+ * CPU is the last time it is known to have run: the woken thread ran from
+ * then or from its wake-up, whichever is later, not from this event, which
+ * may come after milliseconds of computing that no event marks (an
+ * interrupt's event in the other thread, a timer's tick, says if it ran
+ * longer).  Where nothing was seen on the CPU yet, from this event.
  */
 static void
 resume_unseen(struct thread *t, const struct event *ev,
@@ -239,7 +242,8 @@ resume_unseen(struct thread *t, const struct event *ev,
 
 	if (!t->waiting)
 		return;
-	if (cpu->tid == 0 && t->woken != NO_TIME && t->woken < ran)
+	if (cpu->tid != NOT_SEEN && cpu->tid != t->tid &&
+	    t->woken != NO_TIME && t->woken < ran)
 		ran = t->woken > cpu->last ? t->woken : cpu->last;
 	resume(t, ran);
 	if (ran < ev->time)
@@ -352,14 +356,15 @@ segment_event(struct event *ev)
 	cpu = cpu_saw(ev);
 	/*
 	 * A waiting thread's own event, where no switch-in said it runs
-	 * again (the capture leaves out switches from the idle task and its
-	 * own): its wait's vertex ends before the event is judged, so that
-	 * the event is the next vertex's, as after a switch-in.  Before
-	 * other_threads(): a switch-out that is the thread's first event
-	 * there ends the time on CPU that resume_unseen() begins.
+	 * again (resume_unseen()): its wait's vertex ends before the event
+	 * is judged, so that the event is the next vertex's, as after a
+	 * switch-in.  An interrupt's event in the thread says as much: it
+	 * ran when interrupted.  Before other_threads(): a switch-out that
+	 * is the thread's first event there ends the time on CPU that
+	 * resume_unseen() begins.
 	 */
 	waited = t->waiting;
-	if (ev->ctx == '-' && !t->dead)
+	if (ev->tid != 0 && !t->dead)
 		resume_unseen(t, ev, &cpu);
 	other_threads(ev, t);
 	if (t->dead) {

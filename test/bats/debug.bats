@@ -233,6 +233,13 @@ EOF
 	"$py" -c 'import socket, sys; s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.send(b"hi"); s.recv(10)' "$(cat port)" &
 	cli=$!
 	echo $cli >cli.kill
+	# 3 s of the client's wait, from when the server sleeps (it has the
+	# request): python's start took 1.3 s of them on a busy machine.
+	for i in $(seq 300); do
+		[ "$(cat "/proc/$(cat srv.kill)/wchan" 2>/dev/null)" = hrtimer_nanosleep ] &&
+		    break
+		sleep 0.1
+	done
 	sleep 3
 	split argus --ring "$ring" debug --pid "$cli" --auto
 	[ "$rc" -eq 0 ]

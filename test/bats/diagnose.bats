@@ -17,14 +17,15 @@ SCENARIOS="circular-wait long-cpu flag-poll server-loop mutex-contention io-time
 # capture SCENARIO MODE: $D/SCENARIO-MODE.{gz,truth}
 capture() {
 	local s=$1 m=$2 base="$D/$1-$2"
+	scenario_prio "$s"
 	if [ "$m" = over ]; then
 		timeout 60 argus-capture -o "$base.gz" -- \
-		    "$ROOT/test/scenarios/$s" -n 5 -H 2 -t "$base.truth" \
+		    "${PRIO[@]}" "$ROOT/test/scenarios/$s" -n 5 -H 2 -t "$base.truth" \
 		    >/dev/null 2>"$base.err"
 		return
 	fi
-	capture_cut "$base.gz" "$base.truth" "$ROOT/test/scenarios/$s" -n 5 -H 4 \
-	    -t "$base.truth" 2>"$base.err"
+	capture_cut "$base.gz" "$base.truth" "${PRIO[@]}" \
+	    "$ROOT/test/scenarios/$s" -n 5 -H 4 -t "$base.truth" 2>"$base.err"
 }
 
 # diagnose SCENARIO MODE ANSWERS...: the diagnosis as records in $D/...csv,

@@ -228,10 +228,11 @@ hint open " ]
 	[ "$(records vertex '$TID == 10 && $ID == 2 { print $ONCPU }' g.csv)" -le 20 ]
 }
 
-@test "segment: a thread woken while its CPU runs another begins where it is seen, not at its wake-up" {
-	# As above, but thread 30 runs on the CPU (the capture's own thread,
-	# say, whose switches are not recorded): srv waited its turn, for how
-	# long no event says; its vertex begins at its first event.
+@test "segment: a thread woken while its CPU runs one whose switch-out is not recorded runs from the other's last event" {
+	# As above, but thread 30 runs on the CPU at 140 (its timer's
+	# interrupt says so) and the kernel records no switch out of it (a
+	# thread it hides, as a VM's agent): srv ran from 30's last event on,
+	# and its 5 ms of computing are its new vertex's.
 	segment_woken_server h <<-'EOF'
 	event,140,30,30,,0,hrtimer_expire_entry,h,0xffff,0xffff,140
 	event,5000130,10,10,,0,sys_enter,-,1,write,0x1,0x0,0x10
@@ -239,5 +240,27 @@ hint open " ]
 	event,5000170,10,10,,0,switch,-,S,0,0,swapper/0
 	EOF
 	records vertex '$TID == 10 { print $ID, $BEGIN, $END, $ONCPU }' g.csv
-	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN, $ONCPU }' g.csv)" = "5000130 20" ]
+	[ "$(records vertex '$TID == 10 && $ID == 1 { print $END }' g.csv)" = 140 ]
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN, $ONCPU }' g.csv)" = "140 5000030" ]
+}
+
+@test "segment: an interrupt in a waiting thread with no switch-in or wake-up recorded ends its wait there" {
+	# srv's wake-up and switch-in are not in the trace (a thread the
+	# kernel hides woke it); a timer's interrupt at 3000000 came in srv,
+	# so srv ran then: its new vertex begins there, not at its next
+	# system call, 2 ms later.
+	stream >s.csv <<-'EOF'
+	task,95,10,10,srv
+	event,100,10,10,,0,sys_enter,-,7,poll,0x0,0x2,0xffffffff
+	event,120,10,10,,0,switch,-,S,0,0,swapper/0
+	event,3000000,10,10,,1,hrtimer_expire_entry,h,0xffff,0xffff,3000000
+	event,5000130,10,10,,1,sys_enter,-,1,write,0x1,0x0,0x10
+	event,5000170,10,10,,1,switch,-,S,0,0,swapper/1
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	records vertex '$TID == 10 { print $ID, $BEGIN, $END, $ONCPU }' g.csv
+	[ "$(records vertex '$TID == 10 && $ID == 1 { print $END }' g.csv)" = 3000000 ]
+	[ "$(records vertex '$TID == 10 && $ID == 2 { print $BEGIN }' g.csv)" = 3000000 ]
+	# The interrupt's event itself is no one's work.
+	[ "$(vertex_at 10 3000000 <g.csv)" = 0 ]
 }

@@ -761,7 +761,11 @@ event,3995150100,2,2,,1,\2/' -e 's/^event,3995100400,2,2,/event,3995150200,2,2,/
 	grep -q '^Root cause: sleep 24548 ' <<<"$out"
 }
 
-# The system calls a perf record of a hang keeps, as numbers.
+# The system calls a perf record of a flock hang keeps, as numbers: those
+# its processes wait in.  Not read, write or futex: the file runs beside
+# test/run's "alone" ones, whose floods of those calls cost perf 2,000 to
+# 99,000 events a run (a dd of single bytes beside it), once the holder's
+# unlock, and the holder named was a flock long done.
 perf_syscalls() {
 	local h
 	for h in /usr/include/x86_64-linux-gnu/asm/unistd_64.h \
@@ -769,7 +773,7 @@ perf_syscalls() {
 		[ -f "$h" ] && break
 	done
 	[ -f "$h" ] || return 0
-	awk '$1 == "#define" && $2 ~ /^__NR_(read|write|futex|poll|ppoll|select|pselect6|epoll_wait|epoll_pwait|nanosleep|clock_nanosleep|wait4|flock)$/ {
+	awk '$1 == "#define" && $2 ~ /^__NR_(nanosleep|clock_nanosleep|wait4|flock)$/ {
 		printf "%sid == %s", n++ ? " || " : "", $3 }' "$h"
 }
 
@@ -787,7 +791,7 @@ perf_syscalls() {
 	# closed at exit, and with them the unlock.  Three short episodes,
 	# then a 3 s hang; the waiter starts once /proc/locks lists the
 	# holder's lock (30 s at most, however loaded).
-	run timeout 90 perf record -q -k mono -a -o p.data \
+	run timeout 90 perf record -q -k mono -a -m 8M -o p.data \
 	    -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new \
 	    -e sched:sched_process_exec -e sched:sched_process_exit \
 	    -e task:task_newtask -e task:task_rename \
@@ -809,6 +813,9 @@ perf_syscalls() {
 	[ "$status" -eq 0 ] || skip "perf record cannot trace here: $output"
 	argus-import -o p.gz p.data
 	rm -f p.data
+	# Events lost are locks and unlocks unseen: no holder can be told.
+	lost=$(argus-cat -k meta p.gz | awk -F, '$5 == "lost" { n += $6 } END { print n + 0 }')
+	[ "$lost" -eq 0 ] || skip "overloaded: perf lost $lost events"
 	# The victim: the last flock to block on the file (FILE_LOCK_DEFERRED).
 	v=$(argus-cat -Z p.gz | awk -F, -v i="$ino" '$1 == "event" &&
 	    $7 == "flock_lock" && $10 == i && $11 == "write" && $18 == 1 { t = $4 }

@@ -35,13 +35,15 @@ setup_file() {
 }
 
 capture() {	# scenario mode
-	local f="$D/$1-$2" scen="$ROOT/test/scenarios/$1" rc=0 lost
+	local f="$D/$1-$2" rc=0 lost
+	scenario_prio "$1"
 	if [ "$2" = full ]; then
-		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- \
-		    "$scen" -n 5 -H 3 -t "$f.truth" > "$f.capture.log" 2>&1 ||
-		    rc=$?
+		timeout 60 "$BIN/argus-capture" -o "$f.gz" -- "${PRIO[@]}" \
+		    "$ROOT/test/scenarios/$1" -n 5 -H 3 -t "$f.truth" \
+		    > "$f.capture.log" 2>&1 || rc=$?
 	else
-		capture_cut "$f.gz" "$f.truth" "$scen" -n 5 -H 3 -t "$f.truth" \
+		capture_cut "$f.gz" "$f.truth" "${PRIO[@]}" \
+		    "$ROOT/test/scenarios/$1" -n 5 -H 3 -t "$f.truth" \
 		    > "$f.capture.log" 2>&1 || rc=$?
 	fi
 	if [ "$rc" != 0 ] || ! grep -q '^hang_begin_ns=' "$f.truth" 2>/dev/null; then
@@ -161,21 +163,9 @@ check_baseline() {	# scenario mode class [earlier]
 		[ "$ve" -le "$(tval "$f.truth" hang_begin_ns)" ]
 	else
 		paste -d' ' <(sed -n 's/^episode_begin_ns=//p' "$f.truth") \
-		    <(sed -n 's/^episode_end_ns=//p' "$f.truth") > eps
-		if ! awk -v vb="$vb" -v ve="$ve" '$1 <= ve && vb <= $2 { ok = 1 }
-		    END { exit !ok }' eps; then
-			# The baseline began after the last normal episode's
-			# work.  Where the victim's switch-in for that work is
-			# not in the trace (its CPU ran a thread whose switches
-			# the capture leaves out: argus-segment(1) BUGS), no
-			# event says which vertex the work was in: say so.
-			eb=$(awk -v vb="$vb" '$2 < vb { b = $1 } END { print b }' eps)
-			if [ -n "$eb" ] && ! argus-cat -k event -s "$eb" -u "$vb" "$f.gz" |
-			    awk -F, -v t="$tid" '$7 == "switch" && $11 == t { f = 1 } END { exit !f }'; then
-				skip "no switch-in of the victim in its last normal episode: its work is in no vertex the trace can tell"
-			fi
-			return 1
-		fi
+		    <(sed -n 's/^episode_end_ns=//p' "$f.truth") |
+		    awk -v vb="$vb" -v ve="$ve" '$1 <= ve && vb <= $2 { ok = 1 }
+		    END { exit !ok }'
 	fi
 	# Its wake-up path starts at a vertex of another thread.
 	w=$(awk -F, '$1 == "baseline" && $7 == 1 { print $9 }' "$f.similar")

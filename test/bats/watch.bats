@@ -56,7 +56,9 @@ need_watchpoints() {
 	argus-capture -o cap.gz 2>/dev/null 3>&- &
 	cap=$!
 	sleep 1
-	argus-watch -s settings_ready -o w.gz -- \
+	# argus-watch finds the flag in the program it starts: chrt runs it.
+	scenario_prio flag-poll
+	"${PRIO[@]}" argus-watch -s settings_ready -o w.gz -- \
 	    "$ROOT/test/scenarios/flag-poll" -n 5 -H 2 -t truth
 	kill -INT "$cap"
 	wait "$cap"
