@@ -79,10 +79,12 @@ uint64_t	 ranked_baseline(struct graph *g, uint64_t spin_vertex,
 /* request.c */
 int		 asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid);
 int		 asked(struct dctx *x, int at, uint32_t tid);
-int		 asked_for_poller(struct dctx *x, const struct vertex *v,
+#define BY_POLLER	(-1)	/* request_went(): the poller's own messages */
+#define BY_BASELINE	(-2)	/* where the baseline's answer came from */
+int		 sent_for_poller(struct dctx *x, const struct vertex *v, int at,
 		    uint32_t pid);
 int		 request_went(struct dctx *x, const struct vertex *v,
-		    uint32_t pid, int sib);
+		    uint32_t pid, int how);
 int		 replied_from(struct dctx *x, uint32_t pid);
 int		 serves_request(struct dctx *x, const struct vertex *w,
 		    int at);

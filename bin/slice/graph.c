@@ -547,7 +547,13 @@ read_wait(struct graph *g, const struct wait_rec *w)
 
 	if (w->time != g->snap_time) {
 		g->snap_time = w->time;
-		g->nreaders = g->nsnapw = 0;
+		g->nreaders = g->nsnapw = g->nsnapfd = 0;
+	}
+	if (w->fd >= 0 && *w->object != '\0') {
+		g->snapfd = xrealloc(g->snapfd, (g->nsnapfd + 1) *
+		    sizeof(*g->snapfd));
+		g->snapfd[g->nsnapfd++] = (struct snapfd){ w->tid, w->fd,
+		    str_id(w->object) };
 	}
 	/* A thread's objects come together: one entry for them all. */
 	s = g->nsnapw > 0 ? &g->snapw[g->nsnapw - 1] : NULL;
@@ -645,6 +651,32 @@ struct gread {
 	int		 flags;
 };
 
+struct sentfd {
+	uint64_t	 vertex;
+	int32_t		 fd;
+	UT_hash_handle	 hh;
+};
+
+static void
+sent_before_wait(struct graph *g, uint64_t id, uint64_t fd)
+{
+	struct sentfd *s;
+
+	if (fd > INT32_MAX)
+		return;
+	HASH_GET(hh, g->sent, vertex, &id, s);
+	s->fd = (int32_t)fd;
+}
+
+int
+vertex_sent_fd(struct graph *g, uint64_t id)
+{
+	struct sentfd *s;
+
+	HASH_FIND(hh, g->sent, &id, sizeof(id), s);
+	return s != NULL ? s->fd : -1;
+}
+
 STAGE_CALLBACK int
 take_event(void *arg, const struct record *rec, struct event *ev)
 {
@@ -665,6 +697,9 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
 	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
+		if ((event_call(ev) & CALL_FUTEX) && v->last_sys != 0 &&
+		    syscall_is_send(str_of(v->last_sys)))
+			sent_before_wait(gr->g, v->id, v->last_arg);
 		v->last_sys = add_syscall(v, event_str(ev, SYSCALL_NAME));
 		v->last_arg = event_u64_loose(ev, SYSCALL_ARG(0));
 		v->lock = syscall_is_lock_wait(ev);

@@ -136,6 +136,32 @@ label_object(const struct link *l)
 }
 
 /*
+ * The object of the poller v's set that the hung request went out on: the
+ * descriptor a thread of its process, the nearest on the chain, sent on
+ * last before its wait, which the poller polls too (its process's one
+ * table of descriptors).  The member, by the kernel's word on both.  0 if
+ * none.
+ */
+static uint32_t
+request_object(struct dctx *x, const struct vertex *v)
+{
+	struct graph *g = x->g;
+	const struct vertex *w;
+	int i, j, fd;
+
+	for (j = x->nchain - 2; j >= 0; j--) {
+		if ((w = vertex_get(g, x->vx[j])) == NULL ||
+		    w->pid != v->pid || w->tid == v->tid ||
+		    (fd = vertex_sent_fd(g, x->vx[j])) < 0)
+			continue;
+		for (i = 0; i < g->nsnapfd; i++)
+			if (g->snapfd[i].tid == v->tid && g->snapfd[i].fd == fd)
+				return g->snapfd[i].object;
+	}
+	return 0;
+}
+
+/*
  * A wait on a set of objects (poll, select, epoll) whose other ends
  * different processes hold, other than its own: each is one of many
  * possible wakers, and that the kernel names the holder of one member
@@ -246,7 +272,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 	int32_t k;
 	uint64_t now;
 	int any = 0, found = 0, pass, sole, across, guess;
-	int set, hist = 0, sib = 0, known = 0, multi, ok, r;
+	int set, how, j, known = 0, multi, ok, r;
+	uint32_t obj;
 	enum tstate st;
 	uint64_t p;
 
@@ -263,18 +290,32 @@ holders(struct dctx *x, uint64_t id, int depth)
 	set = many_wakers(x, id);
 	/*
 	 * Where the hung request went out is known: the other members of
-	 * the set are other requests, whatever holds them.
+	 * the set are other requests, whatever holds them.  By what says so
+	 * best: the descriptor a thread of the poller's process sent it on
+	 * (request_object()); the request of the nearest such thread on the
+	 * chain, by the process it went to; where the answer came from in
+	 * the baseline; else the poller's own messages.
 	 */
-	for (k = v->in; set && k >= 0 && !hist; k = g->l[k].next_in)
-		hist = usable(g, id, &g->l[k]) && replied_from(x,
-		    vertex_get(g, link_from(&g->l[k]))->pid);
-	for (k = v->in; set && !hist && k >= 0 && !sib; k = g->l[k].next_in)
-		sib = usable(g, id, &g->l[k]) && asked_for_poller(x, v,
-		    vertex_get(g, link_from(&g->l[k]))->pid);
+	obj = set ? request_object(x, v) : 0;
+	for (k = v->in; obj != 0 && k >= 0 && !known; k = g->l[k].next_in)
+		known = usable(g, id, &g->l[k]) &&
+		    str_id(label_object(&g->l[k])) == obj;
+	if (!known)
+		obj = 0;
+	how = BY_POLLER;
+	for (j = x->nchain - 2; set && j >= 0 && how == BY_POLLER; j--)
+		for (k = v->in; k >= 0 && how == BY_POLLER;
+		    k = g->l[k].next_in)
+			if (usable(g, id, &g->l[k]) && sent_for_poller(x, v, j,
+			    vertex_get(g, link_from(&g->l[k]))->pid))
+				how = j;
+	for (k = v->in; set && how == BY_POLLER && k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) && replied_from(x,
+		    vertex_get(g, link_from(&g->l[k]))->pid))
+			how = BY_BASELINE;
 	for (k = v->in; set && k >= 0 && !known; k = g->l[k].next_in)
-		known = usable(g, id, &g->l[k]) && (hist ? replied_from(x,
-		    vertex_get(g, link_from(&g->l[k]))->pid) : request_went(x,
-		    v, vertex_get(g, link_from(&g->l[k]))->pid, sib));
+		known = usable(g, id, &g->l[k]) && request_went(x, v,
+		    vertex_get(g, link_from(&g->l[k]))->pid, how);
 	/* A reader of its terminal waits for a person, whoever holds it. */
 	if (reads_terminal(g, v->tid))
 		return -1;
@@ -328,8 +369,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * the chain's request in its own hands waits on its
 			 * other members for other requests.
 			 */
-			guess = set && !(hist ? replied_from(x, u->pid) :
-			    request_went(x, v, u->pid, sib));
+			guess = set && (obj != 0 ? str_id(label_object(l)) !=
+			    obj : !request_went(x, v, u->pid, how));
 			if (guess && (known || serves_request(x, v,
 			    x->nchain - 2)))
 				continue;

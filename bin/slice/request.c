@@ -93,40 +93,6 @@ asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid)
 }
 
 /*
- * A thread of the poller's own process, earlier on the chain, sent the
- * hung request into process pid and waits on a futex for the reply: a
- * synchronous call over an I/O thread (an RPC client's condition wait,
- * a browser's sync IPC).  The reply comes back through the poller, on
- * the member pid holds.
- */
-int
-asked_for_poller(struct dctx *x, const struct vertex *v, uint32_t pid)
-{
-	const struct vertex *w;
-	int j;
-
-	/* The request its wait is for: the one it sent just before. */
-	for (j = 0; j < x->nchain - 1; j++)
-		if ((w = vertex_get(x->g, x->vx[j])) != NULL &&
-		    w->pid == v->pid && w->tid != v->tid &&
-		    sent_into(x->g, w, w->begin, 0, pid, NULL))
-			return 1;
-	return 0;
-}
-
-/*
- * The hung request went out to process pid: sent for the poller v by the
- * thread that waits on it (sib), else by the poller itself, whose other
- * messages may be anyone's.
- */
-int
-request_went(struct dctx *x, const struct vertex *v, uint32_t pid, int sib)
-{
-	return sib ? asked_for_poller(x, v, pid) :
-	    asked_by(x, x->nchain - 1, 0, pid);
-}
-
-/*
  * A member of the poller's set that the process its answer came from in
  * the baseline holds: the history names where the reply comes back.
  */
@@ -135,6 +101,40 @@ replied_from(struct dctx *x, uint32_t pid)
 {
 	return x->nchain > 0 && x->replied[x->nchain - 1] == pid;
 }
+
+/*
+ * The thread at place at on the chain, of the poller v's own process,
+ * sent the hung request into process pid just before its wait, and waits
+ * on a futex for the reply: a synchronous call over an I/O thread (an
+ * RPC client's condition wait, a browser's sync IPC).  The reply comes
+ * back through the poller, on the member pid holds.
+ */
+int
+sent_for_poller(struct dctx *x, const struct vertex *v, int at, uint32_t pid)
+{
+	const struct vertex *w = vertex_get(x->g, x->vx[at]);
+
+	return w != NULL && w->pid == v->pid && w->tid != v->tid &&
+	    sent_into(x->g, w, w->begin, 0, pid, NULL);
+}
+
+/*
+ * The hung request went out to process pid, by what says so (how): a
+ * thread's request for the poller v, at its place on the chain
+ * (sent_for_poller()); where the answer came from in the baseline
+ * (BY_BASELINE); else the poller's own messages (BY_POLLER), which may
+ * be anyone's.
+ */
+int
+request_went(struct dctx *x, const struct vertex *v, uint32_t pid, int how)
+{
+	if (how >= 0)
+		return sent_for_poller(x, v, how, pid);
+	if (how == BY_BASELINE)
+		return replied_from(x, pid);
+	return asked_by(x, x->nchain - 1, 0, pid);
+}
+
 
 int
 asked(struct dctx *x, int at, uint32_t tid)

@@ -98,6 +98,13 @@ struct graph {
 	int		 nreaders;	/* saw reading their terminal */
 	struct snapwait	*snapw;		/* and what each blocked thread */
 	int		 nsnapw;	/* waited for */
+	struct snapfd {			/* each object it waited on, by its */
+		uint32_t tid;		/* descriptor: a poll set's members */
+		int32_t	 fd;
+		uint32_t object;	/* interned */
+	}		*snapfd;
+	int		 nsnapfd;
+	struct sentfd	*sent;		/* vertex_sent_fd()'s, by vertex */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 	struct names	*names;		/* threads' names over time */
@@ -145,6 +152,12 @@ int		 snapshot_wait(const struct graph *, const struct vertex *v,
 		    struct snapwait *);
 uint64_t	 vertex_next(struct graph *, uint64_t id);	/* same thread */
 uint64_t	 vertex_prev(struct graph *, uint64_t id);	/* same thread */
+/*
+ * The descriptor the vertex's thread sent on just before it began a futex
+ * wait in it (a synchronous call's request, then its wait for the
+ * answer); -1 if it did not.
+ */
+int		 vertex_sent_fd(struct graph *, uint64_t id);
 const char	*thread_name_at(struct graph *, uint32_t tid, uint64_t t);
 const char	*str_of(uint32_t);
 uint32_t	 str_id(const char *);
