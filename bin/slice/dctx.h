@@ -63,6 +63,8 @@ enum tstate {
 const struct sclass	*classify(const struct vertex *v);
 uint64_t	 round_before(struct dctx *x, const struct vertex *w);
 uint64_t	 stuck(struct dctx *x, uint32_t tid);
+uint64_t	 stuck_sibling(struct dctx *x, const struct vertex *v,
+		    uint64_t *i);
 int		 same_wait(const struct vertex *v, const struct vertex *u,
 		    int exact);
 enum tstate	 state_of(struct dctx *x, const struct vertex *w);

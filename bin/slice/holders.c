@@ -20,18 +20,11 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *w;
-	uint64_t i, u;
-	uint32_t last = 0;
+	uint64_t i = 0, u;
 	int found = 0;
 	char why[200];
 
-	for (i = 0; i < g->nby; i++) {
-		w = &g->v[g->by_thread[i]];
-		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
-			continue;
-		last = w->tid;
-		if ((u = stuck(x, w->tid)) == 0)
-			continue;
+	while ((u = stuck_sibling(x, v, &i)) != 0) {
 		w = vertex_get(g, u);
 		if (w->lock && w->last_arg == v->last_arg)
 			continue;	/* waits for the same mutex */

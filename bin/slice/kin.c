@@ -19,22 +19,16 @@ int
 busy_threads(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
-	const struct vertex *v = vertex_get(g, id), *w;
-	uint32_t last = 0;
-	uint64_t i, u;
+	const struct vertex *v = vertex_get(g, id);
+	uint64_t i = 0, u;
 	char why[200];
 	int found = 0;
 
 	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
 	    named(g, id))
 		return 0;
-	for (i = 0; i < g->nby; i++) {
-		w = &g->v[g->by_thread[i]];
-		if (w->pid != v->pid || w->tid == v->tid || w->tid == last)
-			continue;
-		last = w->tid;
-		if ((u = stuck(x, w->tid)) == 0 ||
-		    state_of(x, vertex_get(g, u)) != TS_WORK)
+	while ((u = stuck_sibling(x, v, &i)) != 0) {
+		if (state_of(x, vertex_get(g, u)) != TS_WORK)
 			continue;
 		snprintf(why, sizeof(why), "%s %u waits on a futex of its own "
 		    "process that nothing names, and this thread of it ran "

@@ -137,6 +137,30 @@ stuck(struct dctx *x, uint32_t tid)
 }
 
 /*
+ * The next other thread of v's process, from place *i in by_thread on,
+ * that was stuck through the hang: its stuck vertex; 0 when none is left.
+ */
+uint64_t
+stuck_sibling(struct dctx *x, const struct vertex *v, uint64_t *i)
+{
+	const struct graph *g = x->g;
+	const struct vertex *w;
+	uint64_t u;
+
+	for (; *i < g->nby; (*i)++) {
+		w = &g->v[g->by_thread[*i]];
+		if (w->pid != v->pid || w->tid == v->tid || (*i > 0 &&
+		    g->v[g->by_thread[*i - 1]].tid == w->tid))
+			continue;
+		if ((u = stuck(x, w->tid)) != 0) {
+			(*i)++;
+			return u;
+		}
+	}
+	return 0;
+}
+
+/*
  * A normal wait of the same thread: the most recent earlier vertex that
  * was short, was ended by someone else, and waited the same way: in the
  * same system call on the same object (a futex's address, a descriptor)
