@@ -298,6 +298,30 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		    " so far" : "", buf);
 		return 1;
 	}
+	if (st == TS_WAIT && ev >= EV_RUNTIME && !multi &&
+	    strncmp(str_of(w->last_sys), "futex", 5) == 0 &&
+	    (!found || guesses_beyond(x, ci)) &&
+	    holds_request(x, w, x->nchain - 1)) {
+		/*
+		 * The kernel names it as the other end of the hung request,
+		 * which its process read, and it is parked on a futex of its
+		 * own program, for whom nothing names: a runtime's worker
+		 * (a Go M, a pool thread) with the request in hand.  What
+		 * holds the answer up is inside its program; a guess beyond
+		 * it is no better.
+		 */
+		x->d->nc = ci + 1;
+		c = &x->d->c[ci];
+		c->kind = RK_ROOT;
+		c->open = 0;
+		snprintf(buf, sizeof(buf), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "has the request of %s %u and "
+		    "has not answered, parked in futex: what holds it up is "
+		    "inside its own program (a lock, a queue, a green thread); "
+		    "%.40s", str_of(vertex_get(x->g, x->vx[x->nchain - 1])->comm),
+		    x->chain[x->nchain - 1], buf);
+		return 1;
+	}
 	if (!found && st == TS_DISPATCH && serves_request(x, w,
 	    x->nchain - 1)) {
 		/*

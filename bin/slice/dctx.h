@@ -92,6 +92,8 @@ int		 serves_request(struct dctx *x, const struct vertex *w,
 		    int at);
 int		 held_across_timed_wait(struct dctx *x, const struct vertex *w,
 		    int ci);
+int		 holds_request(struct dctx *x, const struct vertex *w, int at);
+int		 guesses_beyond(struct dctx *x, int ci);
 
 /* blame.c */
 const char	*runtime_label(const struct link *l, char *says, size_t size);

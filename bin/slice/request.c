@@ -231,20 +231,30 @@ serves_request(struct dctx *x, const struct vertex *w, int at)
 }
 
 /*
- * Vertex w, diagnosed as culprit ci, waits with a timeout of its own (a
- * timed futex or condition wait, not a poll set's members) and what was
- * found beyond it is no more than timing: nobody is named as what it
- * waits for.
+ * A thread of process w->pid has the request of the chain's thread at at:
+ * it came in, and the process read it, and has not let a third party
+ * answer such requests before.
  */
 int
-held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
+holds_request(struct dctx *x, const struct vertex *w, int at)
 {
-	struct snapwait sw;
+	const struct vertex *t = NULL;
+
+	return at >= 0 && x->chain[at] != 0 &&
+	    vertex_get(x->g, x->vx[at])->pid != w->pid &&
+	    asked_into(x, at, 0, w->pid, &t) && read_since(x->g, t) &&
+	    !answered_after_another(x, at, w->pid);
+}
+
+/*
+ * What was found beyond culprit ci is no more than timing: nobody is
+ * named as what it waits for.
+ */
+int
+guesses_beyond(struct dctx *x, int ci)
+{
 	int i;
 
-	if (w->last_sys == 0 || syscall_is_poll(str_of(w->last_sys)) ||
-	    !snapshot_wait(x->g, w, &sw) || !sw.timed)
-		return 0;
 	/* What it waits on is its hops one deeper; theirs are their own. */
 	for (i = ci + 1; i < x->d->nc &&
 	    x->d->c[i].depth > x->d->c[ci].depth; i++)
@@ -253,4 +263,18 @@ held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
 		    x->d->c[i].kind == RK_CYCLE))
 			return 0;
 	return 1;
+}
+
+/*
+ * Vertex w, diagnosed as culprit ci, waits with a timeout of its own (a
+ * timed futex or condition wait, not a poll set's members) and what was
+ * found beyond it is no more than timing.
+ */
+int
+held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
+{
+	struct snapwait sw;
+
+	return w->last_sys != 0 && !syscall_is_poll(str_of(w->last_sys)) &&
+	    snapshot_wait(x->g, w, &sw) && sw.timed && guesses_beyond(x, ci);
 }

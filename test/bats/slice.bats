@@ -735,6 +735,56 @@ killed() {
 	[[ "$out" != *"other 3"* ]]
 }
 
+@test "slice: a server's thread that read the request and parks on a futex has it: inside its own program" {
+	# A runtime's worker (a Go M) read client 1's request and parked on
+	# a futex of its own process, for whom nothing names.
+	out=$(stream <<-'EOS' | argus-segment -q -Z | argus-link -q |
+	task,100,1,1,client
+	task,100,2,2,server
+	task,100,2,3,server
+	event,100000000,2,3,,1,sys_enter,-,0,read,0x4,0x0,0x400
+	event,100000100,2,3,,1,switch,-,S,0,0,swapper/1
+	event,200000000,1,1,,0,sys_enter,-,44,sendto,0x3,0x0,0x1,0x4000,0x0,0x0
+	event,200000100,1,1,,0,waking,-,2,3,1,server
+	event,200000200,1,1,,0,sys_exit,-,44,sendto,1
+	event,200000300,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,200000400,1,1,,0,switch,-,S,0,0,swapper/0
+	event,200001000,0,0,,1,switch,-,R,2,3,server
+	event,200001100,2,3,,1,sys_exit,-,0,read,1
+	event,200001200,2,3,,1,sys_enter,-,44,sendto,0x4,0x0,0x1,0x4000,0x0,0x0
+	event,200001300,2,3,,1,waking,-,1,1,0,client
+	event,200001400,2,3,,1,sys_exit,-,44,sendto,1
+	event,200001500,2,3,,1,sys_enter,-,0,read,0x4,0x0,0x400
+	event,200001600,2,3,,1,switch,-,S,0,0,swapper/1
+	event,200002000,0,0,,0,switch,-,R,1,1,client
+	event,200002100,1,1,,0,sys_exit,-,7,poll,1
+	event,200002200,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x400
+	event,200002300,1,1,,0,sys_exit,-,0,read,1
+	event,200002400,1,1,,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,200002500,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000000000,0,0,,0,waking,h,1,1,0,client
+	event,1000000100,0,0,,0,switch,-,R,1,1,client
+	event,1000000200,1,1,,0,sys_exit,-,230,clock_nanosleep,0
+	event,1000000300,1,1,,0,sys_enter,-,44,sendto,0x3,0x0,0x1,0x4000,0x0,0x0
+	event,1000000400,1,1,,0,waking,-,2,3,1,server
+	event,1000000500,1,1,,0,sys_exit,-,44,sendto,1
+	event,1000000600,1,1,,0,sys_enter,-,7,poll,0x1,0x1,0xffffffff
+	event,1000000700,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,0,0,,1,switch,-,R,2,3,server
+	event,1000001100,2,3,,1,sys_exit,-,0,read,1
+	event,1000001200,2,3,,1,sys_enter,-,202,futex,0xc000,0x80,0x0,0x0,0x0,0x0
+	event,1000001300,2,3,,1,switch,-,S,0,0,swapper/1
+	wait,4000000000,1,1,S,poll,3,tcp,socket:50,in,,,1000000600,,poll_schedule_timeout,client,0x1,0x1,0xffffffff
+	holder,4000000000,2,0,socket:50,peer,4,,tcp,server
+	wait,4000000000,2,3,S,futex,,futex,futex:2:0xc000,futex,,,1000001200,,futex_wait_queue,server,0xc000,0x80,0x0,0x0,0x0,0x0
+	event,5000000000,2,2,,0,sys_enter,-,39,getpid
+	EOS
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == "Root cause: server 2/3 (the kernel says): has the request of client 1 and has not answered, parked in futex: what holds it up is inside its own program"* ]]
+}
+
 @test "slice: a killed peer preempted on its way out, whose exit's wake-up comes after, is still known as killed" {
 	# Its exit and its wake-up of the waiter are two vertices: the kill
 	# began the first.
