@@ -9,6 +9,50 @@
 #include "dctx.h"
 
 /*
+ * A request in flight (request_in_flight()) that woke nobody (its reader
+ * was busy, and read it later): the descriptor it went out on, which a thread of its process
+ * polls (request_object()'s), and the holder of that object's other end,
+ * as the snapshot names it.
+ */
+static int
+request_on_fd(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *p, *u;
+	const struct link *l;
+	const char *o;
+	char why[200];
+	uint64_t now;
+	int32_t k;
+	int fd, i, found = 0;
+
+	if ((fd = vertex_sent_fd(g, id)) < 0)
+		return 0;
+	for (i = 0; i < g->nsnapfd && !found; i++) {
+		if (g->snapfd[i].fd != fd || (now = vertex_at(g,
+		    g->snapfd[i].tid, x->he > 0 ? x->he - 1 : 0)) == 0 ||
+		    (p = vertex_get(g, now))->pid != v->pid)
+			continue;
+		for (k = p->in; k >= 0 && !found; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (!(l->props & LR_HOLDS) || link_from(l) == 0 ||
+			    (o = strchr(str_of(l->label), ' ')) == NULL ||
+			    str_id(o + 1) != g->snapfd[i].object ||
+			    (u = vertex_get(g, link_from(l))) == NULL ||
+			    u->pid == v->pid || on_chain(x, u->tid) >= 0)
+				continue;
+			snprintf(why, sizeof(why), "has the request %s %u sent "
+			    "on descriptor %d just before its wait in %s, "
+			    "which nothing names", str_of(v->comm), v->tid, fd,
+			    str_of(v->last_sys));
+			found = blame_ev(x, now_of(x, u->tid, link_from(l)),
+			    why, depth, 1, EV_GUESS, 0);
+		}
+	}
+	return found;
+}
+
+/*
  * A thread that sent a request to another process and then waits on a
  * futex of its own program, for whom nothing names (a synchronous call
  * whose answer an I/O thread receives and hands it: an RPC client, a
@@ -51,7 +95,7 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 			now = now_of(x, t->tid, link_to(l));
 		found = blame_ev(x, now, why, depth, 1, EV_GUESS, 0);
 	}
-	return found;
+	return found || request_on_fd(x, id, depth);
 }
 
 /* Waiting: whose wake-up is missing, and why. */

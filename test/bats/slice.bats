@@ -785,6 +785,43 @@ killed() {
 	[[ "$(sed -n 2p <<<"$out")" == "Root cause: server 2/3 (the kernel says): has the request of client 1 and has not answered, parked in futex: what holds it up is inside its own program"* ]]
 }
 
+@test "slice: a request sent on a descriptor that woke nobody, then a futex wait: its poller's member names the process that has it" {
+	# The worker sent on fd 7 while its reader was busy (no wake-up to
+	# link), then waits on a futex; its process's I/O thread polls fd 7,
+	# whose other end the backend holds; the chatty peer holds fd 8's.
+	out=$(stream <<-'EOS' | argus-segment -q -Z | argus-link -q |
+	task,100,1,2,worker
+	task,100,1,3,io
+	task,100,20,20,backend
+	task,100,30,30,chatty
+	task,100,40,40,other
+	event,900000000,1,3,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x10,0xffffffff
+	event,900000100,1,3,,1,switch,-,S,20,20,backend
+	event,950000000,20,20,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,950000100,20,20,,1,switch,-,S,30,30,chatty
+	event,960000000,30,30,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0,0x0
+	event,960000100,30,30,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,2,,0,sys_enter,-,44,sendto,0x7,0x0,0x1,0x4000,0x0,0x0
+	event,1000000100,1,2,,0,sys_exit,-,44,sendto,1
+	event,1000000200,1,2,,0,sys_enter,-,202,futex,0x2000,0x89,0x0,0x7f00,0x0,0xffffffff
+	event,1000000300,1,2,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,1,2,S,futex,,futex,futex:1:0x2000,futex,,9000000000,1000000200,,futex_wait_queue,worker,0x2000,0x89,0x0,0x7f00,0x0,0xffffffff
+	wait,4000000000,1,3,S,epoll_wait,5,epoll,epoll:1:5,in,,,900000000,,do_epoll_wait,io,0x5,0x0,0x10,0xffffffff
+	wait,4000000000,1,3,S,epoll_wait,7,unix,socket:70,in,,,900000000,epoll:1:5,do_epoll_wait,io,0x5,0x0,0x10,0xffffffff
+	wait,4000000000,1,3,S,epoll_wait,8,unix,socket:80,in,,,900000000,epoll:1:5,do_epoll_wait,io,0x5,0x0,0x10,0xffffffff
+	holder,4000000000,20,0,socket:70,peer,4,,unix,backend
+	holder,4000000000,30,0,socket:80,peer,3,,unix,chatty
+	wait,4000000000,20,20,S,clock_nanosleep,,,,sleep,,,950000000,,hrtimer_nanosleep,backend,0x1,0x0,0x0,0x0
+	wait,4000000000,30,30,S,clock_nanosleep,,,,sleep,,,960000000,,hrtimer_nanosleep,chatty,0x1,0x0,0x0,0x0
+	event,5000000000,40,40,,1,sys_enter,-,39,getpid
+	EOS
+	    argus-spin -q --tid 2 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == "Root cause: probably backend 20 (a guess from timing): asleep on its own timer in clock_nanosleep"*"has the request worker 2 sent on descriptor 7 just before its wait in futex"* ]]
+	[[ "$out" != *chatty* ]]
+}
+
 @test "slice: a killed peer preempted on its way out, whose exit's wake-up comes after, is still known as killed" {
 	# Its exit and its wake-up of the waiter are two vertices: the kill
 	# began the first.
