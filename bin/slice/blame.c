@@ -300,15 +300,19 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	}
 	if (st == TS_WAIT && ev >= EV_RUNTIME && !multi &&
 	    strncmp(str_of(w->last_sys), "futex", 5) == 0 &&
-	    (!found || guesses_beyond(x, ci)) &&
-	    holds_request(x, w, x->nchain - 1)) {
+	    !(snapshot_wait(x->g, w, &sw) && sw.timed) &&
+	    (!found || (guesses_beyond(x, ci) &&
+	    !beyond_in(x, ci, w->pid))) && holds_request(x, w,
+	    x->nchain - 1)) {
 		/*
 		 * The kernel names it as the other end of the hung request,
 		 * which its process read, and it is parked on a futex of its
-		 * own program, for whom nothing names: a runtime's worker
+		 * own program with no timeout (a timed one waits for someone
+		 * in particular), for whom nothing names: a runtime's worker
 		 * (a Go M, a pool thread) with the request in hand.  What
 		 * holds the answer up is inside its program; a guess beyond
-		 * it is no better.
+		 * it into another process is no better (one into its own,
+		 * a sibling that holds its lock, says more).
 		 */
 		x->d->nc = ci + 1;
 		c = &x->d->c[ci];

@@ -94,6 +94,7 @@ int		 held_across_timed_wait(struct dctx *x, const struct vertex *w,
 		    int ci);
 int		 holds_request(struct dctx *x, const struct vertex *w, int at);
 int		 guesses_beyond(struct dctx *x, int ci);
+int		 beyond_in(struct dctx *x, int ci, uint32_t pid);
 
 /* blame.c */
 const char	*runtime_label(const struct link *l, char *says, size_t size);

@@ -265,6 +265,20 @@ guesses_beyond(struct dctx *x, int ci)
 	return 1;
 }
 
+/* A hop one deeper than culprit ci is a thread of process pid. */
+int
+beyond_in(struct dctx *x, int ci, uint32_t pid)
+{
+	int i;
+
+	for (i = ci + 1; i < x->d->nc &&
+	    x->d->c[i].depth > x->d->c[ci].depth; i++)
+		if (x->d->c[i].depth == x->d->c[ci].depth + 1 &&
+		    vertex_get(x->g, x->d->c[i].vertex)->pid == pid)
+			return 1;
+	return 0;
+}
+
 /*
  * Vertex w, diagnosed as culprit ci, waits with a timeout of its own (a
  * timed futex or condition wait, not a poll set's members) and what was
