@@ -151,7 +151,8 @@ main(int argc, char *argv[])
 		one.end = v->end;
 		one.class = sclass_of_kind(HK_WORK);
 		snprintf(one.ended, sizeof(one.ended), "%s", ENDED_CHOSEN);
-		snprintf(one.comm, sizeof(one.comm), "%s", str_of(v->comm));
+		snprintf(one.comm, sizeof(one.comm), "%s",
+		    str_of(vertex_comm(v)));
 		s = &one;
 		n = 1;
 	}

@@ -99,13 +99,14 @@ most_recent_link(struct graph *g, uint64_t at, struct link **cand, int n)
 
 	for (weak_order = 0; weak_order < 2 && best < 0; weak_order++)
 		for (i = 0; i < n; i++) {
-			if (!weak_order && (cand[i]->props & LR_ORDER))
+			if (!weak_order && (link_props(cand[i]) & LR_ORDER))
 				continue;
-			if (cand[i]->weak && v != NULL &&
+			if (link_weak(cand[i]) && v != NULL &&
 			    ((u = vertex_get(g, link_from(cand[i]))) == NULL ||
 			    u->pid != v->pid))
 				continue;
-			if (best < 0 || cand[i]->from_time > cand[best]->from_time)
+			if (best < 0 ||
+			    link_time(cand[i]) > link_time(cand[best]))
 				best = i;
 		}
 	return best;
@@ -144,7 +145,7 @@ select_by(struct graph *g, uint64_t at, const char *a, struct link **cand,
 		else if (klen == 3 && strncmp(a, "tid", 3) == 0)
 			hit = v->tid == strtoul(val, NULL, 10);
 		else if (klen == 4 && strncmp(a, "comm", 4) == 0)
-			hit = strcmp(str_of(v->comm), val) == 0;
+			hit = strcmp(str_of(vertex_comm(v)), val) == 0;
 		else if (klen == 4 && strncmp(a, "rule", 4) == 0)
 			hit = strcmp(str_of(link_rule(cand[i])), val) == 0;
 		else if (mode == ASK_FILE)
@@ -236,10 +237,10 @@ ask_link1(struct graph *g, uint64_t at, struct link **cand, int n,
 			describe_vertex(g, link_from(cand[i]), desc,
 			    sizeof(desc));
 			fprintf(tty, "  [%d] %s %s%s%s: %s\n", i + 1,
-			    cand[i]->weak ? "weak" : "strong",
+			    link_weak(cand[i]) ? "weak" : "strong",
 			    show(str_of(link_rule(cand[i]))),
-			    *str_of(cand[i]->label) ? " " : "",
-			    show(str_of(cand[i]->label)), desc);
+			    *str_of(link_label(cand[i])) ? " " : "",
+			    show(str_of(link_label(cand[i]))), desc);
 		}
 	}
 	for (;;) {

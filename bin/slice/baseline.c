@@ -21,11 +21,11 @@ own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 			    u->end - u->begin >= x->threshold ||
 			    !same_wait(v, u, exact))
 				continue;
-			if (!link_into_next(g, u->id, &l) ||
-			    link_from(l) == 0 || (l->props & LR_TIMEOUT))
+			if (!link_into_next(g, vertex_id(u), &l) ||
+			    link_from(l) == 0 || (link_props(l) & LR_TIMEOUT))
 				continue;
 			*waker = link_from(l);
-			return u->id;
+			return vertex_id(u);
 		}
 	return 0;
 }

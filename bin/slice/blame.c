@@ -30,7 +30,7 @@ culprit_evidence(const struct culprit *c, char *buf, size_t size)
 const char *
 runtime_label(const struct link *l, char *says, size_t size)
 {
-	const char *label = str_of(l->label), *sep;
+	const char *label = str_of(link_label(l)), *sep;
 
 	if (strcmp(str_of(link_rule(l)), RUNTIME_RULE) != 0 ||
 	    (sep = strstr(label, RUNTIME_SEP)) == NULL)
@@ -105,7 +105,7 @@ woke_it(const struct vertex *waiter, const char *why)
 	static char buf[200];
 
 	snprintf(buf, sizeof(buf), "%s %u woke it during this wait; %s",
-	    str_of(waiter->comm), waiter->tid, why);
+	    str_of(vertex_comm(waiter)), waiter->tid, why);
 	return buf;
 }
 
@@ -136,7 +136,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
     enum evidence ev, int multi)
 {
 	struct vertex *w = vertex_get(x->g, u);
-	const char *comm = str_of(w->comm);
+	const char *comm = str_of(vertex_comm(w));
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(x, w);
 	int held = x->held;
@@ -194,8 +194,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
 				    "may wait for %s %u, already on the chain, "
 				    "but only %s says so: no circular wait",
-				    str_of(vertex_get(x->g,
-				    x->vx[x->nchain - 1])->comm),
+				    str_of(vertex_comm(vertex_get(x->g,
+				    x->vx[x->nchain - 1]))),
 				    x->chain[x->nchain - 1], comm, w->tid,
 				    multi ? "one of several holders" :
 				    evidence_name(ev));
@@ -246,7 +246,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	 * as a sleep does.
 	 */
 	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
-	    (l->props & LR_TIMEOUT)) {
+	    (link_props(l) & LR_TIMEOUT)) {
 		c->kind = RK_ROOT;
 		if (syscall_is_sleep(str_of(w->last_sys)) ||
 		    syscall_is_poll(str_of(w->last_sys)))
@@ -322,7 +322,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		snprintf(c->why, sizeof(c->why), "has the request of %s %u and "
 		    "has not answered, parked in futex: what holds it up is "
 		    "inside its own program (a lock, a queue, a green thread); "
-		    "%.40s", str_of(vertex_get(x->g, x->vx[x->nchain - 1])->comm),
+		    "%.40s", str_of(vertex_comm(vertex_get(x->g,
+		    x->vx[x->nchain - 1]))),
 		    x->chain[x->nchain - 1], buf);
 		return 1;
 	}
@@ -340,8 +341,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "has the "
 		    "request of %s %u and has not answered, idle in %s: what "
 		    "holds it up is inside its own program (a lock, a queue, "
-		    "a green thread); %s", str_of(vertex_get(x->g,
-		    x->vx[x->nchain - 1])->comm), x->chain[x->nchain - 1],
+		    "a green thread); %s", str_of(vertex_comm(vertex_get(x->g,
+		    x->vx[x->nchain - 1]))), x->chain[x->nchain - 1],
 		    str_of(w->last_sys), why);
 		return 1;
 	}
@@ -397,7 +398,7 @@ baseline_reply(struct graph *g, const struct step *st)
 	uint32_t message = str_id("message"), softirq = str_id("softirq");
 	const struct vertex *f, *t;
 
-	if (st->via == NULL || st->via->weak ||
+	if (st->via == NULL || link_weak(st->via) ||
 	    (link_rule(st->via) != message && link_rule(st->via) != softirq) ||
 	    (f = vertex_get(g, link_from(st->via))) == NULL ||
 	    (t = vertex_get(g, st->vertex)) == NULL || f->pid == t->pid)
@@ -437,11 +438,12 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 				snprintf(x->d->note, sizeof(x->d->note), "the "
 				    "wake-up path reaches %s %u, an ancestor of "
 				    "the hung process: the line that started it",
-				    str_of(w->comm), w->pid);
+				    str_of(vertex_comm(w)), w->pid);
 			break;
 		}
 		/* A wake-up's path is as sure as its weakest link. */
-		if (i > 0 && (p->s[i - 1].via == NULL || p->s[i - 1].via->weak))
+		if (i > 0 && (p->s[i - 1].via == NULL ||
+		    link_weak(p->s[i - 1].via)))
 			ev = EV_GUESS;
 		if (j < i || (u = stuck(x, w->tid)) == 0)
 			continue;
@@ -452,7 +454,8 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		 */
 		x->next_replied = baseline_reply(x->g, &p->s[i]);
 		found |= blame_ev(x, u, why, depth, i > 0 ? p->s[i - 1].via !=
-		    NULL && !p->s[i - 1].via->weak : ev0 >= EV_WAKEUP, ev, 0);
+		    NULL && !link_weak(p->s[i - 1].via) : ev0 >= EV_WAKEUP,
+		    ev, 0);
 	}
 	return found;
 }

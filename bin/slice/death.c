@@ -34,9 +34,9 @@ killer(struct graph *g, const struct vertex *f)
 	for (k = f->in; k >= 0; k = g->l[k].next_in)
 		if (a_kill(&g->l[k]) && link_from(&g->l[k]) != 0)
 			return vertex_get(g, link_from(&g->l[k]));
-	if ((p = vertex_get(g, vertex_prev(g, f->id))) != NULL &&
-	    strcmp(str_of(p->ended_by), VE_EXIT) == 0 &&
-	    strcmp(str_of(f->ended_by), VE_EXIT) != 0)
+	if ((p = vertex_get(g, vertex_prev(g, vertex_id(f)))) != NULL &&
+	    strcmp(str_of(vertex_ended(p)), VE_EXIT) == 0 &&
+	    strcmp(str_of(vertex_ended(f)), VE_EXIT) != 0)
 		return killer(g, p);
 	return NULL;
 }
@@ -60,20 +60,22 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 	if (!dies(g, f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
 		return 0;
 	if ((k = killer(g, f)) != NULL) {
-		snprintf(by, sizeof(by), ", killed by %s %u/%u", str_of(k->comm),
+		snprintf(by, sizeof(by), ", killed by %s %u/%u",
+		    str_of(vertex_comm(k)),
 		    k->pid, k->tid);
 		add_killer(x, k->tid);
 	}
 	if (depth == 0) {
 		snprintf(x->d->ended, sizeof(x->d->ended), "ended by the death "
-		    "of %s %u%s", str_of(f->comm), f->pid, by);
+		    "of %s %u%s", str_of(vertex_comm(f)), f->pid, by);
 		if (k != NULL)
 			snprintf(x->d->until, sizeof(x->d->until), "until %s %u "
-			    "killed %s %u", str_of(k->comm), k->pid,
-			    str_of(f->comm), f->pid);
+			    "killed %s %u", str_of(vertex_comm(k)), k->pid,
+			    str_of(vertex_comm(f)), f->pid);
 	}
 	snprintf(why, sizeof(why), "its death ended the wait of %s %u%s: "
-	    "it was what that wait was on", str_of(v->comm), v->tid, by);
+	    "it was what that wait was on", str_of(vertex_comm(v)), v->tid,
+	    by);
 	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
 }
 
@@ -98,13 +100,14 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 	if (v == NULL || !syscall_is_send(str_of(v->last_sys)))
 		return 0;
 	for (k = 0; k < g->nl; k++)
-		if (link_rule(&g->l[k]) == message && !g->l[k].weak &&
-		    g->l[k].from_time <= v->end && g->l[k].from_time >= at &&
+		if (link_rule(&g->l[k]) == message && !link_weak(&g->l[k]) &&
+		    link_time(&g->l[k]) <= v->end &&
+		    link_time(&g->l[k]) >= at &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    f->tid == v->tid &&
 		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
 		    t->tid != v->tid) {
-			at = g->l[k].from_time;
+			at = link_time(&g->l[k]);
 			r = t;
 		}
 	if (r == NULL || on_chain(x, r->tid) < 0 ||
@@ -112,7 +115,7 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	snprintf(why, sizeof(why), "reads what %s %u writes, which waited in "
 	    "%s for room: what it wrote last went to it (+%.3f s)",
-	    str_of(v->comm), v->tid, str_of(v->last_sys),
+	    str_of(vertex_comm(v)), v->tid, str_of(v->last_sys),
 	    (at - g->first_time) / 1e9);
 	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
 }

@@ -62,17 +62,18 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		return 1;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
-		if (!(l->props & LR_FLAG) ||
+		if (!(link_props(l) & LR_FLAG) ||
 		    (to = vertex_get(g, link_to(l))) == NULL ||
 		    to->tid != s->tid)
 			continue;
-		if (l->from_time >= s->begin &&
-		    (ended == 0 || l->from_time < t_ended)) {
+		if (link_time(l) >= s->begin &&
+		    (ended == 0 || link_time(l) < t_ended)) {
 			ended = link_from(l);
-			t_ended = l->from_time;
-		} else if (l->from_time < s->begin && l->from_time >= t_before) {
+			t_ended = link_time(l);
+		} else if (link_time(l) < s->begin &&
+		    link_time(l) >= t_before) {
 			before = link_from(l);
-			t_before = l->from_time;
+			t_before = link_time(l);
 		}
 	}
 	if (ended == 0 && before == 0) {
@@ -158,11 +159,12 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 		if (s->class->kind == HK_WAIT && reads_terminal(g, v->tid))
 			snprintf(d->note, sizeof(d->note), "no hang: %s %u "
 			    "waits for input from its terminal, that is for "
-			    "a person", str_of(v->comm), v->tid);
+			    "a person", str_of(vertex_comm(v)), v->tid);
 		else if (s->class->kind == HK_WAIT && v->last_sys != 0 &&
 		    syscall_is_dispatch(str_of(v->last_sys)))
 			snprintf(d->note, sizeof(d->note), "no hang: %s %u is "
-			    "idle in %s, waiting for work", str_of(v->comm),
+			    "idle in %s, waiting for work",
+			    str_of(vertex_comm(v)),
 			    v->tid, str_of(v->last_sys));
 		else if (s->class->kind == HK_WAIT && d->note[0] == '\0')
 			snprintf(d->note, sizeof(d->note), "no thread on the "

@@ -333,7 +333,7 @@ dot_node(struct export *x, const struct node *n)
 	fprintf(x->fp, "\tv%llu [label=\"%s%s", (unsigned long long)n->id,
 	    role, *role ? "\\n" : "");
 	dot_put(x->fp, desc, 0, DOT_WRAP, v != NULL ?
-	    strlen(show(str_of(v->comm))) : 0);
+	    strlen(show(str_of(vertex_comm(v)))) : 0);
 	fputc('"', x->fp);
 	if (n->roles)
 		fprintf(x->fp, ", style=filled, fillcolor=%s", fill(n->roles));
@@ -352,7 +352,7 @@ dot_edge(struct export *x, const struct edge *e, int context)
 	/* weight: the chain is drawn straight, the rest around it */
 	fprintf(x->fp, "\"%s%s];\n", e->l == NULL ?
 	    ", style=bold, color=red, weight=8" :
-	    e->l->weak ? ", style=dashed" : "", context ? DOT_GREY : "");
+	    link_weak(e->l) ? ", style=dashed" : "", context ? DOT_GREY : "");
 }
 
 static void
@@ -444,7 +444,7 @@ json_names(struct export *x, struct chrome *c)
 			continue;
 		comm = thread_name_at(x->g, v->tid, end);
 		if (comm == NULL)
-			comm = str_of(v->comm);
+			comm = str_of(vertex_comm(v));
 		for (k = 0; k < npids && pids[k] != v->pid; k++)
 			;
 		process = NULL;
@@ -477,7 +477,7 @@ json_vertices(struct export *x, struct chrome *c)
 		describe_vertex(x->g, n->id, desc, sizeof(desc));
 		m = open_memstream(&args, &len);
 		fprintf(m, "\"vertex\":%llu,\"oncpu_us\":%.1f,\"role\":",
-		    (unsigned long long)n->id, v->oncpu / 1e3);
+		    (unsigned long long)n->id, vertex_oncpu(v) / 1e3);
 		chrome_str(m, role);
 		fputs(",\"what\":", m);
 		chrome_str(m, desc);
@@ -544,7 +544,7 @@ json_flows(struct export *x, struct chrome *c, unsigned long *reversed)
 			continue;
 		/* The chain's: while both wait, the culprit holds it up. */
 		rev = chrome_flow_place(f->begin, f->end, t->begin, t->end,
-		    e->l != NULL ? e->l->from_time : t->begin, &s_ts, &f_ts);
+		    e->l != NULL ? link_time(e->l) : t->begin, &s_ts, &f_ts);
 		a = rev ? t : f;
 		b = rev ? f : t;
 		m = open_memstream(&args, &len);
@@ -552,8 +552,8 @@ json_flows(struct export *x, struct chrome *c, unsigned long *reversed)
 		    (unsigned long long)e->k.from, (unsigned long long)e->k.to);
 		if (e->l != NULL) {
 			fprintf(m, ",\"strength\":\"%s\",\"label\":",
-			    e->l->weak ? "weak" : "strong");
-			chrome_str(m, str_of(e->l->label));
+			    link_weak(e->l) ? "weak" : "strong");
+			chrome_str(m, str_of(link_label(e->l)));
 		}
 		if (rev)
 			fputs(",\"reversed\":true", m);

@@ -130,7 +130,7 @@ place_of(const struct graph *g, uint64_t id)
 		return 0;
 	mask = ((size_t)1 << g->bits) - 1;
 	for (i = id_slot(g, id); (p = g->at[i]) != 0; i = (i + 1) & mask)
-		if (g->v[p].id == id)
+		if (vertex_id(&g->v[p]) == id)
 			return p;
 	return 0;
 }
@@ -141,7 +141,8 @@ place_add(struct graph *g, uint32_t place)
 {
 	size_t i, mask = ((size_t)1 << g->bits) - 1;
 
-	for (i = id_slot(g, g->v[place].id); g->at[i] != 0; i = (i + 1) & mask)
+	for (i = id_slot(g, vertex_id(&g->v[place])); g->at[i] != 0;
+	    i = (i + 1) & mask)
 		;
 	g->at[i] = place;
 }
@@ -161,6 +162,192 @@ places_grow(struct graph *g)
 	free(at);
 }
 
+/*
+ * The vertices' values that their fields cannot hold, by place and field:
+ * open addressing on the key, 0 an empty slot, at most half full.
+ */
+struct vfar {
+	uint64_t	 key;		/* place << 3 | VF_*, plus 1 */
+	uint64_t	 val;
+};
+static struct vfar	*vfar;
+static size_t		 nvfar, vfar_slots;
+
+static size_t
+vfar_hash(uint64_t key, size_t mask)
+{
+	return (key * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+}
+
+static uint64_t *
+vfar_slot(uint32_t place, int field, int make)
+{
+	struct vfar *old = vfar;
+	uint64_t key = ((uint64_t)place << 3 | field) + 1;
+	size_t i, j, mask, n = vfar_slots;
+
+	if (make && 2 * (nvfar + 1) > vfar_slots) {
+		vfar_slots = vfar_slots ? 2 * vfar_slots : 256;
+		vfar = xcalloc(vfar_slots, sizeof(*vfar));
+		mask = vfar_slots - 1;
+		for (j = 0; j < n; j++) {
+			if (old[j].key == 0)
+				continue;
+			for (i = vfar_hash(old[j].key, mask); vfar[i].key != 0;
+			    i = (i + 1) & mask)
+				;
+			vfar[i] = old[j];
+		}
+		free(old);
+	}
+	if (vfar_slots == 0)
+		return NULL;
+	mask = vfar_slots - 1;
+	for (i = vfar_hash(key, mask); vfar[i].key != 0; i = (i + 1) & mask)
+		if (vfar[i].key == key)
+			return &vfar[i].val;
+	if (!make)
+		return NULL;
+	nvfar++;
+	vfar[i].key = key;
+	vfar[i].val = 0;
+	return &vfar[i].val;
+}
+
+uint64_t
+vertex_far(const struct vertex *v, int field)
+{
+	const uint64_t *p = vfar_slot(v - graph_tables.v, field, 0);
+
+	return p != NULL ? *p : 0;
+}
+
+static void
+set_far(struct graph *g, struct vertex *v, int field, uint64_t val)
+{
+	*vfar_slot(v - g->v, field, 1) = val;
+}
+
+/* A time for a 32-bit field: itself, or VX_FAR and the table. */
+static uint32_t
+time32(struct graph *g, struct vertex *v, int field, uint64_t t)
+{
+	if (t < VX_FAR)
+		return (uint32_t)t;
+	set_far(g, v, field, t);
+	return VX_FAR;
+}
+
+/*
+ * The words and names met; the first of each is "", a vertex's before its
+ * record is read.
+ */
+static uint8_t		 nwords = 1;
+static uint16_t		 ncomms = 1;
+
+/* BEGAN_BY or ENDED_BY for its 8-bit field: its place in the words. */
+static uint8_t
+word8(struct graph *g, struct vertex *v, int field, uint32_t id)
+{
+	static uint8_t last;
+	uint8_t i;
+
+	if (graph_tables.words[last] == id)
+		return last;
+	for (i = 0; i < nwords; i++)
+		if (graph_tables.words[i] == id)
+			return last = i;
+	if (nwords == VX_FAR_WORD) {
+		set_far(g, v, field, id);
+		return VX_FAR_WORD;
+	}
+	graph_tables.words = xrealloc(graph_tables.words, (nwords + 1) *
+	    sizeof(*graph_tables.words));
+	graph_tables.words[nwords] = id;
+	return last = nwords++;
+}
+
+/*
+ * COMM for its 16-bit field: its place in the names met, which a map
+ * from the interned name finds.
+ */
+static uint16_t
+comm16(struct graph *g, struct vertex *v, uint32_t id)
+{
+	static uint16_t *at, last;	/* at: by name, place + 1 */
+	static uint32_t nat;
+	uint32_t n;
+
+	if (graph_tables.comms[last] == id)
+		return last;
+	if (id < nat && at[id] != 0)
+		return last = at[id] - 1;
+	if (ncomms == VX_FAR_COMM) {
+		set_far(g, v, VF_COMM, id);
+		return VX_FAR_COMM;
+	}
+	if (id >= nat) {
+		n = nat;
+		nat = id + 1 > 2 * nat ? id + 1 : 2 * nat;
+		at = xrealloc(at, nat * sizeof(*at));
+		memset(at + n, 0, (nat - n) * sizeof(*at));
+	}
+	graph_tables.comms = xrealloc(graph_tables.comms, (ncomms + 1) *
+	    sizeof(*graph_tables.comms));
+	graph_tables.comms[ncomms] = id;
+	at[id] = ncomms + 1;
+	return last = ncomms++;
+}
+
+/*
+ * A system call's first argument, as vertex.arg holds it: itself if under
+ * VX_BIG_ARG, else its place among the big ones (a futex's address), which
+ * an open-addressed table of them finds.
+ */
+static uint64_t		*big_args;
+static uint32_t		 nbig_args, *big_slot;
+static size_t		 big_slots;
+
+static size_t
+big_hash(uint64_t a, size_t mask)
+{
+	return (a * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+}
+
+static uint32_t
+arg_code(uint64_t a)
+{
+	size_t i, mask;
+	uint32_t k;
+
+	if (a < VX_BIG_ARG)
+		return (uint32_t)a;
+	if (2 * ((size_t)nbig_args + 1) > big_slots) {
+		free(big_slot);
+		big_slots = big_slots ? 2 * big_slots : 1024;
+		big_slot = xcalloc(big_slots, sizeof(*big_slot));
+		mask = big_slots - 1;
+		for (k = 0; k < nbig_args; k++) {
+			for (i = big_hash(big_args[k], mask); big_slot[i] != 0;
+			    i = (i + 1) & mask)
+				;
+			big_slot[i] = k + 1;
+		}
+		big_args = xrealloc(big_args, big_slots / 2 *
+		    sizeof(*big_args));
+	}
+	mask = big_slots - 1;
+	for (i = big_hash(a, mask); (k = big_slot[i]) != 0; i = (i + 1) & mask)
+		if (big_args[k - 1] == a)
+			return VX_BIG_ARG | (k - 1);
+	if (nbig_args == VX_BIG_ARG)
+		diex(EX_SOFTWARE, "more than %u distinct system call "
+		    "arguments", VX_BIG_ARG);
+	big_args[nbig_args] = a;
+	big_slot[i] = ++nbig_args;
+	return VX_BIG_ARG | (nbig_args - 1);
+}
+
 static struct vertex *
 vertex_make(struct graph *g, uint64_t id)
 {
@@ -178,12 +365,15 @@ vertex_make(struct graph *g, uint64_t id)
 	if (g->nv >= g->capv) {
 		g->capv = g->capv ? 2 * g->capv : 4096;
 		g->v = xrealloc(g->v, g->capv * sizeof(*g->v));
+		graph_tables.v = g->v;	/* vertex_far() finds places in it */
 	}
 	if (4 * g->nv >= 3 * ((uint64_t)1 << g->bits))
 		places_grow(g);
 	v = &g->v[g->nv];
 	memset(v, 0, sizeof(*v));
-	v->id = id;
+	v->id32 = id < VX_FAR ? (uint32_t)id : VX_FAR;
+	if (id >= VX_FAR)
+		set_far(g, v, VF_ID, id);
 	v->in = -1;
 	place_add(g, g->nv++);
 	return v;
@@ -280,7 +470,9 @@ note_switch(struct graph *g, const struct event *ev)
 		if (c != NULL && c->preempted != 0) {
 			if (ev->time > c->preempted &&
 			    (v = vertex_make(g, c->pvertex)) != NULL)
-				v->runnable += ev->time - c->preempted;
+				v->runnable = time32(g, v, VF_RUNNABLE,
+				    vertex_runnable(v) + ev->time -
+				    c->preempted);
 			c->preempted = 0;
 		}
 	}
@@ -306,8 +498,10 @@ read_stack(struct graph *g, const struct record *rec)
 	    !stack_function(rec, fn, sizeof(fn)))
 		return;
 	HASH_FIND(hh, currents, &(uint32_t){ tid }, sizeof(uint32_t), c);
-	if (c != NULL && (v = vertex_make(g, c->vertex)) != NULL)
-		v->where = str_id(fn);
+	if (c != NULL && (v = vertex_make(g, c->vertex)) != NULL) {
+		set_far(g, v, VF_WHERE, str_id(fn));
+		v->has_where = 1;
+	}
 }
 
 /*
@@ -321,11 +515,11 @@ read_stack(struct graph *g, const struct record *rec)
 #define REF_LINE(v)	((v)->begin)
 #define REF_FILE(v)	((v)->end)
 
-struct vertex *graph_vertices;
-uint32_t *graph_rules;
+struct tables graph_tables;
 static uint16_t nrules;
+static size_t capfar, caplabels;
 
-/* Rule's place in graph_rules: a link has room for 65536 of them. */
+/* Rule's place in graph_tables.rules: a link has room for LK_RULE + 1. */
 static uint16_t
 rule_of(const char *name)
 {
@@ -334,17 +528,49 @@ rule_of(const char *name)
 	uint32_t id = str_id_again(name, &last_id);
 	uint16_t i;
 
-	if (nrules > 0 && graph_rules[last] == id)
+	if (nrules > 0 && graph_tables.rules[last] == id)
 		return last;
 	for (i = 0; i < nrules; i++)
-		if (graph_rules[i] == id)
+		if (graph_tables.rules[i] == id)
 			return last = i;
-	if (nrules == UINT16_MAX)
-		diex(EX_SOFTWARE, "more than %u link rules", UINT16_MAX);
-	graph_rules = xrealloc(graph_rules, (nrules + 1) *
-	    sizeof(*graph_rules));
-	graph_rules[nrules] = id;
+	if (nrules > LK_RULE)
+		diex(EX_SOFTWARE, "more than %u link rules", LK_RULE + 1);
+	graph_tables.rules = xrealloc(graph_tables.rules, (nrules + 1) *
+	    sizeof(*graph_tables.rules));
+	graph_tables.props = xrealloc(graph_tables.props, (nrules + 1) *
+	    sizeof(*graph_tables.props));
+	graph_tables.rules[nrules] = id;
+	graph_tables.props[nrules] = lrule_props(name);
 	return last = nrules++;
+}
+
+static void
+far_add(struct link_far **t, size_t *n, size_t *cap, uint32_t k,
+    uint32_t v32, uint64_t v64)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*t = xrealloc(*t, *cap * sizeof(**t));
+	}
+	(*t)[(*n)++] = (struct link_far){ k, v32, v64 };
+}
+
+/* The tables are in the order of k, as the links were read. */
+const struct link_far *
+link_far_find(const struct link_far *t, size_t n, uint32_t k)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (t[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || t[lo].k != k)
+		diex(EX_SOFTWARE, "link %u: not in its table", k);
+	return &t[lo];
 }
 
 static void
@@ -373,37 +599,52 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->tid = r->tid;
 	v->begin = r->begin;
 	v->end = r->end;
-	v->oncpu = r->oncpu;
-	v->nevents = r->events;
-	v->began_by = str_id_again(r->began_by, &began);
-	v->ended_by = str_id_again(r->ended_by, &ended);
+	v->oncpu = time32(g, v, VF_ONCPU, r->oncpu);
+	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began));
+	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended));
 	v->wait = r->wait[0];
-	v->comm = str_id_again(r->comm, &comm);
+	v->comm_at = comm16(g, v, str_id_again(r->comm, &comm));
 	v->seen = 1;
 }
 
 static void
 read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 {
+	struct tables *gl = &graph_tables;
 	struct vertex *v;
 	struct link *l;
+	uint32_t k = g->nl, label;
+	int64_t dt;
 
 	if (g->nl == g->capl) {
+		if (g->capl > INT32_MAX / 2)
+			diex(EX_SOFTWARE, "more than %d links", INT32_MAX / 2);
 		g->capl = g->capl ? 2 * g->capl : 4096;
 		g->l = xrealloc(g->l, g->capl * sizeof(*g->l));
+		gl->base = xrealloc(gl->base, g->capl / LINK_BLOCK *
+		    sizeof(*gl->base));
 	}
-	l = &g->l[g->nl];
+	l = &g->l[k];
 	/* A vertex whose record is still to come has its place already. */
 	v = vertex_make(g, r->to);
 	l->to_at = v != NULL ? v - g->v : 0;
 	v = vertex_make(g, r->from);
 	l->from_at = v != NULL ? v - g->v : 0;
-	l->weak = r->weak;
-	l->rule = rule_of(r->rule);
-	l->props = r->props;
-	l->from_time = r->from_time;
+	l->rule = rule_of(r->rule) | (r->weak ? LK_WEAK : 0);
+	if (k % LINK_BLOCK == 0)
+		gl->base[k / LINK_BLOCK] = r->from_time;
+	dt = (int64_t)(r->from_time - gl->base[k / LINK_BLOCK]);
+	if (dt > INT32_MIN && dt <= INT32_MAX)
+		l->dt = (int32_t)dt;
+	else {
+		l->dt = LINK_FAR;
+		far_add(&gl->far, &gl->nfar, &capfar, k, 0, r->from_time);
+	}
 	/* A label that is still an address: the stream may name it. */
-	l->label = str_id(ksym_name(r->label));
+	if (*r->label != '\0' && (label = str_id(ksym_name(r->label))) != 0) {
+		l->rule |= LK_LABEL;
+		far_add(&gl->labels, &gl->nlabels, &caplabels, k, label, 0);
+	}
 	note_ref(g, rec, r->to, l->to_at);
 	note_ref(g, rec, r->from, l->from_at);
 	g->nl++;
@@ -699,9 +940,9 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
 		if ((event_call(ev) & CALL_FUTEX) && v->last_sys != 0 &&
 		    syscall_is_send(str_of(v->last_sys)))
-			sent_before_wait(gr->g, v->id, v->last_arg);
+			sent_before_wait(gr->g, vertex_id(v), v->arg);
 		v->last_sys = add_syscall(v, event_str(ev, SYSCALL_NAME));
-		v->last_arg = event_u64_loose(ev, SYSCALL_ARG(0));
+		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
 	}
 	return 1;
@@ -775,6 +1016,8 @@ graph_read(struct graph *g, struct stage *st, int flags)
 
 	memset(g, 0, sizeof(*g));
 	g->snap_time = NO_TIME;
+	graph_tables.words = xcalloc(nwords, sizeof(*graph_tables.words));
+	graph_tables.comms = xcalloc(ncomms, sizeof(*graph_tables.comms));
 	g->names = names_new();
 	st->arg = &gr;
 	stage_run(st, &graph_stage);
@@ -784,7 +1027,8 @@ graph_read(struct graph *g, struct stage *st, int flags)
 	}
 	chrome_runs_end(&g->runs, g->last_time);
 	chrome_runs_sort(&g->runs);
-	graph_vertices = g->v;
+	graph_tables.v = g->v;
+	graph_tables.l = g->l;
 	/* Chain links by destination; a link to a vertex never seen is bad. */
 	for (k = 0; k < g->nl; k++) {
 		if (g->l[k].to_at == 0 || !g->v[g->l[k].to_at].seen)
@@ -829,7 +1073,7 @@ vertex_at(struct graph *g, uint32_t tid, uint64_t t)
 		if (v->tid != tid)
 			break;
 		if (v->end >= t)
-			return v->id;
+			return vertex_id(v);
 	}
 	return 0;
 }
@@ -854,7 +1098,8 @@ thread_name_at(struct graph *g, uint32_t tid, uint64_t t)
 			break;
 		last = v;
 	}
-	return last != NULL && last->comm != 0 ? str_of(last->comm) : NULL;
+	return last != NULL && vertex_comm(last) != 0 ?
+	    str_of(vertex_comm(last)) : NULL;
 }
 
 /* The thread's vertex after id (step 1) or before it (-1); 0 if none. */
@@ -868,12 +1113,12 @@ vertex_beside(struct graph *g, uint64_t id, int step)
 		return 0;
 	for (i = first_of(g, v->tid, n); i < n && g->v[g->by_thread[i]].tid ==
 	    v->tid; i++)
-		if (g->v[g->by_thread[i]].id == id) {
+		if (vertex_id(&g->v[g->by_thread[i]]) == id) {
 			if ((step < 0 && i == 0) || (step > 0 && i + 1 >= n))
 				return 0;
 			i += step;
 			return g->v[g->by_thread[i]].tid == v->tid ?
-			    g->v[g->by_thread[i]].id : 0;
+			    vertex_id(&g->v[g->by_thread[i]]) : 0;
 		}
 	return 0;
 }
@@ -906,7 +1151,7 @@ link_into_next(struct graph *g, uint64_t id, struct link **out)
 		return 0;
 	*out = NULL;
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if (g->l[k].props & LR_WAKES)
+		if (link_props(&g->l[k]) & LR_WAKES)
 			*out = &g->l[k];
 	return *out != NULL;
 }
@@ -936,20 +1181,21 @@ describe(struct graph *g, uint64_t id, int where, char *buf, size_t size)
 	if (where)
 		vertex_where(v->pid, in, sizeof(in));
 	n = snprintf(buf, size, "%s %u/%u%s%s%s vertex %llu at +%.3fs, %.1f ms "
-	    "(%.0f%% on CPU)", show(str_of(v->comm)), v->pid, v->tid,
+	    "(%.0f%% on CPU)", show(str_of(vertex_comm(v))), v->pid, v->tid,
 	    host_name(v->pid) != NULL ? " on host " : "",
 	    show(host_name(v->pid)), in,
 	    (unsigned long long)id, (double)(int64_t)(v->begin - g->first_time) / 1e9,
 	    (v->end - v->begin) / 1e6, v->end > v->begin ?
-	    100.0 * v->oncpu / (v->end - v->begin) : 0.0);
+	    100.0 * vertex_oncpu(v) / (v->end - v->begin) : 0.0);
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0 && n < size; i++)
 		n += snprintf(buf + n, size - n, "%s%s", i == 0 ? ", calls " :
 		    i == VSYSCALLS - 1 && v->more_sys ? ",...," : ",",
 		    show(str_of(v->sys[i])));
 	if (v->wait && n < size)
 		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
-	if (v->where && n < size) {
-		const char *w = str_of(v->where), *lt = strchr(w, '<');
+	if (vertex_function(v) != 0 && n < size) {
+		const char *w = str_of(vertex_function(v));
+		const char *lt = strchr(w, '<');
 
 		/* "recv_msg<ask_browser_for_help": the function, its caller */
 		if (lt != NULL)

@@ -26,12 +26,13 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 
 	while ((u = stuck_sibling(x, v, &i)) != 0) {
 		w = vertex_get(g, u);
-		if (w->lock && w->last_arg == v->last_arg)
+		if (w->lock && w->arg == v->arg)
 			continue;	/* waits for the same mutex */
 		snprintf(why, sizeof(why), "%s %u waits on a lock in its own "
 		    "process whose holder the kernel cannot name (not a PI "
 		    "futex); probably held by this thread: stuck through the "
-		    "hang, not waiting for that lock", str_of(v->comm), v->tid);
+		    "hang, not waiting for that lock", str_of(vertex_comm(v)),
+		    v->tid);
 		found |= blame(x, u, why, depth, 0);
 	}
 	return found;
@@ -62,7 +63,8 @@ now_of(struct dctx *x, uint32_t tid, uint64_t fallback)
 static int
 usable(struct graph *g, uint64_t id, const struct link *l)
 {
-	return (l->props & LR_HOLDS) && link_from(l) != 0 && (!l->weak ||
+	return (link_props(l) & LR_HOLDS) && link_from(l) != 0 &&
+	    (!link_weak(l) ||
 	    vertex_get(g, link_from(l))->pid != vertex_get(g, id)->pid);
 }
 
@@ -112,7 +114,8 @@ one_party(struct graph *g, uint64_t id, const struct link *l)
 	int32_t k;
 
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if (usable(g, id, &g->l[k]) && g->l[k].label == l->label &&
+		if (usable(g, id, &g->l[k]) &&
+		    link_label(&g->l[k]) == link_label(l) &&
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != f->pid)
 			return 0;
@@ -123,9 +126,9 @@ one_party(struct graph *g, uint64_t id, const struct link *l)
 static const char *
 label_object(const struct link *l)
 {
-	const char *o = strchr(str_of(l->label), ' ');
+	const char *o = strchr(str_of(link_label(l)), ' ');
 
-	return o != NULL ? o + 1 : str_of(l->label);
+	return o != NULL ? o + 1 : str_of(link_label(l));
 }
 
 /*
@@ -240,8 +243,8 @@ other_threads(struct dctx *x, uint64_t id, const struct link *l,
 		snprintf(why, sizeof(why), "the kernel says %s %u holds what "
 		    "%s %u waits on (%s), not which of its threads will act: "
 		    "not %u, which waits on the chain; maybe this one",
-		    str_of(u->comm), u->pid, str_of(v->comm), v->tid,
-		    str_of(l->label), u->tid);
+		    str_of(vertex_comm(u)), u->pid, str_of(vertex_comm(v)),
+		    v->tid, str_of(link_label(l)), u->tid);
 		found |= blame_ev(x, now, why, depth, 0, EV_GUESS, 1);
 	}
 	return found;
@@ -319,12 +322,13 @@ holders(struct dctx *x, uint64_t id, int depth)
 	 */
 	for (k = v->in; k >= 0; k = g->l[k].next_in) {
 		l = &g->l[k];
-		if (usable(g, id, l) && l->weak && ancestor(x, (u =
+		if (usable(g, id, l) && link_weak(l) && ancestor(x, (u =
 		    vertex_get(g, link_from(l))))) {
 			snprintf(x->d->note, sizeof(x->d->note), "%s %u waits "
 			    "for %s %u, an ancestor of the hung process, "
-			    "which holds %s", str_of(v->comm), v->tid,
-			    str_of(u->comm), u->pid, str_of(l->label));
+			    "which holds %s", str_of(vertex_comm(v)), v->tid,
+			    str_of(vertex_comm(u)), u->pid,
+			    str_of(link_label(l)));
 			return HELD_BY_LINE;
 		}
 	}
@@ -345,7 +349,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 		for (k = v->in; k >= 0 && (pass != 1 || known);
 		    k = g->l[k].next_in) {
 			l = &g->l[k];
-			if (!usable(g, id, l) || l->weak != (pass > 1))
+			if (!usable(g, id, l) || link_weak(l) != (pass > 1))
 				continue;
 			u = vertex_get(g, link_from(l));
 			now = now_of(x, u->tid, link_from(l));
@@ -373,7 +377,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 				/* The runtime's word: its lock, not a futex. */
 				snprintf(why, sizeof(why), "%s says it holds "
 				    "what %s %u waits on: %s", says,
-				    str_of(v->comm), v->tid, what);
+				    str_of(vertex_comm(v)), v->tid, what);
 				x->says = says;
 				x->held = 1;
 				found |= blame_ev(x, now, why, depth,
@@ -391,15 +395,17 @@ holders(struct dctx *x, uint64_t id, int depth)
 				snprintf(why, sizeof(why), "one of several possible "
 				    "wakers of %s %u's poll set, where its request "
 				    "did not go: the kernel says it holds %s (%s)",
-				    str_of(v->comm), v->tid, str_of(l->label),
+				    str_of(vertex_comm(v)), v->tid,
+				    str_of(link_label(l)),
 				    str_of(link_rule(l)));
 			else
 				snprintf(why, sizeof(why), "%s it holds what %s "
 				    "%u waits on: %s (%s)", across ? "the "
 				    "connection, in both hosts' recordings, says" :
-				    "the kernel says", str_of(v->comm), v->tid,
-				    str_of(l->label), str_of(link_rule(l)));
-			sole = !guess && (!l->weak || one_party(g, id, l));
+				    "the kernel says", str_of(vertex_comm(v)),
+				    v->tid, str_of(link_label(l)),
+				    str_of(link_rule(l)));
+			sole = !guess && (!link_weak(l) || one_party(g, id, l));
 			/*
 			 * The one process that holds it, by a thread that is
 			 * a guess (no thread was seen to use it): the process
@@ -407,13 +413,15 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * circle through it is no circle.
 			 */
 			multi = !sole || other_party(x, id, u->tid) ||
-			    (l->weak && other_thread(g, u->pid, u->tid));
-			x->held = (l->props & LR_LOCK) ||
-			    wrel_label_is_lock(str_of(l->label));
-			ok = blame_ev(x, now, why, depth, l->weak || guess ? 0 :
+			    (link_weak(l) && other_thread(g, u->pid, u->tid));
+			x->held = (link_props(l) & LR_LOCK) ||
+			    wrel_label_is_lock(str_of(link_label(l)));
+			ok = blame_ev(x, now, why, depth,
+			    link_weak(l) || guess ? 0 :
 			    KERNEL_SAYS, !sole ? EV_GUESS : across ?
 			    EV_CONNECTION : EV_KERNEL, multi);
-			if (!ok && sole && l->weak && on_chain(x, u->tid) >= 0)
+			if (!ok && sole && link_weak(l) &&
+			    on_chain(x, u->tid) >= 0)
 				ok = other_threads(x, id, l, u, depth);
 			found |= ok;
 		}

@@ -33,7 +33,7 @@ busy_threads(struct dctx *x, uint64_t id, int depth)
 		snprintf(why, sizeof(why), "%s %u waits on a futex of its own "
 		    "process that nothing names, and this thread of it ran "
 		    "through the hang: probably what it waits for waits for "
-		    "this work", str_of(v->comm), v->tid);
+		    "this work", str_of(vertex_comm(v)), v->tid);
 		found |= blame(x, u, why, depth, 0);
 	}
 	return found;
@@ -66,9 +66,10 @@ busy_siblings(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
-		if (!(l->props & LR_HOLDS) || l->weak || link_from(l) == 0 ||
+		if (!(link_props(l) & LR_HOLDS) || link_weak(l) ||
+		    link_from(l) == 0 ||
 		    (f = vertex_get(g, link_from(l))) == NULL ||
-		    f->comm != v->comm || f->pid == v->pid ||
+		    vertex_comm(f) != vertex_comm(v) || f->pid == v->pid ||
 		    (t = vertex_get(g, link_to(l))) == NULL ||
 		    t->pid == f->pid || t->pid == v->pid ||
 		    stuck(x, t->tid) != link_to(l) ||
@@ -76,8 +77,9 @@ busy_siblings(struct dctx *x, uint64_t id, int depth)
 			continue;
 		snprintf(why, sizeof(why), "of %s's processes, stuck through "
 		    "the hang with %s %u waiting for it: %s %u waits for what "
-		    "only its program sends", str_of(v->comm), str_of(t->comm),
-		    t->pid, str_of(v->comm), v->pid);
+		    "only its program sends", str_of(vertex_comm(v)),
+		    str_of(vertex_comm(t)), t->pid, str_of(vertex_comm(v)),
+		    v->pid);
 		found |= blame(x, s, why, depth, 0);
 	}
 	return found;
@@ -117,16 +119,16 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 			return 0;
 		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
 		    "ended its wait then, was to that one: the child it forked "
-		    "last as long before it", str_of(w->comm), w->pid);
+		    "last as long before it", str_of(vertex_comm(w)), w->pid);
 		return blame(x, s, why, depth, 0);
 	}
-	comm[n] = w->comm;
+	comm[n] = vertex_comm(w);
 	then[n++] = w->pid;
 	for (k = w->in; k >= 0 && n < 16; k = g->l[k].next_in)
-		if (!(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+		if (!(link_props(&g->l[k]) & (LR_ORDER | LR_TIMEOUT)) &&
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != b->pid && u->pid != w->pid) {
-			comm[n] = u->comm;
+			comm[n] = vertex_comm(u);
 			then[n++] = u->pid;
 		}
 	for (i = 0; i < n; i++) {
@@ -136,8 +138,8 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 			continue;
 		snprintf(why, sizeof(why), "is to the hung process what %s "
 		    "%u, which woke %s %u then, was to the baseline's: %s",
-		    str_of(comm[i]), then[i], i == 0 ? str_of(b->comm) :
-		    str_of(w->comm), i == 0 ? b->pid : w->pid, relation);
+		    str_of(comm[i]), then[i], i == 0 ? str_of(vertex_comm(b)) :
+		    str_of(vertex_comm(w)), i == 0 ? b->pid : w->pid, relation);
 		found |= blame(x, s, why, depth, 0);
 	}
 	return found;

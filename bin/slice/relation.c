@@ -27,17 +27,17 @@ forked_by(struct graph *g, uint32_t pid, uint64_t *when)
 	uint32_t parent = 0;
 	int32_t k;
 
-	if (v == NULL || v->began_by != str_id(VB_FORK))
+	if (v == NULL || vertex_began(v) != str_id(VB_FORK))
 		return 0;
 	/*
 	 * The fork came before anything else another process did to wake
 	 * it (a lock it waits for may have been taken long before).
 	 */
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if ((g->l[k].props & LR_WAKES) &&
+		if ((link_props(&g->l[k]) & LR_WAKES) &&
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    u->pid != pid && g->l[k].from_time < first) {
-			first = g->l[k].from_time;
+		    u->pid != pid && link_time(&g->l[k]) < first) {
+			first = link_time(&g->l[k]);
 			parent = u->pid;
 		}
 	*when = first;
@@ -73,7 +73,8 @@ static size_t
 children(struct graph *g, uint32_t parent, struct child **c)
 {
 	struct vertex *v = vertex_get(g, vertex_at(g, parent, 0));
-	uint32_t last = 0, pc = v != NULL ? v->comm : 0;	/* till an exec */
+	/* pc: till an exec */
+	uint32_t last = 0, pc = v != NULL ? vertex_comm(v) : 0;
 	size_t n = 0, cap = 0;
 	uint64_t i, born;
 
@@ -88,7 +89,7 @@ children(struct graph *g, uint32_t parent, struct child **c)
 			 */
 			if (n > 0 && (*c)[n - 1].pid == v->tid &&
 			    (*c)[n - 1].comm == pc)
-				(*c)[n - 1].comm = v->comm;
+				(*c)[n - 1].comm = vertex_comm(v);
 			continue;
 		}
 		last = v->tid;	/* its first */
@@ -99,7 +100,7 @@ children(struct graph *g, uint32_t parent, struct child **c)
 			*c = xrealloc(*c, cap * sizeof(**c));
 		}
 		(*c)[n].born = born;
-		(*c)[n].comm = v->comm;
+		(*c)[n].comm = vertex_comm(v);
 		(*c)[n++].pid = v->pid;
 	}
 	qsort(*c, n, sizeof(**c), by_birth);

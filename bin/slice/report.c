@@ -51,7 +51,8 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 			sr.vertex = s->vertex;
 			sr.next = s->via ? link_from(s->via) : 0;
 			sr.rule = s->via ? str_of(link_rule(s->via)) : "";
-			sr.strength = s->via ? s->via->weak ? "weak" : "strong" : "";
+			sr.strength = s->via == NULL ? "" :
+			    link_weak(s->via) ? "weak" : "strong";
 			sr.how = s->how;
 			step_write(w, &sr);
 		}
@@ -72,11 +73,11 @@ report_records(struct graph *g, const struct diagnosis *d, struct writer *w)
 		rr.depth = c->depth;
 		rr.begin = v->begin;
 		rr.end = v->end;
-		rr.oncpu = v->oncpu;
+		rr.oncpu = vertex_oncpu(v);
 		rr.class = c->class;
 		rr.why = c->why;
-		rr.comm = str_of(v->comm);
-		rr.function = str_of(v->where);
+		rr.comm = str_of(vertex_comm(v));
+		rr.function = str_of(vertex_function(v));
 		rr.evidence = c->depth > 0 ? c->ev : EV_UNSAID;
 		root_write(w, &rr);
 	}
@@ -90,9 +91,11 @@ who(struct graph *g, uint64_t id, char *buf, size_t size)
 	size_t n;
 
 	if (v->pid == v->tid)
-		n = snprintf(buf, size, "%s %u", show(str_of(v->comm)), v->pid);
+		n = snprintf(buf, size, "%s %u", show(str_of(vertex_comm(v))),
+		    v->pid);
 	else
-		n = snprintf(buf, size, "%s %u/%u", show(str_of(v->comm)), v->pid,
+		n = snprintf(buf, size, "%s %u/%u",
+		    show(str_of(vertex_comm(v))), v->pid,
 		    v->tid);
 	if (host_name(v->pid) != NULL && n < size)
 		snprintf(buf + n, size - n, " on host %s",
@@ -366,7 +369,7 @@ print_paths(struct graph *g, const struct spin_rec *s,
 			fprintf(fp, "  %2d. %s\n", k + 1, desc);
 			if (p->s[k].via != NULL)
 				fprintf(fp, "      <- %s %s (%s)\n",
-				    p->s[k].via->weak ? "weak" : "strong",
+				    link_weak(p->s[k].via) ? "weak" : "strong",
 				    show(str_of(link_rule(p->s[k].via))),
 				    show(p->s[k].how));
 			else

@@ -43,7 +43,7 @@ sent_into(struct graph *g, const struct vertex *w, uint64_t since,
 	for (k = 0; k < g->nl; k++)
 		if ((link_rule(&g->l[k]) == message ||
 		    link_rule(&g->l[k]) == softirq ||
-		    link_rule(&g->l[k]) == wakeup) && !g->l[k].weak &&
+		    link_rule(&g->l[k]) == wakeup) && !link_weak(&g->l[k]) &&
 		    link_from(&g->l[k]) != 0 &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    f->tid == w->tid && f->begin >= since &&
@@ -197,7 +197,7 @@ answered_after_another(struct dctx *x, int at, uint32_t pid)
 			continue;
 		for (k = w->in; k >= 0; k = g->l[k].next_in) {
 			l = &g->l[k];
-			if (l->weak || (link_rule(l) != message &&
+			if (link_weak(l) || (link_rule(l) != message &&
 			    link_rule(l) != softirq) || link_from(l) == 0 ||
 			    (u = vertex_get(g, link_from(l))) == NULL)
 				continue;

@@ -15,7 +15,7 @@ busy(const struct vertex *v)
 {
 	uint64_t dur = v->end - v->begin;
 
-	return dur > 0 && (v->oncpu + v->runnable) * 2 >= dur;
+	return dur > 0 && (vertex_oncpu(v) + vertex_runnable(v)) * 2 >= dur;
 }
 
 /* A culprit's class: busy, or waiting. */
@@ -48,8 +48,8 @@ woke_another(struct dctx *x, const struct vertex *w)
 	if (x->woke == NULL) {
 		x->woke = xcalloc(g->nv + 1, 1);
 		for (k = 0; k < g->nl; k++)
-			if ((g->l[k].props & LR_WAKES) &&
-			    !(g->l[k].props & (LR_ORDER | LR_TIMEOUT)) &&
+			if ((link_props(&g->l[k]) & LR_WAKES) &&
+			    !(link_props(&g->l[k]) & (LR_ORDER | LR_TIMEOUT)) &&
 			    link_from(&g->l[k]) != 0 &&
 			    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 			    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
@@ -76,10 +76,11 @@ round_before(struct dctx *x, const struct vertex *w)
 	if (woke_another(x, w))
 		return 0;
 	for (k = w->in; k >= 0; k = g->l[k].next_in)
-		if ((g->l[k].props & LR_TIMEOUT) && link_from(&g->l[k]) != 0 &&
+		if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
+		    link_from(&g->l[k]) != 0 &&
 		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    p->tid == w->tid && same_wait(p, w, 1))
-			return p->id;
+			return vertex_id(p);
 	return 0;
 }
 
@@ -174,7 +175,7 @@ same_wait(const struct vertex *v, const struct vertex *u, int exact)
 
 	if (exact)
 		return v->last_sys != 0 && v->last_sys == u->last_sys &&
-		    v->last_arg == u->last_arg;
+		    v->arg == u->arg;
 	if (v->sys[0] == 0)
 		return 1;
 	for (a = 0; a < VSYSCALLS && v->sys[a] != 0; a++)
@@ -198,7 +199,7 @@ runtime_holds(const struct graph *g, const struct vertex *w)
 
 	for (k = w->in; k >= 0; k = g->l[k].next_in) {
 		l = &g->l[k];
-		if ((l->props & LR_HOLDS) && link_from(l) != 0 &&
+		if ((link_props(l) & LR_HOLDS) && link_from(l) != 0 &&
 		    strcmp(str_of(link_rule(l)), RUNTIME_RULE) == 0 &&
 		    (f = vertex_get((struct graph *)g, link_from(l))) != NULL &&
 		    f->tid != w->tid)
@@ -221,7 +222,8 @@ awaits_busy_holder(struct graph *g, const struct vertex *w)
 	int32_t k;
 
 	for (k = w->in; k >= 0; k = g->l[k].next_in)
-		if ((g->l[k].props & LR_HOLDS) && link_from(&g->l[k]) != 0 &&
+		if ((link_props(&g->l[k]) & LR_HOLDS) &&
+		    link_from(&g->l[k]) != 0 &&
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != w->pid && (busy(u) || (u->wait != 0 &&
 		    u->last_sys != 0 &&
@@ -286,10 +288,10 @@ a_kill(const struct link *l)
 {
 	static const char *const benign[] = { "SIGCHLD", "SIGCONT",
 	    "SIGWINCH", "SIGURG", NULL };
-	const char *sig = str_of(l->label);
+	const char *sig = str_of(link_label(l));
 	int i;
 
-	if (strcmp(str_of(link_rule(l)), "signal") != 0 || l->weak)
+	if (strcmp(str_of(link_rule(l)), "signal") != 0 || link_weak(l))
 		return 0;
 	for (i = 0; benign[i] != NULL; i++)
 		if (strcmp(sig, benign[i]) == 0)
@@ -313,11 +315,12 @@ dies(struct graph *g, const struct vertex *f)
 	 * Its exit, or its last switch as a zombie: what it did on the way
 	 * out after its exit (closing its files) is a vertex of its own.
 	 */
-	if (strcmp(str_of(f->ended_by), VE_EXIT) == 0 || f->wait == 'Z' ||
+	if (strcmp(str_of(vertex_ended(f)), VE_EXIT) == 0 || f->wait == 'Z' ||
 	    f->wait == 'X')
 		return 1;
-	return f->sys[0] == 0 && (n = vertex_get(g, vertex_next(g, f->id))) !=
-	    NULL && n->sys[0] == 0 && strcmp(str_of(n->ended_by), VE_EXIT) == 0;
+	return f->sys[0] == 0 && (n = vertex_get(g, vertex_next(g,
+	    vertex_id(f)))) != NULL && n->sys[0] == 0 &&
+	    strcmp(str_of(vertex_ended(n)), VE_EXIT) == 0;
 }
 
 /* Vertex f ended blocked, and a kill ended that wait: its thread died. */
@@ -327,6 +330,7 @@ killed_in_wait(struct graph *g, const struct vertex *f)
 	struct link *l;
 
 	return f->wait != 0 && f->wait != 'Z' && f->wait != 'X' &&
-	    link_into_next(g, f->id, &l) && link_from(l) != 0 && a_kill(l) &&
-	    dies(g, vertex_get(g, vertex_next(g, f->id)));
+	    link_into_next(g, vertex_id(f), &l) && link_from(l) != 0 &&
+	    a_kill(l) &&
+	    dies(g, vertex_get(g, vertex_next(g, vertex_id(f))));
 }

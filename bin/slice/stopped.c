@@ -30,10 +30,11 @@ sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 	*buf = '\0';
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
 		if (strcmp(str_of(link_rule(&g->l[k])), "signal") == 0 &&
-		    stop_signal(str_of(g->l[k].label)) &&
+		    stop_signal(str_of(link_label(&g->l[k]))) &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL) {
 			snprintf(buf, size, " by %s from %s %u",
-			    str_of(g->l[k].label), str_of(f->comm), f->pid);
+			    str_of(link_label(&g->l[k])),
+			    str_of(vertex_comm(f)), f->pid);
 			return;
 		}
 }

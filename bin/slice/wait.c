@@ -35,15 +35,16 @@ request_on_fd(struct dctx *x, uint64_t id, int depth)
 			continue;
 		for (k = p->in; k >= 0 && !found; k = g->l[k].next_in) {
 			l = &g->l[k];
-			if (!(l->props & LR_HOLDS) || link_from(l) == 0 ||
-			    (o = strchr(str_of(l->label), ' ')) == NULL ||
+			if (!(link_props(l) & LR_HOLDS) || link_from(l) == 0 ||
+			    (o = strchr(str_of(link_label(l)), ' ')) == NULL ||
 			    str_id(o + 1) != g->snapfd[i].object ||
 			    (u = vertex_get(g, link_from(l))) == NULL ||
 			    u->pid == v->pid || on_chain(x, u->tid) >= 0)
 				continue;
 			snprintf(why, sizeof(why), "has the request %s %u sent "
 			    "on descriptor %d just before its wait in %s, "
-			    "which nothing names", str_of(v->comm), v->tid, fd,
+			    "which nothing names", str_of(vertex_comm(v)),
+			    v->tid, fd,
 			    str_of(v->last_sys));
 			found = blame_ev(x, now_of(x, u->tid, link_from(l)),
 			    why, depth, 1, EV_GUESS, 0);
@@ -77,14 +78,15 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	for (k = 0; k < g->nl && !found; k++) {
 		l = &g->l[k];
-		if (link_from(l) != id || l->weak || (link_rule(l) != message &&
+		if (link_from(l) != id || link_weak(l) ||
+		    (link_rule(l) != message &&
 		    link_rule(l) != softirq) ||
 		    (t = vertex_get(g, link_to(l))) == NULL ||
 		    t->pid == v->pid || on_chain(x, t->tid) >= 0)
 			continue;
 		snprintf(why, sizeof(why), "has the request %s %u sent it "
 		    "just before its wait in %s, which nothing names",
-		    str_of(v->comm), v->tid, str_of(v->last_sys));
+		    str_of(vertex_comm(v)), v->tid, str_of(v->last_sys));
 		/*
 		 * Where the snapshot saw it waiting, if it did: a poller's
 		 * rounds on its own timer are one wait, and the snapshot
@@ -142,8 +144,9 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	    dies(x->g, vertex_get(x->g, vertex_next(x->g, id)))) {
 		if (depth == 0)
 			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
-			    "kill from %s %u/%u", str_of(vertex_get(x->g,
-			    link_from(l))->comm), vertex_get(x->g,
+			    "kill from %s %u/%u",
+			    str_of(vertex_comm(vertex_get(x->g,
+			    link_from(l)))), vertex_get(x->g,
 			    link_from(l))->pid, vertex_get(x->g,
 			    link_from(l))->tid);
 		add_killer(x, vertex_get(x->g, link_from(l))->tid);
@@ -151,10 +154,10 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		if (depth > 0 && last_reader(x, id, depth))
 			return 1;
 	}
-	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT) &&
+	if (l != NULL && link_from(l) != 0 && !(link_props(l) & LR_TIMEOUT) &&
 	    peer_died(x, id, l, depth))
 		return 1;
-	if (l != NULL && link_from(l) != 0 && !(l->props & LR_TIMEOUT)) {
+	if (l != NULL && link_from(l) != 0 && !(link_props(l) & LR_TIMEOUT)) {
 		waker = link_from(l);
 		ended_by = l;
 	} else if (v->lock) {
@@ -178,7 +181,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    "wake-up path, and stuck through the hang" : "on the path "
 		    "of the wake-up that ended the wait, and stuck through "
 		    "the hang", depth, base == 0 && ended_by != NULL &&
-		    !ended_by->weak ? EV_WAKEUP : EV_GUESS))
+		    !link_weak(ended_by) ? EV_WAKEUP : EV_GUESS))
 			return 1;
 		if (base != 0 && counterparts(x, id, base, waker, depth))
 			return 1;

@@ -57,7 +57,7 @@ outranks(struct graph *g, const struct vertex *v, const struct link *l,
 	struct vertex *u;
 
 	if (rank == 0)
-		return (l->props & LR_HOLDS) != 0;
+		return (link_props(l) & LR_HOLDS) != 0;
 	return (u = vertex_get(g, link_from(l))) == NULL || u->tid != v->tid;
 }
 
@@ -70,7 +70,8 @@ best_strong(struct graph *g, const struct vertex *v, struct link **cand,
 
 	for (rank = 0; rank < (int)ARRAY_LEN(says); rank++) {
 		for (i = 0, pick = -1; i < n && pick != -2; i++)
-			if (!cand[i]->weak && outranks(g, v, cand[i], rank))
+			if (!link_weak(cand[i]) &&
+			    outranks(g, v, cand[i], rank))
 				pick = pick == -1 ? i : -2;
 		if (pick >= 0) {
 			*how = says[rank];
@@ -141,14 +142,15 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 			    cand[j]->from_at != g->l[k].from_at; j++)
 				;
 			if (j < n) {
-				if (cand[j]->weak && !g->l[k].weak) {
+				if (link_weak(cand[j]) &&
+				    !link_weak(&g->l[k])) {
 					cand[j] = &g->l[k];
 					nstrong++;
 					strong = j;
 				}
 				continue;
 			}
-			if (!g->l[k].weak) {
+			if (!link_weak(&g->l[k])) {
 				nstrong++;
 				strong = n;
 			}
@@ -176,7 +178,7 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 			return;
 		}
 		via = cand[pick];
-		if (via->props & LR_TIMEOUT) {
+		if (link_props(via) & LR_TIMEOUT) {
 			push(p, cur, NULL, "timeout");
 			return;
 		}
