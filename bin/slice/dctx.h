@@ -39,6 +39,12 @@ struct dctx {
 						   answer came from; 0 none */
 	uint32_t	 next_replied;	/* blame_ev(): replied[] of the next */
 	uint8_t		*woke;		/* by place in g->v: it woke another */
+	struct sentpids {		/* request.c's sent_pids(), by vertex */
+		uint64_t vertex;
+		uint32_t *pids;
+		int	 n;
+	}		*sent;
+	int		 nsent;
 	uint32_t	 killers[4];	/* threads that ended a wait by a kill */
 	int		 nkillers;
 	uint64_t	 spin;		/* the spin record's VERTEX */

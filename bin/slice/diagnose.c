@@ -135,7 +135,7 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	struct culprit *c;
 	struct vertex *v;
 	uint64_t waker = 0;
-	int found;
+	int found, i;
 
 	memset(d, 0, sizeof(*d));
 	if (vertex_get(g, s->vertex) == NULL)
@@ -164,8 +164,8 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 		    syscall_is_dispatch(str_of(v->last_sys)))
 			snprintf(d->note, sizeof(d->note), "no hang: %s %u is "
 			    "idle in %s, waiting for work",
-			    str_of(vertex_comm(v)),
-			    v->tid, str_of(v->last_sys));
+			    str_of(vertex_comm(v)), v->tid,
+			    str_of(v->last_sys));
 		else if (s->class->kind == HK_WAIT && d->note[0] == '\0')
 			snprintf(d->note, sizeof(d->note), "no thread on the "
 			    "baseline's wake-up path was stuck through the "
@@ -177,4 +177,7 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	ranked_baseline(g, s->vertex, 1, &waker);
 	d->auto_steps = auto_length(g, waker ? waker : s->vertex);
 	free(x.woke);
+	for (i = 0; i < x.nsent; i++)
+		free(x.sent[i].pids);
+	free(x.sent);
 }

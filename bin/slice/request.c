@@ -29,34 +29,77 @@ called(const struct vertex *v, unsigned class)
  * bare wake-up is not a request (room made in a pipe, a futex handed
  * on): it says what the other waited for, not the reverse; but one by a
  * connect, of another process's accept, is a new connection's.  Sent by w's
- * thread from since to the start of w.
+ * thread from since to the start of w: link k, into *into.
  */
+static int
+sent_link(struct graph *g, int32_t k, const struct vertex *w,
+    uint64_t since, const struct vertex **into)
+{
+	uint32_t message = str_id("message"), softirq = str_id("softirq"),
+	    wakeup = str_id("wakeup"), rule = link_rule(&g->l[k]);
+	const struct vertex *f, *t;
+
+	if ((rule != message && rule != softirq && rule != wakeup) ||
+	    link_weak(&g->l[k]) || link_from(&g->l[k]) == 0 ||
+	    (f = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+	    f->tid != w->tid || f->begin < since || f->begin > w->begin ||
+	    (t = vertex_get(g, link_to(&g->l[k]))) == NULL ||
+	    (rule == wakeup && (t->pid == f->pid || !called(f, CALL_CONNECT))))
+		return 0;
+	*into = t;
+	return 1;
+}
+
+/* The first such request into thread tid, or if 0 into process pid. */
 static int
 sent_into(struct graph *g, const struct vertex *w, uint64_t since,
     uint32_t tid, uint32_t pid, const struct vertex **into)
 {
-	uint32_t message = str_id("message"), softirq = str_id("softirq"),
-	    wakeup = str_id("wakeup");
-	const struct vertex *f, *t;
+	const struct vertex *t;
 	int32_t k;
 
 	for (k = 0; k < g->nl; k++)
-		if ((link_rule(&g->l[k]) == message ||
-		    link_rule(&g->l[k]) == softirq ||
-		    link_rule(&g->l[k]) == wakeup) && !link_weak(&g->l[k]) &&
-		    link_from(&g->l[k]) != 0 &&
-		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    f->tid == w->tid && f->begin >= since &&
-		    f->begin <= w->begin &&
-		    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
-		    (tid != 0 ? t->tid == tid : t->pid == pid) &&
-		    (link_rule(&g->l[k]) != wakeup || (t->pid != f->pid &&
-		    called(f, CALL_CONNECT)))) {
+		if (sent_link(g, k, w, since, &t) &&
+		    (tid != 0 ? t->tid == tid : t->pid == pid)) {
 			if (into != NULL)
 				*into = t;
 			return 1;
 		}
 	return 0;
+}
+
+/*
+ * The processes w's thread sent such requests into at the start of w:
+ * for each member of a poll set, at each place of the chain, in each
+ * pass over the set, a look-up, not a pass over every link.
+ */
+static const struct sentpids *
+sent_pids(struct dctx *x, const struct vertex *w)
+{
+	const struct vertex *t;
+	struct sentpids *s;
+	uint64_t id = vertex_id(w);
+	int32_t k;
+	int i;
+
+	for (i = 0; i < x->nsent; i++)
+		if (x->sent[i].vertex == id)
+			return &x->sent[i];
+	x->sent = xrealloc(x->sent, (x->nsent + 1) * sizeof(*x->sent));
+	s = &x->sent[x->nsent++];
+	memset(s, 0, sizeof(*s));
+	s->vertex = id;
+	for (k = 0; k < x->g->nl; k++) {
+		if (!sent_link(x->g, k, w, w->begin, &t))
+			continue;
+		for (i = 0; i < s->n && s->pids[i] != t->pid; i++)
+			;
+		if (i < s->n)
+			continue;
+		s->pids = xrealloc(s->pids, (s->n + 1) * sizeof(*s->pids));
+		s->pids[s->n++] = t->pid;
+	}
+	return s;
 }
 
 static int
@@ -114,8 +157,16 @@ sent_for_poller(struct dctx *x, const struct vertex *v, int at, uint32_t pid)
 {
 	const struct vertex *w = vertex_get(x->g, x->vx[at]);
 
-	return w != NULL && w->pid == v->pid && w->tid != v->tid &&
-	    sent_into(x->g, w, w->begin, 0, pid, NULL);
+	const struct sentpids *s;
+	int i;
+
+	if (w == NULL || w->pid != v->pid || w->tid == v->tid)
+		return 0;
+	s = sent_pids(x, w);
+	for (i = 0; i < s->n; i++)
+		if (s->pids[i] == pid)
+			return 1;
+	return 0;
 }
 
 /*
