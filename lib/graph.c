@@ -108,6 +108,15 @@ lrule_props(const char *name)
 	return r != NULL ? r->props : LR_WAKES;
 }
 
+unsigned
+lrule_props_padded(const char *name, size_t len)
+{
+	static struct nameidx idx = NAMEIDX(lrules, ARRAY_LEN(lrules));
+	int i = nameidx_find_padded(&idx, name, len);
+
+	return i < 0 ? LR_WAKES : lrules[i].props;
+}
+
 const struct sclass *
 sclass_find(const char *name)
 {

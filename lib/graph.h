@@ -47,6 +47,8 @@ extern const size_t nlrules;
  */
 const struct lrule *lrule_find(const char *name);
 unsigned	 lrule_props(const char *name);
+/* The same for a field of the reader's own (lib/util.h: padded). */
+unsigned	 lrule_props_padded(const char *name, size_t len);
 
 /*
  * What woke a thread into a vertex is the first link into the vertex, in

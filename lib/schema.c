@@ -450,8 +450,8 @@ vertex_check(const struct record *rec, struct vertex_rec *v)
 static inline void
 link_check(const struct record *rec, struct link_rec *l)
 {
-	(void)rec;
-	l->props = lrule_props(l->rule);
+	l->props = rec->padded ? lrule_props_padded(l->rule,
+	    record_len(rec, RCOL(link, RULE))) : lrule_props(l->rule);
 }
 
 static void

@@ -97,6 +97,53 @@ str_id_again(const char *s, uint32_t *last)
 	return *last = str_id(s);
 }
 
+/*
+ * The same for a field of the reader's own, with 8 bytes readable past
+ * each of its bytes (lib/util.h: nameidx_find_padded()): a name met
+ * before (a call's at each call, a rule's at each link) is found by its
+ * bytes read as two words, not by a hash of it and a compare.
+ */
+#define STR_MEMO	256	/* a power of 2 */
+
+static uint32_t
+str_id_padded(const char *s, size_t len)
+{
+	static struct {
+		uint64_t	 head, tail;
+		uint32_t	 len, id;
+	} memo[STR_MEMO];
+	const uint64_t k = 0x9e3779b97f4a7c15ULL;
+	uint64_t head, tail = 0;
+	size_t i;
+
+	if (len == 0 || len > 16)
+		return str_id(s);
+	memcpy(&head, s, 8);
+	head = le64toh(head);
+	if (len < 8)
+		head &= ~0ULL >> (64 - 8 * len);
+	else if (len > 8) {
+		memcpy(&tail, s + len - 8, 8);
+		tail = le64toh(tail);
+	}
+	i = ((head ^ tail * k ^ len) * k) >> 56 & (STR_MEMO - 1);
+	if (memo[i].len != len || memo[i].head != head ||
+	    memo[i].tail != tail) {
+		memo[i].head = head;
+		memo[i].tail = tail;
+		memo[i].len = len;
+		memo[i].id = str_id(s);
+	}
+	return memo[i].id;
+}
+
+/* A field's interned id, by the memo where the reader padded it. */
+static uint32_t
+str_id_field(const struct record *rec, const char *s, size_t len)
+{
+	return rec->padded ? str_id_padded(s, len) : str_id(s);
+}
+
 const char *
 str_of(uint32_t id)
 {
@@ -394,10 +441,9 @@ vertex_get(struct graph *g, uint64_t id)
  * what a report names.
  */
 static uint32_t
-add_syscall(struct vertex *v, const char *name)
+add_syscall(struct vertex *v, const struct record *rec, const char *name)
 {
-	static uint32_t last;
-	uint32_t id = str_id_again(name, &last);
+	uint32_t id = str_id_field(rec, name, strlen(name));
 	int i;
 
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
@@ -521,11 +567,11 @@ static size_t capfar, caplabels;
 
 /* Rule's place in graph_tables.rules: a link has room for LK_RULE + 1. */
 static uint16_t
-rule_of(const char *name)
+rule_of(const struct record *rec, const struct link_rec *r)
 {
 	static uint16_t last;
-	static uint32_t last_id;
-	uint32_t id = str_id_again(name, &last_id);
+	uint32_t id = str_id_field(rec, r->rule, record_len(rec,
+	    RCOL(link, RULE)));
 	uint16_t i;
 
 	if (nrules > 0 && graph_tables.rules[last] == id)
@@ -540,7 +586,7 @@ rule_of(const char *name)
 	graph_tables.props = xrealloc(graph_tables.props, (nrules + 1) *
 	    sizeof(*graph_tables.props));
 	graph_tables.rules[nrules] = id;
-	graph_tables.props[nrules] = lrule_props(name);
+	graph_tables.props[nrules] = r->props;
 	return last = nrules++;
 }
 
@@ -630,7 +676,7 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 	l->to_at = v != NULL ? v - g->v : 0;
 	v = vertex_make(g, r->from);
 	l->from_at = v != NULL ? v - g->v : 0;
-	l->rule = rule_of(r->rule) | (r->weak ? LK_WEAK : 0);
+	l->rule = rule_of(rec, r) | (r->weak ? LK_WEAK : 0);
 	if (k % LINK_BLOCK == 0)
 		gl->base[k / LINK_BLOCK] = r->from_time;
 	dt = (int64_t)(r->from_time - gl->base[k / LINK_BLOCK]);
@@ -924,7 +970,6 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	struct gread *gr = arg;
 	struct vertex *v;
 
-	(void)rec;
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
 		names_event(gr->g->names, ev);
 	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
@@ -941,7 +986,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		if ((event_call(ev) & CALL_FUTEX) && v->last_sys != 0 &&
 		    syscall_is_send(str_of(v->last_sys)))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
-		v->last_sys = add_syscall(v, event_str(ev, SYSCALL_NAME));
+		v->last_sys = add_syscall(v, rec, event_str(ev, SYSCALL_NAME));
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
 	}
