@@ -730,6 +730,8 @@ by_thread_cmp(const void *a, const void *b)
  */
 struct tgroup {
 	uint32_t	 tid, n;	/* n: vertices, then where the next goes */
+	uint32_t	 placed;	/* vertices placed so far */
+	uint64_t	 begin;		/* the last one's */
 };
 
 static int
@@ -764,10 +766,10 @@ tgroup_slot(uint32_t *slot, const struct tgroup *t, int bits, uint32_t tid)
 static void
 sort_by_thread(struct graph *g)
 {
-	struct tgroup *t = NULL;
+	struct tgroup *t = NULL, *tg;
 	uint32_t *slot, *s, *p = g->by_thread, ng = 0, capg = 0, i, k;
 	uint64_t n = 0, at;
-	int bits = 10;
+	int bits = 10, sorted = 1;
 
 	slot = xcalloc((size_t)1 << bits, sizeof(*slot));
 	for (i = 1; i < g->nv; i++) {
@@ -800,19 +802,23 @@ sort_by_thread(struct graph *g)
 		t[k].n = at - t[k].n;	/* where its first goes */
 	}
 	memset(slot, 0, ((size_t)1 << bits) * sizeof(*slot));
-	for (k = 0; k < ng; k++)
+	for (k = 0; k < ng; k++) {
 		*tgroup_slot(slot, t, bits, t[k].tid) = k + 1;
-	for (i = 1; i < g->nv; i++)
-		if (g->v[i].seen)
-			p[t[*tgroup_slot(slot, t, bits, g->v[i].tid) - 1].n++] =
-			    i;
+		t[k].placed = 0;
+	}
+	/* In order if each begins after the one placed before it. */
+	for (i = 1; i < g->nv; i++) {
+		if (!g->v[i].seen)
+			continue;
+		tg = &t[*tgroup_slot(slot, t, bits, g->v[i].tid) - 1];
+		if (tg->placed++ > 0 && g->v[i].begin <= tg->begin)
+			sorted = 0;
+		tg->begin = g->v[i].begin;
+		p[tg->n++] = i;
+	}
 	free(slot);
 	free(t);
-	for (at = 1; at < n; at++)
-		if (g->v[p[at]].tid == g->v[p[at - 1]].tid &&
-		    g->v[p[at]].begin <= g->v[p[at - 1]].begin)
-			break;
-	if (at >= n)
+	if (sorted)
 		return;
 	for (i = 1, n = 0; i < g->nv; i++)
 		if (g->v[i].seen)
