@@ -542,12 +542,6 @@ start(const struct capture_opts *o)
 	task_snapshot();
 	/* The rings' threads are now checked against both (patched.c). */
 	patched_read();
-	/*
-	 * Then whoever waits may go on: a patched program started at once
-	 * (argus run after argus start) filled its rings while the drainer
-	 * waited for the snapshot, and lost a third of a second's events.
-	 */
-	ready();
 	t_snap = t_start;	/* the state as tracing began, in time order */
 	for (i = 0; i < o->npids; i++)
 		emit_select_pid(tgids[i]);
@@ -566,6 +560,14 @@ start(const struct capture_opts *o)
 	 */
 	if (o->nstack_comms > 0 && child > 0)
 		dwstack_follow(child);
+	/*
+	 * Then whoever waits may go on, as soon as all it asked for is in
+	 * place: a process it starts now is selected and its stacks
+	 * followed from its fork; and a patched program started at once
+	 * (argus run after argus start) need not fill its rings while the
+	 * drainer waits for the snapshot.
+	 */
+	ready();
 	if (go != -1) {
 		if (write(go, "g", 1) != 1)
 			die(EX_OSERR, "starting %s", o->cmd[0]);
