@@ -110,8 +110,10 @@ take_record(void *arg, const struct record *rec)
 }
 
 static const struct stage_ops ops = {
-	NULL, NULL, "argus-segment and argus-link",
-	STAGE_PASS | STAGE_VERTEX, take_event, take_record, NULL
+	.needs = "argus-segment and argus-link",
+	.flags = STAGE_PASS | STAGE_VERTEX,
+	.event = take_event,
+	.record = take_record,
 };
 
 int

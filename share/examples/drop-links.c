@@ -59,7 +59,8 @@ take_record(void *arg, const struct record *rec)
 }
 
 static const struct stage_ops ops = {
-	"dropping links", NULL, NULL, 0, NULL, take_record, NULL
+	.doing = "dropping links",
+	.record = take_record,
 };
 
 int
