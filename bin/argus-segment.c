@@ -20,11 +20,7 @@ static const char tail[] =
 "\n"
 "  -P, --progress        say on stderr how far it has come\n"
 "  -q, --quiet           no summary on stderr\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Every event record leaves with its VERTEX column set (0: culled); a\n"
 "vertex record follows each vertex's last event.  Other records pass.\n"

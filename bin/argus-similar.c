@@ -25,11 +25,7 @@ static const char usage[] =
 "  -t, --tid TID         keep only the history of thread TID\n"
 "                        (default: a summary of every vertex of every thread)\n"
 "  -q, --quiet           no lines on stderr about what was found\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Every record passes; baseline records follow at the end of the input.\n"
 "Exit: 0 ok (also when no baseline qualifies), 64 usage, 65 bad input,\n"

@@ -32,11 +32,7 @@ static const char tail[] =
 "                        input, else as by default\n"
 "  -T, --threshold DUR   an episode this long is a hang (default 2s)\n"
 "  -q, --quiet           no lines on stderr about what was found\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Every record passes; spin records follow at the end of the input.\n"
 "Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 66 cannot open.\n"
