@@ -42,9 +42,9 @@
 #define SUBBUF_KB	64
 /*
  * The bridge's buffer per CPU (tfs_bridge_create), an eighth of ours and
- * 16 MiB at most: allocated in a few hundredths of a second, seconds of
- * a quiet machine's events, while the kernel allocates ours, which takes
- * it 0.2-2.6 s per 512 MiB here, with the instance's tracing stopped
+ * 16 MiB at most: allocated at once, it holds seconds of a quiet
+ * machine's events while the kernel allocates ours, which takes it
+ * seconds for large buffers, with the instance's tracing stopped
  * (bench/recorder, "start").  Only for buffers of 32 MiB and more.
  */
 #define BRIDGE_KB	(16 * 1024)
@@ -704,8 +704,8 @@ format_loop(void)
 	/*
 	 * The kernel gives a signal for the process to its main thread
 	 * first, this one, which runs at idle priority: on a busy machine
-	 * its handler ran 0.1-0.6 s after SIGINT, and the recording went
-	 * on that long.  The reader, which stops tracing, takes it instead.
+	 * its handler runs late, and the recording goes on until it does.
+	 * The reader, which stops tracing, takes it instead.
 	 */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
