@@ -185,6 +185,7 @@ note_meta(const struct record *rec)
 int
 event_parse(const struct record *rec, struct event *ev)
 {
+	const char *s;
 	uint64_t v;
 	char what[96];
 
@@ -216,8 +217,17 @@ event_parse(const struct record *rec, struct event *ev)
 		ev->vertex = v;
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
-	/* Stages keep state per CPU: a CPU beyond the stream's is bad input. */
-	if (!record_small_u64(rec, EC_CPU, &v))
+	/*
+	 * Stages keep state per CPU: a CPU beyond the stream's is bad
+	 * input.  Most machines' CPUs are numbered in one digit or two.
+	 */
+	s = rec->f[EC_CPU];
+	if ((unsigned)(s[0] - '0') < 10 && s[1] == '\0')
+		v = s[0] - '0';
+	else if ((unsigned)(s[0] - '1') < 9 && (unsigned)(s[1] - '0') < 10 &&
+	    s[2] == '\0')
+		v = (s[0] - '0') * 10 + s[1] - '0';
+	else if (!record_small_u64(rec, EC_CPU, &v))
 		v = record_u64(rec, EC_CPU);	/* says what is wrong */
 	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS)) {
 		if (stream_cpus)
@@ -321,7 +331,7 @@ plain_number(const char *s, uint64_t *v)
 }
 
 uint64_t
-event_u64(const struct event *ev, int arg)
+event_u64_any(const struct event *ev, int arg)
 {
 	const char *s = event_str(ev, arg);
 	char *end;
@@ -395,7 +405,7 @@ event_func(const struct event *ev)
 
 /* A capture may not know the process of a thread that exited early. */
 uint32_t
-event_pid(const struct event *ev, int arg)
+event_pid_any(const struct event *ev, int arg)
 {
 	return record_pid(ev->rec, EC_ARG + arg);
 }

@@ -6,6 +6,7 @@
 #ifndef ARGUS_STREAM_H
 #define ARGUS_STREAM_H
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -184,11 +185,24 @@ record_len(const struct record *rec, size_t col)
 }
 
 
-/* Whether a record is of kind (a KIND_*). */
+/*
+ * Whether a record is of kind (a KIND_*).  A field of the reader's has 8
+ * bytes readable from it: a kind shorter than that, its NUL too, is one
+ * word to compare, at every record of every stage.
+ */
 static inline int
 record_is(const struct record *rec, const char *kind)
 {
-	return !rec->comment && name_eq(rec->f[COL_KIND], kind);
+	size_t n = strlen(kind);	/* a constant: kind is a KIND_* */
+	uint64_t a, b = 0;
+
+	if (rec->comment)
+		return 0;
+	if (!rec->padded || n >= 8)
+		return name_eq(rec->f[COL_KIND], kind);
+	memcpy(&a, rec->f[COL_KIND], 8);
+	memcpy(&b, kind, n + 1);
+	return ((le64toh(a) ^ le64toh(b)) & (~0ULL >> (56 - 8 * n))) == 0;
 }
 
 #endif

@@ -23,8 +23,6 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 	(void)h;
 	(void)t;
-	if (ev->type != E_WAKING)
-		return KEEP;
 	comm = event_str(ev, WAKE_COL(TCOMM));
 	/* Most woken threads share no first letter with any: no call. */
 	for (i = 0; i < ARRAY_LEN(housekeepers); i++)
@@ -36,5 +34,6 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 SEGMENT_HEURISTIC(cull_housekeeping) = {
 	.name = "cull-housekeeping",
+	.types = EV(E_WAKING),
 	.judge = judge,
 };

@@ -20,22 +20,39 @@ static uint64_t		 nvertices, nevents, nculled;
 static struct heuristic	**heuristics;	/* in table order */
 static size_t		 state_size;	/* of all heuristics, per thread */
 /*
- * Those switched on that judge events, in table order, NULL-ended: asked
- * at every event, where skipping the others cost as much as asking.
+ * Those switched on that judge events of each type, in table order,
+ * NULL-ended: a call to one that keeps every event of the type cost as
+ * much as its answer.
  */
-static struct heuristic	**judges;
+static struct heuristic	**judges[E_NTYPES];
+
+static void
+judges_make(void)
+{
+	struct heuristic *h;
+	size_t i, n;
+	int t;
+
+	for (t = 0; t < E_NTYPES; t++) {
+		if (judges[t] == NULL)
+			judges[t] = xcalloc(nsheuristics + 1,
+			    sizeof(*judges[t]));
+		for (i = n = 0; i < nsheuristics; i++) {
+			h = heuristics[i];
+			if (!h->off && h->judge != NULL && !h->after_record &&
+			    (h->types == 0 || (h->types & EV(t))))
+				judges[t][n++] = h;
+		}
+		judges[t][n] = NULL;
+	}
+}
 
 /* After the options. */
 void
 segment_init(struct writer *w)
 {
-	size_t i, n = 0;
-
 	out = w;
-	judges = xcalloc(nsheuristics + 1, sizeof(*judges));
-	for (i = 0; i < nsheuristics; i++)
-		if (!heuristics[i]->off && heuristics[i]->judge != NULL)
-			judges[n++] = heuristics[i];
+	judges_make();
 }
 
 /* In the order of sheuristics[], each with its state's place. */
@@ -73,16 +90,23 @@ segment_state(const struct heuristic *h, struct thread *t)
 #define RECENT	64
 static struct thread	*recent[RECENT];
 
-static struct thread *
-thread_find(uint32_t tid)
+/* A thread not among the recent: the table's, or a new one. */
+static struct thread * __attribute__((noinline))
+thread_look(uint32_t tid)
 {
-	struct thread *t = recent[tid % RECENT];
+	struct thread *t;
 
-	if (t == NULL || t->tid != tid) {
-		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-		if (t != NULL)
-			recent[tid % RECENT] = t;
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
+		t->tid = tid;
+		t->oncpu_since = NO_TIME;
+		t->resumed = NO_TIME;
+		t->woken = NO_TIME;
+		t->began_by = VB_START;
+		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
+	recent[tid % RECENT] = t;
 	return t;
 }
 
@@ -95,24 +119,23 @@ thread_free(struct thread *t)
 	free(t);
 }
 
-struct thread *
-thread_get(uint32_t tid, uint32_t pid)
+/* thread_get(), in line where an event asks: two or three times each. */
+static inline struct thread *
+thread_of(uint32_t tid, uint32_t pid)
 {
-	struct thread *t;
+	struct thread *t = recent[tid % RECENT];
 
-	if ((t = thread_find(tid)) == NULL) {
-		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
-		t->tid = tid;
-		t->oncpu_since = NO_TIME;
-		t->resumed = NO_TIME;
-		t->woken = NO_TIME;
-		t->began_by = VB_START;
-		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
-		recent[tid % RECENT] = t;
-	}
+	if (t == NULL || t->tid != tid)
+		t = thread_look(tid);
 	if (pid != 0)
 		t->pid = pid;
 	return t;
+}
+
+struct thread *
+thread_get(uint32_t tid, uint32_t pid)
+{
+	return thread_of(tid, pid);
 }
 
 static void
@@ -261,7 +284,7 @@ other_threads(const struct event *ev, struct thread *t)
 			t->oncpu += ev->time - t->oncpu_since;
 			t->oncpu_since = NO_TIME;
 		}
-		o = thread_get(event_u64(ev, ECOL(E_SWITCH, TTID)),
+		o = thread_of(event_u64(ev, ECOL(E_SWITCH, TTID)),
 		    event_pid(ev, ECOL(E_SWITCH, TPID)));
 		if (o->comm[0] == '\0')
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
@@ -270,19 +293,19 @@ other_threads(const struct event *ev, struct thread *t)
 		cpus[ev->cpu].tid = o->tid;
 		break;
 	case E_WAKING:
-		o = thread_get(event_u64(ev, ECOL(E_WAKING, TTID)),
+		o = thread_of(event_u64(ev, ECOL(E_WAKING, TTID)),
 		    event_pid(ev, ECOL(E_WAKING, TPID)));
 		if (o->waiting && o->woken == NO_TIME)
 			o->woken = ev->time;
 		break;
 	case E_FORK:
-		o = thread_get(event_u64(ev, ECOL(E_FORK, TTID)),
+		o = thread_of(event_u64(ev, ECOL(E_FORK, TTID)),
 		    event_pid(ev, ECOL(E_FORK, TPID)));
 		set_comm(o, event_str(ev, ECOL(E_FORK, TCOMM)));
 		o->began_by = VB_FORK;
 		break;
 	case E_COMM:
-		set_comm(thread_get(event_u64(ev, ECOL(E_COMM, TTID)),
+		set_comm(thread_of(event_u64(ev, ECOL(E_COMM, TTID)),
 		    event_pid(ev, ECOL(E_COMM, TPID))),
 		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		break;
@@ -311,7 +334,7 @@ judge(struct thread *t, const struct event *ev, const char **cut,
 
 	*cut = *end = NULL;
 	*wait = 0;
-	for (j = judges; (h = *j) != NULL; j++) {
+	for (j = judges[ev->type]; (h = *j) != NULL; j++) {
 		switch (h->judge(h, t, ev)) {
 		case KEEP:
 			continue;
@@ -347,7 +370,7 @@ judge(struct thread *t, const struct event *ev, const char **cut,
 void
 segment_event(struct event *ev)
 {
-	struct thread *t = thread_get(ev->tid, ev->pid);
+	struct thread *t = thread_of(ev->tid, ev->pid);
 	const char *cut, *end;
 	struct cpu_state cpu;
 	int wait, waited;
@@ -424,18 +447,25 @@ segment_event(struct event *ev)
 void
 segment_record(const struct record *rec)
 {
+	struct heuristic *h;
 	uint64_t tid, pid = 0;
 	size_t i;
 
 	if (!rec->comment && strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
 	    record_u64_opt(rec, COL_TID, &tid)) {
 		record_u64_opt(rec, COL_PID, &pid);
-		set_comm(thread_get(tid, pid), record_str(rec, COL_FIRST_OWN));
+		set_comm(thread_of(tid, pid), record_str(rec, COL_FIRST_OWN));
 	} else if (!rec->comment) {
-		for (i = 0; i < nsheuristics; i++)
-			if (!heuristics[i]->off && heuristics[i]->record != NULL &&
-			    heuristics[i]->record(heuristics[i], rec))
-				break;
+		for (i = 0; i < nsheuristics; i++) {
+			h = heuristics[i];
+			if (h->off || h->record == NULL || !h->record(h, rec))
+				continue;
+			if (h->after_record) {
+				h->after_record = 0;
+				judges_make();
+			}
+			break;
+		}
 	}
 	writer_record(out, rec);
 }
