@@ -182,11 +182,29 @@ note_meta(const struct record *rec)
 		stream_cpus = n;
 }
 
+/*
+ * Whether fields a and b of the reader's, each followed by another, are
+ * the same bytes, fewer than 8: a word each.
+ */
+static inline int
+same_short(const struct record *rec, size_t a, size_t b)
+{
+	size_t n = rec->f[a + 1] - rec->f[a];	/* with its NUL */
+	uint64_t x, y;
+
+	if (!rec->padded || n > 8 || rec->f[b + 1] - rec->f[b] != (ptrdiff_t)n)
+		return 0;
+	memcpy(&x, rec->f[a], 8);
+	memcpy(&y, rec->f[b], 8);
+	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * n))) == 0;
+}
+
 int
 event_parse(const struct record *rec, struct event *ev)
 {
 	const char *s;
-	uint64_t v;
+	uint64_t v, tid;
+	int tid_ok;
 	char what[96];
 
 	if (rec->comment)
@@ -205,12 +223,19 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	/* The common case in line; anything else as record_pid() says. */
-	ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
-	    record_pid(rec, COL_PID);
-	if (!record_small_u64(rec, COL_TID, &v) || v > UINT32_MAX)
+	tid_ok = record_small_u64(rec, COL_TID, &tid);
+	/*
+	 * A process's first thread: its PID is the bytes of its TID.  Else
+	 * the common case in line, anything else as record_pid() says.
+	 */
+	if (tid_ok && same_short(rec, COL_PID, COL_TID))
+		ev->pid = tid;
+	else
+		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+		    record_pid(rec, COL_PID);
+	if (!tid_ok || tid > UINT32_MAX)
 		bad_event(rec, "no thread id");
-	ev->tid = v;
+	ev->tid = tid;
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
 	else if (record_small_u64(rec, EC_VERTEX, &v))

@@ -25,6 +25,8 @@ static size_t		 state_size;	/* of all heuristics, per thread */
  * much as its answer.
  */
 static struct heuristic	**judges[E_NTYPES];
+/* And those told that a vertex closed: a list, as it happens at every one. */
+static struct heuristic	**openers;
 
 static void
 judges_make(void)
@@ -51,8 +53,14 @@ judges_make(void)
 void
 segment_init(struct writer *w)
 {
+	size_t i, n = 0;
+
 	out = w;
 	judges_make();
+	openers = xcalloc(nsheuristics + 1, sizeof(*openers));
+	for (i = 0; i < nsheuristics; i++)
+		if (!heuristics[i]->off && heuristics[i]->opened != NULL)
+			openers[n++] = heuristics[i];
 }
 
 /* In the order of sheuristics[], each with its state's place. */
@@ -168,7 +176,7 @@ static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
 	struct vertex_rec v;
-	size_t i;
+	struct heuristic **h;
 
 	if (t->vertex == 0)
 		return;
@@ -196,9 +204,8 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 	 * woken where it waited has that event (a receive whose wait's
 	 * return argus-capture left off, say) before its vertex opens.
 	 */
-	for (i = 0; i < nsheuristics; i++)
-		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
-			heuristics[i]->opened(heuristics[i], t);
+	for (h = openers; *h != NULL; h++)
+		(*h)->opened(*h, t);
 }
 
 /*
