@@ -194,15 +194,22 @@ static inline int
 record_is(const struct record *rec, const char *kind)
 {
 	size_t n = strlen(kind);	/* a constant: kind is a KIND_* */
-	uint64_t a, b = 0;
+	uint64_t a, b;
 
 	if (rec->comment)
 		return 0;
 	if (!rec->padded || n >= 8)
 		return name_eq(rec->f[COL_KIND], kind);
+	/*
+	 * kind's word, a constant made of its bytes: one copied through
+	 * memory had the load of it wait behind the stores.
+	 */
+#define KIND_BYTE(i)	((i) < n ? (uint64_t)(unsigned char)kind[i] << 8 * (i) : 0)
+	b = KIND_BYTE(0) | KIND_BYTE(1) | KIND_BYTE(2) | KIND_BYTE(3) |
+	    KIND_BYTE(4) | KIND_BYTE(5) | KIND_BYTE(6);
+#undef KIND_BYTE
 	memcpy(&a, rec->f[COL_KIND], 8);
-	memcpy(&b, kind, n + 1);
-	return ((le64toh(a) ^ le64toh(b)) & (~0ULL >> (56 - 8 * n))) == 0;
+	return ((le64toh(a) ^ b) & (~0ULL >> (56 - 8 * n))) == 0;
 }
 
 #endif
