@@ -328,6 +328,26 @@ tag(const struct event *ev, uint64_t vertex)
 }
 
 /*
+ * A wait's STATE, cut to fit: a word of the reader's field, which has 8
+ * bytes readable from it, where it has one; the bytes past its NUL are
+ * never read.
+ */
+static void
+wait_state(struct thread *t, const struct event *ev)
+{
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + ECOL(E_SWITCH, STATE);
+
+	_Static_assert(sizeof(t->wait_state) == 8, "a word");
+	if (rec->padded && col < rec->nf) {
+		memcpy(t->wait_state, rec->f[col], 8);
+		t->wait_state[7] = '\0';
+	} else
+		str_fit(t->wait_state, event_str(ev, ECOL(E_SWITCH, STATE)),
+		    sizeof(t->wait_state));
+}
+
+/*
  * The heuristics' verdicts, in table order: the first to cull wins, and
  * so do the first to cut before the event and the first to end the vertex
  * after it, unless one before it holds the vertex together.
@@ -439,8 +459,7 @@ segment_event(struct event *ev)
 	if (wait) {
 		t->waiting = 1;
 		t->woken = NO_TIME;
-		str_fit(t->wait_state, event_str(ev, ECOL(E_SWITCH, STATE)),
-		    sizeof(t->wait_state));
+		wait_state(t, ev);
 		return;
 	}
 	close_vertex(t, ev->time, end);
