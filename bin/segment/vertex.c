@@ -16,6 +16,8 @@ static struct thread	*threads;
 static struct writer	*out;
 static uint64_t		 next_id = 1;
 static uint64_t		 nvertices, nevents, nculled;
+static char		 culled_s[28];	/* NO_VERTEX, as each culled event has it */
+static size_t		 culled_n;
 
 static struct heuristic	**heuristics;	/* in table order */
 static size_t		 state_size;	/* of all heuristics, per thread */
@@ -56,6 +58,7 @@ segment_init(struct writer *w)
 	size_t i, n = 0;
 
 	out = w;
+	culled_n = u64_str(culled_s, NO_VERTEX);
 	judges_make();
 	openers = xcalloc(nsheuristics + 1, sizeof(*openers));
 	for (i = 0; i < nsheuristics; i++)
@@ -430,7 +433,7 @@ segment_event(struct event *ev)
 	}
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
-		tag(ev, NO_VERTEX);
+		writer_splice_n(out, ev->rec, EC_VERTEX, culled_s, culled_n);
 		return;
 	}
 	/* A thread first seen running: it is on a CPU now. */
