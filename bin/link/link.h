@@ -104,8 +104,6 @@ struct link_rule {
 	uint64_t	 strong, weak;	/* links it made */
 };
 
-#define EV(type)	(1ULL << (type))
-
 /* Where a rule's file puts it: LINK_RULE(x) = { ... }; defines rule_x. */
 #define LINK_RULE(id)							\
 	static struct link_rule rule_##id;				\

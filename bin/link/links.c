@@ -12,7 +12,6 @@
 
 #include "link.h"
 
-_Static_assert(E_NTYPES <= 64, "event types must fit a rule's type mask");
 
 static struct link_rule	**rules;	/* in table order */
 
