@@ -19,11 +19,7 @@ static const char usage[] =
 "\n"
 "  -f, --format FORMAT   read every FILE as FORMAT:\n"
 "%s"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Events become the records argus-capture writes for the same tracepoints;\n"
 "meta records say the source and what it lacks (lacks,...).  Several FILEs\n"

@@ -21,11 +21,7 @@ static const char tail[] =
 "      --rules           list the rules: strength, what LABEL holds\n"
 "  -P, --progress        say on stderr how far it has come\n"
 "  -q, --quiet           no summary on stderr\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Input must come from argus-segment (events with their VERTEX set).\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.  See argus-link(1).\n";
@@ -68,8 +64,13 @@ take_record(void *arg, const struct record *rec)
 
 /* The record first: a link it makes follows it in time. */
 static const struct stage_ops ops = {
-	"linking", NULL, "argus-segment", STAGE_PASS | STAGE_VERTEX,
-	take_event, take_record, NULL
+	.doing = "linking",
+	.needs = "argus-segment",
+	.flags = STAGE_PASS | STAGE_VERTEX,
+	.event = take_event,
+	.record = take_record,
+	.start = link_init,
+	.summary = link_summary,
 };
 
 /* --rules, the one option of its own. */
@@ -88,7 +89,6 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common com = { NULL, Z_AUTO };
-	struct stage st = { 0 };
 	struct link_rule **rules = link_rules();
 	struct toggle *tg;
 	int quiet = 0, show = 0;
@@ -100,10 +100,6 @@ main(int argc, char *argv[])
 		    &rules[i]->off };
 	stage_toggle_options(argc, argv, head, tail, tg, nlrules, own, option,
 	    &com, &quiet, &show);
-	stage_open(&st, &ops, argv + optind, argc - optind, &com, show);
-	link_init(st.out);
-	stage_run(&st, &ops);
-	link_summary(st.out, st.last, !quiet);
-	stage_close(&st);
-	return exit_status(1);
+	return stage_main(&ops, argv + optind, argc - optind, &com, show,
+	    quiet);
 }

@@ -20,11 +20,7 @@ static const char tail[] =
 "\n"
 "  -P, --progress        say on stderr how far it has come\n"
 "  -q, --quiet           no summary on stderr\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Every event record leaves with its VERTEX column set (0: culled); a\n"
 "vertex record follows each vertex's last event.  Other records pass.\n"
@@ -55,14 +51,18 @@ finish(void *arg, uint64_t last)
 }
 
 static const struct stage_ops ops = {
-	"segmenting", NULL, NULL, 0, take_event, take_record, finish
+	.doing = "segmenting",
+	.event = take_event,
+	.record = take_record,
+	.finish = finish,
+	.start = segment_init,
+	.summary = segment_summary,
 };
 
 int
 main(int argc, char *argv[])
 {
 	struct common com = { NULL, Z_AUTO };
-	struct stage st = { 0 };
 	struct heuristic **h;
 	struct toggle *tg;
 	int quiet = 0, show = 0;
@@ -75,10 +75,6 @@ main(int argc, char *argv[])
 		    &h[i]->off };
 	stage_toggle_options(argc, argv, head, tail, tg, nsheuristics, NULL,
 	    NULL, &com, &quiet, &show);
-	stage_open(&st, &ops, argv + optind, argc - optind, &com, show);
-	segment_init(st.out);
-	stage_run(&st, &ops);
-	segment_summary(st.out, st.last, !quiet);
-	stage_close(&st);
-	return exit_status(1);
+	return stage_main(&ops, argv + optind, argc - optind, &com, show,
+	    quiet);
 }

@@ -25,11 +25,7 @@ static const char usage[] =
 "  -t, --tid TID         keep only the history of thread TID\n"
 "                        (default: a summary of every vertex of every thread)\n"
 "  -q, --quiet           no lines on stderr about what was found\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Every record passes; baseline records follow at the end of the input.\n"
 "Exit: 0 ok (also when no baseline qualifies), 64 usage, 65 bad input,\n"
@@ -69,8 +65,10 @@ take_record(void *arg, const struct record *rec)
 }
 
 static const struct stage_ops ops = {
-	NULL, NULL, "argus-segment and argus-link",
-	STAGE_PASS | STAGE_VERTEX, take_event, take_record, NULL
+	.needs = "argus-segment and argus-link",
+	.flags = STAGE_PASS | STAGE_VERTEX,
+	.event = take_event,
+	.record = take_record,
 };
 
 int

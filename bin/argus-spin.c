@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "show.h"
 #include "spin/spin.h"
 #include "stage.h"
 
@@ -32,11 +31,7 @@ static const char tail[] =
 "                        input, else as by default\n"
 "  -T, --threshold DUR   an episode this long is a hang (default 2s)\n"
 "  -q, --quiet           no lines on stderr about what was found\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-USAGE_VERSION_LINE("         ")
+USAGE_COMMON
 "\n"
 "Every record passes; spin records follow at the end of the input.\n"
 "Exit: 0 ok, 1 no hang found, 64 usage, 65 bad input, 66 cannot open.\n"
@@ -110,8 +105,10 @@ take_record(void *arg, const struct record *rec)
 }
 
 static const struct stage_ops ops = {
-	NULL, NULL, "argus-segment and argus-link",
-	STAGE_PASS | STAGE_VERTEX, take_event, take_record, NULL
+	.needs = "argus-segment and argus-link",
+	.flags = STAGE_PASS | STAGE_VERTEX,
+	.event = take_event,
+	.record = take_record,
 };
 
 int
@@ -133,14 +130,9 @@ main(int argc, char *argv[])
 	struct spin_opts o = { HANG_NS, 0 };
 	struct seen seen = { &tg, &m };
 	struct stage st = { .arg = &seen };
-	uint64_t last, when;
-	struct episode *e;
-	struct tracked *t;
-	struct writer *out;
-	char what[128], *usage = usage_text();
-	const char *how;
+	char *usage = usage_text();
 	int ch, quiet = 0;
-	size_t i, n;
+	size_t n;
 
 	while ((ch = getopt_long(argc, argv, "p:t:c:a:T:q" COMMON_SHORT,
 	    longopts, NULL)) != -1) {
@@ -173,65 +165,14 @@ main(int argc, char *argv[])
 	episodes_init();
 	stage_open(&st, &ops, argv + optind, argc - optind, &com, 0);
 	stage_run(&st, &ops);
-	out = st.out;
-	last = st.last;
-	history_finish(last);
+	history_finish(st.last);
 	if (!tg.pid && !tg.tid && tg.comm == NULL)
 		diex(EX_USAGE, "no target: give --pid, --tid or --comm (the "
 		    "input names no command_pid)");
 	if (nvertex_records == 0)
 		diex(EX_DATAERR, "no vertex records in the input: run "
 		    "argus-segment and argus-link first");
-	if ((t = target_pick(&tg)) == NULL) {
-		report_summary(out, last, 0, NULL);
-		warnx_("no vertex of %s in the input",
-		    target_describe(&tg, what, sizeof(what)));
-		writer_close(out);
-		return 1;
-	}
-	if (!quiet)
-		target_said(&tg, t);
-	when = moment_when(&m);
-	how = m.ask == AT_TIME ? "at" : "mark";
-	if (m.ask == AT_NOW && episodes_hung_at(t, last, &o)) {
-		/* The hang going on: a mark before it was of another. */
-		when = last;
-		how = "now";
-	} else if (m.ask == AT_NOW && when != NO_TIME && !quiet)
-		warnx_("%s %u/%u does not hang now: taking the last argus-mark",
-		    show(t->comm), t->pid, t->tid);
-	if (m.ask == AT_MARK && when == NO_TIME) {
-		report_summary(out, last, 0, NULL);
-		warnx_("no argus-mark in the input");
-		writer_close(out);
-		return 1;
-	}
-	if (strcmp(how, "now") == 0)
-		;
-	else if (when == NO_TIME) {
-		how = "every";
-		episodes_long(t, &o);
-	} else if (!episodes_at(t, when, &o))
-		warnx_("%s %u/%u has no vertex at %llu%s", show(t->comm), t->pid,
-		    t->tid, (unsigned long long)when,
-		    m.ask == AT_TIME ? "" : " (the last argus-mark)");
-	/* Which moment was taken, for the report. */
-	if (when == NO_TIME)
-		meta_write(out, last, META_MOMENT, "%s", how);
-	else
-		meta_write(out, last, META_MOMENT, "%s %llu", how,
-		    (unsigned long long)when);
-	e = episodes(&n);
-	for (i = 0; i < n; i++)
-		report_spin(out, last, t, &e[i], !quiet);
-	report_summary(out, last, n, e);
-	if (n == 0 && strcmp(how, "every") == 0) {
-		longest_vertex(t, what, sizeof(what));
-		warnx_("no episode of %s %u/%u as long as %.3f s: %s",
-		    show(t->comm), t->pid, t->tid, o.threshold / 1e9, what);
-	}
+	n = report_hang(st.out, st.last, &tg, &m, &o, quiet);
 	stage_close(&st);
-	if (interrupted)
-		return exit_status(1);
-	return n > 0 ? 0 : 1;
+	return exit_status(n > 0);
 }

@@ -42,9 +42,9 @@
 #define SUBBUF_KB	64
 /*
  * The bridge's buffer per CPU (tfs_bridge_create), an eighth of ours and
- * 16 MiB at most: allocated in a few hundredths of a second, seconds of
- * a quiet machine's events, while the kernel allocates ours, which takes
- * it 0.2-2.6 s per 512 MiB here, with the instance's tracing stopped
+ * 16 MiB at most: allocated at once, it holds seconds of a quiet
+ * machine's events while the kernel allocates ours, which takes it
+ * seconds for large buffers, with the instance's tracing stopped
  * (bench/recorder, "start").  Only for buffers of 32 MiB and more.
  */
 #define BRIDGE_KB	(16 * 1024)
@@ -542,12 +542,6 @@ start(const struct capture_opts *o)
 	task_snapshot();
 	/* The rings' threads are now checked against both (patched.c). */
 	patched_read();
-	/*
-	 * Then whoever waits may go on: a patched program started at once
-	 * (argus run after argus start) filled its rings while the drainer
-	 * waited for the snapshot, and lost a third of a second's events.
-	 */
-	ready();
 	t_snap = t_start;	/* the state as tracing began, in time order */
 	for (i = 0; i < o->npids; i++)
 		emit_select_pid(tgids[i]);
@@ -566,6 +560,14 @@ start(const struct capture_opts *o)
 	 */
 	if (o->nstack_comms > 0 && child > 0)
 		dwstack_follow(child);
+	/*
+	 * Then whoever waits may go on, as soon as all it asked for is in
+	 * place: a process it starts now is selected and its stacks
+	 * followed from its fork; and a patched program started at once
+	 * (argus run after argus start) need not fill its rings while the
+	 * drainer waits for the snapshot.
+	 */
+	ready();
 	if (go != -1) {
 		if (write(go, "g", 1) != 1)
 			die(EX_OSERR, "starting %s", o->cmd[0]);
@@ -702,8 +704,8 @@ format_loop(void)
 	/*
 	 * The kernel gives a signal for the process to its main thread
 	 * first, this one, which runs at idle priority: on a busy machine
-	 * its handler ran 0.1-0.6 s after SIGINT, and the recording went
-	 * on that long.  The reader, which stops tracing, takes it instead.
+	 * its handler runs late, and the recording goes on until it does.
+	 * The reader, which stops tracing, takes it instead.
 	 */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);

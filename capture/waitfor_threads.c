@@ -94,10 +94,10 @@ exec_start(const char *path)
 
 /*
  * The scheduler's task clock leaves out time stolen by the hypervisor
- * and spent in interrupts, each CPU's own: on a busy VM it fell 6 s
- * behind CLOCK_MONOTONIC in 38 minutes, and the two CPUs' clocks were
- * 1.1 s apart 8 minutes after boot (a sleeper's start read from the
- * other CPU came out 1.1 s late).  Our own thread runs now, so its
+ * and spent in interrupts, each CPU's own: on a busy VM it falls seconds
+ * behind CLOCK_MONOTONIC within the hour, and two CPUs' clocks can be a
+ * second apart soon after boot (a sleeper's start read from the other
+ * CPU comes out that late).  Our own thread runs now, so its
  * exec_start is now on the clock of the CPU it runs on: the difference,
  * taken on each CPU we may run on, once a snapshot, brings a thread's
  * to CLOCK_MONOTONIC by the CPU it last ran on (late by what that CPU

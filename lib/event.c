@@ -182,10 +182,29 @@ note_meta(const struct record *rec)
 		stream_cpus = n;
 }
 
+/*
+ * Whether fields a and b of the reader's, each followed by another, are
+ * the same bytes, fewer than 8: a word each.
+ */
+static inline int
+same_short(const struct record *rec, size_t a, size_t b)
+{
+	size_t n = rec->f[a + 1] - rec->f[a];	/* with its NUL */
+	uint64_t x, y;
+
+	if (!rec->padded || n > 8 || rec->f[b + 1] - rec->f[b] != (ptrdiff_t)n)
+		return 0;
+	memcpy(&x, rec->f[a], 8);
+	memcpy(&y, rec->f[b], 8);
+	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * n))) == 0;
+}
+
 int
 event_parse(const struct record *rec, struct event *ev)
 {
-	uint64_t v;
+	const char *s;
+	uint64_t v, tid;
+	int tid_ok;
 	char what[96];
 
 	if (rec->comment)
@@ -204,20 +223,36 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	/* The common case in line; anything else as record_pid() says. */
-	ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
-	    record_pid(rec, COL_PID);
-	if (!record_small_u64(rec, COL_TID, &v) || v > UINT32_MAX)
+	tid_ok = record_small_u64(rec, COL_TID, &tid);
+	/*
+	 * A process's first thread: its PID is the bytes of its TID.  Else
+	 * the common case in line, anything else as record_pid() says.
+	 */
+	if (tid_ok && same_short(rec, COL_PID, COL_TID))
+		ev->pid = tid;
+	else
+		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+		    record_pid(rec, COL_PID);
+	if (!tid_ok || tid > UINT32_MAX)
 		bad_event(rec, "no thread id");
-	ev->tid = v;
+	ev->tid = tid;
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
 	else if (record_small_u64(rec, EC_VERTEX, &v))
 		ev->vertex = v;
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
-	/* Stages keep state per CPU: a CPU beyond the stream's is bad input. */
-	if (!record_small_u64(rec, EC_CPU, &v))
+	/*
+	 * Stages keep state per CPU: a CPU beyond the stream's is bad
+	 * input.  Most machines' CPUs are numbered in one digit or two.
+	 */
+	s = rec->f[EC_CPU];
+	if ((unsigned)(s[0] - '0') < 10 && s[1] == '\0')
+		v = s[0] - '0';
+	else if ((unsigned)(s[0] - '1') < 9 && (unsigned)(s[1] - '0') < 10 &&
+	    s[2] == '\0')
+		v = (s[0] - '0') * 10 + s[1] - '0';
+	else if (!record_small_u64(rec, EC_CPU, &v))
 		v = record_u64(rec, EC_CPU);	/* says what is wrong */
 	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS)) {
 		if (stream_cpus)
@@ -321,7 +356,7 @@ plain_number(const char *s, uint64_t *v)
 }
 
 uint64_t
-event_u64(const struct event *ev, int arg)
+event_u64_any(const struct event *ev, int arg)
 {
 	const char *s = event_str(ev, arg);
 	char *end;
@@ -395,7 +430,7 @@ event_func(const struct event *ev)
 
 /* A capture may not know the process of a thread that exited early. */
 uint32_t
-event_pid(const struct event *ev, int arg)
+event_pid_any(const struct event *ev, int arg)
 {
 	return record_pid(ev->rec, EC_ARG + arg);
 }

@@ -114,6 +114,13 @@ struct event {
 };
 
 /*
+ * A set of event types, one bit each: what a stage's rule or heuristic
+ * is asked about (0 where it says nothing: every type).
+ */
+#define EV(type)	(1ULL << (type))
+_Static_assert(E_NTYPES <= 64, "event types must fit a set of them");
+
+/*
  * 1 and ev filled for an event record; 0 for any other record, after
  * learning what a meta cpus or a ksym record says.
  */
@@ -136,12 +143,16 @@ int		 etype_user(const char *name);
  */
 uint32_t	 event_other_tid(const struct event *);
 
-/* Arguments, numbered from 0 after CTX: decimal, or 0x hex. */
-uint64_t	 event_u64(const struct event *, int arg);
+/*
+ * Arguments, numbered from 0 after CTX: decimal, or 0x hex.  event_u64()
+ * and event_pid() are below: in line, for a thread's id.
+ */
 uint64_t	 event_u64_loose(const struct event *, int arg);	/* strtoull's */
 int64_t		 event_i64(const struct event *, int arg);
 const char	*event_str(const struct event *, int arg);	/* "" if absent */
-uint32_t	 event_pid(const struct event *, int arg);	/* 0 if unknown */
+/* Theirs but for the small decimals they read in line. */
+uint64_t	 event_u64_any(const struct event *, int arg);
+uint32_t	 event_pid_any(const struct event *, int arg);
 int		 event_nargs(const struct event *);
 /*
  * The kernel function a timer's or work item's event carries, by name
@@ -263,6 +274,36 @@ record_small_u64(const struct record *rec, size_t col, uint64_t *v)
 	    (r = padded_short(rec->f[col], v)) >= 0)
 		return r;
 	return record_u64_opt(rec, col, v);
+}
+
+/*
+ * An argument, a small decimal of the reader's read in line: the other
+ * thread's id and process of every switch and wake-up.  A leading 0 is
+ * octal to strtoull(), which event_u64_any() answers as.
+ */
+static inline uint64_t
+event_u64(const struct event *ev, int arg)
+{
+	const struct record *rec = ev->rec;
+	const char *s;
+	uint64_t v;
+
+	if (rec->padded && (size_t)(EC_ARG + arg) < rec->nf &&
+	    ((s = rec->f[EC_ARG + arg])[0] != '0' || s[1] == '\0') &&
+	    padded_short(s, &v) == 1)
+		return v;
+	return event_u64_any(ev, arg);
+}
+
+/* A process id argument; 0 if unknown (record_pid()). */
+static inline uint32_t
+event_pid(const struct event *ev, int arg)
+{
+	uint64_t v;
+
+	if (record_small_u64(ev->rec, EC_ARG + arg, &v) == 1)
+		return v;
+	return event_pid_any(ev, arg);
 }
 
 #endif

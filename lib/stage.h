@@ -56,6 +56,13 @@ struct stage_ops {
 	 * the time of the last record, or NO_TIME.
 	 */
 	void		(*finish)(void *arg, uint64_t last);
+	/*
+	 * For stage_main(), each may be NULL: start() once the output is
+	 * open, before the first record; summary() after the loop, its
+	 * line said on stderr too where say.
+	 */
+	void		(*start)(struct writer *out);
+	void		(*summary)(struct writer *out, uint64_t last, int say);
 };
 
 struct stage {
@@ -153,6 +160,27 @@ stage_run(struct stage *st, const struct stage_ops *ops)
 {
 	stage_loop(st, ops);
 	stage_end(st, ops);
+}
+
+/*
+ * A stage's main after its options: the files (none: stdin) read through
+ * the loop between start() and summary(), the output closed; the exit
+ * status.  Inline, as stage_run() is.
+ */
+static inline __attribute__((always_inline)) int
+stage_main(const struct stage_ops *ops, char **files, int nfiles,
+    const struct common *com, int progress, int quiet)
+{
+	struct stage st = { 0 };
+
+	stage_open(&st, ops, files, nfiles, com, progress);
+	if (ops->start != NULL)
+		ops->start(st.out);
+	stage_run(&st, ops);
+	if (ops->summary != NULL)
+		ops->summary(st.out, st.last, !quiet);
+	stage_close(&st);
+	return exit_status(1);
 }
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef ARGUS_STREAM_H
 #define ARGUS_STREAM_H
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -184,11 +185,31 @@ record_len(const struct record *rec, size_t col)
 }
 
 
-/* Whether a record is of kind (a KIND_*). */
+/*
+ * Whether a record is of kind (a KIND_*).  A field of the reader's has 8
+ * bytes readable from it: a kind shorter than that, its NUL too, is one
+ * word to compare, at every record of every stage.
+ */
 static inline int
 record_is(const struct record *rec, const char *kind)
 {
-	return !rec->comment && name_eq(rec->f[COL_KIND], kind);
+	size_t n = strlen(kind);	/* a constant: kind is a KIND_* */
+	uint64_t a, b;
+
+	if (rec->comment)
+		return 0;
+	if (!rec->padded || n >= 8)
+		return name_eq(rec->f[COL_KIND], kind);
+	/*
+	 * kind's word, a constant made of its bytes: one copied through
+	 * memory had the load of it wait behind the stores.
+	 */
+#define KIND_BYTE(i)	((i) < n ? (uint64_t)(unsigned char)kind[i] << 8 * (i) : 0)
+	b = KIND_BYTE(0) | KIND_BYTE(1) | KIND_BYTE(2) | KIND_BYTE(3) |
+	    KIND_BYTE(4) | KIND_BYTE(5) | KIND_BYTE(6);
+#undef KIND_BYTE
+	memcpy(&a, rec->f[COL_KIND], 8);
+	return ((le64toh(a) ^ b) & (~0ULL >> (56 - 8 * n))) == 0;
 }
 
 #endif

@@ -141,6 +141,13 @@ void	 usage_error(const char *usage) __attribute__((noreturn));
  */
 #define USAGE_VERSION(pad)	"  -V, --version" pad "version"
 #define USAGE_VERSION_LINE(pad)	USAGE_VERSION(pad) " and record stream version\n"
+/* The lines of common's options, -o to -V, for a text in column 24. */
+#define USAGE_COMMON \
+"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n" \
+"  -z, --compress        gzip the output even into a pipe or terminal\n" \
+"  -Z, --no-compress     plain output even into a regular file\n" \
+"  -h, --help            this text\n" \
+USAGE_VERSION_LINE("         ")
 #define COMMON_SHORT	"o:zZhV"
 #define COMMON_LONG \
 	{ "output",	 required_argument, NULL, 'o' }, \

@@ -43,6 +43,26 @@
 #define Z_FAILED	(-1)	/* deflate's error, not a write's errno */
 #define Z_LEVEL		1	/* libdeflate's fastest */
 
+/*
+ * The numbers written last, each in a slot its value hashes to: a link
+ * record repeats its event's time and threads, and a vertex is named by
+ * each link in and out of it, where finding the digits again costs less
+ * than making them.  Every slot starts as 0.
+ */
+#define MEMO_BITS	6
+#define MEMO		(1 << MEMO_BITS)
+struct memo {
+	uint64_t	 v;
+	char		 digits[24];	/* 20 at most, and room for a word */
+	unsigned	 n;
+};
+
+static inline size_t
+memo_slot(uint64_t v)
+{
+	return v * 0x9e3779b97f4a7c15ULL >> (64 - MEMO_BITS);
+}
+
 struct chunk {
 	char		*p;
 	size_t		 cap;
@@ -76,13 +96,14 @@ struct writer {
 	size_t		 cap;
 	size_t		 len;		/* bytes in buf */
 	size_t		 mark;		/* bytes of whole records */
-	int		 nfield;	/* fields of the record being built */
 
 	int		 gz;
 	struct libdeflate_compressor *z;	/* the thread compressing's */
 	unsigned char	*zout;
 	size_t		 zcap;
 	struct bg	*bg;		/* compressing in the background */
+
+	struct memo	*memo;		/* MEMO numbers written, by value */
 };
 
 /* Both threads write; neither dies there (see fail()). */
@@ -362,12 +383,25 @@ put(struct writer *w, const char *p, size_t n)
 	w->len += n;
 }
 
+/*
+ * Each field of the record being built is followed by its comma, which
+ * writer_end() makes the record's newline: a field costs no test of
+ * whether it is the first.
+ */
 static inline void
 sep(struct writer *w)
 {
 	reserve(w, 1);
-	if (w->nfield++ > 0)
-		w->buf[w->len++] = ',';
+	w->buf[w->len++] = ',';
+}
+
+/* The record built, or copied, up to its newline: whole from now on. */
+static inline void
+commit(struct writer *w)
+{
+	w->mark = w->len;
+	if (w->len >= OUT_CHUNK)
+		drain(w);
 }
 
 /*
@@ -377,24 +411,27 @@ sep(struct writer *w)
  */
 static struct writer	*writers[8];
 
+/* Each open writer closed, or discarded: either unregisters it. */
 static void
-finish_writers(void)
+each_writer(void (*end)(struct writer *))
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(writers); i++)
 		if (writers[i] != NULL)
-			writer_close(writers[i]);	/* unregisters itself */
+			end(writers[i]);
+}
+
+static void
+finish_writers(void)
+{
+	each_writer(writer_close);
 }
 
 static void
 discard_writers(void)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(writers); i++)
-		if (writers[i] != NULL)
-			writer_discard(writers[i]);	/* unregisters itself */
+	each_writer(writer_discard);
 }
 
 static void
@@ -443,6 +480,7 @@ create(int dirfd, const char *path, enum zmode z, enum outmode how, int stream)
 {
 	struct writer *w;
 	struct stat st;
+	size_t i;
 
 	w = xcalloc(1, sizeof(*w));
 	if (path == NULL || strcmp(path, "-") == 0) {
@@ -467,6 +505,11 @@ create(int dirfd, const char *path, enum zmode z, enum outmode how, int stream)
 	}
 	w->cap = OUT_CHUNK;
 	w->buf = xmalloc(w->cap);
+	w->memo = xcalloc(MEMO, sizeof(*w->memo));
+	for (i = 0; i < MEMO; i++) {
+		w->memo[i].digits[0] = '0';
+		w->memo[i].n = 1;
+	}
 	atexit_writer(w, 1);
 	if (stream) {
 		writer_begin(w, STREAM_MAGIC);
@@ -492,7 +535,6 @@ void
 writer_begin(struct writer *w, const char *kind)
 {
 	w->len = w->mark;	/* an unfinished record is dropped */
-	w->nfield = 0;
 	writer_str(w, kind);
 }
 
@@ -501,40 +543,53 @@ static const unsigned char special[256] = {
 	['\n'] = 1, ['\r'] = 1, [','] = 1, ['"'] = 1,
 };
 
+/* A field that needs quoting, or would read back as a comment. */
+static void
+put_quoted(struct writer *w, const char *s, size_t n)
+{
+	size_t need = 2 * n + 2 + 1;
+
+	reserve(w, need);
+	w->len += csv_write(w->buf + w->len, need, s, n);
+	w->buf[w->len++] = ',';
+}
+
 /*
  * Copied and looked at in one pass: the fields a stage writes are short
  * (a kind, a rule, a label), where a scan and then a call to memcpy()
  * cost more than the bytes.  One that needs quoting is written again
  * over the copy.
  */
-void
-writer_strn(struct writer *w, const char *s, size_t n)
+static inline void
+put_str(struct writer *w, const char *s, size_t n)
 {
 	unsigned char any = 0;
-	size_t i, need;
+	size_t i;
 	char *d;
 
-	reserve(w, 1 + n);	/* the comma put as put_decimal() puts it */
+	reserve(w, n + 1);
 	d = w->buf + w->len;
-	*d = ',';
-	d += w->nfield++ > 0;
-	w->len = d - w->buf;
 	for (i = 0; i < n; i++)
 		any |= special[(unsigned char)(d[i] = s[i])];
 	/* A first field starting with '#' would read back as a comment. */
-	if (!any && !(w->nfield == 1 && n > 0 && s[0] == '#')) {
-		w->len += n;
+	if (any || (n > 0 && s[0] == '#' && w->len == w->mark)) {
+		put_quoted(w, s, n);
 		return;
 	}
-	need = 2 * n + 2;
-	reserve(w, need);
-	w->len += csv_write(w->buf + w->len, need, s, n);
+	d[n] = ',';
+	w->len += n + 1;
+}
+
+void
+writer_strn(struct writer *w, const char *s, size_t n)
+{
+	put_str(w, s, n);
 }
 
 void
 writer_str(struct writer *w, const char *s)
 {
-	writer_strn(w, s, strlen(s));
+	put_str(w, s, strlen(s));
 }
 
 /*
@@ -612,23 +667,43 @@ u64_at(char *p, uint64_t v)
 }
 
 /*
- * A number straight into the buffer: one reservation for the comma, the
- * sign and the digits, and the comma put whether or not it is needed and
- * stepped over only where it is (a link record is eight numbers, and each
- * was three calls and two reservations).
+ * A number straight into the buffer: one reservation for the sign, the
+ * digits and the comma (a link record is eight numbers, and each was three
+ * calls and two reservations).  In line, one found in the memo: a copy.
  */
+static void
+put_decimal_made(struct writer *w, uint64_t v, int neg)
+{
+	struct memo *m = &w->memo[memo_slot(v)];
+	char *d;
+
+	reserve(w, 1 + 20 + 8);
+	d = w->buf + w->len;
+	*d = '-';
+	d += neg;
+	m->v = v;
+	m->n = u64_at(d, v);
+	memcpy(m->digits, d, sizeof(m->digits));
+	d[m->n] = ',';
+	w->len = d - w->buf + m->n + 1;
+}
+
 static inline void
 put_decimal(struct writer *w, uint64_t v, int neg)
 {
+	const struct memo *m = &w->memo[memo_slot(v)];
 	char *d;
 
-	reserve(w, 1 + 1 + 20 + 8);
+	if (m->v != v || w->len + 1 + sizeof(m->digits) > w->cap) {
+		put_decimal_made(w, v, neg);
+		return;
+	}
 	d = w->buf + w->len;
-	*d = ',';
-	d += w->nfield++ > 0;
 	*d = '-';
 	d += neg;
-	w->len = d - w->buf + u64_at(d, v);
+	memcpy(d, m->digits, sizeof(m->digits));
+	d[m->n] = ',';
+	w->len = d - w->buf + m->n + 1;
 }
 
 void
@@ -655,8 +730,8 @@ writer_hex(struct writer *w, uint64_t v)
 	} while (v);
 	*--p = 'x';
 	*--p = '0';
-	sep(w);
 	put(w, p, tmp + sizeof(tmp) - p);
+	sep(w);
 }
 
 void
@@ -690,11 +765,11 @@ writer_empty(struct writer *w)
 void
 writer_end(struct writer *w)
 {
-	put(w, "\n", 1);
-	w->mark = w->len;
-	w->nfield = 0;
-	if (w->len >= OUT_CHUNK)
-		drain(w);
+	if (w->len > w->mark)
+		w->buf[w->len - 1] = '\n';	/* the last field's comma */
+	else
+		put(w, "\n", 1);
+	commit(w);
 }
 
 void
@@ -712,12 +787,11 @@ void
 writer_record(struct writer *w, const struct record *rec)
 {
 	w->len = w->mark;
-	put(w, rec->raw, rec->rawlen);
-	put(w, "\n", 1);
-	w->mark = w->len;
-	w->nfield = 0;
-	if (w->len >= OUT_CHUNK)
-		drain(w);
+	reserve(w, rec->rawlen + 1);
+	memcpy(w->buf + w->len, rec->raw, rec->rawlen);
+	w->len += rec->rawlen;
+	w->buf[w->len++] = '\n';
+	commit(w);
 }
 
 /*
@@ -759,10 +833,7 @@ writer_splice_n(struct writer *w, const struct record *rec, size_t col,
 	memcpy(w->buf + w->len, b, end - b);
 	w->len += end - b;
 	w->buf[w->len++] = '\n';
-	w->mark = w->len;
-	w->nfield = 0;
-	if (w->len >= OUT_CHUNK)
-		drain(w);
+	commit(w);
 }
 
 size_t
@@ -799,6 +870,7 @@ writer_free(struct writer *w)
 		free(w->zout);
 	}
 	free(w->buf);
+	free(w->memo);
 	free(w->name);
 	free(w);
 }

@@ -306,7 +306,7 @@ syscalls_said(FILE *o)
 enum conv {
 	C_TEXT, C_WORD, C_LINE, C_D, C_03D, C_U, C_X, C_P, C_PS, C_PST,
 	C_BOOL, C_HANDLED, C_STATE, C_HRMODE, C_TIMERFLAGS, C_DEV, C_LOCKDEV,
-	C_LOCKFLAGS, C_LOCKTYPE, C_SYS6, C_OPT, C_DIFF
+	C_LOCKFLAGS, C_LOCKTYPE, C_SYS6, C_OPT, C_PRIO, C_DIFF
 };
 
 static const char *const convs[] = {
@@ -316,8 +316,10 @@ static const char *const convs[] = {
 	[C_STATE] = "state", [C_HRMODE] = "hrmode",
 	[C_TIMERFLAGS] = "timerflags", [C_DEV] = "dev", [C_LOCKDEV] = "lockdev",
 	[C_LOCKFLAGS] = "lockflags", [C_LOCKTYPE] = "locktype",
-	[C_SYS6] = "sys6", [C_OPT] = "opt",
+	[C_SYS6] = "sys6", [C_OPT] = "opt", [C_PRIO] = "prio",
 };
+
+#define NICE0_PRIO	120	/* the kernel's priority of a thread at nice 0 */
 
 #define AT_TID		(-1)	/* @tid: the line's own thread */
 #define AT_COMM		(-2)	/* @comm: its name */
@@ -490,6 +492,10 @@ value(FILE *o, const struct event *e, const struct step *s)
 		break;
 	case C_PST:
 		fputs(esc(ksym_name(event_str(e, c)), TEXT), o);
+		break;
+	case C_PRIO:
+		fprintf(o, "%" PRId64, *event_str(e, c) != '\0' ?
+		    event_i64(e, c) : NICE0_PRIO);
 		break;
 	case C_BOOL:
 		fputs(event_u64(e, c) ? "true" : "false", o);

@@ -13,8 +13,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (!link_cause(ev, &c))
 		return;
 	cause_name(&c, self);
-	link_wake(lthread_get(event_u64(ev, WAKE_COL(TTID)),
-	    event_pid(ev, WAKE_COL(TPID))), &c);
+	link_wake(link_wakee(ev), &c);
 }
 
 LINK_RULE(fork) = {

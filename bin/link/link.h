@@ -14,7 +14,8 @@
  * learns what a wake-up was only after it (a signal) names it in its
  * wakee's waker while that waits to be linked.  Records that are not
  * events (a snapshot of what the kernel knew when a capture was cut) go
- * to record(), and finish() may link what is left at the end.
+ * to record(), which may ask for the next event whatever its type
+ * (link_next), and finish() may link what is left at the end.
  *
  * Events in interrupt context carry vertex 0 (argus-segment culls them from
  * the thread they interrupted), so whatever they cause is attributed by
@@ -82,6 +83,13 @@ struct link_rule {
 	/* A wake-up link into t's vertex was just written: t->waker. */
 	void		(*woken)(struct link_rule *, const struct event *,
 			    struct lthread *);
+	/*
+	 * The next event, whatever its type, once the rule asked for it
+	 * (link_next): what a record told it, joined where the stream has
+	 * moved past it.  Before see(), in the rule's place in the table.
+	 */
+	void		(*next)(struct link_rule *, const struct event *,
+			    struct lthread *);
 	/* A record that is not an event. */
 	void		(*record)(struct link_rule *, const struct record *);
 	/* The end of the input. */
@@ -91,11 +99,10 @@ struct link_rule {
 	/* Set by links.c. */
 	const struct lrule *row;
 	int		 off;		/* --no-NAME */
+	int		 asked;		/* link_next() */
 	size_t		 thread_off, cpu_off;
 	uint64_t	 strong, weak;	/* links it made */
 };
-
-#define EV(type)	(1ULL << (type))
 
 /* Where a rule's file puts it: LINK_RULE(x) = { ... }; defines rule_x. */
 #define LINK_RULE(id)							\
@@ -109,8 +116,14 @@ void		 link_init(struct writer *);
 void		 link_event(const struct event *);
 void		 link_record(const struct record *);
 void		 link_summary(struct writer *, uint64_t end, int to_stderr);
+void		 link_next(struct link_rule *);	/* r->next() at the next event */
 
 struct lthread	*lthread_get(uint32_t tid, uint32_t pid);
+/*
+ * The thread a wake-up (waking, wakeup_new) makes runnable, from see():
+ * read and looked up once an event, however many rules ask.
+ */
+struct lthread	*link_wakee(const struct event *);
 void		*link_thread(const struct link_rule *, struct lthread *);
 void		*link_cpu(const struct link_rule *, uint32_t cpu);
 

@@ -12,7 +12,6 @@
 
 #include "link.h"
 
-_Static_assert(E_NTYPES <= 64, "event types must fit a rule's type mask");
 
 static struct link_rule	**rules;	/* in table order */
 
@@ -20,7 +19,11 @@ static struct link_rule	**rules;	/* in table order */
 static struct link_rule	**by_type[E_NTYPES];	/* whose see() wants it */
 static struct link_rule	**begins, **attributes, **classifies, **wokens,
 			**records, **finishes;
+/* Those switched on that have see() or next(): for an event asked for. */
+static struct link_rule	**sees;
+static int		  nasked;
 static struct lthread	*threads;
+static struct lthread	*wakee;		/* this event's, once asked */
 static struct writer	*out;
 static uint64_t		 nstrong, nweak;
 static size_t		 thread_bytes, cpu_bytes;	/* all rules' state */
@@ -83,9 +86,12 @@ link_init(struct writer *w)
 	wokens = list();
 	records = list();
 	finishes = list();
+	sees = list();
 	for (i = 0; i < nlrules; i++) {
 		if ((r = rules[i])->off)
 			continue;
+		if (r->see != NULL || r->next != NULL)
+			add(sees, r);
 		for (t = 0; t < E_NTYPES && r->see != NULL; t++)
 			if (r->types == 0 || (r->types & EV(t)))
 				add(by_type[t], r);
@@ -132,6 +138,26 @@ lthread_get(uint32_t tid, uint32_t pid)
 	return t;
 }
 
+/*
+ * Its ids are short numbers, read as event_parse() reads an event's own;
+ * but a thread id with a leading 0 is octal to event_u64().
+ */
+struct lthread *
+link_wakee(const struct event *ev)
+{
+	uint64_t tid, pid;
+
+	if (wakee != NULL)
+		return wakee;
+	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TTID), &tid) != 1 ||
+	    (tid != 0 && *event_str(ev, WAKE_COL(TTID)) == '0'))
+		tid = event_u64(ev, WAKE_COL(TTID));
+	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TPID), &pid) != 1 ||
+	    pid > UINT32_MAX)
+		pid = event_pid(ev, WAKE_COL(TPID));
+	return wakee = lthread_get(tid, pid);
+}
+
 void *
 link_thread(const struct link_rule *r, struct lthread *t)
 {
@@ -152,7 +178,12 @@ link_cpu(const struct link_rule *r, uint32_t cpu)
 	return cpus + cpu * cpu_bytes + r->cpu_off;
 }
 
-void
+/*
+ * The writer's calls compiled into it (flatten, across files by link-time
+ * optimisation): most of what the record costs is a dozen calls for a
+ * dozen short fields.
+ */
+__attribute__((flatten)) void
 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
     const struct cause *c)
 {
@@ -278,11 +309,39 @@ link_release(const struct event *ev, struct lthread *t)
 }
 
 void
+link_next(struct link_rule *r)
+{
+	if (!r->asked) {
+		r->asked = 1;
+		nasked++;
+	}
+}
+
+/* The rules asked for this event, and those whose type it is, in order. */
+static void
+see_asked(const struct event *ev, struct lthread *t)
+{
+	struct link_rule **r;
+
+	for (r = sees; *r != NULL; r++) {
+		if ((*r)->asked) {
+			(*r)->asked = 0;
+			nasked--;
+			(*r)->next(*r, ev, t);
+		}
+		if ((*r)->see != NULL && ((*r)->types == 0 ||
+		    ((*r)->types & EV(ev->type))))
+			(*r)->see(*r, ev, t);
+	}
+}
+
+void
 link_event(const struct event *ev)
 {
 	struct lthread *t = lthread_get(ev->tid, ev->pid);
 	struct link_rule **r;
 
+	wakee = NULL;
 	/* Interrupt-context events (vertex 0) leave the thread's vertex be. */
 	t->fresh = 0;
 	if (ev->vertex != NO_VERTEX && ev->vertex != t->vertex) {
@@ -303,6 +362,10 @@ link_event(const struct event *ev)
 	if (t->fresh)
 		for (r = begins; *r != NULL; r++)
 			(*r)->begin(*r, ev, t);
+	if (nasked > 0) {
+		see_asked(ev, t);
+		return;
+	}
 	for (r = by_type[ev->type]; *r != NULL; r++)
 		(*r)->see(*r, ev, t);
 }

@@ -90,8 +90,7 @@ see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (ev->ctx != '-' || rule_message.off ||
 	    !((struct state *)link_thread(&rule_message, t))->sending)
 		return;
-	w = lthread_get(event_u64(ev, WAKE_COL(TTID)),
-	    event_pid(ev, WAKE_COL(TPID)));
+	w = link_wakee(ev);
 	k = key(t->pid, w->pid);
 	if (pending_take(&requests, &k, sizeof(k), &c))
 		link_emit(ev->time, t->pid, t->tid, t->vertex, &c);

@@ -255,18 +255,19 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct sk *s;
 	struct conn *c;
-	struct cpu *cpu = link_cpu(self, ev->cpu);
+	struct cpu *cpu;
 	uint64_t addr;
 	int64_t len;
 	int state;
 
 	switch (ev->type) {
 	case E_SOFTIRQ_ENTRY:
+		cpu = link_cpu(self, ev->cpu);
 		cpu->in = 1;
 		cpu->vec = event_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC));
 		return;
 	case E_SOFTIRQ_EXIT:
-		cpu->in = 0;
+		((struct cpu *)link_cpu(self, ev->cpu))->in = 0;
 		return;
 	case E_SWITCH:		/* its thread going off the CPU */
 		if (ev->ctx == '-')

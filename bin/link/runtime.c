@@ -68,7 +68,7 @@ join(struct link_rule *self)
 }
 
 static void
-see(struct link_rule *self, const struct event *ev, struct lthread *t)
+next(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	(void)ev;
 	(void)t;
@@ -89,6 +89,7 @@ record(struct link_rule *self, const struct record *rec)
 		if (*w.object == '\0')
 			return;
 		snap_time = w.time;
+		link_next(self);
 		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
 		waits[nwaits++] = (struct rwait){ w.pid, w.tid,
 		    xstrdup(w.object) };
@@ -99,6 +100,7 @@ record(struct link_rule *self, const struct record *rec)
 		if (h.tid == 0 || observer_comm(h.comm))
 			return;
 		snap_time = h.time;
+		link_next(self);
 		holders = xrealloc(holders, (nholders + 1) * sizeof(*holders));
 		r = &holders[nholders++];
 		r->pid = h.pid;
@@ -119,7 +121,7 @@ finish(struct link_rule *self, uint64_t end)
 
 LINK_RULE(runtime) = {
 	.name = RUNTIME_RULE,
-	.see = see,
+	.next = next,
 	.record = record,
 	.finish = finish,
 };

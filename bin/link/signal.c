@@ -30,8 +30,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	switch (ev->type) {
 	case E_WAKING:
 		if (ev->ctx == '-') {
-			s->woke = lthread_get(event_u64(ev, WAKE_COL(TTID)),
-			    event_pid(ev, WAKE_COL(TPID)));
+			s->woke = link_wakee(ev);
 			s->at = ev->time;
 		}
 		return;

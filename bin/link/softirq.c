@@ -24,15 +24,16 @@ struct state {
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct cpu *cpu = link_cpu(self, ev->cpu);
+	struct cpu *cpu;
 
 	switch (ev->type) {
 	case E_SOFTIRQ_ENTRY:
+		cpu = link_cpu(self, ev->cpu);
 		cpu->in = 1;
 		cpu->vec = event_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC));
 		break;
 	case E_SOFTIRQ_EXIT:
-		cpu->in = 0;
+		((struct cpu *)link_cpu(self, ev->cpu))->in = 0;
 		break;
 	case E_SYS_ENTER:
 		/*

@@ -40,9 +40,9 @@ struct sholder {
 	char		*object;
 };
 
-/* When a thread was forked, if the trace saw it: 0 before the trace. */
 struct state {
-	uint64_t	 born;
+	uint64_t	 born;		/* forked, if the trace saw it; 0 before */
+	struct fduse	*last;		/* the descriptor it used last */
 };
 
 static struct fduse	*fds;
@@ -51,15 +51,18 @@ static struct sholder	*holders;
 static size_t		 nwaits, nholders;
 static uint64_t		 snap_time = NO_TIME;
 
+/* A thread often uses one descriptor call after call: that, without the table. */
 static void
-use_fd(uint32_t pid, int64_t fd, uint32_t tid, uint64_t time)
+use_fd(struct state *st, uint32_t pid, int64_t fd, uint32_t tid,
+    uint64_t time)
 {
 	uint64_t key = (uint64_t)pid << 32 | (uint32_t)fd;
-	struct fduse *u;
+	struct fduse *u = st->last;
 
 	if (fd < 0 || fd > INT32_MAX)
 		return;
-	HASH_FIND(hh, fds, &key, sizeof(key), u);
+	if (u == NULL || u->key != key)
+		HASH_FIND(hh, fds, &key, sizeof(key), u);
 	if (u == NULL) {
 		u = xcalloc(1, sizeof(*u));
 		u->key = key;
@@ -67,6 +70,7 @@ use_fd(uint32_t pid, int64_t fd, uint32_t tid, uint64_t time)
 	}
 	u->tid = tid;
 	u->time = time;
+	st->last = u;
 }
 
 /*
@@ -260,12 +264,18 @@ join(struct link_rule *self)
 }
 
 static void
+next(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	(void)ev, (void)t;
+	if (snap_time != NO_TIME)
+		join(self);
+}
+
+static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct state *st;
 
-	if (snap_time != NO_TIME)
-		join(self);
 	if (ev->type == E_FORK) {
 		st = link_thread(self, lthread_get(event_u64(ev,
 		    ECOL(E_FORK, TTID)), event_pid(ev, ECOL(E_FORK, TPID))));
@@ -275,7 +285,8 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (ev->type != E_SYS_ENTER || ev->ctx != '-')
 		return;
 	if (event_call(ev) & (CALL_SEND | CALL_RECV))
-		use_fd(t->pid, event_i64(ev, SYSCALL_ARG(0)), t->tid, ev->time);
+		use_fd(link_thread(self, t), t->pid,
+		    event_i64(ev, SYSCALL_ARG(0)), t->tid, ev->time);
 }
 
 static void
@@ -290,6 +301,7 @@ record(struct link_rule *self, const struct record *rec)
 		if (observer_comm(w.comm) || *w.object == '\0')
 			return;
 		snap_time = w.time;
+		link_next(self);
 		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
 		waits[nwaits++] = (struct swait){ w.pid, w.tid, NO_TIME,
 		    w.mode, xstrdup(w.object) };
@@ -300,6 +312,7 @@ record(struct link_rule *self, const struct record *rec)
 		if (observer_comm(h.comm) || h.rel == WR_RUNTIME)
 			return;
 		snap_time = h.time;
+		link_next(self);
 		holders = xrealloc(holders, (nholders + 1) * sizeof(*holders));
 		holders[nholders++] = (struct sholder){ h.pid, h.tid, h.rel,
 		    h.fd, xstrdup(h.object) };
@@ -316,7 +329,9 @@ finish(struct link_rule *self, uint64_t end)
 
 LINK_RULE(waitsfor) = {
 	.name = "waitsfor",
+	.types = EV(E_FORK) | EV(E_SYS_ENTER),
 	.see = see,
+	.next = next,
 	.record = record,
 	.finish = finish,
 	.thread_size = sizeof(struct state),

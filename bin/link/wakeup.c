@@ -19,8 +19,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	/* Culled in a task: housekeeping, no one's cause. */
 	if (ev->ctx == '-' && ev->vertex == NO_VERTEX)
 		return;
-	w = lthread_get(event_u64(ev, WAKE_COL(TTID)),
-	    event_pid(ev, WAKE_COL(TPID)));
+	w = link_wakee(ev);
 	if (!link_cause(ev, &c))
 		return;
 	link_classify(ev, t, w, &c);

@@ -344,8 +344,8 @@ related(const struct debug_opts *o, const char *now_snap,
 /*
  * Exit 66 if the target's threads all wait since before the recording:
  * clearly before, for a wait's start is known to a fraction of a second
- * (the CPUs' scheduler clocks drift apart on a virtual machine, 0.24 s
- * in 40 minutes here; argus-stream(5), SINCE).
+ * (the CPUs' scheduler clocks drift apart on a virtual machine, by a
+ * fraction of a second an hour; argus-stream(5), SINCE).
  */
 #define BEFORE_MARGIN_NS	1000000000ULL
 

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,20 +85,42 @@ blamed(const char *graph, unsigned long tid, const char *function,
 	return found;
 }
 
+/*
+ * The capture, tracing: the scenario must not begin before it does, as
+ * on a busy machine it may take seconds.  0 with the why in buf if it
+ * never did.
+ */
 static pid_t
-start_capture(const char *pid, const char *trace)
+start_capture(const char *pid, const char *trace, char *buf, size_t size)
 {
+	char fd[16];
 	char *argv[] = { "argus-capture", "--stacks", (char *)pid, "-o",
-	    (char *)trace, NULL };
+	    (char *)trace, "--ready-fd", fd, NULL };
+	int pfd[2], w;
+	pid_t cap;
 
-	return spawn(argv, -1, -1, -1);
+	/* The write end without CLOEXEC, for the capture alone. */
+	if (pipe2(pfd, O_CLOEXEC) == -1 || (w = fcntl(pfd[1], F_DUPFD, 3)) ==
+	    -1)
+		die(EX_OSERR, "pipe");
+	close(pfd[1]);
+	snprintf(fd, sizeof(fd), "%d", w);
+	cap = spawn(argv, -1, -1, -1);
+	close(w);
+	if (capture_ready(pfd[0], buf, size) == 0) {
+		kill(cap, SIGTERM);
+		run_wait(cap);
+		cap = 0;
+	}
+	close(pfd[0]);
+	return cap;
 }
 
 static int
 demo(int argc, char *argv[])
 {
 	const char *scenario = argc > 1 ? argv[1] : "circular-wait";
-	char dir[PATH_MAX - 16], prog[PATH_MAX * 2];
+	char dir[PATH_MAX - 16], prog[PATH_MAX * 2], why[256];
 	const char *tmp = getenv("TMPDIR");
 	char tfile[PATH_MAX], trace[PATH_MAX], graph[PATH_MAX], v[64], r[64];
 	char rc[64] = "", rf[128] = "", vc[64] = "", spid[24], c;
@@ -105,7 +128,7 @@ demo(int argc, char *argv[])
 	struct timespec tick = { 0, 100000000 };
 	struct pipeline *p;
 	pid_t cap, scen;
-	int i, status, ret, go[2], in_function;
+	int i, ret, go[2], in_function;
 
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
 		command_usage(&cmd_demo);
@@ -148,11 +171,10 @@ demo(int argc, char *argv[])
 	}
 	close(go[0]);
 	snprintf(spid, sizeof(spid), "%d", (int)scen);
-	cap = start_capture(spid, trace);
-	sleep(1);
-	if (waitpid(cap, &status, WNOHANG) == cap) {
+	if ((cap = start_capture(spid, trace, why, sizeof(why))) == 0) {
 		kill(scen, SIGTERM);
-		diex(EX_UNAVAILABLE, "the capture did not start (see above)");
+		diex(EX_UNAVAILABLE, "the capture did not start%s%s", why[0] ?
+		    ": " : " (see above)", why);
 	}
 	if (write(go[1], "g", 1) != 1)
 		die(EX_OSERR, "pipe");

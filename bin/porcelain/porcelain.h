@@ -80,6 +80,7 @@ pid_t		 spawn(char *const argv[], int in, int out, int err);
  * does not reach: the caller decides.
  */
 pid_t		 spawn_group(char *const argv[], int in, int out, int err);
+uint64_t	 capture_ready(int fd, char *buf, size_t size);
 
 /*
  * statusline.c, for pipeline_run(): the stages' reports and messages in,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -102,6 +103,48 @@ pid_t
 spawn_group(char *const argv[], int in, int out, int err)
 {
 	return spawn_as(argv, in, out, err, 1);
+}
+
+/* Waiting for argus-capture to trace: its buffers, without the bridge. */
+#define READY_TIMEOUT_MS	(120 * 1000)
+
+/*
+ * Until argus-capture traces (it writes "ready T" on its --ready-fd) or
+ * says why it cannot (a line of its own), or dies: T, or 0 with the why
+ * in buf.
+ */
+uint64_t
+capture_ready(int fd, char *buf, size_t size)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	unsigned long long t;
+	size_t got = 0;
+	ssize_t n;
+	int r;
+
+	buf[0] = '\0';
+	while (got + 1 < size) {
+		if ((r = poll(&pfd, 1, READY_TIMEOUT_MS)) == -1 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(buf, size, "no word from argus-capture in %d s",
+			    READY_TIMEOUT_MS / 1000);
+			return 0;
+		}
+		if ((n = read(fd, buf + got, size - 1 - got)) == -1 &&
+		    errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+		buf[got] = '\0';
+		if (strchr(buf, '\n') != NULL)
+			break;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (sscanf(buf, "ready %llu", &t) == 1 && t > 0)
+		return t;
+	return 0;
 }
 
 int

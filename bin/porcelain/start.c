@@ -45,8 +45,6 @@ extern char **environ;
  */
 #define WRITEOUT_MB	512
 
-/* Waiting for the recorder to trace: its buffers, without the bridge. */
-#define READY_TIMEOUT_MS	(120 * 1000)
 /* A recorder refused ends in moments; tenths of a second. */
 #define UNREADY_WAIT		100
 
@@ -154,44 +152,6 @@ machine_size(const char *ring_size, char *buf, size_t size, char *why,
 	if (mb < MIN_CPU_MB)
 		mb = MIN_CPU_MB;
 	snprintf(buf, size, "%lluM", (unsigned long long)mb);
-}
-
-/*
- * Until the recorder traces (it writes "ready T" on the pipe) or says why
- * it cannot (a line of its own), or dies: T, or 0 with the why in buf.
- */
-static uint64_t
-await_ready(int fd, char *buf, size_t size)
-{
-	struct pollfd pfd = { fd, POLLIN, 0 };
-	unsigned long long t;
-	size_t got = 0;
-	ssize_t n;
-	int r;
-
-	buf[0] = '\0';
-	while (got + 1 < size) {
-		if ((r = poll(&pfd, 1, READY_TIMEOUT_MS)) == -1 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			snprintf(buf, size, "no word from the recorder in %d s",
-			    READY_TIMEOUT_MS / 1000);
-			return 0;
-		}
-		if ((n = read(fd, buf + got, size - 1 - got)) == -1 &&
-		    errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-		buf[got] = '\0';
-		if (strchr(buf, '\n') != NULL)
-			break;
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (sscanf(buf, "ready %llu", &t) == 1 && t > 0)
-		return t;
-	return 0;
 }
 
 /* Started but not announced: a start that fails stops it too. */
@@ -358,7 +318,7 @@ start(int argc, char *argv[])
 	close(pfd[1]);
 	outfile_commit(&log);
 	/* Once it records: a hang from now on is in the recording. */
-	if ((since = await_ready(pfd[0], said, sizeof(said))) == 0) {
+	if ((since = capture_ready(pfd[0], said, sizeof(said))) == 0) {
 		status = stop_unready(pid);
 		spawned = 0;
 		if (made_pdir)

@@ -36,6 +36,8 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 SEGMENT_HEURISTIC(callout) = {
 	.name = "callout",
+	.types = EV(E_WQ_START) | EV(E_RUNLOOP_BEGIN) | EV(E_WQ_END) |
+	    EV(E_RUNLOOP_END) | EV(E_SWITCH),
 	.judge = judge,
 	.thread_size = sizeof(struct state),
 };

@@ -15,6 +15,10 @@ static const char *const housekeepers[] = {
 	"cpuhp/", "idle_inject/", "watchdog/",
 };
 
+/* Their first letters: most woken threads have none of them. */
+static unsigned char	first[256];
+static int		first_made;
+
 static enum verdict
 judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
@@ -23,10 +27,14 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 	(void)h;
 	(void)t;
-	if (ev->type != E_WAKING)
-		return KEEP;
+	if (!first_made) {
+		for (i = 0; i < ARRAY_LEN(housekeepers); i++)
+			first[(unsigned char)housekeepers[i][0]] = 1;
+		first_made = 1;
+	}
 	comm = event_str(ev, WAKE_COL(TCOMM));
-	/* Most woken threads share no first letter with any: no call. */
+	if (!first[(unsigned char)comm[0]])
+		return KEEP;
 	for (i = 0; i < ARRAY_LEN(housekeepers); i++)
 		if (comm[0] == housekeepers[i][0] && strncmp(comm,
 		    housekeepers[i], strlen(housekeepers[i])) == 0)
@@ -36,5 +44,6 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 SEGMENT_HEURISTIC(cull_housekeeping) = {
 	.name = "cull-housekeeping",
+	.types = EV(E_WAKING),
 	.judge = judge,
 };

@@ -58,5 +58,6 @@ SEGMENT_HEURISTIC(hints) = {
 	.name = "hints",
 	.judge = judge,
 	.record = record,
+	.after_record = 1,
 	.thread_size = sizeof(struct state),
 };

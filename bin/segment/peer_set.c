@@ -30,7 +30,7 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 	struct state *s = segment_state(h, t);
 	uint32_t fd;
 
-	if (ev->type != E_SYS_ENTER || !(event_call(ev) & CALL_RECV))
+	if (!(event_call(ev) & CALL_RECV))
 		return KEEP;
 	fd = event_u64(ev, SYSCALL_ARG(0));
 	if (s->has)
@@ -42,6 +42,7 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 SEGMENT_HEURISTIC(peer_set) = {
 	.name = "peer-set",
+	.types = EV(E_SYS_ENTER),
 	.judge = judge,
 	.opened = opened,
 	.thread_size = sizeof(struct state),

@@ -59,10 +59,20 @@ enum verdict {
 
 struct heuristic {
 	const char	*name;		/* its row in sheuristics[] */
+	/*
+	 * EV(type) | ...: the events judge() is asked about, 0 all; it
+	 * keeps the others.
+	 */
+	uint64_t	 types;
 	enum verdict	(*judge)(struct heuristic *, struct thread *,
 			    const struct event *);
 	/* A record other than an event (a hint): 1 if it was for it. */
 	int		(*record)(struct heuristic *, const struct record *);
+	/*
+	 * judge() is asked nothing before record() has taken a record:
+	 * one that only acts on hints costs nothing on a stream of none.
+	 */
+	int		 after_record;
 	/*
 	 * Its thread's vertex closed: what comes next, from the event that
 	 * opens the next vertex on, is judged afresh.

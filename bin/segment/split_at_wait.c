@@ -10,13 +10,12 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
 	(void)h;
 	(void)t;
-	if (ev->type != E_SWITCH || 
-	    !state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
-		return KEEP;
-	return WAIT_AFTER;
+	return state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))) ?
+	    WAIT_AFTER : KEEP;
 }
 
 SEGMENT_HEURISTIC(split_at_wait) = {
 	.name = "split-at-wait",
+	.types = EV(E_SWITCH),
 	.judge = judge,
 };

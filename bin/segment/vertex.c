@@ -16,14 +16,40 @@ static struct thread	*threads;
 static struct writer	*out;
 static uint64_t		 next_id = 1;
 static uint64_t		 nvertices, nevents, nculled;
+static char		 culled_s[28];	/* NO_VERTEX, as each culled event has it */
+static size_t		 culled_n;
 
 static struct heuristic	**heuristics;	/* in table order */
 static size_t		 state_size;	/* of all heuristics, per thread */
 /*
- * Those switched on that judge events, in table order, NULL-ended: asked
- * at every event, where skipping the others cost as much as asking.
+ * Those switched on that judge events of each type, in table order,
+ * NULL-ended: a call to one that keeps every event of the type cost as
+ * much as its answer.
  */
-static struct heuristic	**judges;
+static struct heuristic	**judges[E_NTYPES];
+/* And those told that a vertex closed: a list, as it happens at every one. */
+static struct heuristic	**openers;
+
+static void
+judges_make(void)
+{
+	struct heuristic *h;
+	size_t i, n;
+	int t;
+
+	for (t = 0; t < E_NTYPES; t++) {
+		if (judges[t] == NULL)
+			judges[t] = xcalloc(nsheuristics + 1,
+			    sizeof(*judges[t]));
+		for (i = n = 0; i < nsheuristics; i++) {
+			h = heuristics[i];
+			if (!h->off && h->judge != NULL && !h->after_record &&
+			    (h->types == 0 || (h->types & EV(t))))
+				judges[t][n++] = h;
+		}
+		judges[t][n] = NULL;
+	}
+}
 
 /* After the options. */
 void
@@ -32,10 +58,12 @@ segment_init(struct writer *w)
 	size_t i, n = 0;
 
 	out = w;
-	judges = xcalloc(nsheuristics + 1, sizeof(*judges));
+	culled_n = u64_str(culled_s, NO_VERTEX);
+	judges_make();
+	openers = xcalloc(nsheuristics + 1, sizeof(*openers));
 	for (i = 0; i < nsheuristics; i++)
-		if (!heuristics[i]->off && heuristics[i]->judge != NULL)
-			judges[n++] = heuristics[i];
+		if (!heuristics[i]->off && heuristics[i]->opened != NULL)
+			openers[n++] = heuristics[i];
 }
 
 /* In the order of sheuristics[], each with its state's place. */
@@ -73,16 +101,23 @@ segment_state(const struct heuristic *h, struct thread *t)
 #define RECENT	64
 static struct thread	*recent[RECENT];
 
-static struct thread *
-thread_find(uint32_t tid)
+/* A thread not among the recent: the table's, or a new one. */
+static struct thread * __attribute__((noinline))
+thread_look(uint32_t tid)
 {
-	struct thread *t = recent[tid % RECENT];
+	struct thread *t;
 
-	if (t == NULL || t->tid != tid) {
-		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-		if (t != NULL)
-			recent[tid % RECENT] = t;
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
+		t->tid = tid;
+		t->oncpu_since = NO_TIME;
+		t->resumed = NO_TIME;
+		t->woken = NO_TIME;
+		t->began_by = VB_START;
+		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
 	}
+	recent[tid % RECENT] = t;
 	return t;
 }
 
@@ -95,24 +130,23 @@ thread_free(struct thread *t)
 	free(t);
 }
 
-struct thread *
-thread_get(uint32_t tid, uint32_t pid)
+/* thread_get(), in line where an event asks: two or three times each. */
+static inline struct thread *
+thread_of(uint32_t tid, uint32_t pid)
 {
-	struct thread *t;
+	struct thread *t = recent[tid % RECENT];
 
-	if ((t = thread_find(tid)) == NULL) {
-		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
-		t->tid = tid;
-		t->oncpu_since = NO_TIME;
-		t->resumed = NO_TIME;
-		t->woken = NO_TIME;
-		t->began_by = VB_START;
-		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
-		recent[tid % RECENT] = t;
-	}
+	if (t == NULL || t->tid != tid)
+		t = thread_look(tid);
 	if (pid != 0)
 		t->pid = pid;
 	return t;
+}
+
+struct thread *
+thread_get(uint32_t tid, uint32_t pid)
+{
+	return thread_of(tid, pid);
 }
 
 static void
@@ -145,7 +179,7 @@ static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
 	struct vertex_rec v;
-	size_t i;
+	struct heuristic **h;
 
 	if (t->vertex == 0)
 		return;
@@ -173,9 +207,8 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 	 * woken where it waited has that event (a receive whose wait's
 	 * return argus-capture left off, say) before its vertex opens.
 	 */
-	for (i = 0; i < nsheuristics; i++)
-		if (heuristics[i]->opened != NULL && !heuristics[i]->off)
-			heuristics[i]->opened(heuristics[i], t);
+	for (h = openers; *h != NULL; h++)
+		(*h)->opened(*h, t);
 }
 
 /*
@@ -261,7 +294,7 @@ other_threads(const struct event *ev, struct thread *t)
 			t->oncpu += ev->time - t->oncpu_since;
 			t->oncpu_since = NO_TIME;
 		}
-		o = thread_get(event_u64(ev, ECOL(E_SWITCH, TTID)),
+		o = thread_of(event_u64(ev, ECOL(E_SWITCH, TTID)),
 		    event_pid(ev, ECOL(E_SWITCH, TPID)));
 		if (o->comm[0] == '\0')
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
@@ -270,19 +303,19 @@ other_threads(const struct event *ev, struct thread *t)
 		cpus[ev->cpu].tid = o->tid;
 		break;
 	case E_WAKING:
-		o = thread_get(event_u64(ev, ECOL(E_WAKING, TTID)),
+		o = thread_of(event_u64(ev, ECOL(E_WAKING, TTID)),
 		    event_pid(ev, ECOL(E_WAKING, TPID)));
 		if (o->waiting && o->woken == NO_TIME)
 			o->woken = ev->time;
 		break;
 	case E_FORK:
-		o = thread_get(event_u64(ev, ECOL(E_FORK, TTID)),
+		o = thread_of(event_u64(ev, ECOL(E_FORK, TTID)),
 		    event_pid(ev, ECOL(E_FORK, TPID)));
 		set_comm(o, event_str(ev, ECOL(E_FORK, TCOMM)));
 		o->began_by = VB_FORK;
 		break;
 	case E_COMM:
-		set_comm(thread_get(event_u64(ev, ECOL(E_COMM, TTID)),
+		set_comm(thread_of(event_u64(ev, ECOL(E_COMM, TTID)),
 		    event_pid(ev, ECOL(E_COMM, TPID))),
 		    event_str(ev, ECOL(E_COMM, NEWCOMM)));
 		break;
@@ -295,6 +328,26 @@ static void
 tag(const struct event *ev, uint64_t vertex)
 {
 	writer_splice_u64(out, ev->rec, EC_VERTEX, vertex);
+}
+
+/*
+ * A wait's STATE, cut to fit: a word of the reader's field, which has 8
+ * bytes readable from it, where it has one; the bytes past its NUL are
+ * never read.
+ */
+static void
+wait_state(struct thread *t, const struct event *ev)
+{
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + ECOL(E_SWITCH, STATE);
+
+	_Static_assert(sizeof(t->wait_state) == 8, "a word");
+	if (rec->padded && col < rec->nf) {
+		memcpy(t->wait_state, rec->f[col], 8);
+		t->wait_state[7] = '\0';
+	} else
+		str_fit(t->wait_state, event_str(ev, ECOL(E_SWITCH, STATE)),
+		    sizeof(t->wait_state));
 }
 
 /*
@@ -311,7 +364,7 @@ judge(struct thread *t, const struct event *ev, const char **cut,
 
 	*cut = *end = NULL;
 	*wait = 0;
-	for (j = judges; (h = *j) != NULL; j++) {
+	for (j = judges[ev->type]; (h = *j) != NULL; j++) {
 		switch (h->judge(h, t, ev)) {
 		case KEEP:
 			continue;
@@ -347,7 +400,7 @@ judge(struct thread *t, const struct event *ev, const char **cut,
 void
 segment_event(struct event *ev)
 {
-	struct thread *t = thread_get(ev->tid, ev->pid);
+	struct thread *t = thread_of(ev->tid, ev->pid);
 	const char *cut, *end;
 	struct cpu_state cpu;
 	int wait, waited;
@@ -380,7 +433,7 @@ segment_event(struct event *ev)
 	}
 	if (judge(t, ev, &cut, &end, &wait)) {
 		nculled++;
-		tag(ev, NO_VERTEX);
+		writer_splice_n(out, ev->rec, EC_VERTEX, culled_s, culled_n);
 		return;
 	}
 	/* A thread first seen running: it is on a CPU now. */
@@ -409,8 +462,7 @@ segment_event(struct event *ev)
 	if (wait) {
 		t->waiting = 1;
 		t->woken = NO_TIME;
-		str_fit(t->wait_state, event_str(ev, ECOL(E_SWITCH, STATE)),
-		    sizeof(t->wait_state));
+		wait_state(t, ev);
 		return;
 	}
 	close_vertex(t, ev->time, end);
@@ -424,18 +476,25 @@ segment_event(struct event *ev)
 void
 segment_record(const struct record *rec)
 {
+	struct heuristic *h;
 	uint64_t tid, pid = 0;
 	size_t i;
 
 	if (!rec->comment && strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
 	    record_u64_opt(rec, COL_TID, &tid)) {
 		record_u64_opt(rec, COL_PID, &pid);
-		set_comm(thread_get(tid, pid), record_str(rec, COL_FIRST_OWN));
+		set_comm(thread_of(tid, pid), record_str(rec, COL_FIRST_OWN));
 	} else if (!rec->comment) {
-		for (i = 0; i < nsheuristics; i++)
-			if (!heuristics[i]->off && heuristics[i]->record != NULL &&
-			    heuristics[i]->record(heuristics[i], rec))
-				break;
+		for (i = 0; i < nsheuristics; i++) {
+			h = heuristics[i];
+			if (h->off || h->record == NULL || !h->record(h, rec))
+				continue;
+			if (h->after_record) {
+				h->after_record = 0;
+				judges_make();
+			}
+			break;
+		}
 	}
 	writer_record(out, rec);
 }

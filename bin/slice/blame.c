@@ -98,6 +98,26 @@ blamed(struct dctx *x, uint32_t tid)
 	return NULL;
 }
 
+/*
+ * Vertex u added to the diagnosis as kind, with its evidence; NULL where
+ * its thread is a culprit already, found by another path.
+ */
+static struct culprit *
+culprit(struct dctx *x, uint64_t u, int depth, enum root_kind kind,
+    const struct sclass *class, enum evidence ev, const char *why)
+{
+	struct culprit *c;
+
+	if (blamed(x, vertex_get(x->g, u)->tid) != NULL)
+		return NULL;
+	c = add(x->d, u, depth + 1, kind, class);
+	c->ev = ev;
+	if (ev == EV_RUNTIME && x->says != NULL)
+		snprintf(c->says, sizeof(c->says), "%s", x->says);
+	snprintf(c->why, sizeof(c->why), "%s", why);
+	return c;
+}
+
 /* The why of a culprit the waiter woke during its wait. */
 static __attribute__((noinline)) const char *
 woke_it(const struct vertex *waiter, const char *why)
@@ -107,6 +127,23 @@ woke_it(const struct vertex *waiter, const char *why)
 	snprintf(buf, sizeof(buf), "%s %u woke it during this wait; %s",
 	    str_of(vertex_comm(waiter)), waiter->tid, why);
 	return buf;
+}
+
+/*
+ * The culprit at ci a root, closed, and what was found beyond it dropped;
+ * its why copied into buf, for a why of its own to end with.
+ */
+static struct culprit *
+root_here(struct dctx *x, int ci, char *buf, size_t size)
+{
+	struct culprit *c;
+
+	x->d->nc = ci + 1;
+	c = &x->d->c[ci];
+	c->kind = RK_ROOT;
+	c->open = 0;
+	snprintf(buf, size, "%s", c->why);
+	return c;
 }
 
 /* A thread on the chain, by its place, or -1. */
@@ -205,24 +242,13 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			if (x->ev[k] < EV_WAKEUP || x->multi[k])
 				return 0;
 		/* Found again by another path: one circle. */
-		if (blamed(x, w->tid) != NULL)
-			return 1;
-		c = add(x->d, u, depth + 1, RK_CYCLE, class);
-		c->ev = ev;
-		if (ev == EV_RUNTIME && x->says != NULL)
-			snprintf(c->says, sizeof(c->says), "%s", x->says);
-		snprintf(c->why, sizeof(c->why), "waits for a thread "
-		    "already on the chain: a circular wait");
+		culprit(x, u, depth, RK_CYCLE, class, ev, "waits for a "
+		    "thread already on the chain: a circular wait");
 		return 1;
 	}
-	if (blamed(x, w->tid) != NULL)
+	if ((c = culprit(x, u, depth, RK_CULPRIT, class, ev, why)) == NULL)
 		return 1;
-	c = add(x->d, u, depth + 1, RK_CULPRIT, class);
-	c->ev = ev;
-	if (ev == EV_RUNTIME && x->says != NULL)
-		snprintf(c->says, sizeof(c->says), "%s", x->says);
 	c->multi = multi;
-	snprintf(c->why, sizeof(c->why), "%s", why);
 	ci = x->d->nc - 1;
 	if (st == TS_STOPPED) {
 		c->kind = RK_ROOT;
@@ -286,11 +312,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		 * futex, InnoDB's SLEEP() is a timed condition wait).  A
 		 * guess beyond it is no better than the holder itself.
 		 */
-		x->d->nc = ci + 1;
-		c = &x->d->c[ci];
-		c->kind = RK_ROOT;
-		c->open = 0;
-		snprintf(buf, sizeof(buf), "%s", c->why);
+		c = root_here(x, ci, buf, sizeof(buf));
 		snprintf(c->why, sizeof(c->why), "holds it across a wait with "
 		    "a timeout in %s, for %.1f s%s, for no one named: asleep "
 		    "with it held; %.90s", str_of(w->last_sys),
@@ -314,11 +336,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		 * it into another process is no better (one into its own,
 		 * a sibling that holds its lock, says more).
 		 */
-		x->d->nc = ci + 1;
-		c = &x->d->c[ci];
-		c->kind = RK_ROOT;
-		c->open = 0;
-		snprintf(buf, sizeof(buf), "%s", c->why);
+		c = root_here(x, ci, buf, sizeof(buf));
 		snprintf(c->why, sizeof(c->why), "has the request of %s %u and "
 		    "has not answered, parked in futex: what holds it up is "
 		    "inside its own program (a lock, a queue, a green thread); "
@@ -385,6 +403,27 @@ int
 blame(struct dctx *x, uint64_t u, const char *why, int depth, int strong)
 {
 	return blame_ev(x, u, why, depth, strong, EV_GUESS, 0);
+}
+
+/*
+ * Each other thread of v's process stuck through the hang that suspect()
+ * takes, blamed as a guess: because v's thread "waits on ..." (what).
+ */
+int
+blame_siblings(struct dctx *x, const struct vertex *v,
+    int (*suspect)(struct dctx *, const struct vertex *v,
+    const struct vertex *w), const char *what, int depth)
+{
+	uint64_t i = 0, u;
+	int found = 0;
+	char why[200];
+
+	snprintf(why, sizeof(why), "%s %u %s", str_of(vertex_comm(v)), v->tid,
+	    what);
+	while ((u = stuck_sibling(x, v, &i)) != 0)
+		if (suspect(x, v, vertex_get(x->g, u)))
+			found |= blame(x, u, why, depth, 0);
+	return found;
 }
 
 /*

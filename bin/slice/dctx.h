@@ -113,6 +113,9 @@ int		 blame_ev(struct dctx *x, uint64_t u, const char *why,
 		    int depth, int strong, enum evidence ev, int multi);
 int		 blame(struct dctx *x, uint64_t u, const char *why, int depth,
 		    int strong);
+int		 blame_siblings(struct dctx *x, const struct vertex *v,
+		    int (*suspect)(struct dctx *, const struct vertex *v,
+		    const struct vertex *w), const char *what, int depth);
 int		 blame_path(struct dctx *x, int pi, uint32_t hung,
 		    const char *why, int depth, enum evidence ev0);
 

@@ -219,8 +219,8 @@ fill(unsigned r)
 }
 
 /*
- * The picture of a diagnosis on a 119-link graph was 32767 x 107 pixels,
- * as wide as cairo draws, its labels unreadable.  So the chain goes top
+ * A diagnosis's graph of a hundred links, drawn left to right, is wider
+ * than cairo draws, its labels unreadable.  So the chain goes top
  * down (causes above what they held up), labels are wrapped, the
  * vertices off the chain are context, smaller and grey, and only the
  * DOT_CONTEXT nearest the chain are drawn; a graph label counts the rest.

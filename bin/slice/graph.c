@@ -1054,8 +1054,11 @@ take_record(void *arg, const struct record *rec)
 
 /* A cut graph is no graph to judge: the driver stops on a signal. */
 const struct stage_ops graph_stage = {
-	"loading the graph:", "loaded the graph:", NULL, STAGE_PASS,
-	take_event, take_record, NULL
+	.doing = "loading the graph:",
+	.done = "loaded the graph:",
+	.flags = STAGE_PASS,
+	.event = take_event,
+	.record = take_record,
 };
 
 void

@@ -15,27 +15,21 @@
  * The suspects are its siblings that were stuck through the hang without
  * waiting for that mutex themselves: one of them holds it.
  */
+static int
+not_for_that_lock(struct dctx *x, const struct vertex *v,
+    const struct vertex *w)
+{
+	(void)x;
+	return !w->lock || w->arg != v->arg;
+}
+
 int
 lock_holders(struct dctx *x, uint64_t id, int depth)
 {
-	struct graph *g = x->g;
-	struct vertex *v = vertex_get(g, id), *w;
-	uint64_t i = 0, u;
-	int found = 0;
-	char why[200];
-
-	while ((u = stuck_sibling(x, v, &i)) != 0) {
-		w = vertex_get(g, u);
-		if (w->lock && w->arg == v->arg)
-			continue;	/* waits for the same mutex */
-		snprintf(why, sizeof(why), "%s %u waits on a lock in its own "
-		    "process whose holder the kernel cannot name (not a PI "
-		    "futex); probably held by this thread: stuck through the "
-		    "hang, not waiting for that lock", str_of(vertex_comm(v)),
-		    v->tid);
-		found |= blame(x, u, why, depth, 0);
-	}
-	return found;
+	return blame_siblings(x, vertex_get(x->g, id), not_for_that_lock,
+	    "waits on a lock in its own process whose holder the kernel "
+	    "cannot name (not a PI futex); probably held by this thread: "
+	    "stuck through the hang, not waiting for that lock", depth);
 }
 
 /*

@@ -15,28 +15,25 @@
  * GIL) probably waits for that work.  Where the baselines fail to say so
  * (none like this wait, a machine too busy for the usual hand-over).
  */
+static int
+working(struct dctx *x, const struct vertex *v, const struct vertex *w)
+{
+	(void)v;
+	return state_of(x, w) == TS_WORK;
+}
+
 int
 busy_threads(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
 	const struct vertex *v = vertex_get(g, id);
-	uint64_t i = 0, u;
-	char why[200];
-	int found = 0;
 
 	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
 	    named(g, id))
 		return 0;
-	while ((u = stuck_sibling(x, v, &i)) != 0) {
-		if (state_of(x, vertex_get(g, u)) != TS_WORK)
-			continue;
-		snprintf(why, sizeof(why), "%s %u waits on a futex of its own "
-		    "process that nothing names, and this thread of it ran "
-		    "through the hang: probably what it waits for waits for "
-		    "this work", str_of(vertex_comm(v)), v->tid);
-		found |= blame(x, u, why, depth, 0);
-	}
-	return found;
+	return blame_siblings(x, v, working, "waits on a futex of its own "
+	    "process that nothing names, and this thread of it ran through "
+	    "the hang: probably what it waits for waits for this work", depth);
 }
 
 /*

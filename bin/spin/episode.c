@@ -170,12 +170,50 @@ is_nap(const struct vsum *v, const struct spin_opts *o)
 	return v->yields > 0 || syscall_is_sleep(v->last_sys);
 }
 
+/*
+ * Its own time on a CPU.  Between entering a nap and being switched out
+ * the thread does nothing of its own; when the trace shows that span
+ * long, the CPU went elsewhere unrecorded (an interrupt's work, a
+ * hypervisor's steal) and the poller was no busier for it.
+ */
+static uint64_t
+busy(const struct vsum *v)
+{
+	uint64_t in_nap;
+
+	if (v->last_sys[0] == '\0' || !syscall_is_sleep(v->last_sys) ||
+	    v->waits == 0 || v->sys_at < v->begin || v->sys_at > v->end)
+		return v->oncpu;
+	in_nap = v->end - v->sys_at;
+	return v->oncpu > in_nap ? v->oncpu - in_nap : 0;
+}
+
 /* Off a CPU for most of it, and not long on one: waiting, not working. */
 static int
 idle(const struct vsum *v, const struct spin_opts *o)
 {
-	return v->recorded && v->oncpu < o->poll_max &&
-	    2 * v->oncpu < v->end - v->begin + 1;
+	uint64_t own = busy(v);
+
+	return v->recorded && own < o->poll_max &&
+	    2 * own < v->end - v->begin + 1;
+}
+
+/*
+ * Vertex k idle, or a lone busy round between idle ones, short of
+ * poll_max: a poller's round does the same little each time, so one that
+ * took a CPU for longer lost it to what the trace does not show (a
+ * hypervisor's steal, an interrupt's work) more likely than it worked.
+ */
+static int
+quiet(const struct tracked *t, size_t k, const struct spin_opts *o)
+{
+	const struct vsum *v = VSUM(t, k);
+
+	if (idle(v, o))
+		return 1;
+	return v->recorded && busy(v) < o->poll_max && k > 0 &&
+	    k + 1 < t->vv.n && idle(VSUM(t, k - 1), o) &&
+	    idle(VSUM(t, k + 1), o);
 }
 
 static int
@@ -186,7 +224,7 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	if (i + 1 >= t->vv.n)
 		return 0;
 	b = VSUM(t, i + 1);
-	if (!idle(a, o) || !idle(b, o) || b->io > 0)
+	if (!quiet(t, i, o) || !quiet(t, i + 1, o) || b->io > 0)
 		return 0;
 	if (b->woke && (b->wake_props & LR_TIMEOUT))
 		return 1;

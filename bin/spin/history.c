@@ -229,6 +229,7 @@ history_event(const struct target *tg, const struct event *ev)
 	if (ev->type == E_SYS_ENTER) {
 		snprintf(v->last_sys, sizeof(v->last_sys), "%s",
 		    event_str(ev, SYSCALL_NAME));
+		v->sys_at = ev->time;
 		v->yields += syscall_is_yield(v->last_sys);
 		v->io += syscall_is_recv(v->last_sys) ||
 		    syscall_is_send(v->last_sys);

@@ -6,7 +6,7 @@
  * the hang; episode.c turns vertices into episodes, asking the spin
  * classes (one a file, bound by name to its row of sclasses[] in
  * lib/graph.c, asked in table order) which vertices make one; report.c
- * writes them.
+ * takes those of the moment and writes them.
  */
 #ifndef ARGUS_SPIN_H
 #define ARGUS_SPIN_H
@@ -28,6 +28,7 @@ struct vsum {
 	uint32_t	 yields;	/* sched_yield calls */
 	uint32_t	 io;		/* reads, writes, sends, receives */
 	char		 last_sys[24];	/* its last system call: what it waits in */
+	uint64_t	 sys_at;	/* when it entered last_sys */
 	char		 began_by[20], ended_by[20], wait[4];
 	int		 recorded;	/* its vertex record was read */
 	/* The link that woke the thread into it, if any. */
@@ -151,5 +152,8 @@ void		 report_spin(struct writer *, uint64_t time, const struct tracked *,
 		    const struct episode *, int to_stderr);
 void		 report_summary(struct writer *, uint64_t time, size_t nspins,
 		    const struct episode *);
+size_t		 report_hang(struct writer *, uint64_t last,
+		    const struct target *, const struct moment *,
+		    const struct spin_opts *, int quiet);
 
 #endif

@@ -25,11 +25,7 @@ static const char usage[] =
 "\n"
 "  -P, --progress        say on stderr how far it has come\n"
 "  -q, --quiet           no summary on stderr\n"
-"  -o, --output FILE     write to FILE (mode 0600) instead of stdout\n"
-"  -z, --compress        gzip the output even into a pipe or terminal\n"
-"  -Z, --no-compress     plain output even into a regular file\n"
-"  -h, --help            this text\n"
-"  -V, --version         version and record stream version\n"
+USAGE_COMMON
 "\n"
 "Exit: 0 ok, 64 usage, 65 bad input, 66 cannot open.\n";
 
@@ -59,7 +55,8 @@ take_record(void *arg, const struct record *rec)
 }
 
 static const struct stage_ops ops = {
-	"dropping links", NULL, NULL, 0, NULL, take_record, NULL
+	.doing = "dropping links",
+	.record = take_record,
 };
 
 int

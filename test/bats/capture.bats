@@ -107,7 +107,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	n_rd=$(grep -n "^event,[0-9]*,$pid,$rd,,[0-9]*,sys_enter,-,[0-9]*,read," "$T/t.csv" | head -1 | cut -d: -f1)
 	n_blk=$(awk -F, -v p="$pid" -v t="$rd" -v from="$n_rd" 'NR > from && $1 == "event" && $3 == p && $4 == t && $7 == "switch" && $9 == "S" { print NR; exit }' "$T/t.csv")
 	n_wr=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,sys_enter,-,[0-9]*,write,0x[0-9a-f]*,0x[0-9a-f]*,0x1\$" "$T/t.csv" | head -1 | cut -d: -f1)
-	n_wake=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,waking,-,$pid,$rd,[0-9]*,capture-helper\$" "$T/t.csv" | head -1 | cut -d: -f1)
+	n_wake=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,waking,-,$pid,$rd,[0-9]*,capture-helper,[-0-9]*\$" "$T/t.csv" | head -1 | cut -d: -f1)
 	n_ret=$(awk -F, -v p="$pid" -v t="$rd" -v from="$n_wake" 'NR > from && $1 == "event" && $7 == "switch" && $10 == p && $11 == t { print NR; exit }' "$T/t.csv")
 	echo "fork $n_fork read $n_rd blocked $n_blk write $n_wr waking $n_wake return $n_ret"
 	[ -n "$n_fork" ]
@@ -138,7 +138,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 
 	# The fork: a process of its own, woken new, exiting.
 	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,fork,-,$child,$child,0x[0-9a-f]*,capture-helper\$" "$T/t.csv"
-	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,wakeup_new,-,$child,$child,[0-9]*,capture-helper\$" "$T/t.csv"
+	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,wakeup_new,-,$child,$child,[0-9]*,capture-helper,[-0-9]*\$" "$T/t.csv"
 	grep -q "^event,[0-9]*,$child,$child,,[0-9]*,exit,-,capture-helper,1\$" "$T/t.csv"
 
 	# The marker, quoted as RFC 4180 wants, from the main thread.

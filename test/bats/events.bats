@@ -38,3 +38,18 @@ load helpers
 	grep -qE "^event,[0-9]+,[0-9]*,[0-9]+,,[01],migrate,[-shn],$m,$m,[01],[01],migrant\$" t.csv ||
 	    { grep ',migrate,' t.csv | head; return 1; }
 }
+
+@test "events: a wake-up's PRIO, a column of lib/events.def, is imported and exported; a stream without it exports 120" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' '# tracer: nop' \
+	    '          chrt-700   (  700) [001] d..2.   5.000001: sched_waking: comm=rt pid=812 prio=89 target_cpu=001' \
+	    >t.txt
+	argus-import -Z t.txt >s.csv
+	grep -qx 'event,5000001000,700,700,,1,waking,-,,812,1,rt,89' s.csv ||
+	    { cat s.csv; return 1; }
+	argus-export -f ftrace s.csv >back.txt
+	grep -q 'sched_waking: comm=rt pid=812 prio=89 target_cpu=001$' back.txt
+	# Before the column: the kernel's priority at nice 0, as always.
+	sed 's/,89$//' s.csv >old.csv
+	argus-export -f ftrace old.csv | grep -q 'sched_waking: comm=rt pid=812 prio=120 target_cpu=001$'
+}

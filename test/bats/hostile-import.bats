@@ -194,7 +194,7 @@ t = 100000000000
 for i, n in enumerate(names):
     tid = 700 + i
     rec("task", t, tid, tid, n)
-    rec("event", t + 1, tid, tid, "", 0, "waking", "-", tid, tid + 100, 1, n)
+    rec("event", t + 1, tid, tid, "", 0, "waking", "-", tid, tid + 100, 1, n, 120)
     rec("task", t + 2, tid, tid + 100, n)
     rec("event", t + 2, tid, tid, "", 0, "switch", "-", "S", tid, tid + 100, n)
     rec("event", t + 3, tid, tid + 100, "", 0, "comm", "-", tid, tid + 100, n, n[::-1])
@@ -247,7 +247,7 @@ for t in bad:
 exit(bad != [] or len(got) < 14 or sum(map(len, got.values())) < 21)'
 	# The kernel's own text is read as the kernel wrote it: no decoding.
 	printf '%s\n' '          a\x41-900   (  900) [000] .....   1.000001: sched_waking: comm=b\x42 pid=901 prio=120 target_cpu=000' >kernel.trace
-	argus-import -Z kernel.trace | grep -q '^event,1000001000,900,900,,0,waking,-,,901,0,b\\x42$'
+	argus-import -Z kernel.trace | grep -q '^event,1000001000,900,900,,0,waking,-,,901,0,b\\x42,120$'
 }
 
 @test "hostile names: export -f json is valid UTF-8 JSON, bad bytes shown as \\\\xHH, controls as \\\\u00HH" {

@@ -114,7 +114,7 @@ EOF
 	grep -qx 'meta,100000001000,,,source,ftrace' out
 	grep -qx 'task,100000001000,800,812,Web Content' out
 	grep -qx 'event,100000001000,800,812,,1,switch,-,S,0,0,swapper/1' out
-	grep -qx 'event,100000100000,0,0,,1,waking,h,800,812,1,Web Content' out
+	grep -qx 'event,100000100000,0,0,,1,waking,h,800,812,1,Web Content,120' out
 	grep -qx 'event,100000200000,0,0,,1,hrtimer_expire_entry,h,0x671dcdf,tick_nohz_handler,100000199000' out
 	grep -qx 'event,100000300000,800,812,,1,sys_enter,-,202,futex,0x7f00,0x80,0x2,0x0,0x0,0x0' out
 	grep -qx 'event,100000400000,800,812,,1,sys_exit,-,202,futex,-110' out
@@ -132,7 +132,7 @@ EOF
 	printf '%s\n' '            bash-900     [000]   100.000001: sched_waking: comm=sleep pid=901 prio=120 target_cpu=000' >pipe
 	run argus-import -Z pipe
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -qx 'event,100000001000,,900,,0,waking,-,,901,0,sleep'
+	echo "$output" | grep -qx 'event,100000001000,,900,,0,waking,-,,901,0,sleep,120'
 	echo "$output" | grep -q 'lacks,pid: no TGID column'
 	echo "$output" | grep -q 'lacks,"ctx: no irq-info column'
 

@@ -518,6 +518,55 @@ graph() {
 	grep -q '^spin,[0-9]*,20,20,1,RepeatedYield,1000000000,2023000000,200000,10,wait,0,10,sqlite3$' <<<"$output"
 }
 
+# A poller's rounds, as the capture records them: $1 rounds of a 1 ms
+# nap; round $2 spends most of its time inside the nap before it is
+# switched out; the rounds listed in $3 (1000,1001) most of their time
+# on a CPU before they do anything; every round on a CPU $4 ns (default
+# 40 us) of it.
+poll_rounds() {
+	awk -v n="$1" -v stall="$2" -v stray=",$3," -v busy="${4:-40000}" 'BEGIN {
+		t = 1000000000
+		for (i = 1; i <= n; i++) {
+			on = busy; d = busy + 1000000; nap = t + on - 1000
+			if (i == stall) { on = 900000; d = 1050000; nap = t + 20000 }
+			if (index(stray, "," i ",")) { on = 4800000; d = 5800000; nap = t + on - 1000 }
+			if (i > 1)
+				printf "link,%d,30,30,%d,%d,strong,timeout,%d,30,30,0xffff\n", t, i - 1, i, t - 1
+			printf "event,%d,30,30,%d,0,sys_enter,-,24,sched_yield\n", nap - 1000, i
+			printf "event,%d,30,30,%d,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffc\n", nap, i
+			printf "event,%d,30,30,%d,0,switch,-,S,0,0,swapper/0\n", t + on, i
+			printf "vertex,%d,30,30,%d,%d,%d,%d,3,timeout,%s,S,poller\n", t + d, i, t, t + d, on, i == n ? "open" : "wait"
+			t += d
+		}
+	}' | stream
+}
+
+@test "spin: a poller's round whose CPU went elsewhere unrecorded does not end its RepeatedYield" {
+	# A round whose nap began, then held the CPU 0.88 ms before the
+	# switch-out; another, alone among idle rounds, on a CPU 4.8 ms of
+	# its 5.8 before its first event (a hypervisor's steal, as a loaded
+	# VM shows them): one episode, first round to last.
+	poll_rounds 2500 1000 2000 >p
+	run argus-spin -qZ --tid 30 p
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2500,open,0,2500,poller$' <<<"$output"
+	# Two busy rounds in a row are work: the episode is the 1.3 s after
+	# them, short of 2 s.
+	poll_rounds 2500 0 1200,1201 >q
+	run argus-spin -qZ --tid 30 q
+	[ "$status" -eq 1 ]
+	run argus-spin -qZ -T 1s --tid 30 q
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,1202,RepeatedYield,' <<<"$output"
+	# A worker on a CPU 5 ms of every 6, napping between: working, not
+	# polling.
+	poll_rounds 2500 0 0 5000000 >w
+	run argus-spin -qZ --tid 30 w
+	[ "$status" -eq 1 ]
+}
+
 @test "similar: a new process's baseline is another process of the same program" {
 	# cli 10 read its answer from srv 30 in 20 ms, and exited; cli 20,
 	# new, has waited in the same read for 3 s.  Its own history is
