@@ -2,9 +2,9 @@
 # argus-capture on a live system.  Tests that need tracing skip, saying
 # why, where it is unavailable (not root, no tracefs); they never pass
 # without having traced.
-# test/run: alone, these tests start, kill and reap captures and write the
-# machine's trace_marker: another file's captures starting beside them
-# reap their killed one's instance and refuse marker writes (EBADF).
+# test/run: alone, these tests start, kill and reap captures: another
+# file's captures starting beside them would reap their killed one's
+# instance and refuse marker writes while they resize (EBADF).
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -14,8 +14,6 @@ setup_file() {
 	export CAP="$BIN/argus-capture"
 	export HELPER="$TOP/test/progs/capture-helper"
 	export ACAT="$BIN/argus-cat"
-	# Where mark and capture-helper write their markers.
-	export ARGUS_TRACE_MARKER="$TFS/trace_marker"
 }
 
 setup() {
@@ -32,11 +30,11 @@ teardown() {
 	pub_cleanup
 }
 
-# A trace_marker write, into $2 (default $ARGUS_TRACE_MARKER); the kernel
-# refuses one (EBADF) while a buffer is being resized, as when another
-# capture starts: try again.
+# A trace_marker write of $1 into $2, an instance's; the kernel refuses
+# one (EBADF) while a buffer is being resized, as when another capture
+# starts: try again.
 mark() {
-	local i to=${2:-$ARGUS_TRACE_MARKER}
+	local i to=$2
 	for i in $(seq 20); do
 		{ echo "$1" > "$to"; } 2>/dev/null && return 0
 		sleep 0.1
@@ -74,7 +72,6 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	need_tracing
 	need_prog "$HELPER"
 	# The helper writes its marker into its parent's (our) instance.
-	unset ARGUS_TRACE_MARKER
 	run timeout 60 "$CAP" -d 20 -o "$T/t.gz" -- sh -c "exec '$HELPER' > '$T/helper.out'"
 	[ "$status" -eq 0 ]
 	[ "$(stat -c %a "$T/t.gz")" = 600 ]
@@ -167,7 +164,6 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	need_prog "$HELPER"
 	need_prog "$TOP/test/progs/pthread-wake"
 	need_prog bash
-	unset ARGUS_TRACE_MARKER
 	# connect(2) to a loopback port nobody listens on: refused, at once.
 	run timeout 60 "$CAP" -d 30 -o "$T/t.gz" -- bash -c "
 	    '$HELPER' > '$T/helper.out'
