@@ -314,7 +314,11 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	for f in "$T"/ring/*.csv.gz; do
 		zcat "$f" | head -1 | grep -qx 'argus-stream,1'
 		zcat "$f" | grep -q '^meta,[0-9]*,,,clock,mono$'
-		zcat "$f" | grep -q '^task,'
+		# Every thread of its events introduced before them (a last
+		# file begun just before the stop may hold none).
+		zcat "$f" | awk -F, '$1 == "task" { seen[$4] = 1 }
+		    $1 == "event" && $4 > 0 && !($4 in seen) {
+		        print FILENAME ": thread " $4 " not introduced"; exit 1 }'
 		zcat "$f" | awk -F, '$1 == "event" { if ($2 < p) { print FILENAME ": out of order at " NR; exit 1 } p = $2 }'
 	done
 	# Each names the kernel functions its events carry, before them: an
