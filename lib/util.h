@@ -268,25 +268,37 @@ int	 nameidx_find_n(struct nameidx *, const char *name, size_t len);
 int	 nameidx_memo_miss(struct nameidx *, struct nameidx_memo *,
 	    const char *name, size_t len, uint64_t head, uint64_t tail);
 
+/*
+ * A padded name of 1 to 16 bytes as two words, its first eight bytes and
+ * its last eight (every byte, once), and their hash in the top bits.
+ */
+static inline uint64_t
+padded_words(const char *name, size_t len, uint64_t *head, uint64_t *tail)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ULL;
+
+	*tail = 0;
+	memcpy(head, name, 8);
+	*head = le64toh(*head);
+	if (len < 8)
+		*head &= ~0ULL >> (64 - 8 * len);
+	else if (len > 8) {
+		memcpy(tail, name + len - 8, 8);
+		*tail = le64toh(*tail);
+	}
+	return (*head ^ *tail * k ^ len) * k;
+}
+
 static inline int
 nameidx_find_padded(struct nameidx *x, const char *name, size_t len)
 {
-	const uint64_t k = 0x9e3779b97f4a7c15ULL;
 	struct nameidx_memo *m;
-	uint64_t head, tail = 0;
+	uint64_t head, tail;
 
 	if (len == 0 || len > 16)
 		return nameidx_find_n(x, name, len);
-	/* The first eight bytes and the last eight: every byte, once. */
-	memcpy(&head, name, 8);
-	head = le64toh(head);
-	if (len < 8)
-		head &= ~0ULL >> (64 - 8 * len);
-	else if (len > 8) {
-		memcpy(&tail, name + len - 8, 8);
-		tail = le64toh(tail);
-	}
-	m = &x->memo[((head ^ tail * k ^ len) * k) >> 58 & (NAMEIDX_MEMO - 1)];
+	m = &x->memo[padded_words(name, len, &head, &tail) >> 58 &
+	    (NAMEIDX_MEMO - 1)];
 	if (m->len == len && m->head == head && m->tail == tail)
 		return m->row;
 	return nameidx_memo_miss(x, m, name, len, head, tail);

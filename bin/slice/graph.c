@@ -112,21 +112,12 @@ str_id_padded(const char *s, size_t len)
 		uint64_t	 head, tail;
 		uint32_t	 len, id;
 	} memo[STR_MEMO];
-	const uint64_t k = 0x9e3779b97f4a7c15ULL;
-	uint64_t head, tail = 0;
+	uint64_t head, tail;
 	size_t i;
 
 	if (len == 0 || len > 16)
 		return str_id(s);
-	memcpy(&head, s, 8);
-	head = le64toh(head);
-	if (len < 8)
-		head &= ~0ULL >> (64 - 8 * len);
-	else if (len > 8) {
-		memcpy(&tail, s + len - 8, 8);
-		tail = le64toh(tail);
-	}
-	i = ((head ^ tail * k ^ len) * k) >> 56 & (STR_MEMO - 1);
+	i = padded_words(s, len, &head, &tail) >> 56 & (STR_MEMO - 1);
 	if (memo[i].len != len || memo[i].head != head ||
 	    memo[i].tail != tail) {
 		memo[i].head = head;
