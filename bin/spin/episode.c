@@ -203,6 +203,8 @@ idle(const struct vsum *v, const struct spin_opts *o)
  * poll_max: a poller's round does the same little each time, so one that
  * took a CPU for longer lost it to what the trace does not show (a
  * hypervisor's steal, an interrupt's work) more likely than it worked.
+ * The round the input ends in is cut short wherever it was: on a CPU
+ * since its wake-up, it has done no more than a round yet.
  */
 static int
 quiet(const struct tracked *t, size_t k, const struct spin_opts *o)
@@ -211,6 +213,8 @@ quiet(const struct tracked *t, size_t k, const struct spin_opts *o)
 
 	if (idle(v, o))
 		return 1;
+	if (v->recorded && strcmp(v->ended_by, VE_OPEN) == 0)
+		return busy(v) < o->poll_max;
 	return v->recorded && busy(v) < o->poll_max && k > 0 &&
 	    k + 1 < t->vv.n && idle(VSUM(t, k - 1), o) &&
 	    idle(VSUM(t, k + 1), o);

@@ -470,11 +470,17 @@ graph() {
 }
 
 @test "similar: flag-poll: no peer ever ends a poll: no baseline, exit 0" {
+	local pid
 	for m in full cut; do
 		need flag-poll $m
 		f="$D/flag-poll-$m"
 		[ -e "$f.spin" ] || check_spin flag-poll $m RepeatedYield
-		run argus-similar -Z -T 1s -o "$f.similar" "$f.spin"
+		# The capture is of the whole machine: another test's fp-prefs,
+		# killed by a signal in a nap, would be a baseline from another
+		# process of the same program.  The poller's own history has none.
+		pid=$(tval "$f.truth" victim_pid)
+		run argus-similar -Z -T 1s --pid "$pid" -o "$f.similar" "$f.spin"
+		echo "$output"
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"no baseline for fp-prefs"* ]]
 		! grep -q '^baseline,' "$f.similar"
@@ -524,7 +530,8 @@ graph() {
 # on a CPU before they do anything; every round on a CPU $4 ns (default
 # 40 us) of it.
 poll_rounds() {
-	awk -v n="$1" -v stall="$2" -v stray=",$3," -v busy="${4:-40000}" 'BEGIN {
+	awk -v n="$1" -v stall="$2" -v stray=",$3," -v busy="${4:-40000}" \
+	    -v cut="${5:-0}" 'BEGIN {
 		t = 1000000000
 		for (i = 1; i <= n; i++) {
 			on = busy; d = busy + 1000000; nap = t + on - 1000
@@ -532,6 +539,10 @@ poll_rounds() {
 			if (index(stray, "," i ",")) { on = 4800000; d = 5800000; nap = t + on - 1000 }
 			if (i > 1)
 				printf "link,%d,30,30,%d,%d,strong,timeout,%d,30,30,0xffff\n", t, i - 1, i, t - 1
+			if (i == n && cut) {
+				printf "vertex,%d,30,30,%d,%d,%d,%d,0,timeout,open,,poller\n", t + cut, i, t, t + cut, cut
+				break
+			}
 			printf "event,%d,30,30,%d,0,sys_enter,-,24,sched_yield\n", nap - 1000, i
 			printf "event,%d,30,30,%d,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffc\n", nap, i
 			printf "event,%d,30,30,%d,0,switch,-,S,0,0,swapper/0\n", t + on, i
@@ -565,6 +576,22 @@ poll_rounds() {
 	poll_rounds 2500 0 0 5000000 >w
 	run argus-spin -qZ --tid 30 w
 	[ "$status" -eq 1 ]
+}
+
+@test "spin: a poller's hang cut while it is on a CPU is still going on" {
+	# The recording ends 20 us into a round, before its nap: that round
+	# has done no more than any other yet.  One episode, open.
+	poll_rounds 2500 0 0 40000 20000 >c
+	run argus-spin -qZ --tid 30 c
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2499,open,0,2500,poller$' <<<"$output"
+	# A round on a CPU past poll_max when it ends is work, not a round.
+	poll_rounds 2500 0 0 40000 150000000 >w
+	run argus-spin -qZ --tid 30 w
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2499,timeout,2499,2499,poller$' <<<"$output"
 }
 
 @test "similar: a new process's baseline is another process of the same program" {
