@@ -1,7 +1,7 @@
 /*
  * argus-slice: the paper's Algorithm 1.  graph.c holds the event graph
- * (every vertex and link of the stream, small enough for the paper's 2.7 M
- * vertices), ask.c asks the user where the graph is ambiguous (or reads
+ * (every vertex and link of the stream, small enough for the millions of
+ * vertices of the paper's cases), ask.c asks the user where the graph is ambiguous (or reads
  * the answers from a file, or decides by rule), walk.c is
  * InteractiveSlicing, diagnose.c is Diagnose (with the files dctx.h
  * names, a concern each), report.c and export.c say what was found.
@@ -23,8 +23,8 @@
 #define VSYSCALLS	6	/* distinct system calls kept per vertex */
 
 /*
- * A vertex is 64 bytes, not 96 (at the paper's 2.7 M vertices, 173 MB):
- * what few vertices have (a function named by a stack record) and values
+ * A vertex is kept small, since a graph has millions of them: what few
+ * vertices have (a function named by a stack record) and values
  * too big for their field (an id past 2^32, a time on a CPU past 4 s, a
  * 256th BEGAN_BY word, a 65536th name) are in a table by place, which
  * vertex_far() reads; its last call's first argument is itself if under
@@ -58,8 +58,8 @@ struct vertex {
 } __attribute__((packed, aligned(2)));
 
 /*
- * A link is 18 bytes, not 40 (at the paper's 8.2 M links, 148 MB): its
- * ends are places in the graph's vertex array, not ids; its rule one of
+ * A link is kept small, since a graph has millions of them: its ends are
+ * places in the graph's vertex array, not ids; its rule one of
  * the few rules met, whose LR_* the rules' table holds; its FROM_TIME the
  * distance from a time its block of links shares (a link is written soon
  * after its FROM event, so the links of a block are close in time); its
