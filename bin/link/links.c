@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "link.h"
+#include "waits.h"
 
 
 static struct link_rule	**rules;	/* in table order */
@@ -495,4 +496,46 @@ inside_label(const struct inside *in, struct cause *c)
 	if (in->object != 0)
 		snprintf(c->label, sizeof(c->label), "0x%llx",
 		    (unsigned long long)in->object);
+}
+
+void
+snap_past(struct snapshot *s, struct link_rule *r, uint64_t t)
+{
+	size_t i;
+
+	if (s->time == NO_TIME || t == s->time)
+		return;
+	s->join(r);
+	for (i = 0; i < s->nwaits; i++)
+		free(s->waits[i].object);
+	for (i = 0; i < s->nholders; i++)
+		free(s->holders[i].object);
+	s->nwaits = s->nholders = 0;
+	s->time = NO_TIME;
+}
+
+struct snap_wait *
+snap_wait(struct snapshot *s, struct link_rule *r, const struct wait_rec *w)
+{
+	s->time = w->time;
+	link_next(r);
+	s->waits = xrealloc(s->waits, (s->nwaits + 1) * sizeof(*s->waits));
+	s->waits[s->nwaits] = (struct snap_wait){ .pid = w->pid,
+	    .tid = w->tid, .since = NO_TIME, .mode = w->mode,
+	    .object = xstrdup(w->object) };
+	return &s->waits[s->nwaits++];
+}
+
+struct snap_holder *
+snap_holder(struct snapshot *s, struct link_rule *r,
+    const struct holder_rec *h)
+{
+	s->time = h->time;
+	link_next(r);
+	s->holders = xrealloc(s->holders, (s->nholders + 1) *
+	    sizeof(*s->holders));
+	s->holders[s->nholders] = (struct snap_holder){ .pid = h->pid,
+	    .tid = h->tid, .rel = h->rel, .fd = h->fd,
+	    .object = xstrdup(h->object) };
+	return &s->holders[s->nholders++];
 }
