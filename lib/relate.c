@@ -534,31 +534,13 @@ join_snapshots(struct relate *r)
 static size_t
 after(const uint64_t *v, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return PARTITION_POINT(n, i, v[i] <= t);
 }
 
 static size_t
 first_rel(const struct rel *v, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid].time < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return PARTITION_POINT(n, i, v[i].time < t);
 }
 
 struct work {

@@ -78,6 +78,23 @@ char	*xstrdup(const char *);
 } while (0)
 
 /*
+ * A binary search: the first i in [0, n) for which below, an expression
+ * in i, is false, n if none is, where below holds of a first stretch of
+ * [0, n) and of nothing after it (the first element not less than a key).
+ */
+#define PARTITION_POINT(n, i, below) __extension__ ({			\
+	size_t lo_ = 0, hi_ = (n), i;					\
+	while (lo_ < hi_) {						\
+		i = lo_ + (hi_ - lo_) / 2;				\
+		if (below)						\
+			lo_ = i + 1;					\
+		else							\
+			hi_ = i;					\
+	}								\
+	lo_;								\
+})
+
+/*
  * s into a buffer of size bytes, cut to fit, always ended: snprintf's
  * "%s" without its format's walk, for a name kept per thread and event
  * (argus-segment's wait states were a twentieth of its time in it).

@@ -80,15 +80,8 @@ vertex_far_set(uint32_t place, int field, uint64_t val)
 const struct link_far *
 link_far_find(const struct link_far *t, size_t n, uint32_t k)
 {
-	size_t lo = 0, hi = n, mid;
+	size_t lo = PARTITION_POINT(n, i, t[i].k < k);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (t[mid].k < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == n || t[lo].k != k)
 		diex(EX_SOFTWARE, "link %u: not in its table", k);
 	return &t[lo];
