@@ -304,18 +304,12 @@ wf_stats(const struct wf_snap *s, struct wf_stats *st)
 void
 wf_free(struct wf_snap *s)
 {
-	struct want *x, *xtmp;
 	size_t i;
 
 	if (s == NULL)
 		return;
 	HASH_FREE(hh, s->procs);
-	HASH_ITER(hh, s->wants, x, xtmp) {
-		HASH_DEL(s->wants, x);
-		free(x->link);
-		free(x->refs);
-		free(x);
-	}
+	HASH_FREE_OWN(hh, s->wants, x, x->link, x->refs);
 	HASH_FREE(hh, s->mnts);
 	HASH_FREE(hh, s->done);
 	for (i = 0; i < s->nw; i++)

@@ -53,7 +53,8 @@ char	*xstrdup(const char *);
  * the element of table head whose member field equals *keyp into el, a
  * zeroed one added if none; 1 if it was added, for the caller to fill.
  * HASH_FREE: empties the table, freeing each element (not what it points
- * to: free that first).
+ * to: free that first).  HASH_FREE_OWN(hh, head, el, el->a, el->b ...):
+ * the same, freeing first what each element, named el, owns.
  */
 #define HASH_GET(hh, head, field, keyp, el) __extension__ ({		\
 	int added_ = 0;							\
@@ -74,6 +75,18 @@ char	*xstrdup(const char *);
 	HASH_ITER(hh, head, el_, tmp_) {				\
 		HASH_DEL(head, el_);					\
 		free(el_);						\
+	}								\
+} while (0)
+#define HASH_FREE_OWN(hh, head, el, ...) do {				\
+	__typeof__(head) el, tmp_;					\
+									\
+	HASH_ITER(hh, head, el, tmp_) {					\
+		void *own_[] = { __VA_ARGS__ };				\
+									\
+		HASH_DEL(head, el);					\
+		for (size_t k_ = 0; k_ < sizeof(own_) / sizeof(*own_); k_++) \
+			free(own_[k_]);					\
+		free(el);						\
 	}								\
 } while (0)
 
