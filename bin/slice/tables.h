@@ -122,19 +122,24 @@ vertex_runnable(const struct vertex *v)
 	    vertex_far(v, VF_RUNNABLE);
 }
 
-/* BEGAN_BY and ENDED_BY, interned. */
+/* A BEGAN_BY or ENDED_BY word, interned, by its place in the words met. */
+static inline uint32_t
+vertex_word(const struct vertex *v, uint8_t at, int field)
+{
+	return at != VX_FAR_WORD ? graph_tables.words[at] :
+	    (uint32_t)vertex_far(v, field);
+}
+
 static inline uint32_t
 vertex_began(const struct vertex *v)
 {
-	return v->began != VX_FAR_WORD ? graph_tables.words[v->began] :
-	    (uint32_t)vertex_far(v, VF_BEGAN);
+	return vertex_word(v, v->began, VF_BEGAN);
 }
 
 static inline uint32_t
 vertex_ended(const struct vertex *v)
 {
-	return v->ended != VX_FAR_WORD ? graph_tables.words[v->ended] :
-	    (uint32_t)vertex_far(v, VF_ENDED);
+	return vertex_word(v, v->ended, VF_ENDED);
 }
 
 /* Interned: its program's innermost function on its last user stack. */
