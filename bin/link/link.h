@@ -134,6 +134,9 @@ void		*link_cpu(const struct link_rule *, uint32_t cpu);
  */
 int		 link_cause(const struct event *, struct cause *);
 void		 cause_name(struct cause *, const struct link_rule *);
+/* *c = thread t's vertex at time, as rule r names it (cause_name). */
+void		 cause_in(struct cause *, const struct lthread *t,
+		    uint64_t time, const struct link_rule *r);
 /* c->label = s, cut to fit as snprintf() would cut it. */
 void		 cause_label(struct cause *, const char *s);
 void		 link_classify(const struct event *, struct lthread *waker,
@@ -162,8 +165,9 @@ int		 pending_take(struct pending **, const void *key, size_t len,
 /*
  * A wait-for snapshot (waits.h's wait and holder records of one time),
  * gathered until the stream moves past it and then joined by the rule
- * that keeps it: snap_past() calls join and empties it.  The waitsfor and
- * runtime rules each keep one.
+ * that keeps it: snap_past() calls join for each wait whose thread is in
+ * a vertex, in order, and empties it.  The waitsfor and runtime rules
+ * each keep one.
  */
 struct snap_wait {
 	uint32_t	 pid, tid;
@@ -178,7 +182,8 @@ struct snap_holder {
 	char		 label[64];	/* the rule's word for it */
 };
 struct snapshot {
-	void		(*join)(struct link_rule *);
+	void		(*join)(struct link_rule *, struct snap_wait *,
+			    struct lthread *waiter);
 	uint64_t	 time;		/* NO_TIME: nothing gathered */
 	struct snap_wait *waits;
 	struct snap_holder *holders;

@@ -223,6 +223,15 @@ cause_name(struct cause *c, const struct link_rule *r)
 	c->weak |= (r->row->props & LR_WEAK) != 0;
 }
 
+void
+cause_in(struct cause *c, const struct lthread *t, uint64_t time,
+    const struct link_rule *r)
+{
+	*c = (struct cause){ .vertex = t->vertex, .pid = t->pid,
+	    .tid = t->tid, .time = time };
+	cause_name(c, r);
+}
+
 /*
  * Not snprintf(): its cost was a tenth of a timer's arming.  A loop, not
  * strnlen(): inlined by link-time optimisation into a caller whose s is
@@ -501,11 +510,16 @@ inside_label(const struct inside *in, struct cause *c)
 void
 snap_past(struct snapshot *s, struct link_rule *r, uint64_t t)
 {
+	struct lthread *waiter;
 	size_t i;
 
 	if (s->time == NO_TIME || t == s->time)
 		return;
-	s->join(r);
+	for (i = 0; i < s->nwaits; i++) {
+		waiter = lthread_get(s->waits[i].tid, s->waits[i].pid);
+		if (waiter->vertex != 0)
+			s->join(r, &s->waits[i], waiter);
+	}
 	for (i = 0; i < s->nwaits; i++)
 		free(s->waits[i].object);
 	for (i = 0; i < s->nholders; i++)

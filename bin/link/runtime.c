@@ -15,41 +15,30 @@
 #include "link.h"
 #include "waits.h"
 
-static void	join(struct link_rule *);
+static void	join(struct link_rule *, struct snap_wait *, struct lthread *);
 
 static struct snapshot	snap = { .join = join, .time = NO_TIME };
 
+/* The holders the runtime named of what w waits on -> w's vertex. */
 static void
-join(struct link_rule *self)
+join(struct link_rule *self, struct snap_wait *w, struct lthread *waiter)
 {
-	const struct snap_wait *w;
 	const struct snap_holder *h;
-	struct lthread *waiter, *ht;
+	struct lthread *ht;
 	struct cause c;
-	size_t i, j;
+	size_t j;
 
-	for (i = 0; i < snap.nwaits; i++) {
-		w = &snap.waits[i];
-		waiter = lthread_get(w->tid, w->pid);
-		if (waiter->vertex == 0)
+	for (j = 0; j < snap.nholders; j++) {
+		h = &snap.holders[j];
+		if (strcmp(h->object, w->object) != 0)
 			continue;
-		for (j = 0; j < snap.nholders; j++) {
-			h = &snap.holders[j];
-			if (strcmp(h->object, w->object) != 0)
-				continue;
-			ht = lthread_get(h->tid, h->pid);
-			if (ht->vertex == 0 || ht->tid == waiter->tid)
-				continue;
-			memset(&c, 0, sizeof(c));
-			c.vertex = ht->vertex;
-			c.pid = ht->pid;
-			c.tid = ht->tid;
-			c.time = snap.time;
-			cause_name(&c, self);
-			cause_label(&c, h->label);
-			link_emit(snap.time, waiter->pid, waiter->tid,
-			    waiter->vertex, &c);
-		}
+		ht = lthread_get(h->tid, h->pid);
+		if (ht->vertex == 0 || ht->tid == waiter->tid)
+			continue;
+		cause_in(&c, ht, snap.time, self);
+		cause_label(&c, h->label);
+		link_emit(snap.time, waiter->pid, waiter->tid, waiter->vertex,
+		    &c);
 	}
 }
 

@@ -32,7 +32,7 @@ struct state {
 	struct fduse	*last;		/* the descriptor it used last */
 };
 
-static void	join(struct link_rule *);
+static void	join(struct link_rule *, struct snap_wait *, struct lthread *);
 
 static struct fduse	*fds;
 static struct snapshot	 snap = { .join = join, .time = NO_TIME };
@@ -190,70 +190,56 @@ parties(const struct snap_wait *w)
 	return n;
 }
 
+/* The holders of an end that can end w -> w's vertex. */
 static void
-join(struct link_rule *self)
+join(struct link_rule *self, struct snap_wait *w, struct lthread *waiter)
 {
-	struct snap_wait *w;
 	const struct snap_holder *h;
-	struct lthread *waiter, *ht;
+	struct lthread *ht;
 	struct state *st;
 	struct cause c;
-	size_t i, j, k;
+	size_t i = w - snap.waits, j, k;
 	int n, known;
 
-	for (i = 0; i < snap.nwaits; i++) {
-		w = &snap.waits[i];
-		waiter = lthread_get(w->tid, w->pid);
-		if (waiter->vertex == 0)
+	st = link_thread(self, waiter);
+	w->since = st->born;
+	n = parties(w);
+	for (j = 0; j < snap.nholders; j++) {
+		h = &snap.holders[j];
+		if (strcmp(h->object, w->object) != 0 ||
+		    !wrel_ends(h->rel, w->mode) ||
+		    (ht = holder_thread(h, w, &known)) == NULL ||
+		    ht->tid == waiter->tid)
 			continue;
-		st = link_thread(self, waiter);
-		w->since = st->born;
-		n = parties(w);
-		for (j = 0; j < snap.nholders; j++) {
-			h = &snap.holders[j];
-			if (strcmp(h->object, w->object) != 0 ||
-			    !wrel_ends(h->rel, w->mode) ||
-			    (ht = holder_thread(h, w, &known)) == NULL ||
-			    ht->tid == waiter->tid)
-				continue;
-			/* A poll on two fds of one pipe, a holder by two fds. */
-			for (k = 0; k < i; k++)
-				if (snap.waits[k].tid == w->tid &&
-				    strcmp(snap.waits[k].object,
-				    w->object) == 0)
-					break;
-			if (k < i)
-				continue;
-			for (k = 0; k < j; k++)
-				if (snap.holders[k].pid == h->pid &&
-				    snap.holders[k].tid == h->tid &&
-				    snap.holders[k].rel == h->rel &&
-				    strcmp(snap.holders[k].object,
-				    h->object) == 0)
-					break;
-			if (k < j)
-				continue;
-			memset(&c, 0, sizeof(c));
-			c.vertex = ht->vertex;
-			c.pid = ht->pid;
-			c.tid = ht->tid;
-			c.time = snap.time;
-			cause_name(&c, self);
-			/*
-			 * Weak where any of several processes may end the
-			 * wait, and where the thread is a guess: no thread
-			 * was seen to use the descriptor, or the waiter's own
-			 * process holds it, and which of its threads will use
-			 * it the kernel cannot say.
-			 */
-			c.weak = (n != 1 && h->pid != w->pid) ||
-			    (h->tid == 0 && h->pid == w->pid) || !known ||
-			    waits_on(h->pid, w->object);
-			snprintf(c.label, sizeof(c.label), "%s %s",
-			    wrels[h->rel].name, w->object);
-			link_emit(snap.time, waiter->pid, waiter->tid,
-			    waiter->vertex, &c);
-		}
+		/* A poll on two fds of one pipe, a holder by two fds. */
+		for (k = 0; k < i; k++)
+			if (snap.waits[k].tid == w->tid &&
+			    strcmp(snap.waits[k].object, w->object) == 0)
+				break;
+		if (k < i)
+			continue;
+		for (k = 0; k < j; k++)
+			if (snap.holders[k].pid == h->pid &&
+			    snap.holders[k].tid == h->tid &&
+			    snap.holders[k].rel == h->rel &&
+			    strcmp(snap.holders[k].object, h->object) == 0)
+				break;
+		if (k < j)
+			continue;
+		cause_in(&c, ht, snap.time, self);
+		/*
+		 * Weak where any of several processes may end the wait, and
+		 * where the thread is a guess: no thread was seen to use the
+		 * descriptor, or the waiter's own process holds it, and which
+		 * of its threads will use it the kernel cannot say.
+		 */
+		c.weak = (n != 1 && h->pid != w->pid) ||
+		    (h->tid == 0 && h->pid == w->pid) || !known ||
+		    waits_on(h->pid, w->object);
+		snprintf(c.label, sizeof(c.label), "%s %s",
+		    wrels[h->rel].name, w->object);
+		link_emit(snap.time, waiter->pid, waiter->tid, waiter->vertex,
+		    &c);
 	}
 }
 
