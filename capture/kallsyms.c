@@ -147,19 +147,13 @@ kallsyms_new_file(void)
 static const char *
 resolve(uint64_t addr)
 {
-	size_t lo = 0, hi = nsyms, mid;
+	/* The first symbol past addr. */
+	size_t lo = PARTITION_POINT(nsyms, i, syms[i].addr <= addr);
 	const struct sym *s;
 	const char *name;
 	char buf[600];
 	size_t n;
 
-	while (lo < hi) {	/* the first symbol past addr */
-		mid = lo + (hi - lo) / 2;
-		if (syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	s = &syms[lo - 1];

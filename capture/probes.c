@@ -299,7 +299,7 @@ static const char *const retnames[1] = { "ret" };
 /*
  * The probe goes past the function's first instructions when they are the
  * bytes skip= names: a probed instruction that the kernel cannot emulate
- * is single-stepped, a second trap (about 10 us against 1 in a VM).  Any
+ * is single-stepped, a second trap, slow in a virtual machine.  Any
  * other build of the library gets the entry, which is always an
  * instruction boundary, and a warning.
  */

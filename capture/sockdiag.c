@@ -350,14 +350,8 @@ sock_kind_name(enum sock_kind k)
 void
 sockdiag_free(struct sockdiag *d)
 {
-	struct sock *s, *tmp;
-
 	if (d == NULL)
 		return;
-	HASH_ITER(hh, d->socks, s, tmp) {
-		HASH_DEL(d->socks, s);
-		free(s->i.queued);
-		free(s);
-	}
+	HASH_FREE_OWN(hh, d->socks, s, s->i.queued);
 	free(d);
 }

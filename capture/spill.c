@@ -1,14 +1,14 @@
 /*
- * The spill.  A deferred recorder's kernel buffers hold ~32 bytes a
- * wake-up or switch at best, so under a heavy load the newest 512 MiB are
- * a dozen seconds.  Pages the kernel has finished (splice(2) on
- * trace_pipe_raw moves only full sub-buffers) go instead to files of a
- * private directory, a few per CPU, the oldest dropped first once the
- * budget is spent.  Nothing is parsed while nobody asks; the pages are
+ * The spill.  A deferred recorder's kernel buffers hold a few dozen bytes
+ * a wake-up or switch, so under a heavy load they are the newest seconds
+ * alone.  Pages the kernel has finished (splice(2) on trace_pipe_raw
+ * moves only full sub-buffers) go instead to files of a private
+ * directory, a few per CPU, the oldest dropped first once the budget is
+ * spent.  Nothing is parsed while nobody asks; the pages are
  * deflated, a batch at a time, since a tracepoint's records differ from
  * the last one's by a few bytes: libdeflate's fastest level deflates them
- * 11 to 1 at ~700 MiB/s (a syscall storm's 54 MiB/s of pages costs
- * 8% of a CPU), and the same disk then holds 11 times as long.
+ * many times over, faster than a busy tracer makes them, and the same
+ * disk then holds as many times as long.
  *
  * A file is a run of blocks (spillblk.h): a header and the raw deflate of
  * whole pages.

@@ -410,9 +410,9 @@ reader(void *arg)
 
 	(void)arg;
 	/*
-	 * Keep up with the buffers even when every CPU is busy: with a
-	 * few hundred runnable threads a nice -10 reader still waited
-	 * 150 ms at times and the buffers overran.  The lowest real-time
+	 * Keep up with the buffers even when every CPU is busy: among
+	 * hundreds of runnable threads even a niced reader waits long
+	 * enough for the buffers to overrun.  The lowest real-time
 	 * priority runs it when it wakes; it copies pages and sleeps.
 	 */
 	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0)

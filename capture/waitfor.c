@@ -229,24 +229,13 @@ wf_write(struct writer *wr, const struct wf_snap *s)
 		t = &s->thr[w->thr];
 		if (!t->keep)
 			continue;
-		memset(&r, 0, sizeof(r));
-		r.time = s->t0;
-		r.pid = t->pid;
-		r.tid = t->tid;
-		r.state = t->state;
-		r.call = t->call;
-		r.fd = w->fd;
-		r.type = w->o.kind ? w->o.kind : "";
-		r.object = w->o.key;
-		r.mode = w->mode;
-		r.timeout = w->timeout;
-		r.deadline = w->deadline;
-		r.since = t->since;
-		r.via = w->via;
-		r.wchan = t->wchan;
-		r.comm = t->comm;
-		r.args = t->a;
-		r.nargs = t->nargs;
+		r = (struct wait_rec){ .time = s->t0, .pid = t->pid,
+		    .tid = t->tid, .state = t->state, .call = t->call,
+		    .fd = w->fd, .type = w->o.kind ? w->o.kind : "",
+		    .object = w->o.key, .mode = w->mode,
+		    .timeout = w->timeout, .deadline = w->deadline,
+		    .since = t->since, .via = w->via, .wchan = t->wchan,
+		    .comm = t->comm, .args = t->a, .nargs = t->nargs };
 		wait_write(wr, &r);
 	}
 	/* Each object's holders once, in the order its waits came. */
@@ -264,16 +253,12 @@ wf_write(struct writer *wr, const struct wf_snap *s)
 			if (strcmp(s->h[j].obj, w->o.key) != 0)
 				continue;
 			p = wf_proc_get((struct wf_snap *)s, s->h[j].pid);
-			memset(&h, 0, sizeof(h));
-			h.time = s->t0;
-			h.pid = s->h[j].pid;
-			h.tid = s->h[j].tid;
-			h.object = s->h[j].obj;
-			h.rel = s->h[j].rel;
-			h.fd = s->h[j].fd;
-			h.through = s->h[j].through;
-			h.detail = s->h[j].detail;
-			h.comm = p != NULL ? p->comm : "";
+			h = (struct holder_rec){ .time = s->t0,
+			    .pid = s->h[j].pid, .tid = s->h[j].tid,
+			    .object = s->h[j].obj, .rel = s->h[j].rel,
+			    .fd = s->h[j].fd, .through = s->h[j].through,
+			    .detail = s->h[j].detail,
+			    .comm = p != NULL ? p->comm : "" };
 			holder_write(wr, &h);
 		}
 	}
@@ -304,18 +289,12 @@ wf_stats(const struct wf_snap *s, struct wf_stats *st)
 void
 wf_free(struct wf_snap *s)
 {
-	struct want *x, *xtmp;
 	size_t i;
 
 	if (s == NULL)
 		return;
 	HASH_FREE(hh, s->procs);
-	HASH_ITER(hh, s->wants, x, xtmp) {
-		HASH_DEL(s->wants, x);
-		free(x->link);
-		free(x->refs);
-		free(x);
-	}
+	HASH_FREE_OWN(hh, s->wants, x, x->link, x->refs);
 	HASH_FREE(hh, s->mnts);
 	HASH_FREE(hh, s->done);
 	for (i = 0; i < s->nw; i++)

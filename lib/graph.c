@@ -291,15 +291,8 @@ vvec_get(struct vvec *vv, uint64_t id)
 size_t
 vvec_find(const struct vvec *vv, uint64_t id)
 {
-	size_t lo = 0, hi = vv->n, mid;
+	size_t lo = PARTITION_POINT(vv->n, i, id_at(vv, i) < id);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (id_at(vv, mid) < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < vv->n && id_at(vv, lo) == id ? lo : vv->n;
 }
 

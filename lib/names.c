@@ -38,15 +38,9 @@ names_new(void)
 void
 names_free(struct names *ns)
 {
-	struct tnames *t, *tmp;
-
 	if (ns == NULL)
 		return;
-	HASH_ITER(hh, ns->threads, t, tmp) {
-		HASH_DEL(ns->threads, t);
-		free(t->v);
-		free(t);
-	}
+	HASH_FREE_OWN(hh, ns->threads, t, t->v);
 	free(ns);
 }
 

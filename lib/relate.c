@@ -534,31 +534,13 @@ join_snapshots(struct relate *r)
 static size_t
 after(const uint64_t *v, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return PARTITION_POINT(n, i, v[i] <= t);
 }
 
 static size_t
 first_rel(const struct rel *v, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid].time < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return PARTITION_POINT(n, i, v[i].time < t);
 }
 
 struct work {
@@ -768,26 +750,12 @@ relate_nrelations(const struct relate *r)
 void
 relate_free(struct relate *r)
 {
-	struct rthread *t, *tt;
-	struct snapwait *w, *wt;
 	size_t i;
 
-	HASH_ITER(hh, r->threads, t, tt) {
-		HASH_DEL(r->threads, t);
-		free(t->names);
-		free(t->wakes);
-		free(t->in);
-		free(t->done);
-		free(t);
-	}
+	HASH_FREE_OWN(hh, r->threads, t, t->names, t->wakes, t->in, t->done);
 	HASH_FREE(hh, r->armed);
 	HASH_FREE(hh, r->locks);
-	HASH_ITER(hh, r->waits, w, wt) {
-		HASH_DEL(r->waits, w);
-		free(w->key);
-		free(w->tids);
-		free(w);
-	}
+	HASH_FREE_OWN(hh, r->waits, w, w->key, w->tids);
 	for (i = 0; i < r->nholders; i++)
 		free(r->holders[i].key);
 	free(r->holders);

@@ -53,7 +53,8 @@ char	*xstrdup(const char *);
  * the element of table head whose member field equals *keyp into el, a
  * zeroed one added if none; 1 if it was added, for the caller to fill.
  * HASH_FREE: empties the table, freeing each element (not what it points
- * to: free that first).
+ * to: free that first).  HASH_FREE_OWN(hh, head, el, el->a, el->b ...):
+ * the same, freeing first what each element, named el, owns.
  */
 #define HASH_GET(hh, head, field, keyp, el) __extension__ ({		\
 	int added_ = 0;							\
@@ -76,6 +77,35 @@ char	*xstrdup(const char *);
 		free(el_);						\
 	}								\
 } while (0)
+#define HASH_FREE_OWN(hh, head, el, ...) do {				\
+	__typeof__(head) el, tmp_;					\
+									\
+	HASH_ITER(hh, head, el, tmp_) {					\
+		void *own_[] = { __VA_ARGS__ };				\
+									\
+		HASH_DEL(head, el);					\
+		for (size_t k_ = 0; k_ < sizeof(own_) / sizeof(*own_); k_++) \
+			free(own_[k_]);					\
+		free(el);						\
+	}								\
+} while (0)
+
+/*
+ * A binary search: the first i in [0, n) for which below, an expression
+ * in i, is false, n if none is, where below holds of a first stretch of
+ * [0, n) and of nothing after it (the first element not less than a key).
+ */
+#define PARTITION_POINT(n, i, below) __extension__ ({			\
+	size_t lo_ = 0, hi_ = (n), i;					\
+	while (lo_ < hi_) {						\
+		i = lo_ + (hi_ - lo_) / 2;				\
+		if (below)						\
+			lo_ = i + 1;					\
+		else							\
+			hi_ = i;					\
+	}								\
+	lo_;								\
+})
 
 /*
  * s into a buffer of size bytes, cut to fit, always ended: snprintf's

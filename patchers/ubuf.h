@@ -17,9 +17,8 @@
  * The events of a ring are the file's memory, allocated when a thread
  * claims its slot: UBUF_EVENTS of 64 bytes (8 MiB a thread), or the
  * power of two ARGUS_PATCH_RING gives.  Sized for the recorder's
- * lateness, not its period (a millisecond): a thread making 500,000
- * events a second fills 8 MiB in a quarter of a second, about what a
- * recorder's thread may wait for a CPU on a machine that is busy.
+ * lateness, not its period: a busy thread must not fill its ring in the
+ * time a recorder's thread may wait for a CPU on a machine that is busy.
  */
 #ifndef ARGUS_UBUF_H
 #define ARGUS_UBUF_H

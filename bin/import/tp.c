@@ -52,15 +52,9 @@ lookup(const char *name)
 void
 tp_reset(void)
 {
-	struct skip *s, *ss;
-
 	HASH_FREE(hh, threads);
 	sysname = syscall_name;
-	HASH_ITER(hh, skips, s, ss) {
-		HASH_DEL(skips, s);
-		free(s->name);
-		free(s);
-	}
+	HASH_FREE_OWN(hh, skips, s, s->name);
 }
 
 void

@@ -134,6 +134,9 @@ void		*link_cpu(const struct link_rule *, uint32_t cpu);
  */
 int		 link_cause(const struct event *, struct cause *);
 void		 cause_name(struct cause *, const struct link_rule *);
+/* *c = thread t's vertex at time, as rule r names it (cause_name). */
+void		 cause_in(struct cause *, const struct lthread *t,
+		    uint64_t time, const struct link_rule *r);
 /* c->label = s, cut to fit as snprintf() would cut it. */
 void		 cause_label(struct cause *, const char *s);
 void		 link_classify(const struct event *, struct lthread *waker,
@@ -158,6 +161,43 @@ void		 pending_put(struct pending **, const void *key, size_t len,
 struct cause	*pending_find(struct pending **, const void *key, size_t len);
 int		 pending_take(struct pending **, const void *key, size_t len,
 		    struct cause *);	/* 1 and *cause if found; forgets it */
+
+/*
+ * A wait-for snapshot (waits.h's wait and holder records of one time),
+ * gathered until the stream moves past it and then joined by the rule
+ * that keeps it: snap_past() calls join for each wait whose thread is in
+ * a vertex, in order, and empties it.  The waitsfor and runtime rules
+ * each keep one.
+ */
+struct snap_wait {
+	uint32_t	 pid, tid;
+	uint64_t	 since;		/* its thread was forked; 0 before */
+	int		 mode;
+	char		*object;
+};
+struct snap_holder {
+	uint32_t	 pid, tid;
+	int		 rel, fd;
+	char		*object;
+	char		 label[64];	/* the rule's word for it */
+};
+struct snapshot {
+	void		(*join)(struct link_rule *, struct snap_wait *,
+			    struct lthread *waiter);
+	uint64_t	 time;		/* NO_TIME: nothing gathered */
+	struct snap_wait *waits;
+	struct snap_holder *holders;
+	size_t		 nwaits, nholders;
+};
+struct wait_rec;
+struct holder_rec;
+/* Joins what s gathered unless it is of time t; NO_TIME: at any rate. */
+void		 snap_past(struct snapshot *, struct link_rule *, uint64_t t);
+/* Gathers a record into s at its time, and asks for the next event. */
+struct snap_wait *snap_wait(struct snapshot *, struct link_rule *,
+		    const struct wait_rec *);
+struct snap_holder *snap_holder(struct snapshot *, struct link_rule *,
+		    const struct holder_rec *);
 
 /* A call between its entry and return probes, and its object. */
 struct inside {

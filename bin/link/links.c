@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "link.h"
+#include "waits.h"
 
 
 static struct link_rule	**rules;	/* in table order */
@@ -220,6 +221,15 @@ cause_name(struct cause *c, const struct link_rule *r)
 {
 	c->rule = r->row;
 	c->weak |= (r->row->props & LR_WEAK) != 0;
+}
+
+void
+cause_in(struct cause *c, const struct lthread *t, uint64_t time,
+    const struct link_rule *r)
+{
+	*c = (struct cause){ .vertex = t->vertex, .pid = t->pid,
+	    .tid = t->tid, .time = time };
+	cause_name(c, r);
 }
 
 /*
@@ -495,4 +505,51 @@ inside_label(const struct inside *in, struct cause *c)
 	if (in->object != 0)
 		snprintf(c->label, sizeof(c->label), "0x%llx",
 		    (unsigned long long)in->object);
+}
+
+void
+snap_past(struct snapshot *s, struct link_rule *r, uint64_t t)
+{
+	struct lthread *waiter;
+	size_t i;
+
+	if (s->time == NO_TIME || t == s->time)
+		return;
+	for (i = 0; i < s->nwaits; i++) {
+		waiter = lthread_get(s->waits[i].tid, s->waits[i].pid);
+		if (waiter->vertex != 0)
+			s->join(r, &s->waits[i], waiter);
+	}
+	for (i = 0; i < s->nwaits; i++)
+		free(s->waits[i].object);
+	for (i = 0; i < s->nholders; i++)
+		free(s->holders[i].object);
+	s->nwaits = s->nholders = 0;
+	s->time = NO_TIME;
+}
+
+struct snap_wait *
+snap_wait(struct snapshot *s, struct link_rule *r, const struct wait_rec *w)
+{
+	s->time = w->time;
+	link_next(r);
+	s->waits = xrealloc(s->waits, (s->nwaits + 1) * sizeof(*s->waits));
+	s->waits[s->nwaits] = (struct snap_wait){ .pid = w->pid,
+	    .tid = w->tid, .since = NO_TIME, .mode = w->mode,
+	    .object = xstrdup(w->object) };
+	return &s->waits[s->nwaits++];
+}
+
+struct snap_holder *
+snap_holder(struct snapshot *s, struct link_rule *r,
+    const struct holder_rec *h)
+{
+	s->time = h->time;
+	link_next(r);
+	s->holders = xrealloc(s->holders, (s->nholders + 1) *
+	    sizeof(*s->holders));
+	s->holders[s->nholders] = (struct snap_holder){ .pid = h->pid,
+	    .tid = h->tid, .rel = h->rel, .fd = h->fd,
+	    .object = xstrdup(h->object) };
+	return &s->holders[s->nholders++];
 }

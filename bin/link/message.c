@@ -63,18 +63,14 @@ LINK_RULE(message) = {
 static void
 woken(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct cause c = { 0 };
+	struct cause c;
 	uint64_t k;
 
 	if (!t->fresh || t->waker.rule != rule_message.row ||
 	    t->waker.pid == t->pid)
 		return;
 	k = key(t->pid, t->waker.pid);
-	cause_name(&c, self);
-	c.vertex = t->vertex;
-	c.pid = t->pid;
-	c.tid = t->tid;
-	c.time = ev->time;
+	cause_in(&c, t, ev->time, self);
 	pending_put(&requests, &k, sizeof(k), &c);
 }
 

@@ -15,56 +15,31 @@
 #include "link.h"
 #include "waits.h"
 
-struct rwait {
-	uint32_t	 pid, tid;
-	char		*object;
-};
+static void	join(struct link_rule *, struct snap_wait *, struct lthread *);
 
-struct rholder {
-	uint32_t	 pid, tid;
-	char		*object;
-	char		 label[64];
-};
+static struct snapshot	snap = { .join = join, .time = NO_TIME };
 
-static struct rwait	*waits;
-static struct rholder	*holders;
-static size_t		 nwaits, nholders;
-static uint64_t		 snap_time = NO_TIME;
-
+/* The holders the runtime named of what w waits on -> w's vertex. */
 static void
-join(struct link_rule *self)
+join(struct link_rule *self, struct snap_wait *w, struct lthread *waiter)
 {
-	struct lthread *waiter, *ht;
+	const struct snap_holder *h;
+	struct lthread *ht;
 	struct cause c;
-	size_t i, j;
+	size_t j;
 
-	for (i = 0; i < nwaits; i++) {
-		waiter = lthread_get(waits[i].tid, waits[i].pid);
-		if (waiter->vertex == 0)
+	for (j = 0; j < snap.nholders; j++) {
+		h = &snap.holders[j];
+		if (strcmp(h->object, w->object) != 0)
 			continue;
-		for (j = 0; j < nholders; j++) {
-			if (strcmp(holders[j].object, waits[i].object) != 0)
-				continue;
-			ht = lthread_get(holders[j].tid, holders[j].pid);
-			if (ht->vertex == 0 || ht->tid == waiter->tid)
-				continue;
-			memset(&c, 0, sizeof(c));
-			c.vertex = ht->vertex;
-			c.pid = ht->pid;
-			c.tid = ht->tid;
-			c.time = snap_time;
-			cause_name(&c, self);
-			cause_label(&c, holders[j].label);
-			link_emit(snap_time, waiter->pid, waiter->tid,
-			    waiter->vertex, &c);
-		}
+		ht = lthread_get(h->tid, h->pid);
+		if (ht->vertex == 0 || ht->tid == waiter->tid)
+			continue;
+		cause_in(&c, ht, snap.time, self);
+		cause_label(&c, h->label);
+		link_emit(snap.time, waiter->pid, waiter->tid, waiter->vertex,
+		    &c);
 	}
-	for (i = 0; i < nwaits; i++)
-		free(waits[i].object);
-	for (i = 0; i < nholders; i++)
-		free(holders[i].object);
-	nwaits = nholders = 0;
-	snap_time = NO_TIME;
 }
 
 static void
@@ -72,8 +47,7 @@ next(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	(void)ev;
 	(void)t;
-	if (snap_time != NO_TIME)
-		join(self);
+	snap_past(&snap, self, NO_TIME);
 }
 
 static void
@@ -81,31 +55,18 @@ record(struct link_rule *self, const struct record *rec)
 {
 	struct wait_rec w;
 	struct holder_rec h;
-	struct rholder *r;
+	struct snap_holder *r;
 
 	if (wait_parse(rec, &w)) {
-		if (snap_time != NO_TIME && w.time != snap_time)
-			join(self);
-		if (*w.object == '\0')
-			return;
-		snap_time = w.time;
-		link_next(self);
-		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
-		waits[nwaits++] = (struct rwait){ w.pid, w.tid,
-		    xstrdup(w.object) };
+		snap_past(&snap, self, w.time);
+		if (*w.object != '\0')
+			snap_wait(&snap, self, &w);
 	} else if (holder_parse(rec, &h) && h.rel == WR_RUNTIME) {
-		if (snap_time != NO_TIME && h.time != snap_time)
-			join(self);
+		snap_past(&snap, self, h.time);
 		/* A runtime names a thread, or it said nothing usable. */
 		if (h.tid == 0 || observer_comm(h.comm))
 			return;
-		snap_time = h.time;
-		link_next(self);
-		holders = xrealloc(holders, (nholders + 1) * sizeof(*holders));
-		r = &holders[nholders++];
-		r->pid = h.pid;
-		r->tid = h.tid;
-		r->object = xstrdup(h.object);
+		r = snap_holder(&snap, self, &h);
 		snprintf(r->label, sizeof(r->label), "%.*s" RUNTIME_SEP "%s",
 		    RUNTIME_NAMELEN - 1, h.detail, h.through);
 	}
@@ -115,8 +76,7 @@ static void
 finish(struct link_rule *self, uint64_t end)
 {
 	(void)end;
-	if (snap_time != NO_TIME)
-		join(self);
+	snap_past(&snap, self, NO_TIME);
 }
 
 LINK_RULE(runtime) = {

@@ -27,29 +27,15 @@ struct fduse {
 	UT_hash_handle	 hh;
 };
 
-struct swait {
-	uint32_t	 pid, tid;
-	uint64_t	 since;		/* its thread was forked; 0 before */
-	int		 mode;
-	char		*object;
-};
-
-struct sholder {
-	uint32_t	 pid, tid;
-	int		 rel, fd;
-	char		*object;
-};
-
 struct state {
 	uint64_t	 born;		/* forked, if the trace saw it; 0 before */
 	struct fduse	*last;		/* the descriptor it used last */
 };
 
+static void	join(struct link_rule *, struct snap_wait *, struct lthread *);
+
 static struct fduse	*fds;
-static struct swait	*waits;
-static struct sholder	*holders;
-static size_t		 nwaits, nholders;
-static uint64_t		 snap_time = NO_TIME;
+static struct snapshot	 snap = { .join = join, .time = NO_TIME };
 
 /* A thread often uses one descriptor call after call: that, without the table. */
 static void
@@ -88,33 +74,38 @@ use_fd(struct state *st, uint32_t pid, int64_t fd, uint32_t tid,
 static uint32_t
 peer_thread(uint32_t hpid, uint32_t wpid)
 {
+	const struct snap_wait *w;
+	const struct snap_holder *h;
 	uint32_t tid = 0;
 	size_t i, j;
 	int peer, other, relay = 0;
 
-	for (i = 0; i < nwaits; i++) {
-		if (waits[i].pid != hpid)
+	for (i = 0; i < snap.nwaits; i++) {
+		w = &snap.waits[i];
+		if (w->pid != hpid)
 			continue;
 		/* A relay: its input, when it comes, may go anywhere. */
-		if (waits[i].mode == WM_IN || waits[i].mode == WM_INOUT ||
-		    waits[i].mode == WM_ACCEPT)
+		if (w->mode == WM_IN || w->mode == WM_INOUT ||
+		    w->mode == WM_ACCEPT)
 			relay++;
 		peer = other = 0;
-		for (j = 0; j < nholders; j++)
-			if (strcmp(holders[j].object, waits[i].object) == 0 &&
-			    wrel_ends(holders[j].rel, waits[i].mode)) {
-				if (holders[j].pid == wpid)
+		for (j = 0; j < snap.nholders; j++) {
+			h = &snap.holders[j];
+			if (strcmp(h->object, w->object) == 0 &&
+			    wrel_ends(h->rel, w->mode)) {
+				if (h->pid == wpid)
 					peer = 1;
 				else
 					other = 1;
 			}
-		if (!peer || other || waits[i].tid == tid)
+		}
+		if (!peer || other || w->tid == tid)
 			continue;
 		if (tid != 0)
 			return 0;
-		tid = waits[i].tid;
-		relay -= waits[i].mode == WM_IN || waits[i].mode == WM_INOUT ||
-		    waits[i].mode == WM_ACCEPT;
+		tid = w->tid;
+		relay -= w->mode == WM_IN || w->mode == WM_INOUT ||
+		    w->mode == WM_ACCEPT;
 	}
 	return relay == 0 ? tid : 0;
 }
@@ -130,7 +121,8 @@ peer_thread(uint32_t hpid, uint32_t wpid)
  * that wrote or read this end last is known only from then on.
  */
 static struct lthread *
-holder_thread(const struct sholder *h, const struct swait *w, int *known)
+holder_thread(const struct snap_holder *h, const struct snap_wait *w,
+    int *known)
 {
 	uint64_t key = (uint64_t)h->pid << 32 | (uint32_t)h->fd;
 	struct lthread *t;
@@ -165,8 +157,9 @@ waits_on(uint32_t pid, const char *object)
 {
 	size_t i;
 
-	for (i = 0; i < nwaits; i++)
-		if (waits[i].pid == pid && strcmp(waits[i].object, object) == 0)
+	for (i = 0; i < snap.nwaits; i++)
+		if (snap.waits[i].pid == pid &&
+		    strcmp(snap.waits[i].object, object) == 0)
 			return 1;
 	return 0;
 }
@@ -177,98 +170,84 @@ waits_on(uint32_t pid, const char *object)
  * one that will act.
  */
 static int
-parties(const struct swait *w)
+parties(const struct snap_wait *w)
 {
+	const struct snap_holder *h;
 	uint32_t last = 0;
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < nholders; i++)
-		if (strcmp(holders[i].object, w->object) == 0 &&
-		    wrel_ends(holders[i].rel, w->mode) &&
-		    holders[i].pid != w->pid && holders[i].pid != last &&
-		    !waits_on(holders[i].pid, w->object)) {
-			last = holders[i].pid;
+	for (i = 0; i < snap.nholders; i++) {
+		h = &snap.holders[i];
+		if (strcmp(h->object, w->object) == 0 &&
+		    wrel_ends(h->rel, w->mode) &&
+		    h->pid != w->pid && h->pid != last &&
+		    !waits_on(h->pid, w->object)) {
+			last = h->pid;
 			n++;
 		}
+	}
 	return n;
 }
 
+/* The holders of an end that can end w -> w's vertex. */
 static void
-join(struct link_rule *self)
+join(struct link_rule *self, struct snap_wait *w, struct lthread *waiter)
 {
-	struct lthread *waiter, *ht;
+	const struct snap_holder *h;
+	struct lthread *ht;
 	struct state *st;
 	struct cause c;
-	size_t i, j, k;
+	size_t i = w - snap.waits, j, k;
 	int n, known;
 
-	for (i = 0; i < nwaits; i++) {
-		waiter = lthread_get(waits[i].tid, waits[i].pid);
-		if (waiter->vertex == 0)
+	st = link_thread(self, waiter);
+	w->since = st->born;
+	n = parties(w);
+	for (j = 0; j < snap.nholders; j++) {
+		h = &snap.holders[j];
+		if (strcmp(h->object, w->object) != 0 ||
+		    !wrel_ends(h->rel, w->mode) ||
+		    (ht = holder_thread(h, w, &known)) == NULL ||
+		    ht->tid == waiter->tid)
 			continue;
-		st = link_thread(self, waiter);
-		waits[i].since = st->born;
-		n = parties(&waits[i]);
-		for (j = 0; j < nholders; j++) {
-			if (strcmp(holders[j].object, waits[i].object) != 0 ||
-			    !wrel_ends(holders[j].rel, waits[i].mode) ||
-			    (ht = holder_thread(&holders[j], &waits[i], &known)) ==
-			    NULL ||
-			    ht->tid == waiter->tid)
-				continue;
-			/* A poll on two fds of one pipe, a holder by two fds. */
-			for (k = 0; k < i; k++)
-				if (waits[k].tid == waits[i].tid &&
-				    strcmp(waits[k].object, waits[i].object) == 0)
-					break;
-			if (k < i)
-				continue;
-			for (k = 0; k < j; k++)
-				if (holders[k].pid == holders[j].pid &&
-				    holders[k].tid == holders[j].tid &&
-				    holders[k].rel == holders[j].rel &&
-				    strcmp(holders[k].object, holders[j].object) == 0)
-					break;
-			if (k < j)
-				continue;
-			memset(&c, 0, sizeof(c));
-			c.vertex = ht->vertex;
-			c.pid = ht->pid;
-			c.tid = ht->tid;
-			c.time = snap_time;
-			cause_name(&c, self);
-			/*
-			 * Weak where any of several processes may end the
-			 * wait, and where the thread is a guess: no thread
-			 * was seen to use the descriptor, or the waiter's own
-			 * process holds it, and which of its threads will use
-			 * it the kernel cannot say.
-			 */
-			c.weak = (n != 1 && holders[j].pid != waits[i].pid) ||
-			    (holders[j].tid == 0 &&
-			    holders[j].pid == waits[i].pid) || !known ||
-			    waits_on(holders[j].pid, waits[i].object);
-			snprintf(c.label, sizeof(c.label), "%s %s",
-			    wrels[holders[j].rel].name, waits[i].object);
-			link_emit(snap_time, waiter->pid, waiter->tid,
-			    waiter->vertex, &c);
-		}
+		/* A poll on two fds of one pipe, a holder by two fds. */
+		for (k = 0; k < i; k++)
+			if (snap.waits[k].tid == w->tid &&
+			    strcmp(snap.waits[k].object, w->object) == 0)
+				break;
+		if (k < i)
+			continue;
+		for (k = 0; k < j; k++)
+			if (snap.holders[k].pid == h->pid &&
+			    snap.holders[k].tid == h->tid &&
+			    snap.holders[k].rel == h->rel &&
+			    strcmp(snap.holders[k].object, h->object) == 0)
+				break;
+		if (k < j)
+			continue;
+		cause_in(&c, ht, snap.time, self);
+		/*
+		 * Weak where any of several processes may end the wait, and
+		 * where the thread is a guess: no thread was seen to use the
+		 * descriptor, or the waiter's own process holds it, and which
+		 * of its threads will use it the kernel cannot say.
+		 */
+		c.weak = (n != 1 && h->pid != w->pid) ||
+		    (h->tid == 0 && h->pid == w->pid) || !known ||
+		    waits_on(h->pid, w->object);
+		snprintf(c.label, sizeof(c.label), "%s %s",
+		    wrels[h->rel].name, w->object);
+		link_emit(snap.time, waiter->pid, waiter->tid, waiter->vertex,
+		    &c);
 	}
-	for (i = 0; i < nwaits; i++)
-		free(waits[i].object);
-	for (i = 0; i < nholders; i++)
-		free(holders[i].object);
-	nwaits = nholders = 0;
-	snap_time = NO_TIME;
 }
 
 static void
 next(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	(void)ev, (void)t;
-	if (snap_time != NO_TIME)
-		join(self);
+	snap_past(&snap, self, NO_TIME);
 }
 
 static void
@@ -296,26 +275,14 @@ record(struct link_rule *self, const struct record *rec)
 	struct holder_rec h;
 
 	if (wait_parse(rec, &w)) {
-		if (snap_time != NO_TIME && w.time != snap_time)
-			join(self);
-		if (observer_comm(w.comm) || *w.object == '\0')
-			return;
-		snap_time = w.time;
-		link_next(self);
-		waits = xrealloc(waits, (nwaits + 1) * sizeof(*waits));
-		waits[nwaits++] = (struct swait){ w.pid, w.tid, NO_TIME,
-		    w.mode, xstrdup(w.object) };
+		snap_past(&snap, self, w.time);
+		if (!observer_comm(w.comm) && *w.object != '\0')
+			snap_wait(&snap, self, &w);
 	} else if (holder_parse(rec, &h)) {
-		if (snap_time != NO_TIME && h.time != snap_time)
-			join(self);
+		snap_past(&snap, self, h.time);
 		/* A runtime's word is the runtime rule's (runtime.c). */
-		if (observer_comm(h.comm) || h.rel == WR_RUNTIME)
-			return;
-		snap_time = h.time;
-		link_next(self);
-		holders = xrealloc(holders, (nholders + 1) * sizeof(*holders));
-		holders[nholders++] = (struct sholder){ h.pid, h.tid, h.rel,
-		    h.fd, xstrdup(h.object) };
+		if (!observer_comm(h.comm) && h.rel != WR_RUNTIME)
+			snap_holder(&snap, self, &h);
 	}
 }
 
@@ -323,8 +290,7 @@ static void
 finish(struct link_rule *self, uint64_t end)
 {
 	(void)end;
-	if (snap_time != NO_TIME)
-		join(self);
+	snap_past(&snap, self, NO_TIME);
 }
 
 LINK_RULE(waitsfor) = {

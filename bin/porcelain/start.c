@@ -30,18 +30,18 @@ extern char **environ;
  * The deferred recorder's kernel buffers, in memory the kernel never
  * swaps: together a sixteenth of RAM at most, and no more than the ring's
  * files can take when they are written out (RING_RATIO bytes of buffer
- * for one of compressed ring: 128 MiB of perf bench sched messaging's
- * events made 22.1 MB of ring and relation index, 5.8 to 1), split
+ * for one of compressed ring, less than a busy scheduler's events
+ * compress by, so that a ring sized for the buffers holds them), split
  * between the CPUs.
  */
 #define RAM_SHARE	16
 #define RING_RATIO	4
 #define MIN_CPU_MB	8
 /*
- * And no more than argus debug writes out in about 5 s on a small machine
- * (two CPUs): debug waits for every full buffer to be written out, so
- * more memory would hold more seconds of history only for a debug that
- * takes half a minute.  -b chooses otherwise.
+ * And no more than argus debug writes out in a few seconds on a small
+ * machine: debug waits for every full buffer to be written out, so more
+ * memory would hold more history only for a debug that keeps its user
+ * waiting.  -b chooses otherwise.
  */
 #define WRITEOUT_MB	512
 

@@ -55,15 +55,10 @@ report_baseline(struct writer *w, const struct spin_rec *sp,
 		    "%u/%u after %s; %s before the hang",
 		    rule_name(c->wake->wake_rule), c->wake->waker_pid,
 		    c->wake->waker_tid, d1, d2);
-	b.time = sp->time;
-	b.pid = sp->pid;
-	b.tid = sp->tid;
-	b.spin_vertex = sp->vertex;
-	b.vertex = v->id;
-	b.rank = rank;
-	b.score = c->s.total;
-	b.waker = c->wake->waker;
-	b.reason = reason;
+	b = (struct baseline_rec){ .time = sp->time, .pid = sp->pid,
+	    .tid = sp->tid, .spin_vertex = sp->vertex, .vertex = v->id,
+	    .rank = rank, .score = c->s.total, .waker = c->wake->waker,
+	    .reason = reason };
 	baseline_write(w, &b);
 	if (to_stderr)
 		fprintf(stderr, "argus-similar: %s %u/%u vertex %llu: "
