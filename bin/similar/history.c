@@ -170,5 +170,6 @@ history_vertex(const struct vertex_rec *r)
 	v->begin = r->begin;
 	v->end = r->end;
 	v->waited = strcmp(r->ended_by, VE_WAIT) == 0;
+	v->exited = strcmp(r->ended_by, VE_EXIT) == 0;
 	v->recorded = 1;
 }

@@ -3,12 +3,16 @@
  * under the threshold), ended in a wait, and a peer ended that wait: the
  * link that woke its thread into the next vertex is a wake-up, a message,
  * a lock hand-off, a completion... anything but the thread's own timeout.
- * That link is where the baseline's wake-up path starts.
+ * That link is where the baseline's wake-up path starts.  A signal that
+ * woke the thread only to exit killed it: the wait was cut short (a
+ * watchdog's kill of a client that hung too), never answered.
  *
  * For a LongRunning hang, "short" is about the work, not the wait that
  * follows it: a vertex that handled one input lasts until the next input
  * comes, and what is compared with the hang is the time until it blocked.
  */
+#include <string.h>
+
 #include "similar.h"
 
 uint64_t
@@ -35,6 +39,8 @@ normal_outcome(const struct sthread *t, size_t i, uint64_t spin_begin,
 		return NULL;
 	next = VSEM(t, i + 1);
 	if (!next->woke || (rule_props(next->wake_rule) & LR_TIMEOUT))
+		return NULL;
+	if (next->exited && strcmp(rule_name(next->wake_rule), "signal") == 0)
 		return NULL;
 	return next;
 }

@@ -33,6 +33,7 @@ struct vsem {
 	uint8_t		 more;		/* calls beyond MAX_SYS were dropped */
 	uint8_t		 recorded;	/* its vertex record was read */
 	uint8_t		 waited;	/* ENDED_BY wait */
+	uint8_t		 exited;	/* ENDED_BY exit */
 	uint64_t	 in_kinds, out_kinds;	/* rules of links, as bits */
 	/* The link that woke the thread into this vertex. */
 	uint8_t		 woke, wake_rule;	/* rule_id() */
