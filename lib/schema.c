@@ -230,62 +230,107 @@ col_any_fd(const struct record *rec, size_t col)
 #define RP_ANY_FD(r, c, s, m)	(s)->m = col_any_fd(r, c)
 #define RP_ARGS(r, c, s, m)	((s)->m = NULL, (s)->n##m = (r)->nf - (c))
 
-static void
-put_opt(struct writer *w, uint64_t v)
+/*
+ * The writers' fields at p, the record's end so far (writer_at_*()):
+ * each returns the end past it.
+ */
+static inline char *
+put_opt(struct writer *w, char *p, uint64_t v)
 {
 	if (v == NO_TIME)
-		writer_empty(w);
-	else
-		writer_u64(w, v);
+		return writer_at_empty(p);
+	return writer_at_u64(w, p, v);
 }
 
-static void
-put_fd(struct writer *w, int fd)
+static inline char *
+put_fd(struct writer *w, char *p, int fd)
 {
 	if (fd == NO_FD)
-		writer_empty(w);
-	else
-		writer_u64(w, fd);
+		return writer_at_empty(p);
+	return writer_at_u64(w, p, fd);
 }
 
-static void
-put_score(struct writer *w, double v)
+/* In RL_SCORE's bytes. */
+static char *
+put_score(struct writer *w, char *p, double v)
 {
 	char s[16];
 
 	snprintf(s, sizeof(s), "%.3f", v);
-	writer_str(w, s);
+	return writer_at_strn(w, p, s, strlen(s));
 }
 
-static void
-put_hex(struct writer *w, const uint64_t *v, int n)
+static char *
+put_hex(char *p, const uint64_t *v, int n)
 {
 	int i;
 
 	for (i = 0; v != NULL && i < n; i++)
-		writer_hex(w, v[i]);
+		p = writer_at_hex(p, v[i]);
+	return p;
 }
 
-/* How each codec writes s->m. */
-#define RW_NUM(w, s, m)		writer_u64(w, (s)->m)
-#define RW_OPT0(w, s, m)	writer_u64(w, (s)->m)
-#define RW_OPT0_32(w, s, m)	writer_u64(w, (s)->m)
-#define RW_OPT(w, s, m)		put_opt(w, (s)->m)
-#define RW_TIME_OR_NOW(w, s, m)	writer_time(w, (s)->m)
-#define RW_FROM_PID(w, s, m)	writer_pid(w, (s)->m, (s)->from_tid)
-#define RW_STR(w, s, m)		writer_str(w, (s)->m)
-#define RW_OBJECT(w, s, m)	writer_str(w, (s)->m)
-#define RW_BUF(w, s, m)		writer_str(w, (s)->m)
-#define RW_WEAK(w, s, m)	writer_str(w, (s)->m ? "weak" : "strong")
-#define RW_SCORE(w, s, m)	put_score(w, (s)->m)
-#define RW_CLASS(w, s, m)	writer_str(w, (s)->m->name)
-#define RW_ROOT_KIND(w, s, m)	writer_str(w, root_kind_name((s)->m))
-#define RW_EVIDENCE(w, s, m)	writer_str(w, evidence_word((s)->m))
-#define RW_WMODE(w, s, m)	writer_str(w, wmode_names[(s)->m])
-#define RW_WREL(w, s, m)	writer_str(w, wrels[(s)->m].name)
-#define RW_FD(w, s, m)		put_fd(w, (s)->m)
-#define RW_ANY_FD(w, s, m)	put_fd(w, (s)->m)
-#define RW_ARGS(w, s, m)	put_hex(w, (s)->m, (s)->n##m)
+/* A process id, empty when unknown (argus-stream(5)), as writer_pid(). */
+static inline char *
+put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
+{
+	if (pid == 0 && tid != 0)
+		return writer_at_empty(p);
+	return writer_at_u64(w, p, pid);
+}
+
+/*
+ * The room each codec's field of s->m may take, its comma too: a
+ * string's length and one, which its writer is handed as n.
+ */
+#define RL_NUM(s, m)		WRITER_AT_U64
+#define RL_OPT0(s, m)		WRITER_AT_U64
+#define RL_OPT0_32(s, m)	WRITER_AT_U64
+#define RL_OPT(s, m)		WRITER_AT_U64
+#define RL_TIME_OR_NOW(s, m)	WRITER_AT_U64
+#define RL_FROM_PID(s, m)	WRITER_AT_U64
+#define RL_STR(s, m)		(strlen((s)->m) + 1)
+#define RL_OBJECT(s, m)		(strlen((s)->m) + 1)
+#define RL_BUF(s, m)		(strlen((s)->m) + 1)
+#define RL_WEAK(s, m)		sizeof("strong")
+#define RL_SCORE(s, m)		16
+#define RL_CLASS(s, m)		(strlen((s)->m->name) + 1)
+#define RL_ROOT_KIND(s, m)	(strlen(root_kind_name((s)->m)) + 1)
+#define RL_EVIDENCE(s, m)	(strlen(evidence_word((s)->m)) + 1)
+#define RL_WMODE(s, m)		(strlen(wmode_names[(s)->m]) + 1)
+#define RL_WREL(s, m)		(strlen(wrels[(s)->m].name) + 1)
+#define RL_FD(s, m)		WRITER_AT_U64
+#define RL_ANY_FD(s, m)		WRITER_AT_U64
+#define RL_ARGS(s, m) \
+	((s)->m != NULL ? (size_t)(s)->n##m * WRITER_AT_HEX : 0)
+
+/* How each codec writes s->m at p, in the len bytes RL_ said. */
+#define RW_NUM(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_OPT0(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_OPT0_32(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_OPT(w, p, s, m, len)	put_opt(w, p, (s)->m)
+#define RW_TIME_OR_NOW(w, p, s, m, len)	put_opt(w, p, (s)->m)
+#define RW_FROM_PID(w, p, s, m, len)	put_pid(w, p, (s)->m, (s)->from_tid)
+#define RW_STR(w, p, s, m, len)	writer_at_strn(w, p, (s)->m, len - 1)
+#define RW_OBJECT(w, p, s, m, len)	writer_at_strn(w, p, (s)->m, len - 1)
+#define RW_BUF(w, p, s, m, len)	writer_at_strn(w, p, (s)->m, len - 1)
+#define RW_WEAK(w, p, s, m, len) \
+	((s)->m ? writer_at_strn(w, p, "weak", 4) : \
+	    writer_at_strn(w, p, "strong", 6))
+#define RW_SCORE(w, p, s, m, len)	put_score(w, p, (s)->m)
+#define RW_CLASS(w, p, s, m, len) \
+	writer_at_strn(w, p, (s)->m->name, len - 1)
+#define RW_ROOT_KIND(w, p, s, m, len) \
+	writer_at_strn(w, p, root_kind_name((s)->m), len - 1)
+#define RW_EVIDENCE(w, p, s, m, len) \
+	writer_at_strn(w, p, evidence_word((s)->m), len - 1)
+#define RW_WMODE(w, p, s, m, len) \
+	writer_at_strn(w, p, wmode_names[(s)->m], len - 1)
+#define RW_WREL(w, p, s, m, len) \
+	writer_at_strn(w, p, wrels[(s)->m].name, len - 1)
+#define RW_FD(w, p, s, m, len)	put_fd(w, p, (s)->m)
+#define RW_ANY_FD(w, p, s, m, len)	put_fd(w, p, (s)->m)
+#define RW_ARGS(w, p, s, m, len)	put_hex(p, (s)->m, (s)->n##m)
 
 /* What NAME_keep copies: text that points into the record. */
 #define RK_STR(s, m)		(s)->m = xstrdup((s)->m)
@@ -369,27 +414,31 @@ snapshot_of(const struct record *rec, int ncols, uint64_t *time,
 		bad(rec, "no thread '%s'", record_str(rec, COL_TID));
 }
 
-static void
-graph_head(struct writer *w, const char *kind, uint64_t time, uint32_t pid,
-    uint32_t tid)
-{
-	writer_begin(w, kind);
-	writer_time(w, time);
-	writer_pid(w, pid, tid);
-	writer_u64(w, tid);
-}
+/* TIME,PID,TID after the kind, in HEAD_ROOM bytes. */
+#define HEAD_ROOM	(3 * WRITER_AT_U64)
 
-static void
-snapshot_head(struct writer *w, const char *kind, uint64_t time,
+static inline char *
+graph_head(struct writer *w, const char *kind, size_t most, uint64_t time,
     uint32_t pid, uint32_t tid)
 {
-	writer_begin(w, kind);
-	writer_time(w, time);
-	writer_u64(w, pid);
+	char *p = writer_at_begin(w, kind, HEAD_ROOM + most);
+
+	p = put_opt(w, p, time);
+	p = put_pid(w, p, pid, tid);
+	return writer_at_u64(w, p, tid);
+}
+
+static char *
+snapshot_head(struct writer *w, const char *kind, size_t most, uint64_t time,
+    uint32_t pid, uint32_t tid)
+{
+	char *p = writer_at_begin(w, kind, HEAD_ROOM + most);
+
+	p = put_opt(w, p, time);
+	p = writer_at_u64(w, p, pid);
 	if (tid == 0)
-		writer_empty(w);
-	else
-		writer_u64(w, tid);
+		return writer_at_empty(p);
+	return writer_at_u64(w, p, tid);
 }
 
 /* How each HEAD reads and writes TIME,PID,TID; n: the columns needed. */
@@ -405,13 +454,17 @@ snapshot_head(struct writer *w, const char *kind, uint64_t time,
 	snapshot_of(r, n, &(s)->time, &(s)->pid, &(s)->tid, 0)
 #define HP_SOCK(r, s, n) \
 	((s)->time = (r)->time, (s)->pid = record_pid(r, COL_PID))
-#define HW_GRAPH(w, k, s)	graph_head(w, k, (s)->time, (s)->pid, (s)->tid)
-#define HW_VERTEX(w, k, s)	graph_head(w, k, (s)->end, (s)->pid, (s)->tid)
+/* most: the room the fields after the head take. */
+#define HW_GRAPH(w, k, s, most) \
+	graph_head(w, k, most, (s)->time, (s)->pid, (s)->tid)
+#define HW_VERTEX(w, k, s, most) \
+	graph_head(w, k, most, (s)->end, (s)->pid, (s)->tid)
 /* wait's TID is never 0 (HP_WAIT) */
-#define HW_WAIT(w, k, s) \
-	snapshot_head(w, k, (s)->time, (s)->pid, (s)->tid)
+#define HW_WAIT(w, k, s, most) \
+	snapshot_head(w, k, most, (s)->time, (s)->pid, (s)->tid)
 #define HW_HOLDER		HW_WAIT
-#define HW_SOCK(w, k, s)	snapshot_head(w, k, (s)->time, (s)->pid, 0)
+#define HW_SOCK(w, k, s, most) \
+	snapshot_head(w, k, most, (s)->time, (s)->pid, 0)
 
 /* The columns a record must have: all but a last ARG... */
 #define RN_ARGS		0
@@ -489,14 +542,41 @@ name##_parse(const struct record *rec, struct name##_rec *s) \
 #undef RECORD
 #undef FIELD
 
-#define FIELD(col, codec, m, json)	RW_##codec(w, s, m);
+/*
+ * A record's fields' room is reckoned first (RL_), kept for the strings'
+ * lengths, the room reserved at once with the head, then the fields
+ * written in it.
+ */
+#define FIELD(col, codec, m, json)	size_t m;
+#define RECORD(name, kind, head, check, extra, fields) \
+struct name##_room { \
+	fields \
+};
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json)	+ (r->m = RL_##codec(s, m))
+#define RECORD(name, kind, head, check, extra, fields) \
+static inline size_t \
+name##_room(const struct name##_rec *s, struct name##_room *r) \
+{ \
+	return 0 fields; \
+}
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+#define FIELD(col, codec, m, json)	p = RW_##codec(w, p, s, m, r.m);
 #define RECORD(name, kind, head, check, extra, fields) \
 void \
 name##_write(struct writer *w, const struct name##_rec *s) \
 { \
-	HW_##head(w, kind, s); \
+	struct name##_room r; \
+	char *p = HW_##head(w, kind, s, name##_room(s, &r)); \
+\
 	fields \
-	writer_end(w); \
+	writer_at_end(w, p); \
 }
 #include "records.def"
 #undef RECORD

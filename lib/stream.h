@@ -124,6 +124,25 @@ void		 writer_time(struct writer *, uint64_t);	/* NO_TIME: empty */
 void		 writer_pid(struct writer *, uint32_t pid, uint32_t tid); /* unknown: empty */
 void		 writer_empty(struct writer *);
 void		 writer_end(struct writer *);
+/*
+ * The same, for a writer of many records of one kind (lib/schema.c's),
+ * with one reservation a record: writer_at_begin() drops an unfinished
+ * record and starts one with room for most bytes of fields after its
+ * kind, each a string's length and comma, or WRITER_AT_* for the others.
+ * Each field is written at p, the record's end, which the caller holds in
+ * a local (the writer's own would be loaded again after each byte stored)
+ * and the field returns past it; writer_at_end() ends the record at p.
+ * Between the two, no other call on the writer.
+ */
+#define WRITER_AT_U64	(1 + 20 + 8)	/* the digits are written 8 a word */
+#define WRITER_AT_HEX	(18 + 1)
+#define WRITER_AT_EMPTY	1
+char		*writer_at_begin(struct writer *, const char *kind, size_t most);
+char		*writer_at_strn(struct writer *, char *p, const char *, size_t);
+char		*writer_at_u64(struct writer *, char *p, uint64_t);
+char		*writer_at_hex(char *p, uint64_t);
+char		*writer_at_empty(char *p);
+void		 writer_at_end(struct writer *, char *p);
 void		 writer_fields(struct writer *, char **f, size_t nf);
 void		 writer_record(struct writer *, const struct record *);	/* as read */
 void		 writer_splice(struct writer *, const struct record *, size_t col,

@@ -104,6 +104,7 @@ struct writer {
 	struct bg	*bg;		/* compressing in the background */
 
 	struct memo	*memo;		/* MEMO numbers written, by value */
+	size_t		 most;		/* writer_at_begin()'s promise */
 };
 
 /* Both threads write; neither dies there (see fail()). */
@@ -558,26 +559,33 @@ put_quoted(struct writer *w, const char *s, size_t n)
  * Copied and looked at in one pass: the fields a stage writes are short
  * (a kind, a rule, a label), where a scan and then a call to memcpy()
  * cost more than the bytes.  One that needs quoting is written again
- * over the copy.
+ * over the copy, with room made for it and for what writer_at_begin()
+ * promised the fields after it.  p has n + 1 bytes of room.
  */
-static inline void
-put_str(struct writer *w, const char *s, size_t n)
+static inline char *
+at_str(struct writer *w, char *p, const char *s, size_t n)
 {
 	unsigned char any = 0;
 	size_t i;
-	char *d;
 
-	reserve(w, n + 1);
-	d = w->buf + w->len;
 	for (i = 0; i < n; i++)
-		any |= special[(unsigned char)(d[i] = s[i])];
+		any |= special[(unsigned char)(p[i] = s[i])];
 	/* A first field starting with '#' would read back as a comment. */
-	if (any || (n > 0 && s[0] == '#' && w->len == w->mark)) {
+	if (any || (n > 0 && s[0] == '#' && p == w->buf + w->mark)) {
+		w->len = p - w->buf;
+		reserve(w, 2 * n + 3 + w->most);
 		put_quoted(w, s, n);
-		return;
+		return w->buf + w->len;
 	}
-	d[n] = ',';
-	w->len += n + 1;
+	p[n] = ',';
+	return p + n + 1;
+}
+
+static inline void
+put_str(struct writer *w, const char *s, size_t n)
+{
+	reserve(w, n + 1);
+	w->len = at_str(w, w->buf + w->len, s, n) - w->buf;
 }
 
 void
@@ -667,43 +675,33 @@ u64_at(char *p, uint64_t v)
 }
 
 /*
- * A number straight into the buffer: one reservation for the sign, the
- * digits and the comma (a link record is eight numbers, and each was three
- * calls and two reservations).  In line, one found in the memo: a copy.
+ * A number straight into the buffer, in WRITER_AT_U64 bytes of room: the
+ * sign, the digits and the comma, or the memo's whole copy.  One found in
+ * the memo is a copy.
  */
-static void
-put_decimal_made(struct writer *w, uint64_t v, int neg)
+static inline char *
+at_decimal(struct writer *w, char *p, uint64_t v, int neg)
 {
 	struct memo *m = &w->memo[memo_slot(v)];
-	char *d;
 
-	reserve(w, 1 + 20 + 8);
-	d = w->buf + w->len;
-	*d = '-';
-	d += neg;
-	m->v = v;
-	m->n = u64_at(d, v);
-	memcpy(m->digits, d, sizeof(m->digits));
-	d[m->n] = ',';
-	w->len = d - w->buf + m->n + 1;
+	if (neg)
+		*p++ = '-';
+	if (m->v == v)
+		memcpy(p, m->digits, sizeof(m->digits));
+	else {
+		m->v = v;
+		m->n = u64_at(p, v);
+		memcpy(m->digits, p, sizeof(m->digits));
+	}
+	p[m->n] = ',';
+	return p + m->n + 1;
 }
 
 static inline void
 put_decimal(struct writer *w, uint64_t v, int neg)
 {
-	const struct memo *m = &w->memo[memo_slot(v)];
-	char *d;
-
-	if (m->v != v || w->len + 1 + sizeof(m->digits) > w->cap) {
-		put_decimal_made(w, v, neg);
-		return;
-	}
-	d = w->buf + w->len;
-	*d = '-';
-	d += neg;
-	memcpy(d, m->digits, sizeof(m->digits));
-	d[m->n] = ',';
-	w->len = d - w->buf + m->n + 1;
+	reserve(w, WRITER_AT_U64);
+	w->len = at_decimal(w, w->buf + w->len, v, neg) - w->buf;
 }
 
 void
@@ -718,20 +716,29 @@ writer_i64(struct writer *w, int64_t v)
 	put_decimal(w, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
+char *
+writer_at_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[18], *d = tmp + sizeof(tmp);
+
+	do {
+		*--d = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	*--d = 'x';
+	*--d = '0';
+	memcpy(p, d, tmp + sizeof(tmp) - d);
+	p += tmp + sizeof(tmp) - d;
+	*p = ',';
+	return p + 1;
+}
+
 void
 writer_hex(struct writer *w, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[18], *p = tmp + sizeof(tmp);
-
-	do {
-		*--p = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	*--p = 'x';
-	*--p = '0';
-	put(w, p, tmp + sizeof(tmp) - p);
-	sep(w);
+	reserve(w, WRITER_AT_HEX);
+	w->len = writer_at_hex(w->buf + w->len, v) - w->buf;
 }
 
 void
@@ -770,6 +777,43 @@ writer_end(struct writer *w)
 	else
 		put(w, "\n", 1);
 	commit(w);
+}
+
+char *
+writer_at_begin(struct writer *w, const char *kind, size_t most)
+{
+	size_t n = strlen(kind);
+
+	w->len = w->mark;	/* an unfinished record is dropped */
+	reserve(w, n + 1 + most);
+	w->most = most;
+	return at_str(w, w->buf + w->len, kind, n);
+}
+
+char *
+writer_at_strn(struct writer *w, char *p, const char *s, size_t n)
+{
+	return at_str(w, p, s, n);
+}
+
+char *
+writer_at_u64(struct writer *w, char *p, uint64_t v)
+{
+	return at_decimal(w, p, v, 0);
+}
+
+char *
+writer_at_empty(char *p)
+{
+	*p = ',';
+	return p + 1;
+}
+
+void
+writer_at_end(struct writer *w, char *p)
+{
+	w->len = p - w->buf;
+	writer_end(w);
 }
 
 void
