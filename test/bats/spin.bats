@@ -578,35 +578,6 @@ poll_rounds() {
 	[ "$status" -eq 1 ]
 }
 
-@test "similar: a wait a signal ended to kill its thread is no baseline" {
-	# cli 15 hung in the same read too, until a watchdog (40) killed it;
-	# cli 10's read was answered.  The answered one is the baseline, the
-	# later killed one none.
-	stream >x <<-'EOF'
-	event,1000000000,10,10,1,0,sys_enter,-,0,read,0x3,0x0,0x1
-	event,1000000100,10,10,1,0,switch,-,S,0,0,swapper/0
-	vertex,1020000000,10,10,1,1000000000,1020000000,50000,2,fork,wait,S,cli
-	vertex,1020000000,30,30,3,990000000,1020000000,90000,1,start,wait,S,srv
-	link,1020000000,10,10,3,2,strong,wakeup,1020000000,30,30,
-	vertex,1021000000,10,10,2,1020000000,1021000000,50000,1,wakeup,exit,,cli
-	event,1500000000,15,15,5,0,sys_enter,-,0,read,0x3,0x0,0x1
-	event,1500000100,15,15,5,0,switch,-,S,0,0,swapper/0
-	vertex,1520000000,15,15,5,1500000000,1520000000,50000,2,fork,wait,S,cli
-	vertex,1520000000,40,40,7,1490000000,1520000000,90000,1,start,wait,S,watchdog
-	link,1520000000,15,15,7,6,strong,signal,1520000000,40,40,SIGKILL
-	vertex,1520100000,15,15,6,1520000000,1520100000,50000,1,signal,exit,,cli
-	event,2000000000,20,20,4,1,sys_enter,-,0,read,0x3,0x0,0x1
-	event,2000000100,20,20,4,1,switch,-,S,0,0,swapper/1
-	vertex,5000000000,20,20,4,2000000000,5000000000,50000,2,fork,open,S,cli
-	EOF
-	argus-spin -qZ -T 1s --tid 20 x >s
-	run argus-similar -Z -T 1s s
-	echo "$output"
-	[ "$status" -eq 0 ]
-	grep -q '^baseline,[0-9]*,20,20,4,1,1,[0-9.]*,3,"another process of the same program, 10/10;' <<<"$output"
-	! grep -q '^baseline,[0-9]*,20,20,4,5,' <<<"$output"
-}
-
 @test "spin: a poller's hang cut while it is on a CPU is still going on" {
 	# The recording ends 20 us into a round, before its nap: that round
 	# has done no more than any other yet.  One episode, open.
@@ -623,7 +594,7 @@ poll_rounds() {
 	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2499,timeout,2499,2499,poller$' <<<"$output"
 }
 
-@test "similar: a new process's baseline is another process of the same program" {
+@test "similar: a new process's baseline is another process of the same program, one a signal killed none" {
 	# cli 10 read its answer from srv 30 in 20 ms, and exited; cli 20,
 	# new, has waited in the same read for 3 s.  Its own history is
 	# empty: 10's wait is the baseline.
@@ -643,4 +614,22 @@ poll_rounds() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q '^baseline,[0-9]*,20,20,4,1,1,[0-9.]*,3,"another process of the same program, 10/10; same system calls read; woken by wakeup from 30/30' <<<"$output"
+	# cli 15 hung in the same read too, until a watchdog (40) killed it:
+	# cut short, not answered, and no baseline however recent.
+	{ sed -n 1,7p x
+	  cat <<-'EOF'
+	event,1500000000,15,15,5,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1500000100,15,15,5,0,switch,-,S,0,0,swapper/0
+	vertex,1520000000,15,15,5,1500000000,1520000000,50000,2,fork,wait,S,cli
+	vertex,1520000000,40,40,7,1490000000,1520000000,90000,1,start,wait,S,watchdog
+	link,1520000000,15,15,7,6,strong,signal,1520000000,40,40,SIGKILL
+	vertex,1520100000,15,15,6,1520000000,1520100000,50000,1,signal,exit,,cli
+	EOF
+	  sed -n '8,$p' x; } >k
+	argus-spin -qZ -T 1s --tid 20 k >s
+	run argus-similar -Z -T 1s s
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^baseline,[0-9]*,20,20,4,1,1,[0-9.]*,3,"another process of the same program, 10/10;' <<<"$output"
+	! grep -q '^baseline,[0-9]*,20,20,4,5,' <<<"$output"
 }
