@@ -676,8 +676,8 @@ u64_at(char *p, uint64_t v)
 
 /*
  * A number straight into the buffer, in WRITER_AT_U64 bytes of room: the
- * sign, the digits and the comma, or the memo's whole copy.  One found in
- * the memo is a copy.
+ * sign, the digits (a number the memo holds is copied from it whole, all
+ * its digits[] bytes, the padding overwritten after) and the comma.
  */
 static inline char *
 at_decimal(struct writer *w, char *p, uint64_t v, int neg)
