@@ -38,6 +38,32 @@ struct lrule {
 	const char	*help;		/* one line for --help */
 };
 
+/*
+ * The rules' names, each spelled once: lrules (lib/graph.c), argus-link's code for
+ * each (bin/link/) and the stages that single a rule out name them so.
+ * RUNTIME_RULE is lib/waits.h's.
+ */
+#define WAKEUP_RULE	"wakeup"
+#define WAIT_RULE	"wait"
+#define MESSAGE_RULE	"message"
+#define REPLY_RULE	"reply"
+#define COND_RULE	"cond"
+#define SIGNAL_RULE	"signal"
+#define LOCK_RULE	"lock"
+#define TIMER_RULE	"timer"
+#define TIMEOUT_RULE	"timeout"
+#define BLOCK_RULE	"block"
+#define SOFTIRQ_RULE	"softirq"
+#define IRQ_RULE	"irq"
+#define ASYNC_RULE	"async"
+#define RUNLOOP_RULE	"runloop"
+#define FORK_RULE	"fork"
+#define ORDER_RULE	"order"
+#define FLAG_RULE	"flag"
+#define FILELOCK_RULE	"filelock"
+#define WAITSFOR_RULE	"waitsfor"
+#define REMOTE_RULE	"remote"
+
 extern const struct lrule lrules[];
 extern const size_t nlrules;
 

@@ -30,7 +30,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(async) = {
-	.name = "async",
+	.name = ASYNC_RULE,
 	.types = EV(E_WQ_QUEUE) | EV(E_WQ_START),
 	.see = see,
 };

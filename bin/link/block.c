@@ -60,7 +60,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 }
 
 LINK_RULE(block) = {
-	.name = "block",
+	.name = BLOCK_RULE,
 	.types = EV(E_BLOCK_ISSUE) | EV(E_BLOCK_COMPLETE) | EV(E_IRQ_EXIT) |
 	    EV(E_SOFTIRQ_EXIT),
 	.see = see,

@@ -28,7 +28,7 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 }
 
 LINK_RULE(cond) = {
-	.name = "cond",
+	.name = COND_RULE,
 	.types = EV(E_COND_SIGNAL) | EV(E_COND_SIGNAL_END),
 	.see = see,
 	.classify = classify,

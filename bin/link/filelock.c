@@ -115,7 +115,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(filelock) = {
-	.name = "filelock",
+	.name = FILELOCK_RULE,
 	.types = EV(E_FLOCK_LOCK) | EV(E_POSIX_LOCK) | EV(E_POSIX_REMOVE),
 	.see = see,
 	.thread_size = sizeof(struct state),

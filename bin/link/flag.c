@@ -68,7 +68,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(flag) = {
-	.name = "flag",
+	.name = FLAG_RULE,
 	.types = EV(E_FLAG_WRITE) | EV(E_FLAG_READ),
 	.see = see,
 };

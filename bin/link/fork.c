@@ -17,7 +17,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(fork) = {
-	.name = "fork",
+	.name = FORK_RULE,
 	.types = EV(E_WAKEUP_NEW),
 	.see = see,
 };

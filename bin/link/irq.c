@@ -40,7 +40,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 }
 
 LINK_RULE(irq) = {
-	.name = "irq",
+	.name = IRQ_RULE,
 	.types = EV(E_IRQ_ENTRY) | EV(E_IRQ_EXIT),
 	.see = see,
 	.attribute = attribute,

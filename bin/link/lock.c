@@ -42,7 +42,7 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 }
 
 LINK_RULE(lock) = {
-	.name = "lock",
+	.name = LOCK_RULE,
 	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT) | EV(E_MUTEX_UNLOCK) |
 	    EV(E_MUTEX_UNLOCK_END) | EV(E_MUTEX_LOCK) | EV(E_MUTEX_LOCK_END),
 	.see = see,

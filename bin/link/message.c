@@ -52,7 +52,7 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 }
 
 LINK_RULE(message) = {
-	.name = "message",
+	.name = MESSAGE_RULE,
 	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT) | EV(E_EXIT),
 	.see = see,
 	.classify = classify,
@@ -93,7 +93,7 @@ see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(reply) = {
-	.name = "reply",
+	.name = REPLY_RULE,
 	.types = EV(E_WAKING),
 	.see = see_reply,
 	.woken = woken,

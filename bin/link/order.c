@@ -21,6 +21,6 @@ begin(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(order) = {
-	.name = "order",
+	.name = ORDER_RULE,
 	.begin = begin,
 };

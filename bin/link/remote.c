@@ -368,7 +368,7 @@ finish(struct link_rule *self, uint64_t end)
 }
 
 LINK_RULE(remote) = {
-	.name = "remote",
+	.name = REMOTE_RULE,
 	.types = EV(E_SOCK_STATE) | EV(E_SOCK_SEND) | EV(E_SOCK_RECV) |
 	    EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SWITCH) |
 	    EV(E_SYS_EXIT) | EV(E_SYS_ENTER),

@@ -51,7 +51,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(runloop) = {
-	.name = "runloop",
+	.name = RUNLOOP_RULE,
 	.types = EV(E_RUNLOOP_SUBMIT) | EV(E_RUNLOOP_BEGIN),
 	.see = see,
 };

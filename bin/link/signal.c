@@ -62,7 +62,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(signal) = {
-	.name = "signal",
+	.name = SIGNAL_RULE,
 	.types = EV(E_WAKING) | EV(E_SIGNAL_GENERATE) | EV(E_SYS_ENTER),
 	.see = see,
 	.thread_size = sizeof(struct state),

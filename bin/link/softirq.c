@@ -72,7 +72,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 }
 
 LINK_RULE(softirq) = {
-	.name = "softirq",
+	.name = SOFTIRQ_RULE,
 	.types = EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SYS_ENTER) |
 	    EV(E_SYS_EXIT) | EV(E_EXIT),
 	.see = see,

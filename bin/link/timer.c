@@ -89,7 +89,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 }
 
 LINK_RULE(timer) = {
-	.name = "timer",
+	.name = TIMER_RULE,
 	.types = EV(E_HRT_START) | EV(E_TIMER_START) | EV(E_HRT_EXPIRE_ENTRY) |
 	    EV(E_TIMER_EXPIRE_ENTRY) | EV(E_HRT_EXPIRE_EXIT) |
 	    EV(E_TIMER_EXPIRE_EXIT) | EV(E_HRT_CANCEL) | EV(E_TIMER_CANCEL),
@@ -112,6 +112,6 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 }
 
 LINK_RULE(timeout) = {
-	.name = "timeout",
+	.name = TIMEOUT_RULE,
 	.classify = classify,
 };

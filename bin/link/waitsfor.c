@@ -294,7 +294,7 @@ finish(struct link_rule *self, uint64_t end)
 }
 
 LINK_RULE(waitsfor) = {
-	.name = "waitsfor",
+	.name = WAITSFOR_RULE,
 	.types = EV(E_FORK) | EV(E_SYS_ENTER),
 	.see = see,
 	.next = next,

@@ -29,7 +29,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(wakeup) = {
-	.name = "wakeup",
+	.name = WAKEUP_RULE,
 	.types = EV(E_WAKING),
 	.see = see,
 };
@@ -53,6 +53,6 @@ woken(struct link_rule *self, const struct event *ev, struct lthread *t)
 }
 
 LINK_RULE(wait) = {
-	.name = "wait",
+	.name = WAIT_RULE,
 	.woken = woken,
 };

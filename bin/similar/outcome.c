@@ -40,7 +40,7 @@ normal_outcome(const struct sthread *t, size_t i, uint64_t spin_begin,
 	next = VSEM(t, i + 1);
 	if (!next->woke || (rule_props(next->wake_rule) & LR_TIMEOUT))
 		return NULL;
-	if (next->exited && strcmp(rule_name(next->wake_rule), "signal") == 0)
+	if (next->exited && strcmp(rule_name(next->wake_rule), SIGNAL_RULE) == 0)
 		return NULL;
 	return next;
 }

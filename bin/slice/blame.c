@@ -434,7 +434,7 @@ blame_siblings(struct dctx *x, const struct vertex *v,
 static uint32_t
 baseline_reply(struct graph *g, const struct step *st)
 {
-	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
 	const struct vertex *f, *t;
 
 	if (st->via == NULL || link_weak(st->via) ||

@@ -92,7 +92,7 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *f, *t, *r = NULL;
-	uint32_t message = str_id("message");
+	uint32_t message = str_id(MESSAGE_RULE);
 	uint64_t at = 0, u;
 	char why[200];
 	int32_t k;

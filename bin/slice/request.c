@@ -35,8 +35,8 @@ static int
 sent_link(struct graph *g, int32_t k, const struct vertex *w,
     uint64_t since, const struct vertex **into)
 {
-	uint32_t message = str_id("message"), softirq = str_id("softirq"),
-	    wakeup = str_id("wakeup"), rule = link_rule(&g->l[k]);
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE),
+	    wakeup = str_id(WAKEUP_RULE), rule = link_rule(&g->l[k]);
 	const struct vertex *f, *t;
 
 	if ((rule != message && rule != softirq && rule != wakeup) ||
@@ -232,7 +232,7 @@ answered_after_another(struct dctx *x, int at, uint32_t pid)
 	const struct vertex *b, *w, *u;
 	const struct link *l;
 	uint64_t base, waker = 0;
-	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
 	int rank;
 	int32_t k;
 

@@ -291,7 +291,7 @@ a_kill(const struct link *l)
 	const char *sig = str_of(link_label(l));
 	int i;
 
-	if (strcmp(str_of(link_rule(l)), "signal") != 0 || link_weak(l))
+	if (strcmp(str_of(link_rule(l)), SIGNAL_RULE) != 0 || link_weak(l))
 		return 0;
 	for (i = 0; benign[i] != NULL; i++)
 		if (strcmp(sig, benign[i]) == 0)

@@ -29,7 +29,7 @@ sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 
 	*buf = '\0';
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if (strcmp(str_of(link_rule(&g->l[k])), "signal") == 0 &&
+		if (strcmp(str_of(link_rule(&g->l[k])), SIGNAL_RULE) == 0 &&
 		    stop_signal(str_of(link_label(&g->l[k]))) &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL) {
 			snprintf(buf, size, " by %s from %s %u",

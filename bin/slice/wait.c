@@ -66,7 +66,7 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
 	const struct vertex *v = vertex_get(g, id), *t;
-	uint32_t message = str_id("message"), softirq = str_id("softirq");
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
 	const struct link *l;
 	uint64_t now;
 	char why[200];
