@@ -383,10 +383,27 @@ see_asked(const struct event *ev, struct lthread *t)
 	}
 }
 
+/*
+ * An event's thread is most often the last event's (a CPU runs a thread
+ * for many events): that one is asked first, in line.
+ */
+static inline struct lthread *
+event_thread(const struct event *ev)
+{
+	static struct lthread *last;
+	struct lthread *t = last;
+
+	if (t == NULL || t->tid != ev->tid)
+		return last = lthread_get(ev->tid, ev->pid);
+	if (ev->pid != 0)
+		t->pid = ev->pid;
+	return t;
+}
+
 void
 link_event(const struct event *ev)
 {
-	struct lthread *t = lthread_get(ev->tid, ev->pid);
+	struct lthread *t = event_thread(ev);
 	struct link_rule **r;
 
 	wakee = NULL;
