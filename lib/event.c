@@ -418,12 +418,19 @@ event_func_column(const struct record *rec)
 const char *
 event_func(const struct event *ev)
 {
+	const struct record *rec = ev->rec;
+	uint64_t addr;
 	size_t i, c;
 
 	for (i = 0; i < ARRAY_LEN(func_types); i++)
 		if (ev->type == func_types[i].type) {
 			c = EC_ARG + func_types[i].col;
-			return ev->rec->nf > c ? ksym_name(ev->rec->f[c]) : "";
+			if (rec->nf <= c)
+				return "";
+			/* The capture's address, a word at a time. */
+			if (field_hex(rec->f[c], record_len(rec, c), &addr))
+				return ksym_name_at(addr, rec->f[c]);
+			return ksym_name(rec->f[c]);
 		}
 	return "";
 }

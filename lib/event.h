@@ -279,7 +279,8 @@ record_small_u64(const struct record *rec, size_t col, uint64_t *v)
 /*
  * An argument, a small decimal of the reader's read in line: the other
  * thread's id and process of every switch and wake-up.  A leading 0 is
- * octal to strtoull(), which event_u64_any() answers as.
+ * octal to strtoull(), which event_u64_any() answers as, but for 0x and
+ * an address's hex digits, a timer's every arming, read here too.
  */
 static inline uint64_t
 event_u64(const struct event *ev, int arg)
@@ -288,10 +289,14 @@ event_u64(const struct event *ev, int arg)
 	const char *s;
 	uint64_t v;
 
-	if (rec->padded && (size_t)(EC_ARG + arg) < rec->nf &&
-	    ((s = rec->f[EC_ARG + arg])[0] != '0' || s[1] == '\0') &&
-	    padded_short(s, &v) == 1)
-		return v;
+	if (rec->padded && (size_t)(EC_ARG + arg) < rec->nf) {
+		s = rec->f[EC_ARG + arg];
+		if (s[0] != '0' || s[1] == '\0') {
+			if (padded_short(s, &v) == 1)
+				return v;
+		} else if (field_hex(s, record_len(rec, EC_ARG + arg), &v))
+			return v;
+	}
 	return event_u64_any(ev, arg);
 }
 
