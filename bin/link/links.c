@@ -473,15 +473,36 @@ link_summary(struct writer *w, uint64_t end, int to_stderr)
 struct pending {
 	char		 key[PENDING_KEY];
 	struct cause	 c;
+	/* Taken: still in its table, on the list of the taken, oldest first. */
+	struct pending	**taken_from;	/* NULL while it holds a cause */
+	struct pending	*older, *newer;
 	UT_hash_handle	 hh;
 };
 
 /*
- * Taken ones, for the next put: a timer is armed and taken again a few
- * times a millisecond, and malloc() and free() cost as much as the
- * table.
+ * A circle through taken, newest at taken.older, oldest at taken.newer.
+ * A taken cause stays in its table, marked, for its key to be put again:
+ * a timer is armed and taken again a few times a millisecond, a client's
+ * requests to its server one after another, and a deletion and an
+ * insertion cost several times what a find does.  TAKEN_KEPT of them at
+ * most, the oldest deleted for a new one: keys not seen again (a block
+ * request's sector) use no more memory than before.  The deleted are
+ * spares for the next new key, where malloc() and free() would cost as
+ * much as the table.
  */
+#define TAKEN_KEPT	16384
+static struct pending	 taken = { .older = &taken, .newer = &taken };
+static size_t		 ntaken;
 static struct pending	*spare;
+
+static void
+unlist(struct pending *p)
+{
+	p->older->newer = p->newer;
+	p->newer->older = p->older;
+	p->taken_from = NULL;
+	ntaken--;
+}
 
 struct cause *
 pending_find(struct pending **table, const void *key, size_t len)
@@ -489,18 +510,20 @@ pending_find(struct pending **table, const void *key, size_t len)
 	struct pending *p;
 
 	HASH_FIND(hh, *table, key, len, p);
-	return p != NULL ? &p->c : NULL;
+	return p != NULL && p->taken_from == NULL ? &p->c : NULL;
 }
 
 void
 pending_put(struct pending **table, const void *key, size_t len,
     const struct cause *c)
 {
-	struct cause *old = pending_find(table, key, len);
 	struct pending *p;
 
-	if (old != NULL) {
-		*old = *c;
+	HASH_FIND(hh, *table, key, len, p);
+	if (p != NULL) {
+		if (p->taken_from != NULL)
+			unlist(p);
+		p->c = *c;
 		return;
 	}
 	if (len > PENDING_KEY)
@@ -512,6 +535,7 @@ pending_put(struct pending **table, const void *key, size_t len,
 		p = xcalloc(1, sizeof(*p));
 	memcpy(p->key, key, len);
 	p->c = *c;
+	p->taken_from = NULL;
 	HASH_ADD(hh, *table, key, len, p);
 }
 
@@ -519,16 +543,26 @@ int
 pending_take(struct pending **table, const void *key, size_t len,
     struct cause *c)
 {
-	struct pending *p;
+	struct pending *p, *old;
 
 	HASH_FIND(hh, *table, key, len, p);
-	if (p == NULL)
+	if (p == NULL || p->taken_from != NULL)
 		return 0;
 	if (c != NULL)
 		*c = p->c;
-	HASH_DEL(*table, p);
-	p->hh.next = spare;
-	spare = p;
+	p->taken_from = table;
+	p->older = taken.older;
+	p->newer = &taken;
+	taken.older->newer = p;
+	taken.older = p;
+	if (++ntaken > TAKEN_KEPT) {
+		old = taken.newer;
+		table = old->taken_from;
+		unlist(old);
+		HASH_DEL(*table, old);
+		old->hh.next = spare;
+		spare = old;
+	}
 	return 1;
 }
 
