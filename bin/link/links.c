@@ -207,6 +207,8 @@ link_cpu(const struct link_rule *r, uint32_t cpu)
  * columns are lib/records.def's link, as link_write() lays them out.
  */
 #define LINK_NUMS	8	/* TIME,PID,TID,FROM,TO,FROM_TIME,FROM_PID,FROM_TID */
+_Static_assert(3 * WRITER_AT_U64 >= sizeof(((struct link_rule *)0)->block[0]),
+    "a rule's block is copied whole, into the room of the numbers after it");
 
 /* A process id, empty when unknown, as link_write() writes one. */
 static inline char *
@@ -223,7 +225,8 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 {
 	struct link_rule *r = rules[c->rule - lrules];
 	int weak = c->weak != 0;
-	size_t label = strlen(c->label);
+	/* Most links have none: no call for it. */
+	size_t label = c->label[0] != '\0' ? strlen(c->label) : 0;
 	char *p;
 
 	if (to == NO_VERTEX || to == UNSEGMENTED)
@@ -237,7 +240,11 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	p = writer_at_u64(out, p, tid);
 	p = writer_at_u64(out, p, c->vertex);
 	p = writer_at_u64(out, p, to);
-	memcpy(p, r->block[weak], r->blen[weak]);
+	/*
+	 * The whole array, a constant size copied in line: the numbers' room
+	 * after it is more than its tail, which they write over.
+	 */
+	memcpy(p, r->block[weak], sizeof(r->block[weak]));
 	p += r->blen[weak];
 	p = c->time == NO_TIME ? writer_at_empty(p) :
 	    writer_at_u64(out, p, c->time);
