@@ -139,21 +139,33 @@ link_init(struct writer *w)
  */
 #define RECENT		64
 
+static struct lthread *recent[RECENT];
+
+/*
+ * Out of line: the table's code, its registers saved and restored, would
+ * cost the recent ones more than their lookup.
+ */
+static struct lthread * __attribute__((noinline))
+lthread_find(uint32_t tid)
+{
+	struct lthread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
+		t->tid = tid;
+		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+	}
+	return recent[tid % RECENT] = t;
+}
+
 struct lthread *
 lthread_get(uint32_t tid, uint32_t pid)
 {
-	static struct lthread *recent[RECENT];
 	struct lthread *t = recent[tid % RECENT];
 
-	if (t == NULL || t->tid != tid) {
-		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-		if (t == NULL) {
-			t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
-			t->tid = tid;
-			HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
-		}
-		recent[tid % RECENT] = t;
-	}
+	if (t == NULL || t->tid != tid)
+		t = lthread_find(tid);
 	if (pid != 0)
 		t->pid = pid;
 	return t;
