@@ -197,17 +197,22 @@ link_thread(const struct link_rule *r, struct lthread *t)
 	return (char *)t + ROUND(sizeof(*t)) + r->thread_off;
 }
 
+/* Out of line: a CPU not seen before is rare, link_cpu() is not. */
+static void __attribute__((noinline))
+cpus_grow(uint32_t cpu)
+{
+	uint32_t n = cpu + 1;
+
+	cpus = xrealloc(cpus, n * cpu_bytes);
+	memset(cpus + ncpus * cpu_bytes, 0, (n - ncpus) * cpu_bytes);
+	ncpus = n;
+}
+
 void *
 link_cpu(const struct link_rule *r, uint32_t cpu)
 {
-	uint32_t n;
-
-	if (cpu >= ncpus) {
-		n = cpu + 1;
-		cpus = xrealloc(cpus, n * cpu_bytes);
-		memset(cpus + ncpus * cpu_bytes, 0, (n - ncpus) * cpu_bytes);
-		ncpus = n;
-	}
+	if (cpu >= ncpus)
+		cpus_grow(cpu);
 	return cpus + cpu * cpu_bytes + r->cpu_off;
 }
 
