@@ -658,8 +658,7 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	 * In locals: a store of a byte may alias r's members, for all the
 	 * compiler knows, and they would be loaded again after each.  Room
 	 * for a block's fields is made before it.  Blocks of two times
-	 * sixteen bytes: a line of a hundred is three, each one test of
-	 * room and one of its end.
+	 * sixteen bytes, each one test of room and one of the line's end.
 	 */
 	fv = r->fv;
 	nf = 0;

@@ -219,9 +219,9 @@ link_cpu(const struct link_rule *r, uint32_t cpu)
 /*
  * A link's columns written here rather than by link_write(): STRENGTH and
  * RULE are one of a rule's two blocks, copied whole, and the numbers go
- * straight to the writer's buffer (a link record was a tenth of what
- * argus-link spent, a dozen calls for a dozen short fields).  Its
- * columns are lib/records.def's link, as link_write() lays them out.
+ * straight to the writer's buffer, where link_write() would make a dozen
+ * calls for a dozen short fields.  Its columns are lib/records.def's
+ * link, as link_write() lays them out.
  */
 #define LINK_NUMS	8	/* TIME,PID,TID,FROM,TO,FROM_TIME,FROM_PID,FROM_TID */
 _Static_assert(3 * WRITER_AT_U64 >= sizeof(((struct link_rule *)0)->block[0]),
@@ -243,7 +243,7 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	struct link_rule *r = rules[c->rule - lrules];
 	int weak = c->weak != 0;
 	/* Most links have none: no call for it. */
-	size_t label = c->label[0] != '\0' ? strlen(c->label) : 0;
+	size_t nlabel = c->label[0] != '\0' ? strlen(c->label) : 0;
 	char *p;
 
 	if (to == NO_VERTEX || to == UNSEGMENTED)
@@ -251,7 +251,7 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	if (c->vertex == to)
 		return;		/* a vertex does not cause itself */
 	p = writer_at_begin(out, KIND_LINK, LINK_NUMS * WRITER_AT_U64 +
-	    r->blen[weak] + label + 1);
+	    r->blen[weak] + nlabel + 1);
 	p = time == NO_TIME ? writer_at_empty(p) : writer_at_u64(out, p, time);
 	p = emit_pid(p, pid, tid);
 	p = writer_at_u64(out, p, tid);
@@ -267,7 +267,7 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	    writer_at_u64(out, p, c->time);
 	p = emit_pid(p, c->pid, c->tid);
 	p = writer_at_u64(out, p, c->tid);
-	p = writer_at_strn(out, p, c->label, label);
+	p = writer_at_strn(out, p, c->label, nlabel);
 	writer_at_end(out, p);
 	if (weak) {
 		r->weak++;
@@ -509,10 +509,10 @@ struct pending {
  * a timer is armed and taken again a few times a millisecond, a client's
  * requests to its server one after another, and a deletion and an
  * insertion cost several times what a find does.  TAKEN_KEPT of them at
- * most, the oldest deleted for a new one: keys not seen again (a block
- * request's sector) use no more memory than before.  The deleted are
- * spares for the next new key, where malloc() and free() would cost as
- * much as the table.
+ * most, the oldest deleted for a new one: keys never seen again (a block
+ * request's sector) hold no more than that.  The deleted are spares for
+ * the next new key, where malloc() and free() would cost as much as the
+ * table.
  */
 #define TAKEN_KEPT	16384
 static struct pending	 taken = { .older = &taken, .newer = &taken };
