@@ -314,18 +314,6 @@ event_str(const struct event *ev, int arg)
 	return record_str(ev->rec, EC_ARG + arg);
 }
 
-/* A hex digit's value; 16 for anything else. */
-static unsigned
-hex_digit(unsigned char c)
-{
-	if ((unsigned)(c - '0') < 10)
-		return c - '0';
-	c |= 0x20;		/* lower case */
-	if ((unsigned)(c - 'a') < 6)
-		return c - 'a' + 10;
-	return 16;
-}
-
 /*
  * Most arguments are plain decimals or 0x hex (a system call's, a kernel
  * address of sixteen digits), read here at a fraction of what strtoull()
@@ -418,12 +406,19 @@ event_func_column(const struct record *rec)
 const char *
 event_func(const struct event *ev)
 {
+	const struct record *rec = ev->rec;
+	uint64_t addr;
 	size_t i, c;
 
 	for (i = 0; i < ARRAY_LEN(func_types); i++)
 		if (ev->type == func_types[i].type) {
 			c = EC_ARG + func_types[i].col;
-			return ev->rec->nf > c ? ksym_name(ev->rec->f[c]) : "";
+			if (rec->nf <= c)
+				return "";
+			/* The capture's address, a word at a time. */
+			if (field_hex(rec->f[c], record_len(rec, c), &addr))
+				return ksym_name_at(addr, rec->f[c]);
+			return ksym_name(rec->f[c]);
 		}
 	return "";
 }
@@ -436,7 +431,7 @@ event_pid_any(const struct event *ev, int arg)
 }
 
 int64_t
-event_i64(const struct event *ev, int arg)
+event_i64_any(const struct event *ev, int arg)
 {
 	const char *s = event_str(ev, arg);
 	char *end;
@@ -654,20 +649,17 @@ syscall_class(const char *name)
  * the others.
  */
 unsigned
-event_call(const struct event *ev)
+event_call_any(const struct event *ev)
 {
 	struct event *e = (struct event *)ev;
 	const struct record *rec = ev->rec;
 
-	if (!(ev->call & CALL_KNOWN)) {
-		e->call = CALL_KNOWN;
-		if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
-		    rec->nf > EC_ARG + SYSCALL_NAME)
-			e->call |= call_classes(rec->f[EC_ARG + SYSCALL_NAME],
-			    record_len(rec, EC_ARG + SYSCALL_NAME),
-			    rec->padded) &
-			    ~CALL_EXIT;
-	}
+	e->call = CALL_KNOWN;
+	if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
+	    rec->nf > EC_ARG + SYSCALL_NAME)
+		e->call |= call_classes(rec->f[EC_ARG + SYSCALL_NAME],
+		    record_len(rec, EC_ARG + SYSCALL_NAME), rec->padded) &
+		    ~CALL_EXIT;
 	return ev->call & ~CALL_KNOWN;
 }
 

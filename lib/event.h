@@ -148,7 +148,8 @@ uint32_t	 event_other_tid(const struct event *);
  * and event_pid() are below: in line, for a thread's id.
  */
 uint64_t	 event_u64_loose(const struct event *, int arg);	/* strtoull's */
-int64_t		 event_i64(const struct event *, int arg);
+/* event_i64() (below, in line) for the arguments it leaves. */
+int64_t		 event_i64_any(const struct event *, int arg);
 const char	*event_str(const struct event *, int arg);	/* "" if absent */
 /* Theirs but for the small decimals they read in line. */
 uint64_t	 event_u64_any(const struct event *, int arg);
@@ -204,9 +205,10 @@ enum {
 unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */
 /*
  * The classes of a sys_enter's or sys_exit's call, 0 for any other event:
- * looked up once an event, however many rules ask.
+ * looked up once an event (event_call_any()), however many rules ask
+ * (event_call(), below, in line).
  */
-unsigned	 event_call(const struct event *);
+unsigned	 event_call_any(const struct event *);
 
 /* System calls that pass messages: a send wakes its receiver. */
 int		 syscall_is_send(const char *name);
@@ -279,7 +281,8 @@ record_small_u64(const struct record *rec, size_t col, uint64_t *v)
 /*
  * An argument, a small decimal of the reader's read in line: the other
  * thread's id and process of every switch and wake-up.  A leading 0 is
- * octal to strtoull(), which event_u64_any() answers as.
+ * octal to strtoull(), which event_u64_any() answers as, but for 0x and
+ * an address's hex digits, a timer's every arming, read here too.
  */
 static inline uint64_t
 event_u64(const struct event *ev, int arg)
@@ -288,11 +291,63 @@ event_u64(const struct event *ev, int arg)
 	const char *s;
 	uint64_t v;
 
-	if (rec->padded && (size_t)(EC_ARG + arg) < rec->nf &&
-	    ((s = rec->f[EC_ARG + arg])[0] != '0' || s[1] == '\0') &&
-	    padded_short(s, &v) == 1)
-		return v;
+	if (rec->padded && (size_t)(EC_ARG + arg) < rec->nf) {
+		s = rec->f[EC_ARG + arg];
+		if (s[0] != '0' || s[1] == '\0') {
+			if (padded_short(s, &v) == 1)
+				return v;
+		} else if (field_hex(s, record_len(rec, EC_ARG + arg), &v))
+			return v;
+	}
 	return event_u64_any(ev, arg);
+}
+
+/* A hex digit's value; 16 for anything else. */
+static inline unsigned
+hex_digit(unsigned char c)
+{
+	if ((unsigned)(c - '0') < 10)
+		return c - '0';
+	c |= 0x20;		/* lower case */
+	if ((unsigned)(c - 'a') < 6)
+		return c - 'a' + 10;
+	return 16;
+}
+
+/*
+ * A signed argument, strtoll(3)'s way; in line for what most are, a
+ * system call's argument of a few hex digits (a file descriptor), or a
+ * small decimal of the reader's.
+ */
+static inline int64_t
+event_i64(const struct event *ev, int arg)
+{
+	const struct record *rec = ev->rec;
+	const char *s;
+	uint64_t x = 0;
+	unsigned d;
+	int n;
+
+	if ((size_t)(EC_ARG + arg) >= rec->nf)
+		return event_i64_any(ev, arg);
+	s = rec->f[EC_ARG + arg];
+	if (s[0] == '0' && s[1] == 'x') {
+		for (n = 2; n < 2 + 8 && (d = hex_digit(s[n])) < 16; n++)
+			x = x << 4 | d;
+		if (n > 2 && s[n] == '\0')
+			return x;
+	} else if (rec->padded && (s[0] != '0' || s[1] == '\0') &&
+	    padded_short(s, &x) == 1)
+		return x;
+	return event_i64_any(ev, arg);
+}
+
+static inline unsigned
+event_call(const struct event *ev)
+{
+	if (!(ev->call & CALL_KNOWN))
+		return event_call_any(ev);
+	return ev->call & ~CALL_KNOWN;
 }
 
 /* A process id argument; 0 if unknown (record_pid()). */

@@ -34,6 +34,31 @@
 		HASH_JEN(keyptr, keylen, hashv);			\
 } while (0)
 
+/*
+ * Keys of 4 and 8 bytes compared in line, a word each: a table whose key
+ * length is a variable (argus-link's causes pending) would call memcmp()
+ * at every find.  0 if equal, as memcmp() says.
+ */
+static inline int
+idhash_keycmp(const void *a, const void *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (n == sizeof(uint64_t)) {
+		memcpy(&x, a, sizeof(x));
+		memcpy(&y, b, sizeof(y));
+		return x != y;
+	}
+	if (n == sizeof(uint32_t)) {
+		memcpy(&u, a, sizeof(u));
+		memcpy(&v, b, sizeof(v));
+		return u != v;
+	}
+	return memcmp(a, b, n);
+}
+#define HASH_KEYCMP(a, b, n)	idhash_keycmp((a), (b), (n))
+
 #include <uthash.h>
 
 #endif

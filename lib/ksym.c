@@ -93,11 +93,18 @@ ksym_learn(const struct record *rec)
 const char *
 ksym_name(const char *field)
 {
-	struct ksym *k;
 	uint64_t addr;
 
 	if (ksyms == NULL || !parse_addr(field, &addr))
 		return field;
+	return ksym_name_at(addr, field);
+}
+
+const char *
+ksym_name_at(uint64_t addr, const char *field)
+{
+	struct ksym *k;
+
 	HASH_FIND(hh, ksyms, &addr, sizeof(addr), k);
 	return k != NULL ? k->name : field;
 }

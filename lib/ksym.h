@@ -25,5 +25,7 @@ void		 ksym_write(struct writer *, uint64_t addr, const char *name);
 int		 ksym_learn(const struct record *);
 /* The name of the address a field holds, or the field as it is. */
 const char	*ksym_name(const char *field);
+/* The same, field's address read already. */
+const char	*ksym_name_at(uint64_t addr, const char *field);
 
 #endif

@@ -621,9 +621,23 @@ record_end(const char *p, const char *end, int *quoted)
 #define NOT_PLAIN	((size_t)-1)
 
 #ifdef __SSE2__
+/* Sixteen bytes at p copied to d: the commas' bits, and the ends' (me). */
+static inline unsigned
+block16(const char *p, char *d, unsigned *me)
+{
+	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
+	    quote = _mm_set1_epi8('"');
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+
+	_mm_storeu_si128((__m128i *)d, v);
+	*me = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+	    _mm_cmpeq_epi8(v, quote)));
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
+}
+
 /*
  * The record at p, if it is one plain line: found, copied and split in
- * one pass, sixteen bytes at a time, where the way of record_end() and
+ * one pass, thirty-two bytes at a time, where the way of record_end() and
  * split_plain() reads each line three times (two memchr calls that cost
  * more to start than to run on a line of 80 bytes, then the split).  Its
  * length, or NOT_PLAIN: a quote before the newline, or no newline in
@@ -633,10 +647,7 @@ record_end(const char *p, const char *end, int *quoted)
 static size_t
 plain_line(struct reader *r, const char *p, size_t avail)
 {
-	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
-	    quote = _mm_set1_epi8('"');
-	__m128i v;
-	unsigned mc, me;
+	unsigned mc, me, mc1, me1;
 	size_t i, at, nf;
 	char *d, **fv;
 
@@ -646,22 +657,33 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	/*
 	 * In locals: a store of a byte may alias r's members, for all the
 	 * compiler knows, and they would be loaded again after each.  Room
-	 * for a block's sixteen fields is made before it.
+	 * for a block's fields is made before it.  Blocks of two times
+	 * sixteen bytes, each one test of room and one of the line's end.
 	 */
 	fv = r->fv;
 	nf = 0;
 	fv[nf++] = d;
-	for (i = 0; i + 16 <= avail; i += 16) {
-		if (r->fcap - nf < 16) {
+	for (i = 0; i + 16 <= avail; i += 32) {
+		if (r->fcap - nf < 32) {
 			r->nf = nf;
 			fields_grow(r);
 			fv = r->fv;
 		}
-		v = _mm_loadu_si128((const __m128i *)(p + i));
-		_mm_storeu_si128((__m128i *)(d + i), v);
-		mc = _mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
-		me = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
-		    _mm_cmpeq_epi8(v, quote)));
+		mc = block16(p + i, d + i, &me);
+		if (i + 32 <= avail) {
+			mc1 = block16(p + i + 16, d + i + 16, &me1);
+			mc |= mc1 << 16;
+			me |= me1 << 16;
+		} else if (me == 0) {
+			/* The last sixteen bytes there are, without their end. */
+			for (; mc; mc &= mc - 1) {
+				at = i + __builtin_ctz(mc);
+				d[at] = '\0';
+				fv[nf++] = d + at + 1;
+			}
+			i += 16;
+			break;
+		}
 		if (me != 0)
 			mc &= (1u << __builtin_ctz(me)) - 1;
 		for (; mc; mc &= mc - 1) {
@@ -728,9 +750,10 @@ twenty_digits(const char *s, uint64_t *v)
  * length.  s must have 8 bytes readable from it, which every field of
  * the reader's scratch has (split_plain() and csv_field() keep 8 more
  * after the last), and 8 more past each run of 8 digits: they are not
- * its NUL, so the field goes on.
+ * its NUL, so the field goes on.  Out of line: in padded_long(), the
+ * registers its loop needs were saved and restored at every time read.
  */
-static int
+static int __attribute__((noinline))
 padded_any(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,

@@ -61,6 +61,9 @@ enum evidence {
  *	ANY_FD	FD's, a malformed one NO_FD
  *	ARGS	the rest, hexadecimal		const uint64_t *m, int nm
  */
+/* WEAK's two words, for a writer of links that lays them out itself. */
+#define LINK_STRONG		"strong"
+#define LINK_WEAK		"weak"
 #define RT_NUM(m)		uint64_t m;
 #define RT_OPT0(m)		uint64_t m;
 #define RT_OPT0_32(m)		uint32_t m;

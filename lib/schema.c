@@ -66,9 +66,9 @@ col_weak(const struct record *rec, size_t col)
 {
 	const char *s = record_str(rec, col);
 
-	if (name_eq(s, "weak"))
+	if (name_eq(s, LINK_WEAK))
 		return 1;
-	if (!name_eq(s, "strong"))
+	if (!name_eq(s, LINK_STRONG))
 		bad(rec, "strength '%s' (strong or weak)", s);
 	return 0;
 }
@@ -292,7 +292,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RL_STR(s, m)		(strlen((s)->m) + 1)
 #define RL_OBJECT(s, m)		(strlen((s)->m) + 1)
 #define RL_BUF(s, m)		(strlen((s)->m) + 1)
-#define RL_WEAK(s, m)		sizeof("strong")
+#define RL_WEAK(s, m)		sizeof(LINK_STRONG)
 #define RL_SCORE(s, m)		16
 #define RL_CLASS(s, m)		(strlen((s)->m->name) + 1)
 #define RL_ROOT_KIND(s, m)	(strlen(root_kind_name((s)->m)) + 1)
@@ -315,8 +315,8 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RW_OBJECT(w, p, s, m, len)	writer_at_strn(w, p, (s)->m, len - 1)
 #define RW_BUF(w, p, s, m, len)	writer_at_strn(w, p, (s)->m, len - 1)
 #define RW_WEAK(w, p, s, m, len) \
-	((s)->m ? writer_at_strn(w, p, "weak", 4) : \
-	    writer_at_strn(w, p, "strong", 6))
+	((s)->m ? writer_at_strn(w, p, LINK_WEAK, strlen(LINK_WEAK)) : \
+	    writer_at_strn(w, p, LINK_STRONG, strlen(LINK_STRONG)))
 #define RW_SCORE(w, p, s, m, len)	put_score(w, p, (s)->m)
 #define RW_CLASS(w, p, s, m, len) \
 	writer_at_strn(w, p, (s)->m->name, len - 1)

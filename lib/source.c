@@ -58,6 +58,13 @@ source_next(struct source *s)
 {
 	int i, best;
 
+	/* One input, the common case: nothing to merge. */
+	if (s->n == 1) {
+		if (s->last == 0)
+			advance(s->h);
+		s->last = s->h->live ? 0 : -1;
+		return s->h->live ? &s->h->rec : NULL;
+	}
 	if (s->last >= 0)
 		advance(&s->h[s->last]);
 	best = -1;

@@ -49,7 +49,7 @@
  * each link in and out of it, where finding the digits again costs less
  * than making them.  Every slot starts as 0.
  */
-#define MEMO_BITS	6
+#define MEMO_BITS	8
 #define MEMO		(1 << MEMO_BITS)
 struct memo {
 	uint64_t	 v;

@@ -102,6 +102,9 @@ struct link_rule {
 	int		 asked;		/* link_next() */
 	size_t		 thread_off, cpu_off;
 	uint64_t	 strong, weak;	/* links it made */
+	/* "STRENGTH,RULE," of its links, strong [0] and weak [1]. */
+	char		 block[2][48];
+	size_t		 blen[2];
 };
 
 /* Where a rule's file puts it: LINK_RULE(x) = { ... }; defines rule_x. */

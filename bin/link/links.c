@@ -36,6 +36,25 @@ static uint32_t		 ncpus;
 #define ROUND(n)	(((n) + alignof(max_align_t) - 1) / \
 			    alignof(max_align_t) * alignof(max_align_t))
 
+/*
+ * A rule's STRENGTH,RULE blocks.  Its name is a word of lrules[], which
+ * no writer would quote.
+ */
+static void
+blocks(struct link_rule *r)
+{
+	int n, weak;
+
+	for (weak = 0; weak < 2; weak++) {
+		n = snprintf(r->block[weak], sizeof(r->block[weak]), "%s,%s,",
+		    weak ? LINK_WEAK : LINK_STRONG, r->name);
+		if (n < 0 || (size_t)n >= sizeof(r->block[weak]) ||
+		    strpbrk(r->name, ",\"\r\n") != NULL)
+			diex(EX_SOFTWARE, "link rule '%s': no word", r->name);
+		r->blen[weak] = n;
+	}
+}
+
 struct link_rule **
 link_rules(void)
 {
@@ -52,6 +71,7 @@ link_rules(void)
 		rules[i]->cpu_off = cpu_bytes;
 		thread_bytes += ROUND(rules[i]->thread_size);
 		cpu_bytes += ROUND(rules[i]->cpu_size);
+		blocks(rules[i]);
 	}
 	return rules;
 }
@@ -119,21 +139,33 @@ link_init(struct writer *w)
  */
 #define RECENT		64
 
+static struct lthread *recent[RECENT];
+
+/*
+ * Out of line: the table's code, its registers saved and restored, would
+ * cost the recent ones more than their lookup.
+ */
+static struct lthread * __attribute__((noinline))
+lthread_find(uint32_t tid)
+{
+	struct lthread *t;
+
+	HASH_FIND(hh, threads, &tid, sizeof(tid), t);
+	if (t == NULL) {
+		t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
+		t->tid = tid;
+		HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
+	}
+	return recent[tid % RECENT] = t;
+}
+
 struct lthread *
 lthread_get(uint32_t tid, uint32_t pid)
 {
-	static struct lthread *recent[RECENT];
 	struct lthread *t = recent[tid % RECENT];
 
-	if (t == NULL || t->tid != tid) {
-		HASH_FIND(hh, threads, &tid, sizeof(tid), t);
-		if (t == NULL) {
-			t = xcalloc(1, ROUND(sizeof(*t)) + thread_bytes);
-			t->tid = tid;
-			HASH_ADD(hh, threads, tid, sizeof(t->tid), t);
-		}
-		recent[tid % RECENT] = t;
-	}
+	if (t == NULL || t->tid != tid)
+		t = lthread_find(tid);
 	if (pid != 0)
 		t->pid = pid;
 	return t;
@@ -165,49 +197,79 @@ link_thread(const struct link_rule *r, struct lthread *t)
 	return (char *)t + ROUND(sizeof(*t)) + r->thread_off;
 }
 
+/* Out of line: a CPU not seen before is rare, link_cpu() is not. */
+static void __attribute__((noinline))
+cpus_grow(uint32_t cpu)
+{
+	uint32_t n = cpu + 1;
+
+	cpus = xrealloc(cpus, n * cpu_bytes);
+	memset(cpus + ncpus * cpu_bytes, 0, (n - ncpus) * cpu_bytes);
+	ncpus = n;
+}
+
 void *
 link_cpu(const struct link_rule *r, uint32_t cpu)
 {
-	uint32_t n;
-
-	if (cpu >= ncpus) {
-		n = cpu + 1;
-		cpus = xrealloc(cpus, n * cpu_bytes);
-		memset(cpus + ncpus * cpu_bytes, 0, (n - ncpus) * cpu_bytes);
-		ncpus = n;
-	}
+	if (cpu >= ncpus)
+		cpus_grow(cpu);
 	return cpus + cpu * cpu_bytes + r->cpu_off;
 }
 
 /*
- * The writer's calls compiled into it (flatten, across files by link-time
- * optimisation): most of what the record costs is a dozen calls for a
- * dozen short fields.
+ * A link's columns written here rather than by link_write(): STRENGTH and
+ * RULE are one of a rule's two blocks, copied whole, and the numbers go
+ * straight to the writer's buffer, where link_write() would make a dozen
+ * calls for a dozen short fields.  Its columns are lib/records.def's
+ * link, as link_write() lays them out.
  */
+#define LINK_NUMS	8	/* TIME,PID,TID,FROM,TO,FROM_TIME,FROM_PID,FROM_TID */
+_Static_assert(3 * WRITER_AT_U64 >= sizeof(((struct link_rule *)0)->block[0]),
+    "a rule's block is copied whole, into the room of the numbers after it");
+
+/* A process id, empty when unknown, as link_write() writes one. */
+static inline char *
+emit_pid(char *p, uint32_t pid, uint32_t tid)
+{
+	if (pid == 0 && tid != 0)
+		return writer_at_empty(p);
+	return writer_at_u64(out, p, pid);
+}
+
 __attribute__((flatten)) void
 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
     const struct cause *c)
 {
 	struct link_rule *r = rules[c->rule - lrules];
-	struct link_rec l;
+	int weak = c->weak != 0;
+	/* Most links have none: no call for it. */
+	size_t nlabel = c->label[0] != '\0' ? strlen(c->label) : 0;
+	char *p;
 
 	if (to == NO_VERTEX || to == UNSEGMENTED)
 		return;
 	if (c->vertex == to)
 		return;		/* a vertex does not cause itself */
-	l.time = time;
-	l.pid = pid;
-	l.tid = tid;
-	l.from = c->vertex;
-	l.to = to;
-	l.weak = c->weak;
-	l.rule = c->rule->name;
-	l.from_time = c->time;
-	l.from_pid = c->pid;
-	l.from_tid = c->tid;
-	l.label = c->label;
-	link_write(out, &l);
-	if (c->weak) {
+	p = writer_at_begin(out, KIND_LINK, LINK_NUMS * WRITER_AT_U64 +
+	    r->blen[weak] + nlabel + 1);
+	p = time == NO_TIME ? writer_at_empty(p) : writer_at_u64(out, p, time);
+	p = emit_pid(p, pid, tid);
+	p = writer_at_u64(out, p, tid);
+	p = writer_at_u64(out, p, c->vertex);
+	p = writer_at_u64(out, p, to);
+	/*
+	 * The whole array, a constant size copied in line: the numbers' room
+	 * after it is more than its tail, which they write over.
+	 */
+	memcpy(p, r->block[weak], sizeof(r->block[weak]));
+	p += r->blen[weak];
+	p = c->time == NO_TIME ? writer_at_empty(p) :
+	    writer_at_u64(out, p, c->time);
+	p = emit_pid(p, c->pid, c->tid);
+	p = writer_at_u64(out, p, c->tid);
+	p = writer_at_strn(out, p, c->label, nlabel);
+	writer_at_end(out, p);
+	if (weak) {
 		r->weak++;
 		nweak++;
 	} else {
@@ -345,10 +407,27 @@ see_asked(const struct event *ev, struct lthread *t)
 	}
 }
 
+/*
+ * An event's thread is most often the last event's (a CPU runs a thread
+ * for many events): that one is asked first, in line.
+ */
+static inline struct lthread *
+event_thread(const struct event *ev)
+{
+	static struct lthread *last;
+	struct lthread *t = last;
+
+	if (t == NULL || t->tid != ev->tid)
+		return last = lthread_get(ev->tid, ev->pid);
+	if (ev->pid != 0)
+		t->pid = ev->pid;
+	return t;
+}
+
 void
 link_event(const struct event *ev)
 {
-	struct lthread *t = lthread_get(ev->tid, ev->pid);
+	struct lthread *t = event_thread(ev);
 	struct link_rule **r;
 
 	wakee = NULL;
@@ -418,15 +497,36 @@ link_summary(struct writer *w, uint64_t end, int to_stderr)
 struct pending {
 	char		 key[PENDING_KEY];
 	struct cause	 c;
+	/* Taken: still in its table, on the list of the taken, oldest first. */
+	struct pending	**taken_from;	/* NULL while it holds a cause */
+	struct pending	*older, *newer;
 	UT_hash_handle	 hh;
 };
 
 /*
- * Taken ones, for the next put: a timer is armed and taken again a few
- * times a millisecond, and malloc() and free() cost as much as the
+ * A circle through taken, newest at taken.older, oldest at taken.newer.
+ * A taken cause stays in its table, marked, for its key to be put again:
+ * a timer is armed and taken again a few times a millisecond, a client's
+ * requests to its server one after another, and a deletion and an
+ * insertion cost several times what a find does.  TAKEN_KEPT of them at
+ * most, the oldest deleted for a new one: keys never seen again (a block
+ * request's sector) hold no more than that.  The deleted are spares for
+ * the next new key, where malloc() and free() would cost as much as the
  * table.
  */
+#define TAKEN_KEPT	16384
+static struct pending	 taken = { .older = &taken, .newer = &taken };
+static size_t		 ntaken;
 static struct pending	*spare;
+
+static void
+unlist(struct pending *p)
+{
+	p->older->newer = p->newer;
+	p->newer->older = p->older;
+	p->taken_from = NULL;
+	ntaken--;
+}
 
 struct cause *
 pending_find(struct pending **table, const void *key, size_t len)
@@ -434,18 +534,20 @@ pending_find(struct pending **table, const void *key, size_t len)
 	struct pending *p;
 
 	HASH_FIND(hh, *table, key, len, p);
-	return p != NULL ? &p->c : NULL;
+	return p != NULL && p->taken_from == NULL ? &p->c : NULL;
 }
 
 void
 pending_put(struct pending **table, const void *key, size_t len,
     const struct cause *c)
 {
-	struct cause *old = pending_find(table, key, len);
 	struct pending *p;
 
-	if (old != NULL) {
-		*old = *c;
+	HASH_FIND(hh, *table, key, len, p);
+	if (p != NULL) {
+		if (p->taken_from != NULL)
+			unlist(p);
+		p->c = *c;
 		return;
 	}
 	if (len > PENDING_KEY)
@@ -457,6 +559,7 @@ pending_put(struct pending **table, const void *key, size_t len,
 		p = xcalloc(1, sizeof(*p));
 	memcpy(p->key, key, len);
 	p->c = *c;
+	p->taken_from = NULL;
 	HASH_ADD(hh, *table, key, len, p);
 }
 
@@ -464,16 +567,26 @@ int
 pending_take(struct pending **table, const void *key, size_t len,
     struct cause *c)
 {
-	struct pending *p;
+	struct pending *p, *old;
 
 	HASH_FIND(hh, *table, key, len, p);
-	if (p == NULL)
+	if (p == NULL || p->taken_from != NULL)
 		return 0;
 	if (c != NULL)
 		*c = p->c;
-	HASH_DEL(*table, p);
-	p->hh.next = spare;
-	spare = p;
+	p->taken_from = table;
+	p->older = taken.older;
+	p->newer = &taken;
+	taken.older->newer = p;
+	taken.older = p;
+	if (++ntaken > TAKEN_KEPT) {
+		old = taken.newer;
+		table = old->taken_from;
+		unlist(old);
+		HASH_DEL(*table, old);
+		old->hh.next = spare;
+		spare = old;
+	}
 	return 1;
 }
 

@@ -250,15 +250,13 @@ received(struct link_rule *self, const struct event *ev, struct lthread *t,
 	link_one(self, peer, s, ev->time, t->pid, t->tid, ev->vertex);
 }
 
+static void	see_sock(struct link_rule *, const struct event *,
+		    struct lthread *);
+
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct sk *s;
-	struct conn *c;
 	struct cpu *cpu;
-	uint64_t addr;
-	int64_t len;
-	int state;
 
 	switch (ev->type) {
 	case E_SOFTIRQ_ENTRY:
@@ -286,8 +284,24 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		    (event_call(ev) & CALL_RECV) != 0;
 		return;
 	default:
-		break;
+		see_sock(self, ev, t);
+		return;
 	}
+}
+
+/*
+ * A socket's event: out of line, its registers and its frame kept out of
+ * the calls and switches that are most of what see() is given.
+ */
+static void __attribute__((noinline))
+see_sock(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct sk *s;
+	struct conn *c;
+	uint64_t addr;
+	int64_t len;
+	int state;
+
 	addr = event_u64(ev, ECOL(E_SOCK_STATE, SKADDR));
 	HASH_FIND(hh, sks, &addr, sizeof(addr), s);
 	if (ev->type == E_SOCK_STATE) {

@@ -19,27 +19,18 @@ struct state {
 	uint64_t	 at;
 };
 
-static void
-see(struct link_rule *self, const struct event *ev, struct lthread *t)
+/*
+ * A signal sent: out of line, its registers and its snprintf() kept out
+ * of the calls and wake-ups that are most of what see() is given.
+ */
+static void __attribute__((noinline))
+generated(struct link_rule *self, const struct event *ev, struct lthread *t,
+    struct state *s)
 {
-	struct state *s = link_thread(self, t);
 	struct lthread *w = s->woke;
 	const char *abbrev;
 	int group;
 
-	switch (ev->type) {
-	case E_WAKING:
-		if (ev->ctx == '-') {
-			s->woke = link_wakee(ev);
-			s->at = ev->time;
-		}
-		return;
-	case E_SIGNAL_GENERATE:
-		break;
-	default:
-		s->woke = NULL;
-		return;
-	}
 	s->woke = NULL;
 	if (w == NULL || event_i64(ev, ECOL(E_SIGNAL_GENERATE, RESULT)) !=
 	    DELIVERED)
@@ -59,6 +50,27 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	else
 		cause_label(&w->waker, event_str(ev,
 		    ECOL(E_SIGNAL_GENERATE, SIG)));
+}
+
+static void
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct state *s = link_thread(self, t);
+
+	switch (ev->type) {
+	case E_WAKING:
+		if (ev->ctx == '-') {
+			s->woke = link_wakee(ev);
+			s->at = ev->time;
+		}
+		return;
+	case E_SIGNAL_GENERATE:
+		generated(self, ev, t, s);
+		return;
+	default:
+		s->woke = NULL;
+		return;
+	}
 }
 
 LINK_RULE(signal) = {

@@ -29,7 +29,8 @@ struct fduse {
 
 struct state {
 	uint64_t	 born;		/* forked, if the trace saw it; 0 before */
-	struct fduse	*last;		/* the descriptor it used last */
+	/* The descriptors it used last: a read of one, a write of another. */
+	struct fduse	*last[2];
 };
 
 static void	join(struct link_rule *, struct snap_wait *, struct lthread *);
@@ -37,18 +38,24 @@ static void	join(struct link_rule *, struct snap_wait *, struct lthread *);
 static struct fduse	*fds;
 static struct snapshot	 snap = { .join = join, .time = NO_TIME };
 
-/* A thread often uses one descriptor call after call: that, without the table. */
+/*
+ * A thread often uses one descriptor or two (a read's, a write's) call
+ * after call: those, without the table.
+ */
 static void
 use_fd(struct state *st, uint32_t pid, int64_t fd, uint32_t tid,
     uint64_t time)
 {
 	uint64_t key = (uint64_t)pid << 32 | (uint32_t)fd;
-	struct fduse *u = st->last;
+	struct fduse *u = st->last[0];
 
 	if (fd < 0 || fd > INT32_MAX)
 		return;
-	if (u == NULL || u->key != key)
-		HASH_FIND(hh, fds, &key, sizeof(key), u);
+	if (u == NULL || u->key != key) {
+		if ((u = st->last[1]) == NULL || u->key != key)
+			HASH_FIND(hh, fds, &key, sizeof(key), u);
+		st->last[1] = st->last[0];
+	}
 	if (u == NULL) {
 		u = xcalloc(1, sizeof(*u));
 		u->key = key;
@@ -56,7 +63,7 @@ use_fd(struct state *st, uint32_t pid, int64_t fd, uint32_t tid,
 	}
 	u->tid = tid;
 	u->time = time;
-	st->last = u;
+	st->last[0] = u;
 }
 
 /*
