@@ -43,6 +43,11 @@
 #define SLAB_SIZE	(4 * READ_CHUNK)
 /* Room for a whole member as lib/writer.c makes them (256 KiB of text). */
 #define FAST_ROOM	READ_CHUNK
+/*
+ * Bytes allocated past buf's cap, never filled: a record's raw bytes can
+ * be read 16 at a time to their end (lib/writer.c's splice).
+ */
+#define RAW_PAD		16
 
 int reader_live;
 
@@ -140,7 +145,7 @@ make_room(struct reader *r)
 	}
 	if (r->cap - r->end < READ_CHUNK / 2) {
 		r->cap *= 2;
-		r->buf = xrealloc(r->buf, r->cap);
+		r->buf = xrealloc(r->buf, r->cap + RAW_PAD);
 	}
 }
 
@@ -400,7 +405,7 @@ reader_open(const char *path)
 	file_note(r->fd, r->name, 0);	/* never also an output */
 	pipe_widen(r->fd);
 	r->cap = READ_CHUNK * 2;
-	r->buf = xmalloc(r->cap);
+	r->buf = xmalloc(r->cap + RAW_PAD);
 	r->scap = 4096;
 	r->scratch = xmalloc(r->scap);
 	r->fcap = 64;

@@ -77,7 +77,8 @@ struct record {
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */
 	int		  padded;	/* the reader's: fields one after another,
-					   8 bytes readable past each */
+					   8 bytes readable past each, and 16
+					   past raw's end */
 };
 
 /*
@@ -151,6 +152,10 @@ void		 writer_splice_u64(struct writer *, const struct record *,
 		    size_t col, uint64_t val);	/* the same, a number */
 void		 writer_splice_n(struct writer *, const struct record *,
 		    size_t col, const char *val, size_t len);	/* val's length known */
+/*
+ * writer_splice_n()'s val is read in words: it needs its length rounded
+ * up to 8 bytes readable, as u64_str() leaves them.
+ */
 /*
  * v in decimal at s, ended, as the writer puts it: its length.  s needs
  * 28 bytes (20 digits, 8 of room).  For a number written many times over.
