@@ -640,10 +640,10 @@ plain_line(struct reader *r, const char *p, size_t avail)
 {
 	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
 	    quote = _mm_set1_epi8('"');
-	__m128i v;
-	unsigned mc, me;
+	__m128i v, cm;
+	uint64_t mc, me;
 	size_t i, at, nf;
-	char *d, **fv;
+	char *d, *next, **fv, **fp, **room;
 
 	/* The 8 bytes more: see padded_u64(). */
 	scratch_reserve(r, avail + 8);
@@ -651,38 +651,52 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	/*
 	 * In locals: a store of a byte may alias r's members, for all the
 	 * compiler knows, and they would be loaded again after each.  Room
-	 * for a block's sixteen fields is made before it.
+	 * for a block's sixteen fields is made before it.  A field is a
+	 * store through fp: an index would be scaled and added at each.
 	 */
 	fv = r->fv;
-	nf = 0;
-	fv[nf++] = d;
+	fp = fv;
+	*fp++ = d;
+	room = fv + r->fcap - 16;
 	for (i = 0; i + 16 <= avail; i += 16) {
-		if (r->fcap - nf < 16) {
-			r->nf = nf;
+		if (fp > room) {
+			r->nf = fp - fv;
 			fields_grow(r);
 			fv = r->fv;
+			fp = fv + r->nf;
+			room = fv + r->fcap - 16;
 		}
 		v = _mm_loadu_si128((const __m128i *)(p + i));
-		_mm_storeu_si128((__m128i *)(d + i), v);
-		mc = _mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
-		me = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
-		    _mm_cmpeq_epi8(v, quote)));
+		cm = _mm_cmpeq_epi8(v, comma);
+		/*
+		 * Copied with its commas cut to NULs in the one store: a
+		 * store of a byte a field was most of a field's cost.  Those
+		 * past the line's end are cut too, which nothing reads.
+		 */
+		_mm_storeu_si128((__m128i *)(d + i), _mm_andnot_si128(cm, v));
+		mc = (unsigned)_mm_movemask_epi8(cm);
+		me = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v,
+		    nl), _mm_cmpeq_epi8(v, quote)));
 		if (me != 0)
-			mc &= (1u << __builtin_ctz(me)) - 1;
-		for (; mc; mc &= mc - 1) {
-			at = i + __builtin_ctz(mc);
-			d[at] = '\0';
-			fv[nf++] = d + at + 1;
-		}
+			mc &= (me & -me) - 1;	/* those before it */
+		/*
+		 * next opaque to the compiler: else it adds d and i + 1
+		 * again at each field.
+		 */
+		next = d + i + 1;
+		__asm__("" : "+r" (next));
+		for (; mc; mc &= mc - 1)
+			*fp++ = next + __builtin_ctzll(mc);
 		if (me != 0) {
-			r->nf = nf;
-			at = i + __builtin_ctz(me);
+			r->nf = fp - fv;
+			at = i + __builtin_ctzll(me);
 			if (p[at] != '\n')
 				return NOT_PLAIN;
 			d[at] = '\0';
 			return at;
 		}
 	}
+	nf = fp - fv;
 	r->nf = nf;
 	for (; i < avail; i++) {
 		if ((d[i] = p[i]) == ',') {
