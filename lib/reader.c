@@ -45,9 +45,9 @@
 #define FAST_ROOM	READ_CHUNK
 /*
  * Bytes allocated past buf's cap, never filled: a record's raw bytes can
- * be read 16 at a time to their end (lib/writer.c's splice).
+ * be read 32 at a time to their end (lib/writer.c's splice).
  */
-#define RAW_PAD		16
+#define RAW_PAD		32
 
 int reader_live;
 

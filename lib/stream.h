@@ -77,7 +77,7 @@ struct record {
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */
 	int		  padded;	/* the reader's: fields one after another,
-					   8 bytes readable past each, and 16
+					   8 bytes readable past each, and 32
 					   past raw's end */
 };
 

@@ -839,7 +839,7 @@ writer_record(struct writer *w, const struct record *rec)
 }
 
 /*
- * 16 bytes at a time, n rounded up: d and s each need the bytes past n
+ * 32 bytes at a time, n rounded up: d and s each need the bytes past n
  * to the next block, which the next copy or the record's end overwrites.
  * A record's fields are a few bytes each, where memcpy()'s call and its
  * choice of a method for the length cost more than the bytes.
@@ -849,8 +849,10 @@ copy_blocks(char *d, const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i += 16)
+	for (i = 0; i < n; i += 32) {
 		memcpy(d + i, s + i, 16);
+		memcpy(d + i + 16, s + i + 16, 16);
+	}
 	return d + n;
 }
 
@@ -883,7 +885,7 @@ splice_at(struct writer *w, const struct record *rec, size_t col,
 	 * One reservation, then copies: the record and its newline, and
 	 * the blocks' overrun where the reader's raw bytes allow them.
 	 */
-	reserve(w, rec->rawlen - (b - a) + len + 1 + 16);
+	reserve(w, rec->rawlen - (b - a) + len + 1 + 32);
 	d = w->buf + w->len;
 	if (rec->padded)
 		d = copy_blocks(d, p, a - p);
