@@ -556,20 +556,63 @@ put_quoted(struct writer *w, const char *s, size_t n)
 }
 
 /*
- * Copied and looked at in one pass: the fields a stage writes are short
- * (a kind, a rule, a label), where a scan and then a call to memcpy()
- * cost more than the bytes.  One that needs quoting is written again
- * over the copy, with room made for it and for what writer_at_begin()
- * promised the fields after it.  p has n + 1 bytes of room.
+ * Whether a word of a field's bytes may hold one that forces quoting:
+ * all four are below '-', and few other bytes of a name or a word are
+ * (a space, a parenthesis), which are looked at again one by one.
+ */
+static inline int
+maybe_special(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+
+	return ((x - ones * '-') & ~x & ones * 0x80) != 0;
+}
+
+/*
+ * Copied and looked at a word or two at a time: the fields a stage
+ * writes are short (a kind, a rule, a label, a name), where a loop over
+ * the bytes, or a scan and then a call to memcpy(), cost more than the
+ * bytes.  A field of 4 to 16 bytes is two loads that overlap, never a
+ * byte past s[n - 1]; of 1 to 3, its first, middle and last bytes.  One
+ * that needs quoting is written again over the copy, with room made for
+ * it and for what writer_at_begin() promised the fields after it.  p has
+ * n + 1 bytes of room.
  */
 static inline char *
 at_str(struct writer *w, char *p, const char *s, size_t n)
 {
+	const uint64_t fill = 0x4141414141414141ULL;	/* 'A's: no special */
+	uint64_t a, b;
+	uint32_t a4, b4;
 	unsigned char any = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		any |= special[(unsigned char)(p[i] = s[i])];
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+		any = maybe_special(a) | maybe_special(b);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&a4, s, 4);
+		memcpy(&b4, s + n - 4, 4);
+		memcpy(p, &a4, 4);
+		memcpy(p + n - 4, &b4, 4);
+		any = maybe_special(a4 | (uint64_t)b4 << 32);
+	} else if (n > 0 && n < 4) {
+		p[0] = s[0];
+		p[n / 2] = s[n / 2];
+		p[n - 1] = s[n - 1];
+		any = maybe_special((fill << 24) | (unsigned char)s[0] |
+		    (unsigned char)s[n / 2] << 8 |
+		    (uint32_t)(unsigned char)s[n - 1] << 16);
+	} else if (n > 16) {
+		for (i = 0; i < n; i++)
+			any |= special[(unsigned char)(p[i] = s[i])];
+	}
+	if (any && n <= 16)
+		for (i = 0, any = 0; i < n; i++)
+			any |= special[(unsigned char)s[i]];
 	/* A first field starting with '#' would read back as a comment. */
 	if (any || (n > 0 && s[0] == '#' && p == w->buf + w->mark)) {
 		w->len = p - w->buf;
