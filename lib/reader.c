@@ -804,7 +804,7 @@ padded_any(const char *s, uint64_t *v)
  * digits for a day of uptime, 16 for a year), in two words and no loop.
  * Longer ones are padded_any()'s.
  */
-static int __attribute__((noinline))
+static inline int
 padded_long(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
