@@ -153,8 +153,8 @@ void		 writer_splice_u64(struct writer *, const struct record *,
 void		 writer_splice_n(struct writer *, const struct record *,
 		    size_t col, const char *val, size_t len);	/* val's length known */
 /*
- * writer_splice_n()'s val is read in words: it needs its length rounded
- * up to 8 bytes readable, as u64_str() leaves them.
+ * writer_splice_n()'s val is read in words: it needs 24 bytes readable,
+ * as a number's digits u64_str() made have in its buffer.
  */
 /*
  * v in decimal at s, ended, as the writer puts it: its length.  s needs

@@ -902,8 +902,8 @@ copy_blocks(char *d, const char *s, size_t n)
 /*
  * The record as read, with one column replaced: how a stage fills in a
  * column of records it passes on (argus-segment's VERTEX) without paying
- * for quoting the rest again.  words: val is readable in whole words
- * (writer_splice_n()'s promise).
+ * for quoting the rest again.  words: val has 24 bytes readable
+ * (writer_splice_n()'s promise), copied whole.
  */
 static inline void
 splice_at(struct writer *w, const struct record *rec, size_t col,
@@ -936,10 +936,10 @@ splice_at(struct writer *w, const struct record *rec, size_t col,
 		memcpy(d, p, a - p);
 		d += a - p;
 	}
-	if (words)
-		for (i = 0; i < len; i += 8)
-			memcpy(d + i, val + i, 8);
-	else
+	if (words && len <= 24) {
+		memcpy(d, val, 16);
+		memcpy(d + 16, val + 16, 8);
+	} else
 		memcpy(d, val, len);
 	d += len;
 	if (rec->padded)
