@@ -569,14 +569,37 @@ maybe_special(uint64_t x)
 }
 
 /*
+ * A field at_str() copied, and cannot tell at a glance needs no quoting:
+ * out of line, so that its common case saves no registers for this.
+ */
+static char * __attribute__((noinline))
+at_unsure(struct writer *w, char *p, const char *s, size_t n)
+{
+	unsigned char any = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		any |= special[(unsigned char)s[i]];
+	/* A first field starting with '#' would read back as a comment. */
+	if (any || (n > 0 && s[0] == '#' && p == w->buf + w->mark)) {
+		w->len = p - w->buf;
+		reserve(w, 2 * n + 3 + w->most);
+		put_quoted(w, s, n);
+		return w->buf + w->len;
+	}
+	p[n] = ',';
+	return p + n + 1;
+}
+
+/*
  * Copied and looked at a word or two at a time: the fields a stage
  * writes are short (a kind, a rule, a label, a name), where a loop over
  * the bytes, or a scan and then a call to memcpy(), cost more than the
  * bytes.  A field of 4 to 16 bytes is two loads that overlap, never a
  * byte past s[n - 1]; of 1 to 3, its first, middle and last bytes.  One
- * that needs quoting is written again over the copy, with room made for
- * it and for what writer_at_begin() promised the fields after it.  p has
- * n + 1 bytes of room.
+ * that needs quoting is written again over the copy (at_unsure()), with
+ * room made for it and for what writer_at_begin() promised the fields
+ * after it.  p has n + 1 bytes of room.
  */
 static inline char *
 at_str(struct writer *w, char *p, const char *s, size_t n)
@@ -584,8 +607,7 @@ at_str(struct writer *w, char *p, const char *s, size_t n)
 	const uint64_t fill = 0x4141414141414141ULL;	/* 'A's: no special */
 	uint64_t a, b;
 	uint32_t a4, b4;
-	unsigned char any = 0;
-	size_t i;
+	int any = 0;
 
 	if (n >= 8 && n <= 16) {
 		memcpy(&a, s, 8);
@@ -607,19 +629,11 @@ at_str(struct writer *w, char *p, const char *s, size_t n)
 		    (unsigned char)s[n / 2] << 8 |
 		    (uint32_t)(unsigned char)s[n - 1] << 16);
 	} else if (n > 16) {
-		for (i = 0; i < n; i++)
-			any |= special[(unsigned char)(p[i] = s[i])];
+		memcpy(p, s, n);
+		any = 1;
 	}
-	if (any && n <= 16)
-		for (i = 0, any = 0; i < n; i++)
-			any |= special[(unsigned char)s[i]];
-	/* A first field starting with '#' would read back as a comment. */
-	if (any || (n > 0 && s[0] == '#' && p == w->buf + w->mark)) {
-		w->len = p - w->buf;
-		reserve(w, 2 * n + 3 + w->most);
-		put_quoted(w, s, n);
-		return w->buf + w->len;
-	}
+	if (any || (n > 0 && s[0] == '#'))
+		return at_unsure(w, p, s, n);
 	p[n] = ',';
 	return p + n + 1;
 }
