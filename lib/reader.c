@@ -43,6 +43,11 @@
 #define SLAB_SIZE	(4 * READ_CHUNK)
 /* Room for a whole member as lib/writer.c makes them (256 KiB of text). */
 #define FAST_ROOM	READ_CHUNK
+/*
+ * Bytes allocated past buf's cap, never filled: a record's raw bytes can
+ * be read 32 at a time to their end (lib/writer.c's splice).
+ */
+#define RAW_PAD		32
 
 int reader_live;
 
@@ -140,7 +145,7 @@ make_room(struct reader *r)
 	}
 	if (r->cap - r->end < READ_CHUNK / 2) {
 		r->cap *= 2;
-		r->buf = xrealloc(r->buf, r->cap);
+		r->buf = xrealloc(r->buf, r->cap + RAW_PAD);
 	}
 }
 
@@ -400,7 +405,7 @@ reader_open(const char *path)
 	file_note(r->fd, r->name, 0);	/* never also an output */
 	pipe_widen(r->fd);
 	r->cap = READ_CHUNK * 2;
-	r->buf = xmalloc(r->cap);
+	r->buf = xmalloc(r->cap + RAW_PAD);
 	r->scap = 4096;
 	r->scratch = xmalloc(r->scap);
 	r->fcap = 64;
@@ -621,23 +626,9 @@ record_end(const char *p, const char *end, int *quoted)
 #define NOT_PLAIN	((size_t)-1)
 
 #ifdef __SSE2__
-/* Sixteen bytes at p copied to d: the commas' bits, and the ends' (me). */
-static inline unsigned
-block16(const char *p, char *d, unsigned *me)
-{
-	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
-	    quote = _mm_set1_epi8('"');
-	__m128i v = _mm_loadu_si128((const __m128i *)p);
-
-	_mm_storeu_si128((__m128i *)d, v);
-	*me = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
-	    _mm_cmpeq_epi8(v, quote)));
-	return _mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
-}
-
 /*
  * The record at p, if it is one plain line: found, copied and split in
- * one pass, thirty-two bytes at a time, where the way of record_end() and
+ * one pass, sixteen bytes at a time, where the way of record_end() and
  * split_plain() reads each line three times (two memchr calls that cost
  * more to start than to run on a line of 80 bytes, then the split).  Its
  * length, or NOT_PLAIN: a quote before the newline, or no newline in
@@ -647,9 +638,12 @@ block16(const char *p, char *d, unsigned *me)
 static size_t
 plain_line(struct reader *r, const char *p, size_t avail)
 {
-	unsigned mc, me, mc1, me1;
+	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
+	    quote = _mm_set1_epi8('"');
+	__m128i v0, v1, c0, c1;
+	uint64_t mc, me;
 	size_t i, at, nf;
-	char *d, **fv;
+	char *d, *next, **fv, **fp, **room;
 
 	/* The 8 bytes more: see padded_u64(). */
 	scratch_reserve(r, avail + 8);
@@ -657,49 +651,64 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	/*
 	 * In locals: a store of a byte may alias r's members, for all the
 	 * compiler knows, and they would be loaded again after each.  Room
-	 * for a block's fields is made before it.  Blocks of two times
-	 * sixteen bytes, each one test of room and one of the line's end.
+	 * for a block's fields is made before it.  A field is a store
+	 * through fp: an index would be scaled and added at each.
 	 */
 	fv = r->fv;
-	nf = 0;
-	fv[nf++] = d;
-	for (i = 0; i + 16 <= avail; i += 32) {
-		if (r->fcap - nf < 32) {
-			r->nf = nf;
+	fp = fv;
+	*fp++ = d;
+	room = fv + r->fcap - 32;
+	/*
+	 * Two vectors a block: what a block costs besides its fields (the
+	 * room, the masks, the tests of a line's end) is paid once for 32
+	 * bytes, and a line is 70 or so.
+	 */
+	for (i = 0; i + 32 <= avail; i += 32) {
+		if (fp > room) {
+			r->nf = fp - fv;
 			fields_grow(r);
 			fv = r->fv;
+			fp = fv + r->nf;
+			room = fv + r->fcap - 32;
 		}
-		mc = block16(p + i, d + i, &me);
-		if (i + 32 <= avail) {
-			mc1 = block16(p + i + 16, d + i + 16, &me1);
-			mc |= mc1 << 16;
-			me |= me1 << 16;
-		} else if (me == 0) {
-			/* The last sixteen bytes there are, without their end. */
-			for (; mc; mc &= mc - 1) {
-				at = i + __builtin_ctz(mc);
-				d[at] = '\0';
-				fv[nf++] = d + at + 1;
-			}
-			i += 16;
-			break;
-		}
+		v0 = _mm_loadu_si128((const __m128i *)(p + i));
+		v1 = _mm_loadu_si128((const __m128i *)(p + i + 16));
+		c0 = _mm_cmpeq_epi8(v0, comma);
+		c1 = _mm_cmpeq_epi8(v1, comma);
+		/*
+		 * Copied with its commas cut to NULs in the one store: a
+		 * store of a byte a field was most of a field's cost.  Those
+		 * past the line's end are cut too, which nothing reads.
+		 */
+		_mm_storeu_si128((__m128i *)(d + i), _mm_andnot_si128(c0, v0));
+		_mm_storeu_si128((__m128i *)(d + i + 16),
+		    _mm_andnot_si128(c1, v1));
+		mc = (unsigned)_mm_movemask_epi8(c0) |
+		    (uint64_t)(unsigned)_mm_movemask_epi8(c1) << 16;
+		me = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v0, nl), _mm_cmpeq_epi8(v0, quote))) |
+		    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v1, nl), _mm_cmpeq_epi8(v1, quote))) << 16;
 		if (me != 0)
-			mc &= (1u << __builtin_ctz(me)) - 1;
-		for (; mc; mc &= mc - 1) {
-			at = i + __builtin_ctz(mc);
-			d[at] = '\0';
-			fv[nf++] = d + at + 1;
-		}
+			mc &= (me & -me) - 1;	/* those before it */
+		/*
+		 * next opaque to the compiler: else it adds d and i + 1
+		 * again at each field.
+		 */
+		next = d + i + 1;
+		__asm__("" : "+r" (next));
+		for (; mc; mc &= mc - 1)
+			*fp++ = next + __builtin_ctzll(mc);
 		if (me != 0) {
-			r->nf = nf;
-			at = i + __builtin_ctz(me);
+			r->nf = fp - fv;
+			at = i + __builtin_ctzll(me);
 			if (p[at] != '\n')
 				return NOT_PLAIN;
 			d[at] = '\0';
 			return at;
 		}
 	}
+	nf = fp - fv;
 	r->nf = nf;
 	for (; i < avail; i++) {
 		if ((d[i] = p[i]) == ',') {
@@ -750,10 +759,9 @@ twenty_digits(const char *s, uint64_t *v)
  * length.  s must have 8 bytes readable from it, which every field of
  * the reader's scratch has (split_plain() and csv_field() keep 8 more
  * after the last), and 8 more past each run of 8 digits: they are not
- * its NUL, so the field goes on.  Out of line: in padded_long(), the
- * registers its loop needs were saved and restored at every time read.
+ * its NUL, so the field goes on.
  */
-static int __attribute__((noinline))
+static int
 padded_any(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
@@ -796,7 +804,7 @@ padded_any(const char *s, uint64_t *v)
  * digits for a day of uptime, 16 for a year), in two words and no loop.
  * Longer ones are padded_any()'s.
  */
-static int __attribute__((noinline))
+static inline int
 padded_long(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
@@ -829,6 +837,44 @@ padded_u64(const char *s, uint64_t *v)
 	if ((r = padded_short(s, v)) >= 0)
 		return r;
 	return padded_long(s, v);
+}
+
+/*
+ * A field of the reader's whose length is known (the next field's start
+ * says it): the record's time, 9 to 16 digits (a day of uptime in
+ * nanoseconds is 14), as two words that overlap, its first eight and
+ * its last eight, with no test of where it ends and no loop; 8 or fewer
+ * as one word.  Longer ones are padded_u64()'s.
+ */
+static inline int
+known_u64(const char *s, size_t len, uint64_t *v)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000 };
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	uint64_t x0, x1;
+
+	if (len == 0 || len > 16)
+		return padded_u64(s, v);
+	memcpy(&x0, s, 8);
+	x0 = le64toh(x0) ^ ones * '0';
+	if (len <= 8) {
+		/* Zeros shifted in ahead of it read as leading zeros. */
+		x0 <<= 64 - 8 * len;
+		if (((((x0 & low7) + ones * (0x80 - 10)) | x0) & ~low7) != 0)
+			return 0;
+		*v = word_digits(x0);
+		return 1;
+	}
+	memcpy(&x1, s + len - 8, 8);
+	x1 = le64toh(x1) ^ ones * '0';
+	if (((((x0 & low7) + ones * (0x80 - 10)) | x0 |
+	    ((x1 & low7) + ones * (0x80 - 10)) | x1) & ~low7) != 0)
+		return 0;
+	/* x1's bytes that x0 has too are dropped: zeros ahead of it. */
+	*v = word_digits(x0) * pow10[len - 8] +
+	    word_digits(x1 & ~0ULL << 8 * (16 - len));
+	return 1;
 }
 
 static void
@@ -935,7 +981,9 @@ reader_next(struct reader *r, struct record *rec)
 		if (rec->f[0][0] == '\0')
 			bad(r, first, "malformed record: empty record kind");
 		if (rec->nf > COL_TIME && rec->f[COL_TIME][0] != '\0' &&
-		    !padded_u64(rec->f[COL_TIME], &rec->time))
+		    !(rec->nf > COL_TIME + 1 ? known_u64(rec->f[COL_TIME],
+		    rec->f[COL_TIME + 1] - rec->f[COL_TIME] - 1, &rec->time) :
+		    padded_u64(rec->f[COL_TIME], &rec->time)))
 			bad(r, first, "malformed record: time '%s' is not an "
 			    "integer count of nanoseconds",
 			    show(rec->f[COL_TIME]));

@@ -58,12 +58,12 @@ source_next(struct source *s)
 {
 	int i, best;
 
-	/* One input, the common case: nothing to merge. */
+	/* One input, as most stages read: nothing to compare. */
 	if (s->n == 1) {
 		if (s->last == 0)
-			advance(s->h);
-		s->last = s->h->live ? 0 : -1;
-		return s->h->live ? &s->h->rec : NULL;
+			advance(&s->h[0]);
+		s->last = s->h[0].live ? 0 : -1;
+		return s->h[0].live ? &s->h[0].rec : NULL;
 	}
 	if (s->last >= 0)
 		advance(&s->h[s->last]);

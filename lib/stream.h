@@ -77,7 +77,8 @@ struct record {
 	const char	 *file;		/* for messages */
 	unsigned long	  line;		/* first line of the record in file */
 	int		  padded;	/* the reader's: fields one after another,
-					   8 bytes readable past each */
+					   8 bytes readable past each, and 32
+					   past raw's end */
 };
 
 /*
@@ -149,8 +150,12 @@ void		 writer_splice(struct writer *, const struct record *, size_t col,
 		    const char *val);	/* as read, but one column */
 void		 writer_splice_u64(struct writer *, const struct record *,
 		    size_t col, uint64_t val);	/* the same, a number */
+/*
+ * The same, val's length known, and val read in words: it needs 24 bytes
+ * readable, as a number's digits u64_str() made have in its buffer.
+ */
 void		 writer_splice_n(struct writer *, const struct record *,
-		    size_t col, const char *val, size_t len);	/* val's length known */
+		    size_t col, const char *val, size_t len);
 /*
  * v in decimal at s, ended, as the writer puts it: its length.  s needs
  * 28 bytes (20 digits, 8 of room).  For a number written many times over.

@@ -15,6 +15,12 @@
 static struct thread	*threads;
 static struct writer	*out;
 static uint64_t		 next_id = 1;
+/*
+ * next_id in decimal, counted up in place: a vertex's id is copied from
+ * it rather than formatted, as each opens.
+ */
+static char		 next_s[24] = "1";
+static size_t		 next_n = 1;
 static uint64_t		 nvertices, nevents, nculled;
 static char		 culled_s[28];	/* NO_VERTEX, as each culled event has it */
 static size_t		 culled_n;
@@ -155,6 +161,23 @@ set_comm(struct thread *t, const char *comm)
 	str_fit(t->comm, comm, sizeof(t->comm));
 }
 
+/* next_s one up: the nines at its end roll over, as on paper. */
+static void
+next_up(void)
+{
+	size_t i = next_n;
+
+	while (i > 0 && next_s[i - 1] == '9')
+		next_s[--i] = '0';
+	if (i > 0) {
+		next_s[i - 1]++;
+		return;
+	}
+	memmove(next_s + 1, next_s, next_n + 1);	/* its NUL too */
+	next_s[0] = '1';
+	next_n++;
+}
+
 /*
  * A woken thread's vertex begins where it ran again, not at its first
  * event after: with argus-capture leaving the wait's return off, that can
@@ -166,8 +189,11 @@ open_vertex(struct thread *t, uint64_t now)
 	if (t->resumed != NO_TIME && t->resumed < now)
 		now = t->resumed;
 	t->resumed = NO_TIME;
+	_Static_assert(sizeof(t->vertex_s) == sizeof(next_s), "a copy");
 	t->vertex = next_id++;
-	t->vertex_n = u64_str(t->vertex_s, t->vertex);
+	memcpy(t->vertex_s, next_s, sizeof(next_s));
+	t->vertex_n = next_n;
+	next_up();
 	t->begin = now;
 	t->nevents = 0;
 	t->oncpu = 0;
