@@ -182,23 +182,6 @@ note_meta(const struct record *rec)
 		stream_cpus = n;
 }
 
-/*
- * Whether fields a and b of the reader's, each followed by another, are
- * the same bytes, fewer than 8: a word each.
- */
-static inline int
-same_short(const struct record *rec, size_t a, size_t b)
-{
-	size_t n = rec->f[a + 1] - rec->f[a];	/* with its NUL */
-	uint64_t x, y;
-
-	if (!rec->padded || n > 8 || rec->f[b + 1] - rec->f[b] != (ptrdiff_t)n)
-		return 0;
-	memcpy(&x, rec->f[a], 8);
-	memcpy(&y, rec->f[b], 8);
-	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * n))) == 0;
-}
-
 int
 event_parse(const struct record *rec, struct event *ev)
 {
@@ -228,7 +211,7 @@ event_parse(const struct record *rec, struct event *ev)
 	 * A process's first thread: its PID is the bytes of its TID.  Else
 	 * the common case in line, anything else as record_pid() says.
 	 */
-	if (tid_ok && same_short(rec, COL_PID, COL_TID))
+	if (tid_ok && same_field(rec, COL_PID, COL_TID))
 		ev->pid = tid;
 	else
 		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
