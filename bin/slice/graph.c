@@ -390,36 +390,77 @@ add_syscall(struct vertex *v, const struct record *rec, const char *name)
 	return id;
 }
 
-/* Each thread's latest vertex, for the stack records that follow. */
+/*
+ * Each thread's latest vertex, for the stack records that follow, in an
+ * open-addressed table by thread (at most half full): most events look
+ * their thread up, and a chained hash's entries, one allocation each,
+ * are a miss each.
+ */
 struct current {
-	uint32_t	 tid;
+	uint64_t	 key;		/* tid + 1; 0: an empty slot */
 	uint64_t	 vertex;
 	uint64_t	 preempted;	/* switched out runnable, at */
 	uint64_t	 pvertex;	/* in that vertex */
-	UT_hash_handle	 hh;
 };
 
-static struct current *currents;
+static struct current	*currents, *last_current;	/* current_of()'s */
+static size_t		 ncurrents, current_slots;
+
+static size_t
+current_slot(uint64_t key, size_t mask)
+{
+	return (key * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+}
+
+/* tid's entry; NULL if it has none and make is 0. */
+static struct current *
+current_find(uint32_t tid, int make)
+{
+	struct current *old = currents, *c;
+	uint64_t key = (uint64_t)tid + 1;
+	size_t i, k, mask;
+
+	mask = current_slots - 1;
+	for (i = current_slots ? current_slot(key, mask) : 0;
+	    current_slots != 0 && currents[i].key != 0; i = (i + 1) & mask)
+		if (currents[i].key == key)
+			return &currents[i];
+	if (!make)
+		return NULL;
+	if (2 * (ncurrents + 1) > current_slots) {
+		k = current_slots;
+		current_slots = current_slots ? 2 * current_slots : 256;
+		currents = xcalloc(current_slots, sizeof(*currents));
+		mask = current_slots - 1;
+		for (; k-- > 0; ) {
+			if (old[k].key == 0)
+				continue;
+			for (i = current_slot(old[k].key, mask);
+			    currents[i].key != 0; i = (i + 1) & mask)
+				;
+			currents[i] = old[k];
+		}
+		free(old);
+		for (i = current_slot(key, mask); currents[i].key != 0;
+		    i = (i + 1) & mask)
+			;
+	}
+	c = &currents[i];
+	c->key = key;
+	ncurrents++;
+	return c;
+}
 
 /*
  * Most events follow one of the same thread: the last one found is
- * tried first (an entry, once made, stays where it is).
+ * tried first (an entry stays where it is until the table grows).
  */
-static struct current *
+static inline struct current *
 current_of(uint32_t tid)
 {
-	static struct current *last;
-	struct current *c;
-
-	if (last != NULL && last->tid == tid)
-		return last;
-	HASH_FIND(hh, currents, &tid, sizeof(tid), c);
-	if (c == NULL) {
-		c = xcalloc(1, sizeof(*c));
-		c->tid = tid;
-		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
-	}
-	return last = c;
+	if (last_current != NULL && last_current->key == (uint64_t)tid + 1)
+		return last_current;
+	return last_current = current_find(tid, 1);
 }
 
 static void
@@ -442,8 +483,7 @@ note_switch(struct graph *g, const struct event *ev)
 	uint64_t next = event_u64(ev, ECOL(E_SWITCH, TTID));
 
 	if (next != 0 && next <= UINT32_MAX) {
-		HASH_FIND(hh, currents, &(uint32_t){ next }, sizeof(uint32_t),
-		    c);
+		c = current_find(next, 0);
 		if (c != NULL && c->preempted != 0) {
 			if (ev->time > c->preempted &&
 			    (v = vertex_make(g, c->pvertex)) != NULL)
@@ -474,7 +514,7 @@ read_stack(struct graph *g, const struct record *rec)
 	if (!record_u64_opt(rec, COL_TID, &tid) ||
 	    !stack_function(rec, fn, sizeof(fn)))
 		return;
-	HASH_FIND(hh, currents, &(uint32_t){ tid }, sizeof(uint32_t), c);
+	c = current_find(tid, 0);
 	if (c != NULL && (v = vertex_make(g, c->vertex)) != NULL) {
 		set_far(g, v, VF_WHERE, str_id(fn));
 		v->has_where = 1;
