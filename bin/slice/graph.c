@@ -602,6 +602,7 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended));
 	v->wait = r->wait[0];
 	v->comm_at = comm16(g, v, str_id_again(r->comm, &comm));
+	g->nseen += !v->seen;
 	v->seen = 1;
 }
 
@@ -626,6 +627,15 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 	/* A vertex whose record is still to come has its place already. */
 	v = vertex_make(g, r->to);
 	l->to_at = v != NULL ? v - g->v : 0;
+	/*
+	 * Chained now, newest first, while the vertex is near in the cache:
+	 * a pass over the links afterwards is a miss a link in a big graph.
+	 */
+	if (v != NULL) {
+		l->next_in = v->in;
+		v->in = k;
+	} else
+		g->to_none = 1;
 	v = vertex_make(g, r->from);
 	l->from_at = v != NULL ? v - g->v : 0;
 	l->rule = rule_of(rec, r) | (r->weak ? LK_WEAK : 0);
@@ -1017,7 +1027,6 @@ void
 graph_read(struct graph *g, struct stage *st, int flags)
 {
 	struct gread gr = { g, flags };
-	struct vertex *v;
 	int32_t k;
 
 	memset(g, 0, sizeof(*g));
@@ -1035,17 +1044,17 @@ graph_read(struct graph *g, struct stage *st, int flags)
 	chrome_runs_sort(&g->runs);
 	graph_tables.v = g->v;
 	graph_tables.l = g->l;
-	/* Chain links by destination; a link to a vertex never seen is bad. */
-	for (k = 0; k < g->nl; k++) {
+	/*
+	 * A link to a vertex never seen is bad: where every vertex met was
+	 * seen, and every link had a TO, there is none to look for.
+	 */
+	for (k = 0; (g->to_none || g->nseen + 1 < g->nv) && k < g->nl; k++) {
 		if (g->l[k].to_at == 0 || !g->v[g->l[k].to_at].seen)
 			never_introduced(g, &g->l[k], g->l[k].to_at,
 			    link_to(&g->l[k]));
-		v = &g->v[g->l[k].to_at];
 		if (g->l[k].from_at != 0 && !g->v[g->l[k].from_at].seen)
 			never_introduced(g, &g->l[k], g->l[k].from_at,
 			    link_from(&g->l[k]));
-		g->l[k].next_in = v->in;
-		v->in = k;
 	}
 	g->by_thread = xmalloc(g->nv * sizeof(*g->by_thread));
 	sort_by_thread(g);
