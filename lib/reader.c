@@ -728,9 +728,11 @@ twenty_digits(const char *s, uint64_t *v)
  * length.  s must have 8 bytes readable from it, which every field of
  * the reader's scratch has (split_plain() and csv_field() keep 8 more
  * after the last), and 8 more past each run of 8 digits: they are not
- * its NUL, so the field goes on.
+ * its NUL, so the field goes on.  Never in line: in padded_long(), it
+ * had that one, a leaf otherwise, save and restore registers at every
+ * time read.
  */
-static int
+static int __attribute__((noinline))
 padded_any(const char *s, uint64_t *v)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
