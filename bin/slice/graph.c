@@ -366,15 +366,40 @@ vertex_get(struct graph *g, uint64_t id)
 }
 
 /*
- * The call's name to the vertex's calls; its interned id.  The first
- * calls, and always the last: a vertex that starts a program makes a
+ * A call's classes (CALL_*) by its interned id: the id is found anyway,
+ * by the memo of its bytes, and a name's classes once looked up are an
+ * array's entry, not another lookup of its name.
+ */
+static unsigned
+call_class_of(uint32_t id)
+{
+	static uint16_t *at;	/* the classes, CLASS_KNOWN once looked up */
+	static uint32_t nat;
+	uint32_t n;
+#define CLASS_KNOWN	0x8000
+	_Static_assert(CALL_POLL < CLASS_KNOWN, "a call's classes fit");
+
+	if (id >= nat) {
+		n = nat;
+		nat = id + 1 > 2 * nat ? id + 1 : 2 * nat;
+		at = xrealloc(at, nat * sizeof(*at));
+		memset(at + n, 0, (nat - n) * sizeof(*at));
+	}
+	if (!(at[id] & CLASS_KNOWN))
+		at[id] = syscall_class(str_of(id)) | CLASS_KNOWN;
+	return at[id] & ~CLASS_KNOWN;
+#undef CLASS_KNOWN
+}
+
+/*
+ * The call (its interned id) to the vertex's calls; the id.  The
+ * first calls, and always the last: a vertex that starts a program makes a
  * dozen (execve, mmap, geteuid ...) before the one it blocks in, which is
  * what a report names.
  */
 static uint32_t
-add_syscall(struct vertex *v, const struct record *rec, const char *name)
+add_syscall(struct vertex *v, uint32_t id)
 {
-	uint32_t id = str_id_field(rec, name, strlen(name));
 	int i;
 
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
@@ -937,6 +962,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 {
 	struct gread *gr = arg;
 	struct vertex *v;
+	const char *name;
+	uint32_t id;
 
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
 		names_event(gr->g->names, ev);
@@ -951,10 +978,12 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
 	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
-		if ((event_call(ev) & CALL_FUTEX) && v->last_sys != 0 &&
-		    syscall_is_send(str_of(v->last_sys)))
+		name = event_str(ev, SYSCALL_NAME);
+		id = str_id_field(rec, name, strlen(name));
+		if ((call_class_of(id) & CALL_FUTEX) && v->last_sys != 0 &&
+		    (call_class_of(v->last_sys) & CALL_SEND))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
-		v->last_sys = add_syscall(v, rec, event_str(ev, SYSCALL_NAME));
+		v->last_sys = add_syscall(v, id);
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
 	}
