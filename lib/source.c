@@ -58,6 +58,13 @@ source_next(struct source *s)
 {
 	int i, best;
 
+	/* One input, the common case: no heads to compare, no key to keep. */
+	if (s->n == 1) {
+		if (s->last == 0)
+			s->h[0].live = reader_next(s->h[0].r, &s->h[0].rec);
+		s->last = s->h[0].live ? 0 : -1;
+		return s->h[0].live ? &s->h[0].rec : NULL;
+	}
 	if (s->last >= 0)
 		advance(&s->h[s->last]);
 	best = -1;
