@@ -49,6 +49,7 @@ enum evidence {
  *	OPT	a number, NO_TIME if empty	uint64_t, written empty
  *	TIME_OR_NOW	a time, the record's if empty
  *	FROM_PID	a process, empty if unknown (FROM_TID's thread's)
+ *	FROM_TID	OPT0's, after a FROM_PID
  *	STR	text				const char *
  *	OBJECT	text, never empty		const char *
  *	BUF	text, kept (cut to 31 bytes)	char[32]
@@ -67,6 +68,7 @@ enum evidence {
 #define RT_OPT(m)		uint64_t m;
 #define RT_TIME_OR_NOW(m)	uint64_t m;
 #define RT_FROM_PID(m)		uint32_t m;
+#define RT_FROM_TID(m)		uint64_t m;
 #define RT_STR(m)		const char *m;
 #define RT_OBJECT(m)		const char *m;
 #define RT_BUF(m)		char m[32];

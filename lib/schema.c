@@ -63,12 +63,63 @@ col_pid(const struct record *rec, size_t col)
 	    record_pid(rec, col);
 }
 
+/*
+ * Whether field col of the reader's, followed by another, is TIME's
+ * bytes: a word at a time, each field having 8 bytes readable past its
+ * end (the next one's, or the reader's 8 more after the last).
+ */
+static inline int
+same_as_time(const struct record *rec, size_t col)
+{
+	const char *a, *b;
+	size_t i, n;
+	uint64_t x, y;
+
+	if (!rec->padded || col + 1 >= rec->nf || rec->time == NO_TIME)
+		return 0;
+	a = rec->f[col];
+	b = rec->f[COL_TIME];
+	n = rec->f[col + 1] - a;	/* with its NUL */
+	if (rec->f[COL_TIME + 1] - b != (ptrdiff_t)n)
+		return 0;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	if (i == n)
+		return 1;
+	memcpy(&x, a + i, 8);
+	memcpy(&y, b + i, 8);
+	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * (n - i)))) ==
+	    0;
+}
+
+/*
+ * Most links' FROM_TIME is their TIME, which the reader has read: the
+ * same bytes are the same number, without reading it again.
+ */
 static inline uint64_t
 col_time_or_now(const struct record *rec, size_t col)
 {
 	uint64_t v;
 
+	if (same_as_time(rec, col))
+		return rec->time;
 	return record_u64_opt(rec, col, &v) ? v : rec->time;
+}
+
+/*
+ * FROM_TID, whose thread is most often its process's first: then its
+ * bytes are FROM_PID's, just before it, and so is its number.
+ */
+static inline uint64_t
+col_from_tid(const struct record *rec, size_t col, uint32_t pid)
+{
+	if (*record_str(rec, col) != '\0' && same_field(rec, col - 1, col))
+		return pid;
+	return col_opt0(rec, col);
 }
 
 static int
@@ -221,6 +272,7 @@ col_any_fd(const struct record *rec, size_t col)
 /* How each codec reads column c into s->m. */
 #define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
 #define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
+#define RP_FROM_TID(r, c, s, m)	(s)->m = col_from_tid(r, c, (s)->from_pid)
 #define RP_OPT0_32(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_OPT(r, c, s, m)	(s)->m = col_opt(r, c)
 #define RP_TIME_OR_NOW(r, c, s, m)	(s)->m = col_time_or_now(r, c)
@@ -295,6 +347,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  */
 #define RL_NUM(s, m)		WRITER_AT_U64
 #define RL_OPT0(s, m)		WRITER_AT_U64
+#define RL_FROM_TID(s, m)	WRITER_AT_U64
 #define RL_OPT0_32(s, m)	WRITER_AT_U64
 #define RL_OPT(s, m)		WRITER_AT_U64
 #define RL_TIME_OR_NOW(s, m)	WRITER_AT_U64
@@ -317,6 +370,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 /* How each codec writes s->m at p, in the len bytes RL_ said. */
 #define RW_NUM(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_FROM_TID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0_32(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT(w, p, s, m, len)	put_opt(w, p, (s)->m)
 #define RW_TIME_OR_NOW(w, p, s, m, len)	put_opt(w, p, (s)->m)
@@ -349,6 +403,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RD_OBJECT		RD_STR
 #define RK_NUM(s, m)
 #define RK_OPT0(s, m)
+#define RK_FROM_TID(s, m)
 #define RK_OPT0_32(s, m)
 #define RK_OPT(s, m)
 #define RK_TIME_OR_NOW(s, m)
@@ -366,6 +421,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RK_ARGS(s, m)		(s)->m = NULL	/* the reader's */
 #define RD_NUM			RK_NUM
 #define RD_OPT0			RK_NUM
+#define RD_FROM_TID		RK_NUM
 #define RD_OPT0_32		RK_NUM
 #define RD_OPT			RK_NUM
 #define RD_TIME_OR_NOW		RK_NUM
@@ -486,6 +542,7 @@ snapshot_head(struct writer *w, const char *kind, size_t most, uint64_t time,
 #define RN_ARGS		0
 #define RN_NUM		1
 #define RN_OPT0		1
+#define RN_FROM_TID	1
 #define RN_OPT0_32	1
 #define RN_OPT		1
 #define RN_TIME_OR_NOW	1
