@@ -426,6 +426,7 @@ struct current {
 	uint64_t	 vertex;
 	uint64_t	 preempted;	/* switched out runnable, at */
 	uint64_t	 pvertex;	/* in that vertex */
+	uint32_t	 place;		/* vertex's place in v; 0: not looked up */
 };
 
 static struct current	*currents, *last_current;	/* current_of()'s */
@@ -488,10 +489,34 @@ current_of(uint32_t tid)
 	return last_current = current_find(tid, 1);
 }
 
-static void
+/* The thread's current vertex; its place is looked up when asked. */
+static struct current *
 note_current(uint32_t tid, uint64_t vertex)
 {
-	current_of(tid)->vertex = vertex;
+	struct current *c = current_of(tid);
+
+	if (c->vertex != vertex) {
+		c->vertex = vertex;
+		c->place = 0;
+	}
+	return c;
+}
+
+/*
+ * The vertex of a thread's system call: most often the one of its call
+ * before, whose place its current entry keeps (places stay), instead of
+ * looking the id up.  c: the thread's entry, or NULL.
+ */
+static struct vertex *
+call_vertex(struct graph *g, struct current *c, uint64_t id)
+{
+	struct vertex *v;
+
+	if (c == NULL || c->vertex != id)
+		return vertex_make(g, id);
+	if (c->place == 0 && (v = vertex_make(g, id)) != NULL)
+		c->place = v - g->v;
+	return c->place != 0 ? &g->v[c->place] : NULL;
 }
 
 /*
@@ -961,6 +986,7 @@ STAGE_CALLBACK int
 take_event(void *arg, const struct record *rec, struct event *ev)
 {
 	struct gread *gr = arg;
+	struct current *c = NULL;
 	struct vertex *v;
 	const char *name;
 	uint32_t id;
@@ -974,12 +1000,13 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		note_switch(gr->g, ev);
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED)
-		note_current(ev->tid, ev->vertex);
+		c = note_current(ev->tid, ev->vertex);
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
-	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
+	    (v = call_vertex(gr->g, c, ev->vertex)) != NULL) {
 		name = event_str(ev, SYSCALL_NAME);
-		id = str_id_field(rec, name, strlen(name));
+		id = str_id_field(rec, name, rec->nf > EC_ARG + SYSCALL_NAME ?
+		    record_len(rec, EC_ARG + SYSCALL_NAME) : 0);
 		if ((call_class_of(id) & CALL_FUTEX) && v->last_sys != 0 &&
 		    (call_class_of(v->last_sys) & CALL_SEND))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
