@@ -45,6 +45,7 @@ enum evidence {
  * The codecs: the C type of a column's member.  How each is read and
  * written is lib/schema.c's.
  *	NUM	a number			uint64_t
+ *	NUM_TIME	NUM's, most often the record's TIME
  *	OPT0	a number, 0 if empty		uint64_t (OPT0_32: uint32_t)
  *	OPT	a number, NO_TIME if empty	uint64_t, written empty
  *	TIME_OR_NOW	a time, the record's if empty
@@ -63,6 +64,7 @@ enum evidence {
  *	ARGS	the rest, hexadecimal		const uint64_t *m, int nm
  */
 #define RT_NUM(m)		uint64_t m;
+#define RT_NUM_TIME(m)		uint64_t m;
 #define RT_OPT0(m)		uint64_t m;
 #define RT_OPT0_32(m)		uint32_t m;
 #define RT_OPT(m)		uint64_t m;

@@ -110,6 +110,15 @@ col_time_or_now(const struct record *rec, size_t col)
 	return record_u64_opt(rec, col, &v) ? v : rec->time;
 }
 
+/* A vertex's END, which its TIME repeats: read once, by the reader. */
+static inline uint64_t
+col_num_time(const struct record *rec, size_t col)
+{
+	if (same_as_time(rec, col))
+		return rec->time;
+	return col_num(rec, col);
+}
+
 /*
  * FROM_TID, whose thread is most often its process's first: then its
  * bytes are FROM_PID's, just before it, and so is its number.
@@ -272,6 +281,7 @@ col_any_fd(const struct record *rec, size_t col)
 /* How each codec reads column c into s->m. */
 #define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
 #define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
+#define RP_NUM_TIME(r, c, s, m)	(s)->m = col_num_time(r, c)
 #define RP_FROM_TID(r, c, s, m)	(s)->m = col_from_tid(r, c, (s)->from_pid)
 #define RP_OPT0_32(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_OPT(r, c, s, m)	(s)->m = col_opt(r, c)
@@ -347,6 +357,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  */
 #define RL_NUM(s, m)		WRITER_AT_U64
 #define RL_OPT0(s, m)		WRITER_AT_U64
+#define RL_NUM_TIME(s, m)	WRITER_AT_U64
 #define RL_FROM_TID(s, m)	WRITER_AT_U64
 #define RL_OPT0_32(s, m)	WRITER_AT_U64
 #define RL_OPT(s, m)		WRITER_AT_U64
@@ -370,6 +381,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 /* How each codec writes s->m at p, in the len bytes RL_ said. */
 #define RW_NUM(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_NUM_TIME(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_FROM_TID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0_32(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT(w, p, s, m, len)	put_opt(w, p, (s)->m)
@@ -403,6 +415,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RD_OBJECT		RD_STR
 #define RK_NUM(s, m)
 #define RK_OPT0(s, m)
+#define RK_NUM_TIME(s, m)
 #define RK_FROM_TID(s, m)
 #define RK_OPT0_32(s, m)
 #define RK_OPT(s, m)
@@ -421,6 +434,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RK_ARGS(s, m)		(s)->m = NULL	/* the reader's */
 #define RD_NUM			RK_NUM
 #define RD_OPT0			RK_NUM
+#define RD_NUM_TIME		RK_NUM
 #define RD_FROM_TID		RK_NUM
 #define RD_OPT0_32		RK_NUM
 #define RD_OPT			RK_NUM
@@ -542,6 +556,7 @@ snapshot_head(struct writer *w, const char *kind, size_t most, uint64_t time,
 #define RN_ARGS		0
 #define RN_NUM		1
 #define RN_OPT0		1
+#define RN_NUM_TIME	1
 #define RN_FROM_TID	1
 #define RN_OPT0_32	1
 #define RN_OPT		1
