@@ -223,18 +223,22 @@ time32(struct graph *g, struct vertex *v, int field, uint64_t t)
 static uint8_t		 nwords = 1;
 static uint16_t		 ncomms = 1;
 
-/* BEGAN_BY or ENDED_BY for its 8-bit field: its place in the words. */
+/*
+ * BEGAN_BY or ENDED_BY for its 8-bit field: its place in the words.
+ * *last is the place this field met last: one memo for both missed at
+ * each, a vertex's two words differing.
+ */
 static uint8_t
-word8(struct graph *g, struct vertex *v, int field, uint32_t id)
+word8(struct graph *g, struct vertex *v, int field, uint32_t id,
+    uint8_t *last)
 {
-	static uint8_t last;
 	uint8_t i;
 
-	if (graph_tables.words[last] == id)
-		return last;
+	if (graph_tables.words[*last] == id)
+		return *last;
 	for (i = 0; i < nwords; i++)
 		if (graph_tables.words[i] == id)
-			return last = i;
+			return *last = i;
 	if (nwords == VX_FAR_WORD) {
 		set_far(g, v, field, id);
 		return VX_FAR_WORD;
@@ -242,7 +246,7 @@ word8(struct graph *g, struct vertex *v, int field, uint32_t id)
 	graph_tables.words = xrealloc(graph_tables.words, (nwords + 1) *
 	    sizeof(*graph_tables.words));
 	graph_tables.words[nwords] = id;
-	return last = nwords++;
+	return *last = nwords++;
 }
 
 /*
@@ -638,6 +642,7 @@ read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
 	static uint32_t began, ended, comm;	/* str_id_again()'s */
+	static uint8_t began8, ended8;		/* word8()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
 	if (v == NULL)
@@ -648,8 +653,10 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->begin = r->begin;
 	v->end = r->end;
 	v->oncpu = time32(g, v, VF_ONCPU, r->oncpu);
-	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began));
-	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended));
+	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began),
+	    &began8);
+	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended),
+	    &ended8);
 	v->wait = r->wait[0];
 	v->comm_at = comm16(g, v, str_id_again(r->comm, &comm));
 	g->nseen += !v->seen;
