@@ -641,7 +641,7 @@ static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
-	static uint32_t began, ended, comm;	/* str_id_again()'s */
+	static uint32_t began, ended;		/* str_id_again()'s */
 	static uint8_t began8, ended8;		/* word8()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
@@ -658,7 +658,9 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended),
 	    &ended8);
 	v->wait = r->wait[0];
-	v->comm_at = comm16(g, v, str_id_again(r->comm, &comm));
+	/* Threads' names alternate: the memo of many, not of the last. */
+	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, record_len(rec,
+	    RCOL(vertex, COMM))));
 	g->nseen += !v->seen;
 	v->seen = 1;
 }
