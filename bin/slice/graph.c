@@ -158,7 +158,7 @@ id_slot(const struct graph *g, uint64_t id)
  * place: the id is the vertex's own, and keeping a copy would cost more
  * memory than all the places.
  */
-static uint32_t
+static inline uint32_t
 place_of(const struct graph *g, uint64_t id)
 {
 	size_t i, mask;
@@ -330,16 +330,12 @@ arg_code(uint64_t a)
 	return VX_BIG_ARG | (nbig_args - 1);
 }
 
-static struct vertex *
-vertex_make(struct graph *g, uint64_t id)
+/* A vertex met for the first time: its place made. */
+static struct vertex * __attribute__((noinline))
+vertex_new(struct graph *g, uint64_t id)
 {
 	struct vertex *v;
-	uint32_t place;
 
-	if (id == 0)
-		return NULL;
-	if ((place = place_of(g, id)) != 0)
-		return &g->v[place];
 	if (g->nv == 0)
 		g->nv = 1;	/* place 0: not a vertex */
 	if (g->nv == UINT32_MAX)
@@ -359,6 +355,23 @@ vertex_make(struct graph *g, uint64_t id)
 	v->in = -1;
 	place_add(g, g->nv++);
 	return v;
+}
+
+/*
+ * id's vertex, made if it is new.  The lookup in line: a graph's every
+ * link and system call looks up vertices met before, and the call cost
+ * a third of the lookup.
+ */
+static inline struct vertex *
+vertex_make(struct graph *g, uint64_t id)
+{
+	uint32_t place;
+
+	if (id == 0)
+		return NULL;
+	if ((place = place_of(g, id)) != 0)
+		return &g->v[place];
+	return vertex_new(g, id);
 }
 
 struct vertex *
