@@ -604,7 +604,7 @@ static size_t capfar, caplabels;
 
 /* Rule's place in graph_tables.rules: a link has room for LK_RULE + 1. */
 static uint16_t
-rule_of(const struct record *rec, const struct link_rec *r)
+rule_find(const struct record *rec, const struct link_rec *r)
 {
 	static uint16_t last;
 	uint32_t id = str_id_field(rec, r->rule, record_len(rec,
@@ -625,6 +625,36 @@ rule_of(const struct record *rec, const struct link_rec *r)
 	graph_tables.rules[nrules] = id;
 	graph_tables.props[nrules] = r->props;
 	return last = nrules++;
+}
+
+/*
+ * The same, by the memo of a rule's bytes: a rule is a short word
+ * ("wakeup", "order"), one word of the reader's padded field and its
+ * length, which finds its place without interning it at each link.
+ */
+#define RULE_MEMO	16	/* a power of 2 */
+
+static uint16_t
+rule_of(const struct record *rec, const struct link_rec *r)
+{
+	static struct {
+		uint64_t	 key;	/* 0: empty */
+		uint16_t	 rule;
+	} memo[RULE_MEMO];
+	size_t len = record_len(rec, RCOL(link, RULE));
+	uint64_t key;
+	size_t i;
+
+	if (!rec->padded || len == 0 || len > 7)
+		return rule_find(rec, r);
+	memcpy(&key, r->rule, 8);
+	key = (le64toh(key) & (~0ULL >> (64 - 8 * len))) | (uint64_t)len << 56;
+	i = (key * 0x9e3779b97f4a7c15ULL) >> 60 & (RULE_MEMO - 1);
+	if (memo[i].key != key) {
+		memo[i].key = key;
+		memo[i].rule = rule_find(rec, r);
+	}
+	return memo[i].rule;
 }
 
 static void
