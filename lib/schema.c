@@ -131,11 +131,31 @@ col_from_tid(const struct record *rec, size_t col, uint32_t pid)
 	return col_opt0(rec, col);
 }
 
+/*
+ * A word of the reader's, with its NUL, as a constant: a link's strength
+ * is one compare of a word, not two of strings, at every link.
+ */
+#define WORD5(a, b, c, d, e) \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | \
+	(uint64_t)(d) << 24 | (uint64_t)(e) << 32)
+#define WORD7(a, b, c, d, e, f, g) (WORD5(a, b, c, d, e) | \
+	(uint64_t)(f) << 40 | (uint64_t)(g) << 48)
+
 static int
 col_weak(const struct record *rec, size_t col)
 {
 	const char *s = record_str(rec, col);
+	uint64_t w;
 
+	if (rec->padded && col < rec->nf) {
+		memcpy(&w, s, 8);
+		w = le64toh(w);
+		if ((w & 0xffffffffffULL) == WORD5('w', 'e', 'a', 'k', 0))
+			return 1;
+		if ((w & 0xffffffffffffffULL) ==
+		    WORD7('s', 't', 'r', 'o', 'n', 'g', 0))
+			return 0;
+	}
 	if (name_eq(s, "weak"))
 		return 1;
 	if (!name_eq(s, "strong"))
