@@ -409,6 +409,46 @@ call_class_of(uint32_t id)
 }
 
 /*
+ * A sys_enter's call, interned, and its classes: by a memo of the name's
+ * bytes (two words, as str_id_padded()), which answers both at once for
+ * the few calls a trace makes again and again.
+ */
+#define CALL_MEMO	64	/* a power of 2 */
+
+static uint32_t
+call_of(const struct record *rec, unsigned *classes)
+{
+	static struct {
+		uint64_t	 head, tail;
+		uint32_t	 len, id;
+		unsigned	 classes;
+	} memo[CALL_MEMO];
+	const char *name = record_str(rec, EC_ARG + SYSCALL_NAME);
+	size_t len = rec->nf > EC_ARG + SYSCALL_NAME ? record_len(rec,
+	    EC_ARG + SYSCALL_NAME) : 0;
+	uint64_t head, tail;
+	uint32_t id;
+	size_t i;
+
+	if (!rec->padded || len == 0 || len > 16) {
+		id = str_id_field(rec, name, len);
+		*classes = call_class_of(id);
+		return id;
+	}
+	i = padded_words(name, len, &head, &tail) >> 58 & (CALL_MEMO - 1);
+	if (memo[i].len != len || memo[i].head != head ||
+	    memo[i].tail != tail) {
+		memo[i].head = head;
+		memo[i].tail = tail;
+		memo[i].len = len;
+		memo[i].id = str_id_field(rec, name, len);
+		memo[i].classes = call_class_of(memo[i].id);
+	}
+	*classes = memo[i].classes;
+	return memo[i].id;
+}
+
+/*
  * The call (its interned id) to the vertex's calls; the id.  The
  * first calls, and always the last: a vertex that starts a program makes a
  * dozen (execve, mmap, geteuid ...) before the one it blocks in, which is
@@ -1040,7 +1080,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	struct gread *gr = arg;
 	struct current *c = NULL;
 	struct vertex *v;
-	const char *name;
+	unsigned classes;
 	uint32_t id;
 
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
@@ -1056,10 +1096,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
 	    (v = call_vertex(gr->g, c, ev->vertex)) != NULL) {
-		name = event_str(ev, SYSCALL_NAME);
-		id = str_id_field(rec, name, rec->nf > EC_ARG + SYSCALL_NAME ?
-		    record_len(rec, EC_ARG + SYSCALL_NAME) : 0);
-		if ((call_class_of(id) & CALL_FUTEX) && v->last_sys != 0 &&
+		id = call_of(rec, &classes);
+		if ((classes & CALL_FUTEX) && v->last_sys != 0 &&
 		    (call_class_of(v->last_sys) & CALL_SEND))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
 		v->last_sys = add_syscall(v, id);
