@@ -637,7 +637,7 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	    quote = _mm_set1_epi8('"');
 	__m128i v, w;
 	unsigned mc, me;
-	size_t i, at, nf;
+	size_t i, at, nf, full;
 	char *d, **fv;
 
 	/* The 8 bytes more: see padded_u64(). */
@@ -646,7 +646,7 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	/*
 	 * In locals: a store of a byte may alias r's members, for all the
 	 * compiler knows, and they would be loaded again after each.  Room
-	 * for a block's fields is made before it.
+	 * for a block's fields is made before it, where nf passes full.
 	 *
 	 * Thirty-two bytes a block, two words of sixteen: a block's loop,
 	 * its test for room and its branches cost as much as its bytes, and
@@ -655,11 +655,13 @@ plain_line(struct reader *r, const char *p, size_t avail)
 	fv = r->fv;
 	nf = 0;
 	fv[nf++] = d;
+	full = r->fcap - 32;	/* fcap is 64 at least */
 	for (i = 0; i + 32 <= avail; i += 32) {
-		if (r->fcap - nf < 32) {
+		if (nf > full) {
 			r->nf = nf;
 			fields_grow(r);
 			fv = r->fv;
+			full = r->fcap - 32;
 		}
 		v = _mm_loadu_si128((const __m128i *)(p + i));
 		w = _mm_loadu_si128((const __m128i *)(p + i + 16));
