@@ -792,11 +792,23 @@ padded_long(const char *s, uint64_t *v)
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
 	    1000000, 10000000 };
 	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	/*
+	 * The last first eight digits and their value: a stream's times
+	 * rise slowly, and their first eight digits change every few
+	 * milliseconds at most.  Per thread: a thread's are its own.
+	 */
+	static __thread uint64_t last_w = ones * '0', last_high;
 	uint64_t w, x, nondig, high;
 	unsigned n;
 
 	memcpy(&w, s, 8);
-	high = word_digits(le64toh(w) ^ ones * '0');
+	if (w == last_w)
+		high = last_high;
+	else {
+		high = word_digits(le64toh(w) ^ ones * '0');
+		last_w = w;
+		last_high = high;
+	}
 	memcpy(&w, s + 8, 8);
 	w = le64toh(w);
 	x = w ^ ones * '0';
