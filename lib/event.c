@@ -183,28 +183,36 @@ note_meta(const struct record *rec)
 }
 
 /*
- * Whether fields a and b of the reader's, each followed by another, are
- * the same bytes, fewer than 8: a word each.
+ * Field col of the reader's, of fewer than 8 bytes with its NUL, as one
+ * word of its bytes alone: 0 if it is no such field.
  */
 static inline int
-same_short(const struct record *rec, size_t a, size_t b)
+field_word(const struct record *rec, size_t col, uint64_t *w)
 {
-	size_t n = rec->f[a + 1] - rec->f[a];	/* with its NUL */
-	uint64_t x, y;
+	size_t n;
 
-	if (!rec->padded || n > 8 || rec->f[b + 1] - rec->f[b] != (ptrdiff_t)n)
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8)
 		return 0;
-	memcpy(&x, rec->f[a], 8);
-	memcpy(&y, rec->f[b], 8);
-	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * n))) == 0;
+	memcpy(w, rec->f[col], 8);
+	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
+	return 1;
 }
+
+/*
+ * A thread's events come in runs, each of one vertex: a TID or VERTEX
+ * whose bytes are the last event's is its number, without reading it
+ * again.  ~0 is no field's word (its NUL is in it).
+ */
+static __thread uint64_t last_tid_w = ~0ULL, last_tid;
+static __thread uint64_t last_vertex_w = ~0ULL, last_vertex;
 
 int
 event_parse(const struct record *rec, struct event *ev)
 {
 	const char *s;
-	uint64_t v, tid;
-	int tid_ok;
+	uint64_t v, tid, w;
+	int tid_ok, have_w;
 	char what[96];
 
 	if (rec->comment)
@@ -223,12 +231,19 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	tid_ok = record_small_u64(rec, COL_TID, &tid);
+	if ((have_w = field_word(rec, COL_TID, &w)) && w == last_tid_w) {
+		tid = last_tid;
+		tid_ok = 1;
+	} else if ((tid_ok = record_small_u64(rec, COL_TID, &tid)) == 1 &&
+	    have_w) {
+		last_tid_w = w;
+		last_tid = tid;
+	}
 	/*
 	 * A process's first thread: its PID is the bytes of its TID.  Else
 	 * the common case in line, anything else as record_pid() says.
 	 */
-	if (tid_ok && same_short(rec, COL_PID, COL_TID))
+	if (tid_ok && same_field(rec, COL_PID, COL_TID))
 		ev->pid = tid;
 	else
 		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
@@ -238,8 +253,16 @@ event_parse(const struct record *rec, struct event *ev)
 	ev->tid = tid;
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
-	else if (record_small_u64(rec, EC_VERTEX, &v))
+	else if ((have_w = field_word(rec, EC_VERTEX, &w)) &&
+	    w == last_vertex_w)
+		ev->vertex = last_vertex;
+	else if (record_small_u64(rec, EC_VERTEX, &v) == 1) {
 		ev->vertex = v;
+		if (have_w) {
+			last_vertex_w = w;
+			last_vertex = v;
+		}
+	}
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
 	/*

@@ -279,6 +279,28 @@ record_small_u64(const struct record *rec, size_t col, uint64_t *v)
 }
 
 /*
+ * Whether fields a and b (a < b) of the reader's, each followed by
+ * another, are the same bytes, fewer than 8: a word each.  A process's
+ * first thread has its PID the bytes of its TID, so one number read
+ * answers both: what every event, vertex and link says of its thread.
+ */
+static inline int
+same_field(const struct record *rec, size_t a, size_t b)
+{
+	size_t n;
+	uint64_t x, y;
+
+	if (!rec->padded || b + 1 >= rec->nf)
+		return 0;
+	n = rec->f[a + 1] - rec->f[a];	/* with its NUL */
+	if (n > 8 || rec->f[b + 1] - rec->f[b] != (ptrdiff_t)n)
+		return 0;
+	memcpy(&x, rec->f[a], 8);
+	memcpy(&y, rec->f[b], 8);
+	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * n))) == 0;
+}
+
+/*
  * An argument, a small decimal of the reader's read in line: the other
  * thread's id and process of every switch and wake-up.  A leading 0 is
  * octal to strtoull(), which event_u64_any() answers as, but for 0x and

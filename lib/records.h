@@ -45,10 +45,12 @@ enum evidence {
  * The codecs: the C type of a column's member.  How each is read and
  * written is lib/schema.c's.
  *	NUM	a number			uint64_t
+ *	NUM_TIME	NUM's, most often the record's TIME
  *	OPT0	a number, 0 if empty		uint64_t (OPT0_32: uint32_t)
  *	OPT	a number, NO_TIME if empty	uint64_t, written empty
  *	TIME_OR_NOW	a time, the record's if empty
  *	FROM_PID	a process, empty if unknown (FROM_TID's thread's)
+ *	FROM_TID	OPT0's, after a FROM_PID
  *	STR	text				const char *
  *	OBJECT	text, never empty		const char *
  *	BUF	text, kept (cut to 31 bytes)	char[32]
@@ -65,11 +67,13 @@ enum evidence {
 #define LINK_STRONG		"strong"
 #define LINK_WEAK		"weak"
 #define RT_NUM(m)		uint64_t m;
+#define RT_NUM_TIME(m)		uint64_t m;
 #define RT_OPT0(m)		uint64_t m;
 #define RT_OPT0_32(m)		uint32_t m;
 #define RT_OPT(m)		uint64_t m;
 #define RT_TIME_OR_NOW(m)	uint64_t m;
 #define RT_FROM_PID(m)		uint32_t m;
+#define RT_FROM_TID(m)		uint64_t m;
 #define RT_STR(m)		const char *m;
 #define RT_OBJECT(m)		const char *m;
 #define RT_BUF(m)		char m[32];

@@ -53,12 +53,82 @@ col_opt(const struct record *rec, size_t col)
 	return record_u64_opt(rec, col, &v) ? v : NO_TIME;
 }
 
+/* record_pid(), a short one in line: every link has one. */
+static inline uint32_t
+col_pid(const struct record *rec, size_t col)
+{
+	uint64_t v;
+
+	return record_small_u64(rec, col, &v) == 1 && v <= UINT32_MAX ? v :
+	    record_pid(rec, col);
+}
+
+/*
+ * Whether field col of the reader's, followed by another, is TIME's
+ * bytes: a word at a time, each field having 8 bytes readable past its
+ * end (the next one's, or the reader's 8 more after the last).
+ */
+static inline int
+same_as_time(const struct record *rec, size_t col)
+{
+	const char *a, *b;
+	size_t i, n;
+	uint64_t x, y;
+
+	if (!rec->padded || col + 1 >= rec->nf || rec->time == NO_TIME)
+		return 0;
+	a = rec->f[col];
+	b = rec->f[COL_TIME];
+	n = rec->f[col + 1] - a;	/* with its NUL */
+	if (rec->f[COL_TIME + 1] - b != (ptrdiff_t)n)
+		return 0;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	if (i == n)
+		return 1;
+	memcpy(&x, a + i, 8);
+	memcpy(&y, b + i, 8);
+	return ((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * (n - i)))) ==
+	    0;
+}
+
+/*
+ * Most links' FROM_TIME is their TIME, which the reader has read: the
+ * same bytes are the same number, without reading it again.
+ */
 static inline uint64_t
 col_time_or_now(const struct record *rec, size_t col)
 {
 	uint64_t v;
 
+	if (same_as_time(rec, col))
+		return rec->time;
 	return record_u64_opt(rec, col, &v) ? v : rec->time;
+}
+
+/* A vertex's END, which its TIME repeats: read once, by the reader. */
+static inline uint64_t
+col_num_time(const struct record *rec, size_t col)
+{
+	if (same_as_time(rec, col))
+		return rec->time;
+	return col_num(rec, col);
+}
+
+/*
+ * FROM_TID, whose thread is most often its process's first: then its
+ * bytes are FROM_PID's, just before it, and so is its number.
+ */
+static inline uint64_t
+col_from_tid(const struct record *rec, size_t col, uint32_t pid)
+{
+	if (*record_str(rec, col) != '\0' && same_field(rec, col - 1, col))
+		return pid;
+	return col_opt0(rec, col);
 }
 
 static int
@@ -66,6 +136,16 @@ col_weak(const struct record *rec, size_t col)
 {
 	const char *s = record_str(rec, col);
 
+	/*
+	 * A padded field has 8 bytes readable: each word, its NUL
+	 * included, is one compare of a constant size, made in line.
+	 */
+	if (rec->padded && col < rec->nf) {
+		if (memcmp(s, LINK_WEAK, sizeof(LINK_WEAK)) == 0)
+			return 1;
+		if (memcmp(s, LINK_STRONG, sizeof(LINK_STRONG)) == 0)
+			return 0;
+	}
 	if (name_eq(s, LINK_WEAK))
 		return 1;
 	if (!name_eq(s, LINK_STRONG))
@@ -211,10 +291,12 @@ col_any_fd(const struct record *rec, size_t col)
 /* How each codec reads column c into s->m. */
 #define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
 #define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
+#define RP_NUM_TIME(r, c, s, m)	(s)->m = col_num_time(r, c)
+#define RP_FROM_TID(r, c, s, m)	(s)->m = col_from_tid(r, c, (s)->from_pid)
 #define RP_OPT0_32(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_OPT(r, c, s, m)	(s)->m = col_opt(r, c)
 #define RP_TIME_OR_NOW(r, c, s, m)	(s)->m = col_time_or_now(r, c)
-#define RP_FROM_PID(r, c, s, m)	(s)->m = record_pid(r, c)
+#define RP_FROM_PID(r, c, s, m)	(s)->m = col_pid(r, c)
 #define RP_STR(r, c, s, m)	(s)->m = record_str(r, c)
 #define RP_OBJECT(r, c, s, m)	(s)->m = col_object(r, c)
 #define RP_BUF(r, c, s, m) \
@@ -285,6 +367,8 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  */
 #define RL_NUM(s, m)		WRITER_AT_U64
 #define RL_OPT0(s, m)		WRITER_AT_U64
+#define RL_NUM_TIME(s, m)	WRITER_AT_U64
+#define RL_FROM_TID(s, m)	WRITER_AT_U64
 #define RL_OPT0_32(s, m)	WRITER_AT_U64
 #define RL_OPT(s, m)		WRITER_AT_U64
 #define RL_TIME_OR_NOW(s, m)	WRITER_AT_U64
@@ -307,6 +391,8 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 /* How each codec writes s->m at p, in the len bytes RL_ said. */
 #define RW_NUM(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_NUM_TIME(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_FROM_TID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0_32(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT(w, p, s, m, len)	put_opt(w, p, (s)->m)
 #define RW_TIME_OR_NOW(w, p, s, m, len)	put_opt(w, p, (s)->m)
@@ -339,6 +425,8 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RD_OBJECT		RD_STR
 #define RK_NUM(s, m)
 #define RK_OPT0(s, m)
+#define RK_NUM_TIME(s, m)
+#define RK_FROM_TID(s, m)
 #define RK_OPT0_32(s, m)
 #define RK_OPT(s, m)
 #define RK_TIME_OR_NOW(s, m)
@@ -356,6 +444,8 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RK_ARGS(s, m)		(s)->m = NULL	/* the reader's */
 #define RD_NUM			RK_NUM
 #define RD_OPT0			RK_NUM
+#define RD_NUM_TIME		RK_NUM
+#define RD_FROM_TID		RK_NUM
 #define RD_OPT0_32		RK_NUM
 #define RD_OPT			RK_NUM
 #define RD_TIME_OR_NOW		RK_NUM
@@ -374,9 +464,11 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 
 /*
  * The thread a record is about: a vertex, a link's TO... 0 if none (an
- * empty TID).  A thread id is 32 bits: a wider one is bad input.
+ * empty TID).  A thread id is 32 bits: a wider one is bad input.  In
+ * line always: each vertex and link has it, and the call cost a third
+ * of it.
  */
-static inline int
+static inline __attribute__((always_inline)) int
 thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
 	uint64_t v;
@@ -385,6 +477,10 @@ thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 	if (known && (!record_small_u64(rec, COL_TID, &v) || v > UINT32_MAX))
 		bad(rec, "thread id '%s'", record_str(rec, COL_TID));
 	*tid = known ? v : 0;
+	if (known && same_field(rec, COL_PID, COL_TID)) {
+		*pid = v;
+		return known;
+	}
 	/* empty: unknown, as record_pid() says */
 	*pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
 	    record_pid(rec, COL_PID);
@@ -470,6 +566,8 @@ snapshot_head(struct writer *w, const char *kind, size_t most, uint64_t time,
 #define RN_ARGS		0
 #define RN_NUM		1
 #define RN_OPT0		1
+#define RN_NUM_TIME	1
+#define RN_FROM_TID	1
 #define RN_OPT0_32	1
 #define RN_OPT		1
 #define RN_TIME_OR_NOW	1

@@ -158,7 +158,7 @@ id_slot(const struct graph *g, uint64_t id)
  * place: the id is the vertex's own, and keeping a copy would cost more
  * memory than all the places.
  */
-static uint32_t
+static inline uint32_t
 place_of(const struct graph *g, uint64_t id)
 {
 	size_t i, mask;
@@ -223,18 +223,22 @@ time32(struct graph *g, struct vertex *v, int field, uint64_t t)
 static uint8_t		 nwords = 1;
 static uint16_t		 ncomms = 1;
 
-/* BEGAN_BY or ENDED_BY for its 8-bit field: its place in the words. */
+/*
+ * BEGAN_BY or ENDED_BY for its 8-bit field: its place in the words.
+ * *last is the place this field met last: one memo for both missed at
+ * each, a vertex's two words differing.
+ */
 static uint8_t
-word8(struct graph *g, struct vertex *v, int field, uint32_t id)
+word8(struct graph *g, struct vertex *v, int field, uint32_t id,
+    uint8_t *last)
 {
-	static uint8_t last;
 	uint8_t i;
 
-	if (graph_tables.words[last] == id)
-		return last;
+	if (graph_tables.words[*last] == id)
+		return *last;
 	for (i = 0; i < nwords; i++)
 		if (graph_tables.words[i] == id)
-			return last = i;
+			return *last = i;
 	if (nwords == VX_FAR_WORD) {
 		set_far(g, v, field, id);
 		return VX_FAR_WORD;
@@ -242,7 +246,7 @@ word8(struct graph *g, struct vertex *v, int field, uint32_t id)
 	graph_tables.words = xrealloc(graph_tables.words, (nwords + 1) *
 	    sizeof(*graph_tables.words));
 	graph_tables.words[nwords] = id;
-	return last = nwords++;
+	return *last = nwords++;
 }
 
 /*
@@ -326,16 +330,12 @@ arg_code(uint64_t a)
 	return VX_BIG_ARG | (nbig_args - 1);
 }
 
-static struct vertex *
-vertex_make(struct graph *g, uint64_t id)
+/* A vertex met for the first time: its place made. */
+static struct vertex * __attribute__((noinline))
+vertex_new(struct graph *g, uint64_t id)
 {
 	struct vertex *v;
-	uint32_t place;
 
-	if (id == 0)
-		return NULL;
-	if ((place = place_of(g, id)) != 0)
-		return &g->v[place];
 	if (g->nv == 0)
 		g->nv = 1;	/* place 0: not a vertex */
 	if (g->nv == UINT32_MAX)
@@ -357,6 +357,23 @@ vertex_make(struct graph *g, uint64_t id)
 	return v;
 }
 
+/*
+ * id's vertex, made if it is new.  The lookup in line: a graph's every
+ * link and system call looks up vertices met before, and the call cost
+ * a third of the lookup.
+ */
+static inline struct vertex *
+vertex_make(struct graph *g, uint64_t id)
+{
+	uint32_t place;
+
+	if (id == 0)
+		return NULL;
+	if ((place = place_of(g, id)) != 0)
+		return &g->v[place];
+	return vertex_new(g, id);
+}
+
 struct vertex *
 vertex_get(struct graph *g, uint64_t id)
 {
@@ -366,15 +383,80 @@ vertex_get(struct graph *g, uint64_t id)
 }
 
 /*
- * The call's name to the vertex's calls; its interned id.  The first
- * calls, and always the last: a vertex that starts a program makes a
+ * A call's classes (CALL_*) by its interned id: the id is found anyway,
+ * by the memo of its bytes, and a name's classes once looked up are an
+ * array's entry, not another lookup of its name.
+ */
+static unsigned
+call_class_of(uint32_t id)
+{
+	static uint16_t *at;	/* the classes, CLASS_KNOWN once looked up */
+	static uint32_t nat;
+	uint32_t n;
+#define CLASS_KNOWN	0x8000
+	_Static_assert(CALL_POLL < CLASS_KNOWN, "a call's classes fit");
+
+	if (id >= nat) {
+		n = nat;
+		nat = id + 1 > 2 * nat ? id + 1 : 2 * nat;
+		at = xrealloc(at, nat * sizeof(*at));
+		memset(at + n, 0, (nat - n) * sizeof(*at));
+	}
+	if (!(at[id] & CLASS_KNOWN))
+		at[id] = syscall_class(str_of(id)) | CLASS_KNOWN;
+	return at[id] & ~CLASS_KNOWN;
+#undef CLASS_KNOWN
+}
+
+/*
+ * A sys_enter's call, interned, and its classes: by a memo of the name's
+ * bytes (two words, as str_id_padded()), which answers both at once for
+ * the few calls a trace makes again and again.
+ */
+#define CALL_MEMO	64	/* a power of 2 */
+
+static uint32_t
+call_of(const struct record *rec, unsigned *classes)
+{
+	static struct {
+		uint64_t	 head, tail;
+		uint32_t	 len, id;
+		unsigned	 classes;
+	} memo[CALL_MEMO];
+	const char *name = record_str(rec, EC_ARG + SYSCALL_NAME);
+	size_t len = rec->nf > EC_ARG + SYSCALL_NAME ? record_len(rec,
+	    EC_ARG + SYSCALL_NAME) : 0;
+	uint64_t head, tail;
+	uint32_t id;
+	size_t i;
+
+	if (!rec->padded || len == 0 || len > 16) {
+		id = str_id_field(rec, name, len);
+		*classes = call_class_of(id);
+		return id;
+	}
+	i = padded_words(name, len, &head, &tail) >> 58 & (CALL_MEMO - 1);
+	if (memo[i].len != len || memo[i].head != head ||
+	    memo[i].tail != tail) {
+		memo[i].head = head;
+		memo[i].tail = tail;
+		memo[i].len = len;
+		memo[i].id = str_id_field(rec, name, len);
+		memo[i].classes = call_class_of(memo[i].id);
+	}
+	*classes = memo[i].classes;
+	return memo[i].id;
+}
+
+/*
+ * The call (its interned id) to the vertex's calls; the id.  The
+ * first calls, and always the last: a vertex that starts a program makes a
  * dozen (execve, mmap, geteuid ...) before the one it blocks in, which is
  * what a report names.
  */
 static uint32_t
-add_syscall(struct vertex *v, const struct record *rec, const char *name)
+add_syscall(struct vertex *v, uint32_t id)
 {
-	uint32_t id = str_id_field(rec, name, strlen(name));
 	int i;
 
 	for (i = 0; i < VSYSCALLS && v->sys[i] != 0; i++)
@@ -390,42 +472,108 @@ add_syscall(struct vertex *v, const struct record *rec, const char *name)
 	return id;
 }
 
-/* Each thread's latest vertex, for the stack records that follow. */
+/*
+ * Each thread's latest vertex, for the stack records that follow, in an
+ * open-addressed table by thread (at most half full): most events look
+ * their thread up, and a chained hash's entries, one allocation each,
+ * are a miss each.
+ */
 struct current {
-	uint32_t	 tid;
+	uint64_t	 key;		/* tid + 1; 0: an empty slot */
 	uint64_t	 vertex;
 	uint64_t	 preempted;	/* switched out runnable, at */
 	uint64_t	 pvertex;	/* in that vertex */
-	UT_hash_handle	 hh;
+	uint32_t	 place;		/* vertex's place in v; 0: not looked up */
 };
 
-static struct current *currents;
+static struct current	*currents, *last_current;	/* current_of()'s */
+static size_t		 ncurrents, current_slots;
+
+static size_t
+current_slot(uint64_t key, size_t mask)
+{
+	return (key * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+}
+
+/* tid's entry; NULL if it has none and make is 0. */
+static struct current *
+current_find(uint32_t tid, int make)
+{
+	struct current *old = currents, *c;
+	uint64_t key = (uint64_t)tid + 1;
+	size_t i, k, mask;
+
+	mask = current_slots - 1;
+	for (i = current_slots ? current_slot(key, mask) : 0;
+	    current_slots != 0 && currents[i].key != 0; i = (i + 1) & mask)
+		if (currents[i].key == key)
+			return &currents[i];
+	if (!make)
+		return NULL;
+	if (2 * (ncurrents + 1) > current_slots) {
+		k = current_slots;
+		current_slots = current_slots ? 2 * current_slots : 256;
+		currents = xcalloc(current_slots, sizeof(*currents));
+		mask = current_slots - 1;
+		for (; k-- > 0; ) {
+			if (old[k].key == 0)
+				continue;
+			for (i = current_slot(old[k].key, mask);
+			    currents[i].key != 0; i = (i + 1) & mask)
+				;
+			currents[i] = old[k];
+		}
+		free(old);
+		for (i = current_slot(key, mask); currents[i].key != 0;
+		    i = (i + 1) & mask)
+			;
+	}
+	c = &currents[i];
+	c->key = key;
+	ncurrents++;
+	return c;
+}
 
 /*
  * Most events follow one of the same thread: the last one found is
- * tried first (an entry, once made, stays where it is).
+ * tried first (an entry stays where it is until the table grows).
  */
-static struct current *
+static inline struct current *
 current_of(uint32_t tid)
 {
-	static struct current *last;
-	struct current *c;
-
-	if (last != NULL && last->tid == tid)
-		return last;
-	HASH_FIND(hh, currents, &tid, sizeof(tid), c);
-	if (c == NULL) {
-		c = xcalloc(1, sizeof(*c));
-		c->tid = tid;
-		HASH_ADD(hh, currents, tid, sizeof(c->tid), c);
-	}
-	return last = c;
+	if (last_current != NULL && last_current->key == (uint64_t)tid + 1)
+		return last_current;
+	return last_current = current_find(tid, 1);
 }
 
-static void
+/* The thread's current vertex; its place is looked up when asked. */
+static struct current *
 note_current(uint32_t tid, uint64_t vertex)
 {
-	current_of(tid)->vertex = vertex;
+	struct current *c = current_of(tid);
+
+	if (c->vertex != vertex) {
+		c->vertex = vertex;
+		c->place = 0;
+	}
+	return c;
+}
+
+/*
+ * The vertex of a thread's system call: most often the one of its call
+ * before, whose place its current entry keeps (places stay), instead of
+ * looking the id up.  c: the thread's entry, or NULL.
+ */
+static struct vertex *
+call_vertex(struct graph *g, struct current *c, uint64_t id)
+{
+	struct vertex *v;
+
+	if (c == NULL || c->vertex != id)
+		return vertex_make(g, id);
+	if (c->place == 0 && (v = vertex_make(g, id)) != NULL)
+		c->place = v - g->v;
+	return c->place != 0 ? &g->v[c->place] : NULL;
 }
 
 /*
@@ -442,8 +590,7 @@ note_switch(struct graph *g, const struct event *ev)
 	uint64_t next = event_u64(ev, ECOL(E_SWITCH, TTID));
 
 	if (next != 0 && next <= UINT32_MAX) {
-		HASH_FIND(hh, currents, &(uint32_t){ next }, sizeof(uint32_t),
-		    c);
+		c = current_find(next, 0);
 		if (c != NULL && c->preempted != 0) {
 			if (ev->time > c->preempted &&
 			    (v = vertex_make(g, c->pvertex)) != NULL)
@@ -474,7 +621,7 @@ read_stack(struct graph *g, const struct record *rec)
 	if (!record_u64_opt(rec, COL_TID, &tid) ||
 	    !stack_function(rec, fn, sizeof(fn)))
 		return;
-	HASH_FIND(hh, currents, &(uint32_t){ tid }, sizeof(uint32_t), c);
+	c = current_find(tid, 0);
 	if (c != NULL && (v = vertex_make(g, c->vertex)) != NULL) {
 		set_far(g, v, VF_WHERE, str_id(fn));
 		v->has_where = 1;
@@ -497,7 +644,7 @@ static size_t capfar, caplabels;
 
 /* Rule's place in graph_tables.rules: a link has room for LK_RULE + 1. */
 static uint16_t
-rule_of(const struct record *rec, const struct link_rec *r)
+rule_find(const struct record *rec, const struct link_rec *r)
 {
 	static uint16_t last;
 	uint32_t id = str_id_field(rec, r->rule, record_len(rec,
@@ -518,6 +665,36 @@ rule_of(const struct record *rec, const struct link_rec *r)
 	graph_tables.rules[nrules] = id;
 	graph_tables.props[nrules] = r->props;
 	return last = nrules++;
+}
+
+/*
+ * The same, by the memo of a rule's bytes: a rule is a short word
+ * ("wakeup", "order"), one word of the reader's padded field and its
+ * length, which finds its place without interning it at each link.
+ */
+#define RULE_MEMO	16	/* a power of 2 */
+
+static uint16_t
+rule_of(const struct record *rec, const struct link_rec *r)
+{
+	static struct {
+		uint64_t	 key;	/* 0: empty */
+		uint16_t	 rule;
+	} memo[RULE_MEMO];
+	size_t len = record_len(rec, RCOL(link, RULE));
+	uint64_t key;
+	size_t i;
+
+	if (!rec->padded || len == 0 || len > 7)
+		return rule_find(rec, r);
+	memcpy(&key, r->rule, 8);
+	key = (le64toh(key) & (~0ULL >> (64 - 8 * len))) | (uint64_t)len << 56;
+	i = (key * 0x9e3779b97f4a7c15ULL) >> 60 & (RULE_MEMO - 1);
+	if (memo[i].key != key) {
+		memo[i].key = key;
+		memo[i].rule = rule_find(rec, r);
+	}
+	return memo[i].rule;
 }
 
 static void
@@ -547,7 +724,8 @@ static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
-	static uint32_t began, ended, comm;	/* str_id_again()'s */
+	static uint32_t began, ended;		/* str_id_again()'s */
+	static uint8_t began8, ended8;		/* word8()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
 	if (v == NULL)
@@ -558,10 +736,15 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->begin = r->begin;
 	v->end = r->end;
 	v->oncpu = time32(g, v, VF_ONCPU, r->oncpu);
-	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began));
-	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended));
+	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began),
+	    &began8);
+	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended),
+	    &ended8);
 	v->wait = r->wait[0];
-	v->comm_at = comm16(g, v, str_id_again(r->comm, &comm));
+	/* Threads' names alternate: the memo of many, not of the last. */
+	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, record_len(rec,
+	    RCOL(vertex, COMM))));
+	g->nseen += !v->seen;
 	v->seen = 1;
 }
 
@@ -586,6 +769,15 @@ read_link(struct graph *g, const struct record *rec, const struct link_rec *r)
 	/* A vertex whose record is still to come has its place already. */
 	v = vertex_make(g, r->to);
 	l->to_at = v != NULL ? v - g->v : 0;
+	/*
+	 * Chained now, newest first, while the vertex is near in the cache:
+	 * a pass over the links afterwards is a miss a link in a big graph.
+	 */
+	if (v != NULL) {
+		l->next_in = v->in;
+		v->in = k;
+	} else
+		g->to_none = 1;
 	v = vertex_make(g, r->from);
 	l->from_at = v != NULL ? v - g->v : 0;
 	l->rule = rule_of(rec, r) | (r->weak ? LK_WEAK : 0);
@@ -886,7 +1078,10 @@ STAGE_CALLBACK int
 take_event(void *arg, const struct record *rec, struct event *ev)
 {
 	struct gread *gr = arg;
+	struct current *c = NULL;
 	struct vertex *v;
+	unsigned classes;
+	uint32_t id;
 
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
 		names_event(gr->g->names, ev);
@@ -897,14 +1092,15 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		note_switch(gr->g, ev);
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED)
-		note_current(ev->tid, ev->vertex);
+		c = note_current(ev->tid, ev->vertex);
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
-	    (v = vertex_make(gr->g, ev->vertex)) != NULL) {
-		if ((event_call(ev) & CALL_FUTEX) && v->last_sys != 0 &&
-		    syscall_is_send(str_of(v->last_sys)))
+	    (v = call_vertex(gr->g, c, ev->vertex)) != NULL) {
+		id = call_of(rec, &classes);
+		if ((classes & CALL_FUTEX) && v->last_sys != 0 &&
+		    (call_class_of(v->last_sys) & CALL_SEND))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
-		v->last_sys = add_syscall(v, rec, event_str(ev, SYSCALL_NAME));
+		v->last_sys = add_syscall(v, id);
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
 	}
@@ -977,7 +1173,6 @@ void
 graph_read(struct graph *g, struct stage *st, int flags)
 {
 	struct gread gr = { g, flags };
-	struct vertex *v;
 	int32_t k;
 
 	memset(g, 0, sizeof(*g));
@@ -995,17 +1190,17 @@ graph_read(struct graph *g, struct stage *st, int flags)
 	chrome_runs_sort(&g->runs);
 	graph_tables.v = g->v;
 	graph_tables.l = g->l;
-	/* Chain links by destination; a link to a vertex never seen is bad. */
-	for (k = 0; k < g->nl; k++) {
+	/*
+	 * A link to a vertex never seen is bad: where every vertex met was
+	 * seen, and every link had a TO, there is none to look for.
+	 */
+	for (k = 0; (g->to_none || g->nseen + 1 < g->nv) && k < g->nl; k++) {
 		if (g->l[k].to_at == 0 || !g->v[g->l[k].to_at].seen)
 			never_introduced(g, &g->l[k], g->l[k].to_at,
 			    link_to(&g->l[k]));
-		v = &g->v[g->l[k].to_at];
 		if (g->l[k].from_at != 0 && !g->v[g->l[k].from_at].seen)
 			never_introduced(g, &g->l[k], g->l[k].from_at,
 			    link_from(&g->l[k]));
-		g->l[k].next_in = v->in;
-		v->in = k;
 	}
 	g->by_thread = xmalloc(g->nv * sizeof(*g->by_thread));
 	sort_by_thread(g);

@@ -49,6 +49,8 @@ struct graph {
 	uint32_t	*at;		/* id -> place in v: open addressing on
 					   vertex_id(), 0 an empty slot */
 	unsigned	 bits;		/* 2^bits slots */
+	uint64_t	 nseen;		/* vertices whose record was read */
+	int		 to_none;	/* a link's TO named no vertex (0) */
 	struct link	*l;
 	int32_t		 nl, capl;
 	struct spin_rec	*spins;
