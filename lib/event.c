@@ -183,7 +183,7 @@ note_meta(const struct record *rec)
 }
 
 /*
- * Field col of the reader's, of fewer than 8 bytes with its NUL, as one
+ * Field col of the reader's, of 8 bytes or fewer with its NUL, as one
  * word of its bytes alone: 0 if it is no such field.
  */
 static inline int
