@@ -31,6 +31,8 @@ struct thread {
 	char		 vertex_s[24];
 	size_t		 vertex_n;
 	uint64_t	 begin, nevents, oncpu;
+	char		 begin_s[32];	/* begin in decimal, as vertex_s */
+	size_t		 begin_n;
 	const char	*began_by;
 
 	/* A vertex ended by a wait closes when the thread runs again. */

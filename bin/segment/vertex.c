@@ -24,6 +24,12 @@ static size_t		 next_n = 1;
 static uint64_t		 nvertices, nevents, nculled;
 static char		 culled_s[28];	/* NO_VERTEX, as each culled event has it */
 static size_t		 culled_n;
+/*
+ * The event being segmented: a vertex that opens or closes at its time
+ * copies that time's text from it, as the reader read it, rather than
+ * putting the number in decimal again.
+ */
+static const struct record *now_rec;
 
 static struct heuristic	**heuristics;	/* in table order */
 static size_t		 state_size;	/* of all heuristics, per thread */
@@ -179,6 +185,83 @@ next_up(void)
 }
 
 /*
+ * Time v in decimal at s (32 bytes), its length returned: the text of the
+ * event's TIME where v is that time and the text is as u64_str() would
+ * put it (no leading zeros); 16 bytes copied, which a field of 7 or more
+ * bytes of the reader's has readable.
+ */
+static size_t
+time_text(char *s, uint64_t v)
+{
+	const struct record *rec = now_rec;
+	const char *f;
+	size_t n;
+
+	if (rec != NULL && rec->padded && v == rec->time &&
+	    (size_t)COL_TIME + 1 < rec->nf) {
+		f = rec->f[COL_TIME];
+		n = rec->f[COL_TIME + 1] - f - 1;
+		if (n >= 7 && n <= 16 && f[0] != '0') {
+			memcpy(s, f, 16);
+			return n;
+		}
+	}
+	return u64_str(s, v);
+}
+
+/* Text of n bytes, s having 24 readable, as a field at p. */
+static inline char *
+at_text(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, 24);
+	p[n] = ',';
+	return p + n + 1;
+}
+
+/*
+ * A vertex record, as vertex_write() would put it (lib/records.def), but
+ * its times and id copied as text: it is written at every vertex.
+ */
+static void
+vertex_out(struct thread *t, uint64_t end, const char *ended_by)
+{
+	_Static_assert(RCOL(vertex, ID) == COL_FIRST_OWN &&
+	    RCOL(vertex, BEGIN) == COL_FIRST_OWN + 1 &&
+	    RCOL(vertex, END) == COL_FIRST_OWN + 2 &&
+	    RCOL(vertex, ONCPU) == COL_FIRST_OWN + 3 &&
+	    RCOL(vertex, EVENTS) == COL_FIRST_OWN + 4 &&
+	    RCOL(vertex, BEGAN_BY) == COL_FIRST_OWN + 5 &&
+	    RCOL(vertex, ENDED_BY) == COL_FIRST_OWN + 6 &&
+	    RCOL(vertex, WAIT) == COL_FIRST_OWN + 7 &&
+	    RCOL(vertex, COMM) == COL_FIRST_OWN + 8 &&
+	    RCOLS(vertex) == COL_FIRST_OWN + 9, "vertex_write()'s columns");
+	const char *wait = t->waiting ? t->wait_state : "";
+	size_t nb = strlen(t->began_by), ne = strlen(ended_by),
+	    nw = strlen(wait), nc = strlen(t->comm), end_n;
+	char end_s[32], *p;
+
+	end_n = time_text(end_s, end);
+	p = writer_at_begin(out, KIND_VERTEX,
+	    8 * WRITER_AT_U64 + nb + ne + nw + nc + 4);
+	p = end == NO_TIME ? writer_at_empty(p) : at_text(p, end_s, end_n);
+	if (t->pid == 0 && t->tid != 0)
+		p = writer_at_empty(p);
+	else
+		p = writer_at_u64(out, p, t->pid);
+	p = writer_at_u64(out, p, t->tid);
+	p = at_text(p, t->vertex_s, t->vertex_n);
+	p = at_text(p, t->begin_s, t->begin_n);
+	p = at_text(p, end_s, end_n);
+	p = writer_at_u64(out, p, t->oncpu);
+	p = writer_at_u64(out, p, t->nevents);
+	p = writer_at_strn(out, p, t->began_by, nb);
+	p = writer_at_strn(out, p, ended_by, ne);
+	p = writer_at_strn(out, p, wait, nw);
+	p = writer_at_strn(out, p, t->comm, nc);
+	writer_at_end(out, p);
+}
+
+/*
  * A woken thread's vertex begins where it ran again, not at its first
  * event after: with argus-capture leaving the wait's return off, that can
  * be milliseconds of computing later, which would be in no vertex.
@@ -187,7 +270,9 @@ static void
 open_vertex(struct thread *t, uint64_t now)
 {
 	if (t->resumed != NO_TIME && t->resumed < now)
-		now = t->resumed;
+		now = t->resumed;	/* begin_s, as resume() put it */
+	else
+		t->begin_n = time_text(t->begin_s, now);
 	t->resumed = NO_TIME;
 	_Static_assert(sizeof(t->vertex_s) == sizeof(next_s), "a copy");
 	t->vertex = next_id++;
@@ -204,7 +289,6 @@ open_vertex(struct thread *t, uint64_t now)
 static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
-	struct vertex_rec v;
 	struct heuristic **h;
 
 	if (t->vertex == 0)
@@ -213,18 +297,7 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 		t->oncpu += end - t->oncpu_since;
 		t->oncpu_since = end;
 	}
-	v.pid = t->pid;
-	v.tid = t->tid;
-	v.id = t->vertex;
-	v.begin = t->begin;
-	v.end = end;
-	v.oncpu = t->oncpu;
-	v.events = t->nevents;
-	v.began_by = t->began_by;
-	v.ended_by = ended_by;
-	v.wait = t->waiting ? t->wait_state : "";
-	v.comm = t->comm;
-	vertex_write(out, &v);
+	vertex_out(t, end, ended_by);
 	nvertices++;
 	t->vertex = 0;
 	t->waiting = 0;
@@ -279,6 +352,7 @@ resume(struct thread *t, uint64_t now)
 	close_vertex(t, now, VE_WAIT);
 	t->began_by = VB_WAKEUP;
 	t->resumed = now;
+	t->begin_n = time_text(t->begin_s, now);
 	t->woken = NO_TIME;
 }
 
@@ -432,6 +506,7 @@ segment_event(struct event *ev)
 	int wait, waited;
 
 	nevents++;
+	now_rec = ev->rec;
 	cpu = cpu_saw(ev);
 	/*
 	 * A waiting thread's own event, where no switch-in said it runs
@@ -531,6 +606,7 @@ segment_finish(uint64_t end)
 {
 	struct thread *t, *tmp;
 
+	now_rec = NULL;
 	HASH_ITER(hh, threads, t, tmp) {
 		if (t->vertex != 0)
 			close_vertex(t, end > t->begin ? end : t->begin, VE_OPEN);
