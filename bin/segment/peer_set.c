@@ -24,6 +24,32 @@ opened(struct heuristic *h, struct thread *t)
 	((struct state *)segment_state(h, t))->has = 0;
 }
 
+/*
+ * A receive's descriptor: few hex digits after 0x, as the capture puts a
+ * system call's arguments, read here, as event_u64() leaves short hex to
+ * its general way; anything else is event_u64()'s.
+ */
+static inline uint32_t
+fd_of(const struct event *ev)
+{
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + SYSCALL_ARG(0), n;
+	const char *s;
+	uint32_t v = 0;
+	unsigned d;
+
+	if (col < rec->nf) {
+		s = rec->f[col];
+		if (s[0] == '0' && s[1] == 'x') {
+			for (n = 2; n < 10 && (d = hex_digit(s[n])) < 16; n++)
+				v = v << 4 | d;
+			if (n > 2 && s[n] == '\0')
+				return v;
+		}
+	}
+	return event_u64(ev, SYSCALL_ARG(0));
+}
+
 static enum verdict
 judge(struct heuristic *h, struct thread *t, const struct event *ev)
 {
@@ -32,7 +58,7 @@ judge(struct heuristic *h, struct thread *t, const struct event *ev)
 
 	if (!(event_call(ev) & CALL_RECV))
 		return KEEP;
-	fd = event_u64(ev, SYSCALL_ARG(0));
+	fd = fd_of(ev);
 	if (s->has)
 		return s->fd == fd ? KEEP : CUT_BEFORE;
 	s->has = 1;
