@@ -133,9 +133,27 @@ thread_look(uint32_t tid)
 	return t;
 }
 
+/*
+ * The other threads that switches and wake-ups name, by the text of their
+ * TID and PID as the event has them: a CPU's few threads are named again
+ * and again, and reading the two numbers cost more than the rest of
+ * finding the thread.  Equal text is an equal number.
+ */
+#define NAMED	64
+static struct named {
+	uint64_t	 tw, pw;	/* the fields' bytes, 7 at most */
+	struct thread	*t;
+	uint32_t	 pid;		/* as thread_of() takes it */
+} named[NAMED];
+
 static void
 thread_free(struct thread *t)
 {
+	size_t i;
+
+	for (i = 0; i < NAMED; i++)
+		if (named[i].t == t)
+			named[i].t = NULL;
 	if (recent[t->tid % RECENT] == t)
 		recent[t->tid % RECENT] = NULL;
 	HASH_DEL(threads, t);
@@ -153,6 +171,48 @@ thread_of(uint32_t tid, uint32_t pid)
 	if (pid != 0)
 		t->pid = pid;
 	return t;
+}
+
+/* A field of 1 to 7 bytes of the reader's, as a word: 0 if it is not one. */
+static inline uint64_t
+short_word(const struct record *rec, size_t col)
+{
+	uint64_t w;
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf)
+		return 0;
+	n = rec->f[col + 1] - rec->f[col] - 1;
+	if (n == 0 || n > 7)
+		return 0;
+	memcpy(&w, rec->f[col], 8);
+	return le64toh(w) & (~0ULL >> (64 - 8 * n));
+}
+
+/* The thread an event's arguments tid and pid name. */
+static inline struct thread *
+thread_named(const struct event *ev, int tid, int pid)
+{
+	uint64_t tw = short_word(ev->rec, EC_ARG + tid),
+	    pw = short_word(ev->rec, EC_ARG + pid);
+	struct named *n = &named[tw * 0x9e3779b97f4a7c15ULL >> 58];
+	uint32_t p;
+
+	_Static_assert(NAMED == 64, "the hash's 6 bits");
+	if (tw != 0 && pw != 0 && n->t != NULL && n->tw == tw &&
+	    n->pw == pw) {
+		if (n->pid != 0)
+			n->t->pid = n->pid;
+		return n->t;
+	}
+	p = event_pid(ev, pid);
+	if (tw == 0 || pw == 0)
+		return thread_of(event_u64(ev, tid), p);
+	n->tw = tw;
+	n->pw = pw;
+	n->pid = p;
+	n->t = thread_of(event_u64(ev, tid), p);
+	return n->t;
 }
 
 struct thread *
@@ -394,8 +454,8 @@ other_threads(const struct event *ev, struct thread *t)
 			t->oncpu += ev->time - t->oncpu_since;
 			t->oncpu_since = NO_TIME;
 		}
-		o = thread_of(event_u64(ev, ECOL(E_SWITCH, TTID)),
-		    event_pid(ev, ECOL(E_SWITCH, TPID)));
+		o = thread_named(ev, ECOL(E_SWITCH, TTID),
+		    ECOL(E_SWITCH, TPID));
 		if (o->comm[0] == '\0')
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
 		resume(o, ev->time);
@@ -403,8 +463,8 @@ other_threads(const struct event *ev, struct thread *t)
 		cpus[ev->cpu].tid = o->tid;
 		break;
 	case E_WAKING:
-		o = thread_of(event_u64(ev, ECOL(E_WAKING, TTID)),
-		    event_pid(ev, ECOL(E_WAKING, TPID)));
+		o = thread_named(ev, ECOL(E_WAKING, TTID),
+		    ECOL(E_WAKING, TPID));
 		if (o->waiting && o->woken == NO_TIME)
 			o->woken = ev->time;
 		break;
