@@ -279,6 +279,49 @@ at_text(char *p, const char *s, size_t n)
 }
 
 /*
+ * The length of a word of the tables (VB_*, VE_*, a heuristic's cut),
+ * which never change: a vertex has two, of a handful.
+ */
+static inline size_t
+word_len(const char *s)
+{
+	static struct {
+		const char	*s;
+		size_t		 n;
+	} memo[8];
+	size_t i = (uintptr_t)s % 8;
+
+	if (memo[i].s != s) {
+		memo[i].s = s;
+		memo[i].n = strlen(s);
+	}
+	return memo[i].n;
+}
+
+/* Where the first NUL is in a word of bytes; 8 if none is. */
+static inline size_t
+nul_at(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t w, z;
+
+	memcpy(&w, s, 8);
+	w = le64toh(w);
+	z = (w - ones) & ~w & ones * 0x80;
+	return z == 0 ? 8 : (size_t)__builtin_ctzll(z) >> 3;
+}
+
+/* A thread's name's length: it has a NUL within its 16 bytes. */
+static inline size_t
+comm_len(const struct thread *t)
+{
+	size_t n = nul_at(t->comm);
+
+	_Static_assert(sizeof(t->comm) == 16, "two words");
+	return n < 8 ? n : 8 + nul_at(t->comm + 8);
+}
+
+/*
  * A vertex record, as vertex_write() would put it (lib/records.def), but
  * its times and id copied as text: it is written at every vertex.
  */
@@ -296,8 +339,9 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	    RCOL(vertex, COMM) == COL_FIRST_OWN + 8 &&
 	    RCOLS(vertex) == COL_FIRST_OWN + 9, "vertex_write()'s columns");
 	const char *wait = t->waiting ? t->wait_state : "";
-	size_t nb = strlen(t->began_by), ne = strlen(ended_by),
-	    nw = strlen(wait), nc = strlen(t->comm), end_n;
+	size_t nb = word_len(t->began_by), ne = word_len(ended_by),
+	    nw = t->waiting ? nul_at(t->wait_state) : 0, nc = comm_len(t),
+	    end_n;
 	char end_s[32], *p;
 
 	end_n = time_text(end_s, end);
