@@ -135,13 +135,16 @@ thread_look(uint32_t tid)
 
 /*
  * The other threads that switches and wake-ups name, by the text of their
- * TID and PID as the event has them: a CPU's few threads are named again
+ * PID and TID as the event has them: a CPU's few threads are named again
  * and again, and reading the two numbers cost more than the rest of
- * finding the thread.  Equal text is an equal number.
+ * finding the thread.  The two fields, one after the other, are as one
+ * text of up to 16 bytes: its length and two words, its first eight and
+ * its last eight, which overlap.  Equal text is equal numbers.
  */
 #define NAMED	64
 static struct named {
-	uint64_t	 tw, pw;	/* the fields' bytes, 7 at most */
+	uint64_t	 w0, w1;
+	size_t		 n;		/* 0: none */
 	struct thread	*t;
 	uint32_t	 pid;		/* as thread_of() takes it */
 } named[NAMED];
@@ -153,7 +156,7 @@ thread_free(struct thread *t)
 
 	for (i = 0; i < NAMED; i++)
 		if (named[i].t == t)
-			named[i].t = NULL;
+			named[i].n = 0;
 	if (recent[t->tid % RECENT] == t)
 		recent[t->tid % RECENT] = NULL;
 	HASH_DEL(threads, t);
@@ -173,46 +176,41 @@ thread_of(uint32_t tid, uint32_t pid)
 	return t;
 }
 
-/* A field of 1 to 7 bytes of the reader's, as a word: 0 if it is not one. */
-static inline uint64_t
-short_word(const struct record *rec, size_t col)
+/* The thread an event's arguments pid and pid + 1, its TID, name. */
+static struct thread *
+thread_named(const struct event *ev, int pid)
 {
-	uint64_t w;
-	size_t n;
-
-	if (!rec->padded || col + 1 >= rec->nf)
-		return 0;
-	n = rec->f[col + 1] - rec->f[col] - 1;
-	if (n == 0 || n > 7)
-		return 0;
-	memcpy(&w, rec->f[col], 8);
-	return le64toh(w) & (~0ULL >> (64 - 8 * n));
-}
-
-/* The thread an event's arguments tid and pid name. */
-static inline struct thread *
-thread_named(const struct event *ev, int tid, int pid)
-{
-	uint64_t tw = short_word(ev->rec, EC_ARG + tid),
-	    pw = short_word(ev->rec, EC_ARG + pid);
-	struct named *n = &named[tw * 0x9e3779b97f4a7c15ULL >> 58];
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + pid, n;
+	struct named *e;
+	struct thread *t;
+	uint64_t w0, w1 = 0;
 	uint32_t p;
 
+	if (!rec->padded || col + 2 >= rec->nf ||
+	    (n = rec->f[col + 2] - rec->f[col] - 1) > 16)
+		return thread_of(event_u64(ev, pid + 1), event_pid(ev, pid));
+	memcpy(&w0, rec->f[col], 8);
+	w0 = le64toh(w0);
+	if (n < 8)
+		w0 &= ~0ULL >> (64 - 8 * n);
+	else
+		memcpy(&w1, rec->f[col] + n - 8, 8);
 	_Static_assert(NAMED == 64, "the hash's 6 bits");
-	if (tw != 0 && pw != 0 && n->t != NULL && n->tw == tw &&
-	    n->pw == pw) {
-		if (n->pid != 0)
-			n->t->pid = n->pid;
-		return n->t;
+	e = &named[(w0 ^ w1) * 0x9e3779b97f4a7c15ULL >> 58];
+	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
+		if (e->pid != 0)
+			e->t->pid = e->pid;
+		return e->t;
 	}
 	p = event_pid(ev, pid);
-	if (tw == 0 || pw == 0)
-		return thread_of(event_u64(ev, tid), p);
-	n->tw = tw;
-	n->pw = pw;
-	n->pid = p;
-	n->t = thread_of(event_u64(ev, tid), p);
-	return n->t;
+	t = thread_of(event_u64(ev, pid + 1), p);
+	e->n = n;
+	e->w0 = w0;
+	e->w1 = w1;
+	e->t = t;
+	e->pid = p;
+	return t;
 }
 
 struct thread *
@@ -498,8 +496,9 @@ other_threads(const struct event *ev, struct thread *t)
 			t->oncpu += ev->time - t->oncpu_since;
 			t->oncpu_since = NO_TIME;
 		}
-		o = thread_named(ev, ECOL(E_SWITCH, TTID),
-		    ECOL(E_SWITCH, TPID));
+		_Static_assert(ECOL(E_SWITCH, TTID) ==
+		    ECOL(E_SWITCH, TPID) + 1, "TPID,TID");
+		o = thread_named(ev, ECOL(E_SWITCH, TPID));
 		if (o->comm[0] == '\0')
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
 		resume(o, ev->time);
@@ -507,8 +506,9 @@ other_threads(const struct event *ev, struct thread *t)
 		cpus[ev->cpu].tid = o->tid;
 		break;
 	case E_WAKING:
-		o = thread_named(ev, ECOL(E_WAKING, TTID),
-		    ECOL(E_WAKING, TPID));
+		_Static_assert(ECOL(E_WAKING, TTID) ==
+		    ECOL(E_WAKING, TPID) + 1, "TPID,TID");
+		o = thread_named(ev, ECOL(E_WAKING, TPID));
 		if (o->waiting && o->woken == NO_TIME)
 			o->woken = ev->time;
 		break;
