@@ -176,20 +176,35 @@ thread_of(uint32_t tid, uint32_t pid)
 	return t;
 }
 
-/* The thread an event's arguments pid and pid + 1, its TID, name. */
-static struct thread *
+/* Its numbers read, as thread_named() does not know them: e is their slot. */
+static struct thread * __attribute__((noinline))
+thread_read(const struct event *ev, int pid, struct named *e)
+{
+	uint32_t p = event_pid(ev, pid);
+	struct thread *t = thread_of(event_u64(ev, pid + 1), p);
+
+	if (e != NULL) {
+		e->t = t;
+		e->pid = p;
+	}
+	return t;
+}
+
+/*
+ * The thread an event's arguments pid and pid + 1, its TID, name: in
+ * line, with no registers saved for the call that finding it takes.
+ */
+static inline __attribute__((always_inline)) struct thread *
 thread_named(const struct event *ev, int pid)
 {
 	const struct record *rec = ev->rec;
 	size_t col = EC_ARG + pid, n;
 	struct named *e;
-	struct thread *t;
 	uint64_t w0, w1 = 0;
-	uint32_t p;
 
 	if (!rec->padded || col + 2 >= rec->nf ||
 	    (n = rec->f[col + 2] - rec->f[col] - 1) > 16)
-		return thread_of(event_u64(ev, pid + 1), event_pid(ev, pid));
+		return thread_read(ev, pid, NULL);
 	memcpy(&w0, rec->f[col], 8);
 	w0 = le64toh(w0);
 	if (n < 8)
@@ -203,14 +218,10 @@ thread_named(const struct event *ev, int pid)
 			e->t->pid = e->pid;
 		return e->t;
 	}
-	p = event_pid(ev, pid);
-	t = thread_of(event_u64(ev, pid + 1), p);
 	e->n = n;
 	e->w0 = w0;
 	e->w1 = w1;
-	e->t = t;
-	e->pid = p;
-	return t;
+	return thread_read(ev, pid, e);
 }
 
 struct thread *
