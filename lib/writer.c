@@ -544,6 +544,22 @@ static const unsigned char special[256] = {
 	['\n'] = 1, ['\r'] = 1, [','] = 1, ['"'] = 1,
 };
 
+/*
+ * Whether n bytes at s are written as they are in a field past a
+ * record's first: a stage that writes the same words again and again
+ * asks once, and copies them.
+ */
+int
+writer_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (special[(unsigned char)s[i]])
+			return 0;
+	return 1;
+}
+
 /* A field that needs quoting, or would read back as a comment. */
 static void
 put_quoted(struct writer *w, const char *s, size_t n)

@@ -21,6 +21,8 @@ struct thread {
 	uint32_t	 tid;
 	uint32_t	 pid;
 	char		 comm[16];
+	size_t		 comm_n;
+	int		 comm_quoted;	/* not writer_plain() */
 
 	/* The open vertex; vertex == 0 when none is. */
 	uint64_t	 vertex;

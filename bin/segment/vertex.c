@@ -234,6 +234,8 @@ static void
 set_comm(struct thread *t, const char *comm)
 {
 	str_fit(t->comm, comm, sizeof(t->comm));
+	t->comm_n = strlen(t->comm);
+	t->comm_quoted = !writer_plain(t->comm, t->comm_n);
 }
 
 /* next_s one up: the nines at its end roll over, as on paper. */
@@ -288,23 +290,32 @@ at_text(char *p, const char *s, size_t n)
 }
 
 /*
- * The length of a word of the tables (VB_*, VE_*, a heuristic's cut),
- * which never change: a vertex has two, of a handful.
+ * A word of the tables (VB_*, VE_*, a heuristic's cut), which never
+ * change: a vertex has two, of a handful, each copied from here as a
+ * block where it needs no quoting.
  */
-static inline size_t
-word_len(const char *s)
-{
-	static struct {
-		const char	*s;
-		size_t		 n;
-	} memo[8];
-	size_t i = (uintptr_t)s % 8;
+struct word {
+	const char	*s;
+	size_t		 n;
+	int		 plain;
+	char		 b[16];
+};
 
-	if (memo[i].s != s) {
-		memo[i].s = s;
-		memo[i].n = strlen(s);
+static inline struct word *
+word_of(const char *s)
+{
+	static struct word memo[8];
+	struct word *w = &memo[(uintptr_t)s % 8];
+
+	if (w->s != s) {
+		w->s = s;
+		w->n = strlen(s);
+		w->plain = w->n < sizeof(w->b) && writer_plain(s, w->n);
+		memset(w->b, 0, sizeof(w->b));
+		if (w->plain)
+			memcpy(w->b, s, w->n);
 	}
-	return memo[i].n;
+	return w;
 }
 
 /* Where the first NUL is in a word of bytes; 8 if none is. */
@@ -320,14 +331,13 @@ nul_at(const char *s)
 	return z == 0 ? 8 : (size_t)__builtin_ctzll(z) >> 3;
 }
 
-/* A thread's name's length: it has a NUL within its 16 bytes. */
-static inline size_t
-comm_len(const struct thread *t)
+/* Plain text of n bytes, s having 16 readable, as a field at p. */
+static inline char *
+at_plain(char *p, const char *s, size_t n)
 {
-	size_t n = nul_at(t->comm);
-
-	_Static_assert(sizeof(t->comm) == 16, "two words");
-	return n < 8 ? n : 8 + nul_at(t->comm + 8);
+	memcpy(p, s, 16);
+	p[n] = ',';
+	return p + n + 1;
 }
 
 /*
@@ -348,14 +358,15 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	    RCOL(vertex, COMM) == COL_FIRST_OWN + 8 &&
 	    RCOLS(vertex) == COL_FIRST_OWN + 9, "vertex_write()'s columns");
 	const char *wait = t->waiting ? t->wait_state : "";
-	size_t nb = word_len(t->began_by), ne = word_len(ended_by),
-	    nw = t->waiting ? nul_at(t->wait_state) : 0, nc = comm_len(t),
-	    end_n;
+	/* copies: the two may share a place of the memo */
+	struct word b = *word_of(t->began_by), e = *word_of(ended_by);
+	size_t nw = t->waiting ? nul_at(t->wait_state) : 0, end_n;
 	char end_s[32], *p;
 
 	end_n = time_text(end_s, end);
+	/* and the overrun of the last field's block */
 	p = writer_at_begin(out, KIND_VERTEX,
-	    8 * WRITER_AT_U64 + nb + ne + nw + nc + 4);
+	    8 * WRITER_AT_U64 + b.n + e.n + nw + t->comm_n + 4 + 16);
 	p = end == NO_TIME ? writer_at_empty(p) : at_text(p, end_s, end_n);
 	if (t->pid == 0 && t->tid != 0)
 		p = writer_at_empty(p);
@@ -367,10 +378,14 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	p = at_text(p, end_s, end_n);
 	p = writer_at_u64(out, p, t->oncpu);
 	p = writer_at_u64(out, p, t->nevents);
-	p = writer_at_strn(out, p, t->began_by, nb);
-	p = writer_at_strn(out, p, ended_by, ne);
+	p = b.plain ? at_plain(p, b.b, b.n) :
+	    writer_at_strn(out, p, t->began_by, b.n);
+	p = e.plain ? at_plain(p, e.b, e.n) :
+	    writer_at_strn(out, p, ended_by, e.n);
 	p = writer_at_strn(out, p, wait, nw);
-	p = writer_at_strn(out, p, t->comm, nc);
+	_Static_assert(sizeof(t->comm) == 16, "a block");
+	p = t->comm_quoted ? writer_at_strn(out, p, t->comm, t->comm_n) :
+	    at_plain(p, t->comm, t->comm_n);
 	writer_at_end(out, p);
 }
 
