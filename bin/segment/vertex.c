@@ -261,6 +261,10 @@ next_up(void)
  * put it (no leading zeros); 16 bytes copied, which a field of 7 or more
  * bytes of the reader's has readable.
  */
+static uint64_t	 last_v;
+static char	 last_s[32];
+static size_t	 last_n;
+
 static size_t
 time_text(char *s, uint64_t v)
 {
@@ -277,7 +281,16 @@ time_text(char *s, uint64_t v)
 			return n;
 		}
 	}
-	return u64_str(s, v);
+	/*
+	 * The last one put: a thread run again after a wait ends one vertex
+	 * and begins the next at a time no event of its has.
+	 */
+	if (v != last_v || last_n == 0) {
+		last_v = v;
+		last_n = u64_str(last_s, v);
+	}
+	memcpy(s, last_s, 24);
+	return last_n;
 }
 
 /* Text of n bytes, s having 24 readable, as a field at p. */
