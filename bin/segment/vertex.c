@@ -395,7 +395,14 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	    writer_at_strn(out, p, t->began_by, b.n);
 	p = e.plain ? at_plain(p, e.b, e.n) :
 	    writer_at_strn(out, p, ended_by, e.n);
-	p = writer_at_strn(out, p, wait, nw);
+	if (nw == 0)
+		p = writer_at_empty(p);
+	else if (writer_plain(wait, nw)) {
+		memcpy(p, t->wait_state, 8);	/* its word, nw < 8 */
+		p[nw] = ',';
+		p += nw + 1;
+	} else
+		p = writer_at_strn(out, p, wait, nw);
 	_Static_assert(sizeof(t->comm) == 16, "a block");
 	p = t->comm_quoted ? writer_at_strn(out, p, t->comm, t->comm_n) :
 	    at_plain(p, t->comm, t->comm_n);
