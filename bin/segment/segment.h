@@ -35,6 +35,10 @@ struct thread {
 	uint64_t	 begin, nevents, oncpu;
 	char		 begin_s[32];	/* begin in decimal, as vertex_s */
 	size_t		 begin_n;
+	/* PID,TID as its vertices have them, for pid ptid_pid; 0: not yet */
+	char		 ptid_s[32];
+	size_t		 ptid_n;
+	uint32_t	 ptid_pid;
 	const char	*began_by;
 
 	/* A vertex ended by a wait closes when the thread runs again. */

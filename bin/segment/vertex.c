@@ -354,6 +354,26 @@ at_plain(char *p, const char *s, size_t n)
 }
 
 /*
+ * A thread's PID,TID, put once and again only where its pid changed: its
+ * vertices have them all.  An unknown process is empty, as put_pid()'s
+ * (lib/schema.c).
+ */
+static void
+ptid_put(struct thread *t)
+{
+	char tmp[64];
+	size_t n = 0;
+
+	if (t->pid != 0 || t->tid == 0)
+		n = u64_str(tmp, t->pid);
+	tmp[n++] = ',';
+	n += u64_str(tmp + n, t->tid);
+	memcpy(t->ptid_s, tmp, sizeof(t->ptid_s));
+	t->ptid_n = n;
+	t->ptid_pid = t->pid;
+}
+
+/*
  * A vertex record, as vertex_write() would put it (lib/records.def), but
  * its times and id copied as text: it is written at every vertex.
  */
@@ -381,11 +401,9 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	p = writer_at_begin(out, KIND_VERTEX,
 	    8 * WRITER_AT_U64 + b.n + e.n + nw + t->comm_n + 4 + 16);
 	p = end == NO_TIME ? writer_at_empty(p) : at_text(p, end_s, end_n);
-	if (t->pid == 0 && t->tid != 0)
-		p = writer_at_empty(p);
-	else
-		p = writer_at_u64(out, p, t->pid);
-	p = writer_at_u64(out, p, t->tid);
+	if (t->ptid_n == 0 || t->ptid_pid != t->pid)
+		ptid_put(t);
+	p = at_text(p, t->ptid_s, t->ptid_n);
 	p = at_text(p, t->vertex_s, t->vertex_n);
 	p = at_text(p, t->begin_s, t->begin_n);
 	p = at_text(p, end_s, end_n);
