@@ -628,12 +628,16 @@ judge(struct thread *t, const struct event *ev, const char **cut,
     const char **end, int *wait)
 {
 	struct heuristic **j, *h;
+	enum verdict v;
 	int hold = 0;
 
 	*cut = *end = NULL;
 	*wait = 0;
 	for (j = judges[ev->type]; (h = *j) != NULL; j++) {
-		switch (h->judge(h, t, ev)) {
+		/* Most keep the event: a test, not the switch's table. */
+		if ((v = h->judge(h, t, ev)) == KEEP)
+			continue;
+		switch (v) {
 		case KEEP:
 			continue;
 		case HOLD:
