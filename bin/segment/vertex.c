@@ -265,7 +265,7 @@ static uint64_t	 last_v;
 static char	 last_s[32];
 static size_t	 last_n;
 
-static size_t
+static inline size_t
 time_text(char *s, uint64_t v)
 {
 	const struct record *rec = now_rec;
