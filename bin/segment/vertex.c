@@ -315,9 +315,8 @@ struct word {
 };
 
 static inline struct word *
-word_of(const char *s)
+word_of(struct word *memo, const char *s)
 {
-	static struct word memo[8];
 	struct word *w = &memo[(uintptr_t)s % 8];
 
 	if (w->s != s) {
@@ -391,15 +390,17 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	    RCOL(vertex, COMM) == COL_FIRST_OWN + 8 &&
 	    RCOLS(vertex) == COL_FIRST_OWN + 9, "vertex_write()'s columns");
 	const char *wait = t->waiting ? t->wait_state : "";
-	/* copies: the two may share a place of the memo */
-	struct word b = *word_of(t->began_by), e = *word_of(ended_by);
+	/* a memo each: the one's look-up cannot take the other's place */
+	static struct word began[8], ended[8];
+	const struct word *b = word_of(began, t->began_by),
+	    *e = word_of(ended, ended_by);
 	size_t nw = t->waiting ? nul_at(t->wait_state) : 0, end_n;
 	char end_s[32], *p;
 
 	end_n = time_text(end_s, end);
 	/* and the overrun of the last field's block */
 	p = writer_at_begin(out, KIND_VERTEX,
-	    8 * WRITER_AT_U64 + b.n + e.n + nw + t->comm_n + 4 + 16);
+	    8 * WRITER_AT_U64 + b->n + e->n + nw + t->comm_n + 4 + 16);
 	p = end == NO_TIME ? writer_at_empty(p) : at_text(p, end_s, end_n);
 	if (t->ptid_n == 0 || t->ptid_pid != t->pid)
 		ptid_put(t);
@@ -409,10 +410,10 @@ vertex_out(struct thread *t, uint64_t end, const char *ended_by)
 	p = at_text(p, end_s, end_n);
 	p = writer_at_u64(out, p, t->oncpu);
 	p = writer_at_u64(out, p, t->nevents);
-	p = b.plain ? at_plain(p, b.b, b.n) :
-	    writer_at_strn(out, p, t->began_by, b.n);
-	p = e.plain ? at_plain(p, e.b, e.n) :
-	    writer_at_strn(out, p, ended_by, e.n);
+	p = b->plain ? at_plain(p, b->b, b->n) :
+	    writer_at_strn(out, p, t->began_by, b->n);
+	p = e->plain ? at_plain(p, e->b, e->n) :
+	    writer_at_strn(out, p, ended_by, e->n);
 	if (nw == 0)
 		p = writer_at_empty(p);
 	else if (writer_plain(wait, nw)) {
