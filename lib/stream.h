@@ -143,6 +143,7 @@ char		*writer_at_strn(struct writer *, char *p, const char *, size_t);
 char		*writer_at_u64(struct writer *, char *p, uint64_t);
 char		*writer_at_hex(char *p, uint64_t);
 char		*writer_at_empty(char *p);
+int		 writer_plain(const char *, size_t);	/* past the first field */
 void		 writer_at_end(struct writer *, char *p);
 void		 writer_fields(struct writer *, char **f, size_t nf);
 void		 writer_record(struct writer *, const struct record *);	/* as read */

@@ -544,6 +544,22 @@ static const unsigned char special[256] = {
 	['\n'] = 1, ['\r'] = 1, [','] = 1, ['"'] = 1,
 };
 
+/*
+ * Whether n bytes at s are written as they are in a field past a
+ * record's first: a stage that writes the same words again and again
+ * asks once, and copies them.
+ */
+int
+writer_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (special[(unsigned char)s[i]])
+			return 0;
+	return 1;
+}
+
 /* A field that needs quoting, or would read back as a comment. */
 static void
 put_quoted(struct writer *w, const char *s, size_t n)
@@ -896,7 +912,8 @@ writer_record(struct writer *w, const struct record *rec)
 }
 
 /*
- * 32 bytes at a time, n rounded up: d and s each need the bytes past n
+ * 32 bytes at a time, n rounded up, one block even where n is 0, as a
+ * test for it cost more than the copy: d and s each need the bytes past n
  * to the next block, which the next copy or the record's end overwrites.
  * A record's fields are a few bytes each, where memcpy()'s call and its
  * choice of a method for the length cost more than the bytes.
@@ -904,12 +921,12 @@ writer_record(struct writer *w, const struct record *rec)
 static inline char *
 copy_blocks(char *d, const char *s, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i += 32) {
+	do {
 		memcpy(d + i, s + i, 16);
 		memcpy(d + i + 16, s + i + 16, 16);
-	}
+	} while ((i += 32) < n);
 	return d + n;
 }
 

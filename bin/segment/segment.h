@@ -21,6 +21,8 @@ struct thread {
 	uint32_t	 tid;
 	uint32_t	 pid;
 	char		 comm[16];
+	size_t		 comm_n;
+	int		 comm_quoted;	/* not writer_plain() */
 
 	/* The open vertex; vertex == 0 when none is. */
 	uint64_t	 vertex;
@@ -31,6 +33,12 @@ struct thread {
 	char		 vertex_s[24];
 	size_t		 vertex_n;
 	uint64_t	 begin, nevents, oncpu;
+	char		 begin_s[32];	/* begin in decimal, as vertex_s */
+	size_t		 begin_n;
+	/* PID,TID as its vertices have them, for pid ptid_pid; 0: not yet */
+	char		 ptid_s[32];
+	size_t		 ptid_n;
+	uint32_t	 ptid_pid;
 	const char	*began_by;
 
 	/* A vertex ended by a wait closes when the thread runs again. */

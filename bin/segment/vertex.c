@@ -24,6 +24,12 @@ static size_t		 next_n = 1;
 static uint64_t		 nvertices, nevents, nculled;
 static char		 culled_s[28];	/* NO_VERTEX, as each culled event has it */
 static size_t		 culled_n;
+/*
+ * The event being segmented: a vertex that opens or closes at its time
+ * copies that time's text from it, as the reader read it, rather than
+ * putting the number in decimal again.
+ */
+static const struct record *now_rec;
 
 static struct heuristic	**heuristics;	/* in table order */
 static size_t		 state_size;	/* of all heuristics, per thread */
@@ -127,9 +133,30 @@ thread_look(uint32_t tid)
 	return t;
 }
 
+/*
+ * The other threads that switches and wake-ups name, by the text of their
+ * PID and TID as the event has them: a CPU's few threads are named again
+ * and again, and reading the two numbers cost more than the rest of
+ * finding the thread.  The two fields, one after the other, are as one
+ * text of up to 16 bytes: its length and two words, its first eight and
+ * its last eight, which overlap.  Equal text is equal numbers.
+ */
+#define NAMED	64
+static struct named {
+	uint64_t	 w0, w1;
+	size_t		 n;		/* 0: none */
+	struct thread	*t;
+	uint32_t	 pid;		/* as thread_of() takes it */
+} named[NAMED];
+
 static void
 thread_free(struct thread *t)
 {
+	size_t i;
+
+	for (i = 0; i < NAMED; i++)
+		if (named[i].t == t)
+			named[i].n = 0;
 	if (recent[t->tid % RECENT] == t)
 		recent[t->tid % RECENT] = NULL;
 	HASH_DEL(threads, t);
@@ -149,6 +176,54 @@ thread_of(uint32_t tid, uint32_t pid)
 	return t;
 }
 
+/* Its numbers read, as thread_named() does not know them: e is their slot. */
+static struct thread * __attribute__((noinline))
+thread_read(const struct event *ev, int pid, struct named *e)
+{
+	uint32_t p = event_pid(ev, pid);
+	struct thread *t = thread_of(event_u64(ev, pid + 1), p);
+
+	if (e != NULL) {
+		e->t = t;
+		e->pid = p;
+	}
+	return t;
+}
+
+/*
+ * The thread an event's arguments pid and pid + 1, its TID, name: in
+ * line, with no registers saved for the call that finding it takes.
+ */
+static inline __attribute__((always_inline)) struct thread *
+thread_named(const struct event *ev, int pid)
+{
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + pid, n;
+	struct named *e;
+	uint64_t w0, w1 = 0;
+
+	if (!rec->padded || col + 2 >= rec->nf ||
+	    (n = rec->f[col + 2] - rec->f[col] - 1) > 16)
+		return thread_read(ev, pid, NULL);
+	memcpy(&w0, rec->f[col], 8);
+	w0 = le64toh(w0);
+	if (n < 8)
+		w0 &= ~0ULL >> (64 - 8 * n);
+	else
+		memcpy(&w1, rec->f[col] + n - 8, 8);
+	_Static_assert(NAMED == 64, "the hash's 6 bits");
+	e = &named[(w0 ^ w1) * 0x9e3779b97f4a7c15ULL >> 58];
+	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
+		if (e->pid != 0)
+			e->t->pid = e->pid;
+		return e->t;
+	}
+	e->n = n;
+	e->w0 = w0;
+	e->w1 = w1;
+	return thread_read(ev, pid, e);
+}
+
 struct thread *
 thread_get(uint32_t tid, uint32_t pid)
 {
@@ -159,6 +234,8 @@ static void
 set_comm(struct thread *t, const char *comm)
 {
 	str_fit(t->comm, comm, sizeof(t->comm));
+	t->comm_n = strlen(t->comm);
+	t->comm_quoted = !writer_plain(t->comm, t->comm_n);
 }
 
 /* next_s one up: the nines at its end roll over, as on paper. */
@@ -179,6 +256,179 @@ next_up(void)
 }
 
 /*
+ * Time v in decimal at s (32 bytes), its length returned: the text of the
+ * event's TIME where v is that time and the text is as u64_str() would
+ * put it (no leading zeros); 16 bytes copied, which a field of 7 or more
+ * bytes of the reader's has readable.
+ */
+static uint64_t	 last_v;
+static char	 last_s[32];
+static size_t	 last_n;
+
+static inline size_t
+time_text(char *s, uint64_t v)
+{
+	const struct record *rec = now_rec;
+	const char *f;
+	size_t n;
+
+	if (rec != NULL && rec->padded && v == rec->time &&
+	    (size_t)COL_TIME + 1 < rec->nf) {
+		f = rec->f[COL_TIME];
+		n = rec->f[COL_TIME + 1] - f - 1;
+		if (n >= 7 && n <= 16 && f[0] != '0') {
+			memcpy(s, f, 16);
+			return n;
+		}
+	}
+	/*
+	 * The last one put: a thread run again after a wait ends one vertex
+	 * and begins the next at a time no event of its has.
+	 */
+	if (v != last_v || last_n == 0) {
+		last_v = v;
+		last_n = u64_str(last_s, v);
+	}
+	memcpy(s, last_s, 24);
+	return last_n;
+}
+
+/* Text of n bytes, s having 24 readable, as a field at p. */
+static inline char *
+at_text(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, 24);
+	p[n] = ',';
+	return p + n + 1;
+}
+
+/*
+ * A word of the tables (VB_*, VE_*, a heuristic's cut), which never
+ * change: a vertex has two, of a handful, each copied from here as a
+ * block where it needs no quoting.
+ */
+struct word {
+	const char	*s;
+	size_t		 n;
+	int		 plain;
+	char		 b[16];
+};
+
+static inline struct word *
+word_of(struct word *memo, const char *s)
+{
+	struct word *w = &memo[(uintptr_t)s % 8];
+
+	if (w->s != s) {
+		w->s = s;
+		w->n = strlen(s);
+		w->plain = w->n < sizeof(w->b) && writer_plain(s, w->n);
+		memset(w->b, 0, sizeof(w->b));
+		if (w->plain)
+			memcpy(w->b, s, w->n);
+	}
+	return w;
+}
+
+/* Where the first NUL is in a word of bytes; 8 if none is. */
+static inline size_t
+nul_at(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t w, z;
+
+	memcpy(&w, s, 8);
+	w = le64toh(w);
+	z = (w - ones) & ~w & ones * 0x80;
+	return z == 0 ? 8 : (size_t)__builtin_ctzll(z) >> 3;
+}
+
+/* Plain text of n bytes, s having 16 readable, as a field at p. */
+static inline char *
+at_plain(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, 16);
+	p[n] = ',';
+	return p + n + 1;
+}
+
+/*
+ * A thread's PID,TID, put once and again only where its pid changed: its
+ * vertices have them all.  An unknown process is empty, as put_pid()'s
+ * (lib/schema.c).
+ */
+static void
+ptid_put(struct thread *t)
+{
+	char tmp[64];
+	size_t n = 0;
+
+	if (t->pid != 0 || t->tid == 0)
+		n = u64_str(tmp, t->pid);
+	tmp[n++] = ',';
+	n += u64_str(tmp + n, t->tid);
+	memcpy(t->ptid_s, tmp, sizeof(t->ptid_s));
+	t->ptid_n = n;
+	t->ptid_pid = t->pid;
+}
+
+/*
+ * A vertex record, as vertex_write() would put it (lib/records.def), but
+ * its times and id copied as text: it is written at every vertex.
+ */
+static void
+vertex_out(struct thread *t, uint64_t end, const char *ended_by)
+{
+	_Static_assert(RCOL(vertex, ID) == COL_FIRST_OWN &&
+	    RCOL(vertex, BEGIN) == COL_FIRST_OWN + 1 &&
+	    RCOL(vertex, END) == COL_FIRST_OWN + 2 &&
+	    RCOL(vertex, ONCPU) == COL_FIRST_OWN + 3 &&
+	    RCOL(vertex, EVENTS) == COL_FIRST_OWN + 4 &&
+	    RCOL(vertex, BEGAN_BY) == COL_FIRST_OWN + 5 &&
+	    RCOL(vertex, ENDED_BY) == COL_FIRST_OWN + 6 &&
+	    RCOL(vertex, WAIT) == COL_FIRST_OWN + 7 &&
+	    RCOL(vertex, COMM) == COL_FIRST_OWN + 8 &&
+	    RCOLS(vertex) == COL_FIRST_OWN + 9, "vertex_write()'s columns");
+	const char *wait = t->waiting ? t->wait_state : "";
+	/* a memo each: the one's look-up cannot take the other's place */
+	static struct word began[8], ended[8];
+	const struct word *b = word_of(began, t->began_by),
+	    *e = word_of(ended, ended_by);
+	size_t nw = t->waiting ? nul_at(t->wait_state) : 0, end_n;
+	char end_s[32], *p;
+
+	end_n = time_text(end_s, end);
+	/* and the overrun of the last field's block */
+	p = writer_at_begin(out, KIND_VERTEX,
+	    8 * WRITER_AT_U64 + b->n + e->n + nw + t->comm_n + 4 + 16);
+	p = end == NO_TIME ? writer_at_empty(p) : at_text(p, end_s, end_n);
+	if (t->ptid_n == 0 || t->ptid_pid != t->pid)
+		ptid_put(t);
+	p = at_text(p, t->ptid_s, t->ptid_n);
+	p = at_text(p, t->vertex_s, t->vertex_n);
+	p = at_text(p, t->begin_s, t->begin_n);
+	p = at_text(p, end_s, end_n);
+	p = writer_at_u64(out, p, t->oncpu);
+	p = writer_at_u64(out, p, t->nevents);
+	p = b->plain ? at_plain(p, b->b, b->n) :
+	    writer_at_strn(out, p, t->began_by, b->n);
+	p = e->plain ? at_plain(p, e->b, e->n) :
+	    writer_at_strn(out, p, ended_by, e->n);
+	if (nw == 0)
+		p = writer_at_empty(p);
+	else if (writer_plain(wait, nw)) {
+		memcpy(p, t->wait_state, 8);	/* its word, nw < 8 */
+		p[nw] = ',';
+		p += nw + 1;
+	} else
+		p = writer_at_strn(out, p, wait, nw);
+	_Static_assert(sizeof(t->comm) == 16, "a block");
+	p = t->comm_quoted ? writer_at_strn(out, p, t->comm, t->comm_n) :
+	    at_plain(p, t->comm, t->comm_n);
+	writer_at_end(out, p);
+}
+
+/*
  * A woken thread's vertex begins where it ran again, not at its first
  * event after: with argus-capture leaving the wait's return off, that can
  * be milliseconds of computing later, which would be in no vertex.
@@ -187,7 +437,9 @@ static void
 open_vertex(struct thread *t, uint64_t now)
 {
 	if (t->resumed != NO_TIME && t->resumed < now)
-		now = t->resumed;
+		now = t->resumed;	/* begin_s, as resume() put it */
+	else
+		t->begin_n = time_text(t->begin_s, now);
 	t->resumed = NO_TIME;
 	_Static_assert(sizeof(t->vertex_s) == sizeof(next_s), "a copy");
 	t->vertex = next_id++;
@@ -204,7 +456,6 @@ open_vertex(struct thread *t, uint64_t now)
 static void
 close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 {
-	struct vertex_rec v;
 	struct heuristic **h;
 
 	if (t->vertex == 0)
@@ -213,18 +464,7 @@ close_vertex(struct thread *t, uint64_t end, const char *ended_by)
 		t->oncpu += end - t->oncpu_since;
 		t->oncpu_since = end;
 	}
-	v.pid = t->pid;
-	v.tid = t->tid;
-	v.id = t->vertex;
-	v.begin = t->begin;
-	v.end = end;
-	v.oncpu = t->oncpu;
-	v.events = t->nevents;
-	v.began_by = t->began_by;
-	v.ended_by = ended_by;
-	v.wait = t->waiting ? t->wait_state : "";
-	v.comm = t->comm;
-	vertex_write(out, &v);
+	vertex_out(t, end, ended_by);
 	nvertices++;
 	t->vertex = 0;
 	t->waiting = 0;
@@ -279,6 +519,7 @@ resume(struct thread *t, uint64_t now)
 	close_vertex(t, now, VE_WAIT);
 	t->began_by = VB_WAKEUP;
 	t->resumed = now;
+	t->begin_n = time_text(t->begin_s, now);
 	t->woken = NO_TIME;
 }
 
@@ -320,8 +561,9 @@ other_threads(const struct event *ev, struct thread *t)
 			t->oncpu += ev->time - t->oncpu_since;
 			t->oncpu_since = NO_TIME;
 		}
-		o = thread_of(event_u64(ev, ECOL(E_SWITCH, TTID)),
-		    event_pid(ev, ECOL(E_SWITCH, TPID)));
+		_Static_assert(ECOL(E_SWITCH, TTID) ==
+		    ECOL(E_SWITCH, TPID) + 1, "TPID,TID");
+		o = thread_named(ev, ECOL(E_SWITCH, TPID));
 		if (o->comm[0] == '\0')
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
 		resume(o, ev->time);
@@ -329,8 +571,9 @@ other_threads(const struct event *ev, struct thread *t)
 		cpus[ev->cpu].tid = o->tid;
 		break;
 	case E_WAKING:
-		o = thread_of(event_u64(ev, ECOL(E_WAKING, TTID)),
-		    event_pid(ev, ECOL(E_WAKING, TPID)));
+		_Static_assert(ECOL(E_WAKING, TTID) ==
+		    ECOL(E_WAKING, TPID) + 1, "TPID,TID");
+		o = thread_named(ev, ECOL(E_WAKING, TPID));
 		if (o->waiting && o->woken == NO_TIME)
 			o->woken = ev->time;
 		break;
@@ -386,12 +629,16 @@ judge(struct thread *t, const struct event *ev, const char **cut,
     const char **end, int *wait)
 {
 	struct heuristic **j, *h;
+	enum verdict v;
 	int hold = 0;
 
 	*cut = *end = NULL;
 	*wait = 0;
 	for (j = judges[ev->type]; (h = *j) != NULL; j++) {
-		switch (h->judge(h, t, ev)) {
+		/* Most keep the event: a test, not the switch's table. */
+		if ((v = h->judge(h, t, ev)) == KEEP)
+			continue;
+		switch (v) {
 		case KEEP:
 			continue;
 		case HOLD:
@@ -432,6 +679,7 @@ segment_event(struct event *ev)
 	int wait, waited;
 
 	nevents++;
+	now_rec = ev->rec;
 	cpu = cpu_saw(ev);
 	/*
 	 * A waiting thread's own event, where no switch-in said it runs
@@ -531,6 +779,7 @@ segment_finish(uint64_t end)
 {
 	struct thread *t, *tmp;
 
+	now_rec = NULL;
 	HASH_ITER(hh, threads, t, tmp) {
 		if (t->vertex != 0)
 			close_vertex(t, end > t->begin ? end : t->begin, VE_OPEN);
