@@ -173,8 +173,11 @@ lthread_get(uint32_t tid, uint32_t pid)
 
 /*
  * Its ids are short numbers, read as event_parse() reads an event's own;
- * but a thread id with a leading 0 is octal to event_u64().
+ * but a thread id with a leading 0 is octal to event_u64().  A process's
+ * first thread is woken most: its PID the bytes of its TID, read once.
  */
+_Static_assert(WAKE_COL(TPID) < WAKE_COL(TTID),
+    "same_field() is given the earlier column first");
 struct lthread *
 link_wakee(const struct event *ev)
 {
@@ -185,6 +188,9 @@ link_wakee(const struct event *ev)
 	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TTID), &tid) != 1 ||
 	    (tid != 0 && *event_str(ev, WAKE_COL(TTID)) == '0'))
 		tid = event_u64(ev, WAKE_COL(TTID));
+	else if (same_field(ev->rec, EC_ARG + WAKE_COL(TPID),
+	    EC_ARG + WAKE_COL(TTID)))
+		return wakee = lthread_get(tid, tid);
 	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TPID), &pid) != 1 ||
 	    pid > UINT32_MAX)
 		pid = event_pid(ev, WAKE_COL(TPID));
