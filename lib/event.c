@@ -425,39 +425,11 @@ event_func_column(const struct record *rec)
 	return 0;
 }
 
-/*
- * An address field_hex() reads, but one whose two words are the last
- * one's is its value: a timer is armed again and again for one function,
- * and two compares cost less than the digits.
- */
-static int
-func_addr(const char *s, size_t len, uint64_t *addr)
-{
-	static uint64_t last_hi, last_lo, last;
-	static size_t last_len;
-	uint64_t hi, lo;
-
-	if (len >= 2 + 8 && len == last_len && s[0] == '0' && s[1] == 'x') {
-		memcpy(&hi, s + 2, 8);
-		memcpy(&lo, s + len - 8, 8);
-		if (hi == last_hi && lo == last_lo) {
-			*addr = last;
-			return 1;
-		}
-	}
-	if (!field_hex(s, len, addr))
-		return 0;
-	memcpy(&last_hi, s + 2, 8);
-	memcpy(&last_lo, s + len - 8, 8);
-	last_len = len;
-	last = *addr;
-	return 1;
-}
-
 /* By the type event_parse() found: no name compared (a timer's every arming). */
 const char *
 event_func(const struct event *ev)
 {
+	static struct hex_memo memo;
 	const struct record *rec = ev->rec;
 	uint64_t addr;
 	size_t i, c;
@@ -468,7 +440,8 @@ event_func(const struct event *ev)
 			if (rec->nf <= c)
 				return "";
 			/* The capture's address, a word at a time. */
-			if (func_addr(rec->f[c], record_len(rec, c), &addr))
+			if (field_hex_memo(&memo, rec->f[c],
+			    record_len(rec, c), &addr))
 				return ksym_name_at(addr, rec->f[c]);
 			return ksym_name(rec->f[c]);
 		}
