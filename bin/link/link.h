@@ -136,6 +136,21 @@ void		*link_cpu(const struct link_rule *, uint32_t cpu);
  * to.  0 if none does.
  */
 int		 link_cause(const struct event *, struct cause *);
+/*
+ * *c nobody's, its label empty: where every byte zeroed (memset(), an
+ * initializer) cost a cause as much again.  The label's bytes past its
+ * NUL are never read.
+ */
+static inline void
+cause_clear(struct cause *c)
+{
+	c->rule = NULL;
+	c->vertex = 0;
+	c->pid = c->tid = 0;
+	c->time = 0;
+	c->weak = c->held = 0;
+	c->label[0] = '\0';
+}
 void		 cause_name(struct cause *, const struct link_rule *);
 /* *c = thread t's vertex at time, as rule r names it (cause_name). */
 void		 cause_in(struct cause *, const struct lthread *t,

@@ -320,7 +320,7 @@ link_cause(const struct event *ev, struct cause *c)
 {
 	struct link_rule **r;
 
-	memset(c, 0, sizeof(*c));
+	cause_clear(c);
 	c->time = ev->time;
 	c->pid = ev->pid;
 	c->tid = ev->tid;
