@@ -295,8 +295,11 @@ void
 cause_in(struct cause *c, const struct lthread *t, uint64_t time,
     const struct link_rule *r)
 {
-	*c = (struct cause){ .vertex = t->vertex, .pid = t->pid,
-	    .tid = t->tid, .time = time };
+	cause_clear(c);
+	c->vertex = t->vertex;
+	c->pid = t->pid;
+	c->tid = t->tid;
+	c->time = time;
 	cause_name(c, r);
 }
 
