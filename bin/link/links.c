@@ -174,23 +174,57 @@ lthread_get(uint32_t tid, uint32_t pid)
 /*
  * Its ids are short numbers, read as event_parse() reads an event's own;
  * but a thread id with a leading 0 is octal to event_u64().  A process's
- * first thread is woken most: its PID the bytes of its TID, read once.
+ * first thread is woken most: its PID the bytes of its TID, read once
+ * (same_field(), which says its bytes fit a word).
  */
 _Static_assert(WAKE_COL(TPID) < WAKE_COL(TTID),
     "same_field() is given the earlier column first");
+
+/*
+ * Such a wakee by its TID's bytes, as one word: a few threads are woken
+ * over and over, and a word compared costs less than its digits read.
+ */
+#define WAKEE_WORDS	16	/* a power of 2 */
+static struct {
+	uint64_t	 w;	/* 0: empty (a TID's first byte is not NUL) */
+	struct lthread	*t;
+} wakee_words[WAKEE_WORDS];
+
+static inline size_t
+wakee_slot(uint64_t w)
+{
+	return (w * 0x9e3779b97f4a7c15ULL) >> 60 & (WAKEE_WORDS - 1);
+}
+
 struct lthread *
 link_wakee(const struct event *ev)
 {
-	uint64_t tid, pid;
+	const struct record *rec = ev->rec;
+	const size_t col = EC_ARG + WAKE_COL(TTID);
+	uint64_t tid, pid, w = 0;
+	size_t i = 0;
 
 	if (wakee != NULL)
 		return wakee;
-	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TTID), &tid) != 1 ||
+	if (same_field(rec, EC_ARG + WAKE_COL(TPID), col)) {
+		memcpy(&w, rec->f[col], 8);
+		w = le64toh(w) & (~0ULL >> (64 - 8 * (rec->f[col + 1] -
+		    rec->f[col])));
+		i = wakee_slot(w);
+		if (w != 0 && wakee_words[i].w == w) {
+			wakee = wakee_words[i].t;
+			if (wakee->tid != 0)
+				wakee->pid = wakee->tid;
+			return wakee;
+		}
+	}
+	if (record_small_u64(rec, col, &tid) != 1 ||
 	    (tid != 0 && *event_str(ev, WAKE_COL(TTID)) == '0'))
 		tid = event_u64(ev, WAKE_COL(TTID));
-	else if (same_field(ev->rec, EC_ARG + WAKE_COL(TPID),
-	    EC_ARG + WAKE_COL(TTID)))
-		return wakee = lthread_get(tid, tid);
+	else if (w != 0) {
+		wakee_words[i].w = w;
+		return wakee = wakee_words[i].t = lthread_get(tid, tid);
+	}
 	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TPID), &pid) != 1 ||
 	    pid > UINT32_MAX)
 		pid = event_pid(ev, WAKE_COL(TPID));
