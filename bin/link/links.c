@@ -277,7 +277,7 @@ emit_pid(char *p, uint32_t pid, uint32_t tid)
 }
 
 __attribute__((flatten)) void
-link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
+link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
     const struct cause *c)
 {
 	struct link_rule *r = rules[c->rule - lrules];
@@ -286,10 +286,6 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	size_t nlabel = c->label[0] != '\0' ? strlen(c->label) : 0;
 	char *p;
 
-	if (to == NO_VERTEX || to == UNSEGMENTED)
-		return;
-	if (c->vertex == to)
-		return;		/* a vertex does not cause itself */
 	p = writer_at_begin(out, KIND_LINK, LINK_NUMS * WRITER_AT_U64 +
 	    r->blen[weak] + nlabel + 1);
 	p = time == NO_TIME ? writer_at_empty(p) : writer_at_u64(out, p, time);
