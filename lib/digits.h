@@ -93,4 +93,34 @@ field_hex(const char *s, size_t len, uint64_t *v)
 	return 1;
 }
 
+/*
+ * field_hex(), but an address whose two words are the last one's that m
+ * read is m's value: an address comes in runs (a timer armed and armed
+ * again, for one function), and two compares cost less than its digits.
+ */
+struct hex_memo {
+	uint64_t	 hi, lo;	/* the words field_hex() read */
+	uint64_t	 v;
+	size_t		 len;		/* 0: none yet */
+};
+
+static inline int
+field_hex_memo(struct hex_memo *m, const char *s, size_t len, uint64_t *v)
+{
+	uint64_t hi, lo;
+
+	if (len < 2 + 8 || len > 2 + 16 || s[0] != '0' || s[1] != 'x')
+		return 0;
+	memcpy(&hi, s + 2, 8);
+	memcpy(&lo, s + len - 8, 8);
+	if (len == m->len && hi == m->hi && lo == m->lo) {
+		*v = m->v;
+		return 1;
+	}
+	if (!field_hex(s, len, v))
+		return 0;
+	*m = (struct hex_memo){ hi, lo, *v, len };
+	return 1;
+}
+
 #endif

@@ -429,6 +429,7 @@ event_func_column(const struct record *rec)
 const char *
 event_func(const struct event *ev)
 {
+	static struct hex_memo memo;
 	const struct record *rec = ev->rec;
 	uint64_t addr;
 	size_t i, c;
@@ -439,7 +440,8 @@ event_func(const struct event *ev)
 			if (rec->nf <= c)
 				return "";
 			/* The capture's address, a word at a time. */
-			if (field_hex(rec->f[c], record_len(rec, c), &addr))
+			if (field_hex_memo(&memo, rec->f[c],
+			    record_len(rec, c), &addr))
 				return ksym_name_at(addr, rec->f[c]);
 			return ksym_name(rec->f[c]);
 		}
@@ -671,18 +673,52 @@ syscall_class(const char *name)
  * classes are worked out for the first rule that asks, and kept there for
  * the others.
  */
+/*
+ * A padded name of fewer than 8 bytes, its NUL and all, as one word, and
+ * its classes: calls come in a few names (a read, a write, over and
+ * over), and one word compared costs less than the index's two words
+ * and its hash.
+ */
+#define CALL_MEMO	4	/* a power of 2 */
+static struct {
+	uint64_t	 w;	/* 0: empty (a name's first byte is not NUL) */
+	unsigned	 classes;
+} call_memo[CALL_MEMO];
+
+static unsigned
+call_classes_padded(const char *name, size_t len)
+{
+	uint64_t w;
+	size_t i;
+
+	if (len == 0 || len >= 8)
+		return call_classes(name, len, 1);
+	memcpy(&w, name, 8);
+	w = le64toh(w) & (~0ULL >> (64 - 8 * (len + 1)));
+	i = (w * 0x9e3779b97f4a7c15ULL) >> 62 & (CALL_MEMO - 1);
+	if (call_memo[i].w != w) {
+		call_memo[i].w = w;
+		call_memo[i].classes = call_classes(name, len, 1);
+	}
+	return call_memo[i].classes;
+}
+
 unsigned
 event_call_any(const struct event *ev)
 {
 	struct event *e = (struct event *)ev;
 	const struct record *rec = ev->rec;
+	size_t len;
 
 	e->call = CALL_KNOWN;
 	if ((ev->type == E_SYS_ENTER || ev->type == E_SYS_EXIT) &&
-	    rec->nf > EC_ARG + SYSCALL_NAME)
-		e->call |= call_classes(rec->f[EC_ARG + SYSCALL_NAME],
-		    record_len(rec, EC_ARG + SYSCALL_NAME), rec->padded) &
+	    rec->nf > EC_ARG + SYSCALL_NAME) {
+		len = record_len(rec, EC_ARG + SYSCALL_NAME);
+		e->call |= (rec->padded ? call_classes_padded(
+		    rec->f[EC_ARG + SYSCALL_NAME], len) :
+		    call_classes(rec->f[EC_ARG + SYSCALL_NAME], len, 0)) &
 		    ~CALL_EXIT;
+	}
 	return ev->call & ~CALL_KNOWN;
 }
 

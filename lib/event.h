@@ -324,6 +324,23 @@ event_u64(const struct event *ev, int arg)
 	return event_u64_any(ev, arg);
 }
 
+/*
+ * event_u64() of an argument that is most often the address m read last
+ * (field_hex_memo()): a timer's, at its every arming and expiry.
+ */
+static inline uint64_t
+event_addr(const struct event *ev, int arg, struct hex_memo *m)
+{
+	const struct record *rec = ev->rec;
+	uint64_t v;
+
+	if (rec->padded && (size_t)(EC_ARG + arg) < rec->nf &&
+	    field_hex_memo(m, rec->f[EC_ARG + arg],
+	    record_len(rec, EC_ARG + arg), &v))
+		return v;
+	return event_u64(ev, arg);
+}
+
 /* A hex digit's value; 16 for anything else. */
 static inline unsigned
 hex_digit(unsigned char c)

@@ -100,11 +100,21 @@ ksym_name(const char *field)
 	return ksym_name_at(addr, field);
 }
 
+/*
+ * The last one found is asked first: a timer is armed again and again
+ * for one function.  A ksym is never freed, and a later name for its
+ * address replaces its name in place.
+ */
 const char *
 ksym_name_at(uint64_t addr, const char *field)
 {
+	static struct ksym *last;
 	struct ksym *k;
 
+	if (last != NULL && last->addr == addr)
+		return last->name;
 	HASH_FIND(hh, ksyms, &addr, sizeof(addr), k);
-	return k != NULL ? k->name : field;
+	if (k == NULL)
+		return field;
+	return (last = k)->name;
 }

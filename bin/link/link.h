@@ -136,6 +136,21 @@ void		*link_cpu(const struct link_rule *, uint32_t cpu);
  * to.  0 if none does.
  */
 int		 link_cause(const struct event *, struct cause *);
+/*
+ * *c nobody's, its label empty: where every byte zeroed (memset(), an
+ * initializer) cost a cause as much again.  The label's bytes past its
+ * NUL are never read.
+ */
+static inline void
+cause_clear(struct cause *c)
+{
+	c->rule = NULL;
+	c->vertex = 0;
+	c->pid = c->tid = 0;
+	c->time = 0;
+	c->weak = c->held = 0;
+	c->label[0] = '\0';
+}
 void		 cause_name(struct cause *, const struct link_rule *);
 /* *c = thread t's vertex at time, as rule r names it (cause_name). */
 void		 cause_in(struct cause *, const struct lthread *t,
@@ -148,8 +163,23 @@ void		 link_classify(const struct event *, struct lthread *waker,
 void		 link_wake(struct lthread *wakee, const struct cause *);
 /* A held wake-up let go: linked as t->waker now says (links.c). */
 void		 link_release(const struct event *, struct lthread *t);
-void		 link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
+void		 link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 		    const struct cause *);
+
+/*
+ * A link from c into vertex to, unless to is none or c's own: those in
+ * line, as a rule often asks for a link within one vertex (a reply
+ * answered where its request arrived), where link_out()'s frame, its
+ * registers saved and restored, would cost more than the test.
+ */
+static inline void
+link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
+    const struct cause *c)
+{
+	if (to == NO_VERTEX || to == UNSEGMENTED || c->vertex == to)
+		return;
+	link_out(time, pid, tid, to, c);
+}
 
 /*
  * Causes kept until their effect: a work item's queuing until it runs, a

@@ -173,18 +173,58 @@ lthread_get(uint32_t tid, uint32_t pid)
 
 /*
  * Its ids are short numbers, read as event_parse() reads an event's own;
- * but a thread id with a leading 0 is octal to event_u64().
+ * but a thread id with a leading 0 is octal to event_u64().  A process's
+ * first thread is woken most: its PID the bytes of its TID, read once
+ * (same_field(), which says its bytes fit a word).
  */
+_Static_assert(WAKE_COL(TPID) < WAKE_COL(TTID),
+    "same_field() is given the earlier column first");
+
+/*
+ * Such a wakee by its TID's bytes, as one word: a few threads are woken
+ * over and over, and a word compared costs less than its digits read.
+ */
+#define WAKEE_WORDS	16	/* a power of 2 */
+static struct {
+	uint64_t	 w;	/* 0: empty (a TID's first byte is not NUL) */
+	struct lthread	*t;
+} wakee_words[WAKEE_WORDS];
+
+static inline size_t
+wakee_slot(uint64_t w)
+{
+	return (w * 0x9e3779b97f4a7c15ULL) >> 60 & (WAKEE_WORDS - 1);
+}
+
 struct lthread *
 link_wakee(const struct event *ev)
 {
-	uint64_t tid, pid;
+	const struct record *rec = ev->rec;
+	const size_t col = EC_ARG + WAKE_COL(TTID);
+	uint64_t tid, pid, w = 0;
+	size_t i = 0;
 
 	if (wakee != NULL)
 		return wakee;
-	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TTID), &tid) != 1 ||
+	if (same_field(rec, EC_ARG + WAKE_COL(TPID), col)) {
+		memcpy(&w, rec->f[col], 8);
+		w = le64toh(w) & (~0ULL >> (64 - 8 * (rec->f[col + 1] -
+		    rec->f[col])));
+		i = wakee_slot(w);
+		if (w != 0 && wakee_words[i].w == w) {
+			wakee = wakee_words[i].t;
+			if (wakee->tid != 0)
+				wakee->pid = wakee->tid;
+			return wakee;
+		}
+	}
+	if (record_small_u64(rec, col, &tid) != 1 ||
 	    (tid != 0 && *event_str(ev, WAKE_COL(TTID)) == '0'))
 		tid = event_u64(ev, WAKE_COL(TTID));
+	else if (w != 0) {
+		wakee_words[i].w = w;
+		return wakee = wakee_words[i].t = lthread_get(tid, tid);
+	}
 	if (record_small_u64(ev->rec, EC_ARG + WAKE_COL(TPID), &pid) != 1 ||
 	    pid > UINT32_MAX)
 		pid = event_pid(ev, WAKE_COL(TPID));
@@ -237,7 +277,7 @@ emit_pid(char *p, uint32_t pid, uint32_t tid)
 }
 
 __attribute__((flatten)) void
-link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
+link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
     const struct cause *c)
 {
 	struct link_rule *r = rules[c->rule - lrules];
@@ -246,10 +286,6 @@ link_emit(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	size_t nlabel = c->label[0] != '\0' ? strlen(c->label) : 0;
 	char *p;
 
-	if (to == NO_VERTEX || to == UNSEGMENTED)
-		return;
-	if (c->vertex == to)
-		return;		/* a vertex does not cause itself */
 	p = writer_at_begin(out, KIND_LINK, LINK_NUMS * WRITER_AT_U64 +
 	    r->blen[weak] + nlabel + 1);
 	p = time == NO_TIME ? writer_at_empty(p) : writer_at_u64(out, p, time);
@@ -289,23 +325,26 @@ void
 cause_in(struct cause *c, const struct lthread *t, uint64_t time,
     const struct link_rule *r)
 {
-	*c = (struct cause){ .vertex = t->vertex, .pid = t->pid,
-	    .tid = t->tid, .time = time };
+	cause_clear(c);
+	c->vertex = t->vertex;
+	c->pid = t->pid;
+	c->tid = t->tid;
+	c->time = time;
 	cause_name(c, r);
 }
 
 /*
- * Not snprintf(): its cost was a tenth of a timer's arming.  A loop, not
- * strnlen(): inlined by link-time optimisation into a caller whose s is
- * a shorter array, strnlen()'s bound would be a warning (an error here).
+ * Not snprintf(): its cost was a tenth of a timer's arming.  Not a loop
+ * either, a byte a turn, but strnlen() and memcpy(); out of line, as
+ * inlined by link-time optimisation into a caller whose s is a shorter
+ * array, strnlen()'s bound would be a warning (an error here).
  */
-void
+__attribute__((noinline)) void
 cause_label(struct cause *c, const char *s)
 {
-	size_t n;
+	size_t n = strnlen(s, sizeof(c->label) - 1);
 
-	for (n = 0; n < sizeof(c->label) - 1 && s[n] != '\0'; n++)
-		c->label[n] = s[n];
+	memcpy(c->label, s, n);
 	c->label[n] = '\0';
 }
 
@@ -314,7 +353,7 @@ link_cause(const struct event *ev, struct cause *c)
 {
 	struct link_rule **r;
 
-	memset(c, 0, sizeof(*c));
+	cause_clear(c);
 	c->time = ev->time;
 	c->pid = ev->pid;
 	c->tid = ev->tid;
@@ -519,6 +558,67 @@ static struct pending	 taken = { .older = &taken, .newer = &taken };
 static size_t		 ntaken;
 static struct pending	*spare;
 
+/*
+ * The causes of 8-byte keys found last, by table and key: a timer is
+ * armed, cancelled and armed again, a client and its server trade
+ * requests, and a compare of two words costs less than the table's
+ * find.  A cause deleted from its table is forgotten here too.
+ */
+#define RECENT_CAUSES	16	/* a power of 2 */
+static struct {
+	struct pending	**table;
+	uint64_t	 key;
+	struct pending	*p;
+} recent_causes[RECENT_CAUSES];
+
+static inline size_t
+recent_slot(struct pending **table, uint64_t key)
+{
+	return ((key ^ (uintptr_t)table) * 0x9e3779b97f4a7c15ULL) >> 60 &
+	    (RECENT_CAUSES - 1);
+}
+
+static inline struct pending *
+pending_lookup(struct pending **table, const void *key, size_t len)
+{
+	struct pending *p;
+	uint64_t k;
+	size_t i;
+
+	if (len != sizeof(k)) {
+		HASH_FIND(hh, *table, key, len, p);
+		return p;
+	}
+	memcpy(&k, key, sizeof(k));
+	i = recent_slot(table, k);
+	if (recent_causes[i].table == table && recent_causes[i].key == k)
+		return recent_causes[i].p;
+	HASH_FIND(hh, *table, key, len, p);
+	if (p != NULL) {
+		recent_causes[i].table = table;
+		recent_causes[i].key = k;
+		recent_causes[i].p = p;
+	}
+	return p;
+}
+
+/* p, of 8 bytes' key, was just deleted from table. */
+static void
+pending_forget(struct pending **table, struct pending *p)
+{
+	uint64_t k;
+	size_t i;
+
+	if (p->hh.keylen != sizeof(k))
+		return;
+	memcpy(&k, p->key, sizeof(k));
+	i = recent_slot(table, k);
+	if (recent_causes[i].p == p) {
+		recent_causes[i].table = NULL;
+		recent_causes[i].p = NULL;
+	}
+}
+
 static void
 unlist(struct pending *p)
 {
@@ -531,9 +631,8 @@ unlist(struct pending *p)
 struct cause *
 pending_find(struct pending **table, const void *key, size_t len)
 {
-	struct pending *p;
+	struct pending *p = pending_lookup(table, key, len);
 
-	HASH_FIND(hh, *table, key, len, p);
 	return p != NULL && p->taken_from == NULL ? &p->c : NULL;
 }
 
@@ -541,9 +640,8 @@ void
 pending_put(struct pending **table, const void *key, size_t len,
     const struct cause *c)
 {
-	struct pending *p;
+	struct pending *p = pending_lookup(table, key, len);
 
-	HASH_FIND(hh, *table, key, len, p);
 	if (p != NULL) {
 		if (p->taken_from != NULL)
 			unlist(p);
@@ -567,9 +665,8 @@ int
 pending_take(struct pending **table, const void *key, size_t len,
     struct cause *c)
 {
-	struct pending *p, *old;
+	struct pending *p = pending_lookup(table, key, len), *old;
 
-	HASH_FIND(hh, *table, key, len, p);
 	if (p == NULL || p->taken_from != NULL)
 		return 0;
 	if (c != NULL)
@@ -584,6 +681,7 @@ pending_take(struct pending **table, const void *key, size_t len,
 		table = old->taken_from;
 		unlist(old);
 		HASH_DEL(*table, old);
+		pending_forget(table, old);
 		old->hh.next = spare;
 		spare = old;
 	}

@@ -8,10 +8,11 @@
 static void
 begin(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct cause c = { 0 };
+	struct cause c;
 
 	if (t->prev == NO_VERTEX)
 		return;
+	cause_clear(&c);
 	cause_name(&c, self);
 	c.vertex = t->prev;
 	c.pid = t->pid;

@@ -27,8 +27,9 @@ static struct link_rule rule_timer;
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	static struct hex_memo memo;
 	struct cpu *cpu = link_cpu(self, ev->cpu);
-	uint64_t timer = event_u64(ev, ECOL(E_HRT_START, TIMER));
+	uint64_t timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &memo);
 	struct cause c, *armer;
 
 	(void)t;

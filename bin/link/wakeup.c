@@ -6,8 +6,6 @@
  * not).  Only the first wake-up of a wait counts; the kernel reports no
  * others for a task not asleep.
  */
-#include <string.h>
-
 #include "link.h"
 
 static void
@@ -43,7 +41,7 @@ woken(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (t->wait_vertex == NO_VERTEX || t->waker.vertex == NO_VERTEX ||
 	    t->waker.tid == t->tid)
 		return;
-	memset(&c, 0, sizeof(c));
+	cause_clear(&c);
 	cause_name(&c, self);
 	c.vertex = t->wait_vertex;
 	c.pid = t->pid;
