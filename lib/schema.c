@@ -598,11 +598,41 @@ vertex_check(const struct record *rec, struct vertex_rec *v)
 		    rec->file, rec->line, (unsigned long long)v->id);
 }
 
+/*
+ * A link's rule is one of a few short words, and a link record the most
+ * numerous after events: a rule of 7 bytes or fewer is one word of its
+ * padded field, which with its length finds its properties in a memo
+ * rather than in the table by name.
+ */
+#define PROPS_MEMO	16	/* a power of 2 */
+
 static inline void
 link_check(const struct record *rec, struct link_rec *l)
 {
-	l->props = rec->padded ? lrule_props_padded(l->rule,
-	    record_len(rec, RCOL(link, RULE))) : lrule_props(l->rule);
+	static __thread struct {
+		uint64_t	 key;	/* 0: empty */
+		unsigned	 props;
+	} memo[PROPS_MEMO];
+	size_t len, i;
+	uint64_t key;
+
+	if (!rec->padded) {
+		l->props = lrule_props(l->rule);
+		return;
+	}
+	len = record_len(rec, RCOL(link, RULE));
+	if (len == 0 || len > 7) {
+		l->props = lrule_props_padded(l->rule, len);
+		return;
+	}
+	memcpy(&key, l->rule, 8);
+	key = (le64toh(key) & (~0ULL >> (64 - 8 * len))) | (uint64_t)len << 56;
+	i = (key * 0x9e3779b97f4a7c15ULL) >> 60 & (PROPS_MEMO - 1);
+	if (memo[i].key != key) {
+		memo[i].key = key;
+		memo[i].props = lrule_props_padded(l->rule, len);
+	}
+	l->props = memo[i].props;
 }
 
 static void
