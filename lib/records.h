@@ -45,7 +45,7 @@ enum evidence {
  * The codecs: the C type of a column's member.  How each is read and
  * written is lib/schema.c's.
  *	NUM	a number			uint64_t
- *	NUM_TIME	NUM's, most often the record's TIME
+ *	NUM_TIME	NUM's, most often the record's TIME or near it
  *	OPT0	a number, 0 if empty		uint64_t (OPT0_32: uint32_t)
  *	OPT	a number, NO_TIME if empty	uint64_t, written empty
  *	TIME_OR_NOW	a time, the record's if empty

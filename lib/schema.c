@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digits.h"
 #include "event.h"
 #include "graph.h"
 #include "ksym.h"
@@ -97,8 +98,44 @@ same_as_time(const struct record *rec, size_t col)
 }
 
 /*
+ * Whether field col of the reader's is a time near TIME: as long, of
+ * more than eight digits, its first ones TIME's but for the last eight,
+ * which are digits.  Then it is TIME less TIME's last eight digits' value
+ * and plus its own, a word each, rather than a long number read anew.
+ */
+static inline int
+near_time(const struct record *rec, size_t col, uint64_t *v)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	const char *a, *b;
+	uint64_t x, y;
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf || rec->time == NO_TIME)
+		return 0;
+	a = rec->f[col];
+	b = rec->f[COL_TIME];
+	n = rec->f[col + 1] - a - 1;
+	if (n <= 8 || n > 16 || rec->f[COL_TIME + 1] - b - 1 != (ptrdiff_t)n)
+		return 0;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * (n - 8)))) != 0)
+		return 0;
+	memcpy(&x, a + n - 8, 8);
+	x = le64toh(x) ^ ones * '0';
+	if (((((x & low7) + ones * (0x80 - 10)) | x) & ~low7) != 0)
+		return 0;
+	memcpy(&y, b + n - 8, 8);
+	y = le64toh(y) ^ ones * '0';
+	*v = rec->time - word_digits(y) + word_digits(x);
+	return 1;
+}
+
+/*
  * Most links' FROM_TIME is their TIME, which the reader has read: the
- * same bytes are the same number, without reading it again.
+ * same bytes are the same number, without reading it again.  Most of
+ * the others are near it.
  */
 static inline uint64_t
 col_time_or_now(const struct record *rec, size_t col)
@@ -107,15 +144,24 @@ col_time_or_now(const struct record *rec, size_t col)
 
 	if (same_as_time(rec, col))
 		return rec->time;
+	if (near_time(rec, col, &v))
+		return v;
 	return record_u64_opt(rec, col, &v) ? v : rec->time;
 }
 
-/* A vertex's END, which its TIME repeats: read once, by the reader. */
+/*
+ * A vertex's END, which its TIME repeats: read once, by the reader.  Its
+ * BEGIN, most often near it.
+ */
 static inline uint64_t
 col_num_time(const struct record *rec, size_t col)
 {
+	uint64_t v;
+
 	if (same_as_time(rec, col))
 		return rec->time;
+	if (near_time(rec, col, &v))
+		return v;
 	return col_num(rec, col);
 }
 

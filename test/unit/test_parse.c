@@ -308,6 +308,49 @@ vertex_bad_number(void)
 	    &v);
 }
 
+/*
+ * A BEGIN or FROM_TIME whose first digits are TIME's is read from its
+ * last eight; others as any number.
+ */
+static void
+near_times(void)
+{
+	struct vertex_rec v;
+	struct link_rec l;
+
+	CHECK(vertex_parse(record_of("n1", "vertex,102980693425,1,2,3,"
+	    "102980259911,102980693425,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 102980259911ULL && v.end == 102980693425ULL);
+	CHECK(vertex_parse(record_of("n2", "vertex,102980693425,1,2,3,"
+	    "99999999999,102980693425,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 99999999999ULL);
+	CHECK(vertex_parse(record_of("n3", "vertex,102980693425,1,2,3,"
+	    "101999999999,102980693425,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 101999999999ULL);
+	CHECK(vertex_parse(record_of("n4", "vertex,1000000000000000,1,2,3,"
+	    "1000000099999999,1000000099999999,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 1000000099999999ULL && v.end == v.begin);
+	CHECK(link_parse(record_of("n5", "link,102980693425,1,2,3,4,strong,"
+	    "wakeup,102980000000,7,7,\n"), &l) == 1);
+	CHECK(l.from_time == 102980000000ULL && l.props == LR_WAKES);
+	CHECK(link_parse(record_of("n6", "link,102980693425,1,2,3,4,weak,"
+	    "wait,102980693424,7,7,\n"), &l) == 1);
+	CHECK(l.from_time == 102980693424ULL && l.props == (LR_WEAK | LR_BACK));
+	CHECK(link_parse(record_of("n7", "link,102980693425,1,2,3,4,strong,"
+	    "wakeup,,7,7,\n"), &l) == 1);
+	CHECK(l.from_time == 102980693425ULL && l.props == LR_WAKES);
+}
+
+/* TIME's first digits, then a byte no digit: malformed all the same. */
+static void
+vertex_bad_near(void)
+{
+	struct vertex_rec v;
+
+	vertex_parse(record_of("vm", "vertex,102980693425,1,2,3,"
+	    "10298069342x,102980693425,0,1,start,exit,,x\n"), &v);
+}
+
 static void
 link_fields(void)
 {
@@ -794,6 +837,11 @@ const struct test parse_tests[] = {
 	{ "vertex: a malformed number refused", vertex_bad_number, EX_DATAERR,
 	    "/vn:2: vertex record: column 6: expected an unsigned integer, "
 	    "got '1x'" },
+	{ "vertex: a malformed number near the time refused",
+	    vertex_bad_near, EX_DATAERR,
+	    "/vm:2: vertex record: column 6: expected an unsigned integer, "
+	    "got '10298069342x'" },
+	{ "vertex, link: times near the record's read", near_times, 0, NULL },
 	{ "link: optional columns, rules known and not", link_fields, 0,
 	    NULL },
 	{ "link: a strength neither strong nor weak refused",
