@@ -515,7 +515,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  * of it.
  */
 static inline __attribute__((always_inline)) int
-thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
+thread_read(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
 	uint64_t v;
 	int known = *record_str(rec, COL_TID) != '\0';
@@ -531,6 +531,54 @@ thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 	*pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
 	    record_pid(rec, COL_PID);
 	return known;
+}
+
+/*
+ * Field col of the reader's, of 8 bytes or fewer with its NUL, as one
+ * word of its bytes alone (0 if empty): 0 if it is no such field.
+ */
+static inline int
+field_word(const struct record *rec, size_t col, uint64_t *w)
+{
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8)
+		return 0;
+	memcpy(w, rec->f[col], 8);
+	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
+	return 1;
+}
+
+/*
+ * A graph names a few threads, each in many vertices and links: their
+ * PID and TID, by the memo of their bytes, are the numbers they were
+ * read as before.  A key of TID 0 is empty: an empty TID is not kept.
+ */
+#define THREAD_MEMO	64	/* a power of 2 */
+
+static inline __attribute__((always_inline)) int
+thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
+{
+	static __thread struct {
+		uint64_t	 tw, pw;
+		uint32_t	 tid, pid;
+	} memo[THREAD_MEMO];
+	uint64_t tw, pw;
+	size_t i;
+
+	if (!field_word(rec, COL_TID, &tw) || tw == 0 ||
+	    !field_word(rec, COL_PID, &pw))
+		return thread_read(rec, pid, tid);
+	i = (tw * 0x9e3779b97f4a7c15ULL) >> 58 & (THREAD_MEMO - 1);
+	if (memo[i].tw != tw || memo[i].pw != pw) {
+		thread_read(rec, &memo[i].pid, &memo[i].tid);
+		memo[i].tw = tw;
+		memo[i].pw = pw;
+	}
+	*pid = memo[i].pid;
+	*tid = memo[i].tid;
+	return 1;
 }
 
 /*

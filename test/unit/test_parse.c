@@ -341,6 +341,35 @@ near_times(void)
 	CHECK(l.from_time == 102980693425ULL && l.props == LR_WAKES);
 }
 
+/* A thread read before is its numbers again, by both its PID and TID. */
+static void
+threads_again(void)
+{
+	static const struct {
+		const char	*line;
+		uint32_t	 pid, tid;
+	} t[] = {
+		{ "link,90,5,7,3,4,weak,wait,,,,\n", 5, 7 },
+		{ "link,90,6,7,3,4,weak,wait,,,,\n", 6, 7 },
+		{ "link,90,7,7,3,4,weak,wait,,,,\n", 7, 7 },
+		{ "link,90,,7,3,4,weak,wait,,,,\n", 0, 7 },
+		{ "link,90,5,,3,4,weak,wait,,,,\n", 5, 0 },
+		{ "link,90,5,7,3,4,weak,wait,,,,\n", 5, 7 },
+		{ "link,90,5,0,3,4,weak,wait,,,,\n", 5, 0 },
+		{ "link,90,12345678,1234567,3,4,weak,wait,,,,\n", 12345678,
+		    1234567 },
+		{ "link,90,12345678,1234567,3,4,weak,wait,,,,\n", 12345678,
+		    1234567 },
+	};
+	struct link_rec l;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		CHECK(link_parse(record_of("ta", t[i].line), &l) == 1);
+		CHECK(l.pid == t[i].pid && l.tid == t[i].tid);
+	}
+}
+
 /* TIME's first digits, then a byte no digit: malformed all the same. */
 static void
 vertex_bad_near(void)
@@ -842,6 +871,7 @@ const struct test parse_tests[] = {
 	    "/vm:2: vertex record: column 6: expected an unsigned integer, "
 	    "got '10298069342x'" },
 	{ "vertex, link: times near the record's read", near_times, 0, NULL },
+	{ "link: a thread read again", threads_again, 0, NULL },
 	{ "link: optional columns, rules known and not", link_fields, 0,
 	    NULL },
 	{ "link: a strength neither strong nor weak refused",
