@@ -338,11 +338,12 @@ col_any_fd(const struct record *rec, size_t col)
 #define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
 #define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_NUM_TIME(r, c, s, m)	(s)->m = col_num_time(r, c)
-#define RP_FROM_TID(r, c, s, m)	(s)->m = col_from_tid(r, c, (s)->from_pid)
+#define RP_FROM_TID(r, c, s, m)	/* FROM_PID's */
 #define RP_OPT0_32(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_OPT(r, c, s, m)	(s)->m = col_opt(r, c)
 #define RP_TIME_OR_NOW(r, c, s, m)	(s)->m = col_time_or_now(r, c)
-#define RP_FROM_PID(r, c, s, m)	(s)->m = col_pid(r, c)
+#define RP_FROM_PID(r, c, s, m) \
+	from_thread(r, c, &(s)->m, &(s)->from_tid)
 #define RP_STR(r, c, s, m)	(s)->m = record_str(r, c)
 #define RP_OBJECT(r, c, s, m)	(s)->m = col_object(r, c)
 #define RP_BUF(r, c, s, m) \
@@ -655,6 +656,39 @@ snapshot_head(struct writer *w, const char *kind, size_t most, uint64_t time,
 #define HW_HOLDER		HW_WAIT
 #define HW_SOCK(w, k, s, most) \
 	snapshot_head(w, k, most, (s)->time, (s)->pid, 0)
+
+/*
+ * A link's FROM_PID and FROM_TID, the other thread's, are the numbers
+ * the memo of their bytes keeps, as thread_of()'s are.  Both empty is
+ * no key.
+ */
+static inline __attribute__((always_inline)) void
+from_thread(const struct record *rec, size_t col, uint32_t *pid,
+    uint64_t *tid)
+{
+	static __thread struct {
+		uint64_t	 pw, tw, tid;
+		uint32_t	 pid;
+	} memo[THREAD_MEMO];
+	uint64_t pw, tw;
+	size_t i;
+
+	if (!field_word(rec, col, &pw) || !field_word(rec, col + 1, &tw) ||
+	    (pw | tw) == 0) {
+		*pid = col_pid(rec, col);
+		*tid = col_from_tid(rec, col + 1, *pid);
+		return;
+	}
+	i = ((tw | pw) * 0x9e3779b97f4a7c15ULL) >> 58 & (THREAD_MEMO - 1);
+	if (memo[i].pw != pw || memo[i].tw != tw) {
+		memo[i].pid = col_pid(rec, col);
+		memo[i].tid = col_from_tid(rec, col + 1, memo[i].pid);
+		memo[i].pw = pw;
+		memo[i].tw = tw;
+	}
+	*pid = memo[i].pid;
+	*tid = memo[i].tid;
+}
 
 /* The columns a record must have: all but a last ARG... */
 #define RN_ARGS		0

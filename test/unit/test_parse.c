@@ -361,12 +361,32 @@ threads_again(void)
 		{ "link,90,12345678,1234567,3,4,weak,wait,,,,\n", 12345678,
 		    1234567 },
 	};
+	static const struct {
+		const char	*line;
+		uint32_t	 pid;
+		uint64_t	 tid;
+	} from[] = {
+		{ "link,90,1,1,3,4,weak,wait,80,5,7,\n", 5, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,6,7,\n", 6, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,7,7,\n", 7, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,,7,\n", 0, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,,\n", 5, 0 },
+		{ "link,90,1,1,3,4,weak,wait,80,,,\n", 0, 0 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,7,\n", 5, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,7\n", 5, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,12345678901,\n", 5,
+		    12345678901ULL },
+	};
 	struct link_rec l;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		CHECK(link_parse(record_of("ta", t[i].line), &l) == 1);
 		CHECK(l.pid == t[i].pid && l.tid == t[i].tid);
+	}
+	for (i = 0; i < ARRAY_LEN(from); i++) {
+		CHECK(link_parse(record_of("tf", from[i].line), &l) == 1);
+		CHECK(l.from_pid == from[i].pid && l.from_tid == from[i].tid);
 	}
 }
 
@@ -871,7 +891,8 @@ const struct test parse_tests[] = {
 	    "/vm:2: vertex record: column 6: expected an unsigned integer, "
 	    "got '10298069342x'" },
 	{ "vertex, link: times near the record's read", near_times, 0, NULL },
-	{ "link: a thread read again", threads_again, 0, NULL },
+	{ "link: its thread and the other read again", threads_again, 0,
+	    NULL },
 	{ "link: optional columns, rules known and not", link_fields, 0,
 	    NULL },
 	{ "link: a strength neither strong nor weak refused",
