@@ -336,6 +336,7 @@ col_any_fd(const struct record *rec, size_t col)
 
 /* How each codec reads column c into s->m. */
 #define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
+#define RP_ID(r, c, s, m)	(s)->m = col_id(r, c)
 #define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_NUM_TIME(r, c, s, m)	(s)->m = col_num_time(r, c)
 #define RP_FROM_TID(r, c, s, m)	/* FROM_PID's */
@@ -413,6 +414,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  * string's length and one, which its writer is handed as n.
  */
 #define RL_NUM(s, m)		WRITER_AT_U64
+#define RL_ID(s, m)		WRITER_AT_U64
 #define RL_OPT0(s, m)		WRITER_AT_U64
 #define RL_NUM_TIME(s, m)	WRITER_AT_U64
 #define RL_FROM_TID(s, m)	WRITER_AT_U64
@@ -437,6 +439,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 
 /* How each codec writes s->m at p, in the len bytes RL_ said. */
 #define RW_NUM(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_ID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_NUM_TIME(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_FROM_TID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
@@ -471,6 +474,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RD_STR(s, m)		free((char *)(s)->m)
 #define RD_OBJECT		RD_STR
 #define RK_NUM(s, m)
+#define RK_ID(s, m)
 #define RK_OPT0(s, m)
 #define RK_NUM_TIME(s, m)
 #define RK_FROM_TID(s, m)
@@ -490,6 +494,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RK_ANY_FD(s, m)
 #define RK_ARGS(s, m)		(s)->m = NULL	/* the reader's */
 #define RD_NUM			RK_NUM
+#define RD_ID			RK_NUM
 #define RD_OPT0			RK_NUM
 #define RD_NUM_TIME		RK_NUM
 #define RD_FROM_TID		RK_NUM
@@ -690,9 +695,35 @@ from_thread(const struct record *rec, size_t col, uint32_t *pid,
 	*tid = memo[i].tid;
 }
 
+/*
+ * A vertex id, which a graph's links name again and again near where it
+ * was named before: the number the memo of its bytes keeps.
+ */
+#define ID_MEMO		64	/* a power of 2 */
+
+static inline __attribute__((always_inline)) uint64_t
+col_id(const struct record *rec, size_t col)
+{
+	static __thread struct {
+		uint64_t	 w, id;
+	} memo[ID_MEMO];
+	uint64_t w;
+	size_t i;
+
+	if (!field_word(rec, col, &w) || w == 0)
+		return col_num(rec, col);
+	i = (w * 0x9e3779b97f4a7c15ULL) >> 58 & (ID_MEMO - 1);
+	if (memo[i].w != w) {
+		memo[i].id = col_num(rec, col);
+		memo[i].w = w;
+	}
+	return memo[i].id;
+}
+
 /* The columns a record must have: all but a last ARG... */
 #define RN_ARGS		0
 #define RN_NUM		1
+#define RN_ID		1
 #define RN_OPT0		1
 #define RN_NUM_TIME	1
 #define RN_FROM_TID	1
