@@ -557,30 +557,68 @@ field_word(const struct record *rec, size_t col, uint64_t *w)
 }
 
 /*
+ * Fields col and col + 1 of the reader's, of 16 bytes or fewer with
+ * their NULs, as two words of their bytes alone (the second 0 if they
+ * fit in one): their length with the NULs, 0 if they are no such
+ * fields.  The NULs say where one ends, so the words are both.  Their
+ * second word is readable: the field after them has 8 bytes from it.
+ */
+static inline size_t
+fields_words(const struct record *rec, size_t col, uint64_t *w0,
+    uint64_t *w1)
+{
+	size_t n;
+
+	if (!rec->padded || col + 2 >= rec->nf ||
+	    (n = rec->f[col + 2] - rec->f[col]) > 16)
+		return 0;
+	memcpy(w0, rec->f[col], 8);
+	*w0 = le64toh(*w0);
+	if (n <= 8) {
+		*w0 &= ~0ULL >> (64 - 8 * n);
+		*w1 = 0;
+		return n;
+	}
+	memcpy(w1, rec->f[col] + 8, 8);
+	*w1 = le64toh(*w1) & (~0ULL >> (64 - 8 * (n - 8)));
+	return n;
+}
+
+static inline size_t
+words_slot(uint64_t w0, uint64_t w1, int bits)
+{
+	return ((w0 ^ w1 * 0x9e3779b97f4a7c15ULL) * 0x9e3779b97f4a7c15ULL) >>
+	    (64 - bits);
+}
+
+/*
  * A graph names a few threads, each in many vertices and links: their
  * PID and TID, by the memo of their bytes, are the numbers they were
- * read as before.  A key of TID 0 is empty: an empty TID is not kept.
+ * read as before.  A key of two empty fields is an empty slot's: an
+ * empty TID is not kept.
  */
-#define THREAD_MEMO	64	/* a power of 2 */
+#define THREAD_BITS	6
+#define THREAD_MEMO	(1 << THREAD_BITS)
 
 static inline __attribute__((always_inline)) int
 thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
 	static __thread struct {
-		uint64_t	 tw, pw;
+		uint64_t	 w0, w1;
 		uint32_t	 tid, pid;
 	} memo[THREAD_MEMO];
-	uint64_t tw, pw;
+	uint64_t w0, w1;
 	size_t i;
 
-	if (!field_word(rec, COL_TID, &tw) || tw == 0 ||
-	    !field_word(rec, COL_PID, &pw))
+	_Static_assert(COL_TID == COL_PID + 1, "PID,TID one after another");
+	if (fields_words(rec, COL_PID, &w0, &w1) == 0 ||
+	    rec->f[COL_TID + 1] - rec->f[COL_TID] == 1)
 		return thread_read(rec, pid, tid);
-	i = (tw * 0x9e3779b97f4a7c15ULL) >> 58 & (THREAD_MEMO - 1);
-	if (memo[i].tw != tw || memo[i].pw != pw) {
+	i = words_slot(w0, w1, THREAD_BITS);
+	if (memo[i].w0 != w0 || memo[i].w1 != w1) {
 		thread_read(rec, &memo[i].pid, &memo[i].tid);
-		memo[i].tw = tw;
-		memo[i].pw = pw;
+		memo[i].w0 = w0;
+		memo[i].w1 = w1;
 	}
 	*pid = memo[i].pid;
 	*tid = memo[i].tid;
@@ -672,24 +710,23 @@ from_thread(const struct record *rec, size_t col, uint32_t *pid,
     uint64_t *tid)
 {
 	static __thread struct {
-		uint64_t	 pw, tw, tid;
+		uint64_t	 w0, w1, tid;
 		uint32_t	 pid;
 	} memo[THREAD_MEMO];
-	uint64_t pw, tw;
+	uint64_t w0, w1;
 	size_t i;
 
-	if (!field_word(rec, col, &pw) || !field_word(rec, col + 1, &tw) ||
-	    (pw | tw) == 0) {
+	if (fields_words(rec, col, &w0, &w1) <= 2) {
 		*pid = col_pid(rec, col);
 		*tid = col_from_tid(rec, col + 1, *pid);
 		return;
 	}
-	i = ((tw | pw) * 0x9e3779b97f4a7c15ULL) >> 58 & (THREAD_MEMO - 1);
-	if (memo[i].pw != pw || memo[i].tw != tw) {
+	i = words_slot(w0, w1, THREAD_BITS);
+	if (memo[i].w0 != w0 || memo[i].w1 != w1) {
 		memo[i].pid = col_pid(rec, col);
 		memo[i].tid = col_from_tid(rec, col + 1, memo[i].pid);
-		memo[i].pw = pw;
-		memo[i].tw = tw;
+		memo[i].w0 = w0;
+		memo[i].w1 = w1;
 	}
 	*pid = memo[i].pid;
 	*tid = memo[i].tid;
