@@ -577,6 +577,37 @@ call_vertex(struct graph *g, struct current *c, uint64_t id)
 }
 
 /*
+ * The thread a switch gives its CPU to: a machine's threads are few and
+ * each is switched to again and again, so the memo of its TTID's bytes
+ * keeps its number.  A field of 8 bytes or fewer, with its NUL, is one
+ * word of them.
+ */
+#define SWITCH_BITS	6
+
+static uint64_t
+switch_next(const struct event *ev)
+{
+	static struct {
+		uint64_t	 w, tid;	/* w 0: empty */
+	} memo[1 << SWITCH_BITS];
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + ECOL(E_SWITCH, TTID), n, i;
+	uint64_t w;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8 || n == 1)
+		return event_u64(ev, ECOL(E_SWITCH, TTID));
+	memcpy(&w, rec->f[col], 8);
+	w = le64toh(w) & (~0ULL >> (64 - 8 * n));
+	i = (w * 0x9e3779b97f4a7c15ULL) >> (64 - SWITCH_BITS);
+	if (memo[i].w != w) {
+		memo[i].tid = event_u64(ev, ECOL(E_SWITCH, TTID));
+		memo[i].w = w;
+	}
+	return memo[i].tid;
+}
+
+/*
  * The time a vertex spent preempted (switched out runnable, until a
  * switch gives its thread a CPU again): a thread that ran on a busy
  * machine was runnable, not blocked, and is busy as LongRunning says
@@ -587,7 +618,7 @@ note_switch(struct graph *g, const struct event *ev)
 {
 	struct current *c;
 	struct vertex *v;
-	uint64_t next = event_u64(ev, ECOL(E_SWITCH, TTID));
+	uint64_t next = switch_next(ev);
 
 	if (next != 0 && next <= UINT32_MAX) {
 		c = current_find(next, 0);
