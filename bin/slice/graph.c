@@ -85,16 +85,32 @@ str_id(const char *s)
 }
 
 /*
- * The same, where a name is most often the one this place met last (a
- * record's rule, its thread's name, a thread's system call): *last is
- * that name's id, which a compare confirms without the hash.
+ * The same, for field col of the reader's where a name is most often the
+ * one this place met last (a vertex's BEGAN_BY, ENDED_BY): a field of 8
+ * bytes or fewer with its NUL is one word to compare with the last's.
  */
+struct word_again {
+	uint64_t	 w;
+	uint32_t	 id;	/* 0: none yet */
+};
+
 static inline uint32_t
-str_id_again(const char *s, uint32_t *last)
+str_id_word_again(const struct record *rec, size_t col,
+    struct word_again *last)
 {
-	if (*last != 0 && name_eq(by_id[*last], s))
-		return *last;
-	return *last = str_id(s);
+	uint64_t w;
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8)
+		return str_id(record_str(rec, col));
+	memcpy(&w, rec->f[col], 8);
+	w = le64toh(w) & (~0ULL >> (64 - 8 * n));
+	if (last->id == 0 || last->w != w) {
+		last->w = w;
+		last->id = str_id(rec->f[col]);
+	}
+	return last->id;
 }
 
 /*
@@ -755,7 +771,7 @@ static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
-	static uint32_t began, ended;		/* str_id_again()'s */
+	static struct word_again began, ended;
 	static uint8_t began8, ended8;		/* word8()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
@@ -767,10 +783,10 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->begin = r->begin;
 	v->end = r->end;
 	v->oncpu = time32(g, v, VF_ONCPU, r->oncpu);
-	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began),
-	    &began8);
-	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended),
-	    &ended8);
+	v->began = word8(g, v, VF_BEGAN, str_id_word_again(rec,
+	    RCOL(vertex, BEGAN_BY), &began), &began8);
+	v->ended = word8(g, v, VF_ENDED, str_id_word_again(rec,
+	    RCOL(vertex, ENDED_BY), &ended), &ended8);
 	v->wait = r->wait[0];
 	/* Threads' names alternate: the memo of many, not of the last. */
 	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, record_len(rec,
