@@ -165,8 +165,7 @@ str_of(uint32_t id)
 static size_t
 id_slot(const struct graph *g, uint64_t id)
 {
-	return (id ^ (id >> g->bits) * 0x9e3779b97f4a7c15ULL) &
-	    (((size_t)1 << g->bits) - 1);
+	return (id ^ (id >> g->bits) * 0x9e3779b97f4a7c15ULL) & g->mask;
 }
 
 /*
@@ -182,7 +181,7 @@ place_of(const struct graph *g, uint64_t id)
 
 	if (g->bits == 0)
 		return 0;
-	mask = ((size_t)1 << g->bits) - 1;
+	mask = g->mask;
 	for (i = id_slot(g, id); (p = g->at[i]) != 0; i = (i + 1) & mask)
 		if (vertex_id(&g->v[p]) == id)
 			return p;
@@ -193,7 +192,7 @@ place_of(const struct graph *g, uint64_t id)
 static void
 place_add(struct graph *g, uint32_t place)
 {
-	size_t i, mask = ((size_t)1 << g->bits) - 1;
+	size_t i, mask = g->mask;
 
 	for (i = id_slot(g, vertex_id(&g->v[place])); g->at[i] != 0;
 	    i = (i + 1) & mask)
@@ -209,6 +208,7 @@ places_grow(struct graph *g)
 	size_t i, old = g->bits ? (size_t)1 << g->bits : 0;
 
 	g->bits = g->bits ? g->bits + 1 : 12;
+	g->mask = ((size_t)1 << g->bits) - 1;
 	g->at = xcalloc((size_t)1 << g->bits, sizeof(*g->at));
 	for (i = 0; i < old; i++)
 		if (at[i] != 0)
