@@ -45,7 +45,8 @@ enum evidence {
  * The codecs: the C type of a column's member.  How each is read and
  * written is lib/schema.c's.
  *	NUM	a number			uint64_t
- *	NUM_TIME	NUM's, most often the record's TIME
+ *	ID	a vertex id, NUM's		uint64_t
+ *	NUM_TIME	NUM's, most often the record's TIME or near it
  *	OPT0	a number, 0 if empty		uint64_t (OPT0_32: uint32_t)
  *	OPT	a number, NO_TIME if empty	uint64_t, written empty
  *	TIME_OR_NOW	a time, the record's if empty
@@ -67,6 +68,7 @@ enum evidence {
 #define LINK_STRONG		"strong"
 #define LINK_WEAK		"weak"
 #define RT_NUM(m)		uint64_t m;
+#define RT_ID(m)		uint64_t m;
 #define RT_NUM_TIME(m)		uint64_t m;
 #define RT_OPT0(m)		uint64_t m;
 #define RT_OPT0_32(m)		uint32_t m;

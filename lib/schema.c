@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digits.h"
 #include "event.h"
 #include "graph.h"
 #include "ksym.h"
@@ -97,8 +98,44 @@ same_as_time(const struct record *rec, size_t col)
 }
 
 /*
+ * Whether field col of the reader's is a time near TIME: as long, of
+ * more than eight digits, its first ones TIME's but for the last eight,
+ * which are digits.  Then it is TIME less TIME's last eight digits' value
+ * and plus its own, a word each, rather than a long number read anew.
+ */
+static inline int
+near_time(const struct record *rec, size_t col, uint64_t *v)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = ~low7 / 0x80;
+	const char *a, *b;
+	uint64_t x, y;
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf || rec->time == NO_TIME)
+		return 0;
+	a = rec->f[col];
+	b = rec->f[COL_TIME];
+	n = rec->f[col + 1] - a - 1;
+	if (n <= 8 || n > 16 || rec->f[COL_TIME + 1] - b - 1 != (ptrdiff_t)n)
+		return 0;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (((le64toh(x) ^ le64toh(y)) & (~0ULL >> (64 - 8 * (n - 8)))) != 0)
+		return 0;
+	memcpy(&x, a + n - 8, 8);
+	x = le64toh(x) ^ ones * '0';
+	if (((((x & low7) + ones * (0x80 - 10)) | x) & ~low7) != 0)
+		return 0;
+	memcpy(&y, b + n - 8, 8);
+	y = le64toh(y) ^ ones * '0';
+	*v = rec->time - word_digits(y) + word_digits(x);
+	return 1;
+}
+
+/*
  * Most links' FROM_TIME is their TIME, which the reader has read: the
- * same bytes are the same number, without reading it again.
+ * same bytes are the same number, without reading it again.  Most of
+ * the others are near it.
  */
 static inline uint64_t
 col_time_or_now(const struct record *rec, size_t col)
@@ -107,15 +144,24 @@ col_time_or_now(const struct record *rec, size_t col)
 
 	if (same_as_time(rec, col))
 		return rec->time;
+	if (near_time(rec, col, &v))
+		return v;
 	return record_u64_opt(rec, col, &v) ? v : rec->time;
 }
 
-/* A vertex's END, which its TIME repeats: read once, by the reader. */
+/*
+ * A vertex's END, which its TIME repeats: read once, by the reader.  Its
+ * BEGIN, most often near it.
+ */
 static inline uint64_t
 col_num_time(const struct record *rec, size_t col)
 {
+	uint64_t v;
+
 	if (same_as_time(rec, col))
 		return rec->time;
+	if (near_time(rec, col, &v))
+		return v;
 	return col_num(rec, col);
 }
 
@@ -290,13 +336,15 @@ col_any_fd(const struct record *rec, size_t col)
 
 /* How each codec reads column c into s->m. */
 #define RP_NUM(r, c, s, m)	(s)->m = col_num(r, c)
+#define RP_ID(r, c, s, m)	(s)->m = col_id(r, c)
 #define RP_OPT0(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_NUM_TIME(r, c, s, m)	(s)->m = col_num_time(r, c)
-#define RP_FROM_TID(r, c, s, m)	(s)->m = col_from_tid(r, c, (s)->from_pid)
+#define RP_FROM_TID(r, c, s, m)	/* FROM_PID's */
 #define RP_OPT0_32(r, c, s, m)	(s)->m = col_opt0(r, c)
 #define RP_OPT(r, c, s, m)	(s)->m = col_opt(r, c)
 #define RP_TIME_OR_NOW(r, c, s, m)	(s)->m = col_time_or_now(r, c)
-#define RP_FROM_PID(r, c, s, m)	(s)->m = col_pid(r, c)
+#define RP_FROM_PID(r, c, s, m) \
+	from_thread(r, c, &(s)->m, &(s)->from_tid)
 #define RP_STR(r, c, s, m)	(s)->m = record_str(r, c)
 #define RP_OBJECT(r, c, s, m)	(s)->m = col_object(r, c)
 #define RP_BUF(r, c, s, m) \
@@ -366,6 +414,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  * string's length and one, which its writer is handed as n.
  */
 #define RL_NUM(s, m)		WRITER_AT_U64
+#define RL_ID(s, m)		WRITER_AT_U64
 #define RL_OPT0(s, m)		WRITER_AT_U64
 #define RL_NUM_TIME(s, m)	WRITER_AT_U64
 #define RL_FROM_TID(s, m)	WRITER_AT_U64
@@ -390,6 +439,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 
 /* How each codec writes s->m at p, in the len bytes RL_ said. */
 #define RW_NUM(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
+#define RW_ID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_OPT0(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_NUM_TIME(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
 #define RW_FROM_TID(w, p, s, m, len)	writer_at_u64(w, p, (s)->m)
@@ -424,6 +474,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RD_STR(s, m)		free((char *)(s)->m)
 #define RD_OBJECT		RD_STR
 #define RK_NUM(s, m)
+#define RK_ID(s, m)
 #define RK_OPT0(s, m)
 #define RK_NUM_TIME(s, m)
 #define RK_FROM_TID(s, m)
@@ -443,6 +494,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
 #define RK_ANY_FD(s, m)
 #define RK_ARGS(s, m)		(s)->m = NULL	/* the reader's */
 #define RD_NUM			RK_NUM
+#define RD_ID			RK_NUM
 #define RD_OPT0			RK_NUM
 #define RD_NUM_TIME		RK_NUM
 #define RD_FROM_TID		RK_NUM
@@ -469,7 +521,7 @@ put_pid(struct writer *w, char *p, uint32_t pid, uint32_t tid)
  * of it.
  */
 static inline __attribute__((always_inline)) int
-thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
+thread_read(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
 	uint64_t v;
 	int known = *record_str(rec, COL_TID) != '\0';
@@ -485,6 +537,92 @@ thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 	*pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
 	    record_pid(rec, COL_PID);
 	return known;
+}
+
+/*
+ * Field col of the reader's, of 8 bytes or fewer with its NUL, as one
+ * word of its bytes alone (0 if empty): 0 if it is no such field.
+ */
+static inline int
+field_word(const struct record *rec, size_t col, uint64_t *w)
+{
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8)
+		return 0;
+	memcpy(w, rec->f[col], 8);
+	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
+	return 1;
+}
+
+/*
+ * Fields col and col + 1 of the reader's, of 16 bytes or fewer with
+ * their NULs, as two words of their bytes alone (the second 0 if they
+ * fit in one): their length with the NULs, 0 if they are no such
+ * fields.  The NULs say where one ends, so the words are both.  Their
+ * second word is readable: the field after them has 8 bytes from it.
+ */
+static inline size_t
+fields_words(const struct record *rec, size_t col, uint64_t *w0,
+    uint64_t *w1)
+{
+	size_t n;
+
+	if (!rec->padded || col + 2 >= rec->nf ||
+	    (n = rec->f[col + 2] - rec->f[col]) > 16)
+		return 0;
+	memcpy(w0, rec->f[col], 8);
+	*w0 = le64toh(*w0);
+	if (n <= 8) {
+		*w0 &= ~0ULL >> (64 - 8 * n);
+		*w1 = 0;
+		return n;
+	}
+	memcpy(w1, rec->f[col] + 8, 8);
+	*w1 = le64toh(*w1) & (~0ULL >> (64 - 8 * (n - 8)));
+	return n;
+}
+
+static inline size_t
+words_slot(uint64_t w0, uint64_t w1, int bits)
+{
+	return ((w0 ^ w1 * 0x9e3779b97f4a7c15ULL) * 0x9e3779b97f4a7c15ULL) >>
+	    (64 - bits);
+}
+
+/*
+ * A graph names a few threads, each in many vertices and links: their
+ * PID and TID, by the memo of their bytes, are the numbers they were
+ * read as before.  A key of two empty fields is an empty slot's: an
+ * empty TID is not kept.
+ */
+#define THREAD_BITS	6
+#define THREAD_MEMO	(1 << THREAD_BITS)
+
+static inline __attribute__((always_inline)) int
+thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
+{
+	static __thread struct {
+		uint64_t	 w0, w1;
+		uint32_t	 tid, pid;
+	} memo[THREAD_MEMO];
+	uint64_t w0, w1;
+	size_t i;
+
+	_Static_assert(COL_TID == COL_PID + 1, "PID,TID one after another");
+	if (fields_words(rec, COL_PID, &w0, &w1) == 0 ||
+	    rec->f[COL_TID + 1] - rec->f[COL_TID] == 1)
+		return thread_read(rec, pid, tid);
+	i = words_slot(w0, w1, THREAD_BITS);
+	if (memo[i].w0 != w0 || memo[i].w1 != w1) {
+		thread_read(rec, &memo[i].pid, &memo[i].tid);
+		memo[i].w0 = w0;
+		memo[i].w1 = w1;
+	}
+	*pid = memo[i].pid;
+	*tid = memo[i].tid;
+	return 1;
 }
 
 /*
@@ -562,9 +700,67 @@ snapshot_head(struct writer *w, const char *kind, size_t most, uint64_t time,
 #define HW_SOCK(w, k, s, most) \
 	snapshot_head(w, k, most, (s)->time, (s)->pid, 0)
 
+/*
+ * A link's FROM_PID and FROM_TID, the other thread's, are the numbers
+ * the memo of their bytes keeps, as thread_of()'s are.  Both empty is
+ * no key.
+ */
+static inline __attribute__((always_inline)) void
+from_thread(const struct record *rec, size_t col, uint32_t *pid,
+    uint64_t *tid)
+{
+	static __thread struct {
+		uint64_t	 w0, w1, tid;
+		uint32_t	 pid;
+	} memo[THREAD_MEMO];
+	uint64_t w0, w1;
+	size_t i;
+
+	if (fields_words(rec, col, &w0, &w1) <= 2) {
+		*pid = col_pid(rec, col);
+		*tid = col_from_tid(rec, col + 1, *pid);
+		return;
+	}
+	i = words_slot(w0, w1, THREAD_BITS);
+	if (memo[i].w0 != w0 || memo[i].w1 != w1) {
+		memo[i].pid = col_pid(rec, col);
+		memo[i].tid = col_from_tid(rec, col + 1, memo[i].pid);
+		memo[i].w0 = w0;
+		memo[i].w1 = w1;
+	}
+	*pid = memo[i].pid;
+	*tid = memo[i].tid;
+}
+
+/*
+ * A vertex id, which a graph's links name again and again near where it
+ * was named before: the number the memo of its bytes keeps.
+ */
+#define ID_MEMO		64	/* a power of 2 */
+
+static inline __attribute__((always_inline)) uint64_t
+col_id(const struct record *rec, size_t col)
+{
+	static __thread struct {
+		uint64_t	 w, id;
+	} memo[ID_MEMO];
+	uint64_t w;
+	size_t i;
+
+	if (!field_word(rec, col, &w) || w == 0)
+		return col_num(rec, col);
+	i = (w * 0x9e3779b97f4a7c15ULL) >> 58 & (ID_MEMO - 1);
+	if (memo[i].w != w) {
+		memo[i].id = col_num(rec, col);
+		memo[i].w = w;
+	}
+	return memo[i].id;
+}
+
 /* The columns a record must have: all but a last ARG... */
 #define RN_ARGS		0
 #define RN_NUM		1
+#define RN_ID		1
 #define RN_OPT0		1
 #define RN_NUM_TIME	1
 #define RN_FROM_TID	1
@@ -598,11 +794,41 @@ vertex_check(const struct record *rec, struct vertex_rec *v)
 		    rec->file, rec->line, (unsigned long long)v->id);
 }
 
+/*
+ * A link's rule is one of a few short words, and a link record the most
+ * numerous after events: a rule of 7 bytes or fewer is one word of its
+ * padded field, which with its length finds its properties in a memo
+ * rather than in the table by name.
+ */
+#define PROPS_MEMO	16	/* a power of 2 */
+
 static inline void
 link_check(const struct record *rec, struct link_rec *l)
 {
-	l->props = rec->padded ? lrule_props_padded(l->rule,
-	    record_len(rec, RCOL(link, RULE))) : lrule_props(l->rule);
+	static __thread struct {
+		uint64_t	 key;	/* 0: empty */
+		unsigned	 props;
+	} memo[PROPS_MEMO];
+	size_t len, i;
+	uint64_t key;
+
+	if (!rec->padded) {
+		l->props = lrule_props(l->rule);
+		return;
+	}
+	len = record_len(rec, RCOL(link, RULE));
+	if (len == 0 || len > 7) {
+		l->props = lrule_props_padded(l->rule, len);
+		return;
+	}
+	memcpy(&key, l->rule, 8);
+	key = (le64toh(key) & (~0ULL >> (64 - 8 * len))) | (uint64_t)len << 56;
+	i = (key * 0x9e3779b97f4a7c15ULL) >> 60 & (PROPS_MEMO - 1);
+	if (memo[i].key != key) {
+		memo[i].key = key;
+		memo[i].props = lrule_props_padded(l->rule, len);
+	}
+	l->props = memo[i].props;
 }
 
 static void

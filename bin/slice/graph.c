@@ -85,16 +85,32 @@ str_id(const char *s)
 }
 
 /*
- * The same, where a name is most often the one this place met last (a
- * record's rule, its thread's name, a thread's system call): *last is
- * that name's id, which a compare confirms without the hash.
+ * The same, for field col of the reader's where a name is most often the
+ * one this place met last (a vertex's BEGAN_BY, ENDED_BY): a field of 8
+ * bytes or fewer with its NUL is one word to compare with the last's.
  */
+struct word_again {
+	uint64_t	 w;
+	uint32_t	 id;	/* 0: none yet */
+};
+
 static inline uint32_t
-str_id_again(const char *s, uint32_t *last)
+str_id_word_again(const struct record *rec, size_t col,
+    struct word_again *last)
 {
-	if (*last != 0 && name_eq(by_id[*last], s))
-		return *last;
-	return *last = str_id(s);
+	uint64_t w;
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8)
+		return str_id(record_str(rec, col));
+	memcpy(&w, rec->f[col], 8);
+	w = le64toh(w) & (~0ULL >> (64 - 8 * n));
+	if (last->id == 0 || last->w != w) {
+		last->w = w;
+		last->id = str_id(rec->f[col]);
+	}
+	return last->id;
 }
 
 /*
@@ -149,8 +165,7 @@ str_of(uint32_t id)
 static size_t
 id_slot(const struct graph *g, uint64_t id)
 {
-	return (id ^ (id >> g->bits) * 0x9e3779b97f4a7c15ULL) &
-	    (((size_t)1 << g->bits) - 1);
+	return (id ^ (id >> g->bits) * 0x9e3779b97f4a7c15ULL) & g->mask;
 }
 
 /*
@@ -166,7 +181,7 @@ place_of(const struct graph *g, uint64_t id)
 
 	if (g->bits == 0)
 		return 0;
-	mask = ((size_t)1 << g->bits) - 1;
+	mask = g->mask;
 	for (i = id_slot(g, id); (p = g->at[i]) != 0; i = (i + 1) & mask)
 		if (vertex_id(&g->v[p]) == id)
 			return p;
@@ -177,7 +192,7 @@ place_of(const struct graph *g, uint64_t id)
 static void
 place_add(struct graph *g, uint32_t place)
 {
-	size_t i, mask = ((size_t)1 << g->bits) - 1;
+	size_t i, mask = g->mask;
 
 	for (i = id_slot(g, vertex_id(&g->v[place])); g->at[i] != 0;
 	    i = (i + 1) & mask)
@@ -193,6 +208,7 @@ places_grow(struct graph *g)
 	size_t i, old = g->bits ? (size_t)1 << g->bits : 0;
 
 	g->bits = g->bits ? g->bits + 1 : 12;
+	g->mask = ((size_t)1 << g->bits) - 1;
 	g->at = xcalloc((size_t)1 << g->bits, sizeof(*g->at));
 	for (i = 0; i < old; i++)
 		if (at[i] != 0)
@@ -577,6 +593,37 @@ call_vertex(struct graph *g, struct current *c, uint64_t id)
 }
 
 /*
+ * The thread a switch gives its CPU to: a machine's threads are few and
+ * each is switched to again and again, so the memo of its TTID's bytes
+ * keeps its number.  A field of 8 bytes or fewer, with its NUL, is one
+ * word of them.
+ */
+#define SWITCH_BITS	6
+
+static uint64_t
+switch_next(const struct event *ev)
+{
+	static struct {
+		uint64_t	 w, tid;	/* w 0: empty */
+	} memo[1 << SWITCH_BITS];
+	const struct record *rec = ev->rec;
+	size_t col = EC_ARG + ECOL(E_SWITCH, TTID), n, i;
+	uint64_t w;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8 || n == 1)
+		return event_u64(ev, ECOL(E_SWITCH, TTID));
+	memcpy(&w, rec->f[col], 8);
+	w = le64toh(w) & (~0ULL >> (64 - 8 * n));
+	i = (w * 0x9e3779b97f4a7c15ULL) >> (64 - SWITCH_BITS);
+	if (memo[i].w != w) {
+		memo[i].tid = event_u64(ev, ECOL(E_SWITCH, TTID));
+		memo[i].w = w;
+	}
+	return memo[i].tid;
+}
+
+/*
  * The time a vertex spent preempted (switched out runnable, until a
  * switch gives its thread a CPU again): a thread that ran on a busy
  * machine was runnable, not blocked, and is busy as LongRunning says
@@ -587,7 +634,7 @@ note_switch(struct graph *g, const struct event *ev)
 {
 	struct current *c;
 	struct vertex *v;
-	uint64_t next = event_u64(ev, ECOL(E_SWITCH, TTID));
+	uint64_t next = switch_next(ev);
 
 	if (next != 0 && next <= UINT32_MAX) {
 		c = current_find(next, 0);
@@ -724,7 +771,7 @@ static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
-	static uint32_t began, ended;		/* str_id_again()'s */
+	static struct word_again began, ended;
 	static uint8_t began8, ended8;		/* word8()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
@@ -736,10 +783,10 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->begin = r->begin;
 	v->end = r->end;
 	v->oncpu = time32(g, v, VF_ONCPU, r->oncpu);
-	v->began = word8(g, v, VF_BEGAN, str_id_again(r->began_by, &began),
-	    &began8);
-	v->ended = word8(g, v, VF_ENDED, str_id_again(r->ended_by, &ended),
-	    &ended8);
+	v->began = word8(g, v, VF_BEGAN, str_id_word_again(rec,
+	    RCOL(vertex, BEGAN_BY), &began), &began8);
+	v->ended = word8(g, v, VF_ENDED, str_id_word_again(rec,
+	    RCOL(vertex, ENDED_BY), &ended), &ended8);
 	v->wait = r->wait[0];
 	/* Threads' names alternate: the memo of many, not of the last. */
 	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, record_len(rec,

@@ -49,6 +49,7 @@ struct graph {
 	uint32_t	*at;		/* id -> place in v: open addressing on
 					   vertex_id(), 0 an empty slot */
 	unsigned	 bits;		/* 2^bits slots */
+	size_t		 mask;		/* 2^bits - 1, kept for each lookup */
 	uint64_t	 nseen;		/* vertices whose record was read */
 	int		 to_none;	/* a link's TO named no vertex (0) */
 	struct link	*l;

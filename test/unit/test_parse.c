@@ -308,6 +308,107 @@ vertex_bad_number(void)
 	    &v);
 }
 
+/*
+ * A BEGIN or FROM_TIME whose first digits are TIME's is read from its
+ * last eight; others as any number.
+ */
+static void
+near_times(void)
+{
+	struct vertex_rec v;
+	struct link_rec l;
+
+	CHECK(vertex_parse(record_of("n1", "vertex,102980693425,1,2,3,"
+	    "102980259911,102980693425,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 102980259911ULL && v.end == 102980693425ULL);
+	CHECK(vertex_parse(record_of("n2", "vertex,102980693425,1,2,3,"
+	    "99999999999,102980693425,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 99999999999ULL);
+	CHECK(vertex_parse(record_of("n3", "vertex,102980693425,1,2,3,"
+	    "101999999999,102980693425,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 101999999999ULL);
+	CHECK(vertex_parse(record_of("n4", "vertex,1000000000000000,1,2,3,"
+	    "1000000099999999,1000000099999999,0,1,start,exit,,x\n"), &v) == 1);
+	CHECK(v.begin == 1000000099999999ULL && v.end == v.begin);
+	CHECK(link_parse(record_of("n5", "link,102980693425,1,2,3,4,strong,"
+	    "wakeup,102980000000,7,7,\n"), &l) == 1);
+	CHECK(l.from_time == 102980000000ULL && l.props == LR_WAKES);
+	CHECK(link_parse(record_of("n6", "link,102980693425,1,2,3,4,weak,"
+	    "wait,102980693424,7,7,\n"), &l) == 1);
+	CHECK(l.from_time == 102980693424ULL && l.props == (LR_WEAK | LR_BACK));
+	CHECK(link_parse(record_of("n7", "link,102980693425,1,2,3,4,strong,"
+	    "wakeup,,7,7,\n"), &l) == 1);
+	CHECK(l.from_time == 102980693425ULL && l.props == LR_WAKES);
+}
+
+/* A thread read before is its numbers again, by both its PID and TID. */
+static void
+threads_again(void)
+{
+	static const struct {
+		const char	*line;
+		uint32_t	 pid, tid;
+	} t[] = {
+		{ "link,90,5,7,3,4,weak,wait,,,,\n", 5, 7 },
+		{ "link,90,6,7,3,4,weak,wait,,,,\n", 6, 7 },
+		{ "link,90,7,7,3,4,weak,wait,,,,\n", 7, 7 },
+		{ "link,90,,7,3,4,weak,wait,,,,\n", 0, 7 },
+		{ "link,90,5,,3,4,weak,wait,,,,\n", 5, 0 },
+		{ "link,90,5,7,3,4,weak,wait,,,,\n", 5, 7 },
+		{ "link,90,5,0,3,4,weak,wait,,,,\n", 5, 0 },
+		{ "link,90,12345678,1234567,3,4,weak,wait,,,,\n", 12345678,
+		    1234567 },
+		{ "link,90,12345678,1234567,3,4,weak,wait,,,,\n", 12345678,
+		    1234567 },
+		{ "link,90,1234567,7654321,3,4,weak,wait,,,,\n", 1234567,
+		    7654321 },
+		{ "link,90,1234567,7654321,3,4,weak,wait,,,,\n", 1234567,
+		    7654321 },
+		{ "link,90,123,4567,3,4,weak,wait,,,,\n", 123, 4567 },
+		{ "link,90,1234,567,3,4,weak,wait,,,,\n", 1234, 567 },
+		{ "link,90,123,45,3,4,weak,wait,,,,\n", 123, 45 },
+		{ "link,90,12,345,3,4,weak,wait,,,,\n", 12, 345 },
+		{ "link,90,123,4567,3,4,weak,wait,,,,\n", 123, 4567 },
+	};
+	static const struct {
+		const char	*line;
+		uint32_t	 pid;
+		uint64_t	 tid;
+	} from[] = {
+		{ "link,90,1,1,3,4,weak,wait,80,5,7,\n", 5, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,6,7,\n", 6, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,7,7,\n", 7, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,,7,\n", 0, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,,\n", 5, 0 },
+		{ "link,90,1,1,3,4,weak,wait,80,,,\n", 0, 0 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,7,\n", 5, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,7\n", 5, 7 },
+		{ "link,90,1,1,3,4,weak,wait,80,5,12345678901,\n", 5,
+		    12345678901ULL },
+	};
+	struct link_rec l;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		CHECK(link_parse(record_of("ta", t[i].line), &l) == 1);
+		CHECK(l.pid == t[i].pid && l.tid == t[i].tid);
+	}
+	for (i = 0; i < ARRAY_LEN(from); i++) {
+		CHECK(link_parse(record_of("tf", from[i].line), &l) == 1);
+		CHECK(l.from_pid == from[i].pid && l.from_tid == from[i].tid);
+	}
+}
+
+/* TIME's first digits, then a byte no digit: malformed all the same. */
+static void
+vertex_bad_near(void)
+{
+	struct vertex_rec v;
+
+	vertex_parse(record_of("vm", "vertex,102980693425,1,2,3,"
+	    "10298069342x,102980693425,0,1,start,exit,,x\n"), &v);
+}
+
 static void
 link_fields(void)
 {
@@ -794,6 +895,13 @@ const struct test parse_tests[] = {
 	{ "vertex: a malformed number refused", vertex_bad_number, EX_DATAERR,
 	    "/vn:2: vertex record: column 6: expected an unsigned integer, "
 	    "got '1x'" },
+	{ "vertex: a malformed number near the time refused",
+	    vertex_bad_near, EX_DATAERR,
+	    "/vm:2: vertex record: column 6: expected an unsigned integer, "
+	    "got '10298069342x'" },
+	{ "vertex, link: times near the record's read", near_times, 0, NULL },
+	{ "link: its thread and the other read again", threads_again, 0,
+	    NULL },
 	{ "link: optional columns, rules known and not", link_fields, 0,
 	    NULL },
 	{ "link: a strength neither strong nor weak refused",
