@@ -183,23 +183,6 @@ note_meta(const struct record *rec)
 }
 
 /*
- * Field col of the reader's, of 8 bytes or fewer with its NUL, as one
- * word of its bytes alone: 0 if it is no such field.
- */
-static inline int
-field_word(const struct record *rec, size_t col, uint64_t *w)
-{
-	size_t n;
-
-	if (!rec->padded || col + 1 >= rec->nf ||
-	    (n = rec->f[col + 1] - rec->f[col]) > 8)
-		return 0;
-	memcpy(w, rec->f[col], 8);
-	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
-	return 1;
-}
-
-/*
  * A thread's events come in runs, each of one vertex: a TID or VERTEX
  * whose bytes are the last event's is its number, without reading it
  * again.  ~0 is no field's word (its NUL is in it).

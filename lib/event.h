@@ -279,6 +279,24 @@ record_small_u64(const struct record *rec, size_t col, uint64_t *v)
 }
 
 /*
+ * Field col of the reader's, of 8 bytes or fewer with its NUL, as one
+ * word of its bytes alone (0 if empty), for a memo to key on: 0 if it is
+ * no such field.
+ */
+static inline int
+field_word(const struct record *rec, size_t col, uint64_t *w)
+{
+	size_t n;
+
+	if (!rec->padded || col + 1 >= rec->nf ||
+	    (n = rec->f[col + 1] - rec->f[col]) > 8)
+		return 0;
+	memcpy(w, rec->f[col], 8);
+	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
+	return 1;
+}
+
+/*
  * Whether fields a and b (a < b) of the reader's, each followed by
  * another, are the same bytes, fewer than 8: a word each.  A process's
  * first thread has its PID the bytes of its TID, so one number read

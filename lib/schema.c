@@ -540,23 +540,6 @@ thread_read(const struct record *rec, uint32_t *pid, uint32_t *tid)
 }
 
 /*
- * Field col of the reader's, of 8 bytes or fewer with its NUL, as one
- * word of its bytes alone (0 if empty): 0 if it is no such field.
- */
-static inline int
-field_word(const struct record *rec, size_t col, uint64_t *w)
-{
-	size_t n;
-
-	if (!rec->padded || col + 1 >= rec->nf ||
-	    (n = rec->f[col + 1] - rec->f[col]) > 8)
-		return 0;
-	memcpy(w, rec->f[col], 8);
-	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
-	return 1;
-}
-
-/*
  * Fields col and col + 1 of the reader's, of 16 bytes or fewer with
  * their NULs, as two words of their bytes alone (the second 0 if they
  * fit in one): their length with the NULs, 0 if they are no such
