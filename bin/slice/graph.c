@@ -86,8 +86,8 @@ str_id(const char *s)
 
 /*
  * The same, for field col of the reader's where a name is most often the
- * one this place met last (a vertex's BEGAN_BY, ENDED_BY): a field of 8
- * bytes or fewer with its NUL is one word to compare with the last's.
+ * one this place met last (a vertex's BEGAN_BY, ENDED_BY): a short
+ * field is one word to compare with the last's.
  */
 struct word_again {
 	uint64_t	 w;
@@ -99,13 +99,9 @@ str_id_word_again(const struct record *rec, size_t col,
     struct word_again *last)
 {
 	uint64_t w;
-	size_t n;
 
-	if (!rec->padded || col + 1 >= rec->nf ||
-	    (n = rec->f[col + 1] - rec->f[col]) > 8)
+	if (!field_word(rec, col, &w))
 		return str_id(record_str(rec, col));
-	memcpy(&w, rec->f[col], 8);
-	w = le64toh(w) & (~0ULL >> (64 - 8 * n));
 	if (last->id == 0 || last->w != w) {
 		last->w = w;
 		last->id = str_id(rec->f[col]);
@@ -595,8 +591,7 @@ call_vertex(struct graph *g, struct current *c, uint64_t id)
 /*
  * The thread a switch gives its CPU to: a machine's threads are few and
  * each is switched to again and again, so the memo of its TTID's bytes
- * keeps its number.  A field of 8 bytes or fewer, with its NUL, is one
- * word of them.
+ * keeps its number.
  */
 #define SWITCH_BITS	6
 
@@ -607,14 +602,11 @@ switch_next(const struct event *ev)
 		uint64_t	 w, tid;	/* w 0: empty */
 	} memo[1 << SWITCH_BITS];
 	const struct record *rec = ev->rec;
-	size_t col = EC_ARG + ECOL(E_SWITCH, TTID), n, i;
+	size_t i;
 	uint64_t w;
 
-	if (!rec->padded || col + 1 >= rec->nf ||
-	    (n = rec->f[col + 1] - rec->f[col]) > 8 || n == 1)
+	if (!field_word(rec, EC_ARG + ECOL(E_SWITCH, TTID), &w) || w == 0)
 		return event_u64(ev, ECOL(E_SWITCH, TTID));
-	memcpy(&w, rec->f[col], 8);
-	w = le64toh(w) & (~0ULL >> (64 - 8 * n));
 	i = (w * 0x9e3779b97f4a7c15ULL) >> (64 - SWITCH_BITS);
 	if (memo[i].w != w) {
 		memo[i].tid = event_u64(ev, ECOL(E_SWITCH, TTID));
