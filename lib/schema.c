@@ -133,34 +133,39 @@ near_time(const struct record *rec, size_t col, uint64_t *v)
 }
 
 /*
- * Most links' FROM_TIME is their TIME, which the reader has read: the
- * same bytes are the same number, without reading it again.  Most of
- * the others are near it.
+ * A column that repeats the record's TIME, which the reader has read:
+ * the same bytes are the same number, without reading it again.  Most
+ * of the others are near it.  0 if it is neither.  Always in line: it
+ * is most of what its two callers do, at every vertex and link.
  */
+static inline __attribute__((always_inline)) int
+col_timelike(const struct record *rec, size_t col, uint64_t *v)
+{
+	if (same_as_time(rec, col)) {
+		*v = rec->time;
+		return 1;
+	}
+	return near_time(rec, col, v);
+}
+
+/* A link's FROM_TIME: most often its TIME. */
 static inline uint64_t
 col_time_or_now(const struct record *rec, size_t col)
 {
 	uint64_t v;
 
-	if (same_as_time(rec, col))
-		return rec->time;
-	if (near_time(rec, col, &v))
+	if (col_timelike(rec, col, &v))
 		return v;
 	return record_u64_opt(rec, col, &v) ? v : rec->time;
 }
 
-/*
- * A vertex's END, which its TIME repeats: read once, by the reader.  Its
- * BEGIN, most often near it.
- */
+/* A vertex's END, which its TIME repeats; its BEGIN, most often near it. */
 static inline uint64_t
 col_num_time(const struct record *rec, size_t col)
 {
 	uint64_t v;
 
-	if (same_as_time(rec, col))
-		return rec->time;
-	if (near_time(rec, col, &v))
+	if (col_timelike(rec, col, &v))
 		return v;
 	return col_num(rec, col);
 }
