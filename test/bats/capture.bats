@@ -108,6 +108,15 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	n_wake=$(grep -n "^event,[0-9]*,$pid,$main,,[0-9]*,waking,-,$pid,$rd,[0-9]*,capture-helper,[-0-9]*\$" "$T/t.csv" | head -1 | cut -d: -f1)
 	n_ret=$(awk -F, -v p="$pid" -v t="$rd" -v from="$n_wake" 'NR > from && $1 == "event" && $7 == "switch" && $10 == p && $11 == t { print NR; exit }' "$T/t.csv")
 	echo "fork $n_fork read $n_rd blocked $n_blk write $n_wr waking $n_wake return $n_ret"
+	# Should the reader's return be missing (seen once in CI, under the
+	# suite's load, never alone): what the trace says of events lost,
+	# and of the reader's thread after its wake-up.
+	if [ -z "$n_ret" ]; then
+		echo "lost records: $(grep -c '^lost,' "$T/t.csv")"
+		awk -F, -v p="$pid" -v t="$rd" -v from="$n_wake" 'NR > from &&
+		    ($4 == t || $11 == t || $10 == t) { print NR ": " $0; if (++n == 8) exit }' "$T/t.csv"
+		tail -3 "$T/t.csv"
+	fi
 	[ -n "$n_fork" ]
 	[ -n "$n_rd" ]
 	[ -n "$n_blk" ]
