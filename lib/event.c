@@ -678,7 +678,7 @@ call_classes_padded(const char *name, size_t len)
 		return call_classes(name, len, 1);
 	memcpy(&w, name, 8);
 	w = le64toh(w) & (~0ULL >> (64 - 8 * (len + 1)));
-	i = (w * 0x9e3779b97f4a7c15ULL) >> 62 & (CALL_MEMO - 1);
+	i = (w * GOLDEN64) >> 62 & (CALL_MEMO - 1);
 	if (call_memo[i].w != w) {
 		call_memo[i].w = w;
 		call_memo[i].classes = call_classes(name, len, 1);

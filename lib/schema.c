@@ -575,7 +575,7 @@ fields_words(const struct record *rec, size_t col, uint64_t *w0,
 static inline size_t
 words_slot(uint64_t w0, uint64_t w1, int bits)
 {
-	return ((w0 ^ w1 * 0x9e3779b97f4a7c15ULL) * 0x9e3779b97f4a7c15ULL) >>
+	return ((w0 ^ w1 * GOLDEN64) * GOLDEN64) >>
 	    (64 - bits);
 }
 
@@ -737,7 +737,7 @@ col_id(const struct record *rec, size_t col)
 
 	if (!field_word(rec, col, &w) || w == 0)
 		return col_num(rec, col);
-	i = (w * 0x9e3779b97f4a7c15ULL) >> 58 & (ID_MEMO - 1);
+	i = (w * GOLDEN64) >> 58 & (ID_MEMO - 1);
 	if (memo[i].w != w) {
 		memo[i].id = col_num(rec, col);
 		memo[i].w = w;
@@ -811,7 +811,7 @@ link_check(const struct record *rec, struct link_rec *l)
 	}
 	memcpy(&key, l->rule, 8);
 	key = (le64toh(key) & (~0ULL >> (64 - 8 * len))) | (uint64_t)len << 56;
-	i = (key * 0x9e3779b97f4a7c15ULL) >> 60 & (PROPS_MEMO - 1);
+	i = (key * GOLDEN64) >> 60 & (PROPS_MEMO - 1);
 	if (memo[i].key != key) {
 		memo[i].key = key;
 		memo[i].props = lrule_props_padded(l->rule, len);

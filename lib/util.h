@@ -20,6 +20,13 @@
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
+ * 2^64 over the golden ratio: a word times it has its bits mixed into
+ * its top ones, which a memo or table of 2^k slots takes as its slot
+ * (Fibonacci hashing).  One constant for every such table.
+ */
+#define GOLDEN64	0x9e3779b97f4a7c15ULL
+
+/*
  * Print "prog: message" and exit with code, after finishing every open
  * writer so that records already written survive (a gzip member is closed,
  * a half record is dropped).  die() appends strerror(errno) like err(3).
@@ -305,7 +312,7 @@ int	 nameidx_memo_miss(struct nameidx *, struct nameidx_memo *,
 static inline uint64_t
 padded_words(const char *name, size_t len, uint64_t *head, uint64_t *tail)
 {
-	const uint64_t k = 0x9e3779b97f4a7c15ULL;
+	const uint64_t k = GOLDEN64;
 
 	*tail = 0;
 	memcpy(head, name, 8);

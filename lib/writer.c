@@ -60,7 +60,7 @@ struct memo {
 static inline size_t
 memo_slot(uint64_t v)
 {
-	return v * 0x9e3779b97f4a7c15ULL >> (64 - MEMO_BITS);
+	return v * GOLDEN64 >> (64 - MEMO_BITS);
 }
 
 struct chunk {

@@ -193,7 +193,7 @@ static struct {
 static inline size_t
 wakee_slot(uint64_t w)
 {
-	return (w * 0x9e3779b97f4a7c15ULL) >> 60 & (WAKEE_WORDS - 1);
+	return (w * GOLDEN64) >> 60 & (WAKEE_WORDS - 1);
 }
 
 struct lthread *
@@ -574,7 +574,7 @@ static struct {
 static inline size_t
 recent_slot(struct pending **table, uint64_t key)
 {
-	return ((key ^ (uintptr_t)table) * 0x9e3779b97f4a7c15ULL) >> 60 &
+	return ((key ^ (uintptr_t)table) * GOLDEN64) >> 60 &
 	    (RECENT_CAUSES - 1);
 }
 

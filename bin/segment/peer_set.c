@@ -86,7 +86,7 @@ is_recv(const struct event *ev)
 		w0 &= ~0ULL >> (64 - 8 * n);
 	else
 		memcpy(&w1, s + n - 8, 8);
-	i = ((w0 ^ w1) * 0x9e3779b97f4a7c15ULL) >> 60;
+	i = ((w0 ^ w1) * GOLDEN64) >> 60;
 	_Static_assert(NAMES == 16, "the hash's 4 bits");
 	if (names[i].n != n || names[i].w0 != w0 || names[i].w1 != w1) {
 		names[i].n = n;

@@ -212,7 +212,7 @@ thread_named(const struct event *ev, int pid)
 	else
 		memcpy(&w1, rec->f[col] + n - 8, 8);
 	_Static_assert(NAMED == 64, "the hash's 6 bits");
-	e = &named[(w0 ^ w1) * 0x9e3779b97f4a7c15ULL >> 58];
+	e = &named[(w0 ^ w1) * GOLDEN64 >> 58];
 	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
 		if (e->pid != 0)
 			e->t->pid = e->pid;

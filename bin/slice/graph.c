@@ -161,7 +161,7 @@ str_of(uint32_t id)
 static size_t
 id_slot(const struct graph *g, uint64_t id)
 {
-	return (id ^ (id >> g->bits) * 0x9e3779b97f4a7c15ULL) & g->mask;
+	return (id ^ (id >> g->bits) * GOLDEN64) & g->mask;
 }
 
 /*
@@ -305,7 +305,7 @@ static size_t		 big_slots;
 static size_t
 big_hash(uint64_t a, size_t mask)
 {
-	return (a * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+	return (a * GOLDEN64 >> 32) & mask;
 }
 
 static uint32_t
@@ -504,7 +504,7 @@ static size_t		 ncurrents, current_slots;
 static size_t
 current_slot(uint64_t key, size_t mask)
 {
-	return (key * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+	return (key * GOLDEN64 >> 32) & mask;
 }
 
 /* tid's entry; NULL if it has none and make is 0. */
@@ -607,7 +607,7 @@ switch_next(const struct event *ev)
 
 	if (!field_word(rec, EC_ARG + ECOL(E_SWITCH, TTID), &w) || w == 0)
 		return event_u64(ev, ECOL(E_SWITCH, TTID));
-	i = (w * 0x9e3779b97f4a7c15ULL) >> (64 - SWITCH_BITS);
+	i = (w * GOLDEN64) >> (64 - SWITCH_BITS);
 	if (memo[i].w != w) {
 		memo[i].tid = event_u64(ev, ECOL(E_SWITCH, TTID));
 		memo[i].w = w;
@@ -728,7 +728,7 @@ rule_of(const struct record *rec, const struct link_rec *r)
 		return rule_find(rec, r);
 	memcpy(&key, r->rule, 8);
 	key = (le64toh(key) & (~0ULL >> (64 - 8 * len))) | (uint64_t)len << 56;
-	i = (key * 0x9e3779b97f4a7c15ULL) >> 60 & (RULE_MEMO - 1);
+	i = (key * GOLDEN64) >> 60 & (RULE_MEMO - 1);
 	if (memo[i].key != key) {
 		memo[i].key = key;
 		memo[i].rule = rule_find(rec, r);

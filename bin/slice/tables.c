@@ -24,7 +24,7 @@ static size_t		 nvfar, vfar_slots;
 static size_t
 vfar_hash(uint64_t key, size_t mask)
 {
-	return (key * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+	return (key * GOLDEN64 >> 32) & mask;
 }
 
 static uint64_t *
