@@ -206,10 +206,8 @@ link_wakee(const struct event *ev)
 
 	if (wakee != NULL)
 		return wakee;
-	if (same_field(rec, EC_ARG + WAKE_COL(TPID), col)) {
-		memcpy(&w, rec->f[col], 8);
-		w = le64toh(w) & (~0ULL >> (64 - 8 * (rec->f[col + 1] -
-		    rec->f[col])));
+	if (same_field(rec, EC_ARG + WAKE_COL(TPID), col) &&
+	    field_word(rec, col, &w)) {
 		i = wakee_slot(w);
 		if (w != 0 && wakee_words[i].w == w) {
 			wakee = wakee_words[i].t;
@@ -280,6 +278,15 @@ __attribute__((flatten)) void
 link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
     const struct cause *c)
 {
+	_Static_assert(RCOL(link, FROM) == COL_FIRST_OWN &&
+	    RCOL(link, TO) == COL_FIRST_OWN + 1 &&
+	    RCOL(link, STRENGTH) == COL_FIRST_OWN + 2 &&
+	    RCOL(link, RULE) == COL_FIRST_OWN + 3 &&
+	    RCOL(link, FROM_TIME) == COL_FIRST_OWN + 4 &&
+	    RCOL(link, FROM_PID) == COL_FIRST_OWN + 5 &&
+	    RCOL(link, FROM_TID) == COL_FIRST_OWN + 6 &&
+	    RCOL(link, LABEL) == COL_FIRST_OWN + 7 &&
+	    RCOLS(link) == COL_FIRST_OWN + 8, "link_write()'s columns");
 	struct link_rule *r = rules[c->rule - lrules];
 	int weak = c->weak != 0;
 	/* Most links have none: no call for it. */
