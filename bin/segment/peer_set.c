@@ -56,8 +56,8 @@ fd_of(const struct event *ev)
  * Whether a system call's event is a receive, by its name's text: a
  * trace has a few names, each met again and again, where finding a
  * name's classes (event_call()) cost more than the rest of the judging.
- * A name of 16 bytes or fewer is its length and two words, its first
- * eight and its last eight, which overlap.
+ * A name of 16 bytes or fewer is its length and two words, as
+ * padded_words() (lib/util.h) makes them.
  */
 #define NAMES	16
 static struct {
@@ -71,7 +71,7 @@ is_recv(const struct event *ev)
 {
 	const struct record *rec = ev->rec;
 	size_t col = EC_ARG + SYSCALL_NAME, n, i;
-	uint64_t w0, w1 = 0;
+	uint64_t w0, w1;
 	const char *s;
 
 	if (!rec->padded || col + 1 >= rec->nf)
@@ -80,13 +80,7 @@ is_recv(const struct event *ev)
 	n = rec->f[col + 1] - s - 1;
 	if (n == 0 || n > 16)
 		return (event_call(ev) & CALL_RECV) != 0;
-	memcpy(&w0, s, 8);
-	w0 = le64toh(w0);
-	if (n < 8)
-		w0 &= ~0ULL >> (64 - 8 * n);
-	else
-		memcpy(&w1, s + n - 8, 8);
-	i = ((w0 ^ w1) * GOLDEN64) >> 60;
+	i = padded_words(s, n, &w0, &w1) >> 60;
 	_Static_assert(NAMES == 16, "the hash's 4 bits");
 	if (names[i].n != n || names[i].w0 != w0 || names[i].w1 != w1) {
 		names[i].n = n;

@@ -200,19 +200,13 @@ thread_named(const struct event *ev, int pid)
 	const struct record *rec = ev->rec;
 	size_t col = EC_ARG + pid, n;
 	struct named *e;
-	uint64_t w0, w1 = 0;
+	uint64_t w0, w1;
 
 	if (!rec->padded || col + 2 >= rec->nf ||
 	    (n = rec->f[col + 2] - rec->f[col] - 1) > 16)
 		return thread_read(ev, pid, NULL);
-	memcpy(&w0, rec->f[col], 8);
-	w0 = le64toh(w0);
-	if (n < 8)
-		w0 &= ~0ULL >> (64 - 8 * n);
-	else
-		memcpy(&w1, rec->f[col] + n - 8, 8);
 	_Static_assert(NAMED == 64, "the hash's 6 bits");
-	e = &named[(w0 ^ w1) * GOLDEN64 >> 58];
+	e = &named[padded_words(rec->f[col], n, &w0, &w1) >> 58];
 	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
 		if (e->pid != 0)
 			e->t->pid = e->pid;
