@@ -88,6 +88,14 @@ diagnose() {
 	    argus-similar -q |
 	    argus-slice --auto -Z -o "$D/$1.csv" 2>"$D/$1.report" || true
 	cat "$D/$1.report"
+	# Should a diagnosis be wrong (syncio's was, once, in the suite,
+	# never alone nor in 16 captures under load): what the capture
+	# missed, at its start or to lost events.
+	local first
+	first=$(argus-cat -k event "$D/$1.gz" | awk -F, '$1 == "event" { print $2; exit }')
+	echo "capture: its first event $(( (${hang_begin_ns:-0} - ${first:-0}) / 1000000 ))" \
+	    "ms before the hang; lost records:" \
+	    "$(argus-cat -k lost "$D/$1.gz" | grep -c '^lost,' || true)"
 	HEAD=$(grep -m1 . "$D/$1.report")
 }
 
