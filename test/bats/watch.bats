@@ -32,7 +32,11 @@ need_watchpoints() {
 
 @test "watch: the poller's reads and the writer's writes, on the capture's clock" {
 	need_watchpoints
-	run argus-watch -s settings_ready -o w.gz -- \
+	# At the priority the next test gives it: beside CPU hogs (make
+	# check-loaded) the poller, at nice 0, polled 100 times or fewer in
+	# its half-second hang.
+	scenario_prio flag-poll
+	run "${PRIO[@]}" argus-watch -s settings_ready -o w.gz -- \
 	    "$ROOT/test/scenarios/flag-poll" -n 3 -H 0.5 -t truth
 	[ "$status" -eq 0 ]
 	[ "$(stat -c %a w.gz)" = 600 ]
