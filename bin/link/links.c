@@ -265,13 +265,49 @@ link_cpu(const struct link_rule *r, uint32_t cpu)
 _Static_assert(3 * WRITER_AT_U64 >= sizeof(((struct link_rule *)0)->block[0]),
     "a rule's block is copied whole, into the room of the numbers after it");
 
-/* A process id, empty when unknown, as link_write() writes one. */
-static inline char *
-emit_pid(char *p, uint32_t pid, uint32_t tid)
+/*
+ * A thread's PID,TID as text, made once and copied whole into the room
+ * of the two numbers: a link names two threads, and a few threads are
+ * most of those named.  By the pair's hash; one not seen lately is made
+ * again over another.
+ */
+#define PTIDS		16	/* a power of 2 */
+static struct {
+	uint64_t	 key;	/* pid << 32 | tid */
+	size_t		 n;	/* 0: empty */
+	char		 s[24];
+} ptids[PTIDS];
+
+/* Out of line: a thread not seen lately is rare, a link is not. */
+static void __attribute__((noinline))
+ptid_make(size_t i, uint64_t key, uint32_t pid, uint32_t tid)
 {
-	if (pid == 0 && tid != 0)
-		return writer_at_empty(p);
-	return writer_at_u64(out, p, pid);
+	char tmp[2 * 28];
+	size_t n = 0;
+
+	/* An unknown process is empty, as link_write() writes it. */
+	if (pid != 0 || tid == 0)
+		n = u64_str(tmp, pid);
+	tmp[n++] = ',';
+	n += u64_str(tmp + n, tid);
+	tmp[n++] = ',';
+	_Static_assert(sizeof(ptids[0].s) >= 2 * 10 + 2 &&
+	    sizeof(ptids[0].s) <= 2 * WRITER_AT_U64, "PID,TID, fits");
+	memcpy(ptids[i].s, tmp, sizeof(ptids[i].s));
+	ptids[i].n = n;
+	ptids[i].key = key;
+}
+
+static inline char *
+emit_ptid(char *p, uint32_t pid, uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	size_t i = (key * GOLDEN64) >> 60 & (PTIDS - 1);
+
+	if (ptids[i].key != key || ptids[i].n == 0)
+		ptid_make(i, key, pid, tid);
+	memcpy(p, ptids[i].s, sizeof(ptids[i].s));
+	return p + ptids[i].n;
 }
 
 __attribute__((flatten)) void
@@ -296,8 +332,7 @@ link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	p = writer_at_begin(out, KIND_LINK, LINK_NUMS * WRITER_AT_U64 +
 	    r->blen[weak] + nlabel + 1);
 	p = time == NO_TIME ? writer_at_empty(p) : writer_at_u64(out, p, time);
-	p = emit_pid(p, pid, tid);
-	p = writer_at_u64(out, p, tid);
+	p = emit_ptid(p, pid, tid);
 	p = writer_at_u64(out, p, c->vertex);
 	p = writer_at_u64(out, p, to);
 	/*
@@ -308,8 +343,7 @@ link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	p += r->blen[weak];
 	p = c->time == NO_TIME ? writer_at_empty(p) :
 	    writer_at_u64(out, p, c->time);
-	p = emit_pid(p, c->pid, c->tid);
-	p = writer_at_u64(out, p, c->tid);
+	p = emit_ptid(p, c->pid, c->tid);
 	p = writer_at_strn(out, p, c->label, nlabel);
 	writer_at_end(out, p);
 	if (weak) {
