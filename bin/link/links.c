@@ -25,6 +25,12 @@ static struct link_rule	**sees;
 static int		  nasked;
 static struct lthread	*threads;
 static struct lthread	*wakee;		/* this event's, once asked */
+/*
+ * The event being linked: most links are made at the event they follow,
+ * and repeat its TIME, which link_out() copies as the reader read it.
+ * NULL from a record that is not an event on, and at the end.
+ */
+static const struct event *now;
 static struct writer	*out;
 static uint64_t		 nstrong, nweak;
 static size_t		 thread_bytes, cpu_bytes;	/* all rules' state */
@@ -265,13 +271,121 @@ link_cpu(const struct link_rule *r, uint32_t cpu)
 _Static_assert(3 * WRITER_AT_U64 >= sizeof(((struct link_rule *)0)->block[0]),
     "a rule's block is copied whole, into the room of the numbers after it");
 
-/* A process id, empty when unknown, as link_write() writes one. */
-static inline char *
-emit_pid(char *p, uint32_t pid, uint32_t tid)
+/*
+ * The TIME of the event being linked as the reader read it, if it is v
+ * and as the writer would put v (no leading 0), and 16 bytes of it are
+ * readable (7 to 16 digits, and 8 past its NUL): 1 and *s, *n.
+ */
+static inline int
+now_time(uint64_t v, const char **s, size_t *n)
 {
-	if (pid == 0 && tid != 0)
+	const struct record *rec;
+
+	/* An event has its columns to CTX (event_parse()). */
+	if (now == NULL || v != now->time || !(rec = now->rec)->padded)
+		return 0;
+	*s = rec->f[COL_TIME];
+	*n = rec->f[COL_TIME + 1] - *s - 1;
+	return *n >= 7 && *n <= 16 && **s != '0';
+}
+
+/*
+ * The times of the events that causes were made at (link_cause()), as
+ * read, by the time's hash: a cause is linked at its effect, when the
+ * event it was made at is gone, and a wake-up's time is seldom written
+ * before.
+ */
+#define TIMES		16	/* a power of 2 */
+static struct {
+	uint64_t	 v;
+	size_t		 n;	/* 0: empty */
+	char		 s[16];
+} times[TIMES];
+
+static inline size_t
+time_slot(uint64_t v)
+{
+	return (v * GOLDEN64) >> 60 & (TIMES - 1);
+}
+
+static inline void
+time_note(uint64_t v)
+{
+	const char *s;
+	size_t n, i = time_slot(v);
+
+	if (times[i].v == v || !now_time(v, &s, &n))
+		return;
+	times[i].v = v;
+	times[i].n = n;
+	memcpy(times[i].s, s, sizeof(times[i].s));
+}
+
+/* A time: the event's text, or a cause's, else its digits. */
+_Static_assert(WRITER_AT_U64 >= 16 + 1, "a time's 16 bytes fit its room");
+static inline char *
+emit_time(char *p, uint64_t v)
+{
+	const char *s;
+	size_t n, i;
+
+	if (v == NO_TIME)
 		return writer_at_empty(p);
-	return writer_at_u64(out, p, pid);
+	if (!now_time(v, &s, &n)) {
+		i = time_slot(v);
+		if (times[i].v != v || times[i].n == 0)
+			return writer_at_u64(out, p, v);
+		s = times[i].s;
+		n = times[i].n;
+	}
+	memcpy(p, s, 16);
+	p[n] = ',';
+	return p + n + 1;
+}
+
+/*
+ * A thread's PID,TID as text, made once and copied whole into the room
+ * of the two numbers: a link names two threads, and a few threads are
+ * most of those named.  By the pair's hash; one not seen lately is made
+ * again over another.
+ */
+#define PTIDS		16	/* a power of 2 */
+static struct {
+	uint64_t	 key;	/* pid << 32 | tid */
+	size_t		 n;	/* 0: empty */
+	char		 s[24];
+} ptids[PTIDS];
+
+/* Out of line: a thread not seen lately is rare, a link is not. */
+static void __attribute__((noinline))
+ptid_make(size_t i, uint64_t key, uint32_t pid, uint32_t tid)
+{
+	char tmp[2 * 28];
+	size_t n = 0;
+
+	/* An unknown process is empty, as link_write() writes it. */
+	if (pid != 0 || tid == 0)
+		n = u64_str(tmp, pid);
+	tmp[n++] = ',';
+	n += u64_str(tmp + n, tid);
+	tmp[n++] = ',';
+	_Static_assert(sizeof(ptids[0].s) >= 2 * 10 + 2 &&
+	    sizeof(ptids[0].s) <= 2 * WRITER_AT_U64, "PID,TID, fits");
+	memcpy(ptids[i].s, tmp, sizeof(ptids[i].s));
+	ptids[i].n = n;
+	ptids[i].key = key;
+}
+
+static inline char *
+emit_ptid(char *p, uint32_t pid, uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	size_t i = (key * GOLDEN64) >> 60 & (PTIDS - 1);
+
+	if (ptids[i].key != key || ptids[i].n == 0)
+		ptid_make(i, key, pid, tid);
+	memcpy(p, ptids[i].s, sizeof(ptids[i].s));
+	return p + ptids[i].n;
 }
 
 __attribute__((flatten)) void
@@ -295,9 +409,8 @@ link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 
 	p = writer_at_begin(out, KIND_LINK, LINK_NUMS * WRITER_AT_U64 +
 	    r->blen[weak] + nlabel + 1);
-	p = time == NO_TIME ? writer_at_empty(p) : writer_at_u64(out, p, time);
-	p = emit_pid(p, pid, tid);
-	p = writer_at_u64(out, p, tid);
+	p = emit_time(p, time);
+	p = emit_ptid(p, pid, tid);
 	p = writer_at_u64(out, p, c->vertex);
 	p = writer_at_u64(out, p, to);
 	/*
@@ -306,10 +419,8 @@ link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	 */
 	memcpy(p, r->block[weak], sizeof(r->block[weak]));
 	p += r->blen[weak];
-	p = c->time == NO_TIME ? writer_at_empty(p) :
-	    writer_at_u64(out, p, c->time);
-	p = emit_pid(p, c->pid, c->tid);
-	p = writer_at_u64(out, p, c->tid);
+	p = emit_time(p, c->time);
+	p = emit_ptid(p, c->pid, c->tid);
 	p = writer_at_strn(out, p, c->label, nlabel);
 	writer_at_end(out, p);
 	if (weak) {
@@ -364,6 +475,7 @@ link_cause(const struct event *ev, struct cause *c)
 	c->time = ev->time;
 	c->pid = ev->pid;
 	c->tid = ev->tid;
+	time_note(ev->time);
 	if (ev->ctx == '-') {
 		c->vertex = ev->vertex;
 		return 1;
@@ -476,6 +588,7 @@ link_event(const struct event *ev)
 	struct lthread *t = event_thread(ev);
 	struct link_rule **r;
 
+	now = ev;
 	wakee = NULL;
 	/* Interrupt-context events (vertex 0) leave the thread's vertex be. */
 	t->fresh = 0;
@@ -510,6 +623,7 @@ link_record(const struct record *rec)
 {
 	struct link_rule **r;
 
+	now = NULL;
 	for (r = records; *r != NULL; r++)
 		(*r)->record(*r, rec);
 }
@@ -520,6 +634,7 @@ link_summary(struct writer *w, uint64_t end, int to_stderr)
 	struct link_rule **r;
 	size_t i;
 
+	now = NULL;
 	for (r = finishes; *r != NULL; r++)
 		(*r)->finish(*r, end);
 	summary_begin(w, end, "argus-link");
