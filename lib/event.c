@@ -183,19 +183,53 @@ note_meta(const struct record *rec)
 }
 
 /*
- * A thread's events come in runs, each of one vertex: a TID or VERTEX
- * whose bytes are the last event's is its number, without reading it
- * again.  ~0 is no field's word (its NUL is in it).
+ * A thread's events come in runs, each of one vertex: a VERTEX whose
+ * bytes are the last event's is its number, without reading it again.
+ * ~0 is no field's word (its NUL is in it).
  */
-static __thread uint64_t last_tid_w = ~0ULL, last_tid;
 static __thread uint64_t last_vertex_w = ~0ULL, last_vertex;
+
+/*
+ * A trace has a few threads, each in many events: their PID and TID, the
+ * two fields' bytes as one text of up to 16 (padded_words()), are the
+ * numbers a memo of that text keeps.  Only a thread read well is kept.
+ */
+#define THREAD_BITS	6
+static __thread struct thread_memo {
+	uint64_t	 w0, w1;
+	size_t		 n;		/* 0: empty */
+	uint32_t	 pid, tid;
+} thread_memo[1 << THREAD_BITS];
+
+static void
+thread_read(const struct record *rec, struct event *ev)
+{
+	uint64_t v, tid;
+	int tid_ok;
+
+	tid_ok = record_small_u64(rec, COL_TID, &tid) == 1;
+	/*
+	 * A process's first thread: its PID is the bytes of its TID.  Else
+	 * the common case in line, anything else as record_pid() says.
+	 */
+	if (tid_ok && same_field(rec, COL_PID, COL_TID))
+		ev->pid = tid;
+	else
+		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+		    record_pid(rec, COL_PID);
+	if (!tid_ok || tid > UINT32_MAX)
+		bad_event(rec, "no thread id");
+	ev->tid = tid;
+}
 
 int
 event_parse(const struct record *rec, struct event *ev)
 {
+	struct thread_memo *m;
 	const char *s;
-	uint64_t v, tid, w;
-	int tid_ok, have_w;
+	uint64_t v, w, w1;
+	size_t n;
+	int have_w;
 	char what[96];
 
 	if (rec->comment)
@@ -214,26 +248,26 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	if ((have_w = field_word(rec, COL_TID, &w)) && w == last_tid_w) {
-		tid = last_tid;
-		tid_ok = 1;
-	} else if ((tid_ok = record_small_u64(rec, COL_TID, &tid)) == 1 &&
-	    have_w) {
-		last_tid_w = w;
-		last_tid = tid;
-	}
-	/*
-	 * A process's first thread: its PID is the bytes of its TID.  Else
-	 * the common case in line, anything else as record_pid() says.
-	 */
-	if (tid_ok && same_field(rec, COL_PID, COL_TID))
-		ev->pid = tid;
-	else
-		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
-		    record_pid(rec, COL_PID);
-	if (!tid_ok || tid > UINT32_MAX)
-		bad_event(rec, "no thread id");
-	ev->tid = tid;
+	/* PID and TID have a column after them: rec->nf > EC_CTX. */
+	_Static_assert(COL_TID == COL_PID + 1 && EC_CTX > COL_TID + 1,
+	    "PID,TID one text, a field after it");
+	if (rec->padded &&
+	    (n = rec->f[COL_TID + 1] - rec->f[COL_PID] - 1) <= 16) {
+		m = &thread_memo[padded_words(rec->f[COL_PID], n, &w, &w1) >>
+		    (64 - THREAD_BITS)];
+		if (m->n == n && m->w0 == w && m->w1 == w1) {
+			ev->pid = m->pid;
+			ev->tid = m->tid;
+		} else {
+			thread_read(rec, ev);
+			m->n = n;
+			m->w0 = w;
+			m->w1 = w1;
+			m->pid = ev->pid;
+			m->tid = ev->tid;
+		}
+	} else
+		thread_read(rec, ev);
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
 	else if ((have_w = field_word(rec, EC_VERTEX, &w)) &&
