@@ -183,19 +183,94 @@ note_meta(const struct record *rec)
 }
 
 /*
- * A thread's events come in runs, each of one vertex: a TID or VERTEX
- * whose bytes are the last event's is its number, without reading it
- * again.  ~0 is no field's word (its NUL is in it).
+ * A thread's events come in runs, each of one vertex: a VERTEX whose
+ * bytes are the last event's is its number, without reading it again.
+ * ~0 is no field's word (its NUL is in it).
  */
-static __thread uint64_t last_tid_w = ~0ULL, last_tid;
 static __thread uint64_t last_vertex_w = ~0ULL, last_vertex;
+
+/*
+ * A trace has a few threads, each in many events: their PID and TID, the
+ * two fields' bytes as one text of up to 16 (padded_words()), are the
+ * numbers a memo of that text keeps.  Only a thread read well is kept.
+ */
+#define THREAD_BITS	6
+static __thread struct thread_memo {
+	uint64_t	 w0, w1;
+	size_t		 n;		/* 0: empty */
+	uint32_t	 pid, tid;
+} thread_memo[1 << THREAD_BITS];
+
+static void
+thread_read(const struct record *rec, struct event *ev)
+{
+	uint64_t v, tid;
+	int tid_ok;
+
+	tid_ok = record_small_u64(rec, COL_TID, &tid) == 1;
+	/*
+	 * A process's first thread: its PID is the bytes of its TID.  Else
+	 * the common case in line, anything else as record_pid() says.
+	 */
+	if (tid_ok && same_field(rec, COL_PID, COL_TID))
+		ev->pid = tid;
+	else
+		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
+		    record_pid(rec, COL_PID);
+	if (!tid_ok || tid > UINT32_MAX)
+		bad_event(rec, "no thread id");
+	ev->tid = tid;
+}
+
+/*
+ * A trace has a few CPUs and types, met again at every event: CPU and
+ * TYPE, the two fields' bytes as one text of up to 16, are the numbers
+ * a memo of that text keeps, as PID and TID are.  The CPU is checked
+ * against the stream's at every event: a meta cpus record may come
+ * after the memo kept it.  Its slots are many for the dozen pairs a
+ * trace meets most: at 64, two of them shared one (switch and waking
+ * on a CPU) and a third of the events missed.
+ */
+#define CPU_TYPE_BITS	8
+static __thread struct cpu_type_memo {
+	uint64_t	 w0, w1;
+	size_t		 n;		/* 0: empty */
+	uint32_t	 cpu;
+	enum etype	 type;
+} cpu_type_memo[1 << CPU_TYPE_BITS];
+
+/* Most machines' CPUs are numbered in one digit or two. */
+static uint64_t
+cpu_read(const struct record *rec)
+{
+	const char *s = rec->f[EC_CPU];
+	uint64_t v;
+
+	if ((unsigned)(s[0] - '0') < 10 && s[1] == '\0')
+		return s[0] - '0';
+	if ((unsigned)(s[0] - '1') < 9 && (unsigned)(s[1] - '0') < 10 &&
+	    s[2] == '\0')
+		return (s[0] - '0') * 10 + s[1] - '0';
+	if (!record_small_u64(rec, EC_CPU, &v))
+		v = record_u64(rec, EC_CPU);	/* says what is wrong */
+	return v;
+}
+
+static enum etype
+type_read(const struct record *rec)
+{
+	return lookup_n(rec->f[EC_TYPE], record_len(rec, EC_TYPE),
+	    rec->padded);
+}
 
 int
 event_parse(const struct record *rec, struct event *ev)
 {
-	const char *s;
-	uint64_t v, tid, w;
-	int tid_ok, have_w;
+	struct thread_memo *m;
+	struct cpu_type_memo *k;
+	uint64_t v, w, w1;
+	size_t n;
+	int have_w;
 	char what[96];
 
 	if (rec->comment)
@@ -214,26 +289,26 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	if ((have_w = field_word(rec, COL_TID, &w)) && w == last_tid_w) {
-		tid = last_tid;
-		tid_ok = 1;
-	} else if ((tid_ok = record_small_u64(rec, COL_TID, &tid)) == 1 &&
-	    have_w) {
-		last_tid_w = w;
-		last_tid = tid;
-	}
-	/*
-	 * A process's first thread: its PID is the bytes of its TID.  Else
-	 * the common case in line, anything else as record_pid() says.
-	 */
-	if (tid_ok && same_field(rec, COL_PID, COL_TID))
-		ev->pid = tid;
-	else
-		ev->pid = record_small_u64(rec, COL_PID, &v) == 1 ? v :
-		    record_pid(rec, COL_PID);
-	if (!tid_ok || tid > UINT32_MAX)
-		bad_event(rec, "no thread id");
-	ev->tid = tid;
+	/* PID and TID have a column after them: rec->nf > EC_CTX. */
+	_Static_assert(COL_TID == COL_PID + 1 && EC_CTX > COL_TID + 1,
+	    "PID,TID one text, a field after it");
+	if (rec->padded &&
+	    (n = rec->f[COL_TID + 1] - rec->f[COL_PID] - 1) <= 16) {
+		m = &thread_memo[padded_words(rec->f[COL_PID], n, &w, &w1) >>
+		    (64 - THREAD_BITS)];
+		if (m->n == n && m->w0 == w && m->w1 == w1) {
+			ev->pid = m->pid;
+			ev->tid = m->tid;
+		} else {
+			thread_read(rec, ev);
+			m->n = n;
+			m->w0 = w;
+			m->w1 = w1;
+			m->pid = ev->pid;
+			m->tid = ev->tid;
+		}
+	} else
+		thread_read(rec, ev);
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
 	else if ((have_w = field_word(rec, EC_VERTEX, &w)) &&
@@ -248,18 +323,28 @@ event_parse(const struct record *rec, struct event *ev)
 	}
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
-	/*
-	 * Stages keep state per CPU: a CPU beyond the stream's is bad
-	 * input.  Most machines' CPUs are numbered in one digit or two.
-	 */
-	s = rec->f[EC_CPU];
-	if ((unsigned)(s[0] - '0') < 10 && s[1] == '\0')
-		v = s[0] - '0';
-	else if ((unsigned)(s[0] - '1') < 9 && (unsigned)(s[1] - '0') < 10 &&
-	    s[2] == '\0')
-		v = (s[0] - '0') * 10 + s[1] - '0';
-	else if (!record_small_u64(rec, EC_CPU, &v))
-		v = record_u64(rec, EC_CPU);	/* says what is wrong */
+	/* CPU and TYPE have a column after them: rec->nf > EC_CTX. */
+	_Static_assert(EC_TYPE == EC_CPU + 1, "CPU,TYPE one text");
+	if (rec->padded &&
+	    (n = rec->f[EC_TYPE + 1] - rec->f[EC_CPU] - 1) <= 16) {
+		k = &cpu_type_memo[padded_words(rec->f[EC_CPU], n, &w, &w1) >>
+		    (64 - CPU_TYPE_BITS)];
+		if (k->n == n && k->w0 == w && k->w1 == w1)
+			v = k->cpu;
+		else {
+			v = cpu_read(rec);
+			k->n = n;
+			k->w0 = w;
+			k->w1 = w1;
+			k->cpu = v;	/* where it is no uint32_t, we die below */
+			k->type = type_read(rec);
+		}
+		ev->type = k->type;
+	} else {
+		v = cpu_read(rec);
+		ev->type = type_read(rec);
+	}
+	/* Stages keep state per CPU: a CPU beyond the stream's is bad input. */
 	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS)) {
 		if (stream_cpus)
 			snprintf(what, sizeof(what), "CPU out of range: %s, its "
@@ -271,8 +356,6 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, what);
 	}
 	ev->cpu = v;
-	ev->type = lookup_n(rec->f[EC_TYPE], record_len(rec, EC_TYPE),
-	    rec->padded);
 	ev->ctx = rec->f[EC_CTX][0];
 	ev->call = 0;
 	return 1;
