@@ -35,6 +35,22 @@ static struct writer	*out;
 static uint64_t		 nstrong, nweak;
 static size_t		 thread_bytes, cpu_bytes;	/* all rules' state */
 
+/*
+ * Numbers as text, kept for link_out() in slots by a number's hash: the
+ * times that causes were made at, vertices' ids, and threads' PID,TID
+ * pairs (key pid << 32 | tid).  Every slot starts as 0's text, true of
+ * 0 wherever it is found, so that a look-up is one compare.
+ */
+struct text {
+	uint64_t	 v;
+	size_t		 n;
+	char		 s[24];
+};
+#define TIMES		16	/* each a power of 2 */
+#define VERTICES	64
+#define PTIDS		16
+static struct text	 times[TIMES], vertices[VERTICES], ptids[PTIDS];
+
 /* Per-CPU state of all rules, one block a CPU. */
 static char		*cpus;
 static uint32_t		 ncpus;
@@ -105,6 +121,12 @@ link_init(struct writer *w)
 	int t;
 
 	out = w;
+	for (i = 0; i < TIMES; i++)
+		times[i] = (struct text){ 0, 1, "0" };
+	for (i = 0; i < VERTICES; i++)
+		vertices[i] = (struct text){ 0, 1, "0" };
+	for (i = 0; i < PTIDS; i++)
+		ptids[i] = (struct text){ 0, 4, "0,0," };
 	for (t = 0; t < E_NTYPES; t++)
 		by_type[t] = list();
 	begins = list();
@@ -291,17 +313,9 @@ now_time(uint64_t v, const char **s, size_t *n)
 
 /*
  * The times of the events that causes were made at (link_cause()), as
- * read, by the time's hash: a cause is linked at its effect, when the
- * event it was made at is gone, and a wake-up's time is seldom written
- * before.
+ * read: a cause is linked at its effect, when the event it was made at
+ * is gone, and a wake-up's time is seldom written before.
  */
-#define TIMES		16	/* a power of 2 */
-static struct {
-	uint64_t	 v;
-	size_t		 n;	/* 0: empty */
-	char		 s[16];
-} times[TIMES];
-
 static inline size_t
 time_slot(uint64_t v)
 {
@@ -318,7 +332,7 @@ time_note(uint64_t v)
 		return;
 	times[i].v = v;
 	times[i].n = n;
-	memcpy(times[i].s, s, sizeof(times[i].s));
+	memcpy(times[i].s, s, 16);
 }
 
 /* A time: the event's text, or a cause's, else its digits. */
@@ -333,12 +347,80 @@ emit_time(char *p, uint64_t v)
 		return writer_at_empty(p);
 	if (!now_time(v, &s, &n)) {
 		i = time_slot(v);
-		if (times[i].v != v || times[i].n == 0)
+		if (times[i].v != v)
 			return writer_at_u64(out, p, v);
 		s = times[i].s;
 		n = times[i].n;
 	}
 	memcpy(p, s, 16);
+	p[n] = ',';
+	return p + n + 1;
+}
+
+static inline size_t
+vertex_slot(uint64_t v)
+{
+	return (v * GOLDEN64) >> 58 & (VERTICES - 1);
+}
+
+/*
+ * A vertex's id as text, made once: a link names two vertices, each
+ * named again by the links in and out of it.  A vertex begun at the event
+ * being linked keeps its VERTEX's text as read, for the links into it
+ * (program order's at least, where its thread had one before), where the
+ * writer would put it so and 8 bytes hold it (8 more are readable past
+ * its NUL).
+ */
+static inline void
+vertex_note(const struct event *ev)
+{
+	const struct record *rec = ev->rec;
+	const char *s;
+	size_t n, i;
+
+	if (!rec->padded)
+		return;
+	s = rec->f[EC_VERTEX];
+	n = rec->f[EC_VERTEX + 1] - s - 1;
+	if (n == 0 || n > 8 || *s == '0')
+		return;
+	i = vertex_slot(ev->vertex);
+	vertices[i].v = ev->vertex;
+	vertices[i].n = n;
+	memcpy(vertices[i].s, s, 8);
+}
+
+/*
+ * Any other, in digits.  An id of more than 8 digits, which a trace of
+ * years would need, is put as any number.  Out of line: a vertex new to
+ * the memo is one link's in several.
+ */
+static char * __attribute__((noinline))
+vertex_make(char *p, uint64_t v)
+{
+	char tmp[28];
+	size_t n, i = vertex_slot(v);
+
+	n = u64_str(tmp, v);
+	if (n > 8)
+		return writer_at_u64(out, p, v);
+	vertices[i].v = v;
+	vertices[i].n = n;
+	memcpy(vertices[i].s, tmp, 8);
+	memcpy(p, tmp, 8);
+	p[n] = ',';
+	return p + n + 1;
+}
+
+static inline char *
+emit_vertex(char *p, uint64_t v)
+{
+	size_t i = vertex_slot(v), n;
+
+	if (vertices[i].v != v)
+		return vertex_make(p, v);
+	n = vertices[i].n;
+	memcpy(p, vertices[i].s, 8);
 	p[n] = ',';
 	return p + n + 1;
 }
@@ -349,13 +431,6 @@ emit_time(char *p, uint64_t v)
  * most of those named.  By the pair's hash; one not seen lately is made
  * again over another.
  */
-#define PTIDS		16	/* a power of 2 */
-static struct {
-	uint64_t	 key;	/* pid << 32 | tid */
-	size_t		 n;	/* 0: empty */
-	char		 s[24];
-} ptids[PTIDS];
-
 /* Out of line: a thread not seen lately is rare, a link is not. */
 static void __attribute__((noinline))
 ptid_make(size_t i, uint64_t key, uint32_t pid, uint32_t tid)
@@ -373,7 +448,7 @@ ptid_make(size_t i, uint64_t key, uint32_t pid, uint32_t tid)
 	    sizeof(ptids[0].s) <= 2 * WRITER_AT_U64, "PID,TID, fits");
 	memcpy(ptids[i].s, tmp, sizeof(ptids[i].s));
 	ptids[i].n = n;
-	ptids[i].key = key;
+	ptids[i].v = key;
 }
 
 static inline char *
@@ -382,7 +457,7 @@ emit_ptid(char *p, uint32_t pid, uint32_t tid)
 	uint64_t key = (uint64_t)pid << 32 | tid;
 	size_t i = (key * GOLDEN64) >> 60 & (PTIDS - 1);
 
-	if (ptids[i].key != key || ptids[i].n == 0)
+	if (ptids[i].v != key)
 		ptid_make(i, key, pid, tid);
 	memcpy(p, ptids[i].s, sizeof(ptids[i].s));
 	return p + ptids[i].n;
@@ -411,8 +486,8 @@ link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	    r->blen[weak] + nlabel + 1);
 	p = emit_time(p, time);
 	p = emit_ptid(p, pid, tid);
-	p = writer_at_u64(out, p, c->vertex);
-	p = writer_at_u64(out, p, to);
+	p = emit_vertex(p, c->vertex);
+	p = emit_vertex(p, to);
 	/*
 	 * The whole array, a constant size copied in line: the numbers' room
 	 * after it is more than its tail, which they write over.
@@ -421,7 +496,8 @@ link_out(uint64_t time, uint32_t pid, uint32_t tid, uint64_t to,
 	p += r->blen[weak];
 	p = emit_time(p, c->time);
 	p = emit_ptid(p, c->pid, c->tid);
-	p = writer_at_strn(out, p, c->label, nlabel);
+	p = nlabel == 0 ? writer_at_empty(p) :
+	    writer_at_strn(out, p, c->label, nlabel);
 	writer_at_end(out, p);
 	if (weak) {
 		r->weak++;
@@ -596,6 +672,7 @@ link_event(const struct event *ev)
 		t->prev = t->vertex;
 		t->vertex = ev->vertex;
 		t->fresh = 1;
+		vertex_note(ev);
 	}
 	/*
 	 * Woken: the wake-up is linked at its first event in a vertex, or,
