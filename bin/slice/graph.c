@@ -1164,6 +1164,18 @@ read_provider_error(struct graph *g, const struct record *rec)
 		g->provider_errors[g->nprovider_errors++] = xstrdup(v);
 }
 
+/*
+ * The columns the graph keeps: a vertex's all but EVENTS; a link's but
+ * its threads, both read from a memo of their bytes at each link.
+ */
+#define VERTEX_COLS	(RBIT_THREAD | RBIT(vertex, ID) | \
+	RBIT(vertex, BEGIN) | RBIT(vertex, END) | RBIT(vertex, ONCPU) | \
+	RBIT(vertex, BEGAN_BY) | RBIT(vertex, ENDED_BY) | \
+	RBIT(vertex, WAIT) | RBIT(vertex, COMM))
+#define LINK_COLS	(RBIT(link, FROM) | RBIT(link, TO) | \
+	RBIT(link, STRENGTH) | RBIT(link, RULE) | RBIT(link, FROM_TIME) | \
+	RBIT(link, LABEL))
+
 STAGE_CALLBACK int
 take_record(void *arg, const struct record *rec)
 {
@@ -1174,9 +1186,9 @@ take_record(void *arg, const struct record *rec)
 	struct spin_rec sr;
 	struct wait_rec wr;
 
-	if (vertex_parse(rec, &vr))
+	if (vertex_parse_only(rec, &vr, VERTEX_COLS))
 		read_vertex(g, rec, &vr);
-	else if (link_parse(rec, &lr))
+	else if (link_parse_only(rec, &lr, LINK_COLS))
 		read_link(g, rec, &lr);
 	else if (spin_parse(rec, &sr)) {
 		g->spins = xrealloc(g->spins, (g->nspins + 1) *
