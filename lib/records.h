@@ -10,6 +10,13 @@
  * exits naming the file and line.  Strings point into the record and last
  * until the reader's next record, as with events; NAME_keep() copies them
  * for a structure kept longer, NAME_drop() frees the copies.
+ *
+ *	int  NAME_parse_only(const struct record *, struct NAME_rec *,
+ *	    uint64_t cols);
+ *
+ * is NAME_parse() for a reader of millions that needs a few columns: it
+ * reads those of cols (RBIT) and those its CHECK needs, and leaves the
+ * other members unset, their columns unchecked.
  */
 #ifndef ARGUS_RECORDS_H
 #define ARGUS_RECORDS_H
@@ -107,6 +114,12 @@ enum evidence {
 #define RCOL(name, col)	\
 	((int)(COL_FIRST_OWN + offsetof(struct name##_cols, col)))
 #define RCOLS(name)	((int)(COL_FIRST_OWN + sizeof(struct name##_cols)))
+/*
+ * NAME_parse_only()'s columns: RBIT(link, TO) | RBIT(link, RULE) ...;
+ * RBIT_THREAD, the thread of TIME,PID,TID (TIME is always read).
+ */
+#define RBIT(name, col)	((uint64_t)1 << RCOL(name, col))
+#define RBIT_THREAD	((uint64_t)1 << COL_PID | (uint64_t)1 << COL_TID)
 
 #define FIELD(col, codec, m, json)	RT_##codec(m)
 #define RECORD(name, kind, head, check, extra, fields) \
@@ -117,6 +130,8 @@ enum evidence {
 
 #define RECORD(name, kind, head, check, extra, fields) \
 	int	 name##_parse(const struct record *, struct name##_rec *); \
+	int	 name##_parse_only(const struct record *, \
+		    struct name##_rec *, uint64_t cols); \
 	void	 name##_write(struct writer *, const struct name##_rec *); \
 	void	 name##_keep(struct name##_rec *); \
 	void	 name##_drop(struct name##_rec *); \

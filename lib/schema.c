@@ -855,6 +855,53 @@ name##_parse(const struct record *rec, struct name##_rec *s) \
 #undef FIELD
 
 /*
+ * The columns each CHECK reads, which NAME_parse_only() reads whatever
+ * it is asked; and each HEAD, TIME always, the thread where asked.
+ */
+#define vertex_check_cols \
+	(RBIT(vertex, ID) | RBIT(vertex, BEGIN) | RBIT(vertex, END))
+#define link_check_cols		RBIT(link, RULE)
+#define spin_check_cols	(RBIT(spin, VERTEX) | RBIT(spin, BEGIN) | \
+	RBIT(spin, END) | RBIT(spin, LAST_VERTEX))
+#define NO_CHECK_cols		0
+#define HO_GRAPH(r, s, n, want) do { \
+	(s)->time = (r)->time; \
+	if ((want) & RBIT_THREAD) \
+		thread_of(r, &(s)->pid, &(s)->tid); \
+} while (0)
+#define HO_VERTEX(r, s, n, want) do { \
+	if ((want) & RBIT_THREAD) \
+		HP_VERTEX(r, s, n); \
+} while (0)
+#define HO_WAIT(r, s, n, want)		HP_WAIT(r, s, n)
+#define HO_HOLDER(r, s, n, want)	HP_HOLDER(r, s, n)
+#define HO_SOCK(r, s, n, want)		HP_SOCK(r, s, n)
+
+#define FIELD(col, codec, m, json) \
+	if (want & (uint64_t)1 << (COL_FIRST_OWN + offsetof(cols, col))) { \
+		RP_##codec(rec, COL_FIRST_OWN + offsetof(cols, col), s, m); \
+	}
+#define RECORD(name, kind, head, check, extra, fields) \
+_Static_assert(RCOLS(name) <= 64, "a column mask has room for " #name); \
+int \
+name##_parse_only(const struct record *rec, struct name##_rec *s, \
+    uint64_t want) \
+{ \
+	typedef struct name##_cols cols; \
+\
+	if (!record_is(rec, kind)) \
+		return 0; \
+	want |= check##_cols; \
+	HO_##head(rec, s, name##_needs, want); \
+	fields \
+	check(rec, s); \
+	return 1; \
+}
+#include "records.def"
+#undef RECORD
+#undef FIELD
+
+/*
  * A record's fields' room is reckoned first (RL_), kept for the strings'
  * lengths, the room reserved at once with the head, then the fields
  * written in it.

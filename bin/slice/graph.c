@@ -759,6 +759,81 @@ note_ref(struct graph *g, const struct record *rec, uint64_t id,
 	REF_FILE(v) = (uintptr_t)rec->file;
 }
 
+/*
+ * A thread's group in by_thread: the threads are few beside their
+ * vertices, so their table stays in the cache.
+ */
+struct tgroup {
+	uint32_t	 tid, n;	/* n: vertices, then where the next goes */
+	uint32_t	 placed;	/* vertices placed so far */
+	uint64_t	 begin;		/* the last one's */
+};
+
+static int
+tgroup_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct tgroup *)a)->tid;
+	uint32_t y = ((const struct tgroup *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Where tid's group is in t (2^bits slots), or the empty slot for it. */
+static uint32_t *
+tgroup_slot(uint32_t *slot, const struct tgroup *t, int bits, uint32_t tid)
+{
+	size_t i, mask = ((size_t)1 << bits) - 1;
+
+	for (i = (tid * 0x9e3779b1u) >> (32 - bits); slot[i] != 0 &&
+	    t[slot[i] - 1].tid != tid; i = (i + 1) & mask)
+		;
+	return &slot[i];
+}
+
+/*
+ * The threads' groups, counted as their vertex records come, while each
+ * vertex is in the cache: sort_by_thread() then makes one pass over the
+ * vertices, not a second one to count them (a pass is a miss a vertex).
+ */
+static struct tgroup	*groups;
+static uint32_t		*group_slots, ngroups, capgroups;
+static uint32_t		 group_last;	/* the group counted last, + 1 */
+static int		 group_bits = 10;
+
+/* One vertex more (n 1) or less (-1) in tid's group. */
+static void
+group_count(uint32_t tid, int n)
+{
+	uint32_t *s, k;
+
+	if (group_last != 0 && groups[group_last - 1].tid == tid) {
+		groups[group_last - 1].n += n;
+		return;
+	}
+	if (group_slots == NULL)
+		group_slots = xcalloc((size_t)1 << group_bits,
+		    sizeof(*group_slots));
+	if (*(s = tgroup_slot(group_slots, groups, group_bits, tid)) != 0) {
+		groups[(group_last = *s) - 1].n += n;
+		return;
+	}
+	if (ngroups == capgroups) {
+		capgroups = capgroups ? 2 * capgroups : 256;
+		groups = xrealloc(groups, capgroups * sizeof(*groups));
+	}
+	groups[ngroups].tid = tid;
+	groups[ngroups++].n = n;
+	*s = group_last = ngroups;
+	if (2 * (size_t)ngroups > (size_t)1 << group_bits) {	/* half full */
+		free(group_slots);
+		group_slots = xcalloc((size_t)1 << ++group_bits,
+		    sizeof(*group_slots));
+		for (k = 0; k < ngroups; k++)
+			*tgroup_slot(group_slots, groups, group_bits,
+			    groups[k].tid) = k + 1;
+	}
+}
+
 static void
 read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
@@ -770,6 +845,12 @@ read_vertex(struct graph *g, const struct record *rec,
 	if (v == NULL)
 		diex(EX_DATAERR, "%s:%lu: vertex id out of range", rec->file,
 		    rec->line);
+	if (!v->seen)
+		group_count(r->tid, 1);
+	else if (v->tid != r->tid) {	/* a record again, of another thread */
+		group_count(v->tid, -1);
+		group_count(r->tid, 1);
+	}
 	v->pid = r->pid;
 	v->tid = r->tid;
 	v->begin = r->begin;
@@ -868,37 +949,6 @@ by_thread_cmp(const void *a, const void *b)
 }
 
 /*
- * A thread's group in by_thread: the threads are few beside their
- * vertices, so their table stays in the cache.
- */
-struct tgroup {
-	uint32_t	 tid, n;	/* n: vertices, then where the next goes */
-	uint32_t	 placed;	/* vertices placed so far */
-	uint64_t	 begin;		/* the last one's */
-};
-
-static int
-tgroup_cmp(const void *a, const void *b)
-{
-	uint32_t x = ((const struct tgroup *)a)->tid;
-	uint32_t y = ((const struct tgroup *)b)->tid;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Where tid's group is in t (2^bits slots), or the empty slot for it. */
-static uint32_t *
-tgroup_slot(uint32_t *slot, const struct tgroup *t, int bits, uint32_t tid)
-{
-	size_t i, mask = ((size_t)1 << bits) - 1;
-
-	for (i = (tid * 0x9e3779b1u) >> (32 - bits); slot[i] != 0 &&
-	    t[slot[i] - 1].tid != tid; i = (i + 1) & mask)
-		;
-	return &slot[i];
-}
-
-/*
  * The places sorted by (tid, begin), without a sort where it can: a
  * thread's vertex records come in the order its vertices began (a
  * record follows its vertex's last event), so the places go to their
@@ -909,41 +959,20 @@ tgroup_slot(uint32_t *slot, const struct tgroup *t, int bits, uint32_t tid)
 static void
 sort_by_thread(struct graph *g)
 {
-	struct tgroup *t = NULL, *tg;
-	uint32_t *slot, *s, *p = g->by_thread, ng = 0, capg = 0, i, k;
-	uint64_t n = 0, at;
-	int bits = 10, sorted = 1;
+	struct tgroup *t = groups, *tg;
+	uint32_t *slot, *p = g->by_thread, ng = ngroups, i, k;
+	uint64_t n, at;
+	int bits = group_bits, sorted = 1;
 
-	slot = xcalloc((size_t)1 << bits, sizeof(*slot));
-	for (i = 1; i < g->nv; i++) {
-		if (!g->v[i].seen)
-			continue;
-		n++;
-		if (*(s = tgroup_slot(slot, t, bits, g->v[i].tid)) != 0) {
-			t[*s - 1].n++;
-			continue;
-		}
-		if (ng == capg) {
-			capg = capg ? 2 * capg : 256;
-			t = xrealloc(t, capg * sizeof(*t));
-		}
-		t[ng].tid = g->v[i].tid;
-		t[ng++].n = 1;
-		*s = ng;
-		if (2 * (size_t)ng > (size_t)1 << bits) {	/* half full */
-			free(slot);
-			slot = xcalloc((size_t)1 << ++bits, sizeof(*slot));
-			for (k = 0; k < ng; k++)
-				*tgroup_slot(slot, t, bits, t[k].tid) = k + 1;
-		}
-	}
-	g->nby = n;
+	g->nby = g->nseen;
 	if (ng > 0)
 		qsort(t, ng, sizeof(*t), tgroup_cmp);
 	for (k = 0, at = 0; k < ng; k++) {
 		at += t[k].n;
 		t[k].n = at - t[k].n;	/* where its first goes */
 	}
+	slot = group_slots != NULL ? group_slots :
+	    xcalloc((size_t)1 << bits, sizeof(*slot));
 	memset(slot, 0, ((size_t)1 << bits) * sizeof(*slot));
 	for (k = 0; k < ng; k++) {
 		*tgroup_slot(slot, t, bits, t[k].tid) = k + 1;
@@ -961,6 +990,9 @@ sort_by_thread(struct graph *g)
 	}
 	free(slot);
 	free(t);
+	groups = NULL;
+	group_slots = NULL;
+	ngroups = capgroups = group_last = 0;
 	if (sorted)
 		return;
 	for (i = 1, n = 0; i < g->nv; i++)
@@ -1164,6 +1196,18 @@ read_provider_error(struct graph *g, const struct record *rec)
 		g->provider_errors[g->nprovider_errors++] = xstrdup(v);
 }
 
+/*
+ * The columns the graph keeps: a vertex's all but EVENTS; a link's but
+ * its threads, both read from a memo of their bytes at each link.
+ */
+#define VERTEX_COLS	(RBIT_THREAD | RBIT(vertex, ID) | \
+	RBIT(vertex, BEGIN) | RBIT(vertex, END) | RBIT(vertex, ONCPU) | \
+	RBIT(vertex, BEGAN_BY) | RBIT(vertex, ENDED_BY) | \
+	RBIT(vertex, WAIT) | RBIT(vertex, COMM))
+#define LINK_COLS	(RBIT(link, FROM) | RBIT(link, TO) | \
+	RBIT(link, STRENGTH) | RBIT(link, RULE) | RBIT(link, FROM_TIME) | \
+	RBIT(link, LABEL))
+
 STAGE_CALLBACK int
 take_record(void *arg, const struct record *rec)
 {
@@ -1174,9 +1218,9 @@ take_record(void *arg, const struct record *rec)
 	struct spin_rec sr;
 	struct wait_rec wr;
 
-	if (vertex_parse(rec, &vr))
+	if (vertex_parse_only(rec, &vr, VERTEX_COLS))
 		read_vertex(g, rec, &vr);
-	else if (link_parse(rec, &lr))
+	else if (link_parse_only(rec, &lr, LINK_COLS))
 		read_link(g, rec, &lr);
 	else if (spin_parse(rec, &sr)) {
 		g->spins = xrealloc(g->spins, (g->nspins + 1) *

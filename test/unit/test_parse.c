@@ -432,6 +432,30 @@ link_fields(void)
 	    lrule_props("filelock") == (LR_HOLDS | LR_LOCK));
 }
 
+/*
+ * Only the columns asked for are read, and those the check needs: a
+ * malformed FROM_TID not asked for is not seen, a vertex's END is.
+ */
+static void
+parse_only(void)
+{
+	struct vertex_rec v;
+	struct link_rec l;
+
+	memset(&l, 0, sizeof(l));
+	CHECK(link_parse_only(record_of("o1",
+	    "link,90,1,2,3,4,weak,wait,80,7,x8,\n"), &l, RBIT(link, TO)) == 1);
+	CHECK(l.to == 4 && l.from == 0 && l.time == 90 && l.pid == 0);
+	CHECK(l.props == (LR_WEAK | LR_BACK) && strcmp(l.rule, "wait") == 0);
+	CHECK(link_parse_only(record_of("o2", "vertex,5,1,2,3,1,5,0,1,start,"
+	    "exit,,x\n"), &l, RBIT(link, TO)) == 0);
+	memset(&v, 0, sizeof(v));
+	CHECK(vertex_parse_only(record_of("o3", "vertex,5,1,2,3,1,5,0,1x,"
+	    "start,exit,,x\n"), &v, RBIT_THREAD) == 1);
+	CHECK(v.id == 3 && v.begin == 1 && v.end == 5 && v.tid == 2 &&
+	    v.oncpu == 0 && v.events == 0);
+}
+
 static void
 link_bad_strength(void)
 {
@@ -904,6 +928,8 @@ const struct test parse_tests[] = {
 	    NULL },
 	{ "link: optional columns, rules known and not", link_fields, 0,
 	    NULL },
+	{ "records: only the columns asked for read, and the check's",
+	    parse_only, 0, NULL },
 	{ "link: a strength neither strong nor weak refused",
 	    link_bad_strength, EX_DATAERR,
 	    "/ls:2: link record: strength 'maybe' (strong or weak)" },
