@@ -272,7 +272,7 @@ EOF
 	need_perf
 	filt=$(syscall_filter)
 	[ -n "$filt" ] || skip "no asm/unistd_64.h to number system calls"
-	run timeout 60 perf record -q -k mono -a -o p.data \
+	run timeout 60 perf record -q -k mono -a -m 8M -o p.data \
 	    -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new \
 	    -e sched:sched_process_exec -e sched:sched_process_exit \
 	    -e task:task_newtask -e task:task_rename \
@@ -287,6 +287,13 @@ EOF
 	argus-import -o p.gz p.data
 	argus-cat -k meta p.gz | grep -qx 'meta,[0-9]*,,,source,perf'
 	argus-cat -k meta p.gz | grep -qx 'meta,[0-9]*,,,clock,mono'
+	# A trace that lost events is no test of the diagnosis: a timer's
+	# expiry lost, its wake-up is the interrupted thread's weak edge.
+	# Failed once beside CPU hogs (make check-loaded, a hog named the
+	# root), never in 10 runs beside them alone: what perf lost, as
+	# slice.bats's flock test met it, is said and skipped.
+	lost=$(argus-cat -k meta p.gz | awk -F, '$5 == "lost" { n += $6 } END { print n + 0 }')
+	[ "$lost" -eq 0 ] || skip "overloaded: perf lost $lost events"
 	diagnose p.gz truth
 	# Pipe mode: what a file keeps in its header comes as records.
 	timeout 30 perf record -q -k mono -a -o - -e sched:sched_switch \
