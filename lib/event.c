@@ -268,7 +268,7 @@ event_parse(const struct record *rec, struct event *ev)
 {
 	struct thread_memo *m;
 	struct cpu_type_memo *k;
-	uint64_t v, w, w1;
+	uint64_t v, w, w1, h;
 	size_t n;
 	int have_w;
 	char what[96];
@@ -289,13 +289,10 @@ event_parse(const struct record *rec, struct event *ev)
 		bad_event(rec, "no time");
 	ev->rec = rec;
 	ev->time = rec->time;
-	/* PID and TID have a column after them: rec->nf > EC_CTX. */
-	_Static_assert(COL_TID == COL_PID + 1 && EC_CTX > COL_TID + 1,
-	    "PID,TID one text, a field after it");
-	if (rec->padded &&
-	    (n = rec->f[COL_TID + 1] - rec->f[COL_PID] - 1) <= 16) {
-		m = &thread_memo[padded_words(rec->f[COL_PID], n, &w, &w1) >>
-		    (64 - THREAD_BITS)];
+	/* PID and TID, one text: the memo's key (fields_key()). */
+	_Static_assert(COL_TID == COL_PID + 1, "PID,TID one text");
+	if ((n = fields_key(rec, COL_PID, &w, &w1, &h)) != 0) {
+		m = &thread_memo[h >> (64 - THREAD_BITS)];
 		if (m->n == n && m->w0 == w && m->w1 == w1) {
 			ev->pid = m->pid;
 			ev->tid = m->tid;
@@ -323,12 +320,10 @@ event_parse(const struct record *rec, struct event *ev)
 	}
 	else
 		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
-	/* CPU and TYPE have a column after them: rec->nf > EC_CTX. */
+	/* CPU and TYPE, one text: the memo's key. */
 	_Static_assert(EC_TYPE == EC_CPU + 1, "CPU,TYPE one text");
-	if (rec->padded &&
-	    (n = rec->f[EC_TYPE + 1] - rec->f[EC_CPU] - 1) <= 16) {
-		k = &cpu_type_memo[padded_words(rec->f[EC_CPU], n, &w, &w1) >>
-		    (64 - CPU_TYPE_BITS)];
+	if ((n = fields_key(rec, EC_CPU, &w, &w1, &h)) != 0) {
+		k = &cpu_type_memo[h >> (64 - CPU_TYPE_BITS)];
 		if (k->n == n && k->w0 == w && k->w1 == w1)
 			v = k->cpu;
 		else {

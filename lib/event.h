@@ -11,6 +11,7 @@
 
 #include "digits.h"
 #include "stream.h"
+#include "util.h"
 
 /* The types of lib/events.def, in its order. */
 enum etype {
@@ -294,6 +295,26 @@ field_word(const struct record *rec, size_t col, uint64_t *w)
 	memcpy(w, rec->f[col], 8);
 	*w = le64toh(*w) & (~0ULL >> (64 - 8 * n));
 	return 1;
+}
+
+/*
+ * Fields col and col + 1 of the reader's, with the NUL between them, as
+ * one text of up to 16 bytes, a memo's key: its length, *w0 and *w1 and
+ * *hash as padded_words() gives them (a slot is the hash's top bits); 0
+ * if they are no such pair.  The field after them has 8 bytes readable.
+ * PID,TID or CPU,TYPE: a trace meets a few pairs in millions of records.
+ */
+static inline size_t
+fields_key(const struct record *rec, size_t col, uint64_t *w0,
+    uint64_t *w1, uint64_t *hash)
+{
+	size_t n;
+
+	if (!rec->padded || col + 2 >= rec->nf ||
+	    (n = rec->f[col + 2] - rec->f[col] - 1) > 16)
+		return 0;
+	*hash = padded_words(rec->f[col], n, w0, w1);
+	return n;
 }
 
 /*

@@ -545,41 +545,6 @@ thread_read(const struct record *rec, uint32_t *pid, uint32_t *tid)
 }
 
 /*
- * Fields col and col + 1 of the reader's, of 16 bytes or fewer with
- * their NULs, as two words of their bytes alone (the second 0 if they
- * fit in one): their length with the NULs, 0 if they are no such
- * fields.  The NULs say where one ends, so the words are both.  Their
- * second word is readable: the field after them has 8 bytes from it.
- */
-static inline size_t
-fields_words(const struct record *rec, size_t col, uint64_t *w0,
-    uint64_t *w1)
-{
-	size_t n;
-
-	if (!rec->padded || col + 2 >= rec->nf ||
-	    (n = rec->f[col + 2] - rec->f[col]) > 16)
-		return 0;
-	memcpy(w0, rec->f[col], 8);
-	*w0 = le64toh(*w0);
-	if (n <= 8) {
-		*w0 &= ~0ULL >> (64 - 8 * n);
-		*w1 = 0;
-		return n;
-	}
-	memcpy(w1, rec->f[col] + 8, 8);
-	*w1 = le64toh(*w1) & (~0ULL >> (64 - 8 * (n - 8)));
-	return n;
-}
-
-static inline size_t
-words_slot(uint64_t w0, uint64_t w1, int bits)
-{
-	return ((w0 ^ w1 * GOLDEN64) * GOLDEN64) >>
-	    (64 - bits);
-}
-
-/*
  * A graph names a few threads, each in many vertices and links: their
  * PID and TID, by the memo of their bytes, are the numbers they were
  * read as before.  A key of two empty fields is an empty slot's: an
@@ -593,18 +558,20 @@ thread_of(const struct record *rec, uint32_t *pid, uint32_t *tid)
 {
 	static __thread struct {
 		uint64_t	 w0, w1;
+		size_t		 n;
 		uint32_t	 tid, pid;
 	} memo[THREAD_MEMO];
-	uint64_t w0, w1;
-	size_t i;
+	uint64_t w0, w1, h;
+	size_t i, n;
 
 	_Static_assert(COL_TID == COL_PID + 1, "PID,TID one after another");
-	if (fields_words(rec, COL_PID, &w0, &w1) == 0 ||
+	if ((n = fields_key(rec, COL_PID, &w0, &w1, &h)) == 0 ||
 	    rec->f[COL_TID + 1] - rec->f[COL_TID] == 1)
 		return thread_read(rec, pid, tid);
-	i = words_slot(w0, w1, THREAD_BITS);
-	if (memo[i].w0 != w0 || memo[i].w1 != w1) {
+	i = h >> (64 - THREAD_BITS);
+	if (memo[i].n != n || memo[i].w0 != w0 || memo[i].w1 != w1) {
 		thread_read(rec, &memo[i].pid, &memo[i].tid);
+		memo[i].n = n;
 		memo[i].w0 = w0;
 		memo[i].w1 = w1;
 	}
@@ -699,20 +666,22 @@ from_thread(const struct record *rec, size_t col, uint32_t *pid,
 {
 	static __thread struct {
 		uint64_t	 w0, w1, tid;
+		size_t		 n;
 		uint32_t	 pid;
 	} memo[THREAD_MEMO];
-	uint64_t w0, w1;
-	size_t i;
+	uint64_t w0, w1, h;
+	size_t i, n;
 
-	if (fields_words(rec, col, &w0, &w1) <= 2) {
+	if ((n = fields_key(rec, col, &w0, &w1, &h)) <= 1) {
 		*pid = col_pid(rec, col);
 		*tid = col_from_tid(rec, col + 1, *pid);
 		return;
 	}
-	i = words_slot(w0, w1, THREAD_BITS);
-	if (memo[i].w0 != w0 || memo[i].w1 != w1) {
+	i = h >> (64 - THREAD_BITS);
+	if (memo[i].n != n || memo[i].w0 != w0 || memo[i].w1 != w1) {
 		memo[i].pid = col_pid(rec, col);
 		memo[i].tid = col_from_tid(rec, col + 1, memo[i].pid);
+		memo[i].n = n;
 		memo[i].w0 = w0;
 		memo[i].w1 = w1;
 	}
