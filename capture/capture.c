@@ -217,7 +217,9 @@ human(char *buf, size_t size, double v, const char *unit)
  * Parsing at idle priority keeps the traced workload's CPU for itself,
  * but on a saturated machine it may not run at all; a backlog that grows
  * large or old (the hang being traced may be the thing keeping every CPU
- * busy) means we must catch up at normal priority.
+ * busy) means we must catch up at normal priority.  The patched rings'
+ * events queued count too: with few kernel events (-s none) nothing
+ * else says that a burst of theirs beside CPU hogs waits for it.
  */
 static int
 behind(void)
@@ -225,7 +227,8 @@ behind(void)
 	size_t b = spool_bytes();
 
 	return b >= opt->spool_size / 4 || (b >= (1 << 20) &&
-	    spool_watermark() > emit_last_time() + 2 * SEC);
+	    spool_watermark() > emit_last_time() + 2 * SEC) ||
+	    patched_behind();
 }
 
 /* Someone waits for the formatter: it must not wait for idle CPU time. */

@@ -133,6 +133,7 @@ static size_t		 held;		/* events queued, not yet written */
 static size_t		 hold_max = QUEUED_MAX;	/* patched_hold() */
 static size_t		 staged;	/* the drainer's, not yet queued */
 static size_t		 held_seen;	/* held, as the drainer saw it last */
+static _Atomic size_t	 backlog;	/* held_seen + staged, for others */
 static _Atomic uint64_t	 lost;
 /* Losses of processes, handed over under qlock; the capture's to say. */
 static struct patch_loss losses[MAXLOSSES];
@@ -326,6 +327,12 @@ patched_hold(uint64_t bytes)
 {
 	if (bytes / sizeof(struct qev) > hold_max)
 		hold_max = bytes / sizeof(struct qev);
+}
+
+int
+patched_behind(void)
+{
+	return atomic_load(&backlog) >= hold_max / 4;
 }
 
 int
@@ -1114,6 +1121,7 @@ drain_loop(void *arg)
 	while (!atomic_load(&stopping)) {
 		t = now_ns();
 		drain();
+		atomic_store(&backlog, held_seen + staged);
 		/* A pass longer than the period: a rest as long, so that
 		 * the rings' writers cannot keep a real-time thread busy. */
 		if ((t = now_ns() - t) > DRAIN_NS)

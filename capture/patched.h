@@ -54,6 +54,12 @@ struct patch_loss {
  * a million events.
  */
 void	 patched_hold(uint64_t bytes);
+/*
+ * Whether the events read from the rings and not yet written are a
+ * quarter of that: a formatter starved by busy CPUs, whose backlog the
+ * kernel's alone would not show (capture.c: behind()).
+ */
+int	 patched_behind(void);
 /* Losses of processes since asked last, at most max: how many. */
 int	 patched_losses(struct patch_loss *out, int max);
 /* Events lost since asked last that were queued already (the oldest,
