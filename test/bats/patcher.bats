@@ -636,6 +636,8 @@ time.sleep(60)' "$drainer" "$T/frozen" &
 	rec=$(grep -c '^event,.*,hit,' "$T/t" || true)
 	lost=$(awk -F, '$1 == "meta" && $5 == "patch_lost" { n += $6 } END { print n + 0 }' "$T/t")
 	echo "made $made recorded $rec lost $lost: $(awk -v m="$made" -v r="$rec" 'BEGIN { printf "%.3f", 100 * (m - r) / m }') % lost"
+	# Which process lost them, and when (meta patch_lost: UNTIL, N, SINCE).
+	awk -F, '$1 == "meta" && $5 == "patch_lost"' "$T/t" | head -5
 	[ "$made" -eq 1000000 ]
 	[ $((rec + lost)) -eq "$made" ]
 	[ $((100 * rec)) -ge $((99 * made)) ]
