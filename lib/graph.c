@@ -28,6 +28,8 @@ const struct lrule lrules[] = {
 	{ COND_RULE, LR_WAKES, "the condition variable",
 	    "a wake-up inside pthread_cond_signal (with probes)" },
 	{ SIGNAL_RULE, LR_WAKES, "the signal", "a wake-up that delivers a signal" },
+	{ STOP_RULE, LR_WEAK, "the signal",
+	    "a stop's sender -> the vertex it ends, of a thread it did not wake (weak)" },
 	{ LOCK_RULE, LR_WAKES | LR_WEAK, "the mutex (with probes)",
 	    "a wake-up that hands over a mutex (weak)" },
 	{ TIMER_RULE, LR_WAKES, "the timer's function",

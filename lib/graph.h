@@ -49,6 +49,7 @@ struct lrule {
 #define REPLY_RULE	"reply"
 #define COND_RULE	"cond"
 #define SIGNAL_RULE	"signal"
+#define STOP_RULE	"stop"
 #define LOCK_RULE	"lock"
 #define TIMER_RULE	"timer"
 #define TIMEOUT_RULE	"timeout"

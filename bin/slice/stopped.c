@@ -5,8 +5,9 @@
  * (docker pause, systemd's freeze) only when its cgroup is thawed.
  * Whoever waits on it waits for that, and the report says so, by what
  * and since when: the stop signal and its sender where the trace saw
- * them (the signal link into the vertex that ended stopped), the
- * freezer's cgroup where the wait-for snapshot read it.
+ * them (the signal or stop link into the vertex that ended stopped: the
+ * one that woke it, or the one it took awake), the freezer's cgroup where
+ * the wait-for snapshot read it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,8 @@ sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 
 	*buf = '\0';
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if (strcmp(str_of(link_rule(&g->l[k])), SIGNAL_RULE) == 0 &&
+		if ((strcmp(str_of(link_rule(&g->l[k])), SIGNAL_RULE) == 0 ||
+		    strcmp(str_of(link_rule(&g->l[k])), STOP_RULE) == 0) &&
 		    stop_signal(str_of(link_label(&g->l[k]))) &&
 		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL) {
 			snprintf(buf, size, " by %s from %s %u",

@@ -303,6 +303,68 @@ wakeup strong 2 4 " ]
 wakeup strong 2 4 " ]
 }
 
+@test "link: a stop signal that finds its target awake is a weak stop link into the vertex it ends" {
+	# Thread 8 runs when 7 stops it: no wake-up, and the signal taken
+	# with its default action ends its vertex stopped.  The SIGTSTP
+	# before, taken by a handler, stops nothing: no link.
+	stream >r.csv <<-'EOF'
+	event,100,8,8,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,105,8,8,,1,sys_exit,-,0,read,1
+	event,106,7,7,,0,sys_enter,-,62,kill,0x8,0x14
+	event,107,7,7,,0,signal_generate,-,20,8,8,child,0,1,0
+	event,108,7,7,,0,sys_exit,-,62,kill,0
+	event,109,8,8,,1,signal_deliver,-,20,0,0x55aa00,0x4000000
+	event,110,7,7,,0,sys_enter,-,62,kill,0x8,0x13
+	event,112,7,7,,0,signal_generate,-,19,8,8,child,0,1,0
+	event,113,7,7,,0,sys_exit,-,62,kill,0
+	event,114,7,7,,0,sys_enter,-,34,pause
+	event,116,7,7,,0,switch,-,S,0,0,swapper
+	event,120,8,8,,1,signal_deliver,-,19,0,0x0,0x0
+	event,121,8,8,,1,switch,-,T,0,0,swapper
+	EOF
+	[ "$(graph r.csv)" = "stop weak 2 1 SIGSTOP" ]
+	records link '$RULE == "stop" { print $TIME, $TID, $FROM_TIME, $FROM_TID }' g.csv >links
+	[ "$(cat links)" = "120 8 112 7" ]
+	[ "$(graph r.csv --no-stop)" = "" ]
+	# Thread 8 woken by 9, stopped by 7 before it ran: 9's wake-up
+	# begins its vertex, 7's stop ends it.  Thread 6 asleep: the stop
+	# woke it, the signal rule's, and no stop link besides.
+	stream >w.csv <<-'EOF'
+	event,90,6,6,,1,sys_enter,-,34,pause
+	event,91,6,6,,1,switch,-,S,0,0,swapper
+	event,100,8,8,,1,sys_enter,-,202,futex,0x1000,0x80,0x0
+	event,101,8,8,,1,switch,-,S,0,0,swapper
+	event,110,9,9,,0,sys_enter,-,202,futex,0x1000,0x81,0x1
+	event,111,9,9,,0,waking,-,8,8,0,child
+	event,112,9,9,,0,sys_exit,-,202,futex,1
+	event,113,9,9,,0,sys_enter,-,34,pause
+	event,114,9,9,,0,switch,-,S,7,7,parent
+	event,120,7,7,,0,sys_enter,-,62,kill,0x8,0x13
+	event,121,7,7,,0,signal_generate,-,19,8,8,child,0,1,0
+	event,122,7,7,,0,sys_exit,-,62,kill,0
+	event,123,7,7,,0,sys_enter,-,62,kill,0x6,0x13
+	event,124,7,7,,0,waking,-,6,6,0,sleeper
+	event,125,7,7,,0,signal_generate,-,19,6,6,sleeper,0,1,0
+	event,126,7,7,,0,sys_exit,-,62,kill,0
+	event,127,7,7,,0,switch,-,S,0,0,swapper
+	event,130,8,8,,1,sys_exit,-,202,futex,0
+	event,131,8,8,,1,signal_deliver,-,19,0,0x0,0x0
+	event,132,8,8,,1,switch,-,T,6,6,sleeper
+	event,140,6,6,,1,sys_exit,-,34,pause,-4
+	event,141,6,6,,1,signal_deliver,-,19,0,0x0,0x0
+	event,142,6,6,,1,switch,-,T,0,0,swapper
+	EOF
+	[ "$(graph w.csv)" = "wakeup strong 3 5 
+stop weak 4 5 SIGSTOP
+signal strong 4 6 SIGSTOP" ]
+	# Without the signal rule, the stop that woke thread 6 is a plain
+	# wake-up, and the stop rule says what it was.
+	[ "$(graph w.csv --no-signal)" = "wakeup strong 3 5 
+stop weak 4 5 SIGSTOP
+wakeup strong 4 6 
+stop weak 4 6 SIGSTOP" ]
+}
+
 @test "link: a rule the table does not know is no option, and --rules lists the table" {
 	run argus-link --no-nonesuch
 	[ "$status" -eq 64 ]

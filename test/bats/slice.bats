@@ -1240,3 +1240,32 @@ pool() {
 	diff <(sed 's/  Walked in [0-9.]* ms\.$//' want) \
 	    <(sed 's/  Walked in [0-9.]* ms\.$//' got)
 }
+
+@test "slice: a server stopped while awake is the root, and the stop link says by what and from whom" {
+	# Server 20, woken by its own timeout, is stopped by sh 30 before it
+	# waits again (a weak stop link, argus-link(1)); client 10 waits on
+	# the connection the server holds.
+	stream >h.csv <<-'EOF'
+	vertex,2000000000,30,30,1,1000000000,2000000000,1000,5,start,wait,S,sh
+	vertex,1100000000,20,20,2,1000000000,1100000000,1000,4,start,wait,S,server
+	link,1200000000,20,20,2,3,strong,timeout,1100000000,20,20,hrtimer_wakeup
+	link,1250000000,20,20,1,3,weak,stop,1210000000,30,30,SIGSTOP
+	vertex,1300000000,10,10,4,1000000000,1300000000,1000,4,start,wait,S,client
+	link,1400000000,10,10,4,5,strong,wakeup,1300000000,10,10,
+	wait,5000000000,10,10,S,recvfrom,4,tcp,socket:100,in,,,1400000000,,wait_woken,client,0x4,0x0,0x40,0x0,0x0,0x0
+	wait,5000000000,20,20,T,recvfrom,,stop,,stop,,,1250000000,,do_signal_stop,server,0x5,0x0,0x40,0x0,0x0,0x0
+	holder,5000000000,20,,socket:100,peer,5,socket:101,tcp,server
+	vertex,5000000000,20,20,3,1100000000,5000000000,1000,4,wakeup,open,T,server
+	link,5000000000,10,10,3,5,strong,waitsfor,5000000000,20,20,peer socket:100
+	vertex,5000000000,10,10,5,1300000000,5000000000,1000,4,wakeup,open,S,client
+	EOF
+	argus-spin -q --pid 10 --at now --threshold 1s h.csv | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	grep -m1 . report
+	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped by SIGSTOP from sh 30 for 3.8 s so far: it does not run until continued (SIGCONT);"* ]]
+	# Without the link, stopped still, from nobody named.
+	grep -v ',stop,1210000000,' h.csv >n.csv
+	argus-spin -q --pid 10 --at now --threshold 1s n.csv | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped for 3.8 s so far:"* ]]
+}
