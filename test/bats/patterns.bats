@@ -12,7 +12,8 @@
 #     hung request went there (sent by the poller, or by the thread that
 #     waits for the poller's answer, or where the answer came from before);
 #   - a circular wait a kill broke is still the finding;
-#   - a stopped or frozen process is neither idle nor waiting for input.
+#   - a stopped or frozen process is neither idle nor waiting for input,
+#     whether the stop found it asleep or at work.
 
 load helpers
 
@@ -53,7 +54,7 @@ setup_file() {
 	export D="$BATS_FILE_TMPDIR"
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
-	for c in forkpipe timedcond heldwait epollset stopped frozen; do
+	for c in forkpipe timedcond heldwait epollset stopped busystop frozen; do
 		cut "$c"
 	done
 	thaw
@@ -143,6 +144,11 @@ diagnose() {
 
 @test "patterns: a server stopped by SIGSTOP holds its client up: stopped, by whom" {
 	diagnose stopped
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid ".*": stopped by SIGSTOP from sh "[0-9]+" for "[0-9.]+" s so far" ]]
+}
+
+@test "patterns: a server stopped by SIGSTOP while it works holds its client up: stopped, by whom, with no wake-up to say so" {
+	diagnose busystop
 	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid ".*": stopped by SIGSTOP from sh "[0-9]+" for "[0-9.]+" s so far" ]]
 }
 

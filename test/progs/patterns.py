@@ -24,6 +24,9 @@ has begun.  Every case ends by itself within LIFETIME seconds.
              client's connection; the client waits for the answer
   frozen     the same, its cgroup frozen (a freezer of our own, removed
              after): no_freezer=1 where there is none
+  busystop   the same, but the shell stops the server while it works on
+             the request (a CPU loop): awake, so no wake-up carries the
+             stop signal
   heldwait   a child holds a flock(2) across a 3 s timed condition wait
              (threading.Event().wait: a timed futex, not a sleep); this
              process waits for the lock: the kernel names the holder, and
@@ -245,6 +248,33 @@ def stopped(t, freeze=False):
         os.rmdir(fz[0])
 
 
+def busystop(t):
+    # The server works on the request for 5 s of CPU; a shell stops it
+    # 0.3 s in, and lets it go on 3 s later.
+    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
+    port = ls.getsockname()[1]
+    srv = os.fork()
+    if srv == 0:
+        orphan_dies()
+        c, _ = ls.accept()
+        c.recv(64)
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            pass
+        c.sendall(b"ok\n"); c.close()
+        os._exit(0)
+    ls.close()
+    t("root_pid", srv)
+    b = socket.create_connection(("127.0.0.1", port))
+    t("victim_pid", os.getpid()); t("hang_begin_ns", mono())
+    b.sendall(b"get")
+    time.sleep(0.3)
+    sh = subprocess.Popen(["sh", "-c", f"kill -STOP {srv}; sleep 3; kill -CONT {srv}"])
+    b.recv(64)
+    t("hang_end_ns", mono())
+    sh.wait(); os.kill(srv, signal.SIGKILL); os.waitpid(srv, 0)
+
+
 def heldwait(t):
     path = f"/tmp/argus-heldwait.{os.getpid()}"
     r, w = os.pipe()
@@ -271,4 +301,4 @@ if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
      "stopped": stopped, "frozen": lambda t: stopped(t, True),
-     "heldwait": heldwait}[sys.argv[1]](Truth(sys.argv[2]))
+     "heldwait": heldwait, "busystop": busystop}[sys.argv[1]](Truth(sys.argv[2]))
