@@ -5,9 +5,9 @@
  * (docker pause, systemd's freeze) only when its cgroup is thawed.
  * Whoever waits on it waits for that, and the report says so, by what
  * and since when: the stop signal and its sender where the trace saw
- * them (the signal or stop link into the vertex that ended stopped: the
- * one that woke it, or the one it took awake), the freezer's cgroup where
- * the wait-for snapshot read it.
+ * them (the signal or stop link into the vertex that ended stopped, or
+ * into its process), the freezer's cgroup where the wait-for snapshot
+ * read it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,24 +21,46 @@ stop_signal(const char *sig)
 	    strcmp(sig, "SIGTTIN") == 0 || strcmp(sig, "SIGTTOU") == 0;
 }
 
-/* " by SIGSTOP from sh 1234", or "" where the trace has no sender. */
+/* A link that says who stopped its TO: a stop signal's, of either rule. */
+static int
+stop_link(const struct link *l)
+{
+	const char *rule = str_of(link_rule(l));
+
+	return (strcmp(rule, SIGNAL_RULE) == 0 ||
+	    strcmp(rule, STOP_RULE) == 0) &&
+	    stop_signal(str_of(link_label(l)));
+}
+
+/*
+ * " by SIGSTOP from sh 1234", or "" where the trace has no sender.  A
+ * process stops as a whole: the thread that took the signal has the link,
+ * and it stops its siblings (a wake-up of its own for those asleep, none
+ * for those at work).  A thread with no link of its own was stopped by
+ * the latest stop signal into its process.
+ */
 static void
 sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 {
+	const struct link *by = NULL;
 	struct vertex *f;
 	int32_t k;
 
 	*buf = '\0';
-	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if ((strcmp(str_of(link_rule(&g->l[k])), SIGNAL_RULE) == 0 ||
-		    strcmp(str_of(link_rule(&g->l[k])), STOP_RULE) == 0) &&
-		    stop_signal(str_of(link_label(&g->l[k]))) &&
-		    (f = vertex_get(g, link_from(&g->l[k]))) != NULL) {
-			snprintf(buf, size, " by %s from %s %u",
-			    str_of(link_label(&g->l[k])),
-			    str_of(vertex_comm(f)), f->pid);
-			return;
-		}
+	for (k = v->in; k >= 0 && by == NULL; k = g->l[k].next_in)
+		if (stop_link(&g->l[k]))
+			by = &g->l[k];
+	if (by == NULL)
+		for (k = 0; k < g->nl; k++)
+			if (g->l[k].to_at != 0 &&
+			    g->v[g->l[k].to_at].pid == v->pid &&
+			    stop_link(&g->l[k]) && (by == NULL ||
+			    link_time(&g->l[k]) > link_time(by)))
+				by = &g->l[k];
+	if (by == NULL || (f = vertex_get(g, link_from(by))) == NULL)
+		return;
+	snprintf(buf, size, " by %s from %s %u", str_of(link_label(by)),
+	    str_of(vertex_comm(f)), f->pid);
 }
 
 int

@@ -54,7 +54,8 @@ setup_file() {
 	export D="$BATS_FILE_TMPDIR"
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
-	for c in forkpipe timedcond heldwait epollset stopped busystop frozen; do
+	for c in forkpipe timedcond heldwait epollset stopped busystop groupstop \
+	    frozen; do
 		cut "$c"
 	done
 	thaw
@@ -150,6 +151,11 @@ diagnose() {
 @test "patterns: a server stopped by SIGSTOP while it works holds its client up: stopped, by whom, with no wake-up to say so" {
 	diagnose busystop
 	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid ".*": stopped by SIGSTOP from sh "[0-9]+" for "[0-9.]+" s so far" ]]
+}
+
+@test "patterns: a threaded server stopped whole holds its client up: the connection's thread stopped by the signal its main thread took" {
+	diagnose groupstop
+	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid/"[0-9]+" ".*": stopped by SIGSTOP from sh "[0-9]+" for "[0-9.]+" s so far" ]]
 }
 
 @test "patterns: a server whose cgroup is frozen holds its client up: frozen, by which cgroup" {

@@ -1269,3 +1269,29 @@ pool() {
 	    argus-slice --auto -Z -o /dev/null 2>report
 	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped for 3.8 s so far:"* ]]
 }
+
+@test "slice: a worker stopped with its process is stopped by the signal its sibling took" {
+	# sh 30 stops process 20: thread 20 takes SIGSTOP (woken by it) and
+	# wakes its sibling 21 to stop too; client 10 waits on 21.
+	stream >h.csv <<-'EOF'
+	vertex,2000000000,30,30,1,1000000000,2000000000,1000,5,start,wait,S,sh
+	vertex,1100000000,20,20,2,1000000000,1100000000,1000,4,start,wait,S,server
+	vertex,1150000000,20,21,4,1000000000,1150000000,1000,4,start,wait,S,server
+	link,1200000000,20,20,1,3,strong,signal,1190000000,30,30,SIGSTOP
+	link,1210000000,20,21,3,5,strong,wakeup,1205000000,20,20,
+	vertex,1300000000,10,10,6,1000000000,1300000000,1000,4,start,wait,S,client
+	link,1400000000,10,10,6,7,strong,wakeup,1300000000,10,10,
+	wait,5000000000,10,10,S,recvfrom,4,tcp,socket:100,in,,,1400000000,,wait_woken,client,0x4,0x0,0x40,0x0,0x0,0x0
+	wait,5000000000,20,20,T,accept4,,stop,,stop,,,1206000000,,do_signal_stop,server,0x3,0x0,0x0,0x0,0x0,0x0
+	wait,5000000000,20,21,T,recvfrom,,stop,,stop,,,1220000000,,do_signal_stop,server,0x5,0x0,0x40,0x0,0x0,0x0
+	holder,5000000000,20,,socket:100,peer,5,socket:101,tcp,server
+	vertex,5000000000,20,20,3,1100000000,5000000000,1000,4,wakeup,open,T,server
+	vertex,5000000000,20,21,5,1150000000,5000000000,1000,4,wakeup,open,T,server
+	link,5000000000,10,10,5,7,strong,waitsfor,5000000000,20,21,peer socket:100
+	vertex,5000000000,10,10,7,1300000000,5000000000,1000,4,wakeup,open,S,client
+	EOF
+	argus-spin -q --pid 10 --at now --threshold 1s h.csv | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	grep -m1 . report
+	[[ "$(grep -m1 . report)" == "Root cause: server 20/21 (the kernel says): stopped by SIGSTOP from sh 30 for "[0-9.]*" s so far:"* ]]
+}

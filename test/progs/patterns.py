@@ -27,6 +27,10 @@ has begun.  Every case ends by itself within LIFETIME seconds.
   busystop   the same, but the shell stops the server while it works on
              the request (a CPU loop): awake, so no wake-up carries the
              stop signal
+  groupstop  the same, a server that gives each connection a thread of
+             its own, stopped whole while all its threads sleep: the
+             client waits on the connection's thread, and its main thread
+             took the signal
   heldwait   a child holds a flock(2) across a 3 s timed condition wait
              (threading.Event().wait: a timed futex, not a sleep); this
              process waits for the lock: the kernel names the holder, and
@@ -275,6 +279,33 @@ def busystop(t):
     sh.wait(); os.kill(srv, signal.SIGKILL); os.waitpid(srv, 0)
 
 
+def groupstop(t):
+    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
+    port = ls.getsockname()[1]
+    srv = os.fork()
+    if srv == 0:
+        orphan_dies()
+        def serve(c):
+            c.recv(64); c.sendall(b"ok\n"); c.close()
+        ls.settimeout(LIFETIME)
+        try:
+            while True:
+                c, _ = ls.accept()
+                threading.Thread(target=serve, args=(c,), daemon=True).start()
+        except socket.timeout:
+            os._exit(0)
+    ls.close()
+    t("root_pid", srv)
+    b = socket.create_connection(("127.0.0.1", port))
+    time.sleep(0.3)
+    sh = subprocess.Popen(["sh", "-c", f"kill -STOP {srv}; sleep 3; kill -CONT {srv}"])
+    time.sleep(0.2)
+    t("victim_pid", os.getpid()); t("hang_begin_ns", mono())
+    b.sendall(b"get"); b.recv(64)
+    t("hang_end_ns", mono())
+    sh.wait(); os.kill(srv, signal.SIGKILL); os.waitpid(srv, 0)
+
+
 def heldwait(t):
     path = f"/tmp/argus-heldwait.{os.getpid()}"
     r, w = os.pipe()
@@ -301,4 +332,5 @@ if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
      "stopped": stopped, "frozen": lambda t: stopped(t, True),
-     "heldwait": heldwait, "busystop": busystop}[sys.argv[1]](Truth(sys.argv[2]))
+     "heldwait": heldwait, "busystop": busystop,
+     "groupstop": groupstop}[sys.argv[1]](Truth(sys.argv[2]))
