@@ -33,11 +33,11 @@ stop_link(const struct link *l)
 }
 
 /*
- * " by SIGSTOP from sh 1234", or "" where the trace has no sender.  A
- * process stops as a whole: the thread that took the signal has the link,
- * and it stops its siblings (a wake-up of its own for those asleep, none
- * for those at work).  A thread with no link of its own was stopped by
- * the latest stop signal into its process.
+ * "SIGSTOP from sh 1234", or "" where the trace has no sender.  A process
+ * stops as a whole: the thread that took the signal has the link, and it
+ * stops its siblings (a wake-up of its own for those asleep, none for
+ * those at work).  A thread with no link of its own was stopped by the
+ * latest stop signal into its process.
  */
 static void
 sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
@@ -59,7 +59,7 @@ sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 				by = &g->l[k];
 	if (by == NULL || (f = vertex_get(g, link_from(by))) == NULL)
 		return;
-	snprintf(buf, size, " by %s from %s %u", str_of(link_label(by)),
+	snprintf(buf, size, "%s from %s %u", str_of(link_label(by)),
 	    str_of(vertex_comm(f)), f->pid);
 }
 
@@ -67,7 +67,7 @@ int
 not_running(struct graph *g, const struct vertex *v, char *buf, size_t size)
 {
 	struct snapwait sw;
-	char by[96];
+	char by[96], what[112];
 	char stop = v->wait == 'T' || v->wait == 't' ? v->wait : 0;
 	int snap = snapshot_wait(g, v, &sw);
 	uint64_t since = v->begin;
@@ -87,10 +87,16 @@ not_running(struct graph *g, const struct vertex *v, char *buf, size_t size)
 		return 1;
 	}
 	sender(g, v, by, sizeof(by));
-	snprintf(buf, size, "stopped%s%s for %.1f s%s: it does not run until "
-	    "continued (SIGCONT%s)", stop == 't' ? " by a tracer" : "", by,
+	/* A tracer's stop (gdb's attach) ends when the tracer lets it go. */
+	if (stop == 't')
+		snprintf(what, sizeof(what), "stopped by a tracer%s%s%s",
+		    *by ? " (" : "", by, *by ? ")" : "");
+	else
+		snprintf(what, sizeof(what), "stopped%s%s", *by ? " by " : "",
+		    by);
+	snprintf(buf, size, "%s for %.1f s%s: it does not run until %s", what,
 	    ((v->end < g->last_time ? v->end : g->last_time) - since) / 1e9,
 	    v->end >= g->last_time ? " so far" : "",
-	    stop == 't' ? ", or its tracer lets it go" : "");
+	    stop == 't' ? "its tracer lets it go" : "continued (SIGCONT)");
 	return 1;
 }

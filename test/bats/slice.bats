@@ -1268,6 +1268,13 @@ pool() {
 	argus-spin -q --pid 10 --at now --threshold 1s n.csv | argus-similar -q |
 	    argus-slice --auto -Z -o /dev/null 2>report
 	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped for 3.8 s so far:"* ]]
+	# A tracer's stop (gdb's attach: SIGSTOP, then state t) ends when the
+	# tracer lets it go, not at a SIGCONT.
+	sed 's/,T,recvfrom,/,t,recvfrom,/; s/,open,T,/,open,t,/; s/,sh$/,gdb/' h.csv >t.csv
+	argus-spin -q --pid 10 --at now --threshold 1s t.csv | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	grep -m1 . report
+	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped by a tracer (SIGSTOP from gdb 30) for 3.8 s so far: it does not run until its tracer lets it go;"* ]]
 }
 
 @test "slice: a worker stopped with its process is stopped by the signal its sibling took" {
