@@ -35,13 +35,25 @@ overlap(const struct vertex *w, uint64_t hb, uint64_t he)
 }
 
 /*
+ * An interrupt's doing that ran on the vertex's CPU, not the thread's
+ * (RCU's softirq waking rcu_preempt): a weak softirq or irq link.
+ */
+static int
+interrupts(const struct link *l, uint32_t softirq, uint32_t irq)
+{
+	return link_weak(l) && (link_rule(l) == softirq || link_rule(l) == irq);
+}
+
+/*
  * Whether vertex w woke another thread: progress, the thread's own work
- * done.  One pass over the links, the first time it is asked.
+ * done, not an interrupt's.  One pass over the links, the first time it
+ * is asked.
  */
 static int
 woke_another(struct dctx *x, const struct vertex *w)
 {
 	struct graph *g = x->g;
+	uint32_t softirq = str_id(SOFTIRQ_RULE), irq = str_id(IRQ_RULE);
 	struct vertex *f, *t;
 	int32_t k;
 
@@ -50,6 +62,7 @@ woke_another(struct dctx *x, const struct vertex *w)
 		for (k = 0; k < g->nl; k++)
 			if ((link_props(&g->l[k]) & LR_WAKES) &&
 			    !(link_props(&g->l[k]) & (LR_ORDER | LR_TIMEOUT)) &&
+			    !interrupts(&g->l[k], softirq, irq) &&
 			    link_from(&g->l[k]) != 0 &&
 			    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 			    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&

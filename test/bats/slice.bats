@@ -1302,3 +1302,43 @@ pool() {
 	grep -m1 . report
 	[[ "$(grep -m1 . report)" == "Root cause: server 20/21 (the kernel says): stopped by SIGSTOP from sh 30 for "[0-9.]*" s so far:"* ]]
 }
+
+@test "slice: a periodic wait's round is one wait though an interrupt on its CPU woke another thread; a round that sent is not" {
+	# PostgreSQL's lock wait: backend 20 waits in epoll_wait, its
+	# deadlock_timeout (1 s) wakes it, it checks and waits again on the
+	# same object; session 30 holds the row.  RCU's softirq ran on the
+	# backend's CPU in its second round and woke rcu_preempt: a weak
+	# softirq link out of that round, not the backend's doing.
+	stream >r.csv <<-'EOF'
+	event,900000000,10,10,1,1,sys_enter,-,44,sendto,0x5,0x0,0x10,0x0,0x0,0x0
+	vertex,1000000000,10,10,1,0,1000000000,1000,2,start,wait,S,psql
+	event,1000000000,20,20,3,0,sys_enter,-,45,recvfrom,0x8,0x0,0x2000,0x0,0x0,0x0
+	event,1000001000,20,20,3,0,sys_enter,-,232,epoll_wait,0xb,0x0,0x1,0xffffffff
+	vertex,2000000000,20,20,3,900000000,2000000000,1000,3,wakeup,wait,S,postgres
+	link,2000100000,20,20,3,4,strong,timeout,1000000500,20,20,it_real_fn
+	event,2000100000,20,20,4,0,signal_deliver,-,14,128,0x5621da418100,0x14000000
+	event,2000200000,20,20,4,0,sys_enter,-,232,epoll_wait,0xb,0x0,0x1,0xffffffff
+	link,2000300000,40,40,4,6,weak,softirq,2000150000,20,20,RCU
+	vertex,2000400000,40,40,6,2000300000,2000400000,1000,1,wakeup,wait,S,rcu_preempt
+	wait,3000000000,10,10,S,poll,5,unix,socket:100,in,,,1000000000,,poll_schedule_timeout,psql,0x0,0x1,0xffffffff,0x0,0x0,0x0
+	wait,3000000000,20,20,S,epoll_wait,11,epoll,epoll:20:11,in,,,2000200000,,do_epoll_wait,postgres,0xb,0x0,0x1,0xffffffff,0x0,0x0
+	wait,3000000000,30,30,S,epoll_wait,11,epoll,epoll:30:11,in,5000000000,,500000000,,do_epoll_wait,postgres,0xb,0x0,0x1,0x1388,0x0,0x0
+	holder,3000000000,20,,socket:100,peer,8,socket:101,unix,postgres
+	holder,3000000000,30,30,epoll:20:11,runtime,,transactionid 735,PostgreSQL,postgres
+	vertex,3000000000,30,30,5,500000000,3000000000,1000,3,start,open,S,postgres
+	vertex,3000000000,20,20,4,2000000000,3000000000,1000,3,wakeup,open,S,postgres
+	link,3000000000,20,20,5,4,strong,runtime,3000000000,30,30,PostgreSQL: transactionid 735
+	link,3000000000,10,10,4,2,strong,waitsfor,3000000000,20,20,peer socket:100
+	vertex,3000000000,10,10,2,1000000000,3000000000,1000,2,wakeup,open,S,psql
+	EOF
+	argus-spin -q --pid 10 --at now --threshold 1s r.csv | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	grep -m1 . report
+	[[ "$(grep -m1 . report)" == "Root cause: postgres 30 (PostgreSQL says): PostgreSQL says it holds what postgres 20 waits on: transactionid 735"* ]]
+	# The second round sent a message: its own work, progress, so its
+	# first round ended on its own timer, as any timed wait would.
+	sed 's/,weak,softirq,/,strong,message,/' r.csv >m.csv
+	argus-spin -q --pid 10 --at now --threshold 1s m.csv | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	[[ "$(grep -m1 . report)" == "Root cause: postgres 20 (the kernel says): asleep on its own timer in epoll_wait for 1.1 s, which ended it;"* ]]
+}
