@@ -1241,6 +1241,15 @@ pool() {
 	    <(sed 's/  Walked in [0-9.]* ms\.$//' got)
 }
 
+# headline GRAPH: the first line of the report on client 10's hang in
+# GRAPH, as argus debug would diagnose it (the whole report in ./report),
+# on stderr too, for a test that fails to show.
+headline() {
+	argus-spin -q --pid 10 --at now --threshold 1s "$1" | argus-similar -q |
+	    argus-slice --auto -Z -o /dev/null 2>report
+	grep -m1 . report | tee /dev/stderr
+}
+
 @test "slice: a server stopped while awake is the root, and the stop link says by what and from whom" {
 	# Server 20, woken by its own timeout, is stopped by sh 30 before it
 	# waits again (a weak stop link, argus-link(1)); client 10 waits on
@@ -1259,22 +1268,17 @@ pool() {
 	link,5000000000,10,10,3,5,strong,waitsfor,5000000000,20,20,peer socket:100
 	vertex,5000000000,10,10,5,1300000000,5000000000,1000,4,wakeup,open,S,client
 	EOF
-	argus-spin -q --pid 10 --at now --threshold 1s h.csv | argus-similar -q |
-	    argus-slice --auto -Z -o /dev/null 2>report
-	grep -m1 . report
-	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped by SIGSTOP from sh 30 for 3.8 s so far: it does not run until continued (SIGCONT);"* ]]
+	h=$(headline h.csv)
+	[[ $h == "Root cause: server 20 (the kernel says): stopped by SIGSTOP from sh 30 for 3.8 s so far: it does not run until continued (SIGCONT);"* ]]
 	# Without the link, stopped still, from nobody named.
 	grep -v ',stop,1210000000,' h.csv >n.csv
-	argus-spin -q --pid 10 --at now --threshold 1s n.csv | argus-similar -q |
-	    argus-slice --auto -Z -o /dev/null 2>report
-	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped for 3.8 s so far:"* ]]
+	h=$(headline n.csv)
+	[[ $h == "Root cause: server 20 (the kernel says): stopped for 3.8 s so far:"* ]]
 	# A tracer's stop (gdb's attach: SIGSTOP, then state t) ends when the
 	# tracer lets it go, not at a SIGCONT.
 	sed 's/,T,recvfrom,/,t,recvfrom,/; s/,open,T,/,open,t,/; s/,sh$/,gdb/' h.csv >t.csv
-	argus-spin -q --pid 10 --at now --threshold 1s t.csv | argus-similar -q |
-	    argus-slice --auto -Z -o /dev/null 2>report
-	grep -m1 . report
-	[[ "$(grep -m1 . report)" == "Root cause: server 20 (the kernel says): stopped by a tracer (SIGSTOP from gdb 30) for 3.8 s so far: it does not run until its tracer lets it go;"* ]]
+	h=$(headline t.csv)
+	[[ $h == "Root cause: server 20 (the kernel says): stopped by a tracer (SIGSTOP from gdb 30) for 3.8 s so far: it does not run until its tracer lets it go;"* ]]
 }
 
 @test "slice: a worker stopped with its process is stopped by the signal its sibling took" {
@@ -1297,10 +1301,8 @@ pool() {
 	link,5000000000,10,10,5,7,strong,waitsfor,5000000000,20,21,peer socket:100
 	vertex,5000000000,10,10,7,1300000000,5000000000,1000,4,wakeup,open,S,client
 	EOF
-	argus-spin -q --pid 10 --at now --threshold 1s h.csv | argus-similar -q |
-	    argus-slice --auto -Z -o /dev/null 2>report
-	grep -m1 . report
-	[[ "$(grep -m1 . report)" == "Root cause: server 20/21 (the kernel says): stopped by SIGSTOP from sh 30 for "[0-9.]*" s so far:"* ]]
+	h=$(headline h.csv)
+	[[ $h == "Root cause: server 20/21 (the kernel says): stopped by SIGSTOP from sh 30 for "[0-9.]*" s so far:"* ]]
 }
 
 @test "slice: a periodic wait's round is one wait though an interrupt on its CPU woke another thread; a round that sent is not" {
@@ -1331,14 +1333,11 @@ pool() {
 	link,3000000000,10,10,4,2,strong,waitsfor,3000000000,20,20,peer socket:100
 	vertex,3000000000,10,10,2,1000000000,3000000000,1000,2,wakeup,open,S,psql
 	EOF
-	argus-spin -q --pid 10 --at now --threshold 1s r.csv | argus-similar -q |
-	    argus-slice --auto -Z -o /dev/null 2>report
-	grep -m1 . report
-	[[ "$(grep -m1 . report)" == "Root cause: postgres 30 (PostgreSQL says): PostgreSQL says it holds what postgres 20 waits on: transactionid 735"* ]]
+	h=$(headline r.csv)
+	[[ $h == "Root cause: postgres 30 (PostgreSQL says): PostgreSQL says it holds what postgres 20 waits on: transactionid 735"* ]]
 	# The second round sent a message: its own work, progress, so its
 	# first round ended on its own timer, as any timed wait would.
 	sed 's/,weak,softirq,/,strong,message,/' r.csv >m.csv
-	argus-spin -q --pid 10 --at now --threshold 1s m.csv | argus-similar -q |
-	    argus-slice --auto -Z -o /dev/null 2>report
-	[[ "$(grep -m1 . report)" == "Root cause: postgres 20 (the kernel says): asleep on its own timer in epoll_wait for 1.1 s, which ended it;"* ]]
+	h=$(headline m.csv)
+	[[ $h == "Root cause: postgres 20 (the kernel says): asleep on its own timer in epoll_wait for 1.1 s, which ended it;"* ]]
 }

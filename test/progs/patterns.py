@@ -46,6 +46,12 @@ def orphan_dies():
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)	# PR_SET_PDEATHSIG
 
 
+def listener():
+    # A loopback server's socket, and its port.
+    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
+    return ls, ls.getsockname()[1]
+
+
 def mono():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
@@ -94,8 +100,7 @@ def serve_threads(ls, handler):
 def timedcond(t):
     # The server is a child; its clients are this process, which no
     # wake-up path of the server's leads back to as an ancestor.
-    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
-    port = ls.getsockname()[1]
+    ls, port = listener()
     r, w = os.pipe()
     srv = os.fork()
     if srv == 0:
@@ -138,8 +143,7 @@ def epollset(t):
     # One thread, one epoll set over every connection: a "slow" request
     # takes the server's own lock (a flag) for 3 s, on a timer of the
     # loop; requests that come meanwhile wait in its queue.
-    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
-    port = ls.getsockname()[1]
+    ls, port = listener()
     srv = os.fork()
     if srv == 0:
         orphan_dies()
@@ -212,8 +216,7 @@ def stopped(t, freeze=False):
     if freeze and fz is None:
         t("no_freezer", 1)
         return
-    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
-    port = ls.getsockname()[1]
+    ls, port = listener()
     srv = os.fork()
     if srv == 0:
         orphan_dies()
@@ -255,8 +258,7 @@ def stopped(t, freeze=False):
 def busystop(t):
     # The server works on the request for 5 s of CPU; a shell stops it
     # 0.3 s in, and lets it go on 3 s later.
-    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
-    port = ls.getsockname()[1]
+    ls, port = listener()
     srv = os.fork()
     if srv == 0:
         orphan_dies()
@@ -280,8 +282,7 @@ def busystop(t):
 
 
 def groupstop(t):
-    ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(8)
-    port = ls.getsockname()[1]
+    ls, port = listener()
     srv = os.fork()
     if srv == 0:
         orphan_dies()
