@@ -622,22 +622,26 @@ switch_next(const struct event *ev)
  * ("busy on a CPU, or runnable more than blocked").
  */
 static void
+preempt_end(struct graph *g, struct current *c, uint64_t t)
+{
+	struct vertex *v;
+
+	if (t > c->preempted && (v = vertex_make(g, c->pvertex)) != NULL)
+		v->runnable = time32(g, v, VF_RUNNABLE,
+		    vertex_runnable(v) + t - c->preempted);
+	c->preempted = 0;
+}
+
+static void
 note_switch(struct graph *g, const struct event *ev)
 {
 	struct current *c;
-	struct vertex *v;
 	uint64_t next = switch_next(ev);
 
 	if (next != 0 && next <= UINT32_MAX) {
 		c = current_find(next, 0);
-		if (c != NULL && c->preempted != 0) {
-			if (ev->time > c->preempted &&
-			    (v = vertex_make(g, c->pvertex)) != NULL)
-				v->runnable = time32(g, v, VF_RUNNABLE,
-				    vertex_runnable(v) + ev->time -
-				    c->preempted);
-			c->preempted = 0;
-		}
+		if (c != NULL && c->preempted != 0)
+			preempt_end(g, c, ev->time);
 	}
 	if (event_str(ev, ECOL(E_SWITCH, STATE))[0] == 'R' &&
 	    ev->vertex != NO_VERTEX &&
@@ -1162,8 +1166,17 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	if (ev->type == E_SWITCH && ev->ctx == '-')
 		note_switch(gr->g, ev);
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
-	    ev->vertex != UNSEGMENTED)
+	    ev->vertex != UNSEGMENTED) {
 		c = note_current(ev->tid, ev->vertex);
+		/*
+		 * Its own event after a preemption: it runs again, though
+		 * the switch that gave it a CPU was not recorded (it moved to
+		 * another CPU, whose switch the capture missed); not runnable
+		 * until the end of its next wait.
+		 */
+		if (c->preempted != 0 && c->preempted < ev->time)
+			preempt_end(gr->g, c, ev->time);
+	}
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&
 	    (v = call_vertex(gr->g, c, ev->vertex)) != NULL) {
