@@ -55,7 +55,15 @@
 #define RING_PAGES	1024	/* 4 MB a CPU and tracepoint, a power of two */
 #define STACK_BYTES	8192	/* copied above sp, as perf's default */
 #define HELD_MAX	(256 << 20) /* bytes of stacks waiting for the formatter */
-#define MATCH_NS	200000	/* a sample is this close to its event */
+/*
+ * A sample is this close to its event.  The two are taken by two
+ * handlers of one tracepoint, but a system call's tracepoint runs them
+ * preemptible (faultable since Linux 6.14): a preemption, or a page of
+ * the stack the host must fault back into a VM, puts a sample hundreds
+ * of microseconds, or a time slice, after its event.  The key, not the
+ * time, tells neighbours apart.
+ */
+#define MATCH_NS	20000000
 #define KEEP_NS		2000000000 /* unmatched samples older go */
 
 /* PERF_REG_X86_BP, _SP, _IP: the registers a CFI unwinder starts from. */
@@ -596,10 +604,20 @@ dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind kind,
     const int64_t *key, int nkey, uint64_t pcs[DWSTACK_MAXFRAMES])
 {
 	struct sample s = { 0 };	/* take() fills it when found */
+	uint64_t now;
 	int found, n = 0;
 
 	pthread_mutex_lock(&mu);
 	found = take(ts, tid, kind, key, nkey, &s);
+	/* An event the formatter met at once: its sample may be on its way. */
+	if (!found && (now = now_ns()) < ts + MATCH_NS) {
+		pthread_mutex_unlock(&mu);
+		now = ts + MATCH_NS - now;
+		nanosleep(&(struct timespec){ now / 1000000000ULL,
+		    now % 1000000000ULL }, NULL);
+		pthread_mutex_lock(&mu);
+		found = take(ts, tid, kind, key, nkey, &s);
+	}
 	if (found)
 		written++;
 	else
