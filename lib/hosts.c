@@ -680,11 +680,23 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 				if (a == ECOL(E_WAKING, TPID) ||
 				    a == ECOL(E_WAKING, TTID))
 					v = id(v, base);
+				else if (a == ECOL(E_WAKING, TARGET_CPU))
+					v = cpu(v, cpubase);
 				break;
 			case E_WAKEUP_NEW:
 				if (a == ECOL(E_WAKEUP_NEW, TPID) ||
 				    a == ECOL(E_WAKEUP_NEW, TTID))
 					v = id(v, base);
+				else if (a == ECOL(E_WAKEUP_NEW, TARGET_CPU))
+					v = cpu(v, cpubase);
+				break;
+			case E_MIGRATE:
+				if (a == ECOL(E_MIGRATE, TPID) ||
+				    a == ECOL(E_MIGRATE, TTID))
+					v = id(v, base);
+				else if (a == ECOL(E_MIGRATE, ORIG_CPU) ||
+				    a == ECOL(E_MIGRATE, DEST_CPU))
+					v = cpu(v, cpubase);
 				break;
 			case E_FORK:
 				if (a == ECOL(E_FORK, TPID) ||

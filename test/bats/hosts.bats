@@ -286,6 +286,8 @@ two_hosts() {
 	event,6300,42,42,,1,sock_recv,-,0xb1,79,0x0
 	event,7000,42,42,,1,sys_enter,-,44,sendto,0x3,0x0,0x64
 	event,7100,42,42,,1,sock_send,-,0xb1,100,0x0
+	event,7200,42,42,,1,waking,-,42,43,1,server,120
+	event,7300,0,0,,0,migrate,s,42,43,1,0,server
 	wait,8000,42,42,S,futex,,futex,futex:42:0x10,futex,,,7200,,futex_wait,server
 	E
 }
@@ -303,6 +305,9 @@ two_hosts() {
 	grep -qx 'task,400,10000042,10000042,server' m.csv
 	grep -qx 'event,1300,10000042,10000042,,3,sock_recv,-,0xb1,79,0x0' m.csv
 	grep -qx 'meta,100,,,cpus,4' m.csv
+	# Threads and CPUs an event names besides its own are B's too.
+	grep -qx 'event,2200,10000042,10000042,,3,waking,-,10000042,10000043,3,server,120' m.csv
+	grep -qx 'event,2300,0,0,,2,migrate,s,10000042,10000043,3,2,server' m.csv
 	grep -qx 'wait,3000,10000042,10000042,S,futex,,futex,futex:10000042:0x10,futex,,,2200,,futex_wait,server' m.csv
 	# Time order kept across the hosts.
 	argus-cat m.csv >/dev/null
