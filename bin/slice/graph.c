@@ -1170,9 +1170,9 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		c = note_current(ev->tid, ev->vertex);
 		/*
 		 * Its own event after a preemption: it runs again, though
-		 * the switch that gave it a CPU was not recorded (it moved to
-		 * another CPU, whose switch the capture missed); not runnable
-		 * until the end of its next wait.
+		 * no switch gave it a CPU (some kernels leave switches out: a
+		 * VM's, those out of an idle CPU); not runnable until the end
+		 * of its next wait.
 		 */
 		if (c->preempted != 0 && c->preempted < ev->time)
 			preempt_end(gr->g, c, ev->time);
