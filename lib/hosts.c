@@ -641,6 +641,60 @@ cpu(const char *s, uint32_t base)
 	return num(v + base);
 }
 
+/*
+ * What of an event's own columns names the host: a thread (its process's
+ * PID kind, its TID by name), a CPU, a time on the host's clock.  Other
+ * columns are the same on any host, or, as a timer's expiry in jiffies
+ * or a work item's requested CPU (unbound is NR_CPUS), not a CPU or a
+ * time of the stream's.
+ */
+enum { SH_NONE, SH_ID, SH_CPU, SH_TIME };
+
+static const struct {
+	enum etype	 type;		/* E_OTHER: of any type */
+	const char	*col;
+	int		 how;
+} shifts[] = {
+	{ E_OTHER,		"TTID",		SH_ID },
+	{ E_OTHER,		"OLD_TID",	SH_ID },
+	{ E_OTHER,		"LOCK_PID",	SH_ID },
+	{ E_OTHER,		"TARGET_CPU",	SH_CPU },
+	{ E_OTHER,		"ORIG_CPU",	SH_CPU },
+	{ E_OTHER,		"DEST_CPU",	SH_CPU },
+	{ E_HRT_START,		"EXPIRES",	SH_TIME },
+	{ E_HRT_START,		"SOFTEXPIRES",	SH_TIME },
+	{ E_HRT_EXPIRE_ENTRY,	"NOW",		SH_TIME },
+};
+
+/* Type t's columns, each what shifts[] says of it; made at first use. */
+static const uint8_t *
+shifted(enum etype t)
+{
+	static uint8_t how[E_NTYPES + 1][E_MAXCOLS];
+	static int made;
+	const struct ecol *c;
+	int e, i;
+	size_t k;
+
+	if (!made) {
+		for (e = 0; e < E_NTYPES; e++)
+			for (i = 0; i < E_MAXCOLS; i++) {
+				c = &edefs[e].col[i];
+				if (c->name == NULL)
+					break;
+				if (c->kind == EK_PID)
+					how[e][i] = SH_ID;
+				for (k = 0; k < ARRAY_LEN(shifts); k++)
+					if ((shifts[k].type == E_OTHER ||
+					    shifts[k].type == (enum etype)e) &&
+					    strcmp(shifts[k].col, c->name) == 0)
+						how[e][i] = shifts[k].how;
+			}
+		made = 1;
+	}
+	return how[t < E_NTYPES ? t : E_NTYPES];
+}
+
 static void
 rewrite(struct writer *w, const struct record *rec, uint32_t base,
     int64_t theta, uint32_t cpubase, uint32_t cpustride)
@@ -664,67 +718,12 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			v = cpu(v, cpubase);
 		else if (strcmp(kind, KIND_LOST) == 0 && i == LOST_CPU)
 			v = cpu(v, cpubase);
-		else if (isev && i >= EC_ARG) {
-			switch (t) {
-			case E_SWITCH:
-				if (a == ECOL(E_SWITCH, TPID) ||
-				    a == ECOL(E_SWITCH, TTID))
-					v = id(v, base);
-				break;
-			case E_SIGNAL_GENERATE:
-				if (a == ECOL(E_SIGNAL_GENERATE, TPID) ||
-				    a == ECOL(E_SIGNAL_GENERATE, TTID))
-					v = id(v, base);
-				break;
-			case E_WAKING:
-				if (a == ECOL(E_WAKING, TPID) ||
-				    a == ECOL(E_WAKING, TTID))
-					v = id(v, base);
-				else if (a == ECOL(E_WAKING, TARGET_CPU))
-					v = cpu(v, cpubase);
-				break;
-			case E_WAKEUP_NEW:
-				if (a == ECOL(E_WAKEUP_NEW, TPID) ||
-				    a == ECOL(E_WAKEUP_NEW, TTID))
-					v = id(v, base);
-				else if (a == ECOL(E_WAKEUP_NEW, TARGET_CPU))
-					v = cpu(v, cpubase);
-				break;
-			case E_MIGRATE:
-				if (a == ECOL(E_MIGRATE, TPID) ||
-				    a == ECOL(E_MIGRATE, TTID))
-					v = id(v, base);
-				else if (a == ECOL(E_MIGRATE, ORIG_CPU) ||
-				    a == ECOL(E_MIGRATE, DEST_CPU))
-					v = cpu(v, cpubase);
-				break;
-			case E_FORK:
-				if (a == ECOL(E_FORK, TPID) ||
-				    a == ECOL(E_FORK, TTID))
-					v = id(v, base);
-				break;
-			case E_EXEC:
-				if (a == ECOL(E_EXEC, OLD_TID))
-					v = id(v, base);
-				break;
-			case E_FLOCK_LOCK:
-			case E_POSIX_LOCK:
-			case E_FCNTL_SETLK:
-			case E_POSIX_REMOVE:
-				if (a == FILELOCK_COL(LOCK_PID))
-					v = id(v, base);
-				break;
-			case E_HRT_START:
-				if (a == ECOL(E_HRT_START, EXPIRES) ||
-				    a == ECOL(E_HRT_START, SOFTEXPIRES))
-					v = when(v, theta);
-				break;
-			case E_HRT_EXPIRE_ENTRY:
-				if (a == ECOL(E_HRT_EXPIRE_ENTRY, NOW))
-					v = when(v, theta);
-				break;
-			default:
-				break;
+		else if (isev && i >= EC_ARG && a < E_MAXCOLS) {
+			switch (shifted(t)[a]) {
+			case SH_ID:	v = id(v, base); break;
+			case SH_CPU:	v = cpu(v, cpubase); break;
+			case SH_TIME:	v = when(v, theta); break;
+			default:	break;
 			}
 		} else if (strcmp(kind, KIND_META) == 0 &&
 		    i == COL_FIRST_OWN + 1) {

@@ -287,6 +287,9 @@ two_hosts() {
 	event,7000,42,42,,1,sys_enter,-,44,sendto,0x3,0x0,0x64
 	event,7100,42,42,,1,sock_send,-,0xb1,100,0x0
 	event,7200,42,42,,1,waking,-,42,43,1,server,120
+	event,7250,42,43,,1,comm,-,42,43,server,worker
+	event,7260,42,43,,1,hrtimer_start,-,0xab,0xcd,9000,9100,1
+	event,7270,42,43,,1,timer_start,-,0xef,0xcd,4302862000,4302861975,0x0
 	event,7300,0,0,,0,migrate,s,42,43,1,0,server
 	wait,8000,42,42,S,futex,,futex,futex:42:0x10,futex,,,7200,,futex_wait,server
 	E
@@ -308,6 +311,10 @@ two_hosts() {
 	# Threads and CPUs an event names besides its own are B's too.
 	grep -qx 'event,2200,10000042,10000042,,3,waking,-,10000042,10000043,3,server,120' m.csv
 	grep -qx 'event,2300,0,0,,2,migrate,s,10000042,10000043,3,2,server' m.csv
+	grep -qx 'event,2250,10000042,10000043,,3,comm,-,10000042,10000043,server,worker' m.csv
+	# An hrtimer's expiry is a time on B's clock; a timer's, in jiffies, is not.
+	grep -qx 'event,2260,10000042,10000043,,3,hrtimer_start,-,0xab,0xcd,4000,4100,1' m.csv
+	grep -qx 'event,2270,10000042,10000043,,3,timer_start,-,0xef,0xcd,4302862000,4302861975,0x0' m.csv
 	grep -qx 'wait,3000,10000042,10000042,S,futex,,futex,futex:10000042:0x10,futex,,,2200,,futex_wait,server' m.csv
 	# Time order kept across the hosts.
 	argus-cat m.csv >/dev/null
