@@ -1,4 +1,7 @@
+#include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,4 +315,43 @@ summary_of(const struct record *rec, const char *program)
 	return !rec->comment && rec->nf > COL_FIRST_OWN &&
 	    record_is(rec, KIND_SUMMARY) &&
 	    strcmp(rec->f[COL_FIRST_OWN], program) == 0;
+}
+
+static const int stop_signals[] = { SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU };
+
+void
+signal_label(char *buf, size_t size, int64_t sig)
+{
+	const char *abbrev = sig > 0 && sig < INT32_MAX ?
+	    sigabbrev_np((int)sig) : NULL;
+
+	if (abbrev != NULL)
+		snprintf(buf, size, "SIG%s", abbrev);
+	else
+		snprintf(buf, size, "%" PRId64, sig);
+}
+
+int
+signal_stops(int64_t sig)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(stop_signals); i++)
+		if (sig == stop_signals[i])
+			return 1;
+	return 0;
+}
+
+int
+label_stops(const char *label)
+{
+	char buf[16];
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(stop_signals); i++) {
+		signal_label(buf, sizeof(buf), stop_signals[i]);
+		if (strcmp(label, buf) == 0)
+			return 1;
+	}
+	return 0;
 }

@@ -65,6 +65,16 @@ struct lrule {
 #define WAITSFOR_RULE	"waitsfor"
 #define REMOTE_RULE	"remote"
 
+/*
+ * The LABEL of the signal and stop rules' links: SIGSTOP, or the
+ * signal's number where the C library has no name for it.  Whether a
+ * signal, or a link so labelled, stops its target (STOP, TSTP, TTIN,
+ * TTOU).
+ */
+void	 signal_label(char *buf, size_t size, int64_t sig);
+int	 signal_stops(int64_t sig);
+int	 label_stops(const char *label);
+
 extern const struct lrule lrules[];
 extern const size_t nlrules;
 

@@ -28,7 +28,6 @@ generated(struct link_rule *self, const struct event *ev, struct lthread *t,
     struct state *s)
 {
 	struct lthread *w = s->woke;
-	const char *abbrev;
 	int group;
 
 	s->woke = NULL;
@@ -44,12 +43,8 @@ generated(struct link_rule *self, const struct event *ev, struct lthread *t,
 		return;
 	cause_name(&w->waker, self);
 	w->waker.weak = 0;
-	abbrev = sigabbrev_np(event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG)));
-	if (abbrev != NULL)
-		snprintf(w->waker.label, sizeof(w->waker.label), "SIG%s", abbrev);
-	else
-		cause_label(&w->waker, event_str(ev,
-		    ECOL(E_SIGNAL_GENERATE, SIG)));
+	signal_label(w->waker.label, sizeof(w->waker.label),
+	    event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG)));
 }
 
 static void

@@ -27,13 +27,6 @@ struct stop_key {
 };
 static struct pending *sent;
 
-static int
-stops(int64_t sig)
-{
-	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
-	    sig == SIGTTOU;
-}
-
 static void
 forget(uint32_t id, uint32_t group)
 {
@@ -50,9 +43,8 @@ generated(struct link_rule *self, const struct event *ev, struct lthread *t)
 	struct lthread *w;
 	struct stop_key k;
 	struct cause c;
-	const char *abbrev;
 
-	if ((sig != SIGCONT && !stops(sig)) ||
+	if ((sig != SIGCONT && !signal_stops(sig)) ||
 	    event_i64(ev, ECOL(E_SIGNAL_GENERATE, RESULT)) != DELIVERED)
 		return;
 	w = lthread_get(event_u64(ev, ECOL(E_SIGNAL_GENERATE, TTID)),
@@ -73,8 +65,7 @@ generated(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	cause_name(&c, self);
 	c.weak = 1;
-	if ((abbrev = sigabbrev_np(sig)) != NULL)
-		snprintf(c.label, sizeof(c.label), "SIG%s", abbrev);
+	signal_label(c.label, sizeof(c.label), sig);
 	pending_put(&sent, &k, sizeof(k), &c);
 }
 
@@ -85,7 +76,7 @@ delivered(const struct event *ev, struct lthread *t)
 	struct cause c;
 	struct stop_key k = { t->tid, 0 };
 
-	if (!stops(event_i64(ev, ECOL(E_SIGNAL_DELIVER, SIG))) ||
+	if (!signal_stops(event_i64(ev, ECOL(E_SIGNAL_DELIVER, SIG))) ||
 	    event_u64(ev, ECOL(E_SIGNAL_DELIVER, HANDLER)) != SIG_DFL_ADDR)
 		return;
 	if (!pending_take(&sent, &k, sizeof(k), &c)) {

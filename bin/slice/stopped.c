@@ -14,13 +14,6 @@
 
 #include "slice.h"
 
-static int
-stop_signal(const char *sig)
-{
-	return strcmp(sig, "SIGSTOP") == 0 || strcmp(sig, "SIGTSTP") == 0 ||
-	    strcmp(sig, "SIGTTIN") == 0 || strcmp(sig, "SIGTTOU") == 0;
-}
-
 /* A link that says who stopped its TO: a stop signal's, of either rule. */
 static int
 stop_link(const struct link *l)
@@ -29,7 +22,7 @@ stop_link(const struct link *l)
 
 	return (strcmp(rule, SIGNAL_RULE) == 0 ||
 	    strcmp(rule, STOP_RULE) == 0) &&
-	    stop_signal(str_of(link_label(l)));
+	    label_stops(str_of(link_label(l)));
 }
 
 /*
