@@ -132,8 +132,9 @@ task_tgid(int tid)
 void
 task_snapshot(void)
 {
-	char path[64], comm[32];
+	char path[64], comm[32], cg[CGROUP_MAX];
 	struct dirent *pe, *te;
+	struct task *l;
 	DIR *pd, *td;
 	int pid, tid;
 
@@ -146,6 +147,17 @@ task_snapshot(void)
 		snprintf(path, sizeof(path), "/proc/%d/task", pid);
 		if ((td = opendir(path)) == NULL)
 			continue;	/* gone meanwhile */
+		/*
+		 * Its cgroup now, while /proc has it: a process the
+		 * formatter reaches only after it exited (the formatter
+		 * runs at idle priority, and CPU hogs starve it) would
+		 * have none.  Those born later take their parent's.
+		 */
+		l = task_get(pid);
+		if (cgroup_read(pid, cg, sizeof(cg)) >= 0) {
+			l->cg = cgroup_intern(cg);
+			l->cg_gen = task_generation;
+		}
 		while ((te = readdir(td)) != NULL) {
 			if (!isdigit((unsigned char)te->d_name[0]))
 				continue;
