@@ -68,6 +68,60 @@ sent_into(struct graph *g, const struct vertex *w, uint64_t since,
 	return 0;
 }
 
+/* Vertex f took in a request of thread tid: a message of it woke f. */
+static int
+took_from(struct graph *g, const struct vertex *f, uint32_t tid)
+{
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
+	const struct vertex *u;
+	int32_t k;
+
+	for (k = f->in; k >= 0; k = g->l[k].next_in)
+		if (!link_weak(&g->l[k]) && (link_rule(&g->l[k]) == message ||
+		    link_rule(&g->l[k]) == softirq) && link_from(&g->l[k]) != 0 &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    u->tid == tid)
+			return 1;
+	return 0;
+}
+
+/*
+ * Where the chain's thread at place at passed the request of the thread
+ * before it on: since the hang began, the vertex that took the request
+ * in sent one into another process (sent_link()).  A connection taken by
+ * an accept that at once started a thread (a thread, or a process, per
+ * connection) is that thread's: the request went to it, though it read
+ * it without a wait, so that no wake-up says so.
+ */
+int
+passed_to(struct dctx *x, int at, const struct vertex **into)
+{
+	struct graph *g = x->g;
+	const struct vertex *w, *f, *t, *c;
+	uint32_t fork = str_id(FORK_RULE);
+	int32_t k, j;
+
+	if (at < 1 || (w = vertex_get(g, x->vx[at])) == NULL)
+		return 0;
+	for (k = 0; k < g->nl; k++) {
+		if (!sent_link(g, k, w, x->hb, &t) || t->pid == w->pid ||
+		    (f = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    !took_from(g, f, x->chain[at - 1]))
+			continue;
+		*into = t;
+		for (j = 0; j < g->nl; j++)
+			if (link_from(&g->l[j]) == vertex_id(t) &&
+			    link_rule(&g->l[j]) == fork &&
+			    !link_weak(&g->l[j]) &&
+			    (c = vertex_get(g, link_to(&g->l[j]))) != NULL) {
+				*into = c;
+				break;
+			}
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The processes w's thread sent such requests into at the start of w:
  * for each member of a poll set, at each place of the chain, in each

@@ -100,6 +100,26 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	return found || request_on_fd(x, id, depth);
 }
 
+/*
+ * A relay idle in its loop that took the chain's request in and sent it
+ * on to another process (passed_to()): the request is there, whether or
+ * not the snapshot caught the relay in its wait, with the members of its
+ * poll set named (a relay at work on another message at the cut is not).
+ */
+static int
+passed_on(struct dctx *x, uint64_t id, int depth)
+{
+	const struct vertex *v = vertex_get(x->g, id), *t;
+	char why[200];
+
+	if (!passed_to(x, x->nchain - 1, &t) || on_chain(x, t->tid) >= 0)
+		return 0;
+	snprintf(why, sizeof(why), "has the request %s %u passed on to it "
+	    "since the hang began", str_of(vertex_comm(v)), v->tid);
+	return blame_ev(x, now_of(x, t->tid, vertex_id(t)), why, depth, 1,
+	    EV_GUESS, 0);
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -125,6 +145,9 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	default:
 		return 1;
 	}
+	if (depth > 0 && state_of(x, v) == TS_DISPATCH &&
+	    passed_on(x, id, depth))
+		return 1;
 	/*
 	 * A thread idle in its service loop that has the chain's request,
 	 * whose own waits named nobody it went on to: what holds the request

@@ -1353,3 +1353,44 @@ headline() {
 	h=$(headline m.csv)
 	[[ $h == "Root cause: postgres 20 (the kernel says): asleep on its own timer in epoll_wait for 1.1 s, which ended it;"* ]]
 }
+
+@test "slice: a relay that passed the request on through an accept that started a thread, caught at work by the snapshot: the thread is the root" {
+	# Client 10 waits on relay 20 (the kernel says: it holds the other
+	# end).  The relay took the request in, connected to backend 30,
+	# whose accept started thread 31 with the connection; 31 read it at
+	# once (no wake-up says so) and sleeps.  The snapshot has no wait of
+	# the relay (it was at work on another message at the cut), so no
+	# poll set names the backend's connection: the links do.
+	stream >h.csv <<-'EOF'
+	vertex,1100000000,20,20,2,1000000000,1100000000,1000,4,start,wait,S,relay
+	vertex,1300000000,30,30,6,1000000000,1300000000,1000,4,start,wait,S,backend
+	event,1290000000,10,10,4,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,1295000000,10,10,4,0,sys_enter,-,45,recvfrom,0x4,0x0,0x40
+	vertex,1300000000,10,10,4,1000000000,1300000000,1000,4,start,wait,S,client
+	link,1310000000,20,20,4,3,strong,message,1290000000,10,10,
+	event,1310000000,20,20,3,1,sys_enter,-,0,read,0x5,0x0,0x1
+	event,1311000000,20,20,3,1,sys_enter,-,42,connect,0x6,0x0,0x15
+	link,1312000000,30,30,3,7,strong,wakeup,1311500000,20,20,
+	event,1312000000,30,30,7,0,sys_enter,-,43,accept,0x4,0x0,0x0
+	event,1313000000,20,20,3,1,sys_enter,-,1,write,0x6,0x0,0x1
+	event,1314000000,20,20,3,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x8
+	event,1315000000,30,30,7,0,fork,-,30,31,0x3d0f00,backend
+	link,1316000000,30,31,7,9,strong,fork,1315000000,30,30,
+	event,1316000000,30,31,9,1,sys_enter,-,0,read,0x6,0x0,0x1
+	event,1317000000,30,31,9,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x0,0x0
+	event,1318000000,30,30,7,0,sys_enter,-,43,accept,0x4,0x0,0x0
+	vertex,1320000000,30,30,7,1300000000,1320000000,1000,3,wakeup,wait,S,backend
+	wait,5000000000,10,10,S,recvfrom,4,tcp,socket:100,in,,,1300000000,,wait_woken,client,0x4,0x0,0x40,0x0,0x0,0x0
+	wait,5000000000,30,31,S,clock_nanosleep,,,,sleep,3000000000,,1317000000,,hrtimer_nanosleep,backend,0x0,0x0,0x0,0x0,0x0,0x0
+	wait,5000000000,30,30,S,accept,4,unix,socket:300,accept,,,1318000000,,inet_csk_accept,backend,0x4,0x0,0x0,0x0,0x0,0x0
+	holder,5000000000,20,,socket:100,peer,5,socket:101,tcp,relay
+	vertex,5000000000,20,20,3,1310000000,5000000000,1000,4,wakeup,open,S,relay
+	link,5000000000,10,10,3,5,strong,waitsfor,5000000000,20,20,peer socket:100
+	vertex,5000000000,10,10,5,1300000000,5000000000,1000,4,wakeup,open,S,client
+	vertex,5000000000,30,31,9,1316000000,5000000000,1000,2,fork,open,S,backend
+	vertex,5000000000,30,30,8,1320000000,5000000000,1000,1,wakeup,open,S,backend
+	EOF
+	h=$(headline h.csv)
+	[[ $h == "Root cause: probably backend 30/31 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.7 s so far; has the request relay 20 passed on to it since the hang began" ]]
+	grep -qx 'Wait chain: client 10 → relay 20 → backend 30/31' report
+}
