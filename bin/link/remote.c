@@ -19,8 +19,8 @@
  * of a thread that talks to another host is held (link_release) until the
  * thread shows what it was: its next receive, matched to a send on the
  * other host, makes the send the wake-up's cause; anything else (another
- * wait, a receive of nothing matched, a receive call's end) lets the
- * softirq's go as it was.
+ * wait, a receive of nothing matched, a receive call's end, but not a
+ * preemption) lets the softirq's go as it was.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,8 +267,13 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	case E_SOFTIRQ_EXIT:
 		((struct cpu *)link_cpu(self, ev->cpu))->in = 0;
 		return;
-	case E_SWITCH:		/* its thread going off the CPU */
-		if (ev->ctx == '-')
+	case E_SWITCH:
+		/*
+		 * Its thread off the CPU to wait for something else; not one
+		 * preempted on its way to the receive (a busy machine's).
+		 */
+		if (ev->ctx == '-' &&
+		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
 			release(self, ev, t, NULL);
 		return;
 	case E_SYS_EXIT:

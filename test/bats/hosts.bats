@@ -534,6 +534,19 @@ client_woken() {
 	cat into
 	[ "$(wc -l <into)" -eq 1 ]
 	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into
+	# The same, the client preempted on its way to the receive (a busy
+	# machine's): still the send alone, no softirq link beside it.
+	client_woken 0xa1 | sed '/,sys_exit,-,7,poll,1$/a\
+event,2296,42,42,,0,switch,-,R,77,77,other\
+event,2297,77,77,,0,switch,-,S,42,42,client' >a4.csv
+	argus-cat a4.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
+	    argus-cat -k link >links4
+	to=$(awk -F, '$3 == 42 && $8 == "remote" { print $6 }' links4)
+	[ -n "$to" ]
+	awk -F, -v t="$to" '$3 == 42 && $6 == t && $8 != "wait" && $8 != "order"' links4 >into4
+	cat into4
+	[ "$(wc -l <into4)" -eq 1 ]
+	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into4
 	# Bytes no send is known for first: the softirq's wake-up, as it was
 	# (the connection's reply, received after, keeps the clocks bound).
 	{ client_woken 0xa9
