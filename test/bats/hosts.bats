@@ -520,33 +520,31 @@ client_woken() {
 	E
 }
 
-@test "hosts: by hand, a receive from another host is its wake-up, not the softirq that carried it" {
-	cd "$BATS_TEST_TMPDIR"
-	two_hosts
-	client_woken 0xa1 >a2.csv
-	argus-cat a2.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
+# send_alone A: host A's stream A merged with b.csv and linked, the
+# client's vertex after its wait has the server's send alone for its cause.
+send_alone() {
+	argus-cat "$1" b.csv 2>/dev/null | argus-segment -q | argus-link -q |
 	    argus-cat -k link >links
 	cat links
-	# Into the client's vertex after its wait: the server's send, alone.
 	to=$(awk -F, '$3 == 42 && $8 == "remote" { print $6 }' links)
 	[ -n "$to" ]
 	awk -F, -v t="$to" '$3 == 42 && $6 == t && $8 != "wait" && $8 != "order"' links >into
 	cat into
 	[ "$(wc -l <into)" -eq 1 ]
 	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into
+}
+
+@test "hosts: by hand, a receive from another host is its wake-up, not the softirq that carried it" {
+	cd "$BATS_TEST_TMPDIR"
+	two_hosts
+	client_woken 0xa1 >a2.csv
+	send_alone a2.csv
 	# The same, the client preempted on its way to the receive (a busy
 	# machine's): still the send alone, no softirq link beside it.
 	client_woken 0xa1 | sed '/,sys_exit,-,7,poll,1$/a\
 event,2296,42,42,,0,switch,-,R,77,77,other\
 event,2297,77,77,,0,switch,-,S,42,42,client' >a4.csv
-	argus-cat a4.csv b.csv 2>/dev/null | argus-segment -q | argus-link -q |
-	    argus-cat -k link >links4
-	to=$(awk -F, '$3 == 42 && $8 == "remote" { print $6 }' links4)
-	[ -n "$to" ]
-	awk -F, -v t="$to" '$3 == 42 && $6 == t && $8 != "wait" && $8 != "order"' links4 >into4
-	cat into4
-	[ "$(wc -l <into4)" -eq 1 ]
-	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into4
+	send_alone a4.csv
 	# Bytes no send is known for first: the softirq's wake-up, as it was
 	# (the connection's reply, received after, keeps the clocks bound).
 	{ client_woken 0xa9
