@@ -604,7 +604,7 @@ dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind kind,
     const int64_t *key, int nkey, uint64_t pcs[DWSTACK_MAXFRAMES])
 {
 	struct sample s = { 0 };	/* take() fills it when found */
-	uint64_t now;
+	uint64_t now, rest;
 	int found, n = 0;
 
 	pthread_mutex_lock(&mu);
@@ -612,9 +612,9 @@ dwstack_unwind(uint64_t ts, int tid, int tgid, enum dwstack_kind kind,
 	/* An event the formatter met at once: its sample may be on its way. */
 	if (!found && (now = now_ns()) < ts + MATCH_NS) {
 		pthread_mutex_unlock(&mu);
-		now = ts + MATCH_NS - now;
-		nanosleep(&(struct timespec){ now / 1000000000ULL,
-		    now % 1000000000ULL }, NULL);
+		rest = ts + MATCH_NS - now;
+		nanosleep(&(struct timespec){ rest / 1000000000ULL,
+		    rest % 1000000000ULL }, NULL);
 		pthread_mutex_lock(&mu);
 		found = take(ts, tid, kind, key, nkey, &s);
 	}

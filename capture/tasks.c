@@ -151,13 +151,13 @@ task_snapshot(void)
 		 * Its cgroup now, while /proc has it: a process the
 		 * formatter reaches only after it exited (the formatter
 		 * runs at idle priority, and CPU hogs starve it) would
-		 * have none.  Those born later take their parent's.
+		 * have none.  Those born later take their parent's.  Read
+		 * again at its first record (task_set() of its name below
+		 * asks for that), this one stands if it is gone by then.
 		 */
 		l = task_get(pid);
-		if (cgroup_read(pid, cg, sizeof(cg)) >= 0) {
+		if (cgroup_read(pid, cg, sizeof(cg)) >= 0)
 			l->cg = cgroup_intern(cg);
-			l->cg_gen = task_generation;
-		}
 		while ((te = readdir(td)) != NULL) {
 			if (!isdigit((unsigned char)te->d_name[0]))
 				continue;
