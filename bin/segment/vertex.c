@@ -574,6 +574,12 @@ other_threads(const struct event *ev, struct thread *t)
 	case E_FORK:
 		o = thread_of(event_u64(ev, ECOL(E_FORK, TTID)),
 		    event_pid(ev, ECOL(E_FORK, TPID)));
+		/* Its number again, its dead owner's last switch not seen. */
+		if (o->dead) {
+			thread_free(o);
+			o = thread_of(event_u64(ev, ECOL(E_FORK, TTID)),
+			    event_pid(ev, ECOL(E_FORK, TPID)));
+		}
 		set_comm(o, event_str(ev, ECOL(E_FORK, TCOMM)));
 		o->began_by = VB_FORK;
 		break;
@@ -691,12 +697,15 @@ segment_event(struct event *ev)
 	if (t->dead) {
 		/*
 		 * What an exiting thread still does (wake its parent, its
-		 * last switch-out) is its last vertex's doing.
+		 * last switch-out) is its last vertex's doing.  The way out
+		 * is preemptible: only the switch that says it is dead is
+		 * its last, and a thread freed at a preemption came back
+		 * nameless, a vertex of its own after its exit.
 		 */
 		tag(ev, t->last_vertex);
-		if (ev->type == E_SWITCH) {
+		if (ev->type == E_SWITCH &&
+		    state_is_exit(event_str(ev, ECOL(E_SWITCH, STATE))))
 			thread_free(t);
-		}
 		return;
 	}
 	if (judge(t, ev, &cut, &end, &wait)) {

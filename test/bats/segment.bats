@@ -169,6 +169,31 @@ hint open " ]
 	[ "$(vertex_at 41 630 <g.csv)" = "$(vertex_at 41 620 <g.csv)" ]
 }
 
+@test "segment: an exiting thread preempted on its way out has no vertex after its last; its number forked again is a new thread" {
+	# Preempted after its exit (R+), run again with no switch-in in the
+	# trace (a kernel that leaves some out), it wakes its parent, and
+	# sleeps once in the way out (D) before its dead switch (X).
+	stream >s.csv <<-'EOF'
+	event,600,40,40,,0,fork,-,41,41,0x0,child
+	event,610,41,41,,1,sys_enter,-,39,getpid
+	event,620,41,41,,1,exit,-,child,1
+	event,625,41,41,,1,switch,-,R+,50,50,other
+	event,640,41,41,,0,waking,-,40,40,0,parent
+	event,645,41,41,,0,switch,-,D,0,0,swapper/0
+	event,650,0,0,,0,switch,-,R,41,41,child
+	event,655,41,41,,0,switch,-,X,0,0,swapper/0
+	event,660,40,40,,0,fork,-,41,41,0x0,again
+	event,670,41,41,,1,sys_enter,-,39,getpid
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	cat g.csv
+	[ "$(vertices_of 41 <g.csv | tr '\n' ' ')" = "fork exit  fork open  " ]
+	for t in 625 640 645 655; do
+		[ "$(vertex_at 41 $t <g.csv)" = "$(vertex_at 41 620 <g.csv)" ]
+	done
+	[ "$(records vertex '$TID == 41 { print $COMM }' g.csv | tr '\n' ' ')" = "child again " ]
+}
+
 @test "segment: an event on a CPU no kernel has is bad input, not a huge allocation" {
 	stream >s.csv <<-'EOF'
 	event,10,1,1,,4000000000,switch,-,S,2,2,x
