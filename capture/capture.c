@@ -142,6 +142,8 @@ preamble(struct writer *w)
  * own time: until when), so that a diagnosis whose window holds them
  * says so; and the totals for argus status.
  */
+static uint64_t patch_lost_total;	/* said on stderr at the end */
+
 static void
 report_patch_lost(struct writer *w)
 {
@@ -150,6 +152,7 @@ report_patch_lost(struct writer *w)
 
 	while ((n = patched_losses(l, ARRAY_LEN(l))) > 0)
 		for (i = 0; i < n; i++) {
+			patch_lost_total += l[i].n;
 			writer_begin(w, KIND_META);
 			writer_time(w, l[i].to);
 			writer_u64(w, l[i].pid);
@@ -190,9 +193,11 @@ report_lost(struct writer *w)
 	free(st.lost);
 	/* Patched processes' rings that were full (capture/patched.c). */
 	report_patch_lost(w);
-	if ((n = patched_lost()) > 0)
+	if ((n = patched_lost()) > 0) {
+		patch_lost_total += n;
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
 		    t_start, META_PATCH_LOST, n);
+	}
 	/* Rings refused: what they claimed, said on stderr. */
 	if ((n = patched_refused()) > 0)
 		meta_u64(w, emit_last_time() > t_start ? emit_last_time() :
@@ -883,6 +888,17 @@ finish(const struct capture_opts *o)
 				    (unsigned long long)s.lost[cpu]);
 		warnx_("%s", msg);
 		free(s.lost);
+	}
+	if (patch_lost_total > 0) {
+		uint64_t late, pass;
+
+		patched_lateness(&late, &pass);
+		warnx_("lost %llu user-space events of patched programs (a ring "
+		    "full, or the formatter far behind; ARGUS_PATCH_RING makes "
+		    "the rings larger): the rings' drainer woke up to %.1f ms "
+		    "late, and its longest pass took %.1f ms",
+		    (unsigned long long)patch_lost_total, late / 1e6,
+		    pass / 1e6);
 	}
 	/*
 	 * The command ran under us: its failure is not ours (the trace is

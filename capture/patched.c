@@ -135,6 +135,8 @@ static size_t		 staged;	/* the drainer's, not yet queued */
 static size_t		 held_seen;	/* held, as the drainer saw it last */
 static _Atomic size_t	 backlog;	/* held_seen + staged, for others */
 static _Atomic uint64_t	 lost;
+/* The drainer's worst: a nap's end past its length, a pass's length. */
+static _Atomic uint64_t	 late_max, pass_max;
 /* Losses of processes, handed over under qlock; the capture's to say. */
 static struct patch_loss losses[MAXLOSSES];
 static int		 nlosses;
@@ -1083,6 +1085,21 @@ drain(void)
 			drop(i--);
 }
 
+/*
+ * A nap, and how late it ended: a real-time thread has no timer slack,
+ * so what passes its length is time it waited for a CPU.
+ */
+static void
+nap(uint64_t ns)
+{
+	uint64_t t = now_ns();
+
+	nanosleep(&(struct timespec){ ns / 1000000000ULL, ns % 1000000000ULL },
+	    NULL);
+	if ((t = now_ns() - t) > ns && t - ns > atomic_load(&late_max))
+		atomic_store(&late_max, t - ns);
+}
+
 static void *
 drain_loop(void *arg)
 {
@@ -1124,16 +1141,19 @@ drain_loop(void *arg)
 		atomic_store(&backlog, held_seen + staged);
 		/* A pass longer than the period: a rest as long, so that
 		 * the rings' writers cannot keep a real-time thread busy. */
-		if ((t = now_ns() - t) > DRAIN_NS)
-			nanosleep(&(struct timespec){ t / 1000000000ULL,
-			    t % 1000000000ULL }, NULL);
+		if ((t = now_ns() - t) > atomic_load(&pass_max))
+			atomic_store(&pass_max, t);
+		if (t > DRAIN_NS)
+			nap(t);
 		/*
 		 * No patched process: a recorder always on wakes seldom, but
 		 * at once for a file made in the directory (a program that
 		 * starts in a burst fills its ring in tens of ms).
 		 */
-		if (nfiles > 0 || ifd == -1)
-			nanosleep(nfiles ? &ts : &idle, NULL);
+		if (nfiles > 0)
+			nap(DRAIN_NS);
+		else if (ifd == -1)
+			nanosleep(&idle, NULL);
 		else if (poll(&(struct pollfd){ ifd, POLLIN, 0 }, 1,
 		    IDLE_NS / 1000000) > 0) {
 			char ev[4096];
@@ -1319,6 +1339,13 @@ uint64_t
 patched_refused(void)
 {
 	return atomic_exchange(&refused, 0);
+}
+
+void
+patched_lateness(uint64_t *late, uint64_t *pass)
+{
+	*late = atomic_load(&late_max);
+	*pass = atomic_load(&pass_max);
 }
 
 /* Losses since asked last: full rings, and events we could not hold. */

@@ -66,6 +66,12 @@ int	 patched_losses(struct patch_loss *out, int max);
  * dropped beyond the recorder's bound): of no process in particular. */
 uint64_t patched_lost(void);
 /*
+ * The draining thread's worst, in ns: how late it woke up from a nap (a
+ * wait for a CPU), and its longest pass over the rings.  A ring fills
+ * while both go by.
+ */
+void	 patched_lateness(uint64_t *late, uint64_t *pass);
+/*
  * The event peeked at is of a thread the kernel gives process tgid, not
  * the ring's: the ring is refused.  Rings refused since asked last.
  */
