@@ -548,6 +548,7 @@ static void
 other_threads(const struct event *ev, struct thread *t)
 {
 	struct thread *o;
+	uint32_t tid, pid;
 
 	switch (ev->type) {
 	case E_SWITCH:
@@ -572,13 +573,12 @@ other_threads(const struct event *ev, struct thread *t)
 			o->woken = ev->time;
 		break;
 	case E_FORK:
-		o = thread_of(event_u64(ev, ECOL(E_FORK, TTID)),
-		    event_pid(ev, ECOL(E_FORK, TPID)));
+		tid = event_u64(ev, ECOL(E_FORK, TTID));
+		pid = event_pid(ev, ECOL(E_FORK, TPID));
 		/* Its number again, its dead owner's last switch not seen. */
-		if (o->dead) {
+		if ((o = thread_of(tid, pid))->dead) {
 			thread_free(o);
-			o = thread_of(event_u64(ev, ECOL(E_FORK, TTID)),
-			    event_pid(ev, ECOL(E_FORK, TPID)));
+			o = thread_of(tid, pid);
 		}
 		set_comm(o, event_str(ev, ECOL(E_FORK, TCOMM)));
 		o->began_by = VB_FORK;
@@ -680,6 +680,14 @@ segment_event(struct event *ev)
 
 	nevents++;
 	now_rec = ev->rec;
+	/*
+	 * A dead thread makes no system call: its number is a new thread's,
+	 * whose fork the trace lost, and whose switches are not its last.
+	 */
+	if (t->dead && ev->type == E_SYS_ENTER) {
+		thread_free(t);
+		t = thread_of(ev->tid, ev->pid);
+	}
 	cpu = cpu_saw(ev);
 	/*
 	 * A waiting thread's own event, where no switch-in said it runs

@@ -192,6 +192,18 @@ hint open " ]
 		[ "$(vertex_at 41 $t <g.csv)" = "$(vertex_at 41 620 <g.csv)" ]
 	done
 	[ "$(records vertex '$TID == 41 { print $COMM }' g.csv | tr '\n' ' ')" = "child again " ]
+	# Its dead switch and the fork of its number both lost: the system
+	# call the number then makes is a new thread's, not the dead one's.
+	stream >s2.csv <<-'EOF'
+	event,600,40,40,,0,fork,-,41,41,0x0,child
+	event,610,41,41,,1,sys_enter,-,39,getpid
+	event,620,41,41,,1,exit,-,child,1
+	event,625,41,41,,1,switch,-,R+,50,50,other
+	event,670,41,41,,1,sys_enter,-,39,getpid
+	EOF
+	argus-segment -q -Z s2.csv >g2.csv
+	[ "$(vertices_of 41 <g2.csv | tr '\n' ' ')" = "fork exit  start open  " ]
+	[ "$(vertex_at 41 670 <g2.csv)" != "$(vertex_at 41 620 <g2.csv)" ]
 }
 
 @test "segment: an event on a CPU no kernel has is bad input, not a huge allocation" {
