@@ -136,14 +136,14 @@ preamble(struct writer *w)
 	kallsyms_new_file();	/* and functions named */
 }
 
+static uint64_t patch_lost_total;	/* said on stderr at the end */
+
 /*
  * Each patched process's events lost since the last report: a record of
  * its pid, the count and the time since which they were (the record's
  * own time: until when), so that a diagnosis whose window holds them
  * says so; and the totals for argus status.
  */
-static uint64_t patch_lost_total;	/* said on stderr at the end */
-
 static void
 report_patch_lost(struct writer *w)
 {
