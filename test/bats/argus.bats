@@ -90,7 +90,8 @@ teardown() {
 	dir="$BATS_TEST_TMPDIR/a b;\$(touch pwned)'\""
 	mkdir -p "$dir"
 	run argus --ring "$dir" debug --comm "x'; touch pwned2 #" --auto
-	[ ! -e pwned ] && [ ! -e pwned2 ]
+	[ ! -e pwned ]
+	[ ! -e pwned2 ]
 	[[ "$output" == *"no recording in it yet"* ]]
 }
 
@@ -347,7 +348,8 @@ teardown() {
 	# kernel buffer alone had overwritten.
 	debug=$(ls -t "$ring"/debug-*.gz | head -1)
 	first=$(argus-cat -k event -p "$root_pid" "$debug" | grep -m1 '^event,' | cut -d, -f2)
-	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	[ -n "$first" ]
+	[ "$first" -le "$hang_begin_ns" ]
 	# In time order, each CPU's spilled pages before its kernel buffer's.
 	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
 	run argus --ring "$ring" stop
@@ -362,7 +364,8 @@ teardown() {
 	echo "$line"
 	pages=$(sed 's/.*spill: \([0-9]*\)\.[0-9] MiB spilled, deflated to \([0-9]*\)\..*/\1/' <<<"$line")
 	disk=$(sed 's/.*spill: \([0-9]*\)\.[0-9] MiB spilled, deflated to \([0-9]*\)\..*/\2/' <<<"$line")
-	[ "$pages" -ge 4 ] && [ "$((disk * 3))" -le "$pages" ]
+	[ "$pages" -ge 4 ]
+	[ "$((disk * 3))" -le "$pages" ]
 }
 
 @test "argus: start spills by default into the ring; debug reads the spill back for a hang older than the kernel's buffers, in bounded time" {
@@ -404,7 +407,8 @@ teardown() {
 	# The hang's beginning is in what was read.
 	debug=$(ls -t "$ring"/debug-*.gz | head -1)
 	first=$(argus-cat -k event -p "$root_pid" "$debug" | grep -m1 '^event,' | cut -d, -f2)
-	[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+	[ -n "$first" ]
+	[ "$first" -le "$hang_begin_ns" ]
 	# The ring's files, read together, are in time order.
 	argus-cat -k event "$ring"/argus-ring-*.csv.gz | grep '^event,' | cut -d, -f2 | sort -c -n
 	kill "$scen" 2>/dev/null || true
@@ -486,7 +490,8 @@ teardown() {
 	debug=$(ls -t "$ring"/debug-*.gz | head -1)
 	for p in "$victim_pid" "$root_pid"; do
 		first=$(argus-cat -k event -p "$p" "$debug" | grep -m1 '^event,' | cut -d, -f2)
-		[ -n "$first" ] && [ "$first" -le "$hang_begin_ns" ]
+		[ -n "$first" ]
+		[ "$first" -le "$hang_begin_ns" ]
 	done
 	# And after argus flush, the ring holds all of it, in time order.
 	argus --ring "$ring" flush

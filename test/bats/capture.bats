@@ -184,7 +184,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	pid=$(val pid); main=$(val main_tid); rd=$(val reader_tid)
 	sh=$(awk '{ print $2 }' "$T/bash.out")
 	grep "^meta,[0-9]*,,,lost," "$T/t.csv" || true
-	[ -n "$pid" ] && [ -n "$rd" ] && [ -n "$sh" ]
+	[ -n "$pid" ]
+	[ -n "$rd" ]
+	[ -n "$sh" ]
 	# Entries of reads and sleeps, no exits: no rule reads them.
 	grep -q "^event,[0-9]*,$pid,$rd,,[0-9]*,sys_enter,-,[0-9]*,read," "$T/t.csv"
 	grep -q ",sys_enter,-,[0-9]*,clock_nanosleep," "$T/t.csv"
@@ -243,7 +245,8 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ "$(stat -c %a "$part")" = 600 ]
 	m=$(zcat "$part" 2>/dev/null | grep -c '^event,' || true)
 	echo "events after the kill: $m"
-	[ "$n" -gt 0 ] && [ "$m" -ge "$n" ]
+	[ "$n" -gt 0 ]
+	[ "$m" -ge "$n" ]
 	# A stranger's instance with our prefix but not our name stays.
 	mkdir "$TFS/instances/argus-keep-me"
 	run timeout 30 "$CAP" -d 0.2 -Z -o "$T/reap.csv"

@@ -172,8 +172,11 @@ EOF
 	cat a.err b.err
 	fa=$(sed -n 's/.*the graph and the diagnosis go to //p' a.err)
 	fb=$(sed -n 's/.*the graph and the diagnosis go to //p' b.err)
-	[ -n "$fa" ] && [ -n "$fb" ] && [ "$fa" != "$fb" ]
-	[ -s "$fa" ] && [ -s "$fb" ]
+	[ -n "$fa" ]
+	[ -n "$fb" ]
+	[ "$fa" != "$fb" ]
+	[ -s "$fa" ]
+	[ -s "$fb" ]
 	[ "$(ls "$ring"/debug-*.gz | wc -l)" -eq 2 ]
 	run argus --ring "$ring" debug --pid "$(cat sleep.kill)" --auto --no-snapshot --keep 2
 	[ "$(ls "$ring"/debug-*.gz | wc -l)" -eq 2 ]

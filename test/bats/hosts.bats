@@ -138,7 +138,8 @@ scenario() {
 	n=$(echo "$output" | sed -n 's/.*(\([0-9]*\) exchanges.*/\1/p')
 	echo "true $OFFSET recovered $theta bound $err from $n" >&3
 	[[ "$output" == *"(host hostb): clock"*"from hosta's"* ]]
-	[ -n "$theta" ] && [ -n "$err" ]
+	[ -n "$theta" ]
+	[ -n "$err" ]
 	[ "$n" -ge 6 ]
 	d=$((theta - OFFSET)); d=${d#-}
 	[ "$d" -le "$err" ]

@@ -209,7 +209,9 @@ small_shm() {
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/ids"
 	load_ids "$T/ids"
-	[ -n "$consumer" ] && [ -n "$holder" ] && [ -n "$mutex" ]
+	[ -n "$consumer" ]
+	[ -n "$holder" ]
+	[ -n "$mutex" ]
 	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
 	check_cond_links "$T/t.csv" "$T/g.csv"
 	n=$(awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '
@@ -368,7 +370,8 @@ small_shm() {
 	[[ "$output" == *held* ]]
 	node=$(awk '$1 == "node" { print $2 }' <<< "$output")
 	client=$(awk '$1 == "client" { print $2 }' <<< "$output")
-	[ -n "$node" ] && [ -n "$client" ]
+	[ -n "$node" ]
+	[ -n "$client" ]
 	argus-segment -q "$T/t.gz" | argus-link -q -Z > "$T/g.csv"
 	run sh -c "argus-spin -q --pid $client --tid $client --threshold 1s '$T/g.csv' |
 	    argus-similar -q | argus-slice --threshold 1s --auto -Z -o '$T/d.csv'"
@@ -420,7 +423,8 @@ small_shm() {
 	[ "$status" -eq 0 ]
 	parent=$(awk '$1 == "pid" { print $2 }' <<< "$output")
 	child=$(awk '$1 == "child" { print $2 }' <<< "$output")
-	[ -n "$parent" ] && [ -n "$child" ]
+	[ -n "$parent" ]
+	[ -n "$child" ]
 	# Every call of each, under its own pid, its arguments 0..N-1 in order.
 	for p in "$parent" "$child"; do
 		awk -F, -v p="$p" '$1 == "event" && $3 == p && $4 == p && $7 == "hit" {

@@ -178,7 +178,9 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/ids"
 	load_ids "$T/ids"
-	[ -n "$consumer" ] && [ -n "$holder" ] && [ -n "$mutex" ]
+	[ -n "$consumer" ]
+	[ -n "$holder" ]
+	[ -n "$mutex" ]
 	grep -Eq '^meta,[0-9]*,,,probe,mutex_unlock_end .*libc.so.6:pthread_mutex_unlock%return( skip=5)?$' "$T/t.csv"
 	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
 	# Wake-ups from the producer to the consumer: the condition's
@@ -210,7 +212,8 @@ probes_of() { grep -c "^[pr]:argus_$1/" "$TFS/uprobe_events" || true; }
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/ids"
 	load_ids "$T/ids"
-	[ -n "$holder" ] && [ -n "$mutex" ]
+	[ -n "$holder" ]
+	[ -n "$mutex" ]
 	argus-segment -q "$T/t.csv" | argus-link -q -Z > "$T/g.csv"
 	n=$(awk -F, -v from="$holder" -v to="$contender" -v obj="$mutex" '
 	    $1 == "link" && $4 == to && $11 == from && $8 == "lock" && $7 == "weak" && $12 == obj' "$T/g.csv" | wc -l)

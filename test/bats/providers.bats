@@ -68,7 +68,8 @@ loses_nothing() {
 	    "$(records wait -v w="$waiter" '$PID == w { print $TID, $STATE, $CALL, $OBJECT, $MODE }' "$2")" ]
 	records holder -v o="$obj" '$OBJECT == o { print $PID, $OBJECT, $RELATION, $FD }' "$1" | sort >h1
 	records holder -v o="$obj" '$OBJECT == o { print $PID, $OBJECT, $RELATION, $FD }' "$2" | sort >h2
-	[ -s h2 ] && cmp h1 h2
+	[ -s h2 ]
+	cmp h1 h2
 }
 
 # The object the waiter waits on, from a snapshot.

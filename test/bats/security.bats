@@ -125,7 +125,8 @@ mapfifo_start() {
 	[ "$(stat -c '%U %a' "$pdir")" = "root 700" ]
 	run timeout 60 argus --ring "$ring" stop
 	[ "$status" -eq 0 ]
-	[ ! -e "$pdir" ] && [ ! -L "$ring/patch" ]
+	[ ! -e "$pdir" ]
+	[ ! -L "$ring/patch" ]
 	[ "$(stat -c %U "$SQUAT")" = nobody ]
 
 	# A directory of nobody's given: refused, and the start returns.

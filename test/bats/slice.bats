@@ -912,7 +912,8 @@ perf_syscalls() {
 	    $7 == "flock_lock" && $10 == i && $11 == "write" { if ($4 == v &&
 	    $18 == 1) { print t; exit } if ($18 == 0) t = $4 }')
 	echo "victim $v holder $h"
-	[ -n "$v" ] && [ -n "$h" ]
+	[ -n "$v" ]
+	[ -n "$h" ]
 	out=$(argus-segment -q p.gz | argus-link -q | argus-spin -q --tid "$v" -T 1s |
 	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
 	echo "$out"
