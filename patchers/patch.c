@@ -281,8 +281,12 @@ record(uint8_t name, int nargs, const uint64_t *args)
 	e->cpu = sched_getcpu();
 	e->probe = name;
 	e->nargs = nargs;
-	for (i = 0; i < nargs; i++)
-		e->arg[i] = args[i];
+	/*
+	 * Every slot, the unused as 0: a copy of nargs compiles to rep movsq,
+	 * whose start costs more than the rest of the event.
+	 */
+	for (i = 0; i < UBUF_MAXARGS; i++)
+		e->arg[i] = i < nargs ? args[i] : 0;
 	__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
 }
 
@@ -758,7 +762,14 @@ refuse:
 	return -1;
 }
 
-/* The return trampoline, shared by every return probe. */
+/*
+ * The return trampoline, shared by every return probe.  It goes back to
+ * the caller by an indirect jump, not a ret: the probed function's ret,
+ * which came here, already took the caller's entry off the CPU's stack
+ * of predicted returns, and a second ret would take its caller's, so
+ * that every return above would be mispredicted (the ABI's red zone
+ * keeps the address below the stack pointer for the jump).
+ */
 static int
 make_ret_tramp(void)
 {
@@ -770,7 +781,8 @@ make_ret_tramp(void)
 	emit_call(&b, 0, 0, (uint64_t)ret_hit, 0);
 	EMIT(&b, 0x48, 0x89, 0x43, 8 * R_N);	/* mov %rax,88(%rbx) */
 	emit_restore(&b, 0);
-	EMIT(&b, 0xc3);				/* ret */
+	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0x08,	/* lea 8(%rsp),%rsp */
+	    0xff, 0x64, 0x24, 0xf8);		/* jmp *-8(%rsp) */
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 	    MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
