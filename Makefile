@@ -171,6 +171,9 @@ $(P)test/progs/%: test/progs/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
+# Writes rings as the patcher lays them out.
+$(P)test/progs/hostile-ring: patchers/ubuf.h
+
 # Built as Debian builds: the stacks it shows need no frame pointers.
 $(P)test/progs/nofp: test/progs/nofp.c
 	@mkdir -p $(@D)
