@@ -47,6 +47,11 @@
 #include <unistd.h>
 
 #include <stdatomic.h>
+#ifdef __x86_64__
+#include <x86intrin.h>
+#else
+#define __rdtsc()	0ULL	/* no TSC: a ring on one is refused */
+#endif
 
 #include "util.h"
 #include "file.h"
@@ -57,6 +62,8 @@
 #define MAXSETS		16
 #define MAXTYPES	1024
 #define DRAIN_NS	1000000ULL	/* the rings' emptying */
+#define CLOCK_READ_MAX	100		/* TSC counts around a clock read */
+#define TSC_SKEW_NS	10000ULL	/* CPUs' TSCs apart, at most */
 #define DRAIN_NICE	-10		/* the drainer's, as the spool's reader */
 #define IDLE_NS		50000000ULL	/* the directory's, when it has none */
 #define HORIZON_NS	5000000ULL	/* a stamp's way to its commit */
@@ -94,6 +101,7 @@ struct ufile {
 	int		 pfd;			/* /proc/PID, -1: it was gone */
 	int		 q[UBUF_SLOTS];		/* its rings' queues; -1: none */
 	uint32_t	 nprobes;		/* its header's, when taken */
+	int		 tsc;			/* its stamps are a TSC's */
 	uint32_t	 unslotted;		/* its threads' losses, reported */
 	uint64_t	 tail[UBUF_SLOTS];	/* read to: ours */
 	uint64_t	 reported[UBUF_SLOTS];	/* lost, reported */
@@ -731,6 +739,11 @@ take(const char *name, int pid, int gen)
 		refuse(nfiles - 1, "not a ring of this recorder's version");
 		return;
 	}
+	if (hc.clock != UBUF_CLOCK_MONO && hc.clock != UBUF_CLOCK_TSC) {
+		refuse(nfiles - 1, "its header names no clock");
+		return;
+	}
+	f->tsc = hc.clock == UBUF_CLOCK_TSC;
 	/* Ours from now on, whatever the header says later. */
 	if ((f->nevents = ring_nevents(f->size, hc.nevents, &why)) == 0) {
 		refuse(nfiles - 1, why);
@@ -858,6 +871,44 @@ lose(struct ufile *f, uint64_t n, uint64_t now)
 }
 
 /*
+ * The TSC and CLOCK_MONOTONIC read together, the TSC on both sides of
+ * the clock's read (a reading the scheduler cut into is taken again):
+ * the line a TSC ring's stamps are converted by.  Its older end moves
+ * up each second, to the reading a second before.
+ */
+static struct ring_clock clk;
+static uint64_t	 clk_next_tsc, clk_next_ns;
+
+static uint64_t
+clock_read(void)
+{
+	uint64_t t1, t2, ns, best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 8 && best > CLOCK_READ_MAX; i++) {
+		t1 = __rdtsc();
+		ns = now_ns();
+		t2 = __rdtsc();
+		if (t2 - t1 < best) {
+			best = t2 - t1;
+			clk.tsc = t1 + best / 2;
+			clk.ns = ns;
+		}
+	}
+	ns = clk.ns;
+	if (clk.tsc0 == 0) {
+		clk.tsc0 = clk_next_tsc = clk.tsc;
+		clk.ns0 = clk_next_ns = ns;
+	} else if (ns - clk_next_ns >= 1000000000ULL) {
+		clk.tsc0 = clk_next_tsc;
+		clk.ns0 = clk_next_ns;
+		clk_next_tsc = clk.tsc;
+		clk_next_ns = ns;
+	}
+	return ns;
+}
+
+/*
  * One ring into the drainer's staging, each event checked on a copy, in
  * chunks of EVBUF; the ring's room is the program's again.  0, or -1 if
  * the ring is refused.
@@ -877,7 +928,7 @@ drain_slot(int i, int s)
 		return -1;
 	}
 	/* After head was read: every event it covers was stamped before. */
-	now = now_ns();
+	now = clock_read();
 	head = r.v[0];
 	if ((l = ring_grown(r.v[1], f->reported[s], now - f->seen,
 	    &r.why)) == -1 || (n = ring_span(head, f->tail[s], f->nevents,
@@ -889,9 +940,12 @@ drain_slot(int i, int s)
 		lose(f, l, now);
 		f->reported[s] = r.v[1];
 	}
+	/* A TSC a little ahead of ours, on the CPU the event was made on,
+	 * is not a lie. */
 	r.b = (struct ring_bounds){ .nprobes = f->nprobes, .ncpu = ncpus,
-	    .lo = f->lo, .hi = now, .pid = f->pid, .tid_ok = own_thread,
-	    .arg = f };
+	    .lo = f->lo, .hi = f->tsc ? now + TSC_SKEW_NS : now,
+	    .clock = f->tsc ? &clk : NULL, .pid = f->pid,
+	    .tid_ok = own_thread, .arg = f };
 	while (n > 0) {
 		r.n = n < EVBUF ? n : EVBUF;
 		r.v[1] = f->tail[s];
@@ -1129,6 +1183,7 @@ drain_loop(void *arg)
 	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0)
 		setpriority(PRIO_PROCESS, syscall(SYS_gettid), DRAIN_NICE);
 	atomic_store(&drainer_tid, (int)syscall(SYS_gettid));
+	clock_read();	/* the line's first end, before any ring's event */
 	/*
 	 * Not before the kernel's events of the rings' threads are traced:
 	 * a thread gone from /proc is held to them (patched_reject()).

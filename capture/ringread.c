@@ -109,10 +109,30 @@ ring_read(const struct ubuf_event *ev, uint32_t nevents, uint64_t tail,
 	}
 	for (i = 0; i < n; i++)
 		out[i] = ev[(tail + i) & (nevents - 1)];
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (b->clock != NULL)
+			out[i].ts = ring_tsc_ns(b->clock, out[i].ts);
 		if ((*why = check(&out[i], b)) != NULL)
 			return -1;
+	}
 	return n;
+}
+
+uint64_t
+ring_tsc_ns(const struct ring_clock *c, uint64_t tsc)
+{
+	double ago;
+
+	if (c->tsc <= c->tsc0 || c->ns <= c->ns0)
+		return 0;
+	/* The offset alone in floating point: ns since boot are more
+	 * digits than a double holds after 104 days. */
+	ago = (double)(int64_t)(c->tsc - tsc) * ((double)(c->ns - c->ns0) /
+	    (double)(c->tsc - c->tsc0));
+	/* A count no TSC of this line gives: out of any ring's time. */
+	if (ago >= (double)c->ns || ago >= 0x1p62 || ago < -0x1p62)
+		return 0;
+	return c->ns - (int64_t)ago;
 }
 
 uint32_t

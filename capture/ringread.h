@@ -16,10 +16,29 @@
 
 #define RING_TID_MAX	(1 << 22)	/* PID_MAX_LIMIT: tids are below */
 
+/*
+ * A TSC's count as CLOCK_MONOTONIC ns, for a ring whose header's clock
+ * is UBUF_CLOCK_TSC: the line through two readings of both clocks, the
+ * recorder's last (tsc, ns) and one at least a while before it (tsc0,
+ * ns0; the recorder keeps it from 1 to 2 s old, so that the slope holds
+ * what NTP does to CLOCK_MONOTONIC's rate now).  An event is stamped
+ * before the last reading: its error is the readings' own (the width of
+ * the clock_gettime() between two TSC reads) times its age over the
+ * line's span, a few ns.
+ */
+struct ring_clock {
+	uint64_t	 tsc0, ns0;
+	uint64_t	 tsc, ns;
+};
+
+/* tsc on the line, or 0 (before any ring's time) far off it. */
+uint64_t ring_tsc_ns(const struct ring_clock *, uint64_t tsc);
+
 struct ring_bounds {
 	uint32_t	 nprobes;	/* the names its header gave */
 	uint32_t	 ncpu;		/* the machine's CPUs */
 	uint64_t	 lo, hi;	/* when its events can be stamped */
+	const struct ring_clock *clock;	/* its stamps are a TSC's; NULL: ns */
 	int		 pid;		/* the process whose ring it is */
 	/* 0 if tid is a thread of another process than the ring's */
 	int		(*tid_ok)(void *arg, uint32_t tid);
@@ -61,9 +80,9 @@ int64_t	 ring_grown(uint64_t n, uint64_t prev, uint64_t elapsed,
 	    const char **why);
 
 /*
- * n events of the ring ev[nevents] from tail, copied into out, then each
- * checked (the writer may change them while they are read): n, or -1 and
- * why at the first refused.
+ * n events of the ring ev[nevents] from tail, copied into out, their
+ * stamps made ns (b->clock), then each checked (the writer may change
+ * them while they are read): n, or -1 and why at the first refused.
  */
 int64_t	 ring_read(const struct ubuf_event *ev, uint32_t nevents,
 	    uint64_t tail, uint64_t n, const struct ring_bounds *b,

@@ -103,6 +103,7 @@ static char		*names[UBUF_PROBES];
 static int		 nnames;
 static pthread_key_t	 slot_key, shadow_key;
 static int		 (*vdso_gettime)(clockid_t, struct timespec *);
+static int		 tsc_clock;	/* stamps are the TSC's: ubuf.h */
 static int		 ready;		/* sets read: dlopen() rescans */
 static int		 recording;	/* key, return trampoline, fork */
 static int		 nplaced;
@@ -161,6 +162,8 @@ stamp(void)
 {
 	struct timespec ts;
 
+	if (tsc_clock)
+		return __builtin_ia32_rdtsc();
 	vdso_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
@@ -1038,6 +1041,7 @@ open_ubuf(void)
 	h->nslots = UBUF_SLOTS;
 	h->nevents = ring_n;
 	h->nprobes = nnames;
+	h->clock = tsc_clock ? UBUF_CLOCK_TSC : UBUF_CLOCK_MONO;
 	for (i = 0; i < nnames; i++)
 		snprintf(h->name[i], UBUF_NAMELEN, "%s", names[i]);
 	__atomic_store_n(&h->magic, UBUF_MAGIC, __ATOMIC_RELEASE);
@@ -1223,6 +1227,30 @@ ring_size(const char *v)
 	ring_n = n;
 }
 
+/*
+ * Whether the kernel keeps time by the TSC: then it found the TSCs of all
+ * CPUs in step and steady, and the recorder can convert one to
+ * CLOCK_MONOTONIC.  UBUF_CLOCK_ENV=mono asks for clock_gettime() anyway.
+ */
+static int
+clock_is_tsc(void)
+{
+	static const char src[] =
+	    "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+	const char *v = getenv(UBUF_CLOCK_ENV);
+	char buf[16];
+	ssize_t n;
+	int fd;
+
+	if (v != NULL && strcmp(v, "mono") == 0)
+		return 0;
+	if ((fd = open(src, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n == 4 && memcmp(buf, "tsc\n", 4) == 0;
+}
+
 static int
 start(const char *sets_, const char *dir)
 {
@@ -1239,6 +1267,7 @@ start(const char *sets_, const char *dir)
 		    dlsym(vdso, "__vdso_clock_gettime");
 	if (vdso_gettime == NULL)
 		vdso_gettime = clock_gettime;
+	tsc_clock = clock_is_tsc();
 	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 	    ZYDIS_STACK_WIDTH_64);
 	sets = strdup(sets_);

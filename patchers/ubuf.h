@@ -36,7 +36,7 @@
 #define UBUF_MAXARGS	6
 
 struct ubuf_event {
-	uint64_t	 ts;		/* CLOCK_MONOTONIC, ns */
+	uint64_t	 ts;		/* on the header's clock */
 	uint32_t	 tid;
 	uint8_t		 probe;		/* index into the header's names */
 	uint8_t		 nargs;
@@ -66,8 +66,19 @@ struct ubuf_hdr {
 	uint32_t	 nprobes;
 	uint32_t	 unslotted;	/* events of threads beyond the slots */
 	char		 name[UBUF_PROBES][UBUF_NAMELEN];  /* event TYPEs */
-	uint8_t		 pad[32];	/* slots on a cache line's start */
+	uint32_t	 clock;		/* UBUF_CLOCK_* */
+	uint8_t		 pad[28];	/* slots on a cache line's start */
 };
+
+/*
+ * The events' clock.  Where the kernel keeps time by the TSC, the TSC
+ * itself, read raw: half the cost of a vDSO clock_gettime(), and the
+ * recorder converts it (capture/ringread.h: ring_clock).  Elsewhere, or
+ * with UBUF_CLOCK_ENV=mono, CLOCK_MONOTONIC in ns.
+ */
+#define UBUF_CLOCK_MONO	0
+#define UBUF_CLOCK_TSC	1
+#define UBUF_CLOCK_ENV	"ARGUS_PATCH_CLOCK"
 
 static inline uint64_t
 ubuf_slot_size(uint32_t nevents)
@@ -91,6 +102,6 @@ ubuf_slot(struct ubuf_hdr *h, int i, uint32_t nevents)
 	    i * ubuf_slot_size(nevents));
 }
 
-#define UBUF_VERSION	2	/* 2: the ring's size in nevents */
+#define UBUF_VERSION	3	/* 2: the ring's size in nevents; 3: clock */
 
 #endif

@@ -97,6 +97,51 @@ patched() {
 	[[ "$output" == *"not patching"* ]]
 }
 
+# hitloop's "clock" calls: each hit's stamp against the CLOCK_MONOTONIC
+# ns its argument is, read just before the call.  Prints the count, the
+# least and the median difference.
+stamp_vs_call() {
+	awk -F, '$1 == "event" && $7 == "hit" { print $2 - strtonum($9) }' "$1" |
+	    sort -g | awk '{ d[NR] = $1 } END {
+		print NR, d[1], d[int((NR + 1) / 2)] }'
+}
+
+@test "patcher: a hit is stamped at its call, whether by the TSC the recorder converts or by clock_gettime()" {
+	need_patcher "$HITLOOP"
+	need_tracing
+	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
+	# The clock a ring says its stamps are on: the header's field after
+	# its 7 words of 4 bytes (magic is 8) and 256 names of 48 bytes.
+	run patched "$T/h.probes" "$HITLOOP" 10 10
+	[ "$status" -eq 0 ]
+	clock=$(od -A n -t u4 -j $((8 + 6 * 4 + 256 * 48)) -N 4 "$T"/pd/*.ubuf | tr -d ' ')
+	echo "clock $clock ($(cat /sys/devices/system/clocksource/clocksource0/current_clocksource))"
+	if [ "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" = tsc ]; then
+		[ "$clock" -eq 1 ]
+	else
+		[ "$clock" -eq 0 ]
+	fi
+	rm -f "$T"/pd/*
+	ARGUS_PATCH_CLOCK=mono run patched "$T/h.probes" "$HITLOOP" 10 10
+	[ "$(od -A n -t u4 -j $((8 + 6 * 4 + 256 * 48)) -N 4 "$T"/pd/*.ubuf | tr -d ' ')" -eq 0 ]
+	# Under the recorder, both ways: every stamp after the call's clock
+	# read (a microsecond's leeway for the conversion, which is within
+	# tens of ns), most within microseconds of it.  A conversion by a
+	# wrong rate or from a wrong point is milliseconds off.
+	for how in tsc mono; do
+		[ "$how" = mono ] && export ARGUS_PATCH_CLOCK=mono
+		run timeout 60 argus-capture -d 20 -Z -o "$T/$how.csv" --patch \
+		    --probes "$T/h.probes" -- "$HITLOOP" 3000 300 clock
+		echo "$how: $output"
+		[ "$status" -eq 0 ]
+		read -r n least median <<<"$(stamp_vs_call "$T/$how.csv")"
+		echo "$how: $n hits, stamp - call from $least ns, median $median ns"
+		[ "$n" -eq 3000 ]
+		[ "$least" -ge -1000 ]
+		[ "$median" -le 20000 ]
+	done
+}
+
 # In a mount namespace of our own, a tmpfs of SIZE for the rings: the
 # machine's /dev/shm is never filled.  ARGS: what runs there, as sh -c.
 small_shm() {

@@ -34,6 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char names[8][UBUF_NAMELEN], out[8][UBUF_NAMELEN];
 	static struct ubuf_event ev[128], got[128];
 	struct ring_bounds b = { .tid_ok = tid_ok, .pid = 1 };
+	struct ring_clock c;
 	const char *why;
 	uint32_t n, nev, nr, i;
 	int64_t span, k;
@@ -75,6 +76,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	b.lo = u64(data + at + 32);
 	b.hi = u64(data + at + 40);
 	at += 48;
+	/* Stamps of a TSC, and the readings they are converted by, last. */
+	if ((data[1] & 2) && size - at >= 4 * 8) {
+		size -= 4 * 8;
+		c = (struct ring_clock){ u64(data + size), u64(data + size + 8),
+		    u64(data + size + 16), u64(data + size + 24) };
+		b.clock = &c;
+	}
 	memset(ev, 0, sizeof(ev));
 	memcpy(ev, data + at, size - at < nev * sizeof(*ev) ? size - at :
 	    nev * sizeof(*ev));

@@ -7,7 +7,9 @@
  * 20 ms pause between them, so that a recorder empties the rings, and
  * prints the ns per call of the bursts alone.  The pauses are not timed.
  * hitloop N BURST fork: the same in a forked child too, at the same time
- * (each prints its line; the parent waits for the child).
+ * (each prints its line; the parent waits for the child).  hitloop N
+ * BURST clock: each call's argument is CLOCK_MONOTONIC's ns just before
+ * it, against which a test holds the hit's stamp.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@ main(int argc, char *argv[])
 	long n = argc > 1 ? atol(argv[1]) : 1000000, burst, i, done = 0;
 	uint64_t t, spent = 0;
 	pid_t child = -1;
-	int status;
+	int status, clock = argc > 3 && strcmp(argv[3], "clock") == 0;
 
 	burst = argc > 2 ? atol(argv[2]) : n;
 	if (n <= 0 || burst <= 0) {
@@ -58,7 +60,7 @@ main(int argc, char *argv[])
 			usleep(20000);
 		t = now();
 		for (i = 0; i < burst && done < n; i++, done++)
-			hl_probe(done);
+			hl_probe(clock ? (long)now() : done);
 		spent += now() - t;
 	}
 	printf("%s %d calls %ld ns_per_call %.1f\n", child == 0 ? "child" :

@@ -10,6 +10,8 @@
  *   tid	 an event of thread TID, another process's
  *   cpu	 an event on cpu 65535
  *   ts		 an event stamped 2^64 - 1
+ *   clock	 a header's clock none of UBUF_CLOCK_*
+ *   tsc	 a ring on the TSC, an event a TSC count of 2^63 later
  *   head	 a head 1,050,624 events past the tail
  *   size	 a header's rings of half the events its file holds
  *   truncate	 an event, then, once it was read (within 30 s), the file
@@ -113,15 +115,22 @@ main(int argc, char *argv[])
 		snprintf(h->name[0], UBUF_NAMELEN, "hostile_hit");
 	if (strcmp(how, "size") == 0)
 		h->nevents = UBUF_EVENTS / 2;
+	if (strcmp(how, "clock") == 0)
+		h->clock = 7;
+	else if (strcmp(how, "tsc") == 0)
+		h->clock = UBUF_CLOCK_TSC;
 	s = ubuf_slot(h, 0, UBUF_EVENTS);
 	s->owner = me;
 	__atomic_store_n(&h->magic, UBUF_MAGIC, __ATOMIC_RELEASE);
 	printf("pid %d\n", (int)getpid());
 	fflush(stdout);
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3 && strcmp(how, "tsc") != 0; i++)
 		record(s, me, sched_getcpu(), stamp());
-	if (strcmp(how, "tid") == 0)
+	if (strcmp(how, "tsc") == 0)
+		record(s, me, sched_getcpu(), __builtin_ia32_rdtsc() +
+		    (1ULL << 63));
+	else if (strcmp(how, "tid") == 0)
 		record(s, argc > 3 ? atoi(argv[3]) : 1, sched_getcpu(),
 		    stamp());
 	else if (strcmp(how, "cpu") == 0)
@@ -145,7 +154,8 @@ main(int argc, char *argv[])
 		waitpid(child, NULL, 0);
 		record(s, child, sched_getcpu(), stamp());
 	} else if (strcmp(how, "good") != 0 && strcmp(how, "exit") != 0 &&
-	    strcmp(how, "escape") != 0 && strcmp(how, "size") != 0)
+	    strcmp(how, "escape") != 0 && strcmp(how, "size") != 0 &&
+	    strcmp(how, "clock") != 0)
 		errx(64, "%s: no such HOW", how);
 	sleep(4);
 	return 0;
