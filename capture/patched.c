@@ -49,8 +49,6 @@
 #include <stdatomic.h>
 #ifdef __x86_64__
 #include <x86intrin.h>
-#else
-#define __rdtsc()	0ULL	/* no TSC: a ring on one is refused */
 #endif
 
 #include "util.h"
@@ -873,11 +871,22 @@ lose(struct ufile *f, uint64_t n, uint64_t now)
 /*
  * The TSC and CLOCK_MONOTONIC read together, the TSC on both sides of
  * the clock's read (a reading the scheduler cut into is taken again):
- * the line a TSC ring's stamps are converted by.  Its older end moves
- * up each second, to the reading a second before.
+ * the line a TSC ring's stamps are converted by, read as each such ring
+ * is drained.  Its older end moves up each second, to the reading a
+ * second before.
  */
 static struct ring_clock clk;
 static uint64_t	 clk_next_tsc, clk_next_ns;
+
+static inline uint64_t
+tsc_read(void)
+{
+#ifdef __x86_64__
+	return __rdtsc();
+#else
+	return 0;	/* no TSC: ring_tsc_ns() puts a ring on one out of time */
+#endif
+}
 
 static uint64_t
 clock_read(void)
@@ -886,9 +895,9 @@ clock_read(void)
 	int i;
 
 	for (i = 0; i < 8 && best > CLOCK_READ_MAX; i++) {
-		t1 = __rdtsc();
+		t1 = tsc_read();
 		ns = now_ns();
-		t2 = __rdtsc();
+		t2 = tsc_read();
 		if (t2 - t1 < best) {
 			best = t2 - t1;
 			clk.tsc = t1 + best / 2;
@@ -928,7 +937,7 @@ drain_slot(int i, int s)
 		return -1;
 	}
 	/* After head was read: every event it covers was stamped before. */
-	now = clock_read();
+	now = f->tsc ? clock_read() : now_ns();
 	head = r.v[0];
 	if ((l = ring_grown(r.v[1], f->reported[s], now - f->seen,
 	    &r.why)) == -1 || (n = ring_span(head, f->tail[s], f->nevents,

@@ -111,7 +111,7 @@ stamp_vs_call() {
 	need_tracing
 	printf '%s hl_probe hit\n' "$HITLOOP" > "$T/h.probes"
 	# The clock a ring says its stamps are on: the header's field after
-	# its 7 words of 4 bytes (magic is 8) and 256 names of 48 bytes.
+	# its magic (8 bytes), 6 words of 4 and 256 names of 48.
 	run patched "$T/h.probes" "$HITLOOP" 10 10
 	[ "$status" -eq 0 ]
 	clock=$(od -A n -t u4 -j $((8 + 6 * 4 + 256 * 48)) -N 4 "$T"/pd/*.ubuf | tr -d ' ')
@@ -129,7 +129,9 @@ stamp_vs_call() {
 	# tens of ns), most within microseconds of it.  A conversion by a
 	# wrong rate or from a wrong point is milliseconds off.
 	for how in tsc mono; do
-		[ "$how" = mono ] && export ARGUS_PATCH_CLOCK=mono
+		if [ "$how" = mono ]; then
+			export ARGUS_PATCH_CLOCK=mono
+		fi
 		run timeout 60 argus-capture -d 20 -Z -o "$T/$how.csv" --patch \
 		    --probes "$T/h.probes" -- "$HITLOOP" 3000 300 clock
 		echo "$how: $output"
