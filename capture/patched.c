@@ -69,7 +69,7 @@
 #define QUEUED_MAX	(1 << 20)	/* events held, all queues, at least */
 #define MAXALLOWED	1024
 #define NTIDS		64		/* threads found a file's, cached */
-#define EVBUF		32768		/* events read from a ring at once */
+#define EVBUF		32768		/* cells read from a ring at once */
 #define MAXLOSSES	1024		/* losses of processes, not yet said */
 /*
  * A file's birth is on the wall clock, its events on the monotonic one:
@@ -92,7 +92,7 @@ struct stage {
 struct ufile {
 	struct ubuf_hdr	*h;
 	uint64_t	 size;			/* its mapping's */
-	uint32_t	 nevents;		/* a ring's, when taken */
+	uint32_t	 ncells;		/* a ring's, when taken */
 	char		 name[64];
 	char		 comm[16];		/* its process's, when taken */
 	int		 pid, gen;
@@ -160,7 +160,9 @@ static const char	*allowed[MAXALLOWED];	/* the sets' event names */
 static int		 nallowed;
 static uint32_t		 ncpus;
 static _Atomic uint64_t	 refused;	/* rings, since asked */
-/* The drainer's copy of a ring's new events, checked before staged. */
+/* The drainer's copy of a ring's new cells, and their events, checked
+ * before staged. */
+static union ubuf_cell	 cellbuf[EVBUF];
 static struct ubuf_event evbuf[EVBUF];
 /* Where a fault in a ring's mapping goes: the drainer's, while it reads. */
 static __thread sigjmp_buf *bus_at;
@@ -545,6 +547,7 @@ struct uread {
 	struct ubuf_hdr	*head;
 	uint64_t	 v[2];
 	int64_t		 n;
+	uint64_t	 used;		/* ring_read()'s cells */
 	struct ring_bounds b;
 	const char	*why;
 };
@@ -564,11 +567,11 @@ read_head(void *arg)
 	int s;
 
 	memcpy(r->head, r->f->h, sizeof(*r->head));
-	if (r->f->nevents == 0)
+	if (r->f->ncells == 0)
 		return;		/* its size checked first */
 	for (s = 0; s < UBUF_SLOTS; s++) {
 		const struct ubuf_slot *sl = ubuf_slot(r->f->h, s,
-		    r->f->nevents);
+		    r->f->ncells);
 
 		r->f->tail[s] = sl->tail;
 		r->f->reported[s] = sl->reported;
@@ -579,7 +582,7 @@ static void
 read_counts(void *arg)
 {
 	struct uread *r = arg;
-	const struct ubuf_slot *sl = ubuf_slot(r->f->h, r->s, r->f->nevents);
+	const struct ubuf_slot *sl = ubuf_slot(r->f->h, r->s, r->f->ncells);
 
 	r->v[0] = __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE);
 	r->v[1] = __atomic_load_n(&sl->lost, __ATOMIC_RELAXED);
@@ -598,8 +601,9 @@ read_events(void *arg)
 {
 	struct uread *r = arg;
 
-	r->n = ring_read(ubuf_slot(r->f->h, r->s, r->f->nevents)->ev,
-	    r->f->nevents, r->v[1], r->n, &r->b, evbuf, &r->why);
+	r->n = ring_read(ubuf_slot(r->f->h, r->s, r->f->ncells)->cell,
+	    r->f->ncells, r->v[1], r->n, &r->b, cellbuf, evbuf, &r->used,
+	    &r->why);
 }
 
 /* The ring's room is the program's again; the next recorder's marks. */
@@ -607,7 +611,7 @@ static void
 write_marks(void *arg)
 {
 	struct uread *r = arg;
-	struct ubuf_slot *sl = ubuf_slot(r->f->h, r->s, r->f->nevents);
+	struct ubuf_slot *sl = ubuf_slot(r->f->h, r->s, r->f->ncells);
 
 	sl->reported = r->f->reported[r->s];
 	__atomic_store_n(&sl->tail, r->f->tail[r->s], __ATOMIC_RELEASE);
@@ -695,8 +699,8 @@ take(const char *name, int pid, int gen)
 	    O_CLOEXEC)) == -1)
 		return;
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_size < (off_t)ubuf_size(UBUF_EVENTS_MIN) ||
-	    st.st_size > (off_t)ubuf_size(UBUF_EVENTS_MAX) ||
+	    st.st_size < (off_t)ubuf_size(UBUF_CELLS_MIN) ||
+	    st.st_size > (off_t)ubuf_size(UBUF_CELLS_MAX) ||
 	    st.st_nlink != 1 || (st.st_uid != 0 && st.st_uid != geteuid())) {
 		close(fd);
 		return;		/* not yet sized, or not one of ours */
@@ -743,7 +747,7 @@ take(const char *name, int pid, int gen)
 	}
 	f->tsc = hc.clock == UBUF_CLOCK_TSC;
 	/* Ours from now on, whatever the header says later. */
-	if ((f->nevents = ring_nevents(f->size, hc.nevents, &why)) == 0) {
+	if ((f->ncells = ring_ncells(f->size, hc.ncells, &why)) == 0) {
 		refuse(nfiles - 1, why);
 		return;
 	}
@@ -919,7 +923,7 @@ clock_read(void)
 
 /*
  * One ring into the drainer's staging, each event checked on a copy, in
- * chunks of EVBUF; the ring's room is the program's again.  0, or -1 if
+ * chunks of EVBUF cells; the ring's room is the program's again.  0, or -1 if
  * the ring is refused.
  */
 static int
@@ -940,7 +944,7 @@ drain_slot(int i, int s)
 	now = f->tsc ? clock_read() : now_ns();
 	head = r.v[0];
 	if ((l = ring_grown(r.v[1], f->reported[s], now - f->seen,
-	    &r.why)) == -1 || (n = ring_span(head, f->tail[s], f->nevents,
+	    &r.why)) == -1 || (n = ring_span(head, f->tail[s], f->ncells,
 	    &r.why)) == -1) {
 		refuse(i, r.why);
 		return -1;
@@ -960,6 +964,12 @@ drain_slot(int i, int s)
 		r.v[1] = f->tail[s];
 		if (guarded(read_events, &r) == -1 || r.n == -1) {
 			refuse(i, r.n == -1 ? r.why : CUT_SHORT);
+			return -1;
+		}
+		/* Its last cell alone, which an event's first said was
+		 * one of two: head moved past half an event. */
+		if (r.used == 0) {
+			refuse(i, "an event's second cell past its head");
 			return -1;
 		}
 		if (st->n + r.n > st->cap) {
@@ -983,8 +993,8 @@ drain_slot(int i, int s)
 			x->type = f->type[e->probe];
 			staged++;
 		}
-		f->tail[s] += r.n;
-		n -= r.n;
+		f->tail[s] += r.used;
+		n -= r.used;
 	}
 	if ((l > 0 || f->tail[s] != tail0) && guarded(write_marks, &r) == -1) {
 		refuse(i, CUT_SHORT);

@@ -50,9 +50,9 @@ ring_names(const char (*name)[UBUF_NAMELEN], uint32_t n,
 }
 
 int64_t
-ring_span(uint64_t head, uint64_t tail, uint32_t nevents, const char **why)
+ring_span(uint64_t head, uint64_t tail, uint32_t ncells, const char **why)
 {
-	if (head - tail > nevents) {
+	if (head - tail > ncells) {
 		*why = because("head %llu beyond its ring (read to %llu)",
 		    (unsigned long long)head, (unsigned long long)tail);
 		return -1;
@@ -77,9 +77,6 @@ check(const struct ubuf_event *e, const struct ring_bounds *b)
 	if (e->probe >= b->nprobes)
 		return because("an event of name %u, of %u", e->probe,
 		    b->nprobes);
-	if (e->nargs > UBUF_MAXARGS)
-		return because("an event of %u arguments, at most %d",
-		    e->nargs, UBUF_MAXARGS);
 	if (e->cpu >= b->ncpu)
 		return because("an event on cpu %u, of %u", e->cpu,
 		    b->ncpu);
@@ -96,26 +93,47 @@ check(const struct ubuf_event *e, const struct ring_bounds *b)
 }
 
 int64_t
-ring_read(const struct ubuf_event *ev, uint32_t nevents, uint64_t tail,
-    uint64_t n, const struct ring_bounds *b, struct ubuf_event *out,
-    const char **why)
+ring_read(const union ubuf_cell *c, uint32_t ncells, uint64_t tail,
+    uint64_t n, const struct ring_bounds *b, union ubuf_cell *copy,
+    struct ubuf_event *out, uint64_t *used, const char **why)
 {
-	uint64_t i;
+	const struct ubuf_head *e;
+	struct ubuf_event *o;
+	uint64_t i, k;
+	int j;
 
-	if (n > nevents || nevents == 0 || (nevents & (nevents - 1)) != 0) {
-		*why = because("%llu events of a ring of %u",
-		    (unsigned long long)n, nevents);
+	*used = 0;
+	if (n > ncells || ncells == 0 || (ncells & (ncells - 1)) != 0) {
+		*why = because("%llu cells of a ring of %u",
+		    (unsigned long long)n, ncells);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		out[i] = ev[(tail + i) & (nevents - 1)];
-	for (i = 0; i < n; i++) {
-		if (b->clock != NULL)
-			out[i].ts = ring_tsc_ns(b->clock, out[i].ts);
-		if ((*why = check(&out[i], b)) != NULL)
+		copy[i] = c[(tail + i) & (ncells - 1)];
+	for (i = k = 0; i < n; i += UBUF_NCELLS(e->nargs), k++) {
+		e = &copy[i].head;
+		if (e->nargs > UBUF_MAXARGS) {
+			*why = because("an event of %u arguments, at most %d",
+			    e->nargs, UBUF_MAXARGS);
+			return -1;
+		}
+		if (i + UBUF_NCELLS(e->nargs) > n)
+			break;
+		o = &out[k];
+		o->ts = b->clock != NULL ? ring_tsc_ns(b->clock, e->ts) :
+		    e->ts;
+		o->tid = e->tid;
+		o->probe = e->probe;
+		o->nargs = e->nargs;
+		o->cpu = e->cpu;
+		for (j = 0; j < UBUF_MAXARGS; j++)
+			o->arg[j] = j >= e->nargs ? 0 : j < UBUF_HEADARGS ?
+			    e->arg[j] : copy[i + 1].more[j - UBUF_HEADARGS];
+		if ((*why = check(o, b)) != NULL)
 			return -1;
 	}
-	return n;
+	*used = i;
+	return k;
 }
 
 uint64_t
@@ -136,17 +154,17 @@ ring_tsc_ns(const struct ring_clock *c, uint64_t tsc)
 }
 
 uint32_t
-ring_nevents(uint64_t size, uint32_t nevents, const char **why)
+ring_ncells(uint64_t size, uint32_t ncells, const char **why)
 {
-	if (nevents < UBUF_EVENTS_MIN || nevents > UBUF_EVENTS_MAX ||
-	    (nevents & (nevents - 1)) != 0) {
-		*why = because("rings of %u events", nevents);
+	if (ncells < UBUF_CELLS_MIN || ncells > UBUF_CELLS_MAX ||
+	    (ncells & (ncells - 1)) != 0) {
+		*why = because("rings of %u cells", ncells);
 		return 0;
 	}
-	if (size != ubuf_size(nevents)) {
-		*why = because("a file of %llu bytes for rings of %u events",
-		    (unsigned long long)size, nevents);
+	if (size != ubuf_size(ncells)) {
+		*why = because("a file of %llu bytes for rings of %u cells",
+		    (unsigned long long)size, ncells);
 		return 0;
 	}
-	return nevents;
+	return ncells;
 }

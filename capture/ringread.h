@@ -56,19 +56,19 @@ const char *ring_names(const char (*name)[UBUF_NAMELEN], uint32_t n,
 	    char (*out)[UBUF_NAMELEN]);
 
 /*
- * The events of each of a file's rings, as its header says (nevents)
- * and as its size (bytes) must then be: or 0 and why, for a count that
- * is not a power of two within UBUF_EVENTS_MIN and UBUF_EVENTS_MAX, or a
+ * The cells of each of a file's rings, as its header says (ncells) and
+ * as its size (bytes) must then be: or 0 and why, for a count that is
+ * not a power of two within UBUF_CELLS_MIN and UBUF_CELLS_MAX, or a
  * size that is not the count's.
  */
-uint32_t ring_nevents(uint64_t size, uint32_t nevents, const char **why);
+uint32_t ring_ncells(uint64_t size, uint32_t ncells, const char **why);
 
 /*
- * How many events a slot's head says were written since tail (ours,
- * never the ring's copy), in a ring of nevents (a power of two): or -1
+ * How many cells a slot's head says were written since tail (ours,
+ * never the ring's copy), in a ring of ncells (a power of two): or -1
  * and why, for a head behind tail or beyond the ring.
  */
-int64_t	 ring_span(uint64_t head, uint64_t tail, uint32_t nevents,
+int64_t	 ring_span(uint64_t head, uint64_t tail, uint32_t ncells,
 	    const char **why);
 
 /*
@@ -80,12 +80,16 @@ int64_t	 ring_grown(uint64_t n, uint64_t prev, uint64_t elapsed,
 	    const char **why);
 
 /*
- * n events of the ring ev[nevents] from tail, copied into out, their
- * stamps made ns (b->clock), then each checked (the writer may change
- * them while they are read): n, or -1 and why at the first refused.
+ * The events in n cells of the ring c[ncells] from tail: the cells
+ * copied into copy[n] first (the writer may change them while they are
+ * read), then each event out of the copy into out, its stamp made ns
+ * (b->clock), and checked.  The events, *used the cells they took: all
+ * n but for an event whose second cell is past them (n cut short), or
+ * -1 and why at the first refused.
  */
-int64_t	 ring_read(const struct ubuf_event *ev, uint32_t nevents,
+int64_t	 ring_read(const union ubuf_cell *c, uint32_t ncells,
 	    uint64_t tail, uint64_t n, const struct ring_bounds *b,
-	    struct ubuf_event *out, const char **why);
+	    union ubuf_cell *copy, struct ubuf_event *out, uint64_t *used,
+	    const char **why);
 
 #endif

@@ -93,7 +93,7 @@ static int		 nprobes;
 static struct site	 sites[MAXSITES];
 static int		 nsites;
 static struct ubuf_hdr	*hdr;
-static uint32_t		 ring_n = UBUF_EVENTS;	/* events a slot, 2^n */
+static uint32_t		 ring_n = UBUF_CELLS;	/* cells a slot, 2^n */
 static int		 dirfd_ = -1;
 static char		 hdr_name[64];
 static int		 hdr_fd = -1;	/* for the pages of slots claimed */
@@ -157,15 +157,22 @@ xrealloc(void *p, size_t size)
 
 /* The hot path: no system call, no lock, no floating point. */
 
-static inline uint64_t
-stamp(void)
+/* Out of line: a call in record() would have it save registers. */
+static uint64_t __attribute__((noinline, cold))
+stamp_mono(void)
 {
 	struct timespec ts;
 
-	if (tsc_clock)
-		return __builtin_ia32_rdtsc();
 	vdso_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline uint64_t
+stamp(void)
+{
+	if (__builtin_expect(tsc_clock, 1))
+		return __builtin_ia32_rdtsc();
+	return stamp_mono();
 }
 
 static void
@@ -263,42 +270,66 @@ slot_claim(void)
 	return NULL;
 }
 
-static inline void
+/*
+ * In line in both its callers: as a call, its registers saved and
+ * restored cost more than the checks.
+ */
+static inline __attribute__((always_inline)) void
 record(uint8_t name, int nargs, const uint64_t *args)
 {
 	struct ubuf_slot *s = my_slot;
-	struct ubuf_event *e;
-	uint64_t h;
-	int i;
+	union ubuf_cell *c;
+	uint64_t h, mask = ring_n - 1;
+	int n = UBUF_NCELLS(nargs);
 
 	if (__builtin_expect(s == NULL, 0) && (s = slot_claim()) == NULL)
 		return;
 	h = s->head;
-	if (h - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) >= ring_n) {
-		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
-		return;
+	/* The recorder's tail read again only when the ring seems full: its
+	 * line is the recorder's, and each read of it after a drain a miss. */
+	if (__builtin_expect(h + n - s->seen > ring_n, 0)) {
+		s->seen = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
+		if (h + n - s->seen > ring_n) {
+			__atomic_store_n(&s->lost, s->lost + 1,
+			    __ATOMIC_RELAXED);
+			return;
+		}
 	}
-	e = &s->ev[h & (ring_n - 1)];
-	e->ts = stamp();
-	e->tid = my_tid;
-	e->cpu = sched_getcpu();
-	e->probe = name;
-	e->nargs = nargs;
 	/*
-	 * Every slot, the unused as 0: a copy of nargs compiles to rep movsq,
-	 * whose start costs more than the rest of the event.
+	 * The line 8 lines on asked for now: a store into a line not in the
+	 * cache holds up the program's next locked instruction (a mutex)
+	 * until the line comes.  (PREFETCHW, where the build targets it,
+	 * measured the same as the PREFETCHT0 x86-64 has everywhere.)
 	 */
-	for (i = 0; i < UBUF_MAXARGS; i++)
-		e->arg[i] = i < nargs ? args[i] : 0;
-	__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
+	__builtin_prefetch(&s->cell[(h + 16) & mask], 1, 3);
+	c = &s->cell[h & mask];
+	c->head.ts = stamp();
+	c->head.tid = my_tid;
+	c->head.cpu = sched_getcpu();
+	c->head.probe = name;
+	c->head.nargs = nargs;
+	/* Each slot stored, the unused as 0: a copy of nargs compiles to
+	 * rep movsq, whose start costs more than the rest of the event. */
+	c->head.arg[0] = nargs > 0 ? args[0] : 0;
+	c->head.arg[1] = nargs > 1 ? args[1] : 0;
+	if (n == 2) {
+		c = &s->cell[(h + 1) & mask];
+		c->more[0] = args[2];
+		c->more[1] = nargs > 3 ? args[3] : 0;
+		c->more[2] = nargs > 4 ? args[4] : 0;
+		c->more[3] = nargs > 5 ? args[5] : 0;
+	}
+	__atomic_store_n(&s->head, h + n, __ATOMIC_RELEASE);
 }
 
 /*
  * The registers the entry trampoline pushed, from the lowest address:
- * rbx r11 r10 r9 r8 rdi rsi rdx rcx rax rflags, then the 128 bytes of red
- * zone it stepped over, then the stack as the victim saw it.
+ * rbx r11 r10, the six argument registers in the ABI's order (an
+ * event's arguments where they lie, not copied), rax rflags; then the
+ * 128 bytes of red zone it stepped over, then the stack as the victim
+ * saw it.
  */
-enum { R_RBX, R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX, R_RCX, R_RAX,
+enum { R_RBX, R_R11, R_R10, R_RDI, R_RSI, R_RDX, R_RCX, R_R8, R_R9, R_RAX,
     R_FLAGS, R_N };
 
 static uintptr_t ret_tramp;
@@ -307,13 +338,11 @@ static uintptr_t ret_tramp;
 static void
 hit(const struct site *s, uint64_t *r)
 {
-	const uint64_t args[UBUF_MAXARGS] = { r[R_RDI], r[R_RSI], r[R_RDX],
-	    r[R_RCX], r[R_R8], r[R_R9] };
 	uintptr_t *sp;
 	int i;
 
 	for (i = 0; i < s->nent; i++)
-		record(s->ent[i].name, s->ent[i].nargs, args);
+		record(s->ent[i].name, s->ent[i].nargs, &r[R_RDI]);
 	if (s->nret == 0)
 		return;
 	/* At the function's entry: the return address is on top. */
@@ -406,8 +435,10 @@ emit_call(struct buf *b, int has_arg, uint64_t arg, uint64_t fn, int flags)
 		EMIT(b, 0x9c);			/* pushfq */
 	else
 		EMIT(b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
-	EMIT(b, 0x50, 0x51, 0x52, 0x56, 0x57,	/* rax rcx rdx rsi rdi */
-	    0x41, 0x50, 0x41, 0x51, 0x41, 0x52, 0x41, 0x53,  /* r8-r11 */
+	EMIT(b, 0x50,				/* push rax */
+	    0x41, 0x51, 0x41, 0x50, 0x51, 0x52,	/* r9 r8 rcx rdx */
+	    0x56, 0x57,				/* rsi rdi */
+	    0x41, 0x52, 0x41, 0x53,		/* r10 r11 */
 	    0x53,				/* push rbx */
 	    0x48, 0x89, 0xe3,			/* mov %rsp,%rbx */
 	    0x48, 0x83, 0xe4, 0xf0);		/* and $-16,%rsp */
@@ -427,8 +458,10 @@ emit_restore(struct buf *b, int flags)
 {
 	EMIT(b, 0x48, 0x89, 0xdc,		/* mov %rbx,%rsp */
 	    0x5b,				/* pop rbx */
-	    0x41, 0x5b, 0x41, 0x5a, 0x41, 0x59, 0x41, 0x58,
-	    0x5f, 0x5e, 0x5a, 0x59, 0x58);
+	    0x41, 0x5b, 0x41, 0x5a,		/* r11 r10 */
+	    0x5f, 0x5e, 0x5a, 0x59,		/* rdi rsi rdx rcx */
+	    0x41, 0x58, 0x41, 0x59,		/* r8 r9 */
+	    0x58);				/* rax */
 	if (flags)
 		EMIT(b, 0x9d);			/* popfq */
 	else
@@ -1025,7 +1058,7 @@ open_ubuf(void)
 		e = posix_fallocate(fd, 0, sizeof(*h));
 	for (i = 0; e == 0 && i < UBUF_SLOTS; i++)
 		e = posix_fallocate(fd, sizeof(*h) + i * ubuf_slot_size(ring_n),
-		    offsetof(struct ubuf_slot, ev));
+		    offsetof(struct ubuf_slot, cell));
 	if (e == 0 && (h = mmap(NULL, ubuf_size(ring_n), PROT_READ |
 	    PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
 		e = errno;
@@ -1039,7 +1072,7 @@ open_ubuf(void)
 	h->version = UBUF_VERSION;
 	h->pid = getpid();
 	h->nslots = UBUF_SLOTS;
-	h->nevents = ring_n;
+	h->ncells = ring_n;
 	h->nprobes = nnames;
 	h->clock = tsc_clock ? UBUF_CLOCK_TSC : UBUF_CLOCK_MONO;
 	for (i = 0; i < nnames; i++)
@@ -1204,7 +1237,7 @@ argus_patch_unmapped(uintptr_t base)
 }
 
 /*
- * ARGUS_PATCH_RING: the events of a thread's ring, a power of two; a
+ * ARGUS_PATCH_RING: the cells of a thread's ring, a power of two; a
  * test's small ring, or a large one for a program whose bursts outrun
  * its recorder.
  */
@@ -1217,11 +1250,11 @@ ring_size(const char *v)
 	if (v == NULL || *v == '\0')
 		return;
 	n = strtoul(v, &end, 10);
-	if (*end != '\0' || n < UBUF_EVENTS_MIN || n > UBUF_EVENTS_MAX ||
+	if (*end != '\0' || n < UBUF_CELLS_MIN || n > UBUF_CELLS_MAX ||
 	    (n & (n - 1)) != 0) {
-		say("%s=%s: not a power of two from %d to %d: %d events a "
-		    "thread", UBUF_RING_ENV, v, UBUF_EVENTS_MIN,
-		    UBUF_EVENTS_MAX, UBUF_EVENTS);
+		say("%s=%s: not a power of two from %d to %d: %d cells a "
+		    "thread", UBUF_RING_ENV, v, UBUF_CELLS_MIN,
+		    UBUF_CELLS_MAX, UBUF_CELLS);
 		return;
 	}
 	ring_n = n;

@@ -29,10 +29,11 @@ teardown() {
 	# nobody: names the kernel's or a terminal's, a thread of another
 	# process (this shell), a CPU the machine has not, a time of no
 	# clock, a header's clock of none, a TSC count of none, a head far
-	# past its tail, rings of another size than the file's, a file cut
-	# short once mapped, a thread gone from /proc that the trace saw
-	# another process's.
-	hows="good exit escape tid cpu ts clock tsc head size truncate dead"
+	# past its tail, rings of another size than the file's, an event's
+	# head published without its second cell, a file cut short once
+	# mapped, a thread gone from /proc that the trace saw another
+	# process's.
+	hows="good exit escape tid cpu ts clock tsc head size cut truncate dead"
 	# Started by the capture, once it traces: it ends when they have.
 	run timeout 120 argus-capture -Z -o "$T/t.csv" -s none --patch-dir "$T/pd" -- \
 	    sh -c 'for how in $1; do "$2" "$3" "$how" "$4" > "$5/$how.out" 2> "$5/$how.err" & done; wait' \
@@ -50,7 +51,7 @@ teardown() {
 	[ "$n" -eq 3 ]
 	# Each other refused, saying why, none of its events written (but
 	# for those written before it lied, in the last two).
-	for how in exit escape tid cpu ts clock tsc head size truncate dead; do
+	for how in exit escape tid cpu ts clock tsc head size cut truncate dead; do
 		pid=$(awk '{ print $2 }' "$T/$how.out")
 		[ -n "$pid" ]
 		grep -q "patched process $pid's ring .* refused: " <<<"$output"
@@ -68,13 +69,14 @@ teardown() {
 	grep -q "refused: its header names no clock" <<<"$output"
 	tsc=$(awk '{ print $2 }' "$T/tsc.out")
 	grep -q "process $tsc's ring .* refused: an event stamped [0-9]*, outside the ring's time" <<<"$output"
-	grep -q "refused: head 1050627 beyond its ring" <<<"$output"
-	grep -q "refused: a file of [0-9]* bytes for rings of 65536 events" <<<"$output"
+	grep -q "refused: head 2098179 beyond its ring" <<<"$output"
+	grep -q "refused: a file of [0-9]* bytes for rings of 131072 cells" <<<"$output"
+	grep -q "refused: an event's second cell past its head" <<<"$output"
 	grep -q "refused: its file cut short under the recorder" <<<"$output"
 	grep -q "refused: an event of thread [0-9]*, which is process [0-9]*'s" <<<"$output"
 	# Counted in the stream too, as patch_lost counts.
 	n=$(awk -F, '$1 == "meta" && $5 == "patch_refused" { n += $6 } END { print n + 0 }' "$T/t.csv")
-	[ "$n" -eq 11 ]
+	[ "$n" -eq 12 ]
 	# Nothing the writers chose reached the terminal or the stream.
 	! grep -q $'\033' <<<"$output"
 	! grep -q $'\033' "$T/t.csv"

@@ -144,6 +144,33 @@ stamp_vs_call() {
 	done
 }
 
+@test "patcher: an event of six arguments takes two cells of its ring, across the ring's end too; each argument arrives" {
+	need_patcher "$HITLOOP"
+	need_tracing
+	# Each call an event of one argument (a cell) and one of six (two):
+	# 3 cells a call, so that in a ring of 1024 an event's second cell
+	# is now and then the ring's first.  Bursts of 50 calls, 20 ms
+	# apart: a ring holds six of them, a recorder that keeps up loses
+	# none.
+	printf '%s hl_args hit args=1\n%s hl_args hit_six args=6\n' "$HITLOOP" "$HITLOOP" > "$T/a.probes"
+	ARGUS_PATCH_RING=1024 run timeout 60 argus-capture -d 20 -Z -o "$T/a.csv" --patch \
+	    --probes "$T/a.probes" -- "$HITLOOP" 2000 50 args
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(awk -F, '$1 == "event" && $7 == "hit"' "$T/a.csv" | wc -l)" -eq 2000 ]
+	[ "$(awk -F, '$1 == "event" && $7 == "hit_six"' "$T/a.csv" | wc -l)" -eq 2000 ]
+	# Call i's arguments are 8i to 8i + 5, in order, once each call.
+	bad=$(awk -F, '$1 == "event" && $7 == "hit_six" {
+		a = strtonum($9)
+		if (a % 8 != 0 || seen[a]++) { print; next }
+		for (k = 1; k < 6; k++)
+			if (strtonum($(9 + k)) != a + k) { print; next }
+		if (NF != 14) print
+	}' "$T/a.csv" | head -3)
+	[ -z "$bad" ]
+	[ "$(awk -F, '$1 == "event" && $7 == "hit" && NF != 9' "$T/a.csv" | wc -l)" -eq 0 ]
+}
+
 # In a mount namespace of our own, a tmpfs of SIZE for the rings: the
 # machine's /dev/shm is never filled.  ARGS: what runs there, as sh -c.
 small_shm() {
@@ -168,7 +195,7 @@ small_shm() {
 	[[ "$output" == *"calls 1000 "* ]]
 	[ "$(grep -c '^argus-patch\[' <<<"$output")" -eq 1 ]
 	[[ "$output" == *"argus-patch["*"]: "*".ubuf: No space left on device: not patching"* ]]
-	# Room for the header, none for a thread's 2 MiB of ring: the
+	# Room for the header, none for a thread's 8 MiB of ring: the
 	# program runs to its end, recording nothing.
 	run small_shm 1M "$env '$HITLOOP' 100000 1000; echo status=\$?"
 	echo "$output"

@@ -9,7 +9,9 @@
  * hitloop N BURST fork: the same in a forked child too, at the same time
  * (each prints its line; the parent waits for the child).  hitloop N
  * BURST clock: each call's argument is CLOCK_MONOTONIC's ns just before
- * it, against which a test holds the hit's stamp.
+ * it, against which a test holds the hit's stamp.  hitloop N BURST args:
+ * calls hl_args (as hl_probe) instead, with six arguments, call i's
+ * 8i to 8i + 5.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,9 +26,12 @@ __asm__(".text\n"
     "hl_probe:\n\tmovl $0,%eax\n\tret\n.size hl_probe,.-hl_probe\n"
     ".globl hl_short\n.type hl_short,@function\n"
     "hl_short:\n\tpush %rbx\n\tpop %rbx\n\txorl %eax,%eax\n\tret\n"
-    ".size hl_short,.-hl_short\n");
+    ".size hl_short,.-hl_short\n"
+    ".globl hl_args\n.type hl_args,@function\n"
+    "hl_args:\n\tmovl $0,%eax\n\tret\n.size hl_args,.-hl_args\n");
 int	hl_probe(long);
 int	hl_short(long);
+int	hl_args(long, long, long, long, long, long);
 
 static uint64_t
 now(void)
@@ -44,6 +49,7 @@ main(int argc, char *argv[])
 	uint64_t t, spent = 0;
 	pid_t child = -1;
 	int status, clock = argc > 3 && strcmp(argv[3], "clock") == 0;
+	int args = argc > 3 && strcmp(argv[3], "args") == 0;
 
 	burst = argc > 2 ? atol(argv[2]) : n;
 	if (n <= 0 || burst <= 0) {
@@ -60,7 +66,11 @@ main(int argc, char *argv[])
 			usleep(20000);
 		t = now();
 		for (i = 0; i < burst && done < n; i++, done++)
-			hl_probe(clock ? (long)now() : done);
+			if (args)
+				hl_args(8 * done, 8 * done + 1, 8 * done + 2,
+				    8 * done + 3, 8 * done + 4, 8 * done + 5);
+			else
+				hl_probe(clock ? (long)now() : done);
 		spent += now() - t;
 	}
 	printf("%s %d calls %ld ns_per_call %.1f\n", child == 0 ? "child" :

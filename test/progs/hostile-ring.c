@@ -12,8 +12,10 @@
  *   ts		 an event stamped 2^64 - 1
  *   clock	 a header's clock none of UBUF_CLOCK_*
  *   tsc	 a ring on the TSC, an event a TSC count of 2^63 later
- *   head	 a head 1,050,624 events past the tail
- *   size	 a header's rings of half the events its file holds
+ *   head	 a head 2,098,176 cells past the tail
+ *   size	 a header's rings of half the cells its file holds
+ *   cut	 an event of 3 arguments, head moved past its first cell
+ *		 alone
  *   truncate	 an event, then, once it was read (within 30 s), the file
  *		 cut to nothing
  *   dead	 once read, an event of a child process that has exited
@@ -55,18 +57,27 @@ read_out(struct ubuf_slot *s)
 		usleep(10000);
 }
 
-/* One event into slot s, as patch.c's record() writes it. */
-static void
-record(struct ubuf_slot *s, uint32_t tid, uint16_t cpu, uint64_t ts)
+/* An event of nargs into slot s's next cell, not yet published. */
+static struct ubuf_head *
+fill(struct ubuf_slot *s, uint32_t tid, uint16_t cpu, uint64_t ts,
+    int nargs)
 {
-	struct ubuf_event *e = &s->ev[s->head & (UBUF_EVENTS - 1)];
+	struct ubuf_head *e = &s->cell[s->head & (UBUF_CELLS - 1)].head;
 
 	e->ts = ts;
 	e->tid = tid;
 	e->cpu = cpu;
 	e->probe = 0;
-	e->nargs = 1;
+	e->nargs = nargs;
 	e->arg[0] = 42;
+	return e;
+}
+
+/* One event into slot s, as patch.c's record() writes it. */
+static void
+record(struct ubuf_slot *s, uint32_t tid, uint16_t cpu, uint64_t ts)
+{
+	fill(s, tid, cpu, ts, 1);
 	__atomic_store_n(&s->head, s->head + 1, __ATOMIC_RELEASE);
 }
 
@@ -94,8 +105,8 @@ main(int argc, char *argv[])
 	}
 	if (fd == -1)
 		err(73, "%s", path);
-	if (ftruncate(fd, ubuf_size(UBUF_EVENTS)) == -1 || (h = mmap(NULL,
-	    ubuf_size(UBUF_EVENTS), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	if (ftruncate(fd, ubuf_size(UBUF_CELLS)) == -1 || (h = mmap(NULL,
+	    ubuf_size(UBUF_CELLS), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 	    0)) == MAP_FAILED)
 		err(71, "%s", path);
 	/* The service's privileges dropped: what it writes now is nobody's. */
@@ -105,7 +116,7 @@ main(int argc, char *argv[])
 	h->version = UBUF_VERSION;
 	h->pid = getpid();
 	h->nslots = UBUF_SLOTS;
-	h->nevents = UBUF_EVENTS;
+	h->ncells = UBUF_CELLS;
 	h->nprobes = 1;
 	if (strcmp(how, "exit") == 0)
 		snprintf(h->name[0], UBUF_NAMELEN, "exit");
@@ -114,18 +125,19 @@ main(int argc, char *argv[])
 	else
 		snprintf(h->name[0], UBUF_NAMELEN, "hostile_hit");
 	if (strcmp(how, "size") == 0)
-		h->nevents = UBUF_EVENTS / 2;
+		h->ncells = UBUF_CELLS / 2;
 	if (strcmp(how, "clock") == 0)
 		h->clock = 7;
 	else if (strcmp(how, "tsc") == 0)
 		h->clock = UBUF_CLOCK_TSC;
-	s = ubuf_slot(h, 0, UBUF_EVENTS);
+	s = ubuf_slot(h, 0, UBUF_CELLS);
 	s->owner = me;
 	__atomic_store_n(&h->magic, UBUF_MAGIC, __ATOMIC_RELEASE);
 	printf("pid %d\n", (int)getpid());
 	fflush(stdout);
 
-	for (i = 0; i < 3 && strcmp(how, "tsc") != 0; i++)
+	for (i = 0; i < 3 && strcmp(how, "tsc") != 0 && strcmp(how, "cut") != 0;
+	    i++)
 		record(s, me, sched_getcpu(), stamp());
 	if (strcmp(how, "tsc") == 0)
 		record(s, me, sched_getcpu(), __builtin_ia32_rdtsc() +
@@ -138,8 +150,11 @@ main(int argc, char *argv[])
 	else if (strcmp(how, "ts") == 0)
 		record(s, me, sched_getcpu(), UINT64_MAX);
 	else if (strcmp(how, "head") == 0)
-		__atomic_store_n(&s->head, s->head + 1050624, __ATOMIC_RELEASE);
-	else if (strcmp(how, "truncate") == 0) {
+		__atomic_store_n(&s->head, s->head + 2098176, __ATOMIC_RELEASE);
+	else if (strcmp(how, "cut") == 0) {
+		fill(s, me, sched_getcpu(), stamp(), 3);
+		__atomic_store_n(&s->head, s->head + 1, __ATOMIC_RELEASE);
+	} else if (strcmp(how, "truncate") == 0) {
 		/* Read by a recorder, then gone under it. */
 		read_out(s);
 		if (ftruncate(fd, 0) == -1)
