@@ -51,7 +51,7 @@
 #define MAXSITES	256
 #define MAXPER		4	/* events of one kind at one site */
 #define SHADOW		128	/* nested return probes per thread */
-#define TRAMP_MAX	192	/* bytes of one trampoline */
+#define TRAMP_MAX	320	/* bytes of one trampoline */
 #define SCAN_MAX	4096	/* bytes scanned for branches into a run */
 
 struct probe {
@@ -105,7 +105,7 @@ static pthread_key_t	 slot_key, shadow_key;
 static int		 (*vdso_gettime)(clockid_t, struct timespec *);
 static int		 tsc_clock;	/* stamps are the TSC's: ubuf.h */
 static int		 ready;		/* sets read: dlopen() rescans */
-static int		 recording;	/* key, return trampoline, fork */
+static int		 recording;	/* keys, fork */
 static int		 nplaced;
 /* argus patch --pid: where the other threads stopped, not to be inside a
  * victim when they go on. */
@@ -332,10 +332,12 @@ record(uint8_t name, int nargs, const uint64_t *args)
 enum { R_RBX, R_R11, R_R10, R_RDI, R_RSI, R_RDX, R_RCX, R_R8, R_R9, R_RAX,
     R_FLAGS, R_N };
 
-static uintptr_t ret_tramp;
-
-/* Called by a site's trampoline. */
-static void
+/*
+ * Called by a site's trampoline: 1 if it is to call the function, whose
+ * return address is now on the shadow stack (a return probe's), or 0 to
+ * jump to it.
+ */
+static int
 hit(const struct site *s, uint64_t *r)
 {
 	uintptr_t *sp;
@@ -344,7 +346,7 @@ hit(const struct site *s, uint64_t *r)
 	for (i = 0; i < s->nent; i++)
 		record(s->ent[i].name, s->ent[i].nargs, &r[R_RDI]);
 	if (s->nret == 0)
-		return;
+		return 0;
 	/* At the function's entry: the return address is on top. */
 	sp = (uintptr_t *)((char *)(r + R_N) + 128);
 	if (__builtin_expect(my_shadow == NULL, 0)) {
@@ -360,17 +362,17 @@ hit(const struct site *s, uint64_t *r)
 		if (my_slot != NULL)
 			__atomic_store_n(&my_slot->lost, my_slot->lost + 1,
 			    __ATOMIC_RELAXED);
-		return;
+		return 0;
 	}
 	my_shadow[my_depth].sp = (uintptr_t)sp;
 	my_shadow[my_depth].ret = *sp;
 	my_shadow[my_depth].site = s;
 	my_depth++;
-	*sp = ret_tramp;
+	return 1;
 }
 
 /*
- * Called by the return trampoline, which the probed function returned to:
+ * Called by a site's trampoline once the function it called returned:
  * r as above (rax, the return value, in r[R_RAX]), and the return address
  * slot just above.  Returns where the function should have returned.
  */
@@ -729,7 +731,8 @@ place(struct site *s, int multi)
 	uint8_t code[TRAMP_MAX], *t;
 	char why[256];
 	struct buf b = { code, 0, sizeof(code) };
-	size_t vlen, at_victim;
+	size_t vlen, at_victim, at_je = 0, at_call = 0;
+	int32_t rel;
 
 	if ((t = tramp_alloc(s->addr, TRAMP_MAX, why, sizeof(why))) == NULL)
 		goto refuse;
@@ -741,9 +744,45 @@ place(struct site *s, int multi)
 	}
 	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0x80);	/* lea -128(%rsp),%rsp */
 	emit_call(&b, 1, (uint64_t)s, (uint64_t)hit, !s->entry);
+	if (s->entry)
+		EMIT(&b, 0x85, 0xc0);		/* test %eax,%eax */
 	emit_restore(&b, !s->entry);
 	EMIT(&b, 0x48, 0x8d, 0xa4, 0x24, 0x80, 0, 0, 0); /* lea 128(%rsp) */
+	/*
+	 * At a function's entry (where a return probe goes), when hit() kept
+	 * the return address: the function called, its return address ours,
+	 * so that its ret and ours each meet the CPU's prediction (a return
+	 * address swapped for a trampoline's made the function's ret a
+	 * misprediction); ret_hit() gives back the address to return to.
+	 * The flags are the ABI's to clobber there.
+	 */
+	if (s->entry) {
+		EMIT(&b, 0x0f, 0x84);		/* je victim */
+		at_je = b.n;
+		b.n += 4;
+		EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0x08);	/* lea 8(%rsp),%rsp */
+		EMIT(&b, 0xe8);			/* call victim */
+		at_call = b.n;
+		b.n += 4;
+		EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
+		emit_call(&b, 0, 0, (uint64_t)ret_hit, 0);
+		EMIT(&b, 0x48, 0x89, 0x43, 8 * R_N);	/* mov %rax,88(%rbx) */
+		emit_restore(&b, 0);
+		EMIT(&b, 0xc3);			/* ret */
+	}
 	at_victim = b.n;
+	/* The longest victim (a run 4 bytes short of a jmp, then an
+	 * instruction of 15) and the jmp back must fit after it. */
+	if (at_victim + 4 + 15 + 5 > TRAMP_MAX) {
+		snprintf(why, sizeof(why), "trampoline too long");
+		goto refuse;
+	}
+	if (s->entry) {
+		rel = (int32_t)(at_victim - (at_je + 4));
+		memcpy(code + at_je, &rel, 4);
+		rel = (int32_t)(at_victim - (at_call + 4));
+		memcpy(code + at_call, &rel, 4);
+	}
 	/* Relocated for where it runs: its RIP-relative operands too. */
 	if ((vlen = relocate(s, t + at_victim, why, sizeof(why))) == 0)
 		goto refuse;
@@ -762,13 +801,9 @@ place(struct site *s, int multi)
 				goto refuse;
 			}
 	}
-	{
-		int32_t rel = (int32_t)((intptr_t)(s->addr + vlen) -
-		    (intptr_t)(t + b.n + 5));
-
-		EMIT(&b, 0xe9);
-		emit(&b, &rel, 4);
-	}
+	rel = (int32_t)((intptr_t)(s->addr + vlen) - (intptr_t)(t + b.n + 5));
+	EMIT(&b, 0xe9);
+	emit(&b, &rel, 4);
 	if (b.n > TRAMP_MAX) {
 		snprintf(why, sizeof(why), "trampoline too long");
 		goto refuse;
@@ -796,38 +831,6 @@ refuse:
 	say("%s: probe %s (%s:%s%s) refused: %s", s->where, s->first->event,
 	    s->first->lib, s->first->deref ? "*" : "", s->first->sym, why);
 	return -1;
-}
-
-/*
- * The return trampoline, shared by every return probe.  It goes back to
- * the caller by an indirect jump, not a ret: the probed function's ret,
- * which came here, already took the caller's entry off the CPU's stack
- * of predicted returns, and a second ret would take its caller's, so
- * that every return above would be mispredicted (the ABI's red zone
- * keeps the address below the stack pointer for the jump).
- */
-static int
-make_ret_tramp(void)
-{
-	uint8_t code[TRAMP_MAX];
-	struct buf b = { code, 0, sizeof(code) };
-	void *p;
-
-	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0xf8);	/* lea -8(%rsp),%rsp */
-	emit_call(&b, 0, 0, (uint64_t)ret_hit, 0);
-	EMIT(&b, 0x48, 0x89, 0x43, 8 * R_N);	/* mov %rax,88(%rbx) */
-	emit_restore(&b, 0);
-	EMIT(&b, 0x48, 0x8d, 0x64, 0x24, 0x08,	/* lea 8(%rsp),%rsp */
-	    0xff, 0x64, 0x24, 0xf8);		/* jmp *-8(%rsp) */
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	memcpy(p, code, b.n);
-	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) == -1)
-		return -1;
-	ret_tramp = (uintptr_t)p;
-	return 0;
 }
 
 /* Probe sets. */
@@ -1159,8 +1162,7 @@ scan(int startup)
 		return;
 	if (!recording) {
 		if (pthread_key_create(&slot_key, slot_release) != 0 ||
-		    pthread_key_create(&shadow_key, shadow_release) != 0 ||
-		    make_ret_tramp() == -1) {
+		    pthread_key_create(&shadow_key, shadow_release) != 0) {
 			say("cannot set up recording: not patching");
 			ready = 0;
 			return;
