@@ -171,6 +171,25 @@ stamp_vs_call() {
 	[ "$(awk -F, '$1 == "event" && $7 == "hit" && NF != 9' "$T/a.csv" | wc -l)" -eq 0 ]
 }
 
+@test "patcher: a function with a return probe finds its stack arguments where its caller put them, and its value is recorded" {
+	need_patcher "$HITLOOP"
+	need_tracing
+	# hl_stack's 7th and 8th arguments are on the stack, its value their
+	# sum: the trampoline that calls it for its return probe must leave
+	# its return address where the caller's was.  hitloop exits 1 if a
+	# call's sum is wrong.
+	printf '%s hl_stack hit args=2\n%s hl_stack hit_ret return\n' "$HITLOOP" "$HITLOOP" > "$T/s.probes"
+	run timeout 60 argus-capture -d 20 -Z -o "$T/s.csv" --patch \
+	    --probes "$T/s.probes" -- "$HITLOOP" 2000 200 stack
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"returned another sum"* ]]
+	[ "$(awk -F, '$1 == "event" && $7 == "hit"' "$T/s.csv" | wc -l)" -eq 2000 ]
+	# Each call's value once, 1000000 + i, in the order of the calls.
+	awk -F, '$1 == "event" && $7 == "hit_ret" { print strtonum($9) - 1000000 }' "$T/s.csv" >"$T/sums"
+	seq 0 1999 | cmp - "$T/sums"
+}
+
 # In a mount namespace of our own, a tmpfs of SIZE for the rings: the
 # machine's /dev/shm is never filled.  ARGS: what runs there, as sh -c.
 small_shm() {

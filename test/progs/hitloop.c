@@ -11,7 +11,9 @@
  * BURST clock: each call's argument is CLOCK_MONOTONIC's ns just before
  * it, against which a test holds the hit's stamp.  hitloop N BURST args:
  * calls hl_args (as hl_probe) instead, with six arguments, call i's
- * 8i to 8i + 5.
+ * 8i to 8i + 5.  hitloop N BURST stack: calls hl_stack, whose seventh
+ * and eighth arguments are on the stack and whose value is their sum
+ * (call i's: i and 1000000), and exits 1 if one call's is not.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,10 +30,14 @@ __asm__(".text\n"
     "hl_short:\n\tpush %rbx\n\tpop %rbx\n\txorl %eax,%eax\n\tret\n"
     ".size hl_short,.-hl_short\n"
     ".globl hl_args\n.type hl_args,@function\n"
-    "hl_args:\n\tmovl $0,%eax\n\tret\n.size hl_args,.-hl_args\n");
+    "hl_args:\n\tmovl $0,%eax\n\tret\n.size hl_args,.-hl_args\n"
+    ".globl hl_stack\n.type hl_stack,@function\n"
+    "hl_stack:\n\tmovq 8(%rsp),%rax\n\taddq 16(%rsp),%rax\n\tret\n"
+    ".size hl_stack,.-hl_stack\n");
 int	hl_probe(long);
 int	hl_short(long);
 int	hl_args(long, long, long, long, long, long);
+long	hl_stack(long, long, long, long, long, long, long, long);
 
 static uint64_t
 now(void)
@@ -50,6 +56,8 @@ main(int argc, char *argv[])
 	pid_t child = -1;
 	int status, clock = argc > 3 && strcmp(argv[3], "clock") == 0;
 	int args = argc > 3 && strcmp(argv[3], "args") == 0;
+	int stack = argc > 3 && strcmp(argv[3], "stack") == 0;
+	long wrong = 0;
 
 	burst = argc > 2 ? atol(argv[2]) : n;
 	if (n <= 0 || burst <= 0) {
@@ -69,6 +77,9 @@ main(int argc, char *argv[])
 			if (args)
 				hl_args(8 * done, 8 * done + 1, 8 * done + 2,
 				    8 * done + 3, 8 * done + 4, 8 * done + 5);
+			else if (stack)
+				wrong += hl_stack(1, 2, 3, 4, 5, 6, done,
+				    1000000) != done + 1000000;
 			else
 				hl_probe(clock ? (long)now() : done);
 		spent += now() - t;
@@ -76,6 +87,11 @@ main(int argc, char *argv[])
 	printf("%s %d calls %ld ns_per_call %.1f\n", child == 0 ? "child" :
 	    "pid", (int)getpid(), n, (double)spent / n);
 	fflush(stdout);
+	if (wrong > 0) {
+		fprintf(stderr, "hitloop: %ld of %ld calls of hl_stack "
+		    "returned another sum\n", wrong, n);
+		return 1;
+	}
 	if (child > 0 && (waitpid(child, &status, 0) == -1 ||
 	    !WIFEXITED(status) || WEXITSTATUS(status) != 0))
 		return 1;
