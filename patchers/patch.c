@@ -771,8 +771,9 @@ place(struct site *s, int multi)
 		EMIT(&b, 0xc3);			/* ret */
 	}
 	at_victim = b.n;
-	/* The longest victim (a run 4 bytes short of a jmp, then an
-	 * instruction of 15) and the jmp back must fit after it. */
+	/* The longest victim relocate() writes (a run 4 bytes short of a
+	 * jmp, then an instruction of 15) and the jmp back fit after it:
+	 * checked before relocate() writes into the page. */
 	if (at_victim + 4 + 15 + 5 > TRAMP_MAX) {
 		snprintf(why, sizeof(why), "trampoline too long");
 		goto refuse;
@@ -804,10 +805,6 @@ place(struct site *s, int multi)
 	rel = (int32_t)((intptr_t)(s->addr + vlen) - (intptr_t)(t + b.n + 5));
 	EMIT(&b, 0xe9);
 	emit(&b, &rel, 4);
-	if (b.n > TRAMP_MAX) {
-		snprintf(why, sizeof(why), "trampoline too long");
-		goto refuse;
-	}
 	memcpy(t, code, b.n);
 	mprotect((void *)((uintptr_t)t & ~(uintptr_t)4095), 4096,
 	    PROT_READ | PROT_EXEC);
