@@ -54,6 +54,15 @@ struct lthread {
 	uint64_t	 vertex;	/* its current (or last) vertex */
 	uint64_t	 prev;		/* the vertex before, when fresh */
 	int		 fresh;		/* this event began a new vertex */
+	/*
+	 * The classes of the system call it is in (event_call()), from its
+	 * sys_enter to its sys_exit or its exit; 0 out of one.  A send's
+	 * exit is not recorded (syscall_exit_read): a send lasts to the
+	 * thread's next call.  Out of a call a thread wakes nobody, so only
+	 * a call not traced could be taken for it.  The rules that ask
+	 * what a waker was doing (message, reply, softirq) read it here.
+	 */
+	unsigned	 call;
 
 	/* A wake-up while it waits (link_wake), linked at its next event. */
 	int		 woken;

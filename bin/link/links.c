@@ -48,8 +48,8 @@ struct text {
 };
 #define TIMES		16	/* each a power of 2 */
 #define VERTICES	64
-#define PTIDS		16
-static struct text	 times[TIMES], vertices[VERTICES], ptids[PTIDS];
+#define PTIDS		64	/* sets of two: see emit_ptid() */
+static struct text	 times[TIMES], vertices[VERTICES], ptids[PTIDS][2];
 
 /* Per-CPU state of all rules, one block a CPU. */
 static char		*cpus;
@@ -126,7 +126,7 @@ link_init(struct writer *w)
 	for (i = 0; i < VERTICES; i++)
 		vertices[i] = (struct text){ 0, 1, "0" };
 	for (i = 0; i < PTIDS; i++)
-		ptids[i] = (struct text){ 0, 4, "0,0," };
+		ptids[i][0] = ptids[i][1] = (struct text){ 0, 4, "0,0," };
 	for (t = 0; t < E_NTYPES; t++)
 		by_type[t] = list();
 	begins = list();
@@ -428,12 +428,14 @@ emit_vertex(char *p, uint64_t v)
 /*
  * A thread's PID,TID as text, made once and copied whole into the room
  * of the two numbers: a link names two threads, and a few threads are
- * most of those named.  By the pair's hash; one not seen lately is made
- * again over another.
+ * most of those named.  In a set of two by the TID's hash, the newest
+ * first: with one slot each, two busy threads whose slots met made
+ * their text again at every other link (half the links of a pipe's
+ * ping-pong, in bench/graph's capture).
  */
 /* Out of line: a thread not seen lately is rare, a link is not. */
 static void __attribute__((noinline))
-ptid_make(size_t i, uint64_t key, uint32_t pid, uint32_t tid)
+ptid_make(struct text *set, uint64_t key, uint32_t pid, uint32_t tid)
 {
 	char tmp[2 * 28];
 	size_t n = 0;
@@ -444,23 +446,30 @@ ptid_make(size_t i, uint64_t key, uint32_t pid, uint32_t tid)
 	tmp[n++] = ',';
 	n += u64_str(tmp + n, tid);
 	tmp[n++] = ',';
-	_Static_assert(sizeof(ptids[0].s) >= 2 * 10 + 2 &&
-	    sizeof(ptids[0].s) <= 2 * WRITER_AT_U64, "PID,TID, fits");
-	memcpy(ptids[i].s, tmp, sizeof(ptids[i].s));
-	ptids[i].n = n;
-	ptids[i].v = key;
+	_Static_assert(sizeof(set->s) >= 2 * 10 + 2 &&
+	    sizeof(set->s) <= 2 * WRITER_AT_U64, "PID,TID, fits");
+	set[1] = set[0];	/* the older of the two goes */
+	memcpy(set->s, tmp, sizeof(set->s));
+	set->n = n;
+	set->v = key;
 }
 
 static inline char *
 emit_ptid(char *p, uint32_t pid, uint32_t tid)
 {
 	uint64_t key = (uint64_t)pid << 32 | tid;
-	size_t i = (key * GOLDEN64) >> 60 & (PTIDS - 1);
+	struct text *set = ptids[(tid * GOLDEN64) >> 58 & (PTIDS - 1)], *t;
 
-	if (ptids[i].v != key)
-		ptid_make(i, key, pid, tid);
-	memcpy(p, ptids[i].s, sizeof(ptids[i].s));
-	return p + ptids[i].n;
+	if (set[0].v == key)
+		t = &set[0];
+	else if (set[1].v == key)
+		t = &set[1];
+	else {
+		ptid_make(set, key, pid, tid);
+		t = &set[0];
+	}
+	memcpy(p, t->s, sizeof(t->s));
+	return p + t->n;
 }
 
 __attribute__((flatten)) void
@@ -666,6 +675,10 @@ link_event(const struct event *ev)
 
 	now = ev;
 	wakee = NULL;
+	if (ev->type == E_SYS_ENTER)
+		t->call = event_call(ev);
+	else if (ev->type == E_SYS_EXIT || ev->type == E_EXIT)
+		t->call = 0;
 	/* Interrupt-context events (vertex 0) leave the thread's vertex be. */
 	t->fresh = 0;
 	if (ev->vertex != NO_VERTEX && ev->vertex != t->vertex) {

@@ -8,15 +8,6 @@
  */
 #include "link.h"
 
-/*
- * A send's exit is not recorded (syscall_exit_read): it lasts, for this
- * rule, to the thread's next call or its exit.  Out of a call a thread
- * wakes nobody, so only a call not traced could be taken for the send.
- */
-struct state {
-	int		 sending;	/* in a send-like system call */
-};
-
 /* Requests received and not yet answered, by (server pid, client pid). */
 static struct pending *requests;
 static struct link_rule rule_message;
@@ -27,25 +18,12 @@ key(uint32_t server, uint32_t client)
 	return (uint64_t)server << 32 | client;
 }
 
-static void
-see(struct link_rule *self, const struct event *ev, struct lthread *t)
-{
-	struct state *s = link_thread(self, t);
-
-	if (ev->type == E_SYS_ENTER)
-		s->sending = (event_call(ev) & CALL_SEND) != 0;
-	else
-		s->sending = 0;
-}
-
 static int
 classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
     struct lthread *wakee, struct cause *c)
 {
-	struct state *s = link_thread(self, waker);
-
 	(void)wakee;
-	if (c->rule != NULL || ev->ctx != '-' || !s->sending)
+	if (c->rule != NULL || ev->ctx != '-' || !(waker->call & CALL_SEND))
 		return 0;
 	cause_name(c, self);
 	return 1;
@@ -53,10 +31,7 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 
 LINK_RULE(message) = {
 	.name = MESSAGE_RULE,
-	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT) | EV(E_EXIT),
-	.see = see,
 	.classify = classify,
-	.thread_size = sizeof(struct state),
 };
 
 /* A request arrives: its receiver runs after a message wake-up. */
@@ -83,8 +58,7 @@ see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 	uint64_t k;
 
 	(void)self;
-	if (ev->ctx != '-' || rule_message.off ||
-	    !((struct state *)link_thread(&rule_message, t))->sending)
+	if (ev->ctx != '-' || rule_message.off || !(t->call & CALL_SEND))
 		return;
 	w = link_wakee(ev);
 	k = key(t->pid, w->pid);

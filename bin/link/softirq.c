@@ -17,38 +17,15 @@ struct cpu {
 	int		 vec;
 };
 
-struct state {
-	int		 sending;	/* in a send-like system call */
-};
-
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct cpu *cpu;
+	struct cpu *cpu = link_cpu(self, ev->cpu);
 
-	switch (ev->type) {
-	case E_SOFTIRQ_ENTRY:
-		cpu = link_cpu(self, ev->cpu);
-		cpu->in = 1;
+	(void)t;
+	cpu->in = ev->type == E_SOFTIRQ_ENTRY;
+	if (cpu->in)
 		cpu->vec = event_u64(ev, ECOL(E_SOFTIRQ_ENTRY, VEC));
-		break;
-	case E_SOFTIRQ_EXIT:
-		((struct cpu *)link_cpu(self, ev->cpu))->in = 0;
-		break;
-	case E_SYS_ENTER:
-		/*
-		 * A connect on loopback completes the handshake in the
-		 * connector's softirq: the listener it wakes (a server idle
-		 * in accept or its event loop) is woken by that connect as
-		 * surely as by a send.
-		 */
-		((struct state *)link_thread(self, t))->sending =
-		    (event_call(ev) & (CALL_SEND | CALL_CONNECT)) != 0;
-		break;
-	default:	/* its call returned (a send's: at the next), or it exits */
-		((struct state *)link_thread(self, t))->sending = 0;
-		break;
-	}
 }
 
 static int
@@ -65,7 +42,12 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 	    cpu->vec == SOFTIRQ_NET_TX);
 	cause_name(c, self);
 	c->vertex = ev->tid == 0 ? NO_VERTEX : t->vertex;
-	c->weak = !(net && ((struct state *)link_thread(self, t))->sending);
+	/*
+	 * A connect on loopback completes the handshake in the connector's
+	 * softirq: the listener it wakes (a server idle in accept or its
+	 * event loop) is woken by that connect as surely as by a send.
+	 */
+	c->weak = !(net && (t->call & (CALL_SEND | CALL_CONNECT)));
 	cause_label(c, !cpu->in ? "softirq" :
 	    *softirq_name(cpu->vec) ? softirq_name(cpu->vec) : "?");
 	return 1;
@@ -73,10 +55,8 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 
 LINK_RULE(softirq) = {
 	.name = SOFTIRQ_RULE,
-	.types = EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SYS_ENTER) |
-	    EV(E_SYS_EXIT) | EV(E_EXIT),
+	.types = EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT),
 	.see = see,
 	.attribute = attribute,
-	.thread_size = sizeof(struct state),
 	.cpu_size = sizeof(struct cpu),
 };
