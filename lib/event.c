@@ -651,6 +651,10 @@ static const char *const futexes[] = { "futex", "futex_wait",
     "futex_waitv", "futex_wake", "futex_requeue", "ulock_wait",
     "ulock_wake", "psynch_mutexwait", "psynch_mutexdrop" };
 
+/* The signal taken as data, not delivered: Darwin's sigwait too. */
+static const char *const sigwaits[] = { "rt_sigtimedwait",
+    "rt_sigtimedwait_time64", "sigwait", "sigwait_nocancel" };
+
 static const char *const connects[] = { "connect", "connect_nocancel" };
 
 /*
@@ -675,6 +679,7 @@ static const struct {
 	{ sleeps, ARRAY_LEN(sleeps),		CALL_SLEEP,	0 },
 	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
 	{ polls, ARRAY_LEN(polls),		CALL_POLL,	0 },
+	{ sigwaits, ARRAY_LEN(sigwaits),	CALL_SIGWAIT,	0 },
 	/* lock: a lock wait ends when its futex returns. */
 	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
 	/* softirq: a connect's handshake wakes the listener until it
@@ -817,6 +822,12 @@ int
 syscall_is_poll(const char *name)
 {
 	return (syscall_class(name) & CALL_POLL) != 0;
+}
+
+int
+syscall_is_sigwait(const char *name)
+{
+	return (syscall_class(name) & CALL_SIGWAIT) != 0;
 }
 
 int

@@ -200,7 +200,8 @@ enum {
 	CALL_DISPATCH = 1 << 4,
 	CALL_FUTEX = 1 << 5,	/* a futex, or Darwin's lock calls */
 	CALL_CONNECT = 1 << 6,
-	CALL_POLL = 1 << 7	/* syscall_is_poll() */
+	CALL_POLL = 1 << 7,	/* syscall_is_poll() */
+	CALL_SIGWAIT = 1 << 8	/* syscall_is_sigwait() */
 };
 #define CALL_KNOWN	(1u << 31)	/* struct event's: event_call() looked */
 unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */
@@ -241,6 +242,12 @@ int		 syscall_is_dispatch(const char *name);
  * a timeout in one is a sleep only when the set has nothing to wait for.
  */
 int		 syscall_is_poll(const char *name);
+
+/*
+ * A wait that accepts a signal (sigwait(3)): the signal is what it waits
+ * for, as a message is a receive's, and no kill however it is sent.
+ */
+int		 syscall_is_sigwait(const char *name);
 
 /*
  * Whether a rule reads the call's return (sys_exit): only such calls'

@@ -57,7 +57,9 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 	char why[200], by[120] = "";
 	uint64_t u;
 
-	if (!dies(g, f) || f->pid == v->pid || (u = stuck(x, f->tid)) == 0)
+	/* A signal it sent ended the wait, not its death after. */
+	if (a_kill(l) || !dies(g, f) || f->pid == v->pid ||
+	    (u = stuck(x, f->tid)) == 0)
 		return 0;
 	if ((k = killer(g, f)) != NULL) {
 		snprintf(by, sizeof(by), ", killed by %s %u/%u",

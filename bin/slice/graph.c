@@ -406,7 +406,7 @@ call_class_of(uint32_t id)
 	static uint32_t nat;
 	uint32_t n;
 #define CLASS_KNOWN	0x8000
-	_Static_assert(CALL_POLL < CLASS_KNOWN, "a call's classes fit");
+	_Static_assert(CALL_SIGWAIT < CLASS_KNOWN, "a call's classes fit");
 
 	if (id >= nat) {
 		n = nat;

@@ -362,8 +362,8 @@ print_paths(struct graph *g, const struct spin_rec *s,
 	for (i = 0; i < d->npaths; i++) {
 		p = &d->paths[i];
 		fprintf(fp, "\nPath %d (slice back from the %s):\n", p->id,
-		    i == 0 && s->class->kind == HK_WAIT ?
-		    "baseline's waker" : "culprit");
+		    i > 0 || s->class->kind != HK_WAIT ? "culprit" :
+		    p->baseline ? "baseline's waker" : "waker");
 		for (k = 0; k < p->n; k++) {
 			describe_vertex(g, p->s[k].vertex, desc, sizeof(desc));
 			fprintf(fp, "  %2d. %s\n", k + 1, desc);

@@ -130,6 +130,7 @@ struct path {
 	int		 n, cap;
 	int		 id;
 	int		 depth;		/* 0: walked from the hang itself */
+	int		 baseline;	/* walked to a baseline's vertex */
 };
 void		 walk(struct graph *, uint64_t from, uint64_t stop_at,
 		    int interactive, struct path *);

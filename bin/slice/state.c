@@ -336,6 +336,19 @@ dies(struct graph *g, const struct vertex *f)
 	    strcmp(str_of(vertex_ended(n)), VE_EXIT) == 0;
 }
 
+/*
+ * The signal that ended vertex f's wait, l, killed its thread: it died
+ * next, and the wait was not for that signal (a sigwait's, taken as
+ * data, after which the thread may well end on its own).
+ */
+int
+killed_by(struct graph *g, const struct vertex *f, const struct link *l)
+{
+	return link_from(l) != 0 && a_kill(l) &&
+	    !(f->last_sys != 0 && syscall_is_sigwait(str_of(f->last_sys))) &&
+	    dies(g, vertex_get(g, vertex_next(g, vertex_id(f))));
+}
+
 /* Vertex f ended blocked, and a kill ended that wait: its thread died. */
 int
 killed_in_wait(struct graph *g, const struct vertex *f)
@@ -343,7 +356,5 @@ killed_in_wait(struct graph *g, const struct vertex *f)
 	struct link *l;
 
 	return f->wait != 0 && f->wait != 'Z' && f->wait != 'X' &&
-	    link_into_next(g, vertex_id(f), &l) && link_from(l) != 0 &&
-	    a_kill(l) &&
-	    dies(g, vertex_get(g, vertex_next(g, vertex_id(f))));
+	    link_into_next(g, vertex_id(f), &l) && killed_by(g, f, l);
 }

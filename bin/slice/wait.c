@@ -163,8 +163,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * that ended it (the thread dies next) says nothing of what it
 	 * waited on: that is for the other evidence.
 	 */
-	if (link_into_next(x->g, id, &l) && link_from(l) != 0 && a_kill(l) &&
-	    dies(x->g, vertex_get(x->g, vertex_next(x->g, id)))) {
+	if (link_into_next(x->g, id, &l) && killed_by(x->g, v, l)) {
 		if (depth == 0)
 			snprintf(x->d->ended, sizeof(x->d->ended), "ended by a "
 			    "kill from %s %u/%u",

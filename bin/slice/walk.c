@@ -116,6 +116,7 @@ walk1(struct graph *g, uint64_t from, uint64_t stop_at, int interactive,
 	int n, nstrong, strong, pick, j;
 
 	p->n = 0;
+	p->baseline = stop_at != 0;
 	while ((v = vertex_get(g, cur)) != NULL) {
 		if (p->n == MAX_STEPS) {
 			push(p, cur, NULL, "limit");

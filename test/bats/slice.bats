@@ -1183,6 +1183,64 @@ futexserver() {
 	grep -q '^Wait chain: parent 1 → child 2$' <<<"$out"
 }
 
+# Waiter 5 takes signals with sigwait(3), as a daemon does its supervisor's;
+# sender 6 sleeps 3 s, sends SIGUSR1, and exits; so does waiter 5, done.
+# CALL is the waiter's call: rt_sigtimedwait, or pause(2) for a control.
+sigwaiter() {	# CALL
+	local enter exit
+	case $1 in
+	rt_sigtimedwait) enter=128,rt_sigtimedwait,0x7ffd0,0x0,0x0,0x8
+	    exit=128,rt_sigtimedwait,10 ;;
+	pause) enter=34,pause exit=34,pause,-4 ;;
+	esac
+	stream <<-EOS
+	task,100,5,5,waiter
+	task,100,6,6,sender
+	event,900000000,5,5,,0,sys_enter,-,$enter
+	event,900000100,5,5,,0,switch,-,S,0,0,swapper/0
+	event,1000000000,5,5,,0,sys_exit,-,$exit
+	event,1000000100,5,5,,0,sys_enter,-,$enter
+	event,1000000200,5,5,,0,switch,-,S,0,0,swapper/0
+	event,1000500000,6,6,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1000500050,6,6,,1,hrtimer_start,-,0xabc,hrtimer_wakeup,4000500000,4000500000,0
+	event,1000500100,6,6,,1,switch,-,S,0,0,swapper/1
+	event,4000500000,0,0,,1,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,4000500000
+	event,4000500100,0,0,,1,waking,h,6,6,1,sender
+	event,4000500150,0,0,,1,hrtimer_expire_exit,h,0xabc
+	event,4000500200,0,0,,1,switch,-,R,6,6,sender
+	event,4000500300,6,6,,1,sys_exit,-,230,clock_nanosleep,0
+	event,4000500400,6,6,,1,sys_enter,-,62,kill,0x5,0xa
+	event,4000500500,6,6,,1,waking,-,5,5,0,waiter
+	event,4000500600,6,6,,1,signal_generate,-,10,5,5,waiter,0,1,0
+	event,4000500700,6,6,,1,sys_exit,-,62,kill,0
+	event,4000500800,6,6,,1,exit,-,sender,1
+	event,4000500900,6,6,,1,switch,-,Z,0,0,swapper/1
+	event,4000600000,5,5,,0,sys_exit,-,$exit
+	event,4000600100,5,5,,0,exit,-,waiter,5
+	event,4000600200,5,5,,0,switch,-,Z,0,0,swapper/0
+	event,5000000000,1,1,,0,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a signal a sigwait took is its answer, not a kill, though both threads end next" {
+	out=$(sigwaiter rt_sigtimedwait | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 5 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -v -Z 2>&1 >/dev/null)
+	echo "$out"
+	grep -qx 'Root cause: sender 6 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s; on the path of the wake-up that ended the wait, and stuck through the hang' <<<"$out"
+	grep -qx 'Wait chain: waiter 5 → sender 6' <<<"$out"
+	# The signal ended the wait, not the sender's exit after it.
+	[[ "$out" != *"death"* ]]
+	grep -q '^Path 1 (slice back from the waker):$' <<<"$out"
+	# pause(2) ended by the same signal, which it did not take: a kill.
+	# (Nothing found: exit 1.)
+	out=$(sigwaiter pause | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 5 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null) || [ $? = 1 ]
+	echo "$out"
+	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
+}
+
 # Issue 23 item 6: a worker pool.  Main thread 10 hands a task to worker
 # 10/11 through a pipe and waits for its result; the worker took it and
 # now waits in read on something else.
