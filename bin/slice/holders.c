@@ -245,6 +245,40 @@ other_threads(struct dctx *x, uint64_t id, const struct link *l,
 }
 
 /*
+ * A holder the trace named that was gone before the hang (a flock(1)
+ * whose command left a child in the background): what it held, a lock or
+ * a channel's end, is its open file's, which the processes it forked
+ * since inherited with their descriptors; those of them stuck through the
+ * hang hold it now.  One, as surely as the kernel named the first; of
+ * several, any.
+ */
+static int
+heirs(struct dctx *x, uint64_t id, const struct link *l,
+    const struct vertex *u, int depth)
+{
+	struct vertex *v = vertex_get(x->g, id);
+	uint32_t d[16];
+	uint64_t s[16];
+	size_t n, i, m = 0;
+	char why[200];
+	int found = 0;
+
+	n = descendants(x->g, u->pid, link_time(l), d, ARRAY_LEN(d));
+	for (i = 0; i < n; i++)
+		if ((s[m] = stuck(x, d[i])) != 0)
+			d[m++] = d[i];
+	for (i = 0; i < m; i++) {
+		snprintf(why, sizeof(why), "inherited the descriptor of %s %u, "
+		    "gone, which the kernel says held what %s %u waits on (%s)",
+		    str_of(vertex_comm(u)), u->pid, str_of(vertex_comm(v)),
+		    v->tid, str_of(link_label(l)));
+		found |= blame_ev(x, s[i], why, depth, m == 1 ? KERNEL_SAYS :
+		    0, m == 1 ? EV_KERNEL : EV_GUESS, m > 1);
+	}
+	return found;
+}
+
+/*
  * The kernel's word on what the vertex waits on and who holds it: its
  * LR_HOLDS links, the strong ones first (one named party), then, if they
  * lead nowhere (back to the chain, to an idle loop), every weak holder:
@@ -346,6 +380,12 @@ holders(struct dctx *x, uint64_t id, int depth)
 			if (!usable(g, id, l) || link_weak(l) != (pass > 1))
 				continue;
 			u = vertex_get(g, link_from(l));
+			/* Named by the trace, and gone: its heirs hold it. */
+			if (died_by(g, u->tid, x->hb)) {
+				any = 1;
+				found |= heirs(x, id, l, u, depth);
+				continue;
+			}
 			now = now_of(x, u->tid, link_from(l));
 			st = state_of(x, vertex_get(g, now));
 			if (pass > 1 && (st == TS_WAIT) != (pass == 3))

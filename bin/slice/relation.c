@@ -107,6 +107,28 @@ children(struct graph *g, uint32_t parent, struct child **c)
 	return n;
 }
 
+/*
+ * The processes pid forked after time since, and those they forked, at
+ * most max into out: what pid had open then, they inherited.  How many.
+ */
+size_t
+descendants(struct graph *g, uint32_t pid, uint64_t since, uint32_t *out,
+    size_t max)
+{
+	struct child *c;
+	size_t n = 0, i, j, k;
+
+	/* out[0, n) is the queue, each parent's children put after it. */
+	for (i = 0; i <= n && n < max; i++) {
+		k = children(g, i == 0 ? pid : out[i - 1], &c);
+		for (j = 0; j < k && n < max; j++)
+			if (c[j].born >= since)
+				out[n++] = c[j].pid;
+		free(c);
+	}
+	return n;
+}
+
 static long
 rank_of(const struct child *c, size_t n, uint32_t pid)
 {

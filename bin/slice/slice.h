@@ -183,13 +183,16 @@ void		 diagnose(struct graph *, const struct spin_rec *,
 /*
  * relation.c: who forked whom.  counterpart: the process that stands to
  * now as then stood to base (itself, parent, child or sibling of the same
- * rank), 0 if none; relation says which.
+ * rank), 0 if none; relation says which.  descendants: the processes
+ * pid forked after since, and theirs.
  */
 uint32_t	 process_parent(struct graph *, uint32_t pid);
 uint32_t	 child_before(struct graph *, uint32_t parent, uint32_t then,
 		    uint64_t before, uint64_t now);
 uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,
 		    uint32_t now, const char **relation);
+size_t		 descendants(struct graph *, uint32_t pid, uint64_t since,
+		    uint32_t *out, size_t max);
 
 /* report.c */
 void		 report_records(struct graph *, const struct diagnosis *,

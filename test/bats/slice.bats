@@ -1241,6 +1241,50 @@ sigwaiter() {	# CALL
 	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
 }
 
+# flock 1 takes a lock on file 254:0:77 and runs a command (sh 2) that
+# leaves sleep 3 in the background with the descriptor; flock 1 and sh 2
+# exit (unless ALIVE), the lock stays the open file's, and flock 4 waits.
+inherited_lock() {	# [ALIVE]
+	local exit1="event,1000005000,1,1,,0,exit,-,flock,1"
+	[ -z "${1:-}" ] || exit1="event,1000005000,1,1,,0,sys_enter,-,61,wait4,0xffffffff,0x0,0x0,0x0"
+	stream <<-EOS
+	task,100,1,1,flock
+	task,100,4,4,flock
+	event,1000000000,1,1,,0,sys_enter,-,73,flock,0x3,0x2
+	event,1000000100,1,1,,0,flock_lock,-,254:0,77,write,FLOCK|SLEEP,0,9223372036854775807,1,0xffff1,0x0,0,0xffffc1
+	event,1000000200,1,1,,0,fork,-,2,2,0x1200000,flock
+	event,1000000300,1,1,,0,wakeup_new,-,2,2,0,flock,120
+	event,1000000400,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,2,2,,1,comm,-,2,2,flock,sh
+	event,1000002000,2,2,,1,fork,-,3,3,0x1200000,sh
+	event,1000002100,2,2,,1,wakeup_new,-,3,3,1,sh,120
+	event,1000003000,2,2,,1,exit,-,sh,1
+	event,1000003100,2,2,,1,waking,-,1,1,0,flock,120
+	event,1000003200,2,2,,1,switch,-,Z,3,3,sh
+	event,1000004000,3,3,,1,comm,-,3,3,sh,sleep
+	event,1000004100,3,3,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc,0x7ffd
+	event,1000004150,3,3,,1,hrtimer_start,-,0xabc,hrtimer_wakeup,5000004000,5000004000,0
+	event,1000004200,3,3,,1,switch,-,S,0,0,swapper/1
+	$exit1
+	event,1000005100,1,1,,0,switch,-,${1:+S}${1:-Z},0,0,swapper/0
+	event,1300000000,4,4,,0,sys_enter,-,73,flock,0x3,0x2
+	event,1300000100,4,4,,0,flock_lock,-,254:0,77,write,FLOCK|SLEEP,0,9223372036854775807,4,0xffff4,0xffff1,1,0xffffc4
+	event,1300000200,4,4,,0,switch,-,S,0,0,swapper/0
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a lock whose taker exited is held by the child that inherited its descriptor" {
+	out=$(inherited_lock | diagnose_tid 4)
+	echo "$out"
+	[[ "$out" == "Root cause: sleep 3 (the kernel says): asleep on its own timer in clock_nanosleep for 3.0 s so far; inherited the descriptor of flock 1, gone, which the kernel says held what flock 4 waits on (254:0:77)"* ]]
+	grep -qx 'Wait chain: flock 4 → sleep 3' <<<"$out"
+	# Its taker alive, it holds it.
+	out=$(inherited_lock alive | diagnose_tid 4)
+	echo "$out"
+	[[ "$out" == "Root cause: flock 1 (the kernel says): the kernel says it holds what flock 4 waits on: 254:0:77 (filelock)"* ]]
+}
+
 # Issue 23 item 6: a worker pool.  Main thread 10 hands a task to worker
 # 10/11 through a pipe and waits for its result; the worker took it and
 # now waits in read on something else.
