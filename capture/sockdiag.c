@@ -27,11 +27,19 @@
 
 struct sock {
 	struct sockinfo	 i;
+	/*
+	 * A unix listener's address: the file it is bound to, by the
+	 * kernel's device number and inode, or its abstract name.
+	 */
+	uint32_t	 vfs_dev, vfs_ino;
+	char		 name[108];
+	uint8_t		 nname;
 	UT_hash_handle	 hh;
 };
 
 /* An inet socket's ends, as the kernel keys a connection. */
 /* include/net/tcp_states.h: not in the uapi headers. */
+#define TCP_SYN_SENT_STATE	2
 #define TCP_TIME_WAIT_STATE	6
 #define TCP_LISTEN_STATE	10
 
@@ -133,7 +141,17 @@ unix_msg(struct sockdiag *d, struct nlmsghdr *h)
 		if (a->rta_type == UNIX_DIAG_PEER &&
 		    RTA_PAYLOAD(a) >= (int)sizeof(uint32_t))
 			memcpy(&s->i.peer, RTA_DATA(a), sizeof(uint32_t));
-		else if (a->rta_type == UNIX_DIAG_ICONS) {
+		else if (a->rta_type == UNIX_DIAG_VFS &&
+		    RTA_PAYLOAD(a) >= (int)sizeof(struct unix_diag_vfs)) {
+			struct unix_diag_vfs *vfs = RTA_DATA(a);
+
+			s->vfs_dev = vfs->udiag_vfs_dev;
+			s->vfs_ino = vfs->udiag_vfs_ino;
+		} else if (a->rta_type == UNIX_DIAG_NAME && s->i.listening &&
+		    (n = RTA_PAYLOAD(a)) <= sizeof(s->name)) {
+			memcpy(s->name, RTA_DATA(a), n);
+			s->nname = n;
+		} else if (a->rta_type == UNIX_DIAG_ICONS) {
 			/* Connections queued on a listener, not yet accepted. */
 			icons = RTA_DATA(a);
 			n = RTA_PAYLOAD(a) / sizeof(uint32_t);
@@ -267,6 +285,13 @@ inet_pair(struct sockdiag *d)
 		    e->t.dst, e->t.dport);
 		if (m != NULL && m->ino == 0 && e->t.proto == IPPROTO_TCP)
 			s->i.listener = inet_listener(d, &m->t);
+		/*
+		 * A connect whose handshake a listener here has not answered
+		 * (its queue full, it drops the SYN): that listener's.
+		 */
+		else if (m == NULL && e->t.proto == IPPROTO_TCP &&
+		    e->state == TCP_SYN_SENT_STATE)
+			s->i.listener = inet_listener(d, &t);
 	}
 	HASH_ITER(hh, d->inets, e, tmp)
 		if (e->ino != 0)
@@ -306,7 +331,8 @@ sockdiag_load(int want_unix, int want_inet)
 		memset(&ureq, 0, sizeof(ureq));
 		ureq.r.sdiag_family = AF_UNIX;
 		ureq.r.udiag_states = ~0u;
-		ureq.r.udiag_show = UDIAG_SHOW_PEER | UDIAG_SHOW_ICONS;
+		ureq.r.udiag_show = UDIAG_SHOW_PEER | UDIAG_SHOW_ICONS |
+		    UDIAG_SHOW_NAME | UDIAG_SHOW_VFS;
 		ok |= dump(&ureq, sizeof(ureq), unix_msg, d) == 0;
 	}
 	if (want_inet) {
@@ -334,6 +360,29 @@ sockdiag_find(const struct sockdiag *d, uint32_t ino)
 		return NULL;
 	HASH_FIND(hh, d->socks, &ino, sizeof(ino), s);
 	return s != NULL ? &s->i : NULL;
+}
+
+uint32_t
+sockdiag_unix_listener(const struct sockdiag *d, uint64_t dev, uint64_t ino,
+    const char *name, size_t len)
+{
+	struct sock *s, *tmp;
+
+	if (d == NULL)
+		return 0;
+	HASH_ITER(hh, d->socks, s, tmp) {
+		if (s->i.kind != SK_UNIX || !s->i.listening)
+			continue;
+		/* The kernel's dev_t: major above the 20 bits of minor. */
+		if (ino != 0 && s->vfs_ino == ino &&
+		    ((uint64_t)(s->vfs_dev >> 20) << 32 |
+		    (s->vfs_dev & 0xfffff)) == dev)
+			return s->i.ino;
+		if (ino == 0 && len > 0 && len == s->nname &&
+		    memcmp(name, s->name, len) == 0)
+			return s->i.ino;
+	}
+	return 0;
 }
 
 const char *

@@ -1,9 +1,10 @@
 /*
  * Sockets as the kernel's sock_diag sees them: for a socket inode, its
  * kind and the inode of the socket at the other end.  Unix sockets name
- * their peer (UNIX_DIAG_PEER), and a listener the connections queued on
- * it and not yet accepted (UNIX_DIAG_ICONS); TCP and UDP sockets on this
- * machine are paired by their mirrored address and port pairs (inet_diag).
+ * their peer (UNIX_DIAG_PEER), and a listener its address and the
+ * connections queued on it and not yet accepted (UNIX_DIAG_ICONS); TCP
+ * and UDP sockets on this machine are paired by their mirrored address
+ * and port pairs (inet_diag).
  */
 #ifndef CAPTURE_SOCKDIAG_H
 #define CAPTURE_SOCKDIAG_H
@@ -36,6 +37,12 @@ struct sockdiag;
 /* Both dumps are one request each; 0 if the kernel refused them all. */
 struct sockdiag	*sockdiag_load(int want_unix, int want_inet);
 const struct sockinfo *sockdiag_find(const struct sockdiag *, uint32_t ino);
+/*
+ * The unix listener bound to the file dev, ino (dev: major << 32 | minor),
+ * or for ino 0, named name[0, len) (abstract: name[0] is NUL); 0 if none.
+ */
+uint32_t	 sockdiag_unix_listener(const struct sockdiag *, uint64_t dev,
+		    uint64_t ino, const char *name, size_t len);
 const char	*sock_kind_name(enum sock_kind);
 void		 sockdiag_free(struct sockdiag *);
 

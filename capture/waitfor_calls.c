@@ -6,6 +6,9 @@
  * and their decoders is most of the snapshot's knowledge of the kernel.
  */
 #include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include <uthash.h>
 
 #include "util.h"
+#include "sockdiag.h"
 #include "waits.h"
 #include "waitfor.h"
 #include "waitfor_int.h"
@@ -330,6 +334,42 @@ wait_select(struct wf_snap *s, size_t ti, uint64_t timeout)
 		add_wait(s, ti, NO_FD, WM_SLEEP)->timeout = timeout;
 }
 
+/*
+ * A connect(2) to a unix listener whose queue is full waits for room
+ * before its socket is anyone's peer: the address it passed names the
+ * listener, by the file it is bound to (stat, in the caller's root or
+ * working directory: nothing is opened) or its abstract name, and the
+ * listener's holders are the ones to accept.  The wait's id keeps it.
+ */
+static void
+connect_target(struct wf_snap *s, size_t ti, struct wt *w, uint64_t addr,
+    uint64_t len)
+{
+	struct thr *t = &s->thr[ti];
+	struct { sa_family_t family; char path[108]; } sa;
+	char file[sizeof(sa.path) + 64];
+	struct stat st;
+	size_t n = len < sizeof(sa) ? len : sizeof(sa);
+
+	memset(&sa, 0, sizeof(sa));
+	if (n <= sizeof(sa.family) || wf_peek(t->pid, addr, &sa, n) == -1 ||
+	    sa.family != AF_UNIX)
+		return;
+	n -= sizeof(sa.family);
+	wf_load_diag(s);
+	if (sa.path[0] == '\0') {
+		w->o.id = sockdiag_unix_listener(s->diag, 0, 0, sa.path, n);
+		return;
+	}
+	sa.path[sizeof(sa.path) - 1] = '\0';
+	snprintf(file, sizeof(file), "/proc/%d/%s/%s", t->pid,
+	    sa.path[0] == '/' ? "root" : "cwd", sa.path);
+	if (stat(file, &st) == 0 && S_ISSOCK(st.st_mode))
+		w->o.id = sockdiag_unix_listener(s->diag,
+		    (uint64_t)major(st.st_dev) << 32 | minor(st.st_dev),
+		    st.st_ino, NULL, 0);
+}
+
 /* wait4(pid), waitid(idtype, id): the children a parent waits for. */
 static void
 wait_child(struct wf_snap *s, size_t ti, int which, int id)
@@ -488,7 +528,9 @@ wf_decode(struct wf_snap *s, size_t ti)
 		wait_fd(s, ti, (int)a[0], WM_ACCEPT);
 		break;
 	case H_CONNECT:
-		wait_fd(s, ti, (int)a[0], WM_CONNECT);
+		if ((w = wait_fd(s, ti, (int)a[0], WM_CONNECT)) != NULL &&
+		    w->o.type == OT_SOCKET)
+			connect_target(s, ti, w, a[1], a[2]);
 		break;
 	case H_POLL:
 		wait_poll(s, ti, a[0], a[1], ms_timeout(a[2]));

@@ -94,6 +94,8 @@ wf_collect_wants(struct wf_snap *s)
 				want_sock(s, si->peer);
 			else if (si->listener != 0)
 				want_sock(s, si->listener);
+			else if (w->o.id != 0)
+				want_sock(s, w->o.id);
 			if ((si = sockdiag_find(s->diag, si->peer)) != NULL &&
 			    si->listener != 0)
 				want_sock(s, si->listener);

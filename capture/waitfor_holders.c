@@ -107,10 +107,13 @@ holders_socket(struct wf_snap *s, const struct wt *w)
 	if ((si = sockdiag_find(s->diag, w->o.ino)) == NULL)
 		return;
 	if (si->peer == 0) {
-		/* A TCP connection in a listener's queue. */
-		if (si->listener != 0)
-			holders_sock(s, w, si->listener, WR_LISTENER,
-			    sock_kind_name(si->kind));
+		/*
+		 * A TCP connection in a listener's queue, or a connect
+		 * waiting for room in one.
+		 */
+		if (si->listener != 0 || w->o.id != 0)
+			holders_sock(s, w, si->listener != 0 ? si->listener :
+			    w->o.id, WR_LISTENER, sock_kind_name(si->kind));
 		return;
 	}
 	if (holders_sock(s, w, si->peer, WR_PEER, sock_kind_name(si->kind)))

@@ -51,7 +51,8 @@ struct obj {
 	char		*path;		/* OT_PATH: as readlink gave it */
 	uint64_t	 ino, dev;	/* dev: major << 32 | minor */
 	uint64_t	 deadline;	/* a timerfd's next expiry */
-	uint32_t	 id;		/* an eventfd's id, a child's pid... */
+	uint32_t	 id;		/* an eventfd's id, a child's pid, a
+					   connecting socket's listener... */
 	char		 which;		/* OT_CHILD: 'p' a pid, 'g' a group, 'a' any */
 };
 

@@ -188,6 +188,33 @@ holders_of() {
 	grep -qx "$HOLDER listener tcp" "$T/h"
 }
 
+# A connect waiting for room in a full listener's queue: no socket is its
+# peer yet; the address it connects to names the listener.
+full_queue() {	# CASE TYPE
+	need_waitfor
+	start_case "$1"
+	snap "$WAITER_TID" connect -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" connect)
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
+	    grep -qx "$2"
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER listener $2" "$T/h"
+}
+
+@test "waitfor: a unix connect to a full queue waits for the listener bound to that file" {
+	full_queue unix-full unix
+}
+
+@test "waitfor: a unix connect to a full queue waits for the listener of that abstract name" {
+	full_queue abstract-full unix
+}
+
+@test "waitfor: a TCP connect whose SYN a full listener drops waits for that listener" {
+	full_queue tcp-full tcp
+}
+
 @test "waitfor: flock(1) waiting for another flock(1): holder and waiter from /proc/locks" {
 	need_waitfor
 	need_prog flock

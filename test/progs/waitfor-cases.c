@@ -3,7 +3,8 @@
  * sets one up between processes (or threads), prints who waits and who
  * holds the other end, and blocks until killed.
  *
- *	waitfor-cases pipe|unix|tcp|tcp-queued|posix|ofd|epoll|mutex
+ *	waitfor-cases pipe|unix|tcp|tcp-queued|unix-full|abstract-full|
+ *	    tcp-full|posix|ofd|epoll|mutex
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -13,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 
 #include <arpa/inet.h>
 #include <err.h>
@@ -20,6 +22,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +164,62 @@ case_tcp(int accepts)
 
 static const char *lockfile;
 
+/* A listener's address for case_full(): a file's, an abstract name's, TCP's. */
+static struct sockaddr_storage full_addr;
+static socklen_t full_len;
+
+/*
+ * A client that connects twice: the first fills the queue of a listener
+ * that never accepts (backlog 0), the second waits for room in it.
+ */
+static void
+connector(void *arg)
+{
+	int i, s;
+
+	(void)arg;
+	for (i = 0; i < 2; i++)
+		if ((s = socket(full_addr.ss_family, SOCK_STREAM, 0)) == -1 ||
+		    connect(s, (struct sockaddr *)&full_addr, full_len) == -1)
+			err(1, "connect");
+	hold(NULL);
+}
+
+/* kind: 'f' a unix socket's file, 'a' an abstract name, 't' TCP. */
+static void
+case_full(int kind)
+{
+	struct sockaddr_un *un = (struct sockaddr_un *)&full_addr;
+	struct sockaddr_in *in = (struct sockaddr_in *)&full_addr;
+	int l;
+	pid_t c;
+
+	memset(&full_addr, 0, sizeof(full_addr));
+	if (kind == 't') {
+		in->sin_family = AF_INET;
+		in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		full_len = sizeof(*in);
+	} else {
+		un->sun_family = AF_UNIX;
+		snprintf(un->sun_path + (kind == 'a'), sizeof(un->sun_path) - 1,
+		    "%s.sock", lockfile);
+		if (kind == 'f')
+			unlink(un->sun_path);
+		full_len = offsetof(struct sockaddr_un, sun_path) +
+		    (kind == 'a') + strlen(un->sun_path + (kind == 'a'));
+	}
+	if ((l = socket(full_addr.ss_family, SOCK_STREAM, 0)) == -1 ||
+	    bind(l, (struct sockaddr *)&full_addr, full_len) == -1 ||
+	    listen(l, 0) == -1 ||
+	    getsockname(l, (struct sockaddr *)&full_addr, &full_len) == -1)
+		err(1, "listen");
+	c = child(connector, NULL);
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	ready();
+	hold(NULL);
+}
+
 static void
 setlk(int fd, int cmd)
 {
@@ -268,6 +327,12 @@ main(int argc, char *argv[])
 		case_tcp(1);
 	else if (strcmp(c, "tcp-queued") == 0)
 		case_tcp(0);
+	else if (strcmp(c, "unix-full") == 0)
+		case_full('f');
+	else if (strcmp(c, "abstract-full") == 0)
+		case_full('a');
+	else if (strcmp(c, "tcp-full") == 0)
+		case_full('t');
 	else if (strcmp(c, "posix") == 0)
 		case_lock(F_SETLK, F_SETLKW);
 	else if (strcmp(c, "ofd") == 0)
@@ -277,7 +342,8 @@ main(int argc, char *argv[])
 	else if (strcmp(c, "mutex") == 0)
 		case_mutex();
 	else
-		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|posix|"
-		    "ofd|epoll|mutex [LOCKFILE]");
+		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
+		    "unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex "
+		    "[LOCKFILE]");
 	return 0;
 }
