@@ -218,15 +218,17 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		 * that one alone, by the kernel's word or a wake-up of this
 		 * very wait: a baseline's path, one of several holders of an
 		 * inherited end or one source of a poll set is no more than a
-		 * suspect, and the victim is never the writer its own helper
-		 * waits for.  The victim's hop is its hang.
+		 * suspect (unless all of them are on the chain now), and the
+		 * victim is never the writer its own helper waits for.  The
+		 * victim's hop is its hang.
 		 */
 		if (st == TS_WORK || (j > 0 && st != TS_WAIT))
 			return 0;
 		for (k = j + 1; k < x->nchain; k++)
 			if (!x->waits[k])
 				return 0;
-		if (ev < EV_WAKEUP || multi) {
+		if (ev < EV_WAKEUP ||
+		    (multi && !parties_on_chain(x, x->vx[x->nchain - 1]))) {
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
 				    "may wait for %s %u, already on the chain, "
@@ -239,7 +241,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			return 0;
 		}
 		for (k = j + 1; k < x->nchain; k++)
-			if (x->ev[k] < EV_WAKEUP || x->multi[k])
+			if (x->ev[k] < EV_WAKEUP || (x->multi[k] &&
+			    !parties_on_chain(x, x->vx[k - 1])))
 				return 0;
 		/* Found again by another path: one circle. */
 		culprit(x, u, depth, RK_CYCLE, class, ev, "waits for a "

@@ -128,6 +128,7 @@ int		 lock_holders(struct dctx *x, uint64_t id, int depth);
 int		 holders(struct dctx *x, uint64_t id, int depth);
 uint64_t	 now_of(struct dctx *x, uint32_t tid, uint64_t fallback);
 int		 named(struct graph *g, uint64_t id);
+int		 parties_on_chain(struct dctx *x, uint64_t id);
 
 /* kin.c */
 int		 busy_siblings(struct dctx *x, uint64_t id, int depth);

@@ -62,6 +62,8 @@ usable(struct graph *g, uint64_t id, const struct link *l)
 	    vertex_get(g, link_from(l))->pid != vertex_get(g, id)->pid);
 }
 
+static int	other_thread(struct graph *, uint32_t pid, uint32_t tid);
+
 /* Whether anyone is named as holding what the vertex waits on. */
 int
 named(struct graph *g, uint64_t id)
@@ -92,6 +94,32 @@ other_party(struct dctx *x, uint64_t id, uint32_t tid)
 		    u->tid != tid && on_chain(x, u->tid) < 0)
 			return 1;
 	return 0;
+}
+
+/*
+ * Every party the kernel named for the wait of vertex id is on the chain
+ * now, each the one thread of its process that may act: a wait that any
+ * of several could end (an end they inherited, a lock of an open file
+ * they share) can then end only by the chain, whose every thread waits.
+ */
+int
+parties_on_chain(struct dctx *x, uint64_t id)
+{
+	struct graph *g = x->g;
+	struct vertex *u;
+	int32_t k;
+	int n = 0;
+
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in) {
+		if (!usable(g, id, &g->l[k]))
+			continue;
+		if ((u = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    on_chain(x, u->tid) < 0 || (link_weak(&g->l[k]) &&
+		    other_thread(g, u->pid, u->tid)))
+			return 0;
+		n++;
+	}
+	return n > 0;
 }
 
 /*
@@ -347,11 +375,15 @@ holders(struct dctx *x, uint64_t id, int depth)
 	 * Among several holders (a script's pipe, which its children
 	 * inherit), an ancestor of the hung process: the thread waits for
 	 * the line that started the hang, a script standing in for a person.
+	 * Not of a lock: an ancestor that holds one (`flock L cmd`) holds
+	 * it while it waits for its line, whoever inherited it too.
 	 */
 	for (k = v->in; k >= 0; k = g->l[k].next_in) {
 		l = &g->l[k];
-		if (usable(g, id, l) && link_weak(l) && ancestor(x, (u =
-		    vertex_get(g, link_from(l))))) {
+		if (usable(g, id, l) && link_weak(l) &&
+		    !(link_props(l) & LR_LOCK) &&
+		    !wrel_label_is_lock(str_of(link_label(l))) &&
+		    ancestor(x, (u = vertex_get(g, link_from(l))))) {
 			snprintf(x->d->note, sizeof(x->d->note), "%s %u waits "
 			    "for %s %u, an ancestor of the hung process, "
 			    "which holds %s", str_of(vertex_comm(v)), v->tid,

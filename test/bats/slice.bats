@@ -1285,6 +1285,69 @@ inherited_lock() {	# [ALIVE]
 	[[ "$out" == "Root cause: flock 1 (the kernel says): the kernel says it holds what flock 4 waits on: 254:0:77 (filelock)"* ]]
 }
 
+# Two flock(1)s take two locks in opposite orders, each through a child
+# (`flock A flock B`, `flock B flock A`): flock 1 holds A and waits for
+# its child 2, which waits for B; flock 3 holds B and waits for its child
+# 4, which waits for A.  Each child inherited its parent's descriptor,
+# so the snapshot names two holders of each lock.  With KEEPER, a third
+# process, asleep, holds B too.
+abba() {	# [KEEPER]
+	{
+	cat <<-EOS
+	task,100,1,1,flock
+	task,100,3,3,flock
+	event,1000000000,1,1,,0,sys_enter,-,73,flock,0x3,0x2
+	event,1000000100,1,1,,0,flock_lock,-,254:0,10,write,FLOCK|SLEEP,0,9223372036854775807,1,0xa1,0x0,0,0xc1
+	event,1000000200,1,1,,0,fork,-,2,2,0x1200000,flock
+	event,1000000300,1,1,,0,wakeup_new,-,2,2,0,flock,120
+	event,1000000400,1,1,,0,sys_enter,-,61,wait4,0x2,0x0,0x0,0x0
+	event,1000000500,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,3,3,,1,sys_enter,-,73,flock,0x3,0x2
+	event,1000001100,3,3,,1,flock_lock,-,254:0,20,write,FLOCK|SLEEP,0,9223372036854775807,3,0xb3,0x0,0,0xc3
+	event,1000001200,3,3,,1,fork,-,4,4,0x1200000,flock
+	event,1000001300,3,3,,1,wakeup_new,-,4,4,1,flock,120
+	event,1000001400,3,3,,1,sys_enter,-,61,wait4,0x4,0x0,0x0,0x0
+	event,1000001500,3,3,,1,switch,-,S,0,0,swapper/1
+	event,1300000000,2,2,,0,sys_enter,-,73,flock,0x4,0x2
+	event,1300000100,2,2,,0,flock_lock,-,254:0,20,write,FLOCK|SLEEP,0,9223372036854775807,2,0xb2,0xb3,1,0xc2
+	event,1300000200,2,2,,0,switch,-,S,0,0,swapper/0
+	event,1300001000,4,4,,1,sys_enter,-,73,flock,0x4,0x2
+	event,1300001100,4,4,,1,flock_lock,-,254:0,10,write,FLOCK|SLEEP,0,9223372036854775807,4,0xa4,0xa1,1,0xc4
+	event,1300001200,4,4,,1,switch,-,S,0,0,swapper/1
+	wait,4000000000,1,1,S,wait4,,child,pid:2,child,,,1000000400,,do_wait,flock,0x2,0x0,0x0,0x0,0x0,0x0
+	wait,4000000000,2,2,S,flock,4,file,file:254:0:20,lock,,,1300000000,,locks_lock_inode_wait,flock,0x4,0x2,0x0,0x0,0x0,0x0
+	wait,4000000000,3,3,S,wait4,,child,pid:4,child,,,1000001400,,do_wait,flock,0x4,0x0,0x0,0x0,0x0,0x0
+	wait,4000000000,4,4,S,flock,4,file,file:254:0:10,lock,,,1300001000,,locks_lock_inode_wait,flock,0x4,0x2,0x0,0x0,0x0,0x0
+	holder,4000000000,2,,pid:2,child,,,S,flock
+	holder,4000000000,4,,pid:4,child,,,S,flock
+	holder,4000000000,1,,file:254:0:10,lock-holder,3,,FLOCK WRITE 0-EOF,flock
+	holder,4000000000,2,,file:254:0:10,lock-holder,3,,FLOCK WRITE 0-EOF,flock
+	holder,4000000000,4,,file:254:0:10,lock-waiter,,,FLOCK WRITE 0-EOF,flock
+	holder,4000000000,3,,file:254:0:20,lock-holder,3,,FLOCK WRITE 0-EOF,flock
+	holder,4000000000,4,,file:254:0:20,lock-holder,3,,FLOCK WRITE 0-EOF,flock
+	holder,4000000000,2,,file:254:0:20,lock-waiter,,,FLOCK WRITE 0-EOF,flock
+	event,5000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+	[ -z "${1:-}" ] || cat <<-EOS
+	task,100,5,5,keeper
+	event,1000002000,5,5,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc,0x0
+	event,1000002100,5,5,,1,switch,-,S,0,0,swapper/1
+	holder,4000000000,5,,file:254:0:20,lock-holder,3,,FLOCK WRITE 0-EOF,keeper
+	EOS
+	} | sort -t, -k2,2n -s | stream
+}
+
+@test "slice: a lock its holder's child inherited, in a circle through the victim's parent, is a circular wait" {
+	out=$(abba | diagnose_tid 2)
+	echo "$out"
+	[[ "$out" == "Root cause: a circular wait (the kernel says) between flock 2, flock 3, flock 4 and flock 1 for 3.7 s so far"* ]]
+	grep -qx 'Wait chain: flock 2 → flock 3 → flock 4 → flock 1 → flock 2' <<<"$out"
+	# Another holder of B off the chain may release it: no circle.
+	out=$(abba keeper | diagnose_tid 2)
+	echo "$out"
+	[[ "$out" != *"circular wait"* ]]
+}
+
 # Issue 23 item 6: a worker pool.  Main thread 10 hands a task to worker
 # 10/11 through a pipe and waits for its result; the worker took it and
 # now waits in read on something else.
