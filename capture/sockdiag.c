@@ -27,11 +27,7 @@
 
 struct sock {
 	struct sockinfo	 i;
-	/*
-	 * A unix listener's address: the file it is bound to, by the
-	 * kernel's device number and inode, or its abstract name.
-	 */
-	uint32_t	 vfs_dev, vfs_ino;
+	/* A unix listener's address, as bound: a path, or abstract. */
 	char		 name[108];
 	uint8_t		 nname;
 	UT_hash_handle	 hh;
@@ -141,13 +137,7 @@ unix_msg(struct sockdiag *d, struct nlmsghdr *h)
 		if (a->rta_type == UNIX_DIAG_PEER &&
 		    RTA_PAYLOAD(a) >= (int)sizeof(uint32_t))
 			memcpy(&s->i.peer, RTA_DATA(a), sizeof(uint32_t));
-		else if (a->rta_type == UNIX_DIAG_VFS &&
-		    RTA_PAYLOAD(a) >= (int)sizeof(struct unix_diag_vfs)) {
-			struct unix_diag_vfs *vfs = RTA_DATA(a);
-
-			s->vfs_dev = vfs->udiag_vfs_dev;
-			s->vfs_ino = vfs->udiag_vfs_ino;
-		} else if (a->rta_type == UNIX_DIAG_NAME && s->i.listening &&
+		else if (a->rta_type == UNIX_DIAG_NAME && s->i.listening &&
 		    (n = RTA_PAYLOAD(a)) <= sizeof(s->name)) {
 			memcpy(s->name, RTA_DATA(a), n);
 			s->nname = n;
@@ -332,7 +322,7 @@ sockdiag_load(int want_unix, int want_inet)
 		ureq.r.sdiag_family = AF_UNIX;
 		ureq.r.udiag_states = ~0u;
 		ureq.r.udiag_show = UDIAG_SHOW_PEER | UDIAG_SHOW_ICONS |
-		    UDIAG_SHOW_NAME | UDIAG_SHOW_VFS;
+		    UDIAG_SHOW_NAME;
 		ok |= dump(&ureq, sizeof(ureq), unix_msg, d) == 0;
 	}
 	if (want_inet) {
@@ -363,26 +353,25 @@ sockdiag_find(const struct sockdiag *d, uint32_t ino)
 }
 
 uint32_t
-sockdiag_unix_listener(const struct sockdiag *d, uint64_t dev, uint64_t ino,
-    const char *name, size_t len)
+sockdiag_unix_listener(const struct sockdiag *d, const char *name, size_t len)
 {
 	struct sock *s, *tmp;
+	uint32_t found = 0;
+	int n = 0;
 
-	if (d == NULL)
+	if (d == NULL || len == 0)
 		return 0;
-	HASH_ITER(hh, d->socks, s, tmp) {
-		if (s->i.kind != SK_UNIX || !s->i.listening)
-			continue;
-		/* The kernel's dev_t: major above the 20 bits of minor. */
-		if (ino != 0 && s->vfs_ino == ino &&
-		    ((uint64_t)(s->vfs_dev >> 20) << 32 |
-		    (s->vfs_dev & 0xfffff)) == dev)
-			return s->i.ino;
-		if (ino == 0 && len > 0 && len == s->nname &&
-		    memcmp(name, s->name, len) == 0)
-			return s->i.ino;
-	}
-	return 0;
+	HASH_ITER(hh, d->socks, s, tmp)
+		if (s->i.kind == SK_UNIX && s->i.listening && (name[0] == '\0' ?
+		    len == s->nname && memcmp(name, s->name, len) == 0 :
+		    s->nname > 0 && s->name[0] != '\0' &&
+		    strnlen(s->name, s->nname) == len &&
+		    memcmp(name, s->name, len) == 0)) {
+			found = s->i.ino;
+			n++;
+		}
+	/* Two of one name (in two mount namespaces): neither, for sure. */
+	return n == 1 ? found : 0;
 }
 
 const char *

@@ -38,11 +38,12 @@ struct sockdiag;
 struct sockdiag	*sockdiag_load(int want_unix, int want_inet);
 const struct sockinfo *sockdiag_find(const struct sockdiag *, uint32_t ino);
 /*
- * The unix listener bound to the file dev, ino (dev: major << 32 | minor),
- * or for ino 0, named name[0, len) (abstract: name[0] is NUL); 0 if none.
+ * The one unix listener bound to name[0, len): a path as its binder gave
+ * it (no NUL), or an abstract name (name[0] is NUL); 0 if none, or more
+ * than one (two mount namespaces' sockets of one path).
  */
-uint32_t	 sockdiag_unix_listener(const struct sockdiag *, uint64_t dev,
-		    uint64_t ino, const char *name, size_t len);
+uint32_t	 sockdiag_unix_listener(const struct sockdiag *, const char *name,
+		    size_t len);
 const char	*sock_kind_name(enum sock_kind);
 void		 sockdiag_free(struct sockdiag *);
 

@@ -7,8 +7,6 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -337,9 +335,11 @@ wait_select(struct wf_snap *s, size_t ti, uint64_t timeout)
 /*
  * A connect(2) to a unix listener whose queue is full waits for room
  * before its socket is anyone's peer: the address it passed names the
- * listener, by the file it is bound to (stat, in the caller's root or
- * working directory: nothing is opened) or its abstract name, and the
- * listener's holders are the ones to accept.  The wait's id keeps it.
+ * listener, by the path or abstract name it was bound to, and the
+ * listener's holders are the ones to accept.  A relative path is also
+ * tried from the caller's working directory, by readlink: no path of
+ * the caller's is looked up (a stat could wait on the caller's own FUSE
+ * server).  The wait's id keeps the listener.
  */
 static void
 connect_target(struct wf_snap *s, size_t ti, struct wt *w, uint64_t addr,
@@ -347,9 +347,9 @@ connect_target(struct wf_snap *s, size_t ti, struct wt *w, uint64_t addr,
 {
 	struct thr *t = &s->thr[ti];
 	struct { sa_family_t family; char path[108]; } sa;
-	char file[sizeof(sa.path) + 64];
-	struct stat st;
+	char link[32], cwd[PATH_MAX], full[PATH_MAX + sizeof(sa.path) + 1];
 	size_t n = len < sizeof(sa) ? len : sizeof(sa);
+	ssize_t m;
 
 	memset(&sa, 0, sizeof(sa));
 	if (n <= sizeof(sa.family) || wf_peek(t->pid, addr, &sa, n) == -1 ||
@@ -357,17 +357,19 @@ connect_target(struct wf_snap *s, size_t ti, struct wt *w, uint64_t addr,
 		return;
 	n -= sizeof(sa.family);
 	wf_load_diag(s);
-	if (sa.path[0] == '\0') {
-		w->o.id = sockdiag_unix_listener(s->diag, 0, 0, sa.path, n);
+	if (sa.path[0] != '\0')
+		n = strnlen(sa.path, n);
+	if ((w->o.id = sockdiag_unix_listener(s->diag, sa.path, n)) != 0 ||
+	    sa.path[0] == '/' || sa.path[0] == '\0')
 		return;
-	}
-	sa.path[sizeof(sa.path) - 1] = '\0';
-	snprintf(file, sizeof(file), "/proc/%d/%s/%s", t->pid,
-	    sa.path[0] == '/' ? "root" : "cwd", sa.path);
-	if (stat(file, &st) == 0 && S_ISSOCK(st.st_mode))
-		w->o.id = sockdiag_unix_listener(s->diag,
-		    (uint64_t)major(st.st_dev) << 32 | minor(st.st_dev),
-		    st.st_ino, NULL, 0);
+	snprintf(link, sizeof(link), "/proc/%d/cwd", t->pid);
+	if ((m = readlink(link, cwd, sizeof(cwd) - 1)) <= 0)
+		return;
+	cwd[m] = '\0';
+	m = snprintf(full, sizeof(full), "%s/%.*s", strcmp(cwd, "/") == 0 ?
+	    "" : cwd, (int)n, sa.path);
+	if (m > 0 && (size_t)m < sizeof(full))
+		w->o.id = sockdiag_unix_listener(s->diag, full, m);
 }
 
 /* wait4(pid), waitid(idtype, id): the children a parent waits for. */
