@@ -9,6 +9,7 @@
 #ifndef CAPTURE_SOCKDIAG_H
 #define CAPTURE_SOCKDIAG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum sock_kind { SK_OTHER, SK_UNIX, SK_TCP, SK_UDP };

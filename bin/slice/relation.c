@@ -103,7 +103,8 @@ children(struct graph *g, uint32_t parent, struct child **c)
 		(*c)[n].comm = vertex_comm(v);
 		(*c)[n++].pid = v->pid;
 	}
-	qsort(*c, n, sizeof(**c), by_birth);
+	if (n > 1)	/* none: *c is NULL, which qsort may not be given */
+		qsort(*c, n, sizeof(**c), by_birth);
 	return n;
 }
 
