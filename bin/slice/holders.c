@@ -294,7 +294,7 @@ heirs(struct dctx *x, uint64_t id, const struct link *l,
 	n = descendants(x->g, u->pid, link_time(l), d, ARRAY_LEN(d));
 	for (i = 0; i < n; i++)
 		if ((s[m] = stuck(x, d[i])) != 0)
-			d[m++] = d[i];
+			m++;
 	for (i = 0; i < m; i++) {
 		snprintf(why, sizeof(why), "inherited the descriptor of %s %u, "
 		    "gone, which the kernel says held what %s %u waits on (%s)",
