@@ -27,9 +27,12 @@
 
 struct sock {
 	struct sockinfo	 i;
-	/* A unix listener's address, as bound: a path, or abstract. */
-	char		 name[108];
-	uint8_t		 nname;
+	/*
+	 * A unix listener's address, as bound: a path, or abstract.  Only
+	 * listeners have one: a machine may hold 100 000 other sockets.
+	 */
+	char		*name;
+	size_t		 nname;
 	UT_hash_handle	 hh;
 };
 
@@ -138,7 +141,8 @@ unix_msg(struct sockdiag *d, struct nlmsghdr *h)
 		    RTA_PAYLOAD(a) >= (int)sizeof(uint32_t))
 			memcpy(&s->i.peer, RTA_DATA(a), sizeof(uint32_t));
 		else if (a->rta_type == UNIX_DIAG_NAME && s->i.listening &&
-		    (n = RTA_PAYLOAD(a)) <= sizeof(s->name)) {
+		    s->name == NULL && (n = RTA_PAYLOAD(a)) > 0) {
+			s->name = xmalloc(n);
 			memcpy(s->name, RTA_DATA(a), n);
 			s->nname = n;
 		} else if (a->rta_type == UNIX_DIAG_ICONS) {
@@ -364,7 +368,7 @@ sockdiag_unix_listener(const struct sockdiag *d, const char *name, size_t len)
 	HASH_ITER(hh, d->socks, s, tmp)
 		if (s->i.kind == SK_UNIX && s->i.listening && (name[0] == '\0' ?
 		    len == s->nname && memcmp(name, s->name, len) == 0 :
-		    s->nname > 0 && s->name[0] != '\0' &&
+		    s->name != NULL && s->name[0] != '\0' &&
 		    strnlen(s->name, s->nname) == len &&
 		    memcmp(name, s->name, len) == 0)) {
 			found = s->i.ino;
@@ -390,6 +394,6 @@ sockdiag_free(struct sockdiag *d)
 {
 	if (d == NULL)
 		return;
-	HASH_FREE_OWN(hh, d->socks, s, s->i.queued);
+	HASH_FREE_OWN(hh, d->socks, s, s->i.queued, s->name);
 	free(d);
 }
