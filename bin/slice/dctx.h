@@ -141,6 +141,8 @@ void		 add_killer(struct dctx *x, uint32_t tid);
 int		 peer_died(struct dctx *x, uint64_t id, const struct link *l,
 		    int depth);
 int		 last_reader(struct dctx *x, uint64_t id, int depth);
+int		 waker_gone(struct dctx *x, uint64_t id, uint64_t waker,
+		    int depth);
 
 /* wait.c */
 int		 long_wait(struct dctx *x, uint64_t id, int depth);

@@ -121,3 +121,62 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 	    (at - g->first_time) / 1e9);
 	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
 }
+
+/* The last vertex of thread tid, or 0. */
+static uint64_t
+last_of(struct graph *g, uint32_t tid)
+{
+	uint64_t id, last = 0;
+
+	for (id = vertex_at(g, tid, 0); id != 0; id = vertex_next(g, id))
+		last = id;
+	return last;
+}
+
+/*
+ * A lost wake-up: the thread that ended the normal waits of this kind
+ * (the baseline's waker, by a wake-up and not by its death, which a wait
+ * for a child or a join is for) exited before the hang was over, and
+ * nobody ended this one.  Nobody was left to act; the thread that should
+ * have is the root, however it came to exit.  Only a baseline says it
+ * was the one: a guess, backed by how often it was.
+ */
+int
+waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *w = vertex_get(g, waker), *u, *e;
+	struct culprit *c;
+	struct link *l;
+	uint64_t i, last = 0, at = 0;
+	int n = 0, of = 0;
+
+	if (v == NULL || w == NULL || w->tid == v->tid || dies(g, w) ||
+	    on_chain(x, w->tid) >= 0 || observer_comm(str_of(vertex_comm(w))) ||
+	    !died_by(g, w->tid, x->he) ||
+	    (e = vertex_get(g, last = last_of(g, w->tid))) == NULL)
+		return 0;
+	for (i = vertex_at(g, v->tid, 0); i != 0 && i != id;
+	    i = vertex_next(g, i)) {
+		u = vertex_get(g, i);
+		if (!same_wait(v, u, 0) || !link_into_next(g, i, &l) ||
+		    link_from(l) == 0 || (link_props(l) & LR_TIMEOUT))
+			continue;
+		of++;
+		if (vertex_get(g, link_from(l))->tid == w->tid) {
+			n++;
+			at = link_time(l);
+		}
+	}
+	if (n == 0 || e->end < at)
+		return 0;
+	c = add(x->d, last, depth + 1, RK_ROOT, classify(e));
+	c->ev = EV_GUESS;
+	snprintf(c->why, sizeof(c->why), "ended %d of the %d earlier waits "
+	    "of %s %u like this one, the last at +%.3f s, and exited at "
+	    "+%.3f s%s: nobody was left to end it (a lost wake-up)", n, of,
+	    str_of(vertex_comm(v)), v->tid, (at - g->first_time) / 1e9,
+	    (e->end - g->first_time) / 1e9, e->end < v->begin ?
+	    ", before it began" : ", while it lasted");
+	return 1;
+}

@@ -126,7 +126,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 {
 	struct vertex *v = vertex_get(x->g, id);
 	const char *sys = str_of(v->last_sys);
-	uint64_t waker = 0, base = 0, rank = 1;
+	uint64_t waker = 0, base = 0, rank = 1, waker0 = 0;
 	struct link *l = NULL, *ended_by = NULL;
 	int pi;
 
@@ -194,6 +194,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		if (base == 0)
 			base = own_baseline(x, id, &waker);
 	}
+	if (base != 0)
+		waker0 = waker;
 	for (;;) {
 		if (waker == 0)
 			break;
@@ -216,7 +218,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    (base = ranked_baseline(x->g, x->spin, rank, &waker)) == 0)
 			break;
 	}
-	if (request_in_flight(x, id, depth) || busy_threads(x, id, depth))
+	if (request_in_flight(x, id, depth) || busy_threads(x, id, depth) ||
+	    busy_siblings(x, id, depth))
 		return 1;
-	return busy_siblings(x, id, depth);
+	return waker0 != 0 && waker_gone(x, id, waker0, depth);
 }

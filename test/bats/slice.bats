@@ -1285,6 +1285,79 @@ inherited_lock() {	# [ALIVE]
 	[[ "$out" == "Root cause: flock 1 (the kernel says): the kernel says it holds what flock 4 waits on: 254:0:77 (filelock)"* ]]
 }
 
+# Thread 2 wakes main thread 1 from a futex wait four times, then exits
+# (an exception ended it) before the fifth wake-up; main waits on, 4 s so
+# far: a lost wake-up.  ALIVE: thread 2 lives on, asleep through the
+# hang.
+lost_wakeup() {	# [ALIVE]
+	local gone
+	gone=$(printf '%s\n' event,549999900,0,0,,1,switch,-,R,1,2,app \
+	    event,550000000,1,2,,1,exit,-,app,1 \
+	    event,550000100,1,2,,1,switch,-,Z,0,0,swapper/1)
+	[ -z "${1:-}" ] || gone="event,4400000000,1,2,,1,sys_enter,-,39,getpid"
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	task,100,9,9,other
+	event,100000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
+	event,100000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,199999900,0,0,,1,switch,-,R,1,2,app
+	event,200000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
+	event,200000100,1,2,,1,waking,-,1,1,0,app
+	event,200000200,1,2,,1,sys_exit,-,202,futex,1
+	event,200000300,0,0,,0,switch,-,R,1,1,app
+	event,200000400,1,1,,0,sys_exit,-,202,futex,0
+	event,200000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,200000600,1,2,,1,switch,-,S,0,0,swapper/1
+	event,201000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
+	event,201000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,300999900,0,0,,1,switch,-,R,1,2,app
+	event,301000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
+	event,301000100,1,2,,1,waking,-,1,1,0,app
+	event,301000200,1,2,,1,sys_exit,-,202,futex,1
+	event,301000300,0,0,,0,switch,-,R,1,1,app
+	event,301000400,1,1,,0,sys_exit,-,202,futex,0
+	event,301000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,301000600,1,2,,1,switch,-,S,0,0,swapper/1
+	event,302000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
+	event,302000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,401999900,0,0,,1,switch,-,R,1,2,app
+	event,402000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
+	event,402000100,1,2,,1,waking,-,1,1,0,app
+	event,402000200,1,2,,1,sys_exit,-,202,futex,1
+	event,402000300,0,0,,0,switch,-,R,1,1,app
+	event,402000400,1,1,,0,sys_exit,-,202,futex,0
+	event,402000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,402000600,1,2,,1,switch,-,S,0,0,swapper/1
+	event,403000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
+	event,403000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,502999900,0,0,,1,switch,-,R,1,2,app
+	event,503000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
+	event,503000100,1,2,,1,waking,-,1,1,0,app
+	event,503000200,1,2,,1,sys_exit,-,202,futex,1
+	event,503000300,0,0,,0,switch,-,R,1,1,app
+	event,503000400,1,1,,0,sys_exit,-,202,futex,0
+	event,503000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,503000600,1,2,,1,switch,-,S,0,0,swapper/1
+	event,504000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
+	event,504000100,1,1,,0,switch,-,S,0,0,swapper/0
+	$gone
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a wait whose waker exited before the wake-up: that thread, gone, a lost wake-up" {
+	out=$(lost_wakeup | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: probably app 1/2 (a guess from timing): ended 4 of the 4 earlier waits of app 1 like this one, the last at +0.503 s, and exited at +0.550 s, while it lasted: nobody was left to end it (a lost wake-up)"* ]]
+	grep -qx 'Wait chain: app 1 → app 1/2' <<<"$out"
+	# Alive and asleep through the hang: the wake-up path says so.
+	out=$(lost_wakeup alive | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: probably app 1/2 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.9 s; on the baseline's wake-up path"* ]]
+	[[ "$out" != *"lost wake-up"* ]]
+}
+
 # Two flock(1)s take two locks in opposite orders, each through a child
 # (`flock A flock B`, `flock B flock A`): flock 1 holds A and waits for
 # its child 2, which waits for B; flock 3 holds B and waits for its child
