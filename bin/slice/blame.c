@@ -196,9 +196,14 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	char buf[200];
 	int j, k, ci, found;
 
+	/*
+	 * A kernel thread idle through the hang (TASK_IDLE) had no work
+	 * queued: whoever should have queued it is the cause, if anyone;
+	 * the wake-ups it gave before name only whom it served then.
+	 */
 	if (observer_comm(comm) || (!strong && (kthread_comm(comm) ||
 	    st == TS_DISPATCH)) || (strong < KERNEL_SAYS && st == TS_WAIT &&
-	    ancestor(x, w)))
+	    ancestor(x, w)) || w->wait == 'I')
 		return 0;
 	for (j = 0; j < x->nkillers; j++)
 		if (x->killers[j] == w->tid && strong < KERNEL_SAYS)
@@ -483,6 +488,13 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 				    str_of(vertex_comm(w)), w->pid);
 			break;
 		}
+		/*
+		 * Back through an idle kernel thread's idle time lies work
+		 * it did before, for whoever queued that: not this wait's.
+		 */
+		if (w->wait == 'I' && (p->s[i].via == NULL ||
+		    link_weak(p->s[i].via)))
+			break;
 		/* A wake-up's path is as sure as its weakest link. */
 		if (i > 0 && (p->s[i - 1].via == NULL ||
 		    link_weak(p->s[i - 1].via)))
