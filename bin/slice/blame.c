@@ -401,6 +401,20 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			    "in %s with a timeout, for %.1f s so far, for a "
 			    "wake-up from someone the kernel does not name; %.90s",
 			    str_of(w->last_sys), (w->end - w->begin) / 1e9, buf);
+		} else if (st == TS_WAIT && w->last_sys != 0 &&
+		    syscall_is_send(str_of(w->last_sys)) &&
+		    killed_in_wait(x->g, w)) {
+			/*
+			 * Blocked writing until a kill, to a reader that
+			 * read none of it (last_reader() found none): who
+			 * holds the other end, the trace does not say.
+			 */
+			x->d->c[ci].open = 1;
+			snprintf(buf, sizeof(buf), "%s", x->d->c[ci].why);
+			snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "blocked "
+			    "in %s for room %.1f s until killed, its reader "
+			    "unnamed; %.120s",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9, buf);
 		}
 	}
 	return 1;
