@@ -183,11 +183,36 @@ note_meta(const struct record *rec)
 }
 
 /*
- * A thread's events come in runs, each of one vertex: a VERTEX whose
- * bytes are the last event's is its number, without reading it again.
- * ~0 is no field's word (its NUL is in it).
+ * A thread's events come in runs, each of one vertex, and the runs of
+ * the threads on a few CPUs interleave: a VERTEX whose bytes are those of
+ * one met lately is its number, without reading it again.  Slots by the
+ * bytes' hash; 0, an empty field's word, is an empty slot (an empty
+ * VERTEX is read before).
  */
-static __thread uint64_t last_vertex_w = ~0ULL, last_vertex;
+#define VERTEX_BITS	3
+static __thread struct vertex_memo {
+	uint64_t	 w, v;
+} vertex_memo[1 << VERTEX_BITS];
+
+static inline uint64_t
+vertex_read(const struct record *rec)
+{
+	struct vertex_memo *m = NULL;
+	uint64_t w = 0, v;
+
+	if (field_word(rec, EC_VERTEX, &w)) {
+		m = &vertex_memo[(w * GOLDEN64) >> (64 - VERTEX_BITS)];
+		if (m->w == w)
+			return m->v;
+	}
+	if (record_small_u64(rec, EC_VERTEX, &v) != 1)
+		return record_u64(rec, EC_VERTEX);	/* says what is wrong */
+	if (m != NULL) {
+		m->w = w;
+		m->v = v;
+	}
+	return v;
+}
 
 /*
  * A trace has a few threads, each in many events: their PID and TID, the
@@ -270,7 +295,6 @@ event_parse(const struct record *rec, struct event *ev)
 	struct cpu_type_memo *k;
 	uint64_t v, w, w1, h;
 	size_t n;
-	int have_w;
 	char what[96];
 
 	if (rec->comment)
@@ -308,18 +332,8 @@ event_parse(const struct record *rec, struct event *ev)
 		thread_read(rec, ev);
 	if (rec->f[EC_VERTEX][0] == '\0')
 		ev->vertex = UNSEGMENTED;
-	else if ((have_w = field_word(rec, EC_VERTEX, &w)) &&
-	    w == last_vertex_w)
-		ev->vertex = last_vertex;
-	else if (record_small_u64(rec, EC_VERTEX, &v) == 1) {
-		ev->vertex = v;
-		if (have_w) {
-			last_vertex_w = w;
-			last_vertex = v;
-		}
-	}
 	else
-		ev->vertex = record_u64(rec, EC_VERTEX);	/* says what is wrong */
+		ev->vertex = vertex_read(rec);
 	/* CPU and TYPE, one text: the memo's key. */
 	_Static_assert(EC_TYPE == EC_CPU + 1, "CPU,TYPE one text");
 	if ((n = fields_key(rec, EC_CPU, &w, &w1, &h)) != 0) {
