@@ -193,8 +193,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	struct culprit *c;
 	struct snapwait sw;
 	struct link *l;
-	char buf[200];
-	int j, k, ci, found;
+	char buf[200], what[120];
+	int j, k, n, ci, found;
 
 	/*
 	 * A kernel thread idle through the hang (TASK_IDLE) had no work
@@ -386,35 +386,35 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	}
 	if (!found) {
 		x->d->c[ci].kind = RK_ROOT;
+		what[0] = '\0';
 		/*
 		 * Blocked on someone nothing names, in a timed futex or
 		 * condition wait whose timeout only bounds the wait: the chain
 		 * ends here because what is known does, not because this
-		 * thread is the cause.
+		 * thread is the cause.  So for a write blocked until a kill,
+		 * to a reader that read none of it (last_reader() found
+		 * none): who holds the other end, the trace does not say.
 		 */
 		if (st == TS_WAIT && w->last_sys != 0 &&
 		    !syscall_is_poll(str_of(w->last_sys)) &&
-		    snapshot_wait(x->g, w, &sw) && sw.timed) {
-			x->d->c[ci].open = 1;
-			snprintf(buf, sizeof(buf), "%s", x->d->c[ci].why);
-			snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "waits "
-			    "in %s with a timeout, for %.1f s so far, for a "
-			    "wake-up from someone the kernel does not name; %.90s",
-			    str_of(w->last_sys), (w->end - w->begin) / 1e9, buf);
-		} else if (st == TS_WAIT && w->last_sys != 0 &&
+		    snapshot_wait(x->g, w, &sw) && sw.timed)
+			snprintf(what, sizeof(what), "waits in %s with a "
+			    "timeout, for %.1f s so far, for a wake-up from "
+			    "someone the kernel does not name",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9);
+		else if (st == TS_WAIT && w->last_sys != 0 &&
 		    syscall_is_send(str_of(w->last_sys)) &&
-		    killed_in_wait(x->g, w)) {
-			/*
-			 * Blocked writing until a kill, to a reader that
-			 * read none of it (last_reader() found none): who
-			 * holds the other end, the trace does not say.
-			 */
+		    killed_in_wait(x->g, w))
+			snprintf(what, sizeof(what), "blocked in %s for room "
+			    "%.1f s until killed, its reader unnamed",
+			    str_of(w->last_sys), (w->end - w->begin) / 1e9);
+		if (what[0] != '\0') {
 			x->d->c[ci].open = 1;
 			snprintf(buf, sizeof(buf), "%s", x->d->c[ci].why);
-			snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "blocked "
-			    "in %s for room %.1f s until killed, its reader "
-			    "unnamed; %.120s",
-			    str_of(w->last_sys), (w->end - w->begin) / 1e9, buf);
+			n = snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why),
+			    "%s; ", what);
+			snprintf(x->d->c[ci].why + n, sizeof(x->d->c[ci].why) - n,
+			    "%s", buf);
 		}
 	}
 	return 1;

@@ -163,10 +163,11 @@ condlock() {	# DIR: the case's capture
 	after py-pipe-deadlock
 	child=$(sed -n 's/^root_pid=//p' "$d/truth")
 	# The headline: the cycle, or cat, never the timer thread that
-	# killed it; how it ended, where the trace shows cat's death end the
-	# parent's write (not when the write's wake-up is seen elsewhere, as
-	# on a loaded machine it may be).
-	grep -m1 . "$d/report" | grep -Eq "^Root cause: (a circular wait .*|cat $child \\(a wake-up\\): )"
+	# killed it (cat as far as it is known, blocked writing to a reader
+	# its earlier messages did not name); how it ended, where the trace
+	# shows cat's death end the parent's write (not when the write's
+	# wake-up is seen elsewhere, as on a loaded machine it may be).
+	grep -m1 . "$d/report" | grep -Eq "^Root cause: (a circular wait .*|(probably )?cat $child \\(a wake-up[^)]*\\): )"
 	! grep -q '^      LongWait, .*ended by' "$d/report" ||
 	    grep -q "^      LongWait, wakeup; ended by the death of cat $child, killed by python3 " "$d/report"
 }

@@ -1287,6 +1287,23 @@ inherited_lock() {	# [ALIVE]
 	[[ "$out" == "Root cause: flock 1 (the kernel says): the kernel says it holds what flock 4 waits on: 254:0:77 (filelock)"* ]]
 }
 
+# Main thread 1's futex wait at T ns, which thread 2 ends 100 ms later
+# before its own nap.
+futex_round() {	# T
+	local w=$(($1 + 100000000))
+	printf '%s\n' \
+	    "event,$1,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0" \
+	    "event,$(($1 + 100)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((w - 100)),0,0,,1,switch,-,R,1,2,app" \
+	    "event,$w,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0" \
+	    "event,$((w + 100)),1,2,,1,waking,-,1,1,0,app" \
+	    "event,$((w + 200)),1,2,,1,sys_exit,-,202,futex,1" \
+	    "event,$((w + 300)),0,0,,0,switch,-,R,1,1,app" \
+	    "event,$((w + 400)),1,1,,0,sys_exit,-,202,futex,0" \
+	    "event,$((w + 500)),1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((w + 600)),1,2,,1,switch,-,S,0,0,swapper/1"
+}
+
 # Thread 2 wakes main thread 1 from a futex wait four times, then exits
 # (an exception ended it) before the fifth wake-up; main waits on, 4 s so
 # far: a lost wake-up.  ALIVE: thread 2 lives on, asleep through the
@@ -1301,46 +1318,7 @@ lost_wakeup() {	# [ALIVE]
 	task,100,1,1,app
 	task,100,1,2,app
 	task,100,9,9,other
-	event,100000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
-	event,100000100,1,1,,0,switch,-,S,0,0,swapper/0
-	event,199999900,0,0,,1,switch,-,R,1,2,app
-	event,200000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
-	event,200000100,1,2,,1,waking,-,1,1,0,app
-	event,200000200,1,2,,1,sys_exit,-,202,futex,1
-	event,200000300,0,0,,0,switch,-,R,1,1,app
-	event,200000400,1,1,,0,sys_exit,-,202,futex,0
-	event,200000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
-	event,200000600,1,2,,1,switch,-,S,0,0,swapper/1
-	event,201000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
-	event,201000100,1,1,,0,switch,-,S,0,0,swapper/0
-	event,300999900,0,0,,1,switch,-,R,1,2,app
-	event,301000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
-	event,301000100,1,2,,1,waking,-,1,1,0,app
-	event,301000200,1,2,,1,sys_exit,-,202,futex,1
-	event,301000300,0,0,,0,switch,-,R,1,1,app
-	event,301000400,1,1,,0,sys_exit,-,202,futex,0
-	event,301000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
-	event,301000600,1,2,,1,switch,-,S,0,0,swapper/1
-	event,302000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
-	event,302000100,1,1,,0,switch,-,S,0,0,swapper/0
-	event,401999900,0,0,,1,switch,-,R,1,2,app
-	event,402000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
-	event,402000100,1,2,,1,waking,-,1,1,0,app
-	event,402000200,1,2,,1,sys_exit,-,202,futex,1
-	event,402000300,0,0,,0,switch,-,R,1,1,app
-	event,402000400,1,1,,0,sys_exit,-,202,futex,0
-	event,402000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
-	event,402000600,1,2,,1,switch,-,S,0,0,swapper/1
-	event,403000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
-	event,403000100,1,1,,0,switch,-,S,0,0,swapper/0
-	event,502999900,0,0,,1,switch,-,R,1,2,app
-	event,503000000,1,2,,1,sys_enter,-,202,futex,0x3000,0x81,0x1,0x0,0x0,0x0
-	event,503000100,1,2,,1,waking,-,1,1,0,app
-	event,503000200,1,2,,1,sys_exit,-,202,futex,1
-	event,503000300,0,0,,0,switch,-,R,1,1,app
-	event,503000400,1,1,,0,sys_exit,-,202,futex,0
-	event,503000500,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
-	event,503000600,1,2,,1,switch,-,S,0,0,swapper/1
+	$(for t in 100 201 302 403; do futex_round ${t}000000; done)
 	event,504000000,1,1,,0,sys_enter,-,202,futex,0x3000,0x80,0x0,0x0,0x0,0x0
 	event,504000100,1,1,,0,switch,-,S,0,0,swapper/0
 	$gone
