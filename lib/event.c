@@ -671,6 +671,9 @@ static const char *const sigwaits[] = { "rt_sigtimedwait",
 
 static const char *const connects[] = { "connect", "connect_nocancel" };
 
+/* Not waitid(2): its first argument is what kind of id the second is. */
+static const char *const reaps[] = { "wait4", "wait4_nocancel" };
+
 /*
  * The classes of system call, and whether any rule or stage reads how a
  * call of the class returns: argus-capture records sys_exit for those
@@ -694,6 +697,7 @@ static const struct {
 	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
 	{ polls, ARRAY_LEN(polls),		CALL_POLL,	0 },
 	{ sigwaits, ARRAY_LEN(sigwaits),	CALL_SIGWAIT,	0 },
+	{ reaps, ARRAY_LEN(reaps),		CALL_REAP,	0 },
 	/* lock: a lock wait ends when its futex returns. */
 	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
 	/* softirq: a connect's handshake wakes the listener until it
@@ -842,6 +846,12 @@ int
 syscall_is_sigwait(const char *name)
 {
 	return (syscall_class(name) & CALL_SIGWAIT) != 0;
+}
+
+int
+syscall_is_reap(const char *name)
+{
+	return (syscall_class(name) & CALL_REAP) != 0;
 }
 
 int

@@ -201,7 +201,8 @@ enum {
 	CALL_FUTEX = 1 << 5,	/* a futex, or Darwin's lock calls */
 	CALL_CONNECT = 1 << 6,
 	CALL_POLL = 1 << 7,	/* syscall_is_poll() */
-	CALL_SIGWAIT = 1 << 8	/* syscall_is_sigwait() */
+	CALL_SIGWAIT = 1 << 8,	/* syscall_is_sigwait() */
+	CALL_REAP = 1 << 9	/* syscall_is_reap() */
 };
 #define CALL_KNOWN	(1u << 31)	/* struct event's: event_call() looked */
 unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */
@@ -248,6 +249,12 @@ int		 syscall_is_poll(const char *name);
  * for, as a message is a receive's, and no kill however it is sent.
  */
 int		 syscall_is_sigwait(const char *name);
+
+/*
+ * A wait for a child to end whose first argument is the child's pid, or
+ * -1 for any, 0 or less for a process group (wait4(2): waitpid(3)).
+ */
+int		 syscall_is_reap(const char *name);
 
 /*
  * Whether a rule reads the call's return (sys_exit): only such calls'

@@ -120,6 +120,29 @@ passed_on(struct dctx *x, uint64_t id, int depth)
 	    EV_GUESS, 0);
 }
 
+/*
+ * A wait for one child by its pid (waitpid(3)): the kernel's word on
+ * whom it waits for, however the wait ended (a timer's signal, the
+ * child's exit after), where that child was stuck through the hang.
+ */
+static int
+awaited_child(struct dctx *x, uint64_t id, int depth)
+{
+	struct vertex *v = vertex_get(x->g, id);
+	char why[200];
+	uint64_t u;
+
+	if (v->last_sys == 0 || !syscall_is_reap(str_of(v->last_sys)) ||
+	    v->arg == 0 || v->arg >= VX_BIG_ARG ||
+	    process_parent(x->g, v->arg) != v->pid ||
+	    (u = stuck(x, v->arg)) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "the kernel says %s %u waits for it to "
+	    "end: %s of its pid", str_of(vertex_comm(v)), v->tid,
+	    str_of(v->last_sys));
+	return blame_ev(x, u, why, depth, KERNEL_SAYS, EV_KERNEL, 0);
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -178,6 +201,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	}
 	if (l != NULL && link_from(l) != 0 && !(link_props(l) & LR_TIMEOUT) &&
 	    peer_died(x, id, l, depth))
+		return 1;
+	if (awaited_child(x, id, depth))
 		return 1;
 	if (l != NULL && link_from(l) != 0 && !(link_props(l) & LR_TIMEOUT)) {
 		waker = link_from(l);

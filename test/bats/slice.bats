@@ -1384,6 +1384,41 @@ idle_kworker() {
 	grep -qx 'Wait chain: app 1 → helper 2' <<<"$out"
 }
 
+# Parent 1 holds a flock lock and waits for its child 2 (wait4 of its pid,
+# or of any child: ARG0 -1), which waits for that lock: a circular wait,
+# 3 s so far.
+child_lock() {	# ARG0
+	stream <<-EOS
+	task,100,1,1,parent
+	task,100,2,2,child
+	event,1000000000,1,1,,0,sys_enter,-,73,flock,0x3,0x2
+	event,1000000100,1,1,,0,flock_lock,-,254:0,88,write,FLOCK|SLEEP,0,9223372036854775807,1,0xffff1,0x0,0,0xffffc1
+	event,1000000200,1,1,,0,fork,-,2,2,0x1200000,parent
+	event,1000000300,1,1,,0,wakeup_new,-,2,2,1,parent,120
+	event,1000000400,1,1,,0,sys_enter,-,61,wait4,$1,0x7ffd0,0x0,0x0
+	event,1000000500,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,2,2,,1,comm,-,2,2,parent,child
+	event,1000002000,2,2,,1,sys_enter,-,73,flock,0x3,0x2
+	event,1000002100,2,2,,1,flock_lock,-,254:0,88,write,FLOCK|SLEEP,0,9223372036854775807,2,0xffff2,0xffff1,1,0xffffc2
+	event,1000002200,2,2,,1,switch,-,S,0,0,swapper/1
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a wait for one child by its pid is on that child: a circle through the lock it waits for" {
+	out=$(child_lock 0x2 | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: a circular wait (the kernel says) between parent 1 and child 2 for 3.0 s so far"* ]]
+	grep -qx 'Wait chain: parent 1 → child 2 → parent 1' <<<"$out"
+	# For any child: which one, the kernel does not say.
+	out=$(child_lock 0xffffffffffffffff | argus-segment -q -Z |
+	    argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null) ||
+	    [ $? = 1 ]
+	echo "$out"
+	[[ "$out" != *"circular wait"* && "$out" != *"Root cause"* ]]
+}
+
 # Two flock(1)s take two locks in opposite orders, each through a child
 # (`flock A flock B`, `flock B flock A`): flock 1 holds A and waits for
 # its child 2, which waits for B; flock 3 holds B and waits for its child
