@@ -107,12 +107,13 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 		return 0;
 	/*
 	 * The same process waited then, and a child of it, gone now, woke
-	 * it: the child it forked as long before this wait.
+	 * it: the child it forked as long before this wait.  By each wait's
+	 * end: a fork just before the wait is in the wait's vertex.
 	 */
 	if (b->pid == v->pid) {
 		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
-		    (now = child_before(g, v->pid, w->pid, b->begin,
-		    v->begin)) == 0 || now == w->pid || (s = stuck(x, now)) == 0)
+		    (now = child_before(g, v->pid, w->pid, b->end,
+		    v->end)) == 0 || now == w->pid || (s = stuck(x, now)) == 0)
 			return 0;
 		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
 		    "ended its wait then, was to that one: the child it forked "

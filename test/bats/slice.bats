@@ -1419,6 +1419,40 @@ child_lock() {	# ARG0
 	[[ "$out" != *"circular wait"* && "$out" != *"Root cause"* ]]
 }
 
+# Shell 1 forks a child for each task and waits for any child: job 2 ends
+# at once; job 3, forked just before the next wait as job 2 was, reads
+# its input through the hang.
+per_task_child() {
+	stream <<-EOS
+	task,100,1,1,sh
+	event,100000000,1,1,,0,fork,-,2,2,0x1200000,sh
+	event,100000100,1,1,,0,wakeup_new,-,2,2,1,sh,120
+	event,100000200,1,1,,0,sys_enter,-,61,wait4,0xffffffffffffffff,0x7ffd0,0x0,0x0
+	event,100000300,1,1,,0,switch,-,S,0,0,swapper/0
+	event,100001000,2,2,,1,comm,-,2,2,sh,job
+	event,200000000,2,2,,1,exit,-,job,2
+	event,200000100,2,2,,1,waking,-,1,1,0,sh
+	event,200000200,2,2,,1,switch,-,Z,0,0,swapper/1
+	event,200000300,0,0,,0,switch,-,R,1,1,sh
+	event,200000400,1,1,,0,sys_exit,-,61,wait4,2
+	event,1000000000,1,1,,0,fork,-,3,3,0x1200000,sh
+	event,1000000100,1,1,,0,wakeup_new,-,3,3,1,sh,120
+	event,1000000200,1,1,,0,sys_enter,-,61,wait4,0xffffffffffffffff,0x7ffd0,0x0,0x0
+	event,1000000300,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,3,3,,1,comm,-,3,3,sh,job
+	event,1000002000,3,3,,1,sys_enter,-,0,read,0x0,0x0,0x1
+	event,1000002100,3,3,,1,switch,-,S,0,0,swapper/1
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a child forked just before each wait for any child: this wait's is the one forked as the baseline's was" {
+	out=$(per_task_child | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: probably job 3 (a guess from timing): is to this wait what job 2, which ended its wait then, was to that one: the child it forked last as long before it"* ]]
+	grep -qx 'Wait chain: sh 1 → job 3' <<<"$out"
+}
+
 # Two flock(1)s take two locks in opposite orders, each through a child
 # (`flock A flock B`, `flock B flock A`): flock 1 holds A and waits for
 # its child 2, which waits for B; flock 3 holds B and waits for its child
