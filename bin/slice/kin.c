@@ -22,6 +22,18 @@ working(struct dctx *x, const struct vertex *v, const struct vertex *w)
 	return state_of(x, w) == TS_WORK;
 }
 
+/*
+ * Else one asleep on its own timer through the hang, since before the
+ * wait began: a lock or a semaphore of the program held across a sleep
+ * (time.sleep() under Python's `with lock:`) is the commonest futex that
+ * nothing names.
+ */
+static int
+asleep_before(struct dctx *x, const struct vertex *v, const struct vertex *w)
+{
+	return state_of(x, w) == TS_SLEEP && w->begin <= v->begin;
+}
+
 int
 busy_threads(struct dctx *x, uint64_t id, int depth)
 {
@@ -33,7 +45,10 @@ busy_threads(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	return blame_siblings(x, v, working, "waits on a futex of its own "
 	    "process that nothing names, and this thread of it ran through "
-	    "the hang: probably what it waits for waits for this work", depth);
+	    "the hang: probably what it waits for waits for this work",
+	    depth) || blame_siblings(x, v, asleep_before, "waits on a futex "
+	    "of its own process that nothing names, and this thread of it "
+	    "slept since before: probably holding what it waits for", depth);
 }
 
 /*

@@ -1419,6 +1419,33 @@ child_lock() {	# ARG0
 	[[ "$out" != *"circular wait"* && "$out" != *"Root cause"* ]]
 }
 
+# Main thread 1 waits on a futex of its process from 1 s (a semaphore:
+# no mutex, no holder named); thread 2 fell asleep at SLEPT ns, and
+# sleeps on through the hang (time.sleep() under `with lock:`).
+asleep_sibling() {	# SLEPT
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	event,$1,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,$(($1 + 100)),1,2,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,202,futex,0x5000,0x80,0x0,0x0,0x0,0x0
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a futex wait nothing names, while a sibling sleeps through it since before: the sleeper, a guess" {
+	out=$(asleep_sibling 900000000 | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: probably app 1/2 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.1 s so far; app 1 waits on a futex of its own process that nothing names, and this thread of it slept since before: probably holding what it waits for"* ]]
+	# Fallen asleep after the wait began, it held nothing it needed then.
+	out=$(asleep_sibling 1500000000 | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null) || [ $? = 1 ]
+	echo "$out"
+	[[ "$out" != *"Root cause"* ]]
+}
+
 # Shell 1 forks a child for each task and waits for any child: job 2 ends
 # at once; job 3, forked just before the next wait as job 2 was, reads
 # its input through the hang.
