@@ -15,7 +15,10 @@
 #define COMM_LEN	16
 #define MAX_RUNS	8	/* earlier runs of a target's program kept */
 #define MAX_SIBLINGS	3	/* forks each side of a target kept */
-#define MAX_NEAR	(MAX_RUNS > MAX_SIBLINGS ? MAX_RUNS : MAX_SIBLINGS)
+#define MAX_CHILDREN	3	/* a target's last forks kept */
+#define MAX_NEAR	8	/* the most of those */
+_Static_assert(MAX_RUNS <= MAX_NEAR && MAX_SIBLINGS <= MAX_NEAR &&
+    MAX_CHILDREN <= MAX_NEAR, "near[] holds each kind");
 
 struct rel {
 	uint64_t	 time;
@@ -642,6 +645,31 @@ nearest(struct relate *r, const struct rthread *t, const char *prog,
 	return n;
 }
 
+/*
+ * Into last[], at most k of the processes t forked, the last first; their
+ * number.  Alive when t was last seen forking or not: t may wait for one
+ * that is gone (its exit not seen), or one that has yet to act.
+ */
+static size_t
+youngest(struct relate *r, const struct rthread *t, struct rthread **last,
+    size_t k)
+{
+	struct rthread *u;
+	size_t n = 0, i;
+
+	for (u = r->threads; u != NULL; u = u->hh.next) {
+		if (u->tid != u->pid || u->parent != t->pid)
+			continue;
+		for (i = n < k ? n++ : k; i > 0 && last[i - 1]->born < u->born;
+		    i--)
+			if (i < k)
+				last[i] = last[i - 1];
+		if (i < k)
+			last[i] = u;
+	}
+	return n;
+}
+
 static void
 add_targets(struct relate *r, struct rthread **u, size_t n)
 {
@@ -657,8 +685,11 @@ add_targets(struct relate *r, struct rthread **u, size_t n)
  * then.  And the processes forked just before and after the target, its
  * part of the task now (a shell's producer for its consumer): nothing may
  * relate them to it until the hang ends, and the diagnosis maps the
- * episodes' parts onto them.  The nearest only: a shell that has run a
- * thousand programs would bring in the machine.
+ * episodes' parts onto them.  And the children it forked last: what it
+ * waits on may be one (a child it waits for, a lock or a semaphore the
+ * child took), which nothing relates to it while the wait lasts.  The
+ * nearest only: a shell that has run a thousand programs would bring in
+ * the machine.
  */
 static void
 kin_of_targets(struct relate *r)
@@ -669,12 +700,15 @@ kin_of_targets(struct relate *r)
 
 	/* The targets as they are, not those this adds. */
 	for (t = r->threads; t != NULL; t = t->hh.next)
-		if (t->target && t->tid == t->pid && t->parent != 0) {
+		if (t->target && t->tid == t->pid) {
 			targets = xrealloc(targets, (nt + 1) * sizeof(*targets));
 			targets[nt++] = t->tid;
 		}
 	while (nt-- > 0) {
 		HASH_FIND(hh, r->threads, &targets[nt], sizeof(uint32_t), t);
+		add_targets(r, near, youngest(r, t, near, MAX_CHILDREN));
+		if (t->parent == 0)
+			continue;
 		if (t->prog[0] != '\0')
 			add_targets(r, near, nearest(r, t, t->prog, 1, near,
 			    MAX_RUNS));

@@ -135,6 +135,23 @@ setup() {
 	    "203,204,205,206,207,208,209,250,260,261,262,270,271,280,800" ]
 }
 
+@test "relate: the children the target forked last, which nothing relates to it while it waits" {
+	# Parent 100 forks 101 to 105, one a second, and waits: for one of
+	# them, a lock one took, nobody says.  Child 105 forks 106.
+	{
+		for t in 100 101 102 103 104 105 106; do echo "task,0,$t,$t,t$t"; done
+		for t in 101 102 103 104 105; do
+			echo "event,$((t - 100))000000000,100,100,,0,fork,-,$t,$t,0x0,t100"
+		done
+		echo "event,5500000000,105,105,,1,fork,-,106,106,0x0,t105"
+		echo "event,6000000000,100,100,,0,switch,-,S,0,0,swapper/0"
+	} | stream >kids.csv
+	run argus-relate --tid 100 kids.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "100,103,104,105" ]
+}
+
 @test "relate: argus-cat --related keeps what a graph of those threads needs" {
 	run argus-cat -r 100,200,400,700,800 s.csv
 	echo "$output"
