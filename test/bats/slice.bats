@@ -461,12 +461,16 @@ proxy() {	# MASTER-CALL NR
 	[[ "$out" == "Root cause: probably kworker/1:1H 44 (a guess from timing): "* ]]
 }
 
-# Issue 23, never confidently wrong.  diagnose_tid TID: the headline and
-# the wait chain of the hung thread TID.
-diagnose_tid() {
+# Issue 23, never confidently wrong.  report_tid TID: the report of the
+# hung thread TID (exit 1: nothing found beyond it); diagnose_tid TID:
+# its headline and wait chain.
+report_tid() {
 	argus-segment -q -Z | argus-link -q | argus-spin -q --tid "$1" -T 1s |
-	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
-	    sed -n 2,3p
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null
+}
+
+diagnose_tid() {
+	report_tid "$1" | sed -n 2,3p
 }
 
 # Client 1 waits for its helper 2 (forked, as a clone-like client forks
@@ -1236,9 +1240,7 @@ sigwaiter() {	# CALL
 	grep -q '^Path 1 (slice back from the waker):$' <<<"$out"
 	# pause(2) ended by the same signal, which it did not take: a kill.
 	# (Nothing found: exit 1.)
-	out=$(sigwaiter pause | argus-segment -q -Z | argus-link -q |
-	    argus-spin -q --tid 5 -T 1s | argus-similar -q 2>/dev/null |
-	    argus-slice --auto -Z 2>&1 >/dev/null) || [ $? = 1 ]
+	out=$(sigwaiter pause | report_tid 5) || [ $? = 1 ]
 	echo "$out"
 	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
 }
@@ -1411,10 +1413,7 @@ child_lock() {	# ARG0
 	[[ "$out" == "Root cause: a circular wait (the kernel says) between parent 1 and child 2 for 3.0 s so far"* ]]
 	grep -qx 'Wait chain: parent 1 → child 2 → parent 1' <<<"$out"
 	# For any child: which one, the kernel does not say.
-	out=$(child_lock 0xffffffffffffffff | argus-segment -q -Z |
-	    argus-link -q | argus-spin -q --tid 1 -T 1s |
-	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null) ||
-	    [ $? = 1 ]
+	out=$(child_lock 0xffffffffffffffff | report_tid 1) || [ $? = 1 ]
 	echo "$out"
 	[[ "$out" != *"circular wait"* && "$out" != *"Root cause"* ]]
 }
@@ -1439,9 +1438,7 @@ asleep_sibling() {	# SLEPT
 	echo "$out"
 	[[ "$out" == "Root cause: probably app 1/2 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.1 s so far; app 1 waits on a futex of its own process that nothing names, and this thread of it slept since before: probably holding what it waits for"* ]]
 	# Fallen asleep after the wait began, it held nothing it needed then.
-	out=$(asleep_sibling 1500000000 | argus-segment -q -Z | argus-link -q |
-	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
-	    argus-slice --auto -Z 2>&1 >/dev/null) || [ $? = 1 ]
+	out=$(asleep_sibling 1500000000 | report_tid 1) || [ $? = 1 ]
 	echo "$out"
 	[[ "$out" != *"Root cause"* ]]
 }
