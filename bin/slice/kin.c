@@ -23,15 +23,16 @@ working(struct dctx *x, const struct vertex *v, const struct vertex *w)
 }
 
 /*
- * Else one asleep on its own timer through the hang, since before the
- * wait began: a lock or a semaphore of the program held across a sleep
- * (time.sleep() under Python's `with lock:`) is the commonest futex that
- * nothing names.
+ * Else one in a sleep through the hang, since before the wait began: a
+ * lock or a semaphore of the program held across a sleep (time.sleep()
+ * under Python's `with lock:`) is the commonest futex that nothing
+ * names.  A sleep, not a loop's poll on a timer: that one holds nothing.
  */
 static int
 asleep_before(struct dctx *x, const struct vertex *v, const struct vertex *w)
 {
-	return state_of(x, w) == TS_SLEEP && w->begin <= v->begin;
+	return state_of(x, w) == TS_SLEEP && w->begin <= v->begin &&
+	    syscall_is_sleep(str_of(w->last_sys));
 }
 
 int
