@@ -161,9 +161,22 @@ episodes_long(const struct tracked *t, const struct spin_opts *o)
  * trace that has none) still shows a nap: short, and begun by its own
  * timer.
  */
+/*
+ * A wait for a child that only slept (a shell's `sleep 1` between two
+ * tries), shorter than a hang: a nap too.  One as long as a hang is a
+ * wait for that child, whose sleep is the cause.
+ */
+static int
+child_nap(const struct vsum *v, const struct spin_opts *o)
+{
+	return v->napped_child && v->end - v->begin < o->threshold;
+}
+
 int
 is_nap(const struct vsum *v, const struct spin_opts *o)
 {
+	if (child_nap(v, o))
+		return 1;
 	if (v->last_sys[0] == '\0')
 		return v->end - v->begin < o->poll_max &&
 		    (v->yields > 0 || (v->woke && (v->wake_props & LR_TIMEOUT)));
@@ -230,7 +243,7 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	b = VSUM(t, i + 1);
 	if (!quiet(t, i, o) || !quiet(t, i + 1, o) || b->io > 0)
 		return 0;
-	if (b->woke && (b->wake_props & LR_TIMEOUT))
+	if (child_nap(a, o) || (b->woke && (b->wake_props & LR_TIMEOUT)))
 		return 1;
 	/* A yield, and nobody woke the thread into the next vertex. */
 	return a->yields > 0 && !b->woke;

@@ -17,6 +17,20 @@ static struct tracked	*tracked;
 static uint64_t		 ntracked;
 uint64_t		 nvertex_records;
 
+/*
+ * The processes a tracked thread forked, and how much of each one's life
+ * went in sleeps: a shell that polls (`while [ ! -e F ]; do sleep 1;
+ * done`) waits for a child that only napped, and that wait is its nap.
+ */
+struct kid {
+	uint32_t	 pid;
+	uint64_t	 born, slept;
+	uint64_t	 sleep_at;	/* in a sleep since, NO_TIME if not */
+	int		 napped;	/* it exited, asleep for most of its life */
+	UT_hash_handle	 hh;
+};
+static struct kid	*kids;
+
 static struct tracked *
 tracked_find(uint32_t tid)
 {
@@ -187,6 +201,45 @@ unblock(struct tracked *t, uint64_t now)
 	t->blocked_since = NO_TIME;
 }
 
+static void
+kid_event(const struct event *ev)
+{
+	struct kid *k;
+	uint32_t pid;
+
+	if (ev->type == E_FORK && tracked_find(ev->tid) != NULL &&
+	    (pid = event_pid(ev, ECOL(E_FORK, TPID))) ==
+	    event_u64(ev, ECOL(E_FORK, TTID))) {
+		HASH_FIND(hh, kids, &pid, sizeof(pid), k);
+		if (k == NULL) {
+			k = xcalloc(1, sizeof(*k));
+			k->pid = pid;
+			HASH_ADD(hh, kids, pid, sizeof(k->pid), k);
+		}
+		k->born = ev->time;
+		k->slept = 0;
+		k->sleep_at = NO_TIME;
+		k->napped = 0;
+		return;
+	}
+	if (ev->ctx != '-' || ev->tid != ev->pid)
+		return;
+	HASH_FIND(hh, kids, &ev->pid, sizeof(ev->pid), k);
+	if (k == NULL)
+		return;
+	/* A sleep lasts until the sleeper's next call, or its exit. */
+	if (k->sleep_at != NO_TIME && (ev->type == E_SYS_ENTER ||
+	    ev->type == E_SYS_EXIT || ev->type == E_EXIT)) {
+		k->slept += ev->time - k->sleep_at;
+		k->sleep_at = NO_TIME;
+	}
+	if (ev->type == E_SYS_ENTER && syscall_is_sleep(event_str(ev,
+	    SYSCALL_NAME)))
+		k->sleep_at = ev->time;
+	else if (ev->type == E_EXIT)
+		k->napped = 2 * k->slept >= ev->time - k->born;
+}
+
 void
 history_event(const struct target *tg, const struct event *ev)
 {
@@ -220,6 +273,7 @@ history_event(const struct target *tg, const struct event *ev)
 	default:
 		break;
 	}
+	kid_event(ev);
 	if (ev->ctx != '-' || ev->vertex == NO_VERTEX ||
 	    ev->vertex == UNSEGMENTED)
 		return;
@@ -247,6 +301,8 @@ history_link(const struct link_rec *l)
 {
 	struct tracked *t;
 	struct vsum *v;
+	struct kid *k;
+	size_t i;
 
 	if ((t = tracked_find(l->tid)) == NULL)
 		return;
@@ -257,6 +313,10 @@ history_link(const struct link_rec *l)
 	v->waker = l->from;
 	v->wake_props = l->props;
 	snprintf(v->wake_rule, sizeof(v->wake_rule), "%s", l->rule);
+	HASH_FIND(hh, kids, &l->from_pid, sizeof(l->from_pid), k);
+	if (k != NULL && k->napped && (i = vvec_find(&t->vv, l->to)) > 0 &&
+	    i < t->vv.n)
+		VSUM(t, i - 1)->napped_child = 1;
 }
 
 void

@@ -36,6 +36,8 @@ struct vsum {
 	unsigned	 wake_props;	/* LR_* of that rule */
 	uint64_t	 waker;
 	int		 woke;
+	int		 napped_child;	/* its wait ended as a child that only
+					   napped exited: a nap of its own */
 };
 
 struct tracked {

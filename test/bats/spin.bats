@@ -594,6 +594,57 @@ poll_rounds() {
 	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2499,timeout,2499,2499,poller$' <<<"$output"
 }
 
+# Shell 1 polls: each round forks a child that calls CALL (a sleep, or a
+# read) for NAP ns and exits, and waits for it; ROUNDS rounds, the last
+# still going.
+shell_poll() {	# CALL NAP ROUNDS
+	awk -v call="$1" -v nap="$2" -v n="$3" 'BEGIN {
+		t = 1000000000
+		for (i = 1; i <= n; i++) {
+			k = 100 + i
+			printf "event,%d,1,1,,0,sys_enter,-,262,newfstatat,0x3,0x7ffc,0x7ffd,0x0\n", t
+			printf "event,%d,1,1,,0,fork,-,%d,%d,0x1200000,sh\n", t + 100, k, k
+			printf "event,%d,1,1,,0,wakeup_new,-,%d,%d,1,sh,120\n", t + 200, k, k
+			printf "event,%d,1,1,,0,sys_enter,-,61,wait4,0xffffffffffffffff,0x7ffd0,0x0,0x0\n", t + 300
+			printf "event,%d,1,1,,0,switch,-,S,0,0,swapper/0\n", t + 400
+			printf "event,%d,0,0,,1,switch,-,R,%d,%d,sh\n", t + 1000, k, k
+			if (call == "read")
+				printf "event,%d,%d,%d,,1,sys_enter,-,0,read,0x0,0x7ffc,0x1\n", t + 2000, k, k
+			else
+				printf "event,%d,%d,%d,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0\n", t + 2000, k, k
+			printf "event,%d,%d,%d,,1,switch,-,S,0,0,swapper/1\n", t + 2100, k, k
+			if (i == n)
+				break
+			printf "event,%d,0,0,,1,switch,-,R,%d,%d,sh\n", t + nap, k, k
+			printf "event,%d,%d,%d,,1,exit,-,sh,%d\n", t + nap + 100, k, k, k
+			printf "event,%d,%d,%d,,1,waking,-,1,1,0,sh\n", t + nap + 200, k, k
+			printf "event,%d,%d,%d,,1,switch,-,Z,0,0,swapper/1\n", t + nap + 300, k, k
+			printf "event,%d,0,0,,0,switch,-,R,1,1,sh\n", t + nap + 400
+			printf "event,%d,1,1,,0,sys_exit,-,61,wait4,%d\n", t + nap + 500, k
+			t += nap + 1000
+		}
+		printf "event,%d,9,9,,1,sys_enter,-,39,getpid\n", t + nap
+	}' | stream
+}
+
+@test "spin: a shell's rounds that wait for a child that only slept are naps: RepeatedYield" {
+	# `while [ ! -e F ]; do sleep 0.1; done`: each round a wait for a
+	# child asleep 0.1 s.
+	out=$(shell_poll sleep 100000000 15 | argus-segment -q -Z |
+	    argus-link -q -Z | argus-spin -q -Z --tid 1 -T 1s)
+	grep '^spin,' <<<"$out"
+	grep -q '^spin,[0-9]*,1,1,1,RepeatedYield,1000000000,2400013400,13400,14,wakeup,' <<<"$out"
+	# Children that read their input are work waited for, not naps.
+	shell_poll read 100000000 15 | argus-segment -q -Z |
+	    argus-link -q -Z >"$BATS_TEST_TMPDIR/reads"
+	run argus-spin -q -Z --tid 1 -T 1s "$BATS_TEST_TMPDIR/reads"
+	[ "$status" -eq 1 ]
+	# A child asleep as long as a hang is that hang: a LongWait on it.
+	out=$(shell_poll sleep 3000000000 2 | argus-segment -q -Z |
+	    argus-link -q -Z | argus-spin -q -Z --tid 1 -T 1s)
+	grep -q '^spin,[0-9]*,1,1,1,LongWait,1000000000,4000000400,' <<<"$out"
+}
+
 @test "similar: a new process's baseline is another process of the same program, one a signal killed none" {
 	# cli 10 read its answer from srv 30 in 20 ms, and exited; cli 20,
 	# new, has waited in the same read for 3 s.  Its own history is
