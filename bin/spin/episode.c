@@ -157,11 +157,6 @@ episodes_long(const struct tracked *t, const struct spin_opts *o)
 }
 
 /*
- * A stream without system calls (written by hand, or imported from a
- * trace that has none) still shows a nap: short, and begun by its own
- * timer.
- */
-/*
  * A wait for a child that only slept (a shell's `sleep 1` between two
  * tries), shorter than a hang: a nap too.  One as long as a hang is a
  * wait for that child, whose sleep is the cause.
@@ -172,6 +167,11 @@ child_nap(const struct vsum *v, const struct spin_opts *o)
 	return v->napped_child && v->end - v->begin < o->threshold;
 }
 
+/*
+ * A stream without system calls (written by hand, or imported from a
+ * trace that has none) still shows a nap: short, and begun by its own
+ * timer.
+ */
 int
 is_nap(const struct vsum *v, const struct spin_opts *o)
 {
