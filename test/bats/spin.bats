@@ -634,6 +634,10 @@ shell_poll() {	# CALL NAP ROUNDS
 	    argus-link -q -Z | argus-spin -q -Z --tid 1 -T 1s)
 	grep '^spin,' <<<"$out"
 	grep -q '^spin,[0-9]*,1,1,1,RepeatedYield,1000000000,2400013400,13400,14,wakeup,' <<<"$out"
+	# What it tests is no flag: argus-slice says so, and where to look.
+	run argus-slice --auto -Z -o /dev/null <<<"$out"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the process polls, a child's sleep between its tries (a shell's loop)"* ]]
 	# Children that read their input are work waited for, not naps.
 	shell_poll read 100000000 15 | argus-segment -q -Z |
 	    argus-link -q -Z >"$BATS_TEST_TMPDIR/reads"
