@@ -40,6 +40,9 @@ patch_dir_make(char *buf, size_t size)
 {
 	int dfd = ring_open(1);
 
+	/* What the last recorder left, gone without 'argus stop' (killed,
+	 * or stopped by a full disk): what stop would have removed. */
+	patch_dir_remove();
 	/* The last recorder's link, or its directory if that is empty;
 	 * one with rings still in it is used again. */
 	if (unlinkat(dfd, "patch", 0) == -1 && errno != ENOENT &&

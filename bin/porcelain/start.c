@@ -156,14 +156,18 @@ machine_size(const char *ring_size, char *buf, size_t size, char *why,
 
 /* Started but not announced: a start that fails stops it too. */
 static pid_t spawned;
+static int made_pdir;		/* patch_dir_make() made it, for this start */
 
+/* A start that failed leaves no recorder, nor the directory it made. */
 static void
-stop_spawned(int eno, const char *msg)
+start_failed(int eno, const char *msg)
 {
 	(void)eno;
 	(void)msg;
 	if (spawned > 0)
 		kill(spawned, SIGTERM);
+	if (made_pdir)
+		patch_dir_remove();
 }
 
 /*
@@ -204,7 +208,7 @@ start(int argc, char *argv[])
 	struct outfile log, pidf;
 	pid_t pid, old;
 	int dfd, null, status, rc, live = 0, sized = 0, stacks = 0;
-	int patchdir = 0, spill = 0, nospill = 0, made_pdir = 0;
+	int patchdir = 0, spill = 0, nospill = 0;
 	static char pdir[PATH_MAX], sdir[PATH_MAX];
 
 	optind = 1;
@@ -283,6 +287,7 @@ start(int argc, char *argv[])
 	if (!patchdir && n + 2 < MAX_ARGS) {
 		patch_dir_make(pdir, sizeof(pdir));
 		made_pdir = 1;
+		die_say = start_failed;
 		cap[n++] = "--patch-dir";
 		cap[n++] = pdir;
 		cap[n] = NULL;
@@ -311,7 +316,7 @@ start(int argc, char *argv[])
 		die(EX_UNAVAILABLE, "%s", cap[0]);
 	}
 	spawned = pid;
-	die_say = stop_spawned;
+	die_say = start_failed;
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(null);
@@ -321,8 +326,6 @@ start(int argc, char *argv[])
 	if ((since = capture_ready(pfd[0], said, sizeof(said))) == 0) {
 		status = stop_unready(pid);
 		spawned = 0;
-		if (made_pdir)
-			patch_dir_remove();
 		/* Its last words, or what it wrote before it died. */
 		if (said[0] != '\0')
 			fprintf(stderr, "%s\n", said);

@@ -96,6 +96,8 @@ machine_mb() {
 	mount -t tmpfs -o size=1M,mode=0700 argus-test "$fs"
 	run argus --ring "$ring" start --ring-size 64M -b 16M
 	[ "$status" -eq 0 ]
+	pdir=$(readlink "$ring/patch")
+	[ -d "$pdir" ]
 	# More events than a MiB holds compressed.
 	for i in 1 2 3 4; do
 		dd if=/dev/zero of=/dev/null bs=1 count=300000 2>/dev/null
@@ -122,6 +124,10 @@ machine_mb() {
 		sleep 0.1
 	done
 	! pgrep -f "argus-capture --ring $ring" >/dev/null
+	# Neither the patched programs' directory of the recorder the full
+	# disk stopped, nor one of the start that failed, is left behind.
+	[ ! -e "$pdir" ]
+	[ ! -e "$ring/patch" ] && [ ! -L "$ring/patch" ]
 	umount "$fs"
 }
 
