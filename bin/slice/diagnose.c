@@ -76,26 +76,22 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 			t_before = link_time(l);
 		}
 	}
-	/*
-	 * A loop whose naps are children that sleep (a shell's) tests what
-	 * no flag holds: a file, a command's success.
-	 */
-	to = vertex_get(g, s->vertex);
-	if (ended == 0 && before == 0 && to->last_sys != 0 &&
-	    syscall_is_reap(str_of(to->last_sys))) {
-		snprintf(x->d->note, sizeof(x->d->note), "the process polls, "
-		    "a child's sleep between its tries (a shell's loop): what "
-		    "it tests (a file, a command's success) is not traced, nor "
-		    "who should have made it so. Its script says what it "
-		    "waits for.");
-		return 0;
-	}
 	if (ended == 0 && before == 0) {
-		snprintf(x->d->note, sizeof(x->d->note), "the thread polls: "
-		    "only a data flag can tell who should have ended the loop, "
-		    "and no flag was traced. Find the flag the loop reads (a "
-		    "global in the stack's innermost frame) and capture again "
-		    "with argus-watch on it.");
+		/*
+		 * A loop whose naps are children that sleep (a shell's)
+		 * tests what no flag holds: a file, a command's success.
+		 */
+		to = vertex_get(g, s->vertex);
+		snprintf(x->d->note, sizeof(x->d->note), "%s",
+		    to->last_sys != 0 && syscall_is_reap(str_of(to->last_sys)) ?
+		    "the process polls, a child's sleep between its tries (a "
+		    "shell's loop): what it tests (a file, a command's success) "
+		    "is not traced, nor who should have made it so. Its script "
+		    "says what it waits for." :
+		    "the thread polls: only a data flag can tell who should "
+		    "have ended the loop, and no flag was traced. Find the flag "
+		    "the loop reads (a global in the stack's innermost frame) "
+		    "and capture again with argus-watch on it.");
 		return 0;
 	}
 	pi = new_path(x->d, 0);
