@@ -638,6 +638,12 @@ shell_poll() {	# CALL NAP ROUNDS
 	run argus-slice --auto -Z -o /dev/null <<<"$out"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"the process polls, a child's sleep between its tries (a shell's loop)"* ]]
+	# A thread's own naps poll a flag of its program: trace that.
+	poll_rounds 2500 0 0 >"$BATS_TEST_TMPDIR/naps"
+	run sh -c "argus-spin -q -Z --tid 30 '$BATS_TEST_TMPDIR/naps' |
+	    argus-slice --auto -Z -o /dev/null"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the thread polls: only a data flag can tell who should have ended the loop"* ]]
 	# Children that read their input are work waited for, not naps.
 	shell_poll read 100000000 15 | argus-segment -q -Z |
 	    argus-link -q -Z >"$BATS_TEST_TMPDIR/reads"
