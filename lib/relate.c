@@ -617,6 +617,33 @@ started_by(struct relate *r, const struct rthread *u, uint32_t parent,
 }
 
 /*
+ * u into near[], its *n first ones by rank against t, the least first,
+ * at most k of them.
+ */
+static void
+rank_in(struct rthread **near, size_t *n, size_t k, const struct rthread *t,
+    struct rthread *u,
+    uint64_t (*rank)(const struct rthread *, const struct rthread *))
+{
+	size_t i;
+
+	for (i = *n < k ? (*n)++ : k;
+	    i > 0 && rank(t, near[i - 1]) > rank(t, u); i--)
+		if (i < k)
+			near[i] = near[i - 1];
+	if (i < k)
+		near[i] = u;
+}
+
+/* The later a fork, the lower its rank. */
+static uint64_t
+younger(const struct rthread *t, const struct rthread *u)
+{
+	(void)t;
+	return UINT64_MAX - u->born;
+}
+
+/*
  * Into near[], at most k of the processes t's parent forked before t
  * (before) or after it, the nearest first; their number.  Running prog,
  * if it is not NULL: earlier runs of it, gone or not; else still there
@@ -627,21 +654,14 @@ nearest(struct relate *r, const struct rthread *t, const char *prog,
     int before, struct rthread **near, size_t k)
 {
 	struct rthread *u;
-	size_t n = 0, i;
+	size_t n = 0;
 
-	for (u = r->threads; u != NULL; u = u->hh.next) {
-		if (u->tid != u->pid || !started_by(r, u, t->parent, prog) ||
-		    (before ? u->born >= t->born : u->born <= t->born) ||
-		    (prog == NULL && u->died != 0 && u->died < t->born) ||
-		    (prog != NULL && strcmp(u->prog, prog) != 0))
-			continue;
-		for (i = n < k ? n++ : k;
-		    i > 0 && gap(t, near[i - 1]) > gap(t, u); i--)
-			if (i < k)
-				near[i] = near[i - 1];
-		if (i < k)
-			near[i] = u;
-	}
+	for (u = r->threads; u != NULL; u = u->hh.next)
+		if (u->tid == u->pid && started_by(r, u, t->parent, prog) &&
+		    (before ? u->born < t->born : u->born > t->born) &&
+		    (prog != NULL || u->died == 0 || u->died >= t->born) &&
+		    (prog == NULL || strcmp(u->prog, prog) == 0))
+			rank_in(near, &n, k, t, u, gap);
 	return n;
 }
 
@@ -655,18 +675,11 @@ youngest(struct relate *r, const struct rthread *t, struct rthread **last,
     size_t k)
 {
 	struct rthread *u;
-	size_t n = 0, i;
+	size_t n = 0;
 
-	for (u = r->threads; u != NULL; u = u->hh.next) {
-		if (u->tid != u->pid || u->parent != t->pid)
-			continue;
-		for (i = n < k ? n++ : k; i > 0 && last[i - 1]->born < u->born;
-		    i--)
-			if (i < k)
-				last[i] = last[i - 1];
-		if (i < k)
-			last[i] = u;
-	}
+	for (u = r->threads; u != NULL; u = u->hh.next)
+		if (u->tid == u->pid && u->parent == t->pid)
+			rank_in(last, &n, k, t, u, younger);
 	return n;
 }
 
