@@ -77,6 +77,7 @@ enum tstate	 state_of(struct dctx *x, const struct vertex *w);
 uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
 int		 dies(struct graph *g, const struct vertex *f);
+uint64_t	 last_vertex(struct graph *g, uint32_t tid);
 int		 died_by(struct graph *g, uint32_t tid, uint64_t t);
 int		 killed_by(struct graph *g, const struct vertex *f,
 		    const struct link *l);

@@ -122,17 +122,6 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 	return blame_ev(x, u, why, depth, 1, EV_WAKEUP, 0);
 }
 
-/* The last vertex of thread tid, or 0. */
-static uint64_t
-last_of(struct graph *g, uint32_t tid)
-{
-	uint64_t id, last = 0;
-
-	for (id = vertex_at(g, tid, 0); id != 0; id = vertex_next(g, id))
-		last = id;
-	return last;
-}
-
 /*
  * A lost wake-up: the thread that ended the normal waits of this kind
  * (the baseline's waker, by a wake-up and not by its death, which a wait
@@ -154,7 +143,7 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
 	if (v == NULL || w == NULL || w->tid == v->tid || dies(g, w) ||
 	    on_chain(x, w->tid) >= 0 || observer_comm(str_of(vertex_comm(w))) ||
 	    !died_by(g, w->tid, x->he) ||
-	    (e = vertex_get(g, last = last_of(g, w->tid))) == NULL)
+	    (e = vertex_get(g, last = last_vertex(g, w->tid))) == NULL)
 		return 0;
 	for (i = vertex_at(g, v->tid, 0); i != 0 && i != id;
 	    i = vertex_next(g, i)) {

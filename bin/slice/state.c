@@ -336,17 +336,27 @@ dies(struct graph *g, const struct vertex *f)
 	    strcmp(str_of(vertex_ended(n)), VE_EXIT) == 0;
 }
 
+/* The last vertex of thread tid, or 0. */
+uint64_t
+last_vertex(struct graph *g, uint32_t tid)
+{
+	uint64_t id, last = 0;
+
+	for (id = vertex_at(g, tid, 0); id != 0; id = vertex_next(g, id))
+		last = id;
+	return last;
+}
+
 /* Thread tid had died by time t: its last vertex, over by then, its exit. */
 int
 died_by(struct graph *g, uint32_t tid, uint64_t t)
 {
-	uint64_t id, last = 0;
+	uint64_t last;
 
 	if (vertex_at(g, tid, t) != 0)
 		return 0;
-	for (id = vertex_at(g, tid, 0); id != 0; id = vertex_next(g, id))
-		last = id;
-	return last != 0 && dies(g, vertex_get(g, last));
+	return (last = last_vertex(g, tid)) != 0 &&
+	    dies(g, vertex_get(g, last));
 }
 
 /*
