@@ -281,13 +281,13 @@ start(int argc, char *argv[])
 		    (int)old, ring);
 		return 0;
 	}
+	die_say = start_failed;
 	/* Where 'argus run' has patched programs put their rings: made
 	 * now, not when the recorder gets to it, as 'argus run' may come
 	 * first. */
 	if (!patchdir && n + 2 < MAX_ARGS) {
 		patch_dir_make(pdir, sizeof(pdir));
 		made_pdir = 1;
-		die_say = start_failed;
 		cap[n++] = "--patch-dir";
 		cap[n++] = pdir;
 		cap[n] = NULL;
@@ -316,7 +316,6 @@ start(int argc, char *argv[])
 		die(EX_UNAVAILABLE, "%s", cap[0]);
 	}
 	spawned = pid;
-	die_say = start_failed;
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(null);
