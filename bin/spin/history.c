@@ -222,19 +222,20 @@ kid_event(const struct event *ev)
 		k->napped = 0;
 		return;
 	}
-	if (ev->ctx != '-' || ev->tid != ev->pid)
+	/* Only calls and exits count: no lookup at every event. */
+	if (kids == NULL || ev->ctx != '-' || ev->tid != ev->pid ||
+	    (ev->type != E_SYS_ENTER && ev->type != E_SYS_EXIT &&
+	    ev->type != E_EXIT))
 		return;
 	HASH_FIND(hh, kids, &ev->pid, sizeof(ev->pid), k);
 	if (k == NULL)
 		return;
 	/* A sleep lasts until the sleeper's next call, or its exit. */
-	if (k->sleep_at != NO_TIME && (ev->type == E_SYS_ENTER ||
-	    ev->type == E_SYS_EXIT || ev->type == E_EXIT)) {
+	if (k->sleep_at != NO_TIME) {
 		k->slept += ev->time - k->sleep_at;
 		k->sleep_at = NO_TIME;
 	}
-	if (ev->type == E_SYS_ENTER && syscall_is_sleep(event_str(ev,
-	    SYSCALL_NAME)))
+	if (ev->type == E_SYS_ENTER && (event_call(ev) & CALL_SLEEP))
 		k->sleep_at = ev->time;
 	else if (ev->type == E_EXIT)
 		k->napped = 2 * k->slept >= ev->time - k->born;
