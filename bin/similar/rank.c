@@ -9,7 +9,14 @@
 #include "show.h"
 #include "similar.h"
 
-/* Best first; ties (to a thousandth) to the most recent. */
+/*
+ * A wait's baseline is first the same wait, the same call on the same
+ * descriptor, answered: which calls came before it in its vertex is
+ * where a vertex began, and a peer-set cut with no wait moves that from
+ * one round of a loop to the next (a request sent to a second peer right
+ * after the first one's answer).  Then best first; ties (to a
+ * thousandth) to the most recent.
+ */
 static int
 by_score(const void *a, const void *b)
 {
@@ -17,6 +24,8 @@ by_score(const void *a, const void *b)
 	long sx = (long)(x->s.total * 1000 + 0.5);
 	long sy = (long)(y->s.total * 1000 + 0.5);
 
+	if (x->s.same_wait != y->s.same_wait)
+		return x->s.same_wait ? -1 : 1;
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
 	return VSEM(x->t, x->ix)->begin > VSEM(y->t, y->ix)->begin ? -1 : 1;

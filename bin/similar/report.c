@@ -40,6 +40,9 @@ report_baseline(struct writer *w, const struct spin_rec *sp,
 	    "%s%s%s%s; ", c->s.same_sys ? "same" : "similar", sys,
 	    c->s.same_sys ? "" : " (hang: ", c->s.same_sys ? "" : ssys,
 	    c->s.same_sys ? "" : ")");
+	if (c->s.same_wait && !c->s.same_sys)
+		n += snprintf(reason + n, sizeof(reason) - n, "the same "
+		    "wait; ");
 	human_ns(c->running ? work_ns(v, 1) : v->end - v->begin, d1,
 	    sizeof(d1));
 	human_ns(sp->begin - v->end, d2, sizeof(d2));

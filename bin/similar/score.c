@@ -99,6 +99,7 @@ score(const struct vsem *spin, const struct vsem *cand, int running,
 	s->same_sys = la == lb && spin->more == cand->more &&
 	    memcmp(na, nb, la * sizeof(na[0])) == 0;
 	s->wait = running ? same_start(spin, cand) : same_wait(spin, cand);
+	s->same_wait = !running && s->wait == 1;
 	s->kinds = jaccard(spin, cand);
 	s->stack = sem_stack_similarity(spin, cand);
 	if (s->stack < 0)

@@ -76,6 +76,7 @@ size_t		 sem_syscalls(const struct vsem *, char *, size_t);
 struct score {
 	double		 total, sys, wait, kinds, stack;	/* stack < 0: none */
 	int		 same_sys;
+	int		 same_wait;	/* a wait's: the same call, descriptor */
 };
 void		 score(const struct vsem *spin, const struct vsem *cand,
 		    int running, struct score *);

@@ -402,6 +402,55 @@ graph() {
 	[ "$(records baseline '$VERTEX == 12 { print $SCORE }' b)" = "0.750" ]
 }
 
+@test "similar: a wait's baseline is the same wait answered, whatever calls its vertex began with" {
+	# Thread 10 (a client) hangs in vertex 6: write, then a request to
+	# fontd on socket 5 and its recvfrom, unanswered.  In the round
+	# before, it asked the indexer on socket 9 and waited for it (vertex
+	# 2, the hang's calls by name, woken by 30), then asked fontd: its
+	# sendto went into the vertex the indexer's answer began (3), and the
+	# recvfrom on 5 that waited was cut into a vertex of its own (4, a
+	# peer-set cut), answered by fontd, 20.  Vertex 4 is the same wait.
+	stream > g <<-'EOF'
+	task,100,10,10,ed
+	vertex,100,10,10,1,0,100,50,1,start,wait,S,ed
+	event,1010,10,10,2,0,sys_enter,-,1,write,0x3,0x0,0x1
+	link,1010,10,10,1,2,strong,timeout,100,10,10,hrtimer_wakeup
+	event,1020,10,10,2,0,sys_enter,-,44,sendto,0x9,0x0,0x8
+	event,1030,10,10,2,0,sys_enter,-,45,recvfrom,0x9,0x0,0x8
+	event,1040,10,10,2,0,switch,-,S,0,0,swapper/0
+	link,1500,10,10,31,3,strong,message,1490,30,30,
+	vertex,1500,10,10,2,1000,1500,30,4,wakeup,wait,S,ed
+	event,1510,10,10,3,0,sys_enter,-,44,sendto,0x5,0x0,0x10
+	vertex,1520,10,10,3,1500,1520,10,1,wakeup,peer-set,,ed
+	event,1520,10,10,4,0,sys_enter,-,45,recvfrom,0x5,0x0,0x10
+	link,1520,10,10,3,4,weak,order,1520,10,10,
+	event,1530,10,10,4,0,switch,-,S,0,0,swapper/0
+	link,2000,10,10,21,5,strong,message,1990,20,20,
+	vertex,2000,10,10,4,1520,2000,10,2,peer-set,wait,S,ed
+	event,2010,10,10,5,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0
+	event,2020,10,10,5,0,switch,-,S,0,0,swapper/0
+	vertex,3000,10,10,5,2000,3000,10,2,wakeup,wait,S,ed
+	event,3010,10,10,6,0,sys_enter,-,1,write,0x3,0x0,0x1
+	link,3010,10,10,5,6,strong,timeout,2020,10,10,hrtimer_wakeup
+	event,3020,10,10,6,0,sys_enter,-,44,sendto,0x5,0x0,0x10
+	event,3030,10,10,6,0,sys_enter,-,45,recvfrom,0x5,0x0,0x10
+	event,3040,10,10,6,0,switch,-,S,0,0,swapper/0
+	link,3000003000,10,10,22,7,strong,message,3000002990,20,20,
+	vertex,3000003000,10,10,6,3000,3000003000,40,4,wakeup,wait,S,ed
+	vertex,3000004000,10,10,7,3000003000,3000004000,1000,1,wakeup,open,,ed
+	EOF
+	argus-spin -qZ --tid 10 g | argus-similar -qZ > b
+	records baseline '{ print $RANK, $VERTEX, $SCORE, $REASON }' b
+	[ "$(records baseline '$RANK == 1 { print $VERTEX }' b)" = 4 ]
+	grep -q '^baseline,.*,4,1,.*the same wait; woken by message from 20/20' b
+	# Vertex 2 scores higher on its calls, and comes after.
+	[ "$(records baseline '$RANK == 2 { print $VERTEX }' b)" = 2 ]
+	s4=$(records baseline '$VERTEX == 4 { print $SCORE * 1000 }' b)
+	s2=$(records baseline '$VERTEX == 2 { print $SCORE * 1000 }' b)
+	[ "$s2" -gt "$s4" ]
+	! grep -q '^baseline,.*,2,2,.*the same wait' b
+}
+
 # --- Real captures --------------------------------------------------------
 
 @test "spin: circular-wait, ended: LongWait, ended by its own timeout" {
