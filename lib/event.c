@@ -169,15 +169,15 @@ note_meta(const struct record *rec)
 {
 	uint64_t n;
 
-	if (strcmp(record_str(rec, COL_FIRST_OWN), META_HOST) == 0)
+	if (strcmp(record_str(rec, META_KEY), META_HOST) == 0)
 		host_learn(rec);
-	if (strcmp(record_str(rec, COL_FIRST_OWN), "cpus") != 0)
+	if (strcmp(record_str(rec, META_KEY), "cpus") != 0)
 		return;
-	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &n) || n == 0 ||
+	if (!record_u64_opt(rec, META_VALUE, &n) || n == 0 ||
 	    n > MAX_CPUS)
 		diex(EX_DATAERR, "%s:%lu: meta cpus: expected 1 to %d, got "
 		    "'%s'", rec->file, rec->line, MAX_CPUS,
-		    show(record_str(rec, COL_FIRST_OWN + 1)));
+		    show(record_str(rec, META_VALUE)));
 	if (n > stream_cpus)
 		stream_cpus = n;
 }

@@ -243,11 +243,9 @@ wall_learn(const struct record *rec)
 	char *end;
 	long long off;
 
-	if (rec->comment || rec->nf <= COL_FIRST_OWN + 1 ||
-	    strcmp(rec->f[COL_KIND], KIND_META) != 0 ||
-	    strcmp(rec->f[COL_FIRST_OWN], META_WALLCLOCK) != 0)
+	if (!meta_is(rec, META_WALLCLOCK))
 		return;
-	v = rec->f[COL_FIRST_OWN + 1];
+	v = rec->f[META_VALUE];
 	off = strtoll(v, &end, 10);
 	if (*v == '\0' || *end != '\0')
 		diex(EX_DATAERR, "%s:%lu: meta %s: '%s' is not a number",
@@ -304,9 +302,9 @@ vvec_find(const struct vvec *vv, uint64_t id)
 int
 meta_is(const struct record *rec, const char *key)
 {
-	return !rec->comment && rec->nf > COL_FIRST_OWN + 1 &&
+	return !rec->comment && rec->nf > META_VALUE &&
 	    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
-	    strcmp(rec->f[COL_FIRST_OWN], key) == 0;
+	    strcmp(rec->f[META_KEY], key) == 0;
 }
 
 int

@@ -17,7 +17,7 @@ host_learn(const struct record *rec)
 {
 	uint64_t k;
 
-	if (!record_u64_opt(rec, COL_FIRST_OWN + 1, &k) || k > 4096)
+	if (!record_u64_opt(rec, HOST_INDEX, &k) || k > 4096)
 		return;
 	if (k >= nnames) {
 		names = xrealloc(names, (k + 1) * sizeof(*names));
@@ -28,8 +28,8 @@ host_learn(const struct record *rec)
 		nnames = k + 1;
 	}
 	if (names[k] == NULL) {
-		names[k] = xstrdup(record_str(rec, COL_FIRST_OWN + 2));
-		record_u64_opt(rec, COL_FIRST_OWN + 6, &cpubases[k]);
+		names[k] = xstrdup(record_str(rec, HOST_NAME));
+		record_u64_opt(rec, HOST_CPU_BASE, &cpubases[k]);
 	}
 }
 

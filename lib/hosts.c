@@ -115,7 +115,7 @@ meta_identity(struct writer *w, uint64_t time)
 static const char *
 meta_val(const struct record *r)
 {
-	return record_str(r, COL_FIRST_OWN + 1);
+	return record_str(r, META_VALUE);
 }
 
 static void
@@ -130,7 +130,7 @@ identify(struct hfile *f)
 			continue;
 		if (strcmp(rec.f[COL_KIND], KIND_META) != 0)
 			break;
-		k = record_str(&rec, COL_FIRST_OWN);
+		k = record_str(&rec, META_KEY);
 		if (strcmp(k, "hostname") == 0 && f->name == NULL)
 			f->name = xstrdup(meta_val(&rec));
 		else if (strcmp(k, "boot_id") == 0 && f->boot == NULL)
@@ -138,9 +138,9 @@ identify(struct hfile *f)
 		else if (strcmp(k, "netns") == 0 && f->netns == NULL)
 			f->netns = xstrdup(meta_val(&rec));
 		else if (strcmp(k, META_WALLCLOCK) == 0)
-			record_u64_opt(&rec, COL_FIRST_OWN + 1, &f->wall);
+			record_u64_opt(&rec, META_VALUE, &f->wall);
 		else if (strcmp(k, "cpus") == 0)
-			record_u64_opt(&rec, COL_FIRST_OWN + 1, &f->cpus);
+			record_u64_opt(&rec, META_VALUE, &f->cpus);
 	}
 	reader_close(r);
 }
@@ -178,18 +178,20 @@ push(struct xfer **v, size_t *n, uint64_t pos, uint64_t len, uint64_t t)
 static void
 snapshot_sock(struct hfile *f, const struct record *rec)
 {
-	struct ssock *s = xcalloc(1, sizeof(*s)), *o;
+	struct ssock *s, *o;
+	struct sock_rec r;
 
-	snprintf(s->pair, sizeof(s->pair), "%s>%s", record_str(rec, 7),
-	    record_str(rec, 8));
+	if (!sock_parse(rec, &r))
+		return;
+	s = xcalloc(1, sizeof(*s));
+	snprintf(s->pair, sizeof(s->pair), "%s>%s", r.local, r.remote);
 	snprintf(s->key, sizeof(s->key), "%s", s->pair);
-	s->pid = record_pid(rec, COL_PID);
-	if (!record_u64_opt(rec, 5, (uint64_t *)&s->fd))
-		s->fd = -1;
-	snprintf(s->object, sizeof(s->object), "%s", record_str(rec, 4));
-	snprintf(s->comm, sizeof(s->comm), "%s", record_str(rec, 10));
-	snprintf(s->proto, sizeof(s->proto), "%s", record_str(rec, 6));
-	s->queued = strcmp(record_str(rec, 9), "LISTEN") == 0;
+	s->pid = r.pid;
+	s->fd = r.fd;
+	snprintf(s->object, sizeof(s->object), "%s", r.object);
+	snprintf(s->comm, sizeof(s->comm), "%s", r.comm);
+	snprintf(s->proto, sizeof(s->proto), "%s", r.proto);
+	s->queued = strcmp(r.state, "LISTEN") == 0;
 	HASH_FIND_STR(f->bypair, s->key, o);
 	if (o == NULL)
 		HASH_ADD_STR(f->bypair, key, s);
@@ -726,8 +728,8 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			default:	break;
 			}
 		} else if (strcmp(kind, KIND_META) == 0 &&
-		    i == COL_FIRST_OWN + 1) {
-			const char *k = rec->f[COL_FIRST_OWN];
+		    i == META_VALUE) {
+			const char *k = rec->f[META_KEY];
 
 			if (strcmp(k, "start") == 0 || strcmp(k, "end") == 0)
 				v = when(v, theta);
@@ -736,13 +738,13 @@ rewrite(struct writer *w, const struct record *rec, uint32_t base,
 			else if (strcmp(k, "cpus") == 0)
 				v = num(cpubase + cpustride);
 		} else if (strcmp(kind, KIND_WAIT) == 0) {
-			if (i == COL_FIRST_OWN + 4)
+			if (i == RCOL(wait, OBJECT))
 				v = object(v, base);
-			else if (i == COL_FIRST_OWN + 7 ||
-			    i == COL_FIRST_OWN + 8)
+			else if (i == RCOL(wait, DEADLINE) ||
+			    i == RCOL(wait, SINCE))
 				v = when(v, theta);
 		} else if (strcmp(kind, KIND_HOLDER) == 0 &&
-		    (i == COL_FIRST_OWN || i == COL_FIRST_OWN + 3))
+		    (i == RCOL(holder, OBJECT) || i == RCOL(holder, THROUGH)))
 			v = object(v, base);
 		writer_str(w, v);
 	}
@@ -768,7 +770,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_WAIT) != 0)
 		return;
 	snprintf(key, sizeof(key), "%s/%s", record_str(rec, COL_TIME),
-	    record_str(rec, COL_FIRST_OWN + 4));
+	    record_str(rec, RCOL(wait, OBJECT)));
 	HASH_FIND_STR(f->byobj, key, mine);
 	if (mine == NULL || (gt = strchr(mine->pair, '>')) == NULL)
 		return;
@@ -785,7 +787,7 @@ remote_peer(struct hosts *h, int fi, struct writer *w,
 	writer_str(w, when(record_str(rec, COL_TIME), h->theta[f->host]));
 	writer_u64(w, peer->pid + base);
 	writer_empty(w);
-	writer_str(w, object(record_str(rec, COL_FIRST_OWN + 4),
+	writer_str(w, object(record_str(rec, RCOL(wait, OBJECT)),
 	    (uint32_t)f->host * HOST_PID_STRIDE));
 	writer_str(w, peer->queued ? "listener" : "peer");
 	if (peer->fd >= 0)

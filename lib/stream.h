@@ -42,6 +42,15 @@ enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 #define KIND_SUMMARY	"summary"
 /* A lost record's own columns: the CPU, and how many events it lost. */
 enum { LOST_CPU = COL_FIRST_OWN, LOST_COUNT };
+/*
+ * A meta record's: meta,TIME,,,KEY,VALUE.  A patched program's losses,
+ * meta,UNTIL,PID,,patch_lost,N,SINCE; a merged stream's hosts,
+ * meta,,,,host,INDEX,HOSTNAME,BOOT_ID,NETNS,PID_BASE,CPU_BASE,OFFSET,ERROR.
+ */
+enum { META_KEY = COL_FIRST_OWN, META_VALUE };
+enum { PATCH_LOST_COUNT = META_VALUE, PATCH_LOST_SINCE };
+enum { HOST_INDEX = META_VALUE, HOST_NAME, HOST_BOOT_ID, HOST_NETNS,
+    HOST_PID_BASE, HOST_CPU_BASE, HOST_OFFSET, HOST_ERROR };
 
 #define NO_TIME		UINT64_MAX
 

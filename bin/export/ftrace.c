@@ -616,7 +616,7 @@ record(FILE *o, const struct record *r)
 	}
 	if (r->comment)
 		return;
-	if (strcmp(r->f[0], KIND_LOST) == 0) {
+	if (strcmp(r->f[COL_KIND], KIND_LOST) == 0) {
 		/* An unknown count as the kernel prints one. */
 		if (*record_str(r, LOST_COUNT) == '\0')
 			fprintf(o, "CPU:%s [LOST EVENTS]\n", esc(record_str(r,
@@ -628,7 +628,7 @@ record(FILE *o, const struct record *r)
 	}
 	if (!event_parse(r, &e)) {
 		thread_learn(r);
-		not_carried(r->f[0]);
+		not_carried(r->f[COL_KIND]);
 		return;
 	}
 	comm = e.tid == 0 ? "<idle>" : thread_comm(e.tid);

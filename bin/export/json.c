@@ -15,6 +15,7 @@
 
 #include "chrome.h"
 #include "export.h"
+#include "records.h"
 
 struct slice {
 	uint32_t	 tid;
@@ -125,25 +126,25 @@ record(FILE *o, const struct record *r)
 		on_event(&e);
 		return;
 	}
-	if (strcmp(r->f[0], KIND_VERTEX) == 0) {
-		uint64_t id = record_u64(r, COL_FIRST_OWN);
-
+	if (strcmp(r->f[COL_KIND], KIND_VERTEX) == 0) {
 		PUSH(vtx, nvtx, capvtx);
 		vtx[nvtx++] = (struct slice){ record_u64(r, COL_TID),
-		    record_u64(r, COL_FIRST_OWN + 1),
-		    record_u64(r, COL_FIRST_OWN + 2), id,
-		    xstrdup(record_str(r, COL_FIRST_OWN + 7)) };
-	} else if (strcmp(r->f[0], KIND_LINK) == 0) {
+		    record_u64(r, RCOL(vertex, BEGIN)),
+		    record_u64(r, RCOL(vertex, END)),
+		    record_u64(r, RCOL(vertex, ID)),
+		    xstrdup(record_str(r, RCOL(vertex, WAIT))) };
+	} else if (strcmp(r->f[COL_KIND], KIND_LINK) == 0) {
 		PUSH(links, nlinks, caplinks);
-		links[nlinks++] = (struct link){ record_u64(r, COL_FIRST_OWN),
-		    record_u64(r, COL_FIRST_OWN + 1),
-		    record_u64(r, COL_FIRST_OWN + 4),
-		    xstrdup(record_str(r, COL_FIRST_OWN + 3)),
-		    xstrdup(record_str(r, COL_FIRST_OWN + 2)),
-		    xstrdup(record_str(r, COL_FIRST_OWN + 8)) };
-	} else if (strcmp(r->f[0], KIND_TASK) != 0 &&
-	    strcmp(r->f[0], KIND_META) != 0)
-		not_carried(r->f[0]);
+		links[nlinks++] = (struct link){
+		    record_u64(r, RCOL(link, FROM)),
+		    record_u64(r, RCOL(link, TO)),
+		    record_u64(r, RCOL(link, FROM_TIME)),
+		    xstrdup(record_str(r, RCOL(link, RULE))),
+		    xstrdup(record_str(r, RCOL(link, STRENGTH))),
+		    xstrdup(record_str(r, RCOL(link, LABEL))) };
+	} else if (strcmp(r->f[COL_KIND], KIND_TASK) != 0 &&
+	    strcmp(r->f[COL_KIND], KIND_META) != 0)
+		not_carried(r->f[COL_KIND]);
 }
 
 /* A thread's track: its process, or its own id if never said. */

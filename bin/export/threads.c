@@ -63,7 +63,7 @@ thread_learn(const struct record *r)
 		return;
 	if (names == NULL)
 		names = names_new();
-	if (strcmp(r->f[0], KIND_TASK) == 0) {
+	if (strcmp(r->f[COL_KIND], KIND_TASK) == 0) {
 		names_learn(names, r);
 		if (*record_str(r, COL_TID) != '\0')
 			set(record_u64(r, COL_TID), pid_of(r, COL_PID));

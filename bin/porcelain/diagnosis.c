@@ -101,22 +101,22 @@ read_found(const char *out, struct found *f)
 				f->hi = rec->time;
 		}
 		if (meta_is(rec, META_MOMENT)) {
-			v = rec->f[COL_FIRST_OWN + 1];
+			v = rec->f[META_VALUE];
 			snprintf(f->moment, sizeof(f->moment), "%.*s",
 			    (int)strcspn(v, " "), v);
 			if (strchr(v, ' ') != NULL)
 				f->moment_ns = strtoull(strchr(v, ' ') + 1,
 				    NULL, 10);
-		} else if (rec->nf > COL_FIRST_OWN + 2 &&
+		} else if (rec->nf > PATCH_LOST_SINCE &&
 		    rec->time != NO_TIME &&
 		    strcmp(rec->f[COL_KIND], KIND_META) == 0 &&
-		    strcmp(rec->f[COL_FIRST_OWN], META_PATCH_LOST) == 0 &&
+		    strcmp(rec->f[META_KEY], META_PATCH_LOST) == 0 &&
 		    rec->f[COL_PID][0] != '\0') {
 			f->l = xrealloc(f->l, (f->nl + 1) * sizeof(*f->l));
 			f->l[f->nl].pid = strtoul(rec->f[COL_PID], NULL, 10);
-			f->l[f->nl].n = strtoull(rec->f[COL_FIRST_OWN + 1],
+			f->l[f->nl].n = strtoull(rec->f[PATCH_LOST_COUNT],
 			    NULL, 10);
-			f->l[f->nl].from = strtoull(rec->f[COL_FIRST_OWN + 2],
+			f->l[f->nl].from = strtoull(rec->f[PATCH_LOST_SINCE],
 			    NULL, 10);
 			f->l[f->nl++].to = rec->time;
 		} else if (root_parse(rec, &rr)) {

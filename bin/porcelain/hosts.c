@@ -158,9 +158,9 @@ hosts_remote_ends(const char *path)
 			ends[2 * nends] = pid;
 			ends[2 * nends++ + 1] = tid;
 		} else if (strcmp(rec.f[COL_KIND], KIND_META) == 0 &&
-		    strcmp(record_str(&rec, COL_FIRST_OWN), META_HOST) == 0) {
+		    strcmp(record_str(&rec, META_KEY), META_HOST) == 0) {
 			host_learn(&rec);
-			others += record_u64(&rec, COL_FIRST_OWN + 1) > 0;
+			others += record_u64(&rec, HOST_INDEX) > 0;
 		}
 	}
 	reader_close(r);

@@ -1199,7 +1199,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 static void
 read_provider_error(struct graph *g, const struct record *rec)
 {
-	const char *v = record_str(rec, COL_FIRST_OWN + 1);
+	const char *v = record_str(rec, META_VALUE);
 	int i;
 
 	for (i = 0; i < g->nprovider_errors; i++)

@@ -17,9 +17,9 @@ target_meta(struct target *tg, const struct record *rec)
 {
 	if (tg->pid || tg->tid || tg->comm != NULL)
 		return;
-	if (strcmp(record_str(rec, COL_FIRST_OWN), "command_pid") != 0)
+	if (strcmp(record_str(rec, META_KEY), "command_pid") != 0)
 		return;
-	tg->pid = record_u64(rec, COL_FIRST_OWN + 1);
+	tg->pid = record_u64(rec, META_VALUE);
 	tg->from_meta = 1;
 }
 

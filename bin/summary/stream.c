@@ -25,8 +25,8 @@ words(const char *s, int n)
 static void
 take_meta(const struct record *rec)
 {
-	const char *key = record_str(rec, COL_FIRST_OWN);
-	const char *v = record_str(rec, COL_FIRST_OWN + 1);
+	const char *key = record_str(rec, META_KEY);
+	const char *v = record_str(rec, META_VALUE);
 	uint64_t n;
 
 	wall_learn(rec);
@@ -41,10 +41,10 @@ take_meta(const struct record *rec)
 		snprintf(meta.kernel, sizeof(meta.kernel), "%.*s",
 		    (int)words(v, 2), v);
 	else if (strcmp(key, "cpus") == 0) {
-		if ((n = record_u64(rec, COL_FIRST_OWN + 1)) > meta.cpus)
+		if ((n = record_u64(rec, META_VALUE)) > meta.cpus)
 			meta.cpus = n;
 	} else if (strcmp(key, META_LOST) == 0) {
-		meta.lost = record_u64(rec, COL_FIRST_OWN + 1);
+		meta.lost = record_u64(rec, META_VALUE);
 		meta.has_lost = 1;
 	}
 }

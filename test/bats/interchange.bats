@@ -254,6 +254,11 @@ EOF
 	outside=$(sed -n 's/.*"links_from_outside_vertices":\([0-9]*\).*/\1/p' cw.json)
 	[ "$flows" -gt 100 ]
 	[ $((flows + outside)) -eq "$links" ]
+	# A link's label is its flow's (a timer's, the function it ran).
+	records link '$LABEL != "" { print $LABEL }' graph.csv | sort -u > labels
+	grep -o '"label":"[^"]\+"' cw.json | cut -d'"' -f4 | sort -u > flow-labels
+	[ -s flow-labels ]
+	[ -z "$(comm -13 labels flow-labels)" ]
 	# The hung thread is on a named track, with its vertices.
 	load_ids "$D/cw.truth"
 	grep -q "\"tid\":$victim_tid,\"name\":\"thread_name\",\"args\":{\"name\":\"cw-browser\"}" cw.json

@@ -114,6 +114,11 @@ check_spin() {	# scenario mode class
 	[ "$stid" = "$tid" ]
 	[ "$spid" = "$pid" ]
 	[ "$class" = "$3" ]
+	# Should it begin late, the victim's vertices since the hang say why.
+	echo "hang began at $hb; the victim's vertices and links before the spin:"
+	awk -F, -v t="$tid" -v a="$hb" -v b="$begin" '$4 == t &&
+	    ($1 == "vertex" || $1 == "link") && $2 >= a && $2 <= b' "$f.csv" |
+	    tail -n 16
 	# Begins at the hang (within 100 ms), lasts most of it.
 	[ "$begin" -le $((hb + 100000000)) ]
 	[ "$end" -ge $((hb + 1000000000)) ]
