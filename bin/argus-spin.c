@@ -70,7 +70,7 @@ see_record(struct target *tg, const struct record *rec)
 	else if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (record_u64_opt(rec, COL_TID, &tid)) {
 			record_u64_opt(rec, COL_PID, &pid);
-			history_name(tg, pid, tid, record_str(rec, COL_FIRST_OWN));
+			history_name(tg, pid, tid, record_str(rec, TASK_COMM));
 		}
 	} else if (strcmp(rec->f[COL_KIND], KIND_META) == 0) {
 		target_meta(tg, rec);

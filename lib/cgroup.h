@@ -13,9 +13,6 @@
 
 #include "stream.h"
 
-/* A task record's own columns: the thread's name, its process's cgroup. */
-enum { TASK_COMM = COL_FIRST_OWN, TASK_CGROUP };
-
 #define CGROUP_MAX	4096		/* PATH_MAX: what a path may take */
 #define CONTAINER_SHORT	12		/* an id as docker ps shows it */
 

@@ -310,9 +310,9 @@ meta_is(const struct record *rec, const char *key)
 int
 summary_of(const struct record *rec, const char *program)
 {
-	return !rec->comment && rec->nf > COL_FIRST_OWN &&
+	return !rec->comment && rec->nf > SUMMARY_PROGRAM &&
 	    record_is(rec, KIND_SUMMARY) &&
-	    strcmp(rec->f[COL_FIRST_OWN], program) == 0;
+	    strcmp(rec->f[SUMMARY_PROGRAM], program) == 0;
 }
 
 static const int stop_signals[] = { SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU };

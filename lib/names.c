@@ -99,7 +99,7 @@ names_learn(struct names *ns, const struct record *rec)
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid) || tid > UINT32_MAX)
 			return 0;
-		names_set(ns, tid, rec->time, rec->f[COL_FIRST_OWN]);
+		names_set(ns, tid, rec->time, rec->f[TASK_COMM]);
 		return 1;
 	}
 	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 || rec->nf <= EC_TYPE)

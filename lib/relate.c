@@ -420,7 +420,7 @@ relate_see(struct relate *r, const struct record *rec)
 		if (record_u64_opt(rec, COL_TID, &tid) && tid <= UINT32_MAX &&
 		    tid != 0)
 			name(thread(r, tid, record_pid(rec, COL_PID)),
-			    record_str(rec, COL_FIRST_OWN));
+			    record_str(rec, TASK_COMM));
 	} else if (wait_parse(rec, &w)) {
 		if (w.tid == 0 || w.object[0] == '\0')
 			return;

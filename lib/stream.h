@@ -42,6 +42,12 @@ enum { COL_KIND, COL_TIME, COL_PID, COL_TID, COL_FIRST_OWN };
 #define KIND_SUMMARY	"summary"
 /* A lost record's own columns: the CPU, and how many events it lost. */
 enum { LOST_CPU = COL_FIRST_OWN, LOST_COUNT };
+/* A task record's: the thread's name, its process's cgroup. */
+enum { TASK_COMM = COL_FIRST_OWN, TASK_CGROUP };
+/* A cull hint's: the END of the span to cull, and its REASON. */
+enum { CULL_END = COL_FIRST_OWN, CULL_REASON };
+/* A summary's: the PROGRAM that wrote it, then KEY,VALUE pairs. */
+enum { SUMMARY_PROGRAM = COL_FIRST_OWN };
 /*
  * A meta record's: meta,TIME,,,KEY,VALUE.  A patched program's losses,
  * meta,UNTIL,PID,,patch_lost,N,SINCE; a merged stream's hosts,

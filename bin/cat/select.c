@@ -73,7 +73,7 @@ learn_name(struct select *sel, const struct record *rec)
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (!record_u64_opt(rec, COL_TID, &tid))
 			return;
-		name = record_str(rec, COL_FIRST_OWN);
+		name = record_str(rec, TASK_COMM);
 	} else if (strcmp(type, etype_name(E_COMM)) == 0) {
 		if (!record_u64_opt(rec, EC_ARG + ECOL(E_COMM, TTID), &tid))
 			return;

@@ -33,7 +33,7 @@ record(struct heuristic *h, const struct record *rec)
 		s->cut = 1;
 	} else {
 		s->culling = 1;
-		s->until = record_u64(rec, COL_FIRST_OWN);
+		s->until = record_u64(rec, CULL_END);
 	}
 	return 1;
 }

@@ -768,7 +768,7 @@ segment_record(const struct record *rec)
 	if (!rec->comment && strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
 	    record_u64_opt(rec, COL_TID, &tid)) {
 		record_u64_opt(rec, COL_PID, &pid);
-		set_comm(thread_of(tid, pid), record_str(rec, COL_FIRST_OWN));
+		set_comm(thread_of(tid, pid), record_str(rec, TASK_COMM));
 	} else if (!rec->comment) {
 		for (i = 0; i < nsheuristics; i++) {
 			h = heuristics[i];

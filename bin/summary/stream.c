@@ -125,9 +125,9 @@ take(const struct record *rec)
 	else if (strcmp(rec->f[COL_KIND], KIND_LOST) == 0)
 		take_lost(rec);
 	else if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0 &&
-	    rec->time != NO_TIME && rec->nf > COL_FIRST_OWN)
+	    rec->time != NO_TIME && rec->nf > TASK_COMM)
 		copy(thread(record_u64(rec, COL_TID), record_pid(rec, COL_PID))->
-		    comm, NAME_LEN, rec->f[COL_FIRST_OWN]);
+		    comm, NAME_LEN, rec->f[TASK_COMM]);
 	return 1;
 }
 
