@@ -148,7 +148,7 @@ resolve_fd(struct wf_snap *s, int pid, int fd, const char *wchan,
 			o->type = OT_EPOLL;
 			o->kind = "epoll";
 		} else if (strcmp(link + 11, "[timerfd]") == 0) {
-			o->kind = "timerfd";
+			o->kind = WT_TIMERFD;
 			/* What is left, whatever the timer's clock. */
 			p = wf_fdinfo_get(info, "it_value");
 			if (p != NULL && sscanf(p, " (%ld, %ld)", &sec,

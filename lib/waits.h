@@ -16,6 +16,8 @@
 
 /* The TYPE of a terminal: its reader waits for a person, not a program. */
 #define WT_TTY		"tty"
+/* A timerfd's: its DEADLINE is when the timer fires. */
+#define WT_TIMERFD	"timerfd"
 
 /*
  * What a wait waits for, the MODE column: data to read (in), room to

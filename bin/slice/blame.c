@@ -492,9 +492,13 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		/*
 		 * What an ancestor of the hung process waited for is the
 		 * business of the line that started the hang: the path has
-		 * nothing to blame beyond it.
+		 * nothing to blame beyond it.  But for an ancestor asleep on
+		 * its own timer through the hang: a script that feeds its
+		 * child (a terminal's input, a request) and sleeps first is
+		 * what the child waits for, as any other thread would be.
 		 */
-		if (j == i && ancestor(x, w)) {
+		if (j == i && ancestor(x, w) && !((u = stuck(x, w->tid)) != 0 &&
+		    state_of(x, vertex_get(x->g, u)) == TS_SLEEP)) {
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "the "
 				    "wake-up path reaches %s %u, an ancestor of "

@@ -120,6 +120,24 @@ diagnose_vertex(struct dctx *x, uint64_t id, const struct sclass *class,
 	diex(EX_SOFTWARE, "a culprit of class %s", class->name);
 }
 
+/*
+ * The hung thread asleep on a timer of its own and nothing else: a sleep
+ * call, or a poll whose set the snapshot shows to be timers only.  Not a
+ * poll of a pipe with a timeout: its writer is what it waits for, and its
+ * timeout only bounds how long.
+ */
+static int
+own_timer_only(struct dctx *x, const struct vertex *w)
+{
+	struct snapwait sw;
+
+	if (state_of(x, w) != TS_SLEEP)
+		return 0;
+	if (syscall_is_sleep(str_of(w->last_sys)))
+		return 1;
+	return snapshot_wait(x->g, w, &sw) && sw.objects == sw.timers;
+}
+
 static int
 auto_length(struct graph *g, uint64_t from)
 {
@@ -143,7 +161,7 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	    s->last : s->vertex }, .spin = s->vertex, .nchain = 1,
 	    .diagnose_in_turn = diagnose_vertex };
 	struct culprit *c;
-	struct vertex *v;
+	struct vertex *v, *w;
 	uint64_t waker = 0;
 	int found, i;
 
@@ -166,7 +184,21 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	if (!found) {
 		d->c[0].kind = RK_ROOT;
 		v = vertex_get(g, s->vertex);
-		if (s->class->kind == HK_WAIT && reads_terminal(g, v->tid))
+		w = vertex_get(g, x.vx[0]);
+		if (s->class->kind == HK_WAIT && own_timer_only(&x, w)) {
+			/*
+			 * Asleep on its own timer (a sleep call, a poll set
+			 * of nothing but a timer it armed): it waits as long
+			 * as it chose to, and that is the answer.
+			 */
+			snprintf(d->note, sizeof(d->note), "%s %u is asleep on "
+			    "its own timer in %s, %.1f s%s: nothing else holds "
+			    "it up", str_of(vertex_comm(w)), w->tid,
+			    str_of(w->last_sys), (w->end - s->begin) / 1e9,
+			    w->end >= g->last_time ? " so far" : "");
+			found = 1;
+		} else if (s->class->kind == HK_WAIT &&
+		    reads_terminal(g, v->tid))
 			snprintf(d->note, sizeof(d->note), "no hang: %s %u "
 			    "waits for input from its terminal, that is for "
 			    "a person", str_of(vertex_comm(v)), v->tid);

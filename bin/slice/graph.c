@@ -1041,8 +1041,10 @@ read_wait(struct graph *g, const struct wait_rec *w)
 	s->timed |= w->timeout != NO_TIME || w->deadline != NO_TIME;
 	/* A poll set's objects; an epoll instance stands for its members. */
 	if (*w->object != '\0' && (*w->via != '\0' ||
-	    strncmp(w->object, "epoll:", 6) != 0) && s->objects < UINT8_MAX)
+	    strncmp(w->object, "epoll:", 6) != 0) && s->objects < UINT8_MAX) {
 		s->objects++;
+		s->timers += strcmp(w->type, WT_TIMERFD) == 0;
+	}
 	if (w->mode == WM_STOP)
 		s->stop = *w->state == 't' ? 't' : 'T';
 	else if (w->mode == WM_THAW) {
@@ -1074,6 +1076,7 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			out->sockets |= g->snapw[i].sockets;
 			out->timed |= g->snapw[i].timed;
 			out->objects = g->snapw[i].objects;
+			out->timers = g->snapw[i].timers;
 			out->stop = g->snapw[i].stop;
 			out->freezer = g->snapw[i].freezer;
 			out->since = g->snapw[i].since;

@@ -38,6 +38,7 @@ struct snapwait {
 	uint8_t		 sockets;	/* a socket: a peer's data */
 	uint8_t		 timed;		/* a timeout of its own */
 	uint8_t		 objects;	/* how many (a poll set's), to 255 */
+	uint8_t		 timers;	/* of them, timers (a timerfd) */
 	char		 stop;		/* 'T', 't' stopped; 'F' frozen; 0 */
 	uint32_t	 freezer;	/* interned "freezer:CGROUP" if frozen */
 	uint64_t	 since;		/* when it last ran */

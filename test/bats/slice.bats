@@ -209,7 +209,7 @@ diagnose_nap() {
 	    sed -n 2p
 }
 
-@test "slice: the snapshot's word on a holder's wait: a timed nap ends the chain, a listener's poller is idle" {
+@test "slice: the snapshot's word on a wait: a timed nap ends the chain or is the hang itself, a listener's poller is idle" {
 	# A wait for no socket, on its own timer (pg_sleep on a latch): the
 	# worker chose it, as it would a sleep.
 	out=$(nap 10000000000 accept | diagnose_nap)
@@ -223,6 +223,23 @@ diagnose_nap() {
 	[[ "$out" == "Nothing found beyond the hung thread: worker 2 holds the other end, idle in epoll_wait"* ]]
 	out=$(nap '' accept | diagnose_nap)
 	[[ "$out" == "Nothing found beyond the hung thread: worker 2 holds the other end, idle in epoll_wait"* ]]
+	# The worker itself hung: on nothing but a timer of its own (a
+	# timerfd in place of the pipe), that is the answer; with the pipe
+	# beside the timer, or no timer, it is idle, waiting for work.
+	diagnose_worker() {
+		argus-segment -q -Z | argus-link -q | argus-spin -q --tid 2 -T 1s |
+		    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
+		    sed -n 2p
+	}
+	out=$(nap '' accept | sed 's/,7,pipe,pipe:77,in,,,/,7,timerfd,timerfd:2:7,in,,9000000000,/' |
+	    diagnose_worker)
+	echo "$out"
+	[[ "$out" == "Root cause: the hung vertex itself: LongWait; worker 2 is asleep on its own timer in epoll_wait, 4.2 s so far: nothing else holds it up"* ]]
+	out=$(nap 10000000000 accept | diagnose_worker)
+	echo "$out"
+	[[ "$out" == "Nothing found beyond the hung thread: no hang: worker 2 is idle in epoll_wait, waiting for work"* ]]
+	out=$(nap '' accept | diagnose_worker)
+	[[ "$out" == "Nothing found beyond the hung thread: no hang: worker 2 is idle in epoll_wait, waiting for work"* ]]
 	# The master polls a socket that is no listener: it is a culprit.
 	out=$(nap '' in | diagnose_nap)
 	echo "$out"
@@ -1326,6 +1343,56 @@ lost_wakeup() {	# [ALIVE]
 	$gone
 	event,4500000000,9,9,,1,sys_enter,-,39,getpid
 	EOS
+}
+
+# Driver 1 feeds the program it forked, 2, a line at a time through a
+# pipe, 100 ms apart, asleep in between; then it sleeps 4 s (a script's
+# `sleep` before the next answer, a terminal's expect).  REAP: it waits
+# for its child instead, as a shell or a harness does.
+pipe_round() {	# T
+	local w=$(($1 + 100000000))
+	printf '%s\n' \
+	    "event,$1,2,2,,0,sys_enter,-,0,read,0x0,0x0,0x1" \
+	    "event,$(($1 + 100)),2,2,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((w - 100)),0,0,,1,switch,-,R,1,1,drv" \
+	    "event,$w,1,1,,1,sys_enter,-,1,write,0x5,0x0,0x1" \
+	    "event,$((w + 100)),1,1,,1,waking,-,2,2,0,prog" \
+	    "event,$((w + 200)),1,1,,1,sys_exit,-,1,write,1" \
+	    "event,$((w + 300)),0,0,,0,switch,-,R,2,2,prog" \
+	    "event,$((w + 400)),2,2,,0,sys_exit,-,0,read,1" \
+	    "event,$((w + 500)),1,1,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((w + 600)),1,1,,1,switch,-,S,0,0,swapper/1"
+}
+
+feeder() {	# [REAP]
+	local hang=
+	[ -z "${1:-}" ] || hang=$(printf '%s\n' \
+	    event,510000000,0,0,,1,switch,-,R,1,1,drv \
+	    event,510000100,1,1,,1,sys_enter,-,61,wait4,0x2,0x0,0x0,0x0 \
+	    event,510000200,1,1,,1,switch,-,S,0,0,swapper/1)
+	stream <<-EOS
+	task,100,1,1,drv
+	task,100,9,9,other
+	event,50000000,1,1,,1,fork,-,2,2,0x1200000,drv
+	event,50000100,1,1,,1,wakeup_new,-,2,2,0,drv
+	task,50000000,2,2,prog
+	$(for t in 100 201 302 403; do pipe_round ${t}000000; done)
+	event,504000000,2,2,,0,sys_enter,-,0,read,0x0,0x0,0x1
+	event,504000100,2,2,,0,switch,-,S,0,0,swapper/0
+	$hang
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: an ancestor asleep on its own timer before feeding its child is what the child waits for" {
+	out=$(feeder | diagnose_tid 2)
+	echo "$out"
+	[[ "$out" == "Root cause: probably drv 1 (a guess from timing): asleep on its own timer in clock_nanosleep for 4.0 s so far; on the baseline's wake-up path"* ]]
+	grep -qx 'Wait chain: prog 2 → drv 1' <<<"$out"
+	# Waiting for its child, it is the line that started the hang.
+	out=$(feeder reap | diagnose_tid 2)
+	echo "$out"
+	[[ "$out" == "Nothing found beyond the hung thread: the wake-up path reaches drv 1, an ancestor of the hung process: the line that started it"* ]]
 }
 
 @test "slice: a wait whose waker exited before the wake-up: that thread, gone, a lost wake-up" {
