@@ -245,9 +245,13 @@ root_words(const char *report, pid_t tid, char *buf, size_t size)
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "Root cause: ", 12) == 0) {
 			s = line + 12;
-			/* "the hung vertex itself: LongRunning" */
+			/*
+			 * "the hung vertex itself: LongRunning", or a
+			 * LongWait's own timer: "LongWait; X is asleep on
+			 * its own timer in clock_nanosleep, ...".
+			 */
 			if ((p = strstr(s, " vertex itself: ")) != NULL) {
-				snprintf(buf, size, "root cause itself, %.64s",
+				snprintf(buf, size, "root cause itself, %.200s",
 				    p + 16);
 				break;
 			}
