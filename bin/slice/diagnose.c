@@ -127,15 +127,17 @@ diagnose_vertex(struct dctx *x, uint64_t id, const struct sclass *class,
  * timeout only bounds how long.
  */
 static int
-own_timer_only(struct dctx *x, const struct vertex *w)
+own_timer_only(struct dctx *x, const struct vertex *w, uint64_t *due)
 {
 	struct snapwait sw;
+	int snap = snapshot_wait(x->g, w, &sw);
 
+	*due = snap && sw.deadline != NO_TIME &&
+	    sw.deadline > x->g->snap_time ? sw.deadline - x->g->snap_time : 0;
 	if (state_of(x, w) != TS_SLEEP)
 		return 0;
-	if (syscall_is_sleep(str_of(w->last_sys)))
-		return 1;
-	return snapshot_wait(x->g, w, &sw) && sw.objects == sw.timers;
+	return syscall_is_sleep(str_of(w->last_sys)) ||
+	    (snap && sw.objects == sw.timers);
 }
 
 static int
@@ -162,7 +164,8 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 	    .diagnose_in_turn = diagnose_vertex };
 	struct culprit *c;
 	struct vertex *v, *w;
-	uint64_t waker = 0;
+	uint64_t waker = 0, due;
+	char due_in[32];
 	int found, i;
 
 	memset(d, 0, sizeof(*d));
@@ -185,17 +188,20 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 		d->c[0].kind = RK_ROOT;
 		v = vertex_get(g, s->vertex);
 		w = vertex_get(g, x.vx[0]);
-		if (s->class->kind == HK_WAIT && own_timer_only(&x, w)) {
+		if (s->class->kind == HK_WAIT && own_timer_only(&x, w, &due)) {
 			/*
 			 * Asleep on its own timer (a sleep call, a poll set
 			 * of nothing but a timer it armed): it waits as long
 			 * as it chose to, and that is the answer.
 			 */
+			snprintf(due_in, sizeof(due_in), ", due in %.1f s",
+			    due / 1e9);
 			snprintf(d->note, sizeof(d->note), "%s %u is asleep on "
-			    "its own timer in %s, %.1f s%s: nothing else holds "
-			    "it up", str_of(vertex_comm(w)), w->tid,
+			    "its own timer in %s, %.1f s%s%s: nothing else "
+			    "holds it up", str_of(vertex_comm(w)), w->tid,
 			    str_of(w->last_sys), (w->end - s->begin) / 1e9,
-			    w->end >= g->last_time ? " so far" : "");
+			    w->end >= g->last_time ? " so far" : "",
+			    due ? due_in : "");
 			found = 1;
 		} else if (s->class->kind == HK_WAIT &&
 		    reads_terminal(g, v->tid))

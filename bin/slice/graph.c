@@ -1035,7 +1035,10 @@ read_wait(struct graph *g, const struct wait_rec *w)
 		s = &g->snapw[g->nsnapw++];
 		memset(s, 0, sizeof(*s));
 		s->tid = w->tid;
+		s->deadline = NO_TIME;
 	}
+	if (w->deadline < s->deadline)
+		s->deadline = w->deadline;
 	s->clients |= w->mode == WM_ACCEPT;
 	s->sockets |= strncmp(w->object, "socket:", 7) == 0;
 	s->timed |= w->timeout != NO_TIME || w->deadline != NO_TIME;
@@ -1080,6 +1083,7 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			out->stop = g->snapw[i].stop;
 			out->freezer = g->snapw[i].freezer;
 			out->since = g->snapw[i].since;
+			out->deadline = g->snapw[i].deadline;
 			found = 1;
 		}
 	return found;

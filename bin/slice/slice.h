@@ -42,6 +42,7 @@ struct snapwait {
 	char		 stop;		/* 'T', 't' stopped; 'F' frozen; 0 */
 	uint32_t	 freezer;	/* interned "freezer:CGROUP" if frozen */
 	uint64_t	 since;		/* when it last ran */
+	uint64_t	 deadline;	/* its first timer's, or NO_TIME */
 };
 
 struct graph {

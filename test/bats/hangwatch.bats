@@ -240,7 +240,7 @@ EOF
 	# Its stack when the watch saw it, taken at once: in the sleep.
 	grep -Eq "^Where it waited when the watch saw it hang:" "$report"
 	grep -Eq "^  python3[.0-9]* $py/$py \(S\): .*\(clock_nanosleep\)$" "$report"
-	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: root cause itself, LongWait; python3[.0-9]* $py is asleep on its own timer in clock_nanosleep, [0-9.]+ s so far: nothing else holds it up; report $BATS_TEST_TMPDIR/$report$" syslog.txt
+	grep -Eq "^<28>argus\[[0-9]+\]: python3[.0-9]* $py hung [0-9.]+ s: root cause itself, LongWait; python3[.0-9]* $py is asleep on its own timer in clock_nanosleep, [0-9.]+ s so far(, due in [0-9.]+ s)?: nothing else holds it up; report $BATS_TEST_TMPDIR/$report$" syslog.txt
 	# The spin: on a CPU or waiting for one, never yielding.
 	grep -Eq "^Thread python3[.0-9]* $py/$py has spun, never yielding, for [0-9.]+ s" "$spun"
 	grep -q 'LongRunning' "$spun"

@@ -234,7 +234,7 @@ diagnose_nap() {
 	out=$(nap '' accept | sed 's/,7,pipe,pipe:77,in,,,/,7,timerfd,timerfd:2:7,in,,9000000000,/' |
 	    diagnose_worker)
 	echo "$out"
-	[[ "$out" == "Root cause: the hung vertex itself: LongWait; worker 2 is asleep on its own timer in epoll_wait, 4.2 s so far: nothing else holds it up"* ]]
+	[[ "$out" == "Root cause: the hung vertex itself: LongWait; worker 2 is asleep on its own timer in epoll_wait, 4.2 s so far, due in 5.0 s: nothing else holds it up"* ]]
 	out=$(nap 10000000000 accept | diagnose_worker)
 	echo "$out"
 	[[ "$out" == "Nothing found beyond the hung thread: no hang: worker 2 is idle in epoll_wait, waiting for work"* ]]
