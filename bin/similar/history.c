@@ -4,6 +4,7 @@
  * come at its end.  --pid or --tid narrows that to one thread; without
  * them every thread is kept, a summary per vertex (never per event).
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,27 +77,45 @@ vsem_get(struct sthread *t, uint64_t id)
 	return v;
 }
 
+/*
+ * A wait's call is the traced one it blocked in; a thread that vforked
+ * (a fork event of its own with CLONE_VFORK) blocks next in CALL_VFORK,
+ * until its child execs or exits, whatever call it made last.
+ */
 void
 history_event(const struct event *ev)
 {
 	struct sthread *t;
+	struct vsem *v;
 	char nr[24];
 	const char *name;
 
-	if ((ev->type != E_SYS_ENTER && ev->type != E_SWITCH) ||
-	    ev->ctx != '-' || ev->vertex == NO_VERTEX ||
-	    ev->vertex == UNSEGMENTED)
+	if ((ev->type != E_SYS_ENTER && ev->type != E_SWITCH &&
+	    ev->type != E_FORK) || ev->ctx != '-' ||
+	    ev->vertex == NO_VERTEX || ev->vertex == UNSEGMENTED)
 		return;
 	if ((t = sthread_get(ev->tid, ev->pid)) == NULL)
 		return;
 	t->cur = ev->vertex;
+	if (ev->type == E_FORK) {
+		if (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) &
+		    CLONE_VFORK)
+			t->vfork = 1;
+		return;
+	}
 	if (ev->type == E_SWITCH) {
 		/* A blocking wait: the work before it is done. */
 		name = event_str(ev, ECOL(E_SWITCH, STATE));
-		if (name[0] != '\0' && name[0] != 'R')
-			vsem_get(t, ev->vertex)->blocked_at = ev->time;
+		if (name[0] == '\0' || name[0] == 'R')
+			return;
+		v = vsem_get(t, ev->vertex);
+		v->blocked_at = ev->time;
+		if (t->vfork)
+			sem_add_syscall(v, CALL_VFORK, "");
+		t->vfork = 0;
 		return;
 	}
+	t->vfork = 0;
 	name = event_str(ev, SYSCALL_NAME);
 	if (name[0] == '\0') {
 		snprintf(nr, sizeof(nr), "#%s",

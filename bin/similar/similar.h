@@ -46,10 +46,19 @@ struct sthread {
 	char		 comm[16];
 	struct vvec	 vv;		/* its vertices, struct vsem */
 	uint64_t	 cur;		/* the vertex of its latest event */
+	uint8_t		 vfork;		/* it vforked: its next block waits
+					   for the child's exec or exit */
 	UT_hash_handle	 hh;
 };
 
 #define VSEM(t, i)	VVEC_AT(&(t)->vv, struct vsem, i)
+
+/*
+ * The call a thread that vforked waits in, which only its fork event
+ * shows: the default capture traces no vfork(2), and glibc's
+ * posix_spawn() is a clone(2) with CLONE_VFORK.
+ */
+#define CALL_VFORK	"vfork"
 
 /* history.c */
 void		 history_select(uint64_t pid, uint64_t tid);

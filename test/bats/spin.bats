@@ -456,6 +456,37 @@ graph() {
 	! grep -q '^baseline,.*,2,2,.*the same wait' b
 }
 
+@test "similar: a wait in vfork is the same wait as the launches before it, whatever it called first" {
+	# Thread 10 (a launcher) vforks each job and waits in vfork until the
+	# job execs: its fork events (CLONE_VM|CLONE_VFORK) say so, as no
+	# default capture traces vfork(2).  Vertex 2 is a launch answered by
+	# its child, 20; in vertex 4, the hang, it logged first (a write) and
+	# its child, 30, never execs.
+	stream > v <<-'EOF'
+	task,100,10,10,launcher
+	vertex,100,10,10,1,0,100,50,1,start,wait,S,launcher
+	link,1010,10,10,1,2,strong,timeout,100,10,10,hrtimer_wakeup
+	event,1020,10,10,2,0,fork,-,20,20,0x4100,launcher
+	link,1021,20,20,2,21,strong,fork,1020,10,10,
+	event,1030,10,10,2,0,switch,-,D,20,20,launcher
+	link,1500,10,10,21,3,strong,wakeup,1490,20,20,
+	vertex,1500,10,10,2,1000,1500,30,2,wakeup,wait,D,launcher
+	event,1510,10,10,3,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x0
+	event,1520,10,10,3,0,switch,-,S,0,0,swapper/0
+	vertex,3000,10,10,3,1500,3000,10,2,wakeup,wait,S,launcher
+	link,3010,10,10,3,4,strong,timeout,1520,10,10,hrtimer_wakeup
+	event,3010,10,10,4,0,sys_enter,-,1,write,0x3,0x0,0x1
+	event,3020,10,10,4,0,fork,-,30,30,0x4100,launcher
+	link,3021,30,30,4,31,strong,fork,3020,10,10,
+	event,3030,10,10,4,0,switch,-,D,30,30,launcher
+	vertex,3000003000,10,10,4,3000,3000003000,40,3,wakeup,open,D,launcher
+	EOF
+	argus-spin -qZ --tid 10 v | argus-similar -qZ > b
+	records baseline '{ print $RANK, $VERTEX, $SCORE, $REASON }' b
+	[ "$(records baseline '$RANK == 1 { print $VERTEX }' b)" = 2 ]
+	grep -q '^baseline,.*,2,1,.*the same wait; woken by wakeup from 20/20' b
+}
+
 # --- Real captures --------------------------------------------------------
 
 @test "spin: circular-wait, ended: LongWait, ended by its own timeout" {
