@@ -57,9 +57,15 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 	char why[200], by[120] = "";
 	uint64_t u;
 
-	/* A signal it sent ended the wait, not its death after. */
+	/*
+	 * A signal it sent ended the wait, not its death after; so did what
+	 * it did before its exit (a write, opening a FIFO), in the vertex
+	 * the exit ends: its files close after the exit event, which ends
+	 * that vertex, in every kernel.
+	 */
 	if (a_kill(l) || !dies(g, f) || f->pid == v->pid ||
-	    (u = stuck(x, f->tid)) == 0)
+	    (strcmp(str_of(vertex_ended(f)), VE_EXIT) == 0 &&
+	    link_time(l) < f->end) || (u = stuck(x, f->tid)) == 0)
 		return 0;
 	if ((k = killer(g, f)) != NULL) {
 		snprintf(by, sizeof(by), ", killed by %s %u/%u",

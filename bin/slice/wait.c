@@ -143,6 +143,18 @@ awaited_child(struct dctx *x, uint64_t id, int depth)
 	return blame_ev(x, u, why, depth, KERNEL_SAYS, EV_KERNEL, 0);
 }
 
+/*
+ * A wake-up is evidence of who ended a wait when it is strong, or when it
+ * hands over a mutex: weak as intent (the holder did not work for the
+ * waiter), but the kernel's word that the wait lasted as long as the
+ * waker held what it waited for.
+ */
+static int
+ended_for_sure(const struct link *l)
+{
+	return !link_weak(l) || link_rule(l) == str_id(LOCK_RULE);
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -230,7 +242,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    "wake-up path, and stuck through the hang" : "on the path "
 		    "of the wake-up that ended the wait, and stuck through "
 		    "the hang", depth, base == 0 && ended_by != NULL &&
-		    !link_weak(ended_by) ? EV_WAKEUP : EV_GUESS))
+		    ended_for_sure(ended_by) ? EV_WAKEUP : EV_GUESS))
 			return 1;
 		if (base != 0 && counterparts(x, id, base, waker, depth))
 			return 1;

@@ -1384,6 +1384,85 @@ feeder() {	# [REAP]
 	EOS
 }
 
+# Thread 1 waits for a mutex (a contended futex wait) that thread 2 of its
+# process holds while it reads a pipe; the pipe's writer, helper 3, sleeps
+# 3 s first.  The hand-over of the mutex is a weak link (lock).
+mutex_held() {
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	task,100,3,3,helper
+	event,90000000,3,3,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,90000100,3,3,,1,switch,-,S,0,0,swapper/1
+	event,100000000,1,2,,0,sys_enter,-,0,read,0x4,0x0,0x1
+	event,100000100,1,2,,0,switch,-,S,1,1,app
+	event,110000000,1,1,,0,sys_enter,-,202,futex,0x5000,0x80,0x2,0x0,0x0,0x0
+	event,110000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,3090000000,0,0,,1,switch,-,R,3,3,helper
+	event,3090000100,3,3,,1,sys_enter,-,1,write,0x5,0x0,0x1
+	event,3090000200,3,3,,1,waking,-,1,2,0,app,120
+	event,3090000300,3,3,,1,sys_exit,-,1,write,1
+	event,3090000400,3,3,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,3090000500,3,3,,1,switch,-,S,0,0,swapper/1
+	event,3090001000,0,0,,0,switch,-,R,1,2,app
+	event,3090001100,1,2,,0,sys_exit,-,0,read,1
+	event,3090001200,1,2,,0,sys_enter,-,202,futex,0x5000,0x81,0x1,0x0,0x0,0x0
+	event,3090001300,1,2,,0,waking,-,1,1,0,app,120
+	event,3090001400,1,2,,0,sys_exit,-,202,futex,1
+	event,3090001500,1,2,,0,sys_enter,-,0,read,0x4,0x0,0x1
+	event,3090001600,1,2,,0,switch,-,S,1,1,app
+	event,3090001700,1,1,,0,sys_exit,-,202,futex,0
+	event,3090001800,1,1,,0,sys_enter,-,1,write,0x1,0x0,0x1
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a mutex handed over by a thread stuck through the hang holding it is a wake-up, not a guess" {
+	out=$(mutex_held | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: helper 3 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s"* ]]
+	grep -qx 'Wait chain: app 1 → app 1/2 → helper 3' <<<"$out"
+}
+
+# Reader 1 waits on a pipe that writer 2 writes once it has slept 3 s, and
+# exits at once: CLOSE, its pipe's end closed on the way out, wakes the
+# reader instead (EOF), as a death does.
+write_exit() {	# CLOSE
+	local wake="event,3100000200,2,2,,1,waking,-,1,1,0,reader,120" close=
+	[ -z "$1" ] ||
+	    { close="event,3100000400,2,2,,1,waking,-,1,1,0,reader,120"; wake=; }
+	stream <<-EOS
+	task,100,1,1,reader
+	task,100,2,2,writer
+	event,90000000,2,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,90000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,100000000,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,100000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,3100000000,0,0,,1,switch,-,R,2,2,writer
+	event,3100000100,2,2,,1,sys_enter,-,1,write,0x4,0x0,0x1
+	$wake
+	event,3100000300,2,2,,1,exit,-,writer,1
+	$close
+	event,3100000500,2,2,,1,switch,-,Z,0,0,swapper/1
+	event,3100001000,0,0,,0,switch,-,R,1,1,reader
+	event,3100001100,1,1,,0,sys_exit,-,0,read,1
+	event,3100001200,1,1,,0,sys_enter,-,1,write,0x1,0x0,0x1
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a wake-up a peer made before its exit is not its death" {
+	out=$(write_exit "" | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: writer 2 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s; on the path of the wake-up that ended the wait' <<<"$out"
+	! grep -q 'death' <<<"$out"
+	# Its end closed on the way out is.
+	out=$(write_exit close | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: writer 2 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s; its death ended the wait of reader 1' <<<"$out"
+	grep -q 'ended by the death of writer 2' <<<"$out"
+}
+
 @test "slice: an ancestor asleep on its own timer before feeding its child is what the child waits for" {
 	out=$(feeder | diagnose_tid 2)
 	echo "$out"
