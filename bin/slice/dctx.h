@@ -77,6 +77,7 @@ enum tstate	 state_of(struct dctx *x, const struct vertex *w);
 uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
 int		 dies(struct graph *g, const struct vertex *f);
+int		 woke_by_death(struct graph *g, const struct link *l);
 uint64_t	 last_vertex(struct graph *g, uint32_t tid);
 int		 died_by(struct graph *g, uint32_t tid, uint64_t t);
 int		 killed_by(struct graph *g, const struct vertex *f,
@@ -143,6 +144,9 @@ int		 peer_died(struct dctx *x, uint64_t id, const struct link *l,
 		    int depth);
 int		 last_reader(struct dctx *x, uint64_t id, int depth);
 int		 waker_gone(struct dctx *x, uint64_t id, uint64_t waker,
+		    int depth);
+int		 counterpart_gone(struct dctx *x, uint64_t id, uint32_t now,
+		    uint32_t then, uint32_t comm, const char *relation,
 		    int depth);
 
 /* wait.c */

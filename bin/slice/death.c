@@ -57,15 +57,9 @@ peer_died(struct dctx *x, uint64_t id, const struct link *l, int depth)
 	char why[200], by[120] = "";
 	uint64_t u;
 
-	/*
-	 * A signal it sent ended the wait, not its death after; so did what
-	 * it did before its exit (a write, opening a FIFO), in the vertex
-	 * the exit ends: its files close after the exit event, which ends
-	 * that vertex, in every kernel.
-	 */
-	if (a_kill(l) || !dies(g, f) || f->pid == v->pid ||
-	    (strcmp(str_of(vertex_ended(f)), VE_EXIT) == 0 &&
-	    link_time(l) < f->end) || (u = stuck(x, f->tid)) == 0)
+	/* A signal it sent ended the wait, not its death after. */
+	if (a_kill(l) || !woke_by_death(g, l) || f->pid == v->pid ||
+	    (u = stuck(x, f->tid)) == 0)
 		return 0;
 	if ((k = killer(g, f)) != NULL) {
 		snprintf(by, sizeof(by), ", killed by %s %u/%u",
@@ -146,7 +140,7 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
 	uint64_t i, last = 0, at = 0;
 	int n = 0, of = 0;
 
-	if (v == NULL || w == NULL || w->tid == v->tid || dies(g, w) ||
+	if (v == NULL || w == NULL || w->tid == v->tid ||
 	    on_chain(x, w->tid) >= 0 || observer_comm(str_of(vertex_comm(w))) ||
 	    !died_by(g, w->tid, x->he) ||
 	    (e = vertex_get(g, last = last_vertex(g, w->tid))) == NULL)
@@ -158,7 +152,8 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
 		    link_from(l) == 0 || (link_props(l) & LR_TIMEOUT))
 			continue;
 		of++;
-		if (vertex_get(g, link_from(l))->tid == w->tid) {
+		if (vertex_get(g, link_from(l))->tid == w->tid &&
+		    !woke_by_death(g, l)) {
 			n++;
 			at = link_time(l);
 		}
@@ -173,5 +168,42 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
 	    str_of(vertex_comm(v)), v->tid, (at - g->first_time) / 1e9,
 	    (e->end - g->first_time) / 1e9, e->end < v->begin ?
 	    ", before it began" : ", while it lasted");
+	return 1;
+}
+
+/*
+ * The process that stands to the hung one as the baseline's waker stood
+ * to the baseline's (counterparts(), kin.c) is gone: it exited before the
+ * hang was over, and did not end this wait (a holder killed while it held
+ * a lock in shared memory).  Nobody was left to act: it is the root, a
+ * guess, as its relation is.  then (named comm) is the baseline's
+ * waker's process.
+ */
+int
+counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
+    uint32_t comm, const char *relation, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *e, *k;
+	struct culprit *c;
+	struct link *l;
+	uint64_t last;
+	char by[120] = "";
+
+	if (!died_by(g, now, x->he) || (last = last_vertex(g, now)) == 0 ||
+	    (e = vertex_get(g, last)) == NULL || e->pid == v->pid ||
+	    (link_into_next(g, id, &l) && link_from(l) != 0 &&
+	    vertex_get(g, link_from(l))->pid == now))
+		return 0;
+	if ((k = killer(g, e)) != NULL)
+		snprintf(by, sizeof(by), ", killed by %s %u/%u",
+		    str_of(vertex_comm(k)), k->pid, k->tid);
+	c = add(x->d, last, depth + 1, RK_ROOT, classify(e));
+	c->ev = EV_GUESS;
+	snprintf(c->why, sizeof(c->why), "stands to it as %s %u stood to the "
+	    "baseline's (%s); gone at +%.3f s%s, %s: a lost wake-up",
+	    str_of(comm), then, relation,
+	    (e->end - g->first_time) / 1e9, by, e->end < v->begin ?
+	    "before the wait began" : "while it lasted");
 	return 1;
 }

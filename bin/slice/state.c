@@ -336,6 +336,21 @@ dies(struct graph *g, const struct vertex *f)
 	    strcmp(str_of(vertex_ended(n)), VE_EXIT) == 0;
 }
 
+/*
+ * Link l's wake-up came from its waker's death: its vertex dies, and not
+ * by what it did before its exit (a write, opening a FIFO, a notify), which
+ * comes before the exit event that ends that vertex; its files close, and
+ * a join's or a parent's wait ends, after it, in every kernel.
+ */
+int
+woke_by_death(struct graph *g, const struct link *l)
+{
+	const struct vertex *f = vertex_get(g, link_from(l));
+
+	return dies(g, f) && (strcmp(str_of(vertex_ended(f)), VE_EXIT) != 0 ||
+	    link_time(l) >= f->end);
+}
+
 /* The last vertex of thread tid, or 0. */
 uint64_t
 last_vertex(struct graph *g, uint32_t tid)

@@ -222,9 +222,16 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	} else if (v->lock) {
 		/*
 		 * Blocked on a mutex: a normal wait on it was ended by
-		 * whoever held it then, not by whoever holds it now.
+		 * whoever held it then, not by whoever holds it now.  But
+		 * where that was another process (a mutex in shared memory),
+		 * the process that stands to this waiter as that one stood to
+		 * the baseline's holds it now, or is gone with it.
 		 */
-		return lock_holders(x, id, depth);
+		if (lock_holders(x, id, depth))
+			return 1;
+		return depth == 0 && (base = ranked_baseline(x->g, x->spin, 1,
+		    &waker)) != 0 && vertex_get(x->g, waker)->pid != v->pid &&
+		    counterparts(x, id, base, waker, depth);
 	} else {
 		base = depth == 0 ? ranked_baseline(x->g, x->spin, rank,
 		    &waker) : 0;

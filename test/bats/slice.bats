@@ -1463,6 +1463,107 @@ write_exit() {	# CLOSE
 	grep -q 'ended by the death of writer 2' <<<"$out"
 }
 
+# A bounded queue: consumer 1/2 takes an item from main thread 1 each
+# round (a futex wake) and, after the last, exits in the same vertex; the
+# main thread's next wait for room ends by its timeout, 3 s on.
+queue_round() {	# T
+	printf '%s\n' \
+	    "event,$1,1,1,,0,sys_enter,-,202,futex,0x6000,0x80,0x0,0x0,0x0,0x0" \
+	    "event,$(($1 + 100)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$(($1 + 50000000)),0,0,,1,switch,-,R,1,2,app" \
+	    "event,$(($1 + 50000100)),1,2,,1,sys_enter,-,202,futex,0x6000,0x81,0x1,0x0,0x0,0x0" \
+	    "event,$(($1 + 50000200)),1,2,,1,waking,-,1,1,0,app,120" \
+	    "event,$(($1 + 50000300)),1,2,,1,sys_exit,-,202,futex,1" \
+	    "event,$(($1 + 50001000)),0,0,,0,switch,-,R,1,1,app" \
+	    "event,$(($1 + 50001100)),1,1,,0,sys_exit,-,202,futex,0"
+}
+
+consumer_gone() {
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	$(for t in 100 200 300 400; do queue_round ${t}000000; done)
+	event,450001200,1,2,,1,exit,-,app,0
+	event,450001300,1,2,,1,switch,-,X,0,0,swapper/1
+	event,500000000,1,1,,0,sys_enter,-,202,futex,0x6000,0x80,0x0,0x7f00,0x0,0x0
+	event,500000050,1,1,,0,hrtimer_start,-,0xabc,hrtimer_wakeup,3500000000,3500000000,0
+	event,500000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,3500000000,0,0,,0,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,3500000000
+	event,3500000100,0,0,,0,waking,h,1,1,0,app
+	event,3500000150,0,0,,0,hrtimer_expire_exit,h,0xabc
+	event,3500000200,0,0,,0,switch,-,R,1,1,app
+	event,3500000300,1,1,,0,sys_exit,-,202,futex,-110
+	event,3500000400,1,1,,0,sys_enter,-,1,write,0x2,0x0,0x10
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a waker that exited after its last wake-up left the wait after it to nobody (a lost wake-up)" {
+	out=$(consumer_gone | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably app 1/2 (a guess from timing): ended 4 of the 4 earlier waits of app 1 like this one, the last at +0.450 s, and exited at +0.450 s, while it lasted: nobody was left to end it (a lost wake-up)$' <<<"$out"
+}
+
+# Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
+# in shared memory and naps, then a waiter (11, ...) that waits for it
+# (a contended futex) until the holder hands it over.  It kills the last
+# holder while it holds the mutex, before it forks the last waiter, 17.
+lock_round() {	# T HOLDER WAITER
+	local h=$2 w=$3
+	printf '%s\n' \
+	    "event,$1,1,1,,0,fork,-,$h,$h,0x1200000,dhd" \
+	    "event,$(($1 + 100)),1,1,,0,wakeup_new,-,$h,$h,1,dhd,120" \
+	    "event,$(($1 + 1000000)),$h,$h,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$(($1 + 1000100)),$h,$h,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$(($1 + 2000000)),1,1,,0,fork,-,$w,$w,0x1200000,dhd" \
+	    "event,$(($1 + 2000100)),1,1,,0,wakeup_new,-,$w,$w,0,dhd,120" \
+	    "event,$(($1 + 2000200)),1,1,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$(($1 + 2000300)),1,1,,0,switch,-,S,$w,$w,dhd" \
+	    "event,$(($1 + 2000400)),$w,$w,,0,sys_enter,-,202,futex,0x5000,0x0,0x2,0x0,0x0,0x0" \
+	    "event,$(($1 + 2000500)),$w,$w,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$(($1 + 50000000)),0,0,,1,switch,-,R,$h,$h,dhd" \
+	    "event,$(($1 + 50000100)),$h,$h,,1,sys_enter,-,202,futex,0x5000,0x1,0x1,0x0,0x0,0x0" \
+	    "event,$(($1 + 50000200)),$h,$h,,1,waking,-,$w,$w,0,dhd,120" \
+	    "event,$(($1 + 50000300)),$h,$h,,1,exit,-,dhd,1" \
+	    "event,$(($1 + 50000400)),$h,$h,,1,switch,-,Z,0,0,swapper/1" \
+	    "event,$(($1 + 50001000)),0,0,,0,switch,-,R,$w,$w,dhd" \
+	    "event,$(($1 + 50001100)),$w,$w,,0,sys_exit,-,202,futex,0" \
+	    "event,$(($1 + 50001200)),$w,$w,,0,exit,-,dhd,1" \
+	    "event,$(($1 + 50001300)),$w,$w,,0,switch,-,Z,0,0,swapper/0"
+}
+
+holder_killed() {
+	stream <<-EOS
+	task,100,1,1,dhd
+	$(lock_round 100000000 10 11; lock_round 200000000 12 13
+	  lock_round 300000000 14 15)
+	event,400000000,1,1,,0,fork,-,16,16,0x1200000,dhd
+	event,400000100,1,1,,0,wakeup_new,-,16,16,1,dhd,120
+	event,401000000,16,16,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,401000100,16,16,,1,switch,-,S,0,0,swapper/1
+	event,401500000,1,1,,0,sys_enter,-,62,kill,0x10,0x9
+	event,401500100,1,1,,0,waking,-,16,16,1,dhd,120
+	event,401500200,1,1,,0,signal_generate,-,9,16,16,dhd,0,1,0
+	event,401500300,1,1,,0,sys_exit,-,62,kill,0
+	event,401600000,16,16,,1,signal_deliver,-,9,0,0x0,0x0
+	event,401600100,16,16,,1,exit,-,dhd,1
+	event,401600200,16,16,,1,switch,-,Z,0,0,swapper/1
+	event,402000000,1,1,,0,fork,-,17,17,0x1200000,dhd
+	event,402000100,1,1,,0,wakeup_new,-,17,17,0,dhd,120
+	event,402000200,1,1,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,402000300,1,1,,0,switch,-,S,17,17,dhd
+	event,402000400,17,17,,0,sys_enter,-,202,futex,0x5000,0x0,0x2,0x0,0x0,0x0
+	event,402000500,17,17,,0,switch,-,S,0,0,swapper/0
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a mutex in shared memory whose holder was killed holding it: the holder, as the baseline's stood (a lost wake-up)" {
+	out=$(holder_killed | report_tid 17)
+	echo "$out"
+	grep -q '^Root cause: probably dhd 16 (a guess from timing): stands to it as dhd 14 stood to the baseline'"'"'s (its sibling, as many forks before it); gone at +0.402 s, killed by dhd 1/1, before the wait began: a lost wake-up$' <<<"$out"
+}
+
 @test "slice: an ancestor asleep on its own timer before feeding its child is what the child waits for" {
 	out=$(feeder | diagnose_tid 2)
 	echo "$out"
