@@ -125,7 +125,8 @@ last_reader(struct dctx *x, uint64_t id, int depth)
 /*
  * A lost wake-up: the thread that ended the normal waits of this kind
  * (the baseline's waker, by a wake-up and not by its death, which a wait
- * for a child or a join is for) exited before the hang was over, and
+ * for a child or a join is for; most of them, not one client of a
+ * server's many) exited before the hang was over, and
  * nobody ended this one.  Nobody was left to act; the thread that should
  * have is the root, however it came to exit.  Only a baseline says it
  * was the one: a guess, backed by how often it was.
@@ -158,7 +159,8 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
 			at = link_time(l);
 		}
 	}
-	if (n == 0 || e->end < at)
+	/* The waker of the normal waits, not one of many that ended a few. */
+	if (2 * n <= of || e->end < at)
 		return 0;
 	c = add(x->d, last, depth + 1, RK_ROOT, classify(e));
 	c->ev = EV_GUESS;
