@@ -149,15 +149,17 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 		if ((now = counterpart(g, then[i], b->pid, v->pid,
 		    &relation)) == 0 || now == v->pid || now == then[i])
 			continue;
+		if ((s = stuck(x, now)) == 0) {
+			if (!found)
+				found |= counterpart_gone(x, id, now, then[i],
+				    comm[i], relation, depth);
+			continue;
+		}
 		snprintf(why, sizeof(why), "is to the hung process what %s "
 		    "%u, which woke %s %u then, was to the baseline's: %s",
 		    str_of(comm[i]), then[i], i == 0 ? str_of(vertex_comm(b)) :
 		    str_of(vertex_comm(w)), i == 0 ? b->pid : w->pid, relation);
-		if ((s = stuck(x, now)) != 0)
-			found |= blame(x, s, why, depth, 0);
-		else if (!found)
-			found |= counterpart_gone(x, id, now, then[i], comm[i],
-			    relation, depth);
+		found |= blame(x, s, why, depth, 0);
 	}
 	return found;
 }
