@@ -142,7 +142,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 		if (d >= 90e6 && d < 1e9) ok = 1
 	    }
 	    END { exit !ok }' "$T/t.csv"
-	! grep -q ",sys_exit,-,[0-9]*,clock_nanosleep," "$T/t.csv"
+	! grep -q ",sys_exit,-,[0-9]*,clock_nanosleep," "$T/t.csv" || false
 
 	# The fork: a process of its own, woken new, exiting.
 	grep -q "^event,[0-9]*,$pid,$main,,[0-9]*,fork,-,$child,$child,0x[0-9a-f]*,capture-helper\$" "$T/t.csv"
@@ -190,7 +190,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	# Entries of reads and sleeps, no exits: no rule reads them.
 	grep -q "^event,[0-9]*,$pid,$rd,,[0-9]*,sys_enter,-,[0-9]*,read," "$T/t.csv"
 	grep -q ",sys_enter,-,[0-9]*,clock_nanosleep," "$T/t.csv"
-	! grep -Eq ",sys_exit,-,[0-9]+,(read|write|clock_nanosleep)," "$T/t.csv"
+	! grep -Eq ",sys_exit,-,[0-9]+,(read|write|clock_nanosleep)," "$T/t.csv" || false
 	# The futex waits' exits (the lock rule ends a wait there), and the
 	# refused connect's.
 	grep -q ",sys_exit,-,[0-9]*,futex," "$T/t.csv"
@@ -375,7 +375,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	echo first >"$inst/trace_marker"
 	sleep 1.5
 	# Not read: the files hold the preamble only, and nobody was answered.
-	! zcat "$T"/ring/*.csv.gz | grep -q '^event,'
+	! zcat "$T"/ring/*.csv.gz | grep -q '^event,' || false
 	[ ! -e "$T/ring/served" ]
 	kill -USR1 "$cpid"
 	for i in $(seq 100); do [ -e "$T/ring/served" ] && break; sleep 0.05; done
@@ -461,7 +461,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	for i in $(seq 100); do [ -n "$(val pid)" ] && break; sleep 0.1; done
 	kill -STOP "$cpid"
 	for i in $(seq 100); do
-		! grep -qv '^[0-9]* (.*) T ' /proc/"$cpid"/task/*/stat && break
+		! grep -qv '^[0-9]* (.*) T ' /proc/"$cpid"/task/*/stat && break || false
 		sleep 0.05
 	done
 	echo go >&5

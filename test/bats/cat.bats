@@ -103,7 +103,7 @@ setup() {
 	run argus-cat -k event -p 10 a.csv b.csv
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 2 ]
-	! printf '%s\n' "$output" | grep -q '^meta'
+	! printf '%s\n' "$output" | grep -q '^meta' || false
 	run argus-cat -t 12 a.csv
 	[ "$(printf '%s\n' "$output" | grep '^event' | cut -d, -f2)" = 500 ]
 	# meta has no pid: it is not about a thread, and stays.
@@ -326,8 +326,8 @@ kill_half_way() {
 	# The meta record is about no thread; bash's read, before its exec,
 	# and the worker's record before its rename are not the editor's.
 	[ "$(grep -c . sel.csv)" -eq 8 ]
-	! grep -q '^event,100,' sel.csv
-	! grep -q '^task,140,' sel.csv
+	! grep -q '^event,100,' sel.csv || false
+	! grep -q '^task,140,' sel.csv || false
 	grep -q '^event,130,40,40,' sel.csv
 	grep -q '^event,160,50,51,' sel.csv
 	argus-cat -Z -c nothing,editor -k task n.csv | grep -qx 'task,110,50,50,editor'

@@ -99,6 +99,20 @@ need_perf() {
 	rm -f "$data"
 }
 
+# gone PID [SECONDS]: the process ended within SECONDS (default 5): no
+# longer there, or a zombie (dead, its new parent yet to reap it, which
+# kill -0 cannot tell from alive).
+gone() {
+	local i state
+	for ((i = 0; i < ${2:-5} * 20; i++)); do
+		state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || true
+		[ -n "$state" ] && [ "$state" != Z ] || return 0
+		sleep 0.05
+	done
+	echo "process $1 still there (state $state)"
+	return 1
+}
+
 # "key=value" lines of a file, as shell variables.
 load_ids() {
 	eval "$(grep -E '^[a-z_]+=[-0-9a-zA-Z_.,/]*$' "$1")"

@@ -182,7 +182,7 @@ fake_ssh() {
 
 # No partial window in the ring, and nothing of the fake left running.
 nothing_left() {
-	! ls ring/*.part 2>/dev/null
+	! ls ring/*.part 2>/dev/null || false
 	[ -s fake.pid ]
 	! kill -0 "$(cat fake.pid)" 2>/dev/null
 }

@@ -80,7 +80,7 @@ renamed() {
 	argus-cat -s 1100000000 new.csv | grep -c '^task,' | grep -qx 2
 	argus-cat -s 1100000000 new.csv | grep -m1 '^task,' |
 	    grep -qx 'task,1100000000,50,50,bash'
-	! argus-cat -k event -s 1450000000 new.csv | grep -q '^task,'
+	! argus-cat -k event -s 1450000000 new.csv | grep -q '^task,' || false
 	argus-cat -s 1450000000 new.csv | argus-segment -q | grep '^vertex,' |
 	    awk -F, '$NF != "flock" { bad++ } END { exit bad > 0 || NR == 0 }'
 	# The rename's own lines: under the new name where the stream says

@@ -250,7 +250,7 @@ small_shm() {
 	[ -n "$pid" ]
 	grep -q '^meta,[0-9]*,,,patch,set glib$' "$T/t.csv"
 	# No uprobe was made.
-	! grep -q '^meta,[0-9]*,,,probe,' "$T/t.csv"
+	! grep -q '^meta,[0-9]*,,,probe,' "$T/t.csv" || false
 	# In time order with the kernel's events, and among them: the main
 	# thread's kernel events fall between its first and last callback.
 	awk -F, -v p="$pid" '
@@ -335,11 +335,7 @@ small_shm() {
 	kill -KILL "$cap"
 	wait "$cap" || true
 	kill -0 "$child"
-	for i in $(seq 200); do
-		kill -0 "$child" 2>/dev/null || break
-		sleep 0.05
-	done
-	! kill -0 "$child" 2>/dev/null
+	gone "$child" 10
 	cat "$T/out"
 	grep -q '^pid [0-9]* calls 600000 ' "$T/out"
 	# What the dead capture left: its rings' directory (the next capture

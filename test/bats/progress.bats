@@ -95,7 +95,7 @@ ring_of() {
 	argus-segment -q -P -Z n.csv >/dev/null 2>err
 	cat -A err
 	grep -Eqx 'argus-segment: segmenting [0-9]+ records, up to \+[0-9.]+ s' err
-	! grep -q $'[\r\033]' err
+	! grep -q $'[\r\033]' err || false
 	# Not asked, nothing: a script's stderr stays its own.
 	argus-cat -Z n.csv | argus-link -q >/dev/null 2>err
 	[ ! -s err ]
@@ -132,11 +132,11 @@ ring_of() {
 	# The diagnosis is there, after the line.
 	screen tty.out | sed -n '/^argus: read /,$p' | grep -q '^Root cause: '
 	argus $args >out 2>err
-	! grep -q $'[\r\033]' err
-	! grep -q 'argus: read ' err
+	! grep -q $'[\r\033]' err || false
+	! grep -q 'argus: read ' err || false
 	# The report on stdout (argus(1)), whole, no line of ours in it.
 	grep -q '^Root cause: ' out
-	! grep -q $'[\r\033]' out
+	! grep -q $'[\r\033]' out || false
 	cmp <(zcat tty.gz) <(zcat ring/debug-*.gz)
 }
 

@@ -133,8 +133,8 @@ after() {
 condlock() {	# DIR: the case's capture
 	local tid
 	tid=$(sed -n 's/^root_thread_tid=//p' "$1/truth")
-	! grep -q 'circular wait' "$1/report"
-	! grep -q 'asleep on its own timer in futex' "$1/report"
+	! grep -Eq '^Root cause: a circular wait|circular wait:' "$1/report" || false
+	! grep -q 'asleep on its own timer in futex' "$1/report" || false
 	grep -m1 . "$1/report" | grep -Eq "^Root cause: (probably )?python3 [0-9]+/$tid \\(.*\\): (waits in futex with a timeout|in a wait with a timeout in futex)"
 }
 

@@ -123,7 +123,7 @@ machine_mb() {
 		pgrep -f "argus-capture --ring $ring" >/dev/null || break
 		sleep 0.1
 	done
-	! pgrep -f "argus-capture --ring $ring" >/dev/null
+	! pgrep -f "argus-capture --ring $ring" >/dev/null || false
 	# Neither the patched programs' directory of the recorder the full
 	# disk stopped, nor one of the start that failed, is left behind.
 	[ ! -e "$pdir" ]
@@ -167,7 +167,7 @@ machine_mb() {
 	# The kernel keeps the listed calls' own events, a few arguments
 	# each, not raw_syscalls' six for every call (issue 27).
 	grep -qx 'syscalls:sys_enter_write' "/sys/kernel/tracing/instances/argus-$pid/set_event"
-	! grep -q '^raw_syscalls:' "/sys/kernel/tracing/instances/argus-$pid/set_event"
+	! grep -q '^raw_syscalls:' "/sys/kernel/tracing/instances/argus-$pid/set_event" || false
 	flock lock sleep 60 3>&- &
 	holder=$!
 	sleep 0.5

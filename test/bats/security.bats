@@ -138,7 +138,7 @@ mapfifo_start() {
 	[ "$status" -eq 77 ]
 	[[ "$output" == *"$PUB/squat: "*"not"* ]]
 	[[ "$output" == *"the recorder did not start"* ]]
-	! pgrep -f -- "^argus-capture --ring $ring " >/dev/null
+	! pgrep -f -- "^argus-capture --ring $ring " >/dev/null || false
 	# No instance of a capture that is gone appeared meanwhile (one of
 	# another file's captures may end, its instance with it, as we look).
 	for n in $(ls "$TFS/instances" | grep -vxF -f "$T/before" | grep -E '^argus-[0-9]+(-early)?$'); do

@@ -49,7 +49,7 @@ unknown_pid_stream() {
 	# Unknown, never made up: 20's vertices, its links and the slice
 	# through it have an empty PID, not 0 or another thread's.
 	grep -q '^vertex,[0-9]*,,20,' seg.csv
-	! grep -q '^vertex,[0-9]*,0,20,' seg.csv
+	! grep -q '^vertex,[0-9]*,0,20,' seg.csv || false
 	grep -q '^link,[0-9]*,10,10,[0-9]*,[0-9]*,strong,message,3000000300,,20,' link.csv
 	grep -q '^spin,[0-9]*,10,10,1,LongWait,' spin.csv
 	grep -q '^step,[0-9]*,,20,' <<<"$output"
