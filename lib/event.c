@@ -830,6 +830,22 @@ syscall_is_sleep(const char *name)
 	return (syscall_class(name) & CALL_SLEEP) != 0;
 }
 
+/*
+ * A poll or select of an empty set (Perl's select(undef, undef, undef, t),
+ * the portable sub-second sleep; poll(NULL, 0, t)) waits on nothing: only
+ * its timeout or a signal ends it, a sleep whatever its name.  arg0 is the
+ * call's first argument: select's count of descriptors, poll's array.  Not
+ * epoll's, whose first is the descriptor of a set it does not show.
+ */
+int
+syscall_sleeps(const char *name, uint64_t arg0)
+{
+	unsigned c = syscall_class(name);
+
+	return (c & CALL_SLEEP) != 0 || ((c & CALL_POLL) != 0 &&
+	    (c & CALL_DISPATCH) == 0 && arg0 == 0);
+}
+
 int
 syscall_is_dispatch(const char *name)
 {

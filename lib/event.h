@@ -231,6 +231,8 @@ int		 syscall_is_yield(const char *name);
 
 /* A sleep that only the thread's own timer (or a signal) ends. */
 int		 syscall_is_sleep(const char *name);
+/* The same, or a poll or select of no descriptor at all, by its first argument. */
+int		 syscall_sleeps(const char *name, uint64_t arg0);
 
 /*
  * A service loop's wait for whatever comes next, on many objects or for a

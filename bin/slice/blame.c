@@ -282,7 +282,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
 	    (link_props(l) & LR_TIMEOUT)) {
 		c->kind = RK_ROOT;
-		if (syscall_is_sleep(str_of(w->last_sys)) ||
+		if (vertex_sleeps(w) ||
 		    syscall_is_poll(str_of(w->last_sys)))
 			snprintf(c->why, sizeof(c->why), "asleep on its own "
 			    "timer in %s for %.1f s, which ended it; %s",
@@ -468,6 +468,20 @@ baseline_reply(struct graph *g, const struct step *st)
 }
 
 /*
+ * Step st is the first vertex of hung's process, which w forked: the
+ * path reaches back past its birth.
+ */
+static int
+born_here(struct graph *g, const struct step *st, const struct vertex *w,
+    uint32_t hung)
+{
+	const struct vertex *t = vertex_get(g, st->vertex);
+
+	return st->via != NULL && link_rule(st->via) == str_id(FORK_RULE) &&
+	    t != NULL && t->tid == hung && t->pid != w->pid;
+}
+
+/*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
  */
@@ -506,6 +520,14 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 				    str_of(vertex_comm(w)), w->pid);
 			break;
 		}
+		/*
+		 * Back through the fork that made the waiter's process lies
+		 * what its parent did to start it (a listener that forks a
+		 * relay per connection, idle in its accept loop since): not
+		 * what the waiter waits on.
+		 */
+		if (i > 0 && born_here(x->g, &p->s[i - 1], w, hung))
+			break;
 		/*
 		 * Back through an idle kernel thread's idle time lies work
 		 * it did before, for whoever queued that: not this wait's.

@@ -136,7 +136,7 @@ own_timer_only(struct dctx *x, const struct vertex *w, uint64_t *due)
 	    sw.deadline > x->g->snap_time ? sw.deadline - x->g->snap_time : 0;
 	if (state_of(x, w) != TS_SLEEP)
 		return 0;
-	return syscall_is_sleep(str_of(w->last_sys)) ||
+	return vertex_sleeps(w) ||
 	    (snap && sw.objects == sw.timers);
 }
 

@@ -32,7 +32,7 @@ static int
 asleep_before(struct dctx *x, const struct vertex *v, const struct vertex *w)
 {
 	return state_of(x, w) == TS_SLEEP && w->begin <= v->begin &&
-	    syscall_is_sleep(str_of(w->last_sys));
+	    vertex_sleeps(w);
 }
 
 int

@@ -103,6 +103,13 @@ uint64_t	 vertex_prev(struct graph *, uint64_t id);	/* same thread */
 int		 vertex_sent_fd(struct graph *, uint64_t id);
 const char	*thread_name_at(struct graph *, uint32_t tid, uint64_t t);
 const char	*str_of(uint32_t);
+
+/* Its last call is a sleep (syscall_sleeps()): nothing but its timer ends it. */
+static inline int
+vertex_sleeps(const struct vertex *v)
+{
+	return v->last_sys != 0 && syscall_sleeps(str_of(v->last_sys), v->arg);
+}
 uint32_t	 str_id(const char *);
 int		 link_into_next(struct graph *, uint64_t id, struct link **);
 /* A vertex in words: whose, when, how long, in which calls and function. */

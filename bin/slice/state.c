@@ -125,11 +125,17 @@ check_round(struct dctx *x, const struct vertex *w)
  * Rounds of a periodic wait with no progress between are one wait: what
  * stalls is what it waits for, not the timer that checks on it.  Each
  * round counts for the episode; its last round is the thread now.
+ *
+ * So is work cut in slices by brief waits (a GIL or a lock handed back
+ * and forth with another thread, each a twentieth of the hang at most):
+ * on a CPU for half of the hang, it was at work through it.  Its longest
+ * slice in the hang is the thread then.
  */
 uint64_t
 stuck(struct dctx *x, uint32_t tid)
 {
-	uint64_t id, best = 0, most = 0, o, run = 0;
+	uint64_t id, best = 0, most = 0, o, run = 0, hang = x->he - x->hb;
+	uint64_t work = 0, cpu = 0, slice = 0, most_o = 0;
 	struct vertex *w;
 
 	for (id = vertex_at(x->g, tid, x->hb); id != 0;
@@ -146,8 +152,21 @@ stuck(struct dctx *x, uint32_t tid)
 			most = run;
 			best = id;
 		}
+		if (busy(w) || (work > 0 && 20 * (w->end - w->begin) <= hang)) {
+			work += o;
+			cpu += vertex_oncpu(w) < o ? vertex_oncpu(w) : o;
+			if (busy(w) && o > most_o) {
+				most_o = o;
+				slice = id;
+			}
+		} else
+			work = cpu = most_o = 0;
+		if (work > most && 2 * cpu >= work) {
+			most = work;
+			best = slice;
+		}
 	}
-	return x->he > x->hb && most * 2 >= x->he - x->hb ? best : 0;
+	return x->he > x->hb && most * 2 >= hang ? best : 0;
 }
 
 /*
@@ -246,6 +265,25 @@ awaits_busy_holder(struct graph *g, const struct vertex *w)
 	return 0;
 }
 
+/*
+ * A poll or select after a call that waits for whoever comes, an accept
+ * most often, in the same vertex: a listener back in its loop (socat's,
+ * inetd's, a forking server's) between connections, which the snapshot,
+ * where there is one, names as clients.
+ */
+static int
+listens(const struct vertex *w)
+{
+	int i;
+
+	for (i = 0; i < VSYSCALLS && w->sys[i] != 0; i++)
+		if (w->sys[i] != w->last_sys &&
+		    syscall_is_dispatch(str_of(w->sys[i])) &&
+		    !syscall_is_poll(str_of(w->sys[i])))
+			return 1;
+	return 0;
+}
+
 enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {
@@ -263,7 +301,7 @@ state_of(struct dctx *x, const struct vertex *w)
 		return TS_DISPATCH;
 	if (runtime_holds(g, w))
 		return TS_WAIT;
-	if (w->last_sys != 0 && syscall_is_sleep(sys))
+	if (vertex_sleeps(w))
 		return TS_SLEEP;
 	/* Ready when a connection comes: it serves whoever will ask. */
 	if (snap && sw.clients)
@@ -286,7 +324,8 @@ state_of(struct dctx *x, const struct vertex *w)
 	    !awaits_busy_holder(x->g, w) && (sw.objects == 0 ||
 	    w->begin <= x->hb))
 		return TS_SLEEP;
-	if (w->last_sys != 0 && syscall_is_dispatch(sys))
+	if (w->last_sys != 0 && (syscall_is_dispatch(sys) ||
+	    (syscall_is_poll(sys) && listens(w))))
 		return TS_DISPATCH;
 	return TS_WAIT;
 }

@@ -160,7 +160,6 @@ int
 long_wait(struct dctx *x, uint64_t id, int depth)
 {
 	struct vertex *v = vertex_get(x->g, id);
-	const char *sys = str_of(v->last_sys);
 	uint64_t waker = 0, base = 0, rank = 1, waker0 = 0;
 	struct link *l = NULL, *ended_by = NULL;
 	int pi;
@@ -169,7 +168,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
 	 * timeout) waits for nobody: it is where the chain ends.
 	 */
-	if (depth > 0 && syscall_is_sleep(sys))
+	if (depth > 0 && vertex_sleeps(v))
 		return 0;
 	switch (holders(x, id, depth)) {
 	case HELD_BY_LINE:

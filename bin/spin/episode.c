@@ -180,7 +180,7 @@ is_nap(const struct vsum *v, const struct spin_opts *o)
 	if (v->last_sys[0] == '\0')
 		return v->end - v->begin < o->poll_max &&
 		    (v->yields > 0 || (v->woke && (v->wake_props & LR_TIMEOUT)));
-	return v->yields > 0 || syscall_is_sleep(v->last_sys);
+	return v->yields > 0 || v->sleeps;
 }
 
 /*
@@ -194,7 +194,7 @@ busy(const struct vsum *v)
 {
 	uint64_t in_nap;
 
-	if (v->last_sys[0] == '\0' || !syscall_is_sleep(v->last_sys) ||
+	if (v->last_sys[0] == '\0' || !v->sleeps ||
 	    v->waits == 0 || v->sys_at < v->begin || v->sys_at > v->end)
 		return v->oncpu;
 	in_nap = v->end - v->sys_at;

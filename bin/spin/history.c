@@ -285,6 +285,8 @@ history_event(const struct target *tg, const struct event *ev)
 		snprintf(v->last_sys, sizeof(v->last_sys), "%s",
 		    event_str(ev, SYSCALL_NAME));
 		v->sys_at = ev->time;
+		v->sleeps = syscall_sleeps(v->last_sys,
+		    event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->yields += syscall_is_yield(v->last_sys);
 		v->io += syscall_is_recv(v->last_sys) ||
 		    syscall_is_send(v->last_sys);

@@ -29,6 +29,7 @@ struct vsum {
 	uint32_t	 io;		/* reads, writes, sends, receives */
 	char		 last_sys[24];	/* its last system call: what it waits in */
 	uint64_t	 sys_at;	/* when it entered last_sys */
+	int		 sleeps;	/* last_sys sleeps: syscall_sleeps() */
 	char		 began_by[20], ended_by[20], wait[4];
 	int		 recorded;	/* its vertex record was read */
 	/* The link that woke the thread into it, if any. */

@@ -15,7 +15,8 @@
 # more: a pre-forked worker among several sharing a listener, a Unix
 # datagram socket's full queue, an inotify watch a late job ends (a
 # baseline by relation again, with helpers forked between), a reverse
-# proxy idle in its event loop beside its master, a thread pool's future.
+# proxy idle in its event loop beside its master, a thread pool's future;
+# and a Python handler at work in slices its GIL cuts.
 # Every case and both cuts, to the same bar: test/real/real.bats.
 # test/run: first, the longest file: begun last, it would run on alone.
 
@@ -124,6 +125,19 @@ after() {
 	[[ " $l " == *" first=yes "* ]]
 	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
 	grep -m1 . "$d/report" | grep -q '^Root cause: '
+}
+
+# A Python handler that computes, its work cut in slices by the GIL its
+# server's main thread takes every half second: at work through the hang
+# after it as while it lasts, never the curl whose request it serves.
+@test "real, in progress: curl waits on a Python handler computing in GIL slices" {
+	during http-compute
+}
+
+@test "real, after: curl waited on a Python handler computing in GIL slices" {
+	after http-compute
+	grep -m1 . "$BATS_TEST_TMPDIR/http-compute-after/report" |
+	    grep -q '^Root cause: python3 [0-9]*/[0-9]* (a wake-up): .*stuck through the hang'
 }
 
 # Issue 23: a thread that holds a lock across a timed condition wait is

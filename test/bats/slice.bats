@@ -1517,6 +1517,104 @@ consumer_gone() {	# [OTHER]: consumer 1/3 takes the first three, then naps
 	! grep -q 'lost wake-up' <<<"$out"
 }
 
+# Client 1 asks server 2/20, which answers in 10 ms, four times; the
+# fifth answer takes 3 s of computing, cut in half-second slices by a GIL
+# its sibling 21 takes between them (Python's threads).
+gil_request() {	# T SLICES: client 1 asks server 2/20, which computes SLICES half-seconds
+	local t=$1 n=$2 k s
+	printf '%s\n' \
+	    "event,$t,1,1,,0,sys_enter,-,1,write,0x3,0x0,0x10" \
+	    "event,$((t + 100)),1,1,,0,waking,-,2,20,1,server,120" \
+	    "event,$((t + 200)),1,1,,0,sys_enter,-,0,read,0x3,0x0,0x10" \
+	    "event,$((t + 300)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 400)),0,0,,1,switch,-,R,2,20,server"
+	s=$((t + 400))
+	for ((k = 1; k < n; k++)); do
+		s=$((t + k * 500000000))
+		printf '%s\n' \
+		    "event,$s,2,20,,1,sys_enter,-,202,futex,0x7000,0x80,0x2,0x0,0x0,0x0" \
+		    "event,$((s + 100)),2,20,,1,switch,-,S,2,21,server" \
+		    "event,$((s + 200)),2,21,,1,sys_enter,-,202,futex,0x7000,0x81,0x1,0x0,0x0,0x0" \
+		    "event,$((s + 300)),2,21,,1,waking,-,2,20,1,server,120" \
+		    "event,$((s + 400)),2,21,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+		    "event,$((s + 500)),2,21,,1,switch,-,S,2,20,server"
+	done
+	s=$((t + (n == 0 ? 10000000 : n * 500000000)))
+	printf '%s\n' \
+	    "event,$s,2,20,,1,sys_enter,-,1,write,0x4,0x0,0x10" \
+	    "event,$((s + 100)),2,20,,1,waking,-,1,1,0,client,120" \
+	    "event,$((s + 200)),2,20,,1,sys_enter,-,0,read,0x4,0x0,0x10" \
+	    "event,$((s + 300)),2,20,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$((s + 400)),0,0,,0,switch,-,R,1,1,client"
+}
+gil_server() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,20,server
+	task,100,2,21,server
+	$(for t in 100 200 300 400; do gil_request ${t}000000 0; done)
+	$(gil_request 1000000000 6)
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+@test "slice: a thread at work through the hang in slices a GIL cuts is stuck at work" {
+	out=$(gil_server | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: server 2/20 (a wake-up): client 1 woke it during this wait; on the baseline.s wake-up path, and stuck through the hang$' <<<"$out"
+	grep -q 'LongRunning' <<<"$out"
+}
+
+# Client 1 connects to listener 3, which accepts, forks relay 4 for the
+# connection and goes back to its select; the relay passes the request to
+# server 5, which computes 3 s before it answers (socat, inetd).
+relay_fork() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,3,3,listener
+	task,100,5,5,server
+	event,1000000000,1,1,,0,sys_enter,-,42,connect,0x3,0x7ffe0,0x10
+	event,1000000100,1,1,,0,waking,-,3,3,1,listener,120
+	event,1000000200,1,1,,0,sys_enter,-,7,poll,0x7ffe0,0x1,0xffffffff
+	event,1000000300,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000000400,0,0,,1,switch,-,R,3,3,listener
+	event,1000000500,3,3,,1,sys_enter,-,43,accept,0x4,0x0,0x0
+	event,1000000600,3,3,,1,fork,-,4,4,0x1200011,listener
+	event,1000000700,3,3,,1,wakeup_new,-,4,4,0,listener,120
+	event,1000000800,3,3,,1,sys_enter,-,270,pselect6,0x5,0x7ffe0,0x0
+	event,1000000900,3,3,,1,switch,-,S,0,0,swapper/1
+	event,1000001000,0,0,,0,switch,-,R,4,4,listener
+	event,1000001100,4,4,,0,sys_enter,-,1,write,0x6,0x0,0x10
+	event,1000001200,4,4,,0,waking,-,5,5,1,server,120
+	event,1000001300,4,4,,0,sys_enter,-,270,pselect6,0x7,0x7ffe0,0x0
+	event,1000001400,4,4,,0,switch,-,S,5,5,server
+	event,1000001500,5,5,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,4000000000,5,5,,0,sys_enter,-,1,write,0x3,0x0,0x10
+	event,4000000100,5,5,,0,waking,-,4,4,0,listener,120
+	event,4000000200,5,5,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,4000000300,5,5,,0,switch,-,S,4,4,listener
+	event,4000000400,4,4,,0,sys_enter,-,1,write,0x8,0x0,0x10
+	event,4000000500,4,4,,0,waking,-,1,1,1,client,120
+	event,4000000600,4,4,,0,sys_enter,-,270,pselect6,0x7,0x7ffe0,0x0
+	event,4000000700,4,4,,0,switch,-,S,0,0,swapper/0
+	event,4000000800,0,0,,1,switch,-,R,1,1,client
+	event,4000000900,1,1,,1,sys_enter,-,0,read,0x3,0x0,0x10
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a listener that forked the relay, idle in its select since, is no culprit" {
+	out=$(relay_fork | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 1 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -v -Z 2>&1 >/dev/null)
+	echo "$out"
+	grep -q '^Root cause: server 5 (a wake-up)' <<<"$out"
+	grep -q '^Wait chain: client 1 → listener 4 → server 5$' <<<"$out"
+	# Not a root beyond the relay's birth, nor a circle through it.
+	! grep -q 'root: listener 3/3' <<<"$out" || false
+	! grep -q 'circular' <<<"$out" || false
+	grep -q '^Note: listener 3 holds the other end, idle in pselect6' <<<"$out"
+}
+
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last

@@ -609,6 +609,33 @@ graph() {
 	grep -q '^spin,[0-9]*,20,20,1,RepeatedYield,1000000000,2023000000,200000,10,wait,0,10,sqlite3$' <<<"$output"
 }
 
+@test "spin: a select of no descriptor between tries is a nap: RepeatedYield" {
+	# Perl's select(undef, undef, undef, 0.2), the portable short sleep,
+	# between a script's tries: pselect6 with a count of 0 waits on
+	# nothing, so only its timer ends it.  The same rounds in a select of
+	# 4 descriptors wait on someone: LongWait.
+	for n in 0x0 0x4; do
+		{ stream
+		  t=1000000000
+		  for i in 1 2 3 4 5 6 7 8; do
+			[ "$i" = 1 ] || echo "link,$t,10,10,$((i - 1)),$i,strong,timeout,$((t - 1000)),10,10,0xffff"
+			echo "event,$((t + 1000)),10,10,$i,0,sys_enter,-,61,wait4,0xffffffff,0x7ffc,0x1"
+			echo "event,$((t + 2000)),10,10,$i,0,sys_enter,-,270,pselect6,$n,0x0,0x0"
+			echo "event,$((t + 3000)),10,10,$i,0,switch,-,S,0,0,swapper/0"
+			[ "$i" = 8 ] && end=open || end=wait
+			echo "vertex,$((t + 200000000)),10,10,$i,$t,$((t + 200000000)),30000,3,timeout,$end,S,perl"
+			t=$((t + 200000000))
+		  done
+		} >"p$n"
+	done
+	run argus-spin -qZ -T 1s --tid 10 p0x0
+	[ "$status" -eq 0 ]
+	grep -q '^spin,[0-9]*,10,10,1,RepeatedYield,1000000000,2600000000,240000,8,open,0,8,perl$' <<<"$output"
+	run argus-spin -qZ -T 1s --tid 10 p0x4
+	[ "$status" -eq 0 ]
+	grep -q '^spin,[0-9]*,10,10,1,LongWait,1000000000,2600000000,240000,8,open,0,8,perl$' <<<"$output"
+}
+
 # A poller's rounds, as the capture records them: $1 rounds of a 1 ms
 # nap; round $2 spends most of its time inside the nap before it is
 # switched out; the rounds listed in $3 (1000,1001) most of their time

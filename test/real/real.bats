@@ -118,6 +118,10 @@ check() {
 	check futures-http
 }
 
+@test "real: curl -> a Python handler computing in GIL slices" {
+	check http-compute
+}
+
 @test "real: a Python thread holds a lock across a timed condition wait" {
 	check py-condlock
 }
