@@ -461,7 +461,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	for i in $(seq 100); do [ -n "$(val pid)" ] && break; sleep 0.1; done
 	kill -STOP "$cpid"
 	for i in $(seq 100); do
-		! grep -qv '^[0-9]* (.*) T ' /proc/"$cpid"/task/*/stat && break || false
+		! grep -qv '^[0-9]* (.*) T ' /proc/"$cpid"/task/*/stat && break
 		sleep 0.05
 	done
 	echo go >&5
