@@ -23,9 +23,11 @@ setup() {
 teardown() {
 	local f
 	# A capture a failed test left running (one with no -d runs until
-	# told, and would keep bats waiting on its output).
+	# told, and would keep bats waiting on its output), or stopped.
 	for f in "$BATS_TEST_TMPDIR"/*.kill; do
-		[ -f "$f" ] && kill -INT "$(cat "$f")" 2>/dev/null || true
+		[ -f "$f" ] || continue
+		kill -INT "$(cat "$f")" 2>/dev/null || true
+		kill -CONT "$(cat "$f")" 2>/dev/null || true
 	done
 	pub_cleanup
 }
@@ -384,6 +386,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	echo second >"$inst/trace_marker"
 	kill -INT "$cpid"
 	wait "$cpid"
+	rm -f "$T/cap.kill"	# ended: its pid may be anyone's now
 	# And what came after, at the end; each event once.
 	zcat "$T"/ring/*.csv.gz | grep -q ',marker,-,second$'
 	[ "$(zcat "$T"/ring/*.csv.gz | grep -c ',marker,-,first$')" -eq 1 ]
@@ -453,6 +456,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	mkfifo "$T/go"
 	"$CAP" -b 256K -Z -o "$T/o.csv" 2>"$T/cap.err" &
 	cpid=$!
+	echo "$cpid" >"$BATS_TEST_TMPDIR/orphan.kill"
 	wait_capture "$cpid"
 	"$HELPER" orphan "$(inst_of "$cpid")/trace_marker" <"$T/go" \
 	    >"$T/helper.out" 2>&1 &
@@ -474,6 +478,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	sleep 1
 	kill -INT "$cpid"
 	wait "$cpid"
+	rm -f "$BATS_TEST_TMPDIR/orphan.kill"	# ended: its pid may be anyone's now
 	exec 5>&-
 	wait "$hpid"
 	cat "$T/helper.out"
