@@ -32,6 +32,84 @@ long_work(struct dctx *x, uint64_t id, int depth)
 	return 0;
 }
 
+/* Whom its rounds reaped last (wait4's pid, plus 1); 0 if they did not. */
+static uint64_t
+reaped(struct graph *g, const struct spin_rec *s)
+{
+	const struct vertex *w;
+	uint64_t id, asked = 0;
+
+	for (id = s->vertex; id != 0; id = vertex_next(g, id)) {
+		if ((w = vertex_get(g, id)) != NULL &&
+		    vertex_far(w, VF_REAP) != 0)
+			asked = vertex_far(w, VF_REAP);
+		if (id == s->last)
+			break;
+	}
+	return asked;
+}
+
+/* Its rounds block for a child (a shell's, on the sleep it runs). */
+static int
+naps_on_children(struct graph *g, const struct spin_rec *s)
+{
+	const struct vertex *w;
+	uint64_t id;
+
+	for (id = s->vertex; id != 0; id = vertex_next(g, id)) {
+		if ((w = vertex_get(g, id)) != NULL && w->last_sys != 0 &&
+		    syscall_is_reap(str_of(w->last_sys)))
+			return 1;
+		if (id == s->last)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * A loop that reaps between its naps (wait4 with WNOHANG: Python's
+ * Popen.poll(), GNU parallel's, a supervisor's) polls for the end of a
+ * child: the one whose pid it asks for, by the kernel's word, or any of
+ * them: the one stuck through the hang as surely, several each a
+ * suspect.  1 if it blamed one.
+ */
+static int
+reaps(struct dctx *x, const struct spin_rec *s)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, s->vertex), *w;
+	uint64_t asked = reaped(g, s), u, i, kids[8];
+	int n = 0, k, found = 0;
+	char why[200];
+	int32_t pid;
+
+	if (asked == 0)
+		return 0;
+	if ((pid = (int32_t)(asked - 1)) > 0) {
+		if (process_parent(g, pid) != v->pid || (u = stuck(x, pid)) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "the kernel says %s %u polls for it "
+		    "to end: wait4 of its pid between naps",
+		    str_of(vertex_comm(v)), v->tid);
+		return blame_ev(x, u, why, 0, KERNEL_SAYS, EV_KERNEL, 0);
+	}
+	for (i = 0; i < g->nby && n < (int)ARRAY_LEN(kids); i++) {
+		w = &g->v[g->by_thread[i]];
+		if (w->tid == w->pid && (i == 0 ||
+		    g->v[g->by_thread[i - 1]].tid != w->tid) &&
+		    process_parent(g, w->pid) == v->pid &&
+		    (u = stuck(x, w->tid)) != 0)
+			kids[n++] = u;
+	}
+	snprintf(why, sizeof(why), "a child of %s %u, which polls for any "
+	    "of its children to end (wait4 between naps), stuck through the "
+	    "hang", str_of(vertex_comm(v)), v->tid);
+	for (k = 0; k < n; k++)
+		found |= blame_ev(x, kids[k], why, 0, n == 1 ? KERNEL_SAYS : 1,
+		    n == 1 ? EV_KERNEL : EV_GUESS, n > 1);
+	return found;
+}
+
 /*
  * Polling: nobody wakes a poller.  The flag's write that ended the loop
  * (argus-watch, the flag rule of argus-link), or, while it still loops,
@@ -58,7 +136,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		if (id == s->last)
 			break;
 	}
-	if (found)
+	if (found || reaps(x, s))
 		return 1;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
@@ -81,9 +159,8 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		 * A loop whose naps are children that sleep (a shell's)
 		 * tests what no flag holds: a file, a command's success.
 		 */
-		to = vertex_get(g, s->vertex);
 		snprintf(x->d->note, sizeof(x->d->note), "%s",
-		    to->last_sys != 0 && syscall_is_reap(str_of(to->last_sys)) ?
+		    naps_on_children(g, s) ?
 		    "the process polls, a child's sleep between its tries (a "
 		    "shell's loop): what it tests (a file, a command's success) "
 		    "is not traced, nor who should have made it so. Its script "

@@ -1194,6 +1194,11 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		v->last_sys = add_syscall(v, id);
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
+		/* Whom it reaped, if it went on (a poll of its children). */
+		if (classes & CALL_REAP)
+			set_far(gr->g, v, VF_REAP,
+			    (uint64_t)(uint32_t)event_u64_loose(ev,
+			    SYSCALL_ARG(0)) + 1);
 	}
 	return 1;
 }

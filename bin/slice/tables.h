@@ -24,7 +24,8 @@
 #define VX_FAR_WORD	UINT8_MAX	/* began, ended: in the table */
 #define VX_FAR_COMM	UINT16_MAX	/* comm_at: in the table */
 #define VX_BIG_ARG	0x80000000u	/* arg: a big one's place */
-enum { VF_ID, VF_ONCPU, VF_RUNNABLE, VF_BEGAN, VF_ENDED, VF_WHERE, VF_COMM };
+enum { VF_ID, VF_ONCPU, VF_RUNNABLE, VF_BEGAN, VF_ENDED, VF_WHERE, VF_COMM,
+    VF_REAP };	/* 8 at most: the table's key */
 
 struct vertex {
 	uint32_t	 id32;		/* the id; VX_FAR: vertex_id() */

@@ -168,6 +168,17 @@ child_nap(const struct vsum *v, const struct spin_opts *o)
 }
 
 /*
+ * A vfork's wait for the child to exec (dash starts each command so): a
+ * shell's round starting its next try, no wait of its own, but for one as
+ * long as a hang, a child stuck before its exec.
+ */
+static int
+vfork_nap(const struct vsum *v, const struct spin_opts *o)
+{
+	return v->vforked && v->end - v->begin < o->threshold;
+}
+
+/*
  * A stream without system calls (written by hand, or imported from a
  * trace that has none) still shows a nap: short, and begun by its own
  * timer.
@@ -175,7 +186,7 @@ child_nap(const struct vsum *v, const struct spin_opts *o)
 int
 is_nap(const struct vsum *v, const struct spin_opts *o)
 {
-	if (child_nap(v, o))
+	if (child_nap(v, o) || vfork_nap(v, o))
 		return 1;
 	if (v->last_sys[0] == '\0')
 		return v->end - v->begin < o->poll_max &&
@@ -241,9 +252,16 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	if (i + 1 >= t->vv.n)
 		return 0;
 	b = VSUM(t, i + 1);
-	if (!quiet(t, i, o) || !quiet(t, i + 1, o) || b->io > 0)
+	/*
+	 * Input or output is progress; but between naps, only what it took
+	 * in: a poller's line of "still waiting" each round, or GNU
+	 * parallel's probe of a full disk, is not.
+	 */
+	if (!quiet(t, i, o) || !quiet(t, i + 1, o) ||
+	    (is_nap(a, o) && is_nap(b, o) ? b->reads : b->io) > 0)
 		return 0;
-	if (child_nap(a, o) || (b->woke && (b->wake_props & LR_TIMEOUT)))
+	if (child_nap(a, o) || vfork_nap(a, o) ||
+	    (b->woke && (b->wake_props & LR_TIMEOUT)))
 		return 1;
 	/* A yield, and nobody woke the thread into the next vertex. */
 	return a->yields > 0 && !b->woke;

@@ -6,6 +6,7 @@
  * is looked for by name, nothing at all: names come with the events.
  * At the end, which of the tracked threads is the target.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,9 +289,14 @@ history_event(const struct target *tg, const struct event *ev)
 		v->sleeps = syscall_sleeps(v->last_sys,
 		    event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->yields += syscall_is_yield(v->last_sys);
+		v->vforked = 0;
+		v->reads += syscall_is_recv(v->last_sys);
 		v->io += syscall_is_recv(v->last_sys) ||
 		    syscall_is_send(v->last_sys);
-	} else if (ev->type == E_SWITCH &&
+	} else if (ev->type == E_FORK)
+		v->vforked = (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) &
+		    CLONE_VFORK) != 0;
+	else if (ev->type == E_SWITCH &&
 	    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE)))) {
 		v->waits++;
 		t->blocked_since = ev->time;

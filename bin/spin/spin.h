@@ -27,6 +27,7 @@ struct vsum {
 	uint32_t	 waits;		/* blocking switch-outs */
 	uint32_t	 yields;	/* sched_yield calls */
 	uint32_t	 io;		/* reads, writes, sends, receives */
+	uint32_t	 reads;		/* of them, what it took in */
 	char		 last_sys[24];	/* its last system call: what it waits in */
 	uint64_t	 sys_at;	/* when it entered last_sys */
 	int		 sleeps;	/* last_sys sleeps: syscall_sleeps() */
@@ -39,6 +40,8 @@ struct vsum {
 	int		 woke;
 	int		 napped_child;	/* its wait ended as a child that only
 					   napped exited: a nap of its own */
+	int		 vforked;	/* it vforked, and waits next for the
+					   child's exec (sh's way to run one) */
 };
 
 struct tracked {

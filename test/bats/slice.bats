@@ -1615,6 +1615,45 @@ relay_fork() {
 	grep -q '^Note: listener 3 holds the other end, idle in pselect6' <<<"$out"
 }
 
+# App 1 forks child 5, which works 3 s, and polls for its end between
+# 50 ms naps, as Python's Popen.poll() loop and GNU parallel do.
+reap_poll() {	# ARG: app 1 polls with wait4(ARG, WNOHANG) between 50 ms naps for child 5, at work 3 s
+	local t=1000000000 i
+	stream <<-EOS
+	task,100,1,1,app
+	event,900000000,1,1,,0,fork,-,5,5,0x1200011,app
+	event,900000100,1,1,,0,wakeup_new,-,5,5,1,app,120
+	event,900000200,0,0,,1,switch,-,R,5,5,app
+	event,900000300,5,5,,1,sys_enter,-,39,getpid
+	$(for ((i = 0; i < 60; i++)); do
+		printf '%s\n' \
+		    "event,$t,1,1,,0,sys_enter,-,61,wait4,$1,0x7ffc,0x1,0x0" \
+		    "event,$((t + 100)),1,1,,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffe0,0x0" \
+		    "event,$((t + 150)),1,1,,0,hrtimer_start,-,0xabc,hrtimer_wakeup,$((t + 50000000)),$((t + 50000000)),0" \
+		    "event,$((t + 200)),1,1,,0,switch,-,S,0,0,swapper/0" \
+		    "event,$((t + 50000000)),0,0,,0,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,$((t + 50000000))" \
+		    "event,$((t + 50000100)),0,0,,0,waking,h,1,1,0,app,120" \
+		    "event,$((t + 50000150)),0,0,,0,hrtimer_expire_exit,h,0xabc" \
+		    "event,$((t + 50000200)),0,0,,0,switch,-,R,1,1,app"
+		t=$((t + 50001000))
+	done)
+	event,4100000000,5,5,,1,exit,-,app,0
+	event,4100000100,5,5,,1,switch,-,X,0,0,swapper/1
+	event,4200000000,1,1,,0,sys_enter,-,61,wait4,$1,0x7ffc,0x1,0x0
+	event,4300000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a loop that reaps between naps polls for its child: the child stuck at work" {
+	out=$(reap_poll 0x5 | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: app 5 (the kernel says): the kernel says app 1 polls for it to end: wait4 of its pid between naps$' <<<"$out"
+	# wait4(-1): any child; the one stuck through the hang.
+	out=$(reap_poll 0xffffffff | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: app 5 (the kernel says): a child of app 1, which polls for any of its children to end (wait4 between naps), stuck through the hang$' <<<"$out"
+}
+
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last

@@ -706,20 +706,33 @@ poll_rounds() {
 	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2499,timeout,2499,2499,poller$' <<<"$output"
 }
 
-# Shell 1 polls: each round forks a child that calls CALL (a sleep, or a
-# read) for NAP ns and exits, and waits for it; ROUNDS rounds, the last
-# still going.
-shell_poll() {	# CALL NAP ROUNDS
-	awk -v call="$1" -v nap="$2" -v n="$3" 'BEGIN {
+# A shell's poll, each round a child run and waited for (CALL: what the
+# child does, sleep or read, NAP long).  With dash: as dash runs it, the
+# child vforked (the shell waits for its exec), and a line of "waiting"
+# written each round first.
+shell_poll() {	# CALL NAP ROUNDS [dash]
+	awk -v call="$1" -v nap="$2" -v n="$3" -v dash="${4:-}" 'BEGIN {
 		t = 1000000000
 		for (i = 1; i <= n; i++) {
 			k = 100 + i
 			printf "event,%d,1,1,,0,sys_enter,-,262,newfstatat,0x3,0x7ffc,0x7ffd,0x0\n", t
-			printf "event,%d,1,1,,0,fork,-,%d,%d,0x1200000,sh\n", t + 100, k, k
+			if (dash)
+				printf "event,%d,1,1,,0,sys_enter,-,1,write,0x1,0x7ffc,0x8\n", t + 50
+			printf "event,%d,1,1,,0,fork,-,%d,%d,%s,sh\n", t + 100, k, k, dash ? "0x4111" : "0x1200000"
 			printf "event,%d,1,1,,0,wakeup_new,-,%d,%d,1,sh,120\n", t + 200, k, k
-			printf "event,%d,1,1,,0,sys_enter,-,61,wait4,0xffffffffffffffff,0x7ffd0,0x0,0x0\n", t + 300
-			printf "event,%d,1,1,,0,switch,-,S,0,0,swapper/0\n", t + 400
-			printf "event,%d,0,0,,1,switch,-,R,%d,%d,sh\n", t + 1000, k, k
+			if (dash) {
+				printf "event,%d,1,1,,0,switch,-,D,0,0,swapper/0\n", t + 300
+				printf "event,%d,0,0,,1,switch,-,R,%d,%d,sh\n", t + 400, k, k
+				printf "event,%d,%d,%d,,1,exec,-,/usr/bin/sleep,%d\n", t + 500, k, k, k
+				printf "event,%d,%d,%d,,1,waking,-,1,1,0,sh,120\n", t + 600, k, k
+				printf "event,%d,0,0,,0,switch,-,R,1,1,sh\n", t + 700
+				printf "event,%d,1,1,,0,sys_enter,-,61,wait4,0xffffffff,0x7ffd0,0x0,0x0\n", t + 800
+				printf "event,%d,1,1,,0,switch,-,S,0,0,swapper/0\n", t + 900
+			} else {
+				printf "event,%d,1,1,,0,sys_enter,-,61,wait4,0xffffffffffffffff,0x7ffd0,0x0,0x0\n", t + 300
+				printf "event,%d,1,1,,0,switch,-,S,0,0,swapper/0\n", t + 400
+				printf "event,%d,0,0,,1,switch,-,R,%d,%d,sh\n", t + 1000, k, k
+			}
 			if (call == "read")
 				printf "event,%d,%d,%d,,1,sys_enter,-,0,read,0x0,0x7ffc,0x1\n", t + 2000, k, k
 			else
@@ -737,6 +750,16 @@ shell_poll() {	# CALL NAP ROUNDS
 		}
 		printf "event,%d,9,9,,1,sys_enter,-,39,getpid\n", t + nap
 	}' | stream
+}
+
+@test "spin: dash's rounds, a vfork and a line written each, are naps: RepeatedYield" {
+	out=$(shell_poll sleep 100000000 15 dash | argus-segment -q -Z |
+	    argus-link -q -Z | argus-spin -q -Z --tid 1 -T 1s)
+	grep '^spin,' <<<"$out"
+	grep -q '^spin,[0-9]*,1,1,[0-9]*,RepeatedYield,' <<<"$out"
+	run argus-slice --auto -Z -o /dev/null <<<"$out"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the process polls, a child's sleep between its tries (a shell's loop)"* ]]
 }
 
 @test "spin: a shell's rounds that wait for a child that only slept are naps: RepeatedYield" {
