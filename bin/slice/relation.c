@@ -52,6 +52,14 @@ process_parent(struct graph *g, uint32_t pid)
 	return forked_by(g, pid, &when);
 }
 
+int
+forked_since(struct graph *g, uint32_t pid, uint32_t parent, uint64_t since)
+{
+	uint64_t when;
+
+	return forked_by(g, pid, &when) == parent && when >= since;
+}
+
 struct child {
 	uint64_t	 born;
 	uint32_t	 pid;

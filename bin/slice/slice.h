@@ -196,6 +196,9 @@ void		 diagnose(struct graph *, const struct spin_rec *,
  * pid forked after since, and theirs.
  */
 uint32_t	 process_parent(struct graph *, uint32_t pid);
+/* pid was forked by parent at since or after. */
+int		 forked_since(struct graph *, uint32_t pid, uint32_t parent,
+		    uint64_t since);
 uint32_t	 child_before(struct graph *, uint32_t parent, uint32_t then,
 		    uint64_t before, uint64_t now);
 uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,

@@ -10,7 +10,8 @@
 #     holder the kernel names, in one with nobody named beyond, is the root;
 #   - one member of a poll set is not what the set waits on, unless the
 #     hung request went there (sent by the poller, or by the thread that
-#     waits for the poller's answer, or where the answer came from before);
+#     waits for the poller's answer, or where the answer came from before),
+#     or a child the poller ran for it holds it;
 #   - a circular wait a kill broke is still the finding;
 #   - a stopped or frozen process is neither idle nor waiting for input,
 #     whether the stop found it asleep or at work.
@@ -54,8 +55,8 @@ setup_file() {
 	export D="$BATS_FILE_TMPDIR"
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
-	for c in forkpipe timedcond heldwait epollset stopped busystop groupstop \
-	    frozen; do
+	for c in forkpipe timedcond heldwait epollset epollchild stopped \
+	    busystop groupstop frozen; do
 		cut "$c"
 	done
 	thaw
@@ -128,6 +129,11 @@ diagnose() {
 	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid"[\ /] ]]
 	[[ $HEAD == *"has the request of patterns.py $victim_pid"* ]]
 	[[ $HEAD != *" $other_client "* ]]
+}
+
+@test "patterns: a server idle in its epoll set with the request, on a child it ran for it: the child" {
+	diagnose epollchild
+	[[ $HEAD =~ ^"Root cause: perl $root_pid (the kernel says): the kernel says it holds what patterns.py "[0-9]+" waits on: " ]]
 }
 
 @test "patterns: a synchronous call over I/O threads and a relay: the backend the request went on to, not a peer they chat with" {

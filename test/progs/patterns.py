@@ -31,6 +31,11 @@ has begun.  Every case ends by itself within LIFETIME seconds.
              its own, stopped whole while all its threads sleep: the
              client waits on the connection's thread, and its main thread
              took the signal
+  epollchild a one-threaded epoll server runs a child for a request
+             (sh computing 3 s) and answers when its output ends, read
+             in the same loop as its other connections: the client
+             waits on the server, the server on its child, not on any
+             other member of its set
   heldwait   a child holds a flock(2) across a 3 s timed condition wait
              (threading.Event().wait: a timed futex, not a sleep); this
              process waits for the lock: the kernel names the holder, and
@@ -189,6 +194,49 @@ def epollset(t):
     os.waitpid(slow, 0); os.kill(srv, signal.SIGTERM); os.waitpid(srv, 0)
 
 
+def epollchild(t):
+    ls, port = listener()
+    srv = os.fork()
+    if srv == 0:
+        orphan_dies()
+        ep = select.epoll(); ep.register(ls.fileno(), select.EPOLLIN)
+        conns, jobs = {}, {}
+        end = time.monotonic() + LIFETIME
+        while time.monotonic() < end:
+            for fd, ev in ep.poll(1.0):
+                if fd == ls.fileno():
+                    c, _ = ls.accept(); conns[c.fileno()] = c
+                    ep.register(c.fileno(), select.EPOLLIN)
+                elif fd in jobs:
+                    c, job = jobs[fd]
+                    if not os.read(fd, 64):
+                        ep.unregister(fd); job.stdout.close(); job.wait()
+                        del jobs[fd]; c.sendall(b"ok\n")
+                else:
+                    c = conns[fd]; req = c.recv(64)
+                    if not req:
+                        ep.unregister(fd); c.close(); del conns[fd]
+                        continue
+                    secs = "3" if req.startswith(b"slow") else "0.02"
+                    # A job that computes, and says when it is done.
+                    job = subprocess.Popen(["perl", "-MTime::HiRes=time",
+                        "-e", f"$e = time + {secs}; 1 while time < $e;"],
+                        stdout=subprocess.PIPE)
+                    if secs == "3":
+                        t("root_pid", job.pid); t("root_tid", job.pid)
+                    jobs[job.stdout.fileno()] = (c, job)
+                    ep.register(job.stdout.fileno(), select.EPOLLIN)
+        os._exit(0)
+    for i in range(3):
+        s = socket.create_connection(("127.0.0.1", port)); s.sendall(b"get"); s.recv(64); s.close()
+        time.sleep(0.2)
+    b = socket.create_connection(("127.0.0.1", port))
+    t("victim_pid", os.getpid()); t("hang_begin_ns", mono())
+    b.sendall(b"slow"); b.recv(64)
+    t("hang_end_ns", mono())
+    os.kill(srv, signal.SIGTERM); os.waitpid(srv, 0)
+
+
 FREEZERS = ("/sys/fs/cgroup/freezer", "/sys/fs/cgroup")
 
 
@@ -333,5 +381,5 @@ if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
      "stopped": stopped, "frozen": lambda t: stopped(t, True),
-     "heldwait": heldwait, "busystop": busystop,
+     "heldwait": heldwait, "busystop": busystop, "epollchild": epollchild,
      "groupstop": groupstop}[sys.argv[1]](Truth(sys.argv[2]))
