@@ -18,6 +18,8 @@
 #define WT_TTY		"tty"
 /* A timerfd's: its DEADLINE is when the timer fires. */
 #define WT_TIMERFD	"timerfd"
+/* The kernel's function that fires a timerfd: the label of its timeout link. */
+#define TIMERFD_FIRES	"timerfd_tmrproc"
 
 /*
  * What a wait waits for, the MODE column: data to read (in), room to

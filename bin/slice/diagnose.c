@@ -217,6 +217,23 @@ own_timer_only(struct dctx *x, const struct vertex *w, uint64_t *due)
 	    (snap && sw.objects == sw.timers);
 }
 
+/*
+ * The wait ended when a timerfd the thread had armed itself fired (an
+ * event loop's back-off, a deadline of its own): the wait was as long as
+ * it chose, whatever else its set held.
+ */
+static int
+own_timerfd_ended(struct graph *g, const struct vertex *w)
+{
+	const struct vertex *f;
+	struct link *l;
+
+	return link_into_next(g, vertex_id(w), &l) &&
+	    (link_props(l) & LR_TIMEOUT) && link_from(l) != 0 &&
+	    (f = vertex_get(g, link_from(l))) != NULL && f->tid == w->tid &&
+	    strcmp(str_of(link_label(l)), TIMERFD_FIRES) == 0;
+}
+
 static int
 auto_length(struct graph *g, uint64_t from)
 {
@@ -279,6 +296,15 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
 			    str_of(w->last_sys), (w->end - s->begin) / 1e9,
 			    w->end >= g->last_time ? " so far" : "",
 			    due ? due_in : "");
+			found = 1;
+		} else if (s->class->kind == HK_WAIT &&
+		    own_timerfd_ended(g, w)) {
+			snprintf(d->note, sizeof(d->note), "%s %u waited %.1f s "
+			    "in %s until a timerfd it had armed fired: a wait on "
+			    "a timer of its own (a back-off, a deadline), and "
+			    "nothing traced held it up beyond it",
+			    str_of(vertex_comm(w)), w->tid,
+			    (w->end - s->begin) / 1e9, str_of(w->last_sys));
 			found = 1;
 		} else if (s->class->kind == HK_WAIT &&
 		    reads_terminal(g, v->tid))

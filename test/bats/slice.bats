@@ -1654,6 +1654,34 @@ reap_poll() {	# ARG: app 1 polls with wait4(ARG, WNOHANG) between 50 ms naps for
 	grep -q '^Root cause: app 5 (the kernel says): a child of app 1, which polls for any of its children to end (wait4 between naps), stuck through the hang$' <<<"$out"
 }
 
+# Loop 1 arms a timerfd for 3 s (a retry's back-off) and waits for it in
+# epoll_wait; its expiry, by the kernel's FUNCTION, ends the wait.
+timerfd_backoff() {	# FUNCTION: loop 1 arms a timerfd for 3 s (the timer's FUNCTION) and waits in epoll_wait
+	stream <<-EOS
+	task,100,1,1,loop
+	event,1000000000,1,1,,0,sys_enter,-,286,timerfd_settime,0x5,0x0,0x7ffe0,0x0
+	event,1000000050,1,1,,0,hrtimer_start,-,0xabc,$1,4000000000,4000000000,0
+	event,1000000100,1,1,,0,sys_enter,-,232,epoll_wait,0x4,0x7ffe0,0x8,0xffffffff
+	event,1000000200,1,1,,0,switch,-,S,0,0,swapper/0
+	event,4000000000,0,0,,0,hrtimer_expire_entry,h,0xabc,$1,4000000000
+	event,4000000100,0,0,,0,waking,h,1,1,0,loop,120
+	event,4000000150,0,0,,0,hrtimer_expire_exit,h,0xabc
+	event,4000000200,0,0,,0,switch,-,R,1,1,loop
+	event,4000000300,1,1,,0,sys_enter,-,0,read,0x5,0x7ffe0,0x8
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: an event loop's wait a timerfd of its own ended is a wait on its own timer, not idleness" {
+	out=$(timerfd_backoff timerfd_tmrproc | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: the hung vertex itself: LongWait; loop 1 waited 3.0 s in epoll_wait until a timerfd it had armed fired' <<<"$out"
+	# Ended by epoll_wait's own timeout instead: idle in its loop.
+	out=$(timerfd_backoff hrtimer_wakeup | report_tid 1) || true
+	echo "$out"
+	grep -q 'no hang: loop 1 is idle in epoll_wait' <<<"$out"
+}
+
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last
