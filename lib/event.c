@@ -1,3 +1,4 @@
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,6 +570,13 @@ int
 state_is_exit(const char *state)
 {
 	return state[0] == 'Z' || state[0] == 'X';
+}
+
+int
+event_is_vfork(const struct event *ev)
+{
+	return ev->type == E_FORK &&
+	    (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) & CLONE_VFORK) != 0;
 }
 
 int

@@ -184,6 +184,12 @@ int		 stack_function(const struct record *, char *buf, size_t size);
  */
 int		 syscall_is_lock_wait(const struct event *);
 
+/*
+ * A fork event of a vfork (CLONE_VFORK: vfork(2), posix_spawn(), dash's
+ * way to run a command): its parent waits next for the child's exec.
+ */
+int		 event_is_vfork(const struct event *);
+
 /* Softirq vectors, as the kernel numbers them; "" for one it does not. */
 enum { SOFTIRQ_NET_TX = 2, SOFTIRQ_NET_RX = 3 };
 const char	*softirq_name(int vec);

@@ -4,7 +4,6 @@
  * come at its end.  --pid or --tid narrows that to one thread; without
  * them every thread is kept, a summary per vertex (never per event).
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,8 +97,7 @@ history_event(const struct event *ev)
 		return;
 	t->cur = ev->vertex;
 	if (ev->type == E_FORK) {
-		if (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) &
-		    CLONE_VFORK)
+		if (event_is_vfork(ev))
 			t->vfork = 1;
 		return;
 	}

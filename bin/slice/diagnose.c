@@ -77,8 +77,10 @@ static int
 reaps(struct dctx *x, const struct spin_rec *s)
 {
 	struct graph *g = x->g;
-	const struct vertex *v = vertex_get(g, s->vertex), *w;
-	uint64_t asked = reaped(g, s), u, i, kids[8];
+	const struct vertex *v = vertex_get(g, s->vertex);
+	uint64_t asked = reaped(g, s), u, kids[8];
+	uint32_t pids[64];
+	size_t np, i;
 	int n = 0, k, found = 0;
 	char why[200];
 	int32_t pid;
@@ -93,14 +95,10 @@ reaps(struct dctx *x, const struct spin_rec *s)
 		    str_of(vertex_comm(v)), v->tid);
 		return blame_ev(x, u, why, 0, KERNEL_SAYS, EV_KERNEL, 0);
 	}
-	for (i = 0; i < g->nby && n < (int)ARRAY_LEN(kids); i++) {
-		w = &g->v[g->by_thread[i]];
-		if (w->tid == w->pid && (i == 0 ||
-		    g->v[g->by_thread[i - 1]].tid != w->tid) &&
-		    process_parent(g, w->pid) == v->pid &&
-		    (u = stuck(x, w->tid)) != 0)
+	np = process_children(g, v->pid, pids, ARRAY_LEN(pids));
+	for (i = 0; i < np && n < (int)ARRAY_LEN(kids); i++)
+		if ((u = stuck(x, pids[i])) != 0)
 			kids[n++] = u;
-	}
 	snprintf(why, sizeof(why), "a child of %s %u, which polls for any "
 	    "of its children to end (wait4 between naps), stuck through the "
 	    "hang", str_of(vertex_comm(v)), v->tid);

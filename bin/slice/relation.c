@@ -138,6 +138,22 @@ descendants(struct graph *g, uint32_t pid, uint64_t since, uint32_t *out,
 	return n;
 }
 
+/*
+ * The last max processes parent forked, in the order it forked them: a
+ * shell that ran a thousand has the ones alive now among its last.
+ */
+size_t
+process_children(struct graph *g, uint32_t parent, uint32_t *out, size_t max)
+{
+	struct child *c;
+	size_t n = children(g, parent, &c), from = n > max ? n - max : 0, i;
+
+	for (i = from; i < n; i++)
+		out[i - from] = c[i].pid;
+	free(c);
+	return n - from;
+}
+
 static long
 rank_of(const struct child *c, size_t n, uint32_t pid)
 {

@@ -196,6 +196,9 @@ void		 diagnose(struct graph *, const struct spin_rec *,
  * pid forked after since, and theirs.
  */
 uint32_t	 process_parent(struct graph *, uint32_t pid);
+/* The last max processes parent forked, in the order it forked them. */
+size_t		 process_children(struct graph *, uint32_t parent, uint32_t *,
+		    size_t max);
 /* pid was forked by parent at since or after. */
 int		 forked_since(struct graph *, uint32_t pid, uint32_t parent,
 		    uint64_t since);

@@ -6,7 +6,6 @@
  * is looked for by name, nothing at all: names come with the events.
  * At the end, which of the tracked threads is the target.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +246,7 @@ history_event(const struct target *tg, const struct event *ev)
 {
 	struct tracked *t, *o;
 	struct vsum *v;
+	int recv;
 
 	switch (ev->type) {
 	case E_SWITCH:
@@ -290,12 +290,11 @@ history_event(const struct target *tg, const struct event *ev)
 		    event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->yields += syscall_is_yield(v->last_sys);
 		v->vforked = 0;
-		v->reads += syscall_is_recv(v->last_sys);
-		v->io += syscall_is_recv(v->last_sys) ||
-		    syscall_is_send(v->last_sys);
+		recv = syscall_is_recv(v->last_sys);
+		v->reads += recv;
+		v->io += recv || syscall_is_send(v->last_sys);
 	} else if (ev->type == E_FORK)
-		v->vforked = (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) &
-		    CLONE_VFORK) != 0;
+		v->vforked = event_is_vfork(ev);
 	else if (ev->type == E_SWITCH &&
 	    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE)))) {
 		v->waits++;
