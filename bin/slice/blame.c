@@ -482,6 +482,34 @@ born_here(struct graph *g, const struct step *st, const struct vertex *w,
 }
 
 /*
+ * Step i's thread, which the next step's thread made (a thread or a
+ * process per request: the baseline's request had its own), is gone or
+ * idle now: one its maker made since, stuck through the hang, stands in
+ * its place.  Its stuck vertex, or 0.  (The hung thread's own children
+ * are counterparts()': the one forked as long before the wait.)
+ */
+static uint64_t
+stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung)
+{
+	const struct vertex *w = vertex_get(x->g, p->s[i].vertex), *m;
+	uint32_t made[8];
+	uint64_t u;
+	size_t n, k;
+
+	if (i + 1 >= p->n || p->s[i].via == NULL ||
+	    link_rule(p->s[i].via) != str_id(FORK_RULE) ||
+	    (m = vertex_get(x->g, p->s[i + 1].vertex)) == NULL ||
+	    m->tid == hung)
+		return 0;
+	n = made_since(x->g, m->tid, w->end, made, ARRAY_LEN(made));
+	for (k = 0; k < n; k++)
+		if (made[k] != w->tid && made[k] != hung &&
+		    on_chain(x, made[k]) < 0 && (u = stuck(x, made[k])) != 0)
+			return u;
+	return 0;
+}
+
+/*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
  */
@@ -494,6 +522,7 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 	uint64_t u;
 	int i, j, n = p->n, found = 0;
 	enum evidence ev = ev0;
+	char buf[200];
 
 	for (i = 0; i < n; i++) {
 		p = &x->d->paths[pi];	/* blame() may move it */
@@ -539,8 +568,24 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		if (i > 0 && (p->s[i - 1].via == NULL ||
 		    link_weak(p->s[i - 1].via)))
 			ev = EV_GUESS;
-		if (j < i || (u = stuck(x, w->tid)) == 0)
+		if (j < i)
 			continue;
+		if ((u = stuck(x, w->tid)) == 0) {
+			if ((u = stand_in(x, p, i, hung)) == 0)
+				continue;
+			snprintf(buf, sizeof(buf), "made by %s %u after %s %u, "
+			    "the one it made for the baseline's request: "
+			    "in its place, and stuck through the hang",
+			    str_of(vertex_comm(vertex_get(x->g,
+			    p->s[i + 1].vertex))), vertex_get(x->g,
+			    p->s[i + 1].vertex)->tid, str_of(vertex_comm(w)),
+			    w->tid);
+			if (blame(x, u, buf, depth, 0)) {
+				found = 1;
+				break;
+			}
+			continue;
+		}
 		/*
 		 * The first step is the waker itself: as sure as the wake-up
 		 * that ended the wait (a relay idle in its loop that did wake

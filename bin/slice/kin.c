@@ -35,6 +35,51 @@ asleep_before(struct dctx *x, const struct vertex *v, const struct vertex *w)
 	    vertex_sleeps(w);
 }
 
+/*
+ * Else the other end of what another thread of its process waits on, by
+ * the kernel's word, held by a thread of another process busy through
+ * the hang (at work, asleep or stopped; not idle in its loop, nor waiting
+ * in turn, as a client waits on its server): a runtime's I/O thread (Go's
+ * netpoller, a JVM's selector) waits on the socket for the answer its
+ * parked threads wait for.
+ */
+static int
+sibling_waits_on(struct dctx *x, const struct vertex *v, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *w, *f;
+	const struct link *l;
+	uint64_t i = 0, u, s;
+	enum tstate st;
+	char why[200];
+	int32_t k;
+	int found = 0;
+
+	while ((u = stuck_sibling(x, v, &i)) != 0) {
+		w = vertex_get(g, u);
+		for (k = w->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (!(link_props(l) & LR_HOLDS) || link_weak(l) ||
+			    link_from(l) == 0 ||
+			    (f = vertex_get(g, link_from(l))) == NULL ||
+			    f->pid == v->pid || on_chain(x, f->tid) >= 0 ||
+			    (s = stuck(x, f->tid)) == 0 ||
+			    (st = state_of(x, vertex_get(g, s))) == TS_DISPATCH ||
+			    st == TS_WAIT)
+				continue;
+			snprintf(why, sizeof(why), "%s %u waits on a futex "
+			    "of its own process that nothing names, and the "
+			    "kernel says this holds what %s %u of it waits "
+			    "on: probably for what it waits for",
+			    str_of(vertex_comm(v)), v->tid,
+			    str_of(vertex_comm(w)), w->tid);
+			found |= blame(x, s, why, depth, 0);
+			break;
+		}
+	}
+	return found;
+}
+
 int
 busy_threads(struct dctx *x, uint64_t id, int depth)
 {
@@ -49,7 +94,8 @@ busy_threads(struct dctx *x, uint64_t id, int depth)
 	    "the hang: probably what it waits for waits for this work",
 	    depth) || blame_siblings(x, v, asleep_before, "waits on a futex "
 	    "of its own process that nothing names, and this thread of it "
-	    "slept since before: probably holding what it waits for", depth);
+	    "slept since before: probably holding what it waits for", depth) ||
+	    sibling_waits_on(x, v, depth);
 }
 
 /*

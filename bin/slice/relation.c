@@ -139,6 +139,52 @@ descendants(struct graph *g, uint32_t pid, uint64_t since, uint32_t *out,
 }
 
 /*
+ * The threads and processes thread maker made since time since, in the
+ * order it made them, at most max into out: a server that makes one per
+ * request made the one at work on this request since it came.  How many.
+ */
+size_t
+made_since(struct graph *g, uint32_t maker, uint64_t since, uint32_t *out,
+    size_t max)
+{
+	uint32_t fork = str_id(FORK_RULE), last = 0;
+	const struct vertex *v, *u;
+	struct child *c = NULL;
+	size_t n = 0, cap = 0, i;
+	int32_t k;
+
+	for (i = 0; i < g->nby; i++) {
+		v = &g->v[g->by_thread[i]];
+		if (v->tid == last)
+			continue;
+		last = v->tid;	/* its first */
+		if (vertex_began(v) != str_id(VB_FORK))
+			continue;
+		for (k = v->in; k >= 0; k = g->l[k].next_in)
+			if (link_rule(&g->l[k]) == fork &&
+			    link_time(&g->l[k]) >= since &&
+			    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+			    u->tid == maker)
+				break;
+		if (k < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			c = xrealloc(c, cap * sizeof(*c));
+		}
+		c[n].born = link_time(&g->l[k]);
+		c[n].comm = 0;
+		c[n++].pid = v->tid;
+	}
+	if (n > 1)
+		qsort(c, n, sizeof(*c), by_birth);
+	for (i = 0; i < n && i < max; i++)
+		out[i] = c[i].pid;
+	free(c);
+	return i;
+}
+
+/*
  * The last max processes parent forked, in the order it forked them: a
  * shell that ran a thousand has the ones alive now among its last.
  */

@@ -1682,6 +1682,98 @@ timerfd_backoff() {	# FUNCTION: loop 1 arms a timerfd for 3 s (the timer's FUNCT
 	grep -q 'no hang: loop 1 is idle in epoll_wait' <<<"$out"
 }
 
+# Client 1 connects to server 2, whose listener 2/20 makes a thread for
+# each connection (Python's ThreadingHTTPServer): the thread reads the
+# request, computes, answers and exits.  Four rounds take 10 ms; in the
+# fifth, thread 2/34 computes past the end of the trace.
+thread_round() {	# T HANDLER MS: MS 0: still at work when the trace ends
+	local t=$1 h=$2 d=$(($3 * 1000000))
+	printf '%s\n' \
+	    "event,$t,1,1,,0,sys_enter,-,42,connect,0x3,0x7ffe0,0x10" \
+	    "event,$((t + 100)),1,1,,0,waking,-,2,20,1,server,120" \
+	    "event,$((t + 150)),1,1,,0,sys_enter,-,1,write,0x3,0x0,0x10" \
+	    "event,$((t + 200)),1,1,,0,sys_enter,-,0,read,0x3,0x0,0x10" \
+	    "event,$((t + 300)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 400)),0,0,,1,switch,-,R,2,20,server" \
+	    "event,$((t + 500)),2,20,,1,sys_enter,-,43,accept,0x4,0x0,0x0" \
+	    "event,$((t + 600)),2,20,,1,fork,-,2,$h,0x3d0f00,server" \
+	    "event,$((t + 700)),2,20,,1,wakeup_new,-,2,$h,0,server,120" \
+	    "event,$((t + 800)),2,20,,1,sys_enter,-,7,poll,0x7ffe0,0x1,0xffffffff" \
+	    "event,$((t + 900)),2,20,,1,switch,-,S,2,$h,server" \
+	    "event,$((t + 1000)),2,$h,,1,sys_enter,-,0,read,0x5,0x0,0x10"
+	[ "$d" -gt 0 ] || return 0
+	printf '%s\n' \
+	    "event,$((t + d)),2,$h,,1,sys_enter,-,1,write,0x5,0x0,0x10" \
+	    "event,$((t + d + 100)),2,$h,,1,waking,-,1,1,0,client,120" \
+	    "event,$((t + d + 200)),2,$h,,1,exit,-,server,0" \
+	    "event,$((t + d + 300)),2,$h,,1,switch,-,X,0,0,swapper/1" \
+	    "event,$((t + d + 400)),0,0,,0,switch,-,R,1,1,client" \
+	    "event,$((t + d + 500)),1,1,,0,sys_enter,-,3,close,0x3"
+}
+thread_per_request() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,20,server
+	$(thread_round 100000000 30 10)
+	$(thread_round 200000000 31 10)
+	$(thread_round 300000000 32 10)
+	$(thread_round 400000000 33 10)
+	$(thread_round 1000000000 34 0)
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a thread made per request, gone since the baseline's, stands for the one made for the hung request" {
+	out=$(thread_per_request | report_tid 1)
+	echo "$out"
+	grep -q "^Root cause: probably server 2/34 (a guess from timing): made by server 20 after server 33, the one it made for the baseline's request: in its place, and stuck through the hang$" <<<"$out"
+	grep -q '^Wait chain: client 1 → server 2/34$' <<<"$out"
+	# Not the listener, idle in its poll since it made the thread.
+	! grep -q 'root: server 2/20' <<<"$out" || false
+}
+
+# App 1's thread 1/3 sends a request to server 5 on a socket whose answer
+# its poller 1/2 waits for in epoll_wait (Go's netpoller); main 1/1 waits
+# on a futex for it.  Server 5 computes through the end of the trace; the
+# snapshot names it as holding the other end of the poller's socket.
+netpoller() {	# HOLDER'S STATE: R at work, S in a read of its own
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	task,100,1,3,app
+	task,100,5,5,server
+	event,1000000000,1,3,,1,sys_enter,-,1,write,0x4,0x0,0x10
+	event,1000000100,1,3,,1,waking,-,5,5,0,server,120
+	event,1000000200,1,3,,1,sys_enter,-,202,futex,0x8000,0x80,0x0,0x0,0x0,0x0
+	event,1000000300,1,3,,1,switch,-,S,5,5,server
+	event,1000000400,5,5,,1,sys_enter,-,0,read,0x3,0x0,0x10
+	$([ "$1" = R ] || printf '%s\n' \
+	    "event,1000000500,5,5,,1,sys_enter,-,0,read,0x6,0x0,0x10" \
+	    "event,1000000600,5,5,,1,switch,-,S,0,0,swapper/1")
+	event,1000001000,1,2,,0,sys_enter,-,232,epoll_wait,0x7,0x7ffe0,0x80,0xffffffff
+	event,1000001100,1,2,,0,switch,-,S,1,1,app
+	event,1000001200,1,1,,0,sys_enter,-,202,futex,0x9000,0x80,0x0,0x0,0x0,0x0
+	event,1000001300,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,3500000000,1,1,S,futex,,,,,,,1000001200,,futex_wait_queue,app,0x9000,0x80,0x0,0x0,0x0,0x0
+	wait,3500000000,1,3,S,futex,,,,,,,1000000200,,futex_wait_queue,app,0x8000,0x80,0x0,0x0,0x0,0x0
+	wait,3500000000,1,2,S,epoll_wait,4,tcp,socket:70,in,,,1000001000,epoll:1:7,do_epoll_wait,app,0x7,0x7ffe0,0x80,0xffffffff,0x0,0x0
+	holder,3500000000,5,0,socket:70,peer,3,,tcp,server
+	$([ "$1" = R ] || echo "wait,3500000000,5,5,S,read,6,pipe,pipe:80,in,,,1000000500,,pipe_read,server,0x6,0x0,0x10,0x0,0x0,0x0")
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a futex nothing names, and the snapshot names a busy process as holding what the poller of its process waits on" {
+	out=$(netpoller R | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably server 5 (a guess from timing): app 1 waits on a futex of its own process that nothing names, and the kernel says this holds what app 2 of it waits on: probably for what it waits for$' <<<"$out"
+	# A holder that waits in turn (as a client waits on its server) is
+	# no suspect this way.
+	out=$(netpoller S | report_tid 1) || true
+	echo "$out"
+	grep -q '^Nothing found beyond the hung thread' <<<"$out"
+}
+
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last
