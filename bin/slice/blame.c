@@ -176,7 +176,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	const char *comm = str_of(vertex_comm(w));
 	const struct sclass *class = classify(w);
 	enum tstate st = state_of(x, w);
-	int held = x->held;
+	int held = x->held, several = multi;
 	uint32_t replied = x->next_replied;
 
 	x->held = 0;
@@ -232,8 +232,13 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		for (k = j + 1; k < x->nchain; k++)
 			if (!x->waits[k])
 				return 0;
-		if (ev < EV_WAKEUP ||
-		    (multi && !parties_on_chain(x, x->vx[x->nchain - 1]))) {
+		/*
+		 * Nor is a poll set's member the request went to, where the
+		 * set's other sources may end the wait (a relay between a
+		 * connection and its child's pipes: sshd).
+		 */
+		if (ev < EV_WAKEUP || ((multi || several) &&
+		    !parties_on_chain(x, x->vx[x->nchain - 1]))) {
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
 				    "may wait for %s %u, already on the chain, "
@@ -241,7 +246,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 				    str_of(vertex_comm(vertex_get(x->g,
 				    x->vx[x->nchain - 1]))),
 				    x->chain[x->nchain - 1], comm, w->tid,
-				    multi ? "one of several holders" :
+				    multi || several ? "one of several holders" :
 				    evidence_name(ev));
 			return 0;
 		}

@@ -435,10 +435,11 @@ holders(struct dctx *x, uint64_t id, int depth)
 			guess = set && (obj != 0 ? str_id(label_object(l)) !=
 			    obj : !request_went(x, v, u->pid, how));
 			/*
-			 * But a child it forked since the hang began holds
-			 * no other request: it is the work of the one in hand
-			 * (a CGI, a command a handler runs, its output read
-			 * in the same loop).
+			 * But a child it forked since the hang began, or a
+			 * child of that one's, holds no other request: it is
+			 * the work of the one in hand (a CGI, a command a
+			 * handler runs, sshd's session's command, its output
+			 * read in the same loop).
 			 */
 			if (guess && forked_since(g, u->pid, v->pid, x->hb))
 				guess = 0;

@@ -56,8 +56,15 @@ int
 forked_since(struct graph *g, uint32_t pid, uint32_t parent, uint64_t since)
 {
 	uint64_t when;
+	int depth;
 
-	return forked_by(g, pid, &when) == parent && when >= since;
+	for (depth = 0; depth < 8 && pid != 0; depth++) {
+		if ((pid = forked_by(g, pid, &when)) == 0 || when < since)
+			return 0;
+		if (pid == parent)
+			return 1;
+	}
+	return 0;
 }
 
 struct child {
@@ -256,34 +263,20 @@ child_at(struct graph *g, uint32_t parent, long r)
 	return pid;
 }
 
-uint32_t
-counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
-    const char **relation)
+/*
+ * The sibling of now as many forks from it as then is from base, then and
+ * base children of one parent (pb), now of pn: 0 if none.
+ */
+static uint32_t
+sibling(struct graph *g, uint32_t then, uint32_t base, uint32_t pb,
+    uint32_t now, uint32_t pn, int *before)
 {
-	uint32_t pb = process_parent(g, base), pn = process_parent(g, now);
 	struct child *c;
 	size_t n;
 	long rt, rb, rn, k;
 	uint32_t pid = 0, comm;
 
-	if (then == base) {
-		*relation = "itself";
-		return now;
-	}
-	if (pb != 0 && then == pb) {
-		*relation = "its parent";
-		return pn;
-	}
-	if (process_parent(g, then) == base) {
-		n = children(g, base, &c);
-		rt = rank_of(c, n, then);
-		free(c);
-		*relation = "its child, the same in fork order";
-		return child_at(g, now, rt);
-	}
-	if (pb == 0 || pn == 0 || process_parent(g, then) != pb)
-		return 0;
-	/* Siblings: as many forks of their parent apart. */
+	/* As many forks of their parent apart. */
 	n = children(g, pb, &c);
 	rt = rank_of(c, n, then);
 	rb = rank_of(c, n, base);
@@ -301,8 +294,55 @@ counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
 			pid = fork_of(c, n, rn, k, comm);
 	}
 	free(c);
-	*relation = rt < rb ? "its sibling, as many forks before it" :
-	    "its sibling, as many forks after it";
+	*before = rt < rb;
+	return pid;
+}
+
+uint32_t
+counterpart(struct graph *g, uint32_t then, uint32_t base, uint32_t now,
+    const char **relation)
+{
+	uint32_t pb = process_parent(g, base), pn = process_parent(g, now);
+	uint32_t pt = process_parent(g, then), pid;
+	struct child *c;
+	size_t n;
+	long rt;
+	int before;
+
+	if (then == base) {
+		*relation = "itself";
+		return now;
+	}
+	if (pb != 0 && then == pb) {
+		*relation = "its parent";
+		return pn;
+	}
+	if (pt == base) {
+		n = children(g, base, &c);
+		rt = rank_of(c, n, then);
+		free(c);
+		*relation = "its child, the same in fork order";
+		return child_at(g, now, rt);
+	}
+	if (pb == 0 || pn == 0 || pt == 0)
+		return 0;
+	if (pt == pb) {
+		pid = sibling(g, then, base, pb, now, pn, &before);
+		*relation = before ? "its sibling, as many forks before it" :
+		    "its sibling, as many forks after it";
+		return pid;
+	}
+	/*
+	 * A wrapper between (`timeout 20 cmd`, nice, sh -c): then is a
+	 * sibling of base's parent, and what stands to now's parent as it
+	 * stood to base's is the one.
+	 */
+	if (pt != process_parent(g, pb) || process_parent(g, pn) == 0 ||
+	    process_parent(g, pn) != pt)
+		return 0;
+	pid = sibling(g, then, pb, pt, pn, pt, &before);
+	*relation = before ? "the sibling of its parent, as many forks "
+	    "before it" : "the sibling of its parent, as many forks after it";
 	return pid;
 }
 

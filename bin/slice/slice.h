@@ -199,7 +199,10 @@ uint32_t	 process_parent(struct graph *, uint32_t pid);
 /* The last max processes parent forked, in the order it forked them. */
 size_t		 process_children(struct graph *, uint32_t parent, uint32_t *,
 		    size_t max);
-/* pid was forked by parent at since or after. */
+/*
+ * pid was forked by parent at since or after, or by a process so forked
+ * (a child's child: the command a session's shell runs).
+ */
 int		 forked_since(struct graph *, uint32_t pid, uint32_t parent,
 		    uint64_t since);
 /* The threads and processes thread maker made since, as they came. */

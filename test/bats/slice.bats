@@ -378,6 +378,54 @@ jobs_stream() {
 	grep -q '^Wait chain: watch 40 → sh 43$' <<<"$out"
 }
 
+# The same, each watcher started through a wrapper (`timeout 20 watch`):
+# the job is a sibling of the watcher's parent.
+wrapped_jobs_stream() {
+	local e b p
+	echo "argus-stream,1"
+	echo "task,1,1,1,bash"
+	for e in 0 1 2; do
+		b=$((e * 300 + 100)) p=$((e * 10 + 10))
+		jfork $b 1 $((p + 5)) timeout
+		jblock $((b + 1)) $((p + 5)) wait4 61 0xffffffff,0x0,0x0,0x0
+		jfork $((b + 2)) $((p + 5)) $p watch
+		jblock $((b + 3)) $p read 0 0x4,0x0,0x100
+		jfork $((b + 10)) 1 $((p + 1)) grep
+		jgone $((b + 12)) $((p + 1)) grep
+		jfork $((b + 20)) 1 $((p + 2)) sh
+		jblock $((b + 22)) $((p + 2)) wait4 61 0xffffffff,0x0,0x0,0x0
+		jfork $((b + 25)) $((p + 2)) $((p + 3)) mv
+		jwake $((b + 30)) $((p + 3)) $p watch 0
+		jwake $((b + 31)) $((p + 3)) $((p + 2)) sh 61
+		jgone $((b + 32)) $((p + 3)) mv
+		jgone $((b + 33)) $((p + 2)) sh
+		jgone $((b + 34)) $p watch
+		jgone $((b + 36)) $((p + 5)) timeout
+	done
+	jfork 1000 1 45 timeout
+	jblock 1001 45 wait4 61 0xffffffff,0x0,0x0,0x0
+	jfork 1002 45 40 watch
+	jblock 1003 40 read 0 0x4,0x0,0x100
+	jfork 1010 1 41 grep
+	jgone 1012 41 grep
+	jfork 1015 1 42 grep
+	jgone 1017 42 grep
+	jfork 1020 1 43 sh
+	jfork 1025 43 44 sleep
+	jblock 1026 44 clock_nanosleep 230 0x0,0x0,0x0,0x0
+	jblock 1027 43 wait4 61 0xffffffff,0x0,0x0,0x0
+	echo "event,$(ms 4000),1,1,,0,sys_enter,-,39,getpid"
+}
+
+@test "slice: a counterpart through a wrapper is the sibling of the hung process's parent" {
+	out=$(wrapped_jobs_stream | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 40 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null | sed -n 2,3p)
+	echo "$out"
+	[[ "$out" == "Root cause: probably sh 43 (a guess from timing): is to the hung process what sh 32,"*"the sibling of its parent, as many forks after it"* ]]
+	grep -q '^Wait chain: watch 40 → sh 43$' <<<"$out"
+}
+
 # Client 1 waits for proxy worker 2, the peer of its socket; the worker's
 # epoll_wait watches its master's channel (master 3 holds the other end,
 # waiting in MASTER-CALL) and the backend's connection (backend 4,
@@ -1772,6 +1820,64 @@ netpoller() {	# HOLDER'S STATE: R at work, S in a read of its own
 	out=$(netpoller S | report_tid 1) || true
 	echo "$out"
 	grep -q '^Nothing found beyond the hung thread' <<<"$out"
+}
+
+# Client 1 asks relay 3 over a socket (ssh to sshd); the relay answers
+# with a greeting, forks session 4 (a shell) for the command, and polls
+# the socket and the session's output pipe; the shell waits for its child
+# 5, asleep 3 s (rsync's --rsync-path="sleep 3; rsync").  The client and
+# the relay each poll the other's end: a connection, not a circle.
+relay_session() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,3,3,relay
+	event,1000000000,1,1,,0,sys_enter,-,42,connect,0x3,0x7ffe0,0x10
+	event,1000000100,1,1,,0,waking,-,3,3,1,relay,120
+	event,1000000200,1,1,,0,sys_enter,-,1,write,0x3,0x0,0x10
+	event,1000000300,1,1,,0,sys_enter,-,7,poll,0x7ffe0,0x1,0xffffffff
+	event,1000000400,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000000500,0,0,,1,switch,-,R,3,3,relay
+	event,1000000600,3,3,,1,sys_enter,-,0,read,0x4,0x0,0x10
+	event,1000000900,3,3,,1,sys_enter,-,1,write,0x4,0x0,0x10
+	event,1000001000,3,3,,1,waking,-,1,1,0,client,120
+	event,1000001100,0,0,,0,switch,-,R,1,1,client
+	event,1000001200,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,1000001300,1,1,,0,sys_enter,-,7,poll,0x7ffe0,0x1,0xffffffff
+	event,1000001400,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001500,3,3,,1,fork,-,4,4,0x1200011,relay
+	event,1000001600,3,3,,1,wakeup_new,-,4,4,0,relay,120
+	event,1000001700,3,3,,1,sys_enter,-,271,ppoll,0x7ffe0,0x2,0x0,0x0,0x8
+	event,1000001800,3,3,,1,switch,-,S,4,4,relay
+	event,1000002000,4,4,,1,comm,-,4,4,relay,sh
+	event,1000002100,4,4,,1,fork,-,5,5,0x1200011,sh
+	event,1000002200,4,4,,1,wakeup_new,-,5,5,1,sh,120
+	event,1000002300,4,4,,1,sys_enter,-,61,wait4,0xffffffff,0x7ffe0,0x0,0x0
+	event,1000002400,4,4,,1,switch,-,S,0,0,swapper/1
+	event,1000002500,0,0,,0,switch,-,R,5,5,sh
+	event,1000002600,5,5,,0,comm,-,5,5,sh,sleep
+	event,1000002700,5,5,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1000002800,5,5,,0,switch,-,S,0,0,swapper/0
+	wait,3500000000,1,1,S,poll,3,unix,socket:50,in,,,1000001300,,poll_schedule_timeout,client,0x7ffe0,0x1,0xffffffff,0x0,0x0,0x0
+	holder,3500000000,3,,socket:50,peer,4,socket:51,unix,relay
+	wait,3500000000,3,3,S,ppoll,4,unix,socket:51,in,,,1000001700,,poll_schedule_timeout,relay,0x7ffe0,0x2,0x0,0x0,0x8,0x0
+	wait,3500000000,3,3,S,ppoll,7,pipe,pipe:60,in,,,1000001700,,poll_schedule_timeout,relay,0x7ffe0,0x2,0x0,0x0,0x8,0x0
+	holder,3500000000,1,,socket:51,peer,3,socket:50,unix,client
+	holder,3500000000,3,,pipe:60,reader,7,,,relay
+	holder,3500000000,4,,pipe:60,writer,1,,,sh
+	holder,3500000000,5,,pipe:60,writer,1,,,sleep
+	wait,3500000000,4,4,S,wait4,,child,children:4,child,,,1000002300,,do_wait,sh,0xffffffff,0x7ffe0,0x0,0x0,0x0,0x0
+	holder,3500000000,5,,children:4,child,,,S,sleep
+	wait,3500000000,5,5,S,clock_nanosleep,,,,sleep,3000000000,,1000002700,,hrtimer_nanosleep,sleep,0x0,0x0,0x7ffe0,0x0,0x0,0x0
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a relay that polls its client's connection and its session's output is no circle; its session's sleep is the root" {
+	out=$(relay_session | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably sleep 5 (a guess from timing): asleep on its own timer in clock_nanosleep' <<<"$out"
+	grep -q '^Wait chain: client 1 → relay 3 → ' <<<"$out"
+	grep -q '^Note: relay 3 may wait for client 1, already on the chain, but only one of several holders says so: no circular wait$' <<<"$out"
 }
 
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
