@@ -98,8 +98,14 @@ in_list(const struct record *rec, size_t col, const uint64_t *v, size_t n)
 	uint64_t x;
 	size_t i;
 
-	if (n == 0 || !record_u64_opt(rec, col, &x))
-		return 1;	/* no selection, or not about a thread */
+	if (n == 0)
+		return 1;
+	/*
+	 * Not about a thread (a meta record) passes; a thread's whose
+	 * process the capture never learnt (PID empty) is no process's.
+	 */
+	if (!record_u64_opt(rec, col, &x))
+		return !record_u64_opt(rec, COL_TID, &x);
 	for (i = 0; i < n; i++)
 		if (v[i] == x)
 			return 1;

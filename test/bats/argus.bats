@@ -224,16 +224,15 @@ teardown() {
 	[[ "$output" == *"the "[0-9]*" threads related to the target;"* ]]
 	debug=$(ls -t "$ring"/debug-*.gz | head -1)
 	argus-cat -k event -p "$root_pid" "$debug" | grep -q ','
-	# Whether the noise's own work is in the debug file is not asserted:
-	# run alone, none of it is (0 of ~1000 calls and forks); under CI's
-	# test/run, all of it was (argus-relate took the noise in, for a
-	# reason not yet found).  Said, for whoever looks next.
-	own='^event,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,(sys_enter|fork|exec|exit),'
+	# None of the noise's own calls and forks: its process's records only
+	# (a thread whose process the recorder never learnt, PID empty, is
+	# not the noise's, though a flood of them once was counted so).
+	own='^event,[0-9]*,[0-9]+,[0-9]*,[0-9]*,[0-9]*,(sys_enter|fork|exec|exit),'
 	in_debug=$(argus-cat -k event -p "$noise" "$debug" | grep -Ec "$own" || true)
 	in_ring=$(argus-cat -k event -p "$noise" "$ring"/argus-ring-*.csv.gz | grep -Ec "$own")
 	echo "the noise's own events: $in_debug in the debug file, $in_ring in the ring"
 	[ "$in_ring" -ge 100 ]
-	argus-cat -k event -p "$noise" "$ring"/argus-ring-*.csv.gz | grep -q ','
+	[ "$in_debug" -eq 0 ]
 	run argus --ring "$ring" debug --pid "$victim_pid" --last 30s --auto --all
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"every thread;"* ]]

@@ -110,6 +110,18 @@ setup() {
 	run argus-cat -p 30 a.csv b.csv
 	[ "$(printf '%s\n' "$output" | grep -c '^meta')" -eq 1 ]
 	[ "$(printf '%s\n' "$output" | grep -c '^event')" -eq 2 ]
+	# A thread's whose process the capture never learnt (PID empty) is
+	# no process's: not selected by -p, selected by its -t.
+	stream >nopid.csv <<-'EOF'
+	meta,,,,source,test
+	event,100,,41,0,sys_enter,-,0,read
+	event,200,30,31,1,sys_enter,-,0,read
+	EOF
+	run argus-cat -p 30 nopid.csv
+	[ "$status" -eq 0 ]
+	[ "$(sed 1d <<<"$output")" = "$(printf '%s\n' 'meta,,,,source,test' 'event,200,30,31,1,sys_enter,-,0,read')" ]
+	run argus-cat -t 41 nopid.csv
+	[ "$(sed 1d <<<"$output")" = "$(printf '%s\n' 'meta,,,,source,test' 'event,100,,41,0,sys_enter,-,0,read')" ]
 	# A kind Argus does not write: selected (a user's own), and said on
 	# stderr in case it is a typo.  A word no kind can be: a usage error.
 	run argus-cat -k event,nosuchkind a.csv
