@@ -336,14 +336,23 @@ jgone() {	# T PID COMM
 	echo "event,$(ms $1),$2,$2,,1,exit,-,$3,1"
 	echo "event,$(($(ms $1) + 100)),$2,$2,,1,switch,-,Z,0,0,swapper/1"
 }
-jobs_stream() {
+jwatch() {	# T PID WRAP: bash 1 forks watcher PID, through a wrapper PID+5 if WRAP
+	if [ -n "$3" ]; then
+		jfork $1 1 $(($2 + 5)) timeout
+		jblock $(($1 + 1)) $(($2 + 5)) wait4 61 0xffffffff,0x0,0x0,0x0
+		jfork $(($1 + 2)) $(($2 + 5)) $2 watch
+	else
+		jfork $1 1 $2 watch
+	fi
+	jblock $(($1 + 3)) $2 read 0 0x4,0x0,0x100
+}
+jobs_stream() {	# [wrap]: each watcher started through a wrapper (timeout)
 	local e b p
 	echo "argus-stream,1"
 	echo "task,1,1,1,bash"
 	for e in 0 1 2; do
 		b=$((e * 300 + 100)) p=$((e * 10 + 10))
-		jfork $b 1 $p watch
-		jblock $((b + 1)) $p read 0 0x4,0x0,0x100
+		jwatch $b $p "${1:-}"
 		jfork $((b + 10)) 1 $((p + 1)) grep
 		jgone $((b + 12)) $((p + 1)) grep
 		jfork $((b + 20)) 1 $((p + 2)) sh
@@ -354,9 +363,9 @@ jobs_stream() {
 		jgone $((b + 32)) $((p + 3)) mv
 		jgone $((b + 33)) $((p + 2)) sh
 		jgone $((b + 34)) $p watch
+		[ -z "${1:-}" ] || jgone $((b + 36)) $((p + 5)) timeout
 	done
-	jfork 1000 1 40 watch
-	jblock 1001 40 read 0 0x4,0x0,0x100
+	jwatch 1000 40 "${1:-}"
 	jfork 1010 1 41 grep
 	jgone 1012 41 grep
 	jfork 1015 1 42 grep
@@ -378,47 +387,8 @@ jobs_stream() {
 	grep -q '^Wait chain: watch 40 → sh 43$' <<<"$out"
 }
 
-# The same, each watcher started through a wrapper (`timeout 20 watch`):
-# the job is a sibling of the watcher's parent.
-wrapped_jobs_stream() {
-	local e b p
-	echo "argus-stream,1"
-	echo "task,1,1,1,bash"
-	for e in 0 1 2; do
-		b=$((e * 300 + 100)) p=$((e * 10 + 10))
-		jfork $b 1 $((p + 5)) timeout
-		jblock $((b + 1)) $((p + 5)) wait4 61 0xffffffff,0x0,0x0,0x0
-		jfork $((b + 2)) $((p + 5)) $p watch
-		jblock $((b + 3)) $p read 0 0x4,0x0,0x100
-		jfork $((b + 10)) 1 $((p + 1)) grep
-		jgone $((b + 12)) $((p + 1)) grep
-		jfork $((b + 20)) 1 $((p + 2)) sh
-		jblock $((b + 22)) $((p + 2)) wait4 61 0xffffffff,0x0,0x0,0x0
-		jfork $((b + 25)) $((p + 2)) $((p + 3)) mv
-		jwake $((b + 30)) $((p + 3)) $p watch 0
-		jwake $((b + 31)) $((p + 3)) $((p + 2)) sh 61
-		jgone $((b + 32)) $((p + 3)) mv
-		jgone $((b + 33)) $((p + 2)) sh
-		jgone $((b + 34)) $p watch
-		jgone $((b + 36)) $((p + 5)) timeout
-	done
-	jfork 1000 1 45 timeout
-	jblock 1001 45 wait4 61 0xffffffff,0x0,0x0,0x0
-	jfork 1002 45 40 watch
-	jblock 1003 40 read 0 0x4,0x0,0x100
-	jfork 1010 1 41 grep
-	jgone 1012 41 grep
-	jfork 1015 1 42 grep
-	jgone 1017 42 grep
-	jfork 1020 1 43 sh
-	jfork 1025 43 44 sleep
-	jblock 1026 44 clock_nanosleep 230 0x0,0x0,0x0,0x0
-	jblock 1027 43 wait4 61 0xffffffff,0x0,0x0,0x0
-	echo "event,$(ms 4000),1,1,,0,sys_enter,-,39,getpid"
-}
-
 @test "slice: a counterpart through a wrapper is the sibling of the hung process's parent" {
-	out=$(wrapped_jobs_stream | argus-segment -q -Z | argus-link -q |
+	out=$(jobs_stream wrap | argus-segment -q -Z | argus-link -q |
 	    argus-spin -q --tid 40 -T 1s | argus-similar -q 2>/dev/null |
 	    argus-slice --auto -Z 2>&1 >/dev/null | sed -n 2,3p)
 	echo "$out"
