@@ -157,6 +157,26 @@ unix_msg(struct sockdiag *d, struct nlmsghdr *h)
 	}
 }
 
+static const uint8_t v4mapped[12] = { 0,0,0,0, 0,0,0,0, 0,0,0xff,0xff };
+
+/*
+ * An IPv6 socket's connection to an IPv4 one (a JVM opens AF_INET6 by
+ * default; its peer may be AF_INET) has v4-mapped addresses on its side
+ * only: as an IPv4 tuple, so that the mirrored pair is found.
+ */
+static void
+v4_of_mapped(struct tuple *t)
+{
+	if (t->family != AF_INET6 || memcmp(t->src, v4mapped, 12) != 0 ||
+	    memcmp(t->dst, v4mapped, 12) != 0)
+		return;
+	t->family = AF_INET;
+	t->src[0] = t->src[3];
+	t->dst[0] = t->dst[3];
+	memset(&t->src[1], 0, 3 * sizeof(t->src[0]));
+	memset(&t->dst[1], 0, 3 * sizeof(t->dst[0]));
+}
+
 static void
 inet_msg(struct sockdiag *d, struct nlmsghdr *h)
 {
@@ -178,6 +198,7 @@ inet_msg(struct sockdiag *d, struct nlmsghdr *h)
 	e->t.dport = m->id.idiag_dport;
 	memcpy(e->t.src, m->id.idiag_src, sizeof(e->t.src));
 	memcpy(e->t.dst, m->id.idiag_dst, sizeof(e->t.dst));
+	v4_of_mapped(&e->t);
 	e->ino = m->idiag_inode;
 	e->listening = m->idiag_state == TCP_LISTEN_STATE;
 	e->state = m->idiag_state;
@@ -210,7 +231,8 @@ inet_dump(struct sockdiag *d, int family, int proto)
 
 /*
  * The listening socket that queued t, a connection not accepted yet: one
- * of t's protocol and port, on t's address or on any.
+ * of t's protocol and port, on t's address or on any (an IPv6 one on any
+ * queues IPv4 connections too, as v4-mapped ones).
  */
 static uint32_t
 inet_listener(struct sockdiag *d, const struct tuple *t)
@@ -220,9 +242,11 @@ inet_listener(struct sockdiag *d, const struct tuple *t)
 
 	HASH_ITER(hh, d->inets, e, tmp)
 		if (e->t.dport == 0 && e->ino != 0 &&
-		    e->t.proto == t->proto && e->t.family == t->family &&
-		    e->t.sport == t->sport &&
-		    (memcmp(e->t.src, t->src, sizeof(t->src)) == 0 ||
+		    e->t.proto == t->proto && e->t.sport == t->sport &&
+		    (e->t.family == t->family || (e->t.family == AF_INET6 &&
+		    t->family == AF_INET)) &&
+		    ((e->t.family == t->family &&
+		    memcmp(e->t.src, t->src, sizeof(t->src)) == 0) ||
 		    memcmp(e->t.src, any, sizeof(any)) == 0))
 			return e->ino;
 	return 0;
@@ -233,7 +257,6 @@ static void
 endpoint(char buf[64], size_t size, int family, const uint32_t *a,
     uint16_t port)
 {
-	static const uint8_t v4mapped[12] = { 0,0,0,0, 0,0,0,0, 0,0,0xff,0xff };
 	char s[INET6_ADDRSTRLEN];
 
 	if (family == AF_INET6 && memcmp(a, v4mapped, 12) != 0) {

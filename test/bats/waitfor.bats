@@ -177,6 +177,17 @@ holders_of() {
 	grep -qx "$HOLDER peer tcp" "$T/h"
 }
 
+@test "waitfor: an IPv6 client of an IPv4 server (a v4-mapped address) waits for the server" {
+	need_waitfor
+	start_case tcp-mapped
+	snap "$WAITER_TID" read -p "$WAITER"
+	obj=$(object_of "$WAITER_TID" in)
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER peer tcp" "$T/h"
+}
+
 @test "waitfor: a TCP connection not accepted yet waits for the listener's holder" {
 	need_waitfor
 	start_case tcp-queued

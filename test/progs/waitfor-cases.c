@@ -3,8 +3,8 @@
  * sets one up between processes (or threads), prints who waits and who
  * holds the other end, and blocks until killed.
  *
- *	waitfor-cases pipe|unix|tcp|tcp-queued|unix-full|abstract-full|
- *	    tcp-full|posix|ofd|epoll|mutex
+ *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
+ *	    abstract-full|tcp-full|posix|ofd|epoll|mutex
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -121,16 +121,32 @@ case_unix(void)
 }
 
 static struct sockaddr_in server;
+static int v6_client;		/* tcp-mapped */
 
 /* A client that asks and waits for an answer that never comes. */
 static void
 client(void *arg)
 {
+	struct sockaddr_in6 mapped;
 	int s;
 	char b;
 
 	(void)arg;
-	if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	/*
+	 * tcp-mapped: an IPv6 socket to the IPv4 server, by its v4-mapped
+	 * address (as a JVM connects).
+	 */
+	memset(&mapped, 0, sizeof(mapped));
+	mapped.sin6_family = AF_INET6;
+	mapped.sin6_port = server.sin_port;
+	mapped.sin6_addr.s6_addr[10] = mapped.sin6_addr.s6_addr[11] = 0xff;
+	memcpy(&mapped.sin6_addr.s6_addr[12], &server.sin_addr, 4);
+	if (v6_client) {
+		if ((s = socket(AF_INET6, SOCK_STREAM, 0)) == -1 ||
+		    connect(s, (struct sockaddr *)&mapped,
+		    sizeof(mapped)) == -1)
+			err(1, "connect");
+	} else if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
 	    connect(s, (struct sockaddr *)&server, sizeof(server)) == -1)
 		err(1, "connect");
 	if (write(s, "?", 1) != 1 || read(s, &b, 1) == -1)
@@ -327,6 +343,10 @@ main(int argc, char *argv[])
 		case_tcp(1);
 	else if (strcmp(c, "tcp-queued") == 0)
 		case_tcp(0);
+	else if (strcmp(c, "tcp-mapped") == 0) {
+		v6_client = 1;
+		case_tcp(1);
+	}
 	else if (strcmp(c, "unix-full") == 0)
 		case_full('f');
 	else if (strcmp(c, "abstract-full") == 0)
@@ -343,7 +363,7 @@ main(int argc, char *argv[])
 		case_mutex();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
-		    "unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex "
+		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex "
 		    "[LOCKFILE]");
 	return 0;
 }
