@@ -285,7 +285,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	 * as a sleep does.
 	 */
 	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
-	    (link_props(l) & LR_TIMEOUT)) {
+	    (link_props(l) & LR_TIMEOUT) && !reap_round(w)) {
 		c->kind = RK_ROOT;
 		if (vertex_sleeps(w) ||
 		    syscall_is_poll(str_of(w->last_sys)))
@@ -506,7 +506,8 @@ stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung)
 	    (m = vertex_get(x->g, p->s[i + 1].vertex)) == NULL ||
 	    m->tid == hung)
 		return 0;
-	n = made_since(x->g, m->tid, w->end, made, ARRAY_LEN(made));
+	n = made_since(x->g, m->tid, w->end, UINT64_MAX, made,
+	    ARRAY_LEN(made));
 	for (k = 0; k < n; k++)
 		if (made[k] != w->tid && made[k] != hung &&
 		    on_chain(x, made[k]) < 0 && (u = stuck(x, made[k])) != 0)

@@ -76,6 +76,8 @@ int		 same_wait(const struct vertex *v, const struct vertex *u,
 enum tstate	 state_of(struct dctx *x, const struct vertex *w);
 uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
+uint64_t	 reaped_in(struct graph *g, uint64_t first, uint64_t last);
+int		 reap_round(const struct vertex *w);
 int		 dies(struct graph *g, const struct vertex *f);
 int		 woke_by_death(struct graph *g, const struct link *l);
 uint64_t	 last_vertex(struct graph *g, uint32_t tid);
@@ -137,6 +139,8 @@ int		 busy_siblings(struct dctx *x, uint64_t id, int depth);
 int		 busy_threads(struct dctx *x, uint64_t id, int depth);
 int		 counterparts(struct dctx *x, uint64_t id, uint64_t base,
 		    uint64_t waker, int depth);
+int		 polls_child(struct dctx *x, const struct vertex *v,
+		    uint64_t asked, int depth);
 
 /* death.c */
 void		 add_killer(struct dctx *x, uint32_t tid);

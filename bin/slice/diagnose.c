@@ -32,23 +32,6 @@ long_work(struct dctx *x, uint64_t id, int depth)
 	return 0;
 }
 
-/* Whom its rounds reaped last (wait4's pid, plus 1); 0 if they did not. */
-static uint64_t
-reaped(struct graph *g, const struct spin_rec *s)
-{
-	const struct vertex *w;
-	uint64_t id, asked = 0;
-
-	for (id = s->vertex; id != 0; id = vertex_next(g, id)) {
-		if ((w = vertex_get(g, id)) != NULL &&
-		    vertex_far(w, VF_REAP) != 0)
-			asked = vertex_far(w, VF_REAP);
-		if (id == s->last)
-			break;
-	}
-	return asked;
-}
-
 /* Its rounds block for a child (a shell's, on the sleep it runs). */
 static int
 naps_on_children(struct graph *g, const struct spin_rec *s)
@@ -66,47 +49,6 @@ naps_on_children(struct graph *g, const struct spin_rec *s)
 	return 0;
 }
 
-/*
- * A loop that reaps between its naps (wait4 with WNOHANG: Python's
- * Popen.poll(), GNU parallel's, a supervisor's) polls for the end of a
- * child: the one whose pid it asks for, by the kernel's word, or any of
- * them: the one stuck through the hang as surely, several each a
- * suspect.  1 if it blamed one.
- */
-static int
-reaps(struct dctx *x, const struct spin_rec *s)
-{
-	struct graph *g = x->g;
-	const struct vertex *v = vertex_get(g, s->vertex);
-	uint64_t asked = reaped(g, s), u, kids[8];
-	uint32_t pids[64];
-	size_t np, i;
-	int n = 0, k, found = 0;
-	char why[200];
-	int32_t pid;
-
-	if (asked == 0)
-		return 0;
-	if ((pid = (int32_t)(asked - 1)) > 0) {
-		if (process_parent(g, pid) != v->pid || (u = stuck(x, pid)) == 0)
-			return 0;
-		snprintf(why, sizeof(why), "the kernel says %s %u polls for it "
-		    "to end: wait4 of its pid between naps",
-		    str_of(vertex_comm(v)), v->tid);
-		return blame_ev(x, u, why, 0, KERNEL_SAYS, EV_KERNEL, 0);
-	}
-	np = process_children(g, v->pid, pids, ARRAY_LEN(pids));
-	for (i = 0; i < np && n < (int)ARRAY_LEN(kids); i++)
-		if ((u = stuck(x, pids[i])) != 0)
-			kids[n++] = u;
-	snprintf(why, sizeof(why), "a child of %s %u, which polls for any "
-	    "of its children to end (wait4 between naps), stuck through the "
-	    "hang", str_of(vertex_comm(v)), v->tid);
-	for (k = 0; k < n; k++)
-		found |= blame_ev(x, kids[k], why, 0, n == 1 ? KERNEL_SAYS : 1,
-		    n == 1 ? EV_KERNEL : EV_GUESS, n > 1);
-	return found;
-}
 
 /*
  * Polling: nobody wakes a poller.  The flag's write that ended the loop
@@ -134,7 +76,8 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		if (id == s->last)
 			break;
 	}
-	if (found || reaps(x, s))
+	if (found || polls_child(x, vertex_get(g, s->vertex),
+	    reaped_in(g, s->vertex, s->last), 0))
 		return 1;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];

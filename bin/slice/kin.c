@@ -172,6 +172,25 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	 * it: the child it forked as long before this wait.  By each wait's
 	 * end: a fork just before the wait is in the wait's vertex.
 	 */
+	/*
+	 * The same thread waited then, and a thread it made for that round,
+	 * gone or idle now, woke it (a worker per task: Python's
+	 * threading.Thread, joined): the one it made last before this wait.
+	 */
+	if (b->tid == v->tid && w->pid == v->pid && w->tid != v->tid &&
+	    made_by(g, w->tid) == v->tid && stuck(x, w->tid) == 0) {
+		n = (int)made_since(g, v->tid, b->end, v->end, then,
+		    ARRAY_LEN(then));
+		while (n > 0 && (then[n - 1] == w->tid || (u = vertex_get(g,
+		    vertex_at(g, then[n - 1], 0))) == NULL || u->pid != v->pid))
+			n--;
+		if (n == 0 || (s = stuck(x, then[n - 1])) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
+		    "ended its wait then, was to that one: the thread it made "
+		    "last before it", str_of(vertex_comm(w)), w->tid);
+		return blame(x, s, why, depth, 0);
+	}
 	if (b->pid == v->pid) {
 		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
 		    (now = child_before(g, v->pid, w->pid, b->end,
@@ -207,5 +226,47 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 		    str_of(vertex_comm(w)), i == 0 ? b->pid : w->pid, relation);
 		found |= blame(x, s, why, depth, 0);
 	}
+	return found;
+}
+
+/*
+ * A loop that reaps between its naps (wait4 with WNOHANG: Python's
+ * Popen.poll() and Popen.wait(timeout), GNU parallel's, a supervisor's)
+ * polls for the end of a child: the one whose pid it asks for (asked,
+ * reaped_in()'s), by the kernel's word, or any of them: the one stuck
+ * through the hang as surely, several each a suspect.  1 if it blamed
+ * one.
+ */
+int
+polls_child(struct dctx *x, const struct vertex *v, uint64_t asked, int depth)
+{
+	struct graph *g = x->g;
+	uint64_t u, kids[8];
+	uint32_t pids[64];
+	size_t np, i;
+	int n = 0, k, found = 0;
+	char why[200];
+	int32_t pid;
+
+	if (asked == 0)
+		return 0;
+	if ((pid = (int32_t)(asked - 1)) > 0) {
+		if (process_parent(g, pid) != v->pid || (u = stuck(x, pid)) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "the kernel says %s %u polls for it "
+		    "to end: wait4 of its pid between naps",
+		    str_of(vertex_comm(v)), v->tid);
+		return blame_ev(x, u, why, depth, KERNEL_SAYS, EV_KERNEL, 0);
+	}
+	np = process_children(g, v->pid, pids, ARRAY_LEN(pids));
+	for (i = 0; i < np && n < (int)ARRAY_LEN(kids); i++)
+		if ((u = stuck(x, pids[i])) != 0)
+			kids[n++] = u;
+	snprintf(why, sizeof(why), "a child of %s %u, which polls for any "
+	    "of its children to end (wait4 between naps), stuck through the "
+	    "hang", str_of(vertex_comm(v)), v->tid);
+	for (k = 0; k < n; k++)
+		found |= blame_ev(x, kids[k], why, depth, n == 1 ?
+		    KERNEL_SAYS : 1, n == 1 ? EV_KERNEL : EV_GUESS, n > 1);
 	return found;
 }

@@ -145,14 +145,32 @@ descendants(struct graph *g, uint32_t pid, uint64_t since, uint32_t *out,
 	return n;
 }
 
+/* The thread that made thread tid (a thread or a process), or 0. */
+uint32_t
+made_by(struct graph *g, uint32_t tid)
+{
+	uint32_t fork = str_id(FORK_RULE);
+	const struct vertex *v = vertex_get(g, vertex_at(g, tid, 0)), *u;
+	int32_t k;
+
+	if (v == NULL || vertex_began(v) != str_id(VB_FORK))
+		return 0;
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (link_rule(&g->l[k]) == fork &&
+		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL)
+			return u->tid;
+	return 0;
+}
+
 /*
- * The threads and processes thread maker made since time since, in the
- * order it made them, at most max into out: a server that makes one per
- * request made the one at work on this request since it came.  How many.
+ * The threads and processes thread maker made from time since to until,
+ * in the order it made them, at most max into out: a server that makes
+ * one per request made the one at work on this request since it came.
+ * How many.
  */
 size_t
-made_since(struct graph *g, uint32_t maker, uint64_t since, uint32_t *out,
-    size_t max)
+made_since(struct graph *g, uint32_t maker, uint64_t since, uint64_t until,
+    uint32_t *out, size_t max)
 {
 	uint32_t fork = str_id(FORK_RULE), last = 0;
 	const struct vertex *v, *u;
@@ -170,6 +188,7 @@ made_since(struct graph *g, uint32_t maker, uint64_t since, uint32_t *out,
 		for (k = v->in; k >= 0; k = g->l[k].next_in)
 			if (link_rule(&g->l[k]) == fork &&
 			    link_time(&g->l[k]) >= since &&
+			    link_time(&g->l[k]) < until &&
 			    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 			    u->tid == maker)
 				break;

@@ -205,9 +205,10 @@ size_t		 process_children(struct graph *, uint32_t parent, uint32_t *,
  */
 int		 forked_since(struct graph *, uint32_t pid, uint32_t parent,
 		    uint64_t since);
-/* The threads and processes thread maker made since, as they came. */
+/* The threads and processes thread maker made, as they came; by whom. */
 size_t		 made_since(struct graph *, uint32_t maker, uint64_t since,
-		    uint32_t *out, size_t max);
+		    uint64_t until, uint32_t *out, size_t max);
+uint32_t	 made_by(struct graph *, uint32_t tid);
 uint32_t	 child_before(struct graph *, uint32_t parent, uint32_t then,
 		    uint64_t before, uint64_t now);
 uint32_t	 counterpart(struct graph *, uint32_t then, uint32_t base,

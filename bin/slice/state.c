@@ -116,6 +116,17 @@ check_round(struct dctx *x, const struct vertex *w)
 }
 
 /*
+ * A round of a loop that polls for a child's end (wait4 with WNOHANG,
+ * then a nap: Python's Popen.wait(timeout)): no progress, however short
+ * its naps, until the child ends.
+ */
+int
+reap_round(const struct vertex *w)
+{
+	return vertex_far(w, VF_REAP) != 0 && vertex_sleeps(w);
+}
+
+/*
  * What the thread was doing while the hang lasted: its vertex that
  * overlaps the hang most, if that covers at least half of it (stuck,
  * waiting or running, not doing rounds).  Not only the vertex at the
@@ -123,8 +134,9 @@ check_round(struct dctx *x, const struct vertex *w)
  * a long time for a CPU before it starts what stalls.
  *
  * Rounds of a periodic wait with no progress between are one wait: what
- * stalls is what it waits for, not the timer that checks on it.  Each
- * round counts for the episode; its last round is the thread now.
+ * stalls is what it waits for, not the timer that checks on it (nor a
+ * poll for a child's end).  Each round counts for the episode; its last
+ * round is the thread now.
  *
  * So is work cut in slices by brief waits (a GIL or a lock handed back
  * and forth with another thread, each a twentieth of the hang at most):
@@ -147,7 +159,8 @@ stuck(struct dctx *x, uint32_t tid)
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
 		o = overlap(w, x->hb, x->he);
-		run = run > 0 && check_round(x, w) != 0 ? run + o : o;
+		run = run > 0 && (check_round(x, w) != 0 || reap_round(w)) ?
+		    run + o : o;
 		if (run > most) {
 			most = run;
 			best = id;
@@ -284,6 +297,26 @@ listens(const struct vertex *w)
 	return 0;
 }
 
+/*
+ * Whom a thread's vertices from first to last reaped last (wait4's pid,
+ * plus 1: VF_REAP); 0 if none did.
+ */
+uint64_t
+reaped_in(struct graph *g, uint64_t first, uint64_t last)
+{
+	const struct vertex *w;
+	uint64_t id, asked = 0;
+
+	for (id = first; id != 0; id = vertex_next(g, id)) {
+		if ((w = vertex_get(g, id)) != NULL &&
+		    vertex_far(w, VF_REAP) != 0)
+			asked = vertex_far(w, VF_REAP);
+		if (id == last)
+			break;
+	}
+	return asked;
+}
+
 enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {
@@ -301,8 +334,9 @@ state_of(struct dctx *x, const struct vertex *w)
 		return TS_DISPATCH;
 	if (runtime_holds(g, w))
 		return TS_WAIT;
+	/* A nap between polls for a child's end waits for the child. */
 	if (vertex_sleeps(w))
-		return TS_SLEEP;
+		return reap_round(w) ? TS_WAIT : TS_SLEEP;
 	/* Ready when a connection comes: it serves whoever will ask. */
 	if (snap && sw.clients)
 		return TS_DISPATCH;

@@ -166,10 +166,12 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 
 	/*
 	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
-	 * timeout) waits for nobody: it is where the chain ends.
+	 * timeout) waits for nobody: it is where the chain ends.  Unless it
+	 * polls for a child's end between its naps.
 	 */
 	if (depth > 0 && vertex_sleeps(v))
-		return 0;
+		return reap_round(v) && polls_child(x, v,
+		    vertex_far(v, VF_REAP), depth);
 	switch (holders(x, id, depth)) {
 	case HELD_BY_LINE:
 		return 0;

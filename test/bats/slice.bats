@@ -1850,6 +1850,71 @@ relay_session() {
 	grep -q '^Note: relay 3 may wait for client 1, already on the chain, but only one of several holders says so: no circular wait$' <<<"$out"
 }
 
+# App 1's main thread makes a worker thread for each task and joins it
+# (a futex wait); the worker runs child C and polls for its end between
+# 50 ms naps (Python's Popen.wait(timeout=...)), then wakes the main
+# thread and exits.  The children sleep 20 ms; the fifth past the trace.
+poll_task() {	# T WORKER CHILD NAPS: NAPS 0: the child outlives the trace
+	local t=$1 w=$2 c=$3 n=$4 k s
+	printf '%s\n' \
+	    "event,$t,1,1,,0,fork,-,1,$w,0x3d0f00,app" \
+	    "event,$((t + 100)),1,1,,0,wakeup_new,-,1,$w,1,app,120" \
+	    "event,$((t + 200)),1,1,,0,sys_enter,-,202,futex,0x6000,0x80,0x0,0x0,0x0,0x0" \
+	    "event,$((t + 300)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 400)),0,0,,1,switch,-,R,1,$w,app" \
+	    "event,$((t + 500)),1,$w,,1,fork,-,$c,$c,0x1200011,app" \
+	    "event,$((t + 600)),1,$w,,1,wakeup_new,-,$c,$c,0,app,120" \
+	    "event,$((t + 700)),1,$w,,1,switch,-,R,$c,$c,app" \
+	    "event,$((t + 800)),$c,$c,,1,comm,-,$c,$c,app,child" \
+	    "event,$((t + 900)),$c,$c,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((t + 1000)),$c,$c,,1,switch,-,S,1,$w,app"
+	s=$((t + 1100))
+	for ((k = 0; k < (n > 0 ? n : 60); k++)); do
+		printf '%s\n' \
+		    "event,$s,1,$w,,1,sys_enter,-,61,wait4,0x$(printf %x $c),0x7ffc,0x1,0x0" \
+		    "event,$((s + 100)),1,$w,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffe0,0x0" \
+		    "event,$((s + 150)),1,$w,,1,hrtimer_start,-,0xabc,hrtimer_wakeup,$((s + 50000000)),$((s + 50000000)),0" \
+		    "event,$((s + 200)),1,$w,,1,switch,-,S,0,0,swapper/1"
+		[ $k -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' \
+		    "event,$((s + 20000000)),0,0,,1,switch,-,R,$c,$c,child" \
+		    "event,$((s + 20000100)),$c,$c,,1,exit,-,child,0" \
+		    "event,$((s + 20000200)),$c,$c,,1,switch,-,X,0,0,swapper/1"
+		s=$((s + 50000000))
+		printf '%s\n' \
+		    "event,$s,0,0,,1,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,$s" \
+		    "event,$((s + 100)),0,0,,1,waking,h,1,$w,1,app,120" \
+		    "event,$((s + 150)),0,0,,1,hrtimer_expire_exit,h,0xabc" \
+		    "event,$((s + 200)),0,0,,1,switch,-,R,1,$w,app"
+		s=$((s + 300))
+	done
+	[ "$n" -gt 0 ] || return 0
+	printf '%s\n' \
+	    "event,$s,1,$w,,1,sys_enter,-,61,wait4,0x$(printf %x $c),0x7ffc,0x1,0x0" \
+	    "event,$((s + 100)),1,$w,,1,sys_enter,-,202,futex,0x6000,0x81,0x1,0x0,0x0,0x0" \
+	    "event,$((s + 200)),1,$w,,1,waking,-,1,1,0,app,120" \
+	    "event,$((s + 300)),1,$w,,1,exit,-,app,0" \
+	    "event,$((s + 400)),1,$w,,1,switch,-,X,1,1,app"
+}
+thread_polls_child() {
+	stream <<-EOS
+	task,100,1,1,app
+	$(poll_task 100000000 11 21 1)
+	$(poll_task 300000000 12 22 1)
+	$(poll_task 500000000 13 23 1)
+	$(poll_task 700000000 14 24 1)
+	$(poll_task 1000000000 15 25 0)
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a joined worker thread made per task, polling for its child between naps, leads to the child" {
+	out=$(thread_polls_child | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably child 25 (a guess from timing): asleep on its own timer in clock_nanosleep for 2.5 s so far; the kernel says app 15 polls for it to end: wait4 of its pid between naps$' <<<"$out"
+	grep -q '^Wait chain: app 1 → app 1/15 → child 25$' <<<"$out"
+	grep -q 'is to this wait what app 14, which ended its wait then, was to that one: the thread it made last before it' <<<"$out"
+}
+
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last
