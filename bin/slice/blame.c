@@ -496,16 +496,27 @@ born_here(struct graph *g, const struct step *st, const struct vertex *w,
 static uint64_t
 stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung)
 {
-	const struct vertex *w = vertex_get(x->g, p->s[i].vertex), *m;
+	const struct vertex *w = vertex_get(x->g, p->s[i].vertex), *m, *h, *e;
 	uint32_t made[8];
 	uint64_t u;
 	size_t n, k;
+	int j;
 
 	if (i + 1 >= p->n || p->s[i].via == NULL ||
 	    link_rule(p->s[i].via) != str_id(FORK_RULE) ||
 	    (m = vertex_get(x->g, p->s[i + 1].vertex)) == NULL ||
-	    m->tid == hung)
+	    m->tid == hung ||
+	    (h = vertex_get(x->g, vertex_at(x->g, hung, x->hb))) == NULL)
 		return 0;
+	/*
+	 * Only where the answer came straight from the maker's process: a
+	 * relay between (a third process on the path) passes the request
+	 * on, which other evidence follows.
+	 */
+	for (j = 0; j < i; j++)
+		if ((e = vertex_get(x->g, p->s[j].vertex)) != NULL &&
+		    e->pid != h->pid && e->pid != m->pid)
+			return 0;
 	n = made_since(x->g, m->tid, w->end, UINT64_MAX, made,
 	    ARRAY_LEN(made));
 	for (k = 0; k < n; k++)
