@@ -259,6 +259,10 @@ full_queue() {	# CASE TYPE
 	grep -qx "$HOLDER lock-holder " "$T/h"
 	teardown
 	PIDS=
+	# The waiter too, which its holder's death hands the lock to for the
+	# moment before its own (PR_SET_PDEATHSIG) comes: else the next case
+	# finds the file locked and never gets ready (seen in CI).
+	gone "$WAITER" 10
 	# An OFD lock has no pid in /proc/locks: the fd whose fdinfo lists it.
 	start_case ofd
 	snap "$WAITER_TID" fcntl -p "$WAITER"
