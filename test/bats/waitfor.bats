@@ -164,9 +164,11 @@ holders_of() {
 	! grep -q " $obj " "$T/h"
 }
 
-@test "waitfor: a loopback TCP client waits for the server that has its connection" {
+# A TCP case's waiter blocked in read: the holder of its socket's other
+# end, in RELATION (peer, or listener for one not accepted yet).
+tcp_holder() {	# CASE RELATION
 	need_waitfor
-	start_case tcp
+	start_case "$1"
 	snap "$WAITER_TID" read -p "$WAITER"
 	obj=$(object_of "$WAITER_TID" in)
 	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
@@ -174,29 +176,19 @@ holders_of() {
 	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
 	    "$T/s.csv" >"$T/h"
 	cat "$T/h"
-	grep -qx "$HOLDER peer tcp" "$T/h"
+	grep -qx "$HOLDER $2 tcp" "$T/h"
+}
+
+@test "waitfor: a loopback TCP client waits for the server that has its connection" {
+	tcp_holder tcp peer
 }
 
 @test "waitfor: an IPv6 client of an IPv4 server (a v4-mapped address) waits for the server" {
-	need_waitfor
-	start_case tcp-mapped
-	snap "$WAITER_TID" read -p "$WAITER"
-	obj=$(object_of "$WAITER_TID" in)
-	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
-	    "$T/s.csv" >"$T/h"
-	cat "$T/h"
-	grep -qx "$HOLDER peer tcp" "$T/h"
+	tcp_holder tcp-mapped peer
 }
 
 @test "waitfor: a TCP connection not accepted yet waits for the listener's holder" {
-	need_waitfor
-	start_case tcp-queued
-	snap "$WAITER_TID" read -p "$WAITER"
-	obj=$(object_of "$WAITER_TID" in)
-	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
-	    "$T/s.csv" >"$T/h"
-	cat "$T/h"
-	grep -qx "$HOLDER listener tcp" "$T/h"
+	tcp_holder tcp-queued listener
 }
 
 # A connect waiting for room in a full listener's queue: no socket is its
