@@ -552,13 +552,7 @@ event_i64_any(const struct event *ev, int arg)
 
 #define FUTEX_CMD_MASK		0x7f	/* without PRIVATE and CLOCK_REALTIME */
 #define FUTEX_WAIT		0
-#define FUTEX_WAKE		1
-#define FUTEX_REQUEUE		3
-#define FUTEX_CMP_REQUEUE	4
-#define FUTEX_WAKE_OP		5
-#define FUTEX_UNLOCK_PI		7
 #define FUTEX_WAIT_BITSET	9
-#define FUTEX_WAKE_BITSET	10
 #define FUTEX_LOCKED_CONTENDED	2
 
 /* Darwin (argus-import -f kdebug): os_unfair_lock's and pthreads' waits. */
@@ -583,34 +577,6 @@ event_is_vfork(const struct event *ev)
 {
 	return ev->type == E_FORK &&
 	    (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) & CLONE_VFORK) != 0;
-}
-
-/*
- * A futex call that wakes the waiters of its word (FUTEX_WAKE and the
- * like, a requeue, which ends their wait there): that word; 0 if it is
- * no such call.  FUTEX_WAKE_OP wakes a second word's too: *word2.
- */
-uint64_t
-futex_woken(const struct event *ev, uint64_t *word2)
-{
-	uint64_t cmd;
-
-	*word2 = 0;
-	if (ev->type != E_SYS_ENTER || event_nargs(ev) < 2 ||
-	    strcmp(event_str(ev, SYSCALL_NAME), "futex") != 0)
-		return 0;
-	cmd = event_u64_loose(ev, SYSCALL_ARG(1)) & FUTEX_CMD_MASK;
-	switch (cmd) {
-	case FUTEX_WAKE_OP:
-		if (event_nargs(ev) >= 5)
-			*word2 = event_u64_loose(ev, SYSCALL_ARG(4));
-		/* FALLTHROUGH */
-	case FUTEX_WAKE: case FUTEX_REQUEUE: case FUTEX_CMP_REQUEUE:
-	case FUTEX_UNLOCK_PI: case FUTEX_WAKE_BITSET:
-		return event_u64_loose(ev, SYSCALL_ARG(0));
-	default:
-		return 0;
-	}
 }
 
 int

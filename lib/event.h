@@ -183,7 +183,6 @@ int		 stack_function(const struct record *, char *buf, size_t size);
  * (pthread mutexes) or ulock_wait of an os_unfair_lock.
  */
 int		 syscall_is_lock_wait(const struct event *);
-uint64_t	 futex_woken(const struct event *, uint64_t *word2);
 
 /*
  * A fork event of a vfork (CLONE_VFORK: vfork(2), posix_spawn(), dash's

@@ -269,15 +269,6 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		snprintf(c->why, sizeof(c->why), "%.130s; %.60s", buf, why);
 		return 1;
 	}
-	/*
-	 * Held by a runtime's word, the wait is said below for what it is.
-	 * A sleep known only by a word nobody woke is no more than where
-	 * the known ends (open): a root that is a cause goes first.
-	 */
-	if (st == TS_WAIT && !held && futex_sleeps(x, w)) {
-		st = TS_SLEEP;
-		c->open = 1;
-	}
 	if (st == TS_SLEEP) {
 		c->kind = RK_ROOT;
 		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
@@ -432,23 +423,6 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		}
 	}
 	return 1;
-}
-
-/*
- * Whether a root was found from place n0 of the culprits on that is a
- * cause, not only where the known ends (open): a sleep known by a futex
- * word nobody woke, a wait for someone the kernel does not name.
- */
-int
-closed_root_since(const struct diagnosis *d, int n0)
-{
-	int i;
-
-	for (i = n0; i < d->nc; i++)
-		if ((d->c[i].kind == RK_ROOT || d->c[i].kind == RK_CYCLE) &&
-		    !d->c[i].open)
-			return 1;
-	return 0;
 }
 
 /* A guess, unless a strong link of this very wait says more. */

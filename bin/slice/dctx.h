@@ -78,7 +78,6 @@ uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
 uint64_t	 reaped_in(struct graph *g, uint64_t first, uint64_t last);
 int		 reap_round(const struct vertex *w);
-int		 futex_sleeps(struct dctx *x, const struct vertex *w);
 int		 dies(struct graph *g, const struct vertex *f);
 int		 woke_by_death(struct graph *g, const struct link *l);
 uint64_t	 last_vertex(struct graph *g, uint32_t tid);
@@ -127,7 +126,6 @@ int		 blame_siblings(struct dctx *x, const struct vertex *v,
 		    const struct vertex *w), const char *what, int depth);
 int		 blame_path(struct dctx *x, int pi, uint32_t hung,
 		    const char *why, int depth, enum evidence ev0);
-int		 closed_root_since(const struct diagnosis *d, int n0);
 
 /* holders.c */
 int		 lock_holders(struct dctx *x, uint64_t id, int depth);

@@ -1136,33 +1136,6 @@ struct sentfd {
 	UT_hash_handle	 hh;
 };
 
-struct woken {
-	uint64_t	 word;		/* pid << 32 | the word's arg_code() */
-	UT_hash_handle	 hh;
-};
-
-static void
-note_woken(struct graph *g, uint32_t pid, uint64_t word)
-{
-	struct woken *w;
-	uint64_t k;
-
-	if (word == 0)
-		return;
-	k = (uint64_t)pid << 32 | arg_code(word);
-	HASH_GET(hh, g->woken, word, &k, w);
-}
-
-int
-futex_ever_woken(struct graph *g, uint32_t pid, uint32_t arg)
-{
-	struct woken *w;
-	uint64_t k = (uint64_t)pid << 32 | arg;
-
-	HASH_FIND(hh, g->woken, &k, sizeof(k), w);
-	return w != NULL;
-}
-
 static void
 sent_before_wait(struct graph *g, uint64_t id, uint64_t fd)
 {
@@ -1190,7 +1163,6 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	struct current *c = NULL;
 	struct vertex *v;
 	unsigned classes;
-	uint64_t word, word2;
 	uint32_t id;
 
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
@@ -1219,11 +1191,6 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		if ((classes & CALL_FUTEX) && v->last_sys != 0 &&
 		    (call_class_of(v->last_sys) & CALL_SEND))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
-		if ((classes & CALL_FUTEX) && (word = futex_woken(ev,
-		    &word2)) != 0) {
-			note_woken(gr->g, ev->pid, word);
-			note_woken(gr->g, ev->pid, word2);
-		}
 		v->last_sys = add_syscall(v, id);
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);

@@ -74,7 +74,6 @@ struct graph {
 	}		*snapfd;
 	int		 nsnapfd;
 	struct sentfd	*sent;		/* vertex_sent_fd()'s, by vertex */
-	struct woken	*woken;		/* futex_ever_woken()'s words */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 	struct names	*names;		/* threads' names over time */
@@ -102,12 +101,6 @@ uint64_t	 vertex_prev(struct graph *, uint64_t id);	/* same thread */
  * answer); -1 if it did not.
  */
 int		 vertex_sent_fd(struct graph *, uint64_t id);
-/*
- * Whether a thread of process pid woke the futex word arg (a vertex's
- * ARG, its place among the big ones) in the trace: FUTEX_WAKE and the
- * like.  A timed wait on a word nobody wakes is a sleep.
- */
-int		 futex_ever_woken(struct graph *, uint32_t pid, uint32_t arg);
 const char	*thread_name_at(struct graph *, uint32_t tid, uint64_t t);
 const char	*str_of(uint32_t);
 

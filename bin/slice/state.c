@@ -317,34 +317,6 @@ reaped_in(struct graph *g, uint64_t first, uint64_t last)
 	return asked;
 }
 
-/*
- * A timed futex wait on a word no thread of its process woke in the whole
- * trace: a sleep that parks (the JVM's Thread.sleep, MariaDB's SLEEP(), a
- * timed park), not a wait whose timeout only bounds it, which someone
- * ends in the normal course.  Not a round of a wait re-armed on its timer
- * (a lock wait that checks for a kill each second), nor a wait the kernel
- * or a runtime names a holder of (a lock wait with a 50 s timeout).  Only
- * a guess at a sleep: blame_ev() says it is where the known ends.
- */
-int
-futex_sleeps(struct dctx *x, const struct vertex *w)
-{
-	struct graph *g = x->g;
-	struct snapwait sw;
-	int32_t k;
-
-	if (w->lock || w->last_sys == 0 ||
-	    strncmp(str_of(w->last_sys), "futex", 5) != 0 ||
-	    !snapshot_wait(g, w, &sw) || !sw.timed ||
-	    round_before(x, w) != 0 || futex_ever_woken(g, w->pid, w->arg))
-		return 0;
-	/* Nor one whose holder the kernel or a runtime names: a lock wait. */
-	for (k = w->in; k >= 0; k = g->l[k].next_in)
-		if ((link_props(&g->l[k]) & LR_HOLDS) && link_from(&g->l[k]))
-			return 0;
-	return 1;
-}
-
 enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {

@@ -162,7 +162,7 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	struct vertex *v = vertex_get(x->g, id);
 	uint64_t waker = 0, base = 0, rank = 1, waker0 = 0;
 	struct link *l = NULL, *ended_by = NULL;
-	int pi, n0 = x->d->nc;
+	int pi;
 
 	/*
 	 * A culprit asleep on a timer of its own (a sleep, not a wait with a
@@ -250,17 +250,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    "wake-up path, and stuck through the hang" : "on the path "
 		    "of the wake-up that ended the wait, and stuck through "
 		    "the hang", depth, base == 0 && ended_by != NULL &&
-		    ended_for_sure(ended_by) ? EV_WAKEUP : EV_GUESS)) {
-			/*
-			 * Only where the known ends (a thread that may
-			 * sleep, or waits for someone nothing names): a
-			 * sibling at work through the hang may be the cause,
-			 * and goes first if it is.
-			 */
-			if (!closed_root_since(x->d, n0))
-				busy_threads(x, id, depth);
+		    ended_for_sure(ended_by) ? EV_WAKEUP : EV_GUESS))
 			return 1;
-		}
 		if (base != 0 && counterparts(x, id, base, waker, depth))
 			return 1;
 		/*

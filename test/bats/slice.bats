@@ -1915,58 +1915,6 @@ thread_polls_child() {
 	grep -q 'is to this wait what app 14, which ended its wait then, was to that one: the thread it made last before it' <<<"$out"
 }
 
-# App 1's main thread makes a worker for each task and waits on a futex
-# until the worker says it is done; the worker first parks in a timed
-# futex wait on a word of its own (the JVM's Thread.sleep, MariaDB's
-# SLEEP()): 10 ms, then 3 s in the fifth task, past the trace.  With
-# WOKEN, main wakes the workers' word before each task: a condition
-# someone ends in the normal course, not a sleep.
-park_task() {	# T WORKER MS WOKEN: MS 0: still parked when the trace ends
-	local t=$1 w=$2 d=$(($3 * 1000000))
-	[ -z "$4" ] || echo "event,$((t - 100)),1,1,,0,sys_enter,-,202,futex,0x7000,0x81,0x1,0x0,0x0,0x0"
-	printf '%s\n' \
-	    "event,$t,1,1,,0,fork,-,1,$w,0x3d0f00,app" \
-	    "event,$((t + 100)),1,1,,0,wakeup_new,-,1,$w,1,app,120" \
-	    "event,$((t + 150)),0,0,,1,switch,-,R,1,$w,app" \
-	    "event,$((t + 200)),1,$w,,1,sys_enter,-,202,futex,0x7000,0x89,0x0,0x7ffe0,0x0,0xffffffff" \
-	    "event,$((t + 250)),1,$w,,1,hrtimer_start,-,0xabc,hrtimer_wakeup,$((t + 200 + (d > 0 ? d : 3000000000))),$((t + 200 + (d > 0 ? d : 3000000000))),0" \
-	    "event,$((t + 300)),1,$w,,1,switch,-,S,0,0,swapper/1" \
-	    "event,$((t + 400)),1,1,,0,sys_enter,-,202,futex,0x6000,0x80,0x0,0x0,0x0,0x0" \
-	    "event,$((t + 500)),1,1,,0,switch,-,S,0,0,swapper/0"
-	[ "$d" -gt 0 ] || return 0
-	printf '%s\n' \
-	    "event,$((t + 200 + d)),0,0,,1,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,$((t + 200 + d))" \
-	    "event,$((t + 300 + d)),0,0,,1,waking,h,1,$w,1,app,120" \
-	    "event,$((t + 350 + d)),0,0,,1,hrtimer_expire_exit,h,0xabc" \
-	    "event,$((t + 400 + d)),0,0,,1,switch,-,R,1,$w,app" \
-	    "event,$((t + 700 + d)),1,$w,,1,sys_enter,-,202,futex,0x6000,0x81,0x1,0x0,0x0,0x0" \
-	    "event,$((t + 800 + d)),1,$w,,1,waking,-,1,1,0,app,120" \
-	    "event,$((t + 900 + d)),1,$w,,1,exit,-,app,0" \
-	    "event,$((t + 1000 + d)),1,$w,,1,switch,-,X,1,1,app"
-}
-timed_park() {	# [WOKEN]
-	stream <<-EOS
-	task,100,1,1,app
-	$(park_task 100000000 11 10 "${1:-}")
-	$(park_task 300000000 12 10 "${1:-}")
-	$(park_task 500000000 13 10 "${1:-}")
-	$(park_task 700000000 14 10 "${1:-}")
-	$(park_task 1000000000 15 0 "${1:-}")
-	wait,3500000000,1,1,S,futex,,futex,futex:1:0x6000,futex,,,1000000400,,futex_wait_queue,app,0x6000,0x80,0x0,0x0,0x0,0x0
-	wait,3500000000,1,15,S,futex,,futex,futex:1:0x7000,futex,,4000000200,1000000200,,futex_wait_queue,app,0x7000,0x89,0x0,0x7ffe0,0x0,0xffffffff
-	event,3500000000,9,9,,1,sys_enter,-,39,getpid
-	EOS
-}
-
-@test "slice: a timed futex wait on a word nobody woke is a sleep; on a word woken before, a wait" {
-	out=$(timed_park | report_tid 1)
-	echo "$out"
-	grep -q '^Root cause: probably app 1/15 (a guess from timing): asleep on its own timer in futex for 2.5 s so far; ' <<<"$out"
-	out=$(timed_park woken | report_tid 1)
-	echo "$out"
-	grep -q '^Root cause: probably app 1/15 (a guess from timing): waits in futex with a timeout, for 2.5 s so far, for a wake-up from someone the kernel does not name; ' <<<"$out"
-}
-
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last
