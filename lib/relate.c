@@ -832,3 +832,25 @@ relate_keep(const struct record *rec, const uint8_t *set, uint64_t limit)
 	other = event_other_tid(&ev);
 	return other != 0 && other < limit && (set[other / 8] & 1 << other % 8);
 }
+
+void
+relate_adopt(const struct record *rec, uint8_t *set, uint64_t limit)
+{
+	struct event ev;
+	uint64_t tid;
+	uint32_t child;
+
+	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 ||
+	    rec->nf <= EC_CTX || rec->f[EC_CTX][0] != '-' ||
+	    etype_of(rec->f[EC_TYPE]) != E_FORK ||
+	    !record_u64_opt(rec, COL_TID, &tid) || tid >= limit ||
+	    !(set[tid / 8] & 1 << tid % 8))
+		return;
+	ev.rec = rec;
+	ev.type = E_FORK;
+	/* A thread of the forking process: the same PID. */
+	if ((child = event_other_tid(&ev)) == 0 || child >= limit ||
+	    event_pid(&ev, ECOL(E_FORK, TPID)) != record_pid(rec, COL_PID))
+		return;
+	set[child / 8] |= 1 << child % 8;
+}

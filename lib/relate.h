@@ -56,5 +56,13 @@ void		 relate_free(struct relate *);
  */
 int		 relate_keep(const struct record *, const uint8_t *set,
 		    uint64_t limit);
+/*
+ * After relate_keep(): a thread that a related thread starts in its own
+ * process (a pool's worker, an async helper) is related from its birth.
+ * Its fork is kept; without its life, a later stage would see it begin
+ * and never stop: running, for all it knows, through the hang.
+ */
+void		 relate_adopt(const struct record *, uint8_t *set,
+		    uint64_t limit);
 
 #endif

@@ -173,6 +173,32 @@ setup() {
 	[ "$status" -eq 64 ]
 }
 
+@test "relate: argus-cat --related keeps the life of a thread a related one starts, not of a process it forks" {
+	# Server 20 starts helper thread 20/21 and child process 30, each
+	# gone in a moment: without the helper's switches and exit, a later
+	# stage would see it begin at its fork and run on to the end.
+	stream >birth.csv <<-'EOF'
+	task,0,20,20,server
+	event,1000,20,20,,0,fork,-,20,21,0x3d0f00,server
+	event,1100,20,20,,0,fork,-,30,30,0x1200011,server
+	event,1200,20,20,,0,switch,-,S,20,21,server
+	event,1300,20,21,,0,sys_enter,-,7,poll,0x7ffe0,0x1,0x1388
+	event,1400,20,21,,0,exit,-,server,0
+	event,1500,20,21,,0,switch,-,X,30,30,server
+	event,1600,30,30,,0,sys_enter,-,59,execve,0x7ffe0,0x0,0x0
+	event,1700,30,30,,0,exit,-,helper,0
+	EOF
+	run argus-cat -r 20 birth.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^event,1300,20,21,,0,sys_enter,-,7,poll,' <<<"$output"
+	grep -q '^event,1400,20,21,,0,exit,-,server,0$' <<<"$output"
+	grep -q '^event,1500,20,21,,0,switch,-,X,30,30,server$' <<<"$output"
+	# The child process's fork is the server's; its own life is not kept.
+	grep -q '^event,1100,20,20,,0,fork,-,30,30,' <<<"$output"
+	! grep -q '^event,1[67]00,30,' <<<"$output" || false
+}
+
 @test "relate: no thread of the target, usage, bad input" {
 	run argus-relate --tid 4242 s.csv
 	[ "$status" -eq 1 ]
