@@ -81,6 +81,19 @@ wrel_ends(int rel, int mode)
 }
 
 int
+wrel_of_label(const char *label)
+{
+	char name[32];
+	size_t n = strcspn(label, " ");
+
+	if (n >= sizeof(name))
+		return -1;
+	memcpy(name, label, n);
+	name[n] = '\0';
+	return wrel_find(name);
+}
+
+int
 wrel_label_is_lock(const char *label)
 {
 	size_t n = strcspn(label, " ");

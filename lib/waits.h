@@ -78,6 +78,8 @@ int		 wrel_ends(int rel, int mode);
  * filelock and runtime rules' links say so by LR_LOCK).
  */
 int		 wrel_label_is_lock(const char *label);
+/* The WR_* of a waitsfor link's label's RELATION; -1 if unknown. */
+int		 wrel_of_label(const char *label);
 
 /* WM_*, WR_* by name; -1 if unknown. */
 int		 wmode_find(const char *name);

@@ -235,9 +235,12 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		/*
 		 * Nor is a poll set's member the request went to, where the
 		 * set's other sources may end the wait (a relay between a
-		 * connection and its child's pipes: sshd).
+		 * connection and its child's pipes: sshd), however the hop
+		 * was found: the kernel's word on the waiter's other parties
+		 * stands.
 		 */
-		if (ev < EV_WAKEUP || ((multi || several) &&
+		if (ev < EV_WAKEUP || ((multi || several ||
+		    named(x->g, x->vx[x->nchain - 1])) &&
 		    !parties_on_chain(x, x->vx[x->nchain - 1]))) {
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "%s %u "

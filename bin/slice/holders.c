@@ -154,6 +154,35 @@ label_object(const struct link *l)
 }
 
 /*
+ * The poller's set holds one peer's connection, and no listener: a
+ * process that serves that one client (sshd's session, a relay forked per
+ * connection), whose children's pipes are that client's work however
+ * long before the hang it started them.
+ */
+static int
+one_client(struct graph *g, uint64_t id)
+{
+	const struct vertex *v = vertex_get(g, id), *u;
+	struct snapwait sw;
+	uint32_t peer = 0;
+	int32_t k;
+
+	if (!snapshot_wait(g, v, &sw) || sw.clients)
+		return 0;
+	for (k = v->in; k >= 0; k = g->l[k].next_in) {
+		if (!usable(g, id, &g->l[k]) ||
+		    wrel_of_label(str_of(link_label(&g->l[k]))) != WR_PEER ||
+		    (u = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    u->pid == v->pid)
+			continue;
+		if (peer != 0 && peer != u->pid)
+			return 0;
+		peer = u->pid;
+	}
+	return peer != 0;
+}
+
+/*
  * The object of the poller v's set that the hung request went out on: the
  * descriptor a thread of its process, the nearest on the chain, sent on
  * last before its wait, which the poller polls too (its process's one
@@ -439,9 +468,11 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * child of that one's, holds no other request: it is
 			 * the work of the one in hand (a CGI, a command a
 			 * handler runs, sshd's session's command, its output
-			 * read in the same loop).
+			 * read in the same loop).  For a process that serves
+			 * one client, any child it forked.
 			 */
-			if (guess && forked_since(g, u->pid, v->pid, x->hb))
+			if (guess && forked_since(g, u->pid, v->pid,
+			    one_client(g, id) ? 0 : x->hb))
 				guess = 0;
 			if (guess && (known || serves_request(x, v,
 			    x->nchain - 2)))

@@ -1915,6 +1915,52 @@ thread_polls_child() {
 	grep -q 'is to this wait what app 14, which ended its wait then, was to that one: the thread it made last before it' <<<"$out"
 }
 
+# The same relay, serving its one client, started the command before it
+# answered the client's greeting (ssh's exec request, then its wait): the
+# command (sleep 4, its output the relay's pipe alone) began before the
+# hang, and is still the client's.
+relay_early() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,3,3,relay
+	event,1000000000,1,1,,0,sys_enter,-,1,write,0x3,0x0,0x10
+	event,1000000100,1,1,,0,waking,-,3,3,1,relay,120
+	event,1000000200,1,1,,0,sys_enter,-,7,poll,0x7ffe0,0x1,0xffffffff
+	event,1000000300,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000000400,0,0,,1,switch,-,R,3,3,relay
+	event,1000000500,3,3,,1,sys_enter,-,0,read,0x4,0x0,0x10
+	event,1000000600,3,3,,1,fork,-,4,4,0x1200011,relay
+	event,1000000700,3,3,,1,wakeup_new,-,4,4,0,relay,120
+	event,1000000800,3,3,,1,sys_enter,-,1,write,0x4,0x0,0x10
+	event,1000000900,3,3,,1,waking,-,1,1,0,client,120
+	event,1000001000,3,3,,1,sys_enter,-,271,ppoll,0x7ffe0,0x2,0x0,0x0,0x8
+	event,1000001100,3,3,,1,switch,-,S,4,4,relay
+	event,1000001200,0,0,,0,switch,-,R,1,1,client
+	event,1000001300,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,1000001400,1,1,,0,sys_enter,-,7,poll,0x7ffe0,0x1,0xffffffff
+	event,1000001500,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000002000,4,4,,1,comm,-,4,4,relay,sleep
+	event,1000002100,4,4,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1000002200,4,4,,1,switch,-,S,0,0,swapper/1
+	wait,3500000000,1,1,S,poll,3,unix,socket:50,in,,,1000001400,,poll_schedule_timeout,client,0x7ffe0,0x1,0xffffffff,0x0,0x0,0x0
+	holder,3500000000,3,,socket:50,peer,4,socket:51,unix,relay
+	wait,3500000000,3,3,S,ppoll,4,unix,socket:51,in,,,1000001000,,poll_schedule_timeout,relay,0x7ffe0,0x2,0x0,0x0,0x8,0x0
+	wait,3500000000,3,3,S,ppoll,7,pipe,pipe:60,in,,,1000001000,,poll_schedule_timeout,relay,0x7ffe0,0x2,0x0,0x0,0x8,0x0
+	holder,3500000000,1,,socket:51,peer,3,socket:50,unix,client
+	holder,3500000000,3,,pipe:60,reader,7,,,relay
+	holder,3500000000,4,,pipe:60,writer,1,,,sleep
+	wait,3500000000,4,4,S,clock_nanosleep,,,,sleep,4000000000,,1000002100,,hrtimer_nanosleep,sleep,0x0,0x0,0x7ffe0,0x0,0x0,0x0
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a relay serving one client: the command it started before the hang is the client's" {
+	out=$(relay_early | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: sleep 4 (the kernel says): asleep on its own timer in clock_nanosleep' <<<"$out"
+	grep -q '^Wait chain: client 1 → relay 3 → sleep 4$' <<<"$out"
+}
+
 # Parent 1 forks, each round, a holder (10, 12, 14, 16) that takes a mutex
 # in shared memory and naps, then a waiter (11, ...) that waits for it
 # (a contended futex) until the holder hands it over.  It kills the last
