@@ -810,8 +810,33 @@ relate_free(struct relate *r)
 	free(r);
 }
 
+/*
+ * A related thread's fork of a thread of its own process (the same PID):
+ * the child is related from its birth.  Its fork is kept; without its
+ * life, a later stage would see it begin and never stop: running, for all
+ * it knows, through the hang.  Not a process it forks (a shell's
+ * commands, a subshell that starts something unrelated).  By the type's
+ * name, not its look-up: this is every related record's cost.
+ */
+static void
+adopt(const struct record *rec, uint8_t *set, uint64_t limit)
+{
+	struct event ev;
+	uint32_t child;
+
+	if (rec->nf <= EC_CTX || rec->f[EC_CTX][0] != '-' ||
+	    strcmp(rec->f[EC_TYPE], etype_name(E_FORK)) != 0 ||
+	    strcmp(rec->f[COL_KIND], KIND_EVENT) != 0)
+		return;
+	ev.rec = rec;
+	ev.type = E_FORK;
+	if ((child = event_other_tid(&ev)) != 0 && child < limit &&
+	    event_pid(&ev, ECOL(E_FORK, TPID)) == record_pid(rec, COL_PID))
+		set[child / 8] |= 1 << child % 8;
+}
+
 int
-relate_keep(const struct record *rec, const uint8_t *set, uint64_t limit)
+relate_keep(const struct record *rec, uint8_t *set, uint64_t limit)
 {
 	struct event ev;
 	uint64_t tid;
@@ -819,8 +844,10 @@ relate_keep(const struct record *rec, const uint8_t *set, uint64_t limit)
 
 	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
 		return 1;
-	if (tid < limit && (set[tid / 8] & 1 << tid % 8))
+	if (tid < limit && (set[tid / 8] & 1 << tid % 8)) {
+		adopt(rec, set, limit);
 		return 1;
+	}
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)
 		return 1;
 	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 || rec->nf <= EC_CTX)
@@ -831,26 +858,4 @@ relate_keep(const struct record *rec, const uint8_t *set, uint64_t limit)
 	ev.type = etype_of(rec->f[EC_TYPE]);
 	other = event_other_tid(&ev);
 	return other != 0 && other < limit && (set[other / 8] & 1 << other % 8);
-}
-
-void
-relate_adopt(const struct record *rec, uint8_t *set, uint64_t limit)
-{
-	struct event ev;
-	uint64_t tid;
-	uint32_t child;
-
-	if (rec->comment || strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 ||
-	    rec->nf <= EC_CTX || rec->f[EC_CTX][0] != '-' ||
-	    etype_of(rec->f[EC_TYPE]) != E_FORK ||
-	    !record_u64_opt(rec, COL_TID, &tid) || tid >= limit ||
-	    !(set[tid / 8] & 1 << tid % 8))
-		return;
-	ev.rec = rec;
-	ev.type = E_FORK;
-	/* A thread of the forking process: the same PID. */
-	if ((child = event_other_tid(&ev)) == 0 || child >= limit ||
-	    event_pid(&ev, ECOL(E_FORK, TPID)) != record_pid(rec, COL_PID))
-		return;
-	set[child / 8] |= 1 << child % 8;
 }

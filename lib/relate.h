@@ -52,17 +52,10 @@ void		 relate_free(struct relate *);
  * below limit): their records, events that name one of them (the switch
  * that gives it the CPU, a wake-up of it), every event in interrupt
  * context (whoever it interrupted, it may work for one of them), and
- * records about no thread, or about a thread's name.
+ * records about no thread, or about a thread's name.  A thread one of
+ * them starts in its own process joins set at its fork: its life is kept.
  */
-int		 relate_keep(const struct record *, const uint8_t *set,
-		    uint64_t limit);
-/*
- * After relate_keep(): a thread that a related thread starts in its own
- * process (a pool's worker, an async helper) is related from its birth.
- * Its fork is kept; without its life, a later stage would see it begin
- * and never stop: running, for all it knows, through the hang.
- */
-void		 relate_adopt(const struct record *, uint8_t *set,
+int		 relate_keep(const struct record *, uint8_t *set,
 		    uint64_t limit);
 
 #endif

@@ -131,11 +131,8 @@ selected(struct select *sel, const struct record *rec)
 	if (!in_list(rec, COL_PID, sel->pids, sel->npids) ||
 	    !in_list(rec, COL_TID, sel->tids, sel->ntids))
 		return 0;
-	if (sel->related != NULL) {
-		if (!relate_keep(rec, sel->related, TID_LIMIT))
-			return 0;
-		relate_adopt(rec, sel->related, TID_LIMIT);
-	}
+	if (sel->related != NULL && !relate_keep(rec, sel->related, TID_LIMIT))
+		return 0;
 	if (sel->ncomms) {
 		learn_name(sel, rec);
 		if (record_u64_opt(rec, COL_TID, &tid) && (tid >= TID_LIMIT ||
