@@ -96,13 +96,7 @@ wrel_of_label(const char *label)
 int
 wrel_label_is_lock(const char *label)
 {
-	size_t n = strcspn(label, " ");
-	static const int locks[] = { WR_LOCK_HOLDER, WR_OWNER };
-	size_t i;
+	int rel = wrel_of_label(label);
 
-	for (i = 0; i < ARRAY_LEN(locks); i++)
-		if (strlen(wrels[locks[i]].name) == n &&
-		    strncmp(wrels[locks[i]].name, label, n) == 0)
-			return 1;
-	return 0;
+	return rel == WR_LOCK_HOLDER || rel == WR_OWNER;
 }

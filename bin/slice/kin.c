@@ -168,11 +168,6 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	if (b == NULL || w == NULL)
 		return 0;
 	/*
-	 * The same process waited then, and a child of it, gone now, woke
-	 * it: the child it forked as long before this wait.  By each wait's
-	 * end: a fork just before the wait is in the wait's vertex.
-	 */
-	/*
 	 * The same thread waited then, and a thread it made for that round,
 	 * gone or idle now, woke it (a worker per task: Python's
 	 * threading.Thread, joined): the one it made last before this wait.
@@ -191,6 +186,11 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 		    "last before it", str_of(vertex_comm(w)), w->tid);
 		return blame(x, s, why, depth, 0);
 	}
+	/*
+	 * The same process waited then, and a child of it, gone now, woke
+	 * it: the child it forked as long before this wait.  By each wait's
+	 * end: a fork just before the wait is in the wait's vertex.
+	 */
 	if (b->pid == v->pid) {
 		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
 		    (now = child_before(g, v->pid, w->pid, b->end,

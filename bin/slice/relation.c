@@ -145,21 +145,32 @@ descendants(struct graph *g, uint32_t pid, uint64_t since, uint32_t *out,
 	return n;
 }
 
+/*
+ * The fork link into v, a thread's first vertex (a thread or a process):
+ * from the vertex of the thread that made it.  -1 if none.
+ */
+static int32_t
+fork_link(struct graph *g, const struct vertex *v)
+{
+	uint32_t fork = str_id(FORK_RULE);
+	int32_t k;
+
+	if (v == NULL || vertex_began(v) != str_id(VB_FORK))
+		return -1;
+	for (k = v->in; k >= 0; k = g->l[k].next_in)
+		if (link_rule(&g->l[k]) == fork &&
+		    vertex_get(g, link_from(&g->l[k])) != NULL)
+			return k;
+	return -1;
+}
+
 /* The thread that made thread tid (a thread or a process), or 0. */
 uint32_t
 made_by(struct graph *g, uint32_t tid)
 {
-	uint32_t fork = str_id(FORK_RULE);
-	const struct vertex *v = vertex_get(g, vertex_at(g, tid, 0)), *u;
-	int32_t k;
+	int32_t k = fork_link(g, vertex_get(g, vertex_at(g, tid, 0)));
 
-	if (v == NULL || vertex_began(v) != str_id(VB_FORK))
-		return 0;
-	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if (link_rule(&g->l[k]) == fork &&
-		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL)
-			return u->tid;
-	return 0;
+	return k < 0 ? 0 : vertex_get(g, link_from(&g->l[k]))->tid;
 }
 
 /*
@@ -172,8 +183,8 @@ size_t
 made_since(struct graph *g, uint32_t maker, uint64_t since, uint64_t until,
     uint32_t *out, size_t max)
 {
-	uint32_t fork = str_id(FORK_RULE), last = 0;
-	const struct vertex *v, *u;
+	uint32_t last = 0;
+	const struct vertex *v;
 	struct child *c = NULL;
 	size_t n = 0, cap = 0, i;
 	int32_t k;
@@ -183,16 +194,10 @@ made_since(struct graph *g, uint32_t maker, uint64_t since, uint64_t until,
 		if (v->tid == last)
 			continue;
 		last = v->tid;	/* its first */
-		if (vertex_began(v) != str_id(VB_FORK))
-			continue;
-		for (k = v->in; k >= 0; k = g->l[k].next_in)
-			if (link_rule(&g->l[k]) == fork &&
-			    link_time(&g->l[k]) >= since &&
-			    link_time(&g->l[k]) < until &&
-			    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-			    u->tid == maker)
-				break;
-		if (k < 0)
+		if ((k = fork_link(g, v)) < 0 ||
+		    link_time(&g->l[k]) < since ||
+		    link_time(&g->l[k]) >= until ||
+		    vertex_get(g, link_from(&g->l[k]))->tid != maker)
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 16;
