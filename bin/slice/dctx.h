@@ -74,6 +74,8 @@ uint64_t	 stuck_sibling(struct dctx *x, const struct vertex *v,
 int		 same_wait(const struct vertex *v, const struct vertex *u,
 		    int exact);
 enum tstate	 state_of(struct dctx *x, const struct vertex *w);
+int		 runtime_sleep(const struct graph *g, const struct vertex *w,
+		    char *buf, size_t size);
 uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
 uint64_t	 reaped_in(struct graph *g, uint64_t first, uint64_t last);

@@ -155,7 +155,7 @@ own_timer_only(struct dctx *x, const struct vertex *w, uint64_t *due)
 	if (state_of(x, w) != TS_SLEEP)
 		return 0;
 	return vertex_sleeps(w) ||
-	    (snap && sw.objects == sw.timers);
+	    (snap && (sw.objects == sw.timers || sw.sleeps != 0));
 }
 
 /*

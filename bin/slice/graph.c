@@ -1019,7 +1019,13 @@ read_wait(struct graph *g, const struct wait_rec *w)
 
 	if (w->time != g->snap_time) {
 		g->snap_time = w->time;
-		g->nreaders = g->nsnapw = g->nsnapfd = 0;
+		g->nreaders = g->nsnapw = g->nsnapfd = g->nsnapobj = 0;
+	}
+	if (*w->object != '\0') {
+		g->snapobj = xrealloc(g->snapobj, (g->nsnapobj + 1) *
+		    sizeof(*g->snapobj));
+		g->snapobj[g->nsnapobj++] = (struct snapobj){ w->tid,
+		    str_id(w->object) };
 	}
 	if (w->fd >= 0 && *w->object != '\0') {
 		g->snapfd = xrealloc(g->snapfd, (g->nsnapfd + 1) *
@@ -1062,6 +1068,50 @@ read_wait(struct graph *g, const struct wait_rec *w)
 	g->readers[g->nreaders++] = w->tid;
 }
 
+/*
+ * A runtime that names a waiting thread as the holder of its own wait
+ * (argus-waitfor(1), PROVIDERS): it waits for nobody but its own timer,
+ * a sleep the kernel sees as a timed futex or latch wait (the JVM's
+ * Thread.sleep, MariaDB's SLEEP()).  Kept until the stream's snapshot is
+ * known: its holders need not follow its waits.
+ */
+static void
+read_holder(struct graph *g, const struct holder_rec *h)
+{
+	char label[RUNTIME_NAMELEN + 64];
+
+	if (h->rel != WR_RUNTIME || h->tid == 0)
+		return;
+	snprintf(label, sizeof(label), "%.*s" RUNTIME_SEP "%s",
+	    RUNTIME_NAMELEN - 1, h->detail, h->through);
+	g->selfh = xrealloc(g->selfh, (g->nselfh + 1) * sizeof(*g->selfh));
+	g->selfh[g->nselfh++] = (struct selfhold){ h->time, h->tid,
+	    str_id(h->object), str_id(label) };
+}
+
+/* Those of the last snapshot whose object is the thread's own wait's. */
+static void
+mark_sleepers(struct graph *g)
+{
+	const struct selfhold *h;
+	int i, j;
+
+	for (i = 0; i < g->nselfh; i++) {
+		h = &g->selfh[i];
+		if (h->time != g->snap_time)
+			continue;
+		for (j = 0; j < g->nsnapobj; j++)
+			if (g->snapobj[j].tid == h->tid &&
+			    g->snapobj[j].object == h->object)
+				break;
+		if (j == g->nsnapobj)
+			continue;
+		for (j = 0; j < g->nsnapw; j++)
+			if (g->snapw[j].tid == h->tid)
+				g->snapw[j].sleeps = h->label;
+	}
+}
+
 int
 snapshot_wait(const struct graph *g, const struct vertex *v,
     struct snapwait *out)
@@ -1084,6 +1134,8 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			out->freezer = g->snapw[i].freezer;
 			out->since = g->snapw[i].since;
 			out->deadline = g->snapw[i].deadline;
+			if (g->snapw[i].sleeps != 0)
+				out->sleeps = g->snapw[i].sleeps;
 			found = 1;
 		}
 	return found;
@@ -1242,6 +1294,7 @@ take_record(void *arg, const struct record *rec)
 	struct link_rec lr;
 	struct spin_rec sr;
 	struct wait_rec wr;
+	struct holder_rec hr;
 
 	if (vertex_parse_only(rec, &vr, VERTEX_COLS))
 		read_vertex(g, rec, &vr);
@@ -1257,6 +1310,8 @@ take_record(void *arg, const struct record *rec)
 		read_stack(g, rec);
 	else if (wait_parse(rec, &wr))
 		read_wait(g, &wr);
+	else if (holder_parse(rec, &hr))
+		read_holder(g, &hr);
 	else if (summary_of(rec, "argus-spin"))
 		g->spun = 1;
 	else if (meta_is(rec, META_PROVIDER_ERROR))
@@ -1294,6 +1349,7 @@ graph_read(struct graph *g, struct stage *st, int flags)
 		g->first_time = st->first;
 		g->last_time = st->last;
 	}
+	mark_sleepers(g);
 	chrome_runs_end(&g->runs, g->last_time);
 	chrome_runs_sort(&g->runs);
 	graph_tables.v = g->v;

@@ -43,6 +43,8 @@ struct snapwait {
 	uint32_t	 freezer;	/* interned "freezer:CGROUP" if frozen */
 	uint64_t	 since;		/* when it last ran */
 	uint64_t	 deadline;	/* its first timer's, or NO_TIME */
+	uint32_t	 sleeps;	/* interned "DETAIL: THROUGH": its
+					   runtime says it sleeps; 0 */
 };
 
 struct graph {
@@ -73,6 +75,15 @@ struct graph {
 		uint32_t object;	/* interned */
 	}		*snapfd;
 	int		 nsnapfd;
+	struct snapobj {		/* each object a thread waited on */
+		uint32_t tid, object;	/* interned */
+	}		*snapobj;
+	int		 nsnapobj;
+	struct selfhold {		/* a runtime's holder of a thread's */
+		uint64_t time;		/* own wait: it sleeps */
+		uint32_t tid, object, label;
+	}		*selfh;
+	int		 nselfh;
 	struct sentfd	*sent;		/* vertex_sent_fd()'s, by vertex */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */

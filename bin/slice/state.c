@@ -254,6 +254,26 @@ runtime_holds(const struct graph *g, const struct vertex *w)
 }
 
 /*
+ * Its runtime's word that the vertex sleeps, into buf ("the JVM says:
+ * sleeping in Thread.sleep"): 1; else 0 and buf "".
+ */
+int
+runtime_sleep(const struct graph *g, const struct vertex *w, char *buf,
+    size_t size)
+{
+	struct snapwait sw;
+	const char *l, *sep;
+
+	*buf = '\0';
+	if (!snapshot_wait(g, w, &sw) || sw.sleeps == 0 ||
+	    (sep = strstr((l = str_of(sw.sleeps)), RUNTIME_SEP)) == NULL)
+		return 0;
+	snprintf(buf, size, "%.*s says: %s", (int)(sep - l), l,
+	    sep + strlen(RUNTIME_SEP));
+	return 1;
+}
+
+/*
  * Whether another process that holds an end of what the vertex waits on,
  * by the kernel's word, is itself in the middle of something, not idle in
  * a loop of its own (epoll, poll, select: a parent that holds the other
@@ -334,6 +354,9 @@ state_of(struct dctx *x, const struct vertex *w)
 		return TS_DISPATCH;
 	if (runtime_holds(g, w))
 		return TS_WAIT;
+	/* Its runtime says it sleeps (Thread.sleep parks on a timed futex). */
+	if (snap && sw.sleeps != 0)
+		return TS_SLEEP;
 	/* A nap between polls for a child's end waits for the child. */
 	if (vertex_sleeps(w))
 		return reap_round(w) ? TS_WAIT : TS_SLEEP;

@@ -287,7 +287,7 @@ capture_while() {
 	fi
 }
 
-@test "providers: a HotSpot JVM's monitor: the JVM names the holder thread, in the snapshot and the headline" {
+@test "providers: a HotSpot JVM's monitor: the JVM names the holder thread, and that it sleeps, in the snapshot and the headline" {
 	need_tracing
 	need_prog javac java
 	cat >Lock.java <<'EOF'
@@ -318,10 +318,12 @@ EOF
 	holder=$(cat holder.tid)
 	# The snapshot: the JVM's holder of the main thread's wait.
 	argus-cat -k holder cap.gz | grep ",$jpid,$holder,.*,runtime,,monitor <0x[0-9a-f]*> (a java.lang.Object),the JVM,java$"
-	grep -E "^Root cause: holder $jpid/$holder \(the JVM says\)" report.txt
+	# And that the holder only sleeps (Thread.sleep: a timed futex).
+	argus-cat -k holder cap.gz | grep ",$jpid,$holder,futex:$jpid:0x[0-9a-f]*,runtime,,sleeping in Thread.sleep,the JVM,java$"
+	grep -E "^Root cause: holder $jpid/$holder \(the JVM says\): asleep on its own timer in futex for [0-9.]+ s so far \(the JVM says: sleeping in Thread.sleep\)" report.txt
 }
 
-@test "providers: an InnoDB row lock: InnoDB names the holding connection's thread, in the snapshot and the headline" {
+@test "providers: an InnoDB row lock: InnoDB names the holding connection's thread, and that it sleeps, in the snapshot and the headline" {
 	need_tracing
 	need_prog mariadbd mariadb mariadb-install-db
 	D=$PWD/mdb
@@ -356,10 +358,11 @@ EOF
 	srv=$(cat mariadbd.kill)
 	holder=$(q -e "select tid from t.tids where who = 'a'")
 	argus-cat -k holder cap.gz | grep ",$srv,$holder,.*,runtime,,row lock \`t\`.\`r\` PRIMARY X,InnoDB,mariadbd$"
-	grep -E "^Root cause: mariadbd $srv/$holder \(InnoDB says\)" report.txt
+	argus-cat -k holder cap.gz | grep ",$srv,$holder,futex:$srv:0x[0-9a-f]*,runtime,,sleeping in SLEEP(),InnoDB,mariadbd$"
+	grep -E "^Root cause: mariadbd $srv/$holder \(InnoDB says\): asleep on its own timer in futex for [0-9.]+ s so far \(InnoDB says: sleeping in SLEEP\(\)\)" report.txt
 }
 
-@test "providers: a PostgreSQL row lock: PostgreSQL names the holding backend, in the snapshot and the headline" {
+@test "providers: a PostgreSQL row lock: PostgreSQL names the holding backend, and that it sleeps, in the snapshot and the headline" {
 	need_tracing
 	B=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -1)
 	[ -n "$B" ] && [ -x "$B/initdb" ] || skip "postgresql not installed (share/scripts/install-deps)"
@@ -398,5 +401,6 @@ EOF
 	capture_while
 	holder=$(head -1 a.out)
 	argus-cat -k holder cap.gz | grep ",$holder,$holder,epoll:$(cat backend.pid):[0-9]*,runtime,,transactionid [0-9]*,PostgreSQL,postgres$"
-	grep -E "^Root cause: postgres $holder \(PostgreSQL says\)" report.txt
+	argus-cat -k holder cap.gz | grep ",$holder,$holder,epoll:$holder:[0-9]*,runtime,,sleeping in pg_sleep(),PostgreSQL,postgres$"
+	grep -E "^Root cause: postgres $holder \(PostgreSQL says\): asleep on its own timer in epoll_wait for [0-9.]+ s so far \(PostgreSQL says: sleeping in pg_sleep\(\)\)" report.txt
 }

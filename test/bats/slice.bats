@@ -2416,6 +2416,41 @@ headline() {
 	[[ $h == "Root cause: postgres 20 (the kernel says): asleep on its own timer in epoll_wait for 1.1 s, which ended it;"* ]]
 }
 
+@test "slice: a thread its runtime says sleeps is asleep on its own timer, not waiting on someone the kernel does not name" {
+	# Client 10 waits on server 20 (the kernel says: the other end of
+	# its connection), whose thread 21 took the request and waits in a
+	# timed futex: to the kernel a wait for someone, with a timeout.
+	# The runtime says it sleeps (SLEEP(), Thread.sleep): a holder of
+	# relation runtime that is the waiting thread itself.
+	stream >s.csv <<-'EOF'
+	event,900000000,10,10,1,0,sys_enter,-,44,sendto,0x5,0x0,0x10,0x0,0x0,0x0
+	vertex,1000000000,10,10,1,0,1000000000,1000,2,start,wait,S,client
+	link,1000000000,20,21,1,3,strong,message,900000000,10,10,
+	event,1000000000,20,21,3,0,sys_enter,-,45,recvfrom,0x8,0x0,0x2000,0x0,0x0,0x0
+	event,1000001000,20,21,3,0,sys_enter,-,202,futex,0x7f00,0x89,0x0,0x7f01,0x0,0xffffffff
+	wait,3000000000,10,10,S,poll,5,unix,socket:100,in,,,1000000000,,poll_schedule_timeout,client,0x0,0x1,0xffffffff,0x0,0x0,0x0
+	wait,3000000000,20,21,S,futex,,futex,futex:20:0x7f00,futex,,5000000000,1000001000,,futex_do_wait,server,0x7f00,0x89,0x0,0x7f01,0x0,0xffffffff
+	holder,3000000000,20,,socket:100,peer,8,socket:101,unix,server
+	holder,3000000000,20,21,futex:20:0x7f00,runtime,,sleeping in SLEEP(),the server,server
+	vertex,3000000000,20,21,3,1000000000,3000000000,1000,2,wakeup,open,S,server
+	link,3000000000,10,10,3,2,strong,waitsfor,3000000000,20,21,peer socket:100
+	vertex,3000000000,10,10,2,1000000000,3000000000,1000,2,wakeup,open,S,client
+	EOF
+	h=$(headline s.csv)
+	[[ $h == "Root cause: server 20/21 (the kernel says): asleep on its own timer in futex for 2.0 s so far (the server says: sleeping in SLEEP()); the kernel says it holds what client 10 waits on: peer socket:100 (waitsfor)" ]]
+	# Without the runtime's word: a timed wait for someone unnamed.
+	grep -v ',runtime,' s.csv >w.csv
+	h=$(headline w.csv)
+	[[ $h == "Root cause: probably server 20/21 (the kernel says, up to it; whom it waits for, nothing names): waits in futex with a timeout, for 2.0 s so far, for a wake-up from someone the kernel does not name;"* ]]
+	# Nor is another thread's word on it, or its word on another's wait.
+	sed 's/^holder,3000000000,20,21,futex/holder,3000000000,20,22,futex/' s.csv >o.csv
+	h=$(headline o.csv)
+	[[ $h != *"asleep on its own timer"* ]]
+	sed 's/^holder,3000000000,20,21,futex:20:0x7f00/holder,3000000000,20,21,futex:20:0x7f08/' s.csv >p.csv
+	h=$(headline p.csv)
+	[[ $h != *"asleep on its own timer"* ]]
+}
+
 @test "slice: a relay that passed the request on through an accept that started a thread, caught at work by the snapshot: the thread is the root" {
 	# Client 10 waits on relay 20 (the kernel says: it holds the other
 	# end).  The relay took the request in, connected to backend 30,
