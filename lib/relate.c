@@ -810,6 +810,38 @@ relate_free(struct relate *r)
 	free(r);
 }
 
+#define HAS(set, t)	((set)[(t) / 8] & 1 << (t) % 8)
+#define SET(set, t)	((set)[(t) / 8] |= 1 << (t) % 8)
+#define CLEAR(set, t)	((set)[(t) / 8] &= ~(1 << (t) % 8))
+
+struct relset *
+relset_new(uint64_t limit)
+{
+	struct relset *rs = xcalloc(1, sizeof(*rs));
+
+	rs->related = xcalloc(limit / 8 + 1, 1);
+	rs->glimpsed = xcalloc(limit / 8 + 1, 1);
+	rs->limit = limit;
+	return rs;
+}
+
+void
+relset_add(struct relset *rs, uint64_t tid)
+{
+	if (tid < rs->limit)
+		SET(rs->related, tid);
+}
+
+void
+relset_free(struct relset *rs)
+{
+	if (rs == NULL)
+		return;
+	free(rs->related);
+	free(rs->glimpsed);
+	free(rs);
+}
+
 /*
  * A related thread's fork of a thread of its own process (the same PID):
  * the child is related from its birth.  Its fork is kept; without its
@@ -819,7 +851,7 @@ relate_free(struct relate *r)
  * name, not its look-up: this is every related record's cost.
  */
 static void
-adopt(const struct record *rec, uint8_t *set, uint64_t limit)
+adopt(const struct record *rec, struct relset *rs)
 {
 	struct event ev;
 	uint32_t child;
@@ -830,13 +862,36 @@ adopt(const struct record *rec, uint8_t *set, uint64_t limit)
 		return;
 	ev.rec = rec;
 	ev.type = E_FORK;
-	if ((child = event_other_tid(&ev)) != 0 && child < limit &&
+	if ((child = event_other_tid(&ev)) != 0 && child < rs->limit &&
 	    event_pid(&ev, ECOL(E_FORK, TPID)) == record_pid(rec, COL_PID))
-		set[child / 8] |= 1 << child % 8;
+		SET(rs->related, child);
+}
+
+/*
+ * A glimpsed thread's own event that says it stops: its exit, a switch
+ * away from it (the last, once it sleeps or dies).  Without them a later
+ * stage would see it run from its glimpse to the end of the stream: on a
+ * CPU, for all it knows, through the hang (a shell's subshell that woke a
+ * related parent and exited).
+ */
+static int
+stops(const struct record *rec, struct relset *rs, uint32_t tid)
+{
+	struct event ev;
+
+	if (strcmp(rec->f[EC_TYPE], etype_name(E_EXIT)) == 0)
+		return 1;
+	if (strcmp(rec->f[EC_TYPE], etype_name(E_SWITCH)) != 0)
+		return 0;
+	ev.rec = rec;
+	ev.type = E_SWITCH;
+	if (event_str(&ev, ECOL(E_SWITCH, STATE))[0] != 'R')
+		CLEAR(rs->glimpsed, tid);
+	return 1;
 }
 
 int
-relate_keep(const struct record *rec, uint8_t *set, uint64_t limit)
+relate_keep(const struct record *rec, struct relset *rs)
 {
 	struct event ev;
 	uint64_t tid;
@@ -844,8 +899,8 @@ relate_keep(const struct record *rec, uint8_t *set, uint64_t limit)
 
 	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
 		return 1;
-	if (tid < limit && (set[tid / 8] & 1 << tid % 8)) {
-		adopt(rec, set, limit);
+	if (tid < rs->limit && HAS(rs->related, tid)) {
+		adopt(rec, rs);
 		return 1;
 	}
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)
@@ -854,8 +909,15 @@ relate_keep(const struct record *rec, uint8_t *set, uint64_t limit)
 		return 0;
 	if (rec->f[EC_CTX][0] != '-')
 		return 1;
+	if (tid < rs->limit && HAS(rs->glimpsed, tid) && stops(rec, rs, tid))
+		return 1;
 	ev.rec = rec;
 	ev.type = etype_of(rec->f[EC_TYPE]);
 	other = event_other_tid(&ev);
-	return other != 0 && other < limit && (set[other / 8] & 1 << other % 8);
+	if (other == 0 || other >= rs->limit || !HAS(rs->related, other))
+		return 0;
+	/* The idle task's switches are a CPU's, not a thread's. */
+	if (tid != 0 && tid < rs->limit)
+		SET(rs->glimpsed, tid);
+	return 1;
 }

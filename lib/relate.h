@@ -48,14 +48,28 @@ uint64_t	 relate_nrelations(const struct relate *);
 void		 relate_free(struct relate *);
 
 /*
- * Keep a record when selecting related threads (a bit per thread in set,
- * below limit): their records, events that name one of them (the switch
- * that gives it the CPU, a wake-up of it), every event in interrupt
- * context (whoever it interrupted, it may work for one of them), and
- * records about no thread, or about a thread's name.  A thread one of
- * them starts in its own process joins set at its fork: its life is kept.
+ * The threads relate_keep() selects, a bit each below limit: the related,
+ * and those glimpsed through a record kept for a related one.
  */
-int		 relate_keep(const struct record *, uint8_t *set,
-		    uint64_t limit);
+struct relset {
+	uint8_t		*related;
+	uint8_t		*glimpsed;
+	uint64_t	 limit;
+};
+
+struct relset	*relset_new(uint64_t limit);
+void		 relset_add(struct relset *, uint64_t tid);
+void		 relset_free(struct relset *);
+/*
+ * Keep a record when selecting related threads: their records, events
+ * that name one of them (the switch that gives it the CPU, a wake-up of
+ * it), every event in interrupt context (whoever it interrupted, it may
+ * work for one of them), and records about no thread, or about a thread's
+ * name.  A thread one of them starts in its own process joins the set at
+ * its fork: its life is kept.  A thread glimpsed by an event that names
+ * one of them (it woke it, signalled it) is seen to stop: its switches
+ * until it sleeps, and its exit.
+ */
+int		 relate_keep(const struct record *, struct relset *);
 
 #endif

@@ -15,6 +15,7 @@
 #include <uthash.h>
 
 #include "event.h"
+#include "relate.h"
 #include "util.h"
 
 #define TID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -27,7 +28,7 @@ struct select {
 	char		**comms;
 	size_t		  ncomms;
 	uint8_t		 *named;	/* --comm: threads that took a name, a bit each */
-	uint8_t		 *related;	/* --related: a bit each */
+	struct relset	 *related;	/* --related */
 	struct when	  since, until;	/* relative: to the first time seen */
 	uint64_t	  first;
 };

@@ -44,12 +44,12 @@ related(struct select *sel, char *arg)
 
 	parse_list("--related", arg, &tids, &n);
 	if (sel->related == NULL)
-		sel->related = xcalloc(TID_LIMIT / 8, 1);
+		sel->related = relset_new(TID_LIMIT);
 	for (i = 0; i < n; i++) {
 		if (tids[i] >= TID_LIMIT)
 			diex(EX_USAGE, "--related: %llu: not a thread id",
 			    (unsigned long long)tids[i]);
-		sel->related[tids[i] / 8] |= 1 << tids[i] % 8;
+		relset_add(sel->related, tids[i]);
 	}
 	free(tids);
 }
@@ -131,7 +131,7 @@ selected(struct select *sel, const struct record *rec)
 	if (!in_list(rec, COL_PID, sel->pids, sel->npids) ||
 	    !in_list(rec, COL_TID, sel->tids, sel->ntids))
 		return 0;
-	if (sel->related != NULL && !relate_keep(rec, sel->related, TID_LIMIT))
+	if (sel->related != NULL && !relate_keep(rec, sel->related))
 		return 0;
 	if (sel->ncomms) {
 		learn_name(sel, rec);

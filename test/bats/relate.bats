@@ -199,6 +199,44 @@ setup() {
 	! grep -q '^event,1[67]00,30,' <<<"$output" || false
 }
 
+@test "relate: argus-cat --related keeps how a thread seen waking a related one stops: its switches till it sleeps, its exit" {
+	# Subshell 30 wakes related shell 20 and exits; worker 40, preempted
+	# by related 20, runs on, then sleeps; both go on with lives of their
+	# own after.  Without their stops a later stage would see each run
+	# from that moment to the end: on a CPU, for all it knows, through
+	# the hang.
+	stream >glimpse.csv <<-'EOF'
+	task,0,20,20,sh
+	event,1000,30,30,,0,waking,-,20,20,0,sh,120
+	event,1100,30,30,,0,sys_enter,-,1,write,0x1,0x0,0x1
+	event,1200,30,30,,0,exit,-,sh,0
+	event,1300,30,30,,0,switch,-,Z,20,20,sh
+	event,2000,40,40,,1,switch,-,R+,20,20,sh
+	event,2100,20,20,,1,switch,-,S,40,40,worker
+	event,2200,40,40,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,2300,40,40,,1,switch,-,R,50,50,other
+	event,2400,40,40,,1,switch,-,S,0,0,swapper/1
+	event,2500,40,40,,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,2600,40,40,,1,switch,-,S,0,0,swapper/1
+	event,2700,40,40,,1,exit,-,worker,0
+	EOF
+	run argus-cat -r 20 glimpse.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^event,1200,30,30,,0,exit,-,sh,0$' <<<"$output"
+	grep -q '^event,1300,30,30,,0,switch,-,Z,' <<<"$output"
+	grep -q '^event,2300,40,40,,1,switch,-,R,50,' <<<"$output"
+	grep -q '^event,2400,40,40,,1,switch,-,S,0,' <<<"$output"
+	# Not their own doings, nor their lives after they stopped.
+	! grep -q '^event,1100,' <<<"$output" || false
+	! grep -q '^event,2[2567]00,' <<<"$output" || false
+	# A graph of it: neither runs on to the end (an open vertex that is
+	# in no wait).
+	argus-cat -r 20 glimpse.csv | argus-segment -q | argus-cat -k vertex |
+	    awk -F, '$4 == 30 || $4 == 40 { print; n++
+	    if ($11 == "open" && $12 == "") bad = 1 } END { exit bad || n != 2 }'
+}
+
 @test "relate: no thread of the target, usage, bad input" {
 	run argus-relate --tid 4242 s.csv
 	[ "$status" -eq 1 ]
