@@ -209,7 +209,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		if (x->killers[j] == w->tid && strong < KERNEL_SAYS)
 			return 0;
 	/* The request it sent went there: that is the one it waits on. */
-	if (x->nchain > 0 && asked(x, x->nchain - 1, w->tid)) {
+	if (x->nchain > 0 && asked(x, x->nchain - 1, w)) {
 		if (ev < EV_WAKEUP) {
 			ev = EV_WAKEUP;
 			why = woke_it(vertex_get(x->g, x->vx[x->nchain - 1]),

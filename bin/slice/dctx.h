@@ -95,7 +95,7 @@ uint64_t	 ranked_baseline(struct graph *g, uint64_t spin_vertex,
 
 /* request.c */
 int		 asked_by(struct dctx *x, int at, uint32_t tid, uint32_t pid);
-int		 asked(struct dctx *x, int at, uint32_t tid);
+int		 asked(struct dctx *x, int at, const struct vertex *w);
 #define BY_POLLER	(-1)	/* request_went(): the poller's own messages */
 #define BY_BASELINE	(-2)	/* where the baseline's answer came from */
 int		 sent_for_poller(struct dctx *x, const struct vertex *v, int at,

@@ -241,10 +241,17 @@ request_went(struct dctx *x, const struct vertex *v, uint32_t pid, int how)
 }
 
 
+/*
+ * The chain's thread at sent its request to vertex w's thread, into w or
+ * before it: a message that woke the thread out of w ended w's wait, an
+ * answer to it (a permission request's verdict), not a request w serves.
+ */
 int
-asked(struct dctx *x, int at, uint32_t tid)
+asked(struct dctx *x, int at, const struct vertex *w)
 {
-	return asked_by(x, at, tid, 0);
+	const struct vertex *t;
+
+	return asked_into(x, at, w->tid, 0, &t) && t->begin < w->end;
 }
 
 /*

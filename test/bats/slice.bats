@@ -2416,6 +2416,41 @@ headline() {
 	[[ $h == "Root cause: postgres 20 (the kernel says): asleep on its own timer in epoll_wait for 1.1 s, which ended it;"* ]]
 }
 
+@test "slice: a server the hung request woke, killed after it answered, is the root, not a circle through the request" {
+	# Client 10's open() asks server 20 (a fanotify permission event:
+	# a strong wake-up out of the hung vertex), which computes 2 s,
+	# answers, waits for the next request and is killed.  Blocked at its
+	# end until a kill, its vertex is a wait, and the path of the wait
+	# before it leads back to the client; but the server's message to
+	# the client was the answer that ended the client's wait, not a
+	# request the client serves: no circle.
+	stream >f.csv <<-'EOF'
+	task,0,10,10,client
+	task,0,20,20,server
+	task,0,30,30,killer
+	event,900000000,20,20,1,0,sys_enter,-,0,read,0x3,0x0,0x1
+	vertex,1000000000,20,20,1,0,1000000000,1000,2,start,wait,S,server
+	event,1000000000,10,10,2,0,sys_enter,-,257,openat,0xffffff9c,0x0,0x0,0x0
+	link,1000100000,20,20,2,3,strong,wakeup,1000050000,10,10,
+	event,1000100000,20,20,3,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,2990000000,20,20,3,0,sys_enter,-,1,write,0x3,0x0,0x8
+	event,2995000000,20,20,3,0,sys_enter,-,0,read,0x3,0x0,0x1
+	vertex,3000000000,10,10,2,500000000,3000000000,1000,2,fork,wait,D,client
+	link,3000000000,10,10,3,4,strong,message,2990000000,20,20,
+	vertex,3090000000,30,30,6,0,3090000000,1000,1,start,wait,S,killer
+	event,3090000000,30,30,6,0,signal_generate,-,15,20,20,server,0,1,0
+	link,3100000000,20,20,6,5,strong,signal,3090000000,30,30,SIGTERM
+	vertex,3100000000,20,20,3,1000100000,3100000000,1990000000,4,wakeup,wait,S,server
+	event,3100000000,20,20,5,0,exit,-,server,1
+	vertex,3100000000,20,20,5,3100000000,3100000000,0,1,wakeup,exit,,server
+	vertex,3100000000,10,10,4,3000000000,3100000000,100000000,1,wakeup,exit,,client
+	EOF
+	argus-spin -q --pid 10 --threshold 1s f.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[ "$(grep -m1 . report)" = "Root cause: server 20 (a wake-up): on the path of the wake-up that ended the wait, and stuck through the hang" ]
+}
+
 @test "slice: a thread its runtime says sleeps is asleep on its own timer, not waiting on someone the kernel does not name" {
 	# Client 10 waits on server 20 (the kernel says: the other end of
 	# its connection), whose thread 21 took the request and waits in a
