@@ -46,14 +46,16 @@ interrupts(const struct link *l, uint32_t softirq, uint32_t irq)
 
 /*
  * Whether vertex w woke another thread: progress, the thread's own work
- * done, not an interrupt's.  One pass over the links, the first time it
- * is asked.
+ * done, not an interrupt's, nor a mutex handed over on the way (a lock
+ * manager's round takes its own contended lock).  One pass over the
+ * links, the first time it is asked.
  */
 static int
 woke_another(struct dctx *x, const struct vertex *w)
 {
 	struct graph *g = x->g;
 	uint32_t softirq = str_id(SOFTIRQ_RULE), irq = str_id(IRQ_RULE);
+	uint32_t lock = str_id(LOCK_RULE);
 	struct vertex *f, *t;
 	int32_t k;
 
@@ -63,6 +65,7 @@ woke_another(struct dctx *x, const struct vertex *w)
 			if ((link_props(&g->l[k]) & LR_WAKES) &&
 			    !(link_props(&g->l[k]) & (LR_ORDER | LR_TIMEOUT)) &&
 			    !interrupts(&g->l[k], softirq, irq) &&
+			    link_rule(&g->l[k]) != lock &&
 			    link_from(&g->l[k]) != 0 &&
 			    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 			    (t = vertex_get(g, link_to(&g->l[k]))) != NULL &&
