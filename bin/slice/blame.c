@@ -531,6 +531,18 @@ stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung)
 	return 0;
 }
 
+/* Whether vertex id is one the chain waits in now. */
+static int
+in_chain(const struct dctx *x, uint64_t id)
+{
+	int j;
+
+	for (j = 0; j < x->nchain; j++)
+		if (x->vx[j] == id)
+			return 1;
+	return 0;
+}
+
 /*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
@@ -548,6 +560,14 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 
 	for (i = 0; i < n; i++) {
 		p = &x->d->paths[pi];	/* blame() may move it */
+		/*
+		 * A vertex the chain waits in now, which woke the path's
+		 * next step: its request, sent from its wait (a client's
+		 * call, a main thread's to its worker).  What the path
+		 * holds beyond it is why it asked, not what it waits on.
+		 */
+		if (in_chain(x, p->s[i].vertex))
+			break;
 		if ((w = vertex_get(x->g, p->s[i].vertex)) == NULL ||
 		    w->tid == hung)
 			continue;
