@@ -499,17 +499,22 @@ born_here(struct graph *g, const struct step *st, const struct vertex *w,
  * are counterparts()': the one forked as long before the wait.)
  */
 static uint64_t
-stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung)
+stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung,
+    const struct vertex **maker)
 {
 	const struct vertex *w = vertex_get(x->g, p->s[i].vertex), *m, *h, *e;
-	uint32_t made[8];
+	uint32_t made[64];
 	uint64_t u;
 	size_t n, k;
-	int j;
+	int j, b;
 
-	if (i + 1 >= p->n || p->s[i].via == NULL ||
-	    link_rule(p->s[i].via) != str_id(FORK_RULE) ||
-	    (m = vertex_get(x->g, p->s[i + 1].vertex)) == NULL ||
+	/* Its birth on the path: its earliest vertex there, and its maker. */
+	for (b = i; b + 1 < p->n && vertex_get(x->g,
+	    p->s[b + 1].vertex)->tid == w->tid; b++)
+		;
+	if (b + 1 >= p->n || p->s[b].via == NULL ||
+	    link_rule(p->s[b].via) != str_id(FORK_RULE) ||
+	    (m = vertex_get(x->g, p->s[b + 1].vertex)) == NULL ||
 	    m->tid == hung ||
 	    (h = vertex_get(x->g, vertex_at(x->g, hung, x->hb))) == NULL)
 		return 0;
@@ -524,11 +529,20 @@ stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung)
 			return 0;
 	n = made_since(x->g, m->tid, w->end, UINT64_MAX, made,
 	    ARRAY_LEN(made));
+	*maker = m;
 	for (k = 0; k < n; k++)
 		if (made[k] != w->tid && made[k] != hung &&
 		    on_chain(x, made[k]) < 0 && (u = stuck(x, made[k])) != 0)
 			return u;
 	return 0;
+}
+
+/* Whether vertex w made link l while it ran, before its wait. */
+static int
+asked_in(const struct vertex *w, const struct link *l)
+{
+	return w != NULL && l != NULL && link_time(l) <= w->begin +
+	    vertex_oncpu(w) + vertex_runnable(w);
 }
 
 /* Whether vertex id is one the chain waits in now. */
@@ -552,6 +566,7 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
     enum evidence ev0)
 {
 	struct path *p = &x->d->paths[pi];
+	const struct vertex *m;
 	struct vertex *w;
 	uint64_t u;
 	int i, j, n = p->n, found = 0;
@@ -562,11 +577,14 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		p = &x->d->paths[pi];	/* blame() may move it */
 		/*
 		 * A vertex the chain waits in now, which woke the path's
-		 * next step: its request, sent from its wait (a client's
-		 * call, a main thread's to its worker).  What the path
-		 * holds beyond it is why it asked, not what it waits on.
+		 * next step while it ran, before its wait: its request (a
+		 * client's call, a main thread's to its worker).  What the
+		 * path holds beyond it is why it asked, not what it waits
+		 * on.  (What it does at the end of its wait, a signal
+		 * handler's close that breaks a circle, is no request.)
 		 */
-		if (in_chain(x, p->s[i].vertex))
+		if (i > 0 && in_chain(x, p->s[i].vertex) &&
+		    asked_in(vertex_get(x->g, p->s[i].vertex), p->s[i - 1].via))
 			break;
 		if ((w = vertex_get(x->g, p->s[i].vertex)) == NULL ||
 		    w->tid == hung)
@@ -613,15 +631,13 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		if (j < i)
 			continue;
 		if ((u = stuck(x, w->tid)) == 0) {
-			if ((u = stand_in(x, p, i, hung)) == 0)
+			if ((u = stand_in(x, p, i, hung, &m)) == 0)
 				continue;
 			snprintf(buf, sizeof(buf), "made by %s %u after %s %u, "
 			    "the one it made for the baseline's request: "
 			    "in its place, and stuck through the hang",
-			    str_of(vertex_comm(vertex_get(x->g,
-			    p->s[i + 1].vertex))), vertex_get(x->g,
-			    p->s[i + 1].vertex)->tid, str_of(vertex_comm(w)),
-			    w->tid);
+			    str_of(vertex_comm(m)), m->tid,
+			    str_of(vertex_comm(w)), w->tid);
 			if (blame(x, u, buf, depth, 0)) {
 				found = 1;
 				break;

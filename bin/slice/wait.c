@@ -238,6 +238,15 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    &waker) : 0;
 		if (base == 0)
 			base = own_baseline(x, id, &waker);
+		/*
+		 * A thread with no wait of its own to compare (one made for
+		 * this request, a handler thread per connection), that
+		 * nothing names a waker of: the hung thread's baseline,
+		 * whose path runs through the threads that stood where this
+		 * one and its waker stand (stand_in() maps them).
+		 */
+		if (base == 0 && depth > 0 && !named(x->g, id))
+			base = ranked_baseline(x->g, x->spin, 1, &waker);
 	}
 	if (base != 0)
 		waker0 = waker;

@@ -2287,9 +2287,7 @@ pool() {
 	[[ "$(sed -n 2p <<<"$out")" == "Root cause: app 10/11 (a wake-up): "* ]]
 	grep -q '^Wait chain: app 10 → app 10/11$' <<<"$out"
 	grep -q '^  root: app 10/11 ' <<<"$out"
-	# The victim's request, sent from its hung vertex, is why the
-	# worker has the job: not weighed as a circle at all.
-	[[ "$out" != *"already on the chain"* ]]
+	grep -q '^Note: app 11 may wait for app 10, already on the chain, but only a guess from timing says so: no circular wait$' <<<"$out"
 }
 
 @test "slice: a graph whose vertex records come out of their threads' order is diagnosed as in order" {
