@@ -22,12 +22,105 @@
 
 #include "dctx.h"
 
-/* Working: the work itself is the cause; the slice shows its input. */
+static int
+by_taker(const void *a, const void *b)
+{
+	const struct steal *x = a, *y = b;
+
+	return x->taker < y->taker ? -1 : x->taker > y->taker;
+}
+
+/*
+ * Runnable more than on a CPU from from to to: it waited for a CPU,
+ * which the scheduler gave to others (steal records), most of that time
+ * to one thread busy through the hang (a real-time or heavier-weighted
+ * hog on its CPU): the kernel's word, its switches.  Or to no one, its
+ * CPU idle while it was runnable: the kernel held it back (a CPU quota of
+ * its cgroup), said in a note.
+ */
+static int
+cpu_taken(struct dctx *x, uint64_t id, uint64_t from, uint64_t to, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *w;
+	uint64_t on = 0, ready = 0, waited = 0, idle = 0, most = 0, sum, u;
+	struct steal *t = NULL;
+	uint32_t top = 0;
+	size_t j, k, m = 0;
+	char why[200];
+
+	for (u = vertex_at(g, v->tid, from); u != 0 && (w = vertex_get(g,
+	    u))->begin < to; u = vertex_next(g, u)) {
+		on += vertex_oncpu(w);
+		ready += vertex_runnable(w);
+	}
+	if (ready <= on)
+		return 0;
+	for (j = 0; j < g->nsteals; j++) {
+		if (g->steals[j].tid != v->tid || g->steals[j].time < from ||
+		    g->steals[j].time >= to)
+			continue;
+		waited += g->steals[j].ns;
+		if (g->steals[j].taker == 0)
+			idle += g->steals[j].ns;
+		else {
+			t = xrealloc(t, (m + 1) * sizeof(*t));
+			t[m++] = g->steals[j];
+		}
+	}
+	qsort(t, m, sizeof(*t), by_taker);
+	for (j = 0; j < m; j = k) {
+		for (sum = 0, k = j; k < m && t[k].taker == t[j].taker; k++)
+			sum += t[k].ns;
+		if (sum > most) {
+			most = sum;
+			top = t[j].taker;
+		}
+	}
+	free(t);
+	if (waited == 0)
+		return 0;
+	/*
+	 * A CPU never idles while a thread waits to run on it: idle
+	 * there, it was kept off on purpose.
+	 */
+	if (10 * idle >= waited) {
+		snprintf(x->d->note, sizeof(x->d->note), "%s %u was runnable "
+		    "%.1f s and on a CPU %.1f s, and its CPU was idle %.1f s "
+		    "of that wait: the kernel held it back (a CPU quota of its "
+		    "cgroup, a throttle)", str_of(vertex_comm(v)), v->tid,
+		    ready / 1e9, on / 1e9, idle / 1e9);
+		return 0;
+	}
+	if (2 * most < waited || (u = stuck(x, top)) == 0) {
+		snprintf(x->d->note, sizeof(x->d->note), "%s %u was runnable "
+		    "%.1f s and on a CPU %.1f s: its CPU went to %s (a loaded "
+		    "machine)", str_of(vertex_comm(v)), v->tid, ready / 1e9,
+		    on / 1e9, 2 * most < waited ? "many threads" :
+		    "threads not busy through the hang");
+		return 0;
+	}
+	snprintf(why, sizeof(why), "ran %.1f s on the CPU %s %u waited for, "
+	    "runnable %.1f s and on a CPU %.1f s: the scheduler preferred it "
+	    "(a higher priority or weight)", (most < waited ? most : waited) /
+	    1e9, str_of(vertex_comm(v)), v->tid, ready / 1e9, on / 1e9);
+	return blame_ev(x, u, why, depth, KERNEL_SAYS, EV_KERNEL, 0);
+}
+
+/*
+ * Working: the work itself is the cause, and the slice shows its input;
+ * unless it mostly waited for a CPU, which another thread had.
+ */
 static int
 long_work(struct dctx *x, uint64_t id, int depth)
 {
-	int pi = new_path(x->d, depth);
+	const struct vertex *v = vertex_get(x->g, id);
+	int pi;
 
+	if (depth == 0 ? cpu_taken(x, id, x->hb, x->he, depth) :
+	    cpu_taken(x, id, v->begin, v->end, depth))
+		return 1;
+	pi = new_path(x->d, depth);
 	walk(x->g, id, 0, x->interactive, &x->d->paths[pi]);
 	return 0;
 }

@@ -632,6 +632,99 @@ preempt_end(struct graph *g, struct current *c, uint64_t t)
 	c->preempted = 0;
 }
 
+/*
+ * Who ran on a CPU while threads preempted there waited for it: each
+ * switch ends the run of the thread it switches out, which the waiters
+ * of that CPU, switched out runnable before it began, waited through
+ * (one steal record each, a waiter's runs of one taker in a row made
+ * one).  A waiter leaves at its next switch in, on any CPU.
+ */
+#define STEAL_WAITERS	8
+
+static struct stealcpu {
+	uint64_t	 since;			/* the running thread's */
+	int		 nwait;
+	struct {
+		uint32_t tid;
+		uint64_t since;
+		size_t	 last;			/* its last steal, + 1 */
+	}		 wait[STEAL_WAITERS];
+}		*stealcpus;
+static uint32_t	 nstealcpus;
+static int	 nwaiting;			/* on all of them */
+
+static void
+steal_add(struct graph *g, struct stealcpu *sc, int i, uint32_t taker,
+    uint64_t t)
+{
+	uint64_t from = sc->since > sc->wait[i].since ? sc->since :
+	    sc->wait[i].since;
+	struct steal *st;
+
+	if (t <= from)
+		return;
+	if (sc->wait[i].last != 0 &&
+	    (st = &g->steals[sc->wait[i].last - 1])->taker == taker) {
+		st->ns += t - from;
+		return;
+	}
+	if (g->nsteals == g->capsteals) {
+		g->capsteals = g->capsteals ? 2 * g->capsteals : 256;
+		g->steals = xrealloc(g->steals, g->capsteals *
+		    sizeof(*g->steals));
+	}
+	g->steals[g->nsteals++] = (struct steal){ from, t - from,
+	    sc->wait[i].tid, taker };
+	sc->wait[i].last = g->nsteals;
+}
+
+static void
+note_steal(struct graph *g, const struct event *ev, uint64_t next)
+{
+	struct stealcpu *sc;
+	uint32_t c, n = next <= UINT32_MAX ? (uint32_t)next : 0;
+	int i, j;
+
+	if (ev->cpu >= nstealcpus) {
+		stealcpus = xrealloc(stealcpus, (ev->cpu + 1) *
+		    sizeof(*stealcpus));
+		memset(stealcpus + nstealcpus, 0, (ev->cpu + 1 - nstealcpus) *
+		    sizeof(*stealcpus));
+		nstealcpus = ev->cpu + 1;
+	}
+	sc = &stealcpus[ev->cpu];
+	for (i = 0; i < sc->nwait; i++)
+		steal_add(g, sc, i, ev->tid, ev->time);
+	/*
+	 * The thread it gives the CPU no longer waits, wherever it did;
+	 * nor does the one it switches out, which ran (a filtered stream
+	 * leaves out switches to a thread).
+	 */
+	for (c = 0; nwaiting > 0 && c < nstealcpus; c++)
+		for (i = 0; i < stealcpus[c].nwait; i++)
+			if ((n != 0 && stealcpus[c].wait[i].tid == n) ||
+			    stealcpus[c].wait[i].tid == ev->tid) {
+				stealcpus[c].wait[i--] =
+				    stealcpus[c].wait[--stealcpus[c].nwait];
+				nwaiting--;
+			}
+	if (event_str(ev, ECOL(E_SWITCH, STATE))[0] == 'R' && ev->tid != 0) {
+		/* Full: the one waiting longest, likely gone, makes room. */
+		for (i = j = 0; sc->nwait == STEAL_WAITERS && i < sc->nwait;
+		    i++)
+			if (sc->wait[i].since < sc->wait[j].since)
+				j = i;
+		if (sc->nwait == STEAL_WAITERS) {
+			sc->wait[j] = sc->wait[--sc->nwait];
+			nwaiting--;
+		}
+		sc->wait[sc->nwait++] = (typeof(sc->wait[0])){ ev->tid,
+		    ev->time, 0 };
+		nwaiting++;
+	}
+	sc->since = ev->time;
+}
+
 static void
 note_switch(struct graph *g, const struct event *ev)
 {
@@ -650,6 +743,7 @@ note_switch(struct graph *g, const struct event *ev)
 		c->preempted = ev->time;
 		c->pvertex = ev->vertex;
 	}
+	note_steal(g, ev, next);
 }
 
 /* A stack record names where the thread's current vertex waits. */

@@ -84,6 +84,12 @@ struct graph {
 		uint32_t tid, object, label;
 	}		*selfh;
 	int		 nselfh;
+	struct steal {			/* a preempted thread's wait for its */
+		uint64_t time;		/* CPU: who ran there from time, */
+		uint64_t ns;		/* how long (taker 0: none, idle) */
+		uint32_t tid, taker;
+	}		*steals;
+	size_t		 nsteals, capsteals;
 	struct sentfd	*sent;		/* vertex_sent_fd()'s, by vertex */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */

@@ -1080,10 +1080,11 @@ print(*struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]))' big.png)
 	done
 }
 
-@test "slice: a culprit preempted more than blocked is LongRunning, its work the cause" {
+@test "slice: a culprit preempted more than blocked is LongRunning, and the hog that had its CPU the cause" {
 	# The peer that answers the baseline is stuck through the hang in
 	# one callout, 1 ms on a CPU of 3 s: the rest it was runnable, a hog
-	# on its CPU (switched out in state R, given the CPU back by the hog).
+	# on its CPU (switched out in state R, given the CPU back by the hog),
+	# which is what held it up.
 	stream >p.csv <<-'EOF'
 	meta,100,,,command_pid,10
 	task,100,10,10,app
@@ -1114,7 +1115,8 @@ print(*struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]))' big.png)
 	run argus-slice -qZ --auto s.csv
 	[ "$status" -eq 0 ]
 	grep '^root,' <<<"$output"
-	grep -q '^root,[0-9]*,20,20,7,root,1,1095,3000001095,LongRunning,' <<<"$output"
+	grep -q '^root,[0-9]*,20,20,7,culprit,1,1095,3000001095,LongRunning,' <<<"$output"
+	grep -q '^root,[0-9]*,30,30,8,root,2,1500,2999000000,LongRunning,"ran 3.0 s on the CPU peer 20 waited for, ' <<<"$output"
 	# Blocked instead (no preemption seen): a LongWait.
 	grep -v ',switch,-,R,' s.csv > b.csv
 	run argus-slice -qZ --auto b.csv
@@ -2505,6 +2507,37 @@ headline() {
 	grep -q '^Root cause: service 30 (a wake-up): ' report
 	grep -q '^Wait chain: client 10 → worker 10/11 → daemon 20 → service 30$' report
 	[ "$(argus-cat -k root r.csv | grep '^root,' | cut -d, -f4,6 | tr '\n' ' ')" = "10,victim 11,culprit 20,culprit 30,root " ]
+}
+
+@test "slice: a thread runnable through its hang waited for a CPU: the one the kernel ran there instead, or the kernel itself if the CPU idled" {
+	# App 10 is preempted on CPU 1 by hog 20 (a real-time or heavier
+	# thread) twice, and gets 20 ms of 2 s: LongRunning to argus-spin,
+	# but it waited for its CPU.  The switches say who had it.
+	stream >c.csv <<-'EOF'
+	task,0,10,10,app
+	task,0,20,20,hog
+	event,500000000,20,20,2,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1000000000,10,10,1,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1010000000,10,10,1,1,switch,-,R,20,20,hog
+	event,2000000000,20,20,2,1,switch,-,R,10,10,app
+	event,2005000000,10,10,1,1,switch,-,R,20,20,hog
+	event,3000000000,20,20,2,1,switch,-,R,10,10,app
+	event,3005000000,10,10,1,1,sys_enter,-,1,write,0x1,0x0,0x1
+	vertex,3010000000,10,10,1,1000000000,3010000000,20000000,6,start,open,,app
+	vertex,3010000000,20,20,2,500000000,3010000000,2500000000,5,start,open,,hog
+	EOF
+	argus-spin -q --pid 10 --threshold 1s c.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[ "$(grep -m1 . report)" = "Root cause: hog 20 (the kernel says): ran 2.0 s on the CPU app 10 waited for, runnable 2.0 s and on a CPU 0.0 s: the scheduler preferred it (a higher priority or weight)" ]
+	# Its CPU idle while it was runnable: kept off on purpose (a quota).
+	sed 's/,R,20,20,hog$/,R,0,0,swapper\/1/
+	    s/^event,\([23]\)000000000,20,20,2,1,switch/event,\1000000000,0,0,0,1,switch/' c.csv >i.csv
+	grep -c ',0,0,0,1,switch' i.csv | grep -qx 2
+	argus-spin -q --pid 10 --threshold 1s i.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[[ "$(grep -m1 . report)" == "Root cause: the hung vertex itself: LongRunning; app 10 was runnable 2.0 s and on a CPU 0.0 s, and its CPU was idle 2.0 s of that wait: the kernel held it back"* ]]
 }
 
 @test "slice: a thread its runtime says sleeps is asleep on its own timer, not waiting on someone the kernel does not name" {
