@@ -139,19 +139,43 @@ reap_round(const struct vertex *w)
  * Rounds of a periodic wait with no progress between are one wait: what
  * stalls is what it waits for, not the timer that checks on it (nor a
  * poll for a child's end).  Each round counts for the episode; its last
- * round is the thread now.
+ * round is the thread now.  So are naps in a row where the work between
+ * lets the waiter on (a reader that sleeps after each page it takes from
+ * a writer blocked in one call: a throttle of its own).
  *
  * So is work cut in slices by brief waits (a GIL or a lock handed back
  * and forth with another thread, each a twentieth of the hang at most):
  * on a CPU for half of the hang, it was at work through it.  Its longest
  * slice in the hang is the thread then.
  */
+/*
+ * Whether vertex id woke thread tid while the hang lasted: a reader that
+ * let a writer blocked in one call go on a page, before its next nap.
+ */
+static int
+woke_thread(struct dctx *x, uint64_t id, uint32_t tid)
+{
+	struct graph *g = x->g;
+	const struct vertex *v;
+	uint64_t u;
+	int32_t k;
+
+	for (u = vertex_at(g, tid, x->hb); u != 0 && (v = vertex_get(g,
+	    u))->begin < x->he; u = vertex_next(g, u))
+		for (k = v->in; k >= 0; k = g->l[k].next_in)
+			if (link_from(&g->l[k]) == id &&
+			    (link_props(&g->l[k]) & LR_WAKES))
+				return 1;
+	return 0;
+}
+
 uint64_t
 stuck(struct dctx *x, uint32_t tid)
 {
 	uint64_t id, best = 0, most = 0, o, run = 0, hang = x->he - x->hb;
-	uint64_t work = 0, cpu = 0, slice = 0, most_o = 0;
+	uint64_t work = 0, cpu = 0, slice = 0, most_o = 0, nap = 0, nap_o = 0;
 	struct vertex *w;
+	int napped = 0, round;
 
 	for (id = vertex_at(x->g, tid, x->hb); id != 0;
 	    id = vertex_next(x->g, id)) {
@@ -162,11 +186,24 @@ stuck(struct dctx *x, uint32_t tid)
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
 		o = overlap(w, x->hb, x->he);
-		run = run > 0 && (check_round(x, w) != 0 || reap_round(w)) ?
-		    run + o : o;
+		round = run > 0 && (check_round(x, w) != 0 || reap_round(w));
+		/* Of naps in a row, the longest in the hang is the thread. */
+		if (!round && run > 0 && napped && vertex_sleeps(w) &&
+		    woke_thread(x, id, x->chain[x->nchain - 1])) {
+			run += o;
+			if (o > nap_o) {
+				nap_o = o;
+				nap = id;
+			}
+		} else {
+			run = round ? run + o : o;
+			nap = id;
+			nap_o = o;
+		}
+		napped = vertex_sleeps(w);
 		if (run > most) {
 			most = run;
-			best = id;
+			best = round ? id : nap;
 		}
 		if (busy(w) || (work > 0 && 20 * (w->end - w->begin) <= hang)) {
 			work += o;

@@ -263,6 +263,18 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	if (child_nap(a, o) || vfork_nap(a, o) ||
 	    (b->woke && (b->wake_props & LR_TIMEOUT)))
 		return 1;
+	/*
+	 * Woken into a vertex that calls nothing and blocks again, to be
+	 * woken the same way: the system call before goes on (a write into
+	 * a pipe whose slow reader frees room a page at a time), one wait
+	 * to its caller.  Not a call that returned, then a page fault's
+	 * read from disk (a block's wake-up ends it).
+	 */
+	if (!is_nap(a, o) && b->last_sys[0] == '\0' && b->waits > 0 &&
+	    b->woke && strcmp(b->wake_rule, BLOCK_RULE) != 0 &&
+	    (i + 2 >= t->vv.n || strcmp(VSUM(t, i + 2)->wake_rule,
+	    b->wake_rule) == 0))
+		return 1;
 	/* A yield, and nobody woke the thread into the next vertex. */
 	return a->yields > 0 && !b->woke;
 }

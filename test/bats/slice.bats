@@ -2540,6 +2540,76 @@ headline() {
 	[[ "$(grep -m1 . report)" == "Root cause: the hung vertex itself: LongRunning; app 10 was runnable 2.0 s and on a CPU 0.0 s, and its CPU was idle 2.0 s of that wait: the kernel held it back"* ]]
 }
 
+@test "spin, slice: a write a slow reader lets through a page at a time is one wait, on the reader asleep between its reads" {
+	# Writer 10's one write() into a full pipe is woken each time reader
+	# 20 reads a page, 0.4 s apart (it naps between reads), and blocks
+	# again without a call of its own: 1.9 s in one system call, no
+	# vertex over 0.4 s.  The reader naps through it, a read between.
+	stream >w.csv <<-'EOF'
+	task,0,10,10,writer
+	task,0,20,20,reader
+	event,900000000,20,20,101,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,900001000,20,20,101,1,switch,-,S,0,0,swapper/1
+	event,1000000000,10,10,1,0,sys_enter,-,1,write,0x4,0x0,0x18000
+	event,1000001000,10,10,1,0,switch,-,S,0,0,swapper/0
+	vertex,1300000000,20,20,101,800000000,1300000000,1000,2,start,wait,S,reader
+	link,1300000000,20,20,101,102,strong,timeout,900000000,20,20,hrtimer_wakeup
+	event,1300001000,20,20,102,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,1300002000,20,20,102,1,waking,-,10,10,0,writer,120
+	vertex,1300003000,10,10,1,1000000000,1300003000,1000,2,start,wait,S,writer
+	link,1300003000,10,10,102,2,strong,wakeup,1300002000,20,20,
+	event,1300004000,10,10,2,0,switch,-,S,0,0,swapper/0
+	event,1300005000,20,20,102,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1300006000,20,20,102,1,switch,-,S,0,0,swapper/1
+	vertex,1700000000,20,20,102,1300000000,1700000000,1000,2,wakeup,wait,S,reader
+	link,1700000000,20,20,102,103,strong,timeout,1300000000,20,20,hrtimer_wakeup
+	event,1700001000,20,20,103,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,1700002000,20,20,103,1,waking,-,10,10,0,writer,120
+	vertex,1700003000,10,10,2,1300003000,1700003000,1000,2,wakeup,wait,S,writer
+	link,1700003000,10,10,103,3,strong,wakeup,1700002000,20,20,
+	event,1700004000,10,10,3,0,switch,-,S,0,0,swapper/0
+	event,1700005000,20,20,103,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1700006000,20,20,103,1,switch,-,S,0,0,swapper/1
+	vertex,2100000000,20,20,103,1700000000,2100000000,1000,2,wakeup,wait,S,reader
+	link,2100000000,20,20,103,104,strong,timeout,1700000000,20,20,hrtimer_wakeup
+	event,2100001000,20,20,104,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,2100002000,20,20,104,1,waking,-,10,10,0,writer,120
+	vertex,2100003000,10,10,3,1700003000,2100003000,1000,2,wakeup,wait,S,writer
+	link,2100003000,10,10,104,4,strong,wakeup,2100002000,20,20,
+	event,2100004000,10,10,4,0,switch,-,S,0,0,swapper/0
+	event,2100005000,20,20,104,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,2100006000,20,20,104,1,switch,-,S,0,0,swapper/1
+	vertex,2500000000,20,20,104,2100000000,2500000000,1000,2,wakeup,wait,S,reader
+	link,2500000000,20,20,104,105,strong,timeout,2100000000,20,20,hrtimer_wakeup
+	event,2500001000,20,20,105,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,2500002000,20,20,105,1,waking,-,10,10,0,writer,120
+	vertex,2500003000,10,10,4,2100003000,2500003000,1000,2,wakeup,wait,S,writer
+	link,2500003000,10,10,105,5,strong,wakeup,2500002000,20,20,
+	event,2500004000,10,10,5,0,switch,-,S,0,0,swapper/0
+	event,2500005000,20,20,105,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,2500006000,20,20,105,1,switch,-,S,0,0,swapper/1
+	vertex,2900000000,20,20,105,2500000000,2900000000,1000,2,wakeup,wait,S,reader
+	link,2900000000,20,20,105,106,strong,timeout,2500000000,20,20,hrtimer_wakeup
+	event,2900001000,20,20,106,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,2900002000,20,20,106,1,waking,-,10,10,0,writer,120
+	vertex,2900003000,10,10,5,2500003000,2900003000,1000,2,wakeup,wait,S,writer
+	link,2900003000,10,10,106,6,strong,wakeup,2900002000,20,20,
+	event,2900005000,20,20,106,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,2900006000,20,20,106,1,switch,-,S,0,0,swapper/1
+	event,2900013000,10,10,6,0,sys_enter,-,3,close,0x4
+	vertex,2900023000,10,10,6,2900003000,2900023000,20000,2,wakeup,exit,,writer
+	vertex,3300000000,20,20,106,2900000000,3300000000,1000,2,wakeup,open,S,reader
+	EOF
+	run argus-spin --pid 10 --threshold 1s w.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"writer 10/10: LongWait in vertices 1..5 (5), 1.900 s from 1000000000,"* ]]
+	argus-spin -q --pid 10 --threshold 1s w.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[[ "$(grep -m1 . report)" == "Root cause: reader 20 (a wake-up): asleep on its own timer in clock_nanosleep for 0.4 s"* ]]
+}
+
 @test "slice: a thread its runtime says sleeps is asleep on its own timer, not waiting on someone the kernel does not name" {
 	# Client 10 waits on server 20 (the kernel says: the other end of
 	# its connection), whose thread 21 took the request and waits in a
