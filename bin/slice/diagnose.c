@@ -68,7 +68,8 @@ cpu_taken(struct dctx *x, uint64_t id, uint64_t from, uint64_t to, int depth)
 			t[m++] = g->steals[j];
 		}
 	}
-	qsort(t, m, sizeof(*t), by_taker);
+	if (m > 1)
+		qsort(t, m, sizeof(*t), by_taker);
 	for (j = 0; j < m; j = k) {
 		for (sum = 0, k = j; k < m && t[k].taker == t[j].taker; k++)
 			sum += t[k].ns;
