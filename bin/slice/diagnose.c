@@ -63,7 +63,7 @@ cpu_taken(struct dctx *x, uint64_t id, uint64_t from, uint64_t to, int depth)
 		waited += g->steals[j].ns;
 		if (g->steals[j].taker == 0)
 			idle += g->steals[j].ns;
-		else {
+		else if (g->steals[j].taker != STEAL_MANY) {
 			t = xrealloc(t, (m + 1) * sizeof(*t));
 			t[m++] = g->steals[j];
 		}

@@ -635,51 +635,84 @@ preempt_end(struct graph *g, struct current *c, uint64_t t)
 /*
  * Who ran on a CPU while threads preempted there waited for it: each
  * switch ends the run of the thread it switches out, which the waiters
- * of that CPU, switched out runnable before it began, waited through
- * (one steal record each, a waiter's runs of one taker in a row made
- * one).  A waiter leaves at its next switch in, on any CPU.
+ * of that CPU, switched out runnable before it began, waited through.  A
+ * waiter leaves at its next switch in or out, on any CPU (a filtered
+ * stream may leave out the switch to it), and a wait of STEAL_MIN or more
+ * is kept then, a steal record for each thread that ran in it: the few
+ * that ran most, the rest as one (taker STEAL_MANY).  A preemption's
+ * usual microseconds keep nothing.
  */
 #define STEAL_WAITERS	8
+#define STEAL_TAKERS	4
+#define STEAL_MIN	10000000ULL	/* 10 ms */
+
+struct stealwait {
+	uint32_t	 tid;
+	uint64_t	 since;
+	uint32_t	 taker[STEAL_TAKERS];	/* 0: the CPU idle */
+	uint64_t	 ns[STEAL_TAKERS], other;
+	int		 n;
+};
 
 static struct stealcpu {
 	uint64_t	 since;			/* the running thread's */
+	uint32_t	 running;
 	int		 nwait;
-	struct {
-		uint32_t tid;
-		uint64_t since;
-		size_t	 last;			/* its last steal, + 1 */
-	}		 wait[STEAL_WAITERS];
+	struct stealwait wait[STEAL_WAITERS];
 }		*stealcpus;
 static uint32_t	 nstealcpus;
 static int	 nwaiting;			/* on all of them */
 
 static void
-steal_add(struct graph *g, struct stealcpu *sc, int i, uint32_t taker,
-    uint64_t t)
+steal_put(struct graph *g, const struct stealwait *w, uint32_t taker,
+    uint64_t ns)
 {
-	uint64_t from = sc->since > sc->wait[i].since ? sc->since :
-	    sc->wait[i].since;
-	struct steal *st;
-
-	if (t <= from)
-		return;
-	if (sc->wait[i].last != 0 &&
-	    (st = &g->steals[sc->wait[i].last - 1])->taker == taker) {
-		st->ns += t - from;
-		return;
-	}
 	if (g->nsteals == g->capsteals) {
 		g->capsteals = g->capsteals ? 2 * g->capsteals : 256;
 		g->steals = xrealloc(g->steals, g->capsteals *
 		    sizeof(*g->steals));
 	}
-	g->steals[g->nsteals++] = (struct steal){ from, t - from,
-	    sc->wait[i].tid, taker };
-	sc->wait[i].last = g->nsteals;
+	g->steals[g->nsteals++] = (struct steal){ w->since, ns, w->tid,
+	    taker };
+}
+
+/* The wait is over at t: kept if it was long. */
+static void
+steal_end(struct graph *g, const struct stealwait *w, uint64_t t)
+{
+	int i;
+
+	if (t < w->since + STEAL_MIN)
+		return;
+	for (i = 0; i < w->n; i++)
+		steal_put(g, w, w->taker[i], w->ns[i]);
+	if (w->other > 0)
+		steal_put(g, w, STEAL_MANY, w->other);
+}
+
+/* Taker ran from from to t while w waited. */
+static void
+steal_add(struct stealwait *w, uint32_t taker, uint64_t from, uint64_t t)
+{
+	int i;
+
+	if (w->since > from)
+		from = w->since;
+	if (t <= from)
+		return;
+	for (i = 0; i < w->n && w->taker[i] != taker; i++)
+		;
+	if (i == w->n && w->n < STEAL_TAKERS)
+		w->taker[w->n++] = taker;
+	if (i < w->n)
+		w->ns[i] += t - from;
+	else
+		w->other += t - from;
 }
 
 static void
-note_steal(struct graph *g, const struct event *ev, uint64_t next)
+note_steal(struct graph *g, const struct event *ev, uint64_t next,
+    int preempted)
 {
 	struct stealcpu *sc;
 	uint32_t c, n = next <= UINT32_MAX ? (uint32_t)next : 0;
@@ -693,8 +726,13 @@ note_steal(struct graph *g, const struct event *ev, uint64_t next)
 		nstealcpus = ev->cpu + 1;
 	}
 	sc = &stealcpus[ev->cpu];
+	if (nwaiting == 0 && !preempted) {
+		sc->running = n;
+		sc->since = ev->time;
+		return;
+	}
 	for (i = 0; i < sc->nwait; i++)
-		steal_add(g, sc, i, ev->tid, ev->time);
+		steal_add(&sc->wait[i], ev->tid, sc->since, ev->time);
 	/*
 	 * The thread it gives the CPU no longer waits, wherever it did;
 	 * nor does the one it switches out, which ran (a filtered stream
@@ -704,11 +742,12 @@ note_steal(struct graph *g, const struct event *ev, uint64_t next)
 		for (i = 0; i < stealcpus[c].nwait; i++)
 			if ((n != 0 && stealcpus[c].wait[i].tid == n) ||
 			    stealcpus[c].wait[i].tid == ev->tid) {
+				steal_end(g, &stealcpus[c].wait[i], ev->time);
 				stealcpus[c].wait[i--] =
 				    stealcpus[c].wait[--stealcpus[c].nwait];
 				nwaiting--;
 			}
-	if (event_str(ev, ECOL(E_SWITCH, STATE))[0] == 'R' && ev->tid != 0) {
+	if (preempted && ev->tid != 0) {
 		/* Full: the one waiting longest, likely gone, makes room. */
 		for (i = j = 0; sc->nwait == STEAL_WAITERS && i < sc->nwait;
 		    i++)
@@ -718,11 +757,28 @@ note_steal(struct graph *g, const struct event *ev, uint64_t next)
 			sc->wait[j] = sc->wait[--sc->nwait];
 			nwaiting--;
 		}
-		sc->wait[sc->nwait++] = (typeof(sc->wait[0])){ ev->tid,
-		    ev->time, 0 };
+		memset(&sc->wait[sc->nwait], 0, sizeof(sc->wait[0]));
+		sc->wait[sc->nwait].tid = ev->tid;
+		sc->wait[sc->nwait++].since = ev->time;
 		nwaiting++;
 	}
+	sc->running = n;
 	sc->since = ev->time;
+}
+
+/* The waits still going on at the end of the stream, as they stand. */
+static void
+steals_end(struct graph *g, uint64_t t)
+{
+	uint32_t c;
+	int i;
+
+	for (c = 0; c < nstealcpus; c++)
+		for (i = 0; i < stealcpus[c].nwait; i++) {
+			steal_add(&stealcpus[c].wait[i], stealcpus[c].running,
+			    stealcpus[c].since, t);
+			steal_end(g, &stealcpus[c].wait[i], t);
+		}
 }
 
 static void
@@ -730,20 +786,21 @@ note_switch(struct graph *g, const struct event *ev)
 {
 	struct current *c;
 	uint64_t next = switch_next(ev);
+	int preempted;
 
 	if (next != 0 && next <= UINT32_MAX) {
 		c = current_find(next, 0);
 		if (c != NULL && c->preempted != 0)
 			preempt_end(g, c, ev->time);
 	}
-	if (event_str(ev, ECOL(E_SWITCH, STATE))[0] == 'R' &&
-	    ev->vertex != NO_VERTEX &&
+	preempted = event_str(ev, ECOL(E_SWITCH, STATE))[0] == 'R';
+	if (preempted && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED) {
 		c = current_of(ev->tid);
 		c->preempted = ev->time;
 		c->pvertex = ev->vertex;
 	}
-	note_steal(g, ev, next);
+	note_steal(g, ev, next, preempted);
 }
 
 /* A stack record names where the thread's current vertex waits. */
@@ -1444,6 +1501,7 @@ graph_read(struct graph *g, struct stage *st, int flags)
 		g->last_time = st->last;
 	}
 	mark_sleepers(g);
+	steals_end(g, g->last_time);
 	chrome_runs_end(&g->runs, g->last_time);
 	chrome_runs_sort(&g->runs);
 	graph_tables.v = g->v;

@@ -47,6 +47,8 @@ struct snapwait {
 					   runtime says it sleeps; 0 */
 };
 
+#define STEAL_MANY	UINT32_MAX
+
 struct graph {
 	struct vertex	*v;		/* in the order met; v[0] unused */
 	uint64_t	 nv, capv;
@@ -84,10 +86,10 @@ struct graph {
 		uint32_t tid, object, label;
 	}		*selfh;
 	int		 nselfh;
-	struct steal {			/* a preempted thread's wait for its */
-		uint64_t time;		/* CPU: who ran there from time, */
-		uint64_t ns;		/* how long (taker 0: none, idle) */
-		uint32_t tid, taker;
+	struct steal {			/* a preempted thread's long wait for */
+		uint64_t time;		/* its CPU, from time: who ran there, */
+		uint64_t ns;		/* how long (taker 0: none, idle; */
+		uint32_t tid, taker;	/* STEAL_MANY: others, together) */
 	}		*steals;
 	size_t		 nsteals, capsteals;
 	struct sentfd	*sent;		/* vertex_sent_fd()'s, by vertex */
