@@ -155,6 +155,31 @@ ended_for_sure(const struct link *l)
 	return !link_weak(l) || link_rule(l) == str_id(LOCK_RULE);
 }
 
+/*
+ * A nap after a lock it tried and was refused (F_SETLK, LOCK_NB: a lock's
+ * timeout loop, apt's): it waits for the lock's holder, which the kernel
+ * named at the try, in the nap's vertex or the one before it.
+ */
+static int
+nap_after_refusal(struct dctx *x, uint64_t id, int depth)
+{
+	uint32_t filelock = str_id(FILELOCK_RULE);
+	uint64_t u[2] = { id, vertex_prev(x->g, id) };
+	const struct vertex *w;
+	int32_t k;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (u[i] == 0 || (w = vertex_get(x->g, u[i])) == NULL)
+			continue;
+		for (k = w->in; k >= 0; k = x->g->l[k].next_in)
+			if (link_rule(&x->g->l[k]) == filelock &&
+			    link_from(&x->g->l[k]) != 0)
+				return holders(x, u[i], depth) > 0;
+	}
+	return 0;
+}
+
 /* Waiting: whose wake-up is missing, and why. */
 int
 long_wait(struct dctx *x, uint64_t id, int depth)
@@ -169,6 +194,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	 * timeout) waits for nobody: it is where the chain ends.  Unless it
 	 * polls for a child's end between its naps.
 	 */
+	if (vertex_sleeps(v) && nap_after_refusal(x, id, depth))
+		return 1;
 	if (depth > 0 && vertex_sleeps(v))
 		return reap_round(v) && polls_child(x, v,
 		    vertex_far(v, VF_REAP), depth);

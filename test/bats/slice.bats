@@ -2610,6 +2610,34 @@ headline() {
 	[[ "$(grep -m1 . report)" == "Root cause: reader 20 (a wake-up): asleep on its own timer in clock_nanosleep for 0.4 s"* ]]
 }
 
+@test "slice: a nap after a lock it tried and was refused waits for the lock's holder" {
+	# Apt 10 tries the lock dpkg 20 holds (fcntl F_SETLK: refused, a
+	# filelock link from the holder), reads a page from disk, then naps
+	# a second before it tries again: a lock's timeout loop.  Its nap is
+	# on its own timer, but what it waits for is the lock.
+	stream >a.csv <<-'EOF'
+	task,0,10,10,apt
+	task,0,20,20,dpkg
+	event,500000000,20,20,5,1,sys_enter,-,72,fcntl,0x3,0x7,0x7ffe0
+	event,500001000,20,20,5,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,500002000,20,20,5,1,switch,-,S,0,0,swapper/1
+	event,1000000000,10,10,1,0,sys_enter,-,72,fcntl,0x4,0x6,0x7ffe0
+	link,1000000100,10,10,5,1,strong,filelock,500000000,20,20,254:0:1234
+	event,1000001000,10,10,1,0,sys_enter,-,0,read,0x5,0x0,0x1000
+	event,1000002000,10,10,1,0,switch,-,D,0,0,swapper/0
+	vertex,1010000000,10,10,1,900000000,1010000000,2000,4,start,wait,D,apt
+	link,1010000000,10,10,0,2,strong,block,1009000000,0,0,254:0
+	event,1010001000,10,10,2,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1010002000,10,10,2,0,switch,-,S,0,0,swapper/0
+	vertex,3000000000,10,10,2,1010000000,3000000000,2000,2,wakeup,open,S,apt
+	vertex,3000000000,20,20,5,400000000,3000000000,2000,3,start,open,S,dpkg
+	EOF
+	argus-spin -q --pid 10 --at now --threshold 1s a.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[ "$(grep -m1 . report)" = "Root cause: dpkg 20 (the kernel says): asleep on its own timer in clock_nanosleep for 2.6 s so far; the kernel says it holds what apt 10 waits on: 254:0:1234 (filelock)" ]
+}
+
 @test "slice: a thread its runtime says sleeps is asleep on its own timer, not waiting on someone the kernel does not name" {
 	# Client 10 waits on server 20 (the kernel says: the other end of
 	# its connection), whose thread 21 took the request and waits in a
