@@ -868,6 +868,28 @@ adopt(const struct record *rec, struct relset *rs)
 }
 
 /*
+ * The thread's last switch, dead (X, Z): its id is free, and a thread
+ * that has it next (a busy machine reuses ids within a minute) is
+ * another, related or not on its own.
+ */
+static int
+died(const struct record *rec)
+{
+	struct event ev;
+	const char *state;
+
+	if (rec->nf <= EC_CTX || rec->f[EC_TYPE][0] != 's' ||
+	    strcmp(rec->f[EC_TYPE], etype_name(E_SWITCH)) != 0 ||
+	    rec->f[EC_CTX][0] != '-' ||
+	    strcmp(rec->f[COL_KIND], KIND_EVENT) != 0)
+		return 0;
+	ev.rec = rec;
+	ev.type = E_SWITCH;
+	state = event_str(&ev, ECOL(E_SWITCH, STATE));
+	return state[0] == 'X' || state[0] == 'Z';
+}
+
+/*
  * A glimpsed thread's own event that says it stops: its exit, a switch
  * away from it (the last, once it sleeps or dies).  Without them a later
  * stage would see it run from its glimpse to the end of the stream: on a
@@ -901,6 +923,8 @@ relate_keep(const struct record *rec, struct relset *rs)
 		return 1;
 	if (tid < rs->limit && HAS(rs->related, tid)) {
 		adopt(rec, rs);
+		if (died(rec))
+			CLEAR(rs->related, tid);
 		return 1;
 	}
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)

@@ -237,6 +237,27 @@ setup() {
 	    if ($11 == "open" && $12 == "") bad = 1 } END { exit bad || n != 2 }'
 }
 
+@test "relate: argus-cat --related forgets a related thread's id at its death: another may take it" {
+	# Related 30 exits; a minute later a busy machine gives its id to
+	# an unrelated process (a loop of the user's), whose own doings are
+	# not the graph's.
+	stream >reuse.csv <<-'EOF'
+	task,0,30,30,job
+	event,1000,30,30,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1100,30,30,,0,exit,-,job,0
+	event,1200,30,30,,0,switch,-,Z,0,0,swapper/0
+	task,5000,30,30,noise
+	event,5100,30,30,,0,sys_enter,-,61,wait4,0xffffffff,0x0,0x0,0x0
+	event,5200,30,30,,0,fork,-,31,31,0x1200011,noise
+	EOF
+	run argus-cat -r 30 reuse.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^event,1100,30,30,,0,exit,' <<<"$output"
+	grep -q '^event,1200,30,30,,0,switch,-,Z,' <<<"$output"
+	! grep -q '^event,5[12]00,' <<<"$output" || false
+}
+
 @test "relate: no thread of the target, usage, bad input" {
 	run argus-relate --tid 4242 s.csv
 	[ "$status" -eq 1 ]
