@@ -299,10 +299,12 @@ EOF
 }
 
 # nginx at 127.0.0.1:$front in front of a Python upstream at $up, whose
-# /slow answers in 5 s and every other page at once.
+# /slow answers in 5 s and every other page at once.  The ports are below
+# the kernel's ephemeral range (32768-), which connections take theirs
+# from; a port another listener has (another test's server) is tried
+# again with others.
 nginx_upstream() {
-	up=$((20000 + RANDOM % 20000))
-	front=$((up + 1))
+	local try
 	cat >up.py <<'EOF'
 import http.server, sys, time
 class H(http.server.BaseHTTPRequestHandler):
@@ -314,7 +316,10 @@ class H(http.server.BaseHTTPRequestHandler):
 http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 EOF
 	d=$BATS_TEST_TMPDIR
-	cat >nginx.conf <<EOF
+	for try in 1 2 3 4 5; do
+		up=$((20000 + RANDOM % 12000))
+		front=$((up + 1))
+		cat >nginx.conf <<EOF
 worker_processes 1;
 pid $d/nginx.pid;
 error_log $d/error.log;
@@ -327,12 +332,22 @@ http {
   server { listen 127.0.0.1:$front; location / { proxy_pass http://127.0.0.1:$up; } }
 }
 EOF
-	python3 up.py "$up" &
-	echo $! >up.kill
-	nginx -c "$d/nginx.conf" -p "$d" 2>nginx.err &
-	echo $! >nginx.kill
-	for i in $(seq 100); do curl -s -m 2 "http://127.0.0.1:$front/" 2>/dev/null | grep -q ok && break; sleep 0.1; done
-	curl -s -m 2 "http://127.0.0.1:$front/" | grep -q ok
+		python3 up.py "$up" 2>up.err &
+		echo $! >up.kill
+		nginx -c "$d/nginx.conf" -p "$d" 2>nginx.err &
+		echo $! >nginx.kill
+		for i in $(seq 100); do
+			curl -s -m 2 "http://127.0.0.1:$front/" 2>/dev/null |
+			    grep -q ok && return 0
+			kill -0 "$(cat up.kill)" 2>/dev/null &&
+			    kill -0 "$(cat nginx.kill)" 2>/dev/null || break
+			sleep 0.1
+		done
+		cat up.err nginx.err >&2
+		kill "$(cat up.kill)" "$(cat nginx.kill)" 2>/dev/null || true
+		wait "$(cat up.kill)" "$(cat nginx.kill)" 2>/dev/null || true
+	done
+	return 1
 }
 
 @test "argus watch --check 'curl -m': nginx in front of a slow upstream, the report's chain is curl, the nginx worker, the upstream" {
