@@ -195,7 +195,7 @@ EOF
 	need_tracing
 	command -v redis-server >/dev/null || skip "redis-server missing (share/scripts/install-deps)"
 	ring="$BATS_TEST_TMPDIR/ring"
-	port=$((20000 + RANDOM % 20000))
+	port=$(free_port)
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
 	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
 	echo $! >redis.kill
@@ -253,7 +253,7 @@ EOF
 	need_tracing
 	command -v redis-server >/dev/null || skip "redis-server missing (share/scripts/install-deps)"
 	ring="$BATS_TEST_TMPDIR/ring"
-	port=$((20000 + RANDOM % 20000))
+	port=$(free_port)
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
 	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
 	echo $! >redis.kill

@@ -64,7 +64,7 @@ loop_start() {
 
 # A redis-server of our own at 127.0.0.1:$port, pid $rpid, answering.
 redis_start() {
-	port=$((20000 + RANDOM % 20000))
+	port=$(free_port)
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
 	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
 	rpid=$!
@@ -299,10 +299,8 @@ EOF
 }
 
 # nginx at 127.0.0.1:$front in front of a Python upstream at $up, whose
-# /slow answers in 5 s and every other page at once.  The ports are below
-# the kernel's ephemeral range (32768-), which connections take theirs
-# from; a port another listener has (another test's server) is tried
-# again with others.
+# /slow answers in 5 s and every other page at once.  A port another
+# test's server took first is tried again with others.
 nginx_upstream() {
 	local try
 	cat >up.py <<'EOF'
@@ -317,8 +315,8 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 EOF
 	d=$BATS_TEST_TMPDIR
 	for try in 1 2 3 4 5; do
-		up=$((20000 + RANDOM % 12000))
-		front=$((up + 1))
+		up=$(free_port)
+		front=$(free_port)
 		cat >nginx.conf <<EOF
 worker_processes 1;
 pid $d/nginx.pid;

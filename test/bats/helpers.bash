@@ -423,3 +423,20 @@ nap() {	# TIMEOUT MASTER-MODE [EXTRA-WAIT-OF-WORKER]
 	event,5000000000,3,3,,1,sys_enter,-,39,getpid
 	EOF
 }
+
+# A TCP port for a test's server on loopback: below the kernel's ephemeral
+# range (32768-), where the machine's outgoing connections take theirs,
+# and not listened on now (another test's server may still take it first).
+free_port() {
+	local p hex i
+	for i in $(seq 50); do
+		p=$((20000 + RANDOM % 12000))
+		hex=$(printf '%04X' "$p")
+		awk -v h=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == h { f = 1 }
+		    END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null || {
+			echo "$p"
+			return 0
+		}
+	done
+	echo "$p"
+}

@@ -87,7 +87,7 @@ script_run() {
 
 # redis-server on loopback; $port, its pid in redis.kill.
 redis_up() {
-	port=$((20000 + RANDOM % 20000))
+	port=$(free_port)
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
 	    --enable-debug-command yes --dir "$BATS_TEST_TMPDIR" >redis.log 2>&1 &
 	echo $! >redis.kill
