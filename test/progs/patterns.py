@@ -63,6 +63,7 @@ def mono():
 
 class Truth:
     def __init__(self, path):
+        self.path = path
         self.f = open(path, "a")
 
     def __call__(self, k, v):
@@ -356,7 +357,9 @@ def groupstop(t):
 
 
 def heldwait(t):
-    path = f"/tmp/argus-heldwait.{os.getpid()}"
+    # Beside the truth file, in the test's own directory, and unlinked once
+    # both have it open: a run ended early leaves nothing behind.
+    path = t.path + ".lock"
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -371,10 +374,10 @@ def heldwait(t):
     t("root_pid", pid)
     t("root_tid", pid)
     fd = os.open(path, os.O_RDWR)
+    os.unlink(path)
     t("hang_begin_ns", mono())
     fcntl.flock(fd, fcntl.LOCK_EX)
     os.waitpid(pid, 0)
-    os.unlink(path)
 
 
 if __name__ == "__main__":
