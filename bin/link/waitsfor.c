@@ -118,10 +118,39 @@ peer_thread(uint32_t hpid, uint32_t wpid)
 }
 
 /*
+ * Of the waiter's own process, which holds the end that can end w (a pipe
+ * between two of its threads): the one other thread that waits for
+ * input, on another object, or 0.  What it reads, it passes on (git
+ * fetch's sideband demultiplexer reads the server's socket and writes
+ * the pipe its main thread reads).  Threads on their own futexes or
+ * timers pass nothing on; where two wait for input, either might.
+ */
+static uint32_t
+relay_thread(const struct snap_wait *w)
+{
+	const struct snap_wait *s;
+	uint32_t tid = 0;
+	size_t i;
+
+	for (i = 0; i < snap.nwaits; i++) {
+		s = &snap.waits[i];
+		if (s->pid != w->pid || s->tid == w->tid ||
+		    strcmp(s->object, w->object) == 0 || (s->mode != WM_IN &&
+		    s->mode != WM_INOUT && s->mode != WM_ACCEPT))
+			continue;
+		if (tid != 0 && tid != s->tid)
+			return 0;
+		tid = s->tid;
+	}
+	return tid;
+}
+
+/*
  * The thread of a holder process that plays its part, or NULL; *known
  * is 0 when it is only a guess: the main thread, no thread having been
  * seen to use the descriptor since the waiting thread was forked, and
- * none of its threads waiting on the waiter's process alone.  A use
+ * none of its threads waiting on the waiter's process alone; 2 when the
+ * holder is the waiter's own process and the thread its one relay.  A use
  * before the waiter existed was of another object the number was given
  * before (a close, and the pipe that took its number, are not traced: a
  * parent's fd reused for the pipe to the child it forks next), so the one
@@ -147,6 +176,11 @@ holder_thread(const struct snap_holder *h, const struct snap_wait *w,
 	if (u == NULL && h->pid != w->pid && (tid = peer_thread(h->pid,
 	    w->pid)) != 0) {
 		*known = 1;
+		t = lthread_get(tid, h->pid);
+		return t->vertex != 0 ? t : NULL;
+	}
+	if (u == NULL && h->pid == w->pid && (tid = relay_thread(w)) != 0) {
+		*known = 2;
 		t = lthread_get(tid, h->pid);
 		return t->vertex != 0 ? t : NULL;
 	}
@@ -238,11 +272,13 @@ join(struct link_rule *self, struct snap_wait *w, struct lthread *waiter)
 		 * Weak where any of several processes may end the wait, and
 		 * where the thread is a guess: no thread was seen to use the
 		 * descriptor, or the waiter's own process holds it, and which
-		 * of its threads will use it the kernel cannot say.
+		 * of its threads will use it the kernel cannot say: but for
+		 * its one relay, where no other process holds that end.
 		 */
-		c.weak = (n != 1 && h->pid != w->pid) ||
+		c.weak = !(known == 2 && n == 0) &&
+		    ((n != 1 && h->pid != w->pid) ||
 		    (h->tid == 0 && h->pid == w->pid) || !known ||
-		    waits_on(h->pid, w->object);
+		    waits_on(h->pid, w->object));
 		snprintf(c.label, sizeof(c.label), "%s %s",
 		    wrels[h->rel].name, w->object);
 		link_emit(snap.time, waiter->pid, waiter->tid, waiter->vertex,

@@ -402,6 +402,38 @@ waitsfor weak 3 2 writer pipe:77" ]
 	[ -z "$(graph obs.csv)" ]
 }
 
+@test "link: waitsfor: a pipe between two threads of a process, from its one thread that waits for input" {
+	# git fetch: main thread 1/1 reads pipe:77, whose write end only its
+	# own process holds; its thread 1/5 reads the server's socket, whose
+	# data it will write into the pipe; 1/6 waits on a futex of its own.
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,fork,-,1,5,0x3d0f00,git
+	event,101,1,1,,0,sys_enter,-,0,read,0x4,0x0,0xc
+	event,102,1,1,,0,switch,-,S,1,5,git
+	event,110,1,5,,0,sys_enter,-,0,read,0x3,0x0,0x4
+	event,111,1,5,,0,switch,-,S,0,0,swapper/0
+	event,115,1,6,,1,sys_enter,-,202,futex,0x1000,0x80,0x0
+	event,116,1,6,,1,switch,-,S,0,0,swapper/1
+	event,120,2,2,,1,sys_enter,-,7,poll,0x1000,0x2,0x1388
+	event,121,2,2,,1,switch,-,S,0,0,swapper/1
+	wait,200,1,1,S,read,4,pipe,pipe:77,in,,,101,,anon_pipe_read,git
+	wait,200,1,5,S,read,3,tcp,socket:88,in,,,110,,wait_woken,git
+	wait,200,1,6,S,futex,,futex,futex:1:0x1000,futex,,,115,,futex_wait_queue,git
+	holder,200,1,0,pipe:77,reader,4,,,git
+	holder,200,1,0,pipe:77,writer,6,,,git
+	holder,200,2,0,socket:88,peer,0,socket:89,tcp,upload-pack
+	EOF
+	[ "$(graph s.csv)" = "waitsfor strong 2 1 writer pipe:77
+waitsfor weak 4 2 peer socket:88" ]
+	# Two of its threads wait for input: either may write it, and the
+	# kernel names only the process.
+	sed '/^wait,200,1,5,/p; s/^wait,200,1,5,\(.*\)socket:88/wait,200,1,7,\1socket:90/' s.csv >two.csv
+	[ "$(graph two.csv)" = "waitsfor weak 4 2 peer socket:88" ]
+	# Another process holds the write end too: that one may write it.
+	sed '/^holder,200,1,0,pipe:77,writer/a holder,200,3,0,pipe:77,writer,9,,,tee' s.csv >shared.csv
+	[[ "$(graph shared.csv)" != *"strong 2 1 writer"* ]]
+}
+
 @test "link: filelock: a lock request that sleeps, from where its holder took the lock" {
 	stream >s.csv <<-'EOF'
 	event,100,2,2,,0,sys_enter,-,73,flock,0x3,0x2
