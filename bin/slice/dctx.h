@@ -109,6 +109,7 @@ int		 held_across_timed_wait(struct dctx *x, const struct vertex *w,
 		    int ci);
 int		 holds_request(struct dctx *x, const struct vertex *w, int at);
 int		 passed_to(struct dctx *x, int at, const struct vertex **into);
+int		 handed_to(struct dctx *x, int at, const struct vertex **into);
 int		 guesses_beyond(struct dctx *x, int ci);
 int		 beyond_in(struct dctx *x, int ci, uint32_t pid);
 

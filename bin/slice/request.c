@@ -123,6 +123,58 @@ passed_to(struct dctx *x, int at, const struct vertex **into)
 }
 
 /*
+ * Where the chain's thread at handed the request of the thread before it
+ * to another thread of its own process, stuck through the hang: a
+ * runtime's I/O thread takes the request in and wakes the worker that
+ * computes the answer (libzmq's mailbox, a selector thread's queue).  The
+ * last vertex of its thread that took such a request in, since the one
+ * before the previous hop's wait (which sent it), then a message or a
+ * wake-up out of it, or out of a later vertex of its thread up to the
+ * chain's, into a sibling.  A hand-off is no request of its own: it may
+ * come before the hang began, while the one who asked still ran.
+ */
+int
+handed_to(struct dctx *x, int at, const struct vertex **into)
+{
+	struct graph *g = x->g;
+	uint32_t message = str_id(MESSAGE_RULE), wakeup = str_id(WAKEUP_RULE),
+	    cond = str_id(COND_RULE), rule;
+	const struct vertex *w, *f = NULL, *p, *t;
+	uint64_t id, since;
+	int32_t k;
+
+	if (at < 1 || (w = vertex_get(g, x->vx[at])) == NULL ||
+	    (p = vertex_get(g, at == 1 ? x->spin : x->vx[at - 1])) == NULL)
+		return 0;
+	since = (id = vertex_prev(g, vertex_id(p))) != 0 ?
+	    vertex_get(g, id)->begin : p->begin;
+	for (id = vertex_id(w); id != 0; id = vertex_prev(g, id)) {
+		f = vertex_get(g, id);
+		if (f->end < since)
+			return 0;
+		if (took_from(g, f, x->chain[at - 1]))
+			break;
+	}
+	if (id == 0)
+		return 0;
+	for (k = 0; k < g->nl; k++) {
+		rule = link_rule(&g->l[k]);
+		if (link_weak(&g->l[k]) || (rule != message && rule != wakeup &&
+		    rule != cond) || link_from(&g->l[k]) == 0 ||
+		    (p = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    p->tid != w->tid || p->begin < f->begin ||
+		    p->begin > w->begin ||
+		    (t = vertex_get(g, link_to(&g->l[k]))) == NULL ||
+		    t->pid != w->pid || t->tid == w->tid ||
+		    on_chain(x, t->tid) >= 0 || stuck(x, t->tid) == 0)
+			continue;
+		*into = t;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The processes w's thread sent such requests into at the start of w:
  * for each member of a poll set, at each place of the chain, in each
  * pass over the set, a look-up, not a pass over every link.

@@ -105,6 +105,8 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
  * on to another process (passed_to()): the request is there, whether or
  * not the snapshot caught the relay in its wait, with the members of its
  * poll set named (a relay at work on another message at the cut is not).
+ * Or an I/O thread that handed it to a sibling stuck through the hang
+ * (handed_to()).
  */
 static int
 passed_on(struct dctx *x, uint64_t id, int depth)
@@ -112,12 +114,20 @@ passed_on(struct dctx *x, uint64_t id, int depth)
 	const struct vertex *v = vertex_get(x->g, id), *t;
 	char why[200];
 
-	if (!passed_to(x, x->nchain - 1, &t) || on_chain(x, t->tid) >= 0)
+	if (passed_to(x, x->nchain - 1, &t) && on_chain(x, t->tid) < 0) {
+		snprintf(why, sizeof(why), "has the request %s %u passed on "
+		    "to it since the hang began", str_of(vertex_comm(v)),
+		    v->tid);
+		return blame_ev(x, now_of(x, t->tid, vertex_id(t)), why, depth,
+		    1, EV_GUESS, 0);
+	}
+	/* Or to a thread of its own process, which works on it now. */
+	if (!handed_to(x, x->nchain - 1, &t))
 		return 0;
-	snprintf(why, sizeof(why), "has the request %s %u passed on to it "
-	    "since the hang began", str_of(vertex_comm(v)), v->tid);
-	return blame_ev(x, now_of(x, t->tid, vertex_id(t)), why, depth, 1,
-	    EV_GUESS, 0);
+	snprintf(why, sizeof(why), "has the request %s %u took in and handed "
+	    "to it, a thread of its own process", str_of(vertex_comm(v)),
+	    v->tid);
+	return blame_ev(x, stuck(x, t->tid), why, depth, 1, EV_GUESS, 0);
 }
 
 /*

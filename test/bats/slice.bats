@@ -2673,6 +2673,39 @@ headline() {
 	[[ $h != *"asleep on its own timer"* ]]
 }
 
+@test "slice: an I/O thread that handed the request to a sibling: the sibling at work is the root" {
+	# Client 10 waits on server 20 (the kernel says: its thread 21 holds
+	# the other end).  Thread 21 took the request in, woke the server's
+	# main thread 20 through an eventfd (libzmq's mailbox) and went back
+	# to its epoll loop; thread 20 computes the answer through the hang.
+	stream >h.csv <<-'EOF'
+	vertex,1100000000,20,20,2,1000000000,1100000000,1000,4,start,wait,S,server
+	event,1290000000,10,10,4,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,1295000000,10,10,4,0,sys_enter,-,45,recvfrom,0x4,0x0,0x40
+	vertex,1300000000,10,10,4,1000000000,1300000000,1000,4,start,wait,S,client
+	link,1310000000,20,21,4,3,strong,message,1290000000,10,10,
+	event,1310000000,20,21,3,1,sys_enter,-,45,recvfrom,0x5,0x0,0x2000
+	event,1311000000,20,21,3,1,sys_enter,-,1,write,0x9,0x0,0x8
+	link,1312000000,20,20,3,9,strong,message,1311000000,20,21,
+	event,1313000000,20,21,3,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x8
+	event,1314000000,20,20,9,0,sys_enter,-,0,read,0x9,0x0,0x8
+	wait,5000000000,10,10,S,recvfrom,4,tcp,socket:100,in,,,1300000000,,wait_woken,client,0x4,0x0,0x40,0x0,0x0,0x0
+	wait,5000000000,20,21,S,epoll_wait,5,tcp,socket:101,in,,,1313000000,,ep_poll,server,0x4,0x0,0x8,0x0,0x0,0x0
+	holder,5000000000,20,,socket:100,peer,5,socket:101,tcp,server
+	vertex,5000000000,20,21,3,1310000000,5000000000,1000,4,wakeup,open,S,server
+	link,5000000000,10,10,3,5,strong,waitsfor,5000000000,20,21,peer socket:100
+	vertex,5000000000,10,10,5,1300000000,5000000000,1000,4,wakeup,open,S,client
+	vertex,5000000000,20,20,9,1312000000,5000000000,3600000000,2,wakeup,open,,server
+	EOF
+	h=$(headline h.csv)
+	[[ $h == "Root cause: server 20 (a wake-up): server 21 woke it during this wait; has the request server 21 took in and handed to it, a thread of its own process" ]]
+	grep -qx 'Wait chain: client 10 → server 20/21 → server 20' report
+	# Handed to a thread idle in its own loop: no culprit there.
+	sed 's/^vertex,5000000000,20,20,9,1312000000,5000000000,3600000000,2,wakeup,open,,server$/vertex,1400000000,20,20,9,1312000000,1400000000,1000,2,wakeup,wait,S,server/' h.csv >idle.csv
+	h=$(headline idle.csv)
+	[[ $h != *"handed to it"* ]]
+}
+
 @test "slice: a relay that passed the request on through an accept that started a thread, caught at work by the snapshot: the thread is the root" {
 	# Client 10 waits on relay 20 (the kernel says: it holds the other
 	# end).  The relay took the request in, connected to backend 30,
