@@ -677,6 +677,10 @@ static const char *const futexes[] = { "futex", "futex_wait",
 static const char *const sigwaits[] = { "rt_sigtimedwait",
     "rt_sigtimedwait_time64", "sigwait", "sigwait_nocancel" };
 
+/* The signal delivered to a handler: Darwin's sigsuspend too. */
+static const char *const sigsuspends[] = { "rt_sigsuspend", "sigsuspend",
+    "sigsuspend_nocancel", "pause" };
+
 static const char *const connects[] = { "connect", "connect_nocancel" };
 
 /* Not waitid(2): its first argument is what kind of id the second is. */
@@ -705,6 +709,7 @@ static const struct {
 	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
 	{ polls, ARRAY_LEN(polls),		CALL_POLL,	0 },
 	{ sigwaits, ARRAY_LEN(sigwaits),	CALL_SIGWAIT,	0 },
+	{ sigsuspends, ARRAY_LEN(sigsuspends),	CALL_SIGNAL,	0 },
 	{ reaps, ARRAY_LEN(reaps),		CALL_REAP,	0 },
 	/* lock: a lock wait ends when its futex returns. */
 	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
@@ -870,6 +875,12 @@ int
 syscall_is_sigwait(const char *name)
 {
 	return (syscall_class(name) & CALL_SIGWAIT) != 0;
+}
+
+int
+syscall_awaits_signal(const char *name)
+{
+	return (syscall_class(name) & CALL_SIGNAL) != 0;
 }
 
 int

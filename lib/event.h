@@ -208,7 +208,8 @@ enum {
 	CALL_CONNECT = 1 << 6,
 	CALL_POLL = 1 << 7,	/* syscall_is_poll() */
 	CALL_SIGWAIT = 1 << 8,	/* syscall_is_sigwait() */
-	CALL_REAP = 1 << 9	/* syscall_is_reap() */
+	CALL_REAP = 1 << 9,	/* syscall_is_reap() */
+	CALL_SIGNAL = 1 << 10	/* syscall_awaits_signal() */
 };
 #define CALL_KNOWN	(1u << 31)	/* struct event's: event_call() looked */
 unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */
@@ -257,6 +258,12 @@ int		 syscall_is_poll(const char *name);
  * for, as a message is a receive's, and no kill however it is sent.
  */
 int		 syscall_is_sigwait(const char *name);
+
+/*
+ * A wait for any signal to be delivered (sigsuspend, pause): a handler's,
+ * as timeout(1) waits for its child's SIGCHLD.
+ */
+int		 syscall_awaits_signal(const char *name);
 
 /*
  * A wait for a child to end whose first argument is the child's pid, or

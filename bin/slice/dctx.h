@@ -139,6 +139,7 @@ int		 parties_on_chain(struct dctx *x, uint64_t id);
 
 /* kin.c */
 int		 busy_siblings(struct dctx *x, uint64_t id, int depth);
+int		 awaits_child_signal(struct dctx *x, uint64_t id, int depth);
 int		 busy_threads(struct dctx *x, uint64_t id, int depth);
 int		 counterparts(struct dctx *x, uint64_t id, uint64_t base,
 		    uint64_t waker, int depth);

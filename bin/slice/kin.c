@@ -270,3 +270,45 @@ polls_child(struct dctx *x, const struct vertex *v, uint64_t asked, int depth)
 		    KERNEL_SAYS : 1, n == 1 ? EV_KERNEL : EV_GUESS, n > 1);
 	return found;
 }
+
+/*
+ * A process that waits for a signal (sigsuspend, pause: timeout(1)), or
+ * on objects of its own that nothing names and no connection (a self-pipe
+ * its SIGCHLD handler writes: cmake's), with one child stuck through the
+ * hang: it waits for that child's end.  One: a supervisor among many
+ * workers waits for none in particular.
+ */
+int
+awaits_child_signal(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id);
+	struct snapwait sw;
+	uint32_t pids[64];
+	uint64_t u, kid = 0;
+	size_t np, i;
+	char why[200];
+	int signal;
+
+	if (v->last_sys == 0 || v->lock || named(g, id))
+		return 0;
+	signal = syscall_awaits_signal(str_of(v->last_sys));
+	if (!signal && (!snapshot_wait(g, v, &sw) || sw.sockets ||
+	    sw.clients || sw.objects == 0 || sw.stop != 0))
+		return 0;
+	np = process_children(g, v->pid, pids, ARRAY_LEN(pids));
+	for (i = 0; i < np; i++) {
+		if ((u = stuck(x, pids[i])) == 0 || on_chain(x, pids[i]) >= 0)
+			continue;
+		if (kid != 0)
+			return 0;
+		kid = u;
+	}
+	if (kid == 0)
+		return 0;
+	snprintf(why, sizeof(why), "the one child of %s %u stuck through the "
+	    "hang, while it waits in %s %s: for its end", str_of(vertex_comm(v)),
+	    v->tid, str_of(v->last_sys), signal ? "for a signal" :
+	    "on what nothing names (a self-pipe its SIGCHLD handler writes)");
+	return blame_ev(x, kid, why, depth, 1, EV_GUESS, 0);
+}

@@ -1674,6 +1674,47 @@ reap_poll() {	# ARG: app 1 polls with wait4(ARG, WNOHANG) between 50 ms naps for
 	grep -q '^Root cause: app 5 (the kernel says): a child of app 1, which polls for any of its children to end (wait4 between naps), stuck through the hang$' <<<"$out"
 }
 
+# Runner 1 waits (wait4) for child 2, timeout(1), which waits for a signal
+# (rt_sigsuspend) while its child 3 works through the hang: SIGCHLD, at
+# its end, is what timeout waits for.  With ARG pselect6, child 2 waits
+# on a pipe of its own nobody else holds (cmake's SIGCHLD self-pipe).
+sig_child() {	# CALL [SIBLING]: timeout 2 waits in CALL; SIBLING: a second child of 2 at work
+	stream <<-EOS
+	task,100,1,1,runner
+	event,900000000,1,1,,0,fork,-,2,2,0x1200011,timeout
+	event,900000100,1,1,,0,wakeup_new,-,2,2,1,runner,120
+	event,900001000,2,2,,1,fork,-,3,3,0x1200011,perl
+	event,900001100,2,2,,1,wakeup_new,-,3,3,0,timeout,120
+	${2:+event,900002000,2,2,,1,fork,-,4,4,0x1200011,perl}
+	${2:+event,900002100,2,2,,1,wakeup_new,-,4,4,0,timeout,120}
+	event,1000000000,1,1,,0,sys_enter,-,61,wait4,0x2,0x7ffc,0x0,0x0
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,2,2,,1,sys_enter,-,130,$1,0x4,0x7ffc,0x0,0x0,0x0
+	event,1000001100,2,2,,1,switch,-,S,3,3,perl
+	event,1000002000,3,3,,1,sys_enter,-,39,getpid
+	${2:+event,1000003000,4,4,,0,sys_enter,-,39,getpid}
+	${2:+event,3900000000,4,4,,0,sys_enter,-,39,getpid}
+	event,3900000000,3,3,,1,sys_enter,-,39,getpid
+	wait,4000000000,1,1,S,wait4,,child,pid:2,child,,,1000000000,,do_wait,runner,0x2,0x7ffc,0x0,0x0,0x0,0x0
+	wait,4000000000,2,2,S,$1,3,pipe,pipe:50,in,,,1000001000,,poll_schedule_timeout,timeout,0x4,0x7ffc,0x0,0x0,0x0,0x0
+	event,4000000000,9,9,,0,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a process that waits for a signal, or on a self-pipe, with one child at work waits for that child" {
+	out=$(sig_child rt_sigsuspend | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably perl 3 (a guess from timing): the one child of timeout 2 stuck through the hang, while it waits in rt_sigsuspend for a signal: for its end$' <<<"$out"
+	grep -q '^Wait chain: runner 1 → timeout 2 → perl 3$' <<<"$out"
+	out=$(sig_child pselect6 | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably perl 3 (a guess from timing): the one child of timeout 2 stuck through the hang, while it waits in pselect6 on what nothing names (a self-pipe its SIGCHLD handler writes): for its end$' <<<"$out"
+	# Two children at work: a supervisor's, whose end it waits for none says.
+	out=$(sig_child rt_sigsuspend two | report_tid 1) || true
+	echo "$out"
+	! grep -q 'the one child of' <<<"$out" || false
+}
+
 # Loop 1 arms a timerfd for 3 s (a retry's back-off) and waits for it in
 # epoll_wait; its expiry, by the kernel's FUNCTION, ends the wait.
 timerfd_backoff() {	# FUNCTION: loop 1 arms a timerfd for 3 s (the timer's FUNCTION) and waits in epoll_wait

@@ -811,7 +811,9 @@ call_classes(void)
 	CHECK(syscall_class("recvmsg_x") == CALL_RECV);
 	CHECK(syscall_class("swtch_pri") == CALL_YIELD);
 	CHECK(syscall_class("__semwait_signal") == CALL_SLEEP);
-	CHECK(syscall_class("pause") == CALL_DISPATCH);
+	CHECK(syscall_class("pause") == (CALL_DISPATCH | CALL_SIGNAL));
+	CHECK(syscall_awaits_signal("rt_sigsuspend") &&
+	    !syscall_awaits_signal("rt_sigtimedwait"));
 	CHECK(syscall_class("psynch_mutexdrop") == CALL_FUTEX);
 	CHECK(syscall_class("connect_nocancel") == CALL_CONNECT);
 	CHECK(syscall_class("writ") == 0 && syscall_class("") == 0);
