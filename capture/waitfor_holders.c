@@ -308,6 +308,23 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 	snprintf(h->detail, sizeof(h->detail), "%s", how);
 }
 
+/*
+ * A thread in a tracing stop (a debugger's breakpoint, strace at each
+ * call) runs again when its tracer resumes it: the kernel names that
+ * thread (TracerPid), whose process is its Tgid.
+ */
+static void
+holders_tracer(struct wf_snap *s, const struct wt *w)
+{
+	char buf[4096], *p;
+	int tgid;
+
+	if (wf_procf(buf, sizeof(buf), "/proc/%u/status", w->o.id) <= 0 ||
+	    (p = strstr(buf, "\nTgid:")) == NULL || (tgid = atoi(p + 6)) <= 0)
+		return;
+	add_holder(s, w->o.key, WR_TRACER, tgid, (int)w->o.id, NO_FD);
+}
+
 static int
 done(struct wf_snap *s, const char *key)
 {
@@ -353,6 +370,9 @@ wf_find_holders(struct wf_snap *s)
 			break;
 		case OT_FUTEX:
 			holders_futex(s, w);
+			break;
+		case OT_TRACEE:
+			holders_tracer(s, w);
 			break;
 		default:
 			break;

@@ -42,7 +42,7 @@ struct thr {
 
 /* What a wait is on: the object's key and what finding its holders takes. */
 enum otype { OT_NONE, OT_PIPE, OT_SOCKET, OT_PATH, OT_EVENTFD, OT_EPOLL,
-	OT_CHILD, OT_FUTEX, OT_OTHER };
+	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_OTHER };
 
 struct obj {
 	enum otype	 type;
@@ -52,7 +52,8 @@ struct obj {
 	uint64_t	 ino, dev;	/* dev: major << 32 | minor */
 	uint64_t	 deadline;	/* a timerfd's next expiry */
 	uint32_t	 id;		/* an eventfd's id, a child's pid, a
-					   connecting socket's listener... */
+					   connecting socket's listener, a
+					   tracee's tracer... */
 	char		 which;		/* OT_CHILD: 'p' a pid, 'g' a group, 'a' any */
 };
 

@@ -10,12 +10,28 @@
  * do_freezer_trap); its cgroup names what froze it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 #include "waits.h"
 #include "waitfor.h"
 #include "waitfor_int.h"
+
+/*
+ * The thread that traces it (TracerPid, a thread's id), or 0: a tracing
+ * stop (state t) lasts until that one resumes it.
+ */
+static int
+tracer_of(int pid, int tid)
+{
+	char buf[4096], *p;
+
+	if (wf_procf(buf, sizeof(buf), "/proc/%d/task/%d/status", pid,
+	    tid) <= 0 || (p = strstr(buf, "\nTracerPid:")) == NULL)
+		return 0;
+	return atoi(p + 11);
+}
 
 /*
  * Whether pid's cgroup is frozen, and "freezer:/docker/abc", its cgroup:
@@ -64,11 +80,18 @@ int
 wf_not_running(struct wf_snap *s, const struct thr *t, struct obj *o)
 {
 	struct proc *p;
+	int tracer;
 
 	if (t->state[0] == 'T' || t->state[0] == 't') {
 		o->type = OT_OTHER;
 		o->kind = WT_STOP;
 		o->key[0] = '\0';
+		if (t->state[0] == 't' && (tracer = tracer_of(t->pid,
+		    t->tid)) > 0) {
+			o->type = OT_TRACEE;
+			o->id = tracer;
+			snprintf(o->key, sizeof(o->key), "ptrace:%d", t->tid);
+		}
 		return WM_STOP;
 	}
 	/* Once a process: its threads share its cgroup. */

@@ -49,6 +49,8 @@ const struct wrel_def wrels[WR_N] = {
 	 */
 	[WR_RUNTIME] = { "runtime", ~(M(WM_NONE)) & (M(WM_N) - 1),
 	    "holds what the waiter waits for, by its runtime's word" },
+	[WR_TRACER] = { "tracer", M(WM_STOP),
+	    "traces the thread stopped for it (ptrace): it resumes it" },
 };
 
 int

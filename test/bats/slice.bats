@@ -1715,6 +1715,36 @@ sig_child() {	# CALL [SIBLING]: timeout 2 waits in CALL; SIBLING: a second child
 	! grep -q 'the one child of' <<<"$out" || false
 }
 
+@test "slice: a thread stopped for its tracer waits for the tracer, and what the tracer waits on" {
+	# strace 2 traces tar 1 (its child) and writes its log into a pipe
+	# that perl 3 reads, busy through the hang: tar stays in its tracing
+	# stop (t) until strace's write goes through.
+	stream >s.csv <<-'EOF'
+	task,100,2,2,strace
+	event,900000000,2,2,,0,fork,-,1,1,0x1200011,tar
+	event,900000100,2,2,,0,wakeup_new,-,1,1,1,strace,120
+	event,900001000,2,2,,0,fork,-,3,3,0x1200011,perl
+	event,900001100,2,2,,0,wakeup_new,-,3,3,0,strace,120
+	event,1000000000,1,1,,1,sys_enter,-,262,newfstatat,0x6,0x0,0x0
+	event,1000000100,1,1,,1,switch,-,t,0,0,swapper/1
+	event,1000001000,2,2,,0,sys_enter,-,1,write,0x4,0x0,0x41
+	event,1000001100,2,2,,0,switch,-,S,3,3,perl
+	event,1000002000,3,3,,0,sys_enter,-,0,read,0x0,0x0,0x1000
+	event,3900000000,3,3,,0,sys_enter,-,0,read,0x0,0x0,0x1000
+	wait,4000000000,1,1,t,newfstatat,,stop,ptrace:1,stop,,,1000000000,,ptrace_stop,tar,0x6,0x0,0x0,0x0,0x0,0x0
+	wait,4000000000,2,2,S,write,4,pipe,pipe:77,out,,,1000001000,,anon_pipe_write,strace,0x4,0x0,0x41,0x0,0x0,0x0
+	holder,4000000000,2,2,ptrace:1,tracer,,,,strace
+	holder,4000000000,2,,pipe:77,writer,4,,,strace
+	holder,4000000000,3,,pipe:77,reader,0,,,perl
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOF
+	out=$(report_tid 1 <s.csv)
+	echo "$out"
+	grep -q '^Root cause: perl 3 (the kernel says): the kernel says it holds what strace 2 waits on: reader pipe:77 (waitsfor)$' <<<"$out"
+	grep -q '^Wait chain: tar 1 → strace 2 → perl 3$' <<<"$out"
+	grep -q 'the kernel says it holds what tar 1 waits on: tracer ptrace:1 (waitsfor)' <<<"$out"
+}
+
 # Loop 1 arms a timerfd for 3 s (a retry's back-off) and waits for it in
 # epoll_wait; its expiry, by the kernel's FUNCTION, ends the wait.
 timerfd_backoff() {	# FUNCTION: loop 1 arms a timerfd for 3 s (the timer's FUNCTION) and waits in epoll_wait

@@ -338,6 +338,30 @@ unix in" ]
 	grep -qx "$WAITER $HOLDER_TID owner mutex" "$T/h"
 }
 
+@test "waitfor: a thread stopped for its tracer (ptrace) waits for the tracer" {
+	need_waitfor
+	start_case ptrace
+	for i in $(seq 50); do
+		argus-waitfor -q -Z -o "$T/s.csv" -p "$WAITER"
+		obj=$(records wait -v t="$WAITER_TID" '$TID == t && $MODE == "stop" { print $OBJECT }' "$T/s.csv")
+		[ -n "$obj" ] && break
+		sleep 0.1
+	done
+	cat "$T/s.csv"
+	[ "$obj" = "ptrace:$WAITER_TID" ]
+	[ "$(records holder -v o="$obj" '$OBJECT == o { print $PID, $TID, $RELATION }' "$T/s.csv")" = "$HOLDER $HOLDER_TID tracer" ]
+	# Stopped by a signal with no tracer: no holder the kernel names.
+	bg sh -c 'kill -STOP $$; true'
+	sh=${PIDS##* }
+	for i in $(seq 50); do
+		argus-waitfor -q -Z -o "$T/t.csv" -p "$sh"
+		[ -n "$(records wait -v p="$sh" '$PID == p && $MODE == "stop"' "$T/t.csv")" ] && break
+		sleep 0.1
+	done
+	[ -z "$(records wait -v p="$sh" '$PID == p && $MODE == "stop" { print $OBJECT }' "$T/t.csv")" ]
+	kill -CONT "$sh"
+}
+
 @test "waitfor: --pid keeps the chain and nothing else" {
 	need_waitfor
 	start_case pipe

@@ -4,7 +4,7 @@
  * holds the other end, and blocks until killed.
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
- *	    abstract-full|tcp-full|posix|ofd|epoll|mutex
+ *	    abstract-full|tcp-full|posix|ofd|epoll|mutex|ptrace
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -12,9 +12,11 @@
  */
 #include <sys/epoll.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 
 #include <arpa/inet.h>
 #include <err.h>
@@ -328,6 +330,32 @@ case_mutex(void)
 	pthread_mutex_lock(&mutex);
 }
 
+/* A child stopped for its tracer (ptrace), which never resumes it. */
+static void
+case_ptrace(void)
+{
+	pid_t parent = getpid(), c;
+	int st;
+
+	if ((c = fork()) == -1)
+		err(1, "fork");
+	if (c == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == -1)
+			err(1, "PTRACE_TRACEME");
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(c, &st, WUNTRACED) == -1 || !WIFSTOPPED(st))
+		errx(1, "the child did not stop");
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	ready();
+	hold(NULL);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -361,9 +389,12 @@ main(int argc, char *argv[])
 		case_epoll();
 	else if (strcmp(c, "mutex") == 0)
 		case_mutex();
+	else if (strcmp(c, "ptrace") == 0)
+		case_ptrace();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
-		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex "
+		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex|"
+		    "ptrace "
 		    "[LOCKFILE]");
 	return 0;
 }
