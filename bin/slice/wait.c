@@ -218,8 +218,14 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	default:
 		return 1;
 	}
-	if (depth > 0 && state_of(x, v) == TS_DISPATCH &&
-	    passed_on(x, id, depth))
+	/*
+	 * Or back in a poll of its input between rounds of its own timer
+	 * (mosquitto_sub's select with a 1 s timeout): a relay's loop as
+	 * much, its vertex now begun by the timer, after the hand-off.
+	 */
+	if (depth > 0 && (state_of(x, v) == TS_DISPATCH ||
+	    (state_of(x, v) == TS_WAIT && v->last_sys != 0 &&
+	    syscall_is_poll(str_of(v->last_sys)))) && passed_on(x, id, depth))
 		return 1;
 	/*
 	 * A thread idle in its service loop that has the chain's request,

@@ -2744,6 +2744,39 @@ headline() {
 	[[ $h != *"asleep on its own timer"* ]]
 }
 
+@test "slice: a relay back in its select between timer rounds passed the request on: the one it passed it to is the root" {
+	# Client 10 waits on relay 20 (the kernel says: it holds the other
+	# end).  The relay took the request in and wrote it to backend 30,
+	# at work through the hang; then it waits in select with a 1 s
+	# timeout, whose expiry began its vertex now (mosquitto_sub's loop).
+	stream >h.csv <<-'EOF'
+	vertex,1100000000,20,20,2,1000000000,1100000000,1000,4,start,wait,S,relay
+	vertex,1100000000,30,30,6,1000000000,1100000000,1000,4,start,wait,S,backend
+	event,1290000000,10,10,4,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,1295000000,10,10,4,0,sys_enter,-,45,recvfrom,0x4,0x0,0x40
+	vertex,1300000000,10,10,4,1000000000,1300000000,1000,4,start,wait,S,client
+	link,1310000000,20,20,4,3,strong,message,1290000000,10,10,
+	event,1310000000,20,20,3,1,sys_enter,-,0,read,0x5,0x0,0x1
+	event,1311000000,20,20,3,1,sys_enter,-,1,write,0x1,0x0,0x1
+	link,1312000000,30,30,3,7,strong,message,1311000000,20,20,
+	event,1312000000,30,30,7,0,sys_enter,-,0,read,0x0,0x0,0x1000
+	event,1313000000,20,20,3,1,sys_enter,-,23,select,0x6,0x0,0x0,0x0,0x7ffe0
+	vertex,2313000000,20,20,3,1310000000,2313000000,1000,4,wakeup,wait,S,relay
+	link,2313000000,20,20,3,5,strong,timeout,1313000000,20,20,hrtimer_wakeup
+	event,2313000000,20,20,5,1,sys_enter,-,23,select,0x6,0x0,0x0,0x0,0x7ffe0
+	wait,5000000000,10,10,S,recvfrom,4,tcp,socket:100,in,,,1300000000,,wait_woken,client,0x4,0x0,0x40,0x0,0x0,0x0
+	wait,5000000000,20,20,S,select,5,tcp,socket:101,in,1000000000,,2313000000,,do_select,relay,0x6,0x0,0x0,0x0,0x0,0x0
+	holder,5000000000,20,,socket:100,peer,5,socket:101,tcp,relay
+	vertex,5000000000,20,20,5,2313000000,5000000000,1000,1,wakeup,open,S,relay
+	link,5000000000,10,10,5,8,strong,waitsfor,5000000000,20,20,peer socket:100
+	vertex,5000000000,10,10,8,1300000000,5000000000,1000,4,wakeup,open,S,client
+	vertex,5000000000,30,30,7,1312000000,5000000000,3600000000,2,wakeup,open,,backend
+	EOF
+	h=$(headline h.csv)
+	[[ $h == "Root cause: "*"backend 30 "*"has the request relay 20 passed on to it since the hang began" ]]
+	grep -qx 'Wait chain: client 10 → relay 20 → backend 30' report
+}
+
 @test "slice: an I/O thread that handed the request to a sibling: the sibling at work is the root" {
 	# Client 10 waits on server 20 (the kernel says: its thread 21 holds
 	# the other end).  Thread 21 took the request in, woke the server's
