@@ -108,6 +108,7 @@ int		 serves_request(struct dctx *x, const struct vertex *w,
 int		 held_across_timed_wait(struct dctx *x, const struct vertex *w,
 		    int ci);
 int		 holds_request(struct dctx *x, const struct vertex *w, int at);
+#define PASSED_BEFORE	2	/* passed_to(): before the hang began */
 int		 passed_to(struct dctx *x, int at, const struct vertex **into);
 int		 handed_to(struct dctx *x, int at, const struct vertex **into);
 int		 guesses_beyond(struct dctx *x, int ci);

@@ -91,7 +91,11 @@ took_from(struct graph *g, const struct vertex *f, uint32_t tid)
  * in sent one into another process (sent_link()).  A connection taken by
  * an accept that at once started a thread (a thread, or a process, per
  * connection) is that thread's: the request went to it, though it read
- * it without a wait, so that no wake-up says so.
+ * it without a wait, so that no wake-up says so.  Or before the hang
+ * began, where that message began the vertex its receiver is stuck in
+ * through the hang (a job queue hands a producer's job to a worker, which
+ * works on it while the producer, a few requests later, waits for its
+ * result): PASSED_BEFORE.
  */
 int
 passed_to(struct dctx *x, int at, const struct vertex **into)
@@ -100,14 +104,23 @@ passed_to(struct dctx *x, int at, const struct vertex **into)
 	const struct vertex *w, *f, *t, *c;
 	uint32_t fork = str_id(FORK_RULE);
 	int32_t k, j;
+	int before;
 
 	if (at < 1 || (w = vertex_get(g, x->vx[at])) == NULL)
 		return 0;
 	for (k = 0; k < g->nl; k++) {
-		if (!sent_link(g, k, w, x->hb, &t) || t->pid == w->pid ||
+		if (!sent_link(g, k, w, 0, &t) || t->pid == w->pid ||
+		    on_chain(x, t->tid) >= 0 ||
 		    (f = vertex_get(g, link_from(&g->l[k]))) == NULL ||
 		    !took_from(g, f, x->chain[at - 1]))
 			continue;
+		if ((before = f->begin < x->hb) &&
+		    stuck(x, t->tid) != vertex_id(t))
+			continue;
+		if (before) {
+			*into = t;
+			return PASSED_BEFORE;
+		}
 		*into = t;
 		for (j = 0; j < g->nl; j++)
 			if (link_from(&g->l[j]) == vertex_id(t) &&

@@ -113,11 +113,14 @@ passed_on(struct dctx *x, uint64_t id, int depth)
 {
 	const struct vertex *v = vertex_get(x->g, id), *t;
 	char why[200];
+	int how;
 
-	if (passed_to(x, x->nchain - 1, &t) && on_chain(x, t->tid) < 0) {
+	if ((how = passed_to(x, x->nchain - 1, &t)) != 0 &&
+	    on_chain(x, t->tid) < 0) {
 		snprintf(why, sizeof(why), "has the request %s %u passed on "
-		    "to it since the hang began", str_of(vertex_comm(v)),
-		    v->tid);
+		    "to it %s", str_of(vertex_comm(v)), v->tid,
+		    how == PASSED_BEFORE ? "before the hang began, and has "
+		    "worked on it since" : "since the hang began");
 		return blame_ev(x, now_of(x, t->tid, vertex_id(t)), why, depth,
 		    1, EV_GUESS, 0);
 	}

@@ -2777,6 +2777,48 @@ headline() {
 	grep -qx 'Wait chain: client 10 → relay 20 → backend 30' report
 }
 
+@test "slice: a queue that passed a producer's job to a worker before the hang began: the worker at work on it is the root" {
+	# Client 10 puts a job into queue 20, which hands it to worker 30
+	# (whose vertex 7, at work through the hang, its message began) and
+	# answers; the client then asks for the result and waits: the queue,
+	# idle in epoll_wait, has that request, and the worker the job.
+	stream >h.csv <<-'EOF'
+	vertex,1100000000,20,20,2,1000000000,1100000000,1000,4,start,wait,S,queue
+	vertex,1100000000,30,30,6,1000000000,1100000000,1000,4,start,wait,S,worker
+	event,1200000000,10,10,4,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	vertex,1205000000,10,10,4,1000000000,1205000000,1000,4,start,wait,S,client
+	link,1201000000,20,20,4,3,strong,softirq,1200000000,10,10,NET_RX
+	event,1201000000,20,20,3,1,sys_enter,-,0,read,0x5,0x0,0x1
+	event,1202000000,20,20,3,1,sys_enter,-,44,sendto,0x7,0x0,0x1
+	link,1203000000,30,30,3,7,strong,softirq,1202000000,20,20,NET_RX
+	event,1203000000,30,30,7,0,sys_enter,-,45,recvfrom,0x3,0x0,0x1000
+	event,1204000000,20,20,3,1,sys_enter,-,44,sendto,0x5,0x0,0x1
+	link,1205000000,10,10,3,5,strong,softirq,1204000000,20,20,NET_RX
+	event,1206000000,20,20,3,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x8
+	vertex,1300000000,20,20,3,1201000000,1300000000,1000,4,wakeup,wait,S,queue
+	event,1290000000,10,10,5,0,sys_enter,-,44,sendto,0x4,0x0,0x1
+	event,1295000000,10,10,5,0,sys_enter,-,45,recvfrom,0x4,0x0,0x40
+	link,1300000000,20,20,5,8,strong,softirq,1290000000,10,10,NET_RX
+	event,1300000000,20,20,8,1,sys_enter,-,0,read,0x5,0x0,0x1
+	event,1301000000,20,20,8,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x8
+	wait,5000000000,10,10,S,recvfrom,4,tcp,socket:100,in,,,1300000000,,wait_woken,client,0x4,0x0,0x40,0x0,0x0,0x0
+	wait,5000000000,20,20,S,epoll_wait,5,tcp,socket:101,in,,,1301000000,,ep_poll,queue,0x4,0x0,0x8,0x0,0x0,0x0
+	holder,5000000000,20,,socket:100,peer,5,socket:101,tcp,queue
+	vertex,5000000000,20,20,8,1300000000,5000000000,1000,2,wakeup,open,S,queue
+	link,5000000000,10,10,8,5,strong,waitsfor,5000000000,20,20,peer socket:100
+	vertex,5000000000,10,10,5,1205000000,5000000000,1000,4,wakeup,open,S,client
+	vertex,5000000000,30,30,7,1203000000,5000000000,3700000000,2,wakeup,open,,worker
+	EOF
+	h=$(headline h.csv)
+	[[ $h == "Root cause: probably worker 30 (a guess from timing): has the request queue 20 passed on to it before the hang began, and has worked on it since" ]]
+	grep -qx 'Wait chain: client 10 → queue 20 → worker 30' report
+	# A worker idle since (its vertex now is not the one the job began):
+	# no more than what it did then.
+	sed 's/^vertex,5000000000,30,30,7,1203000000,5000000000,3700000000,2,wakeup,open,,worker$/vertex,1250000000,30,30,7,1203000000,1250000000,1000,2,wakeup,wait,S,worker/' h.csv >idle.csv
+	h=$(headline idle.csv)
+	[[ $h != *"worker 30"* ]]
+}
+
 @test "slice: an I/O thread that handed the request to a sibling: the sibling at work is the root" {
 	# Client 10 waits on server 20 (the kernel says: its thread 21 holds
 	# the other end).  Thread 21 took the request in, woke the server's
