@@ -558,6 +558,40 @@ in_chain(const struct dctx *x, uint64_t id)
 }
 
 /*
+ * An ancestor's wait u is held by a process outside the hung one's line
+ * (neither the hung process, nor an ancestor or a descendant of it): a
+ * tracer blocked writing its log into a slow reader's pipe, which its
+ * traced child waits for.  Not a wait for a child or a signal: that one
+ * is the line's own business, whoever ended it.  By the kernel's word
+ * (a holder it names) or the wake-up that ended the wait.
+ */
+static int
+held_outside_line(struct dctx *x, uint64_t u, uint32_t hung)
+{
+	struct graph *g = x->g;
+	const struct vertex *w = vertex_get(g, u), *f, *h = NULL;
+	uint32_t pid = vertex_get(g, x->d->c[0].vertex)->pid;
+	const char *sys;
+	struct link *l;
+	int32_t k;
+
+	(void)hung;
+	if (w->last_sys == 0 || (sys = str_of(w->last_sys)) == NULL ||
+	    syscall_is_reap(sys) || syscall_awaits_signal(sys) ||
+	    syscall_is_sigwait(sys))
+		return 0;
+	for (k = w->in; k >= 0 && h == NULL; k = g->l[k].next_in)
+		if ((link_props(&g->l[k]) & LR_HOLDS) &&
+		    !link_weak(&g->l[k]) && link_from(&g->l[k]) != 0)
+			h = vertex_get(g, link_from(&g->l[k]));
+	if (h == NULL && link_into_next(g, u, &l) && !link_weak(l) &&
+	    link_from(l) != 0)
+		h = vertex_get(g, link_from(l));
+	return (f = h) != NULL && f->pid != pid && f->pid != w->pid &&
+	    !ancestor(x, f) && !forked_since(g, f->pid, pid, 0);
+}
+
+/*
  * The threads on path pi, each once, but the hung one: those stuck
  * through the hang are blamed.
  */
@@ -569,7 +603,7 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 	const struct vertex *m;
 	struct vertex *w;
 	uint64_t u;
-	int i, j, n = p->n, found = 0;
+	int i, j, n = p->n, found = 0, outside;
 	enum evidence ev = ev0;
 	char buf[200];
 
@@ -599,9 +633,14 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		 * its own timer through the hang: a script that feeds its
 		 * child (a terminal's input, a request) and sleeps first is
 		 * what the child waits for, as any other thread would be.
+		 * Nor for one stuck in a wait held outside the line (a tracer
+		 * blocked on its log's slow reader).
 		 */
-		if (j == i && ancestor(x, w) && !((u = stuck(x, w->tid)) != 0 &&
-		    state_of(x, vertex_get(x->g, u)) == TS_SLEEP)) {
+		outside = j == i && ancestor(x, w) && (u = stuck(x,
+		    w->tid)) != 0 && held_outside_line(x, u, hung);
+		if (j == i && ancestor(x, w) && !outside && !((u = stuck(x,
+		    w->tid)) != 0 && state_of(x, vertex_get(x->g, u)) ==
+		    TS_SLEEP)) {
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "the "
 				    "wake-up path reaches %s %u, an ancestor of "
@@ -650,9 +689,9 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		 * the hung thread is on the chain).
 		 */
 		x->next_replied = baseline_reply(x->g, &p->s[i]);
-		found |= blame_ev(x, u, why, depth, i > 0 ? p->s[i - 1].via !=
-		    NULL && !link_weak(p->s[i - 1].via) : ev0 >= EV_WAKEUP,
-		    ev, 0);
+		found |= blame_ev(x, u, why, depth, outside ? KERNEL_SAYS :
+		    i > 0 ? p->s[i - 1].via != NULL &&
+		    !link_weak(p->s[i - 1].via) : ev0 >= EV_WAKEUP, ev, 0);
 	}
 	return found;
 }

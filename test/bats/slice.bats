@@ -1745,6 +1745,48 @@ sig_child() {	# CALL [SIBLING]: timeout 2 waits in CALL; SIBLING: a second child
 	grep -q 'the kernel says it holds what tar 1 waits on: tracer ptrace:1 (waitsfor)' <<<"$out"
 }
 
+# strace 2 traces tar 1, its child, and writes its log into perl 3's
+# pipe, full while perl computes: tar's tracing stop ends when strace,
+# its write through, resumes it.  With ARG wait4, strace's wait is one
+# for a child instead (a shell's for its line).
+traced_behind() {	# CALL: strace's wait
+	stream <<-EOS
+	task,100,2,2,strace
+	event,900000000,2,2,,1,fork,-,1,1,0x1200011,tar
+	event,900000100,2,2,,1,wakeup_new,-,1,1,1,strace,120
+	event,900001000,2,2,,1,fork,-,3,3,0x1200011,perl
+	event,900001100,2,2,,1,wakeup_new,-,3,3,0,strace,120
+	event,950000000,3,3,,0,sys_enter,-,0,read,0x0,0x0,0x1000
+	event,1000000000,1,1,,1,sys_enter,-,262,newfstatat,0x6,0x0,0x0
+	event,1000000100,1,1,,1,switch,-,t,2,2,strace
+	event,1000000200,2,2,,1,sys_enter,-,$( [ "$1" = wait4 ] && echo "61,wait4,0xffffffff,0x7ffc,0x0,0x0" || echo "1,write,0x4,0x0,0x41")
+	event,1000000300,2,2,,1,switch,-,S,0,0,swapper/1
+	event,4000000000,3,3,,0,sys_enter,-,0,read,0x0,0x0,0x1000
+	event,4000000100,3,3,,0,waking,-,2,2,1,strace,120
+	event,4000000200,3,3,,0,sys_enter,-,0,read,0x0,0x0,0x1000
+	event,4000000250,3,3,,0,switch,-,S,0,0,swapper/0
+	event,4000000300,0,0,,1,switch,-,R,2,2,strace
+	event,4000000400,2,2,,1,sys_enter,-,101,ptrace,0x7,0x1,0x0
+	event,4000000500,2,2,,1,waking,-,1,1,1,tar,120
+	event,4000000600,2,2,,1,sys_enter,-,61,wait4,0xffffffff,0x7ffc,0x40000000,0x0
+	event,4000000700,2,2,,1,switch,-,S,1,1,tar
+	event,4000000800,1,1,,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,4500000000,9,9,,0,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: an ancestor on the wake-up path stuck in a wait another process ended is followed, not the line that started it" {
+	out=$(traced_behind write | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: perl 3 (a wake-up): on the path of the wake-up that ended the wait, and stuck through the hang$' <<<"$out"
+	grep -q '^Wait chain: tar 1 → strace 2 → perl 3$' <<<"$out"
+	# Its wait for a child: the line's own business.
+	out=$(traced_behind wait4 | report_tid 1) || true
+	echo "$out"
+	grep -q 'reaches strace 2, an ancestor of the hung process: the line that started it' <<<"$out"
+	! grep -q '^Root cause: perl' <<<"$out" || false
+}
+
 # Loop 1 arms a timerfd for 3 s (a retry's back-off) and waits for it in
 # epoll_wait; its expiry, by the kernel's FUNCTION, ends the wait.
 timerfd_backoff() {	# FUNCTION: loop 1 arms a timerfd for 3 s (the timer's FUNCTION) and waits in epoll_wait
