@@ -330,24 +330,22 @@ case_mutex(void)
 	pthread_mutex_lock(&mutex);
 }
 
+static void
+traced(void *arg)
+{
+	(void)arg;
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == -1)
+		err(1, "PTRACE_TRACEME");
+	raise(SIGSTOP);
+}
+
 /* A child stopped for its tracer (ptrace), which never resumes it. */
 static void
 case_ptrace(void)
 {
-	pid_t parent = getpid(), c;
+	pid_t c = child(traced, NULL);
 	int st;
 
-	if ((c = fork()) == -1)
-		err(1, "fork");
-	if (c == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == -1)
-			err(1, "PTRACE_TRACEME");
-		raise(SIGSTOP);
-		_exit(0);
-	}
 	if (waitpid(c, &st, WUNTRACED) == -1 || !WIFSTOPPED(st))
 		errx(1, "the child did not stop");
 	say("waiter", c, c);
