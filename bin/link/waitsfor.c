@@ -117,13 +117,30 @@ peer_thread(uint32_t hpid, uint32_t wpid)
 	return relay == 0 ? tid : 0;
 }
 
+/* Whether a process other than pid holds an end that can end wait s. */
+static int
+fed_from_outside(const struct snap_wait *s, uint32_t pid)
+{
+	const struct snap_holder *h;
+	size_t i;
+
+	for (i = 0; i < snap.nholders; i++) {
+		h = &snap.holders[i];
+		if (h->pid != pid && wrel_ends(h->rel, s->mode) &&
+		    strcmp(h->object, s->object) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Of the waiter's own process, which holds the end that can end w (a pipe
  * between two of its threads): the one other thread that waits for
- * input, on another object, or 0.  What it reads, it passes on (git
- * fetch's sideband demultiplexer reads the server's socket and writes
- * the pipe its main thread reads).  Threads on their own futexes or
- * timers pass nothing on; where two wait for input, either might.
+ * input another process gives, on another object, or 0.  What it reads,
+ * it passes on (git fetch's sideband demultiplexer reads the server's
+ * socket and writes the pipe its main thread reads).  Threads on their
+ * own futexes, timers or mailboxes pass nothing on; where two wait for
+ * such input, either might.
  */
 static uint32_t
 relay_thread(const struct snap_wait *w)
@@ -136,7 +153,8 @@ relay_thread(const struct snap_wait *w)
 		s = &snap.waits[i];
 		if (s->pid != w->pid || s->tid == w->tid ||
 		    strcmp(s->object, w->object) == 0 || (s->mode != WM_IN &&
-		    s->mode != WM_INOUT && s->mode != WM_ACCEPT))
+		    s->mode != WM_INOUT && s->mode != WM_ACCEPT) ||
+		    !fed_from_outside(s, w->pid))
 			continue;
 		if (tid != 0 && tid != s->tid)
 			return 0;
@@ -170,7 +188,8 @@ holder_thread(const struct snap_holder *h, const struct snap_wait *w,
 		return lthread_get(h->tid, h->pid);
 	if (h->fd != NO_FD)
 		HASH_FIND(hh, fds, &key, sizeof(key), u);
-	if (u != NULL && u->time < w->since)
+	/* Nor is the waiter's own use a word on who will end its wait. */
+	if (u != NULL && (u->time < w->since || u->tid == w->tid))
 		u = NULL;
 	*known = u != NULL;
 	if (u == NULL && h->pid != w->pid && (tid = peer_thread(h->pid,

@@ -404,9 +404,12 @@ waitsfor weak 3 2 writer pipe:77" ]
 
 @test "link: waitsfor: a pipe between two threads of a process, from its one thread that waits for input" {
 	# git fetch: main thread 1/1 reads pipe:77, whose write end only its
-	# own process holds; its thread 1/5 reads the server's socket, whose
-	# data it will write into the pipe; 1/6 waits on a futex of its own.
+	# own process holds (it wrote the pipe itself once: no word on who
+	# will); its thread 1/5 reads the server's socket, whose data it will
+	# write into the pipe; 1/6 waits on a futex of its own, 1/7 on an
+	# eventfd only its process holds (a mailbox): neither passes input on.
 	stream >s.csv <<-'EOF'
+	event,99,1,1,,0,sys_enter,-,1,write,0x6,0x0,0x1
 	event,100,1,1,,0,fork,-,1,5,0x3d0f00,git
 	event,101,1,1,,0,sys_enter,-,0,read,0x4,0x0,0xc
 	event,102,1,1,,0,switch,-,S,1,5,git
@@ -419,6 +422,8 @@ waitsfor weak 3 2 writer pipe:77" ]
 	wait,200,1,1,S,read,4,pipe,pipe:77,in,,,101,,anon_pipe_read,git
 	wait,200,1,5,S,read,3,tcp,socket:88,in,,,110,,wait_woken,git
 	wait,200,1,6,S,futex,,futex,futex:1:0x1000,futex,,,115,,futex_wait_queue,git
+	wait,200,1,7,S,epoll_wait,5,eventfd,eventfd:9,in,,,115,,do_epoll_wait,git
+	holder,200,1,0,eventfd:9,holder,5,,,git
 	holder,200,1,0,pipe:77,reader,4,,,git
 	holder,200,1,0,pipe:77,writer,6,,,git
 	holder,200,2,0,socket:88,peer,0,socket:89,tcp,upload-pack
@@ -427,7 +432,8 @@ waitsfor weak 3 2 writer pipe:77" ]
 waitsfor weak 4 2 peer socket:88" ]
 	# Two of its threads wait for input: either may write it, and the
 	# kernel names only the process.
-	sed '/^wait,200,1,5,/p; s/^wait,200,1,5,\(.*\)socket:88/wait,200,1,7,\1socket:90/' s.csv >two.csv
+	sed '/^wait,200,1,5,/p; s/^wait,200,1,5,\(.*\)socket:88/wait,200,1,8,\1socket:90/' s.csv >two.csv
+	echo 'holder,200,2,0,socket:90,peer,1,socket:91,tcp,upload-pack' >>two.csv
 	[ "$(graph two.csv)" = "waitsfor weak 4 2 peer socket:88" ]
 	# Another process holds the write end too: that one may write it.
 	sed '/^holder,200,1,0,pipe:77,writer/a holder,200,3,0,pipe:77,writer,9,,,tee' s.csv >shared.csv
