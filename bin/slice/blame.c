@@ -566,19 +566,17 @@ in_chain(const struct dctx *x, uint64_t id)
  * (a holder it names) or the wake-up that ended the wait.
  */
 static int
-held_outside_line(struct dctx *x, uint64_t u, uint32_t hung)
+held_outside_line(struct dctx *x, uint64_t u)
 {
 	struct graph *g = x->g;
-	const struct vertex *w = vertex_get(g, u), *f, *h = NULL;
+	const struct vertex *w = vertex_get(g, u), *h = NULL;
 	uint32_t pid = vertex_get(g, x->d->c[0].vertex)->pid;
 	const char *sys;
 	struct link *l;
 	int32_t k;
 
-	(void)hung;
-	if (w->last_sys == 0 || (sys = str_of(w->last_sys)) == NULL ||
-	    syscall_is_reap(sys) || syscall_awaits_signal(sys) ||
-	    syscall_is_sigwait(sys))
+	if (w->last_sys == 0 || syscall_is_reap(sys = str_of(w->last_sys)) ||
+	    syscall_awaits_signal(sys) || syscall_is_sigwait(sys))
 		return 0;
 	for (k = w->in; k >= 0 && h == NULL; k = g->l[k].next_in)
 		if ((link_props(&g->l[k]) & LR_HOLDS) &&
@@ -587,8 +585,8 @@ held_outside_line(struct dctx *x, uint64_t u, uint32_t hung)
 	if (h == NULL && link_into_next(g, u, &l) && !link_weak(l) &&
 	    link_from(l) != 0)
 		h = vertex_get(g, link_from(l));
-	return (f = h) != NULL && f->pid != pid && f->pid != w->pid &&
-	    !ancestor(x, f) && !forked_since(g, f->pid, pid, 0);
+	return h != NULL && h->pid != pid && h->pid != w->pid &&
+	    !ancestor(x, h) && !forked_since(g, h->pid, pid, 0);
 }
 
 /*
@@ -637,7 +635,7 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		 * blocked on its log's slow reader).
 		 */
 		outside = j == i && ancestor(x, w) && (u = stuck(x,
-		    w->tid)) != 0 && held_outside_line(x, u, hung);
+		    w->tid)) != 0 && held_outside_line(x, u);
 		if (j == i && ancestor(x, w) && !outside && !((u = stuck(x,
 		    w->tid)) != 0 && state_of(x, vertex_get(x->g, u)) ==
 		    TS_SLEEP)) {

@@ -114,14 +114,14 @@ passed_to(struct dctx *x, int at, const struct vertex **into)
 		    (f = vertex_get(g, link_from(&g->l[k]))) == NULL ||
 		    !took_from(g, f, x->chain[at - 1]))
 			continue;
-		if ((before = f->begin < x->hb) &&
-		    stuck(x, t->tid) != vertex_id(t))
+		/* Before the hang, only one whose work lasts through it. */
+		before = f->begin < x->hb;
+		if (before && (t->end <= x->hb ||
+		    stuck(x, t->tid) != vertex_id(t)))
 			continue;
-		if (before) {
-			*into = t;
-			return PASSED_BEFORE;
-		}
 		*into = t;
+		if (before)
+			return PASSED_BEFORE;
 		for (j = 0; j < g->nl; j++)
 			if (link_from(&g->l[j]) == vertex_id(t) &&
 			    link_rule(&g->l[j]) == fork &&
