@@ -264,6 +264,15 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	    (b->woke && (b->wake_props & LR_TIMEOUT)))
 		return 1;
 	/*
+	 * Woken by what no rule explains (an interrupt's wake-up, a timer
+	 * whose events a loaded machine lost) into a vertex that took
+	 * nothing in and sent nothing, and waits again in the same call:
+	 * the wake-up gave it nothing, as a timeout's gives nothing.
+	 */
+	if (b->woke && strcmp(b->wake_rule, IRQ_RULE) == 0 && b->io == 0 &&
+	    a->last_sys[0] != '\0' && strcmp(a->last_sys, b->last_sys) == 0)
+		return 1;
+	/*
 	 * Woken into a vertex that calls nothing and blocks again, to be
 	 * woken the same way: the system call before goes on (a write into
 	 * a pipe whose slow reader frees room a page at a time), one wait
