@@ -15,8 +15,9 @@ static const char usage[] =
 "Print the threads related to the target: the ones whose wake-ups, forks,\n"
 "signals, queued work, data flags or held objects may have kept it\n"
 "waiting, going back from its segments through theirs.  The list, TIDs\n"
-"joined by commas, is what argus-cat --related takes, so that the graph\n"
-"of a busy capture is built only for them.\n"
+"joined by commas (TID@SINCE[-UNTIL]: one life of a reused id), is what\n"
+"argus-cat --related takes, so that the graph of a busy capture is built\n"
+"only for them.\n"
 "\n"
 "  -p, --pid PID      the target: this process's threads\n"
 "  -t, --tid TID      the target: this thread\n"
@@ -70,7 +71,7 @@ main(int argc, char *argv[])
 	const struct record *rec;
 	struct source *src;
 	struct relate *r;
-	uint32_t *tids;
+	struct relate_life *lives;
 	size_t i, n, ntg = 0;
 	uint64_t depth = RELATE_DEPTH;
 	int ch, verbose = 0, found = 0;
@@ -113,15 +114,20 @@ main(int argc, char *argv[])
 		warnx_("no thread of the target in the input");
 		return 1;
 	}
-	tids = relate_closure(r, depth, &n);
-	for (i = 0; i < n; i++)
-		printf("%s%u", i ? "," : "", tids[i]);
+	lives = relate_closure(r, depth, &n);
+	for (i = 0; i < n; i++) {
+		printf("%s%u", i ? "," : "", lives[i].tid);
+		if (lives[i].since != 0 || lives[i].until != UINT64_MAX)
+			printf("@%llu", (unsigned long long)lives[i].since);
+		if (lives[i].until != UINT64_MAX)
+			printf("-%llu", (unsigned long long)lives[i].until);
+	}
 	printf("\n");
 	fflush(stdout);
 	if (verbose)
 		warnx_("%zu threads related, from %llu relations", n,
 		    (unsigned long long)relate_nrelations(r));
-	free(tids);
+	free(lives);
 	relate_free(r);
 	free(tg);
 	return exit_status(1);

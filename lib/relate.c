@@ -8,6 +8,7 @@
 
 #include <uthash.h>
 
+#include "graph.h"
 #include "relate.h"
 #include "util.h"
 #include "waits.h"
@@ -26,8 +27,16 @@ struct rel {
 	int		 process;
 };
 
+/*
+ * One life of a thread id: a busy machine gives a dead thread's id to
+ * another within seconds, and what happens to the next thread that has it
+ * is not the doing of the last.  A fork begins a life; the hash holds each
+ * id's latest, which points to the one before.
+ */
 struct rthread {
 	uint32_t	 tid, pid;
+	uint64_t	 since;		/* its fork, 0 if before the input */
+	struct rthread	*earlier;	/* the life the id had before */
 	uint32_t	 parent;	/* a process's: the process that forked it */
 	uint64_t	 born;		/* and when */
 	uint64_t	 died;		/* when it exited, 0 if not seen to */
@@ -38,9 +47,15 @@ struct rthread {
 	struct rel	*in;		/* relations into it */
 	size_t		 nin, capin;
 	uint8_t		*done;		/* per segment: walked back from */
+	int		 acted;		/* an event of its own seen */
 	int		 target, related;
 	UT_hash_handle	 hh;
 };
+
+/* Every life of every thread id. */
+#define EACH_LIFE(r, id, t)						\
+	for ((id) = (r)->threads; (id) != NULL; (id) = (id)->hh.next)	\
+		for ((t) = (id); (t) != NULL; (t) = (t)->earlier)
 
 /* What an interrupt works for, learnt where it was set up. */
 enum { K_HRTIMER, K_TIMER, K_WORK, K_SOURCE, K_FLAG, K_BLOCK };
@@ -112,6 +127,7 @@ relate_new(void)
 	return xcalloc(1, sizeof(struct relate));
 }
 
+/* The id's latest life: the one an event in time order is of. */
 static struct rthread *
 thread(struct relate *r, uint32_t tid, uint32_t pid)
 {
@@ -120,6 +136,52 @@ thread(struct relate *r, uint32_t tid, uint32_t pid)
 	HASH_GET(hh, r->threads, tid, &tid, t);
 	if (pid != 0)
 		t->pid = pid;
+	return t;
+}
+
+/* The life of latest's id at time. */
+static struct rthread *
+at(struct rthread *latest, uint64_t time)
+{
+	while (latest->since > time && latest->earlier != NULL)
+		latest = latest->earlier;
+	return latest;
+}
+
+/* When life ends: the next life of its id begins. */
+static uint64_t
+end_of(struct relate *r, const struct rthread *life)
+{
+	struct rthread *t;
+
+	HASH_FIND(hh, r->threads, &life->tid, sizeof(life->tid), t);
+	while (t != NULL && t->earlier != life)
+		t = t->earlier;
+	return t != NULL ? t->since : UINT64_MAX;
+}
+
+/*
+ * A fork of tid at time: its new life, the one it had before kept if it
+ * was one (more than a name from a list of the machine's threads).
+ */
+static struct rthread *
+born(struct relate *r, uint32_t tid, uint64_t time)
+{
+	struct rthread *t, *old;
+
+	HASH_FIND(hh, r->threads, &tid, sizeof(tid), old);
+	if (old != NULL && !old->acted && old->died == 0 && old->nin == 0 &&
+	    old->nwakes == 0 && old->earlier == NULL) {
+		old->since = time;
+		return old;
+	}
+	if (old != NULL)
+		HASH_DEL(r->threads, old);
+	t = xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->since = time;
+	t->earlier = old;
+	HASH_ADD(hh, r->threads, tid, sizeof(t->tid), t);
 	return t;
 }
 
@@ -153,7 +215,7 @@ relation(struct relate *r, uint64_t time, uint32_t from, int process,
 
 	if (to == 0 || from == 0 || (from == to && !process))
 		return;
-	t = thread(r, to, 0);
+	t = at(thread(r, to, 0), time);
 	if (wake) {
 		if (t->nwakes == t->capwakes) {
 			t->capwakes = t->capwakes ? 2 * t->capwakes : 4;
@@ -271,12 +333,12 @@ see_lock(struct relate *r, const struct event *ev)
 static void
 see_event(struct relate *r, const struct event *ev)
 {
-	uint32_t *cur = irq_for(r, ev->cpu), other;
+	uint32_t *cur = irq_for(r, ev->cpu), other, pid;
 	int task = ev->ctx == '-';
 	struct rthread *t;
 
 	if (ev->tid != 0)
-		thread(r, ev->tid, ev->pid);
+		thread(r, ev->tid, ev->pid)->acted = 1;
 	switch (ev->type) {
 	case E_WAKING:
 	case E_WAKEUP_NEW:
@@ -285,7 +347,11 @@ see_event(struct relate *r, const struct event *ev)
 		break;
 	case E_FORK:
 		other = event_other_tid(ev);
-		t = thread(r, other, event_pid(ev, ECOL(E_FORK, TPID)));
+		if (other == 0)
+			break;
+		t = born(r, other, ev->time);
+		if ((pid = event_pid(ev, ECOL(E_FORK, TPID))) != 0)
+			t->pid = pid;
 		if (t->pid == other) {
 			t->parent = ev->pid;
 			t->born = ev->time;
@@ -456,37 +522,71 @@ relate_target_tid(struct relate *r, uint32_t tid)
 	return 1;
 }
 
-/* A thread whose process the stream never said is its own, by its tid. */
+/*
+ * Process pid's leader at time: the life of its id then, unless that was
+ * a thread of another process.  A thread whose process the stream never
+ * said is its own.
+ */
+static struct rthread *
+leader(struct relate *r, uint32_t pid, uint64_t time)
+{
+	struct rthread *t;
+
+	HASH_FIND(hh, r->threads, &pid, sizeof(pid), t);
+	for (t = t != NULL ? at(t, time) : NULL;
+	    t != NULL && t->pid != pid && t->pid != 0; t = t->earlier)
+		;
+	return t;
+}
+
+/*
+ * Process pid as its leader's life shows it (lead; NULL if it never
+ * showed): the leader and the lives of the process's threads begun
+ * while it lived, not those of an earlier process that had the id.
+ */
+static int
+target_process(struct relate *r, uint32_t pid, struct rthread *lead)
+{
+	struct rthread *id, *t;
+	uint64_t from = 0, to = UINT64_MAX;
+	int found = 0;
+
+	if (lead != NULL) {
+		lead->target = found = 1;
+		from = lead->earlier != NULL ? lead->since : 0;
+		to = end_of(r, lead);
+	}
+	EACH_LIFE(r, id, t)
+		if (t->pid == pid && t->since >= from && t->since < to)
+			t->target = found = 1;
+	return found;
+}
+
+/* The process that has the id now, or had it last. */
 int
 relate_target_pid(struct relate *r, uint32_t pid)
 {
-	struct rthread *t;
-	int found = 0;
-
-	for (t = r->threads; t != NULL; t = t->hh.next)
-		if (t->pid == pid || t->tid == pid) {
-			t->target = 1;
-			found = 1;
-		}
-	return found;
+	return target_process(r, pid, leader(r, pid, UINT64_MAX));
 }
 
 /* Threads that had the name, and the other threads of their processes. */
 int
 relate_target_comm(struct relate *r, const char *comm)
 {
-	struct rthread *t;
+	struct rthread *id, *t;
 	size_t n = strnlen(comm, COMM_LEN - 1);
 	const char *p;
+	uint32_t pid;
 	int found = 0;
 
-	for (t = r->threads; t != NULL; t = t->hh.next)
+	EACH_LIFE(r, id, t)
 		for (p = t->names; p != NULL; p = strchr(p, '\n')) {
 			p += *p == '\n';
 			if (strncmp(p, comm, n) == 0 &&
 			    (p[n] == '\n' || p[n] == '\0')) {
-				found += relate_target_pid(r,
-				    t->pid ? t->pid : t->tid);
+				pid = t->pid ? t->pid : t->tid;
+				found += target_process(r, pid,
+				    leader(r, pid, t->since));
 				break;
 			}
 		}
@@ -509,11 +609,13 @@ cmp_rel(const void *a, const void *b)
 }
 
 static int
-cmp_u32(const void *a, const void *b)
+cmp_life(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct relate_life *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return cmp_u64(&x->since, &y->since);
 }
 
 /* The holders of what snapshot waits were on: relations into the waiters. */
@@ -558,9 +660,26 @@ struct queue {
 	size_t		 head, n, cap;
 };
 
+/* A kernel thread, by a name it had (kthread_comm). */
+static int
+kernel_thread(const struct rthread *t)
+{
+	const char *p;
+
+	for (p = t->names; p != NULL; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (kthread_comm(p))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * A thread that matters matters now too: its last segment is what it does
- * while the target waits, what a wait-for snapshot shows of it.
+ * while the target waits, what a wait-for snapshot shows of it.  Not a
+ * kernel thread's: a CPU's migration or softirq thread, a kworker, works
+ * for everyone, and now for whoever woke it last; a relation into that
+ * segment brings it in, if it is the target's.
  */
 static void
 push(struct queue *q, struct rthread *t, size_t seg, unsigned depth)
@@ -575,7 +694,8 @@ push(struct queue *q, struct rthread *t, size_t seg, unsigned depth)
 	q->v[q->n++] = (struct work){ t, seg, depth };
 	if (!t->related) {
 		t->related = 1;
-		push(q, t, t->nwakes, depth);
+		if (!kernel_thread(t))
+			push(q, t, t->nwakes, depth);
 	}
 }
 
@@ -587,8 +707,10 @@ push_source(struct relate *r, struct queue *q, uint32_t tid, uint64_t time,
 	struct rthread *t;
 
 	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
-	if (t != NULL)
+	if (t != NULL) {
+		t = at(t, time);
 		push(q, t, after(t->wakes, t->nwakes, time), depth);
+	}
 }
 
 /* How far apart two forks of one parent are. */
@@ -653,10 +775,10 @@ static size_t
 nearest(struct relate *r, const struct rthread *t, const char *prog,
     int before, struct rthread **near, size_t k)
 {
-	struct rthread *u;
+	struct rthread *id, *u;
 	size_t n = 0;
 
-	for (u = r->threads; u != NULL; u = u->hh.next)
+	EACH_LIFE(r, id, u)
 		if (u->tid == u->pid && started_by(r, u, t->parent, prog) &&
 		    (before ? u->born < t->born : u->born > t->born) &&
 		    (prog != NULL || u->died == 0 || u->died >= t->born) &&
@@ -674,11 +796,12 @@ static size_t
 youngest(struct relate *r, const struct rthread *t, struct rthread **last,
     size_t k)
 {
-	struct rthread *u;
+	struct rthread *id, *u;
 	size_t n = 0;
 
-	for (u = r->threads; u != NULL; u = u->hh.next)
-		if (u->tid == u->pid && u->parent == t->pid)
+	EACH_LIFE(r, id, u)
+		if (u->tid == u->pid && u->parent == t->pid &&
+		    (t->earlier == NULL || u->born >= t->born))
 			rank_in(last, &n, k, t, u, younger);
 	return n;
 }
@@ -687,7 +810,7 @@ static void
 add_targets(struct relate *r, struct rthread **u, size_t n)
 {
 	while (n-- > 0)
-		relate_target_pid(r, u[n]->pid);
+		target_process(r, u[n]->pid, u[n]);
 }
 
 /*
@@ -707,18 +830,17 @@ add_targets(struct relate *r, struct rthread **u, size_t n)
 static void
 kin_of_targets(struct relate *r)
 {
-	struct rthread *t, *near[MAX_NEAR];
+	struct rthread *id, *t, *near[MAX_NEAR], **targets = NULL;
 	size_t nt = 0;
-	uint32_t *targets = NULL;
 
 	/* The targets as they are, not those this adds. */
-	for (t = r->threads; t != NULL; t = t->hh.next)
+	EACH_LIFE(r, id, t)
 		if (t->target && t->tid == t->pid) {
 			targets = xrealloc(targets, (nt + 1) * sizeof(*targets));
-			targets[nt++] = t->tid;
+			targets[nt++] = t;
 		}
 	while (nt-- > 0) {
-		HASH_FIND(hh, r->threads, &targets[nt], sizeof(uint32_t), t);
+		t = targets[nt];
 		add_targets(r, near, youngest(r, t, near, MAX_CHILDREN));
 		if (t->parent == 0)
 			continue;
@@ -733,18 +855,18 @@ kin_of_targets(struct relate *r)
 	free(targets);
 }
 
-uint32_t *
+struct relate_life *
 relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 {
 	struct queue q = { NULL, 0, 0, 0 };
-	struct rthread *t, *u;
+	struct rthread *id, *t, *u;
+	struct relate_life *out = NULL;
 	struct work w;
-	uint64_t from, to;
-	uint32_t *out = NULL;
+	uint64_t from, to, time;
 	size_t i, k, n = 0;
 
 	join_snapshots(r);
-	for (t = r->threads; t != NULL; t = t->hh.next) {
+	EACH_LIFE(r, id, t) {
 		/* qsort(NULL, 0) is undefined: a thread never woken. */
 		if (t->nwakes > 0)
 			qsort(t->wakes, t->nwakes, sizeof(*t->wakes), cmp_u64);
@@ -753,7 +875,7 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 		t->done = xcalloc(t->nwakes + 1, 1);
 	}
 	kin_of_targets(r);
-	for (t = r->threads; t != NULL; t = t->hh.next)
+	EACH_LIFE(r, id, t)
 		for (k = 0; t->target && k <= t->nwakes; k++)
 			push(&q, t, k, 0);
 	while (q.head < q.n) {
@@ -770,20 +892,24 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 				    t->in[i].time, w.depth + 1);
 				continue;
 			}
-			for (u = r->threads; u != NULL; u = u->hh.next)
-				if (u->pid == t->in[i].from)
-					push_source(r, &q, u->tid,
-					    t->in[i].time, w.depth + 1);
+			time = t->in[i].time;
+			EACH_LIFE(r, id, u)
+				if (u->pid == t->in[i].from && at(id, time) == u)
+					push(&q, u, after(u->wakes, u->nwakes,
+					    time), w.depth + 1);
 		}
 	}
 	free(q.v);
-	for (t = r->threads; t != NULL; t = t->hh.next)
+	/* An id of one life is the id alone. */
+	EACH_LIFE(r, id, t)
 		if (t->related) {
 			out = xrealloc(out, (n + 1) * sizeof(*out));
-			out[n++] = t->tid;
+			out[n++] = (struct relate_life){ t->tid,
+			    id->earlier != NULL ? t->since : 0,
+			    id->earlier != NULL ? end_of(r, t) : UINT64_MAX };
 		}
 	if (n > 0)
-		qsort(out, n, sizeof(*out), cmp_u32);
+		qsort(out, n, sizeof(*out), cmp_life);
 	*np = n;
 	return out;
 }
@@ -797,9 +923,20 @@ relate_nrelations(const struct relate *r)
 void
 relate_free(struct relate *r)
 {
+	struct rthread *id, *tmp, *t, *earlier;
 	size_t i;
 
-	HASH_FREE_OWN(hh, r->threads, t, t->names, t->wakes, t->in, t->done);
+	HASH_ITER(hh, r->threads, id, tmp) {
+		HASH_DEL(r->threads, id);
+		for (t = id; t != NULL; t = earlier) {
+			earlier = t->earlier;
+			free(t->names);
+			free(t->wakes);
+			free(t->in);
+			free(t->done);
+			free(t);
+		}
+	}
 	HASH_FREE(hh, r->armed);
 	HASH_FREE(hh, r->locks);
 	HASH_FREE_OWN(hh, r->waits, w, w->key, w->tids);
@@ -814,6 +951,13 @@ relate_free(struct relate *r)
 #define SET(set, t)	((set)[(t) / 8] |= 1 << (t) % 8)
 #define CLEAR(set, t)	((set)[(t) / 8] &= ~(1 << (t) % 8))
 
+/* Where a related life of an id of many lives begins or ends. */
+struct lifemark {
+	uint64_t	 time;
+	uint32_t	 tid;
+	int		 on;
+};
+
 struct relset *
 relset_new(uint64_t limit)
 {
@@ -825,11 +969,58 @@ relset_new(uint64_t limit)
 	return rs;
 }
 
-void
-relset_add(struct relset *rs, uint64_t tid)
+static void
+mark_add(struct relset *rs, uint64_t time, uint32_t tid, int on)
 {
-	if (tid < rs->limit)
+	rs->marks = xrealloc(rs->marks, (rs->nmarks + 1) *
+	    sizeof(*rs->marks));
+	rs->marks[rs->nmarks++] = (struct lifemark){ time, tid, on };
+}
+
+void
+relset_add(struct relset *rs, uint64_t tid, uint64_t since, uint64_t until)
+{
+	if (tid >= rs->limit)
+		return;
+	if (since == 0 && until == UINT64_MAX) {
 		SET(rs->related, tid);
+		return;
+	}
+	mark_add(rs, since, tid, 1);
+	if (until != UINT64_MAX)
+		mark_add(rs, until, tid, 0);
+}
+
+/* By time; where one life ends as the next begins, the end first. */
+static int
+cmp_mark(const void *a, const void *b)
+{
+	const struct lifemark *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->on - y->on;
+}
+
+/* The lives that began or ended by time: in the set or out. */
+static void
+marks_to(struct relset *rs, uint64_t time)
+{
+	struct lifemark *g;
+
+	if (!rs->sorted) {
+		qsort(rs->marks, rs->nmarks, sizeof(*rs->marks),
+		    cmp_mark);
+		rs->sorted = 1;
+	}
+	for (; rs->next < rs->nmarks && rs->marks[rs->next].time <= time;
+	    rs->next++) {
+		g = &rs->marks[rs->next];
+		if (g->on)
+			SET(rs->related, g->tid);
+		else
+			CLEAR(rs->related, g->tid);
+	}
 }
 
 void
@@ -837,6 +1028,7 @@ relset_free(struct relset *rs)
 {
 	if (rs == NULL)
 		return;
+	free(rs->marks);
 	free(rs->related);
 	free(rs->glimpsed);
 	free(rs);
@@ -921,6 +1113,8 @@ relate_keep(const struct record *rec, struct relset *rs)
 
 	if (rec->comment || !record_u64_opt(rec, COL_TID, &tid))
 		return 1;
+	if (rs->next < rs->nmarks && rec->time != NO_TIME)
+		marks_to(rs, rec->time);
 	if (tid < rs->limit && HAS(rs->related, tid)) {
 		adopt(rec, rs);
 		if (died(rec))

@@ -39,11 +39,22 @@ int		 relate_target_tid(struct relate *, uint32_t tid);
 int		 relate_target_pid(struct relate *, uint32_t pid);
 int		 relate_target_comm(struct relate *, const char *comm);
 /*
- * The related threads, ascending, targets included; *n of them.  A chain
- * is followed back at most maxdepth relations (0: all the way).
+ * A related thread: its id, and where the id had more than one life in
+ * the input (a busy machine reuses a dead thread's id within seconds),
+ * which: from its fork at since (0: from the input's beginning) to the
+ * next life's fork at until (UINT64_MAX: to the end).
+ */
+struct relate_life {
+	uint32_t	 tid;
+	uint64_t	 since, until;
+};
+/*
+ * The related threads, by id and since, targets included; *n of them.  A
+ * chain is followed back at most maxdepth relations (0: all the way).
  */
 #define RELATE_DEPTH	16
-uint32_t	*relate_closure(struct relate *, unsigned maxdepth, size_t *n);
+struct relate_life *relate_closure(struct relate *, unsigned maxdepth,
+		    size_t *n);
 uint64_t	 relate_nrelations(const struct relate *);
 void		 relate_free(struct relate *);
 
@@ -55,10 +66,15 @@ struct relset {
 	uint8_t		*related;
 	uint8_t		*glimpsed;
 	uint64_t	 limit;
+	struct lifemark	*marks;	/* where lives of reused ids begin, end */
+	size_t		 nmarks, next;
+	int		 sorted;
 };
 
 struct relset	*relset_new(uint64_t limit);
-void		 relset_add(struct relset *, uint64_t tid);
+/* A thread's life from since to until: 0 and UINT64_MAX, all of it. */
+void		 relset_add(struct relset *, uint64_t tid, uint64_t since,
+		    uint64_t until);
 void		 relset_free(struct relset *);
 /*
  * Keep a record when selecting related threads: their records, events
@@ -66,9 +82,11 @@ void		 relset_free(struct relset *);
  * it), every event in interrupt context (whoever it interrupted, it may
  * work for one of them), and records about no thread, or about a thread's
  * name.  A thread one of them starts in its own process joins the set at
- * its fork: its life is kept.  A thread glimpsed by an event that names
- * one of them (it woke it, signalled it) is seen to stop: its switches
- * until it sleeps, and its exit.
+ * its fork: its life is kept.  A life added by its times is in the set
+ * from its fork to its death or the next life's fork, whichever is
+ * first: the stream must be in time order.  A thread glimpsed by an
+ * event that names one of them (it woke it, signalled it) is seen to
+ * stop: its switches until it sleeps, and its exit.
  */
 int		 relate_keep(const struct record *, struct relset *);
 

@@ -36,22 +36,37 @@ parse_names(char ***v, size_t *n, char *arg)
 	}
 }
 
+/* TID, or TID@SINCE[-UNTIL]: one life of an id that had many. */
 void
 related(struct select *sel, char *arg)
 {
-	uint64_t *tids = NULL;
-	size_t n = 0, i;
+	uint64_t tid, since, until;
+	char *s, *life, *end;
 
-	parse_list("--related", arg, &tids, &n);
 	if (sel->related == NULL)
 		sel->related = relset_new(TID_LIMIT);
-	for (i = 0; i < n; i++) {
-		if (tids[i] >= TID_LIMIT)
+	while ((s = strsep(&arg, ",")) != NULL) {
+		life = s;
+		since = 0;
+		until = UINT64_MAX;
+		tid = parse_u64("--related", strsep(&life, "@"));
+		if (life != NULL) {
+			end = life;
+			since = parse_u64("--related", strsep(&end, "-"));
+			if (end != NULL)
+				until = parse_u64("--related", end);
+			if (until <= since)
+				diex(EX_USAGE, "--related: %llu@%llu-%llu: a "
+				    "life that ends before it begins",
+				    (unsigned long long)tid,
+				    (unsigned long long)since,
+				    (unsigned long long)until);
+		}
+		if (tid >= TID_LIMIT)
 			diex(EX_USAGE, "--related: %llu: not a thread id",
-			    (unsigned long long)tids[i]);
-		relset_add(sel->related, tids[i]);
+			    (unsigned long long)tid);
+		relset_add(sel->related, tid, since, until);
 	}
-	free(tids);
 }
 
 /*

@@ -258,6 +258,53 @@ setup() {
 	! grep -q '^event,5[12]00,' <<<"$output" || false
 }
 
+@test "relate: a dead thread's id given to another, and a kernel thread's work for others, bring nobody in" {
+	# Worker 300 wakes the victim at 1 s and exits; at 2 s noise 500
+	# forks a new 300 (a busy machine reuses ids within seconds).  At
+	# 3 s the victim asks migration/1 to move it, which wakes it; at 4 s
+	# noise 600 asks it in turn.
+	stream >lives.csv <<-'EOF'
+	task,0,100,100,victim
+	task,0,23,23,migration/1
+	task,0,300,300,worker
+	task,0,500,500,noise
+	task,0,600,600,noise2
+	event,1000000000,300,300,,0,waking,-,100,100,0,victim
+	event,1100000000,300,300,,0,exit,-,worker,0
+	event,2000000000,500,500,,0,fork,-,300,300,0x1200011,noise
+	event,2100000000,300,300,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,2900000000,100,100,,1,waking,-,23,23,1,migration/1
+	event,3000000000,23,23,,1,waking,-,100,100,0,victim
+	event,4000000000,600,600,,1,waking,-,23,23,1,migration/1
+	EOF
+	run argus-relate --tid 100 lives.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# The worker's life till its id's next: a graph of it keeps not the
+	# noise's fork of the next 300, nor that one's own doings.
+	[ "$output" = "23,100,300@0-2000000000" ]
+	run argus-cat -r "$output" lives.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^event,1100000000,300,300,,0,exit,' <<<"$output"
+	! grep -q '^event,2[01]00000000,' <<<"$output" || false
+	# The other way round: the noise's child gone, a worker takes its id.
+	sed -e 's/^task,0,300,300,worker$/task,0,300,300,noise-child/' \
+	    -e 's/^event,1000000000,300,300,,0,waking,-,100,100,/event,1000000000,300,300,,0,waking,-,600,600,/' \
+	    -e 's/^event,2000000000,500,500,/event,2000000000,700,700,/' \
+	    -e 's/^event,2100000000,300,300,,0,sys_enter,-,0,read,0x3,0x0,0x1$/event,2100000000,300,300,,0,waking,-,100,100,0,victim/' \
+	    lives.csv >later.csv
+	run argus-relate --tid 100 later.csv
+	echo "$output"
+	[ "$output" = "23,100,300@2000000000,700" ]
+	run argus-cat -r "$output" later.csv
+	grep -q '^event,2000000000,700,700,,0,fork,-,300,300,' <<<"$output"
+	! grep -q '^event,1[01]00000000,' <<<"$output" || false
+	run argus-cat -r 1@2-1 lives.csv
+	[ "$status" -eq 64 ]
+	[[ "$output" == *"a life that ends before it begins"* ]]
+}
+
 @test "relate: no thread of the target, usage, bad input" {
 	run argus-relate --tid 4242 s.csv
 	[ "$status" -eq 1 ]

@@ -630,13 +630,13 @@ kinds_documented(void)
 
 /* The related threads of a stream of LINES, the target TID's. */
 static size_t
-related(const char *lines, uint32_t tid, unsigned depth, uint32_t *out,
-    size_t max)
+related(const char *lines, uint32_t tid, unsigned depth,
+    struct relate_life *out, size_t max)
 {
 	struct reader *r = stream("rel", lines);
 	struct relate *rel = relate_new();
 	struct record rec;
-	uint32_t *v;
+	struct relate_life *v;
 	size_t n, i;
 
 	while (reader_next(r, &rec))
@@ -663,13 +663,13 @@ relate_chain(void)
 	    "event,100,10,10,,0,waking,-,20,20,0,b\n"
 	    "event,150,50,50,,1,waking,-,40,40,1,d\n"
 	    "event,200,20,20,,0,waking,-,30,30,0,t\n";
-	uint32_t v[8];
+	struct relate_life v[8];
 
 	CHECK(related(lines, 30, 0, v, 8) == 3);
-	CHECK(v[0] == 10 && v[1] == 20 && v[2] == 30);
+	CHECK(v[0].tid == 10 && v[1].tid == 20 && v[2].tid == 30);
 	/* One relation back only. */
 	CHECK(related(lines, 30, 1, v, 8) == 2);
-	CHECK(v[0] == 20 && v[1] == 30);
+	CHECK(v[0].tid == 20 && v[1].tid == 30);
 }
 
 /*
@@ -683,10 +683,10 @@ relate_segments(void)
 	    "event,100,10,10,,0,waking,-,20,20,0,b\n"
 	    "event,300,60,60,,0,waking,-,20,20,0,b\n"
 	    "event,400,20,20,,0,waking,-,30,30,0,t\n";
-	uint32_t v[8];
+	struct relate_life v[8];
 
 	CHECK(related(lines, 30, 0, v, 8) == 3);
-	CHECK(v[0] == 20 && v[1] == 30 && v[2] == 60);
+	CHECK(v[0].tid == 20 && v[1].tid == 30 && v[2].tid == 60);
 }
 
 /*
@@ -702,10 +702,10 @@ relate_interrupt(void)
 	    "event,501,80,80,,1,waking,h,30,30,1,t\n"
 	    "event,502,80,80,,1,hrtimer_expire_exit,h,0xff01\n"
 	    "event,600,80,80,,1,waking,-,90,90,1,u\n";
-	uint32_t v[8];
+	struct relate_life v[8];
 
 	CHECK(related(lines, 30, 0, v, 8) == 2);
-	CHECK(v[0] == 30 && v[1] == 70);
+	CHECK(v[0].tid == 30 && v[1].tid == 70);
 }
 
 /*
@@ -721,11 +721,37 @@ relate_lock(void)
 	    "event,200,30,30,,0,posix_lock,-,8:1,12,write,0,0,9,30,0xb,0,1\n"
 	    "event,300,90,90,,0,posix_lock,-,8:1,12,unlock,0,0,9,90,0xa,0,0\n"
 	    "event,400,40,40,,0,posix_lock,-,8:1,12,write,0,0,9,40,0xc,0,-11\n";
-	uint32_t v[8];
+	struct relate_life v[8];
 
 	CHECK(related(lines, 30, 0, v, 8) == 2);
-	CHECK(v[0] == 30 && v[1] == 90);
-	CHECK(related(lines, 40, 0, v, 8) == 1 && v[0] == 40);
+	CHECK(v[0].tid == 30 && v[1].tid == 90);
+	CHECK(related(lines, 40, 0, v, 8) == 1 && v[0].tid == 40);
+}
+
+/*
+ * A dead thread's id given to another: 20 woke the target at 100 and
+ * died; at 200 the noise, 50, forked a new 20, whose doing is not the
+ * first's.  Then the other way round: the noise's 40 died, and the 40
+ * that 60 forked at 300 woke the target at 400.
+ */
+static void
+relate_lives(void)
+{
+	static const char lines[] =
+	    "event,50,50,50,,0,fork,-,40,40,0,sleep\n"
+	    "event,100,20,20,,0,waking,-,30,30,0,t\n"
+	    "event,110,20,20,,0,switch,-,X,10,10,x\n"
+	    "event,200,50,50,,0,fork,-,20,20,0,sleep\n"
+	    "event,210,40,40,,0,switch,-,X,10,10,x\n"
+	    "event,300,60,60,,0,fork,-,40,40,0,worker\n"
+	    "event,400,40,40,,0,waking,-,30,30,0,t\n";
+	struct relate_life v[8];
+
+	CHECK(related(lines, 30, 0, v, 8) == 4);
+	CHECK(v[0].tid == 20 && v[0].since == 0 && v[0].until == 200);
+	CHECK(v[1].tid == 30 && v[1].since == 0 && v[1].until == UINT64_MAX);
+	CHECK(v[2].tid == 40 && v[2].since == 300 && v[2].until == UINT64_MAX);
+	CHECK(v[3].tid == 60);
 }
 
 static void
@@ -775,9 +801,38 @@ relate_keeps(void)
 	struct record rec;
 	size_t i = 0;
 
-	relset_add(set, 5);
-	relset_add(set, 63);
-	relset_add(set, 64);	/* past the limit: none */
+	relset_add(set, 5, 0, UINT64_MAX);
+	relset_add(set, 63, 0, UINT64_MAX);
+	relset_add(set, 64, 0, UINT64_MAX);	/* past the limit: none */
+	while (reader_next(r, &rec)) {
+		CHECK(i < ARRAY_LEN(want));
+		if (relate_keep(&rec, set) != want[i]) {
+			fprintf(stderr, "record %zu\n", i + 1);
+			CHECK(0);
+		}
+		i++;
+	}
+	CHECK(i == ARRAY_LEN(want));
+	reader_close(r);
+	relset_free(set);
+}
+
+/* One life of 20's, from its fork at 200 to the next at 300. */
+static void
+relate_keeps_life(void)
+{
+	struct reader *r = stream("kl",
+	    "event,100,20,20,,0,sys_enter,-,0,read\n"
+	    "event,200,50,50,,0,fork,-,20,20,0,x\n"
+	    "event,250,20,20,,0,sys_enter,-,0,read\n"
+	    "event,300,50,50,,0,fork,-,20,20,0,x\n"
+	    "event,350,20,20,,0,sys_enter,-,0,read\n");
+	static const int want[] = { 0, 1, 1, 0, 0 };
+	struct relset *set = relset_new(64);
+	struct record rec;
+	size_t i = 0;
+
+	relset_add(set, 20, 200, 300);
 	while (reader_next(r, &rec)) {
 		CHECK(i < ARRAY_LEN(want));
 		if (relate_keep(&rec, set) != want[i]) {
@@ -966,6 +1021,9 @@ const struct test parse_tests[] = {
 	{ "relate: targets by tid, pid and name, 15 characters",
 	    relate_targets, 0, NULL },
 	{ "relate: what a selection of threads keeps", relate_keeps, 0, NULL },
+	{ "relate: one life of a reused thread id", relate_lives, 0, NULL },
+	{ "relate: a selection keeps one life of an id", relate_keeps_life, 0,
+	    NULL },
 	{ "names: a thread's name at a time, by its task records and renames",
 	    names_by_time, 0, NULL },
 	{ "ftwords: lib/ftrace.def's words, one bit a flag, read back as printed",
