@@ -780,6 +780,26 @@ relate_targets(void)
 	relate_free(rel);
 }
 
+/* Whether set keeps each record of r, as want[] says; then frees both. */
+static void
+keeps(struct reader *r, struct relset *set, const int *want, size_t n)
+{
+	struct record rec;
+	size_t i = 0;
+
+	while (reader_next(r, &rec)) {
+		CHECK(i < n);
+		if (relate_keep(&rec, set) != want[i]) {
+			fprintf(stderr, "record %zu\n", i + 1);
+			CHECK(0);
+		}
+		i++;
+	}
+	CHECK(i == n);
+	reader_close(r);
+	relset_free(set);
+}
+
 /*
  * What a selection keeps: the set's records, events that name one of the
  * set, events in interrupt context, records of no thread and task
@@ -798,23 +818,11 @@ relate_keeps(void)
 	    "event,6,6,6,,0,waking,-,64,64,0,x\n");	/* past the limit */
 	static const int want[] = { 1, 1, 0, 1, 1, 1, 0 };
 	struct relset *set = relset_new(64);
-	struct record rec;
-	size_t i = 0;
 
 	relset_add(set, 5, 0, UINT64_MAX);
 	relset_add(set, 63, 0, UINT64_MAX);
 	relset_add(set, 64, 0, UINT64_MAX);	/* past the limit: none */
-	while (reader_next(r, &rec)) {
-		CHECK(i < ARRAY_LEN(want));
-		if (relate_keep(&rec, set) != want[i]) {
-			fprintf(stderr, "record %zu\n", i + 1);
-			CHECK(0);
-		}
-		i++;
-	}
-	CHECK(i == ARRAY_LEN(want));
-	reader_close(r);
-	relset_free(set);
+	keeps(r, set, want, ARRAY_LEN(want));
 }
 
 /* One life of 20's, from its fork at 200 to the next at 300. */
@@ -829,21 +837,9 @@ relate_keeps_life(void)
 	    "event,350,20,20,,0,sys_enter,-,0,read\n");
 	static const int want[] = { 0, 1, 1, 0, 0 };
 	struct relset *set = relset_new(64);
-	struct record rec;
-	size_t i = 0;
 
 	relset_add(set, 20, 200, 300);
-	while (reader_next(r, &rec)) {
-		CHECK(i < ARRAY_LEN(want));
-		if (relate_keep(&rec, set) != want[i]) {
-			fprintf(stderr, "record %zu\n", i + 1);
-			CHECK(0);
-		}
-		i++;
-	}
-	CHECK(i == ARRAY_LEN(want));
-	reader_close(r);
-	relset_free(set);
+	keeps(r, set, want, ARRAY_LEN(want));
 }
 
 /*
