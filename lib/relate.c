@@ -89,8 +89,17 @@ struct snapholder {
 	char		*key;
 };
 
+/* A task record, named once the events of its time are seen. */
+struct named {
+	uint32_t	 tid, pid;
+	char		 comm[COMM_LEN + 1];
+};
+
 struct relate {
 	struct rthread	*threads;
+	struct named	*named;
+	size_t		 nnamed, capnamed;
+	uint64_t	 named_at;
 	struct armed	*armed;
 	struct lockfile	*locks;
 	uint32_t	*irq_for;	/* per CPU: the thread its interrupt works for */
@@ -466,6 +475,22 @@ snapkey(uint64_t time, const char *object)
 	return k;
 }
 
+/*
+ * The task records of a time, once its events are seen: the capture
+ * writes a new thread's before its fork, at the same time, and the name
+ * is the new life's, not the one the id had before.
+ */
+static void
+name_tasks(struct relate *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnamed; i++)
+		name(thread(r, r->named[i].tid, r->named[i].pid),
+		    r->named[i].comm);
+	r->nnamed = 0;
+}
+
 void
 relate_see(struct relate *r, const struct record *rec)
 {
@@ -478,15 +503,26 @@ relate_see(struct relate *r, const struct record *rec)
 
 	if (rec->comment)
 		return;
+	if (r->nnamed > 0 && rec->time != r->named_at)
+		name_tasks(r);
 	if (event_parse(rec, &ev)) {
 		see_event(r, &ev);
 		return;
 	}
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0) {
 		if (record_u64_opt(rec, COL_TID, &tid) && tid <= UINT32_MAX &&
-		    tid != 0)
-			name(thread(r, tid, record_pid(rec, COL_PID)),
-			    record_str(rec, TASK_COMM));
+		    tid != 0) {
+			if (r->nnamed == r->capnamed) {
+				r->capnamed = r->capnamed ? 2 * r->capnamed : 8;
+				r->named = xrealloc(r->named, r->capnamed *
+				    sizeof(*r->named));
+			}
+			r->named[r->nnamed] = (struct named){ tid,
+			    record_pid(rec, COL_PID), "" };
+			snprintf(r->named[r->nnamed++].comm, COMM_LEN + 1,
+			    "%s", record_str(rec, TASK_COMM));
+			r->named_at = rec->time;
+		}
 	} else if (wait_parse(rec, &w)) {
 		if (w.tid == 0 || w.object[0] == '\0')
 			return;
@@ -515,6 +551,7 @@ relate_target_tid(struct relate *r, uint32_t tid)
 {
 	struct rthread *t;
 
+	name_tasks(r);
 	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
 	if (t == NULL)
 		return 0;
@@ -566,6 +603,7 @@ target_process(struct relate *r, uint32_t pid, struct rthread *lead)
 int
 relate_target_pid(struct relate *r, uint32_t pid)
 {
+	name_tasks(r);
 	return target_process(r, pid, leader(r, pid, UINT64_MAX));
 }
 
@@ -579,6 +617,7 @@ relate_target_comm(struct relate *r, const char *comm)
 	uint32_t pid;
 	int found = 0;
 
+	name_tasks(r);
 	EACH_LIFE(r, id, t)
 		for (p = t->names; p != NULL; p = strchr(p, '\n')) {
 			p += *p == '\n';
@@ -865,6 +904,7 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 	uint64_t from, to, time;
 	size_t i, k, n = 0;
 
+	name_tasks(r);
 	join_snapshots(r);
 	EACH_LIFE(r, id, t) {
 		/* qsort(NULL, 0) is undefined: a thread never woken. */
@@ -944,6 +984,7 @@ relate_free(struct relate *r)
 		free(r->holders[i].key);
 	free(r->holders);
 	free(r->irq_for);
+	free(r->named);
 	free(r);
 }
 

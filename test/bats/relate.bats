@@ -300,6 +300,13 @@ setup() {
 	run argus-cat -r "$output" later.csv
 	grep -q '^event,2000000000,700,700,,0,fork,-,300,300,' <<<"$output"
 	! grep -q '^event,1[01]00000000,' <<<"$output" || false
+	# A new thread's task record comes before its fork, at its time:
+	# the name is the new life's.
+	sed 's/^event,2000000000,700,700,/task,2000000000,300,300,newname\n&/' \
+	    later.csv >named.csv
+	run argus-relate --comm newname named.csv
+	echo "$output"
+	[ "$output" = "300@2000000000,700" ]
 	run argus-cat -r 1@2-1 lives.csv
 	[ "$status" -eq 64 ]
 	[[ "$output" == *"a life that ends before it begins"* ]]
