@@ -454,7 +454,11 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	need_prog "$HELPER"
 	local i hpid otid t
 	mkfifo "$T/go"
-	"$CAP" -b 256K -Z -o "$T/o.csv" 2>"$T/cap.err" &
+	# Buffers that the helper's 16 MiB of markers overwrite, forgetting
+	# the fork, but that what else the machine does while the capture is
+	# stopped (the files that trace nothing run beside this one) does not
+	# fill again before the capture reads the orphan's last markers.
+	"$CAP" -b 2M -Z -o "$T/o.csv" 2>"$T/cap.err" &
 	cpid=$!
 	echo "$cpid" >"$BATS_TEST_TMPDIR/orphan.kill"
 	wait_capture "$cpid"
@@ -483,6 +487,9 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	wait "$hpid"
 	cat "$T/helper.out"
 	[ -n "$otid" ]
+	# Should the checks fail: what the capture kept of the orphan.
+	grep ",$otid," "$T/o.csv" | cut -c1-100 | sed -n '1,4p;$p' || true
+	grep '^meta,[0-9]*,,,lost,' "$T/o.csv" || true
 	# Its own events and the switches to it: the process is left empty.
 	grep -q "^event,[0-9]*,,$otid,,[0-9]*,marker,-,mmm" "$T/o.csv"
 	grep -q "^event,[0-9]*,[0-9]*,[0-9]*,,[0-9]*,switch,-,[A-Z+]*,,$otid," "$T/o.csv"

@@ -90,8 +90,10 @@ load(double secs)
 /*
  * "orphan MARKER": a thread whose process the capture cannot learn.  The
  * test stops the capture (SIGSTOP), then says go on stdin.  The thread is
- * born, writes far more markers than the capture's kernel buffer holds,
- * so that the buffer, overwriting its oldest pages, forgets the fork;
+ * born, writes far more markers than the capture's kernel buffer holds
+ * (16 MiB: eight times the test's 2 MiB, of which the last survive the
+ * machine's other work while the capture is stopped), so that the
+ * buffer, overwriting its oldest pages, forgets the fork;
  * waits for the main thread, so that a wakeup and a switch name it after
  * that; and exits.  Its
  * fork was never read and /proc no longer has it when the capture
@@ -121,7 +123,7 @@ orphan_thread(void *arg)
 
 	(void)arg;
 	orphan_tid = syscall(SYS_gettid);
-	markers(8192);
+	markers(16384);
 	if (write(q[1][1], &c, 1) != 1 || read(q[0][0], &c, 1) != 1)
 		err(1, "orphan");
 	return NULL;
