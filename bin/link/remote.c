@@ -77,6 +77,13 @@ struct cpu {
 
 struct tstate {
 	int		 peered;	/* has sent or received to another host */
+	/*
+	 * The connection it last sent on whose other end was not known
+	 * then: a client sends as soon as its end is established, before
+	 * the handshake's last ACK establishes the server's, on any network
+	 * slower than its turn from connect to send.
+	 */
+	struct conn	*unpeered;
 	int		 holding;	/* its wake-up, held (link_release) */
 	int		 receiving;	/* in a receive, whose exit may be
 					 * unrecorded (syscall_exit_read) */
@@ -301,6 +308,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 static void __attribute__((noinline))
 see_sock(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	struct tstate *ts;
 	struct sk *s;
 	struct conn *c;
 	uint64_t addr;
@@ -340,13 +348,26 @@ see_sock(struct link_rule *self, const struct event *ev, struct lthread *t)
 	if (!link_cause(ev, &c->sends[c->n].by))
 		c->sends[c->n].by.vertex = NO_VERTEX;
 	c->sends[c->n].by.weak = 0;
+	ts = link_thread(self, t);
 	if (mirror_of(c) != NULL)
-		((struct tstate *)link_thread(self, t))->peered = 1;
+		ts->peered = 1;
+	else
+		ts->unpeered = c;
 	snprintf(c->sends[c->n].by.label, sizeof(c->sends[c->n].by.label),
 	    "%.63s", c->pair);
 	c->n++;
 	c->sent += len;
 	sent(self, c, &c->sends[c->n - 1], ev->time);
+}
+
+/* Whether t talks to another host, as far as the stream knows by now. */
+static int
+peered(struct tstate *ts)
+{
+	if (!ts->peered && ts->unpeered != NULL &&
+	    mirror_of(ts->unpeered) != NULL)
+		ts->peered = 1;
+	return ts->peered;
 }
 
 /*
@@ -362,7 +383,7 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 
 	(void)waker;
 	if (ev->ctx != 's' || (cpu->in && cpu->vec != SOFTIRQ_NET_RX) ||
-	    !ts->peered || wakee->woken || ts->holding || host_count() < 2)
+	    wakee->woken || ts->holding || host_count() < 2 || !peered(ts))
 		return 0;
 	c->held = 1;
 	ts->holding = 1;

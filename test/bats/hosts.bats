@@ -546,6 +546,13 @@ send_alone() {
 event,2296,42,42,,0,switch,-,R,77,77,other\
 event,2297,77,77,,0,switch,-,S,42,42,client' >a4.csv
 	send_alone a4.csv
+	# The same, B's end established only after A's first send (the
+	# handshake's last ACK on its way, as on any network slower than the
+	# client's turn from connect to send): still the send alone.
+	sed -i 's/^event,5400,42,42,,1,sock_state,/event,6200,42,42,,1,sock_state,/' b.csv
+	client_woken 0xa1 >a5.csv
+	send_alone a5.csv
+	two_hosts
 	# Bytes no send is known for first: the softirq's wake-up, as it was
 	# (the connection's reply, received after, keeps the clocks bound).
 	{ client_woken 0xa9
