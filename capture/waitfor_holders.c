@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,66 @@ holders_child(struct wf_snap *s, const struct wt *w)
 }
 
 /*
+ * Whether addresses a and b lie in one mapping of process pid.  Read a
+ * line at a time: a big process's maps fill megabytes.
+ */
+static int
+same_mapping(int pid, uint64_t a, uint64_t b)
+{
+	unsigned long long lo, hi;
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	int fd, same = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return 0;
+	if ((f = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while (getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && a >= lo &&
+		    a < hi) {
+			same = b >= lo && b < hi;
+			break;
+		}
+	free(line);
+	fclose(f);
+	return same;
+}
+
+/*
+ * The thread a futex wait joins, or 0.  pthread_join (glibc's, musl's,
+ * and so C++'s and Rust's) waits on the thread's id in its descriptor,
+ * for the value of that id, which the kernel clears and wakes at the
+ * thread's exit (CLONE_CHILD_CLEARTID).  A wait for the id of another of
+ * the process's threads is believed where that thread's stack, if it is
+ * blocked, is in the mapping of the word: the descriptor sits at the top
+ * of the thread's stack, and a counter that came to equal an id would
+ * be elsewhere.
+ */
+static int
+joined(const struct wf_snap *s, const struct thr *t, const struct wt *w)
+{
+	int tid = (int)w->o.id;
+	char path[64];
+	size_t i;
+
+	if (tid <= 0 || tid == t->tid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, tid);
+	if (access(path, F_OK) == -1)
+		return 0;
+	for (i = 0; i < s->nthr; i++)
+		if (s->thr[i].tid == tid && s->thr[i].sp != 0)
+			return same_mapping(t->pid, w->o.ino, s->thr[i].sp) ?
+			    tid : 0;
+	return tid;
+}
+
+/*
  * A futex has no holder the kernel knows, except a PI lock's word, which
  * holds its owner's tid.  A glibc mutex (the wait for value 2, "locked,
  * contended") keeps its owner's tid after the word, in __owner: read, and
@@ -299,8 +360,13 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 		    sizeof(owner)) == -1)
 			return;
 		how = "mutex";
-	} else
+	} else {
+		if ((cmd == F_WAIT || cmd == F_WAIT_BITSET) &&
+		    (owner = joined(s, t, w)) != 0)
+			add_holder(s, w->o.key, WR_THREAD, t->pid, owner,
+			    NO_FD);
 		return;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, owner);
 	if (owner <= 0 || owner == t->tid || access(path, F_OK) == -1)
 		return;

@@ -35,6 +35,7 @@ struct thr {
 	const char	*call;		/* "" outside a system call */
 	uint64_t	 a[6];
 	int		 nargs;
+	uint64_t	 sp;		/* its stack pointer, blocked; 0 unknown */
 	char		 wchan[64];
 	uint64_t	 since;
 	uint8_t		 root, keep;

@@ -217,8 +217,12 @@ thread_call(struct thr *t)
 	    t->tid) <= 0)
 		return errno == EACCES || errno == EPERM ? -1 : 0;
 	nr = strtol(buf, &end, 10);
-	if (end == buf || nr < 0)
+	if (end == buf)
 		return 0;
+	if (nr < 0) {
+		t->sp = strtoull(end, NULL, 16);
+		return 0;
+	}
 	t->call = syscall_name(nr);
 	if (*t->call == '\0')
 		t->call = "?";
@@ -228,6 +232,8 @@ thread_call(struct thr *t)
 			break;
 	}
 	t->nargs = i;
+	if (i == 6)
+		t->sp = strtoull(end, NULL, 16);
 	return 0;
 }
 

@@ -51,6 +51,8 @@ const struct wrel_def wrels[WR_N] = {
 	    "holds what the waiter waits for, by its runtime's word" },
 	[WR_TRACER] = { "tracer", M(WM_STOP),
 	    "traces the thread stopped for it (ptrace): it resumes it" },
+	[WR_THREAD] = { "thread", M(WM_FUTEX),
+	    "a thread the waiter joins: its exit ends the wait" },
 };
 
 int

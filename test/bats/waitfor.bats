@@ -338,6 +338,26 @@ unix in" ]
 	grep -qx "$WAITER $HOLDER_TID owner mutex" "$T/h"
 }
 
+@test "waitfor: pthread_join names the thread it joins; a word that only holds an id names nobody" {
+	need_waitfor
+	start_case join
+	snap "$WAITER_TID" futex -t "$WAITER_TID"
+	obj=$(object_of "$WAITER_TID" futex)
+	[[ $obj == futex:$WAITER:0x* ]]
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $TID, $RELATION }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	[ "$(cat "$T/h")" = "$WAITER $HOLDER_TID thread" ]
+	# The same value waited for in a word of the program's own data,
+	# not in the worker's descriptor: no holder.
+	start_case tidword
+	snap "$WAITER_TID" futex -t "$WAITER_TID"
+	obj=$(object_of "$WAITER_TID" futex)
+	records holder -v o="$obj" '$OBJECT == o' "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	[ ! -s "$T/h" ]
+}
+
 @test "waitfor: a thread stopped for its tracer (ptrace) waits for the tracer" {
 	need_waitfor
 	start_case ptrace

@@ -4,7 +4,7 @@
  * holds the other end, and blocks until killed.
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
- *	    abstract-full|tcp-full|posix|ofd|epoll|mutex|ptrace
+ *	    abstract-full|tcp-full|posix|ofd|epoll|mutex|ptrace|join|tidword
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -18,6 +18,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include <linux/futex.h>
+
 #include <arpa/inet.h>
 #include <err.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +333,54 @@ case_mutex(void)
 	pthread_mutex_lock(&mutex);
 }
 
+static volatile int worker_tid;
+
+static void *
+worker(void *arg)
+{
+	(void)arg;
+	say("holder", getpid(), tid());
+	worker_tid = tid();
+	hold(NULL);
+	return NULL;
+}
+
+/* pthread_join of a worker that never ends: a futex wait on its id. */
+static void
+case_join(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, worker, NULL) != 0)
+		errx(1, "pthread_create");
+	while (!worker_tid)
+		usleep(1000);
+	say("waiter", getpid(), tid());
+	ready();
+	pthread_join(t, NULL);
+}
+
+/*
+ * A futex wait for a value that is a worker's id, on a word of its own
+ * (a counter that came to equal it): no join, nobody named.
+ */
+static void
+case_tidword(void)
+{
+	static uint32_t word;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, worker, NULL) != 0)
+		errx(1, "pthread_create");
+	while (!worker_tid)
+		usleep(1000);
+	word = worker_tid;
+	say("waiter", getpid(), tid());
+	ready();
+	syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, word, NULL, NULL, 0);
+	hold(NULL);
+}
+
 static void
 traced(void *arg)
 {
@@ -389,10 +440,14 @@ main(int argc, char *argv[])
 		case_mutex();
 	else if (strcmp(c, "ptrace") == 0)
 		case_ptrace();
+	else if (strcmp(c, "join") == 0)
+		case_join();
+	else if (strcmp(c, "tidword") == 0)
+		case_tidword();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex|"
-		    "ptrace "
+		    "ptrace|join|tidword "
 		    "[LOCKFILE]");
 	return 0;
 }
