@@ -4,9 +4,9 @@
  * can end that wait (a holder record): the holder's vertex -> the waiting
  * vertex.  A hang in progress has no wake-up yet; this is the edge that
  * says who should make it.  Strong where the kernel names one party (the
- * lock's holder, the child, the socket's peer, the futex's owner), weak
- * where several processes hold the same end of a pipe or an eventfd and
- * any of them might be the one.
+ * lock's holder, the child, the socket's peer, the futex's owner, the
+ * thread a join waits for), weak where several processes hold the same
+ * end of a pipe or an eventfd and any of them might be the one.
  *
  * A holder is a process; its thread is the one that last sent or received
  * on the descriptor it holds the object by, else its main thread.  A
@@ -225,6 +225,25 @@ waits_on(uint32_t pid, const char *object)
 }
 
 /*
+ * Whether the holder waits on the object itself: a holder the kernel
+ * names by its thread (a lock's owner, a thread joined) by that thread,
+ * whose process waits on the object in the waiter at least.
+ */
+static int
+holder_waits_on(const struct snap_holder *h, const char *object)
+{
+	size_t i;
+
+	if (h->tid == 0)
+		return waits_on(h->pid, object);
+	for (i = 0; i < snap.nwaits; i++)
+		if (snap.waits[i].tid == h->tid &&
+		    strcmp(snap.waits[i].object, object) == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * How many processes hold the object in a relation that ends the wait,
  * leaving out those that wait on it themselves: the only one left is the
  * one that will act.
@@ -297,7 +316,7 @@ join(struct link_rule *self, struct snap_wait *w, struct lthread *waiter)
 		c.weak = !(known == 2 && n == 0) &&
 		    ((n != 1 && h->pid != w->pid) ||
 		    (h->tid == 0 && h->pid == w->pid) || !known ||
-		    waits_on(h->pid, w->object));
+		    holder_waits_on(h, w->object));
 		snprintf(c.label, sizeof(c.label), "%s %s",
 		    wrels[h->rel].name, w->object);
 		link_emit(snap.time, waiter->pid, waiter->tid, waiter->vertex,

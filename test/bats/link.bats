@@ -440,6 +440,34 @@ waitsfor weak 4 2 peer socket:88" ]
 	[[ "$(graph shared.csv)" != *"strong 2 1 writer"* ]]
 }
 
+@test "link: waitsfor: a thread the kernel names (a joined thread, a mutex's owner) is the one party" {
+	# Main thread 1/1 joins its worker 1/5, asleep; its thread 1/6 waits
+	# for a mutex 1/7 owns.  Each holder is one thread of the waiter's
+	# own process, named by the kernel or glibc, and waits on nothing the
+	# waiter does: strong.
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,sys_enter,-,202,futex,0x7f00,0x109,0x5
+	event,101,1,1,,0,switch,-,S,1,5,prog
+	event,110,1,5,,0,sys_enter,-,35,clock_nanosleep,0x0,0x0,0x7e00
+	event,111,1,5,,0,switch,-,S,1,6,prog
+	event,115,1,6,,0,sys_enter,-,202,futex,0x1000,0x80,0x2
+	event,116,1,6,,0,switch,-,S,1,7,prog
+	event,120,1,7,,0,sys_enter,-,0,read,0x3,0x0,0x4
+	event,121,1,7,,0,switch,-,S,0,0,swapper/0
+	wait,200,1,1,S,futex,,futex,futex:1:0x7f00,futex,,,100,,futex_do_wait,prog
+	wait,200,1,5,S,clock_nanosleep,,,,sleep,5000000000,,110,,hrtimer_nanosleep,prog
+	wait,200,1,6,S,futex,,futex,futex:1:0x1000,futex,,,115,,futex_do_wait,prog
+	wait,200,1,7,S,read,3,pipe,pipe:77,in,,,120,,anon_pipe_read,prog
+	holder,200,1,5,futex:1:0x7f00,thread,,,,prog
+	holder,200,1,7,futex:1:0x1000,owner,,mutex,,prog
+	EOF
+	[ "$(graph s.csv)" = "waitsfor strong 2 1 thread futex:1:0x7f00
+waitsfor strong 4 3 owner futex:1:0x1000" ]
+	# A named thread that waits on the same futex itself is no party.
+	sed 's/^holder,200,1,5,futex:1:0x7f00,thread/holder,200,1,6,futex:1:0x1000,thread/' s.csv >self.csv
+	[ "$(graph self.csv)" = "waitsfor strong 4 3 owner futex:1:0x1000" ]
+}
+
 @test "link: filelock: a lock request that sleeps, from where its holder took the lock" {
 	stream >s.csv <<-'EOF'
 	event,100,2,2,,0,sys_enter,-,73,flock,0x3,0x2
