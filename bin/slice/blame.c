@@ -277,7 +277,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		n = runtime_sleep(x->g, w, what, sizeof(what));
 		snprintf(c->why, sizeof(c->why), "asleep on its own timer in %s "
 		    "for %.1f s%s%s%s%s; %s",
-		    str_of(w->last_sys), (w->end - w->begin) / 1e9,
+		    str_of(w->last_sys), (w->end - rounds_begin(x, w)) / 1e9,
 		    w->end >= x->g->last_time ? " so far" : "", n ? " (" : "",
 		    what, n ? ")" : "", why);
 		return 1;

@@ -68,6 +68,7 @@ enum tstate {
 /* state.c */
 const struct sclass	*classify(const struct vertex *v);
 uint64_t	 round_before(struct dctx *x, const struct vertex *w);
+uint64_t	 rounds_begin(struct dctx *x, const struct vertex *w);
 uint64_t	 stuck(struct dctx *x, uint32_t tid);
 uint64_t	 stuck_sibling(struct dctx *x, const struct vertex *v,
 		    uint64_t *i);

@@ -101,6 +101,22 @@ round_before(struct dctx *x, const struct vertex *w)
 }
 
 /*
+ * When the wait w's last round goes on with began: its first round's
+ * begin (a sleep cut in two, Perl's sleep of a whole second and then its
+ * fraction, is one sleep).
+ */
+uint64_t
+rounds_begin(struct dctx *x, const struct vertex *w)
+{
+	uint64_t p;
+	int r;
+
+	for (r = 0; r < MAX_ROUNDS && (p = round_before(x, w)) != 0; r++)
+		w = vertex_get(x->g, p);
+	return w->begin;
+}
+
+/*
  * A round of a periodic wait that checks on a long wait: the round
  * before lasted a good part of the hang (a deadlock check after a second
  * of a lock wait), not a tick of a loop that wakes every so often to find

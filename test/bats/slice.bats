@@ -1275,6 +1275,24 @@ sigwaiter() {	# CALL
 	# The signal ended the wait, not the sender's exit after it.
 	[[ "$out" != *"death"* ]]
 	grep -q '^Path 1 (slice back from the waker):$' <<<"$out"
+	# The sender's sleep cut in two (Perl's sleep: the whole seconds,
+	# then the fraction): one sleep of 3.0 s, not its last 50 us.
+	out=$(sigwaiter rt_sigtimedwait | awk -F, -v OFS=, '
+	    $2 >= 4000500400 && $2 < 5000000000 { $2 += 100000 } { print }
+	    $2 == 4000500300 {
+		print "event,4000500310,6,6,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0"
+		print "event,4000500320,6,6,,1,hrtimer_start,-,0xabd,hrtimer_wakeup,4000550340,4000550340,0"
+		print "event,4000500330,6,6,,1,switch,-,S,0,0,swapper/1"
+		print "event,4000550340,0,0,,1,hrtimer_expire_entry,h,0xabd,hrtimer_wakeup,4000550340"
+		print "event,4000550350,0,0,,1,waking,h,6,6,1,sender"
+		print "event,4000550360,0,0,,1,hrtimer_expire_exit,h,0xabd"
+		print "event,4000550370,0,0,,1,switch,-,R,6,6,sender"
+		print "event,4000550380,6,6,,1,sys_exit,-,230,clock_nanosleep,0"
+	    }' |
+	    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 5 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	grep -q '^Root cause: sender 6 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s;' <<<"$out"
 	# pause(2) ended by the same signal, which it did not take: a kill.
 	# (Nothing found: exit 1.)
 	out=$(sigwaiter pause | report_tid 5) || [ $? = 1 ]
