@@ -186,6 +186,14 @@ holder_thread(const struct snap_holder *h, const struct snap_wait *w,
 	*known = 1;
 	if (h->tid != 0)
 		return lthread_get(h->tid, h->pid);
+	/*
+	 * A child's end is its process's: its main thread stands for it as
+	 * well as any (most children have no other).
+	 */
+	if (h->rel == WR_CHILD) {
+		t = lthread_get(h->pid, h->pid);
+		return t->vertex != 0 ? t : NULL;
+	}
 	if (h->fd != NO_FD)
 		HASH_FIND(hh, fds, &key, sizeof(key), u);
 	/* Nor is the waiter's own use a word on who will end its wait. */

@@ -468,6 +468,26 @@ waitsfor strong 4 3 owner futex:1:0x1000" ]
 	[ "$(graph self.csv)" = "waitsfor strong 4 3 owner futex:1:0x1000" ]
 }
 
+@test "link: waitsfor: a child waited for is the one party, by its main thread; one of several is not" {
+	# bash 1 waits for its one child, timeout 2, in rt_sigsuspend: no
+	# thread of the child was seen to use anything, and none needs to.
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,fork,-,2,2,0x1200000,bash
+	event,101,1,1,,0,sys_enter,-,61,wait4,0xffffffff,0x0,0x0
+	event,102,1,1,,0,switch,-,S,2,2,timeout
+	event,110,2,2,,0,sys_enter,-,130,rt_sigsuspend,0x7ffc0,0x8
+	event,111,2,2,,0,switch,-,S,0,0,swapper/0
+	wait,200,1,1,S,wait4,,child,children:1,child,,,101,,do_wait,bash
+	wait,200,2,2,S,rt_sigsuspend,,,,signal,,,110,,sigsuspend,timeout
+	holder,200,2,,children:1,child,,,S,timeout
+	EOF
+	[ "$(graph s.csv | grep waitsfor)" = "waitsfor strong 2 1 child children:1" ]
+	# Two children: either may end the wait.
+	sed 's/^event,111,2,2,.*/&\
+event,112,3,3,,1,switch,-,S,0,0,swapper\/1/; /^holder,200,2,/p; s/^holder,200,2,,/holder,200,3,,/' s.csv >two.csv
+	[ "$(graph two.csv | grep -c 'waitsfor weak')" = 2 ]
+}
+
 @test "link: filelock: a lock request that sleeps, from where its holder took the lock" {
 	stream >s.csv <<-'EOF'
 	event,100,2,2,,0,sys_enter,-,73,flock,0x3,0x2
