@@ -306,56 +306,59 @@ case_epoll(void)
 }
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static volatile int locked;
+static volatile int holder_tid;
 
+/* A thread that holds the mutex, then nothing. */
 static void *
 owner(void *arg)
 {
 	(void)arg;
 	pthread_mutex_lock(&mutex);
 	say("holder", getpid(), tid());
-	locked = 1;
+	holder_tid = tid();
 	hold(NULL);
 	return NULL;
 }
 
-static void
-case_mutex(void)
-{
-	pthread_t t;
-
-	if (pthread_create(&t, NULL, owner, NULL) != 0)
-		errx(1, "pthread_create");
-	while (!locked)
-		usleep(1000);
-	say("waiter", getpid(), tid());
-	ready();
-	pthread_mutex_lock(&mutex);
-}
-
-static volatile int worker_tid;
-
+/* A thread that never ends. */
 static void *
 worker(void *arg)
 {
 	(void)arg;
 	say("holder", getpid(), tid());
-	worker_tid = tid();
+	holder_tid = tid();
 	hold(NULL);
 	return NULL;
+}
+
+/* The holder thread started and settled; this one is the waiter. */
+static pthread_t
+holder_thread(void *(*fn)(void *))
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, fn, NULL) != 0)
+		errx(1, "pthread_create");
+	while (!holder_tid)
+		usleep(1000);
+	say("waiter", getpid(), tid());
+	return t;
+}
+
+static void
+case_mutex(void)
+{
+	holder_thread(owner);
+	ready();
+	pthread_mutex_lock(&mutex);
 }
 
 /* pthread_join of a worker that never ends: a futex wait on its id. */
 static void
 case_join(void)
 {
-	pthread_t t;
+	pthread_t t = holder_thread(worker);
 
-	if (pthread_create(&t, NULL, worker, NULL) != 0)
-		errx(1, "pthread_create");
-	while (!worker_tid)
-		usleep(1000);
-	say("waiter", getpid(), tid());
 	ready();
 	pthread_join(t, NULL);
 }
@@ -368,14 +371,9 @@ static void
 case_tidword(void)
 {
 	static uint32_t word;
-	pthread_t t;
 
-	if (pthread_create(&t, NULL, worker, NULL) != 0)
-		errx(1, "pthread_create");
-	while (!worker_tid)
-		usleep(1000);
-	word = worker_tid;
-	say("waiter", getpid(), tid());
+	holder_thread(worker);
+	word = holder_tid;
 	ready();
 	syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, word, NULL, NULL, 0);
 	hold(NULL);
