@@ -2,9 +2,10 @@
  * A signal that wakes its target: strong, the sender's vertex to what the
  * signalled thread does next, labelled with the signal.  The kernel traces
  * signal_generate after the wake-up the signal makes, so the wake-up is
- * named when its signal is seen: the sender's last wake-up, made since
- * its system call began, of the thread (or, sent to a process, of a
- * thread of the process) that the signal was delivered to.
+ * named when its signal is seen: the sender's wake-ups, made since its
+ * system call began, of the thread (or, sent to a process, of the
+ * threads of the process) that the signal was delivered to.  SIGKILL
+ * sent to a process wakes each of its threads.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -13,10 +14,13 @@
 #include "link.h"
 
 #define DELIVERED	0	/* signal_generate's RESULT */
+#define WOKEN		8	/* a process's threads a SIGKILL wakes, kept */
 
 struct state {
-	struct lthread	*woke;		/* since its system call began */
-	uint64_t	 at;
+	/* Its wake-ups since its system call began, and when. */
+	struct lthread	*woke[WOKEN];
+	uint64_t	 at[WOKEN];
+	int		 n;
 };
 
 /*
@@ -27,24 +31,29 @@ static void __attribute__((noinline))
 generated(struct link_rule *self, const struct event *ev, struct lthread *t,
     struct state *s)
 {
-	struct lthread *w = s->woke;
-	int group;
+	struct lthread *w;
+	int group, i, n = s->n;
 
-	s->woke = NULL;
-	if (w == NULL || event_i64(ev, ECOL(E_SIGNAL_GENERATE, RESULT)) !=
+	s->n = 0;
+	if (n == 0 || event_i64(ev, ECOL(E_SIGNAL_GENERATE, RESULT)) !=
 	    DELIVERED)
 		return;
 	group = event_i64(ev, ECOL(E_SIGNAL_GENERATE, GROUP)) != 0;
-	if (group ? w->pid != event_pid(ev, ECOL(E_SIGNAL_GENERATE, TPID)) :
-	    w->tid != event_u64(ev, ECOL(E_SIGNAL_GENERATE, TTID)))
-		return;
-	/* Its wake-up, still waiting for the thread to run. */
-	if (!w->woken || w->waker.tid != t->tid || w->waker.time != s->at)
-		return;
-	cause_name(&w->waker, self);
-	w->waker.weak = 0;
-	signal_label(w->waker.label, sizeof(w->waker.label),
-	    event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG)));
+	for (i = 0; i < n; i++) {
+		w = s->woke[i];
+		if (group ? w->pid != event_pid(ev,
+		    ECOL(E_SIGNAL_GENERATE, TPID)) : w->tid != event_u64(ev,
+		    ECOL(E_SIGNAL_GENERATE, TTID)))
+			continue;
+		/* Its wake-up, still waiting for the thread to run. */
+		if (!w->woken || w->waker.tid != t->tid ||
+		    w->waker.time != s->at[i])
+			continue;
+		cause_name(&w->waker, self);
+		w->waker.weak = 0;
+		signal_label(w->waker.label, sizeof(w->waker.label),
+		    event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG)));
+	}
 }
 
 static void
@@ -54,16 +63,16 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 
 	switch (ev->type) {
 	case E_WAKING:
-		if (ev->ctx == '-') {
-			s->woke = link_wakee(ev);
-			s->at = ev->time;
+		if (ev->ctx == '-' && s->n < WOKEN) {
+			s->woke[s->n] = link_wakee(ev);
+			s->at[s->n++] = ev->time;
 		}
 		return;
 	case E_SIGNAL_GENERATE:
 		generated(self, ev, t, s);
 		return;
 	default:
-		s->woke = NULL;
+		s->n = 0;
 		return;
 	}
 }

@@ -301,6 +301,24 @@ async strong 2 7 0xfa" ]
 wakeup strong 2 4 " ]
 	[ "$(graph s.csv --no-signal)" = "wakeup strong 2 3 
 wakeup strong 2 4 " ]
+	# SIGKILL to a process wakes each of its threads, then is traced
+	# once: each wake-up is the signal's.
+	stream >k.csv <<-'EOF'
+	event,100,8,8,,0,sys_enter,-,202,futex,0x1000,0x80,0x2
+	event,105,8,8,,0,switch,-,S,7,7,parent
+	event,106,8,9,,1,sys_enter,-,202,futex,0x2000,0x80,0x2
+	event,107,8,9,,1,switch,-,S,0,0,swapper/1
+	event,110,7,7,,0,sys_enter,-,62,kill,0x8,0x9
+	event,111,7,7,,0,waking,-,8,8,0,child
+	event,112,7,7,,0,waking,-,8,9,1,child
+	event,113,7,7,,0,signal_generate,-,9,8,8,child,0,1,0
+	event,114,7,7,,0,sys_exit,-,62,kill,0
+	event,115,7,7,,0,switch,-,S,8,8,child
+	event,120,8,8,,0,exit,-,child,0
+	event,121,8,9,,1,exit,-,child,0
+	EOF
+	[ "$(graph k.csv | sort)" = "signal strong 3 4 SIGKILL
+signal strong 3 5 SIGKILL" ]
 }
 
 @test "link: a stop signal that finds its target awake is a weak stop link into the vertex it ends" {
