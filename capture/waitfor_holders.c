@@ -304,14 +304,14 @@ same_mapping(int pid, uint64_t a, uint64_t b)
 }
 
 /*
- * The thread a futex wait joins, or 0.  pthread_join (glibc's, musl's,
- * and so C++'s and Rust's) waits on the thread's id in its descriptor,
- * for the value of that id, which the kernel clears and wakes at the
- * thread's exit (CLONE_CHILD_CLEARTID).  A wait for the id of another of
- * the process's threads is believed where that thread's stack, if it is
+ * The thread a futex wait joins, or 0.  glibc's pthread_join (and so
+ * C++'s and Rust's) waits on the thread's id in its descriptor, for the
+ * value of that id, which the kernel clears and wakes at the thread's
+ * exit (CLONE_CHILD_CLEARTID).  A wait for the id of another of the
+ * process's threads is believed where that thread's stack, if it is
  * blocked, is in the mapping of the word: the descriptor sits at the top
- * of the thread's stack, and a counter that came to equal an id would
- * be elsewhere.
+ * of the thread's stack, and a counter that came to equal an id would be
+ * elsewhere.
  */
 static int
 joined(const struct wf_snap *s, const struct thr *t, const struct wt *w)
