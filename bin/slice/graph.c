@@ -1175,7 +1175,7 @@ read_wait(struct graph *g, const struct wait_rec *w)
 	if (*w->object != '\0') {
 		g->snapobj = xrealloc(g->snapobj, (g->nsnapobj + 1) *
 		    sizeof(*g->snapobj));
-		g->snapobj[g->nsnapobj++] = (struct snapobj){ w->tid,
+		g->snapobj[g->nsnapobj++] = (struct snapobj){ w->pid, w->tid,
 		    str_id(w->object) };
 	}
 	if (w->fd >= 0 && *w->object != '\0') {
@@ -1193,6 +1193,7 @@ read_wait(struct graph *g, const struct wait_rec *w)
 		memset(s, 0, sizeof(*s));
 		s->tid = w->tid;
 		s->deadline = NO_TIME;
+		s->selffd = NO_FD;
 	}
 	if (w->deadline < s->deadline)
 		s->deadline = w->deadline;
@@ -1220,6 +1221,27 @@ read_wait(struct graph *g, const struct wait_rec *w)
 }
 
 /*
+ * A file lock a thread waits for that its own process holds, by another
+ * descriptor (a flock or OFD lock belongs to an open file, which a child
+ * inherits): unless another of its threads lets go, it waits for itself.
+ */
+static void
+self_held(struct graph *g, const struct holder_rec *h)
+{
+	uint32_t object = str_id(h->object);
+	int i, j;
+
+	for (i = 0; i < g->nsnapobj; i++) {
+		if (g->snapobj[i].pid != h->pid ||
+		    g->snapobj[i].object != object)
+			continue;
+		for (j = 0; j < g->nsnapw; j++)
+			if (g->snapw[j].tid == g->snapobj[i].tid)
+				g->snapw[j].selffd = h->fd;
+	}
+}
+
+/*
  * A runtime that names a waiting thread as the holder of its own wait
  * (argus-waitfor(1), PROVIDERS): it waits for nobody but its own timer,
  * a sleep the kernel sees as a timed futex or latch wait (the JVM's
@@ -1231,6 +1253,8 @@ read_holder(struct graph *g, const struct holder_rec *h)
 {
 	char label[RUNTIME_NAMELEN + 64];
 
+	if (h->rel == WR_LOCK_HOLDER && h->time == g->snap_time)
+		self_held(g, h);
 	if (h->rel != WR_RUNTIME || h->tid == 0)
 		return;
 	snprintf(label, sizeof(label), "%.*s" RUNTIME_SEP "%s",
@@ -1273,6 +1297,7 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 	    (v->end < g->snap_time && v->end < g->last_time))
 		return 0;
 	memset(out, 0, sizeof(*out));
+	out->selffd = NO_FD;
 	for (i = 0; i < g->nsnapw; i++)
 		if (g->snapw[i].tid == v->tid) {
 			out->tid = v->tid;
@@ -1287,6 +1312,7 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			out->deadline = g->snapw[i].deadline;
 			if (g->snapw[i].sleeps != 0)
 				out->sleeps = g->snapw[i].sleeps;
+			out->selffd = g->snapw[i].selffd;
 			found = 1;
 		}
 	return found;

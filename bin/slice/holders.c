@@ -356,6 +356,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 	int set, how, j, known = 0, multi, ok, r;
 	uint32_t obj;
 	enum tstate st;
+	struct snapwait sw;
 	uint64_t p;
 
 	/*
@@ -368,6 +369,18 @@ holders(struct dctx *x, uint64_t id, int depth)
 		id = p;
 		v = vertex_get(g, id);
 	}
+	/*
+	 * A file lock its own process holds by another descriptor, and no
+	 * other thread of it to let go: it waits for itself, whoever else
+	 * holds it (a tool that inherited the descriptor of the lock its
+	 * script took, and the script).  Said, whatever the chain finds.
+	 */
+	if (x->d->note[0] == '\0' && snapshot_wait(g, v, &sw) &&
+	    sw.selffd != NO_FD && !other_thread(g, v->pid, v->tid))
+		snprintf(x->d->note, sizeof(x->d->note), "%s %u waits for a "
+		    "lock that it holds itself, by fd %d (a descriptor it "
+		    "inherited, or opened before): it waits for itself",
+		    str_of(vertex_comm(v)), v->tid, sw.selffd);
 	set = many_wakers(x, id);
 	/*
 	 * Where the hung request went out is known: the other members of

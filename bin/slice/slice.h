@@ -45,6 +45,8 @@ struct snapwait {
 	uint64_t	 deadline;	/* its first timer's, or NO_TIME */
 	uint32_t	 sleeps;	/* interned "DETAIL: THROUGH": its
 					   runtime says it sleeps; 0 */
+	int32_t		 selffd;	/* a lock it waits for, that its own
+					   process holds by this fd; NO_FD */
 };
 
 #define STEAL_MANY	UINT32_MAX
@@ -78,7 +80,7 @@ struct graph {
 	}		*snapfd;
 	int		 nsnapfd;
 	struct snapobj {		/* each object a thread waited on */
-		uint32_t tid, object;	/* interned */
+		uint32_t pid, tid, object;	/* interned */
 	}		*snapobj;
 	int		 nsnapobj;
 	struct selfhold {		/* a runtime's holder of a thread's */

@@ -1342,6 +1342,16 @@ inherited_lock() {	# [ALIVE]
 	out=$(inherited_lock alive | diagnose_tid 4)
 	echo "$out"
 	[[ "$out" == "Root cause: flock 1 (the kernel says): the kernel says it holds what flock 4 waits on: 254:0:77 (filelock)"* ]]
+	[[ "$out" != *"holds itself"* ]]
+	# The snapshot says flock 4 holds the lock too, by an fd it
+	# inherited: whoever else lets go, it waits for itself.
+	out=$({ inherited_lock alive
+	  echo 'wait,4000000000,4,4,S,flock,3,file,file:254:0:77,lock,,,1300000000,,locks_lock_inode_wait,flock'
+	  echo 'holder,4000000000,1,,file:254:0:77,lock-holder,3,,FLOCK WRITE 0-EOF,flock'
+	  echo 'holder,4000000000,4,,file:254:0:77,lock-holder,9,,FLOCK WRITE 0-EOF,flock'; } |
+	    report_tid 4)
+	echo "$out"
+	grep -qx 'Note: flock 4 waits for a lock that it holds itself, by fd 9 (a descriptor it inherited, or opened before): it waits for itself' <<<"$out"
 }
 
 # Main thread 1's futex wait at T ns, which thread 2 ends 100 ms later
