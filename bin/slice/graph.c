@@ -1221,22 +1221,35 @@ read_wait(struct graph *g, const struct wait_rec *w)
 }
 
 /*
- * A file lock a thread waits for that its own process holds, by another
- * descriptor (a flock or OFD lock belongs to an open file, which a child
- * inherits): unless another of its threads lets go, it waits for itself.
+ * A flock(2) lock a thread waits for that its own process holds by
+ * another descriptor (the lock is an open file's, which a child inherits
+ * with the descriptor): whole-file, so whatever either asks it conflicts
+ * with itself, and unless another of its threads lets go, it waits for
+ * itself.  Not the descriptor it waits on (an upgrade waits for the
+ * others' locks), nor an OFD lock (another range may be someone else's).
  */
 static void
 self_held(struct graph *g, const struct holder_rec *h)
 {
-	uint32_t object = str_id(h->object);
+	uint32_t object = str_id(h->object), tid;
 	int i, j;
 
+	if (h->fd == NO_FD || strncmp(h->detail, "FLOCK ", 6) != 0)
+		return;
 	for (i = 0; i < g->nsnapobj; i++) {
 		if (g->snapobj[i].pid != h->pid ||
 		    g->snapobj[i].object != object)
 			continue;
+		tid = g->snapobj[i].tid;
+		for (j = 0; j < g->nsnapfd; j++)
+			if (g->snapfd[j].tid == tid &&
+			    g->snapfd[j].object == object &&
+			    g->snapfd[j].fd == h->fd)
+				break;
+		if (j < g->nsnapfd)
+			continue;
 		for (j = 0; j < g->nsnapw; j++)
-			if (g->snapw[j].tid == g->snapobj[i].tid)
+			if (g->snapw[j].tid == tid)
 				g->snapw[j].selffd = h->fd;
 	}
 }

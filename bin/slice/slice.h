@@ -80,7 +80,8 @@ struct graph {
 	}		*snapfd;
 	int		 nsnapfd;
 	struct snapobj {		/* each object a thread waited on */
-		uint32_t pid, tid, object;	/* interned */
+		uint32_t pid, tid;
+		uint32_t object;	/* interned */
 	}		*snapobj;
 	int		 nsnapobj;
 	struct selfhold {		/* a runtime's holder of a thread's */

@@ -1352,6 +1352,16 @@ inherited_lock() {	# [ALIVE]
 	    report_tid 4)
 	echo "$out"
 	grep -qx 'Note: flock 4 waits for a lock that it holds itself, by fd 9 (a descriptor it inherited, or opened before): it waits for itself' <<<"$out"
+	# Not by the fd it waits on (an upgrade, which waits for the
+	# others), nor an OFD lock (its range may be another than asked).
+	for h in 'lock-holder,3,,FLOCK READ 0-EOF' 'lock-holder,9,,OFDLCK WRITE 0-99'; do
+		out=$({ inherited_lock alive
+		  echo 'wait,4000000000,4,4,S,flock,3,file,file:254:0:77,lock,,,1300000000,,locks_lock_inode_wait,flock'
+		  echo 'holder,4000000000,1,,file:254:0:77,lock-holder,3,,FLOCK WRITE 0-EOF,flock'
+		  echo "holder,4000000000,4,,file:254:0:77,$h,flock"; } |
+		    report_tid 4)
+		[[ "$out" != *"holds itself"* ]]
+	done
 }
 
 # Main thread 1's futex wait at T ns, which thread 2 ends 100 ms later
