@@ -1,4 +1,5 @@
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -577,6 +578,14 @@ event_is_vfork(const struct event *ev)
 {
 	return ev->type == E_FORK &&
 	    (event_u64_loose(ev, ECOL(E_FORK, CLONE_FLAGS)) & CLONE_VFORK) != 0;
+}
+
+int
+event_exits_itself(const struct event *ev)
+{
+	return ev->type == E_SIGNAL_GENERATE && ev->ctx == '-' &&
+	    event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG)) == SIGCHLD &&
+	    event_i64(ev, ECOL(E_SIGNAL_GENERATE, CODE)) == CLD_EXITED;
 }
 
 int

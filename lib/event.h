@@ -190,6 +190,14 @@ int		 syscall_is_lock_wait(const struct event *);
  */
 int		 event_is_vfork(const struct event *);
 
+/*
+ * The kernel's notice to a parent that its child process exited by
+ * itself: SIGCHLD with CLD_EXITED, sent by the child's last thread as it
+ * ends; CLD_KILLED where a signal ended it.  A signal that woke a thread
+ * that then exited so was one it waited for (a signalfd's), not a kill.
+ */
+int		 event_exits_itself(const struct event *);
+
 /* Softirq vectors, as the kernel numbers them; "" for one it does not. */
 enum { SOFTIRQ_NET_TX = 2, SOFTIRQ_NET_RX = 3 };
 const char	*softirq_name(int vec);

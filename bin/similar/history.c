@@ -90,11 +90,17 @@ history_event(const struct event *ev)
 	const char *name;
 
 	if ((ev->type != E_SYS_ENTER && ev->type != E_SWITCH &&
-	    ev->type != E_FORK) || ev->ctx != '-' ||
+	    ev->type != E_FORK && ev->type != E_SIGNAL_GENERATE) ||
+	    ev->ctx != '-' ||
 	    ev->vertex == NO_VERTEX || ev->vertex == UNSEGMENTED)
 		return;
 	if ((t = sthread_get(ev->tid, ev->pid)) == NULL)
 		return;
+	if (ev->type == E_SIGNAL_GENERATE) {
+		if (event_exits_itself(ev))
+			vsem_get(t, ev->vertex)->exit_own = 1;
+		return;
+	}
 	t->cur = ev->vertex;
 	if (ev->type == E_FORK) {
 		if (event_is_vfork(ev))

@@ -5,7 +5,9 @@
  * a lock hand-off, a completion... anything but the thread's own timeout.
  * That link is where the baseline's wake-up path starts.  A signal that
  * woke the thread only to exit killed it: the wait was cut short (a
- * watchdog's kill of a client that hung too), never answered.
+ * watchdog's kill of a client that hung too), never answered; unless
+ * its exit told its parent it exited (CLD_EXITED), not that a signal
+ * killed it: the signal was what it waited for (sigwait, a signalfd).
  *
  * For a LongRunning hang, "short" is about the work, not the wait that
  * follows it: a vertex that handled one input lasts until the next input
@@ -40,7 +42,8 @@ normal_outcome(const struct sthread *t, size_t i, uint64_t spin_begin,
 	next = VSEM(t, i + 1);
 	if (!next->woke || (rule_props(next->wake_rule) & LR_TIMEOUT))
 		return NULL;
-	if (next->exited && strcmp(rule_name(next->wake_rule), SIGNAL_RULE) == 0)
+	if (next->exited && !next->exit_own &&
+	    strcmp(rule_name(next->wake_rule), SIGNAL_RULE) == 0)
 		return NULL;
 	return next;
 }

@@ -34,6 +34,8 @@ struct vsem {
 	uint8_t		 recorded;	/* its vertex record was read */
 	uint8_t		 waited;	/* ENDED_BY wait */
 	uint8_t		 exited;	/* ENDED_BY exit */
+	uint8_t		 exit_own;	/* its exit told its parent "exited",
+					   not "killed" */
 	uint64_t	 in_kinds, out_kinds;	/* rules of links, as bits */
 	/* The link that woke the thread into this vertex. */
 	uint8_t		 woke, wake_rule;	/* rule_id() */

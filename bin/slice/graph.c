@@ -1409,6 +1409,9 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
 		names_event(gr->g->names, ev);
+	else if (ev->type == E_SIGNAL_GENERATE && ev->vertex != NO_VERTEX &&
+	    ev->vertex != UNSEGMENTED && event_exits_itself(ev))
+		vertex_make(gr->g, ev->vertex)->exits_itself = 1;
 	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
 		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
 		    event_u64(ev, ECOL(E_SWITCH, TTID)));

@@ -529,14 +529,22 @@ died_by(struct graph *g, uint32_t tid, uint64_t t)
 /*
  * The signal that ended vertex f's wait, l, killed its thread: it died
  * next, and the wait was not for that signal (a sigwait's, taken as
- * data, after which the thread may well end on its own).
+ * data, after which the thread may well end on its own), nor did its
+ * process tell its parent, as it ended, that it exited by itself (a
+ * signalfd's read: only the kernel's notice tells it from a kill).
  */
 int
 killed_by(struct graph *g, const struct vertex *f, const struct link *l)
 {
-	return link_from(l) != 0 && a_kill(l) &&
-	    !(f->last_sys != 0 && syscall_is_sigwait(str_of(f->last_sys))) &&
-	    dies(g, vertex_get(g, vertex_next(g, vertex_id(f))));
+	const struct vertex *n = vertex_get(g, vertex_next(g, vertex_id(f)));
+	const struct vertex *m;
+
+	if (link_from(l) == 0 || !a_kill(l) || (f->last_sys != 0 &&
+	    syscall_is_sigwait(str_of(f->last_sys))) || !dies(g, n))
+		return 0;
+	/* dies(): its exit is n, or the vertex after it. */
+	m = vertex_get(g, vertex_next(g, vertex_id(n)));
+	return !n->exits_itself && (m == NULL || !m->exits_itself);
 }
 
 /* Vertex f ended blocked, and a kill ended that wait: its thread died. */

@@ -44,6 +44,7 @@ struct vertex {
 	uint8_t		 seen:1;	/* its vertex record was read */
 	uint8_t		 more_sys:1;	/* calls between sys[] and its last */
 	uint8_t		 has_where:1;	/* a stack record named its function */
+	uint8_t		 exits_itself:1;	/* event_exits_itself() in it */
 	char		 wait;		/* blocked state letter, 0 if none */
 } __attribute__((packed, aligned(2)));
 

@@ -1228,17 +1228,47 @@ futexserver() {
 
 # Waiter 5 takes signals with sigwait(3), as a daemon does its supervisor's;
 # sender 6 sleeps 3 s, sends SIGUSR1, and exits; so does waiter 5, done.
-# CALL is the waiter's call: rt_sigtimedwait, or pause(2) for a control.
-sigwaiter() {	# CALL
-	local enter exit
+# CALL is the waiter's call: rt_sigtimedwait, or pause(2) for a control,
+# or read(2) of a signalfd.  With CODE, the waiter's exit sends its parent
+# SIGCHLD with that code (1 CLD_EXITED, 2 CLD_KILLED), as the kernel does;
+# with EPISODE too, waiter 7 and sender 8 did the same in 30 ms before.
+sigwaiter() {	# CALL [CODE [EPISODE]]
+	local enter exit notice= episode=
 	case $1 in
 	rt_sigtimedwait) enter=128,rt_sigtimedwait,0x7ffd0,0x0,0x0,0x8
 	    exit=128,rt_sigtimedwait,10 ;;
 	pause) enter=34,pause exit=34,pause,-4 ;;
+	read) enter=0,read,0x4,0x7ffd0,0x80 exit=0,read,128 ;;
 	esac
+	[ -z "${2:-}" ] ||
+	    notice="event,4000600150,5,5,,0,signal_generate,-,17,1,1,init,$2,1,0"
+	[ -z "${3:-}" ] || episode="task,100,7,7,waiter
+	task,100,8,8,sender
+	event,500000000,7,7,,0,sys_enter,-,$enter
+	event,500000100,7,7,,0,switch,-,S,0,0,swapper/0
+	event,500000200,8,8,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,500000250,8,8,,1,hrtimer_start,-,0xabe,hrtimer_wakeup,530000000,530000000,0
+	event,500000300,8,8,,1,switch,-,S,0,0,swapper/1
+	event,530000000,0,0,,1,hrtimer_expire_entry,h,0xabe,hrtimer_wakeup,530000000
+	event,530000100,0,0,,1,waking,h,8,8,1,sender
+	event,530000150,0,0,,1,hrtimer_expire_exit,h,0xabe
+	event,530000200,0,0,,1,switch,-,R,8,8,sender
+	event,530000300,8,8,,1,sys_exit,-,230,clock_nanosleep,0
+	event,530000400,8,8,,1,sys_enter,-,62,kill,0x7,0xa
+	event,530000500,8,8,,1,waking,-,7,7,0,waiter
+	event,530000600,8,8,,1,signal_generate,-,10,7,7,waiter,0,1,0
+	event,530000700,8,8,,1,sys_exit,-,62,kill,0
+	event,530000800,8,8,,1,exit,-,sender,1
+	event,530000900,8,8,,1,switch,-,Z,0,0,swapper/1
+	event,530001000,7,7,,0,sys_exit,-,$exit
+	event,530001100,7,7,,0,exit,-,waiter,7
+	event,530001150,7,7,,0,signal_generate,-,17,1,1,init,$2,1,0
+	event,530001200,7,7,,0,switch,-,Z,0,0,swapper/0"
+	episode=$(sed 's/^[[:space:]]*//' <<<"$episode")
 	stream <<-EOS
 	task,100,5,5,waiter
 	task,100,6,6,sender
+	$episode
 	event,900000000,5,5,,0,sys_enter,-,$enter
 	event,900000100,5,5,,0,switch,-,S,0,0,swapper/0
 	event,1000000000,5,5,,0,sys_exit,-,$exit
@@ -1260,6 +1290,7 @@ sigwaiter() {	# CALL
 	event,4000500900,6,6,,1,switch,-,Z,0,0,swapper/1
 	event,4000600000,5,5,,0,sys_exit,-,$exit
 	event,4000600100,5,5,,0,exit,-,waiter,5
+	$notice
 	event,4000600200,5,5,,0,switch,-,Z,0,0,swapper/0
 	event,5000000000,1,1,,0,sys_enter,-,39,getpid
 	EOS
@@ -1298,6 +1329,29 @@ sigwaiter() {	# CALL
 	out=$(sigwaiter pause | report_tid 5) || [ $? = 1 ]
 	echo "$out"
 	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
+}
+
+@test "slice: a signal a signalfd's read took is its answer where the kernel says its process exited by itself, a kill where killed" {
+	out=$(sigwaiter read 1 | report_tid 5)
+	echo "$out"
+	grep -qx 'Root cause: sender 6 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s; on the path of the wake-up that ended the wait, and stuck through the hang' <<<"$out"
+	grep -qx 'Wait chain: waiter 5 → sender 6' <<<"$out"
+	# The same signal, and its process's end told its parent "killed".
+	out=$(sigwaiter read 2 | report_tid 5) || [ $? = 1 ]
+	echo "$out"
+	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
+}
+
+@test "similar: a wait a signal answered is a baseline where its process then exited by itself, not where the signal killed it" {
+	out=$(sigwaiter read 1 episode | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 5 -T 1s | argus-similar -Z 2>&1)
+	echo "$out"
+	grep -q '^baseline,.*"another process of the same program, 7/7;' <<<"$out"
+	out=$(sigwaiter read 2 episode | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 5 -T 1s | argus-similar -Z 2>&1)
+	echo "$out"
+	! grep -q '^baseline,' <<<"$out"
+	grep -q 'no baseline for waiter 5/5' <<<"$out"
 }
 
 # flock 1 takes a lock on file 254:0:77 and runs a command (sh 2) that
