@@ -145,6 +145,34 @@ busy_siblings(struct dctx *x, uint64_t id, int depth)
 }
 
 /*
+ * The thread of v's process that stands to it as thread then stood to
+ * b's: made by the thread of it that stands as then's maker did (its
+ * main thread, or the waiting one), the same in the order that thread
+ * made threads and processes.  0 if none.
+ */
+static uint32_t
+same_rank(struct graph *g, uint32_t then, const struct vertex *b,
+    const struct vertex *v)
+{
+	uint32_t made[64], maker = made_by(g, then), now;
+	size_t n, i;
+
+	if (maker == b->pid)
+		now = v->pid;
+	else if (maker == b->tid)
+		now = v->tid;
+	else
+		return 0;
+	n = made_since(g, maker, 0, UINT64_MAX, made, ARRAY_LEN(made));
+	for (i = 0; i < n && made[i] != then; i++)
+		;
+	if (i == n || made_since(g, now, 0, UINT64_MAX, made,
+	    ARRAY_LEN(made)) <= i)
+		return 0;
+	return made[i];
+}
+
+/*
  * The baseline was another process of the same program, and whoever
  * ended its wait is gone: the waker's process, or whoever woke the waker
  * (a server is only the messenger of the client that fed it).  Each of
@@ -199,6 +227,21 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
 		    "ended its wait then, was to that one: the child it forked "
 		    "last as long before it", str_of(vertex_comm(w)), w->pid);
+		return blame(x, s, why, depth, 0);
+	}
+	/*
+	 * Another thread of the baseline's process woke it (a barrier's
+	 * last to come, a worker that posts a semaphore): the thread of the
+	 * hung process made as it was, by the same maker, in the same rank.
+	 */
+	if (w->pid == b->pid && w->tid != b->tid) {
+		if ((now = same_rank(g, w->tid, b, v)) == 0 || now == v->tid ||
+		    (s = stuck(x, now)) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "is to the hung process what %s "
+		    "%u/%u, which woke %s %u then, was to the baseline's: its "
+		    "thread, the same in creation order", str_of(vertex_comm(w)),
+		    w->pid, w->tid, str_of(vertex_comm(b)), b->tid);
 		return blame(x, s, why, depth, 0);
 	}
 	comm[n] = vertex_comm(w);

@@ -2122,6 +2122,66 @@ thread_polls_child() {
 	grep -q 'is to this wait what app 14, which ended its wait then, was to that one: the thread it made last before it' <<<"$out"
 }
 
+# Process P of program app makes threads P+1 and P+2 and waits at a
+# barrier (a futex) with them; P+1 comes at once, P+2 sleeps first, LATE
+# ns from its start, and wakes the two as the last to come.  Each round a
+# new process, as a command run again is.
+barrier_round() {	# T P LATE
+	local t=$1 p=$2 a=$(($2 + 1)) b=$(($2 + 2)) s=$(($1 + $3))
+	printf '%s\n' \
+	    "event,$t,$p,$p,,0,fork,-,$p,$a,0x3d0f00,app" \
+	    "event,$((t + 10)),$p,$p,,0,wakeup_new,-,$p,$a,1,app,120" \
+	    "event,$((t + 20)),$p,$p,,0,fork,-,$p,$b,0x3d0f00,app" \
+	    "event,$((t + 30)),$p,$p,,0,wakeup_new,-,$p,$b,2,app,120" \
+	    "event,$((t + 40)),$p,$p,,0,sys_enter,-,202,futex,0x6000,0x80,0x1,0x0,0x0,0x0" \
+	    "event,$((t + 50)),$p,$p,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 60)),0,0,,1,switch,-,R,$p,$a,app" \
+	    "event,$((t + 70)),$p,$a,,1,sys_enter,-,202,futex,0x6000,0x80,0x2,0x0,0x0,0x0" \
+	    "event,$((t + 80)),$p,$a,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$((t + 90)),0,0,,2,switch,-,R,$p,$b,app" \
+	    "event,$((t + 100)),$p,$b,,2,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((t + 110)),$p,$b,,2,hrtimer_start,-,0xabc,hrtimer_wakeup,$s,$s,0" \
+	    "event,$((t + 120)),$p,$b,,2,switch,-,S,0,0,swapper/2"
+	[ "$s" -lt 3500000000 ] || return 0
+	printf '%s\n' \
+	    "event,$s,0,0,,2,hrtimer_expire_entry,h,0xabc,hrtimer_wakeup,$s" \
+	    "event,$((s + 100)),0,0,,2,waking,h,$p,$b,2,app,120" \
+	    "event,$((s + 150)),0,0,,2,hrtimer_expire_exit,h,0xabc" \
+	    "event,$((s + 200)),0,0,,2,switch,-,R,$p,$b,app" \
+	    "event,$((s + 300)),$p,$b,,2,sys_exit,-,230,clock_nanosleep,0" \
+	    "event,$((s + 400)),$p,$b,,2,sys_enter,-,202,futex,0x6000,0x81,0x7fffffff,0x0,0x0,0x0" \
+	    "event,$((s + 500)),$p,$b,,2,waking,-,$p,$p,0,app,120" \
+	    "event,$((s + 600)),$p,$b,,2,waking,-,$p,$a,1,app,120" \
+	    "event,$((s + 700)),0,0,,0,switch,-,R,$p,$p,app" \
+	    "event,$((s + 800)),0,0,,1,switch,-,R,$p,$a,app" \
+	    "event,$((s + 900)),$p,$b,,2,exit,-,app,0" \
+	    "event,$((s + 1000)),$p,$b,,2,switch,-,X,0,0,swapper/2" \
+	    "event,$((s + 1100)),$p,$a,,1,exit,-,app,0" \
+	    "event,$((s + 1200)),$p,$a,,1,switch,-,X,0,0,swapper/1" \
+	    "event,$((s + 1300)),$p,$p,,0,exit,-,app,0" \
+	    "event,$((s + 1400)),$p,$p,,0,switch,-,X,0,0,swapper/0"
+}
+barrier_late() {
+	stream <<-EOS
+	task,100,10,10,app
+	task,100,20,20,app
+	task,100,30,30,app
+	task,100,40,40,app
+	$(barrier_round 100000000 10 30000000)
+	$(barrier_round 300000000 20 30000000)
+	$(barrier_round 500000000 30 30000000)
+	$(barrier_round 700000000 40 5000000000)
+	event,3500000000,9,9,,3,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a wait another thread of the baseline's process ended leads to the thread of the hung process made in its place" {
+	out=$(barrier_late | report_tid 40)
+	echo "$out"
+	grep -qx 'Root cause: probably app 40/42 (a guess from timing): asleep on its own timer in clock_nanosleep for 2.8 s so far; is to the hung process what app 30/32, which woke app 30 then, was to the baseline'"'"'s: its thread, the same in creation order' <<<"$out"
+	grep -qx 'Wait chain: app 40 → app 40/42' <<<"$out"
+}
+
 # The same relay, serving its one client, started the command before it
 # answered the client's greeting (ssh's exec request, then its wait): the
 # command (sleep 4, its output the relay's pipe alone) began before the
