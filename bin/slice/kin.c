@@ -233,11 +233,11 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	 * Another thread of the baseline's process woke it (a barrier's
 	 * last to come, a worker that posts a semaphore): the thread of the
 	 * hung process made as it was, by the same maker, in the same rank.
+	 * If none is stuck, whoever woke that thread is looked for below.
 	 */
-	if (w->pid == b->pid && w->tid != b->tid) {
-		if ((now = same_rank(g, w->tid, b, v)) == 0 || now == v->tid ||
-		    (s = stuck(x, now)) == 0)
-			return 0;
+	if (w->pid == b->pid && w->tid != b->tid &&
+	    (now = same_rank(g, w->tid, b, v)) != 0 && now != v->tid &&
+	    (s = stuck(x, now)) != 0) {
 		snprintf(why, sizeof(why), "is to the hung process what %s "
 		    "%u/%u, which woke %s %u then, was to the baseline's: its "
 		    "thread, the same in creation order", str_of(vertex_comm(w)),
