@@ -90,12 +90,17 @@ history_event(const struct event *ev)
 	const char *name;
 
 	if ((ev->type != E_SYS_ENTER && ev->type != E_SWITCH &&
-	    ev->type != E_FORK && ev->type != E_SIGNAL_GENERATE) ||
+	    ev->type != E_FORK && ev->type != E_SIGNAL_GENERATE &&
+	    ev->type != E_EXEC) ||
 	    ev->ctx != '-' ||
 	    ev->vertex == NO_VERTEX || ev->vertex == UNSEGMENTED)
 		return;
 	if ((t = sthread_get(ev->tid, ev->pid)) == NULL)
 		return;
+	if (ev->type == E_EXEC) {
+		t->exec_time = ev->time;
+		return;
+	}
 	if (ev->type == E_SIGNAL_GENERATE) {
 		if (event_exits_itself(ev))
 			vsem_get(t, ev->vertex)->exit_own = 1;

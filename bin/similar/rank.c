@@ -31,7 +31,11 @@ by_score(const void *a, const void *b)
 	return VSEM(x->t, x->ix)->begin > VSEM(y->t, y->ix)->begin ? -1 : 1;
 }
 
-/* The vertices of thread o before the hang that ended normally, alike. */
+/*
+ * The vertices of thread o before the hang that ended normally, alike;
+ * none from before o's exec, which were another program's (a shell's
+ * subshell, before it ran the command).
+ */
 static size_t
 candidates(const struct sthread *t, size_t si, const struct sthread *o,
     const struct spin_rec *sp, uint64_t threshold, double min_score,
@@ -39,11 +43,14 @@ candidates(const struct sthread *t, size_t si, const struct sthread *o,
 {
 	const struct vsem *wake;
 	int running = sp->class->kind == HK_WORK;
+	uint64_t program = o->exec_time < sp->end ? o->exec_time : 0;
 	size_t i;
 
 	for (i = 0; i < o->vv.n && VSEM(o, i)->begin < sp->begin; i++) {
 		if (o == t && i >= si)
 			break;
+		if (VSEM(o, i)->end <= program)
+			continue;
 		(*earlier)++;
 		wake = normal_outcome(o, i, sp->begin, sp->end - sp->begin,
 		    threshold, running);

@@ -48,6 +48,7 @@ struct sthread {
 	char		 comm[16];
 	struct vvec	 vv;		/* its vertices, struct vsem */
 	uint64_t	 cur;		/* the vertex of its latest event */
+	uint64_t	 exec_time;	/* its latest exec, 0 if none */
 	uint8_t		 vfork;		/* it vforked: its next block waits
 					   for the child's exec or exit */
 	UT_hash_handle	 hh;

@@ -1342,6 +1342,44 @@ sigwaiter() {	# CALL [CODE [EPISODE]]
 	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
 }
 
+# Thread 5, a shell's subshell, reads twice what writer 6 sends, then
+# execs reader, whose read of its own never gets an answer.
+exec_reader() {
+	stream <<-EOS
+	task,100,5,5,sh
+	task,100,6,6,writer
+	event,100000000,5,5,,0,sys_enter,-,0,read,0x3,0x7ffd0,0x80
+	event,100000100,5,5,,0,switch,-,S,0,0,swapper/0
+	event,110000000,6,6,,1,sys_enter,-,1,write,0x4,0x7ffd0,0x1
+	event,110000100,6,6,,1,waking,-,5,5,0,sh,120
+	event,110000200,0,0,,0,switch,-,R,5,5,sh
+	event,110000300,5,5,,0,sys_enter,-,0,read,0x3,0x7ffd0,0x80
+	event,110000400,5,5,,0,switch,-,S,0,0,swapper/0
+	event,120000000,6,6,,1,sys_enter,-,1,write,0x4,0x7ffd0,0x1
+	event,120000100,6,6,,1,waking,-,5,5,0,sh,120
+	event,120000200,0,0,,0,switch,-,R,5,5,sh
+	event,500000000,5,5,,0,comm,-,5,5,sh,reader
+	event,500000100,5,5,,0,exec,-,/usr/bin/reader,5
+	event,500000200,5,5,,0,sys_enter,-,0,read,0x3,0x7ffd0,0x80
+	event,500000300,5,5,,0,switch,-,S,0,0,swapper/0
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "similar: a thread's waits from before its exec, another program's, are no baseline of its hang" {
+	out=$(exec_reader | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 5 -T 1s | argus-similar -Z 2>&1)
+	echo "$out"
+	! grep -q '^baseline,' <<<"$out"
+	grep -q 'no baseline for reader 5/5' <<<"$out"
+	# The same reads after the exec are.
+	out=$(exec_reader | sed -e '/,comm,-,5,5,sh,reader$/d' \
+	    -e '/,exec,-,\/usr\/bin\/reader,5$/d' | argus-segment -q -Z |
+	    argus-link -q | argus-spin -q --tid 5 -T 1s | argus-similar -Z 2>&1)
+	echo "$out"
+	grep -q '^baseline,' <<<"$out"
+}
+
 @test "similar: a wait a signal answered is a baseline where its process then exited by itself, not where the signal killed it" {
 	out=$(sigwaiter read 1 episode | argus-segment -q -Z | argus-link -q |
 	    argus-spin -q --tid 5 -T 1s | argus-similar -Z 2>&1)
