@@ -264,7 +264,9 @@ report_order(const struct spin_rec *s, const struct diagnosis *d, int n)
 			continue;
 		best = i;
 		for (j = i + 1; j < n; j++)
-			if (s[j].tid == s[i].tid && rank(&d[j]) > rank(&d[best]))
+			if (s[j].tid == s[i].tid && (rank(&d[j]) > rank(&d[best]) ||
+			    (rank(&d[j]) == rank(&d[best]) && s[j].end -
+			    s[j].begin > s[best].end - s[best].begin)))
 				best = j;
 		order[k++] = best;
 		done[best] = 1;

@@ -245,7 +245,9 @@ void		 report_records(struct graph *, const struct diagnosis *,
  * The order the reports of n spins are shown in: as they came, but of
  * several spins of one thread (a wait that retries on a timer, as a
  * JVM's monitor entry does), the best-founded first, where it is better
- * founded than the first: the headline is the first report's.  Free it.
+ * founded than the first, and of those founded alike the longest (the
+ * hang a person noticed, not a slow start on a loaded machine): the
+ * headline is the first report's.  Free it.
  */
 int		*report_order(const struct spin_rec *, const struct diagnosis *,
 		    int n);

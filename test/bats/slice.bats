@@ -1342,6 +1342,48 @@ sigwaiter() {	# CALL [CODE [EPISODE]]
 	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
 }
 
+# Client 1 waits twice on a read: 1.2 s for napper 2, then 3.0 s for
+# sleeper 3; each answers after a sleep of that length.
+answer_after() {	# WAKER TIMER FROM TO
+	printf '%s\n' \
+	    "event,$(($3 + 200)),$1,$1,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$(($3 + 250)),$1,$1,,1,hrtimer_start,-,$2,hrtimer_wakeup,$4,$4,0" \
+	    "event,$(($3 + 300)),$1,$1,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$4,0,0,,1,hrtimer_expire_entry,h,$2,hrtimer_wakeup,$4" \
+	    "event,$(($4 + 100)),0,0,,1,waking,h,$1,$1,1,w,120" \
+	    "event,$(($4 + 150)),0,0,,1,hrtimer_expire_exit,h,$2" \
+	    "event,$(($4 + 200)),0,0,,1,switch,-,R,$1,$1,w" \
+	    "event,$(($4 + 300)),$1,$1,,1,sys_exit,-,230,clock_nanosleep,0" \
+	    "event,$(($4 + 400)),$1,$1,,1,sys_enter,-,1,write,0x4,0x0,0x10" \
+	    "event,$(($4 + 500)),$1,$1,,1,waking,-,1,1,0,client,120" \
+	    "event,$(($4 + 600)),$1,$1,,1,sys_enter,-,0,read,0x4,0x0,0x10" \
+	    "event,$(($4 + 700)),$1,$1,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$(($4 + 800)),0,0,,0,switch,-,R,1,1,client" \
+	    "event,$(($4 + 900)),1,1,,0,sys_exit,-,0,read,16"
+}
+two_waits() {
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,2,napper
+	task,100,3,3,sleeper
+	event,1000000000,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x10
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	$(answer_after 2 0xaa1 1000000000 2200000000)
+	event,2300000000,1,1,,0,sys_enter,-,0,read,0x5,0x0,0x10
+	event,2300000100,1,1,,0,switch,-,S,0,0,swapper/0
+	$(answer_after 3 0xaa2 2300000000 5300000000)
+	event,5400000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: of two hangs of one thread founded alike, the longer leads the report" {
+	out=$(two_waits | report_tid 1)
+	echo "$out"
+	[ "$(grep -c '^Root cause: ' <<<"$out")" = 2 ]
+	[[ "$(sed -n 2p <<<"$out")" == "Root cause: sleeper 3 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s;"* ]]
+	grep -q '^Root cause: napper 2 (a wake-up): asleep on its own timer in clock_nanosleep for 1.2 s;' <<<"$out"
+}
+
 # Thread 5, a shell's subshell, reads twice what writer 6 sends, then
 # execs reader, whose read of its own never gets an answer.
 exec_reader() {
