@@ -75,28 +75,64 @@ woke_another(struct dctx *x, const struct vertex *w)
 	return x->woke[w - g->v];
 }
 
+/* A twentieth of the hang at most. */
+static int
+brief(const struct dctx *x, const struct vertex *u)
+{
+	return 20 * (u->end - u->begin) <= x->he - x->hb;
+}
+
+/* Whether vertex u began with a lock handed over by another thread. */
+static int
+lock_handed(struct dctx *x, const struct vertex *u)
+{
+	struct graph *g = x->g;
+	uint32_t lock = str_id(LOCK_RULE);
+	int32_t k;
+
+	for (k = u->in; k >= 0; k = g->l[k].next_in)
+		if (link_rule(&g->l[k]) == lock && link_from(&g->l[k]) != 0 &&
+		    vertex_get(g, link_from(&g->l[k]))->tid != u->tid)
+			return 1;
+	return 0;
+}
+
 /*
  * The earlier round of a periodic wait that vertex w goes on with: the
  * same wait (call and object), which its own timer ended, and nothing
  * between but waiting again, waking nobody (a lock manager's deadlock
- * check, a timed wait in a loop).  0 if w starts a wait of its own, or
- * did its work first (a timer's action: what the timer was for).
+ * check, a timed wait in a loop); nor waiting briefly for a lock on the
+ * way (the deadlock check's own, another process holding it a moment:
+ * a machine under load), up to ROUND_LOCKS of them.  0 if w starts a
+ * wait of its own, or did its work first (a timer's action: what the
+ * timer was for).
  */
+#define ROUND_LOCKS	4
 uint64_t
 round_before(struct dctx *x, const struct vertex *w)
 {
 	struct graph *g = x->g;
+	const struct vertex *u = w;
 	struct vertex *p;
+	uint64_t prev;
 	int32_t k;
+	int n;
 
-	if (woke_another(x, w))
-		return 0;
-	for (k = w->in; k >= 0; k = g->l[k].next_in)
-		if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
-		    link_from(&g->l[k]) != 0 &&
-		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    p->tid == w->tid && same_wait(p, w, 1))
-			return vertex_id(p);
+	for (n = 0; n <= ROUND_LOCKS; n++) {
+		if (woke_another(x, u))
+			return 0;
+		for (k = u->in; k >= 0; k = g->l[k].next_in)
+			if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
+			    link_from(&g->l[k]) != 0 &&
+			    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+			    p->tid == w->tid && same_wait(p, w, 1))
+				return vertex_id(p);
+		if (!lock_handed(x, u) || (prev = vertex_prev(g,
+		    vertex_id(u))) == 0 ||
+		    !brief(x, vertex_get(g, prev)))
+			return 0;
+		u = vertex_get(g, prev);
+	}
 	return 0;
 }
 
@@ -132,6 +168,31 @@ check_round(struct dctx *x, const struct vertex *w)
 	if (p == 0 || (pv = vertex_get(x->g, p)) == NULL)
 		return 0;
 	return (pv->end - pv->begin) * 4 >= x->he - x->hb ? p : 0;
+}
+
+/*
+ * The start of a round of a periodic wait (check_round()'s) that waits
+ * for a lock on the way: w began at the timer that ended a long wait,
+ * is brief, woke nobody, and a lock another thread handed over ended it.
+ */
+static int
+lock_step(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	const struct vertex *p, *n;
+	int32_t k;
+
+	if (!brief(x, w) || woke_another(x, w) ||
+	    (n = vertex_get(g, vertex_next(g, vertex_id(w)))) == NULL ||
+	    !lock_handed(x, n))
+		return 0;
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
+		    link_from(&g->l[k]) != 0 &&
+		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    p->tid == w->tid && (p->end - p->begin) * 4 >= x->he - x->hb)
+			return 1;
+	return 0;
 }
 
 /*
@@ -202,7 +263,8 @@ stuck(struct dctx *x, uint32_t tid)
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
 		o = overlap(w, x->hb, x->he);
-		round = run > 0 && (check_round(x, w) != 0 || reap_round(w));
+		round = run > 0 && (check_round(x, w) != 0 || reap_round(w) ||
+		    lock_step(x, w));
 		/* Of naps in a row, the longest in the hang is the thread. */
 		if (!round && run > 0 && napped && vertex_sleeps(w) &&
 		    woke_thread(x, id, x->chain[x->nchain - 1])) {

@@ -675,6 +675,19 @@ rounds() {
 	grep -q '^Wait chain: client 1 → backend 2 → writer 3$' <<<"$out"
 	# One timed wait its timer ended, then another wait: the chain ends
 	# at the timer.
+	# A lock the round takes on the way (a deadlock check's), held by
+	# another thread of the backend: a brief wait between the rounds.
+	out=$(rounds | sed -e 's/^task,100,3,3,writer$/&\
+task,100,2,4,backend/' -e 's/^event,1900000300,2,2,,1,sys_exit,-,7,poll,0$/&\
+event,1900000310,2,2,,1,sys_enter,-,202,futex,0x5000,0x80,0x2,0x0,0x0,0x0\
+event,1900000320,2,2,,1,switch,-,S,0,0,swapper\/1\
+event,1900000330,2,4,,2,sys_enter,-,202,futex,0x5000,0x81,0x1,0x0,0x0,0x0\
+event,1900000340,2,4,,2,waking,-,2,2,1,backend,120\
+event,1900000350,0,0,,1,switch,-,R,2,2,backend\
+event,1900000360,2,2,,1,sys_exit,-,202,futex,0/' | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: writer 3 (the kernel says): asleep on its own timer in clock_nanosleep for 1.7 s so far; the kernel says it holds what backend 2 waits on: writer pipe:77"* ]]
+	grep -q '^Wait chain: client 1 → backend 2 → writer 3$' <<<"$out"
 	out=$(rounds | sed -e '/,2900000000,2900000000,0$/d' \
 	    -e 's/^\(event,1900000400,2,2,,1,sys_enter,-,\)7,poll,.*/\10,read,0x9,0x0,0x1/' \
 	    -e 's/^\(wait,2300000000,2,2,S,\)poll,6,pipe,pipe:77,in,600000000,,1900000400,,poll_schedule_timeout,/\1read,9,pipe,pipe:78,in,,,1900000400,,pipe_read,/' |
