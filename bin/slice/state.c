@@ -82,6 +82,22 @@ brief(const struct dctx *x, const struct vertex *u)
 	return 20 * (u->end - u->begin) <= x->he - x->hb;
 }
 
+/* The vertex of u's thread whose own timer ended its wait into u, or NULL. */
+static struct vertex *
+timed_out_of(struct graph *g, const struct vertex *u)
+{
+	struct vertex *p;
+	int32_t k;
+
+	for (k = u->in; k >= 0; k = g->l[k].next_in)
+		if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
+		    link_from(&g->l[k]) != 0 &&
+		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+		    p->tid == u->tid)
+			return p;
+	return NULL;
+}
+
 /* Whether vertex u began with a lock handed over by another thread. */
 static int
 lock_handed(struct dctx *x, const struct vertex *u)
@@ -115,18 +131,13 @@ round_before(struct dctx *x, const struct vertex *w)
 	const struct vertex *u = w;
 	struct vertex *p;
 	uint64_t prev;
-	int32_t k;
 	int n;
 
 	for (n = 0; n <= ROUND_LOCKS; n++) {
 		if (woke_another(x, u))
 			return 0;
-		for (k = u->in; k >= 0; k = g->l[k].next_in)
-			if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
-			    link_from(&g->l[k]) != 0 &&
-			    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-			    p->tid == w->tid && same_wait(p, w, 1))
-				return vertex_id(p);
+		if ((p = timed_out_of(g, u)) != NULL && same_wait(p, w, 1))
+			return vertex_id(p);
 		if (!lock_handed(x, u) || (prev = vertex_prev(g,
 		    vertex_id(u))) == 0 ||
 		    !brief(x, vertex_get(g, prev)))
@@ -180,19 +191,11 @@ lock_step(struct dctx *x, const struct vertex *w)
 {
 	struct graph *g = x->g;
 	const struct vertex *p, *n;
-	int32_t k;
 
-	if (!brief(x, w) || woke_another(x, w) ||
-	    (n = vertex_get(g, vertex_next(g, vertex_id(w)))) == NULL ||
-	    !lock_handed(x, n))
-		return 0;
-	for (k = w->in; k >= 0; k = g->l[k].next_in)
-		if ((link_props(&g->l[k]) & LR_TIMEOUT) &&
-		    link_from(&g->l[k]) != 0 &&
-		    (p = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    p->tid == w->tid && (p->end - p->begin) * 4 >= x->he - x->hb)
-			return 1;
-	return 0;
+	return brief(x, w) && !woke_another(x, w) &&
+	    (n = vertex_get(g, vertex_next(g, vertex_id(w)))) != NULL &&
+	    lock_handed(x, n) && (p = timed_out_of(g, w)) != NULL &&
+	    (p->end - p->begin) * 4 >= x->he - x->hb;
 }
 
 /*
