@@ -159,6 +159,28 @@ on_chain(const struct dctx *x, uint32_t tid)
 }
 
 /*
+ * The culprit u on the chain while what it waits for is diagnosed in
+ * turn (waits: it waits, a hop a circle may go through); what that
+ * found.
+ */
+static int
+in_turn(struct dctx *x, uint64_t u, const struct sclass *class, int waits,
+    enum evidence ev, int multi, uint32_t replied, int depth)
+{
+	int found;
+
+	x->waits[x->nchain] = waits;
+	x->ev[x->nchain] = ev;
+	x->multi[x->nchain] = multi;
+	x->vx[x->nchain] = u;
+	x->replied[x->nchain] = replied;
+	x->chain[x->nchain++] = vertex_get(x->g, u)->tid;
+	found = x->diagnose_in_turn(x, u, class, depth + 1);
+	x->nchain--;
+	return found;
+}
+
+/*
  * Vertex u was stuck through the hang: a culprit, or a thread already on
  * the chain (a circular wait).  A culprit is diagnosed in turn, if the
  * user agrees; one whose diagnosis finds nothing further is a root.
@@ -270,6 +292,17 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		c->kind = RK_ROOT;
 		not_running(x->g, w, buf, sizeof(buf));
 		snprintf(c->why, sizeof(c->why), "%.130s; %.60s", buf, why);
+		/*
+		 * Its tracer resumes it when it chooses (gdb, once the
+		 * commands of a breakpoint have run): what the tracer waits
+		 * for in turn holds the chain up, as a lock's holder's does.
+		 */
+		if (!traced_stop(x->g, w) || depth + 1 >= MAX_DEPTH ||
+		    x->nchain >= MAX_CHAIN)
+			return 1;
+		if (in_turn(x, u, sclass_of_kind(HK_WAIT), 0, ev, multi,
+		    replied, depth))
+			x->d->c[ci].kind = RK_CULPRIT;
 		return 1;
 	}
 	if (st == TS_SLEEP) {
@@ -311,14 +344,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	 */
 	if (depth + 1 >= MAX_DEPTH || x->nchain >= MAX_CHAIN)
 		return 1;
-	x->waits[x->nchain] = st == TS_WAIT;
-	x->ev[x->nchain] = ev;
-	x->multi[x->nchain] = multi;
-	x->vx[x->nchain] = u;
-	x->replied[x->nchain] = replied;
-	x->chain[x->nchain++] = w->tid;
-	found = x->diagnose_in_turn(x, u, class, depth + 1);
-	x->nchain--;
+	found = in_turn(x, u, class, st == TS_WAIT, ev, multi, replied, depth);
 	if (st == TS_WAIT && held && ev >= EV_RUNTIME && !multi &&
 	    held_across_timed_wait(x, w, ci)) {
 		/*

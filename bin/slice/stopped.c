@@ -30,10 +30,13 @@ stop_link(const struct link *l)
  * stops as a whole: the thread that took the signal has the link, and it
  * stops its siblings (a wake-up of its own for those asleep, none for
  * those at work).  A thread with no link of its own was stopped by the
- * latest stop signal into its process.
+ * latest stop signal into its process; unless it is traced: a tracer's
+ * stop (a breakpoint, a system call's) needs no signal of anyone's, and
+ * the SIGSTOP of its attach, long before, is not it.
  */
 static void
-sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
+sender(struct graph *g, const struct vertex *v, int traced, char *buf,
+    size_t size)
 {
 	const struct link *by = NULL;
 	struct vertex *f;
@@ -43,7 +46,7 @@ sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 	for (k = v->in; k >= 0 && by == NULL; k = g->l[k].next_in)
 		if (stop_link(&g->l[k]))
 			by = &g->l[k];
-	if (by == NULL)
+	if (by == NULL && !traced)
 		for (k = 0; k < g->nl; k++)
 			if (g->l[k].to_at != 0 &&
 			    g->v[g->l[k].to_at].pid == v->pid &&
@@ -56,21 +59,43 @@ sender(struct graph *g, const struct vertex *v, char *buf, size_t size)
 	    str_of(vertex_comm(f)), f->pid);
 }
 
+/*
+ * How v does not run: 'T' stopped, 't' stopped by its tracer, 'F' frozen,
+ * or 0; the snapshot's word over the trace's.
+ */
+static char
+stop_of(struct graph *g, const struct vertex *v, struct snapwait *sw,
+    uint64_t *since)
+{
+	char stop = v->wait == 'T' || v->wait == 't' ? v->wait : 0;
+
+	*since = v->begin;
+	if (snapshot_wait(g, v, sw) && sw->stop != 0) {
+		stop = sw->stop;
+		if (sw->since != NO_TIME && sw->since > *since &&
+		    sw->since < g->last_time)
+			*since = sw->since;
+	}
+	return stop;
+}
+
+int
+traced_stop(struct graph *g, const struct vertex *v)
+{
+	struct snapwait sw;
+	uint64_t since;
+
+	return stop_of(g, v, &sw, &since) == 't';
+}
+
 int
 not_running(struct graph *g, const struct vertex *v, char *buf, size_t size)
 {
 	struct snapwait sw;
 	char by[96], what[112];
-	char stop = v->wait == 'T' || v->wait == 't' ? v->wait : 0;
-	int snap = snapshot_wait(g, v, &sw);
-	uint64_t since = v->begin;
+	uint64_t since;
+	char stop = stop_of(g, v, &sw, &since);
 
-	if (snap && sw.stop != 0) {
-		stop = sw.stop;
-		if (sw.since != NO_TIME && sw.since > since &&
-		    sw.since < g->last_time)
-			since = sw.since;
-	}
 	if (stop == 0)
 		return 0;
 	if (stop == 'F') {
@@ -79,7 +104,7 @@ not_running(struct graph *g, const struct vertex *v, char *buf, size_t size)
 		    str_of(sw.freezer), (g->last_time - since) / 1e9);
 		return 1;
 	}
-	sender(g, v, by, sizeof(by));
+	sender(g, v, stop == 't', by, sizeof(by));
 	/* A tracer's stop (gdb's attach) ends when the tracer lets it go. */
 	if (stop == 't')
 		snprintf(what, sizeof(what), "stopped by a tracer%s%s%s",

@@ -1900,6 +1900,50 @@ sig_child() {	# CALL [SIBLING]: timeout 2 waits in CALL; SIBLING: a second child
 	! grep -q 'the one child of' <<<"$out" || false
 }
 
+@test "slice: a server stopped at its tracer's breakpoint is a hop: the chain goes on to what the tracer waits for" {
+	# python3 10 waits on its connection to server 20, stopped (t) at a
+	# breakpoint of gdb 30, whose commands run sleep 40: gdb waits in
+	# wait4 for it.  The SIGSTOP of gdb's attach, long before, did not
+	# stop it this time.
+	stream >g.csv <<-'EOF'
+	task,100,10,10,python3
+	task,100,20,20,server
+	task,100,30,30,gdb
+	event,400000000,20,20,,1,sys_enter,-,43,accept4,0x3,0x0,0x0
+	event,400000100,20,20,,1,switch,-,S,0,0,swapper/1
+	event,499999900,30,30,,0,sys_enter,-,234,tgkill,0x14,0x14,0x13
+	event,500000000,30,30,,0,waking,-,20,20,1,server,120
+	event,500000050,30,30,,0,signal_generate,-,19,20,20,server,128,0,0
+	event,500000200,20,20,,1,switch,-,t,0,0,swapper/1
+	event,600000000,30,30,,0,sys_enter,-,101,ptrace,0x7,0x14,0x0
+	event,600000100,30,30,,0,waking,-,20,20,1,server,120
+	event,600000200,20,20,,1,switch,-,R,0,0,swapper/1
+	event,900000000,30,30,,0,fork,-,40,40,0x1200011,sleep
+	event,900000100,30,30,,0,wakeup_new,-,40,40,0,gdb,120
+	event,1000000000,10,10,,1,sys_enter,-,45,recvfrom,0x3,0x0,0x2000
+	event,1000000100,10,10,,1,switch,-,S,0,0,swapper/1
+	event,1000001000,20,20,,1,switch,-,t,0,0,swapper/1
+	event,1000002000,30,30,,0,sys_enter,-,61,wait4,0x28,0x0,0x0
+	event,1000002100,30,30,,0,switch,-,S,40,40,gdb
+	event,1000003000,40,40,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x0
+	event,1000003100,40,40,,0,switch,-,S,0,0,swapper/0
+	wait,4000000000,10,10,S,recvfrom,3,tcp,socket:100,in,,,1000000100,,wait_woken,python3,0x3,0x0,0x2000,0x0,0x0,0x0
+	wait,4000000000,20,20,t,,,stop,ptrace:20,stop,,,1000001000,,ptrace_stop,server
+	wait,4000000000,30,30,S,wait4,,child,pid:40,child,,,1000002100,,do_wait,gdb,0x28,0x0,0x0,0x0,0x0,0x0
+	wait,4000000000,40,40,S,clock_nanosleep,,,,sleep,5000000000,,1000003100,,hrtimer_nanosleep,sleep,0x0,0x0,0x0,0x0,0x0,0x0
+	holder,4000000000,30,30,ptrace:20,tracer,,,,gdb
+	holder,4000000000,40,,pid:40,child,,,S,sleep
+	holder,4000000000,20,,socket:100,peer,4,socket:101,tcp,server
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOF
+	out=$(report_tid 10 <g.csv)
+	echo "$out"
+	grep -q '^Wait chain: python3 10 → server 20 → gdb 30 → sleep 40$' <<<"$out"
+	grep -q '^Root cause: sleep 40 (the kernel says): asleep on its own timer' <<<"$out"
+	grep -q 'stopped by a tracer for 3.0 s so far: it does not run until its tracer lets it go' <<<"$out"
+	! grep -q 'SIGSTOP from gdb' <<<"$out" || false
+}
+
 @test "slice: a thread stopped for its tracer waits for the tracer, and what the tracer waits on" {
 	# strace 2 traces tar 1 (its child) and writes its log into a pipe
 	# that perl 3 reads, busy through the hang: tar stays in its tracing
