@@ -588,8 +588,11 @@ in_chain(const struct dctx *x, uint64_t id)
  * (neither the hung process, nor an ancestor or a descendant of it): a
  * tracer blocked writing its log into a slow reader's pipe, which its
  * traced child waits for.  Not a wait for a child or a signal: that one
- * is the line's own business, whoever ended it.  By the kernel's word
- * (a holder it names) or the wake-up that ended the wait.
+ * is the line's own business, whoever ended it; unless the wait is for
+ * one child by its pid, and that child is off the line (a driver that
+ * feeds its program a terminal's input, and runs a command first).  By
+ * the kernel's word (a holder it names, the pid awaited) or the wake-up
+ * that ended the wait.
  */
 static int
 held_outside_line(struct dctx *x, uint64_t u)
@@ -601,8 +604,13 @@ held_outside_line(struct dctx *x, uint64_t u)
 	struct link *l;
 	int32_t k;
 
-	if (w->last_sys == 0 || syscall_is_reap(sys = str_of(w->last_sys)) ||
-	    syscall_awaits_signal(sys) || syscall_is_sigwait(sys))
+	if (w->last_sys == 0)
+		return 0;
+	if (syscall_is_reap(sys = str_of(w->last_sys)))
+		return w->arg != 0 && w->arg < VX_BIG_ARG && w->arg != pid &&
+		    process_parent(g, w->arg) == w->pid &&
+		    !forked_since(g, pid, w->arg, 0);
+	if (syscall_awaits_signal(sys) || syscall_is_sigwait(sys))
 		return 0;
 	for (k = w->in; k >= 0 && h == NULL; k = g->l[k].next_in)
 		if ((link_props(&g->l[k]) & LR_HOLDS) &&

@@ -1569,12 +1569,21 @@ pipe_round() {	# T
 	    "event,$((w + 600)),1,1,,1,switch,-,S,0,0,swapper/1"
 }
 
-feeder() {	# [REAP]
+feeder() {	# [reap|other]: drv waits for prog 2, or for a command it ran
 	local hang=
-	[ -z "${1:-}" ] || hang=$(printf '%s\n' \
+	[ "${1:-}" != reap ] || hang=$(printf '%s\n' \
 	    event,510000000,0,0,,1,switch,-,R,1,1,drv \
 	    event,510000100,1,1,,1,sys_enter,-,61,wait4,0x2,0x0,0x0,0x0 \
 	    event,510000200,1,1,,1,switch,-,S,0,0,swapper/1)
+	[ "${1:-}" != other ] || hang=$(printf '%s\n' \
+	    event,510000000,0,0,,1,switch,-,R,1,1,drv \
+	    event,510000050,1,1,,1,fork,-,3,3,0x1200000,drv \
+	    event,510000060,1,1,,1,wakeup_new,-,3,3,0,drv,120 \
+	    event,510000100,1,1,,1,sys_enter,-,61,wait4,0x3,0x0,0x0,0x0 \
+	    event,510000200,1,1,,1,switch,-,S,3,3,drv \
+	    task,510000300,3,3,sleep \
+	    event,510000400,3,3,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0 \
+	    event,510000500,3,3,,1,switch,-,S,0,0,swapper/1)
 	stream <<-EOS
 	task,100,1,1,drv
 	task,100,9,9,other
@@ -2434,6 +2443,13 @@ holder_killed() {
 	out=$(feeder reap | diagnose_tid 2)
 	echo "$out"
 	[[ "$out" == "Nothing found beyond the hung thread: the wake-up path reaches drv 1, an ancestor of the hung process: the line that started it"* ]]
+	# Waiting for another child by its pid (a command it runs before it
+	# answers, as an expect script may): what that child does holds the
+	# child that waits for the answer up.
+	out=$(feeder other | diagnose_tid 2)
+	echo "$out"
+	[[ "$out" == "Root cause: probably sleep 3 (a guess from timing): asleep on its own timer in clock_nanosleep for 4.0 s so far;"* ]]
+	grep -qx 'Wait chain: prog 2 → drv 1 → sleep 3' <<<"$out"
 }
 
 @test "slice: a wait whose waker exited before the wake-up: that thread, gone, a lost wake-up" {
