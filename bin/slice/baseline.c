@@ -19,7 +19,7 @@ own_baseline(struct dctx *x, uint64_t id, uint64_t *waker)
 			u = &g->v[g->by_thread[i]];
 			if (u->tid != v->tid || u->begin >= v->begin ||
 			    u->end - u->begin >= x->threshold ||
-			    !same_wait(v, u, exact))
+			    !same_program(v, u) || !same_wait(v, u, exact))
 				continue;
 			if (!link_into_next(g, vertex_id(u), &l) ||
 			    link_from(l) == 0 || (link_props(l) & LR_TIMEOUT))

@@ -72,6 +72,7 @@ uint64_t	 rounds_begin(struct dctx *x, const struct vertex *w);
 uint64_t	 stuck(struct dctx *x, uint32_t tid);
 uint64_t	 stuck_sibling(struct dctx *x, const struct vertex *v,
 		    uint64_t *i);
+int		 same_program(const struct vertex *, const struct vertex *);
 int		 same_wait(const struct vertex *v, const struct vertex *u,
 		    int exact);
 enum tstate	 state_of(struct dctx *x, const struct vertex *w);

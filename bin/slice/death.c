@@ -149,7 +149,8 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
 	for (i = vertex_at(g, v->tid, 0); i != 0 && i != id;
 	    i = vertex_next(g, i)) {
 		u = vertex_get(g, i);
-		if (!same_wait(v, u, 0) || !link_into_next(g, i, &l) ||
+		if (!same_program(v, u) || !same_wait(v, u, 0) ||
+		    !link_into_next(g, i, &l) ||
 		    link_from(l) == 0 || (link_props(l) & LR_TIMEOUT))
 			continue;
 		of++;

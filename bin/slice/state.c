@@ -352,6 +352,17 @@ same_wait(const struct vertex *v, const struct vertex *u, int exact)
 }
 
 /*
+ * u ran the program v runs: a thread's vertices from before its exec
+ * (a shell's, that became the program) are another program's waits, no
+ * measure of this one's.  By name, as the vertex records have it.
+ */
+int
+same_program(const struct vertex *v, const struct vertex *u)
+{
+	return vertex_comm(u) == vertex_comm(v);
+}
+
+/*
  * Whether a runtime says another thread holds what the vertex waits for:
  * then it waits on that thread, whatever its call and timeout look like
  * (InnoDB's row-lock wait is a timed condition wait).

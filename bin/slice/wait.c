@@ -58,8 +58,11 @@ request_on_fd(struct dctx *x, uint64_t id, int depth)
  * futex of its own program, for whom nothing names (a synchronous call
  * whose answer an I/O thread receives and hands it: an RPC client, a
  * browser's sync IPC): the request is in flight with the process that
- * read it, and what holds the answer up is there.  The message's strong
- * link says it went there; that the wait is for its answer is timing.
+ * read it, and what holds the answer up is there.  So for a thread whose
+ * last call seen was the send itself, that waits in a call the trace
+ * does not follow (an open that an on-access scanner must allow first:
+ * fanotify) or in the send.  The message's strong link says it went
+ * there; that the wait is for its answer is timing.
  */
 static int
 request_in_flight(struct dctx *x, uint64_t id, int depth)
@@ -73,8 +76,9 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	int32_t k;
 	int found = 0;
 
-	if (v->lock || strncmp(str_of(v->last_sys), "futex", 5) != 0 ||
-	    state_of(x, v) != TS_WAIT)
+	if (v->lock || v->last_sys == 0 || state_of(x, v) != TS_WAIT ||
+	    (strncmp(str_of(v->last_sys), "futex", 5) != 0 &&
+	    !syscall_is_send(str_of(v->last_sys))))
 		return 0;
 	for (k = 0; k < g->nl && !found; k++) {
 		l = &g->l[k];
@@ -84,9 +88,16 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 		    (t = vertex_get(g, link_to(l))) == NULL ||
 		    t->pid == v->pid || on_chain(x, t->tid) >= 0)
 			continue;
-		snprintf(why, sizeof(why), "has the request %s %u sent it "
-		    "just before its wait in %s, which nothing names",
-		    str_of(vertex_comm(v)), v->tid, str_of(v->last_sys));
+		if (syscall_is_send(str_of(v->last_sys)))
+			snprintf(why, sizeof(why), "has the request %s %u "
+			    "sent it by %s, the last call seen before its "
+			    "wait, which nothing names", str_of(vertex_comm(v)),
+			    v->tid, str_of(v->last_sys));
+		else
+			snprintf(why, sizeof(why), "has the request %s %u sent "
+			    "it just before its wait in %s, which nothing "
+			    "names", str_of(vertex_comm(v)), v->tid,
+			    str_of(v->last_sys));
 		/*
 		 * Where the snapshot saw it waiting, if it did: a poller's
 		 * rounds on its own timer are one wait, and the snapshot

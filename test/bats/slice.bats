@@ -876,6 +876,63 @@ killed() {
 	[[ "$out" != *chatty* ]]
 }
 
+# Client 1 writes (its last call the trace follows), which wakes scanner
+# 2, then waits (D) in a call the trace does not follow: an open that an
+# on-access scanner must allow (fanotify).  The scanner sleeps through it.
+# Earlier, as the shell it was before its exec, thread 1 read and wrote,
+# woken by a helper 3 that has exited since.  With ARG futex, the call it
+# waits in is seen instead of its open; with quiet, it sends nothing.
+sent_then_waits() {	# [futex|quiet]
+	local wait= st=D
+	local send
+	send=$(printf '%s\n' \
+	    event,1000000000,1,1,,0,sys_enter,-,1,write,0x4,0x0,0x2 \
+	    event,1000000100,1,1,,0,waking,-,2,2,1,scanner,120)
+	[ "${1:-}" != futex ] || { st=S
+	    wait="event,1000000250,1,1,,0,sys_enter,-,202,futex,0x5000,0x80,0x0,0x0,0x0,0x0"; }
+	[ "${1:-}" != quiet ] || send=
+	stream <<-EOS
+	task,100,1,1,sh
+	task,100,2,2,scanner
+	task,100,3,3,helper
+	event,99000000,1,1,,0,sys_enter,-,1,write,0x1,0x0,0x3
+	event,100000000,1,1,,0,sys_enter,-,0,read,0x0,0x0,0x80
+	event,100000100,1,1,,0,switch,-,S,3,3,helper
+	event,100000200,3,3,,0,sys_enter,-,1,write,0x1,0x0,0x3
+	event,100000300,3,3,,0,waking,-,1,1,0,sh,120
+	event,100000400,3,3,,0,exit,-,helper,1
+	event,100000500,3,3,,0,switch,-,Z,1,1,sh
+	event,100000600,1,1,,0,sys_enter,-,1,write,0x1,0x0,0x3
+	event,200000000,1,1,,0,comm,-,1,1,sh,client
+	event,200000100,1,1,,0,exec,-,/usr/bin/client,1
+	event,900000000,2,2,,1,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,900000100,2,2,,1,switch,-,S,0,0,swapper/1
+	$send
+	$wait
+	event,1000000300,1,1,,0,switch,-,$st,0,0,swapper/0
+	event,1000001000,0,0,,1,switch,-,R,2,2,scanner
+	event,1000001100,2,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1000001200,2,2,,1,switch,-,S,0,0,swapper/1
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a request sent by the last call seen, then a wait the trace does not follow: whoever it went to" {
+	out=$(sent_then_waits | report_tid 1)
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == "Root cause: scanner 2 (a wake-up): asleep on its own timer in clock_nanosleep for 3.5 s so far;"*"has the request client 1 sent it by write, the last call seen before its wait, which nothing names" ]]
+	grep -qx 'Wait chain: client 1 → scanner 2' <<<"$out"
+	# The shell's wait before its exec, that the helper ended, gone
+	# since, is no baseline of the client's: no lost wake-up.
+	out=$(sent_then_waits quiet | report_tid 1) || true
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == "Nothing found beyond the hung thread:"* ]]
+	# A futex wait after the send: the request is in flight, as before.
+	out=$(sent_then_waits futex | report_tid 1)
+	echo "$out"
+	[[ "$(sed -n 2p <<<"$out")" == *"has the request client 1 sent it just before its wait in futex, which nothing names" ]]
+}
+
 @test "slice: a killed peer preempted on its way out, whose exit's wake-up comes after, is still known as killed" {
 	# Its exit and its wake-up of the waiter are two vertices: the kill
 	# began the first.
