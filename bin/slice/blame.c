@@ -267,12 +267,14 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "%s %u "
 				    "may wait for %s %u, already on the chain, "
-				    "but only %s says so: no circular wait",
+				    "but %s: no circular wait",
 				    str_of(vertex_comm(vertex_get(x->g,
 				    x->vx[x->nchain - 1]))),
 				    x->chain[x->nchain - 1], comm, w->tid,
-				    multi || several ? "one of several holders" :
-				    evidence_name(ev));
+				    multi || several ? "only one of several "
+				    "holders says so" : ev < EV_WAKEUP ? "only "
+				    "a guess from timing says so" : "the kernel "
+				    "names other parties of its wait too");
 			return 0;
 		}
 		for (k = j + 1; k < x->nchain; k++)
