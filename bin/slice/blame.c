@@ -281,9 +281,19 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			if (x->ev[k] < EV_WAKEUP || (x->multi[k] &&
 			    !parties_on_chain(x, x->vx[k - 1])))
 				return 0;
-		/* Found again by another path: one circle. */
-		culprit(x, u, depth, RK_CYCLE, class, ev, "waits for a "
-		    "thread already on the chain: a circular wait");
+		/*
+		 * Found again by another path: one circle.  Closed on a
+		 * culprit, not the victim (the victim waits on a circle of
+		 * others), the circle is a record of its own all the same.
+		 */
+		if (j > 0 && blamed(x, w->tid) != NULL) {
+			c = add(x->d, u, depth + 1, RK_CYCLE, class);
+			c->ev = ev;
+			snprintf(c->why, sizeof(c->why), "waits for a thread "
+			    "already on the chain: a circular wait");
+		} else
+			culprit(x, u, depth, RK_CYCLE, class, ev, "waits for a "
+			    "thread already on the chain: a circular wait");
 		return 1;
 	}
 	if ((c = culprit(x, u, depth, RK_CULPRIT, class, ev, why)) == NULL)

@@ -326,25 +326,33 @@ static void
 cycle_headline(struct graph *g, const struct spin_rec *s,
     const struct diagnosis *d, int r, FILE *fp)
 {
-	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop)), i, j;
+	int hop[16], n = chain_of(d, r, hop, ARRAY_LEN(hop)), i, j, m;
 	struct vertex *v, *w;
 	char buf[64], says[RUNTIME_NAMELEN + 8];
 
 	fprintf(fp, "Root cause: a circular wait (%s) between",
 	    chain_says(d, r, says, sizeof(says)));
-	/* hop[n - 1] is the victim; the cycle's thread is one already met. */
-	for (i = n - 1; i >= 1; i--) {
+	/*
+	 * hop[n - 1] is the victim; the cycle's thread is one already met,
+	 * hop[m]: the victim, or a culprit the chain reached the circle by.
+	 */
+	for (m = n - 1; m > 1 && vertex_get(g, d->c[hop[m]].vertex)->tid !=
+	    vertex_get(g, d->c[r].vertex)->tid; m--)
+		;
+	if (m <= 1)
+		m = n - 1;
+	for (i = m; i >= 1; i--) {
 		v = vertex_get(g, d->c[hop[i]].vertex);
-		for (j = n - 1; j > i; j--) {
+		for (j = m; j > i; j--) {
 			w = vertex_get(g, d->c[hop[j]].vertex);
 			if (w->tid == v->tid)
 				break;
 		}
 		if (j > i)
 			continue;
-		fprintf(fp, "%s %s", i == n - 1 ? "" : i == 1 ||
+		fprintf(fp, "%s %s", i == m ? "" : i == 1 ||
 		    (i == 2 && vertex_get(g, d->c[hop[1]].vertex)->tid ==
-		    vertex_get(g, d->c[hop[n - 1]].vertex)->tid) ? " and" : ",",
+		    vertex_get(g, d->c[hop[m]].vertex)->tid) ? " and" : ",",
 		    who(g, d->c[hop[i]].vertex, buf, sizeof(buf)));
 	}
 	fprintf(fp, " for %.1f s%s%s%s\n", (s->end - s->begin) / 1e9,

@@ -2710,6 +2710,38 @@ abba() {	# [KEEPER]
 	} | sort -t, -k2,2n -s | stream
 }
 
+@test "slice: a circle the victim waits on, not in: the circle's threads, not the victim" {
+	# client 1 waits on server 2's connection; server 2 waits for its
+	# child head 3 to end (waitpid), and head for room in the pipe only
+	# server 2 reads: a circle of 2 and 3, which 1 waits on from outside.
+	stream >c.csv <<-'EOF'
+	task,100,1,1,client
+	task,100,2,2,server
+	task,100,3,3,head
+	event,900000000,2,2,,1,fork,-,3,3,0x1200011,server
+	event,900000100,2,2,,1,wakeup_new,-,3,3,0,server,120
+	event,950000000,3,3,,0,comm,-,3,3,server,head
+	event,950000100,3,3,,0,exec,-,/usr/bin/head,3
+	event,1000000000,1,1,,0,sys_enter,-,45,recvfrom,0x3,0x0,0x2000
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	event,1000001000,2,2,,1,sys_enter,-,61,wait4,0x3,0x0,0x0,0x0
+	event,1000001100,2,2,,1,switch,-,S,3,3,head
+	event,1000002000,3,3,,1,sys_enter,-,1,write,0x1,0x0,0x1000
+	event,1000002100,3,3,,1,switch,-,S,0,0,swapper/1
+	wait,4000000000,1,1,S,recvfrom,3,tcp,socket:100,in,,,1000000100,,wait_woken,client,0x3,0x0,0x2000,0x0,0x0,0x0
+	wait,4000000000,2,2,S,wait4,,child,pid:3,child,,,1000001100,,do_wait,server,0x3,0x0,0x0,0x0,0x0,0x0
+	wait,4000000000,3,3,S,write,1,pipe,pipe:77,out,,,1000002100,,anon_pipe_write,head,0x1,0x0,0x1000,0x0,0x0,0x0
+	holder,4000000000,2,,socket:100,peer,4,socket:101,tcp,server
+	holder,4000000000,3,,pid:3,child,,,S,head
+	holder,4000000000,2,2,pipe:77,reader,5,,,server
+	event,4000000000,9,9,,1,sys_enter,-,39,getpid
+	EOF
+	out=$(report_tid 1 <c.csv)
+	echo "$out"
+	grep -qx 'Root cause: a circular wait (the kernel says) between server 2 and head 3 for 3.0 s so far' <<<"$out"
+	grep -qx 'Wait chain: client 1 → server 2 → head 3 → server 2' <<<"$out"
+}
+
 @test "slice: a lock its holder's child inherited, in a circle through the victim's parent, is a circular wait" {
 	out=$(abba | diagnose_tid 2)
 	echo "$out"
