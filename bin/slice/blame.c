@@ -158,6 +158,8 @@ on_chain(const struct dctx *x, uint32_t tid)
 	return -1;
 }
 
+#define CIRCLE_WHY	"waits for a thread already on the chain: a circular wait"
+
 /*
  * The culprit u on the chain while what it waits for is diagnosed in
  * turn (waits: it waits, a hop a circle may go through); what that
@@ -289,11 +291,9 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		if (j > 0 && blamed(x, w->tid) != NULL) {
 			c = add(x->d, u, depth + 1, RK_CYCLE, class);
 			c->ev = ev;
-			snprintf(c->why, sizeof(c->why), "waits for a thread "
-			    "already on the chain: a circular wait");
+			snprintf(c->why, sizeof(c->why), "%s", CIRCLE_WHY);
 		} else
-			culprit(x, u, depth, RK_CYCLE, class, ev, "waits for a "
-			    "thread already on the chain: a circular wait");
+			culprit(x, u, depth, RK_CYCLE, class, ev, CIRCLE_WHY);
 		return 1;
 	}
 	if ((c = culprit(x, u, depth, RK_CULPRIT, class, ev, why)) == NULL)

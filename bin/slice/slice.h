@@ -177,8 +177,10 @@ uint64_t	 walk_time(void);	/* ns spent walking, questions included */
  */
 int		 not_running(struct graph *, const struct vertex *, char *,
 		    size_t);
-/* Stopped by its tracer (a debugger's breakpoint, strace's stop): the
- * tracer lets it go when it chooses, so it is a hop, not the end. */
+/*
+ * Stopped by its tracer (a debugger's breakpoint, strace's stop): the
+ * tracer lets it go when it chooses, so it is a hop, not the end.
+ */
 int		 traced_stop(struct graph *, const struct vertex *);
 
 /* diagnose.c */
