@@ -469,6 +469,31 @@ reaped_in(struct graph *g, uint64_t first, uint64_t last)
 	return asked;
 }
 
+/*
+ * One of a pool's idle workers: in a futex wait that is no lock's, on the
+ * address another thread of its process waits on too, through the hang
+ * (libuv's pool, a JVM's compiler or GC threads, consumers of one empty
+ * queue).  They wait for work to come, whoever brings it: not for one
+ * party, and not a culprit of anyone's wait.
+ */
+static int
+idle_worker(struct dctx *x, const struct vertex *w)
+{
+	const struct vertex *s;
+	uint64_t i = 0, u;
+
+	if (w->lock || w->last_sys == 0 || w->arg == 0 ||
+	    strncmp(str_of(w->last_sys), "futex", 5) != 0 ||
+	    stuck(x, w->tid) != vertex_id(w))
+		return 0;
+	while ((u = stuck_sibling(x, w, &i)) != 0) {
+		s = vertex_get(x->g, u);
+		if (!s->lock && s->last_sys == w->last_sys && s->arg == w->arg)
+			return 1;
+	}
+	return 0;
+}
+
 enum tstate
 state_of(struct dctx *x, const struct vertex *w)
 {
@@ -515,6 +540,8 @@ state_of(struct dctx *x, const struct vertex *w)
 		return TS_SLEEP;
 	if (w->last_sys != 0 && (syscall_is_dispatch(sys) ||
 	    (syscall_is_poll(sys) && listens(w))))
+		return TS_DISPATCH;
+	if (idle_worker(x, w))
 		return TS_DISPATCH;
 	return TS_WAIT;
 }

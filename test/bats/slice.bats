@@ -2710,6 +2710,51 @@ abba() {	# [KEEPER]
 	} | sort -t, -k2,2n -s | stream
 }
 
+# Loop 1/1 waits in epoll_wait for pool worker 1/2, which reads feeder 5's
+# pipe and wakes it; workers 1/2 and 1/3 then wait for work on one futex
+# (a condition variable), worker 1/4 reads the pipe, and feeder 5 sleeps
+# through the hang.
+pool_round() {	# T: feeder 5 writes the pipe, worker 1/2 reads it and wakes the loop 1/1
+	local t=$1
+	printf '%s\n' \
+	    "event,$t,5,5,,1,sys_enter,-,1,write,0x1,0x0,0x8" \
+	    "event,$((t + 100)),5,5,,1,waking,-,1,2,0,app,120" \
+	    "event,$((t + 200)),5,5,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((t + 300)),5,5,,1,switch,-,S,1,2,app" \
+	    "event,$((t + 400)),1,2,,1,sys_enter,-,0,read,0x7,0x0,0x8" \
+	    "event,$((t + 500)),1,2,,1,sys_enter,-,1,write,0x9,0x0,0x8" \
+	    "event,$((t + 600)),1,2,,1,waking,-,1,1,0,app,120" \
+	    "event,$((t + 700)),1,2,,1,sys_enter,-,202,futex,0x5000,0x80,0x0,0x0,0x0,0x0" \
+	    "event,$((t + 800)),1,2,,1,switch,-,S,1,1,app" \
+	    "event,$((t + 900)),1,1,,1,sys_enter,-,0,read,0x9,0x0,0x8" \
+	    "event,$((t + 1000)),1,1,,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x10,0xffffffff" \
+	    "event,$((t + 1100)),1,1,,1,switch,-,S,0,0,swapper/1"
+}
+idle_pool() {
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	task,100,1,3,app
+	task,100,1,4,app
+	task,100,5,5,feeder
+	event,50000000,1,3,,0,sys_enter,-,202,futex,0x5000,0x80,0x0,0x0,0x0,0x0
+	event,50000100,1,3,,0,switch,-,S,0,0,swapper/0
+	event,60000000,1,1,,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x10,0xffffffff
+	event,60000100,1,1,,1,switch,-,S,0,0,swapper/1
+	$(pool_round 100000000; pool_round 300000000; pool_round 500000000)
+	event,700000000,1,4,,0,sys_enter,-,0,read,0x7,0x0,0x8
+	event,700000100,1,4,,0,switch,-,S,0,0,swapper/0
+	event,4500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a pool's idle workers, waiting on one futex for work, are no hop of the chain" {
+	out=$(idle_pool | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably feeder 5 (a guess from timing): asleep on its own timer' <<<"$out"
+	grep -qx 'Wait chain: app 1 → feeder 5' <<<"$out"
+}
+
 @test "slice: a circle the victim waits on, not in: the circle's threads, not the victim" {
 	# client 1 waits on server 2's connection; server 2 waits for its
 	# child head 3 to end (waitpid), and head for room in the pipe only
