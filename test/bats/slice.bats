@@ -2730,6 +2730,7 @@ pool_round() {	# T: feeder 5 writes the pipe, worker 1/2 reads it and wakes the 
 	    "event,$((t + 1000)),1,1,,1,sys_enter,-,232,epoll_wait,0x4,0x0,0x10,0xffffffff" \
 	    "event,$((t + 1100)),1,1,,1,switch,-,S,0,0,swapper/1"
 }
+
 idle_pool() {
 	stream <<-EOS
 	task,100,1,1,app
