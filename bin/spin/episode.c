@@ -179,13 +179,39 @@ vfork_nap(const struct vsum *v, const struct spin_opts *o)
 }
 
 /*
+ * Off a CPU for long, and not blocked for most of it: woken or preempted,
+ * it waited for a CPU (history.c ends a blocking wait at its wake-up) for
+ * a quarter of a hang or more, which a loaded machine's scheduling does
+ * not make of a wake-up; a hog on its CPU does.  Not a vertex whose wait
+ * began before the trace (no switch-out seen): its time off a CPU is
+ * unknown; nor one that yields, whose time off a CPU it gave away itself.
+ */
+#define STARVED_SHARE	4
+
+int
+starved(const struct vsum *v, const struct spin_opts *o)
+{
+	uint64_t dur = v->end - v->begin, runnable;
+
+	if (!v->recorded || (v->blocked == 0 && v->wait[0] != '\0') ||
+	    v->yields > 0 || dur <= v->oncpu + v->blocked)
+		return 0;
+	runnable = dur - v->oncpu - v->blocked;
+	return runnable >= o->threshold / STARVED_SHARE &&
+	    runnable > v->blocked;
+}
+
+/*
  * A stream without system calls (written by hand, or imported from a
  * trace that has none) still shows a nap: short, and begun by its own
- * timer.
+ * timer.  A nap whose wake-up then waited long for a CPU is none: the
+ * CPU went to others (running.c).
  */
 int
 is_nap(const struct vsum *v, const struct spin_opts *o)
 {
+	if (starved(v, o))
+		return 0;
 	if (child_nap(v, o) || vfork_nap(v, o))
 		return 1;
 	if (v->last_sys[0] == '\0')
@@ -252,6 +278,9 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	if (i + 1 >= t->vv.n)
 		return 0;
 	b = VSUM(t, i + 1);
+	/* A thread starved of a CPU is no loop idle in its waits. */
+	if (starved(a, o) || starved(b, o))
+		return 0;
 	/*
 	 * Input or output is progress; but between naps, only what it took
 	 * in: a poller's line of "still waiting" each round, or GNU

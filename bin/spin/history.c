@@ -262,6 +262,17 @@ history_event(const struct target *tg, const struct event *ev)
 				unblock(o, ev->time);
 		}
 		break;
+	case E_WAKING:
+		/*
+		 * Woken: its blocking wait is over, and until it runs it
+		 * waits for a CPU, as a preempted thread does.  A starved
+		 * thread's wake-up waits long; counted as blocked, it would
+		 * look like a long wait or a nap (running.c).
+		 */
+		if ((o = tracked_find(event_u64(ev, WAKE_COL(TTID)))) != NULL &&
+		    o->blocked_since != NO_TIME)
+			unblock(o, ev->time);
+		break;
 	case E_FORK:
 		history_name(tg, event_pid(ev, ECOL(E_FORK, TPID)),
 		    event_u64(ev, ECOL(E_FORK, TTID)),

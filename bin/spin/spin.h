@@ -150,6 +150,7 @@ void		 longest_vertex(const struct tracked *, char *, size_t);
  * keeps expiring) LongWait, on what it polls.
  */
 int		 is_nap(const struct vsum *, const struct spin_opts *);
+int		 starved(const struct vsum *, const struct spin_opts *);
 void		 chain(const struct tracked *, size_t i, const struct spin_opts *,
 		    int naps, size_t *first, size_t *last);
 

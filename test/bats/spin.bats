@@ -719,6 +719,50 @@ poll_rounds() {
 	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,[0-9]*,[0-9]*,2499,timeout,2499,2499,poller$' <<<"$output"
 }
 
+# Thread 30, ten rounds of a poll (20 ms on a CPU, a 150 ms nap its timer
+# ends, on a CPU 10 us after the wake-up), then a 5 ms nap whose wake-up
+# waits LATENCY ns for a CPU, then 1.6 s open, on a CPU 80 ms of it: a
+# CPU hog came, and the poller is starved.
+starved_rounds() {	# LATENCY
+	awk -v lat="$1" 'BEGIN {
+		t = 1000000000
+		printf "task,%d,30,30,client\n", t
+		for (i = 1; i <= 11; i++) {
+			on = i < 11 ? 20000000 : 400000
+			nap = i < 11 ? 150000000 : 5000000
+			d = on + nap + (i < 11 ? 10000 : lat)
+			if (i > 1)
+				printf "link,%d,30,30,%d,%d,strong,timeout,%d,0,0,0xffff\n", t, i - 1, i, t - 1
+			printf "event,%d,30,30,%d,0,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffc\n", t + on - 1000, i
+			printf "event,%d,30,30,%d,0,switch,-,S,0,0,swapper/0\n", t + on, i
+			printf "event,%d,0,0,0,0,waking,h,30,30,0,client,120\n", t + on + nap
+			printf "event,%d,0,0,0,0,switch,-,R,30,30,client\n", t + d
+			printf "vertex,%d,30,30,%d,%d,%d,%d,4,timeout,wait,S,client\n", t + d, i, t, t + d, on
+			t += d
+		}
+		printf "link,%d,30,30,11,12,strong,timeout,%d,0,0,0xffff\n", t, t - 1
+		printf "vertex,%d,30,30,12,%d,%d,80000000,0,timeout,open,,client\n", t + 1600000000, t, t + 1600000000
+	}' | stream
+}
+
+@test "spin: a thread starved of a CPU is one LongRunning hang, its own naps between" {
+	# The last nap's wake-up waited 0.95 s for a CPU: a wait for a CPU,
+	# not a nap of the poll before it; with the 1.6 s after, one hang.
+	starved_rounds 950000000 >s
+	run argus-spin -qZ --tid 30 s
+	[ "$status" -eq 0 ]
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,11,LongRunning,2700100000,5255500000,80400000,1,open,0,12,client$' <<<"$output"
+	run argus-spin -qZ -T 1s --tid 30 s
+	grep '^spin,' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,1,RepeatedYield,1000000000,2700100000,[0-9]*,10,timeout,10,10,client$' <<<"$output"
+	grep -q '^spin,[0-9]*,30,30,11,LongRunning,2700100000,5255500000,' <<<"$output"
+	# On a CPU 10 us after that wake-up: the 1.6 s alone, short of 2 s.
+	starved_rounds 10000 >n
+	run argus-spin -qZ --tid 30 n
+	[ "$status" -eq 1 ]
+}
+
 # A shell's poll, each round a child run and waited for (CALL: what the
 # child does, sleep or read, NAP long).  With dash: as dash runs it, the
 # child vforked (the shell waits for its exec), and a line of "waiting"
