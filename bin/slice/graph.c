@@ -7,6 +7,7 @@
  * Strings (names, rules, system calls) are interned, so that the
  * millions of vertices of a long capture fit in memory.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -495,6 +496,8 @@ struct current {
 	uint64_t	 vertex;
 	uint64_t	 preempted;	/* switched out runnable, at */
 	uint64_t	 pvertex;	/* in that vertex */
+	uint64_t	 woken;		/* woken and not yet run, at */
+	uint32_t	 wcpu;		/* to run on that CPU */
 	uint32_t	 place;		/* vertex's place in v; 0: not looked up */
 };
 
@@ -589,30 +592,36 @@ call_vertex(struct graph *g, struct current *c, uint64_t id)
 }
 
 /*
- * The thread a switch gives its CPU to: a machine's threads are few and
- * each is switched to again and again, so the memo of its TTID's bytes
- * keeps its number.
+ * The thread a switch gives its CPU to, or a wake-up wakes: a machine's
+ * threads are few and each is switched to and woken again and again, so
+ * the memo of its TTID's bytes keeps its number.
  */
-#define SWITCH_BITS	6
+#define TTID_BITS	6
 
 static uint64_t
-switch_next(const struct event *ev)
+event_ttid(const struct event *ev, int col)
 {
 	static struct {
 		uint64_t	 w, tid;	/* w 0: empty */
-	} memo[1 << SWITCH_BITS];
+	} memo[1 << TTID_BITS];
 	const struct record *rec = ev->rec;
 	size_t i;
 	uint64_t w;
 
-	if (!field_word(rec, EC_ARG + ECOL(E_SWITCH, TTID), &w) || w == 0)
-		return event_u64(ev, ECOL(E_SWITCH, TTID));
-	i = (w * GOLDEN64) >> (64 - SWITCH_BITS);
+	if (!field_word(rec, EC_ARG + col, &w) || w == 0)
+		return event_u64(ev, col);
+	i = (w * GOLDEN64) >> (64 - TTID_BITS);
 	if (memo[i].w != w) {
-		memo[i].tid = event_u64(ev, ECOL(E_SWITCH, TTID));
+		memo[i].tid = event_u64(ev, col);
 		memo[i].w = w;
 	}
 	return memo[i].tid;
+}
+
+static uint64_t
+switch_next(const struct event *ev)
+{
+	return event_ttid(ev, ECOL(E_SWITCH, TTID));
 }
 
 /*
@@ -654,11 +663,26 @@ struct stealwait {
 	int		 n;
 };
 
+/*
+ * The runs a CPU gave, the last STEAL_RUNS of them: a thread woken there
+ * waited through those that came before it ran (steal_woken()).  Kept
+ * at each switch, as cheap as the switch's own bookkeeping, where a
+ * waiter's list at each wake-up would cost every switch after it.
+ */
+#define STEAL_RUNS	256
+
+struct run {
+	uint64_t	 since;
+	uint32_t	 tid;
+};
+
 static struct stealcpu {
 	uint64_t	 since;			/* the running thread's */
 	uint32_t	 running;
 	int		 nwait;
 	struct stealwait wait[STEAL_WAITERS];
+	struct run	 runs[STEAL_RUNS];	/* those before, a ring */
+	uint32_t	 nruns;
 }		*stealcpus;
 static uint32_t	 nstealcpus;
 static int	 nwaiting;			/* on all of them */
@@ -726,6 +750,8 @@ note_steal(struct graph *g, const struct event *ev, uint64_t next,
 		nstealcpus = ev->cpu + 1;
 	}
 	sc = &stealcpus[ev->cpu];
+	sc->runs[sc->nruns++ % STEAL_RUNS] = (struct run){ sc->since,
+	    sc->running };
 	if (nwaiting == 0 && !preempted) {
 		sc->running = n;
 		sc->since = ev->time;
@@ -781,6 +807,71 @@ steals_end(struct graph *g, uint64_t t)
 		}
 }
 
+/*
+ * Woken at c->woken to run on c->wcpu, it ran at t: who ran there in
+ * between took its CPU, a steal as a preempted thread's (note_steal()),
+ * the runs beyond the ring's as many.
+ */
+static void
+steal_woken(struct graph *g, uint32_t tid, const struct current *c,
+    uint64_t t)
+{
+	struct stealcpu *sc = &stealcpus[c->wcpu];
+	struct stealwait w = { .tid = tid, .since = c->woken };
+	uint64_t end = sc->since;
+	uint32_t k;
+
+	/* No switch seen there yet: who ran, the trace does not say. */
+	if (sc->since == 0)
+		return;
+	steal_add(&w, sc->running, sc->since, t);
+	for (k = 0; k < STEAL_RUNS && k < sc->nruns && end > c->woken; k++) {
+		const struct run *r = &sc->runs[(sc->nruns - 1 - k) %
+		    STEAL_RUNS];
+
+		if (r->since == 0)
+			break;
+		steal_add(&w, r->tid, r->since, end);
+		end = r->since;
+	}
+	if (end > c->woken)
+		steal_add(&w, STEAL_MANY, c->woken, end);
+	steal_end(g, &w, t);
+}
+
+/*
+ * A wake-up: until a switch gives the thread a CPU, it waits for one, as
+ * a preempted thread does (runnable, and who ran instead a steal).  On a
+ * starved thread's wake-up that wait is the hang; counted as blocked,
+ * the thread would look like a waiter (classify()).
+ */
+static void
+note_waking(const struct event *ev)
+{
+	uint64_t tid = event_ttid(ev, WAKE_COL(TTID));
+	const char *s = event_str(ev, WAKE_COL(TARGET_CPU));
+	unsigned long cpu;
+	struct current *c;
+	char *end;
+
+	if (tid == 0 || tid > UINT32_MAX ||
+	    (c = current_find(tid, 0)) == NULL || c->preempted != 0)
+		return;
+	c->preempted = ev->time;
+	c->pvertex = c->vertex;
+	/*
+	 * One digit, most often: no number parsed.  None (a macOS trace
+	 * does not say where a thread is made runnable): who ran there
+	 * instead is unknown.
+	 */
+	if (s[0] >= '0' && s[0] <= '9' && s[1] == '\0')
+		cpu = (unsigned long)(s[0] - '0');
+	else if ((cpu = strtoul(s, &end, 10)), *s == '\0' || *end != '\0')
+		cpu = ULONG_MAX;
+	c->wcpu = cpu < nstealcpus ? (uint32_t)cpu : 0;
+	c->woken = cpu < nstealcpus ? ev->time : 0;
+}
+
 static void
 note_switch(struct graph *g, const struct event *ev)
 {
@@ -790,6 +881,11 @@ note_switch(struct graph *g, const struct event *ev)
 
 	if (next != 0 && next <= UINT32_MAX) {
 		c = current_find(next, 0);
+		if (c != NULL && c->woken != 0) {
+			if (ev->time >= c->woken + STEAL_MIN)
+				steal_woken(g, (uint32_t)next, c, ev->time);
+			c->woken = 0;
+		}
 		if (c != NULL && c->preempted != 0)
 			preempt_end(g, c, ev->time);
 	}
@@ -1417,6 +1513,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		    event_u64(ev, ECOL(E_SWITCH, TTID)));
 	if (ev->type == E_SWITCH && ev->ctx == '-')
 		note_switch(gr->g, ev);
+	else if (ev->type == E_WAKING)
+		note_waking(ev);
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED) {
 		c = note_current(ev->tid, ev->vertex);
@@ -1426,8 +1524,10 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		 * VM's, those out of an idle CPU); not runnable until the end
 		 * of its next wait.
 		 */
-		if (c->preempted != 0 && c->preempted < ev->time)
+		if (c->preempted != 0 && c->preempted < ev->time) {
 			preempt_end(gr->g, c, ev->time);
+			c->woken = 0;
+		}
 	}
 	if (ev->type == E_SYS_ENTER && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED &&

@@ -3091,6 +3091,26 @@ headline() {
 	    argus-slice --auto -Z -o /dev/null 2>report || true
 	cat report
 	[[ "$(grep -m1 . report)" == "Root cause: the hung vertex itself: LongRunning; app 10 was runnable 2.0 s and on a CPU 0.0 s, and its CPU was idle 2.0 s of that wait: the kernel held it back"* ]]
+	# Woken 5 ms into a nap, and given its CPU 2 s later: a wait for a
+	# CPU from its wake-up, not a nap, and the hog had the CPU.
+	stream >w.csv <<-'EOF'
+	task,0,10,10,app
+	task,0,20,20,hog
+	event,500000000,20,20,2,1,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1000000000,10,10,1,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,1000001000,10,10,1,1,switch,-,S,20,20,hog
+	event,1005000000,0,0,0,1,waking,h,10,10,1,app,120
+	event,3000000000,20,20,2,1,switch,-,R,10,10,app
+	link,3000000000,10,10,1,3,strong,timeout,1005000000,0,0,hrtimer_wakeup
+	vertex,3000000000,10,10,1,900000000,3000000000,1000000,3,start,wait,S,app
+	event,3005000000,10,10,3,1,sys_enter,-,1,write,0x1,0x0,0x1
+	vertex,3010000000,10,10,3,3000000000,3010000000,5000000,1,wakeup,open,,app
+	vertex,3010000000,20,20,2,500000000,3010000000,2500000000,5,start,open,,hog
+	EOF
+	argus-spin -q --pid 10 --threshold 1s w.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[ "$(grep -m1 . report)" = "Root cause: hog 20 (the kernel says): ran 2.0 s on the CPU app 10 waited for, runnable 2.0 s and on a CPU 0.0 s: the scheduler preferred it (a higher priority or weight)" ]
 }
 
 @test "spin, slice: a write a slow reader lets through a page at a time is one wait, on the reader asleep between its reads" {
