@@ -208,9 +208,11 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 
 	/*
 	 * Blocked at its end until a kill (its CPU time, or the CPU it
-	 * waited for on a loaded machine, came before): a wait.
+	 * waited for on a loaded machine, came before): a wait.  Not one
+	 * killed after the hang ended: its work held the chain, and the
+	 * wait came after (a program's end, its processes killed).
 	 */
-	if (st == TS_WORK && killed_in_wait(x->g, w)) {
+	if (st == TS_WORK && w->end <= x->he && killed_in_wait(x->g, w)) {
 		st = TS_WAIT;
 		class = sclass_of_kind(HK_WAIT);
 	}

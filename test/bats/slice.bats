@@ -1203,6 +1203,26 @@ print(*struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]))' big.png)
 	run argus-slice -qZ --auto u.csv
 	grep '^root,' <<<"$output"
 	grep -q '^root,[0-9]*,20,20,7,[a-z]*,1,1095,3000001095,LongWait,' <<<"$output"
+	# Its answer sent, asleep until killed after the hang ended (its
+	# program's end): its runnable time held the chain, not the wait
+	# it was killed in.
+	{ grep -v '^vertex,3000001095,20,20,7,' p.csv; cat <<-'EOF'
+	event,3000002100,20,20,7,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,3000002200,20,20,7,0,switch,-,S,0,0,swapper/0
+	task,3100000000,99,99,killer
+	event,3100000000,99,99,50,1,signal_generate,-,15,20,20,0,peer,0
+	link,3100000000,20,20,50,9,strong,signal,3100000000,99,99,SIGTERM
+	vertex,3100000000,20,20,7,1095,3100000000,1002000,4,wakeup,wait,S,peer
+	event,3100000050,20,20,9,0,exit,-,peer,20
+	vertex,3100000100,20,20,9,3100000000,3100000100,100,1,signal,exit,,peer
+	vertex,3100000100,99,99,50,3000000000,3100000100,1000,1,start,open,,killer
+	EOF
+	} >k.csv
+	argus-spin -qZ --tid 10 k.csv | argus-similar -qZ > ks.csv
+	run argus-slice -qZ --auto ks.csv
+	grep '^root,' <<<"$output"
+	grep -q '^root,[0-9]*,20,20,7,culprit,1,1095,3100000000,LongRunning,' <<<"$output"
+	grep -q '^root,[0-9]*,30,30,8,root,2,1500,2999000000,LongRunning,"ran 3.0 s on the CPU peer 20 waited for, ' <<<"$output"
 }
 
 # Client 1's request reaches worker 2/2 through reader 2/3 (epoll, then a
