@@ -8,6 +8,7 @@
  * millions of vertices of a long capture fit in memory.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1494,6 +1495,25 @@ vertex_sent_fd(struct graph *g, uint64_t id)
 	return s != NULL ? s->fd : -1;
 }
 
+/*
+ * The kernel stops a thread of a background process group that writes to
+ * its terminal (with tostop set) or reads from it: the signal is sent in
+ * the thread's own context, to itself, and no link says so.
+ */
+static void
+note_ttystop(struct graph *g, const struct event *ev)
+{
+	int64_t sig = event_i64(ev, ECOL(E_SIGNAL_GENERATE, SIG));
+
+	if ((sig != SIGTTOU && sig != SIGTTIN) || ev->ctx != '-' ||
+	    event_u64(ev, ECOL(E_SIGNAL_GENERATE, TTID)) != ev->tid)
+		return;
+	g->ttystops = xrealloc(g->ttystops, (g->nttystops + 1) *
+	    sizeof(*g->ttystops));
+	g->ttystops[g->nttystops++] = (struct ttystop){ ev->time, ev->tid,
+	    (int)sig };
+}
+
 STAGE_CALLBACK int
 take_event(void *arg, const struct record *rec, struct event *ev)
 {
@@ -1508,6 +1528,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	else if (ev->type == E_SIGNAL_GENERATE && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED && event_exits_itself(ev))
 		vertex_make(gr->g, ev->vertex)->exits_itself = 1;
+	else if (ev->type == E_SIGNAL_GENERATE)
+		note_ttystop(gr->g, ev);
 	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
 		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
 		    event_u64(ev, ECOL(E_SWITCH, TTID)));

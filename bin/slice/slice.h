@@ -89,6 +89,12 @@ struct graph {
 		uint32_t tid, object, label;
 	}		*selfh;
 	int		 nselfh;
+	struct ttystop {		/* a stop the kernel made of a thread's */
+		uint64_t time;		/* own use of its terminal: SIGTTOU, */
+		uint32_t tid;		/* SIGTTIN from the background */
+		int	 sig;
+	}		*ttystops;
+	int		 nttystops;
 	struct steal {			/* a preempted thread's long wait for */
 		uint64_t time;		/* its CPU, from time: who ran there, */
 		uint64_t ns;		/* how long (taker 0: none, idle; */

@@ -1,7 +1,7 @@
 /*
  * A thread that does not run at all is neither idle nor waiting for
- * input: stopped (SIGSTOP, job control's SIGTSTP, a debugger's ptrace
- * stop) it runs again only when continued; frozen by a cgroup freezer
+ * input: stopped (SIGSTOP, job control's SIGTSTP, SIGTTOU or SIGTTIN, a
+ * debugger's ptrace stop) it runs again only when continued; frozen by a cgroup freezer
  * (docker pause, systemd's freeze) only when its cgroup is thawed.
  * Whoever waits on it waits for that, and the report says so, by what
  * and since when: the stop signal and its sender where the trace saw
@@ -9,6 +9,7 @@
  * into its process), the freezer's cgroup where the wait-for snapshot
  * read it.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,23 @@ sender(struct graph *g, const struct vertex *v, int traced, char *buf,
 }
 
 /*
+ * The job-control stop the kernel made of v's own use of its terminal
+ * from a background process group, in v: SIGTTOU or SIGTTIN; 0 if none.
+ */
+static int
+ttystop(const struct graph *g, const struct vertex *v)
+{
+	int i, sig = 0;
+
+	for (i = 0; i < g->nttystops; i++)
+		if (g->ttystops[i].tid == v->tid &&
+		    g->ttystops[i].time >= v->begin &&
+		    g->ttystops[i].time <= v->end)
+			sig = g->ttystops[i].sig;
+	return sig;
+}
+
+/*
  * How v does not run: 'T' stopped, 't' stopped by its tracer, 'F' frozen,
  * or 0; the snapshot's word over the trace's.
  */
@@ -94,6 +112,7 @@ not_running(struct graph *g, const struct vertex *v, char *buf, size_t size)
 	struct snapwait sw;
 	char by[96], what[112];
 	uint64_t since;
+	int sig;
 	char stop = stop_of(g, v, &sw, &since);
 
 	if (stop == 0)
@@ -105,6 +124,20 @@ not_running(struct graph *g, const struct vertex *v, char *buf, size_t size)
 		return 1;
 	}
 	sender(g, v, stop == 't', by, sizeof(by));
+	/*
+	 * Stopped by the kernel for its own use of its terminal: its shell
+	 * (or whoever runs the job) brings it to the foreground.
+	 */
+	if (stop == 'T' && *by == '\0' && (sig = ttystop(g, v)) != 0) {
+		snprintf(buf, size, "stopped by %s for %.1f s%s: it %s its "
+		    "terminal from the background%s; it runs when brought to "
+		    "the foreground", sig == SIGTTOU ? "SIGTTOU" : "SIGTTIN",
+		    ((v->end < g->last_time ? v->end : g->last_time) - since) /
+		    1e9, v->end >= g->last_time ? " so far" : "",
+		    sig == SIGTTOU ? "wrote to" : "read from",
+		    sig == SIGTTOU ? " (tostop)" : "");
+		return 1;
+	}
 	/* A tracer's stop (gdb's attach) ends when the tracer lets it go. */
 	if (stop == 't')
 		snprintf(what, sizeof(what), "stopped by a tracer%s%s%s",

@@ -2923,6 +2923,15 @@ headline() {
 	grep -v ',stop,1210000000,' h.csv >n.csv
 	h=$(headline n.csv)
 	[[ $h == "Root cause: server 20 (the kernel says): stopped for 3.8 s so far:"* ]]
+	# Stopped by the kernel, by a signal to itself as it read from its
+	# terminal from a background process group (a job that reads, run
+	# with &): the foreground is where it runs again.
+	sed 's/^vertex,1300000000,10,10,4,.*/event,1250000000,20,20,3,0,signal_generate,-,21,20,20,server,128,1,0\n&/' n.csv >i.csv
+	h=$(headline i.csv)
+	[[ $h == "Root cause: server 20 (the kernel says): stopped by SIGTTIN for 3.8 s so far: it read from its terminal from the background; it runs when brought to the foreground;"* ]]
+	sed 's/,signal_generate,-,21,/,signal_generate,-,22,/' i.csv >o.csv
+	h=$(headline o.csv)
+	[[ $h == "Root cause: server 20 (the kernel says): stopped by SIGTTOU for 3.8 s so far: it wrote to its terminal from the background (tostop); it runs when brought to the foreground;"* ]]
 	# A tracer's stop (gdb's attach: SIGSTOP, then state t) ends when the
 	# tracer lets it go, not at a SIGCONT.
 	sed 's/,T,recvfrom,/,t,recvfrom,/; s/,open,T,/,open,t,/; s/,sh$/,gdb/' h.csv >t.csv
