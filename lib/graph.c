@@ -41,6 +41,8 @@ const struct lrule lrules[] = {
 	    "a wait ended by a timer its own thread armed" },
 	{ BLOCK_RULE, LR_WAKES, "the device",
 	    "issuing vertex -> what the request's completion wakes" },
+	{ LISTEN_RULE, LR_WAKES | LR_WEAK, "the listener's address",
+	    "a listener's owner -> a connect to it its full queue held up (weak)" },
 	{ SOFTIRQ_RULE, LR_WAKES | LR_WEAK, "the vector",
 	    "loopback receive -> the sender's vertex; other softirqs weak" },
 	{ IRQ_RULE, LR_WAKES | LR_WEAK, "the interrupt",

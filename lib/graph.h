@@ -54,6 +54,7 @@ struct lrule {
 #define TIMER_RULE	"timer"
 #define TIMEOUT_RULE	"timeout"
 #define BLOCK_RULE	"block"
+#define LISTEN_RULE	"listen"
 #define SOFTIRQ_RULE	"softirq"
 #define IRQ_RULE	"irq"
 #define ASYNC_RULE	"async"

@@ -277,6 +277,40 @@ async strong 2 7 0xfa" ]
 	[ "$(graph o.csv)" = "softirq weak 2 3 NET_RX" ]
 }
 
+@test "link: a connect a full listen queue held up, from the listener's owner, weak" {
+	# Server 1 listens on 127.0.0.1:8080; a connection's socket copied
+	# from the listener (LISTEN to SYN_RECV) is no end of it.  Client 2's
+	# connect waits (its SYN dropped); its handshake ends 3 s later in a
+	# NET_RX softirq that interrupted thread 3, whose wake-up is the
+	# listener's owner's: the connect went to its address.
+	stream >l.csv <<-'EOF'
+	event,100,1,1,,0,sock_state,-,0xa1,CLOSE,LISTEN,tcp,127.0.0.1:8080,0.0.0.0:0
+	event,110,1,1,,0,sock_state,s,0xa2,LISTEN,SYN_RECV,tcp,127.0.0.1:8080,127.0.0.1:50000
+	event,120,1,1,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc
+	event,125,1,1,,0,switch,-,S,2,2,client
+	event,200,2,2,,0,sys_enter,-,42,connect,0x3,0x0,0x10
+	event,201,2,2,,0,sock_state,-,0xb1,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080
+	event,205,2,2,,0,switch,-,S,3,3,other
+	event,3000000000,3,3,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,3000000010,3,3,,0,softirq_entry,s,3,NET_RX
+	event,3000000020,3,3,,0,sock_state,s,0xb1,SYN_SENT,ESTABLISHED,tcp,127.0.0.1:50002,127.0.0.1:8080
+	event,3000000030,3,3,,0,waking,s,2,2,0,client,120
+	event,3000000040,3,3,,0,softirq_exit,s,3,NET_RX
+	event,3000000050,3,3,,0,switch,-,S,2,2,client
+	event,3000000060,2,2,,0,sys_exit,-,42,connect,0
+	EOF
+	[ "$(graph l.csv)" = "listen weak 1 4 127.0.0.1:8080" ]
+	# Listening on every address, the same.
+	sed 's/,127.0.0.1:8080,0.0.0.0:0$/,0.0.0.0:8080,0.0.0.0:0/' l.csv >a.csv
+	[ "$(graph a.csv)" = "listen weak 1 4 127.0.0.1:8080" ]
+	# A listener on another port, or closed, is no one's: the softirq's.
+	sed 's/,127.0.0.1:8080,0.0.0.0:0$/,127.0.0.1:8081,0.0.0.0:0/' l.csv >p.csv
+	[ "$(graph p.csv)" = "softirq weak 3 4 NET_RX" ]
+	sed 's/^event,110,1,1,,0,sock_state,s,0xa2,LISTEN,SYN_RECV,.*/event,110,1,1,,0,sock_state,-,0xa1,LISTEN,CLOSE,tcp,127.0.0.1:8080,0.0.0.0:0/' l.csv >c.csv
+	[ "$(graph c.csv)" = "softirq weak 3 4 NET_RX" ]
+	[ "$(graph l.csv --no-listen)" = "softirq weak 3 4 NET_RX" ]
+}
+
 @test "link: a signal's wake-up is strong, from the sender, labelled with the signal" {
 	# The kernel traces a signal just after the wake-up it makes.
 	stream >s.csv <<-'EOF'
