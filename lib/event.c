@@ -696,6 +696,19 @@ static const char *const connects[] = { "connect", "connect_nocancel" };
 static const char *const reaps[] = { "wait4", "wait4_nocancel" };
 
 /*
+ * Calls that look a path up, and may wait in the kernel for a directory's
+ * or an inode's lock on the way (a name being created, a slow lookup).
+ */
+static const char *const paths[] = { "open", "openat", "openat2", "creat",
+    "mkdir", "mkdirat", "mknod", "mknodat", "unlink", "unlinkat", "rmdir",
+    "rename", "renameat", "renameat2", "link", "linkat", "symlink",
+    "symlinkat", "stat", "lstat", "newfstatat", "statx", "access",
+    "faccessat", "faccessat2", "readlink", "readlinkat", "chdir",
+    "execve", "execveat", "truncate", "chmod", "fchmodat", "chown",
+    "lchown", "fchownat", "utimensat", "utimes", "getxattr", "setxattr",
+    "listxattr", "removexattr" };
+
+/*
  * The classes of system call, and whether any rule or stage reads how a
  * call of the class returns: argus-capture records sys_exit for those
  * only.  Under a load of reads and writes that never block, their exits
@@ -720,6 +733,7 @@ static const struct {
 	{ sigwaits, ARRAY_LEN(sigwaits),	CALL_SIGWAIT,	0 },
 	{ sigsuspends, ARRAY_LEN(sigsuspends),	CALL_SIGNAL,	0 },
 	{ reaps, ARRAY_LEN(reaps),		CALL_REAP,	0 },
+	{ paths, ARRAY_LEN(paths),		CALL_PATH,	0 },
 	/* lock: a lock wait ends when its futex returns. */
 	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
 	/* softirq: a connect's handshake wakes the listener until it

@@ -217,7 +217,8 @@ enum {
 	CALL_POLL = 1 << 7,	/* syscall_is_poll() */
 	CALL_SIGWAIT = 1 << 8,	/* syscall_is_sigwait() */
 	CALL_REAP = 1 << 9,	/* syscall_is_reap() */
-	CALL_SIGNAL = 1 << 10	/* syscall_awaits_signal() */
+	CALL_SIGNAL = 1 << 10,	/* syscall_awaits_signal() */
+	CALL_PATH = 1 << 11	/* looks a path up: the file system's locks */
 };
 #define CALL_KNOWN	(1u << 31)	/* struct event's: event_call() looked */
 unsigned	 syscall_class(const char *name);	/* CALL_*, 0 if none */

@@ -135,6 +135,7 @@ int		 blame_path(struct dctx *x, int pi, uint32_t hung,
 
 /* holders.c */
 int		 lock_holders(struct dctx *x, uint64_t id, int depth);
+int		 path_lock_holder(struct dctx *x, uint64_t id, int depth);
 int		 holders(struct dctx *x, uint64_t id, int depth);
 uint64_t	 now_of(struct dctx *x, uint32_t tid, uint64_t fallback);
 int		 named(struct graph *g, uint64_t id);

@@ -1289,8 +1289,12 @@ read_wait(struct graph *g, const struct wait_rec *w)
 		s = &g->snapw[g->nsnapw++];
 		memset(s, 0, sizeof(*s));
 		s->tid = w->tid;
+		s->pid = w->pid;
 		s->deadline = NO_TIME;
 		s->selffd = NO_FD;
+		s->state = *w->state;
+		s->call = str_id(w->call);
+		s->wchan = str_id(w->wchan);
 	}
 	if (w->deadline < s->deadline)
 		s->deadline = w->deadline;
@@ -1423,6 +1427,10 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			if (g->snapw[i].sleeps != 0)
 				out->sleeps = g->snapw[i].sleeps;
 			out->selffd = g->snapw[i].selffd;
+			out->pid = g->snapw[i].pid;
+			out->state = g->snapw[i].state;
+			out->call = g->snapw[i].call;
+			out->wchan = g->snapw[i].wchan;
 			found = 1;
 		}
 	return found;

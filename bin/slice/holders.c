@@ -33,6 +33,47 @@ lock_holders(struct dctx *x, uint64_t id, int depth)
 }
 
 /*
+ * Blocked uninterruptibly in a call that looks a path up, on nothing the
+ * kernel names (no holder of a directory's lock is kept: it is a
+ * read-write semaphore): whoever has been in such a call since before,
+ * still blocked when the snapshot was taken, went first on the path and
+ * may hold the lock this one waits for (a slow lookup on a FUSE or
+ * network file system holds its directory's while it waits for an
+ * answer).  The earliest of them; a guess.
+ */
+int
+path_lock_holder(struct dctx *x, uint64_t id, int depth)
+{
+	const struct graph *g = x->g;
+	const struct vertex *v = vertex_get(x->g, id);
+	const struct snapwait *s, *first = NULL;
+	struct snapwait sw;
+	uint64_t u;
+	char why[200];
+	int i;
+
+	if (!snapshot_wait(g, v, &sw) || sw.state != 'D' || sw.objects > 0 ||
+	    !(syscall_class(str_of(sw.call)) & CALL_PATH))
+		return 0;
+	for (i = 0; i < g->nsnapw; i++) {
+		s = &g->snapw[i];
+		if (s->pid != v->pid && s->since < sw.since &&
+		    (s->state == 'D' || s->state == 'S') && s->objects == 0 &&
+		    (syscall_class(str_of(s->call)) & CALL_PATH) &&
+		    (first == NULL || s->since < first->since))
+			first = s;
+	}
+	if (first == NULL || (u = now_of(x, first->tid, 0)) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "in %s, waiting in %s since %.1f s before "
+	    "%s %u: probably holding the file system's lock it waits for "
+	    "(the kernel names no holder)", str_of(first->call),
+	    str_of(first->wchan), (sw.since - first->since) / 1e9,
+	    str_of(vertex_comm(v)), v->tid);
+	return blame(x, u, why, depth, 0);
+}
+
+/*
  * What the thread does now, for a holder the kernel named: stuck through
  * the hang, else its last vertex before the hang's end, else where the
  * link says.

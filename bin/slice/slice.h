@@ -47,6 +47,10 @@ struct snapwait {
 					   runtime says it sleeps; 0 */
 	int32_t		 selffd;	/* a lock it waits for, that its own
 					   process holds by this fd; NO_FD */
+	uint32_t	 pid;
+	char		 state;		/* its task state: S, D, ... */
+	uint32_t	 call;		/* interned: the call it waits in */
+	uint32_t	 wchan;		/* interned: where in the kernel */
 };
 
 #define STEAL_MANY	UINT32_MAX

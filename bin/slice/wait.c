@@ -54,6 +54,30 @@ request_on_fd(struct dctx *x, uint64_t id, int depth)
 }
 
 /*
+ * The path call v waits in, where the snapshot saw it blocked in one; or
+ * v's last call seen, if one; NULL if neither.
+ */
+static const char *
+path_call(struct dctx *x, const struct vertex *v)
+{
+	struct snapwait sw;
+
+	if (snapshot_wait(x->g, v, &sw) && sw.call != 0 &&
+	    (syscall_class(str_of(sw.call)) & CALL_PATH))
+		return str_of(sw.call);
+	if (v->last_sys != 0 && (syscall_class(str_of(v->last_sys)) &
+	    CALL_PATH))
+		return str_of(v->last_sys);
+	return NULL;
+}
+
+static int
+in_path_call(struct dctx *x, const struct vertex *v)
+{
+	return path_call(x, v) != NULL;
+}
+
+/*
  * A thread that sent a request to another process and then waits on a
  * futex of its own program, for whom nothing names (a synchronous call
  * whose answer an I/O thread receives and hands it: an RPC client, a
@@ -69,26 +93,39 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
 	const struct vertex *v = vertex_get(g, id), *t;
-	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE),
+	    wakeup = str_id(WAKEUP_RULE);
 	const struct link *l;
 	uint64_t now;
 	char why[200];
 	int32_t k;
-	int found = 0;
+	int found = 0, path;
 
-	if (v->lock || v->last_sys == 0 || state_of(x, v) != TS_WAIT ||
-	    (strncmp(str_of(v->last_sys), "futex", 5) != 0 &&
+	/*
+	 * Or one in a path's lookup that woke a process and waits since:
+	 * the kernel made the call a request to a program (a FUSE daemon,
+	 * an on-access scanner), which the wake-up went to.
+	 */
+	path = in_path_call(x, v);
+	if (v->lock || (v->last_sys == 0 && !path) ||
+	    state_of(x, v) != TS_WAIT || (!path &&
+	    strncmp(str_of(v->last_sys), "futex", 5) != 0 &&
 	    !syscall_is_send(str_of(v->last_sys))))
 		return 0;
 	for (k = 0; k < g->nl && !found; k++) {
 		l = &g->l[k];
 		if (link_from(l) != id || link_weak(l) ||
 		    (link_rule(l) != message &&
-		    link_rule(l) != softirq) ||
+		    link_rule(l) != softirq && (!path || link_rule(l) != wakeup)) ||
 		    (t = vertex_get(g, link_to(l))) == NULL ||
 		    t->pid == v->pid || on_chain(x, t->tid) >= 0)
 			continue;
-		if (syscall_is_send(str_of(v->last_sys)))
+		if (path)
+			snprintf(why, sizeof(why), "has the request %s %u's "
+			    "%s made of it (a file system's, a scanner's), "
+			    "which it waits for", str_of(vertex_comm(v)),
+			    v->tid, path_call(x, v));
+		else if (syscall_is_send(str_of(v->last_sys)))
 			snprintf(why, sizeof(why), "has the request %s %u "
 			    "sent it by %s, the last call seen before its "
 			    "wait, which nothing names", str_of(vertex_comm(v)),
@@ -330,7 +367,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 			break;
 	}
 	if (request_in_flight(x, id, depth) || busy_threads(x, id, depth) ||
-	    busy_siblings(x, id, depth) || awaits_child_signal(x, id, depth))
+	    busy_siblings(x, id, depth) || awaits_child_signal(x, id, depth) ||
+	    path_lock_holder(x, id, depth))
 		return 1;
 	return waker0 != 0 && waker_gone(x, id, waker0, depth);
 }

@@ -2939,6 +2939,47 @@ headline() {
 	[[ $h == "Root cause: server 20 (the kernel says): stopped by a tracer (SIGSTOP from gdb 30) for 3.8 s so far: it does not run until its tracer lets it go;"* ]]
 }
 
+@test "slice: a wait in a path's lookup on a lock no one is named for: the earlier lookup, and the program it asked" {
+	# Creator 10 waits uninterruptibly in openat (a directory's lock, a
+	# read-write semaphore: no holder named); opener 20 has been in an
+	# openat since before, which woke daemon 30 (a FUSE daemon reading
+	# its requests) and waits for the answer; the daemon sleeps.
+	stream >p.csv <<-'EOF'
+	task,0,10,10,creator
+	task,0,20,20,opener
+	task,0,30,30,daemon
+	event,500000000,30,30,1,1,sys_enter,-,0,read,0x3,0x0,0x100000
+	event,500000100,30,30,1,1,switch,-,S,0,0,swapper/1
+	event,950000000,20,20,3,0,sys_enter,-,257,openat,0xffffff9c,0x7f00,0x80000,0x0
+	event,999999000,20,20,3,0,waking,-,30,30,1,daemon,120
+	event,1000000000,20,20,3,0,switch,-,S,30,30,daemon
+	vertex,1000000000,30,30,1,0,1000000000,1000,2,start,wait,S,daemon
+	link,1000000000,30,30,3,2,strong,wakeup,999999000,20,20,
+	event,1000000100,30,30,2,1,sys_enter,-,230,clock_nanosleep,0x1,0x1,0x7ffd,0x0
+	event,1000000200,30,30,2,1,switch,-,S,0,0,swapper/1
+	event,1300000000,10,10,5,0,sys_enter,-,257,openat,0xffffff9c,0x7f10,0x80241,0x1b6
+	event,1300000100,10,10,5,0,switch,-,D,0,0,swapper/0
+	wait,5000000000,10,10,D,openat,,,,,,,1300000100,,path_openat,creator,0xffffff9c,0x7f10,0x80241,0x1b6,0x0,0x0
+	wait,5000000000,20,20,S,openat,,,,,,,1000000000,,request_wait_answer,opener,0xffffff9c,0x7f00,0x80000,0x0,0x0,0x0
+	wait,5000000000,30,30,S,clock_nanosleep,,,,sleep,,9000000000,1000000200,,hrtimer_nanosleep,daemon,0x1,0x1,0x7ffd,0x0,0x0,0x0
+	vertex,5000000000,30,30,2,1000000000,5000000000,1000,2,wakeup,open,S,daemon
+	vertex,5000000000,20,20,3,900000000,5000000000,1000,3,start,open,S,opener
+	vertex,5000000000,10,10,5,1200000000,5000000000,1000,2,start,open,D,creator
+	EOF
+	h=$(headline p.csv)
+	[[ $h == "Root cause: probably daemon 30 (a guess from timing): asleep on its own timer in clock_nanosleep for 4.0 s so far; has the request opener 20's openat made of it (a file system's, a scanner's), which it waits for" ]]
+	grep -q '^Wait chain: creator 10 → opener 20 → daemon 30$' report
+	grep -q 'LongWait, in openat, waiting in request_wait_answer since 0.3 s before creator 10: probably holding the file system.s lock it waits for (the kernel names no holder)$' report
+	# An openat begun after the creator's went second: no suspect.
+	sed 's/^\(wait,5000000000,20,20,S,openat,,,,,,,\)1000000000,/\11400000000,/' p.csv >a.csv
+	h=$(headline a.csv)
+	[[ $h == "Nothing found beyond the hung thread"* ]]
+	# Nor for a creator asleep (S): a lock of the kernel's is a D wait.
+	sed 's/^\(wait,5000000000,10,10,\)D,/\1S,/; s/,open,D,creator$/,open,S,creator/' p.csv >s.csv
+	h=$(headline s.csv)
+	[[ $h == "Nothing found beyond the hung thread"* ]]
+}
+
 @test "slice: a worker stopped with its process is stopped by the signal its sibling took" {
 	# sh 30 stops process 20: thread 20 takes SIGSTOP (woken by it) and
 	# wakes its sibling 21 to stop too; client 10 waits on 21.
