@@ -17,8 +17,8 @@
 static struct pending	*listeners, *connects;
 
 struct cpu {
-	uint32_t	 tid;		/* the connector whose handshake ended */
-	char		 to[64];	/* in this softirq, and where to */
+	uint32_t	 tid;		/* a connector whose handshake ended */
+	char		 to[64];	/* in this softirq; where it went */
 };
 
 /* An address's text as a key: one length for all, as pending wants. */

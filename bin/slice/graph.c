@@ -7,7 +7,6 @@
  * Strings (names, rules, system calls) are interned, so that the
  * millions of vertices of a long capture fit in memory.
  */
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -849,11 +848,8 @@ steal_woken(struct graph *g, uint32_t tid, const struct current *c,
 static void
 note_waking(const struct event *ev)
 {
-	uint64_t tid = event_ttid(ev, WAKE_COL(TTID));
-	const char *s = event_str(ev, WAKE_COL(TARGET_CPU));
-	unsigned long cpu;
+	uint64_t tid = event_ttid(ev, WAKE_COL(TTID)), cpu;
 	struct current *c;
-	char *end;
 
 	if (tid == 0 || tid > UINT32_MAX ||
 	    (c = current_find(tid, 0)) == NULL || c->preempted != 0)
@@ -861,14 +857,11 @@ note_waking(const struct event *ev)
 	c->preempted = ev->time;
 	c->pvertex = c->vertex;
 	/*
-	 * One digit, most often: no number parsed.  None (a macOS trace
-	 * does not say where a thread is made runnable): who ran there
-	 * instead is unknown.
+	 * None (a macOS trace does not say where a thread is made
+	 * runnable): who ran there instead is unknown.
 	 */
-	if (s[0] >= '0' && s[0] <= '9' && s[1] == '\0')
-		cpu = (unsigned long)(s[0] - '0');
-	else if ((cpu = strtoul(s, &end, 10)), *s == '\0' || *end != '\0')
-		cpu = ULONG_MAX;
+	cpu = *event_str(ev, WAKE_COL(TARGET_CPU)) != '\0' ?
+	    event_u64_loose(ev, WAKE_COL(TARGET_CPU)) : UINT64_MAX;
 	c->wcpu = cpu < nstealcpus ? (uint32_t)cpu : 0;
 	c->woken = cpu < nstealcpus ? ev->time : 0;
 }

@@ -1,8 +1,9 @@
 /*
  * A thread that does not run at all is neither idle nor waiting for
  * input: stopped (SIGSTOP, job control's SIGTSTP, SIGTTOU or SIGTTIN, a
- * debugger's ptrace stop) it runs again only when continued; frozen by a cgroup freezer
- * (docker pause, systemd's freeze) only when its cgroup is thawed.
+ * debugger's ptrace stop) it runs again only when continued; frozen by a
+ * cgroup freezer (docker pause, systemd's freeze) only when its cgroup is
+ * thawed.
  * Whoever waits on it waits for that, and the report says so, by what
  * and since when: the stop signal and its sender where the trace saw
  * them (the signal or stop link into the vertex that ended stopped, or

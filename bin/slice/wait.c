@@ -71,12 +71,6 @@ path_call(struct dctx *x, const struct vertex *v)
 	return NULL;
 }
 
-static int
-in_path_call(struct dctx *x, const struct vertex *v)
-{
-	return path_call(x, v) != NULL;
-}
-
 /*
  * A thread that sent a request to another process and then waits on a
  * futex of its own program, for whom nothing names (a synchronous call
@@ -96,35 +90,36 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE),
 	    wakeup = str_id(WAKEUP_RULE);
 	const struct link *l;
+	const char *path;
 	uint64_t now;
 	char why[200];
 	int32_t k;
-	int found = 0, path;
+	int found = 0;
 
 	/*
 	 * Or one in a path's lookup that woke a process and waits since:
 	 * the kernel made the call a request to a program (a FUSE daemon,
 	 * an on-access scanner), which the wake-up went to.
 	 */
-	path = in_path_call(x, v);
-	if (v->lock || (v->last_sys == 0 && !path) ||
-	    state_of(x, v) != TS_WAIT || (!path &&
+	path = path_call(x, v);
+	if (v->lock || (v->last_sys == 0 && path == NULL) ||
+	    state_of(x, v) != TS_WAIT || (path == NULL &&
 	    strncmp(str_of(v->last_sys), "futex", 5) != 0 &&
 	    !syscall_is_send(str_of(v->last_sys))))
 		return 0;
 	for (k = 0; k < g->nl && !found; k++) {
 		l = &g->l[k];
 		if (link_from(l) != id || link_weak(l) ||
-		    (link_rule(l) != message &&
-		    link_rule(l) != softirq && (!path || link_rule(l) != wakeup)) ||
+		    (link_rule(l) != message && link_rule(l) != softirq &&
+		    (path == NULL || link_rule(l) != wakeup)) ||
 		    (t = vertex_get(g, link_to(l))) == NULL ||
 		    t->pid == v->pid || on_chain(x, t->tid) >= 0)
 			continue;
-		if (path)
+		if (path != NULL)
 			snprintf(why, sizeof(why), "has the request %s %u's "
 			    "%s made of it (a file system's, a scanner's), "
 			    "which it waits for", str_of(vertex_comm(v)),
-			    v->tid, path_call(x, v));
+			    v->tid, path);
 		else if (syscall_is_send(str_of(v->last_sys)))
 			snprintf(why, sizeof(why), "has the request %s %u "
 			    "sent it by %s, the last call seen before its "
