@@ -104,7 +104,12 @@ wf_collect_wants(struct wf_snap *s)
 			want(s, "anon_inode:[eventfd]");
 			break;
 		case OT_PATH:
-			want(s, w->o.path);
+			/* A terminal's other end is its master (ptmx). */
+			if (strcmp(w->o.kind, WT_TTY) == 0) {
+				want(s, "/dev/ptmx");
+				want(s, "/dev/pts/ptmx");
+			} else
+				want(s, w->o.path);
 			break;
 		default:
 			break;

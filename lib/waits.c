@@ -53,6 +53,9 @@ const struct wrel_def wrels[WR_N] = {
 	    "traces the thread stopped for it (ptrace): it resumes it" },
 	[WR_THREAD] = { "thread", M(WM_FUTEX),
 	    "a thread the waiter joins: its exit ends the wait" },
+	[WR_TERMINAL] = { "terminal", M_IN | M_OUT,
+	    "holds the pseudo-terminal's master side: types its input, "
+	    "takes its output" },
 };
 
 int

@@ -40,7 +40,7 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
     WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
-    WR_RUNTIME, WR_TRACER, WR_THREAD, WR_N };
+    WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_N };
 
 struct wrel_def {
 	const char	*name;

@@ -358,6 +358,59 @@ unix in" ]
 	[ ! -s "$T/h" ]
 }
 
+@test "waitfor: a pseudo-terminal's reader and stopped writer wait for its master's holder, not its other openers" {
+	need_waitfor
+	need_prog python3
+	# The parent holds the master; a child waits on the slave (reading
+	# it, or writing with its output stopped as ^S stops it, or reading
+	# /dev/tty, its controlling terminal); another child only holds
+	# the slave open.
+	cat >"$T/term.py" <<'EOF'
+import os, pty, sys, termios, time
+mode = sys.argv[1]
+m, s = pty.openpty()
+pid = os.fork()
+if pid == 0:
+    os.close(m)
+    if mode == "out":
+        termios.tcflow(s, termios.TCOOFF)
+        os.write(s, b"x")
+    elif mode == "tty":
+        os.setsid()
+        import fcntl
+        fcntl.ioctl(s, termios.TIOCSCTTY, 0)
+        os.read(os.open("/dev/tty", os.O_RDWR), 1)
+    else:
+        os.read(s, 1)
+    os._exit(0)
+if os.fork() == 0:
+    os.close(m)
+    time.sleep(100)
+    os._exit(0)
+os.close(s)
+print(pid, flush=True)
+time.sleep(100)
+EOF
+	for mode in in out tty; do
+		python3 "$T/term.py" "$mode" >"$T/pty.out" 2>&1 &
+		PIDS="$PIDS $!"
+		for i in $(seq 50); do
+			[ -s "$T/pty.out" ] && break
+			sleep 0.1
+		done
+		read -r child <"$T/pty.out"
+		case $mode in out) call=write ;; *) call=read ;; esac
+		snap "$child" "$call" -t "$child"
+		obj=$(records wait -v t="$child" '$TID == t { print $TYPE, $OBJECT, $MODE }' "$T/s.csv")
+		echo "$mode: $obj"
+		[[ $obj == "tty file:"*" ${mode/tty/in}" ]]
+		records holder -v o="${obj#tty }" 'index(o, $OBJECT " ") == 1 { print $PID, $RELATION }' \
+		    "$T/s.csv" >"$T/h"
+		cat "$T/h"
+		[ "$(cat "$T/h")" = "${PIDS##* } terminal" ]
+	done
+}
+
 @test "waitfor: a thread stopped for its tracer (ptrace) waits for the tracer" {
 	need_waitfor
 	start_case ptrace
