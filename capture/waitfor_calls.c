@@ -489,6 +489,38 @@ ptr_timeout(int pid, uint64_t addr, int unit)
 	return ok ? v : NO_TIME;
 }
 
+/*
+ * A System V semaphore operation waits on the first of its operations
+ * that can wait (a decrement, or a wait for zero): taken as a lock, whose
+ * holder the kernel does not keep (holders_sem()).  The timeout says
+ * whether it chose to wait that long.
+ */
+#define MAX_SOPS	64
+
+static void
+wait_sem(struct wf_snap *s, size_t ti)
+{
+	struct thr *t = &s->thr[ti];
+	struct { uint16_t num; int16_t op, flg; } ops[MAX_SOPS]; /* sembuf */
+	size_t n = t->a[2] < MAX_SOPS ? t->a[2] : MAX_SOPS, i;
+	struct wt *w = add_wait(s, ti, NO_FD, WM_NONE);
+
+	w->timeout = ptr_timeout(t->pid, t->a[3], 1);
+	if (n == 0 || (int)t->a[0] < 0 ||
+	    wf_peek(t->pid, t->a[1], ops, n * sizeof(ops[0])) == -1)
+		return;
+	for (i = 0; i < n && ops[i].op > 0; i++)
+		;
+	if (i == n)
+		return;
+	w->mode = WM_LOCK;
+	w->o.type = OT_SEM;
+	w->o.kind = WT_SEM;
+	w->o.id = (uint32_t)t->a[0];
+	w->o.num = ops[i].num;
+	snprintf(w->o.key, sizeof(w->o.key), "sem:%u:%u", w->o.id, w->o.num);
+}
+
 void
 wf_decode(struct wf_snap *s, size_t ti)
 {
@@ -606,12 +638,7 @@ wf_decode(struct wf_snap *s, size_t ti)
 		    ptr_timeout(t->pid, a[2], 1);
 		break;
 	case H_SEMTIMEDOP:
-		/*
-		 * A System V semaphore, whose holder the kernel does not
-		 * keep: the timeout says whether it chose to wait that long.
-		 */
-		add_wait(s, ti, NO_FD, WM_NONE)->timeout =
-		    ptr_timeout(t->pid, a[3], 1);
+		wait_sem(s, ti);
 		break;
 	}
 	/* A thread always has its record, even on an fd gone meanwhile. */

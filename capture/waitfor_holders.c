@@ -5,12 +5,15 @@
  * ppid for children).
  */
 #include <sys/types.h>
+#include <sys/ipc.h>
+#include <sys/sem.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <uthash.h>
 
@@ -371,6 +374,48 @@ holders_terminal(struct wf_snap *s, const struct wt *w)
 				    x->refs[i].pid, 0, x->refs[i].fd);
 }
 
+/*
+ * A System V semaphore keeps no holder, but the kernel keeps who operated
+ * on it last (semctl GETPID, as ipcs -i shows it): where a process took
+ * it and has not given it back, that one, alive or not.  Not the waiter
+ * itself; only where the waiter's IPC namespace is ours, in which the id
+ * is the same set.  Said to have exited where it is a zombie, or where
+ * a process by that id was born after the set's last operation (the id
+ * reused).
+ */
+static void
+holders_sem(struct wf_snap *s, const struct wt *w)
+{
+	const struct thr *t = &s->thr[w->thr];
+	char path[64], theirs[64], ours[64], buf[4096], state, *p;
+	struct semid_ds ds;
+	uint64_t born, last;
+	struct hd *h;
+	ssize_t n, m;
+	int pid, gone;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", t->pid);
+	if ((n = readlink(path, theirs, sizeof(theirs))) <= 0 ||
+	    (m = readlink("/proc/self/ns/ipc", ours, sizeof(ours))) != n ||
+	    memcmp(theirs, ours, n) != 0)
+		return;
+	if ((pid = semctl((int)w->o.id, w->o.num, GETPID)) <= 0 ||
+	    pid == t->pid || semctl((int)w->o.id, 0, IPC_STAT, &ds) == -1)
+		return;
+	/* A zombie has exited too: a parent stuck on it has not reaped it. */
+	gone = wf_procf(buf, sizeof(buf), "/proc/%d/stat", pid) <= 0 ||
+	    (p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %c", &state) != 1 || state == 'Z' || state == 'X';
+	last = (uint64_t)ds.sem_otime * 1000000000ULL;
+	last = last > s->rt_off ? last - s->rt_off : 0;
+	if (!gone && (born = wf_stat_born(s, buf)) != NO_TIME &&
+	    born > last + 1000000000ULL)	/* sem_otime: whole seconds */
+		gone = 1;
+	h = add_holder(s, w->o.key, WR_LAST_OP, pid, 0, NO_FD);
+	if (gone)
+		snprintf(h->detail, sizeof(h->detail), "exited");
+}
+
 static void
 holders_child(struct wf_snap *s, const struct wt *w)
 {
@@ -552,6 +597,9 @@ wf_find_holders(struct wf_snap *s)
 			break;
 		case OT_CHILD:
 			holders_child(s, w);
+			break;
+		case OT_SEM:
+			holders_sem(s, w);
 			break;
 		case OT_FUTEX:
 			holders_futex(s, w);

@@ -43,7 +43,7 @@ struct thr {
 
 /* What a wait is on: the object's key and what finding its holders takes. */
 enum otype { OT_NONE, OT_PIPE, OT_SOCKET, OT_PATH, OT_EVENTFD, OT_EPOLL,
-	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_OTHER };
+	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_OTHER };
 
 struct obj {
 	enum otype	 type;
@@ -56,6 +56,7 @@ struct obj {
 					   connecting socket's listener, a
 					   tracee's tracer... */
 	char		 which;		/* OT_CHILD: 'p' a pid, 'g' a group, 'a' any */
+	uint16_t	 num;		/* OT_SEM: which one of set id */
 };
 
 struct wt {
@@ -147,6 +148,8 @@ void		 wf_scan_threads(struct wf_snap *s);
 /* waitfor_calls.c: pass 2. */
 uint64_t	 wf_mnt_dev(struct wf_snap *s, int pid, int mnt_id);
 const char	*wf_fdinfo_get(const char *info, const char *key);
+/* When a process or thread was born, from its stat; NO_TIME if unknown. */
+uint64_t	 wf_stat_born(const struct wf_snap *s, const char *buf);
 void		 wf_decode(struct wf_snap *s, size_t ti);
 
 /* waitfor_stop.c: WM_STOP or WM_THAW and its object, else WM_NONE. */

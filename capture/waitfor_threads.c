@@ -147,8 +147,8 @@ wf_sched_calibrate(void)
  * field, "starttime" (clock ticks since boot, CLOCK_BOOTTIME's): NO_TIME
  * if unknown.
  */
-static uint64_t
-stat_born(const struct wf_snap *s, const char *buf)
+uint64_t
+wf_stat_born(const struct wf_snap *s, const char *buf)
 {
 	const char *p = strrchr(buf, ')');
 	unsigned long long ticks;
@@ -312,7 +312,7 @@ scan_process(struct wf_snap *s, int pid)
 		    parse_stat(buf, comm, &state, &ppid, &pgrp, &flags) == -1)
 			continue;
 		add_thread(s, p, tid, state, comm, stat_cpu(buf),
-		    stat_born(s, buf));
+		    wf_stat_born(s, buf));
 	}
 	closedir(d);
 }

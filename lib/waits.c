@@ -56,6 +56,8 @@ const struct wrel_def wrels[WR_N] = {
 	[WR_TERMINAL] = { "terminal", M_IN | M_OUT,
 	    "holds the pseudo-terminal's master side: types its input, "
 	    "takes its output" },
+	[WR_LAST_OP] = { "last-op", M(WM_LOCK),
+	    "operated last on the semaphore: took it, if it is still held" },
 };
 
 int

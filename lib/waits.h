@@ -18,6 +18,7 @@
 #define WT_TTY		"tty"
 /* A timerfd's: its DEADLINE is when the timer fires. */
 #define WT_TIMERFD	"timerfd"
+#define WT_SEM		"sem"
 /* The kernel's function that fires a timerfd: the label of its timeout link. */
 #define TIMERFD_FIRES	"timerfd_tmrproc"
 
@@ -40,7 +41,7 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
     WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
-    WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_N };
+    WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_LAST_OP, WR_N };
 
 struct wrel_def {
 	const char	*name;

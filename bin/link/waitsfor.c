@@ -187,10 +187,11 @@ holder_thread(const struct snap_holder *h, const struct snap_wait *w,
 	if (h->tid != 0)
 		return lthread_get(h->tid, h->pid);
 	/*
-	 * A child's end is its process's: its main thread stands for it as
-	 * well as any (most children have no other).
+	 * A child's end is its process's, as is the last operation on a
+	 * semaphore (the kernel keeps its process): its main thread stands
+	 * for it as well as any (most have no other).
 	 */
-	if (h->rel == WR_CHILD) {
+	if (h->rel == WR_CHILD || h->rel == WR_LAST_OP) {
 		t = lthread_get(h->pid, h->pid);
 		return t->vertex != 0 ? t : NULL;
 	}

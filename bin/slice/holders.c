@@ -377,6 +377,35 @@ heirs(struct dctx *x, uint64_t id, const struct link *l,
 }
 
 /*
+ * A semaphore's last operator gone (last-op: System V keeps no holder):
+ * it took what the vertex waits on and exited without giving it back,
+ * which the kernel does for it only with SEM_UNDO.  Nobody is left who
+ * will: it is the root, as surely as the kernel named it.
+ */
+static int
+dead_taker(struct dctx *x, uint64_t id, const struct link *l,
+    const struct vertex *u, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *e;
+	struct culprit *c;
+	uint64_t last;
+
+	if ((last = last_vertex(g, u->tid)) == 0 ||
+	    (e = vertex_get(g, last)) == NULL)
+		return 0;
+	c = add(x->d, last, depth + 1, RK_ROOT, classify(e));
+	c->ev = EV_KERNEL;
+	snprintf(c->why, sizeof(c->why), "was the last to take %s, the kernel "
+	    "says (%s), and exited at +%.3f s without giving it back: %s %u "
+	    "waits for it, and nobody is left who will",
+	    label_object(l), str_of(link_rule(l)),
+	    (e->end - g->first_time) / 1e9,
+	    str_of(vertex_comm(v)), v->tid);
+	return 1;
+}
+
+/*
  * The kernel's word on what the vertex waits on and who holds it: its
  * LR_HOLDS links, the strong ones first (one named party), then, if they
  * lead nowhere (back to the chain, to an idle loop), every weak holder:
@@ -495,6 +524,12 @@ holders(struct dctx *x, uint64_t id, int depth)
 			if (!usable(g, id, l) || link_weak(l) != (pass > 1))
 				continue;
 			u = vertex_get(g, link_from(l));
+			if (wrel_of_label(str_of(link_label(l))) ==
+			    WR_LAST_OP && died_by(g, u->tid, x->he)) {
+				any = 1;
+				found |= dead_taker(x, id, l, u, depth);
+				continue;
+			}
 			/* Named by the trace, and gone: its heirs hold it. */
 			if (died_by(g, u->tid, x->hb)) {
 				any = 1;

@@ -540,6 +540,21 @@ event,112,3,3,,1,switch,-,S,0,0,swapper\/1/; /^holder,200,2,/p; s/^holder,200,2,
 	[ "$(graph two.csv | grep -c 'waitsfor weak')" = 2 ]
 }
 
+@test "link: waitsfor: a semaphore's last operator is the one party, by its main thread, gone or not" {
+	# perl 1 waits in semtimedop; perl 2, its child, took the semaphore
+	# last and exited.
+	stream >s.csv <<-'EOF'
+	event,100,1,1,,0,fork,-,2,2,0x1200000,perl
+	event,110,2,2,,1,sys_enter,-,64,semtimedop,0x34,0x7f00,0x1,0x0
+	event,111,2,2,,1,exit,-,perl,0
+	event,120,1,1,,0,sys_enter,-,64,semtimedop,0x34,0x7f00,0x1,0x0
+	event,121,1,1,,0,switch,-,S,0,0,swapper/0
+	wait,200,1,1,S,semtimedop,,sem,sem:52:0,lock,,,120,,__do_semtimedop,perl
+	holder,200,2,,sem:52:0,last-op,,,exited,perl
+	EOF
+	[ "$(graph s.csv | grep waitsfor)" = "waitsfor strong 2 1 last-op sem:52:0" ]
+}
+
 @test "link: filelock: a lock request that sleeps, from where its holder took the lock" {
 	stream >s.csv <<-'EOF'
 	event,100,2,2,,0,sys_enter,-,73,flock,0x3,0x2

@@ -2980,6 +2980,29 @@ headline() {
 	[[ $h == "Nothing found beyond the hung thread"* ]]
 }
 
+@test "slice: a System V semaphore whose last taker exited: nobody is left to give it back" {
+	# Child 20 took semaphore 0 of set 52 and exited (no SEM_UNDO);
+	# parent 10 waits in semtimedop to take it.  The snapshot names the
+	# child as its last operator (last-op).
+	stream >m.csv <<-'EOF'
+	task,0,10,10,parent
+	task,0,20,20,child
+	vertex,1000000000,20,20,1,900000000,1000000000,1000,2,start,exit,Z,child
+	event,1100000000,10,10,2,0,sys_enter,-,64,semtimedop,0x34,0x7f00,0x1,0x0
+	event,1100000100,10,10,2,0,switch,-,S,0,0,swapper/0
+	wait,5000000000,10,10,S,semtimedop,,sem,sem:52:0,lock,,,1100000100,,__do_semtimedop,parent,0x34,0x7f00,0x1,0x0,0x0,0x0
+	holder,5000000000,20,,sem:52:0,last-op,,,exited,child
+	link,5000000000,10,10,1,2,strong,waitsfor,5000000000,20,20,last-op sem:52:0
+	vertex,5000000000,10,10,2,1000000000,5000000000,1000,2,start,open,S,parent
+	EOF
+	h=$(headline m.csv)
+	[[ $h == "Root cause: child 20 (the kernel says): was the last to take sem:52:0, the kernel says (waitsfor), and exited at +"*" s without giving it back: parent 10 waits for it, and nobody is left who will" ]]
+	# Alive, it holds it as any holder does.
+	sed 's/,start,exit,Z,child$/,start,wait,S,child/' m.csv >a.csv
+	h=$(headline a.csv)
+	[[ $h == "Root cause: child 20"*"the kernel says it holds what parent 10 waits on: last-op sem:52:0 (waitsfor)" ]]
+}
+
 @test "slice: a worker stopped with its process is stopped by the signal its sibling took" {
 	# sh 30 stops process 20: thread 20 takes SIGSTOP (woken by it) and
 	# wakes its sibling 21 to stop too; client 10 waits on 21.

@@ -411,6 +411,57 @@ EOF
 	done
 }
 
+@test "waitfor: a System V semaphore's waiter names its last operator, exited or not, never itself" {
+	need_waitfor
+	need_prog perl
+	# The parent waits to take semaphore 1 of a set of two; a child took
+	# it last and exits, or sleeps; or the parent took it itself.
+	cat >"$T/sem.pl" <<'EOF'
+use POSIX ();
+use IPC::SysV qw(IPC_PRIVATE IPC_CREAT S_IRUSR S_IWUSR SETVAL);
+my $id = semget(IPC_PRIVATE, 2, S_IRUSR | S_IWUSR | IPC_CREAT) // die;
+semctl($id, 1, SETVAL, 1) // die;
+my $pid = 0;
+if ($ARGV[0] eq "self") {
+	semop($id, pack("s!3", 1, -1, 0)) or die;
+} else {
+	$pid = fork() // die;
+	if ($pid == 0) {
+		semop($id, pack("s!3", 1, -1, 0)) or die;
+		sleep 100 if $ARGV[0] eq "alive";
+		POSIX::_exit(0);
+	}
+	select(undef, undef, undef, 0.2);
+}
+$| = 1;
+print "$pid $id\n";
+semop($id, pack("s!6", 0, 1, 0, 1, -1, 0)) or die;
+EOF
+	for mode in dead alive self; do
+		perl "$T/sem.pl" "$mode" >"$T/sem.out" 2>&1 &
+		parent=$!
+		PIDS="$PIDS $parent"
+		for i in $(seq 50); do
+			[ -s "$T/sem.out" ] && break
+			sleep 0.1
+		done
+		read -r child id <"$T/sem.out"
+		[ "$child" = 0 ] || PIDS="$PIDS $child"
+		snap "$parent" semtimedop -t "$parent"
+		ipcrm -s "$id"
+		records wait -v t="$parent" '$TID == t { print $TYPE, $OBJECT, $MODE }' "$T/s.csv" >"$T/w"
+		records holder -v o="sem:$id:1" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+		    "$T/s.csv" >"$T/h"
+		echo "$mode: $(cat "$T/w") / $(cat "$T/h")"
+		[ "$(cat "$T/w")" = "sem sem:$id:1 lock" ]
+		case $mode in
+		dead) [ "$(cat "$T/h")" = "$child last-op exited" ] ;;
+		alive) [ "$(cat "$T/h")" = "$child last-op " ] ;;
+		self) [ ! -s "$T/h" ] ;;
+		esac
+	done
+}
+
 @test "waitfor: a thread stopped for its tracer (ptrace) waits for the tracer" {
 	need_waitfor
 	start_case ptrace
