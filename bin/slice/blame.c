@@ -220,6 +220,8 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	struct snapwait sw;
 	struct link *l;
 	char buf[200], what[120];
+	const char *dev;
+	uint64_t waited;
 	int j, k, n, ci, found;
 
 	/*
@@ -327,6 +329,20 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		    str_of(w->last_sys), (w->end - rounds_begin(x, w)) / 1e9,
 		    w->end >= x->g->last_time ? " so far" : "", n ? " (" : "",
 		    what, n ? ")" : "", why);
+		return 1;
+	}
+	/*
+	 * Request after request to a block device, each waited for, for
+	 * half of the hang or more: the device's pace is what the chain
+	 * waits on (a slow disk, a cgroup's I/O throttle), the kernel's, not
+	 * another thread's.
+	 */
+	if (st != TS_WORK && (n = io_rounds(x, u, &waited, &dev)) > 1 &&
+	    2 * waited >= x->he - x->hb) {
+		c->kind = RK_ROOT;
+		snprintf(c->why, sizeof(c->why), "waited on device %s for %d "
+		    "requests, %.1f s in all: the device's pace (a slow disk, "
+		    "an I/O throttle); %s", dev, n, waited / 1e9, why);
 		return 1;
 	}
 	/*

@@ -82,6 +82,8 @@ uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
 uint64_t	 reaped_in(struct graph *g, uint64_t first, uint64_t last);
 int		 reap_round(const struct vertex *w);
+int		 io_rounds(struct dctx *x, uint64_t u, uint64_t *waited,
+		    const char **dev);
 int		 dies(struct graph *g, const struct vertex *f);
 int		 woke_by_death(struct graph *g, const struct link *l);
 uint64_t	 last_vertex(struct graph *g, uint32_t tid);

@@ -210,6 +210,72 @@ reap_round(const struct vertex *w)
 }
 
 /*
+ * A round of I/O: w began where an uninterruptible wait of its thread
+ * ended, at the completion of a block request it waited for, or after a
+ * vertex that did (a request cut in two, a page's lock on the way).  Such
+ * waits in a row, however brief each, are the thread at the device's
+ * pace (a slow disk, a cgroup's throttle whose kernel worker issues the
+ * requests when the budget allows): one wait on it, not progress between.
+ * The block link, or NULL.
+ */
+static const struct link *
+block_in(struct graph *g, const struct vertex *w)
+{
+	uint32_t block = str_id(BLOCK_RULE);
+	int32_t k;
+
+	for (k = w->in; k >= 0; k = g->l[k].next_in)
+		if (link_rule(&g->l[k]) == block && !link_weak(&g->l[k]))
+			return &g->l[k];
+	return NULL;
+}
+
+static const struct link *
+io_round(struct dctx *x, const struct vertex *w)
+{
+	struct graph *g = x->g;
+	const struct vertex *p = vertex_get(g, vertex_prev(g, vertex_id(w)));
+	const struct link *l;
+
+	if (p == NULL || p->wait != 'D')
+		return NULL;
+	if ((l = block_in(g, w)) != NULL)
+		return l;
+	return block_in(g, p);
+}
+
+/*
+ * The I/O waits of vertex u's thread in the hang, if u is a round of them
+ * or waits for one: how many, how long they took in all, to which device
+ * (the block link's label).  0 if u is in none.
+ */
+int
+io_rounds(struct dctx *x, uint64_t u, uint64_t *waited, const char **dev)
+{
+	struct graph *g = x->g;
+	const struct vertex *w = vertex_get(g, u), *p;
+	const struct link *l;
+	uint64_t id, ran;
+	int rounds = 0;
+
+	if (io_round(x, w) == NULL && (w->wait != 'D' || (p = vertex_get(g,
+	    vertex_next(g, u))) == NULL || io_round(x, p) == NULL))
+		return 0;
+	*waited = 0;
+	for (id = vertex_at(g, w->tid, x->hb); id != 0 &&
+	    (w = vertex_get(g, id))->begin < x->he; id = vertex_next(g, id)) {
+		if (w->begin <= x->hb || (l = io_round(x, w)) == NULL)
+			continue;
+		p = vertex_get(g, vertex_prev(g, id));
+		ran = p->begin + vertex_oncpu(p);
+		*waited += w->begin - (ran > x->hb ? ran : x->hb);
+		if (rounds++ == 0)
+			*dev = str_of(link_label(l));
+	}
+	return rounds;
+}
+
+/*
  * What the thread was doing while the hang lasted: its vertex that
  * overlaps the hang most, if that covers at least half of it (stuck,
  * waiting or running, not doing rounds).  Not only the vertex at the
@@ -222,6 +288,8 @@ reap_round(const struct vertex *w)
  * round is the thread now.  So are naps in a row where the work between
  * lets the waiter on (a reader that sleeps after each page it takes from
  * a writer blocked in one call: a throttle of its own).
+ *
+ * So are waits for I/O in a row (io_round()), each ended by the device.
  *
  * So is work cut in slices by brief waits (a GIL or a lock handed back
  * and forth with another thread, each a twentieth of the hang at most):
@@ -267,7 +335,8 @@ stuck(struct dctx *x, uint32_t tid)
 			continue;
 		o = overlap(w, x->hb, x->he);
 		round = run > 0 && (check_round(x, w) != 0 || reap_round(w) ||
-		    lock_step(x, w));
+		    lock_step(x, w) || (io_round(x, w) != NULL &&
+		    w->wait == 'D'));
 		/* Of naps in a row, the longest in the hang is the thread. */
 		if (!round && run > 0 && napped && vertex_sleeps(w) &&
 		    woke_thread(x, id, x->chain[x->nchain - 1])) {

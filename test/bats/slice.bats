@@ -3003,6 +3003,53 @@ headline() {
 	[[ $h == "Root cause: child 20"*"the kernel says it holds what parent 10 waits on: last-op sem:52:0 (waitsfor)" ]]
 }
 
+@test "slice: a worker whose reads the device takes half a second each is the root: the device's pace" {
+	# Client 10 waits 4.6 s on worker 20, which reads 64 KB at a time,
+	# each read issued by kernel worker 30 half a second later (a cgroup's
+	# I/O throttle) and waited for uninterruptibly: no wait is long, nor
+	# is the kernel worker stuck; the worker goes at the device's pace.
+	{
+	echo 'argus-stream,1'
+	{
+	echo "task,0,10,10,client"
+	echo "task,0,20,20,worker"
+	echo "task,0,30,30,kworker/1:0"
+	echo "event,1000000000,10,10,1,0,sys_enter,-,0,read,0x3,0x0,0x1"
+	echo "event,1000000100,10,10,1,0,switch,-,S,0,0,swapper/0"
+	echo "vertex,5503000000,10,10,1,900000000,5503000000,1000000,2,start,wait,S,client"
+	echo "vertex,1000000000,20,20,2,500000000,1000000000,1000000,2,start,wait,D,worker"
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		b=$((1000000000 + i * 500000000)); e=$((b + 500000000))
+		echo "vertex,$((b - 100000)),30,30,$((100 + i)),$((b - 400000000)),$((b - 100000)),100000,2,wakeup,wait,I,kworker/1:0"
+		echo "event,$((b - 200000)),30,30,$((100 + i)),1,block_issue,-,254:0,$((1000 + i * 128)),128,65536,RS"
+		echo "link,$b,20,20,$((100 + i)),$((3 + i)),strong,block,$((b - 200000)),30,30,254:0"
+		echo "event,$((b + 500000)),20,20,$((3 + i)),1,sys_enter,-,327,preadv2,0x3,0x0,0x1"
+		if [ $i -lt 9 ]; then
+			echo "event,$((b + 1000000)),20,20,$((3 + i)),1,switch,-,D,0,0,swapper/1"
+			echo "vertex,$e,20,20,$((3 + i)),$b,$e,1000000,3,wakeup,wait,D,worker"
+		fi
+	done
+	b=5500000000
+	echo "event,$((b + 2000000)),20,20,12,1,sys_enter,-,1,write,0x1,0x0,0x1"
+	echo "event,$((b + 2100000)),20,20,12,1,waking,-,10,10,0,client,120"
+	echo "event,$((b + 3000000)),20,20,12,1,switch,-,S,0,0,swapper/1"
+	echo "vertex,$((b + 3000000)),20,20,12,$b,$((b + 3000000)),3000000,4,wakeup,wait,S,worker"
+	echo "link,$((b + 3000000)),10,10,12,40,strong,wakeup,$((b + 2100000)),20,20,"
+	echo "event,$((b + 3100000)),10,10,40,0,sys_enter,-,0,read,0x3,0x0,0x1"
+	echo "vertex,$((b + 500000000)),10,10,40,$((b + 3000000)),$((b + 500000000)),1000000,2,wakeup,open,,client"
+	} | sort -t, -k2,2n -s
+	} >io.csv
+	argus-spin -q --pid 10 --threshold 1s io.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[ "$(grep -m1 . report)" = "Root cause: worker 20 (a wake-up): waited on device 254:0 for 10 requests, 4.6 s in all: the device's pace (a slow disk, an I/O throttle); on the path of the wake-up that ended the wait, and stuck through the hang" ]
+	# The same waits interruptible: not I/O the thread waited for.
+	sed 's/,wait,D,worker$/,wait,S,worker/; s/,switch,-,D,0,0,swapper\/1$/,switch,-,S,0,0,swapper\/1/' io.csv >s.csv
+	argus-spin -q --pid 10 --threshold 1s s.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	[[ "$(grep -m1 . report)" == "Nothing found beyond the hung thread"* ]]
+}
+
 @test "slice: a worker stopped with its process is stopped by the signal its sibling took" {
 	# sh 30 stops process 20: thread 20 takes SIGSTOP (woken by it) and
 	# wakes its sibling 21 to stop too; client 10 waits on 21.
