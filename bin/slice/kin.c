@@ -222,8 +222,13 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	if (b->pid == v->pid) {
 		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
 		    (now = child_before(g, v->pid, w->pid, b->end,
-		    v->end)) == 0 || now == w->pid || (s = stuck(x, now)) == 0)
+		    v->end)) == 0 || now == w->pid)
 			return 0;
+		/* Gone without ending it (it died holding what it gives). */
+		if ((s = stuck(x, now)) == 0)
+			return counterpart_gone(x, id, now, w->pid,
+			    vertex_comm(w), "the child it forked last as long "
+			    "before it", depth);
 		snprintf(why, sizeof(why), "is to this wait what %s %u, which "
 		    "ended its wait then, was to that one: the child it forked "
 		    "last as long before it", str_of(vertex_comm(w)), w->pid);

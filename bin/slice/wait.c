@@ -241,7 +241,7 @@ int
 long_wait(struct dctx *x, uint64_t id, int depth)
 {
 	struct vertex *v = vertex_get(x->g, id);
-	uint64_t waker = 0, base = 0, rank = 1, waker0 = 0;
+	uint64_t waker = 0, base = 0, rank = 1, waker0 = 0, b, w0;
 	struct link *l = NULL, *ended_by = NULL;
 	int pi;
 
@@ -351,6 +351,18 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 		    ended_for_sure(ended_by) ? EV_WAKEUP : EV_GUESS))
 			return 1;
 		if (base != 0 && counterparts(x, id, base, waker, depth))
+			return 1;
+		/*
+		 * Ended by someone other than the one that ended the normal
+		 * waits (an operator's reset, a watchdog), whose path held
+		 * nothing: the one that should have ended it, by the
+		 * baseline, is stuck or gone.
+		 */
+		if (base == 0 && depth == 0 && ended_by != NULL &&
+		    (b = ranked_baseline(x->g, x->spin, 1, &w0)) != 0 &&
+		    vertex_get(x->g, w0)->pid != v->pid &&
+		    vertex_get(x->g, w0)->pid != vertex_get(x->g, waker)->pid &&
+		    counterparts(x, id, b, w0, depth))
 			return 1;
 		/*
 		 * An episode whose answer came while its thread still ran

@@ -2529,6 +2529,61 @@ holder_killed() {
 	grep -qx 'Wait chain: prog 2 → drv 1 → sleep 3' <<<"$out"
 }
 
+# Perl 1 forks a child a round, which takes a System V semaphore and gives
+# it back, waking 1, waiting to take it; the fifth exits holding it, and
+# 1 waits until an operator's command (perl 9, of shell 8) resets it.
+# ASLEEP: the fifth sleeps instead, holding it.
+semround() {	# T CHILD [gone|asleep]
+	local t=$1 c=$2
+	printf '%s\n' \
+	    "event,$t,1,1,,0,fork,-,$c,$c,0x1200000,perl" \
+	    "event,$((t + 100)),1,1,,0,wakeup_new,-,$c,$c,1,perl,120" \
+	    "event,$((t + 10000000)),1,1,,0,sys_enter,-,64,semtimedop,0x34,0x7f00,0x1,0x0" \
+	    "event,$((t + 10000100)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 20000000)),$c,$c,,1,sys_enter,-,64,semtimedop,0x34,0x7f10,0x1,0x0"
+	[ -n "${3:-}" ] || printf '%s\n' \
+	    "event,$((t + 50000000)),$c,$c,,1,sys_enter,-,64,semtimedop,0x34,0x7f20,0x1,0x0" \
+	    "event,$((t + 50000100)),$c,$c,,1,waking,-,1,1,0,perl,120" \
+	    "event,$((t + 50000200)),0,0,,0,switch,-,R,1,1,perl"
+	if [ "${3:-}" = asleep ]; then printf '%s\n' \
+	    "event,$((t + 50000300)),$c,$c,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((t + 50000400)),$c,$c,,1,switch,-,S,0,0,swapper/1"
+	else printf '%s\n' \
+	    "event,$((t + 50000300)),$c,$c,,1,exit,-,perl,1" \
+	    "event,$((t + 50000400)),$c,$c,,1,switch,-,Z,0,0,swapper/1"
+	fi
+	[ -n "${3:-}" ] || printf '%s\n' \
+	    "event,$((t + 50000500)),1,1,,0,sys_exit,-,64,semtimedop,0" \
+	    "event,$((t + 60000000)),1,1,,0,sys_enter,-,61,wait4,0xffffffff,0x0,0x0" \
+	    "event,$((t + 60000100)),1,1,,0,sys_exit,-,61,wait4,$c" \
+	    "event,$((t + 60000200)),1,1,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,$((t + 60000300)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 160000000)),0,0,,0,switch,-,R,1,1,perl"
+}
+semaphore_rounds() {	# [asleep]
+	printf '%s\n' argus-stream,1 task,0,1,1,perl task,0,8,8,bash
+	for r in 0 1 2 3; do semround $((100000000 + r * 200000000)) $((10 + r)); done
+	semround 900000000 14 ${1:-gone}
+	printf '%s\n' \
+	    "event,4400000000,8,8,,1,fork,-,9,9,0x1200000,bash" \
+	    "event,4400000100,8,8,,1,wakeup_new,-,9,9,1,bash,120" \
+	    "event,4400000200,9,9,,1,exec,-,/usr/bin/perl,9" \
+	    "event,4500000000,9,9,,1,waking,-,1,1,0,perl,120" \
+	    "event,4500000100,0,0,,0,switch,-,R,1,1,perl" \
+	    "event,4500000200,1,1,,0,sys_exit,-,64,semtimedop,0" \
+	    "event,4500000300,9,9,,1,exit,-,perl,0" \
+	    "event,4600000000,1,1,,0,sys_enter,-,39,getpid"
+}
+
+@test "slice: a wait an outsider ended, whose usual waker is gone or asleep: the one that should have ended it" {
+	out=$(semaphore_rounds | report_tid 1)
+	echo "$out"
+	grep -qx "Root cause: probably perl 14 (a guess from timing): stands to it as perl 13 stood to the baseline's (the child it forked last as long before it); gone at +0.950 s, while it lasted: a lost wake-up" <<<"$out"
+	out=$(semaphore_rounds asleep | report_tid 1)
+	echo "$out"
+	grep -q "^Root cause: probably perl 14 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.7 s so far; is to this wait what perl 13, which ended its wait then, was to that one" <<<"$out"
+}
+
 @test "slice: a wait whose waker exited before the wake-up: that thread, gone, a lost wake-up" {
 	out=$(lost_wakeup | diagnose_tid 1)
 	echo "$out"
