@@ -122,7 +122,7 @@ culprit(struct dctx *x, uint64_t u, int depth, enum root_kind kind,
 static __attribute__((noinline)) const char *
 woke_it(const struct vertex *waiter, const char *why)
 {
-	static char buf[200];
+	static char buf[320];
 
 	snprintf(buf, sizeof(buf), "%s %u woke it during this wait; %s",
 	    str_of(vertex_comm(waiter)), waiter->tid, why);
@@ -219,7 +219,7 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	struct culprit *c;
 	struct snapwait sw;
 	struct link *l;
-	char buf[200], what[120];
+	char buf[320], what[120];
 	const char *dev;
 	uint64_t waited;
 	int j, k, n, ci, found;
@@ -419,15 +419,18 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		    x->chain[x->nchain - 1], buf);
 		return 1;
 	}
-	if (!found && st == TS_DISPATCH && serves_request(x, w,
-	    x->nchain - 1)) {
+	if (!found && st == TS_DISPATCH && (serves_request(x, w,
+	    x->nchain - 1) || (!snapshot_wait(x->g, w, &sw) &&
+	    holds_request(x, w, x->nchain - 1)))) {
 		/*
 		 * The request of the thread that waits on it came in, and
 		 * its answer did not go out: it holds it, idle in its loop
 		 * with nothing the kernel can name pending (a poll set's
 		 * other members are other requests).  What holds the request
 		 * up is inside its own program, where the kernel does not
-		 * see: a lock, a queue, a goroutine, a callback.
+		 * see: a lock, a queue, a goroutine, a callback.  After the
+		 * hang, with no snapshot of its poll set, that the request
+		 * went into it and it read is the word.
 		 */
 		x->d->c[ci].kind = RK_ROOT;
 		snprintf(x->d->c[ci].why, sizeof(x->d->c[ci].why), "has the "

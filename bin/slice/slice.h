@@ -210,7 +210,7 @@ struct culprit {
 	int		 open;		/* a root only as far as anything says:
 					   it waits, for whom nothing names */
 	const struct sclass *class;
-	char		 why[200];
+	char		 why[320];
 };
 struct diagnosis {
 	struct culprit	*c;

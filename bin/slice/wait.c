@@ -94,7 +94,8 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	uint64_t now;
 	char why[200];
 	int32_t k;
-	int found = 0;
+	struct link *next;
+	int found = 0, timed_out;
 
 	/*
 	 * Or one in a path's lookup that woke a process and waits since:
@@ -102,10 +103,19 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	 * an on-access scanner), which the wake-up went to.
 	 */
 	path = path_call(x, v);
+	/*
+	 * Or one that sent a request and waited for the answer in a
+	 * receive or a poll its own timeout ended: the answer did not come
+	 * in time from the process the request went to.
+	 */
+	timed_out = v->last_sys != 0 &&
+	    (syscall_is_recv(str_of(v->last_sys)) ||
+	    syscall_is_poll(str_of(v->last_sys))) &&
+	    link_into_next(g, id, &next) && (link_props(next) & LR_TIMEOUT);
 	if (v->lock || (v->last_sys == 0 && path == NULL) ||
-	    state_of(x, v) != TS_WAIT || (path == NULL &&
+	    (state_of(x, v) != TS_WAIT && !timed_out) || (path == NULL &&
 	    strncmp(str_of(v->last_sys), "futex", 5) != 0 &&
-	    !syscall_is_send(str_of(v->last_sys))))
+	    !syscall_is_send(str_of(v->last_sys)) && !timed_out))
 		return 0;
 	for (k = 0; k < g->nl && !found; k++) {
 		l = &g->l[k];
@@ -120,6 +130,11 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 			    "%s made of it (a file system's, a scanner's), "
 			    "which it waits for", str_of(vertex_comm(v)),
 			    v->tid, path);
+		else if (timed_out)
+			snprintf(why, sizeof(why), "has the request %s %u sent "
+			    "it before waiting in %s for the answer, which did "
+			    "not come before its timeout",
+			    str_of(vertex_comm(v)), v->tid, str_of(v->last_sys));
 		else if (syscall_is_send(str_of(v->last_sys)))
 			snprintf(why, sizeof(why), "has the request %s %u "
 			    "sent it by %s, the last call seen before its "

@@ -2575,6 +2575,56 @@ semaphore_rounds() {	# [asleep]
 	    "event,4600000000,1,1,,0,sys_enter,-,39,getpid"
 }
 
+# Client 1 sends a request over loopback to server 2 and polls for the
+# answer with a 5 s timeout; the server reads it and answers, four
+# times.  The fifth it reads and goes back to epoll_wait unanswered (a
+# loop that missed the rest of it); the client's poll times out.
+et_round() {	# T(ms) [unanswered]
+	local t=$(($1 * 1000000))
+	printf '%s\n' \
+	    "event,$t,1,1,,1,sys_enter,-,44,sendto,0x3,0x7f00,0x4,0x0,0x0,0x0" \
+	    "event,$((t + 20000)),1,1,,1,softirq_entry,s,3,NET_RX" \
+	    "event,$((t + 30000)),1,1,,1,waking,s,2,2,0,server,120" \
+	    "event,$((t + 40000)),1,1,,1,softirq_exit,s,3,NET_RX" \
+	    "event,$((t + 100000)),1,1,,1,sys_enter,-,7,poll,0x7ffe0,0x1,0x1388" \
+	    "event,$((t + 110000)),1,1,,1,hrtimer_start,-,0xc100,0xffffffff8142daf0,$((t + 5000110000)),$((t + 5000110000)),0" \
+	    "event,$((t + 120000)),1,1,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$((t + 200000)),0,0,,0,switch,-,R,2,2,server" \
+	    "event,$((t + 300000)),2,2,,0,sys_enter,-,45,recvfrom,0x4,0x7f10,0x8,0x0,0x0,0x0"
+	[ -n "${2:-}" ] || printf '%s\n' \
+	    "event,$((t + 400000)),2,2,,0,sys_enter,-,44,sendto,0x4,0x7f20,0x3,0x0,0x0,0x0" \
+	    "event,$((t + 420000)),2,2,,0,softirq_entry,s,3,NET_RX" \
+	    "event,$((t + 430000)),2,2,,0,waking,s,1,1,1,client,120" \
+	    "event,$((t + 440000)),2,2,,0,softirq_exit,s,3,NET_RX"
+	printf '%s\n' \
+	    "event,$((t + 500000)),2,2,,0,sys_enter,-,232,epoll_wait,0x5,0x55b8,0x3ff,0xffffffff" \
+	    "event,$((t + 510000)),2,2,,0,switch,-,S,0,0,swapper/0"
+	[ -n "${2:-}" ] || printf '%s\n' \
+	    "event,$((t + 600000)),0,0,,1,switch,-,R,1,1,client" \
+	    "event,$((t + 610000)),1,1,,1,hrtimer_cancel,-,0xc100" \
+	    "event,$((t + 700000)),1,1,,1,sys_enter,-,45,recvfrom,0x3,0x7f30,0x10,0x0,0x0,0x0"
+}
+missed_request() {
+	printf '%s\n' argus-stream,1 task,0,1,1,client task,0,2,2,server
+	for t in 100 300 500 700; do et_round $t; done
+	et_round 900 unanswered
+	t=5900110000
+	printf '%s\n' \
+	    "event,$t,0,0,,1,hrtimer_expire_entry,h,0xc100,0xffffffff8142daf0,$t" \
+	    "event,$((t + 10000)),0,0,,1,waking,h,1,1,1,client,120" \
+	    "event,$((t + 20000)),0,0,,1,hrtimer_expire_exit,h,0xc100" \
+	    "event,$((t + 30000)),0,0,,1,switch,-,R,1,1,client" \
+	    "event,$((t + 100000)),1,1,,1,sys_enter,-,39,getpid" \
+	    "event,$((t + 200000000)),1,1,,1,sys_enter,-,39,getpid"
+}
+
+@test "slice: a request whose answer did not come before the poll's timeout: the server that read it and went idle holds it" {
+	out=$(missed_request | report_tid 1)
+	echo "$out"
+	grep -qx "Root cause: server 2 (a wake-up): has the request of client 1 and has not answered, idle in epoll_wait: what holds it up is inside its own program (a lock, a queue, a green thread); client 1 woke it during this wait; has the request client 1 sent it before waiting in poll for the answer, which did not come before its timeout" <<<"$out"
+	grep -qx 'Wait chain: client 1 → server 2' <<<"$out"
+}
+
 @test "slice: a wait an outsider ended, whose usual waker is gone or asleep: the one that should have ended it" {
 	out=$(semaphore_rounds | report_tid 1)
 	echo "$out"
