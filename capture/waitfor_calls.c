@@ -92,6 +92,93 @@ is_terminal(const char *path)
 }
 
 /*
+ * The devpts instance a master fd's terminals are on: the mount of
+ * /dev/pts/ptmx itself, or for /dev/ptmx (a device node in /dev) the
+ * devpts on "pts" beside it, the topmost if several are stacked there,
+ * which is where the kernel looks.  From mountinfo, not a stat through
+ * the process's root: a path a user chose could be a FUSE mount that
+ * never answers.  0 if not found.
+ */
+#define MAX_MOUNTS	4096
+
+uint64_t
+wf_devpts(struct wf_snap *s, int pid, const char *link, const char *info)
+{
+	struct { int id, parent, pts; uint64_t dev; } *mt;
+	char path[64], line[1024], point[512], type[64];
+	const char *m = wf_fdinfo_get(info, "mnt_id"), *sep;
+	size_t n = 0, i;
+	unsigned maj, min;
+	uint64_t dev = 0;
+	int cur, off, moved, hops;
+	FILE *f;
+
+	if (m == NULL)
+		return 0;
+	if (strcmp(link, "/dev/pts/ptmx") == 0)
+		return wf_mnt_dev(s, pid, atoi(m));
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	mt = xcalloc(MAX_MOUNTS, sizeof(*mt));
+	while (n < MAX_MOUNTS && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%d %d %u:%u %*s %511s %n", &mt[n].id,
+		    &mt[n].parent, &maj, &min, point, &off) == 5 &&
+		    strcmp(point, "/dev/pts") == 0) {
+			sep = strstr(line + off, " - ");
+			mt[n].pts = sep != NULL &&
+			    sscanf(sep + 3, "%63s", type) == 1 &&
+			    strcmp(type, "devpts") == 0;
+			mt[n++].dev = (uint64_t)maj << 32 | min;
+		}
+	fclose(f);
+	/* Each step one mount up the stack: at most n of them. */
+	for (cur = atoi(m), moved = 1, hops = 0; moved && hops++ <= (int)n; )
+		for (i = 0, moved = 0; i < n && !moved; i++)
+			if (mt[i].parent == cur) {
+				cur = mt[i].id;
+				dev = mt[i].pts ? mt[i].dev : 0;
+				moved = 1;
+			}
+	free(mt);
+	return dev;
+}
+
+/*
+ * /dev/tty as what it is, the reader's controlling terminal: on a
+ * pseudo-terminal, its slave (tty_nr in the process's stat: the pty slave
+ * major, its minor the index), on the devpts beside /dev/tty's own node,
+ * named as /dev/pts/N itself is (devpts numbers a slave's inode its index
+ * plus 3), so that every reader of one terminal waits on one object and
+ * no two terminals share /dev/tty's.  0 if it is no pseudo-terminal.
+ */
+#define PTY_SLAVE_MAJOR	136	/* UNIX98_PTY_SLAVE_MAJOR; the minor: index */
+#define DEVPTS_INO(n)	((n) + 3)
+
+static int
+controlling(struct wf_snap *s, int pid, const char *info, struct obj *o)
+{
+	char buf[4096], path[32], *p;
+	unsigned long nr;
+	unsigned index;
+	uint64_t dev;
+
+	if (wf_procf(buf, sizeof(buf), "/proc/%d/stat", pid) <= 0 ||
+	    (p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %lu", &nr) != 1 ||
+	    (nr >> 8 & 0xfff) != PTY_SLAVE_MAJOR ||
+	    (dev = wf_devpts(s, pid, "/dev/tty", info)) == 0)
+		return 0;
+	/* tty_nr as the kernel's new_encode_dev() packs it. */
+	index = (nr & 0xff) | (nr >> 12 & 0xfff00);
+	o->dev = dev;
+	o->ino = DEVPTS_INO(index);
+	snprintf(path, sizeof(path), "/dev/pts/%u", index);
+	o->path = xstrdup(path);
+	return 1;
+}
+
+/*
  * The object behind a process's fd, from readlink and fdinfo only.
  * 0, or -1 if the fd is gone.
  */
@@ -175,6 +262,11 @@ resolve_fd(struct wf_snap *s, int pid, int fd, const char *wchan,
 		 * A FIFO's reader and writer wait in the pipe code; a
 		 * terminal's reader waits for a person.
 		 */
+		if (strcmp(link, "/dev/tty") == 0 &&
+		    controlling(s, pid, info, o)) {
+			file_key(o, WT_TTY);
+			return 0;
+		}
 		file_key(o, strstr(wchan, "pipe") != NULL ||
 		    strstr(wchan, "fifo") != NULL ? "fifo" :
 		    is_terminal(link) ? WT_TTY : "file");

@@ -258,109 +258,25 @@ holders_path(struct wf_snap *s, const struct wt *w)
 }
 
 /*
- * The devpts instance a master fd's terminals are on: the mount of
- * /dev/pts/ptmx itself, or for /dev/ptmx (a device node in /dev) the
- * devpts on "pts" beside it, the topmost if several are stacked there,
- * which is where the kernel looks.  From mountinfo, not a stat through
- * the process's root: a path a user chose could be a FUSE mount that
- * never answers.  0 if not found.
- */
-#define MAX_MOUNTS	4096
-
-static uint64_t
-devpts_of(struct wf_snap *s, int pid, const char *link, const char *info)
-{
-	struct { int id, parent, pts; uint64_t dev; } *mt;
-	char path[64], line[1024], point[512], type[64];
-	const char *m = wf_fdinfo_get(info, "mnt_id"), *sep;
-	size_t n = 0, i;
-	unsigned maj, min;
-	uint64_t dev = 0;
-	int cur, off, moved, hops;
-	FILE *f;
-
-	if (m == NULL)
-		return 0;
-	if (strcmp(link, "/dev/pts/ptmx") == 0)
-		return wf_mnt_dev(s, pid, atoi(m));
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return 0;
-	mt = xcalloc(MAX_MOUNTS, sizeof(*mt));
-	while (n < MAX_MOUNTS && fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "%d %d %u:%u %*s %511s %n", &mt[n].id,
-		    &mt[n].parent, &maj, &min, point, &off) == 5 &&
-		    strcmp(point, "/dev/pts") == 0) {
-			sep = strstr(line + off, " - ");
-			mt[n].pts = sep != NULL &&
-			    sscanf(sep + 3, "%63s", type) == 1 &&
-			    strcmp(type, "devpts") == 0;
-			mt[n++].dev = (uint64_t)maj << 32 | min;
-		}
-	fclose(f);
-	/* Each step one mount up the stack: at most n of them. */
-	for (cur = atoi(m), moved = 1, hops = 0; moved && hops++ <= (int)n; )
-		for (i = 0, moved = 0; i < n && !moved; i++)
-			if (mt[i].parent == cur) {
-				cur = mt[i].id;
-				dev = mt[i].pts ? mt[i].dev : 0;
-				moved = 1;
-			}
-	free(mt);
-	return dev;
-}
-
-/*
- * The pseudo-terminal a wait is on, as its index and devpts instance: a
- * slave by its name, /dev/tty as the waiter's controlling terminal.
- * 0 if none (a console, a serial line: no process holds their other end).
- */
-#define PTY_SLAVE_MAJOR	136	/* UNIX98_PTY_SLAVE_MAJOR: its minor, the index */
-
-static int
-pty_of(struct wf_snap *s, const struct wt *w, unsigned *index, uint64_t *dev)
-{
-	int pid = s->thr[w->thr].pid;
-	char buf[4096], end, *p;
-	unsigned long nr;
-
-	if (sscanf(w->o.path, "/dev/pts/%u%c", index, &end) == 1) {
-		*dev = w->o.dev;
-		return 1;
-	}
-	if (strcmp(w->o.path, "/dev/tty") != 0 ||
-	    wf_procf(buf, sizeof(buf), "/proc/%d/stat", pid) <= 0 ||
-	    (p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %*c %*d %*d %*d %lu", &nr) != 1)
-		return 0;
-	/* tty_nr as the kernel's new_encode_dev() packs it. */
-	if ((nr >> 8 & 0xfff) != PTY_SLAVE_MAJOR)
-		return 0;
-	*index = (nr & 0xff) | (nr >> 12 & 0xfff00);
-	/* /dev/tty is a node in /dev, as /dev/ptmx: its devpts is beside. */
-	return fdinfo_read(pid, w->fd, buf, sizeof(buf)) == 0 &&
-	    (*dev = devpts_of(s, pid, w->o.path, buf)) != 0;
-}
-
-/*
  * A terminal's reader waits for someone to type, its writer for its
  * output to be taken (or let go again after ^S): on a pseudo-terminal,
  * the process that holds its master side (a terminal emulator, sshd,
  * tmux, expect), which fdinfo names by tty-index.  The terminal's other
  * openers (its session's processes) neither type nor take the output.
+ * /dev/tty is its reader's controlling terminal's slave by now
+ * (controlling()).
  */
 static void
 holders_terminal(struct wf_snap *s, const struct wt *w)
 {
 	static const char *const masters[] = { "/dev/ptmx", "/dev/pts/ptmx" };
-	char info[4096];
+	char info[4096], end;
 	const char *p;
 	struct want *x;
 	unsigned index;
-	uint64_t dev;
 	size_t i, k;
 
-	if (!pty_of(s, w, &index, &dev))
+	if (sscanf(w->o.path, "/dev/pts/%u%c", &index, &end) != 1)
 		return;
 	for (k = 0; k < sizeof(masters) / sizeof(masters[0]); k++)
 		for (i = 0, x = wf_wanted(s, masters[k]); x != NULL &&
@@ -369,7 +285,8 @@ holders_terminal(struct wf_snap *s, const struct wt *w)
 			    sizeof(info)) == 0 &&
 			    (p = wf_fdinfo_get(info, "tty-index")) != NULL &&
 			    strtoul(p, NULL, 10) == index &&
-			    devpts_of(s, x->refs[i].pid, masters[k], info) == dev)
+			    wf_devpts(s, x->refs[i].pid, masters[k], info) ==
+			    w->o.dev)
 				add_holder(s, w->o.key, WR_TERMINAL,
 				    x->refs[i].pid, 0, x->refs[i].fd);
 }

@@ -148,6 +148,9 @@ void		 wf_scan_threads(struct wf_snap *s);
 /* waitfor_calls.c: pass 2. */
 uint64_t	 wf_mnt_dev(struct wf_snap *s, int pid, int mnt_id);
 const char	*wf_fdinfo_get(const char *info, const char *key);
+/* The devpts of a master (or /dev/tty) fd, by its link and fdinfo; 0. */
+uint64_t	 wf_devpts(struct wf_snap *s, int pid, const char *link,
+		    const char *info);
 /* When a process or thread was born, from its stat; NO_TIME if unknown. */
 uint64_t	 wf_stat_born(const struct wf_snap *s, const char *buf);
 void		 wf_decode(struct wf_snap *s, size_t ti);

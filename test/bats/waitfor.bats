@@ -363,8 +363,8 @@ unix in" ]
 	need_prog python3
 	# The parent holds the master; a child waits on the slave (reading
 	# it, or writing with its output stopped as ^S stops it, or reading
-	# /dev/tty, its controlling terminal); another child only holds
-	# the slave open.
+	# /dev/tty, its controlling terminal, which is the slave's object);
+	# another child only holds the slave open.
 	cat >"$T/term.py" <<'EOF'
 import os, pty, sys, termios, time
 mode = sys.argv[1]
@@ -387,8 +387,9 @@ if os.fork() == 0:
     os.close(m)
     time.sleep(100)
     os._exit(0)
+st = os.fstat(s)
 os.close(s)
-print(pid, flush=True)
+print(pid, "file:%d:%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino), flush=True)
 time.sleep(100)
 EOF
 	for mode in in out tty; do
@@ -398,13 +399,14 @@ EOF
 			[ -s "$T/pty.out" ] && break
 			sleep 0.1
 		done
-		read -r child <"$T/pty.out"
+		read -r child slave <"$T/pty.out"
 		case $mode in out) call=write ;; *) call=read ;; esac
 		snap "$child" "$call" -t "$child"
 		obj=$(records wait -v t="$child" '$TID == t { print $TYPE, $OBJECT, $MODE }' "$T/s.csv")
-		echo "$mode: $obj"
-		[[ $obj == "tty file:"*" ${mode/tty/in}" ]]
-		records holder -v o="${obj#tty }" 'index(o, $OBJECT " ") == 1 { print $PID, $RELATION }' \
+		echo "$mode: $obj (the slave: $slave)"
+		# /dev/tty is the terminal it stands for, one object with it.
+		[ "$obj" = "tty $slave ${mode/tty/in}" ]
+		records holder -v o="$slave" '$OBJECT == o { print $PID, $RELATION }' \
 		    "$T/s.csv" >"$T/h"
 		cat "$T/h"
 		[ "$(cat "$T/h")" = "${PIDS##* } terminal" ]
