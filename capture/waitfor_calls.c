@@ -99,12 +99,12 @@ is_terminal(const char *path)
  * the process's root: a path a user chose could be a FUSE mount that
  * never answers.  0 if not found.
  */
-#define MAX_MOUNTS	4096
+#define MAX_STACKED	64	/* mounts on /dev/pts kept: more is no machine's */
 
 uint64_t
 wf_devpts(struct wf_snap *s, int pid, const char *link, const char *info)
 {
-	struct { int id, parent, pts; uint64_t dev; } *mt;
+	struct { int id, parent, pts; uint64_t dev; } mt[MAX_STACKED];
 	char path[64], line[1024], point[512], type[64];
 	const char *m = wf_fdinfo_get(info, "mnt_id"), *sep;
 	size_t n = 0, i;
@@ -120,8 +120,7 @@ wf_devpts(struct wf_snap *s, int pid, const char *link, const char *info)
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
-	mt = xcalloc(MAX_MOUNTS, sizeof(*mt));
-	while (n < MAX_MOUNTS && fgets(line, sizeof(line), f) != NULL)
+	while (n < MAX_STACKED && fgets(line, sizeof(line), f) != NULL)
 		if (sscanf(line, "%d %d %u:%u %*s %511s %n", &mt[n].id,
 		    &mt[n].parent, &maj, &min, point, &off) == 5 &&
 		    strcmp(point, "/dev/pts") == 0) {
@@ -140,7 +139,6 @@ wf_devpts(struct wf_snap *s, int pid, const char *link, const char *info)
 				dev = mt[i].pts ? mt[i].dev : 0;
 				moved = 1;
 			}
-	free(mt);
 	return dev;
 }
 
