@@ -39,6 +39,20 @@ bg() {
 	PIDS="$PIDS $!"
 }
 
+# started OUT CMD...: CMD in the background, its output into OUT, and
+# its pid in STARTED, once it has said something (5 s at most).
+started() {
+	local out=$1 i
+	shift
+	"$@" >"$out" 2>&1 &
+	STARTED=$!
+	PIDS="$PIDS $STARTED"
+	for i in $(seq 50); do
+		[ -s "$out" ] && return 0
+		sleep 0.1
+	done
+}
+
 # Sets a case of waitfor-cases up: WAITER, WAITER_TID, HOLDER, HOLDER_TID.
 start_case() {
 	local i
@@ -393,12 +407,7 @@ print(pid, "file:%d:%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_in
 time.sleep(100)
 EOF
 	for mode in in out tty; do
-		python3 "$T/term.py" "$mode" >"$T/pty.out" 2>&1 &
-		PIDS="$PIDS $!"
-		for i in $(seq 50); do
-			[ -s "$T/pty.out" ] && break
-			sleep 0.1
-		done
+		started "$T/pty.out" python3 "$T/term.py" "$mode"
 		read -r child slave <"$T/pty.out"
 		case $mode in out) call=write ;; *) call=read ;; esac
 		snap "$child" "$call" -t "$child"
@@ -440,13 +449,8 @@ print "$pid $id\n";
 semop($id, pack("s!6", 0, 1, 0, 1, -1, 0)) or die;
 EOF
 	for mode in dead alive self; do
-		perl "$T/sem.pl" "$mode" >"$T/sem.out" 2>&1 &
-		parent=$!
-		PIDS="$PIDS $parent"
-		for i in $(seq 50); do
-			[ -s "$T/sem.out" ] && break
-			sleep 0.1
-		done
+		started "$T/sem.out" perl "$T/sem.pl" "$mode"
+		parent=$STARTED
 		read -r child id <"$T/sem.out"
 		[ "$child" = 0 ] || PIDS="$PIDS $child"
 		snap "$parent" semtimedop -t "$parent"
