@@ -43,6 +43,8 @@ const struct lrule lrules[] = {
 	    "issuing vertex -> what the request's completion wakes" },
 	{ LISTEN_RULE, LR_WAKES | LR_WEAK, "the listener's address",
 	    "a listener's owner -> a connect to it its full queue held up (weak)" },
+	{ REFUSED_RULE, LR_WAKES | LR_FLAG, "the listener's address",
+	    "a listen -> the next try of a connect the address refused before" },
 	{ SOFTIRQ_RULE, LR_WAKES | LR_WEAK, "the vector",
 	    "loopback receive -> the sender's vertex; other softirqs weak" },
 	{ IRQ_RULE, LR_WAKES | LR_WEAK, "the interrupt",

@@ -27,7 +27,9 @@
 #define LR_TIMEOUT	0x04	/* ... by its own timer: no peer woke it */
 #define LR_ORDER	0x08	/* program order: followed when nothing else is */
 #define LR_BACK		0x10	/* from a wait back to its waker: not a cause */
-#define LR_FLAG		0x20	/* a data flag's write to a read of it */
+#define LR_FLAG		0x20	/* what a polling loop waits for: a data
+				   flag's write to a read of it, a listen
+				   to a connect it had refused */
 #define LR_HOLDS	0x40	/* FROM holds what TO waits for, which may go on */
 #define LR_LOCK		0x80	/* ... a lock: FROM owes TO its release, no answer */
 
@@ -55,6 +57,7 @@ struct lrule {
 #define TIMEOUT_RULE	"timeout"
 #define BLOCK_RULE	"block"
 #define LISTEN_RULE	"listen"
+#define REFUSED_RULE	"refused"
 #define SOFTIRQ_RULE	"softirq"
 #define IRQ_RULE	"irq"
 #define ASYNC_RULE	"async"

@@ -203,6 +203,15 @@ void		 pending_put(struct pending **, const void *key, size_t len,
 struct cause	*pending_find(struct pending **, const void *key, size_t len);
 int		 pending_take(struct pending **, const void *key, size_t len,
 		    struct cause *);	/* 1 and *cause if found; forgets it */
+/*
+ * The same keyed by a socket address's text ("127.0.0.1:80"); found also
+ * where it was put for the port on any address (0.0.0.0:80, [::]:80): a
+ * listener's.
+ */
+void		 pending_put_addr(struct pending **, const char *addr,
+		    const struct cause *);
+void		 pending_take_addr(struct pending **, const char *addr);
+struct cause	*pending_find_addr(struct pending **, const char *addr);
 
 /*
  * A wait-for snapshot (waits.h's wait and holder records of one time),

@@ -873,6 +873,52 @@ pending_put(struct pending **table, const void *key, size_t len,
 	HASH_ADD(hh, *table, key, len, p);
 }
 
+/*
+ * An address's text as a key (listen.c, refused.c): one length for all,
+ * as a table wants.
+ */
+static const char *
+addr_key(char k[PENDING_KEY], const char *addr)
+{
+	memset(k, 0, PENDING_KEY);
+	memcpy(k, addr, strnlen(addr, PENDING_KEY - 1));
+	return k;
+}
+
+void
+pending_put_addr(struct pending **table, const char *addr,
+    const struct cause *c)
+{
+	char k[PENDING_KEY];
+
+	pending_put(table, addr_key(k, addr), PENDING_KEY, c);
+}
+
+void
+pending_take_addr(struct pending **table, const char *addr)
+{
+	char k[PENDING_KEY];
+
+	pending_take(table, addr_key(k, addr), PENDING_KEY, NULL);
+}
+
+struct cause *
+pending_find_addr(struct pending **table, const char *addr)
+{
+	const char *port = strrchr(addr, ':');
+	char k[PENDING_KEY], any[PENDING_KEY];
+	struct cause *c;
+
+	if ((c = pending_find(table, addr_key(k, addr), PENDING_KEY)) != NULL ||
+	    port == NULL)
+		return c;
+	snprintf(any, sizeof(any), "0.0.0.0%s", port);
+	if ((c = pending_find(table, addr_key(k, any), PENDING_KEY)) != NULL)
+		return c;
+	snprintf(any, sizeof(any), "[::]%s", port);
+	return pending_find(table, addr_key(k, any), PENDING_KEY);
+}
+
 int
 pending_take(struct pending **table, const void *key, size_t len,
     struct cause *c)

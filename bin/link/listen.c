@@ -21,39 +21,11 @@ struct cpu {
 	char		 to[64];	/* in this softirq; where it went */
 };
 
-/* An address's text as a key: one length for all, as pending wants. */
-static const char *
-key(char k[PENDING_KEY], const char *addr)
-{
-	memset(k, 0, PENDING_KEY);
-	memcpy(k, addr, strnlen(addr, PENDING_KEY - 1));
-	return k;
-}
-
-/* Who listens on addr, or on its port on any address. */
-static struct cause *
-listener(const char *addr)
-{
-	const char *port = strrchr(addr, ':');
-	char k[PENDING_KEY], any[PENDING_KEY];
-	struct cause *c;
-
-	if ((c = pending_find(&listeners, key(k, addr), PENDING_KEY)) != NULL ||
-	    port == NULL)
-		return c;
-	snprintf(any, sizeof(any), "0.0.0.0%s", port);
-	if ((c = pending_find(&listeners, key(k, any), PENDING_KEY)) != NULL)
-		return c;
-	snprintf(any, sizeof(any), "[::]%s", port);
-	return pending_find(&listeners, key(k, any), PENDING_KEY);
-}
-
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct cpu *cpu = link_cpu(self, ev->cpu);
 	const char *local, *remote;
-	char k[PENDING_KEY];
 	uint64_t sk;
 	struct cause c;
 	int from, to;
@@ -71,10 +43,10 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	if (to == TCP_S_LISTEN && ev->ctx == '-') {
 		cause_in(&c, t, ev->time, self);
-		pending_put(&listeners, key(k, local), PENDING_KEY, &c);
+		pending_put_addr(&listeners, local, &c);
 	} else if (from == TCP_S_LISTEN && to == TCP_S_CLOSE)
 		/* Not to SYN_RECV: a connection's socket, copied from it. */
-		pending_take(&listeners, key(k, local), PENDING_KEY, NULL);
+		pending_take_addr(&listeners, local);
 	else if (to == TCP_S_SYN_SENT && ev->ctx == '-') {
 		cause_in(&c, t, ev->time, self);
 		cause_label(&c, remote);
@@ -99,7 +71,7 @@ attribute(struct link_rule *self, const struct event *ev, struct cause *c)
 	    event_u64(ev, WAKE_COL(TTID)) != cpu->tid)
 		return 0;
 	cpu->tid = 0;
-	if ((l = listener(cpu->to)) == NULL)
+	if ((l = pending_find_addr(&listeners, cpu->to)) == NULL)
 		return 0;
 	owner = lthread_get(l->tid, l->pid);
 	cause_in(c, owner, ev->time, self);

@@ -151,6 +151,8 @@ int		 counterparts(struct dctx *x, uint64_t id, uint64_t base,
 		    uint64_t waker, int depth);
 int		 polls_child(struct dctx *x, const struct vertex *v,
 		    uint64_t asked, int depth);
+int		 listener_counterpart(struct dctx *x, uint64_t id,
+		    const struct link *by, int depth);
 
 /* death.c */
 void		 add_killer(struct dctx *x, uint32_t tid);

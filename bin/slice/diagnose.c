@@ -146,18 +146,20 @@ naps_on_children(struct graph *g, const struct spin_rec *s)
 
 /*
  * Polling: nobody wakes a poller.  The flag's write that ended the loop
- * (argus-watch, the flag rule of argus-link), or, while it still loops,
- * the write that ended an earlier, normal loop: the slice back from that
- * write is the path that should have ended this one, and its threads are
- * checked as for a wait.
+ * (argus-watch, the flag rule of argus-link) or the listen its refused
+ * connects waited for (the refused rule), or, while it still loops, the
+ * one that ended an earlier, normal loop: the slice back from it is the
+ * path that should have ended this one, and its threads are checked as
+ * for a wait.
  */
 static int
 repeated_yield(struct dctx *x, const struct spin_rec *s)
 {
 	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0, id;
 	struct graph *g = x->g;
+	struct link *l, *by = NULL;
 	struct vertex *to;
-	struct link *l;
+	char why[200];
 	int32_t k;
 	int pi, found = 0;
 
@@ -183,10 +185,13 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		    (ended == 0 || link_time(l) < t_ended)) {
 			ended = link_from(l);
 			t_ended = link_time(l);
+			by = l;
 		} else if (link_time(l) < s->begin &&
 		    link_time(l) >= t_before) {
 			before = link_from(l);
 			t_before = link_time(l);
+			if (ended == 0)
+				by = l;
 		}
 	}
 	if (ended == 0 && before == 0) {
@@ -206,13 +211,29 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		    "and capture again with argus-watch on it.");
 		return 0;
 	}
+	/* A listen the loop's connects waited for, or a flag's write. */
+	if (strcmp(str_of(link_rule(by)), REFUSED_RULE) == 0)
+		snprintf(why, sizeof(why), ended ? "listens on %s, which "
+		    "refused the loop's connects until it did at +%.3f s, and "
+		    "was stuck through the hang" : "listened on %s at +%.3f s, "
+		    "which refuses the loop's connects now, and was stuck "
+		    "through the hang", str_of(link_label(by)),
+		    (link_time(by) - g->first_time) / 1e9);
+	else
+		snprintf(why, sizeof(why), "writes the flag the loop polls, "
+		    "and was stuck through the hang");
 	pi = new_path(x->d, 0);
 	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
-	if (blame_path(x, pi, s->tid, "writes the flag the loop polls, and was "
-	    "stuck through the hang", 0, ended ? EV_WAKEUP : EV_GUESS))
+	if (blame_path(x, pi, s->tid, why, 0, ended ? EV_WAKEUP : EV_GUESS))
 		return 1;
-	snprintf(x->d->note, sizeof(x->d->note), "the flag's writer was not "
-	    "stuck through the hang: the loop itself is the finding");
+	if (ended == 0 && link_weak(by) &&
+	    strcmp(str_of(link_rule(by)), REFUSED_RULE) == 0 &&
+	    listener_counterpart(x, s->vertex, by, 0))
+		return 1;
+	snprintf(x->d->note, sizeof(x->d->note), "the %s was not stuck "
+	    "through the hang: the loop itself is the finding",
+	    strcmp(str_of(link_rule(by)), REFUSED_RULE) == 0 ?
+	    "listener" : "flag's writer");
 	return 0;
 }
 

@@ -278,6 +278,51 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 }
 
 /*
+ * A loop whose connects an address refuses waits for someone to listen
+ * there; the last who did is gone (by, the refused rule's weak link).
+ * It had let another connector in (its strong link): the process that
+ * stands to the hung one as it stood to that connector is the one that
+ * should listen now (a service restarted beside its client).  A guess.
+ */
+int
+listener_counterpart(struct dctx *x, uint64_t id, const struct link *by,
+    int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *from, *to, *w;
+	const char *relation;
+	uint32_t now = 0;
+	uint64_t s;
+	char why[200];
+	int32_t k;
+
+	if ((from = vertex_get(g, link_from(by))) == NULL)
+		return 0;
+	for (k = g->nl - 1; k >= 0 && now == 0; k--) {
+		if (link_rule(&g->l[k]) != link_rule(by) ||
+		    link_weak(&g->l[k]) ||
+		    (w = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    w->pid != from->pid ||
+		    (to = vertex_get(g, link_to(&g->l[k]))) == NULL ||
+		    to->pid == v->pid)
+			continue;
+		if ((now = counterpart(g, from->pid, to->pid, v->pid,
+		    &relation)) == 0 || now == v->pid || now == from->pid)
+			return 0;
+	}
+	if (now == 0)
+		return 0;
+	if ((s = stuck(x, now)) == 0)
+		return counterpart_gone(x, id, now, from->pid,
+		    vertex_comm(from), relation, depth);
+	snprintf(why, sizeof(why), "is to the hung process what %s %u, which "
+	    "listened on %s then, was to the connector it let in: %s; nobody "
+	    "listens there now", str_of(vertex_comm(from)), from->pid,
+	    str_of(link_label(by)), relation);
+	return blame(x, s, why, depth, 0);
+}
+
+/*
  * A loop that reaps between its naps (wait4 with WNOHANG: Python's
  * Popen.poll() and Popen.wait(timeout), GNU parallel's, a supervisor's)
  * polls for the end of a child: the one whose pid it asks for (asked,

@@ -31,10 +31,12 @@ forked_by(struct graph *g, uint32_t pid, uint64_t *when)
 		return 0;
 	/*
 	 * The fork came before anything else another process did to wake
-	 * it (a lock it waits for may have been taken long before).
+	 * it (a lock it waits for may have been taken long before).  Not a
+	 * flag's write or a listen a poller waited for: made before its
+	 * birth, it may be.
 	 */
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if ((link_props(&g->l[k]) & LR_WAKES) &&
+		if ((link_props(&g->l[k]) & (LR_WAKES | LR_FLAG)) == LR_WAKES &&
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != pid && link_time(&g->l[k]) < first) {
 			first = link_time(&g->l[k]);

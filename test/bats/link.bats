@@ -311,6 +311,46 @@ async strong 2 7 0xfa" ]
 	[ "$(graph l.csv --no-listen)" = "softirq weak 3 4 NET_RX" ]
 }
 
+@test "link: a connect refused until a listen, from the listen; while none, weakly from the last gone" {
+	# Thread 1 listened on 127.0.0.1:8080 and closed it.  Client 2's
+	# connects to it are refused (SYN_SENT to CLOSE) between naps; the
+	# first of the run is linked weakly from 1's listen, the second not
+	# again.  Thread 3 listens on the port on every address; 2's next
+	# try is linked from it, strong: what ended the loop.
+	stream >r.csv <<-'EOF'
+	event,50,1,1,,0,sock_state,-,0xa1,CLOSE,LISTEN,tcp,127.0.0.1:8080,0.0.0.0:0
+	event,60,1,1,,0,sock_state,-,0xa1,LISTEN,CLOSE,tcp,127.0.0.1:8080,0.0.0.0:0
+	event,70,1,1,,0,exit,-,1,0
+	event,100,2,2,,0,sys_enter,-,42,connect,0x3,0x0,0x10
+	event,101,2,2,,0,sock_state,-,0xb1,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080
+	event,102,2,2,,0,sock_state,-,0xb1,SYN_SENT,CLOSE,tcp,127.0.0.1:50001,127.0.0.1:8080
+	event,103,2,2,,0,sys_exit,-,42,connect,-111
+	event,104,2,2,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc
+	event,105,2,2,,0,switch,-,S,0,0,swapper
+	event,200,2,2,,0,sys_exit,-,230,clock_nanosleep,0
+	event,201,2,2,,0,sys_enter,-,42,connect,0x4,0x0,0x10
+	event,202,2,2,,0,sock_state,-,0xb2,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080
+	event,203,2,2,,0,sock_state,-,0xb2,SYN_SENT,CLOSE,tcp,127.0.0.1:50002,127.0.0.1:8080
+	event,204,2,2,,0,sys_exit,-,42,connect,-111
+	event,205,2,2,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc
+	event,206,2,2,,0,switch,-,S,0,0,swapper
+	event,300,3,3,,0,sock_state,-,0xc1,CLOSE,LISTEN,tcp,0.0.0.0:8080,0.0.0.0:0
+	event,400,2,2,,0,sys_exit,-,230,clock_nanosleep,0
+	event,401,2,2,,0,sys_enter,-,42,connect,0x5,0x0,0x10
+	event,402,2,2,,0,sock_state,-,0xb3,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080
+	event,403,2,2,,0,sock_state,s,0xb3,SYN_SENT,ESTABLISHED,tcp,127.0.0.1:50003,127.0.0.1:8080
+	event,404,2,2,,0,sys_exit,-,42,connect,0
+	EOF
+	[ "$(graph r.csv)" = "refused weak 1 2 127.0.0.1:8080
+refused strong 4 5 0.0.0.0:8080" ]
+	# A listen on another port ends nothing; nor one before the refusals.
+	sed 's/,0xc1,CLOSE,LISTEN,tcp,0.0.0.0:8080,/,0xc1,CLOSE,LISTEN,tcp,0.0.0.0:8081,/' r.csv >p.csv
+	[ "$(graph p.csv)" = "refused weak 1 2 127.0.0.1:8080" ]
+	sed '/,0xa1,LISTEN,CLOSE,/d' r.csv >b.csv
+	[ "$(graph b.csv)" = "" ]
+	[ "$(graph r.csv --no-refused)" = "" ]
+}
+
 @test "link: a signal's wake-up is strong, from the sender, labelled with the signal" {
 	# The kernel traces a signal just after the wake-up it makes.
 	stream >s.csv <<-'EOF'

@@ -1945,6 +1945,82 @@ reap_poll() {	# ARG: app 1 polls with wait4(ARG, WNOHANG) between 50 ms naps for
 	grep -q '^Root cause: app 5 (the kernel says): a child of app 1, which polls for any of its children to end (wait4 between naps), stuck through the hang$' <<<"$out"
 }
 
+# refused_loop [after]: sh 1 starts service 10 and its client 11; the client
+# retries connect(2) to 127.0.0.1:8080 every 100 ms, refused, until the
+# service listens at 0.4 s.  Then service 20, busy warming up through the
+# hang, and client 21, refused from 1 s on; with "after", 20 listens at 4 s.
+refused_loop() {
+	local t c p s sk=1
+	try() {	# TID TIME: a refused try and a nap
+		printf 'event,%d,%d,%d,,0,sys_enter,-,42,connect,0x3,0x0,0x10\n' $2 $1 $1
+		printf 'event,%d,%d,%d,,0,sock_state,-,0x%x,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080\n' $(($2 + 100)) $1 $1 $sk
+		printf 'event,%d,%d,%d,,0,sock_state,-,0x%x,SYN_SENT,CLOSE,tcp,127.0.0.1:5%04d,127.0.0.1:8080\n' $(($2 + 200)) $1 $1 $sk $sk
+		printf 'event,%d,%d,%d,,0,sys_exit,-,42,connect,-111\n' $(($2 + 300)) $1 $1
+		printf 'event,%d,%d,%d,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc\n' $(($2 + 400)) $1 $1
+		printf 'event,%d,%d,%d,,0,hrtimer_start,-,0xa%d,0xf1,%d,%d,0x1\n' $(($2 + 450)) $1 $1 $1 $(($2 + 100000000)) $(($2 + 100000000))
+		printf 'event,%d,%d,%d,,0,switch,-,S,0,0,swapper/0\n' $(($2 + 500)) $1 $1
+		printf 'event,%d,0,0,,0,hrtimer_expire_entry,h,0xa%d,0xf1,%d\n' $(($2 + 99999000)) $1 $(($2 + 99999000))
+		printf 'event,%d,0,0,,0,waking,h,%d,%d,0,python3\n' $(($2 + 99999100)) $1 $1
+		printf 'event,%d,0,0,,0,hrtimer_expire_exit,h,0xa%d\n' $(($2 + 99999200)) $1
+		printf 'event,%d,0,0,,0,switch,-,I,%d,%d,python3\n' $(($2 + 99999300)) $1 $1
+		printf 'event,%d,%d,%d,,0,sys_exit,-,230,clock_nanosleep,0\n' $(($2 + 100000000)) $1 $1
+		sk=$((sk + 1))
+	}
+	ok() {	# TID TIME
+		printf 'event,%d,%d,%d,,0,sys_enter,-,42,connect,0x3,0x0,0x10\n' $2 $1 $1
+		printf 'event,%d,%d,%d,,0,sock_state,-,0x%x,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080\n' $(($2 + 100)) $1 $1 $sk
+		printf 'event,%d,%d,%d,,0,sys_exit,-,42,connect,0\n' $(($2 + 300)) $1 $1
+		printf 'event,%d,%d,%d,,0,exit,-,%d,0\n' $(($2 + 400)) $1 $1 $1
+	}
+	listen() {	# PID TID TIME: its thread TID listens
+		printf 'event,%d,%d,%d,,1,fork,-,%d,%d,0x3d0f00,python3\n' $(($3 - 1000)) $1 $1 $1 $2
+		printf 'event,%d,%d,%d,,1,wakeup_new,-,%d,%d,1,python3,120\n' $(($3 - 900)) $1 $1 $1 $2
+		printf 'event,%d,%d,%d,,1,sock_state,-,0x9%d,CLOSE,LISTEN,tcp,127.0.0.1:8080,0.0.0.0:0\n' $3 $1 $2 $1
+	}
+	{
+	printf 'task,100,1,1,sh\n'
+	for p in 10 11 20 21; do
+		t=$(( p < 20 ? 100000000 : 1000000000 ))
+		printf 'event,%d,1,1,,0,fork,-,%d,%d,0x1200011,python3\n' $((t + p * 1000)) $p $p
+		printf 'event,%d,1,1,,0,wakeup_new,-,%d,%d,1,sh,120\n' $((t + p * 1000 + 100)) $p $p
+	done
+	for t in 0 1 2; do try 11 $(( (t + 1) * 100000000 + 50000 )); done
+	for t in 100100000 200000000 300000000; do
+		printf 'event,%d,10,10,,1,sys_enter,-,39,getpid\n' $t
+	done
+	listen 10 15 390000000
+	ok 11 400100000
+	printf 'event,%d,10,15,,1,sock_state,-,0x910,LISTEN,CLOSE,tcp,127.0.0.1:8080,0.0.0.0:0\n' 450000000
+	printf 'event,%d,10,15,,1,exit,-,15,0\n' 450000500
+	printf 'event,%d,10,10,,1,exit,-,10,0\n' 450001000
+	for t in $(seq 0 29); do try 21 $(( 1000000000 + t * 100000000 + 50000 )); done
+	for t in $(seq 1001000000 100000000 3901000000); do
+		printf 'event,%d,20,20,,1,sys_enter,-,39,getpid\n' $t
+	done
+	if [ "${1-}" = after ]; then
+		listen 20 25 4000000000
+		ok 21 4000200000
+	fi
+	printf 'event,4100000000,9,9,,0,sys_enter,-,39,getpid\n'
+	} | sort -t, -k2,2n -s | { printf 'argus-stream,1\n'; cat; }
+}
+
+@test "slice: a loop of connects an address refuses waits for whoever should listen there" {
+	out=$(refused_loop after | report_tid 21)
+	echo "$out"
+	grep -q '^Root cause: python3 20 (a wake-up): listens on 127.0.0.1:8080, which refused the loop.s connects until it did at +4.000 s, and was stuck through the hang$' <<<"$out"
+	# While it lasts: the last listener is gone; its sibling now.
+	out=$(refused_loop | report_tid 21)
+	echo "$out"
+	grep -q '^Root cause: probably python3 20 (a guess from timing): is to the hung process what python3 10, which listened on 127.0.0.1:8080 then, was to the connector it let in: its sibling, as many forks before it; nobody listens there now$' <<<"$out"
+	# Without the refused rule, nothing says what the loop waits for.
+	out=$(refused_loop after | argus-segment -q -Z | argus-link -q --no-refused |
+	    argus-spin -q --tid 21 -T 1s | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z 2>&1 >/dev/null) || true
+	echo "$out"
+	grep -q '^Nothing found beyond the hung thread: the thread polls' <<<"$out"
+}
+
 # Runner 1 waits (wait4) for child 2, timeout(1), which waits for a signal
 # (rt_sigsuspend) while its child 3 works through the hang: SIGCHLD, at
 # its end, is what timeout waits for.  With ARG pselect6, child 2 waits
