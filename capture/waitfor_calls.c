@@ -611,6 +611,51 @@ wait_sem(struct wf_snap *s, size_t ti)
 	snprintf(w->o.key, sizeof(w->o.key), "sem:%u:%u", w->o.id, w->o.num);
 }
 
+/*
+ * An open (or truncate) that breaks a lease waits in __break_lease, in
+ * whatever call, until the lease's holder gives it up: /proc/locks has
+ * the breaker under the lease, "1: -> LEASE  BREAKER  WRITE 4471 <none>:0
+ * 0 EOF", by its process, below "1: LEASE  BREAKING  UNLCK 4425
+ * fe:00:10952851 0 EOF".  A wait for a lock on that file: its holders are
+ * holders_lock()'s.  0 if the kernel lists no lease it breaks.
+ */
+static int
+wait_lease(struct wf_snap *s, size_t ti)
+{
+	const struct thr *t = &s->thr[ti];
+	const char *p, *q, *locks = wf_locks(s);
+	unsigned long long ino;
+	unsigned maj, min;
+	char head[24];
+	struct wt *w;
+	int pid, n;
+
+	for (p = locks; *p != '\0'; p = *q ? q + 1 : q) {
+		q = p + strcspn(p, "\n");
+		if (sscanf(p, "%*d: -> LEASE BREAKER %*s %d", &pid) == 1 &&
+		    pid == t->pid)
+			break;
+	}
+	if (*p == '\0' || (n = (int)strcspn(p, ":")) >= (int)sizeof(head) - 1)
+		return 0;
+	snprintf(head, sizeof(head), "%.*s: LEASE ", n, p);
+	for (p = locks; *p != '\0'; p = *q ? q + 1 : q) {
+		q = p + strcspn(p, "\n");
+		if (strncmp(p, head, strlen(head)) == 0 &&
+		    sscanf(p + strlen(head), "%*s %*s %*d %x:%x:%llu", &maj,
+		    &min, &ino) == 3)
+			break;
+	}
+	if (*p == '\0')
+		return 0;
+	w = add_wait(s, ti, NO_FD, WM_LOCK);
+	w->o.type = OT_PATH;
+	w->o.dev = (uint64_t)maj << 32 | min;
+	w->o.ino = ino;
+	file_key(&w->o, "file");
+	return 1;
+}
+
 void
 wf_decode(struct wf_snap *s, size_t ti)
 {
@@ -628,6 +673,8 @@ wf_decode(struct wf_snap *s, size_t ti)
 		add_wait(s, ti, NO_FD, m)->o = o;
 		return;
 	}
+	if (strcmp(t->wchan, "__break_lease") == 0 && wait_lease(s, ti))
+		return;
 	for (i = 0; i < ARRAY_LEN(calls); i++)
 		if (strcmp(t->call, calls[i].name) == 0)
 			break;

@@ -108,7 +108,7 @@ wf_collect_wants(struct wf_snap *s)
 			if (strcmp(w->o.kind, WT_TTY) == 0) {
 				want(s, "/dev/ptmx");
 				want(s, "/dev/pts/ptmx");
-			} else
+			} else if (w->o.path != NULL)	/* a lease's: none */
 				want(s, w->o.path);
 			break;
 		default:

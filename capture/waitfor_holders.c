@@ -165,7 +165,8 @@ holders_fdlock(struct wf_snap *s, const struct wt *w, const char *cls,
     const char *detail)
 {
 	char info[8192], needle[32];
-	struct want *x = wf_wanted(s, w->o.path);
+	/* No path (a lease's breaker, from /proc/locks): its taker's pid. */
+	struct want *x = w->o.path != NULL ? wf_wanted(s, w->o.path) : NULL;
 	struct hd *h;
 	size_t i;
 	int n = 0;
@@ -184,6 +185,17 @@ holders_fdlock(struct wf_snap *s, const struct wt *w, const char *cls,
 	return n;
 }
 
+const char *
+wf_locks(struct wf_snap *s)
+{
+	if (s->locks == NULL) {
+		s->locks = xmalloc(1 << 20);
+		if (proc_slurp("/proc/locks", s->locks, 1 << 20) < 0)
+			s->locks[0] = '\0';
+	}
+	return s->locks;
+}
+
 /*
  * /proc/locks: "1: FLOCK  ADVISORY  WRITE 4425 fe:00:10952851 0 EOF", and
  * its waiters "1: -> FLOCK ...".  Devices in hex, inode in decimal.  The
@@ -199,12 +211,7 @@ holders_lock(struct wf_snap *s, const struct wt *w)
 	struct hd *h;
 	int pid, waiter, n, fds_done = 0;
 
-	if (s->locks == NULL) {
-		s->locks = xmalloc(1 << 20);
-		if (proc_slurp("/proc/locks", s->locks, 1 << 20) < 0)
-			s->locks[0] = '\0';
-	}
-	copy = xstrdup(s->locks);
+	copy = xstrdup(wf_locks(s));
 	for (line = strtok_r(copy, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		waiter = strstr(line, "->") != NULL;

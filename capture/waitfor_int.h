@@ -167,6 +167,7 @@ void		 wf_scan_fds(struct wf_snap *s);
 
 /* waitfor_holders.c: pass 4. */
 void		 wf_find_holders(struct wf_snap *s);
+const char	*wf_locks(struct wf_snap *s);	/* /proc/locks, read once */
 
 /*
  * waitfor_provider.c: after the closure, the runtimes' word; 1 if it

@@ -279,6 +279,20 @@ full_queue() {	# CASE TYPE
 	[ "$(wc -l <"$T/h")" -eq 1 ]
 }
 
+@test "waitfor: an open that breaks a lease waits for the lease's holder" {
+	need_waitfor
+	start_case lease
+	snap "$WAITER_TID" openat -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $OBJECT, $MODE, $WCHAN }' \
+	    "$T/s.csv" >"$T/w"
+	cat "$T/w"
+	grep -qx "file:[0-9]*:[0-9]*:$(stat -c %i "$T/lockfile") lock __break_lease" "$T/w"
+	records holder '{ print $PID, $RELATION, $DETAIL }' "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER lock-holder LEASE UNLCK 0-EOF" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+}
+
 @test "waitfor: a shell waits in wait4 for its slow child" {
 	need_waitfor
 	bg sh -c 'sleep 100; true'

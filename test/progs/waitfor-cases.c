@@ -4,7 +4,8 @@
  * holds the other end, and blocks until killed.
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
- *	    abstract-full|tcp-full|posix|ofd|epoll|mutex|ptrace|join|tidword
+ *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|ptrace|join|
+ *	    tidword
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -286,6 +287,39 @@ case_lock(int setlk_cmd, int setlkw_cmd)
 }
 
 static void
+lease_breaker(void *arg)
+{
+	(void)arg;
+	close(held);
+	if (open(lockfile, O_WRONLY) == -1)
+		err(1, "%s", lockfile);
+}
+
+/*
+ * We hold a read lease on the file and never give it up (SIGIO, which
+ * tells us of the break, ignored); a child's open for writing waits in
+ * the kernel until we do, or until lease-break-time is over (45 s by
+ * default: longer than a test).
+ */
+static void
+case_lease(void)
+{
+	pid_t c;
+
+	signal(SIGIO, SIG_IGN);
+	if ((held = open(lockfile, O_RDONLY | O_CREAT, 0600)) == -1)
+		err(1, "%s", lockfile);
+	if (fcntl(held, F_SETLEASE, F_RDLCK) == -1)
+		err(1, "F_SETLEASE %s", lockfile);
+	c = child(lease_breaker, NULL);
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	sleep(1);
+	ready();
+	hold(NULL);
+}
+
+static void
 case_epoll(void)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, out;
@@ -432,6 +466,8 @@ main(int argc, char *argv[])
 		case_lock(F_SETLK, F_SETLKW);
 	else if (strcmp(c, "ofd") == 0)
 		case_lock(F_OFD_SETLK, F_OFD_SETLKW);
+	else if (strcmp(c, "lease") == 0)
+		case_lease();
 	else if (strcmp(c, "epoll") == 0)
 		case_epoll();
 	else if (strcmp(c, "mutex") == 0)
@@ -444,7 +480,8 @@ main(int argc, char *argv[])
 		case_tidword();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
-		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|epoll|mutex|"
+		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
+		    "mutex|"
 		    "ptrace|join|tidword "
 		    "[LOCKFILE]");
 	return 0;
