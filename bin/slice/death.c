@@ -180,7 +180,8 @@ waker_gone(struct dctx *x, uint64_t id, uint64_t waker, int depth)
  * hang was over, and did not end this wait (a holder killed while it held
  * a lock in shared memory).  Nobody was left to act: it is the root, a
  * guess, as its relation is.  then (named comm) is the baseline's
- * waker's process.
+ * waker's process; relation NULL: now itself, the baseline the wait
+ * just before.
  */
 int
 counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
@@ -203,10 +204,17 @@ counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
 		    str_of(vertex_comm(k)), k->pid, k->tid);
 	c = add(x->d, last, depth + 1, RK_ROOT, classify(e));
 	c->ev = EV_GUESS;
-	snprintf(c->why, sizeof(c->why), "stands to it as %s %u stood to the "
-	    "baseline's (%s); gone at +%.3f s%s, %s: a lost wake-up",
-	    str_of(comm), then, relation,
-	    (e->end - g->first_time) / 1e9, by, e->end < v->begin ?
-	    "before the wait began" : "while it lasted");
+	if (relation == NULL)
+		snprintf(c->why, sizeof(c->why), "ended the baseline's wait, "
+		    "the last like this one before it; gone at +%.3f s%s, %s: "
+		    "a lost wake-up", (e->end - g->first_time) / 1e9, by,
+		    e->end < v->begin ? "before the wait began" :
+		    "while it lasted");
+	else
+		snprintf(c->why, sizeof(c->why), "stands to it as %s %u stood "
+		    "to the baseline's (%s); gone at +%.3f s%s, %s: a lost "
+		    "wake-up", str_of(comm), then, relation,
+		    (e->end - g->first_time) / 1e9, by, e->end < v->begin ?
+		    "before the wait began" : "while it lasted");
 	return 1;
 }

@@ -186,6 +186,7 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *b = vertex_get(g, base);
 	struct vertex *w = vertex_get(g, waker), *u;
+	struct link *l;
 	const char *relation;
 	uint32_t then[16], comm[16], now;
 	char why[200];
@@ -222,8 +223,17 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 	if (b->pid == v->pid) {
 		if (process_parent(g, w->pid) != v->pid || stuck(x, w->pid) ||
 		    (now = child_before(g, v->pid, w->pid, b->end,
-		    v->end)) == 0 || now == w->pid)
+		    v->end)) == 0)
 			return 0;
+		/*
+		 * The baseline was the wait just before, in the same round:
+		 * the child that ended it was to end this one, and is gone.
+		 * Not where its death ended it (a wait for the child's end).
+		 */
+		if (now == w->pid)
+			return link_into_next(g, base, &l) &&
+			    !woke_by_death(g, l) && counterpart_gone(x, id,
+			    now, w->pid, vertex_comm(w), NULL, depth);
 		/* Gone without ending it (it died holding what it gives). */
 		if ((s = stuck(x, now)) == 0)
 			return counterpart_gone(x, id, now, w->pid,

@@ -2636,10 +2636,28 @@ semround() {	# T CHILD [gone|asleep]
 	    "event,$((t + 60000300)),1,1,,0,switch,-,S,0,0,swapper/0" \
 	    "event,$((t + 160000000)),0,0,,0,switch,-,R,1,1,perl"
 }
-semaphore_rounds() {	# [asleep]
+# TWICE: the fifth gives it back once, waking 1, takes it again while 1
+# waits again, and exits holding it: the wait just before this one, in
+# the same round, is the baseline, and its waker the one gone.
+semtwice() {	# T CHILD
+	local t=$1 c=$2
+	semround "$t" "$c" | sed -n "/,$c,$c,,1,exit,-,/q;p"
+	printf '%s\n' \
+	    "event,$((t + 50000500)),1,1,,0,sys_exit,-,64,semtimedop,0" \
+	    "event,$((t + 55000000)),1,1,,0,sys_enter,-,64,semtimedop,0x34,0x7f00,0x1,0x0" \
+	    "event,$((t + 55000100)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 56000000)),$c,$c,,1,sys_enter,-,64,semtimedop,0x34,0x7f10,0x1,0x0" \
+	    "event,$((t + 56000100)),$c,$c,,1,exit,-,perl,1" \
+	    "event,$((t + 56000200)),$c,$c,,1,switch,-,Z,0,0,swapper/1"
+}
+semaphore_rounds() {	# [asleep|twice]
 	printf '%s\n' argus-stream,1 task,0,1,1,perl task,0,8,8,bash
 	for r in 0 1 2 3; do semround $((100000000 + r * 200000000)) $((10 + r)); done
-	semround 900000000 14 ${1:-gone}
+	if [ "${1:-}" = twice ]; then
+		semtwice 900000000 14
+	else
+		semround 900000000 14 ${1:-gone}
+	fi
 	printf '%s\n' \
 	    "event,4400000000,8,8,,1,fork,-,9,9,0x1200000,bash" \
 	    "event,4400000100,8,8,,1,wakeup_new,-,9,9,1,bash,120" \
@@ -2708,6 +2726,9 @@ missed_request() {
 	out=$(semaphore_rounds asleep | report_tid 1)
 	echo "$out"
 	grep -q "^Root cause: probably perl 14 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.7 s so far; is to this wait what perl 13, which ended its wait then, was to that one" <<<"$out"
+	out=$(semaphore_rounds twice | report_tid 1)
+	echo "$out"
+	grep -qx "Root cause: probably perl 14 (a guess from timing): ended the baseline's wait, the last like this one before it; gone at +0.956 s, while it lasted: a lost wake-up" <<<"$out"
 }
 
 @test "slice: a wait whose waker exited before the wake-up: that thread, gone, a lost wake-up" {
