@@ -359,16 +359,16 @@ holders_child(struct wf_snap *s, const struct wt *w)
 }
 
 /*
- * Whether addresses a and b lie in one mapping of process pid.  Read a
- * line at a time: a big process's maps fill megabytes.
+ * Each line of process pid's maps to fn, until it returns non-zero: its
+ * value, or 0.  Read a line at a time: a big process's maps fill
+ * megabytes.
  */
 static int
-same_mapping(int pid, uint64_t a, uint64_t b)
+maps_each(int pid, int (*fn)(const char *line, void *arg), void *arg)
 {
-	unsigned long long lo, hi;
 	char path[64], *line = NULL;
 	size_t cap = 0;
-	int fd, same = 0;
+	int fd, r = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
@@ -378,15 +378,51 @@ same_mapping(int pid, uint64_t a, uint64_t b)
 		close(fd);
 		return 0;
 	}
-	while (getline(&line, &cap, f) > 0)
-		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && a >= lo &&
-		    a < hi) {
-			same = b >= lo && b < hi;
-			break;
-		}
+	while (r == 0 && getline(&line, &cap, f) > 0)
+		r = fn(line, arg);
 	free(line);
 	fclose(f);
-	return same;
+	return r;
+}
+
+/* A mapping, as a maps line gives it. */
+struct mapping {
+	uint64_t		 addr;	/* in: an address it must hold */
+	unsigned long long	 lo, hi, ino;
+	unsigned		 maj, min;
+	char			 perm[5];
+};
+
+static int
+map_holding(const char *line, void *arg)
+{
+	struct mapping *m = arg;
+
+	return sscanf(line, "%llx-%llx %4s %*x %x:%x %llu", &m->lo, &m->hi,
+	    m->perm, &m->maj, &m->min, &m->ino) == 6 && m->addr >= m->lo &&
+	    m->addr < m->hi ? 1 : 0;
+}
+
+/* A line that maps the file of *arg (its device and inode). */
+static int
+map_of_file(const char *line, void *arg)
+{
+	const struct mapping *want = arg;
+	unsigned long long ino;
+	unsigned maj, min;
+
+	return sscanf(line, "%*x-%*x %*s %*x %x:%x %llu", &maj, &min,
+	    &ino) == 3 && ino == want->ino && maj == want->maj &&
+	    min == want->min;
+}
+
+/* Whether addresses a and b lie in one mapping of process pid. */
+static int
+same_mapping(int pid, uint64_t a, uint64_t b)
+{
+	struct mapping m = { .addr = a };
+
+	return maps_each(pid, map_holding, &m) && b >= m.lo && b < m.hi;
 }
 
 /*
@@ -419,6 +455,33 @@ joined(const struct wf_snap *s, const struct thr *t, const struct wt *w)
 }
 
 /*
+ * A lock word in a shared mapping of a file (a process-shared mutex in
+ * /dev/shm, a memfd) may be owned by a thread of another process: the
+ * owner's process, where it maps the same file and the waiter's pid
+ * namespace is ours (the id is the waiter's to give); else 0.
+ */
+static int
+shared_owner(const struct thr *t, uint64_t addr, int owner)
+{
+	char path[64], theirs[64], ours[64], buf[4096], *p;
+	struct mapping m = { .addr = addr };
+	ssize_t n;
+	int tgid;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", t->pid);
+	if ((n = readlink(path, theirs, sizeof(theirs))) <= 0 ||
+	    readlink("/proc/self/ns/pid", ours, sizeof(ours)) != n ||
+	    memcmp(theirs, ours, n) != 0 ||
+	    !maps_each(t->pid, map_holding, &m) || m.perm[3] != 's' ||
+	    m.ino == 0 ||
+	    wf_procf(buf, sizeof(buf), "/proc/%d/status", owner) <= 0 ||
+	    (p = strstr(buf, "\nTgid:")) == NULL || (tgid = atoi(p + 6)) <= 0 ||
+	    tgid == t->pid || !maps_each(tgid, map_of_file, &m))
+		return 0;
+	return tgid;
+}
+
+/*
  * A futex has no holder the kernel knows, except a PI lock's word, which
  * holds its owner's tid.  A glibc mutex (the wait for value 2, "locked,
  * contended") keeps its owner's tid after the word, in __owner: read, and
@@ -431,7 +494,7 @@ static void
 holders_futex(struct wf_snap *s, const struct wt *w)
 {
 	struct thr *t = &s->thr[w->thr];
-	int cmd = FUTEX_CMD((int)t->a[1]), word, owner;
+	int cmd = FUTEX_CMD((int)t->a[1]), word, owner, pid;
 	char path[64];
 	struct hd *h;
 	const char *how;
@@ -453,11 +516,16 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 			    NO_FD);
 		return;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, owner);
-	if (owner <= 0 || owner == t->tid || access(path, F_OK) == -1)
+	if (owner <= 0 || owner == t->tid)
 		return;
-	h = add_holder(s, w->o.key, WR_OWNER, t->pid, owner, NO_FD);
-	snprintf(h->detail, sizeof(h->detail), "%s", how);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, owner);
+	if (access(path, F_OK) == 0)
+		pid = t->pid;
+	else if ((pid = shared_owner(t, w->o.ino, owner)) == 0)
+		return;
+	h = add_holder(s, w->o.key, WR_OWNER, pid, owner, NO_FD);
+	snprintf(h->detail, sizeof(h->detail), "%s%s",
+	    pid != t->pid ? "shared " : "", how);
 }
 
 /*

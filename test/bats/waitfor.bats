@@ -366,6 +366,17 @@ unix in" ]
 	grep -qx "$WAITER $HOLDER_TID owner mutex" "$T/h"
 }
 
+@test "waitfor: a process-shared mutex's waiter names its owner in another process that maps the file" {
+	need_waitfor
+	start_case pshared
+	snap "$WAITER_TID" futex -t "$WAITER_TID"
+	obj=$(object_of "$WAITER_TID" futex)
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $TID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER $HOLDER_TID owner shared mutex" "$T/h"
+}
+
 @test "waitfor: pthread_join names the thread it joins; a word that only holds an id names nobody" {
 	need_waitfor
 	start_case join

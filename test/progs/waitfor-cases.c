@@ -4,14 +4,15 @@
  * holds the other end, and blocks until killed.
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
- *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|ptrace|join|
- *	    tidword
+ *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|ptrace|
+ *	    join|tidword
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
  * so a test that fails leaves nothing behind.
  */
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -387,6 +388,45 @@ case_mutex(void)
 	pthread_mutex_lock(&mutex);
 }
 
+static void
+lock_and_hold(void *m)
+{
+	pthread_mutex_lock(m);
+	hold(NULL);
+}
+
+/*
+ * A process-shared mutex in a file both processes map: a child holds it,
+ * we wait for it.
+ */
+static void
+case_pshared(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutex_t *m;
+	int fd, i;
+	pid_t c;
+
+	if ((fd = open(lockfile, O_RDWR | O_CREAT, 0600)) == -1 ||
+	    ftruncate(fd, 4096) == -1)
+		err(1, "%s", lockfile);
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		err(1, "mmap");
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(m, &a);
+	c = child(lock_and_hold, m);
+	for (i = 0; i < 100 && pthread_mutex_trylock(m) == 0; i++) {
+		pthread_mutex_unlock(m);
+		usleep(10000);
+	}
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	ready();
+	pthread_mutex_lock(m);
+}
+
 /* pthread_join of a worker that never ends: a futex wait on its id. */
 static void
 case_join(void)
@@ -472,6 +512,8 @@ main(int argc, char *argv[])
 		case_epoll();
 	else if (strcmp(c, "mutex") == 0)
 		case_mutex();
+	else if (strcmp(c, "pshared") == 0)
+		case_pshared();
 	else if (strcmp(c, "ptrace") == 0)
 		case_ptrace();
 	else if (strcmp(c, "join") == 0)
@@ -481,8 +523,7 @@ main(int argc, char *argv[])
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
-		    "mutex|"
-		    "ptrace|join|tidword "
+		    "mutex|pshared|ptrace|join|tidword "
 		    "[LOCKFILE]");
 	return 0;
 }
