@@ -157,7 +157,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 {
 	uint64_t ended = 0, before = 0, t_ended = 0, t_before = 0, id;
 	struct graph *g = x->g;
-	struct link *l, *by = NULL;
+	struct link *l, *by = NULL, *prior = NULL;
 	struct vertex *to;
 	char why[200];
 	int32_t k;
@@ -190,10 +190,11 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		    link_time(l) >= t_before) {
 			before = link_from(l);
 			t_before = link_time(l);
-			if (ended == 0)
-				by = l;
+			prior = l;
 		}
 	}
+	if (by == NULL)
+		by = prior;
 	if (ended == 0 && before == 0) {
 		/*
 		 * A loop whose naps are children that sleep (a shell's)
@@ -226,9 +227,13 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	walk(g, ended ? ended : before, 0, x->interactive, &x->d->paths[pi]);
 	if (blame_path(x, pi, s->tid, why, 0, ended ? EV_WAKEUP : EV_GUESS))
 		return 1;
-	if (ended == 0 && link_weak(by) &&
-	    strcmp(str_of(link_rule(by)), REFUSED_RULE) == 0 &&
-	    listener_counterpart(x, s->vertex, by, 0))
+	/*
+	 * Nobody listens yet, or the one that did at last was not stuck (an
+	 * operator's): the one that should have, by the last before.
+	 */
+	if (prior != NULL && link_weak(prior) &&
+	    strcmp(str_of(link_rule(prior)), REFUSED_RULE) == 0 &&
+	    listener_counterpart(x, s->vertex, prior, 0))
 		return 1;
 	snprintf(x->d->note, sizeof(x->d->note), "the %s was not stuck "
 	    "through the hang: the loop itself is the finding",

@@ -1948,7 +1948,8 @@ reap_poll() {	# ARG: app 1 polls with wait4(ARG, WNOHANG) between 50 ms naps for
 # refused_loop [after]: sh 1 starts service 10 and its client 11; the client
 # retries connect(2) to 127.0.0.1:8080 every 100 ms, refused, until the
 # service listens at 0.4 s.  Then service 20, busy warming up through the
-# hang, and client 21, refused from 1 s on; with "after", 20 listens at 4 s.
+# hang, and client 21, refused from 1 s on; with "after", 20 listens at 4 s;
+# with "died", 20 exits at 1.5 s and operator 30 (of shell 8) listens.
 refused_loop() {
 	local t c p s sk=1
 	try() {	# TID TIME: a refused try and a nap
@@ -1994,9 +1995,19 @@ refused_loop() {
 	printf 'event,%d,10,15,,1,exit,-,15,0\n' 450000500
 	printf 'event,%d,10,10,,1,exit,-,10,0\n' 450001000
 	for t in $(seq 0 29); do try 21 $(( 1000000000 + t * 100000000 + 50000 )); done
-	for t in $(seq 1001000000 100000000 3901000000); do
-		printf 'event,%d,20,20,,1,sys_enter,-,39,getpid\n' $t
-	done
+	if [ "${1-}" = died ]; then
+		printf 'event,1001000000,20,20,,1,sys_enter,-,39,getpid\n'
+		printf 'event,1500000000,20,20,,1,exit,-,20,1\n'
+		printf 'task,100,8,8,sh\n'
+		printf 'event,3900000000,8,8,,1,fork,-,30,30,0x1200011,python3\n'
+		printf 'event,3900000100,8,8,,1,wakeup_new,-,30,30,1,sh,120\n'
+		listen 30 35 4000000000
+		ok 21 4000200000
+	else
+		for t in $(seq 1001000000 100000000 3901000000); do
+			printf 'event,%d,20,20,,1,sys_enter,-,39,getpid\n' $t
+		done
+	fi
 	if [ "${1-}" = after ]; then
 		listen 20 25 4000000000
 		ok 21 4000200000
@@ -2013,6 +2024,11 @@ refused_loop() {
 	out=$(refused_loop | report_tid 21)
 	echo "$out"
 	grep -q '^Root cause: probably python3 20 (a guess from timing): is to the hung process what python3 10, which listened on 127.0.0.1:8080 then, was to the connector it let in: its sibling, as many forks before it; nobody listens there now$' <<<"$out"
+	# Its counterpart died before it listened; an operator's listens at
+	# last: not what the loop waited for.
+	out=$(refused_loop died | report_tid 21)
+	echo "$out"
+	grep -q '^Root cause: probably python3 20 (a guess from timing): stands to it as python3 10 stood to the baseline.s (its sibling, as many forks before it); gone at +1.500 s, while it lasted: a lost wake-up$' <<<"$out"
 	# Without the refused rule, nothing says what the loop waits for.
 	out=$(refused_loop after | argus-segment -q -Z | argus-link -q --no-refused |
 	    argus-spin -q --tid 21 -T 1s | argus-similar -q 2>/dev/null |
