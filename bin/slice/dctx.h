@@ -153,6 +153,7 @@ int		 polls_child(struct dctx *x, const struct vertex *v,
 		    uint64_t asked, int depth);
 int		 listener_counterpart(struct dctx *x, uint64_t id,
 		    const struct link *by, int depth);
+int		 loop_counterpart(struct dctx *x, uint64_t id, int depth);
 
 /* death.c */
 void		 add_killer(struct dctx *x, uint32_t tid);

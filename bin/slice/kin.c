@@ -333,6 +333,83 @@ listener_counterpart(struct dctx *x, uint64_t id, const struct link *by,
 }
 
 /*
+ * The first wake-up another process gave thread tid's vertices that ran
+ * program comm (not the shell that forked it, before its exec), a
+ * timeout's and program order's aside, its parent's and its children's
+ * too (a fork, a command substitution's end): for a client that retries
+ * until its service answers, the answer.  The link, or NULL.
+ */
+static const struct link *
+first_answer(struct graph *g, uint32_t tid, uint32_t comm)
+{
+	const struct vertex *v, *w;
+	uint32_t parent = process_parent(g, tid);
+	const struct link *l;
+	uint64_t u;
+	int32_t k;
+
+	for (u = vertex_at(g, tid, 0); u != 0; u = vertex_next(g, u)) {
+		if (vertex_comm(v = vertex_get(g, u)) != comm)
+			continue;
+		for (k = v->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if ((link_props(l) & (LR_WAKES | LR_TIMEOUT |
+			    LR_ORDER)) == LR_WAKES && !link_weak(l) &&
+			    (w = vertex_get(g, link_from(l))) != NULL &&
+			    w->pid != v->pid && w->pid != parent &&
+			    process_parent(g, w->pid) != v->pid)
+				return l;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A loop that polls what no flag says (a connect to a Unix socket not
+ * there yet, a UDP question a closed port refuses): the earlier runs of
+ * the same program, started by the same parent, left theirs when a peer
+ * answered.  The process that stands to the hung one as the last such
+ * peer stood to its run is the one to answer now (a service restarted
+ * beside its client), stuck or gone.  A guess.
+ */
+int
+loop_counterpart(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *c, *p;
+	uint32_t kids[64], parent = process_parent(g, v->pid), now;
+	const struct link *a;
+	const char *relation;
+	uint64_t s;
+	char why[200];
+	size_t n, i;
+
+	if (parent == 0)
+		return 0;
+	n = process_children(g, parent, kids, ARRAY_LEN(kids));
+	for (i = n; i-- > 0; ) {
+		if (kids[i] == v->pid || (a = first_answer(g, kids[i],
+		    vertex_comm(v))) == NULL ||
+		    (c = vertex_get(g, link_to(a))) == NULL ||
+		    c->begin >= v->begin)
+			continue;
+		p = vertex_get(g, link_from(a));
+		if (p->pid == v->pid || (now = counterpart(g, p->pid, c->pid,
+		    v->pid, &relation)) == 0 || now == v->pid || now == p->pid)
+			continue;
+		if ((s = stuck(x, now)) == 0)
+			return counterpart_gone(x, id, now, p->pid,
+			    vertex_comm(p), relation, depth);
+		snprintf(why, sizeof(why), "is to the hung process what %s %u, "
+		    "which answered the same loop of %s %u then, was to it: "
+		    "%s", str_of(vertex_comm(p)), p->pid,
+		    str_of(vertex_comm(c)), c->pid, relation);
+		return blame(x, s, why, depth, 0);
+	}
+	return 0;
+}
+
+/*
  * A loop that reaps between its naps (wait4 with WNOHANG: Python's
  * Popen.poll() and Popen.wait(timeout), GNU parallel's, a supervisor's)
  * polls for the end of a child: the one whose pid it asks for (asked,

@@ -304,6 +304,18 @@ history_event(const struct target *tg, const struct event *ev)
 		recv = syscall_is_recv(v->last_sys);
 		v->reads += recv;
 		v->io += recv || syscall_is_send(v->last_sys);
+		v->recv_open = recv;
+	} else if (v->recv_open && ((ev->type == E_SOCK_RECV &&
+	    event_i64(ev, ECOL(E_SOCK_RECV, LENGTH)) < 0) ||
+	    (ev->type == E_SYS_EXIT &&
+	    event_i64(ev, ECOL(E_SYS_EXIT, RET)) < 0))) {
+		/*
+		 * A receive that failed (refused, timed out, nothing there
+		 * yet: EAGAIN) took nothing in: a try of a loop that polls.
+		 */
+		v->reads--;
+		v->io--;
+		v->recv_open = 0;
 	} else if (ev->type == E_FORK)
 		v->vforked = event_is_vfork(ev);
 	else if (ev->type == E_SWITCH &&

@@ -28,6 +28,7 @@ struct vsum {
 	uint32_t	 yields;	/* sched_yield calls */
 	uint32_t	 io;		/* reads, writes, sends, receives */
 	uint32_t	 reads;		/* of them, what it took in */
+	int		 recv_open;	/* in a receive not yet seen to fail */
 	char		 last_sys[24];	/* its last system call: what it waits in */
 	uint64_t	 sys_at;	/* when it entered last_sys */
 	int		 sleeps;	/* last_sys sleeps: syscall_sleeps() */

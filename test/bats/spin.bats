@@ -649,6 +649,35 @@ graph() {
 	grep -q '^spin,[0-9]*,10,10,1,LongWait,1000000000,2600000000,240000,8,open,0,8,perl$' <<<"$output"
 }
 
+@test "spin: a receive that fails between naps took nothing in: RepeatedYield" {
+	# A UDP client asks a closed port each round: send, a receive the
+	# port's ICMP error fails (sock_recv -111, ECONNREFUSED), a nap.
+	# The same rounds whose receive got 4 bytes took something in: each
+	# a step of work, no episode.
+	for r in -111 4; do
+		{ stream
+		  t=1000000000
+		  for i in 1 2 3 4 5 6 7 8; do
+			[ "$i" = 1 ] || echo "link,$t,10,10,$((i - 1)),$i,strong,timeout,$((t - 1000)),10,10,0xffff"
+			echo "event,$((t + 1000)),10,10,$i,0,sys_enter,-,44,sendto,0x3,0x7f00,0x4,0x0,0x0,0x0"
+			echo "event,$((t + 2000)),10,10,$i,0,sock_send,-,0xffff01,4,0x0"
+			echo "event,$((t + 3000)),10,10,$i,0,sys_enter,-,45,recvfrom,0x3,0x7f10,0x64,0x0,0x0,0x0"
+			echo "event,$((t + 4000)),10,10,$i,0,sock_recv,-,0xffff01,$r,0x40"
+			echo "event,$((t + 5000)),10,10,$i,0,sys_enter,-,230,clock_nanosleep,0x1,0x1,0x7ffc"
+			echo "event,$((t + 6000)),10,10,$i,0,switch,-,S,0,0,swapper/0"
+			[ "$i" = 8 ] && end=open || end=wait
+			echo "vertex,$((t + 200000000)),10,10,$i,$t,$((t + 200000000)),30000,6,timeout,$end,S,python3"
+			t=$((t + 200000000))
+		  done
+		} >"u$r"
+	done
+	run argus-spin -qZ -T 1s --tid 10 u-111
+	[ "$status" -eq 0 ]
+	grep -q '^spin,[0-9]*,10,10,1,RepeatedYield,1000000000,2600000000,240000,8,open,0,8,python3$' <<<"$output"
+	run argus-spin -qZ -T 1s --tid 10 u4
+	[ "$status" -eq 1 ]
+}
+
 # A poller's rounds, as the capture records them: $1 rounds of a 1 ms
 # nap; round $2 spends most of its time inside the nap before it is
 # switched out; the rounds listed in $3 (1000,1001) most of their time
