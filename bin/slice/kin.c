@@ -288,6 +288,23 @@ counterparts(struct dctx *x, uint64_t id, uint64_t base, uint64_t waker,
 }
 
 /*
+ * Process now stands to the hung vertex id as then stood to an earlier
+ * one (relation): stuck, it is blamed, why; gone, it is the root, a lost
+ * wake-up.
+ */
+static int
+stands_in(struct dctx *x, uint64_t id, uint32_t now, const struct vertex *then,
+    const char *relation, const char *why, int depth)
+{
+	uint64_t s;
+
+	if ((s = stuck(x, now)) == 0)
+		return counterpart_gone(x, id, now, then->pid,
+		    vertex_comm(then), relation, depth);
+	return blame(x, s, why, depth, 0);
+}
+
+/*
  * A loop whose connects an address refuses waits for someone to listen
  * there; the last who did is gone (by, the refused rule's weak link).
  * It had let another connector in (its strong link): the process that
@@ -302,7 +319,6 @@ listener_counterpart(struct dctx *x, uint64_t id, const struct link *by,
 	const struct vertex *v = vertex_get(g, id), *from, *to, *w;
 	const char *relation;
 	uint32_t now = 0;
-	uint64_t s;
 	char why[200];
 	int32_t k;
 
@@ -322,14 +338,11 @@ listener_counterpart(struct dctx *x, uint64_t id, const struct link *by,
 	}
 	if (now == 0)
 		return 0;
-	if ((s = stuck(x, now)) == 0)
-		return counterpart_gone(x, id, now, from->pid,
-		    vertex_comm(from), relation, depth);
 	snprintf(why, sizeof(why), "is to the hung process what %s %u, which "
 	    "listened on %s then, was to the connector it let in: %s; nobody "
 	    "listens there now", str_of(vertex_comm(from)), from->pid,
 	    str_of(link_label(by)), relation);
-	return blame(x, s, why, depth, 0);
+	return stands_in(x, id, now, from, relation, why, depth);
 }
 
 /*
@@ -380,7 +393,6 @@ loop_counterpart(struct dctx *x, uint64_t id, int depth)
 	uint32_t kids[64], parent = process_parent(g, v->pid), now;
 	const struct link *a;
 	const char *relation;
-	uint64_t s;
 	char why[200];
 	size_t n, i;
 
@@ -397,14 +409,11 @@ loop_counterpart(struct dctx *x, uint64_t id, int depth)
 		if (p->pid == v->pid || (now = counterpart(g, p->pid, c->pid,
 		    v->pid, &relation)) == 0 || now == v->pid || now == p->pid)
 			continue;
-		if ((s = stuck(x, now)) == 0)
-			return counterpart_gone(x, id, now, p->pid,
-			    vertex_comm(p), relation, depth);
 		snprintf(why, sizeof(why), "is to the hung process what %s %u, "
 		    "which answered the same loop of %s %u then, was to it: "
 		    "%s", str_of(vertex_comm(p)), p->pid,
 		    str_of(vertex_comm(c)), c->pid, relation);
-		return blame(x, s, why, depth, 0);
+		return stands_in(x, id, now, p, relation, why, depth);
 	}
 	return 0;
 }

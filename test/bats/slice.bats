@@ -1945,6 +1945,18 @@ reap_poll() {	# ARG: app 1 polls with wait4(ARG, WNOHANG) between 50 ms naps for
 	grep -q '^Root cause: app 5 (the kernel says): a child of app 1, which polls for any of its children to end (wait4 between naps), stuck through the hang$' <<<"$out"
 }
 
+# own_nap TID TIME: a nap of 100 ms from TIME, ended by the thread's own timer.
+own_nap() {
+	printf 'event,%d,%d,%d,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc\n' $2 $1 $1
+	printf 'event,%d,%d,%d,,0,hrtimer_start,-,0xa%d,0xf1,%d,%d,0x1\n' $(($2 + 50)) $1 $1 $1 $(($2 + 99999600)) $(($2 + 99999600))
+	printf 'event,%d,%d,%d,,0,switch,-,S,0,0,swapper/0\n' $(($2 + 100)) $1 $1
+	printf 'event,%d,0,0,,0,hrtimer_expire_entry,h,0xa%d,0xf1,%d\n' $(($2 + 99998600)) $1 $(($2 + 99998600))
+	printf 'event,%d,0,0,,0,waking,h,%d,%d,0,python3\n' $(($2 + 99998700)) $1 $1
+	printf 'event,%d,0,0,,0,hrtimer_expire_exit,h,0xa%d\n' $(($2 + 99998800)) $1
+	printf 'event,%d,0,0,,0,switch,-,I,%d,%d,python3\n' $(($2 + 99998900)) $1 $1
+	printf 'event,%d,%d,%d,,0,sys_exit,-,230,clock_nanosleep,0\n' $(($2 + 99999600)) $1 $1
+}
+
 # refused_loop [after]: sh 1 starts service 10 and its client 11; the client
 # retries connect(2) to 127.0.0.1:8080 every 100 ms, refused, until the
 # service listens at 0.4 s.  Then service 20, busy warming up through the
@@ -1957,14 +1969,7 @@ refused_loop() {
 		printf 'event,%d,%d,%d,,0,sock_state,-,0x%x,CLOSE,SYN_SENT,tcp,127.0.0.1:0,127.0.0.1:8080\n' $(($2 + 100)) $1 $1 $sk
 		printf 'event,%d,%d,%d,,0,sock_state,-,0x%x,SYN_SENT,CLOSE,tcp,127.0.0.1:5%04d,127.0.0.1:8080\n' $(($2 + 200)) $1 $1 $sk $sk
 		printf 'event,%d,%d,%d,,0,sys_exit,-,42,connect,-111\n' $(($2 + 300)) $1 $1
-		printf 'event,%d,%d,%d,,0,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffc\n' $(($2 + 400)) $1 $1
-		printf 'event,%d,%d,%d,,0,hrtimer_start,-,0xa%d,0xf1,%d,%d,0x1\n' $(($2 + 450)) $1 $1 $1 $(($2 + 100000000)) $(($2 + 100000000))
-		printf 'event,%d,%d,%d,,0,switch,-,S,0,0,swapper/0\n' $(($2 + 500)) $1 $1
-		printf 'event,%d,0,0,,0,hrtimer_expire_entry,h,0xa%d,0xf1,%d\n' $(($2 + 99999000)) $1 $(($2 + 99999000))
-		printf 'event,%d,0,0,,0,waking,h,%d,%d,0,python3\n' $(($2 + 99999100)) $1 $1
-		printf 'event,%d,0,0,,0,hrtimer_expire_exit,h,0xa%d\n' $(($2 + 99999200)) $1
-		printf 'event,%d,0,0,,0,switch,-,I,%d,%d,python3\n' $(($2 + 99999300)) $1 $1
-		printf 'event,%d,%d,%d,,0,sys_exit,-,230,clock_nanosleep,0\n' $(($2 + 100000000)) $1 $1
+		own_nap $1 $(($2 + 400))
 		sk=$((sk + 1))
 	}
 	ok() {	# TID TIME
@@ -2060,14 +2065,7 @@ udp_loop() {
 			return
 		fi
 		printf 'event,%d,%d,%d,,0,sock_recv,-,0xffff01,-111,0x40\n' $(($2 + 2000)) $1 $1
-		printf 'event,%d,%d,%d,,0,sys_enter,-,230,clock_nanosleep,0x1,0x1,0x7ffc\n' $(($2 + 3000)) $1 $1
-		printf 'event,%d,%d,%d,,0,hrtimer_start,-,0xa%d,0xf1,%d,%d,0x1\n' $(($2 + 3500)) $1 $1 $1 $(($2 + 100000000)) $(($2 + 100000000))
-		printf 'event,%d,%d,%d,,0,switch,-,S,0,0,swapper/0\n' $(($2 + 4000)) $1 $1
-		printf 'event,%d,0,0,,0,hrtimer_expire_entry,h,0xa%d,0xf1,%d\n' $(($2 + 99999000)) $1 $(($2 + 99999000))
-		printf 'event,%d,0,0,,0,waking,h,%d,%d,0,python3\n' $(($2 + 99999100)) $1 $1
-		printf 'event,%d,0,0,,0,hrtimer_expire_exit,h,0xa%d\n' $(($2 + 99999200)) $1
-		printf 'event,%d,0,0,,0,switch,-,I,%d,%d,python3\n' $(($2 + 99999300)) $1 $1
-		printf 'event,%d,%d,%d,,0,sys_exit,-,230,clock_nanosleep,0\n' $(($2 + 100000000)) $1 $1
+		own_nap $1 $(($2 + 3000))
 	}
 	{
 	printf 'task,100,1,1,sh\n'
