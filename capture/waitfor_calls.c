@@ -673,7 +673,7 @@ wf_decode(struct wf_snap *s, size_t ti)
 		add_wait(s, ti, NO_FD, m)->o = o;
 		return;
 	}
-	if (strcmp(t->wchan, "__break_lease") == 0 && wait_lease(s, ti))
+	if (strstr(t->wchan, "break_lease") != NULL && wait_lease(s, ti))
 		return;
 	for (i = 0; i < ARRAY_LEN(calls); i++)
 		if (strcmp(t->call, calls[i].name) == 0)
