@@ -93,11 +93,19 @@ cpu_taken(struct dctx *x, uint64_t id, uint64_t from, uint64_t to, int depth)
 		    ready / 1e9, on / 1e9, idle / 1e9);
 		return 0;
 	}
-	if (2 * most < waited || (u = stuck(x, top)) == 0) {
+	/*
+	 * The one that ran most must have had the CPU for most of the time
+	 * the thread was runnable: a fair share among busy threads of equal
+	 * weight (a loaded machine's) comes in turns of a few milliseconds,
+	 * too short to be kept, and the few long ones kept say little.
+	 */
+	if (2 * most < waited || 2 * most < ready ||
+	    (u = stuck(x, top)) == 0) {
 		snprintf(x->d->note, sizeof(x->d->note), "%s %u was runnable "
 		    "%.1f s and on a CPU %.1f s: its CPU went to %s (a loaded "
 		    "machine)", str_of(vertex_comm(v)), v->tid, ready / 1e9,
 		    on / 1e9, 2 * most < waited ? "many threads" :
+		    2 * most < ready ? "other threads by turns, none long" :
 		    "threads not busy through the hang");
 		return 0;
 	}

@@ -3530,6 +3530,36 @@ headline() {
 	[ "$(grep -m1 . report)" = "Root cause: hog 20 (the kernel says): ran 2.0 s on the CPU app 10 waited for, runnable 2.0 s and on a CPU 0.0 s: the scheduler preferred it (a higher priority or weight)" ]
 }
 
+@test "slice: a thread that shared its CPU by turns with busy threads of equal weight was not held back by one" {
+	# App 10 waits 50 ms for hog 20 once (a turn long enough to be kept),
+	# then takes turns with busy 30, 4 ms on and 6 ms off, 200 times (each
+	# too short to be kept): runnable 1.2 s, on a CPU 0.8 s.  The hog had
+	# its CPU a twentieth of that: a loaded machine, not a preference.
+	awk 'BEGIN {
+		print "argus-stream,1"
+		print "task,0,10,10,app"; print "task,0,20,20,hog"; print "task,0,30,30,busy"
+		print "event,500000000,20,20,2,1,sys_enter,-,0,read,0x3,0x0,0x1"
+		print "event,1000000000,10,10,1,1,sys_enter,-,0,read,0x3,0x0,0x1"
+		print "event,1010000000,10,10,1,1,switch,-,R,20,20,hog"
+		print "event,1060000000,20,20,2,1,switch,-,R,10,10,app"
+		t = 1060000000
+		for (i = 0; i < 200; i++) {
+			t += 4000000
+			printf "event,%d,10,10,1,1,switch,-,R,30,30,busy\n", t
+			t += 6000000
+			printf "event,%d,30,30,3,1,switch,-,R,10,10,app\n", t
+		}
+		printf "event,%d,10,10,1,1,sys_enter,-,1,write,0x1,0x0,0x1\n", t + 1000
+		printf "vertex,%d,10,10,1,1000000000,%d,820000000,6,start,open,,app\n", t + 2000, t + 2000
+		printf "vertex,%d,20,20,2,500000000,%d,%d,5,start,open,,hog\n", t + 2000, t + 2000, t - 500000000
+		printf "vertex,%d,30,30,3,500000000,%d,1200000000,5,start,open,,busy\n", t + 2000, t + 2000
+	}' >f.csv
+	argus-spin -q --pid 10 --threshold 1s f.csv | argus-similar -q 2>/dev/null |
+	    argus-slice --auto -Z -o /dev/null 2>report || true
+	cat report
+	[ "$(grep -m1 . report)" = "Root cause: the hung vertex itself: LongRunning; app 10 was runnable 1.2 s and on a CPU 0.8 s: its CPU went to other threads by turns, none long (a loaded machine)" ]
+}
+
 @test "spin, slice: a write a slow reader lets through a page at a time is one wait, on the reader asleep between its reads" {
 	# Writer 10's one write() into a full pipe is woken each time reader
 	# 20 reads a page, 0.4 s apart (it naps between reads), and blocks
