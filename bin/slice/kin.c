@@ -398,9 +398,9 @@ loop_counterpart(struct dctx *x, uint64_t id, int depth)
 
 	if (parent == 0)
 		return 0;
-	n = process_children(g, parent, kids, ARRAY_LEN(kids));
+	n = children_before(g, parent, v->pid, kids, ARRAY_LEN(kids));
 	for (i = n; i-- > 0; ) {
-		if (kids[i] == v->pid || (a = first_answer(g, kids[i],
+		if ((a = first_answer(g, kids[i],
 		    vertex_comm(v))) == NULL ||
 		    (c = vertex_get(g, link_to(a))) == NULL ||
 		    c->begin >= v->begin)

@@ -217,6 +217,8 @@ made_since(struct graph *g, uint32_t maker, uint64_t since, uint64_t until,
 	return i;
 }
 
+static long	rank_of(const struct child *, size_t, uint32_t);
+
 /*
  * The last max processes parent forked, in the order it forked them: a
  * shell that ran a thousand has the ones alive now among its last.
@@ -224,9 +226,20 @@ made_since(struct graph *g, uint32_t maker, uint64_t since, uint64_t until,
 size_t
 process_children(struct graph *g, uint32_t parent, uint32_t *out, size_t max)
 {
-	struct child *c;
-	size_t n = children(g, parent, &c), from = n > max ? n - max : 0, i;
+	return children_before(g, parent, 0, out, max);
+}
 
+size_t
+children_before(struct graph *g, uint32_t parent, uint32_t pid,
+    uint32_t *out, size_t max)
+{
+	struct child *c;
+	size_t n = children(g, parent, &c), from, i;
+	long r;
+
+	if (pid != 0 && (r = rank_of(c, n, pid)) >= 0)
+		n = (size_t)r;
+	from = n > max ? n - max : 0;
 	for (i = from; i < n; i++)
 		out[i - from] = c[i].pid;
 	free(c);

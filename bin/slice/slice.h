@@ -236,6 +236,9 @@ uint32_t	 process_parent(struct graph *, uint32_t pid);
 /* The last max processes parent forked, in the order it forked them. */
 size_t		 process_children(struct graph *, uint32_t parent, uint32_t *,
 		    size_t max);
+/* The same, of those it forked before pid (pid 0: all). */
+size_t		 children_before(struct graph *, uint32_t parent, uint32_t pid,
+		    uint32_t *, size_t max);
 /*
  * pid was forked by parent at since or after, or by a process so forked
  * (a child's child: the command a session's shell runs).

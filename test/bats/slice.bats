@@ -2089,6 +2089,15 @@ udp_loop() {
 	out=$(udp_loop | report_tid 21)
 	echo "$out"
 	grep -qx 'Root cause: probably python3 20 (a guess from timing): stands to it as python3 10 stood to the baseline.s (its sibling, as many forks before it); gone at +1.500 s, while it lasted: a lost wake-up' <<<"$out"
+	# The same with sh 1 forking a ps(1) every 30 ms through the hang.
+	out=$({ udp_loop | tail -n +2
+	    for i in $(seq 100); do
+		echo "event,$((2000000000 + i * 30000000)),1,1,,0,fork,-,$((100 + i)),$((100 + i)),0x1200011,ps"
+		echo "event,$((2000000100 + i * 30000000)),1,1,,0,wakeup_new,-,$((100 + i)),$((100 + i)),1,sh,120"
+		echo "event,$((2000001000 + i * 30000000)),$((100 + i)),$((100 + i)),,1,exit,-,$((100 + i)),0"
+	    done; } | sort -t, -k2,2n -s | { echo argus-stream,1; cat; } | report_tid 21)
+	echo "$out"
+	grep -q '^Root cause: probably python3 20 (a guess from timing): stands to it as python3 10 ' <<<"$out"
 	# No earlier run answered: nothing says what the loop waits for.
 	out=$(udp_loop | sed '/,10,10,,1,sys_enter,-,44,sendto,/,/,10,10,,1,softirq_exit,/d' |
 	    report_tid 21) || true
