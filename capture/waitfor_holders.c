@@ -298,6 +298,20 @@ holders_terminal(struct wf_snap *s, const struct wt *w)
 				    x->refs[i].pid, 0, x->refs[i].fd);
 }
 
+/* Whether process pid is in our namespace of kind ns ("pid", "ipc"). */
+static int
+our_ns(int pid, const char *ns)
+{
+	char path[64], self[64], theirs[64], ours[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, ns);
+	snprintf(self, sizeof(self), "/proc/self/ns/%s", ns);
+	return (n = readlink(path, theirs, sizeof(theirs))) > 0 &&
+	    readlink(self, ours, sizeof(ours)) == n &&
+	    memcmp(theirs, ours, n) == 0;
+}
+
 /*
  * A System V semaphore keeps no holder, but the kernel keeps who operated
  * on it last (semctl GETPID, as ipcs -i shows it): where a process took
@@ -311,17 +325,13 @@ static void
 holders_sem(struct wf_snap *s, const struct wt *w)
 {
 	const struct thr *t = &s->thr[w->thr];
-	char path[64], theirs[64], ours[64], buf[4096], state, *p;
+	char buf[4096], state, *p;
 	struct semid_ds ds;
 	uint64_t born, last;
 	struct hd *h;
-	ssize_t n, m;
 	int pid, gone;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", t->pid);
-	if ((n = readlink(path, theirs, sizeof(theirs))) <= 0 ||
-	    (m = readlink("/proc/self/ns/ipc", ours, sizeof(ours))) != n ||
-	    memcmp(theirs, ours, n) != 0)
+	if (!our_ns(t->pid, "ipc"))
 		return;
 	if ((pid = semctl((int)w->o.id, w->o.num, GETPID)) <= 0 ||
 	    pid == t->pid || semctl((int)w->o.id, 0, IPC_STAT, &ds) == -1)
@@ -463,15 +473,11 @@ joined(const struct wf_snap *s, const struct thr *t, const struct wt *w)
 static int
 shared_owner(const struct thr *t, uint64_t addr, int owner)
 {
-	char path[64], theirs[64], ours[64], buf[4096], *p;
+	char buf[4096], *p;
 	struct mapping m = { .addr = addr };
-	ssize_t n;
 	int tgid;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", t->pid);
-	if ((n = readlink(path, theirs, sizeof(theirs))) <= 0 ||
-	    readlink("/proc/self/ns/pid", ours, sizeof(ours)) != n ||
-	    memcmp(theirs, ours, n) != 0 ||
+	if (!our_ns(t->pid, "pid") ||
 	    !maps_each(t->pid, map_holding, &m) || m.perm[3] != 's' ||
 	    m.ino == 0 ||
 	    wf_procf(buf, sizeof(buf), "/proc/%d/status", owner) <= 0 ||
@@ -479,6 +485,27 @@ shared_owner(const struct thr *t, uint64_t addr, int owner)
 	    tgid == t->pid || !maps_each(tgid, map_of_file, &m))
 		return 0;
 	return tgid;
+}
+
+/*
+ * A lock word in a private mapping whose owner is no thread at all now:
+ * a thread of the waiter's process that exited holding it (a worker's
+ * error path that returned without unlocking).  Only where the waiter's
+ * pid namespace is ours, and the id no thread's anywhere (a fork's copy
+ * of a lock a thread of the parent held names that thread, alive).
+ * argus-slice believes it only where the trace saw that thread exit.
+ */
+static int
+exited_owner(const struct thr *t, uint64_t addr, int owner)
+{
+	char path[64];
+	struct mapping m = { .addr = addr };
+
+	if (!our_ns(t->pid, "pid") ||
+	    !maps_each(t->pid, map_holding, &m) || m.perm[3] != 'p')
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d", owner);
+	return access(path, F_OK) == -1;
 }
 
 /*
@@ -521,8 +548,13 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, owner);
 	if (access(path, F_OK) == 0)
 		pid = t->pid;
-	else if ((pid = shared_owner(t, w->o.ino, owner)) == 0)
+	else if ((pid = shared_owner(t, w->o.ino, owner)) == 0) {
+		if (!exited_owner(t, w->o.ino, owner))
+			return;
+		h = add_holder(s, w->o.key, WR_OWNER, t->pid, owner, NO_FD);
+		snprintf(h->detail, sizeof(h->detail), "exited");
 		return;
+	}
 	h = add_holder(s, w->o.key, WR_OWNER, pid, owner, NO_FD);
 	snprintf(h->detail, sizeof(h->detail), "%s%s",
 	    pid != t->pid ? "shared " : "", how);

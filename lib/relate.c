@@ -1006,6 +1006,7 @@ relset_new(uint64_t limit)
 
 	rs->related = xcalloc(limit / 8 + 1, 1);
 	rs->glimpsed = xcalloc(limit / 8 + 1, 1);
+	rs->gone = xcalloc(limit / 8 + 1, 1);
 	rs->limit = limit;
 	return rs;
 }
@@ -1072,6 +1073,7 @@ relset_free(struct relset *rs)
 	free(rs->marks);
 	free(rs->related);
 	free(rs->glimpsed);
+	free(rs->gone);
 	free(rs);
 }
 
@@ -1158,12 +1160,17 @@ relate_keep(const struct record *rec, struct relset *rs)
 		marks_to(rs, rec->time);
 	if (tid < rs->limit && HAS(rs->related, tid)) {
 		adopt(rec, rs);
-		if (died(rec))
+		if (died(rec)) {
 			CLEAR(rs->related, tid);
+			SET(rs->gone, tid);
+		}
 		return 1;
 	}
 	if (strcmp(rec->f[COL_KIND], KIND_TASK) == 0)
 		return 1;
+	/* A lock's owner that exited holding it: the snapshot names it. */
+	if (strcmp(rec->f[COL_KIND], KIND_HOLDER) == 0)
+		return tid < rs->limit && HAS(rs->gone, tid);
 	if (strcmp(rec->f[COL_KIND], KIND_EVENT) != 0 || rec->nf <= EC_CTX)
 		return 0;
 	if (rec->f[EC_CTX][0] != '-')

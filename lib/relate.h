@@ -65,6 +65,8 @@ void		 relate_free(struct relate *);
 struct relset {
 	uint8_t		*related;
 	uint8_t		*glimpsed;
+	uint8_t		*gone;		/* related, and exited since: a
+					   snapshot's holder still names them */
 	uint64_t	 limit;
 	struct lifemark	*marks;	/* where lives of reused ids begin, end */
 	size_t		 nmarks, next;

@@ -377,10 +377,11 @@ heirs(struct dctx *x, uint64_t id, const struct link *l,
 }
 
 /*
- * A semaphore's last operator gone (last-op: System V keeps no holder):
- * it took what the vertex waits on and exited without giving it back,
- * which the kernel does for it only with SEM_UNDO.  Nobody is left who
- * will: it is the root, as surely as the kernel named it.
+ * A semaphore's last operator gone (last-op: System V keeps no holder),
+ * or a mutex's owner (the thread its word names, exited): it took what
+ * the vertex waits on and exited without giving it back, which the
+ * kernel does for it only with SEM_UNDO or a robust mutex.  Nobody is
+ * left who will: it is the root, as surely as the kernel named it.
  */
 static int
 dead_taker(struct dctx *x, uint64_t id, const struct link *l,
@@ -423,7 +424,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 	int32_t k;
 	uint64_t now;
 	int any = 0, found = 0, pass, sole, across, guess;
-	int set, how, j, known = 0, multi, ok, r;
+	int set, how, j, known = 0, multi, ok, r, rel;
 	uint32_t obj;
 	enum tstate st;
 	struct snapwait sw;
@@ -524,8 +525,9 @@ holders(struct dctx *x, uint64_t id, int depth)
 			if (!usable(g, id, l) || link_weak(l) != (pass > 1))
 				continue;
 			u = vertex_get(g, link_from(l));
-			if (wrel_of_label(str_of(link_label(l))) ==
-			    WR_LAST_OP && died_by(g, u->tid, x->he)) {
+			rel = wrel_of_label(str_of(link_label(l)));
+			if ((rel == WR_LAST_OP || rel == WR_OWNER) &&
+			    died_by(g, u->tid, x->he)) {
 				any = 1;
 				found |= dead_taker(x, id, l, u, depth);
 				continue;

@@ -256,6 +256,13 @@ setup() {
 	grep -q '^event,1100,30,30,,0,exit,' <<<"$output"
 	grep -q '^event,1200,30,30,,0,switch,-,Z,' <<<"$output"
 	! grep -q '^event,5[12]00,' <<<"$output" || false
+	# But a snapshot taken after names it still: a lock it left locked.
+	printf '%s\n' 'holder,6000,30,30,futex:40:0x10,owner,,,exited,job' \
+	    'holder,6000,77,77,futex:40:0x20,owner,,,,other' >>reuse.csv
+	run argus-cat -r 30 reuse.csv
+	echo "$output"
+	grep -q '^holder,6000,30,30,futex:40:0x10,' <<<"$output"
+	! grep -q '^holder,6000,77,' <<<"$output" || false
 }
 
 @test "relate: a dead thread's id given to another, and a kernel thread's work for others, bring nobody in" {

@@ -3289,6 +3289,25 @@ headline() {
 	[[ $h == "Root cause: child 20"*"the kernel says it holds what parent 10 waits on: last-op sem:52:0 (waitsfor)" ]]
 }
 
+@test "slice: a mutex whose owner thread exited holding it: nobody is left to unlock it" {
+	# Worker 10/11 took the stats mutex and returned on an error path,
+	# its thread gone; the main thread 10 waits in futex for it.  The
+	# snapshot names the owner, exited (glibc's __owner: no thread now).
+	stream >x.csv <<-'EOF'
+	task,0,10,10,app
+	task,0,10,11,app
+	vertex,1000000000,10,11,1,900000000,1000000000,1000,2,start,exit,,app
+	event,1100000000,10,10,2,0,sys_enter,-,202,futex,0x5600,0x189,0x2,0x7ffd,0x0,0xffffffff
+	event,1100000100,10,10,2,0,switch,-,S,0,0,swapper/0
+	wait,5000000000,10,10,S,futex,,futex,futex:10:0x5600,futex,,,1100000100,,futex_do_wait,app,0x5600,0x189,0x2,0x7ffd,0x0,0xffffffff
+	holder,5000000000,10,11,futex:10:0x5600,owner,,,exited,app
+	link,5000000000,10,10,1,2,strong,waitsfor,5000000000,10,11,owner futex:10:0x5600
+	vertex,5000000000,10,10,2,1000000000,5000000000,1000,2,start,open,S,app
+	EOF
+	h=$(headline x.csv)
+	[[ $h == "Root cause: app 10/11 (the kernel says): was the last to take futex:10:0x5600, the kernel says (waitsfor), and exited at +"*" s without giving it back: app 10 waits for it, and nobody is left who will" ]]
+}
+
 @test "slice: a worker whose reads the device takes half a second each is the root: the device's pace" {
 	# Client 10 waits 4.6 s on worker 20, which reads 64 KB at a time,
 	# each read issued by kernel worker 30 half a second later (a cgroup's

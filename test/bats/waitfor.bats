@@ -354,27 +354,37 @@ unix in" ]
 	holders_of "$obj" | grep -qx "$HOLDER writer [0-9]*"
 }
 
-@test "waitfor: a glibc mutex's waiter names the thread that owns it" {
-	need_waitfor
-	start_case mutex
+# Once the case's waiter waits in futex: "PID TID RELATION DETAIL" of the
+# holders of its word, into $T/h.
+futex_holders() {
 	snap "$WAITER_TID" futex -t "$WAITER_TID"
 	obj=$(object_of "$WAITER_TID" futex)
-	[[ $obj == futex:$WAITER:0x* ]]
 	records holder -v o="$obj" '$OBJECT == o { print $PID, $TID, $RELATION, $DETAIL }' \
 	    "$T/s.csv" >"$T/h"
 	cat "$T/h"
+}
+
+@test "waitfor: a glibc mutex's waiter names the thread that owns it" {
+	need_waitfor
+	start_case mutex
+	futex_holders
+	[[ $obj == futex:$WAITER:0x* ]]
 	grep -qx "$WAITER $HOLDER_TID owner mutex" "$T/h"
 }
 
 @test "waitfor: a process-shared mutex's waiter names its owner in another process that maps the file" {
 	need_waitfor
 	start_case pshared
-	snap "$WAITER_TID" futex -t "$WAITER_TID"
-	obj=$(object_of "$WAITER_TID" futex)
-	records holder -v o="$obj" '$OBJECT == o { print $PID, $TID, $RELATION, $DETAIL }' \
-	    "$T/s.csv" >"$T/h"
-	cat "$T/h"
+	futex_holders
 	grep -qx "$HOLDER $HOLDER_TID owner shared mutex" "$T/h"
+}
+
+@test "waitfor: a mutex whose owner thread exited holding it names that thread, exited" {
+	need_waitfor
+	start_case exited
+	futex_holders
+	grep -qx "$WAITER $HOLDER_TID owner exited" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
 }
 
 @test "waitfor: pthread_join names the thread it joins; a word that only holds an id names nobody" {

@@ -4,8 +4,8 @@
  * holds the other end, and blocks until killed.
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
- *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|ptrace|
- *	    join|tidword
+ *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
+ *	    ptrace|join|tidword
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -427,6 +427,32 @@ case_pshared(void)
 	pthread_mutex_lock(m);
 }
 
+static pthread_mutex_t left_locked = PTHREAD_MUTEX_INITIALIZER;
+
+static void *
+lock_and_exit(void *arg)
+{
+	(void)arg;
+	holder_tid = tid();
+	pthread_mutex_lock(&left_locked);
+	return NULL;
+}
+
+/* A worker exits holding a mutex (an error path that forgot it). */
+static void
+case_exited(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, lock_and_exit, NULL) != 0)
+		errx(1, "pthread_create");
+	pthread_join(t, NULL);
+	say("waiter", getpid(), tid());
+	say("holder", getpid(), holder_tid);
+	ready();
+	pthread_mutex_lock(&left_locked);
+}
+
 /* pthread_join of a worker that never ends: a futex wait on its id. */
 static void
 case_join(void)
@@ -514,6 +540,8 @@ main(int argc, char *argv[])
 		case_mutex();
 	else if (strcmp(c, "pshared") == 0)
 		case_pshared();
+	else if (strcmp(c, "exited") == 0)
+		case_exited();
 	else if (strcmp(c, "ptrace") == 0)
 		case_ptrace();
 	else if (strcmp(c, "join") == 0)
@@ -523,7 +551,7 @@ main(int argc, char *argv[])
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
-		    "mutex|pshared|ptrace|join|tidword "
+		    "mutex|pshared|exited|ptrace|join|tidword "
 		    "[LOCKFILE]");
 	return 0;
 }
