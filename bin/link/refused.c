@@ -74,8 +74,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 			pending_put_addr(&gone, local, l);
 			pending_take_addr(&listeners, local);
 		}
-	}
-	else if (to == TCP_S_SYN_SENT && ev->ctx == '-') {
+	} else if (to == TCP_S_SYN_SENT && ev->ctx == '-') {
 		st = link_thread(self, t);
 		if (st->refused != 0 && strcmp(st->to, remote) == 0 &&
 		    (l = pending_find_addr(&listeners, remote)) != NULL &&

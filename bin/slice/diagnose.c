@@ -169,7 +169,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	struct vertex *to;
 	char why[200];
 	int32_t k;
-	int pi, found = 0;
+	int pi, found = 0, refused;
 
 	/*
 	 * A loop that polls what the kernel can name (a file lock it tries
@@ -223,7 +223,8 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 		return 0;
 	}
 	/* A listen the loop's connects waited for, or a flag's write. */
-	if (strcmp(str_of(link_rule(by)), REFUSED_RULE) == 0)
+	refused = link_rule(by) == str_id(REFUSED_RULE);
+	if (refused)
 		snprintf(why, sizeof(why), ended ? "listens on %s, which "
 		    "refused the loop's connects until it did at +%.3f s, and "
 		    "was stuck through the hang" : "listened on %s at +%.3f s, "
@@ -242,13 +243,12 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	 * operator's): the one that should have, by the last before.
 	 */
 	if (prior != NULL && link_weak(prior) &&
-	    strcmp(str_of(link_rule(prior)), REFUSED_RULE) == 0 &&
+	    link_rule(prior) == str_id(REFUSED_RULE) &&
 	    listener_counterpart(x, s->vertex, prior, 0))
 		return 1;
 	snprintf(x->d->note, sizeof(x->d->note), "the %s was not stuck "
 	    "through the hang: the loop itself is the finding",
-	    strcmp(str_of(link_rule(by)), REFUSED_RULE) == 0 ?
-	    "listener" : "flag's writer");
+	    refused ? "listener" : "flag's writer");
 	return 0;
 }
 
