@@ -184,8 +184,16 @@ holder_thread(const struct snap_holder *h, const struct snap_wait *w,
 	uint32_t tid;
 
 	*known = 1;
-	if (h->tid != 0)
-		return lthread_get(h->tid, h->pid);
+	/*
+	 * A thread the trace last saw in another process is not this
+	 * one's: the snapshot guessed its process (an owner that exited,
+	 * whose id a fork's copy of a lock may name, its parent's thread).
+	 */
+	if (h->tid != 0) {
+		t = lthread_get(h->tid, 0);
+		return t->vertex != 0 && t->pid != h->pid ? NULL :
+		    lthread_get(h->tid, h->pid);
+	}
 	/*
 	 * A child's end is its process's, as is the last operation on a
 	 * semaphore (the kernel keeps its process): its main thread stands

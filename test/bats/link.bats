@@ -558,6 +558,10 @@ waitsfor strong 4 3 owner futex:1:0x1000" ]
 	# A named thread that waits on the same futex itself is no party.
 	sed 's/^holder,200,1,5,futex:1:0x7f00,thread/holder,200,1,6,futex:1:0x1000,thread/' s.csv >self.csv
 	[ "$(graph self.csv)" = "waitsfor strong 4 3 owner futex:1:0x1000" ]
+	# An owner the trace saw in another process (a parent's thread whose
+	# lock a forked child's copy names) is not this process's.
+	sed 's/,1,7,,0,/,9,7,,0,/' s.csv >other.csv
+	[ "$(graph other.csv)" = "waitsfor strong 2 1 thread futex:1:0x7f00" ]
 }
 
 @test "link: waitsfor: a child waited for is the one party, by its main thread; one of several is not" {
