@@ -127,6 +127,11 @@ extern const size_t nsheuristics;
 #define VE_WAIT		"wait"		/* a blocking wait */
 #define VE_EXIT		"exit"
 #define VE_OPEN		"open"		/* still going on when the trace ended */
+/*
+ * A vertex's WAIT where its thread left the CPU with no switch-out in the
+ * trace (the kernel lost it): off the CPU, in a state nobody recorded.
+ */
+#define WAIT_UNSEEN	"?"
 
 /*
  * Spin classes: the CLASS of a spin record, what argus-spin calls a hang.

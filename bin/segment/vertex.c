@@ -544,6 +544,32 @@ resume_unseen(struct thread *t, const struct event *ev,
 		t->oncpu_since = ran;
 }
 
+/*
+ * Another thread's event on the CPU that thread u ran last, with no switch
+ * out of u between: the kernel lost events there (a ring that overflowed).
+ * u left the CPU after its last event, in a state nobody recorded: as a
+ * wait, so that a thread that blocked unseen is not busy for the rest of
+ * the trace, and its next event, wherever, begins a vertex as a wake-up's
+ * would.  Not if u ran somewhere since (a switch-in seen after it).
+ */
+static void
+left_unseen(const struct cpu_state *cpu)
+{
+	struct thread *u;
+
+	HASH_FIND(hh, threads, &cpu->tid, sizeof(cpu->tid), u);
+	if (u == NULL || u->waiting || u->dead ||
+	    u->oncpu_since == NO_TIME || u->oncpu_since > cpu->last)
+		return;
+	u->oncpu += cpu->last - u->oncpu_since;
+	u->oncpu_since = NO_TIME;
+	if (u->vertex == 0)
+		return;
+	u->waiting = 1;
+	u->woken = NO_TIME;
+	str_fit(u->wait_state, WAIT_UNSEEN, sizeof(u->wait_state));
+}
+
 static void
 other_threads(const struct event *ev, struct thread *t)
 {
@@ -689,6 +715,8 @@ segment_event(struct event *ev)
 		t = thread_of(ev->tid, ev->pid);
 	}
 	cpu = cpu_saw(ev);
+	if (cpu.tid != ev->tid && cpu.tid != 0 && cpu.tid != NOT_SEEN)
+		left_unseen(&cpu);
 	/*
 	 * A waiting thread's own event, where no switch-in said it runs
 	 * again (resume_unseen()): its wait's vertex ends before the event

@@ -1833,7 +1833,10 @@ describe(struct graph *g, uint64_t id, int where, char *buf, size_t size)
 		n += snprintf(buf + n, size - n, "%s%s", i == 0 ? ", calls " :
 		    i == VSYSCALLS - 1 && v->more_sys ? ",...," : ",",
 		    show(str_of(v->sys[i])));
-	if (v->wait && n < size)
+	if (v->wait == WAIT_UNSEEN[0] && n < size)
+		n += snprintf(buf + n, size - n, ", ends waiting (its "
+		    "switch-out lost by the kernel)");
+	else if (v->wait && n < size)
 		n += snprintf(buf + n, size - n, ", ends waiting (%c)", v->wait);
 	if (vertex_function(v) != 0 && n < size) {
 		const char *w = str_of(vertex_function(v));

@@ -301,3 +301,42 @@ hint open " ]
 	# The interrupt's event itself is no one's work.
 	[ "$(vertex_at 10 3000000 <g.csv)" = 0 ]
 }
+
+@test "segment: a thread whose switch-out the kernel lost is off its CPU from its last event, in a wait of a state unknown" {
+	# cli blocks in its read at 300 on CPU 1; the kernel loses that
+	# CPU's events for a while (a ring that overflowed), then idle's
+	# timer and another thread run there, with no switch out of cli.
+	# cli is not busy for the 4 ms left: its vertex ends in a wait whose
+	# state the trace lost, on a CPU for 100 ns of them.  srv, whose
+	# switch-in is seen on CPU 0 after its last event on CPU 1, ran on.
+	stream >s.csv <<-'EOF'
+	task,95,10,10,cli
+	task,95,20,20,srv
+	event,100,0,0,,1,switch,-,R,10,10,cli
+	event,150,0,0,,0,switch,-,R,20,20,srv
+	event,200,10,10,,1,sys_enter,-,1,write,0x1,0x0,0x10
+	event,300,10,10,,1,sys_enter,-,0,read,0x3,0x0,0x10
+	lost,2000000,,,1,500
+	event,2000000,0,0,,1,hrtimer_expire_entry,h,0xffff,0xffff,2000000
+	event,2000100,30,30,,1,sys_enter,-,1,write,0x1,0x0,0x10
+	event,3000000,20,20,,0,sys_enter,-,1,write,0x1,0x0,0x10
+	event,4000000,20,20,,0,sys_enter,-,1,write,0x1,0x0,0x10
+	event,4000010,20,20,,0,switch,-,R,0,0,swapper/0
+	event,4000020,0,0,,0,switch,-,R,20,20,srv
+	event,4000200,20,20,,0,sys_enter,-,1,write,0x1,0x0,0x10
+	event,4000300,30,30,,1,sys_enter,-,1,write,0x1,0x0,0x10
+	EOF
+	argus-segment -q -Z s.csv >g.csv
+	records vertex '$TID == 10 { print $ID, $BEGIN, $END, $ONCPU, $ENDED_BY, $WAIT }' g.csv
+	[ "$(records vertex '$TID == 10 { print $ENDED_BY, $WAIT, $ONCPU }' g.csv)" = "open ? 100" ]
+	# srv's preemption is no wait, nor is the event that came after it.
+	[ "$(records vertex '$TID == 20 { print $ENDED_BY, $WAIT }' g.csv)" = "open " ]
+	# And the wait's last read is in its vertex: spin sees one long wait.
+	argus-spin -q -Z --tid 10 -T 2ms g.csv >spin.csv
+	[ "$(records spin '{ print $CLASS }' spin.csv)" = LongWait ]
+	# And the report says why the wait has no state.
+	argus-link -q g.csv | argus-spin -q --tid 10 -T 2ms |
+	    argus-slice --auto 2>&1 >/dev/null | grep '^Hang: ' >hang
+	cat hang
+	grep -q 'ends waiting (its switch-out lost by the kernel)' hang
+}
