@@ -35,6 +35,8 @@ during() {
 	# Should the checks fail: what the walk had to go on.
 	argus-cat -k baseline,step,root "$d/diagnosis.csv" 2>/dev/null | cut -c1-300 || true
 	grep -E '^(episode|hang)_' "$d/truth" || true
+	# And what the kernel lost of it (a loaded machine's ring overflowed).
+	argus-cat -k lost "$d/trace.gz" 2>/dev/null | grep '^lost,' || true
 	[[ " $l " == *" first=yes "* ]]
 	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
 	# The report's first line is the answer.
@@ -122,6 +124,8 @@ after() {
 	# Should the checks fail: what the walk had to go on.
 	argus-cat -k baseline,step,root "$d/diagnosis.csv" 2>/dev/null | cut -c1-300 || true
 	grep -E '^(episode|hang)_' "$d/truth" || true
+	# And what the kernel lost of it (a loaded machine's ring overflowed).
+	argus-cat -k lost "$d/trace.gz" 2>/dev/null | grep '^lost,' || true
 	[[ " $l " == *" first=yes "* ]]
 	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
 	grep -m1 . "$d/report" | grep -q '^Root cause: '
