@@ -25,7 +25,8 @@ static const char usage[] =
 "                     processes' other threads\n"
 "  -d, --depth DEPTH  follow a chain back at most DEPTH relations (default\n"
 "                     16; 0: to its end)\n"
-"  -v, --verbose      say on stderr how many threads and relations\n"
+"  -v, --verbose      say on stderr how many threads and relations;\n"
+"                     twice: why each thread is related\n"
 "  -h, --help         this text\n"
 USAGE_VERSION_LINE("      ")
 "\n"
@@ -90,7 +91,7 @@ main(int argc, char *argv[])
 			if (depth > UINT_MAX)
 				diex(EX_USAGE, "--depth: too deep: %s", optarg);
 			break;
-		case 'v': verbose = 1; break;
+		case 'v': verbose++; break;
 		default: common_option(&com, ch, optarg, usage);
 		}
 	}
@@ -124,6 +125,8 @@ main(int argc, char *argv[])
 	}
 	printf("\n");
 	fflush(stdout);
+	if (verbose > 1)
+		relate_explain(r, stderr);
 	if (verbose)
 		warnx_("%zu threads related, from %llu relations", n,
 		    (unsigned long long)relate_nrelations(r));

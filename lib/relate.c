@@ -49,6 +49,10 @@ struct rthread {
 	uint8_t		*done;		/* per segment: walked back from */
 	int		 acted;		/* an event of its own seen */
 	int		 target, related;
+	/* What related it first: a relation from it into via at via_time. */
+	uint32_t	 via;
+	uint64_t	 via_time;
+	unsigned	 depth;
 	UT_hash_handle	 hh;
 };
 
@@ -721,8 +725,14 @@ kernel_thread(const struct rthread *t)
  * segment brings it in, if it is the target's.
  */
 static void
-push(struct queue *q, struct rthread *t, size_t seg, unsigned depth)
+push(struct queue *q, struct rthread *t, size_t seg, unsigned depth,
+    uint32_t via, uint64_t via_time)
 {
+	if (!t->related) {
+		t->via = via;
+		t->via_time = via_time;
+		t->depth = depth;
+	}
 	if (t->done[seg])
 		return;
 	t->done[seg] = 1;
@@ -734,21 +744,22 @@ push(struct queue *q, struct rthread *t, size_t seg, unsigned depth)
 	if (!t->related) {
 		t->related = 1;
 		if (!kernel_thread(t))
-			push(q, t, t->nwakes, depth);
+			push(q, t, t->nwakes, depth, via, via_time);
 	}
 }
 
 /* The source of a relation at time: its segment then. */
 static void
 push_source(struct relate *r, struct queue *q, uint32_t tid, uint64_t time,
-    unsigned depth)
+    unsigned depth, uint32_t via)
 {
 	struct rthread *t;
 
 	HASH_FIND(hh, r->threads, &tid, sizeof(tid), t);
 	if (t != NULL) {
 		t = at(t, time);
-		push(q, t, after(t->wakes, t->nwakes, time), depth);
+		push(q, t, after(t->wakes, t->nwakes, time), depth, via,
+		    time);
 	}
 }
 
@@ -917,7 +928,7 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 	kin_of_targets(r);
 	EACH_LIFE(r, id, t)
 		for (k = 0; t->target && k <= t->nwakes; k++)
-			push(&q, t, k, 0);
+			push(&q, t, k, 0, 0, 0);
 	while (q.head < q.n) {
 		w = q.v[q.head++];
 		if (maxdepth != 0 && w.depth >= maxdepth)
@@ -929,14 +940,14 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 		    t->in[i].time < to; i++) {
 			if (!t->in[i].process) {
 				push_source(r, &q, t->in[i].from,
-				    t->in[i].time, w.depth + 1);
+				    t->in[i].time, w.depth + 1, t->tid);
 				continue;
 			}
 			time = t->in[i].time;
 			EACH_LIFE(r, id, u)
 				if (u->pid == t->in[i].from && at(id, time) == u)
 					push(&q, u, after(u->wakes, u->nwakes,
-					    time), w.depth + 1);
+					    time), w.depth + 1, t->tid, time);
 		}
 	}
 	free(q.v);
@@ -952,6 +963,32 @@ relate_closure(struct relate *r, unsigned maxdepth, size_t *np)
 		qsort(out, n, sizeof(*out), cmp_life);
 	*np = n;
 	return out;
+}
+
+/*
+ * After relate_closure(): why each related thread is, one line each: a
+ * target (or its kin), or the relation from it that first reached it.
+ */
+void
+relate_explain(const struct relate *r, FILE *f)
+{
+	struct rthread *id, *t;
+	const char *nl;
+
+	EACH_LIFE(r, id, t) {
+		if (!t->related)
+			continue;
+		nl = t->names != NULL ? strchr(t->names, '\n') : NULL;
+		fprintf(f, "%u/%u %.*s: ", t->pid, t->tid,
+		    t->names == NULL ? 0 : nl != NULL ?
+		    (int)(nl - t->names) : COMM_LEN, t->names ? t->names : "");
+		if (t->target)
+			fprintf(f, "a target\n");
+		else
+			fprintf(f, "into %u at %llu (%u relation%s from a "
+			    "target)\n", t->via, (unsigned long long)t->via_time,
+			    t->depth, t->depth == 1 ? "" : "s");
+	}
 }
 
 uint64_t

@@ -22,6 +22,7 @@
 #define ARGUS_RELATE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 
@@ -55,6 +56,7 @@ struct relate_life {
 #define RELATE_DEPTH	16
 struct relate_life *relate_closure(struct relate *, unsigned maxdepth,
 		    size_t *n);
+void		 relate_explain(const struct relate *, FILE *);
 uint64_t	 relate_nrelations(const struct relate *);
 void		 relate_free(struct relate *);
 

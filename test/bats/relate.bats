@@ -61,6 +61,18 @@ setup() {
 	[[ "${lines[1]}" == "argus-relate: 2 threads related, from "*" relations" ]]
 }
 
+@test "relate: -v twice says what brought each thread in" {
+	argus-relate -vv --tid 100 s.csv 2>why >/dev/null
+	cat why
+	grep -qx '100/100 victim: a target' why
+	# The server by its wake-up at 4 s, the client by the one before it.
+	grep -qx '200/200 server: into 100 at 4000000000 (1 relation from a target)' why
+	grep -qx '400/400 client-new: into 200 at 3000000000 (2 relations from a target)' why
+	# The timer's armer for its interrupt's wake-up, not the one it came in.
+	grep -qx '700/700 armer: into 100 at 5000000100 (1 relation from a target)' why
+	[ "$(grep -c ': ' why)" -eq 9 ]
+}
+
 @test "relate: a chain is followed back as deep as asked" {
 	# 1 woken by 2, woken by 3, ... by 6, each once.
 	{
