@@ -145,6 +145,31 @@ observer_comm(const char *comm)
 }
 
 int
+housekeeper_comm(const char *comm)
+{
+	static const char *const housekeepers[] = {
+	    "migration/", "ksoftirqd/", "rcu_", "rcuc/", "rcuog/", "rcuop/",
+	    "cpuhp/", "idle_inject/", "watchdog/" };
+	/* Their first letters: most woken threads have none of them. */
+	static unsigned char first[256];
+	static int first_made;
+	size_t i;
+
+	if (!first_made) {
+		for (i = 0; i < ARRAY_LEN(housekeepers); i++)
+			first[(unsigned char)housekeepers[i][0]] = 1;
+		first_made = 1;
+	}
+	if (!first[(unsigned char)comm[0]])
+		return 0;
+	for (i = 0; i < ARRAY_LEN(housekeepers); i++)
+		if (comm[0] == housekeepers[i][0] && strncmp(comm,
+		    housekeepers[i], strlen(housekeepers[i])) == 0)
+			return 1;
+	return 0;
+}
+
+int
 kthread_comm(const char *comm)
 {
 	static const char *const kthreads[] = { "kworker/", "ksoftirqd/",

@@ -109,6 +109,14 @@ int		 observer_comm(const char *comm);
  * only where a strong link says so.
  */
 int		 kthread_comm(const char *comm);
+/*
+ * Of those, the scheduler's housekeepers (the paper's
+ * Sharetime_maintenance): the per-CPU threads that balance load, run
+ * deferred softirqs and advance RCU, which any thread wakes at a tick or
+ * on its way back to user space.  Such a wake-up is the kernel's
+ * bookkeeping, not the waker's work: no edge, no relation.
+ */
+int		 housekeeper_comm(const char *comm);
 
 /* Segment heuristics: argus-segment's --no-NAME, asked in table order. */
 struct sheuristic {

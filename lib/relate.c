@@ -220,6 +220,17 @@ name(struct rthread *t, const char *comm)
 	t->names[have + n] = '\0';
 }
 
+/* A segment of t begins at time. */
+static void
+woken(struct rthread *t, uint64_t time)
+{
+	if (t->nwakes == t->capwakes) {
+		t->capwakes = t->capwakes ? 2 * t->capwakes : 4;
+		t->wakes = xrealloc(t->wakes, t->capwakes * sizeof(*t->wakes));
+	}
+	t->wakes[t->nwakes++] = time;
+}
+
 static void
 relation(struct relate *r, uint64_t time, uint32_t from, int process,
     uint32_t to, int wake)
@@ -229,14 +240,8 @@ relation(struct relate *r, uint64_t time, uint32_t from, int process,
 	if (to == 0 || from == 0 || (from == to && !process))
 		return;
 	t = at(thread(r, to, 0), time);
-	if (wake) {
-		if (t->nwakes == t->capwakes) {
-			t->capwakes = t->capwakes ? 2 * t->capwakes : 4;
-			t->wakes = xrealloc(t->wakes,
-			    t->capwakes * sizeof(*t->wakes));
-		}
-		t->wakes[t->nwakes++] = time;
-	}
+	if (wake)
+		woken(t, time);
 	if (t->nin == t->capin) {
 		t->capin = t->capin ? 2 * t->capin : 4;
 		t->in = xrealloc(t->in, t->capin * sizeof(*t->in));
@@ -356,7 +361,18 @@ see_event(struct relate *r, const struct event *ev)
 	case E_WAKING:
 	case E_WAKEUP_NEW:
 		other = event_other_tid(ev);
-		relation(r, ev->time, task ? ev->tid : *cur, 0, other, 1);
+		/*
+		 * Woken as bookkeeping, a housekeeper's segment serves who
+		 * woke it and whoever asked while it ran (a stopper thread
+		 * that moved an exec'ing process, then another): a relation
+		 * into it would bring in the one for the other.
+		 */
+		if (ev->type == E_WAKING && other != 0 &&
+		    housekeeper_comm(event_str(ev, WAKE_COL(TCOMM))))
+			woken(at(thread(r, other, 0), ev->time), ev->time);
+		else
+			relation(r, ev->time, task ? ev->tid : *cur, 0, other,
+			    1);
 		break;
 	case E_FORK:
 		other = event_other_tid(ev);

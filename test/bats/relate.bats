@@ -329,6 +329,14 @@ setup() {
 	run argus-cat -r 1@2-1 lives.csv
 	[ "$status" -eq 64 ]
 	[[ "$output" == *"a life that ends before it begins"* ]]
+	# migration/1 woken by noise2 at 2.8 s, the victim's request taken
+	# while it ran (no wake-up recorded): the stopper's wake-up is the
+	# kernel's bookkeeping, and brings noise2 in no more than before.
+	sed -e 's/^event,2900000000,100,100,,1,waking,-,23,/event,2800000000,600,600,,1,waking,-,23,/' \
+	    lives.csv >stopper.csv
+	run argus-relate --tid 100 stopper.csv
+	echo "$output"
+	[ "$output" = "23,100,300@0-2000000000" ]
 }
 
 @test "relate: no thread of the target, usage, bad input" {
