@@ -48,6 +48,11 @@ struct thread {
 	uint64_t	 woken;		/* its wake-up in this wait, or NO_TIME */
 
 	uint64_t	 oncpu_since;	/* NO_TIME: off CPU */
+	/*
+	 * Its CPU ran another thread with no switch out of it: its last
+	 * event there (left_unseen()), or NO_TIME.
+	 */
+	uint64_t	 left_at;
 	int		 dead;		/* exited; waits for its last switch-out */
 	uint64_t	 last_vertex;	/* what a dead thread's last events cite */
 

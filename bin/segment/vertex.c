@@ -124,6 +124,7 @@ thread_look(uint32_t tid)
 		t = xcalloc(1, sizeof(*t) + alignof(max_align_t) + state_size);
 		t->tid = tid;
 		t->oncpu_since = NO_TIME;
+		t->left_at = NO_TIME;
 		t->resumed = NO_TIME;
 		t->woken = NO_TIME;
 		t->began_by = VB_START;
@@ -546,11 +547,14 @@ resume_unseen(struct thread *t, const struct event *ev,
 
 /*
  * Another thread's event on the CPU that thread u ran last, with no switch
- * out of u between: the kernel lost events there (a ring that overflowed).
- * u left the CPU after its last event, in a state nobody recorded: as a
- * wait, so that a thread that blocked unseen is not busy for the rest of
- * the trace, and its next event, wherever, begins a vertex as a wake-up's
- * would.  Not if u ran somewhere since (a switch-in seen after it).
+ * out of u between: the kernel may have lost it (a ring that overflowed),
+ * or hides the thread that ran between, whose switches it does not record
+ * (resume_unseen()).  Which, u's next event says: its own, with no switch
+ * in before it, and u ran on; a switch into it, or none till the trace
+ * ends, and u left the CPU after its last event there, in a state nobody
+ * recorded (left()), so that a thread that blocked unseen is not busy for
+ * the rest of the trace.  Not if u ran somewhere since (a switch-in seen
+ * after it).
  */
 static void
 left_unseen(const struct cpu_state *cpu)
@@ -558,16 +562,25 @@ left_unseen(const struct cpu_state *cpu)
 	struct thread *u;
 
 	HASH_FIND(hh, threads, &cpu->tid, sizeof(cpu->tid), u);
-	if (u == NULL || u->waiting || u->dead ||
-	    u->oncpu_since == NO_TIME || u->oncpu_since > cpu->last)
+	if (u != NULL && !u->waiting && !u->dead && u->vertex != 0 &&
+	    u->oncpu_since != NO_TIME && u->oncpu_since <= cpu->last &&
+	    u->left_at == NO_TIME)
+		u->left_at = cpu->last;
+}
+
+/* As a wait, from its last event on the CPU it left unseen. */
+static void
+left(struct thread *t)
+{
+	if (t->left_at == NO_TIME)
 		return;
-	u->oncpu += cpu->last - u->oncpu_since;
-	u->oncpu_since = NO_TIME;
-	if (u->vertex == 0)
-		return;
-	u->waiting = 1;
-	u->woken = NO_TIME;
-	str_fit(u->wait_state, WAIT_UNSEEN, sizeof(u->wait_state));
+	if (t->left_at > t->oncpu_since)
+		t->oncpu += t->left_at - t->oncpu_since;
+	t->oncpu_since = NO_TIME;
+	t->left_at = NO_TIME;
+	t->waiting = 1;
+	t->woken = NO_TIME;
+	str_fit(t->wait_state, WAIT_UNSEEN, sizeof(t->wait_state));
 }
 
 static void
@@ -587,6 +600,7 @@ other_threads(const struct event *ev, struct thread *t)
 		o = thread_named(ev, ECOL(E_SWITCH, TPID));
 		if (o->comm[0] == '\0')
 			set_comm(o, event_str(ev, ECOL(E_SWITCH, TCOMM)));
+		left(o);
 		resume(o, ev->time);
 		o->oncpu_since = ev->time;
 		cpus[ev->cpu].tid = o->tid;
@@ -715,6 +729,7 @@ segment_event(struct event *ev)
 		t = thread_of(ev->tid, ev->pid);
 	}
 	cpu = cpu_saw(ev);
+	t->left_at = NO_TIME;		/* it runs */
 	if (cpu.tid != ev->tid && cpu.tid != 0 && cpu.tid != NOT_SEEN)
 		left_unseen(&cpu);
 	/*
@@ -820,6 +835,7 @@ segment_finish(uint64_t end)
 
 	now_rec = NULL;
 	HASH_ITER(hh, threads, t, tmp) {
+		left(t);
 		if (t->vertex != 0)
 			close_vertex(t, end > t->begin ? end : t->begin, VE_OPEN);
 		thread_free(t);

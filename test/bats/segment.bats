@@ -339,4 +339,28 @@ hint open " ]
 	    argus-slice --auto 2>&1 >/dev/null | grep '^Hang: ' >hang
 	cat hang
 	grep -q 'ends waiting (its switch-out lost by the kernel)' hang
+	# Two more on CPUs 2 and 3: a thread it hides from tracing runs in
+	# job's place at 500 (an interrupt's event in it), and job's next
+	# event is its own, with no switch-in: job ran on, one vertex.  bg's
+	# switch-out is lost, and a switch into it at 3 ms says it had left:
+	# its vertex ends in a wait there, on a CPU for the 100 ns it was
+	# seen running.
+	stream >more.csv <<-'EOF'
+	task,95,40,40,job
+	task,95,50,50,bg
+	event,100,0,0,,2,switch,-,R,40,40,job
+	event,100,0,0,,3,switch,-,R,50,50,bg
+	event,200,40,40,,2,sys_enter,-,1,write,0x1,0x0,0x10
+	event,200,50,50,,3,sys_enter,-,1,write,0x1,0x0,0x10
+	event,300,50,50,,3,sys_enter,-,0,read,0x3,0x0,0x10
+	event,500,74,74,,2,hrtimer_expire_entry,h,0xffff,0xffff,500
+	event,1000000,60,60,,3,sys_enter,-,1,write,0x1,0x0,0x10
+	event,3000000,40,40,,2,sys_enter,-,1,write,0x1,0x0,0x10
+	event,3000000,60,60,,3,switch,-,S,50,50,bg
+	event,3000100,50,50,,3,sys_enter,-,1,write,0x1,0x0,0x10
+	EOF
+	argus-segment -q -Z more.csv >g.csv
+	records vertex '$TID >= 40 { print $TID, $ID, $BEGIN, $END, $ONCPU, $ENDED_BY, $WAIT }' g.csv
+	[ "$(records vertex '$TID == 40 { print $ENDED_BY, $WAIT }' g.csv)" = "open " ]
+	[ "$(records vertex '$TID == 50 { print $END, $ONCPU, $ENDED_BY, $WAIT }' g.csv | head -1)" = "3000000 100 wait ?" ]
 }

@@ -2074,13 +2074,14 @@ udp_loop() {
 		printf 'event,%d,1,1,,0,fork,-,%d,%d,0x1200011,python3\n' $((t + p * 1000)) $p $p
 		printf 'event,%d,1,1,,0,wakeup_new,-,%d,%d,1,sh,120\n' $((t + p * 1000 + 100)) $p $p
 	done
-	for t in 1 2 3; do ask 11 $(( t * 100000000 + 50000 )); done
+	# A try and its nap take 100.0026 ms: the next one after it ends.
+	for t in 1 2 3; do ask 11 $(( t * 100010000 + 50000 )); done
 	printf 'event,%d,10,10,,1,sys_enter,-,45,recvfrom,0x4,0x7f10,0x64,0x0,0x0,0x0\n' 350000000
 	printf 'event,%d,10,10,,1,switch,-,S,0,0,swapper/1\n' 350001000
 	ask 11 400050000 10
 	printf 'event,%d,20,20,,1,sys_enter,-,39,getpid\n' 1001000000
 	printf 'event,%d,20,20,,1,exit,-,20,1\n' 1500000000
-	for t in $(seq 0 29); do ask 21 $(( 1000000000 + t * 100000000 + 50000 )); done
+	for t in $(seq 0 29); do ask 21 $(( 1000000000 + t * 100010000 + 50000 )); done
 	printf 'event,4100000000,9,9,,0,sys_enter,-,39,getpid\n'
 	} | sort -t, -k2,2n -s | { printf 'argus-stream,1\n'; cat; }
 }
@@ -2367,7 +2368,7 @@ netpoller() {	# HOLDER'S STATE: R at work, S in a read of its own
 	wait,3500000000,1,2,S,epoll_wait,4,tcp,socket:70,in,,,1000001000,epoll:1:7,do_epoll_wait,app,0x7,0x7ffe0,0x80,0xffffffff,0x0,0x0
 	holder,3500000000,5,0,socket:70,peer,3,,tcp,server
 	$([ "$1" = R ] || echo "wait,3500000000,5,5,S,read,6,pipe,pipe:80,in,,,1000000500,,pipe_read,server,0x6,0x0,0x10,0x0,0x0,0x0")
-	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	event,3500000000,9,9,,2,sys_enter,-,39,getpid
 	EOS
 }
 
