@@ -1590,6 +1590,26 @@ read_provider_error(struct graph *g, const struct record *rec)
 }
 
 /*
+ * Events the kernel lost (a ring that overflowed): a switch or a wake-up
+ * of the chain may be among them, which the report says.  CPUs past 63
+ * are counted, not named.
+ */
+static void
+read_lost(struct graph *g, const struct record *rec)
+{
+	uint64_t cpu = record_u64(rec, LOST_CPU), n = record_u64(rec, LOST_COUNT);
+
+	if (n == 0 || rec->time == NO_TIME)
+		return;
+	if (g->lost == 0)
+		g->lost_first = rec->time;
+	g->lost += n;
+	g->lost_last = rec->time;
+	if (cpu < 64)
+		g->lost_cpus |= 1ULL << cpu;
+}
+
+/*
  * The columns the graph keeps: a vertex's all but EVENTS; a link's but
  * its threads, both read from a memo of their bytes at each link.
  */
@@ -1632,6 +1652,8 @@ take_record(void *arg, const struct record *rec)
 		g->spun = 1;
 	else if (meta_is(rec, META_PROVIDER_ERROR))
 		read_provider_error(g, rec);
+	else if (record_is(rec, KIND_LOST))
+		read_lost(g, rec);
 	else if (record_is(rec, KIND_TASK)) {
 		cgroup_learn(rec);
 		names_learn(g->names, rec);

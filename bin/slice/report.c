@@ -395,6 +395,34 @@ print_paths(struct graph *g, const struct spin_rec *s,
  */
 #define MAX_SHOWN	3
 
+/*
+ * What the kernel lost of the input, and when it said so (a CPU's loss is
+ * said at the next report, within a second of it).
+ */
+static void
+lost_line(const struct graph *g, FILE *fp)
+{
+	char cpus[160] = "";
+	size_t n = 0;
+	int cpu, k = 0;
+
+	for (cpu = 0; cpu < 64 && n < sizeof(cpus); cpu++)
+		if (g->lost_cpus & 1ULL << cpu)
+			n += snprintf(cpus + n, sizeof(cpus) - n, "%s%d",
+			    k++ ? "," : "", cpu);
+	fprintf(fp, "\nLost: the kernel lost %llu events%s%s%s, said ",
+	    (unsigned long long)g->lost, k ? " of CPU" : "", k > 1 ? "s " : " ",
+	    cpus);
+	if (g->lost_first == g->lost_last)
+		fprintf(fp, "at +%.3f s", (double)(int64_t)(g->lost_first -
+		    g->first_time) / 1e9);
+	else
+		fprintf(fp, "between +%.3f and +%.3f s",
+		    (double)(int64_t)(g->lost_first - g->first_time) / 1e9,
+		    (double)(int64_t)(g->lost_last - g->first_time) / 1e9);
+	fprintf(fp, ": a switch or a wake-up of the chain may be missing\n");
+}
+
 void
 report_text(struct graph *g, const struct spin_rec *s,
     const struct diagnosis *d, int verbose, FILE *fp)
@@ -467,6 +495,8 @@ report_text(struct graph *g, const struct spin_rec *s,
 	for (i = 0; i < g->nprovider_errors; i++)
 		fprintf(fp, "%sRuntime provider %s\n", i == 0 ? "\n" : "",
 		    show(g->provider_errors[i]));
+	if (g->lost > 0)
+		lost_line(g, fp);
 	if (verbose)
 		print_paths(g, s, d, fp);
 	else if (steps > 0)

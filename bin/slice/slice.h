@@ -112,6 +112,8 @@ struct graph {
 	int		 spun;		/* argus-spin ran (its summary) */
 	char		*provider_errors[8];	/* what a runtime did not say */
 	int		 nprovider_errors;
+	/* What the kernel lost (lost records): in all, which CPUs, when said. */
+	uint64_t	 lost, lost_cpus, lost_first, lost_last;
 };
 
 
