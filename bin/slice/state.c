@@ -293,7 +293,8 @@ io_rounds(struct dctx *x, uint64_t u, uint64_t *waited, const char **dev)
  *
  * So is work cut in slices by brief waits (a GIL or a lock handed back
  * and forth with another thread, each a twentieth of the hang at most):
- * on a CPU for half of the hang, it was at work through it.  Its longest
+ * on a CPU, or wanting one, for half of the hang (on a busy machine the
+ * scheduler gives it a share), it was at work through it.  Its longest
  * slice in the hang is the thread then.
  */
 /*
@@ -322,6 +323,7 @@ stuck(struct dctx *x, uint32_t tid)
 {
 	uint64_t id, best = 0, most = 0, o, run = 0, hang = x->he - x->hb;
 	uint64_t work = 0, cpu = 0, slice = 0, most_o = 0, nap = 0, nap_o = 0;
+	uint64_t ran;
 	struct vertex *w;
 	int napped = 0, round;
 
@@ -357,7 +359,8 @@ stuck(struct dctx *x, uint32_t tid)
 		}
 		if (busy(w) || (work > 0 && 20 * (w->end - w->begin) <= hang)) {
 			work += o;
-			cpu += vertex_oncpu(w) < o ? vertex_oncpu(w) : o;
+			ran = vertex_oncpu(w) + vertex_runnable(w);
+			cpu += ran < o ? ran : o;
 			if (busy(w) && o > most_o) {
 				most_o = o;
 				slice = id;

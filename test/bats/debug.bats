@@ -170,8 +170,10 @@ EOF
 	wait $a || true
 	wait $b || true
 	cat a.err b.err
-	fa=$(sed -n 's/.*the graph and the diagnosis go to //p' a.err)
-	fb=$(sed -n 's/.*the graph and the diagnosis go to //p' b.err)
+	# The last file each names: one that read the spill back made its
+	# diagnosis again, into a file of its own, the first removed.
+	fa=$(sed -n 's/.*the graph and the diagnosis go to //p' a.err | tail -n 1)
+	fb=$(sed -n 's/.*the graph and the diagnosis go to //p' b.err | tail -n 1)
 	[ -n "$fa" ]
 	[ -n "$fb" ]
 	[ "$fa" != "$fb" ]
@@ -181,7 +183,7 @@ EOF
 	run argus --ring "$ring" debug --pid "$(cat sleep.kill)" --auto --no-snapshot --keep 2
 	[ "$(ls "$ring"/debug-*.gz | wc -l)" -eq 2 ]
 	# The newest is kept: the one just made.
-	new=$(sed -n 's/.*the graph and the diagnosis go to //p' <<<"$output")
+	new=$(sed -n 's/.*the graph and the diagnosis go to //p' <<<"$output" | tail -n 1)
 	[ -s "$new" ]
 	ARGUS_DEBUG_KEEP=1 argus --ring "$ring" debug --pid "$(cat sleep.kill)" --auto --no-snapshot >/dev/null 2>&1 || true
 	[ "$(ls "$ring"/debug-*.gz | wc -l)" -eq 1 ]

@@ -1811,8 +1811,17 @@ consumer_gone() {	# [OTHER]: consumer 1/3 takes the first three, then naps
 # Client 1 asks server 2/20, which answers in 10 ms, four times; the
 # fifth answer takes 3 s of computing, cut in half-second slices by a GIL
 # its sibling 21 takes between them (Python's threads).
-gil_request() {	# T SLICES: client 1 asks server 2/20, which computes SLICES half-seconds
-	local t=$1 n=$2 k s
+# With hog: a busy loop, hog 30, shares server 20's CPU through each
+# slice, by turns: 2 ms the server's, 3 ms its own.
+hog_turns() {	# FROM
+	local a
+	for ((a = $1 + 2000000; a + 5000000 < $1 + 500000000; a += 5000000)); do
+		printf '%s\n' "event,$a,2,20,,1,switch,-,R,30,30,hog" \
+		    "event,$((a + 3000000)),30,30,,1,switch,-,R,2,20,server"
+	done
+}
+gil_request() {	# T SLICES [hog]: client 1 asks server 2/20, which computes SLICES half-seconds
+	local t=$1 n=$2 hog=${3:-} k s
 	printf '%s\n' \
 	    "event,$t,1,1,,0,sys_enter,-,1,write,0x3,0x0,0x10" \
 	    "event,$((t + 100)),1,1,,0,waking,-,2,20,1,server,120" \
@@ -1821,6 +1830,7 @@ gil_request() {	# T SLICES: client 1 asks server 2/20, which computes SLICES hal
 	    "event,$((t + 400)),0,0,,1,switch,-,R,2,20,server"
 	s=$((t + 400))
 	for ((k = 1; k < n; k++)); do
+		[ -z "$hog" ] || hog_turns "$s"
 		s=$((t + k * 500000000))
 		printf '%s\n' \
 		    "event,$s,2,20,,1,sys_enter,-,202,futex,0x7000,0x80,0x2,0x0,0x0,0x0" \
@@ -1830,6 +1840,7 @@ gil_request() {	# T SLICES: client 1 asks server 2/20, which computes SLICES hal
 		    "event,$((s + 400)),2,21,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
 		    "event,$((s + 500)),2,21,,1,switch,-,S,2,20,server"
 	done
+	[ -z "$hog" ] || hog_turns "$s"
 	s=$((t + (n == 0 ? 10000000 : n * 500000000)))
 	printf '%s\n' \
 	    "event,$s,2,20,,1,sys_enter,-,1,write,0x4,0x0,0x10" \
@@ -1838,13 +1849,14 @@ gil_request() {	# T SLICES: client 1 asks server 2/20, which computes SLICES hal
 	    "event,$((s + 300)),2,20,,1,switch,-,S,0,0,swapper/1" \
 	    "event,$((s + 400)),0,0,,0,switch,-,R,1,1,client"
 }
-gil_server() {
+gil_server() {	# [hog]
 	stream <<-EOS
 	task,100,1,1,client
 	task,100,2,20,server
 	task,100,2,21,server
+	task,100,30,30,hog
 	$(for t in 100 200 300 400; do gil_request ${t}000000 0; done)
-	$(gil_request 1000000000 6)
+	$(gil_request 1000000000 6 ${1:-})
 	event,4500000000,9,9,,1,sys_enter,-,39,getpid
 	EOS
 }
@@ -1853,6 +1865,11 @@ gil_server() {
 	echo "$out"
 	grep -q '^Root cause: server 2/20 (a wake-up): client 1 woke it during this wait; on the baseline.s wake-up path, and stuck through the hang$' <<<"$out"
 	grep -q 'LongRunning' <<<"$out"
+	# A busy loop beside it on its CPU by turns: on it 40% of each
+	# slice, wanting it the rest, it was at work as much.
+	out=$(gil_server hog | report_tid 1) || true
+	echo "$out"
+	grep -q '^Root cause: server 2/20 (a wake-up): client 1 woke it during this wait; on the baseline.s wake-up path, and stuck through the hang$' <<<"$out"
 }
 
 # Client 1 connects to listener 3, which accepts, forks relay 4 for the
