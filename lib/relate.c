@@ -10,6 +10,7 @@
 
 #include "graph.h"
 #include "relate.h"
+#include "show.h"
 #include "util.h"
 #include "waits.h"
 
@@ -989,15 +990,15 @@ void
 relate_explain(const struct relate *r, FILE *f)
 {
 	struct rthread *id, *t;
-	const char *nl;
+	const char *first;
 
 	EACH_LIFE(r, id, t) {
 		if (!t->related)
 			continue;
-		nl = t->names != NULL ? strchr(t->names, '\n') : NULL;
-		fprintf(f, "%u/%u %.*s: ", t->pid, t->tid,
-		    t->names == NULL ? 0 : nl != NULL ?
-		    (int)(nl - t->names) : COMM_LEN, t->names ? t->names : "");
+		/* Its first name, as any name the system gave: escaped. */
+		first = t->names != NULL ? t->names : "";
+		fprintf(f, "%u/%u %s: ", t->pid, t->tid,
+		    show_mem(first, strcspn(first, "\n")));
 		if (t->target)
 			fprintf(f, "a target\n");
 		else

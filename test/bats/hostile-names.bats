@@ -176,6 +176,25 @@ graph() {
 	[ "$(wc -l <out)" -eq 3 ]
 }
 
+@test "hostile names: argus-relate -vv escapes them" {
+	# Each woke the next: the victim was woken by the one named
+	# for the clipboard, which the one with a newline woke.
+	stream >r.csv <<-EOF
+	task,0,10,10,victim
+	task,0,20,20,$(q "$N_OSC")
+	task,0,30,30,$(q "$N_NL")
+	event,1000000000,30,30,,0,waking,-,20,20,0,$(q "$N_OSC"),120
+	event,2000000000,20,20,,0,waking,-,10,10,0,victim,120
+	EOF
+	argus-relate -vv --tid 10 r.csv 2>err >/dev/null
+	cat err
+	clean err
+	no_forged err
+	grep -qF "20/20 $E_OSC: into 10 at 2000000000" err
+	# Its names are kept a line each: the first line of it stands.
+	grep -qF "30/30 w: into 20 at 1000000000" err
+}
+
 @test "hostile names: an error that quotes a field escapes it" {
 	stream >bad.csv <<-EOF
 	link,100,10,10,1,2,$(q "$N_NL"),wakeup,95,10,10,
