@@ -1597,7 +1597,8 @@ read_provider_error(struct graph *g, const struct record *rec)
 static void
 read_lost(struct graph *g, const struct record *rec)
 {
-	uint64_t cpu = record_u64(rec, LOST_CPU), n = record_u64(rec, LOST_COUNT);
+	uint64_t cpu = record_u64(rec, LOST_CPU);
+	uint64_t n = record_u64(rec, LOST_COUNT);
 
 	if (n == 0 || rec->time == NO_TIME)
 		return;

@@ -410,9 +410,11 @@ lost_line(const struct graph *g, FILE *fp)
 		if (g->lost_cpus & 1ULL << cpu)
 			n += snprintf(cpus + n, sizeof(cpus) - n, "%s%d",
 			    k++ ? "," : "", cpu);
-	fprintf(fp, "\nLost: the kernel lost %llu events%s%s%s, said ",
-	    (unsigned long long)g->lost, k ? " of CPU" : "", k > 1 ? "s " : " ",
-	    cpus);
+	fprintf(fp, "\nLost: the kernel lost %llu events", (unsigned long long)
+	    g->lost);
+	if (k > 0)
+		fprintf(fp, " of CPU%s %s", k > 1 ? "s" : "", cpus);
+	fprintf(fp, ", said ");
 	if (g->lost_first == g->lost_last)
 		fprintf(fp, "at +%.3f s", (double)(int64_t)(g->lost_first -
 		    g->first_time) / 1e9);
