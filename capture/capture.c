@@ -56,7 +56,6 @@ static const struct capture_opts *opt;
 static int		 ncpu;
 static uint64_t		 t_start, t_snap;
 static int		 child = -1;
-static uint64_t		*reported;
 static int		 status_line;
 static int		 formatter_tid;
 static struct wf_snap	*snap;
@@ -166,9 +165,18 @@ report_patch_lost(struct writer *w)
 		}
 }
 
-/* Lost events since the last report, as the kernel counted them. */
+/*
+ * Lost events since the last report, as the kernel counted them; their
+ * total since the start.  A live capture's are said where the kernel
+ * marked them, at the page after them (emit_run()): here, before the
+ * end, the count read now may hold losses whose page the formatter has
+ * not reached, and would say them seconds early when it lags behind a
+ * flood of events; so only at the end, what no page marked.  A deferred
+ * recorder's, written over in its kernel buffers, are said as a request
+ * is served.
+ */
 static uint64_t
-report_lost(struct writer *w)
+report_lost(struct writer *w, int end)
 {
 	struct spool_stats st;
 	uint64_t total = 0, n;
@@ -178,17 +186,9 @@ report_lost(struct writer *w)
 	spool_lost(&st);
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		total += st.lost[cpu];
-		if (st.lost[cpu] <= reported[cpu])
-			continue;
-		writer_begin(w, KIND_LOST);
-		writer_u64(w, emit_last_time() > t_start ? emit_last_time() :
-		    t_start);
-		writer_empty(w);
-		writer_empty(w);
-		writer_u64(w, cpu);
-		writer_u64(w, st.lost[cpu] - reported[cpu]);
-		writer_end(w);
-		reported[cpu] = st.lost[cpu];
+		if (end || opt->defer)
+			emit_lost(w, emit_last_time() > t_start ?
+			    emit_last_time() : t_start, cpu, st.lost[cpu]);
 	}
 	free(st.lost);
 	/* Patched processes' rings that were full (capture/patched.c). */
@@ -436,7 +436,6 @@ configure(const struct capture_opts *o)
 		tfs_bridge_select(0);
 	}
 	ncpu = count_cpus();
-	reported = xcalloc(ncpu, sizeof(*reported));
 }
 
 /* Our buffers grown to their size, then ours records instead of the bridge. */
@@ -596,7 +595,7 @@ serve(uint64_t upto)
 
 	if (req <= atomic_load(&noted) || upto < req)
 		return;
-	report_lost(out_writer());
+	report_lost(out_writer(), 0);
 	out_flush();
 	spill_lock();
 	out_served(req, emit_spill_reach());
@@ -753,7 +752,7 @@ format_loop(void)
 		}
 		t = now_ns();
 		if (t - last_flush >= SEC) {
-			report_lost(out_writer());
+			report_lost(out_writer(), 0);
 			out_flush();
 			share_budget();
 			last_flush = t;
@@ -827,7 +826,7 @@ finish(const struct capture_opts *o)
 			    "more than the ring's %.0f MiB", left / 1048576.0,
 			    o->ring_size / 1048576.0);
 	}
-	lost = report_lost(out_writer());
+	lost = report_lost(out_writer(), 1);
 	t = emit_last_time() > t_start ? emit_last_time() : now_ns();
 	/* After every event: it was taken once tracing was off. */
 	if (snap != NULL) {

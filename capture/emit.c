@@ -41,11 +41,13 @@ struct cursor {
 	struct page	*pg;
 	void		*ev;		/* NULL: wait for a page */
 	unsigned long long ts;
+	uint64_t	 lost;		/* its page's (struct page), to say */
 };
 
 static struct cursor	*cur;
 static int		 ncpus;
 static uint64_t		 count, last;
+static uint64_t		*said;		/* each CPU's losses said, emit_lost() */
 static int		 selecting;
 static char		**comms;
 static int		 ncomms;
@@ -95,6 +97,7 @@ emit_init(int ncpu)
 		memset(naming, 0, sizeof(naming));
 	ncpus = ncpu;
 	cur = xcalloc(ncpu, sizeof(*cur));
+	said = xcalloc(ncpu, sizeof(*said));
 	for (i = 0; i < EV_N; i++)
 		indexed[i] = i < E_NTYPES && relate_indexed_type(i);
 	for (i = 0; i < ncpu; i++)
@@ -838,8 +841,24 @@ next(struct cursor *c, int cpu, int first)
 			return;
 		if (kbuffer_load_subbuffer(c->kb, c->pg->data) < 0)
 			continue;	/* not a page: skip it */
+		c->lost = c->pg->lost;
 		c->ev = kbuffer_read_event(c->kb, &c->ts);
 	}
+}
+
+void
+emit_lost(struct writer *w, uint64_t ts, int cpu, uint64_t total)
+{
+	if (total <= said[cpu])
+		return;
+	writer_begin(w, KIND_LOST);
+	writer_u64(w, ts);
+	writer_empty(w);
+	writer_empty(w);
+	writer_u64(w, cpu);
+	writer_u64(w, total - said[cpu]);
+	writer_end(w);
+	said[cpu] = total;
 }
 
 uint64_t
@@ -900,6 +919,11 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 		}
 		if (best == NULL || best->ts > upto)
 			break;
+		/* The events the kernel lost just before this page's first. */
+		if (best->lost != 0) {
+			emit_lost(w, best->ts, bcpu, best->lost);
+			best->lost = 0;
+		}
 		event(w, idx, bcpu, best->ts, best->ev,
 		    kbuffer_event_size(best->kb));
 		n++;

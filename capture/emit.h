@@ -24,6 +24,13 @@ uint64_t emit_run(struct writer *, struct writer *idx, uint64_t upto,
  */
 uint64_t emit_bound(uint64_t upto);
 uint64_t emit_last_time(void);
+/*
+ * A lost record at ts of cpu's events lost up to total, its count since
+ * the start, for those not said yet: the losses the kernel marked on a
+ * page are said at its first event (emit_run()), as the stream reaches
+ * them; the rest where the caller knows no better place.
+ */
+void	 emit_lost(struct writer *, uint64_t ts, int cpu, uint64_t total);
 uint64_t emit_count(void);
 /* Deepening (capture/spill.h): spilled events from t on, into w. */
 uint64_t emit_spill(struct writer *, struct writer *idx, uint64_t t,

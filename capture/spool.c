@@ -186,13 +186,42 @@ page_used(const struct page *p)
 	return commit & 0x3fffffff;	/* without the missed-events flags */
 }
 
+/*
+ * Whether the kernel marked the page as coming after events it lost (a
+ * buffer that overran between it and the page before).  The count it
+ * may store on the page is not always there (no room left on it): the
+ * stats file's is, and is read as the page is, so that the loss is
+ * placed at the page, not at the formatter's place when it next looks.
+ */
+#define PAGE_MISSED	(1ULL << 31)
+
+static int
+page_missed(const struct page *p)
+{
+	uint64_t commit;
+
+	memcpy(&commit, p->data + 8, sizeof(commit));
+	return (commit & PAGE_MISSED) != 0;
+}
+
 /* A page read from a CPU: every event before its first is read. */
 static int
 enqueue(int cpu, struct page *p, ssize_t got)
 {
-	uint64_t ts;
+	uint64_t ts, n;
 
 	p->len = got;
+	p->lost = 0;
+	/*
+	 * A deferred recorder's pages come after those the kernel wrote
+	 * over by design: its losses are said when a request is served.
+	 */
+	if (!conf.defer && got >= (ssize_t)PAGE_HDR && page_missed(p) &&
+	    (n = cpu_lost(cpu)) > 0) {
+		p->lost = n;
+		if (n > atomic_load(&lost[cpu]))
+			atomic_store(&lost[cpu], n);
+	}
 	memcpy(&ts, p->data, sizeof(ts));
 	if (ts > bound[cpu])
 		bound[cpu] = ts;

@@ -14,6 +14,13 @@
 
 struct page {
 	uint64_t	 len;		/* keeps data 8-byte aligned, as in the kernel */
+	/*
+	 * Where the kernel marked the page as the first after events it
+	 * lost, its CPU's count of lost events (since the start) read as
+	 * the page was: the loss lies just before the page's first event,
+	 * however far behind the formatter is.  0 otherwise.
+	 */
+	uint64_t	 lost;
 	char		 data[];
 };
 
