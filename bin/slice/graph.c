@@ -1608,6 +1608,21 @@ read_lost(struct graph *g, const struct record *rec)
 	g->lost_last = rec->time;
 	if (cpu < 64)
 		g->lost_cpus |= 1ULL << cpu;
+	g->lost_marks = xrealloc(g->lost_marks, (g->nlost_marks + 1) *
+	    sizeof(*g->lost_marks));
+	g->lost_marks[g->nlost_marks++] = (struct lost_mark){ rec->time, n };
+}
+
+uint64_t
+lost_between(const struct graph *g, uint64_t from, uint64_t to)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < g->nlost_marks; i++)
+		if (g->lost_marks[i].time >= from && g->lost_marks[i].time <= to)
+			n += g->lost_marks[i].n;
+	return n;
 }
 
 /*

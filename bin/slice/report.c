@@ -282,13 +282,19 @@ report_order(const struct spin_rec *s, const struct diagnosis *d, int n)
 
 /*
  * "Root cause: WHO (how sure): why": a guess says probably, and names
- * the runner-up, the next root of another thread, if there is one.
+ * the runner-up, the next root of another thread, if there is one.  So
+ * does a chain the trace's wake-ups make sure where the kernel lost
+ * events during the hang (lost, their count): the switch or wake-up
+ * that would make it another may be among them.  What the kernel or a
+ * runtime names at the snapshot is not the trace's, and stays sure.
  */
 static void
-headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
+headline(struct graph *g, const struct diagnosis *d, int first,
+    uint64_t lost, FILE *fp)
 {
 	enum evidence ev = chain_evidence(d, first);
 	char buf[64], alt[64], in[256], says[RUNTIME_NAMELEN + 8];
+	char sure[RUNTIME_NAMELEN + 48];
 	int i;
 
 	for (i = first + 1; i < d->nc; i++)
@@ -308,10 +314,15 @@ headline(struct graph *g, const struct diagnosis *d, int first, FILE *fp)
 		    show(d->c[first].why));
 		return;
 	}
+	snprintf(sure, sizeof(sure), "%s%s", chain_says(d, first, says,
+	    sizeof(says)), lost > 0 && ev == EV_WAKEUP ?
+	    ", but the kernel lost events in the hang" : "");
+	if (lost > 0 && ev == EV_WAKEUP)
+		ev = EV_GUESS;
 	fprintf(fp, "Root cause: %s%s%s (%s%s%s): %s\n", ev == EV_GUESS ?
 	    "probably " : "", who(g, d->c[first].vertex, buf, sizeof(buf)),
 	    vertex_where(vertex_get(g, d->c[first].vertex)->pid, in,
-	    sizeof(in)), chain_says(d, first, says, sizeof(says)), ev == EV_GUESS &&
+	    sizeof(in)), sure, ev == EV_GUESS &&
 	    i < d->nc ? "; else " : "",
 	    ev == EV_GUESS && i < d->nc ? who(g, d->c[i].vertex, alt,
 	    sizeof(alt)) : "", show(d->c[first].why));
@@ -396,12 +407,30 @@ print_paths(struct graph *g, const struct spin_rec *s,
 #define MAX_SHOWN	3
 
 /*
- * What the kernel lost of the input, and when it said so (a CPU's loss is
- * said at the next report, within a second of it).
+ * The events the kernel lost while the hang lasted: the hung vertex's
+ * span, to the trace's end where it still went on.
+ */
+static uint64_t
+hang_lost(struct graph *g, const struct spin_rec *s)
+{
+	struct vertex *v = vertex_get(g, s->vertex);
+
+	if (v == NULL || g->lost == 0)
+		return 0;
+	return lost_between(g, v->begin, strcmp(s->ended, VE_OPEN) == 0 ?
+	    g->last_time : v->end);
+}
+
+/*
+ * What the kernel lost of the input, and when: argus-capture says a
+ * loss at the first event after it, where the kernel marked it; other
+ * sources at their next report of it.
  */
 static void
-lost_line(const struct graph *g, FILE *fp)
+lost_line(struct graph *g, const struct spin_rec *s, FILE *fp)
 {
+	uint64_t in_hang = hang_lost(g, s);
+
 	char cpus[160] = "";
 	size_t n = 0;
 	int cpu, k = 0;
@@ -422,6 +451,9 @@ lost_line(const struct graph *g, FILE *fp)
 		fprintf(fp, "between +%.3f and +%.3f s",
 		    (double)(int64_t)(g->lost_first - g->first_time) / 1e9,
 		    (double)(int64_t)(g->lost_last - g->first_time) / 1e9);
+	if (in_hang > 0)
+		fprintf(fp, ", %llu of them in the hang", (unsigned long long)
+		    in_hang);
 	fprintf(fp, ": a switch or a wake-up of the chain may be missing\n");
 }
 
@@ -442,7 +474,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		cycle_headline(g, s, d, first, fp);
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
-		headline(g, d, first, fp);
+		headline(g, d, first, hang_lost(g, s), fp);
 		print_chain(g, d, first, fp);
 	} else if (d->found)
 		fprintf(fp, "Root cause: the %s vertex itself: %s%s%s\n",
@@ -498,7 +530,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		fprintf(fp, "%sRuntime provider %s\n", i == 0 ? "\n" : "",
 		    show(g->provider_errors[i]));
 	if (g->lost > 0)
-		lost_line(g, fp);
+		lost_line(g, s, fp);
 	if (verbose)
 		print_paths(g, s, d, fp);
 	else if (steps > 0)

@@ -114,6 +114,10 @@ struct graph {
 	int		 nprovider_errors;
 	/* What the kernel lost (lost records): in all, which CPUs, when said. */
 	uint64_t	 lost, lost_cpus, lost_first, lost_last;
+	struct lost_mark {
+		uint64_t time, n;
+	}		*lost_marks;	/* each record's, in stream order */
+	size_t		 nlost_marks;
 };
 
 
@@ -123,6 +127,8 @@ extern const struct stage_ops graph_stage;
 void		 graph_read(struct graph *, struct stage *, int flags);
 struct vertex	*vertex_get(struct graph *, uint64_t id);	/* NULL if unknown */
 uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
+/* The events the kernel said it lost between from and to, both in. */
+uint64_t	 lost_between(const struct graph *, uint64_t from, uint64_t to);
 int		 reads_terminal(const struct graph *, uint32_t tid);
 /* The snapshot's word on vertex v's wait, if it was taken during it. */
 int		 snapshot_wait(const struct graph *, const struct vertex *v,

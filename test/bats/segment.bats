@@ -340,7 +340,7 @@ hint open " ]
 	cat report
 	grep '^Hang: ' report | grep -q 'ends waiting (its switch-out lost by the kernel)'
 	# And what the kernel lost, which may have been on the chain.
-	grep -qx 'Lost: the kernel lost 500 events of CPU 1, said at +0.002 s: a switch or a wake-up of the chain may be missing' report
+	grep -qx 'Lost: the kernel lost 500 events of CPU 1, said at +0.002 s, 500 of them in the hang: a switch or a wake-up of the chain may be missing' report
 	# Two more on CPUs 2 and 3: a thread it hides from tracing runs in
 	# job's place at 500 (an interrupt's event in it), and job's next
 	# event is its own, with no switch-in: job ran on, one vertex.  bg's
