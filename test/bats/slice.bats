@@ -1422,18 +1422,21 @@ sigwaiter() {	# CALL [CODE [EPISODE]]
 }
 
 @test "slice: a chain of the trace's wake-ups is a guess where the kernel lost events in the hang, the snapshot's word is not" {
+	# lost AFTER AT: the report of sigwaiter's stream with 700 events of
+	# CPU 1 lost at AT, said after the event at AFTER.
+	lost() {
+		sigwaiter rt_sigtimedwait | sed "/^event,$1,/a lost,$2,,,1,700" |
+		    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 5 -T 1s |
+		    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null
+	}
 	# The kernel lost 700 events of CPU 1 a second into waiter's hang:
 	# the wake-up that names sender may not be the one that counts.
-	out=$(sigwaiter rt_sigtimedwait | sed '/^event,1000500100,/a lost,2000000000,,,1,700' |
-	    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 5 -T 1s |
-	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	out=$(lost 1000500100 2000000000)
 	echo "$out"
 	grep -q '^Root cause: probably sender 6 (a wake-up, but the kernel lost events in the hang): asleep on its own timer in clock_nanosleep for 3.0 s;' <<<"$out"
 	grep -qx 'Lost: the kernel lost 700 events of CPU 1, said at +2.000 s, 700 of them in the hang: a switch or a wake-up of the chain may be missing' <<<"$out"
 	# Lost before the hang began: as sure as without.
-	out=$(sigwaiter rt_sigtimedwait | sed '/^event,900000100,/a lost,950000000,,,1,700' |
-	    argus-segment -q -Z | argus-link -q | argus-spin -q --tid 5 -T 1s |
-	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	out=$(lost 900000100 950000000)
 	echo "$out"
 	grep -q '^Root cause: sender 6 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s;' <<<"$out"
 	grep -qx 'Lost: the kernel lost 700 events of CPU 1, said at +0.950 s: a switch or a wake-up of the chain may be missing' <<<"$out"
