@@ -463,6 +463,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 {
 	char desc[320], buf[128];
 	int hop[16], nhop, i, j, k, first = -1, shown = 0, more = 0, steps = 0;
+	int unsure;
 
 	for (i = 0; i < d->npaths; i++)
 		steps += d->paths[i].n;
@@ -476,10 +477,18 @@ report_text(struct graph *g, const struct spin_rec *s,
 	} else if (first >= 0) {
 		headline(g, d, first, hang_lost(g, s), fp);
 		print_chain(g, d, first, fp);
-	} else if (d->found)
-		fprintf(fp, "Root cause: the %s vertex itself: %s%s%s\n",
+	} else if (d->found) {
+		/*
+		 * Busy, or runnable, by the trace's switches alone: a
+		 * switch-out lost in the hang would make it a wait.
+		 */
+		unsure = s->class->kind == HK_WORK && hang_lost(g, s) > 0;
+		fprintf(fp, "Root cause: %sthe %s vertex itself%s: %s%s%s\n",
+		    unsure ? "probably " : "",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
+		    unsure ? " (but the kernel lost events in the hang)" : "",
 		    s->class->name, d->note[0] ? "; " : "", show(d->note));
+	}
 	else
 		fprintf(fp, "Nothing found beyond the %s thread: %s\n",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
