@@ -167,13 +167,14 @@ report_patch_lost(struct writer *w)
 
 /*
  * Lost events since the last report, as the kernel counted them; their
- * total since the start.  A live capture's are said where the kernel
- * marked them, at the page after them (emit_run()): here, before the
- * end, the count read now may hold losses whose page the formatter has
- * not reached, and would say them seconds early when it lags behind a
- * flood of events; so only at the end, what no page marked.  A deferred
- * recorder's, written over in its kernel buffers, are said as a request
- * is served.
+ * total since the start.  They are said with the pages (emit_run()): a
+ * live capture's at the page the kernel marked after them, a deferred
+ * recorder's at the first page of each CPU a request reads, what the
+ * kernel wrote over lying before it.  Here, before the end, the count
+ * read now may hold losses whose page the formatter has not reached,
+ * and would say them where it stands, seconds later when it lags behind
+ * a flood, or at a request's moment, in the hang it asks about: so only
+ * at the end, what no page said.
  */
 static uint64_t
 report_lost(struct writer *w, int end)
@@ -186,7 +187,7 @@ report_lost(struct writer *w, int end)
 	spool_lost(&st);
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		total += st.lost[cpu];
-		if (end || opt->defer)
+		if (end)
 			emit_lost(w, emit_last_time() > t_start ?
 			    emit_last_time() : t_start, cpu, st.lost[cpu]);
 	}

@@ -204,20 +204,20 @@ page_missed(const struct page *p)
 	return (commit & PAGE_MISSED) != 0;
 }
 
-/* A page read from a CPU: every event before its first is read. */
+/*
+ * A page read from a CPU: every event before its first is read.  With
+ * say_lost, or where the kernel marked the page, the CPU's losses so far
+ * go with it, to be said at its first event (struct page).
+ */
 static int
-enqueue(int cpu, struct page *p, ssize_t got)
+enqueue(int cpu, struct page *p, ssize_t got, int say_lost)
 {
 	uint64_t ts, n;
 
 	p->len = got;
 	p->lost = 0;
-	/*
-	 * A deferred recorder's pages come after those the kernel wrote
-	 * over by design: its losses are said when a request is served.
-	 */
-	if (!conf.defer && got >= (ssize_t)PAGE_HDR && page_missed(p) &&
-	    (n = cpu_lost(cpu)) > 0) {
+	if (got >= (ssize_t)PAGE_HDR && (say_lost || page_missed(p)) &&
+	    (n = cpu_lost(cpu) + blost[cpu]) > 0) {
 		p->lost = n;
 		if (n > atomic_load(&lost[cpu]))
 			atomic_store(&lost[cpu], n);
@@ -264,7 +264,7 @@ drain_cpu(int cpu, int n)
 			atomic_store(&error, strerror(errno));
 			return -1;
 		}
-		if (enqueue(cpu, p, got) == -1)
+		if (enqueue(cpu, p, got, 0) == -1)
 			return -1;
 		/*
 		 * Reading on after a partial page would spin on pages of a
@@ -317,10 +317,14 @@ pass(void)
  * to be called again, -1 on error.  Emptied while tracing goes on, the
  * CPU's events are all read up to the moment of the read, less the slack
  * for events reserved but not yet committed; once tracing is off, all.
+ * A deferred recorder's first page of ours says the CPU's losses so far:
+ * what the kernel wrote over lies before it, and what its spill lost
+ * before that (those pages' marks went to disk), no later than it.
  */
 static int
 empty_cpu(int cpu, int fd, int off)
 {
+	int say_lost = conf.defer && fd == fds[cpu];
 	struct page *p;
 	ssize_t got;
 	uint64_t t;
@@ -344,8 +348,9 @@ empty_cpu(int cpu, int fd, int off)
 				bound[cpu] = t - SLACK_NS;
 			return 0;
 		}
-		if (enqueue(cpu, p, got) == -1)
+		if (enqueue(cpu, p, got, say_lost) == -1)
 			return -1;
+		say_lost = 0;
 	}
 }
 
