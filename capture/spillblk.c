@@ -13,6 +13,7 @@
 
 #include "util.h"
 #include "spillblk.h"
+#include "spool.h"
 
 size_t
 spill_zmax(void)
@@ -81,12 +82,6 @@ spill_block_inflate(const void *z, const struct spill_block *b, char *out,
 	return got;
 }
 
-/* The kernel's sub-buffer header (64-bit): time, then commit and flags. */
-#define PAGE_HEADER	16
-#define COMMIT_MASK	((1ULL << 27) - 1)
-#define MISSED_EVENTS	(1ULL << 31)
-#define MISSED_STORED	(1ULL << 30)
-
 int
 spill_page_check(const void *page, size_t pgsize, const char **why)
 {
@@ -97,8 +92,8 @@ spill_page_check(const void *page, size_t pgsize, const char **why)
 		return 0;
 	}
 	memcpy(&commit, (const char *)page + 8, sizeof(commit));
-	need = PAGE_HEADER + (commit & COMMIT_MASK);
-	if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED))
+	need = PAGE_HEADER + (commit & PAGE_COMMIT);
+	if ((commit & PAGE_MISSED_EVENTS) && (commit & PAGE_MISSED_STORED))
 		need += sizeof(uint64_t);
 	if (need > pgsize) {
 		*why = "a page whose events run past its end";

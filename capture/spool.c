@@ -174,7 +174,6 @@ static int should_stop(void);
 static size_t max_read;		/* by one CPU in the last pass */
 static uint64_t *bound;		/* per CPU: all events before it are read */
 
-#define PAGE_HDR	16	/* u64 timestamp, local_t commit */
 
 /* Bytes of events in a page, from its header's commit word. */
 static size_t
@@ -183,7 +182,7 @@ page_used(const struct page *p)
 	uint64_t commit;
 
 	memcpy(&commit, p->data + 8, sizeof(commit));
-	return commit & 0x3fffffff;	/* without the missed-events flags */
+	return commit & (PAGE_MISSED_STORED - 1);	/* without the flags */
 }
 
 /*
@@ -193,15 +192,13 @@ page_used(const struct page *p)
  * stats file's is, and is read as the page is, so that the loss is
  * placed at the page, not at the formatter's place when it next looks.
  */
-#define PAGE_MISSED	(1ULL << 31)
-
 static int
 page_missed(const struct page *p)
 {
 	uint64_t commit;
 
 	memcpy(&commit, p->data + 8, sizeof(commit));
-	return (commit & PAGE_MISSED) != 0;
+	return (commit & PAGE_MISSED_EVENTS) != 0;
 }
 
 /*
@@ -216,7 +213,7 @@ enqueue(int cpu, struct page *p, ssize_t got, int say_lost)
 
 	p->len = got;
 	p->lost = 0;
-	if (got >= (ssize_t)PAGE_HDR && (say_lost || page_missed(p)) &&
+	if (got >= (ssize_t)PAGE_HEADER && (say_lost || page_missed(p)) &&
 	    (n = cpu_lost(cpu) + blost[cpu]) > 0) {
 		p->lost = n;
 		if (n > atomic_load(&lost[cpu]))
@@ -271,7 +268,7 @@ drain_cpu(int cpu, int n)
 		 * few events each (what `cat` does); the next pass comes
 		 * soon enough.
 		 */
-		if (page_used(p) < (pgsize - PAGE_HDR) * 3 / 4)
+		if (page_used(p) < (pgsize - PAGE_HEADER) * 3 / 4)
 			return i + 1;
 	}
 	return i;

@@ -12,6 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The kernel's sub-buffer (page) header, 64-bit: the time of its first
+ * event, then its commit word: the bytes of its events, and two flags,
+ * set on the first page after events the kernel lost, and where their
+ * count is stored after its events.
+ */
+#define PAGE_HEADER		16
+#define PAGE_COMMIT		((1ULL << 27) - 1)
+#define PAGE_MISSED_EVENTS	(1ULL << 31)
+#define PAGE_MISSED_STORED	(1ULL << 30)
+
 struct page {
 	uint64_t	 len;		/* keeps data 8-byte aligned, as in the kernel */
 	/*

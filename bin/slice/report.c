@@ -430,7 +430,6 @@ static void
 lost_line(struct graph *g, const struct spin_rec *s, FILE *fp)
 {
 	uint64_t in_hang = hang_lost(g, s);
-
 	char cpus[160] = "";
 	size_t n = 0;
 	int cpu, k = 0;
@@ -488,8 +487,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
 		    unsure ? " (but the kernel lost events in the hang)" : "",
 		    s->class->name, d->note[0] ? "; " : "", show(d->note));
-	}
-	else
+	} else
 		fprintf(fp, "Nothing found beyond the %s thread: %s\n",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
 		    d->note[0] ? show(d->note) : s->class->name);
