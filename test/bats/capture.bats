@@ -614,6 +614,8 @@ lost_placed() {
 	( sleep 1; pkill -USR1 -P $$ -x argus-capture ) &
 	ARGUS_CAPTURE_NO_BRIDGE=1 flooded "$CAP" --defer --ring ring -b 256K -d 2
 	wait
+	ls ring
+	[ -e ring/served ]
 	"$ACAT" -Z ring/*.csv.gz >t.csv
 	lost_placed
 }
