@@ -155,6 +155,16 @@ cpu_lost(int cpu)
 /* The bridge's losses count too, also once it is gone. */
 static uint64_t *blost;
 
+/* A CPU's losses since the start, ours and the bridge's as last read. */
+static uint64_t
+cpu_total_lost(int cpu)
+{
+	uint64_t n = cpu_lost(cpu) + blost[cpu];
+
+	atomic_store(&lost[cpu], n);
+	return n;
+}
+
 static void
 read_stats(void)
 {
@@ -167,7 +177,7 @@ read_stats(void)
 		tfs_bridge_select(0);
 	}
 	for (cpu = 0; cpu < ncpus; cpu++)
-		atomic_store(&lost[cpu], cpu_lost(cpu) + blost[cpu]);
+		cpu_total_lost(cpu);
 }
 
 static int should_stop(void);
@@ -214,11 +224,8 @@ enqueue(int cpu, struct page *p, ssize_t got, int say_lost)
 	p->len = got;
 	p->lost = 0;
 	if (got >= (ssize_t)PAGE_HEADER && (say_lost || page_missed(p)) &&
-	    (n = cpu_lost(cpu) + blost[cpu]) > 0) {
+	    (n = cpu_total_lost(cpu)) > 0)
 		p->lost = n;
-		if (n > atomic_load(&lost[cpu]))
-			atomic_store(&lost[cpu], n);
-	}
 	memcpy(&ts, p->data, sizeof(ts));
 	if (ts > bound[cpu])
 		bound[cpu] = ts;

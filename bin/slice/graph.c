@@ -1602,14 +1602,13 @@ read_lost(struct graph *g, const struct record *rec)
 
 	if (n == 0 || rec->time == NO_TIME)
 		return;
-	if (g->lost == 0)
-		g->lost_first = rec->time;
 	g->lost += n;
-	g->lost_last = rec->time;
 	if (cpu < 64)
 		g->lost_cpus |= 1ULL << cpu;
-	g->lost_marks = xrealloc(g->lost_marks, (g->nlost_marks + 1) *
-	    sizeof(*g->lost_marks));
+	/* A flood's capture says a loss every page it marked: many. */
+	if ((g->nlost_marks & (g->nlost_marks - 1)) == 0)
+		g->lost_marks = xrealloc(g->lost_marks, (g->nlost_marks ?
+		    2 * g->nlost_marks : 1) * sizeof(*g->lost_marks));
 	g->lost_marks[g->nlost_marks++] = (struct lost_mark){ rec->time, n };
 }
 

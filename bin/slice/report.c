@@ -424,12 +424,14 @@ hang_lost(struct graph *g, const struct spin_rec *s)
 /*
  * What the kernel lost of the input, and when: argus-capture says a
  * loss at the first event after it, where the kernel marked it; other
- * sources at their next report of it.
+ * sources at their next report of it; in_hang of them while the hang
+ * lasted.
  */
 static void
-lost_line(struct graph *g, const struct spin_rec *s, FILE *fp)
+lost_line(const struct graph *g, uint64_t in_hang, FILE *fp)
 {
-	uint64_t in_hang = hang_lost(g, s);
+	uint64_t first = g->lost_marks[0].time,
+	    last = g->lost_marks[g->nlost_marks - 1].time;
 	char cpus[160] = "";
 	size_t n = 0;
 	int cpu, k = 0;
@@ -443,13 +445,13 @@ lost_line(struct graph *g, const struct spin_rec *s, FILE *fp)
 	if (k > 0)
 		fprintf(fp, " of CPU%s %s", k > 1 ? "s" : "", cpus);
 	fprintf(fp, ", said ");
-	if (g->lost_first == g->lost_last)
-		fprintf(fp, "at +%.3f s", (double)(int64_t)(g->lost_first -
+	if (first == last)
+		fprintf(fp, "at +%.3f s", (double)(int64_t)(first -
 		    g->first_time) / 1e9);
 	else
 		fprintf(fp, "between +%.3f and +%.3f s",
-		    (double)(int64_t)(g->lost_first - g->first_time) / 1e9,
-		    (double)(int64_t)(g->lost_last - g->first_time) / 1e9);
+		    (double)(int64_t)(first - g->first_time) / 1e9,
+		    (double)(int64_t)(last - g->first_time) / 1e9);
 	if (in_hang > 0)
 		fprintf(fp, ", %llu of them in the hang", (unsigned long long)
 		    in_hang);
@@ -462,7 +464,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 {
 	char desc[320], buf[128];
 	int hop[16], nhop, i, j, k, first = -1, shown = 0, more = 0, steps = 0;
-	int unsure;
+	uint64_t lost = hang_lost(g, s);
 
 	for (i = 0; i < d->npaths; i++)
 		steps += d->paths[i].n;
@@ -474,18 +476,18 @@ report_text(struct graph *g, const struct spin_rec *s,
 		cycle_headline(g, s, d, first, fp);
 		print_chain(g, d, first, fp);
 	} else if (first >= 0) {
-		headline(g, d, first, hang_lost(g, s), fp);
+		headline(g, d, first, lost, fp);
 		print_chain(g, d, first, fp);
 	} else if (d->found) {
 		/*
 		 * Busy, or runnable, by the trace's switches alone: a
 		 * switch-out lost in the hang would make it a wait.
 		 */
-		unsure = s->class->kind == HK_WORK && hang_lost(g, s) > 0;
 		fprintf(fp, "Root cause: %sthe %s vertex itself%s: %s%s%s\n",
-		    unsure ? "probably " : "",
+		    s->class->kind == HK_WORK && lost > 0 ? "probably " : "",
 		    strcmp(s->ended, ENDED_CHOSEN) == 0 ? "chosen" : "hung",
-		    unsure ? " (but the kernel lost events in the hang)" : "",
+		    s->class->kind == HK_WORK && lost > 0 ?
+		    " (but the kernel lost events in the hang)" : "",
 		    s->class->name, d->note[0] ? "; " : "", show(d->note));
 	} else
 		fprintf(fp, "Nothing found beyond the %s thread: %s\n",
@@ -537,7 +539,7 @@ report_text(struct graph *g, const struct spin_rec *s,
 		fprintf(fp, "%sRuntime provider %s\n", i == 0 ? "\n" : "",
 		    show(g->provider_errors[i]));
 	if (g->lost > 0)
-		lost_line(g, s, fp);
+		lost_line(g, lost, fp);
 	if (verbose)
 		print_paths(g, s, d, fp);
 	else if (steps > 0)

@@ -113,7 +113,7 @@ struct graph {
 	char		*provider_errors[8];	/* what a runtime did not say */
 	int		 nprovider_errors;
 	/* What the kernel lost (lost records): in all, which CPUs, when said. */
-	uint64_t	 lost, lost_cpus, lost_first, lost_last;
+	uint64_t	 lost, lost_cpus;
 	struct lost_mark {
 		uint64_t time, n;
 	}		*lost_marks;	/* each record's, in stream order */
