@@ -502,6 +502,17 @@ event_func_column(const struct record *rec)
 	return 0;
 }
 
+int
+event_func_arg(enum etype t)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(func_types); i++)
+		if (t == func_types[i].type)
+			return func_types[i].col;
+	return -1;
+}
+
 /* By the type event_parse() found: no name compared (a timer's every arming). */
 const char *
 event_func(const struct event *ev)
@@ -509,20 +520,16 @@ event_func(const struct event *ev)
 	static struct hex_memo memo;
 	const struct record *rec = ev->rec;
 	uint64_t addr;
-	size_t i, c;
+	int arg;
+	size_t c;
 
-	for (i = 0; i < ARRAY_LEN(func_types); i++)
-		if (ev->type == func_types[i].type) {
-			c = EC_ARG + func_types[i].col;
-			if (rec->nf <= c)
-				return "";
-			/* The capture's address, a word at a time. */
-			if (field_hex_memo(&memo, rec->f[c],
-			    record_len(rec, c), &addr))
-				return ksym_name_at(addr, rec->f[c]);
-			return ksym_name(rec->f[c]);
-		}
-	return "";
+	if ((arg = event_func_arg(ev->type)) < 0 ||
+	    rec->nf <= (c = EC_ARG + arg))
+		return "";
+	/* The capture's address, a word at a time. */
+	if (field_hex_memo(&memo, rec->f[c], record_len(rec, c), &addr))
+		return ksym_name_at(addr, rec->f[c]);
+	return ksym_name(rec->f[c]);
 }
 
 /* A capture may not know the process of a thread that exited early. */

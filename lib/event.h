@@ -162,6 +162,8 @@ int		 event_nargs(const struct event *);
  * else as written; "" for a type that carries none.
  */
 const char	*event_func(const struct event *);
+/* The argument that holds it, by the event's type; -1 for none. */
+int		 event_func_arg(enum etype);
 /*
  * The column of an event record that holds that kernel function, by its
  * TYPE (hrtimer_start, timer_expire_entry, wq_queue, ...); 0 for none.

@@ -19,6 +19,7 @@ struct ksym {
 };
 
 static struct ksym	*ksyms;
+unsigned		 ksym_learnt;
 
 void
 ksym_write(struct writer *w, uint64_t addr, const char *name)
@@ -87,6 +88,7 @@ ksym_learn(const struct record *rec)
 	} else
 		free(k->name);	/* a later capture, another kernel */
 	k->name = xstrdup(name);
+	ksym_learnt++;
 	return 1;
 }
 

@@ -27,5 +27,10 @@ int		 ksym_learn(const struct record *);
 const char	*ksym_name(const char *field);
 /* The same, field's address read already. */
 const char	*ksym_name_at(uint64_t addr, const char *field);
+/*
+ * How many names were learnt or replaced so far: a memo of what
+ * ksym_name() said holds while it stays the same.
+ */
+extern unsigned	 ksym_learnt;
 
 #endif

@@ -25,7 +25,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	}
 	cause_name(&c, self);
-	cause_label(&c, event_func(ev));
+	cause_func(&c, ev);
 	pending_put(&works, &work, sizeof(work), &c);
 }
 

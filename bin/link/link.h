@@ -166,6 +166,8 @@ void		 cause_in(struct cause *, const struct lthread *t,
 		    uint64_t time, const struct link_rule *r);
 /* c->label = s, cut to fit as snprintf() would cut it. */
 void		 cause_label(struct cause *, const char *s);
+/* c->label = the kernel function ev carries (event_func()). */
+void		 cause_func(struct cause *, const struct event *ev);
 void		 link_classify(const struct event *, struct lthread *waker,
 		    struct lthread *wakee, struct cause *);
 /* A wake-up while wakee waits, linked when it runs again. */

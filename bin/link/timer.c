@@ -57,7 +57,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		}
 		cause_name(&c, self);
 		c.weak = 0;
-		cause_label(&c, event_func(ev));
+		cause_func(&c, ev);
 		pending_put(&armed, &timer, sizeof(timer), &c);
 		break;
 	case E_HRT_EXPIRE_ENTRY:
