@@ -98,6 +98,9 @@ struct reader {
 	size_t		 fcap, nf;
 	struct csv_parser csv;
 	int		 csv_records;
+
+	void		(*moving)(void *);	/* reader_moving()'s */
+	void		*moving_arg;
 };
 
 static void	 bad(struct reader *, unsigned long, const char *, ...)
@@ -138,6 +141,8 @@ read_some(struct reader *r, void *p, size_t n)
 static void
 make_room(struct reader *r)
 {
+	if (r->moving != NULL)
+		r->moving(r->moving_arg);
 	if (r->start > 0) {
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
@@ -448,6 +453,13 @@ reader_open(const char *path)
 	 */
 	csv_set_blk_size(&r->csv, READ_CHUNK);
 	return r;
+}
+
+void
+reader_moving(struct reader *r, void (*fn)(void *), void *arg)
+{
+	r->moving = fn;
+	r->moving_arg = arg;
 }
 
 void

@@ -81,6 +81,15 @@ source_next(struct source *s)
 }
 
 void
+source_moving(struct source *s, void (*fn)(void *), void *arg)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		reader_moving(s->h[i].r, fn, arg);
+}
+
+void
 source_close(struct source *s)
 {
 	int i;

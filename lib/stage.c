@@ -20,6 +20,8 @@ stage_open(struct stage *st, const struct stage_ops *ops, char **files,
 		st->show = progress_start(progress);
 	st->src = source_open(files, nfiles);
 	st->out = writer_open(com->out, com->z);
+	/* The loop's records passed on, copied before the reader moves them. */
+	source_moving(st->src, writer_unpass, st->out);
 }
 
 void

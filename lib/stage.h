@@ -13,7 +13,8 @@
  * The loop is inline, so that a stage's callbacks, given in a static
  * const stage_ops, are called directly and may be inlined: the hot path
  * costs what a loop written in the stage itself would.  Nothing is
- * allocated per record.
+ * allocated per record, and the records passed on are copied to the
+ * output a run at a time (writer_pass()), not one by one.
  */
 #ifndef ARGUS_STAGE_H
 #define ARGUS_STAGE_H
@@ -134,10 +135,10 @@ stage_loop(struct stage *st, const struct stage_ops *ops)
 		if (show && (++nrec & (PROGRESS_EVERY - 1)) == 0)
 			stage_progress(ops, nrec, last, first);
 		if (ops->flags & STAGE_PASS)
-			writer_record(out, rec);
+			writer_pass(out, rec);
 		if (rec->comment) {
 			if (!(ops->flags & STAGE_PASS))
-				writer_record(out, rec);
+				writer_pass(out, rec);
 			continue;
 		}
 		if (event_parse(rec, &ev)) {
@@ -148,7 +149,7 @@ stage_loop(struct stage *st, const struct stage_ops *ops)
 		} else
 			took = ops->record != NULL && ops->record(arg, rec);
 		if (!took && !(ops->flags & STAGE_PASS))
-			writer_record(out, rec);
+			writer_pass(out, rec);
 	}
 	st->first = first;
 	st->last = last;

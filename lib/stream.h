@@ -107,6 +107,12 @@ struct reader;
 struct reader	*reader_open(const char *path);
 int		 reader_next(struct reader *, struct record *);	/* 1, or 0 at end */
 void		 reader_close(struct reader *);
+/*
+ * fn(arg) before the reader moves the bytes it read (to make room for
+ * more): the records read so far stay where they are until then, and a
+ * writer that passes them on (writer_pass()) copies them there.
+ */
+void		 reader_moving(struct reader *, void (*fn)(void *), void *arg);
 
 /*
  * Several inputs merged by time.  Records without a time, and comments,
@@ -116,6 +122,7 @@ struct source;
 struct source	*source_open(char **paths, int npaths);	/* none: stdin */
 const struct record *source_next(struct source *);	/* NULL at end */
 void		 source_close(struct source *);
+void		 source_moving(struct source *, void (*fn)(void *), void *arg);
 
 /* Writing. */
 enum zmode { Z_AUTO, Z_PLAIN, Z_GZIP };
@@ -162,6 +169,14 @@ int		 writer_plain(const char *, size_t);	/* past the first field */
 void		 writer_at_end(struct writer *, char *p);
 void		 writer_fields(struct writer *, char **f, size_t nf);
 void		 writer_record(struct writer *, const struct record *);	/* as read */
+/*
+ * The same, for a record of the reader's: not copied yet, but noted, and
+ * copied with the records after it that follow it in the reader's buffer,
+ * in one piece, before anything else is written, or the writer flushed,
+ * or the reader moves them (writer_unpass(), given to reader_moving()).
+ */
+void		 writer_pass(struct writer *, const struct record *);
+void		 writer_unpass(void *writer);
 void		 writer_splice(struct writer *, const struct record *, size_t col,
 		    const char *val);	/* as read, but one column */
 void		 writer_splice_u64(struct writer *, const struct record *,

@@ -105,6 +105,12 @@ struct writer {
 
 	struct memo	*memo;		/* MEMO numbers written, by value */
 	size_t		 most;		/* writer_at_begin()'s promise */
+
+	/*
+	 * Whole records writer_pass() noted, in the reader's buffer, NULL
+	 * none; and how far they may run before they are copied.
+	 */
+	const char	*pass, *pass_end, *pass_max;
 };
 
 /* Both threads write; neither dies there (see fail()). */
@@ -406,6 +412,67 @@ commit(struct writer *w)
 }
 
 /*
+ * The records writer_pass() noted, copied in one piece and committed:
+ * out of line, once a piece of several records.
+ */
+static void __attribute__((noinline))
+unpass(struct writer *w)
+{
+	const char *s = w->pass;
+	size_t n = w->pass_end - s;
+
+	w->pass = w->pass_end = w->pass_max = NULL;
+	w->len = w->mark;
+	reserve(w, n);
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	commit(w);
+}
+
+/* Before anything else is written: what writer_pass() noted, in order. */
+static inline void
+passed(struct writer *w)
+{
+	if (w->pass != NULL)
+		unpass(w);
+}
+
+void
+writer_unpass(void *w)
+{
+	passed(w);
+}
+
+/*
+ * A record of the reader's ends with its newline in the reader's buffer,
+ * and one that begins right after it is the next piece of the same copy.
+ * A piece ends where writer_record() would have drained the buffer, before
+ * the record that does not fit or after the one that filled a chunk, so
+ * that the chunks, and the gzip members made of them, are the same.
+ */
+void
+writer_pass(struct writer *w, const struct record *rec)
+{
+	const char *end = rec->raw + rec->rawlen + 1;
+	size_t room;
+
+	if (rec->raw == w->pass_end && end <= w->pass_max) {
+		w->pass_end = end;
+		return;
+	}
+	passed(w);
+	if (!rec->padded) {
+		writer_record(w, rec);
+		return;
+	}
+	w->len = w->mark;	/* an unfinished record is dropped */
+	room = w->cap < OUT_CHUNK ? w->cap : OUT_CHUNK;
+	w->pass = rec->raw;
+	w->pass_end = end;
+	w->pass_max = rec->raw + (room > w->len ? room - w->len : 0);
+}
+
+/*
  * The open writers, so that die() can finish them (what was written is
  * kept), a refusal discard them, and an exit that closed neither leave
  * nothing under their names.  Few per process: a small array beats a list.
@@ -535,6 +602,7 @@ writer_bytes(const struct writer *w)
 void
 writer_begin(struct writer *w, const char *kind)
 {
+	passed(w);
 	w->len = w->mark;	/* an unfinished record is dropped */
 	writer_str(w, kind);
 }
@@ -842,8 +910,8 @@ writer_empty(struct writer *w)
 	sep(w);
 }
 
-void
-writer_end(struct writer *w)
+static inline void
+end_record(struct writer *w)
 {
 	if (w->len > w->mark)
 		w->buf[w->len - 1] = '\n';	/* the last field's comma */
@@ -852,11 +920,19 @@ writer_end(struct writer *w)
 	commit(w);
 }
 
+void
+writer_end(struct writer *w)
+{
+	passed(w);
+	end_record(w);
+}
+
 char *
 writer_at_begin(struct writer *w, const char *kind, size_t most)
 {
 	size_t n = strlen(kind);
 
+	passed(w);
 	w->len = w->mark;	/* an unfinished record is dropped */
 	reserve(w, n + 1 + most);
 	w->most = most;
@@ -886,7 +962,7 @@ void
 writer_at_end(struct writer *w, char *p)
 {
 	w->len = p - w->buf;
-	writer_end(w);
+	end_record(w);		/* writer_at_begin() copied what writer_pass() noted */
 }
 
 void
@@ -903,6 +979,7 @@ writer_fields(struct writer *w, char **f, size_t nf)
 void
 writer_record(struct writer *w, const struct record *rec)
 {
+	passed(w);
 	w->len = w->mark;
 	reserve(w, rec->rawlen + 1);
 	memcpy(w->buf + w->len, rec->raw, rec->rawlen);
@@ -943,6 +1020,7 @@ splice_any(struct writer *w, const struct record *rec, size_t col,
 	const char *p = rec->raw, *end = p + rec->rawlen, *a, *b;
 	size_t i;
 
+	passed(w);
 	if (rec->quoted || col >= rec->nf) {
 		writer_begin(w, rec->f[0]);
 		for (i = 1; i < rec->nf || i <= col; i++)
@@ -980,6 +1058,7 @@ splice_at(struct writer *w, const struct record *rec, size_t col,
 	size_t need;
 	char *d;
 
+	passed(w);
 	if (!words || len > 24 || !rec->padded || rec->quoted ||
 	    col >= rec->nf) {
 		splice_any(w, rec, col, val, len);
@@ -1037,6 +1116,7 @@ writer_splice_u64(struct writer *w, const struct record *rec, size_t col,
 void
 writer_flush(struct writer *w)
 {
+	passed(w);
 	drain(w);
 	if (w->bg != NULL)
 		wait_idle(w);
