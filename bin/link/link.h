@@ -99,8 +99,9 @@ struct link_rule {
 	 */
 	void		(*next)(struct link_rule *, const struct event *,
 			    struct lthread *);
-	/* A record that is not an event. */
+	/* A record that is not an event, of these KIND_*s (none: any). */
 	void		(*record)(struct link_rule *, const struct record *);
+	const char	*kinds[4];
 	/* The end of the input. */
 	void		(*finish)(struct link_rule *, uint64_t end);
 	size_t		 thread_size, cpu_size;	/* its state per thread, per CPU */

@@ -23,6 +23,13 @@ static struct link_rule	**begins, **attributes, **classifies, **wokens,
 			**records, **finishes;
 /* Those switched on that have see() or next(): for an event asked for. */
 static struct link_rule	**sees;
+/*
+ * The kinds of record that records[] are given, NULL-ended; or any_kind:
+ * the others (a vertex a segment, in argus-segment's output) go by
+ * without a call.
+ */
+static const char	**record_kinds;
+static int		  any_kind;
 static int		  nasked;
 static struct lthread	*threads;
 static struct lthread	*wakee;		/* this event's, once asked */
@@ -118,7 +125,7 @@ void
 link_init(struct writer *w)
 {
 	struct link_rule *r;
-	size_t i;
+	size_t i, j, k, nkinds = 0;
 	int t;
 
 	out = w;
@@ -137,6 +144,8 @@ link_init(struct writer *w)
 	records = list();
 	finishes = list();
 	sees = list();
+	record_kinds = xcalloc(nlrules * ARRAY_LEN(rules[0]->kinds) + 1,
+	    sizeof(*record_kinds));
 	for (i = 0; i < nlrules; i++) {
 		if ((r = rules[i])->off)
 			continue;
@@ -153,8 +162,18 @@ link_init(struct writer *w)
 			add(classifies, r);
 		if (r->woken != NULL)
 			add(wokens, r);
-		if (r->record != NULL)
+		if (r->record != NULL) {
 			add(records, r);
+			any_kind |= r->kinds[0] == NULL;
+			for (k = 0; k < ARRAY_LEN(r->kinds) &&
+			    r->kinds[k] != NULL; k++) {
+				for (j = 0; j < nkinds &&
+				    strcmp(record_kinds[j], r->kinds[k]) != 0; j++)
+					;
+				if (j == nkinds)
+					record_kinds[nkinds++] = r->kinds[k];
+			}
+		}
 		if (r->finish != NULL)
 			add(finishes, r);
 	}
@@ -759,8 +778,16 @@ void
 link_record(const struct record *rec)
 {
 	struct link_rule **r;
+	const char **k;
 
 	now = NULL;
+	if (!any_kind) {
+		for (k = record_kinds; *k != NULL &&
+		    !name_eq(rec->f[COL_KIND], *k); k++)
+			;
+		if (*k == NULL)
+			return;
+	}
 	for (r = records; *r != NULL; r++)
 		(*r)->record(*r, rec);
 }

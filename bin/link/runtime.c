@@ -83,5 +83,6 @@ LINK_RULE(runtime) = {
 	.name = RUNTIME_RULE,
 	.next = next,
 	.record = record,
+	.kinds = { KIND_WAIT, KIND_HOLDER },
 	.finish = finish,
 };

@@ -433,6 +433,7 @@ LINK_RULE(waitsfor) = {
 	.see = see,
 	.next = next,
 	.record = record,
+	.kinds = { KIND_WAIT, KIND_HOLDER },
 	.finish = finish,
 	.thread_size = sizeof(struct state),
 };
