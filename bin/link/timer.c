@@ -8,9 +8,14 @@
 
 #include "link.h"
 
-/* The timer a CPU is expiring now, 0 if none. */
 struct cpu {
-	uint64_t	 expiring;
+	uint64_t	 expiring;	/* the timer it is expiring now, 0 none */
+	/*
+	 * The address of the timer its last event named: a CPU arms its own
+	 * timers (its tick's), where one memo for all had the two CPUs of
+	 * bench/graph's capture read it again at every other event.
+	 */
+	struct hex_memo	 memo;
 };
 
 static struct pending *armed;	/* by the kernel's timer address */
@@ -27,9 +32,8 @@ static struct link_rule rule_timer;
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	static struct hex_memo memo;
 	struct cpu *cpu = link_cpu(self, ev->cpu);
-	uint64_t timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &memo);
+	uint64_t timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &cpu->memo);
 	struct cause c, *armer;
 
 	(void)t;
