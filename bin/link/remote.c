@@ -263,6 +263,7 @@ static void	see_sock(struct link_rule *, const struct event *,
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	struct tstate *ts;
 	struct cpu *cpu;
 
 	switch (ev->type) {
@@ -278,8 +279,11 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		/*
 		 * Its thread off the CPU to wait for something else; not one
 		 * preempted on its way to the receive (a busy machine's).
+		 * Most threads hold no wake-up (release()'s first test): that
+		 * first, before the state.
 		 */
-		if (ev->ctx == '-' &&
+		if (((struct tstate *)link_thread(self, t))->holding &&
+		    ev->ctx == '-' &&
 		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
 			release(self, ev, t, NULL);
 		return;
@@ -289,11 +293,11 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 			release(self, ev, t, NULL);
 		return;
 	case E_SYS_ENTER:
+		ts = link_thread(self, t);
 		/* A receive without its exit ended where this call begins. */
-		if (((struct tstate *)link_thread(self, t))->receiving)
+		if (ts->receiving)
 			release(self, ev, t, NULL);
-		((struct tstate *)link_thread(self, t))->receiving =
-		    (event_call(ev) & CALL_RECV) != 0;
+		ts->receiving = (event_call(ev) & CALL_RECV) != 0;
 		return;
 	default:
 		see_sock(self, ev, t);
