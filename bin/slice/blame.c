@@ -350,10 +350,13 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 	 * one is followed to what it waits for): it lasted as long as the
 	 * thread chose (a timed condition wait, a server's timed sleep in
 	 * its event loop, pg_sleep), whatever the call, so it ends the chain
-	 * as a sleep does.
+	 * as a sleep does.  Not a brief one, a quarter of the hang at most,
+	 * that the thread went on from: a round of its loop on a timer (a
+	 * server's housekeeping), no account of the hang.
 	 */
 	if (st != TS_WORK && link_into_next(x->g, u, &l) &&
-	    (link_props(l) & LR_TIMEOUT) && !reap_round(w)) {
+	    (link_props(l) & LR_TIMEOUT) && !reap_round(w) &&
+	    (4 * (w->end - w->begin) > x->he - x->hb || w->end >= x->he)) {
 		c->kind = RK_ROOT;
 		if (vertex_sleeps(w) ||
 		    syscall_is_poll(str_of(w->last_sys)))

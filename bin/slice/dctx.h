@@ -140,6 +140,7 @@ int		 lock_holders(struct dctx *x, uint64_t id, int depth);
 int		 path_lock_holder(struct dctx *x, uint64_t id, int depth);
 int		 holders(struct dctx *x, uint64_t id, int depth);
 uint64_t	 now_of(struct dctx *x, uint32_t tid, uint64_t fallback);
+uint64_t	 at_cut(struct dctx *, uint64_t);
 int		 named(struct graph *g, uint64_t id);
 int		 parties_on_chain(struct dctx *x, uint64_t id);
 

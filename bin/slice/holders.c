@@ -75,8 +75,8 @@ path_lock_holder(struct dctx *x, uint64_t id, int depth)
 
 /*
  * What the thread does now, for a holder the kernel named: stuck through
- * the hang, else its last vertex before the hang's end, else where the
- * link says.
+ * the hang, else its last vertex before the hang's end (at_cut()), else
+ * where the link says.
  */
 uint64_t
 now_of(struct dctx *x, uint32_t tid, uint64_t fallback)
@@ -86,7 +86,7 @@ now_of(struct dctx *x, uint32_t tid, uint64_t fallback)
 	if ((u = stuck(x, tid)) != 0)
 		return u;
 	if (x->he > 0 && (u = vertex_at(x->g, tid, x->he - 1)) != 0)
-		return u;
+		return at_cut(x, u);
 	return fallback;
 }
 

@@ -18,6 +18,33 @@ busy(const struct vertex *v)
 	return dur > 0 && (vertex_oncpu(v) + vertex_runnable(v)) * 2 >= dur;
 }
 
+/*
+ * A thread's vertex at the hang's end, u: unless the thread is at work
+ * there, in a vertex begun inside the hang, after waits that took most
+ * of it: the cut fell on a round of its loop (a server's housekeeping on
+ * its timer, ten times a second), and the wait before says what it did
+ * while the hang lasted.  Busy or not is the thread's over the hang, as
+ * stuck() counts work cut in slices, not the sliver the cut caught.
+ */
+uint64_t
+at_cut(struct dctx *x, uint64_t u)
+{
+	const struct vertex *w = vertex_get(x->g, u), *p;
+	uint64_t id, ran = 0, o, prev = vertex_prev(x->g, u);
+
+	if (!busy(w) || w->begin <= x->hb || prev == 0 ||
+	    (p = vertex_get(x->g, prev))->end <= x->hb)
+		return u;
+	for (id = vertex_at(x->g, w->tid, x->hb); id != 0 &&
+	    (p = vertex_get(x->g, id))->begin < x->he;
+	    id = vertex_next(x->g, id)) {
+		o = overlap(p, x->hb, x->he);
+		ran += vertex_oncpu(p) + vertex_runnable(p) < o ?
+		    vertex_oncpu(p) + vertex_runnable(p) : o;
+	}
+	return 2 * ran >= x->he - x->hb ? u : prev;
+}
+
 /* A culprit's class: busy, or waiting. */
 const struct sclass *
 classify(const struct vertex *v)

@@ -3923,3 +3923,59 @@ headline() {
 	[[ $h == "Root cause: probably backend 30/31 (a guess from timing): asleep on its own timer in clock_nanosleep for 3.7 s so far; has the request relay 20 passed on to it since the hang began" ]]
 	grep -qx 'Wait chain: client 10 → relay 20 → backend 30/31' report
 }
+
+# Client 1 waits from 1 s on server 2, the peer of its socket, whose event
+# loop wakes on its own 100 ms timer round after round, on a CPU for WORK
+# ns of each (its housekeeping), and is at work in one when the trace is
+# cut at 4 s: the snapshot has no wait of it.
+loop_at_cut() {	# WORK
+	local t=1000000000 n
+	printf 'argus-stream,1\ntask,100,1,1,client\ntask,100,2,2,server\n'
+	printf 'event,899000000,2,2,,1,sys_enter,-,0,read,0x7,0x0,0x10\n'
+	printf 'event,900000000,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x10,0x64\n'
+	printf 'event,900001000,2,2,,1,hrtimer_start,-,0xffff0001,0xffffffff8142de30,%d,%d,0\n' $t $t
+	printf 'event,900002000,2,2,,1,switch,-,S,0,0,swapper/1\n'
+	printf 'event,990000000,1,1,,0,sys_enter,-,44,sendto,0x3,0x0,0x1\n'
+	printf 'event,1000000000,1,1,,0,sys_enter,-,45,recvfrom,0x3,0x0,0x40\n'
+	printf 'event,1000001000,1,1,,0,switch,-,S,0,0,swapper/0\n'
+	while :; do
+		printf 'event,%d,0,0,,1,hrtimer_expire_entry,h,0xffff0001,0xffffffff8142de30,%d\n' $t $t
+		printf 'event,%d,0,0,,1,waking,h,2,2,1,server,120\n' $((t + 1000))
+		printf 'event,%d,0,0,,1,hrtimer_expire_exit,h,0xffff0001\n' $((t + 2000))
+		printf 'event,%d,0,0,,1,switch,-,R,2,2,server\n' $((t + 3000))
+		printf 'event,%d,2,2,,1,sys_enter,-,0,read,0x8,0x0,0xfff\n' $((t + 50000))
+		[ $t -lt 3900000000 ] || break
+		n=$((t + 100000000))
+		printf 'event,%d,2,2,,1,sys_enter,-,232,epoll_wait,0x5,0x0,0x10,0x64\n' $((t + $1))
+		printf 'event,%d,2,2,,1,hrtimer_start,-,0xffff0001,0xffffffff8142de30,%d,%d,0\n' $((t + $1 + 1000)) $n $n
+		printf 'event,%d,2,2,,1,switch,-,S,0,0,swapper/1\n' $((t + $1 + 2000))
+		t=$n
+	done
+	cat <<-'EOF'
+	wait,4000000000,1,1,S,recvfrom,3,tcp,socket:50,in,,,1000000000,,wait_woken,client,0x3,0x0,0x40,0x0,0x0,0x0
+	holder,4000000000,2,,socket:50,peer,7,socket:51,tcp,server
+	holder,4000000000,1,,socket:51,peer,3,socket:50,tcp,client
+	sock,4000000000,2,,socket:51,7,tcp,127.0.0.1:6379,127.0.0.1:40000,ESTABLISHED,server
+	sock,4000000000,1,,socket:50,3,tcp,127.0.0.1:40000,127.0.0.1:6379,ESTABLISHED,client
+	event,4000000000,2,2,,1,sys_enter,-,39,getpid
+	EOF
+}
+
+# The report's first line for client 1's hang in trace FILE.
+diagnose_client() {	# FILE
+	argus-segment -q -Z "$1" | argus-link -q | argus-spin -q --tid 1 -T 1s |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
+	    grep -m1 .
+}
+
+@test "slice: a holder idle in its event loop through the hang, caught at work in a round of its timer at the cut, is idle" {
+	loop_at_cut 150000 >loop.csv
+	run diagnose_client loop.csv
+	echo "$output"
+	[[ $output == "Nothing found beyond the hung thread: server 2 holds the other end, idle in epoll_wait: what it waits for did not come" ]]
+	# At work for 70 ms of each round, it was at work through the hang.
+	loop_at_cut 70000000 >work.csv
+	run diagnose_client work.csv
+	echo "$output"
+	[[ $output == "Root cause: server 2 (the kernel says): the kernel says it holds what client 1 waits on: peer socket:50 (waitsfor)" ]]
+}
