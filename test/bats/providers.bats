@@ -362,6 +362,43 @@ EOF
 	grep -E "^Root cause: mariadbd $srv/$holder \(InnoDB says\): asleep on its own timer in futex for [0-9.]+ s so far \(InnoDB says: sleeping in SLEEP\(\)\)" report.txt
 }
 
+@test "providers: a table's metadata lock: the server names the connection whose transaction holds it, in the snapshot and the headline" {
+	need_tracing
+	need_prog mariadbd mariadb mariadb-install-db
+	D=$PWD/mdb
+	mkdir -p "$D"
+	mariadb-install-db --no-defaults --user=root --datadir="$D/data" \
+	    --auth-root-authentication-method=socket >install.log 2>&1
+	# MariaDB instruments metadata locks when told (MySQL 8 by default).
+	mariadbd --no-defaults --user=root --datadir="$D/data" --socket="$D/sock" \
+	    --skip-networking --pid-file="$D/pid" --log-error="$D/err" \
+	    --performance-schema=ON \
+	    --performance-schema-instrument='wait/lock/metadata/sql/mdl=ON' 3>&- &
+	echo $! >mariadbd.kill
+	q() { mariadb --no-defaults -uroot -S "$D/sock" -N "$@"; }
+	for i in $(seq 150); do q -e 'select 1' >/dev/null 2>&1 && break; sleep 0.1; done
+	q -e "create database t; create table t.m (id int primary key) engine=innodb;
+	    create table t.tids (tid bigint) engine=memory; insert into t.m values (1);"
+	# Session A reads the table in a transaction it leaves open while it
+	# sleeps; session B's ALTER TABLE waits for the table's lock.
+	hang_start() {
+		q -e "insert into t.tids select tid from information_schema.processlist
+		    where id = connection_id(); begin; select * from t.m;
+		    select sleep(6); commit;" >/dev/null 3>&- &
+		echo $! >a.kill
+		for i in $(seq 100); do [ "$(q -e 'select count(*) from t.tids')" = 1 ] && break; sleep 0.1; done
+		sleep 0.3
+		q -e "alter table t.m comment 'late'" 3>&- &
+		echo $! >b.kill
+		echo "$(cat b.kill)" >hung.tid
+	}
+	capture_while
+	srv=$(cat mariadbd.kill)
+	holder=$(q -e "select tid from t.tids")
+	argus-cat -k holder cap.gz | grep ",$srv,$holder,futex:$srv:0x[0-9a-f]*,runtime,,metadata lock t.m SHARED_READ,InnoDB,mariadbd$"
+	grep -E "^Root cause: mariadbd $srv/$holder \(InnoDB says\): asleep on its own timer in futex for [0-9.]+ s so far \(InnoDB says: sleeping in SLEEP\(\)\); InnoDB says it holds what mariadbd [0-9]+ waits on: metadata lock t.m SHARED_READ" report.txt
+}
+
 @test "providers: a PostgreSQL row lock: PostgreSQL names the holding backend, and that it sleeps, in the snapshot and the headline" {
 	need_tracing
 	B=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -1)
