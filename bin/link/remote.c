@@ -20,7 +20,9 @@
  * thread shows what it was: its next receive, matched to a send on the
  * other host, makes the send the wake-up's cause; anything else (another
  * wait, a receive of nothing matched, a receive call's end, but not a
- * preemption) lets the softirq's go as it was.
+ * preemption) lets the softirq's go as it was.  A receive before its
+ * send's event (which comes at the send's end, microseconds after the
+ * bytes left) keeps it held for that send, until the thread waits again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +89,7 @@ struct tstate {
 	int		 holding;	/* its wake-up, held (link_release) */
 	int		 receiving;	/* in a receive, whose exit may be
 					 * unrecorded (syscall_exit_read) */
+	int		 early;		/* held for an early receive's send */
 };
 
 /* Threads whose wake-up is held, for the end of the input. */
@@ -174,10 +177,34 @@ mirror_of(const struct conn *c)
 	return NULL;
 }
 
+static void	release(struct link_rule *, const struct event *,
+		    struct lthread *, const struct send *);
+
+/*
+ * The send of early receive e has come: the wake-up its thread holds for
+ * it, if it still does, is the send's; else the send is linked alone.
+ */
+static void
+early_sent(struct link_rule *self, struct conn *c, const struct send *s,
+    const struct event *ev, const struct early *e)
+{
+	struct lthread *t = lthread_get(e->tid, e->pid);
+	struct tstate *ts = link_thread(self, t);
+
+	if (ts->early && t->woken && t->waker.held &&
+	    s->by.vertex != NO_VERTEX) {
+		release(self, ev, t, s);
+		c->last_from = s->by.vertex;
+		c->last_to = e->vertex;
+		return;
+	}
+	link_one(self, c, s, ev->time, e->pid, e->tid, e->vertex);
+}
+
 /* A send of c has come: the receives on the other end that waited for it. */
 static void
 sent(struct link_rule *self, struct conn *c, const struct send *s,
-    uint64_t time)
+    const struct event *ev)
 {
 	struct conn *peer = mirror_of(c);
 	int i, j;
@@ -188,7 +215,7 @@ sent(struct link_rule *self, struct conn *c, const struct send *s,
 		const struct early *e = &peer->early[i];
 
 		if (e->first >= s->pos && e->first < s->pos + s->len)
-			link_one(self, c, s, time, e->pid, e->tid, e->vertex);
+			early_sent(self, c, s, ev, e);
 		else if (e->first >= s->pos + s->len)
 			peer->early[j++] = *e;	/* for a later send */
 	}
@@ -205,7 +232,7 @@ release(struct link_rule *self, const struct event *ev, struct lthread *t,
 
 	if (!ts->holding)
 		return;
-	ts->holding = 0;
+	ts->holding = ts->early = 0;
 	for (i = 0; i < nheld && held[i] != t; i++)
 		;
 	if (i < nheld)
@@ -240,9 +267,15 @@ received(struct link_rule *self, const struct event *ev, struct lthread *t,
 		peer->head++;
 	if (peer->head == peer->n || peer->sends[peer->head].pos > first) {
 		if (c->nearly < MAX_EARLY && ev->vertex != NO_VERTEX &&
-		    ev->vertex != UNSEGMENTED)
+		    ev->vertex != UNSEGMENTED) {
 			c->early[c->nearly++] = (struct early){ first,
 			    ev->vertex, t->pid, t->tid };
+			/* Its wake-up, held for that send. */
+			if (ts->holding && t->woken && t->waker.held) {
+				ts->early = 1;
+				return;
+			}
+		}
 		release(self, ev, t, NULL);
 		return;
 	}
@@ -288,14 +321,15 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 			release(self, ev, t, NULL);
 		return;
 	case E_SYS_EXIT:
-		((struct tstate *)link_thread(self, t))->receiving = 0;
-		if (event_call(ev) & CALL_RECV)
+		ts = link_thread(self, t);
+		ts->receiving = 0;
+		if ((event_call(ev) & CALL_RECV) && !ts->early)
 			release(self, ev, t, NULL);
 		return;
 	case E_SYS_ENTER:
 		ts = link_thread(self, t);
 		/* A receive without its exit ended where this call begins. */
-		if (ts->receiving)
+		if (ts->receiving && !ts->early)
 			release(self, ev, t, NULL);
 		ts->receiving = (event_call(ev) & CALL_RECV) != 0;
 		return;
@@ -361,7 +395,7 @@ see_sock(struct link_rule *self, const struct event *ev, struct lthread *t)
 	    "%.63s", c->pair);
 	c->n++;
 	c->sent += len;
-	sent(self, c, &c->sends[c->n - 1], ev->time);
+	sent(self, c, &c->sends[c->n - 1], ev);
 }
 
 /* Whether t talks to another host, as far as the stream knows by now. */

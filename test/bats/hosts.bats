@@ -521,8 +521,9 @@ client_woken() {
 	E
 }
 
-# send_alone A: host A's stream A merged with b.csv and linked, the
-# client's vertex after its wait has the server's send alone for its cause.
+# send_alone A [T]: host A's stream A merged with b.csv and linked, the
+# client's vertex after its wait has the server's send (its event at T,
+# 2100 on A's clock) alone for its cause.
 send_alone() {
 	argus-cat "$1" b.csv 2>/dev/null | argus-segment -q | argus-link -q |
 	    argus-cat -k link >links
@@ -532,7 +533,7 @@ send_alone() {
 	awk -F, -v t="$to" '$3 == 42 && $6 == t && $8 != "wait" && $8 != "order"' links >into
 	cat into
 	[ "$(wc -l <into)" -eq 1 ]
-	grep -q ',strong,remote,2100,10000042,10000042,10.0.0.2:80>10.0.0.1:5000$' into
+	grep -q ",strong,remote,${2:-2100},10000042,10000042,10.0.0.2:80>10.0.0.1:5000\$" into
 }
 
 @test "hosts: by hand, a receive from another host is its wake-up, not the softirq that carried it" {
@@ -552,6 +553,14 @@ event,2297,77,77,,0,switch,-,S,42,42,client' >a4.csv
 	sed -i 's/^event,5400,42,42,,1,sock_state,/event,6200,42,42,,1,sock_state,/' b.csv
 	client_woken 0xa1 >a5.csv
 	send_alone a5.csv
+	two_hosts
+	# The same, B's send event (at the send's end) after A's receive of
+	# its bytes on the merged clock: the wake-up is held for it, and the
+	# send is still the one cause (not the softirq's link beside it).
+	sed -i '/^event,7100,42,42,,1,sock_send,/d; /^event,7300,0,0,,0,migrate,/a\
+event,7350,42,42,,1,sock_send,-,0xb1,100,0x0' b.csv
+	client_woken 0xa1 >a6.csv
+	send_alone a6.csv 2350
 	two_hosts
 	# Bytes no send is known for first: the softirq's wake-up, as it was
 	# (the connection's reply, received after, keeps the clocks bound).
