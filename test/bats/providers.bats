@@ -323,29 +323,41 @@ EOF
 	grep -E "^Root cause: holder $jpid/$holder \(the JVM says\): asleep on its own timer in futex for [0-9.]+ s so far \(the JVM says: sleeping in Thread.sleep\)" report.txt
 }
 
-@test "providers: an InnoDB row lock: InnoDB names the holding connection's thread, and that it sleeps, in the snapshot and the headline" {
-	need_tracing
+# A MariaDB server of the test's own, its options and these (OPTION...),
+# on a unix socket in $D, and q: its client as root.
+mariadb_up() {	# [OPTION...]
 	need_prog mariadbd mariadb mariadb-install-db
 	D=$PWD/mdb
 	mkdir -p "$D"
 	mariadb-install-db --no-defaults --user=root --datadir="$D/data" \
 	    --auth-root-authentication-method=socket >install.log 2>&1
 	mariadbd --no-defaults --user=root --datadir="$D/data" --socket="$D/sock" \
-	    --skip-networking --pid-file="$D/pid" --log-error="$D/err" 3>&- &
+	    --skip-networking --pid-file="$D/pid" --log-error="$D/err" "$@" 3>&- &
 	echo $! >mariadbd.kill
 	q() { mariadb --no-defaults -uroot -S "$D/sock" -N "$@"; }
 	for i in $(seq 150); do q -e 'select 1' >/dev/null 2>&1 && break; sleep 0.1; done
+}
+
+# Session A runs statements A, its connection's thread noted in t.tids
+# (who 'a') first; once A runs, session B runs statement B, which hangs.
+two_sessions() {	# A B
+	q -e "insert into t.tids select 'a', tid from information_schema.processlist
+	    where id = connection_id(); $1" >/dev/null 3>&- &
+	echo $! >a.kill
+	for i in $(seq 100); do [ "$(q -e 'select count(*) from t.tids')" = 1 ] && break; sleep 0.1; done
+	sleep 0.3
+	q -e "$2" 3>&- &
+	echo $! >b.kill
+}
+
+@test "providers: an InnoDB row lock: InnoDB names the holding connection's thread, and that it sleeps, in the snapshot and the headline" {
+	need_tracing
+	mariadb_up
 	q -e "create database t; create table t.r (id int primary key, x int) engine=innodb;
 	    create table t.tids (who char(1), tid bigint); insert into t.r values (1, 0);"
 	hang_start() {
-		q -e "insert into t.tids select 'a', tid from information_schema.processlist
-		    where id = connection_id(); begin; update t.r set x = x + 1 where id = 1;
-		    select sleep(6); commit;" >/dev/null 3>&- &
-		echo $! >a.kill
-		for i in $(seq 100); do [ "$(q -e 'select count(*) from t.tids')" = 1 ] && break; sleep 0.1; done
-		sleep 0.3
-		q -e "update t.r set x = x + 1 where id = 1" 3>&- &
-		echo $! >b.kill
+		two_sessions "begin; update t.r set x = x + 1 where id = 1;
+		    select sleep(6); commit;" "update t.r set x = x + 1 where id = 1"
 		for i in $(seq 100); do
 			t=$(q -e "select tid from information_schema.processlist where info like 'update t.r%'")
 			[ -n "$t" ] && break
@@ -364,37 +376,21 @@ EOF
 
 @test "providers: a table's metadata lock: the server names the connection whose transaction holds it, in the snapshot and the headline" {
 	need_tracing
-	need_prog mariadbd mariadb mariadb-install-db
-	D=$PWD/mdb
-	mkdir -p "$D"
-	mariadb-install-db --no-defaults --user=root --datadir="$D/data" \
-	    --auth-root-authentication-method=socket >install.log 2>&1
 	# MariaDB instruments metadata locks when told (MySQL 8 by default).
-	mariadbd --no-defaults --user=root --datadir="$D/data" --socket="$D/sock" \
-	    --skip-networking --pid-file="$D/pid" --log-error="$D/err" \
-	    --performance-schema=ON \
-	    --performance-schema-instrument='wait/lock/metadata/sql/mdl=ON' 3>&- &
-	echo $! >mariadbd.kill
-	q() { mariadb --no-defaults -uroot -S "$D/sock" -N "$@"; }
-	for i in $(seq 150); do q -e 'select 1' >/dev/null 2>&1 && break; sleep 0.1; done
+	mariadb_up --performance-schema=ON \
+	    --performance-schema-instrument='wait/lock/metadata/sql/mdl=ON'
 	q -e "create database t; create table t.m (id int primary key) engine=innodb;
-	    create table t.tids (tid bigint) engine=memory; insert into t.m values (1);"
+	    create table t.tids (who char(1), tid bigint); insert into t.m values (1);"
 	# Session A reads the table in a transaction it leaves open while it
 	# sleeps; session B's ALTER TABLE waits for the table's lock.
 	hang_start() {
-		q -e "insert into t.tids select tid from information_schema.processlist
-		    where id = connection_id(); begin; select * from t.m;
-		    select sleep(6); commit;" >/dev/null 3>&- &
-		echo $! >a.kill
-		for i in $(seq 100); do [ "$(q -e 'select count(*) from t.tids')" = 1 ] && break; sleep 0.1; done
-		sleep 0.3
-		q -e "alter table t.m comment 'late'" 3>&- &
-		echo $! >b.kill
+		two_sessions "begin; select * from t.m; select sleep(6); commit;" \
+		    "alter table t.m comment 'late'"
 		echo "$(cat b.kill)" >hung.tid
 	}
 	capture_while
 	srv=$(cat mariadbd.kill)
-	holder=$(q -e "select tid from t.tids")
+	holder=$(q -e "select tid from t.tids where who = 'a'")
 	argus-cat -k holder cap.gz | grep ",$srv,$holder,futex:$srv:0x[0-9a-f]*,runtime,,metadata lock t.m SHARED_READ,InnoDB,mariadbd$"
 	grep -E "^Root cause: mariadbd $srv/$holder \(InnoDB says\): asleep on its own timer in futex for [0-9.]+ s so far \(InnoDB says: sleeping in SLEEP\(\)\); InnoDB says it holds what mariadbd [0-9]+ waits on: metadata lock t.m SHARED_READ" report.txt
 }
