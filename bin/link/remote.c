@@ -315,8 +315,8 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		 * Most threads hold no wake-up (release()'s first test): that
 		 * first, before the state.
 		 */
-		if (((struct tstate *)link_thread(self, t))->holding &&
-		    ev->ctx == '-' &&
+		ts = link_thread(self, t);
+		if (ts->holding && ev->ctx == '-' &&
 		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
 			release(self, ev, t, NULL);
 		return;

@@ -3961,21 +3961,12 @@ loop_at_cut() {	# WORK
 	EOF
 }
 
-# The report's first line for client 1's hang in trace FILE.
-diagnose_client() {	# FILE
-	argus-segment -q -Z "$1" | argus-link -q | argus-spin -q --tid 1 -T 1s |
-	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null |
-	    grep -m1 .
-}
-
 @test "slice: a holder idle in its event loop through the hang, caught at work in a round of its timer at the cut, is idle" {
-	loop_at_cut 150000 >loop.csv
-	run diagnose_client loop.csv
+	output=$(loop_at_cut 150000 | diagnose_nap)
 	echo "$output"
 	[[ $output == "Nothing found beyond the hung thread: server 2 holds the other end, idle in epoll_wait: what it waits for did not come" ]]
 	# At work for 70 ms of each round, it was at work through the hang.
-	loop_at_cut 70000000 >work.csv
-	run diagnose_client work.csv
+	output=$(loop_at_cut 70000000 | diagnose_nap)
 	echo "$output"
 	[[ $output == "Root cause: server 2 (the kernel says): the kernel says it holds what client 1 waits on: peer socket:50 (waitsfor)" ]]
 }
