@@ -167,10 +167,10 @@ report_patch_lost(struct writer *w)
 
 /*
  * Lost events since the last report, as the kernel counted them; their
- * total since the start.  They are said with the pages (emit_run()): a
- * live capture's at the page the kernel marked after them, a deferred
- * recorder's at the first page of each CPU a request reads, what the
- * kernel wrote over lying before it.  Here, before the end, the count
+ * total since the start.  They are said with the pages, at the first
+ * event of the page the kernel marked after them: as the formatter
+ * reaches it (emit_run()), or as the spill is read back (emit_spill()),
+ * if the page was spilled.  Here, before the end, the count
  * read now may hold losses whose page the formatter has not reached,
  * and would say them where it stands, seconds later when it lags behind
  * a flood, or at a request's moment, in the hang it asks about: so only

@@ -41,7 +41,7 @@ struct cursor {
 	struct page	*pg;
 	void		*ev;		/* NULL: wait for a page */
 	unsigned long long ts;
-	uint64_t	 lost;		/* its page's (struct page), to say */
+	uint64_t	 lost;		/* before its page's first event, to say */
 };
 
 static struct cursor	*cur;
@@ -846,19 +846,25 @@ next(struct cursor *c, int cpu, int first)
 	}
 }
 
-void
-emit_lost(struct writer *w, uint64_t ts, int cpu, uint64_t total)
+/* n events of cpu lost just before ts; counted as said. */
+static void
+lost_record(struct writer *w, uint64_t ts, int cpu, uint64_t n)
 {
-	if (total <= said[cpu])
-		return;
+	said[cpu] += n;
 	writer_begin(w, KIND_LOST);
 	writer_u64(w, ts);
 	writer_empty(w);
 	writer_empty(w);
 	writer_u64(w, cpu);
-	writer_u64(w, total - said[cpu]);
+	writer_u64(w, n);
 	writer_end(w);
-	said[cpu] = total;
+}
+
+void
+emit_lost(struct writer *w, uint64_t ts, int cpu, uint64_t total)
+{
+	if (total > said[cpu])
+		lost_record(w, ts, cpu, total - said[cpu]);
 }
 
 uint64_t
@@ -921,7 +927,7 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 			break;
 		/* The events the kernel lost just before this page's first. */
 		if (best->lost != 0) {
-			emit_lost(w, best->ts, bcpu, best->lost);
+			lost_record(w, best->ts, bcpu, best->lost);
 			best->lost = 0;
 		}
 		event(w, idx, bcpu, best->ts, best->ev,
@@ -938,11 +944,28 @@ emit_run(struct writer *w, struct writer *idx, uint64_t upto, uint64_t max)
 	return n;
 }
 
+/* A CPU's next spilled page's first event, and the losses before it. */
+static void
+spill_next(struct cursor *c, int cpu, char *buf, size_t pg)
+{
+	uint64_t lost;
+
+	/* A page with no event to say them at hands them on. */
+	while (c->ev == NULL && spill_tail_read(cpu, buf, &lost) > 0) {
+		c->lost += lost;
+		if (kbuffer_load_subbuffer(c->kb, buf) >= 0)
+			c->ev = spill_page_event(kbuffer_read_event(c->kb,
+			    &c->ts), c->kb, buf, pg);
+	}
+}
+
 /*
  * Deepening: the spilled pages of every CPU from the one that holds t on,
  * merged by time as emit_run() merges the kernel's, into w (a ring file
  * of their own: they are older than what the ring's newest files hold).
- * Under spill_lock().  The read pages leave the spill.
+ * What the kernel lost before a spilled page is said at its first event,
+ * as emit_run() says it.  Under spill_lock().  The read pages leave the
+ * spill.
  */
 uint64_t
 emit_spill(struct writer *w, struct writer *idx, uint64_t t,
@@ -962,13 +985,8 @@ emit_spill(struct writer *w, struct writer *idx, uint64_t t,
 		if ((sc[cpu].kb = kbuffer_alloc(KBUFFER_LSIZE_8,
 		    KBUFFER_ENDIAN_LITTLE)) == NULL)
 			diex(EX_SOFTWARE, "kbuffer_alloc failed");
-		if (!spill_tail(cpu, t))
-			continue;
-		while (sc[cpu].ev == NULL && spill_tail_read(cpu, buf[cpu]) > 0)
-			if (kbuffer_load_subbuffer(sc[cpu].kb, buf[cpu]) >= 0)
-				sc[cpu].ev = spill_page_event(
-				    kbuffer_read_event(sc[cpu].kb, &sc[cpu].ts),
-				    sc[cpu].kb, buf[cpu], pg);
+		if (spill_tail(cpu, t))
+			spill_next(&sc[cpu], cpu, buf[cpu], pg);
 	}
 	for (;;) {
 		for (b = -1, cpu = 0; cpu < ncpus; cpu++)
@@ -978,15 +996,15 @@ emit_spill(struct writer *w, struct writer *idx, uint64_t t,
 			break;
 		if (n++ == 0)
 			*oldest = sc[b].ts;
+		if (sc[b].lost != 0) {
+			lost_record(w, sc[b].ts, b, sc[b].lost);
+			sc[b].lost = 0;
+		}
 		event(w, idx, b, sc[b].ts, sc[b].ev,
 		    kbuffer_event_size(sc[b].kb));
 		sc[b].ev = spill_page_event(kbuffer_next_event(sc[b].kb,
 		    &sc[b].ts), sc[b].kb, buf[b], pg);
-		while (sc[b].ev == NULL && spill_tail_read(b, buf[b]) > 0)
-			if (kbuffer_load_subbuffer(sc[b].kb, buf[b]) >= 0)
-				sc[b].ev = spill_page_event(
-				    kbuffer_read_event(sc[b].kb, &sc[b].ts),
-				    sc[b].kb, buf[b], pg);
+		spill_next(&sc[b], b, buf[b], pg);
 	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		spill_tail_cut(cpu);

@@ -27,8 +27,9 @@ uint64_t emit_last_time(void);
 /*
  * A lost record at ts of cpu's events lost up to total, its count since
  * the start, for those not said yet: the losses the kernel marked on a
- * page are said at its first event (emit_run()), as the stream reaches
- * them; the rest where the caller knows no better place.
+ * page are said at its first event as the stream reaches them
+ * (emit_run(), emit_spill()); the rest where the caller knows no better
+ * place.
  */
 void	 emit_lost(struct writer *, uint64_t ts, int cpu, uint64_t total);
 uint64_t emit_count(void);

@@ -45,6 +45,7 @@
 #include "file.h"
 #include "spill.h"
 #include "spillblk.h"
+#include "spool.h"
 
 #define PREFIX		"spill-cpu"
 #define BATCH		SPILL_BATCH	/* bytes a splice asks for */
@@ -77,6 +78,7 @@ static _Atomic uint64_t	 cpu_ns;
 static struct libdeflate_compressor *zc;
 static char		*raw, *zbuf;	/* the spiller's */
 static size_t		 zsize;
+static uint64_t		(*page_lost)(int, const char *, size_t);
 
 static void
 name(char *buf, size_t size, int cpu, uint64_t seq)
@@ -181,6 +183,24 @@ write_all(int fd, const char *buf, size_t n)
 }
 
 /*
+ * The events lost before pages leaving the kernel, given to them (the
+ * reader gives those before its pages in turn, under mu): those the
+ * pages have no room for, which the block says.
+ */
+static uint64_t
+batch_lost(int cpu, const char *pages, size_t len)
+{
+	uint64_t n, stored, sum = 0;
+	size_t off;
+
+	for (off = 0; off < len; off += pgsize)
+		if ((n = page_lost(cpu, pages + off, pgsize)) != 0 &&
+		    page_mark(pages + off, pgsize, &stored) && stored == 0)
+			sum += n;
+	return sum;
+}
+
+/*
  * Full pages of one CPU to disk until none is left, a batch at a time
  * under the lock: a reader must find each page either in the kernel or
  * on disk, so the batch is deflated and written before it lets go (a
@@ -192,6 +212,7 @@ spill_cpu(int cpu)
 {
 	struct cpu *c = &cpus[cpu];
 	struct spill_block *b = (struct spill_block *)zbuf;
+	uint64_t lost;
 	size_t len, z;
 	ssize_t n, m;
 	int rc = 0;
@@ -229,12 +250,15 @@ spill_cpu(int cpu)
 			}
 		}
 		len -= len % pgsize;
+		/* Counted now, not after the deflate: the kernel loses on. */
+		lost = rc == 0 ? batch_lost(cpu, raw, len) : 0;
 		if (rc == 0 && len > 0) {
 			z = libdeflate_deflate_compress(zc, raw, len,
 			    zbuf + sizeof(*b), zsize - sizeof(*b));
 			memcpy(&b->ts, raw, sizeof(b->ts));
 			b->zlen = z;
 			b->len = len;
+			b->lost = lost;
 			if (z == 0) {
 				/* Cannot be: zsize is libdeflate's bound. */
 				warnx_("spill: deflate failed; spilling stops");
@@ -324,7 +348,7 @@ reap(void)
 
 void
 spill_start(const char *dir, uint64_t budget, int ncpu, size_t pg,
-    const int *f)
+    const int *f, uint64_t (*lost)(int, const char *, size_t))
 {
 	pthread_mutexattr_t ma;
 	int cpu;
@@ -344,6 +368,7 @@ spill_start(const char *dir, uint64_t budget, int ncpu, size_t pg,
 	/* One CPU may hold the whole budget, and the file it writes. */
 	nmade = budget / file_limit + 4;
 	cpus = xcalloc(ncpu, sizeof(*cpus));
+	page_lost = lost;
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		cpus[cpu].wfd = -1;
 		cpus[cpu].made = xcalloc(nmade, sizeof(uint64_t));
@@ -525,6 +550,7 @@ struct tail {
 	int		 fd;
 	char		*pages;		/* a block's, read back */
 	size_t		 len, pos;
+	uint64_t	 lost;		/* blocks' count, for a marked page without one */
 };
 static struct tail	*tails;
 
@@ -554,6 +580,7 @@ spill_tail(int cpu, uint64_t t)
 	tl->seq = tl->rseq = c->wseq;
 	tl->off = tl->roff = 0;
 	tl->len = tl->pos = 0;
+	tl->lost = 0;
 	/* From the newest file back to the one whose first block is older. */
 	for (s = c->wseq; s-- > c->first; ) {
 		if ((fd = open_seq(cpu, s, &size)) == -1)
@@ -581,13 +608,14 @@ spill_tail(int cpu, uint64_t t)
 }
 
 ssize_t
-spill_tail_read(int cpu, void *buf)
+spill_tail_read(int cpu, void *buf, uint64_t *lost)
 {
 	struct cpu *c;
 	struct tail *tl;
 	struct spill_block b;
 	const char *page, *why;
 
+	*lost = 0;
 	if (cpus == NULL || tails == NULL)
 		return 0;
 	c = &cpus[cpu];
@@ -617,6 +645,8 @@ again:
 		    tl->pages);
 		tl->pos = 0;
 		tl->roff += sizeof(b) + b.zlen;
+		/* One whose marked page was refused gives its count on. */
+		tl->lost += b.lost;
 	}
 	page = tl->pages + tl->pos;
 	tl->pos += pgsize;
@@ -625,6 +655,11 @@ again:
 		goto again;
 	}
 	memcpy(buf, page, pgsize);
+	/* The block's count goes to its first marked page without one. */
+	if (page_mark(page, pgsize, lost) && *lost == 0) {
+		*lost = tl->lost;
+		tl->lost = 0;
+	}
 	return pgsize;
 }
 

@@ -24,10 +24,12 @@ struct spill_stats {
 
 /*
  * Opens (or makes, 0700) DIR and starts the spiller thread on fds (one
- * trace_pipe_raw per CPU, O_NONBLOCK); exits on failure.
+ * trace_pipe_raw per CPU, O_NONBLOCK); exits on failure.  lost() gives
+ * the events lost before each page spilled (spool_page_lost()).
  */
 void	 spill_start(const char *dir, uint64_t budget, int ncpu,
-	    size_t pgsize, const int *fds);
+	    size_t pgsize, const int *fds,
+	    uint64_t (*lost)(int cpu, const char *page, size_t len));
 int	 spill_tid(void);		/* 0 before the thread runs */
 /* The reader's turn: the spiller waits (priority inheritance). */
 void	 spill_lock(void);
@@ -39,11 +41,12 @@ void	 spill_stats(struct spill_stats *);
  * Deepening, under spill_lock(): spill_tail() puts cpu's cursor on the
  * page that holds t (or its first after t), 1 if there is one;
  * spill_tail_read() gives the pages from there on, oldest first, as
- * the kernel gives them; spill_tail_cut() removes what the cursor covered,
- * the older pages staying for a deeper request.
+ * the kernel gives them, and in *lost the events lost just before the
+ * page, else 0; spill_tail_cut() removes what the cursor covered, the older pages
+ * staying for a deeper request.
  */
 int	 spill_tail(int cpu, uint64_t t);
-ssize_t	 spill_tail_read(int cpu, void *buf);
+ssize_t	 spill_tail_read(int cpu, void *buf, uint64_t *lost);
 void	 spill_tail_cut(int cpu);
 ssize_t	 spill_newest(int cpu, void *buf);	/* its newest page, or 0 */
 uint64_t spill_since(uint64_t bytes);	/* where bytes of pages read back begin */

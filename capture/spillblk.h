@@ -17,6 +17,12 @@ struct spill_block {
 	uint64_t	 ts;		/* its first page's, as the page says */
 	uint32_t	 zlen;		/* deflated bytes that follow */
 	uint32_t	 len;		/* whole pages, at most SPILL_BATCH */
+	/*
+	 * Events lost before its marked pages that had no room for the
+	 * count (spool_page_lost()): said at the first of them when the
+	 * block is read back; a page with the count says its own.
+	 */
+	uint64_t	 lost;
 };
 
 /* The most deflated bytes a block of SPILL_BATCH may take. */

@@ -152,8 +152,11 @@ cpu_lost(int cpu)
 	return n;
 }
 
-/* The bridge's losses count too, also once it is gone. */
-static uint64_t *blost;
+/*
+ * The bridge's losses count too, also once it is gone.  Atomic: the
+ * spiller reads them (spool_page_lost()).
+ */
+static _Atomic uint64_t *blost;
 
 /* A CPU's losses since the start, ours and the bridge's as last read. */
 static uint64_t
@@ -195,37 +198,63 @@ page_used(const struct page *p)
 	return commit & (PAGE_MISSED_STORED - 1);	/* without the flags */
 }
 
-/*
- * Whether the kernel marked the page as coming after events it lost (a
- * buffer that overran between it and the page before).  The count it
- * may store on the page is not always there (no room left on it): the
- * stats file's is, and is read as the page is, so that the loss is
- * placed at the page, not at the formatter's place when it next looks.
- */
-static int
-page_missed(const struct page *p)
+int
+page_mark(const char *page, size_t len, uint64_t *n)
 {
 	uint64_t commit;
+	size_t used;
 
-	memcpy(&commit, p->data + 8, sizeof(commit));
-	return (commit & PAGE_MISSED_EVENTS) != 0;
+	*n = 0;
+	if (len < PAGE_HEADER)
+		return 0;
+	memcpy(&commit, page + 8, sizeof(commit));
+	if (!(commit & PAGE_MISSED_EVENTS))
+		return 0;
+	used = commit & (PAGE_MISSED_STORED - 1);
+	if ((commit & PAGE_MISSED_STORED) && used <= len - PAGE_HEADER &&
+	    len - PAGE_HEADER - used >= sizeof(*n))
+		memcpy(n, page + PAGE_HEADER + used, sizeof(*n));
+	return 1;
 }
 
 /*
- * A page read from a CPU: every event before its first is read.  With
- * say_lost, or where the kernel marked the page, the CPU's losses so far
- * go with it, to be said at its first event (struct page).
+ * Per CPU: the losses given a page to be said at.  Pages leave a CPU's
+ * buffer one at a time, the spiller's and the reader's in turn
+ * (spill_lock()), so that each loss is placed once.
+ */
+static uint64_t *placed;
+
+uint64_t
+spool_page_lost(int cpu, const char *page, size_t len)
+{
+	uint64_t n, total;
+
+	if (!page_mark(page, len, &n))
+		return 0;
+	if (n == 0) {
+		/*
+		 * No room on the page for the count: the CPU's count since
+		 * the start, read now, less what pages before said.  It may
+		 * hold a few lost since, which the next marked page lacks.
+		 */
+		total = cpu_total_lost(cpu);
+		n = total > placed[cpu] ? total - placed[cpu] : 0;
+	}
+	placed[cpu] += n;
+	return n;
+}
+
+/*
+ * A page read from a CPU: every event before its first is read, and the
+ * events lost just before it go with it, to be said at its first event.
  */
 static int
-enqueue(int cpu, struct page *p, ssize_t got, int say_lost)
+enqueue(int cpu, struct page *p, ssize_t got)
 {
-	uint64_t ts, n;
+	uint64_t ts;
 
 	p->len = got;
-	p->lost = 0;
-	if (got >= (ssize_t)PAGE_HEADER && (say_lost || page_missed(p)) &&
-	    (n = cpu_total_lost(cpu)) > 0)
-		p->lost = n;
+	p->lost = spool_page_lost(cpu, p->data, got);
 	memcpy(&ts, p->data, sizeof(ts));
 	if (ts > bound[cpu])
 		bound[cpu] = ts;
@@ -268,7 +297,7 @@ drain_cpu(int cpu, int n)
 			atomic_store(&error, strerror(errno));
 			return -1;
 		}
-		if (enqueue(cpu, p, got, 0) == -1)
+		if (enqueue(cpu, p, got) == -1)
 			return -1;
 		/*
 		 * Reading on after a partial page would spin on pages of a
@@ -321,14 +350,10 @@ pass(void)
  * to be called again, -1 on error.  Emptied while tracing goes on, the
  * CPU's events are all read up to the moment of the read, less the slack
  * for events reserved but not yet committed; once tracing is off, all.
- * A deferred recorder's first page of ours says the CPU's losses so far:
- * what the kernel wrote over lies before it, and what its spill lost
- * before that (those pages' marks went to disk), no later than it.
  */
 static int
 empty_cpu(int cpu, int fd, int off)
 {
-	int say_lost = conf.defer && fd == fds[cpu];
 	struct page *p;
 	ssize_t got;
 	uint64_t t;
@@ -352,9 +377,8 @@ empty_cpu(int cpu, int fd, int off)
 				bound[cpu] = t - SLACK_NS;
 			return 0;
 		}
-		if (enqueue(cpu, p, got, say_lost) == -1)
+		if (enqueue(cpu, p, got) == -1)
 			return -1;
-		say_lost = 0;
 	}
 }
 
@@ -614,6 +638,7 @@ spool_start(const struct spool_conf *c)
 	ring_init(&freed, npages);
 	lost = xcalloc(ncpus, sizeof(*lost));
 	blost = xcalloc(ncpus, sizeof(*blost));
+	placed = xcalloc(ncpus, sizeof(*placed));
 	bound = xcalloc(ncpus, sizeof(*bound));
 	atexit(close_at_exit);
 	for (cpu = 0; cpu < ncpus; cpu++) {
@@ -623,7 +648,8 @@ spool_start(const struct spool_conf *c)
 	}
 	read_stats();
 	if (c->defer && c->spill != NULL)
-		spill_start(c->spill, c->spill_size, ncpus, pgsize, fds);
+		spill_start(c->spill, c->spill_size, ncpus, pgsize, fds,
+		    spool_page_lost);
 	else
 		conf.spill = NULL;
 	if ((errno = pthread_create(&thread, NULL, reader, NULL)) != 0)

@@ -26,10 +26,8 @@
 struct page {
 	uint64_t	 len;		/* keeps data 8-byte aligned, as in the kernel */
 	/*
-	 * Where the kernel marked the page as the first after events it
-	 * lost, its CPU's count of lost events (since the start) read as
-	 * the page was: the loss lies just before the page's first event,
-	 * however far behind the formatter is.  0 otherwise.
+	 * The events lost just before its first (spool_page_lost()): said
+	 * there however far behind the kernel the formatter is.
 	 */
 	uint64_t	 lost;
 	char		 data[];
@@ -82,6 +80,18 @@ int	 spool_full(void);		/* the reader cannot read on */
 size_t	 spool_bytes(void);		/* queued now */
 uint64_t spool_total(void);		/* read since the start */
 void	 spool_lost(struct spool_stats *);	/* latest counters */
+/*
+ * Whether the kernel marked a page of len bytes as the first after
+ * events it lost: 1 and *n the count it stored on the page, or 0 where
+ * there was no room for it.
+ */
+int	 page_mark(const char *page, size_t len, uint64_t *n);
+/*
+ * The events cpu lost just before a page taken from its buffer (read or
+ * spilled), each loss given to one page: 0 unless marked; the count the
+ * page holds; else the CPU's count since the start beyond those given.
+ */
+uint64_t spool_page_lost(int cpu, const char *page, size_t len);
 /*
  * Ask for everything the kernel holds up to now (async-signal-safe); the
  * request is served once the watermark passes the time it returns.  In

@@ -123,8 +123,8 @@ with open(sys.argv[1], 'r+b') as f:
     f.seek(0)
     f.write(struct.pack('<QII', ts, 2111488, 1 << 20))
     f.seek(0, 2)
-    if f.tell() < 2111488 + 16 + 4096:
-        f.truncate(2111488 + 16 + 4096)
+    if f.tell() < 2111488 + 24 + 4096:
+        f.truncate(2111488 + 24 + 4096)
 PY
 	# A flush reads the spill's newest page, then all of it back.
 	run timeout 120 argus --ring "$ring" flush
