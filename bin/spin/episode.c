@@ -274,6 +274,7 @@ static int
 no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 {
 	const struct vsum *a = VSUM(t, i), *b;
+	int timed_out, again;
 
 	if (i + 1 >= t->vv.n)
 		return 0;
@@ -284,13 +285,17 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	/*
 	 * Input or output is progress; but between naps, only what it took
 	 * in: a poller's line of "still waiting" each round, or GNU
-	 * parallel's probe of a full disk, is not.
+	 * parallel's probe of a full disk, is not.  Nor, after a wait its
+	 * own timeout ended, a round of the calls of the one before on the
+	 * same descriptors that took nothing in: the request sent again as
+	 * no answer came (a UDP client's retry).
 	 */
-	if (!quiet(t, i, o) || !quiet(t, i + 1, o) ||
-	    (is_nap(a, o) && is_nap(b, o) ? b->reads : b->io) > 0)
+	timed_out = b->woke && (b->wake_props & LR_TIMEOUT);
+	again = timed_out && b->calls == a->calls && b->reads == 0;
+	if (!quiet(t, i, o) || !quiet(t, i + 1, o) || (!again &&
+	    (is_nap(a, o) && is_nap(b, o) ? b->reads : b->io) > 0))
 		return 0;
-	if (child_nap(a, o) || vfork_nap(a, o) ||
-	    (b->woke && (b->wake_props & LR_TIMEOUT)))
+	if (child_nap(a, o) || vfork_nap(a, o) || timed_out)
 		return 1;
 	/*
 	 * Woken by what no rule explains (an interrupt's wake-up, a timer

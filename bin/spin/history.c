@@ -15,6 +15,26 @@
 
 static struct tracked	*tracked;
 static uint64_t		 ntracked;
+
+/*
+ * A round's calls, hashed as they come (FNV-1a): each call's name and
+ * its first argument, the descriptor or buffer it acts on.  A loop that
+ * repeats itself makes the same hash each round.
+ */
+static uint64_t
+call_hash(uint64_t h, const char *name, const char *arg)
+{
+	const char *p;
+
+	if (h == 0)
+		h = 14695981039346656037ULL;
+	for (p = name; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ ',') * 1099511628211ULL;
+	for (p = arg; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (h ^ ';') * 1099511628211ULL;
+}
 uint64_t		 nvertex_records;
 
 /*
@@ -301,22 +321,29 @@ history_event(const struct target *tg, const struct event *ev)
 		    event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->yields += syscall_is_yield(v->last_sys);
 		v->vforked = 0;
+		v->calls = call_hash(v->calls, v->last_sys,
+		    event_str(ev, SYSCALL_ARG(0)));
 		recv = syscall_is_recv(v->last_sys);
 		v->reads += recv;
 		v->io += recv || syscall_is_send(v->last_sys);
-		v->recv_open = recv;
-	} else if (v->recv_open && ((ev->type == E_SOCK_RECV &&
+		t->recv_in = recv ? v->id : 0;
+	} else if (t->recv_in != 0 && ((ev->type == E_SOCK_RECV &&
 	    event_i64(ev, ECOL(E_SOCK_RECV, LENGTH)) < 0) ||
 	    (ev->type == E_SYS_EXIT &&
 	    event_i64(ev, ECOL(E_SYS_EXIT, RET)) < 0))) {
 		/*
 		 * A receive that failed (refused, timed out, nothing there
 		 * yet: EAGAIN) took nothing in: a try of a loop that polls.
+		 * Uncounted where it was made, the vertex before if it
+		 * blocked.
 		 */
+		v = vvec_get(&t->vv, t->recv_in);
 		v->reads--;
 		v->io--;
-		v->recv_open = 0;
-	} else if (ev->type == E_FORK)
+		t->recv_in = 0;
+	} else if (ev->type == E_SYS_EXIT)
+		t->recv_in = 0;		/* it took something in */
+	else if (ev->type == E_FORK)
 		v->vforked = event_is_vfork(ev);
 	else if (ev->type == E_SWITCH &&
 	    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE)))) {
@@ -377,7 +404,17 @@ history_finish(uint64_t end)
 {
 	struct tracked *t;
 
+	struct vsum *v;
+
 	for (t = tracked; t != NULL; t = t->hh.next) {
+		/* A receive still blocked as the trace ends took nothing in. */
+		if (t->recv_in != 0 && t->blocked_since != NO_TIME &&
+		    t->blocked_in == t->recv_in) {
+			v = vvec_get(&t->vv, t->recv_in);
+			v->reads--;
+			v->io--;
+			t->recv_in = 0;
+		}
 		if (t->blocked_since != NO_TIME && end != NO_TIME)
 			unblock(t, end);
 		t->blocked_since = NO_TIME;

@@ -28,7 +28,8 @@ struct vsum {
 	uint32_t	 yields;	/* sched_yield calls */
 	uint32_t	 io;		/* reads, writes, sends, receives */
 	uint32_t	 reads;		/* of them, what it took in */
-	int		 recv_open;	/* in a receive not yet seen to fail */
+	uint64_t	 calls;		/* its system calls and their first
+					   arguments, hashed: a round's */
 	char		 last_sys[24];	/* its last system call: what it waits in */
 	uint64_t	 sys_at;	/* when it entered last_sys */
 	int		 sleeps;	/* last_sys sleeps: syscall_sleeps() */
@@ -52,6 +53,11 @@ struct tracked {
 	struct vvec	 vv;		/* its vertices, struct vsum */
 	uint64_t	 blocked_since;	/* NO_TIME: not blocked */
 	uint64_t	 blocked_in;	/* the vertex that blocked */
+	/*
+	 * The vertex that entered a receive not yet seen to fail, or 0: one
+	 * that blocks fails in the next, when its timeout ends the wait.
+	 */
+	uint64_t	 recv_in;
 	UT_hash_handle	 hh;
 };
 

@@ -3,7 +3,8 @@
  * time it was off a CPU (on a CPU for less than half of it), or blocked
  * from before the trace saw it (no switch-out traced, but it ended
  * waiting).  A wait with a timeout that keeps expiring with nothing done
- * between (poll(2) on a socket every second) is one span of them.
+ * between (poll(2) on a socket every second), or only the same request
+ * sent again (a UDP client's retries), is one span of them.
  */
 #include "spin.h"
 

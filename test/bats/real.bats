@@ -16,7 +16,8 @@
 # datagram socket's full queue, an inotify watch a late job ends (a
 # baseline by relation again, with helpers forked between), a reverse
 # proxy idle in its event loop beside its master, a thread pool's future;
-# and a Python handler at work in slices its GIL cuts.
+# and a Python handler at work in slices its GIL cuts; and a UDP client
+# whose retries are the hang, no single wait of theirs.
 # Every case and both cuts, to the same bar: test/real/real.bats.
 # test/run: first, the longest file: begun last, it would run on alone.
 
@@ -111,6 +112,10 @@ during() {
 	during futures-http
 }
 
+@test "real, in progress: a UDP client sends its request again every 100 ms to a server waiting for its child" {
+	during udp-retry
+}
+
 # after CASE: the same, cut after its hang ended.
 after() {
 	local d=$BATS_TEST_TMPDIR/$1-after rc=0 out l
@@ -129,6 +134,10 @@ after() {
 	[[ " $l " == *" first=yes "* ]]
 	[ "$(sed 's/.* n=\([0-9]*\).*/\1/' <<<"$l")" -le 3 ]
 	grep -m1 . "$d/report" | grep -q '^Root cause: '
+}
+
+@test "real, after: a UDP client sent its request again every 100 ms to a server waiting for its child" {
+	after udp-retry
 }
 
 # A Python handler that computes, its work cut in slices by the GIL its

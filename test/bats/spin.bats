@@ -678,6 +678,48 @@ graph() {
 	[ "$status" -eq 1 ]
 }
 
+@test "spin: a request sent again each time its wait for the answer timed out is one LongWait" {
+	# A UDP client's retries: a poll of its socket that a 100 ms timeout
+	# ends (Python's settimeout), then the request again; or a recvfrom
+	# that SO_RCVTIMEO fails with EAGAIN, seen in the round after.  No
+	# answer came: one wait, its first round to its last.  The same
+	# rounds whose recvfrom got 4 bytes each took something in: no
+	# episode.
+	for way in poll rcvtimeo answered; do
+		{ stream
+		  t=1000000000
+		  for i in $(seq 12); do
+			if [ "$i" != 1 ]; then
+				echo "link,$t,10,10,$((i - 1)),$i,strong,timeout,$((t - 100000000)),10,10,hrtimer_wakeup"
+				case $way in
+				rcvtimeo) echo "event,$((t + 500)),10,10,$i,0,sys_exit,-,45,recvfrom,-11" ;;
+				answered) echo "event,$((t + 500)),10,10,$i,0,sys_exit,-,45,recvfrom,4" ;;
+				esac
+			fi
+			echo "event,$((t + 1000)),10,10,$i,0,sys_enter,-,44,sendto,0x3,0x7f00,0x3,0x0,0x7ffc,0x10"
+			echo "event,$((t + 2000)),10,10,$i,0,sock_send,-,0xffff01,3,0x0"
+			if [ $way = poll ]; then
+				echo "event,$((t + 3000)),10,10,$i,0,sys_enter,-,7,poll,0x7ffc,0x1,0x64"
+			else
+				echo "event,$((t + 3000)),10,10,$i,0,sys_enter,-,45,recvfrom,0x3,0x7f10,0x64,0x0,0x0,0x0"
+			fi
+			echo "event,$((t + 4000)),10,10,$i,0,switch,-,S,0,0,swapper/0"
+			[ "$i" = 12 ] && end=open || end=wait
+			echo "vertex,$((t + 100000000)),10,10,$i,$t,$((t + 100000000)),30000,4,timeout,$end,S,python3"
+			t=$((t + 100000000))
+		  done
+		} >"r-$way"
+	done
+	for way in poll rcvtimeo; do
+		run argus-spin -qZ -T 1s --tid 10 "r-$way"
+		[ "$status" -eq 0 ]
+		grep '^spin,' <<<"$output"
+		grep -q '^spin,[0-9]*,10,10,1,LongWait,1000000000,2200000000,[0-9]*,12,open,' <<<"$output"
+	done
+	run argus-spin -qZ -T 1s --tid 10 r-answered
+	[ "$status" -eq 1 ]
+}
+
 # A poller's rounds, as the capture records them: $1 rounds of a 1 ms
 # nap; round $2 spends most of its time inside the nap before it is
 # switched out; the rounds listed in $3 (1000,1001) most of their time

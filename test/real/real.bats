@@ -122,6 +122,10 @@ check() {
 	check http-compute
 }
 
+@test "real: a UDP client sends its request again every 100 ms to a server waiting for its child" {
+	check udp-retry
+}
+
 @test "real: a Python thread holds a lock across a timed condition wait" {
 	check py-condlock
 }
