@@ -155,62 +155,96 @@ str_of(uint32_t id)
 }
 
 /*
- * Dense ids (argus-segment's) go where they are, one after the other, so
- * that a lookup near the last one is near in memory too; the bits above
- * the table's are hashed in (Fibonacci) to spread any others.
+ * Where ids are dense (argus-segment's, 1, 2, 3, ...) their places are an
+ * array by id: a lookup is a load, with no vertex to read its id from (a
+ * miss in a big graph), and growing it moves its pages, where a table
+ * was copied into one twice its size, whose pages were new ones to fault
+ * in.  It grows only for an id that keeps it dense (AT_SPARE more ids
+ * than vertices at most); any other id goes to an open-addressed table.
  */
+#define AT_SPARE	65536
+
 static size_t
 id_slot(const struct graph *g, uint64_t id)
 {
 	return (id ^ (id >> g->bits) * GOLDEN64) & g->mask;
 }
 
-/*
- * Where id lives in v; 0 if it was never met.  A slot holds only the
- * place: the id is the vertex's own, and keeping a copy would cost more
- * memory than all the places.
- */
+/* Where id lives in v; 0 if it was never met. */
 static inline uint32_t
 place_of(const struct graph *g, uint64_t id)
 {
 	size_t i, mask;
 	uint32_t p;
 
-	if (g->bits == 0)
+	if (id < g->nat && (p = g->at[id]) != 0)
+		return p;
+	/*
+	 * An id of the table stays there when the array grows past it: a
+	 * slot holds only the place, the id being the vertex's own.
+	 */
+	if (g->nfar_at == 0)
 		return 0;
 	mask = g->mask;
-	for (i = id_slot(g, id); (p = g->at[i]) != 0; i = (i + 1) & mask)
+	for (i = id_slot(g, id); (p = g->far_at[i]) != 0; i = (i + 1) & mask)
 		if (vertex_id(&g->v[p]) == id)
 			return p;
 	return 0;
 }
 
-/* Place's vertex has its id already. */
 static void
-place_add(struct graph *g, uint32_t place)
+far_at_add(struct graph *g, uint32_t place)
 {
 	size_t i, mask = g->mask;
 
-	for (i = id_slot(g, vertex_id(&g->v[place])); g->at[i] != 0;
+	for (i = id_slot(g, vertex_id(&g->v[place])); g->far_at[i] != 0;
 	    i = (i + 1) & mask)
 		;
-	g->at[i] = place;
+	g->far_at[i] = place;
 }
 
 /* At most three quarters full, so that a miss ends soon. */
 static void
-places_grow(struct graph *g)
+far_at_grow(struct graph *g)
 {
-	uint32_t *at = g->at;
+	uint32_t *at = g->far_at;
 	size_t i, old = g->bits ? (size_t)1 << g->bits : 0;
 
 	g->bits = g->bits ? g->bits + 1 : 12;
 	g->mask = ((size_t)1 << g->bits) - 1;
-	g->at = xcalloc((size_t)1 << g->bits, sizeof(*g->at));
+	g->far_at = xcalloc((size_t)1 << g->bits, sizeof(*g->far_at));
 	for (i = 0; i < old; i++)
 		if (at[i] != 0)
-			place_add(g, at[i]);
+			far_at_add(g, at[i]);
 	free(at);
+}
+
+/*
+ * Place's vertex has its id already, a new one.  The array's room grows
+ * by realloc() (pages moved, not copied, once it is big), and is zeroed
+ * only as far as the ids put there: a page is touched when an id needs it.
+ */
+static void
+place_add(struct graph *g, uint64_t id, uint32_t place)
+{
+	if (id >= g->nat && id < g->nv + AT_SPARE) {
+		if (id >= g->capat) {
+			g->capat = g->capat ? 2 * g->capat : AT_SPARE;
+			if (g->capat <= id)
+				g->capat = id + 1;
+			g->at = xrealloc(g->at, g->capat * sizeof(*g->at));
+		}
+		memset(g->at + g->nat, 0, (id + 1 - g->nat) * sizeof(*g->at));
+		g->nat = id + 1;
+	}
+	if (id < g->nat) {
+		g->at[id] = place;
+		return;
+	}
+	if (4 * (g->nfar_at + 1) >= 3 * ((uint64_t)1 << g->bits))
+		far_at_grow(g);
+	far_at_add(g, place);
+	g->nfar_at++;
 }
 
 static void
@@ -358,15 +392,13 @@ vertex_new(struct graph *g, uint64_t id)
 		g->v = xrealloc(g->v, g->capv * sizeof(*g->v));
 		graph_tables.v = g->v;	/* vertex_far() finds places in it */
 	}
-	if (4 * g->nv >= 3 * ((uint64_t)1 << g->bits))
-		places_grow(g);
 	v = &g->v[g->nv];
 	memset(v, 0, sizeof(*v));
 	v->id32 = id < VX_FAR ? (uint32_t)id : VX_FAR;
 	if (id >= VX_FAR)
 		set_far(g, v, VF_ID, id);
 	v->in = -1;
-	place_add(g, g->nv++);
+	place_add(g, id, g->nv++);
 	return v;
 }
 

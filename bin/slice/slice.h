@@ -58,8 +58,12 @@ struct snapwait {
 struct graph {
 	struct vertex	*v;		/* in the order met; v[0] unused */
 	uint64_t	 nv, capv;
-	uint32_t	*at;		/* id -> place in v: open addressing on
+	uint32_t	*at;		/* id -> place in v for ids below nat;
+					   0 none */
+	uint64_t	 nat, capat;
+	uint32_t	*far_at;	/* the others': open addressing on
 					   vertex_id(), 0 an empty slot */
+	uint64_t	 nfar_at;
 	unsigned	 bits;		/* 2^bits slots */
 	size_t		 mask;		/* 2^bits - 1, kept for each lookup */
 	uint64_t	 nseen;		/* vertices whose record was read */
