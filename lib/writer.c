@@ -413,8 +413,13 @@ commit(struct writer *w)
 
 /*
  * The records writer_pass() noted, copied in one piece and committed:
- * out of line, once a piece of several records.
+ * out of line, once a piece of several records.  A big piece for a
+ * writer that does not compress is written from where it is, in the
+ * reader's buffer, after what the writer holds: a stage that passes on
+ * all it reads (argus-slice) spent more on the copy than on the write.
  */
+#define PASS_DIRECT	(OUT_CHUNK / 4)
+
 static void __attribute__((noinline))
 unpass(struct writer *w)
 {
@@ -423,6 +428,11 @@ unpass(struct writer *w)
 
 	w->pass = w->pass_end = w->pass_max = NULL;
 	w->len = w->mark;
+	if (!w->gz && n >= PASS_DIRECT) {
+		drain(w);
+		write_all(w, s, n);
+		return;
+	}
 	reserve(w, n);
 	memcpy(w->buf + w->len, s, n);
 	w->len += n;
