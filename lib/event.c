@@ -562,6 +562,7 @@ event_i64_any(const struct event *ev, int arg)
 #define FUTEX_WAIT		0
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_LOCKED_CONTENDED	2
+#define FUTEX_PRIVATE_FLAG	0x80
 
 /* Darwin (argus-import -f kdebug): os_unfair_lock's and pthreads' waits. */
 #define UL_OPCODE_MASK		0xff
@@ -618,6 +619,21 @@ syscall_is_lock_wait(const struct event *ev)
 		return cmd == UL_UNFAIR_LOCK || cmd == UL_UNFAIR_LOCK64_SHARED;
 	}
 	return strcmp(name, "psynch_mutexwait") == 0;
+}
+
+int
+syscall_is_private_wait(const struct event *ev)
+{
+	uint64_t op;
+
+	/* futex(uaddr, op, val, timeout, ...) */
+	if (ev->type != E_SYS_ENTER || event_nargs(ev) <= SYSCALL_ARG(3) ||
+	    strcmp(event_str(ev, SYSCALL_NAME), "futex") != 0)
+		return 0;
+	op = event_u64(ev, SYSCALL_ARG(1));
+	return ((op & FUTEX_CMD_MASK) == FUTEX_WAIT ||
+	    (op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET) &&
+	    (op & FUTEX_PRIVATE_FLAG) && event_u64(ev, SYSCALL_ARG(3)) == 0;
 }
 
 /* A frame of the program itself: not "lib.so!f+0x1", "lib.so+0x1", "0x7f..". */

@@ -185,6 +185,12 @@ int		 stack_function(const struct record *, char *buf, size_t size);
  * (pthread mutexes) or ulock_wait of an os_unfair_lock.
  */
 int		 syscall_is_lock_wait(const struct event *);
+/*
+ * A sys_enter of futex that waits, with no timeout, on a private futex
+ * (FUTEX_PRIVATE_FLAG: a lock or a semaphore in the process's own
+ * memory), which only a thread of the waiter's own process can wake.
+ */
+int		 syscall_is_private_wait(const struct event *);
 
 /*
  * A fork event of a vfork (CLONE_VFORK: vfork(2), posix_spawn(), dash's

@@ -135,6 +135,9 @@ int		 blame_siblings(struct dctx *x, const struct vertex *v,
 int		 blame_path(struct dctx *x, int pi, uint32_t hung,
 		    const char *why, int depth, enum evidence ev0);
 
+/* orphan.c */
+int		 orphan_wait(struct dctx *x, uint64_t id, int depth);
+
 /* holders.c */
 int		 lock_holders(struct dctx *x, uint64_t id, int depth);
 int		 path_lock_holder(struct dctx *x, uint64_t id, int depth);

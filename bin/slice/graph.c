@@ -1547,6 +1547,28 @@ note_ttystop(struct graph *g, const struct event *ev)
 	    (int)sig };
 }
 
+static void
+note_exec(struct graph *g, const struct event *ev)
+{
+	if ((g->nexecs & (g->nexecs - 1)) == 0)
+		g->execs = xrealloc(g->execs, (g->nexecs ? 2 * g->nexecs : 1) *
+		    sizeof(*g->execs));
+	g->execs[g->nexecs++] = (struct execd){ ev->time, ev->pid };
+}
+
+/* Whether process pid exec'd in [from, to]. */
+int
+execd_between(const struct graph *g, uint32_t pid, uint64_t from, uint64_t to)
+{
+	size_t i;
+
+	for (i = 0; i < g->nexecs; i++)
+		if (g->execs[i].pid == pid && g->execs[i].time >= from &&
+		    g->execs[i].time <= to)
+			return 1;
+	return 0;
+}
+
 STAGE_CALLBACK int
 take_event(void *arg, const struct record *rec, struct event *ev)
 {
@@ -1558,6 +1580,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 
 	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
 		names_event(gr->g->names, ev);
+	if (ev->type == E_EXEC)
+		note_exec(gr->g, ev);
 	else if (ev->type == E_SIGNAL_GENERATE && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED && event_exits_itself(ev))
 		vertex_make(gr->g, ev->vertex)->exits_itself = 1;
@@ -1594,6 +1618,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		v->last_sys = add_syscall(v, id);
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
+		v->private_wait = syscall_is_private_wait(ev);
 		/* Whom it reaped, if it went on (a poll of its children). */
 		if (classes & CALL_REAP)
 			set_far(gr->g, v, VF_REAP,

@@ -15,16 +15,15 @@
 #include "slice.h"
 
 /*
- * The process that forked pid, by the link into its first vertex, and
- * when it forked (its first vertex may start later: a child waits for a
- * CPU); or 0.
+ * Its parent's vertex that forked pid, by the link into its first vertex,
+ * and when it forked (its first vertex may start later: a child waits for
+ * a CPU); or 0.
  */
-static uint32_t
-forked_by(struct graph *g, uint32_t pid, uint64_t *when)
+uint64_t
+fork_vertex(struct graph *g, uint32_t pid, uint64_t *when)
 {
-	uint64_t id = vertex_at(g, pid, 0), first = UINT64_MAX;
+	uint64_t id = vertex_at(g, pid, 0), first = UINT64_MAX, from = 0;
 	struct vertex *v = vertex_get(g, id), *u;
-	uint32_t parent = 0;
 	int32_t k;
 
 	if (v == NULL || vertex_began(v) != str_id(VB_FORK))
@@ -40,10 +39,19 @@ forked_by(struct graph *g, uint32_t pid, uint64_t *when)
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
 		    u->pid != pid && link_time(&g->l[k]) < first) {
 			first = link_time(&g->l[k]);
-			parent = u->pid;
+			from = link_from(&g->l[k]);
 		}
 	*when = first;
-	return parent;
+	return from;
+}
+
+/* The process that forked pid, and when; or 0. */
+static uint32_t
+forked_by(struct graph *g, uint32_t pid, uint64_t *when)
+{
+	uint64_t from = fork_vertex(g, pid, when);
+
+	return from != 0 ? vertex_get(g, from)->pid : 0;
 }
 
 uint32_t

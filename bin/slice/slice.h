@@ -103,6 +103,11 @@ struct graph {
 		int	 sig;
 	}		*ttystops;
 	int		 nttystops;
+	struct execd {			/* a process's exec: a program, and */
+		uint64_t time;		/* its memory, new from then on */
+		uint32_t pid;
+	}		*execs;
+	size_t		 nexecs;
 	struct steal {			/* a preempted thread's long wait for */
 		uint64_t time;		/* its CPU, from time: who ran there, */
 		uint64_t ns;		/* how long (taker 0: none, idle; */
@@ -134,6 +139,9 @@ uint64_t	 vertex_at(struct graph *, uint32_t tid, uint64_t t);
 /* The events the kernel said it lost between from and to, both in. */
 uint64_t	 lost_between(const struct graph *, uint64_t from, uint64_t to);
 int		 reads_terminal(const struct graph *, uint32_t tid);
+/* Whether process pid exec'd between from and to, both in. */
+int		 execd_between(const struct graph *, uint32_t pid, uint64_t from,
+		    uint64_t to);
 /* The snapshot's word on vertex v's wait, if it was taken during it. */
 int		 snapshot_wait(const struct graph *, const struct vertex *v,
 		    struct snapwait *);
@@ -245,6 +253,8 @@ void		 diagnose(struct graph *, const struct spin_rec *,
  * pid forked after since, and theirs.
  */
 uint32_t	 process_parent(struct graph *, uint32_t pid);
+/* The vertex of its parent that forked pid, and when; 0 if none seen. */
+uint64_t	 fork_vertex(struct graph *, uint32_t pid, uint64_t *when);
 /* The last max processes parent forked, in the order it forked them. */
 size_t		 process_children(struct graph *, uint32_t parent, uint32_t *,
 		    size_t max);

@@ -45,6 +45,8 @@ struct vertex {
 	uint8_t		 more_sys:1;	/* calls between sys[] and its last */
 	uint8_t		 has_where:1;	/* a stack record named its function */
 	uint8_t		 exits_itself:1;	/* event_exits_itself() in it */
+	uint8_t		 private_wait:1;	/* that call waits on a private
+						   futex, no timeout */
 	char		 wait;		/* blocked state letter, 0 if none */
 } __attribute__((packed, aligned(2)));
 

@@ -17,7 +17,8 @@
 # baseline by relation again, with helpers forked between), a reverse
 # proxy idle in its event loop beside its master, a thread pool's future;
 # and a Python handler at work in slices its GIL cuts; and a UDP client
-# whose retries are the hang, no single wait of theirs.
+# whose retries are the hang, no single wait of theirs; and a child that
+# waits on a lock held at its fork by a thread it does not have.
 # Every case and both cuts, to the same bar: test/real/real.bats.
 # test/run: first, the longest file: begun last, it would run on alone.
 
@@ -116,6 +117,10 @@ during() {
 	during udp-retry
 }
 
+@test "real, in progress: a child forked while another thread of its parent held a lock waits on it" {
+	during fork-lock
+}
+
 # after CASE: the same, cut after its hang ended.
 after() {
 	local d=$BATS_TEST_TMPDIR/$1-after rc=0 out l
@@ -138,6 +143,10 @@ after() {
 
 @test "real, after: a UDP client sent its request again every 100 ms to a server waiting for its child" {
 	after udp-retry
+}
+
+@test "real, after: a child forked while another thread of its parent held a lock waited on it until killed" {
+	after fork-lock
 }
 
 # A Python handler that computes, its work cut in slices by the GIL its

@@ -126,6 +126,10 @@ check() {
 	check udp-retry
 }
 
+@test "real: a child forked while another thread of its parent held a lock waits on it" {
+	check fork-lock
+}
+
 @test "real: a Python thread holds a lock across a timed condition wait" {
 	check py-condlock
 }
