@@ -290,13 +290,45 @@ received(struct link_rule *self, const struct event *ev, struct lthread *t,
 	link_one(self, peer, s, ev->time, t->pid, t->tid, ev->vertex);
 }
 
+/*
+ * A call or a switch of a thread: what ends the wake-up it holds.  The
+ * receive it is in is followed only while some thread holds one (see()).
+ */
+static void
+see_held(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct tstate *ts = link_thread(self, t);
+
+	switch (ev->type) {
+	case E_SWITCH:
+		/*
+		 * Its thread off the CPU to wait for something else; not one
+		 * preempted on its way to the receive (a busy machine's).
+		 */
+		if (ts->holding && ev->ctx == '-' &&
+		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
+			release(self, ev, t, NULL);
+		return;
+	case E_SYS_EXIT:
+		ts->receiving = 0;
+		if ((event_call(ev) & CALL_RECV) && !ts->early)
+			release(self, ev, t, NULL);
+		return;
+	default:
+		/* A receive without its exit ended where this call begins. */
+		if (ts->receiving && !ts->early)
+			release(self, ev, t, NULL);
+		ts->receiving = (event_call(ev) & CALL_RECV) != 0;
+		return;
+	}
+}
+
 static void	see_sock(struct link_rule *, const struct event *,
 		    struct lthread *);
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct tstate *ts;
 	struct cpu *cpu;
 
 	switch (ev->type) {
@@ -309,29 +341,14 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		((struct cpu *)link_cpu(self, ev->cpu))->in = 0;
 		return;
 	case E_SWITCH:
-		/*
-		 * Its thread off the CPU to wait for something else; not one
-		 * preempted on its way to the receive (a busy machine's).
-		 * Most threads hold no wake-up (release()'s first test): that
-		 * first, before the state.
-		 */
-		ts = link_thread(self, t);
-		if (ts->holding && ev->ctx == '-' &&
-		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
-			release(self, ev, t, NULL);
-		return;
 	case E_SYS_EXIT:
-		ts = link_thread(self, t);
-		ts->receiving = 0;
-		if ((event_call(ev) & CALL_RECV) && !ts->early)
-			release(self, ev, t, NULL);
-		return;
 	case E_SYS_ENTER:
-		ts = link_thread(self, t);
-		/* A receive without its exit ended where this call begins. */
-		if (ts->receiving && !ts->early)
-			release(self, ev, t, NULL);
-		ts->receiving = (event_call(ev) & CALL_RECV) != 0;
+		/*
+		 * Most streams (one host's) never hold a wake-up, and then
+		 * the millions of calls and switches cost no thread's state.
+		 */
+		if (nheld > 0)
+			see_held(self, ev, t);
 		return;
 	default:
 		see_sock(self, ev, t);
@@ -425,6 +442,8 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 		return 0;
 	c->held = 1;
 	ts->holding = 1;
+	/* Its calls were followed only while another was held: its call's. */
+	ts->receiving = (wakee->call & CALL_RECV) != 0;
 	if (nheld == heldcap)
 		held = xrealloc(held, (heldcap = heldcap ? heldcap * 2 : 8) *
 		    sizeof(*held));
