@@ -63,6 +63,12 @@ struct lthread {
 	 * what a waker was doing (message, reply, softirq) read it here.
 	 */
 	unsigned	 call;
+	/*
+	 * Its calls begun (sys_enter), counted: which call it is in, for a
+	 * rule that keeps what a call did (signal) without being given
+	 * every one of the millions of calls to forget it at.
+	 */
+	uint64_t	 calls;
 
 	/* A wake-up while it waits (link_wake), linked at its next event. */
 	int		 woken;

@@ -741,9 +741,10 @@ link_event(const struct event *ev)
 
 	now = ev;
 	wakee = NULL;
-	if (ev->type == E_SYS_ENTER)
+	if (ev->type == E_SYS_ENTER) {
 		t->call = event_call(ev);
-	else if (ev->type == E_SYS_EXIT || ev->type == E_EXIT)
+		t->calls++;
+	} else if (ev->type == E_SYS_EXIT || ev->type == E_EXIT)
 		t->call = 0;
 	/* Interrupt-context events (vertex 0) leave the thread's vertex be. */
 	t->fresh = 0;

@@ -17,11 +17,25 @@
 #define WOKEN		8	/* a process's threads a SIGKILL wakes, kept */
 
 struct state {
-	/* Its wake-ups since its system call began, and when. */
+	/* Its wake-ups in its call (lthread.calls), and when. */
+	uint64_t	 call;
 	struct lthread	*woke[WOKEN];
 	uint64_t	 at[WOKEN];
 	int		 n;
 };
+
+/* What s keeps, of t's call now: those of a call before are forgotten. */
+static struct state *
+state(struct link_rule *self, struct lthread *t)
+{
+	struct state *s = link_thread(self, t);
+
+	if (s->call != t->calls) {
+		s->call = t->calls;
+		s->n = 0;
+	}
+	return s;
+}
 
 /*
  * A signal sent: out of line, its registers and its snprintf() kept out
@@ -59,27 +73,19 @@ generated(struct link_rule *self, const struct event *ev, struct lthread *t,
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct state *s = link_thread(self, t);
+	struct state *s = state(self, t);
 
-	switch (ev->type) {
-	case E_WAKING:
-		if (ev->ctx == '-' && s->n < WOKEN) {
-			s->woke[s->n] = link_wakee(ev);
-			s->at[s->n++] = ev->time;
-		}
-		return;
-	case E_SIGNAL_GENERATE:
+	if (ev->type == E_SIGNAL_GENERATE)
 		generated(self, ev, t, s);
-		return;
-	default:
-		s->n = 0;
-		return;
+	else if (ev->ctx == '-' && s->n < WOKEN) {
+		s->woke[s->n] = link_wakee(ev);
+		s->at[s->n++] = ev->time;
 	}
 }
 
 LINK_RULE(signal) = {
 	.name = SIGNAL_RULE,
-	.types = EV(E_WAKING) | EV(E_SIGNAL_GENERATE) | EV(E_SYS_ENTER),
+	.types = EV(E_WAKING) | EV(E_SIGNAL_GENERATE),
 	.see = see,
 	.thread_size = sizeof(struct state),
 };
