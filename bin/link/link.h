@@ -136,6 +136,12 @@ void		 link_event(const struct event *);
 void		 link_record(const struct record *);
 void		 link_summary(struct writer *, uint64_t end, int to_stderr);
 void		 link_next(struct link_rule *);	/* r->next() at the next event */
+/*
+ * What r's see() is given from the next event on, for a rule that needs
+ * some types only at times (remote, while it holds a wake-up): a call to
+ * see() that returns at once costs as much as the little it does.
+ */
+void		 link_types(struct link_rule *, uint64_t types);
 
 struct lthread	*lthread_get(uint32_t tid, uint32_t pid);
 /*

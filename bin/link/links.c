@@ -19,6 +19,7 @@ static struct link_rule	**rules;	/* in table order */
 
 /* Those switched on that have each hook, in table order, NULL-ended. */
 static struct link_rule	**by_type[E_NTYPES];	/* whose see() wants it */
+static uint64_t		  retyped;	/* by_type[]'s to make again (link_types()) */
 static struct link_rule	**begins, **attributes, **classifies, **wokens,
 			**records, **finishes;
 /* Those switched on that have see() or next(): for an event asked for. */
@@ -120,6 +121,35 @@ add(struct link_rule **l, struct link_rule *r)
 	*l = r;
 }
 
+/* What see() is given: types 0 is every type. */
+static int
+wants(const struct link_rule *r, int t)
+{
+	return r->see != NULL && !r->off && (r->types == 0 ||
+	    (r->types & EV(t)));
+}
+
+/* by_type[t] made again, as the rules' types now say. */
+static void
+make_type(int t)
+{
+	struct link_rule **l = by_type[t];
+	size_t i;
+
+	for (i = 0; i < nlrules; i++)
+		if (wants(rules[i], t))
+			*l++ = rules[i];
+	*l = NULL;
+}
+
+void
+link_types(struct link_rule *r, uint64_t types)
+{
+	retyped |= (r->types == 0 ? ~0ULL : r->types) ^
+	    (types == 0 ? ~0ULL : types);
+	r->types = types;
+}
+
 /* After the options: who is asked what, in table order. */
 void
 link_init(struct writer *w)
@@ -135,8 +165,11 @@ link_init(struct writer *w)
 		vertices[i] = (struct text){ 0, 1, "0" };
 	for (i = 0; i < PTIDS; i++)
 		ptids[i][0] = ptids[i][1] = (struct text){ 0, 4, "0,0," };
-	for (t = 0; t < E_NTYPES; t++)
+	for (t = 0; t < E_NTYPES; t++) {
 		by_type[t] = list();
+		make_type(t);
+	}
+	retyped = 0;
 	begins = list();
 	attributes = list();
 	classifies = list();
@@ -151,9 +184,6 @@ link_init(struct writer *w)
 			continue;
 		if (r->see != NULL || r->next != NULL)
 			add(sees, r);
-		for (t = 0; t < E_NTYPES && r->see != NULL; t++)
-			if (r->types == 0 || (r->types & EV(t)))
-				add(by_type[t], r);
 		if (r->begin != NULL)
 			add(begins, r);
 		if (r->attribute != NULL)
@@ -733,12 +763,29 @@ event_thread(const struct event *ev)
 	return t;
 }
 
+/*
+ * The types whose rules changed, between two events: not while an
+ * event's list is being walked.
+ */
+static void __attribute__((noinline))
+retype(void)
+{
+	int t;
+
+	for (t = 0; t < E_NTYPES; t++)
+		if (retyped & EV(t))
+			make_type(t);
+	retyped = 0;
+}
+
 void
 link_event(const struct event *ev)
 {
 	struct lthread *t = event_thread(ev);
 	struct link_rule **r;
 
+	if (retyped != 0)
+		retype();
 	now = ev;
 	wakee = NULL;
 	if (ev->type == E_SYS_ENTER) {

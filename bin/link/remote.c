@@ -96,6 +96,17 @@ struct tstate {
 static struct lthread	**held;
 static size_t		  nheld, heldcap;
 
+/*
+ * A thread's calls and switches end the wake-up it holds, and are not
+ * given to see() while no thread holds one (link_types()): most streams,
+ * one host's, never do, and each of their millions of calls and switches
+ * cost a call to see() for nothing.
+ */
+#define SOCK_TYPES	(EV(E_SOCK_STATE) | EV(E_SOCK_SEND) | \
+			    EV(E_SOCK_RECV) | EV(E_SOFTIRQ_ENTRY) | \
+			    EV(E_SOFTIRQ_EXIT))
+#define HELD_TYPES	(EV(E_SWITCH) | EV(E_SYS_EXIT) | EV(E_SYS_ENTER))
+
 static struct conn *
 conn_get(int host, const char *pair)
 {
@@ -237,6 +248,8 @@ release(struct link_rule *self, const struct event *ev, struct lthread *t,
 		;
 	if (i < nheld)
 		held[i] = held[--nheld];
+	if (nheld == 0)
+		link_types(self, SOCK_TYPES);
 	if (!t->woken || !t->waker.held)
 		return;
 	if (s != NULL && s->by.vertex != NO_VERTEX) {
@@ -290,45 +303,13 @@ received(struct link_rule *self, const struct event *ev, struct lthread *t,
 	link_one(self, peer, s, ev->time, t->pid, t->tid, ev->vertex);
 }
 
-/*
- * A call or a switch of a thread: what ends the wake-up it holds.  The
- * receive it is in is followed only while some thread holds one (see()).
- */
-static void
-see_held(struct link_rule *self, const struct event *ev, struct lthread *t)
-{
-	struct tstate *ts = link_thread(self, t);
-
-	switch (ev->type) {
-	case E_SWITCH:
-		/*
-		 * Its thread off the CPU to wait for something else; not one
-		 * preempted on its way to the receive (a busy machine's).
-		 */
-		if (ts->holding && ev->ctx == '-' &&
-		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
-			release(self, ev, t, NULL);
-		return;
-	case E_SYS_EXIT:
-		ts->receiving = 0;
-		if ((event_call(ev) & CALL_RECV) && !ts->early)
-			release(self, ev, t, NULL);
-		return;
-	default:
-		/* A receive without its exit ended where this call begins. */
-		if (ts->receiving && !ts->early)
-			release(self, ev, t, NULL);
-		ts->receiving = (event_call(ev) & CALL_RECV) != 0;
-		return;
-	}
-}
-
 static void	see_sock(struct link_rule *, const struct event *,
 		    struct lthread *);
 
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
+	struct tstate *ts;
 	struct cpu *cpu;
 
 	switch (ev->type) {
@@ -341,14 +322,29 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		((struct cpu *)link_cpu(self, ev->cpu))->in = 0;
 		return;
 	case E_SWITCH:
-	case E_SYS_EXIT:
-	case E_SYS_ENTER:
 		/*
-		 * Most streams (one host's) never hold a wake-up, and then
-		 * the millions of calls and switches cost no thread's state.
+		 * Its thread off the CPU to wait for something else; not one
+		 * preempted on its way to the receive (a busy machine's).
+		 * Most threads hold no wake-up (release()'s first test): that
+		 * first, before the state.
 		 */
-		if (nheld > 0)
-			see_held(self, ev, t);
+		ts = link_thread(self, t);
+		if (ts->holding && ev->ctx == '-' &&
+		    state_is_wait(event_str(ev, ECOL(E_SWITCH, STATE))))
+			release(self, ev, t, NULL);
+		return;
+	case E_SYS_EXIT:
+		ts = link_thread(self, t);
+		ts->receiving = 0;
+		if ((event_call(ev) & CALL_RECV) && !ts->early)
+			release(self, ev, t, NULL);
+		return;
+	case E_SYS_ENTER:
+		ts = link_thread(self, t);
+		/* A receive without its exit ended where this call begins. */
+		if (ts->receiving && !ts->early)
+			release(self, ev, t, NULL);
+		ts->receiving = (event_call(ev) & CALL_RECV) != 0;
 		return;
 	default:
 		see_sock(self, ev, t);
@@ -442,8 +438,10 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 		return 0;
 	c->held = 1;
 	ts->holding = 1;
-	/* Its calls were followed only while another was held: its call's. */
+	/* Its calls are not followed while none is held: the one it is in. */
 	ts->receiving = (wakee->call & CALL_RECV) != 0;
+	if (nheld == 0)
+		link_types(self, SOCK_TYPES | HELD_TYPES);
 	if (nheld == heldcap)
 		held = xrealloc(held, (heldcap = heldcap ? heldcap * 2 : 8) *
 		    sizeof(*held));
@@ -466,9 +464,7 @@ finish(struct link_rule *self, uint64_t end)
 
 LINK_RULE(remote) = {
 	.name = REMOTE_RULE,
-	.types = EV(E_SOCK_STATE) | EV(E_SOCK_SEND) | EV(E_SOCK_RECV) |
-	    EV(E_SOFTIRQ_ENTRY) | EV(E_SOFTIRQ_EXIT) | EV(E_SWITCH) |
-	    EV(E_SYS_EXIT) | EV(E_SYS_ENTER),
+	.types = SOCK_TYPES,
 	.see = see,
 	.classify = classify,
 	.finish = finish,
