@@ -83,6 +83,12 @@ struct lthread {
 struct link_rule {
 	const char	*name;		/* its row in lrules[] */
 	uint64_t	 types;		/* EV(type) | ...: what see() gets; 0 all */
+	/*
+	 * Of the sys_enters types gives it, those of calls of these classes
+	 * (CALL_*, lthread.call) only; 0 every call.  Most calls are reads
+	 * and writes, that the lock rule need not be called for.
+	 */
+	unsigned	 calls;
 	void		(*see)(struct link_rule *, const struct event *,
 			    struct lthread *);
 	/* The thread began a new vertex (before see()). */

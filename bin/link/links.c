@@ -728,6 +728,13 @@ link_next(struct link_rule *r)
 	}
 }
 
+/* The classes a rule's calls are matched against: all but a sys_enter's. */
+static inline unsigned
+event_calls(const struct event *ev, const struct lthread *t)
+{
+	return ev->type == E_SYS_ENTER ? t->call : ~0u;
+}
+
 /* The rules asked for this event, and those whose type it is, in order. */
 static void
 see_asked(const struct event *ev, struct lthread *t)
@@ -741,7 +748,8 @@ see_asked(const struct event *ev, struct lthread *t)
 			(*r)->next(*r, ev, t);
 		}
 		if ((*r)->see != NULL && ((*r)->types == 0 ||
-		    ((*r)->types & EV(ev->type))))
+		    ((*r)->types & EV(ev->type))) && ((*r)->calls == 0 ||
+		    ((*r)->calls & event_calls(ev, t))))
 			(*r)->see(*r, ev, t);
 	}
 }
@@ -783,6 +791,7 @@ link_event(const struct event *ev)
 {
 	struct lthread *t = event_thread(ev);
 	struct link_rule **r;
+	unsigned calls;
 
 	if (retyped != 0)
 		retype();
@@ -818,8 +827,10 @@ link_event(const struct event *ev)
 		see_asked(ev, t);
 		return;
 	}
+	calls = event_calls(ev, t);
 	for (r = by_type[ev->type]; *r != NULL; r++)
-		(*r)->see(*r, ev, t);
+		if ((*r)->calls == 0 || ((*r)->calls & calls))
+			(*r)->see(*r, ev, t);
 }
 
 void

@@ -9,7 +9,14 @@
 #include "link.h"
 
 struct state {
-	int		 waiting;	/* in a futex wait, as a lock waiter */
+	/*
+	 * Its call numbered call (lthread.calls) was a futex wait, as a
+	 * lock waiter.  see() is given the futex calls alone: the thread's
+	 * count of calls says that a later one began, its call (0) that
+	 * this one returned.
+	 */
+	int		 waiting;
+	uint64_t	 call;
 	struct inside	 unlock, lock;
 };
 
@@ -18,12 +25,20 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct state *s = link_thread(self, t);
 
-	if (ev->type == E_SYS_EXIT)
-		s->waiting = 0;
-	else if (ev->type == E_SYS_ENTER)
+	if (ev->type == E_SYS_ENTER) {
 		s->waiting = syscall_is_lock_wait(ev);
+		s->call = t->calls;
+		return;
+	}
 	inside_see(&s->unlock, ev, E_MUTEX_UNLOCK, E_MUTEX_UNLOCK_END);
 	inside_see(&s->lock, ev, E_MUTEX_LOCK, E_MUTEX_LOCK_END);
+}
+
+/* In the futex wait it began last, not returned (lthread.call). */
+static int
+waiting(const struct state *s, const struct lthread *t)
+{
+	return s->waiting && s->call == t->calls && t->call != 0;
 }
 
 static int
@@ -34,7 +49,8 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 	struct state *of = link_thread(self, wakee);
 	int unlocking = ev->ctx == '-' && by->unlock.in;
 
-	if (c->rule != NULL || !(of->waiting || of->lock.in || unlocking))
+	if (c->rule != NULL || !(waiting(of, wakee) || of->lock.in ||
+	    unlocking))
 		return 0;
 	cause_name(c, self);
 	inside_label(unlocking ? &by->unlock : &of->lock, c);
@@ -43,8 +59,9 @@ classify(struct link_rule *self, const struct event *ev, struct lthread *waker,
 
 LINK_RULE(lock) = {
 	.name = LOCK_RULE,
-	.types = EV(E_SYS_ENTER) | EV(E_SYS_EXIT) | EV(E_MUTEX_UNLOCK) |
+	.types = EV(E_SYS_ENTER) | EV(E_MUTEX_UNLOCK) |
 	    EV(E_MUTEX_UNLOCK_END) | EV(E_MUTEX_LOCK) | EV(E_MUTEX_LOCK_END),
+	.calls = CALL_FUTEX,
 	.see = see,
 	.classify = classify,
 	.thread_size = sizeof(struct state),

@@ -430,6 +430,7 @@ finish(struct link_rule *self, uint64_t end)
 LINK_RULE(waitsfor) = {
 	.name = WAITSFOR_RULE,
 	.types = EV(E_FORK) | EV(E_SYS_ENTER),
+	.calls = CALL_SEND | CALL_RECV,
 	.see = see,
 	.next = next,
 	.record = record,
