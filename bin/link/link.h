@@ -187,6 +187,12 @@ void		 cause_in(struct cause *, const struct lthread *t,
 void		 cause_label(struct cause *, const char *s);
 /* c->label = the kernel function ev carries (event_func()). */
 void		 cause_func(struct cause *, const struct event *ev);
+/*
+ * 1 if c's label is what cause_func() would make it, where that is known
+ * at the cost of a compare (the function last named); else 0, whatever
+ * it is.
+ */
+int		 cause_func_is(const struct cause *, const struct event *ev);
 void		 link_classify(const struct event *, struct lthread *waker,
 		    struct lthread *wakee, struct cause *);
 /* A wake-up while wakee waits, linked when it runs again. */

@@ -609,42 +609,71 @@ cause_label(struct cause *c, const char *s)
  * 24 bytes, three words compared; 8 more are readable past each field of
  * the reader's) while no name was learnt since.
  */
-void
-cause_func(struct cause *c, const struct event *ev)
+static struct {
+	uint64_t	 w[3];
+	size_t		 len;		/* 0: none yet */
+	unsigned	 learnt;
+	char		 label[sizeof(((struct cause *)0)->label)];
+} func_memo;
+
+/* ev's function field as the memo's key: 1 and w, *len if it can be one. */
+static int
+func_key(const struct event *ev, uint64_t w[3], size_t *len)
 {
-	static struct {
-		uint64_t	 w[3];
-		size_t		 len;		/* 0: none yet */
-		unsigned	 learnt;
-		char		 label[sizeof(c->label)];
-	} m;
 	const struct record *rec = ev->rec;
-	uint64_t w[3];
-	size_t col, len;
 	const char *s;
+	size_t col;
 	int arg;
 
 	if ((arg = event_func_arg(ev->type)) < 0 || !rec->padded ||
 	    (col = EC_ARG + arg) >= rec->nf ||
-	    (len = record_len(rec, col)) < 8 || len > 24) {
-		cause_label(c, event_func(ev));
-		return;
-	}
+	    (*len = record_len(rec, col)) < 8 || *len > 24)
+		return 0;
 	s = rec->f[col];
 	memcpy(&w[0], s, 8);
 	memcpy(&w[1], s + 8, 8);
-	memcpy(&w[2], s + len - 8, 8);
-	if (len != m.len || w[0] != m.w[0] || w[1] != m.w[1] ||
-	    w[2] != m.w[2] || m.learnt != ksym_learnt) {
+	memcpy(&w[2], s + *len - 8, 8);
+	return 1;
+}
+
+static int
+func_known(const uint64_t w[3], size_t len)
+{
+	return len == func_memo.len && w[0] == func_memo.w[0] &&
+	    w[1] == func_memo.w[1] && w[2] == func_memo.w[2] &&
+	    func_memo.learnt == ksym_learnt;
+}
+
+void
+cause_func(struct cause *c, const struct event *ev)
+{
+	uint64_t w[3];
+	size_t len;
+
+	if (!func_key(ev, w, &len)) {
 		cause_label(c, event_func(ev));
-		memcpy(m.label, c->label, sizeof(m.label));
-		memcpy(m.w, w, sizeof(m.w));
-		m.len = len;
-		m.learnt = ksym_learnt;
+		return;
+	}
+	if (!func_known(w, len)) {
+		cause_label(c, event_func(ev));
+		memcpy(func_memo.label, c->label, sizeof(func_memo.label));
+		memcpy(func_memo.w, w, sizeof(func_memo.w));
+		func_memo.len = len;
+		func_memo.learnt = ksym_learnt;
 		return;
 	}
 	/* The whole array, a constant size: past its NUL, never read. */
-	memcpy(c->label, m.label, sizeof(c->label));
+	memcpy(c->label, func_memo.label, sizeof(c->label));
+}
+
+int
+cause_func_is(const struct cause *c, const struct event *ev)
+{
+	uint64_t w[3];
+	size_t len;
+
+	return func_key(ev, w, &len) && func_known(w, len) &&
+	    strcmp(c->label, func_memo.label) == 0;
 }
 
 int

@@ -29,6 +29,22 @@ _Static_assert(ECOL_SAME(E_HRT_START, E_HRT_EXPIRE_ENTRY, TIMER) &&
     "every timer event names its timer in one column");
 static struct link_rule rule_timer;
 
+/*
+ * The arming a timer's cause already says, but for its time: a thread
+ * arms a timer for one function over and over (the idle task its tick,
+ * half a million times a copy of bench/graph's capture), and the cause
+ * made anew and put cost more than the rest of the event.
+ */
+static int
+rearmed(const struct link_rule *self, const struct cause *c,
+    const struct event *ev)
+{
+	return ev->ctx == '-' && c->rule == self->row &&
+	    c->vertex == ev->vertex && c->pid == ev->pid &&
+	    c->tid == ev->tid && !c->weak && !c->held &&
+	    cause_func_is(c, ev);
+}
+
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
@@ -45,6 +61,11 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		 * before it is the cause, and if that was not seen, nobody.
 		 * Re-armed from another's expiry: that one's, inherited.
 		 */
+		if ((armer = pending_find(&armed, &timer,
+		    sizeof(timer))) != NULL && rearmed(self, armer, ev)) {
+			armer->time = ev->time;
+			break;
+		}
 		if (ev->ctx != '-' && cpu->expiring == timer) {
 			if ((armer = pending_find(&armed, &timer,
 			    sizeof(timer))) != NULL)
