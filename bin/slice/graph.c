@@ -1618,7 +1618,9 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		v->last_sys = add_syscall(v, id);
 		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
 		v->lock = syscall_is_lock_wait(ev);
-		v->private_wait = syscall_is_private_wait(ev);
+		/* The call's class is known: no name compared at each call. */
+		v->private_wait = (classes & CALL_FUTEX) &&
+		    syscall_is_private_wait(ev);
 		/* Whom it reaped, if it went on (a poll of its children). */
 		if (classes & CALL_REAP)
 			set_far(gr->g, v, VF_REAP,
