@@ -42,8 +42,8 @@ void	 spill_stats(struct spill_stats *);
  * page that holds t (or its first after t), 1 if there is one;
  * spill_tail_read() gives the pages from there on, oldest first, as
  * the kernel gives them, and in *lost the events lost just before the
- * page, else 0; spill_tail_cut() removes what the cursor covered, the older pages
- * staying for a deeper request.
+ * page, else 0; spill_tail_cut() removes what the cursor covered, the
+ * older pages staying for a deeper request.
  */
 int	 spill_tail(int cpu, uint64_t t);
 ssize_t	 spill_tail_read(int cpu, void *buf, uint64_t *lost);

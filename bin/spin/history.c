@@ -261,6 +261,20 @@ kid_event(const struct event *ev)
 		k->napped = 2 * k->slept >= ev->time - k->born;
 }
 
+/*
+ * The receive t is in took nothing in: uncounted where it was made, the
+ * vertex before the one it failed in if it blocked.
+ */
+static void
+took_nothing(struct tracked *t)
+{
+	struct vsum *v = vvec_get(&t->vv, t->recv_in);
+
+	v->reads--;
+	v->io--;
+	t->recv_in = 0;
+}
+
 void
 history_event(const struct target *tg, const struct event *ev)
 {
@@ -334,13 +348,8 @@ history_event(const struct target *tg, const struct event *ev)
 		/*
 		 * A receive that failed (refused, timed out, nothing there
 		 * yet: EAGAIN) took nothing in: a try of a loop that polls.
-		 * Uncounted where it was made, the vertex before if it
-		 * blocked.
 		 */
-		v = vvec_get(&t->vv, t->recv_in);
-		v->reads--;
-		v->io--;
-		t->recv_in = 0;
+		took_nothing(t);
 	} else if (ev->type == E_SYS_EXIT)
 		t->recv_in = 0;		/* it took something in */
 	else if (ev->type == E_FORK)
@@ -404,17 +413,11 @@ history_finish(uint64_t end)
 {
 	struct tracked *t;
 
-	struct vsum *v;
-
 	for (t = tracked; t != NULL; t = t->hh.next) {
 		/* A receive still blocked as the trace ends took nothing in. */
 		if (t->recv_in != 0 && t->blocked_since != NO_TIME &&
-		    t->blocked_in == t->recv_in) {
-			v = vvec_get(&t->vv, t->recv_in);
-			v->reads--;
-			v->io--;
-			t->recv_in = 0;
-		}
+		    t->blocked_in == t->recv_in)
+			took_nothing(t);
 		if (t->blocked_since != NO_TIME && end != NO_TIME)
 			unblock(t, end);
 		t->blocked_since = NO_TIME;
