@@ -169,6 +169,7 @@ int		 waker_gone(struct dctx *x, uint64_t id, uint64_t waker,
 int		 counterpart_gone(struct dctx *x, uint64_t id, uint32_t now,
 		    uint32_t then, uint32_t comm, const char *relation,
 		    int depth);
+int		 request_lost(struct dctx *x, uint64_t id, int depth);
 
 /* wait.c */
 int		 long_wait(struct dctx *x, uint64_t id, int depth);

@@ -218,3 +218,93 @@ counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
 		    "before the wait began" : "while it lasted");
 	return 1;
 }
+
+#define ANSWERERS	8	/* the peers of a pool, followed at most */
+
+/*
+ * A request lost with the worker that took it.  The waits like this one
+ * before it were ended by answers from a few peers (a pool's workers,
+ * answering on a channel they share, so that no one's death ends the
+ * wait: the others hold the channel too).  One of them, since its last
+ * answer, took a message from this thread's process (the request: a
+ * strong message link into it) and died before the hang was over, having
+ * answered nothing; the others, with no request, have nothing to answer.
+ * The answer this wait is for went with it.  A guess, as the channel the
+ * answer would come on is: the messages and the death are the kernel's.
+ */
+int
+request_lost(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	struct vertex *v = vertex_get(g, id), *u, *e, *k, *f;
+	uint32_t message = str_id(MESSAGE_RULE), tids[ANSWERERS];
+	uint64_t answered[ANSWERERS], i, last, took;
+	struct culprit *c;
+	struct link *l;
+	char by[120] = "";
+	int n = 0, a;
+	int32_t m;
+
+	if (v == NULL)
+		return 0;
+	/* The peers whose answers ended its earlier waits, and when last. */
+	for (i = vertex_at(g, v->tid, 0); i != 0 && i != id;
+	    i = vertex_next(g, i)) {
+		u = vertex_get(g, i);
+		if (!same_program(v, u) || !same_wait(v, u, 1) ||
+		    !link_into_next(g, i, &l) || link_weak(l) ||
+		    link_rule(l) != message || link_from(l) == 0 ||
+		    (f = vertex_get(g, link_from(l))) == NULL ||
+		    f->tid == v->tid)
+			continue;
+		for (a = 0; a < n && tids[a] != f->tid; a++)
+			;
+		if (a == n) {
+			if (n == ANSWERERS)
+				continue;
+			tids[n++] = f->tid;
+		}
+		answered[a] = link_time(l);
+	}
+	for (a = 0; a < n; a++) {
+		if (on_chain(x, tids[a]) >= 0 || !died_by(g, tids[a], x->he) ||
+		    (e = vertex_get(g, last = last_vertex(g, tids[a]))) == NULL)
+			continue;
+		/* A request of this process since its last answer. */
+		took = 0;
+		for (i = vertex_at(g, tids[a], 0); i != 0 && took == 0;
+		    i = vertex_next(g, i))
+			for (m = vertex_get(g, i)->in; m >= 0;
+			    m = g->l[m].next_in) {
+				l = &g->l[m];
+				if (link_weak(l) || link_rule(l) != message ||
+				    link_time(l) <= answered[a] ||
+				    link_from(l) == 0 ||
+				    vertex_get(g, link_from(l))->pid != v->pid)
+					continue;
+				took = link_time(l);
+				f = vertex_get(g, link_from(l));
+				break;
+			}
+		if (took == 0 || e->end < v->begin)
+			continue;
+		if ((k = killer(g, e)) != NULL) {
+			snprintf(by, sizeof(by), ", killed by %s %u/%u",
+			    str_of(vertex_comm(k)), k->pid, k->tid);
+			add_killer(x, k->tid);
+		}
+		c = add(x->d, last, depth + 1, RK_ROOT, classify(e));
+		c->ev = EV_GUESS;
+		snprintf(c->why, sizeof(c->why), "answered earlier waits of "
+		    "%s %u like this one, the last at +%.3f s; took a request "
+		    "from %s %u/%u at +%.3f s and died at +%.3f s%s, without "
+		    "answering it: a request lost with its worker",
+		    str_of(vertex_comm(v)), v->tid,
+		    (answered[a] - g->first_time) / 1e9,
+		    str_of(vertex_comm(f)), f->pid, f->tid,
+		    (took - g->first_time) / 1e9, (e->end - g->first_time) / 1e9,
+		    by);
+		return 1;
+	}
+	return 0;
+}

@@ -319,7 +319,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	if (l != NULL && link_from(l) != 0 && !(link_props(l) & LR_TIMEOUT) &&
 	    peer_died(x, id, l, depth))
 		return 1;
-	if (awaited_child(x, id, depth) || orphan_wait(x, id, depth))
+	if (awaited_child(x, id, depth) || orphan_wait(x, id, depth) ||
+	    request_lost(x, id, depth))
 		return 1;
 	if (l != NULL && link_from(l) != 0 && !(link_props(l) & LR_TIMEOUT)) {
 		waker = link_from(l);

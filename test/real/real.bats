@@ -86,6 +86,10 @@ check() {
 	check py-pool
 }
 
+@test "real: multiprocessing.Pool: a worker killed with the task, its answer lost" {
+	check py-pool-kill
+}
+
 @test "real: flock(1) waiting for another flock(1)'s lock" {
 	check flock-wait
 }
