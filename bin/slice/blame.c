@@ -554,6 +554,60 @@ born_here(struct graph *g, const struct step *st, const struct vertex *w,
 }
 
 /*
+ * Thread tid waits on the chain itself: its last request (a strong
+ * message, or a softirq its send ran) went into a process the chain
+ * passes through, and no message or wake-up of that process came back to
+ * it since (a snapshot's word that the process holds what this one waits
+ * on is no answer, but the same wait said again).  Another client of the
+ * server the chain is stuck in, waiting for its own answer: a victim
+ * beside the hung one, not what the chain waits on.
+ */
+static int
+asks_chain(struct dctx *x, uint32_t tid)
+{
+	struct graph *g = x->g;
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE),
+	    wakeup = str_id(WAKEUP_RULE), rule, pid = 0;
+	const struct vertex *f, *t, *c;
+	uint64_t i, asked = 0;
+	int32_t k;
+	int j;
+
+	for (k = 0; k < g->nl; k++) {
+		rule = link_rule(&g->l[k]);
+		if (link_weak(&g->l[k]) || (rule != message && rule != softirq) ||
+		    link_from(&g->l[k]) == 0 || link_time(&g->l[k]) <= asked ||
+		    (f = vertex_get(g, link_from(&g->l[k]))) == NULL ||
+		    f->tid != tid ||
+		    (t = vertex_get(g, link_to(&g->l[k]))) == NULL ||
+		    t->pid == f->pid)
+			continue;
+		for (j = 0; j < x->nchain; j++)
+			if ((c = vertex_get(g, x->vx[j])) != NULL &&
+			    c->pid == t->pid)
+				break;
+		if (j < x->nchain) {
+			asked = link_time(&g->l[k]);
+			pid = t->pid;
+		}
+	}
+	if (asked == 0)
+		return 0;
+	for (i = vertex_at(g, tid, asked); i != 0; i = vertex_next(g, i))
+		for (k = vertex_get(g, i)->in; k >= 0; k = g->l[k].next_in) {
+			rule = link_rule(&g->l[k]);
+			if (!link_weak(&g->l[k]) && (rule == message ||
+			    rule == softirq || rule == wakeup) &&
+			    link_from(&g->l[k]) != 0 &&
+			    link_time(&g->l[k]) > asked &&
+			    (f = vertex_get(g, link_from(&g->l[k]))) != NULL &&
+			    f->pid == pid)
+				return 0;
+		}
+	return 1;
+}
+
+/*
  * Step i's thread, which the next step's thread made (a thread or a
  * process per request: the baseline's request had its own), is gone or
  * idle now: one its maker made since, stuck through the hang, stands in
@@ -594,7 +648,8 @@ stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung,
 	*maker = m;
 	for (k = 0; k < n; k++)
 		if (made[k] != w->tid && made[k] != hung &&
-		    on_chain(x, made[k]) < 0 && (u = stuck(x, made[k])) != 0)
+		    on_chain(x, made[k]) < 0 && !asks_chain(x, made[k]) &&
+		    (u = stuck(x, made[k])) != 0)
 			return u;
 	return 0;
 }

@@ -2386,6 +2386,17 @@ thread_per_request() {
 	! grep -q 'root: server 2/20' <<<"$out" || false
 }
 
+@test "slice: a client made after the baseline's, waiting on its own request to the chain's server, does not stand in for it" {
+	# A real capture (test/bats/captures/README): the server's threads
+	# are on the chain; curl 12016, made after the baseline's curl, waits
+	# for golock's answer to its own request.
+	out=$(argus-cat "$ROOT/test/bats/captures/golock-debug.gz" | report_tid 12029)
+	echo "$out"
+	grep -q '^Root cause: probably golock 11959/' <<<"$out"
+	grep -q '^Wait chain: curl 12029 → golock 11959/11963 → golock 11959/11964$' <<<"$out"
+	! grep -q 'curl 12016' <<<"$out" || false
+}
+
 # App 1's thread 1/3 sends a request to server 5 on a socket whose answer
 # its poller 1/2 waits for in epoll_wait (Go's netpoller); main 1/1 waits
 # on a futex for it.  Server 5 computes through the end of the trace; the
