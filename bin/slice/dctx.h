@@ -79,6 +79,7 @@ enum tstate	 state_of(struct dctx *x, const struct vertex *w);
 int		 runtime_sleep(const struct graph *g, const struct vertex *w,
 		    char *buf, size_t size);
 uint64_t	 overlap(const struct vertex *w, uint64_t hb, uint64_t he);
+uint64_t	 ran_within(const struct vertex *w, uint64_t hb, uint64_t he);
 int		 a_kill(const struct link *l);
 uint64_t	 reaped_in(struct graph *g, uint64_t first, uint64_t last);
 int		 reap_round(const struct vertex *w);

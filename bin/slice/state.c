@@ -30,7 +30,7 @@ uint64_t
 at_cut(struct dctx *x, uint64_t u)
 {
 	const struct vertex *w = vertex_get(x->g, u), *p;
-	uint64_t id, ran = 0, o, prev = vertex_prev(x->g, u);
+	uint64_t id, ran = 0, prev = vertex_prev(x->g, u);
 
 	if (!busy(w) || w->begin <= x->hb || prev == 0 ||
 	    (p = vertex_get(x->g, prev))->end <= x->hb)
@@ -38,9 +38,7 @@ at_cut(struct dctx *x, uint64_t u)
 	for (id = vertex_at(x->g, w->tid, x->hb); id != 0 &&
 	    (p = vertex_get(x->g, id))->begin < x->he;
 	    id = vertex_next(x->g, id)) {
-		o = overlap(p, x->hb, x->he);
-		ran += vertex_oncpu(p) + vertex_runnable(p) < o ?
-		    vertex_oncpu(p) + vertex_runnable(p) : o;
+		ran += ran_within(p, x->hb, x->he);
 	}
 	return 2 * ran >= x->he - x->hb ? u : prev;
 }
@@ -59,6 +57,19 @@ overlap(const struct vertex *w, uint64_t hb, uint64_t he)
 	uint64_t b = w->end < he ? w->end : he;
 
 	return b > a ? b - a : 0;
+}
+
+/*
+ * What vertex w ran (on a CPU, or wanting one) within [hb, he): its
+ * times there are not placed in it, so at most its overlap.
+ */
+uint64_t
+ran_within(const struct vertex *w, uint64_t hb, uint64_t he)
+{
+	uint64_t ran = vertex_oncpu(w) + vertex_runnable(w);
+	uint64_t o = overlap(w, hb, he);
+
+	return ran < o ? ran : o;
 }
 
 /*
@@ -350,7 +361,6 @@ stuck(struct dctx *x, uint32_t tid)
 {
 	uint64_t id, best = 0, most = 0, o, run = 0, hang = x->he - x->hb;
 	uint64_t work = 0, cpu = 0, slice = 0, most_o = 0, nap = 0, nap_o = 0;
-	uint64_t ran;
 	struct vertex *w;
 	int napped = 0, round;
 
@@ -386,8 +396,7 @@ stuck(struct dctx *x, uint32_t tid)
 		}
 		if (busy(w) || (work > 0 && 20 * (w->end - w->begin) <= hang)) {
 			work += o;
-			ran = vertex_oncpu(w) + vertex_runnable(w);
-			cpu += ran < o ? ran : o;
+			cpu += ran_within(w, x->hb, x->he);
 			if (busy(w) && o > most_o) {
 				most_o = o;
 				slice = id;
