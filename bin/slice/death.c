@@ -221,6 +221,26 @@ counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
 
 #define ANSWERERS	8	/* the peers of a pool, followed at most */
 
+/* A message of thread from reached thread tid after time t. */
+static int
+answered_since(struct graph *g, uint32_t tid, uint32_t from, uint64_t t)
+{
+	uint32_t message = str_id(MESSAGE_RULE);
+	const struct link *l;
+	uint64_t i;
+	int32_t k;
+
+	for (i = vertex_at(g, tid, t); i != 0; i = vertex_next(g, i))
+		for (k = vertex_get(g, i)->in; k >= 0; k = g->l[k].next_in) {
+			l = &g->l[k];
+			if (!link_weak(l) && link_rule(l) == message &&
+			    link_from(l) != 0 && link_time(l) > t &&
+			    vertex_get(g, link_from(l))->tid == from)
+				return 1;
+		}
+	return 0;
+}
+
 /*
  * A request lost with the worker that took it.  The waits like this one
  * before it were ended by answers from a few peers (a pool's workers,
@@ -286,7 +306,8 @@ request_lost(struct dctx *x, uint64_t id, int depth)
 				f = vertex_get(g, link_from(l));
 				break;
 			}
-		if (took == 0 || e->end < v->begin)
+		if (took == 0 || e->end < v->begin ||
+		    answered_since(g, v->tid, tids[a], took))
 			continue;
 		if ((k = killer(g, e)) != NULL) {
 			snprintf(by, sizeof(by), ", killed by %s %u/%u",

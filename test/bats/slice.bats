@@ -2397,6 +2397,101 @@ thread_per_request() {
 	! grep -q 'curl 12016' <<<"$out" || false
 }
 
+# Client 1 asks server 2, which hands each request to worker 30 or 31
+# (a pool) and answers with the worker's answer; the workers' answers
+# come back on one channel, which server 2 reads.
+worker_round() {	# T WORKER: client 1's request, handed by server 2 to WORKER
+	local t=$1 w=$2 c=$(( $2 - 28 ))
+	printf '%s\n' \
+	    "event,$t,1,1,,0,sys_enter,-,1,write,0x3,0x0,0x10" \
+	    "event,$((t + 50)),1,1,,0,waking,-,2,2,1,server,120" \
+	    "event,$((t + 100)),1,1,,0,sys_enter,-,0,read,0x3,0x0,0x10" \
+	    "event,$((t + 150)),1,1,,0,switch,-,S,0,0,swapper/0" \
+	    "event,$((t + 200)),0,0,,1,switch,-,R,2,2,server" \
+	    "event,$((t + 300)),2,2,,1,sys_enter,-,1,write,0x5,0x0,0x10" \
+	    "event,$((t + 350)),2,2,,1,waking,-,$w,$w,$c,worker,120" \
+	    "event,$((t + 400)),2,2,,1,sys_enter,-,0,read,0x6,0x0,0x10" \
+	    "event,$((t + 450)),2,2,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$((t + 500)),0,0,,$c,switch,-,R,$w,$w,worker"
+}
+worker_answer() {	# T WORKER: the worker answers, the server passes it on
+	local t=$1 w=$2 c=$(( $2 - 28 ))
+	printf '%s\n' \
+	    "event,$t,$w,$w,,$c,sys_enter,-,1,write,0x8,0x0,0x10" \
+	    "event,$((t + 50)),$w,$w,,$c,waking,-,2,2,1,server,120" \
+	    "event,$((t + 100)),$w,$w,,$c,sys_enter,-,0,read,0x7,0x0,0x10" \
+	    "event,$((t + 150)),$w,$w,,$c,switch,-,S,0,0,swapper/$c" \
+	    "event,$((t + 200)),0,0,,1,switch,-,R,2,2,server" \
+	    "event,$((t + 300)),2,2,,1,sys_enter,-,1,write,0x4,0x0,0x10" \
+	    "event,$((t + 350)),2,2,,1,waking,-,1,1,0,client,120" \
+	    "event,$((t + 400)),2,2,,1,sys_enter,-,0,read,0x6,0x0,0x10" \
+	    "event,$((t + 450)),2,2,,1,switch,-,S,0,0,swapper/1" \
+	    "event,$((t + 500)),0,0,,0,switch,-,R,1,1,client"
+}
+worker_pool() {	# killed|answers: worker 30 has the hung request; killed by 40
+	stream <<-EOS
+	task,100,1,1,client
+	task,100,2,2,server
+	task,100,30,30,worker
+	task,100,31,31,worker
+	task,100,40,40,killer
+	event,50000000,2,2,,1,sys_enter,-,0,read,0x6,0x0,0x10
+	event,50000100,2,2,,1,switch,-,S,0,0,swapper/1
+	event,50000200,30,30,,2,sys_enter,-,0,read,0x7,0x0,0x10
+	event,50000300,30,30,,2,switch,-,S,0,0,swapper/2
+	event,50000400,31,31,,3,sys_enter,-,0,read,0x7,0x0,0x10
+	event,50000500,31,31,,3,switch,-,S,0,0,swapper/3
+	$(worker_round 100000000 30; worker_answer 100010000 30)
+	$(worker_round 200000000 31; worker_answer 200010000 31)
+	$(worker_round 300000000 30; worker_answer 300010000 30)
+	$(worker_round 400000000 31; worker_answer 400010000 31)
+	$(worker_round 1000000000 30)
+	event,1000000600,30,30,,2,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffe0,0x0
+	event,1000000700,30,30,,2,switch,-,S,0,0,swapper/2
+	$(if [ "$1" = killed ]; then printf '%s\n' \
+	    "event,1500000000,40,40,,3,sys_enter,-,62,kill,0x1e,0x9" \
+	    "event,1500000100,40,40,,3,waking,-,30,30,2,worker,120" \
+	    "event,1500000200,40,40,,3,signal_generate,-,9,30,30,worker,0,1,0" \
+	    "event,1500000300,40,40,,3,exit,-,killer,0" \
+	    "event,1500000400,40,40,,3,switch,-,X,0,0,swapper/3" \
+	    "event,1500000500,0,0,,2,switch,-,R,30,30,worker" \
+	    "event,1500000600,30,30,,2,signal_deliver,-,9,0,0x0,0x0" \
+	    "event,1500000700,30,30,,2,exit,-,worker,1" \
+	    "event,1500000800,30,30,,2,switch,-,X,0,0,swapper/2"
+	else printf '%s\n' \
+	    "event,2900000000,0,0,,2,switch,-,R,30,30,worker" \
+	    "event,2900000100,30,30,,2,sys_enter,-,1,write,0x8,0x0,0x10" \
+	    "event,2900000200,30,30,,2,waking,-,2,2,1,server,120" \
+	    "event,2900000300,30,30,,2,exit,-,worker,0" \
+	    "event,2900000400,30,30,,2,switch,-,X,0,0,swapper/2" \
+	    "event,2900000500,0,0,,1,switch,-,R,2,2,server" \
+	    "event,2900000600,2,2,,1,sys_enter,-,230,clock_nanosleep,0x1,0x0,0x7ffe0,0x0" \
+	    "event,2900000700,2,2,,1,switch,-,S,0,0,swapper/1" \
+	    "event,3200000000,0,0,,1,switch,-,R,2,2,server" \
+	    "event,3200000100,2,2,,1,sys_enter,-,1,write,0x4,0x0,0x10" \
+	    "event,3200000200,2,2,,1,waking,-,1,1,0,client,120" \
+	    "event,3200000300,2,2,,1,sys_enter,-,0,read,0x6,0x0,0x10" \
+	    "event,3200000400,2,2,,1,switch,-,S,0,0,swapper/1" \
+	    "event,3200000500,0,0,,0,switch,-,R,1,1,client"
+	fi)
+	event,3500000000,9,9,,1,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a pool's worker killed with the request it took: the request lost with it" {
+	out=$(worker_pool killed | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: probably worker 30 (a guess from timing): answered earlier waits of server 2 like this one, the last at +0.300 s; took a request from server 2/2 at +1.000 s and died at +1.500 s, killed by killer 40/40, without answering it: a request lost with its worker$' <<<"$out"
+	grep -q '^Wait chain: client 1 → server 2 → worker 30$' <<<"$out"
+}
+
+@test "slice: a pool's worker that answered before it exited lost nothing" {
+	out=$(worker_pool answers | report_tid 1)
+	echo "$out"
+	grep -q '^Root cause: worker 30 (a wake-up): asleep on its own timer in clock_nanosleep for 1.9 s' <<<"$out"
+	! grep -q 'a request lost' <<<"$out" || false
+}
+
 # App 1's thread 1/3 sends a request to server 5 on a socket whose answer
 # its poller 1/2 waits for in epoll_wait (Go's netpoller); main 1/1 waits
 # on a futex for it.  Server 5 computes through the end of the trace; the

@@ -90,6 +90,10 @@ check() {
 	check py-pool-kill
 }
 
+@test "real: an UPDATE waits for a row lock held idle in transaction while the script feeding psql sleeps" {
+	check pg-idle
+}
+
 @test "real: flock(1) waiting for another flock(1)'s lock" {
 	check flock-wait
 }
