@@ -18,7 +18,8 @@
 # proxy idle in its event loop beside its master, a thread pool's future;
 # and a Python handler at work in slices its GIL cuts; and a UDP client
 # whose retries are the hang, no single wait of theirs; and a child that
-# waits on a lock held at its fork by a thread it does not have.
+# waits on a lock held at its fork by a thread it does not have; and a
+# pool whose worker was killed with the task, its answer lost.
 # Every case and both cuts, to the same bar: test/real/real.bats.
 # test/run: first, the longest file: begun last, it would run on alone.
 
@@ -147,6 +148,10 @@ after() {
 
 @test "real, after: a child forked while another thread of its parent held a lock waited on it until killed" {
 	after fork-lock
+}
+
+@test "real, after: a multiprocessing.Pool waited for the answer of a worker killed with its task" {
+	after py-pool-kill
 }
 
 # A Python handler that computes, its work cut in slices by the GIL its
