@@ -311,9 +311,11 @@ no_progress(const struct tracked *t, size_t i, const struct spin_opts *o)
 	 * woken the same way: the system call before goes on (a write into
 	 * a pipe whose slow reader frees room a page at a time), one wait
 	 * to its caller.  Not a call that returned, then a page fault's
-	 * read from disk (a block's wake-up ends it).
+	 * read from disk (a block's wake-up ends it), nor the thread's
+	 * exit, which waits for nothing: the wait before is over.
 	 */
 	if (!is_nap(a, o) && b->last_sys[0] == '\0' && b->waits > 0 &&
+	    strcmp(b->ended_by, VE_EXIT) != 0 &&
 	    b->woke && strcmp(b->wake_rule, BLOCK_RULE) != 0 &&
 	    (i + 2 >= t->vv.n || strcmp(VSUM(t, i + 2)->wake_rule,
 	    b->wake_rule) == 0))

@@ -1421,6 +1421,23 @@ sigwaiter() {	# CALL [CODE [EPISODE]]
 	grep -q 'ended by a kill from sender 6/6$' <<<"$out"
 }
 
+@test "slice: a sigwait's signal ends the wait though the waiter, preempted, exits only after" {
+	# The waiter given a CPU at once, preempted on its way out, then
+	# exits: its last vertex, idle for most of it, waits for nothing.
+	out=$(sigwaiter rt_sigtimedwait | sed -e 's/^event,4000600000,5,5,\(.*\)$/event,4000500600,5,5,\1\
+event,4000501600,5,5,,0,switch,-,R,15,15,rcu_preempt\
+event,4000504600,15,15,,0,switch,-,S,5,5,waiter/' \
+	    -e 's/^event,4000600100,5,5,/event,4000504700,5,5,/' \
+	    -e 's/^event,4000600200,5,5,/event,4000504800,5,5,/' |
+	    sort -t, -k2,2n -s | argus-segment -q -Z | argus-link -q |
+	    argus-spin -q --tid 5 -T 1s | tee "$BATS_TEST_TMPDIR/spin" |
+	    argus-similar -q 2>/dev/null | argus-slice --auto -Z 2>&1 >/dev/null)
+	echo "$out"
+	# The span ends where the signal woke it, not at the exit.
+	argus-cat -k spin "$BATS_TEST_TMPDIR/spin" | grep -q '^spin,[0-9]*,5,5,2,LongWait,1000000000,4000500500,[0-9]*,1,signal,4,2,waiter$'
+	grep -q '^Root cause: sender 6 (a wake-up): asleep on its own timer in clock_nanosleep for 3.0 s;' <<<"$out"
+}
+
 @test "slice: a chain of the trace's wake-ups is a guess where the kernel lost events in the hang, the snapshot's word is not" {
 	# lost AFTER AT: the report of sigwaiter's stream with 700 events of
 	# CPU 1 lost at AT, said after the event at AFTER.
