@@ -613,20 +613,26 @@ static struct {
 	uint64_t	 w[3];
 	size_t		 len;		/* 0: none yet */
 	unsigned	 learnt;
+	size_t		 llen;		/* strlen(label) */
 	char		 label[sizeof(((struct cause *)0)->label)];
-} func_memo;
+	/* The function's column of the type asked last (event_func_arg()). */
+	int		 type, arg;
+} func_memo = { .type = -1 };
 
 /* ev's function field as the memo's key: 1 and w, *len if it can be one. */
-static int
+static inline int
 func_key(const struct event *ev, uint64_t w[3], size_t *len)
 {
 	const struct record *rec = ev->rec;
 	const char *s;
 	size_t col;
-	int arg;
 
-	if ((arg = event_func_arg(ev->type)) < 0 || !rec->padded ||
-	    (col = EC_ARG + arg) >= rec->nf ||
+	if ((int)ev->type != func_memo.type) {
+		func_memo.arg = event_func_arg(ev->type);
+		func_memo.type = ev->type;
+	}
+	if (func_memo.arg < 0 || !rec->padded ||
+	    (col = EC_ARG + func_memo.arg) >= rec->nf ||
 	    (*len = record_len(rec, col)) < 8 || *len > 24)
 		return 0;
 	s = rec->f[col];
@@ -636,7 +642,7 @@ func_key(const struct event *ev, uint64_t w[3], size_t *len)
 	return 1;
 }
 
-static int
+static inline int
 func_known(const uint64_t w[3], size_t len)
 {
 	return len == func_memo.len && w[0] == func_memo.w[0] &&
@@ -659,11 +665,41 @@ cause_func(struct cause *c, const struct event *ev)
 		memcpy(func_memo.label, c->label, sizeof(func_memo.label));
 		memcpy(func_memo.w, w, sizeof(func_memo.w));
 		func_memo.len = len;
+		func_memo.llen = strlen(c->label);
 		func_memo.learnt = ksym_learnt;
 		return;
 	}
 	/* The whole array, a constant size: past its NUL, never read. */
 	memcpy(c->label, func_memo.label, sizeof(c->label));
+}
+
+/*
+ * Whether label a is the memo's, by its n bytes and its NUL (n < the
+ * array's size) a word at a time, not strcmp(): a shorter a differs at
+ * its NUL, a longer at the memo's.  a's bytes past the last word's
+ * compared ones are masked off, never looked at.
+ */
+static inline int
+label_is_memo(const char *a, size_t n)
+{
+	const char *b = func_memo.label;
+	uint64_t x, y;
+	size_t i;
+
+	_Static_assert(sizeof(func_memo.label) % 8 == 0,
+	    "the label's array is whole words");
+	for (i = 0; i + 8 <= n + 1; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	if (i == n + 1)
+		return 1;
+	memcpy(&x, a + i, 8);
+	memcpy(&y, b + i, 8);
+	return ((le64toh(x) ^ le64toh(y)) &
+	    (~0ULL >> (64 - 8 * (n + 1 - i)))) == 0;
 }
 
 int
@@ -673,7 +709,7 @@ cause_func_is(const struct cause *c, const struct event *ev)
 	size_t len;
 
 	return func_key(ev, w, &len) && func_known(w, len) &&
-	    strcmp(c->label, func_memo.label) == 0;
+	    label_is_memo(c->label, func_memo.llen);
 }
 
 int
