@@ -40,6 +40,15 @@ static struct lthread	*wakee;		/* this event's, once asked */
  * NULL from a record that is not an event on, and at the end.
  */
 static const struct event *now;
+/*
+ * Its TIME's text as now_time() found it, for the next links the event
+ * makes (a wake-up's three name it five times): v NO_TIME until then.
+ */
+static struct {
+	uint64_t	 v;
+	size_t		 n;
+	const char	*s;
+} now_text = { NO_TIME, 0, NULL };
 static struct writer	*out;
 static uint64_t		 nstrong, nweak;
 static size_t		 thread_bytes, cpu_bytes;	/* all rules' state */
@@ -349,7 +358,7 @@ _Static_assert(3 * WRITER_AT_U64 >= sizeof(((struct link_rule *)0)->block[0]),
  * readable (7 to 16 digits, and 8 past its NUL): 1 and *s, *n.
  */
 static inline int
-now_time(uint64_t v, const char **s, size_t *n)
+now_read(uint64_t v, const char **s, size_t *n)
 {
 	const struct record *rec;
 
@@ -359,6 +368,23 @@ now_time(uint64_t v, const char **s, size_t *n)
 	*s = rec->f[COL_TIME];
 	*n = rec->f[COL_TIME + 1] - *s - 1;
 	return *n >= 7 && *n <= 16 && **s != '0';
+}
+
+/* The same for a link's, kept for the event's next (now_text). */
+static inline int
+now_time(uint64_t v, const char **s, size_t *n)
+{
+	if (v == now_text.v) {
+		*s = now_text.s;
+		*n = now_text.n;
+		return 1;
+	}
+	if (!now_read(v, s, n))
+		return 0;
+	now_text.v = v;
+	now_text.n = *n;
+	now_text.s = *s;
+	return 1;
 }
 
 /*
@@ -378,7 +404,7 @@ time_note(uint64_t v)
 	const char *s;
 	size_t n, i = time_slot(v);
 
-	if (times[i].v == v || !now_time(v, &s, &n))
+	if (times[i].v == v || !now_read(v, &s, &n))
 		return;
 	times[i].v = v;
 	times[i].n = n;
@@ -861,6 +887,7 @@ link_event(const struct event *ev)
 	if (retyped != 0)
 		retype();
 	now = ev;
+	now_text.v = NO_TIME;
 	wakee = NULL;
 	if (ev->type == E_SYS_ENTER) {
 		t->call = event_call(ev);
@@ -905,6 +932,7 @@ link_record(const struct record *rec)
 	const char **k;
 
 	now = NULL;
+	now_text.v = NO_TIME;
 	if (!any_kind) {
 		for (k = record_kinds; *k != NULL &&
 		    !name_eq(rec->f[COL_KIND], *k); k++)
@@ -923,6 +951,7 @@ link_summary(struct writer *w, uint64_t end, int to_stderr)
 	size_t i;
 
 	now = NULL;
+	now_text.v = NO_TIME;
 	for (r = finishes; *r != NULL; r++)
 		(*r)->finish(*r, end);
 	summary_begin(w, end, "argus-link");
