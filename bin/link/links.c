@@ -919,8 +919,14 @@ link_event(const struct event *ev)
 		see_asked(ev, t);
 		return;
 	}
-	calls = event_calls(ev, t);
-	for (r = by_type[ev->type]; *r != NULL; r++)
+	/* Only a sys_enter is asked about by its call's classes. */
+	if (ev->type != E_SYS_ENTER) {
+		for (r = by_type[ev->type]; *r != NULL; r++)
+			(*r)->see(*r, ev, t);
+		return;
+	}
+	calls = t->call;
+	for (r = by_type[E_SYS_ENTER]; *r != NULL; r++)
 		if ((*r)->calls == 0 || ((*r)->calls & calls))
 			(*r)->see(*r, ev, t);
 }
