@@ -231,6 +231,16 @@ struct cause	*pending_find(struct pending **, const void *key, size_t len);
 int		 pending_take(struct pending **, const void *key, size_t len,
 		    struct cause *);	/* 1 and *cause if found; forgets it */
 /*
+ * The same in place, where a cause made and put, or taken and copied,
+ * would be copied whole for a field or two: pending_at() the cause kept
+ * for key, made if there was none, for the caller to fill in whole
+ * (cause_in()); pending_taken() the cause taken, NULL if none, to be read
+ * before the next pending_*() call.
+ */
+struct cause	*pending_at(struct pending **, const void *key, size_t len);
+const struct cause *pending_taken(struct pending **, const void *key,
+		    size_t len);
+/*
  * The same keyed by a socket address's text ("127.0.0.1:80"); found also
  * where it was put for the port on any address (0.0.0.0:80, [::]:80): a
  * listener's.

@@ -1081,17 +1081,15 @@ pending_find(struct pending **table, const void *key, size_t len)
 	return p != NULL && p->taken_from == NULL ? &p->c : NULL;
 }
 
-void
-pending_put(struct pending **table, const void *key, size_t len,
-    const struct cause *c)
+struct cause *
+pending_at(struct pending **table, const void *key, size_t len)
 {
 	struct pending *p = pending_lookup(table, key, len);
 
 	if (p != NULL) {
 		if (p->taken_from != NULL)
 			unlist(p);
-		p->c = *c;
-		return;
+		return &p->c;
 	}
 	if (len > PENDING_KEY)
 		diex(EX_SOFTWARE, "pending_put: a key of %zu bytes", len);
@@ -1101,9 +1099,16 @@ pending_put(struct pending **table, const void *key, size_t len,
 	else
 		p = xcalloc(1, sizeof(*p));
 	memcpy(p->key, key, len);
-	p->c = *c;
 	p->taken_from = NULL;
 	HASH_ADD(hh, *table, key, len, p);
+	return &p->c;
+}
+
+void
+pending_put(struct pending **table, const void *key, size_t len,
+    const struct cause *c)
+{
+	*pending_at(table, key, len) = *c;
 }
 
 /*
@@ -1152,21 +1157,20 @@ pending_find_addr(struct pending **table, const char *addr)
 	return pending_find(table, addr_key(k, any), PENDING_KEY);
 }
 
-int
-pending_take(struct pending **table, const void *key, size_t len,
-    struct cause *c)
+const struct cause *
+pending_taken(struct pending **table, const void *key, size_t len)
 {
 	struct pending *p = pending_lookup(table, key, len), *old;
 
 	if (p == NULL || p->taken_from != NULL)
-		return 0;
-	if (c != NULL)
-		*c = p->c;
+		return NULL;
 	p->taken_from = table;
 	p->older = taken.older;
 	p->newer = &taken;
 	taken.older->newer = p;
 	taken.older = p;
+	/* The oldest goes, never p, the newest. */
+	_Static_assert(TAKEN_KEPT > 0, "the cause just taken is kept");
 	if (++ntaken > TAKEN_KEPT) {
 		old = taken.newer;
 		table = old->taken_from;
@@ -1176,6 +1180,19 @@ pending_take(struct pending **table, const void *key, size_t len,
 		old->hh.next = spare;
 		spare = old;
 	}
+	return &p->c;
+}
+
+int
+pending_take(struct pending **table, const void *key, size_t len,
+    struct cause *c)
+{
+	const struct cause *p = pending_taken(table, key, len);
+
+	if (p == NULL)
+		return 0;
+	if (c != NULL)
+		*c = *p;
 	return 1;
 }
 

@@ -38,22 +38,20 @@ LINK_RULE(message) = {
 static void
 woken(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct cause c;
 	uint64_t k;
 
 	if (!t->fresh || t->waker.rule != rule_message.row ||
 	    t->waker.pid == t->pid)
 		return;
 	k = key(t->pid, t->waker.pid);
-	cause_in(&c, t, ev->time, self);
-	pending_put(&requests, &k, sizeof(k), &c);
+	cause_in(pending_at(&requests, &k, sizeof(k)), t, ev->time, self);
 }
 
 /* The answer goes back: the request's receiver -> the reply's sender. */
 static void
 see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	struct cause c;
+	const struct cause *c;
 	struct lthread *w;
 	uint64_t k;
 
@@ -62,8 +60,8 @@ see_reply(struct link_rule *self, const struct event *ev, struct lthread *t)
 		return;
 	w = link_wakee(ev);
 	k = key(t->pid, w->pid);
-	if (pending_take(&requests, &k, sizeof(k), &c))
-		link_emit(ev->time, t->pid, t->tid, t->vertex, &c);
+	if ((c = pending_taken(&requests, &k, sizeof(k))) != NULL)
+		link_emit(ev->time, t->pid, t->tid, t->vertex, c);
 }
 
 LINK_RULE(reply) = {
