@@ -6,7 +6,11 @@
  */
 #include <string.h>
 
+#include "ksym.h"
 #include "link.h"
+
+/* TIMER,FUNCTION's text, of 8 to 40 bytes, as words (span_word()). */
+#define SPAN_WORDS	5
 
 struct cpu {
 	uint64_t	 expiring;	/* the timer it is expiring now, 0 none */
@@ -16,9 +20,26 @@ struct cpu {
 	 * bench/graph's capture read it again at every other event.
 	 */
 	struct hex_memo	 memo;
+	/*
+	 * The arming its last re-arming found (rearmed()), by the text of
+	 * the event's TIMER and FUNCTION: the same text again, from the
+	 * same vertex, while nothing was put in armed or taken from it and
+	 * no name learnt, is that arming re-armed again, without the timer
+	 * read, looked up and its function's name compared (the idle task's
+	 * tick, half a million times a copy of bench/graph's capture).
+	 */
+	struct {
+		struct cause	*armer;		/* NULL: none */
+		uint64_t	 changes;	/* armed_changes then */
+		unsigned	 learnt;	/* ksym_learnt then */
+		size_t		 len, cut;	/* span()'s */
+		uint64_t	 w[SPAN_WORDS];
+	} re;
 };
 
 static struct pending *armed;	/* by the kernel's timer address */
+/* Puts and takes on armed: what a CPU's re.armer holds while none. */
+static uint64_t armed_changes;
 _Static_assert(ECOL_SAME(E_HRT_START, E_HRT_EXPIRE_ENTRY, TIMER) &&
     ECOL_SAME(E_HRT_START, E_HRT_EXPIRE_EXIT, TIMER) &&
     ECOL_SAME(E_HRT_START, E_HRT_CANCEL, TIMER) &&
@@ -27,7 +48,24 @@ _Static_assert(ECOL_SAME(E_HRT_START, E_HRT_EXPIRE_ENTRY, TIMER) &&
     ECOL_SAME(E_HRT_START, E_TIMER_EXPIRE_EXIT, TIMER) &&
     ECOL_SAME(E_HRT_START, E_TIMER_CANCEL, TIMER),
     "every timer event names its timer in one column");
+_Static_assert(ECOL(E_HRT_START, FUNCTION) == ECOL(E_HRT_START, TIMER) + 1 &&
+    ECOL_SAME(E_HRT_START, E_TIMER_START, FUNCTION),
+    "an arming's FUNCTION is next to its TIMER");
 static struct link_rule rule_timer;
+
+static void
+arm_put(uint64_t timer, const struct cause *c)
+{
+	armed_changes++;
+	pending_put(&armed, &timer, sizeof(timer), c);
+}
+
+static void
+arm_take(uint64_t timer)
+{
+	armed_changes++;
+	pending_take(&armed, &timer, sizeof(timer), NULL);
+}
 
 /*
  * The arming a timer's cause already says, but for its time: a thread
@@ -45,14 +83,97 @@ rearmed(const struct link_rule *self, const struct cause *c,
 	    cause_func_is(c, ev);
 }
 
+/*
+ * An arming's TIMER and FUNCTION, one text in the reader's buffer, *s
+ * and *cut the length of its TIMER: its length, 0 if it is not 8 to
+ * 8 * SPAN_WORDS bytes long or not the reader's.
+ */
+static inline size_t
+span(const struct event *ev, const char **s, size_t *cut)
+{
+	const struct record *rec = ev->rec;
+	const size_t col = EC_ARG + ECOL(E_HRT_START, TIMER);
+	size_t len;
+
+	if (!rec->padded || col + 2 >= rec->nf)
+		return 0;
+	*s = rec->f[col];
+	*cut = rec->f[col + 1] - *s;
+	len = rec->f[col + 2] - *s - 1;
+	return len >= 8 && len <= 8 * SPAN_WORDS ? len : 0;
+}
+
+/*
+ * Its word i: at 8 * i, or its last 8 bytes where those come before, so
+ * that no byte past the text is read and each of its bytes is in one.
+ */
+static inline uint64_t
+span_word(const char *s, size_t len, size_t i)
+{
+	uint64_t w;
+
+	memcpy(&w, s + (8 * i < len - 8 ? 8 * i : len - 8), 8);
+	return w;
+}
+
+_Static_assert(SPAN_WORDS == 5, "rearmed_again() compares five words");
+
+/* ev re-arms what its CPU's re.armer names: the same as rearmed() says. */
+static inline int
+rearmed_again(const struct cpu *cpu, const struct event *ev)
+{
+	const struct cause *c = cpu->re.armer;
+	const uint64_t *m = cpu->re.w;
+	const char *s = NULL;
+	size_t len, cut = 0;
+
+	/* re.len is not 0 where re.armer is not NULL (remember()). */
+	if (c == NULL || cpu->re.changes != armed_changes ||
+	    cpu->re.learnt != ksym_learnt || ev->ctx != '-' ||
+	    c->vertex != ev->vertex || c->pid != ev->pid ||
+	    c->tid != ev->tid || (len = span(ev, &s, &cut)) != cpu->re.len ||
+	    cut != cpu->re.cut)
+		return 0;
+	return ((span_word(s, len, 0) ^ m[0]) | (span_word(s, len, 1) ^ m[1]) |
+	    (span_word(s, len, 2) ^ m[2]) | (span_word(s, len, 3) ^ m[3]) |
+	    (span_word(s, len, 4) ^ m[4])) == 0;
+}
+
+static void
+remember(struct cpu *cpu, const struct event *ev, struct cause *armer)
+{
+	const char *s;
+	size_t i;
+
+	cpu->re.armer = NULL;
+	if ((cpu->re.len = span(ev, &s, &cpu->re.cut)) == 0)
+		return;
+	for (i = 0; i < SPAN_WORDS; i++)
+		cpu->re.w[i] = span_word(s, cpu->re.len, i);
+	cpu->re.armer = armer;
+	cpu->re.changes = armed_changes;
+	cpu->re.learnt = ksym_learnt;
+}
+
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
 	struct cpu *cpu = link_cpu(self, ev->cpu);
-	uint64_t timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &cpu->memo);
+	uint64_t timer;
 	struct cause c, *armer;
 
 	(void)t;
+	/*
+	 * Its rule, weakness, hold and label are as they were when it was
+	 * found re-armed: only a put changes them, and only a take lets
+	 * its place in the table go.
+	 */
+	if ((ev->type == E_HRT_START || ev->type == E_TIMER_START) &&
+	    rearmed_again(cpu, ev)) {
+		cpu->re.armer->time = ev->time;
+		return;
+	}
+	timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &cpu->memo);
 	switch (ev->type) {
 	case E_HRT_START:
 	case E_TIMER_START:
@@ -64,6 +185,7 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		if ((armer = pending_find(&armed, &timer,
 		    sizeof(timer))) != NULL && rearmed(self, armer, ev)) {
 			armer->time = ev->time;
+			remember(cpu, ev, armer);
 			break;
 		}
 		if (ev->ctx != '-' && cpu->expiring == timer) {
@@ -77,13 +199,13 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 				c.tid = ev->tid;
 			}
 		} else if (!link_cause(ev, &c)) {
-			pending_take(&armed, &timer, sizeof(timer), NULL);
+			arm_take(timer);
 			break;
 		}
 		cause_name(&c, self);
 		c.weak = 0;
 		cause_func(&c, ev);
-		pending_put(&armed, &timer, sizeof(timer), &c);
+		arm_put(timer, &c);
 		break;
 	case E_HRT_EXPIRE_ENTRY:
 	case E_TIMER_EXPIRE_ENTRY:
@@ -92,11 +214,11 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 	case E_HRT_EXPIRE_EXIT:
 	case E_TIMER_EXPIRE_EXIT:
 		/* To fire again it must be armed again. */
-		pending_take(&armed, &timer, sizeof(timer), NULL);
+		arm_take(timer);
 		cpu->expiring = 0;
 		break;
 	default:
-		pending_take(&armed, &timer, sizeof(timer), NULL);
+		arm_take(timer);
 		break;
 	}
 }
