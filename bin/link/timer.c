@@ -155,25 +155,16 @@ remember(struct cpu *cpu, const struct event *ev, struct cause *armer)
 	cpu->re.learnt = ksym_learnt;
 }
 
-static void
-see(struct link_rule *self, const struct event *ev, struct lthread *t)
+/*
+ * Any other timer event: out of line, its registers and its cause kept
+ * out of the re-armings again that are most of what see() is given.
+ */
+static void __attribute__((noinline))
+see_any(struct link_rule *self, const struct event *ev, struct cpu *cpu)
 {
-	struct cpu *cpu = link_cpu(self, ev->cpu);
-	uint64_t timer;
+	uint64_t timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &cpu->memo);
 	struct cause c, *armer;
 
-	(void)t;
-	/*
-	 * Its rule, weakness, hold and label are as they were when it was
-	 * found re-armed: only a put changes them, and only a take lets
-	 * its place in the table go.
-	 */
-	if ((ev->type == E_HRT_START || ev->type == E_TIMER_START) &&
-	    rearmed_again(cpu, ev)) {
-		cpu->re.armer->time = ev->time;
-		return;
-	}
-	timer = event_addr(ev, ECOL(E_HRT_START, TIMER), &cpu->memo);
 	switch (ev->type) {
 	case E_HRT_START:
 	case E_TIMER_START:
@@ -221,6 +212,25 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		arm_take(timer);
 		break;
 	}
+}
+
+static void
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	struct cpu *cpu = link_cpu(self, ev->cpu);
+
+	(void)t;
+	/*
+	 * Its rule, weakness, hold and label are as they were when it was
+	 * found re-armed: only a put changes them, and only a take lets
+	 * its place in the table go.
+	 */
+	if ((ev->type == E_HRT_START || ev->type == E_TIMER_START) &&
+	    rearmed_again(cpu, ev)) {
+		cpu->re.armer->time = ev->time;
+		return;
+	}
+	see_any(self, ev, cpu);
 }
 
 static int

@@ -376,12 +376,16 @@ next(struct link_rule *self, const struct event *ev, struct lthread *t)
 	snap_past(&snap, self, NO_TIME);
 }
 
-static void
-see(struct link_rule *self, const struct event *ev, struct lthread *t)
+/*
+ * A fork, or a descriptor not used last: out of line, the table's code
+ * and its registers kept out of the calls that are most of see()'s.
+ */
+static void __attribute__((noinline))
+see_any(struct link_rule *self, const struct event *ev, struct lthread *t,
+    uint64_t w)
 {
 	struct state *st;
 	struct fduse *u;
-	uint64_t w;
 
 	if (ev->type == E_FORK) {
 		st = link_thread(self, lthread_get(event_u64(ev,
@@ -389,17 +393,28 @@ see(struct link_rule *self, const struct event *ev, struct lthread *t)
 		st->born = ev->time;
 		return;
 	}
-	if (ev->type != E_SYS_ENTER || ev->ctx != '-' ||
-	    !(event_call(ev) & (CALL_SEND | CALL_RECV)))
-		return;
 	st = link_thread(self, t);
-	if (!field_word(ev->rec, EC_ARG + SYSCALL_ARG(0), &w))
-		w = 0;
-	if (use_fd_word(st, t->pid, w, t->tid, ev->time))
-		return;
 	if ((u = use_fd(st, t->pid, event_i64(ev, SYSCALL_ARG(0)), t->tid,
 	    ev->time)) != NULL)
 		u->word = w;
+}
+
+static void
+see(struct link_rule *self, const struct event *ev, struct lthread *t)
+{
+	uint64_t w;
+
+	if (ev->type == E_FORK) {
+		see_any(self, ev, t, 0);
+		return;
+	}
+	if (ev->type != E_SYS_ENTER || ev->ctx != '-' ||
+	    !(event_call(ev) & (CALL_SEND | CALL_RECV)))
+		return;
+	if (!field_word(ev->rec, EC_ARG + SYSCALL_ARG(0), &w))
+		w = 0;
+	if (!use_fd_word(link_thread(self, t), t->pid, w, t->tid, ev->time))
+		see_any(self, ev, t, w);
 }
 
 static void
