@@ -283,16 +283,19 @@ wakee_slot(uint64_t w)
 	return (w * GOLDEN64) >> 60 & (WAKEE_WORDS - 1);
 }
 
-struct lthread *
-link_wakee(const struct event *ev)
+/*
+ * Out of line: the rules a wake-up is given after the first to ask find
+ * it read, where this one's registers, saved and restored, would cost
+ * each of them more than the test.
+ */
+static struct lthread * __attribute__((noinline))
+wakee_read(const struct event *ev)
 {
 	const struct record *rec = ev->rec;
 	const size_t col = EC_ARG + WAKE_COL(TTID);
 	uint64_t tid, pid, w = 0;
 	size_t i = 0;
 
-	if (wakee != NULL)
-		return wakee;
 	if (same_field(rec, EC_ARG + WAKE_COL(TPID), col) &&
 	    field_word(rec, col, &w)) {
 		i = wakee_slot(w);
@@ -314,6 +317,12 @@ link_wakee(const struct event *ev)
 	    pid > UINT32_MAX)
 		pid = event_pid(ev, WAKE_COL(TPID));
 	return wakee = lthread_get(tid, pid);
+}
+
+struct lthread *
+link_wakee(const struct event *ev)
+{
+	return wakee != NULL ? wakee : wakee_read(ev);
 }
 
 void *
