@@ -153,7 +153,7 @@ etype_user(const char *name)
 	    !(edefs[t].flags & EF_KDEBUG));
 }
 
-static void
+static void __attribute__((noreturn))
 bad_event(const struct record *rec, const char *what)
 {
 	diex(EX_DATAERR, "%s:%lu: malformed event: %s", rec->file, rec->line,
@@ -290,24 +290,39 @@ type_read(const struct record *rec)
 	    rec->padded);
 }
 
+void
+event_learn(const struct record *rec)
+{
+	if (record_is(rec, KIND_META))
+		note_meta(rec);
+	else
+		ksym_learn(rec);
+}
+
+/* Out of event_record()'s way: its frame has no room for the message. */
+static void __attribute__((noinline, noreturn))
+bad_cpu(const struct record *rec)
+{
+	char what[96];
+
+	if (stream_cpus)
+		snprintf(what, sizeof(what), "CPU out of range: %s, its "
+		    "capture had %llu (meta cpus)", rec->f[EC_CPU],
+		    (unsigned long long)stream_cpus);
+	else
+		snprintf(what, sizeof(what), "CPU out of range: %s, no "
+		    "kernel has more than %d", rec->f[EC_CPU], MAX_CPUS);
+	bad_event(rec, what);
+}
+
 int
-event_parse(const struct record *rec, struct event *ev)
+event_record(const struct record *rec, struct event *ev)
 {
 	struct thread_memo *m;
 	struct cpu_type_memo *k;
 	uint64_t v, w, w1, h;
 	size_t n;
-	char what[96];
 
-	if (rec->comment)
-		return 0;
-	if (!record_is(rec, KIND_EVENT)) {
-		if (record_is(rec, KIND_META))
-			note_meta(rec);
-		else
-			ksym_learn(rec);
-		return 0;
-	}
 	if (rec->nf <= EC_CTX)
 		bad_event(rec, "fewer columns than KIND,TIME,PID,TID,VERTEX,"
 		    "CPU,TYPE,CTX");
@@ -356,16 +371,8 @@ event_parse(const struct record *rec, struct event *ev)
 		ev->type = type_read(rec);
 	}
 	/* Stages keep state per CPU: a CPU beyond the stream's is bad input. */
-	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS)) {
-		if (stream_cpus)
-			snprintf(what, sizeof(what), "CPU out of range: %s, its "
-			    "capture had %llu (meta cpus)", rec->f[EC_CPU],
-			    (unsigned long long)stream_cpus);
-		else
-			snprintf(what, sizeof(what), "CPU out of range: %s, no "
-			    "kernel has more than %d", rec->f[EC_CPU], MAX_CPUS);
-		bad_event(rec, what);
-	}
+	if (v >= (stream_cpus ? stream_cpus : MAX_CPUS))
+		bad_cpu(rec);
 	ev->cpu = v;
 	ev->ctx = rec->f[EC_CTX][0];
 	ev->call = 0;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "digits.h"
+#include "ksym.h"
 #include "stream.h"
 #include "util.h"
 
@@ -123,9 +124,22 @@ _Static_assert(E_NTYPES <= 64, "event types must fit a set of them");
 
 /*
  * 1 and ev filled for an event record; 0 for any other record, after
- * learning what a meta cpus or a ksym record says.
+ * learning what a meta cpus or a ksym record says.  In line, as a graph
+ * stage meets a vertex or a link as often as an event: those two cost
+ * the kind's compares, not a call that saves registers for an event's.
  */
-int		 event_parse(const struct record *, struct event *);
+int		 event_record(const struct record *, struct event *);
+void		 event_learn(const struct record *);	/* meta, ksym */
+
+static inline int
+event_parse(const struct record *rec, struct event *ev)
+{
+	if (record_is(rec, KIND_EVENT))
+		return event_record(rec, ev);
+	if (record_is(rec, KIND_META) || record_is(rec, KSYM_KIND))
+		event_learn(rec);
+	return 0;
+}
 const char	*etype_name(enum etype);
 enum etype	 etype_of(const char *name);	/* E_OTHER if unknown */
 /*
