@@ -542,21 +542,13 @@ current_slot(uint64_t key, size_t mask)
 	return (key * GOLDEN64 >> 32) & mask;
 }
 
-/* tid's entry; NULL if it has none and make is 0. */
-static struct current *
-current_find(uint32_t tid, int make)
+/* An entry for key, not in the table, made at slot i or a new table's. */
+static struct current * __attribute__((noinline))
+current_add(uint64_t key, size_t i)
 {
 	struct current *old = currents, *c;
-	uint64_t key = (uint64_t)tid + 1;
-	size_t i, k, mask;
+	size_t k, mask;
 
-	mask = current_slots - 1;
-	for (i = current_slots ? current_slot(key, mask) : 0;
-	    current_slots != 0 && currents[i].key != 0; i = (i + 1) & mask)
-		if (currents[i].key == key)
-			return &currents[i];
-	if (!make)
-		return NULL;
 	if (2 * (ncurrents + 1) > current_slots) {
 		k = current_slots;
 		current_slots = current_slots ? 2 * current_slots : 256;
@@ -579,6 +571,25 @@ current_find(uint32_t tid, int make)
 	c->key = key;
 	ncurrents++;
 	return c;
+}
+
+/*
+ * tid's entry; NULL if it has none and make is 0.  In line: a switch and
+ * a wake-up look up the thread they name, and the call cost a third of
+ * the lookup.
+ */
+static inline struct current *
+current_find(uint32_t tid, int make)
+{
+	uint64_t key = (uint64_t)tid + 1;
+	size_t i = 0, mask = current_slots - 1;
+
+	if (current_slots != 0)
+		for (i = current_slot(key, mask); currents[i].key != 0;
+		    i = (i + 1) & mask)
+			if (currents[i].key == key)
+				return &currents[i];
+	return make ? current_add(key, i) : NULL;
 }
 
 /*
@@ -630,24 +641,35 @@ call_vertex(struct graph *g, struct current *c, uint64_t id)
  */
 #define TTID_BITS	6
 
-static uint64_t
+static struct ttid_memo {
+	uint64_t	 w, tid;	/* w 0: empty */
+}		 ttid_memo[1 << TTID_BITS];
+
+/* Out of line, as a thread's first switch or wake-up is. */
+static uint64_t __attribute__((noinline))
+ttid_read(const struct event *ev, int col, struct ttid_memo *m, uint64_t w)
+{
+	uint64_t tid = event_u64(ev, col);
+
+	if (m != NULL) {
+		m->tid = tid;
+		m->w = w;
+	}
+	return tid;
+}
+
+static inline uint64_t
 event_ttid(const struct event *ev, int col)
 {
-	static struct {
-		uint64_t	 w, tid;	/* w 0: empty */
-	} memo[1 << TTID_BITS];
-	const struct record *rec = ev->rec;
-	size_t i;
+	struct ttid_memo *m;
 	uint64_t w;
 
-	if (!field_word(rec, EC_ARG + col, &w) || w == 0)
-		return event_u64(ev, col);
-	i = (w * GOLDEN64) >> (64 - TTID_BITS);
-	if (memo[i].w != w) {
-		memo[i].tid = event_u64(ev, col);
-		memo[i].w = w;
-	}
-	return memo[i].tid;
+	if (!field_word(ev->rec, EC_ARG + col, &w) || w == 0)
+		return ttid_read(ev, col, NULL, 0);
+	m = &ttid_memo[(w * GOLDEN64) >> (64 - TTID_BITS)];
+	if (m->w != w)
+		return ttid_read(ev, col, m, w);
+	return m->tid;
 }
 
 static uint64_t
