@@ -377,6 +377,33 @@ arg_code(uint64_t a)
 	return VX_BIG_ARG | (nbig_args - 1);
 }
 
+/*
+ * A system call's first argument, arg_code()'s: most often a descriptor
+ * the thread used at its call before, whose bytes, one word, a memo
+ * keeps the code of, rather than reading the number and coding it again.
+ */
+#define ARG_BITS	6
+
+static uint32_t
+call_arg(const struct event *ev)
+{
+	static struct {
+		uint64_t	 w;	/* 0: empty */
+		uint32_t	 code;
+	} memo[1 << ARG_BITS];
+	uint64_t w;
+	size_t i;
+
+	if (!field_word(ev->rec, EC_ARG + SYSCALL_ARG(0), &w) || w == 0)
+		return arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
+	i = (w * GOLDEN64) >> (64 - ARG_BITS);
+	if (memo[i].w != w) {
+		memo[i].code = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
+		memo[i].w = w;
+	}
+	return memo[i].code;
+}
+
 /* A vertex met for the first time: its place made. */
 static struct vertex * __attribute__((noinline))
 vertex_new(struct graph *g, uint64_t id)
@@ -1638,7 +1665,7 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 		    (call_class_of(v->last_sys) & CALL_SEND))
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
 		v->last_sys = add_syscall(v, id);
-		v->arg = arg_code(event_u64_loose(ev, SYSCALL_ARG(0)));
+		v->arg = call_arg(ev);
 		v->lock = syscall_is_lock_wait(ev);
 		/* The call's class is known: no name compared at each call. */
 		v->private_wait = (classes & CALL_FUTEX) &&
