@@ -86,31 +86,6 @@ str_id(const char *s)
 }
 
 /*
- * The same, for field col of the reader's where a name is most often the
- * one this place met last (a vertex's BEGAN_BY, ENDED_BY): a short
- * field is one word to compare with the last's.
- */
-struct word_again {
-	uint64_t	 w;
-	uint32_t	 id;	/* 0: none yet */
-};
-
-static inline uint32_t
-str_id_word_again(const struct record *rec, size_t col,
-    struct word_again *last)
-{
-	uint64_t w;
-
-	if (!field_word(rec, col, &w))
-		return str_id(record_str(rec, col));
-	if (last->id == 0 || last->w != w) {
-		last->w = w;
-		last->id = str_id(rec->f[col]);
-	}
-	return last->id;
-}
-
-/*
  * The same for a field of the reader's own, with 8 bytes readable past
  * each of its bytes (lib/util.h: nameidx_find_padded()): a name met
  * before (a call's at each call, a rule's at each link) is found by its
@@ -297,6 +272,38 @@ word8(struct graph *g, struct vertex *v, int field, uint32_t id,
 	    sizeof(*graph_tables.words));
 	graph_tables.words[nwords] = id;
 	return *last = nwords++;
+}
+
+/*
+ * word8() of field col of the reader's, where a word is most often the
+ * one this place met last (a vertex's BEGAN_BY, ENDED_BY): a short field
+ * is one word to compare with the last's, whose place, once it has one
+ * in the words met, is the answer.
+ */
+struct word_again {
+	uint64_t	 w;
+	uint32_t	 id;	/* interned; 0: none yet */
+	uint8_t		 at;	/* word8()'s for it */
+	uint8_t		 last;	/* word8()'s own memo */
+};
+
+static inline uint8_t
+word8_again(struct graph *g, struct vertex *v, int field,
+    const struct record *rec, size_t col, struct word_again *m)
+{
+	uint64_t w;
+
+	if (!field_word(rec, col, &w))
+		return word8(g, v, field, str_id(record_str(rec, col)),
+		    &m->last);
+	if (m->id == 0 || m->w != w) {
+		m->w = w;
+		m->id = str_id(rec->f[col]);
+		return m->at = word8(g, v, field, m->id, &m->last);
+	}
+	if (m->at == VX_FAR_WORD)	/* the vertex's own, in the table */
+		return word8(g, v, field, m->id, &m->last);
+	return m->at;
 }
 
 /*
@@ -1126,24 +1133,22 @@ tgroup_slot(uint32_t *slot, const struct tgroup *t, int bits, uint32_t tid)
  */
 static struct tgroup	*groups;
 static uint32_t		*group_slots, ngroups, capgroups;
-static uint32_t		 group_last;	/* the group counted last, + 1 */
+static uint32_t		 group_last[2];	/* the groups counted last, + 1,
+					   the latest first */
 static int		 group_bits = 10;
 
-/* One vertex more (n 1) or less (-1) in tid's group. */
-static void
-group_count(uint32_t tid, int n)
+/* group_count()'s for a group but the last two: by the table. */
+static void __attribute__((noinline))
+group_find(uint32_t tid, int n)
 {
 	uint32_t *s, k;
 
-	if (group_last != 0 && groups[group_last - 1].tid == tid) {
-		groups[group_last - 1].n += n;
-		return;
-	}
+	group_last[1] = group_last[0];
 	if (group_slots == NULL)
 		group_slots = xcalloc((size_t)1 << group_bits,
 		    sizeof(*group_slots));
 	if (*(s = tgroup_slot(group_slots, groups, group_bits, tid)) != 0) {
-		groups[(group_last = *s) - 1].n += n;
+		groups[(group_last[0] = *s) - 1].n += n;
 		return;
 	}
 	if (ngroups == capgroups) {
@@ -1152,7 +1157,7 @@ group_count(uint32_t tid, int n)
 	}
 	groups[ngroups].tid = tid;
 	groups[ngroups++].n = n;
-	*s = group_last = ngroups;
+	*s = group_last[0] = ngroups;
 	if (2 * (size_t)ngroups > (size_t)1 << group_bits) {	/* half full */
 		free(group_slots);
 		group_slots = xcalloc((size_t)1 << ++group_bits,
@@ -1161,6 +1166,28 @@ group_count(uint32_t tid, int n)
 			*tgroup_slot(group_slots, groups, group_bits,
 			    groups[k].tid) = k + 1;
 	}
+}
+
+/*
+ * One vertex more (n 1) or less (-1) in tid's group.  The last two groups
+ * first: two threads that talk end their vertices in turn.
+ */
+static inline void
+group_count(uint32_t tid, int n)
+{
+	uint32_t k;
+
+	if ((k = group_last[0]) != 0 && groups[k - 1].tid == tid) {
+		groups[k - 1].n += n;
+		return;
+	}
+	if ((k = group_last[1]) != 0 && groups[k - 1].tid == tid) {
+		group_last[1] = group_last[0];
+		group_last[0] = k;
+		groups[k - 1].n += n;
+		return;
+	}
+	group_find(tid, n);
 }
 
 /*
@@ -1173,7 +1200,6 @@ read_vertex(struct graph *g, const struct record *rec,
     const struct vertex_rec *r)
 {
 	static struct word_again began, ended;
-	static uint8_t began8, ended8;		/* word8()'s */
 	struct vertex *v = vertex_make(g, r->id);
 
 	if (v == NULL)
@@ -1190,10 +1216,10 @@ read_vertex(struct graph *g, const struct record *rec,
 	v->begin = r->begin;
 	v->end = r->end;
 	v->oncpu = time32(g, v, VF_ONCPU, r->oncpu);
-	v->began = word8(g, v, VF_BEGAN, str_id_word_again(rec,
-	    RCOL(vertex, BEGAN_BY), &began), &began8);
-	v->ended = word8(g, v, VF_ENDED, str_id_word_again(rec,
-	    RCOL(vertex, ENDED_BY), &ended), &ended8);
+	v->began = word8_again(g, v, VF_BEGAN, rec, RCOL(vertex, BEGAN_BY),
+	    &began);
+	v->ended = word8_again(g, v, VF_ENDED, rec, RCOL(vertex, ENDED_BY),
+	    &ended);
 	v->wait = r->wait[0];
 	/* Threads' names alternate: the memo of many, not of the last. */
 	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, record_len(rec,
@@ -1326,7 +1352,7 @@ sort_by_thread(struct graph *g)
 	free(t);
 	groups = NULL;
 	group_slots = NULL;
-	ngroups = capgroups = group_last = 0;
+	ngroups = capgroups = group_last[0] = group_last[1] = 0;
 	if (sorted)
 		return;
 	for (i = 1, n = 0; i < g->nv; i++)
