@@ -575,8 +575,9 @@ asks_chain(struct dctx *x, uint32_t tid)
 
 	for (k = 0; k < g->nl; k++) {
 		rule = link_rule(&g->l[k]);
-		if (link_weak(&g->l[k]) || (rule != message && rule != softirq) ||
-		    link_from(&g->l[k]) == 0 || link_time(&g->l[k]) <= asked ||
+		if (link_weak(&g->l[k]) || (rule != message &&
+		    rule != softirq) || link_from(&g->l[k]) == 0 ||
+		    link_time(&g->l[k]) <= asked ||
 		    (f = vertex_get(g, link_from(&g->l[k]))) == NULL ||
 		    f->tid != tid ||
 		    (t = vertex_get(g, link_to(&g->l[k]))) == NULL ||

@@ -323,8 +323,8 @@ request_lost(struct dctx *x, uint64_t id, int depth)
 		    str_of(vertex_comm(v)), v->tid,
 		    (answered[a] - g->first_time) / 1e9,
 		    str_of(vertex_comm(f)), f->pid, f->tid,
-		    (took - g->first_time) / 1e9, (e->end - g->first_time) / 1e9,
-		    by);
+		    (took - g->first_time) / 1e9,
+		    (e->end - g->first_time) / 1e9, by);
 		return 1;
 	}
 	return 0;
