@@ -560,7 +560,8 @@ born_here(struct graph *g, const struct step *st, const struct vertex *w,
  * it since (a snapshot's word that the process holds what this one waits
  * on is no answer, but the same wait said again).  Another client of the
  * server the chain is stuck in, waiting for its own answer: a victim
- * beside the hung one, not what the chain waits on.
+ * beside the hung one, not what the chain waits on.  It reads every link
+ * (none names what went out of a vertex): asked of a stuck one alone.
  */
 static int
 asks_chain(struct dctx *x, uint32_t tid)
@@ -649,8 +650,8 @@ stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung,
 	*maker = m;
 	for (k = 0; k < n; k++)
 		if (made[k] != w->tid && made[k] != hung &&
-		    on_chain(x, made[k]) < 0 && !asks_chain(x, made[k]) &&
-		    (u = stuck(x, made[k])) != 0)
+		    on_chain(x, made[k]) < 0 &&
+		    (u = stuck(x, made[k])) != 0 && !asks_chain(x, made[k]))
 			return u;
 	return 0;
 }
