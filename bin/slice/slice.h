@@ -57,7 +57,7 @@ struct snapwait {
 
 struct graph {
 	struct vertex	*v;		/* in the order met; v[0] unused */
-	uint64_t	 nv, capv;
+	uint64_t	 nv, capv, readyv;	/* readyv: faulted in below */
 	uint32_t	*at;		/* id -> place in v for ids below nat;
 					   0 none */
 	uint64_t	 nat, capat;
@@ -69,7 +69,7 @@ struct graph {
 	uint64_t	 nseen;		/* vertices whose record was read */
 	int		 to_none;	/* a link's TO named no vertex (0) */
 	struct link	*l;
-	int32_t		 nl, capl;
+	int32_t		 nl, capl, readyl;
 	struct spin_rec	*spins;
 	int		 nspins;
 	struct baseline	*bases;
