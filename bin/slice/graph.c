@@ -1706,22 +1706,36 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 	unsigned classes;
 	uint32_t id;
 
-	if (ev->type == E_FORK || ev->type == E_EXEC || ev->type == E_COMM)
+	/* One branch an event by its type, not a test of each type met. */
+	switch (ev->type) {
+	case E_FORK:
+	case E_COMM:
 		names_event(gr->g->names, ev);
-	if (ev->type == E_EXEC)
+		break;
+	case E_EXEC:
+		names_event(gr->g->names, ev);
 		note_exec(gr->g, ev);
-	else if (ev->type == E_SIGNAL_GENERATE && ev->vertex != NO_VERTEX &&
-	    ev->vertex != UNSEGMENTED && event_exits_itself(ev))
-		vertex_make(gr->g, ev->vertex)->exits_itself = 1;
-	else if (ev->type == E_SIGNAL_GENERATE)
-		note_ttystop(gr->g, ev);
-	if (ev->type == E_SWITCH && (gr->flags & GR_RUNS))
-		chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu, ev->tid,
-		    event_u64(ev, ECOL(E_SWITCH, TTID)));
-	if (ev->type == E_SWITCH && ev->ctx == '-')
-		note_switch(gr->g, ev);
-	else if (ev->type == E_WAKING)
+		break;
+	case E_SIGNAL_GENERATE:
+		if (ev->vertex != NO_VERTEX && ev->vertex != UNSEGMENTED &&
+		    event_exits_itself(ev))
+			vertex_make(gr->g, ev->vertex)->exits_itself = 1;
+		else
+			note_ttystop(gr->g, ev);
+		break;
+	case E_SWITCH:
+		if (gr->flags & GR_RUNS)
+			chrome_runs_switch(&gr->g->runs, ev->time, ev->cpu,
+			    ev->tid, event_u64(ev, ECOL(E_SWITCH, TTID)));
+		if (ev->ctx == '-')
+			note_switch(gr->g, ev);
+		break;
+	case E_WAKING:
 		note_waking(ev);
+		break;
+	default:
+		break;
+	}
 	if (ev->ctx == '-' && ev->vertex != NO_VERTEX &&
 	    ev->vertex != UNSEGMENTED) {
 		c = note_current(ev->tid, ev->vertex);
