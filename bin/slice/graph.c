@@ -119,6 +119,20 @@ str_id_padded(const char *s, size_t len)
 	return memo[i].id;
 }
 
+/*
+ * A field's length, as record_len(), and the last one's with no strlen():
+ * an unquoted record's fields are its bytes one after another, each comma
+ * a NUL, so the last ends where the record does (a vertex's COMM, one a
+ * vertex).
+ */
+static inline size_t
+field_len(const struct record *rec, size_t col)
+{
+	if (rec->padded && !rec->quoted && col + 1 == rec->nf)
+		return rec->f[0] + rec->rawlen - rec->f[col];
+	return record_len(rec, col);
+}
+
 /* A field's interned id, by the memo where the reader padded it. */
 static uint32_t
 str_id_field(const struct record *rec, const char *s, size_t len)
@@ -1261,7 +1275,7 @@ read_vertex(struct graph *g, const struct record *rec,
 	    &ended);
 	v->wait = r->wait[0];
 	/* Threads' names alternate: the memo of many, not of the last. */
-	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, record_len(rec,
+	v->comm_at = comm16(g, v, str_id_field(rec, r->comm, field_len(rec,
 	    RCOL(vertex, COMM))));
 	g->nseen += !v->seen;
 	v->seen = 1;
