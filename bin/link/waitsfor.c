@@ -399,21 +399,23 @@ see_any(struct link_rule *self, const struct event *ev, struct lthread *t,
 		u->word = w;
 }
 
+/*
+ * A sys_enter is of a send or a receive (.calls): most are of one of the
+ * two descriptors the thread used last, noted in line.
+ */
 static void
 see(struct link_rule *self, const struct event *ev, struct lthread *t)
 {
-	uint64_t w;
+	uint64_t w = 0;
 
-	if (ev->type == E_FORK) {
+	if (ev->type != E_SYS_ENTER) {
 		see_any(self, ev, t, 0);
 		return;
 	}
-	if (ev->type != E_SYS_ENTER || ev->ctx != '-' ||
-	    !(event_call(ev) & (CALL_SEND | CALL_RECV)))
+	if (ev->ctx != '-')
 		return;
-	if (!field_word(ev->rec, EC_ARG + SYSCALL_ARG(0), &w))
-		w = 0;
-	if (!use_fd_word(link_thread(self, t), t->pid, w, t->tid, ev->time))
+	if (!field_word(ev->rec, EC_ARG + SYSCALL_ARG(0), &w) ||
+	    !use_fd_word(link_thread(self, t), t->pid, w, t->tid, ev->time))
 		see_any(self, ev, t, w);
 }
 
