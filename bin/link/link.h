@@ -64,6 +64,14 @@ struct lthread {
 	 */
 	unsigned	 call;
 	/*
+	 * The names of the two calls it began last, each a word as
+	 * field_word() reads it (0: none), and their classes: a thread
+	 * makes a few calls over and over (a read, a write), and a word
+	 * compared here costs less than event_call()'s memo for all.
+	 */
+	uint64_t	 call_name[2];
+	unsigned	 call_class[2];
+	/*
 	 * Its calls begun (sys_enter), counted: which call it is in, for a
 	 * rule that keeps what a call did (signal) without being given
 	 * every one of the millions of calls to forget it at.
@@ -138,7 +146,7 @@ struct link_rule {
 /* links.c */
 struct link_rule **link_rules(void);		/* in table order */
 void		 link_init(struct writer *);
-void		 link_event(const struct event *);
+void		 link_event(struct event *);
 void		 link_record(const struct record *);
 void		 link_summary(struct writer *, uint64_t end, int to_stderr);
 void		 link_next(struct link_rule *);	/* r->next() at the next event */

@@ -872,6 +872,37 @@ event_thread(const struct event *ev)
 }
 
 /*
+ * A sys_enter's classes (event_call()), found by its name among the two
+ * its thread called last, and kept in ev for the rules that ask it.
+ */
+static inline unsigned
+thread_call(struct event *ev, struct lthread *t)
+{
+	uint64_t w;
+	unsigned c;
+
+	if (!field_word(ev->rec, EC_ARG + SYSCALL_NAME, &w) || w == 0)
+		return event_call(ev);
+	if (w == t->call_name[0])
+		c = t->call_class[0];
+	else if (w == t->call_name[1]) {
+		c = t->call_class[1];
+		t->call_name[1] = t->call_name[0];
+		t->call_class[1] = t->call_class[0];
+		t->call_name[0] = w;
+		t->call_class[0] = c;
+	} else {
+		c = event_call(ev);
+		t->call_name[1] = t->call_name[0];
+		t->call_class[1] = t->call_class[0];
+		t->call_name[0] = w;
+		t->call_class[0] = c;
+	}
+	ev->call = CALL_KNOWN | c;
+	return c;
+}
+
+/*
  * The types whose rules changed, between two events: not while an
  * event's list is being walked.
  */
@@ -887,7 +918,7 @@ retype(void)
 }
 
 void
-link_event(const struct event *ev)
+link_event(struct event *ev)
 {
 	struct lthread *t = event_thread(ev);
 	struct link_rule **r;
@@ -899,7 +930,7 @@ link_event(const struct event *ev)
 	now_text.v = NO_TIME;
 	wakee = NULL;
 	if (ev->type == E_SYS_ENTER) {
-		t->call = event_call(ev);
+		t->call = thread_call(ev, t);
 		t->calls++;
 	} else if (ev->type == E_SYS_EXIT || ev->type == E_EXIT)
 		t->call = 0;
