@@ -3,9 +3,12 @@
  * thread made in it (task context, in order, a run of one call folded
  * into one), each with the descriptor it works on where it takes one
  * ("recvfrom:5": the same socket is the same peer, within one run of a
- * program, which is where baselines come from); the kinds of link into it
- * and out of it to other threads; and, once events carry them, the
- * symbols of its stacks.  Not part of it: how long it took and how it
+ * program, which is where baselines come from), and a futex with the
+ * word it works on, as "futex:ADDR" (the same lock, event or condition
+ * of the process: a thread's waits on one are the same wait, where a
+ * futex on another word, at start-up say, is not); the kinds of link
+ * into it and out of it to other threads; and, once events carry them,
+ * the symbols of its stacks.  Not part of it: how long it took and how it
  * ended (its outcome), nor other arguments, which are addresses and
  * sizes.
  */
@@ -48,6 +51,13 @@ takes_fd(const char *name)
 			return 1;
 	return 0;
 }
+
+/*
+ * A process makes a futex of any word it likes, a descriptor of a few:
+ * past this many names, a futex's word is left out (a table of names
+ * that filled up would give the new ones one id, the same for all).
+ */
+#define WORD_NAMES	(UINT16_MAX / 2)
 
 uint16_t
 sys_intern(const char *s)
@@ -102,7 +112,8 @@ sem_add_syscall(struct vsem *v, const char *name, const char *arg0)
 	unsigned long long fd;
 	char *end;
 
-	if (takes_fd(name) && arg0[0] != '\0') {
+	if (arg0[0] != '\0' && (takes_fd(name) ||
+	    (strcmp(name, "futex") == 0 && nnames < WORD_NAMES))) {
 		fd = strtoull(arg0, &end, 0);
 		snprintf(call, sizeof(call), "%s:%llu", name, fd);
 		id = sys_intern(call);

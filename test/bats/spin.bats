@@ -957,3 +957,43 @@ shell_poll() {	# CALL NAP ROUNDS [dash]
 	grep -q '^baseline,[0-9]*,20,20,4,1,1,[0-9.]*,3,"another process of the same program, 10/10;' <<<"$output"
 	! grep -q '^baseline,[0-9]*,20,20,4,5,' <<<"$output"
 }
+
+@test "similar: a futex wait's baseline waited on the same word, not on any futex" {
+	# ui 10 sends its request (sendto 5) and waits on word 0x2000 for the
+	# worker's answer; it did so once before (vertex 2, a wake and a write
+	# besides), and at its start waited once on another word (vertex 1,
+	# that futex alone).  The call names alone, and the links, made the
+	# start-up wait the closer; the word says it was another wait.
+	stream >x <<-'EOF'
+	vertex,1000000000,30,30,7,900000000,1000000000,90000,1,start,wait,S,starter
+	link,1000000000,10,10,7,1,strong,wakeup,1000000000,30,30,
+	event,1000000000,10,10,1,0,sys_enter,-,202,futex,0x1000,0x80,0x0
+	event,1000000100,10,10,1,0,switch,-,S,0,0,swapper/0
+	vertex,1020000000,10,10,1,1000000000,1020000000,50000,2,wakeup,wait,S,ui
+	vertex,1020000000,30,30,3,1000000000,1020000000,90000,1,wakeup,wait,S,starter
+	link,1020000000,10,10,3,2,strong,wakeup,1020000000,30,30,
+	event,1020000100,10,10,2,0,sys_enter,-,202,futex,0x3000,0x81,0x1
+	link,1020000100,40,40,2,8,strong,wakeup,1020000100,10,10,
+	event,1020000200,10,10,2,0,sys_enter,-,44,sendto,0x5,0x0,0x10
+	event,1020000300,10,10,2,0,sys_enter,-,1,write,0x7,0x0,0x1
+	event,1020000400,10,10,2,0,sys_enter,-,44,sendto,0x5,0x0,0x10
+	event,1020000500,10,10,2,0,sys_enter,-,202,futex,0x2000,0x80,0x0
+	event,1020000600,10,10,2,0,switch,-,S,0,0,swapper/0
+	vertex,1020000900,40,40,8,1020000100,1020000900,800,1,wakeup,wait,S,worker
+	vertex,1025000000,10,10,2,1020000000,1025000000,50000,6,wakeup,wait,S,ui
+	vertex,1025000000,40,40,9,1020000900,1025000000,90000,1,wakeup,wait,S,worker
+	link,1025000000,10,10,9,4,strong,wakeup,1025000000,40,40,
+	event,1025000100,10,10,4,0,sys_enter,-,44,sendto,0x5,0x0,0x10
+	event,1025000200,10,10,4,0,sys_enter,-,202,futex,0x2000,0x80,0x0
+	event,1025000300,10,10,4,0,switch,-,S,0,0,swapper/0
+	vertex,5000000000,10,10,4,1025000000,5000000000,50000,3,wakeup,open,S,ui
+	EOF
+	argus-spin -qZ -T 1s --tid 10 x >s
+	run argus-similar -qZ -T 1s s
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^baseline,[0-9]*,10,10,4,2,1,[0-9.]*,9,.*the same wait; woken by wakeup from 40/40' <<<"$output"
+	# The start-up wait is still alike, below: the same call, not the
+	# same wait.
+	grep -q '^baseline,[0-9]*,10,10,4,1,2,.*(hang: sendto,futex); woken by' <<<"$output"
+}
