@@ -118,6 +118,7 @@ int		 passed_to(struct dctx *x, int at, const struct vertex **into);
 int		 handed_to(struct dctx *x, int at, const struct vertex **into);
 int		 guesses_beyond(struct dctx *x, int ci);
 int		 beyond_in(struct dctx *x, int ci, uint32_t pid);
+int		 request_unread(struct dctx *x, uint64_t id, int depth);
 
 /* blame.c */
 const char	*runtime_label(const struct link *l, char *says, size_t size);
@@ -171,6 +172,8 @@ int		 counterpart_gone(struct dctx *x, uint64_t id, uint32_t now,
 		    uint32_t then, uint32_t comm, const char *relation,
 		    int depth);
 int		 request_lost(struct dctx *x, uint64_t id, int depth);
+int		 answered_since(struct graph *g, uint32_t tid, uint32_t from,
+		    uint64_t t);
 
 /* wait.c */
 int		 long_wait(struct dctx *x, uint64_t id, int depth);

@@ -222,7 +222,7 @@ counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
 #define ANSWERERS	8	/* the peers of a pool, followed at most */
 
 /* A message of thread from reached thread tid after time t. */
-static int
+int
 answered_since(struct graph *g, uint32_t tid, uint32_t from, uint64_t t)
 {
 	uint32_t message = str_id(MESSAGE_RULE);

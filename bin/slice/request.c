@@ -469,3 +469,53 @@ held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
 	return w->last_sys != 0 && !syscall_is_poll(str_of(w->last_sys)) &&
 	    snapshot_wait(x->g, w, &sw) && sw.timed && guesses_beyond(x, ci);
 }
+
+/*
+ * Requests nobody took in: the thread sent one (a datagram, a message on
+ * a socket) and waits for its answer, and no message link leaves its
+ * vertex: the receiver has not read it.  Its requests before went to a
+ * thread of another process (the strong message links out of its
+ * earlier vertices), the last to t, which has taken nothing of this
+ * thread's since and was stuck through the hang in something other than
+ * its wait for input (there it would have read it): the request waits in
+ * t's queue, for whatever holds t.  That the request went where the last
+ * one did is timing's word: a guess.
+ */
+int
+request_unread(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id), *f, *t = NULL;
+	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
+	uint64_t when = 0, u;
+	const struct link *l;
+	char why[200];
+	int32_t k;
+
+	if (!called(v, CALL_SEND))
+		return 0;
+	for (k = 0; k < g->nl; k++) {
+		l = &g->l[k];
+		if (link_weak(l) || (link_rule(l) != message &&
+		    link_rule(l) != softirq) || link_from(l) == 0 ||
+		    (f = vertex_get(g, link_from(l)))->tid != v->tid)
+			continue;
+		if (f == v)
+			return 0;	/* taken: request_in_flight()'s */
+		if (f->begin < v->begin && link_time(l) > when &&
+		    vertex_get(g, link_to(l))->pid != v->pid) {
+			when = link_time(l);
+			t = vertex_get(g, link_to(l));
+		}
+	}
+	if (t == NULL || on_chain(x, t->tid) >= 0 ||
+	    answered_since(g, t->tid, v->tid, when) ||
+	    (u = stuck(x, t->tid)) == 0 ||
+	    state_of(x, vertex_get(g, u)) == TS_DISPATCH)
+		return 0;
+	snprintf(why, sizeof(why), "took %s %u's requests in, the last at "
+	    "+%.3f s, and none since: its request sent before its wait in "
+	    "%s is unread", str_of(vertex_comm(v)), v->tid,
+	    (when - g->first_time) / 1e9, str_of(v->last_sys));
+	return blame_ev(x, u, why, depth, 1, EV_GUESS, 0);
+}

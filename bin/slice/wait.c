@@ -155,7 +155,8 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 			now = now_of(x, t->tid, link_to(l));
 		found = blame_ev(x, now, why, depth, 1, EV_GUESS, 0);
 	}
-	return found || request_on_fd(x, id, depth);
+	return found || request_on_fd(x, id, depth) ||
+	    request_unread(x, id, depth);
 }
 
 /*

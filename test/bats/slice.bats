@@ -2414,6 +2414,18 @@ thread_per_request() {
 	! grep -q 'curl 12016' <<<"$out" || false
 }
 
+@test "slice: requests sent since the server's last read are unread in its queue" {
+	# A real capture (test/bats/captures/README): the client's datagrams
+	# after the fifth made no link; the server took that one, then waited
+	# for its child.
+	out=$(argus-cat "$ROOT/test/bats/captures/unixretry.gz" | report_tid 396)
+	echo "$out"
+	grep -q '^Root cause: probably sleep 555 ' <<<"$out"
+	grep -q '^Wait chain: python3 396 → python3 341 → sleep 555$' <<<"$out"
+	grep -q "root: sleep 555/555 " <<<"$out"
+	grep -q "took python3 396's requests in, the last at +[0-9.]* s, and none since: its request sent before its wait in poll is unread" <<<"$out"
+}
+
 # Client 1 asks server 2, which hands each request to worker 30 or 31
 # (a pool) and answers with the worker's answer; the workers' answers
 # come back on one channel, which server 2 reads.
