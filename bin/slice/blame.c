@@ -656,6 +656,37 @@ stand_in(struct dctx *x, const struct path *p, int i, uint32_t hung,
 	return 0;
 }
 
+/*
+ * The ancestor on the path at w, which woke the next step then, now
+ * waits for its children, the hung process among them: a wait the hung
+ * one cannot end while it waits on w.  A child w's thread made since w
+ * began, stuck through the hang, does the waking now in its place (a
+ * script that sends its signal from a subshell that sleeps first); not
+ * one that waits on its own request to the chain (asks_chain()): another
+ * victim.  Its stuck vertex, or 0.
+ */
+static uint64_t
+delegate(struct dctx *x, const struct vertex *w, uint32_t hung)
+{
+	const struct vertex *s;
+	uint32_t made[64];
+	uint64_t u;
+	size_t n, k;
+
+	if ((u = stuck(x, w->tid)) == 0 ||
+	    (s = vertex_get(x->g, u))->last_sys == 0 ||
+	    !syscall_is_reap(str_of(s->last_sys)))
+		return 0;
+	/* From its vertex's start: the wake-up and the fork may share it. */
+	n = made_since(x->g, w->tid, w->begin, UINT64_MAX, made,
+	    ARRAY_LEN(made));
+	for (k = 0; k < n; k++)
+		if (made[k] != hung && on_chain(x, made[k]) < 0 &&
+		    (u = stuck(x, made[k])) != 0 && !asks_chain(x, made[k]))
+			return u;
+	return 0;
+}
+
 /* Whether vertex w made link l while it ran, before its wait. */
 static int
 asked_in(const struct vertex *w, const struct link *l)
@@ -759,13 +790,25 @@ blame_path(struct dctx *x, int pi, uint32_t hung, const char *why, int depth,
 		 * child (a terminal's input, a request) and sleeps first is
 		 * what the child waits for, as any other thread would be.
 		 * Nor for one stuck in a wait held outside the line (a tracer
-		 * blocked on its log's slow reader).
+		 * blocked on its log's slow reader).  And one that waits for
+		 * its children now, the hung one among them, left the wake-up
+		 * to a child it made then (delegate()).
 		 */
 		outside = j == i && ancestor(x, w) && (u = stuck(x,
 		    w->tid)) != 0 && held_outside_line(x, u);
 		if (j == i && ancestor(x, w) && !outside && !((u = stuck(x,
 		    w->tid)) != 0 && state_of(x, vertex_get(x->g, u)) ==
 		    TS_SLEEP)) {
+			if ((u = delegate(x, w, hung)) != 0) {
+				snprintf(buf, sizeof(buf), "made by %s %u "
+				    "in or after its vertex on the path, "
+				    "which waits for its children now, the "
+				    "hung one among them: in its place, and "
+				    "stuck through the hang",
+				    str_of(vertex_comm(w)), w->tid);
+				found = blame(x, u, buf, depth, 0);
+				break;
+			}
 			if (x->d->note[0] == '\0')
 				snprintf(x->d->note, sizeof(x->d->note), "the "
 				    "wake-up path reaches %s %u, an ancestor of "
