@@ -17,7 +17,8 @@
 # baseline by relation again, with helpers forked between), a reverse
 # proxy idle in its event loop beside its master, a thread pool's future;
 # and a Python handler at work in slices its GIL cuts; and a UDP client
-# whose retries are the hang, no single wait of theirs; and a child that
+# whose retries are the hang, no single wait of theirs, and a Unix
+# datagram one whose tries nobody reads; and a child that
 # waits on a lock held at its fork by a thread it does not have; and a
 # pool whose worker was killed with the task, its answer lost.
 # Every case and both cuts, to the same bar: test/real/real.bats.
@@ -118,6 +119,10 @@ during() {
 	during udp-retry
 }
 
+@test "real, in progress: a Unix datagram client's tries, unread, queue up at a server waiting for its child" {
+	during unix-retry
+}
+
 @test "real, in progress: a child forked while another thread of its parent held a lock waits on it" {
 	during fork-lock
 }
@@ -144,6 +149,10 @@ after() {
 
 @test "real, after: a UDP client sent its request again every 100 ms to a server waiting for its child" {
 	after udp-retry
+}
+
+@test "real, after: a Unix datagram client's tries queued up, unread, at a server waiting for its child" {
+	after unix-retry
 }
 
 @test "real, after: a child forked while another thread of its parent held a lock waited on it until killed" {

@@ -134,6 +134,10 @@ check() {
 	check udp-retry
 }
 
+@test "real: a Unix datagram client's tries queue up, unread, at a server waiting for its child" {
+	check unix-retry
+}
+
 @test "real: a child forked while another thread of its parent held a lock waits on it" {
 	check fork-lock
 }
