@@ -172,7 +172,7 @@ int		 counterpart_gone(struct dctx *x, uint64_t id, uint32_t now,
 		    uint32_t then, uint32_t comm, const char *relation,
 		    int depth);
 int		 request_lost(struct dctx *x, uint64_t id, int depth);
-int		 answered_since(struct graph *g, uint32_t tid, uint32_t from,
+int		 message_since(struct graph *g, uint32_t tid, uint32_t from,
 		    uint64_t t);
 
 /* wait.c */

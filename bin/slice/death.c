@@ -223,7 +223,7 @@ counterpart_gone(struct dctx *x, uint64_t id, uint32_t now, uint32_t then,
 
 /* A message of thread from reached thread tid after time t. */
 int
-answered_since(struct graph *g, uint32_t tid, uint32_t from, uint64_t t)
+message_since(struct graph *g, uint32_t tid, uint32_t from, uint64_t t)
 {
 	uint32_t message = str_id(MESSAGE_RULE);
 	const struct link *l;
@@ -307,7 +307,7 @@ request_lost(struct dctx *x, uint64_t id, int depth)
 				break;
 			}
 		if (took == 0 || e->end < v->begin ||
-		    answered_since(g, v->tid, tids[a], took))
+		    message_since(g, v->tid, tids[a], took))
 			continue;
 		if ((k = killer(g, e)) != NULL) {
 			snprintf(by, sizeof(by), ", killed by %s %u/%u",

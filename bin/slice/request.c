@@ -475,8 +475,10 @@ held_across_timed_wait(struct dctx *x, const struct vertex *w, int ci)
  * a socket) and waits for its answer, and no message link leaves its
  * vertex: the receiver has not read it.  Its requests before went to a
  * thread of another process (the strong message links out of its
- * earlier vertices), the last to t, which has taken nothing of this
- * thread's since and was stuck through the hang in something other than
+ * earlier vertices: a send that woke its reader; a loopback softirq's
+ * link says the kernel took it, not the thread), the last to t, which
+ * has taken nothing of this thread's since (message_since(), by the
+ * same links) and was stuck through the hang in something other than
  * its wait for input (there it would have read it): the request waits in
  * t's queue, for whatever holds t.  That the request went where the last
  * one did is timing's word: a guess.
@@ -486,7 +488,7 @@ request_unread(struct dctx *x, uint64_t id, int depth)
 {
 	struct graph *g = x->g;
 	const struct vertex *v = vertex_get(g, id), *f, *t = NULL;
-	uint32_t message = str_id(MESSAGE_RULE), softirq = str_id(SOFTIRQ_RULE);
+	uint32_t message = str_id(MESSAGE_RULE);
 	uint64_t when = 0, u;
 	const struct link *l;
 	char why[200];
@@ -496,8 +498,8 @@ request_unread(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	for (k = 0; k < g->nl; k++) {
 		l = &g->l[k];
-		if (link_weak(l) || (link_rule(l) != message &&
-		    link_rule(l) != softirq) || link_from(l) == 0 ||
+		if (link_weak(l) || link_rule(l) != message ||
+		    link_from(l) == 0 ||
 		    (f = vertex_get(g, link_from(l)))->tid != v->tid)
 			continue;
 		if (f == v)
@@ -509,7 +511,7 @@ request_unread(struct dctx *x, uint64_t id, int depth)
 		}
 	}
 	if (t == NULL || on_chain(x, t->tid) >= 0 ||
-	    answered_since(g, t->tid, v->tid, when) ||
+	    message_since(g, t->tid, v->tid, when) ||
 	    (u = stuck(x, t->tid)) == 0 ||
 	    state_of(x, vertex_get(g, u)) == TS_DISPATCH)
 		return 0;
