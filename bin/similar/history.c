@@ -199,5 +199,6 @@ history_vertex(const struct vertex_rec *r)
 	v->end = r->end;
 	v->waited = strcmp(r->ended_by, VE_WAIT) == 0;
 	v->exited = strcmp(r->ended_by, VE_EXIT) == 0;
+	v->sleep = r->wait[0] != '\0' && r->wait[1] == '\0' ? r->wait[0] : 0;
 	v->recorded = 1;
 }

@@ -1,8 +1,9 @@
 /*
- * A normal outcome: the vertex was short (under a tenth of the hang, and
- * under the threshold), ended in a wait, and a peer ended that wait: the
- * link that woke its thread into the next vertex is a wake-up, a message,
- * a lock hand-off, a completion... anything but the thread's own timeout.
+ * A normal outcome: the vertex was short (under half the hang, and under
+ * the threshold; rank.c prefers those under a tenth), ended in a wait,
+ * and a peer ended that wait: the link that woke its thread into the next
+ * vertex is a wake-up, a message, a lock hand-off, a completion...
+ * anything but the thread's own timeout.
  * That link is where the baseline's wake-up path starts.  A signal that
  * woke the thread only to exit killed it: the wait was cut short (a
  * watchdog's kill of a client that hung too), never answered; unless
@@ -37,7 +38,7 @@ normal_outcome(const struct sthread *t, size_t i, uint64_t spin_begin,
 	    i + 1 >= t->vv.n)
 		return NULL;
 	dur = work_ns(v, running);
-	if (dur >= threshold || dur * 10 >= spin_dur)
+	if (dur >= threshold || dur * 2 >= spin_dur)
 		return NULL;
 	next = VSEM(t, i + 1);
 	if (!next->woke || (rule_props(next->wake_rule) & LR_TIMEOUT))

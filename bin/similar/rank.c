@@ -61,11 +61,35 @@ candidates(const struct sthread *t, size_t si, const struct sthread *o,
 		(*c)[n].ix = i;
 		(*c)[n].running = running;
 		(*c)[n].wake = wake;
+		(*c)[n].slow = work_ns(VSEM(o, i), running) * 10 >=
+		    sp->end - sp->begin;
 		score(VSEM(t, si), VSEM(o, i), running, &(*c)[n].s);
 		if ((*c)[n].s.total >= min_score)
 			n++;
 	}
 	return n;
+}
+
+/*
+ * A normal outcome is short: under a tenth of the hang.  The same wait
+ * answered in up to half of it is one too where no shorter same wait is:
+ * a hang cut while it lasts may be only a few times as long as the
+ * answered waits before it (a watcher woken every 200 ms, cut 1.2 s in),
+ * and another wait, however short, is a weaker baseline than the same.
+ */
+static size_t
+short_first(struct candidate *c, size_t n)
+{
+	size_t i, k;
+	int short_same = 0;
+
+	for (i = 0; i < n; i++)
+		if (!c[i].slow && c[i].s.same_wait)
+			short_same = 1;
+	for (i = k = 0; i < n; i++)
+		if (!c[i].slow || (c[i].s.same_wait && !short_same))
+			c[k++] = c[i];
+	return k;
 }
 
 uint64_t
@@ -85,17 +109,20 @@ rank(struct writer *out, const struct spin_rec *sp, uint64_t count,
 		return 0;
 	}
 	n = candidates(t, si, t, sp, threshold, min_score, &c, n, &earlier);
+	n = short_first(c, n);
 	/*
 	 * A thread new to the trace (one process per request: a client, a
 	 * curl) has no history; other processes of the same program made
 	 * the same requests before it, and were answered.
 	 */
-	if (n == 0)
+	if (n == 0) {
 		for (o = sthread_all(); o != NULL; o = o->hh.next)
 			if (o != t && o->pid != t->pid && o->comm[0] != '\0' &&
 			    strcmp(o->comm, t->comm) == 0)
 				n = candidates(t, si, o, sp, threshold,
 				    min_score, &c, n, &earlier);
+		n = short_first(c, n);
+	}
 	if (n == 0) {
 		warnx_("no baseline for %s %u/%u vertex %llu (%s): none of "
 		    "%zu earlier vertices is both alike (score >= %.2f) and "

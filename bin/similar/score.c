@@ -4,9 +4,12 @@
  *         subsequence over both lengths, half by name alone, half by
  *         name and descriptor (1 when neither made any);
  *   0.35  the call each made last, where a vertex that ends in a wait
- *         waited: the same call on the same descriptor 1, the same call
- *         on another 0.5; for a LongRunning hang, what started each
- *         instead (the last call of a vertex that never waits means
+ *         waited: the same call on the same descriptor in the same sleep
+ *         1, the same call otherwise 0.5 (a read of a file that waited
+ *         for the disk, D, is not the read of a pipe or an inotify
+ *         queue, S, that a descriptor's number reused); for a
+ *         LongRunning hang, what started each instead (the last call of
+ *         a vertex that never waits means
  *         nothing): woken by the same kind of link from the same thread
  *         1, the same kind from another 0.5;
  *   0.25  the kinds of link into and out of them: shared over all.
@@ -72,7 +75,7 @@ same_wait(const struct vsem *a, const struct vsem *b)
 		return 1;
 	if (a->nsys == 0 || b->nsys == 0)
 		return 0;
-	if (a->last == b->last)
+	if (a->last == b->last && a->sleep == b->sleep)
 		return 1;
 	return sys_base(a->last) == sys_base(b->last) ? 0.5 : 0;
 }

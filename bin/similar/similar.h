@@ -36,6 +36,7 @@ struct vsem {
 	uint8_t		 exited;	/* ENDED_BY exit */
 	uint8_t		 exit_own;	/* its exit told its parent "exited",
 					   not "killed" */
+	char		 sleep;		/* WAIT's state: S, D..., or 0 */
 	uint64_t	 in_kinds, out_kinds;	/* rules of links, as bits */
 	/* The link that woke the thread into this vertex. */
 	uint8_t		 woke, wake_rule;	/* rule_id() */
@@ -88,7 +89,8 @@ size_t		 sem_syscalls(const struct vsem *, char *, size_t);
 struct score {
 	double		 total, sys, wait, kinds, stack;	/* stack < 0: none */
 	int		 same_sys;
-	int		 same_wait;	/* a wait's: the same call, descriptor */
+	int		 same_wait;	/* a wait's: the same call, descriptor,
+					   sleep */
 };
 void		 score(const struct vsem *spin, const struct vsem *cand,
 		    int running, struct score *);
@@ -106,6 +108,7 @@ struct candidate {
 	size_t		 ix;
 	int		 running;	/* the hang is LongRunning */
 	const struct vsem *wake;	/* the next vertex, as woken */
+	int		 slow;		/* a tenth of the hang or more */
 	struct score	 s;
 };
 void		 report_baseline(struct writer *, const struct spin_rec *,

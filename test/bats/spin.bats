@@ -997,3 +997,43 @@ shell_poll() {	# CALL NAP ROUNDS [dash]
 	# same wait.
 	grep -q '^baseline,[0-9]*,10,10,4,1,2,.*(hang: sendto,futex); woken by' <<<"$output"
 }
+
+@test "similar: the same wait answered in a few tenths of a hang cut short is its baseline, not a disk read on that descriptor's number" {
+	# watcher 10 reads descriptor 3: first a file, a wait for the disk
+	# (D, vertex 1, 11 ms, woken by the block layer); then, the number
+	# reused, a queue writer 20 fills every 200 ms (S, vertices 2-4).
+	# The fifth read has waited 1.2 s when the trace ends: the answered
+	# reads are a sixth of that, over the tenth a baseline is held to,
+	# and the disk read alone was short enough.  It is another wait.
+	stream >x <<-'EOF'
+	event,980000000,10,10,1,0,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,980000100,10,10,1,0,switch,-,D,0,0,swapper/0
+	vertex,991000000,10,10,1,970000000,991000000,50000,2,start,wait,D,watcher
+	link,991000000,10,10,1,2,strong,block,980000100,10,10,
+	event,991000100,10,10,2,0,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,991000200,10,10,2,0,switch,-,S,0,0,swapper/0
+	vertex,1200000000,20,20,21,1000000000,1200000000,90000,1,start,wait,S,writer
+	vertex,1200000000,10,10,2,991000000,1200000000,30000,2,block,wait,S,watcher
+	link,1200000000,10,10,21,3,strong,wakeup,1200000000,20,20,
+	event,1200000100,10,10,3,0,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,1200000200,10,10,3,0,switch,-,S,0,0,swapper/0
+	vertex,1400000000,20,20,22,1200000000,1400000000,90000,1,wakeup,wait,S,writer
+	vertex,1400000000,10,10,3,1200000000,1400000000,30000,2,wakeup,wait,S,watcher
+	link,1400000000,10,10,22,4,strong,wakeup,1400000000,20,20,
+	event,1400000100,10,10,4,0,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,1400000200,10,10,4,0,switch,-,S,0,0,swapper/0
+	vertex,1600000000,20,20,23,1400000000,1600000000,90000,1,wakeup,wait,S,writer
+	vertex,1600000000,10,10,4,1400000000,1600000000,30000,2,wakeup,wait,S,watcher
+	link,1600000000,10,10,23,5,strong,wakeup,1600000000,20,20,
+	event,1600000100,10,10,5,0,sys_enter,-,0,read,0x3,0x0,0x1000
+	event,1600000200,10,10,5,0,switch,-,S,0,0,swapper/0
+	vertex,2800000000,10,10,5,1600000000,2800000000,30000,2,wakeup,open,S,watcher
+	EOF
+	argus-spin -qZ -T 1s --tid 10 x >s
+	run argus-similar -qZ -T 1s s
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^baseline,[0-9]*,10,10,5,4,1,[0-9.]*,23,same system calls read; woken by wakeup from 20/20' <<<"$output"
+	# The disk read is alike still, last: another wait.
+	grep -q '^baseline,[0-9]*,10,10,5,1,4,.*; woken by block from 10/10' <<<"$output"
+}
