@@ -117,13 +117,16 @@ named(struct graph *g, uint64_t id)
 	return 0;
 }
 
+static int	waits_on(struct graph *, const struct vertex *, uint32_t pid);
+
 /*
- * Another party than tid the vertex waits on as well, by the kernel's
- * word, that is not on the chain: a poll set's other source, another
- * holder.  A circular wait needs every source to lead back into it.
+ * Another party than holder f the vertex waits on as well, by the
+ * kernel's word, that is not on the chain: a poll set's other source,
+ * another holder; not one that waits on f (see one_party()).  A circular
+ * wait needs every source to lead back into it.
  */
 static int
-other_party(struct dctx *x, uint64_t id, uint32_t tid)
+other_party(struct dctx *x, uint64_t id, const struct vertex *f)
 {
 	struct graph *g = x->g;
 	struct vertex *v = vertex_get(g, id), *u;
@@ -132,7 +135,8 @@ other_party(struct dctx *x, uint64_t id, uint32_t tid)
 	for (k = v->in; k >= 0; k = g->l[k].next_in)
 		if (usable(g, id, &g->l[k]) &&
 		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    u->tid != tid && on_chain(x, u->tid) < 0)
+		    u->tid != f->tid && on_chain(x, u->tid) < 0 &&
+		    !waits_on(g, u, f->pid))
 			return 1;
 	return 0;
 }
@@ -163,26 +167,76 @@ parties_on_chain(struct dctx *x, uint64_t id)
 	return n > 0;
 }
 
+/* Whether vertex u waits on a thread of process pid, by the kernel's word. */
+static int
+waits_on(struct graph *g, const struct vertex *u, uint32_t pid)
+{
+	int32_t k;
+
+	for (k = u->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, vertex_id(u), &g->l[k]) &&
+		    vertex_get(g, link_from(&g->l[k]))->pid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The next link from k on into vertex id from another process that holds
+ * what link l's holder does (the same label): its index, or -1.
+ */
+static int32_t
+co_holder(struct graph *g, uint64_t id, const struct link *l, int32_t k)
+{
+	uint32_t pid = vertex_get(g, link_from(l))->pid;
+
+	for (; k >= 0; k = g->l[k].next_in)
+		if (usable(g, id, &g->l[k]) &&
+		    link_label(&g->l[k]) == link_label(l) &&
+		    vertex_get(g, link_from(&g->l[k]))->pid != pid)
+			return k;
+	return -1;
+}
+
 /*
  * Whether the holder of link l is the one process that holds that object
  * for the vertex: weak only because which of its threads will act is a
  * guess (a child waited for, a peer whose descriptor no thread was seen
  * to use), which the kernel's word on the process does not weaken.
+ * Another holder that waits on this one is no other party: it acts only
+ * after it (a shell that waits for its command, both holding the end of
+ * the pipe the command writes).
  */
 static int
 one_party(struct graph *g, uint64_t id, const struct link *l)
 {
-	struct vertex *v = vertex_get(g, id), *u;
 	struct vertex *f = vertex_get(g, link_from(l));
 	int32_t k;
 
-	for (k = v->in; k >= 0; k = g->l[k].next_in)
-		if (usable(g, id, &g->l[k]) &&
-		    link_label(&g->l[k]) == link_label(l) &&
-		    (u = vertex_get(g, link_from(&g->l[k]))) != NULL &&
-		    u->pid != f->pid)
+	for (k = co_holder(g, id, l, vertex_get(g, id)->in); k >= 0;
+	    k = co_holder(g, id, l, g->l[k].next_in))
+		if (!waits_on(g, vertex_get(g, link_from(&g->l[k])), f->pid))
 			return 0;
 	return 1;
+}
+
+/*
+ * Whether the holder of link l waits on another holder of that object,
+ * one that does not wait on it: it acts only after that one, which is
+ * the suspect in its place.
+ */
+static int
+behind(struct graph *g, uint64_t id, const struct link *l)
+{
+	struct vertex *f = vertex_get(g, link_from(l)), *u;
+	int32_t k;
+
+	for (k = co_holder(g, id, l, vertex_get(g, id)->in); k >= 0;
+	    k = co_holder(g, id, l, g->l[k].next_in)) {
+		u = vertex_get(g, link_from(&g->l[k]));
+		if (waits_on(g, f, u->pid) && !waits_on(g, u, f->pid))
+			return 1;
+	}
+	return 0;
 }
 
 /* The object of a holder link's label, "writer pipe:12": "pipe:12". */
@@ -525,6 +579,8 @@ holders(struct dctx *x, uint64_t id, int depth)
 			if (!usable(g, id, l) || link_weak(l) != (pass > 1))
 				continue;
 			u = vertex_get(g, link_from(l));
+			if (behind(g, id, l))
+				continue;
 			rel = wrel_of_label(str_of(link_label(l)));
 			if ((rel == WR_LAST_OP || rel == WR_OWNER) &&
 			    died_by(g, u->tid, x->he)) {
@@ -609,7 +665,7 @@ holders(struct dctx *x, uint64_t id, int depth)
 			 * is the kernel's word, the thread is not, and a
 			 * circle through it is no circle.
 			 */
-			multi = !sole || other_party(x, id, u->tid) ||
+			multi = !sole || other_party(x, id, u) ||
 			    (link_weak(l) && other_thread(g, u->pid, u->tid));
 			x->held = (link_props(l) & LR_LOCK) ||
 			    wrel_label_is_lock(str_of(link_label(l)));

@@ -2693,7 +2693,8 @@ relay_session() {
 @test "slice: a relay that polls its client's connection and its session's output is no circle; its session's sleep is the root" {
 	out=$(relay_session | report_tid 1)
 	echo "$out"
-	grep -q '^Root cause: probably sleep 5 (a guess from timing): asleep on its own timer in clock_nanosleep' <<<"$out"
+	# The pipe's other writer, sh 4, waits for sleep 5: no other party.
+	grep -q '^Root cause: sleep 5 (the kernel says): asleep on its own timer in clock_nanosleep' <<<"$out"
 	grep -q '^Wait chain: client 1 → relay 3 → ' <<<"$out"
 	grep -q '^Note: relay 3 may wait for client 1, already on the chain, but only one of several holders says so: no circular wait$' <<<"$out"
 }
@@ -4181,4 +4182,16 @@ loop_at_cut() {	# WORK
 	output=$(loop_at_cut 70000000 | diagnose_nap)
 	echo "$output"
 	[[ $output == "Root cause: server 2 (the kernel says): the kernel says it holds what client 1 waits on: peer socket:50 (waitsfor)" ]]
+}
+
+@test "slice: a pipe's writer that waits for the other writer is no other party: a circular wait through the one that can act" {
+	# A real capture (test/bats/captures/README): python3 holds a lock
+	# and reads its child's output; the child's command waits for the
+	# lock.  The shell between them holds the pipe too, and waits for
+	# the command.
+	out=$(argus-cat "$ROOT/test/bats/captures/flockcycle.gz" | report_tid 9530)
+	echo "$out"
+	grep -q '^Root cause: a circular wait (the kernel says) between python3 9530 and flock 9582 ' <<<"$out"
+	grep -q '^Wait chain: python3 9530 → flock 9582 → python3 9530$' <<<"$out"
+	! grep -q 'sh 9581' <<<"$out"
 }
