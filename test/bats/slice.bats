@@ -4195,3 +4195,12 @@ loop_at_cut() {	# WORK
 	grep -q '^Wait chain: python3 9530 → flock 9582 → python3 9530$' <<<"$out"
 	! grep -q 'sh 9581' <<<"$out"
 }
+
+@test "slice: an inotify watcher cut 1.2 s into its hang, its queue's reads answered every 200 ms: the writer's sleep through the baseline" {
+	# A real capture (test/bats/captures/README): the watcher's earlier
+	# read of a module on the same descriptor number waited for the disk.
+	out=$(argus-cat "$ROOT/test/bats/captures/inotify.gz" | report_tid 19611)
+	echo "$out"
+	grep -q '^Root cause: probably sleep 19711 ' <<<"$out"
+	grep -q '^Wait chain: python3 19611 → sh 19659 → sleep 19711$' <<<"$out"
+}
