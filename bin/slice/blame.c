@@ -169,6 +169,7 @@ static int
 in_turn(struct dctx *x, uint64_t u, const struct sclass *class, int waits,
     enum evidence ev, int multi, uint32_t replied, int depth)
 {
+	uint64_t sb;
 	int found;
 
 	x->waits[x->nchain] = waits;
@@ -177,7 +178,20 @@ in_turn(struct dctx *x, uint64_t u, const struct sclass *class, int waits,
 	x->vx[x->nchain] = u;
 	x->replied[x->nchain] = replied;
 	x->chain[x->nchain++] = vertex_get(x->g, u)->tid;
+	/*
+	 * A holder named for sure that began its wait after the hang began
+	 * (a launcher thread joins the program's main thread from its
+	 * start, and the main thread waits only since the hang's own
+	 * start): the hang was its work until then, and what it waits on
+	 * need be stuck (stuck()) only since.  A wake-up's path says by itself who
+	 * was on it.
+	 */
+	sb = x->sb;
+	if (waits && ev >= EV_RUNTIME && vertex_get(x->g, u)->begin > x->sb &&
+	    vertex_get(x->g, u)->begin < x->he)
+		x->sb = vertex_get(x->g, u)->begin;
 	found = x->diagnose_in_turn(x, u, class, depth + 1);
+	x->sb = sb;
 	x->nchain--;
 	return found;
 }

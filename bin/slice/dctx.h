@@ -29,6 +29,8 @@ struct dctx {
 	uint64_t	 threshold;	/* a normal wait is shorter */
 	int		 interactive;
 	uint64_t	 hb, he;	/* the hang */
+	uint64_t	 sb;		/* stuck since: hb, or a later
+					   culprit's wait's begin (in_turn()) */
 	uint32_t	 chain[MAX_CHAIN];	/* threads blamed so far, victim first */
 	uint8_t		 waits[MAX_CHAIN];	/* each one blocked on the next */
 	uint8_t		 ev[MAX_CHAIN];		/* how sure it is the one before */

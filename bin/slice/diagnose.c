@@ -322,7 +322,8 @@ diagnose(struct graph *g, const struct spin_rec *s, uint64_t threshold,
     int interactive, struct diagnosis *d)
 {
 	struct dctx x = { .g = g, .d = d, .threshold = threshold,
-	    .interactive = interactive, .hb = s->begin, .he = s->end,
+	    .interactive = interactive, .hb = s->begin, .sb = s->begin,
+	    .he = s->end,
 	    .chain = { s->tid }, .waits = { 1 }, .ev = { EV_KERNEL },
 	    .vx = { s->last != 0 && vertex_get(g, s->last) != NULL ?
 	    s->last : s->vertex }, .spin = s->vertex, .nchain = 1,

@@ -347,7 +347,7 @@ woke_thread(struct dctx *x, uint64_t id, uint32_t tid)
 	uint64_t u;
 	int32_t k;
 
-	for (u = vertex_at(g, tid, x->hb); u != 0 && (v = vertex_get(g,
+	for (u = vertex_at(g, tid, x->sb); u != 0 && (v = vertex_get(g,
 	    u))->begin < x->he; u = vertex_next(g, u))
 		for (k = v->in; k >= 0; k = g->l[k].next_in)
 			if (link_from(&g->l[k]) == id &&
@@ -359,12 +359,12 @@ woke_thread(struct dctx *x, uint64_t id, uint32_t tid)
 uint64_t
 stuck(struct dctx *x, uint32_t tid)
 {
-	uint64_t id, best = 0, most = 0, o, run = 0, hang = x->he - x->hb;
+	uint64_t id, best = 0, most = 0, o, run = 0, hang = x->he - x->sb;
 	uint64_t work = 0, cpu = 0, slice = 0, most_o = 0, nap = 0, nap_o = 0;
 	struct vertex *w;
 	int napped = 0, round;
 
-	for (id = vertex_at(x->g, tid, x->hb); id != 0;
+	for (id = vertex_at(x->g, tid, x->sb); id != 0;
 	    id = vertex_next(x->g, id)) {
 		w = vertex_get(x->g, id);
 		if (w->begin >= x->he)
@@ -372,7 +372,7 @@ stuck(struct dctx *x, uint32_t tid)
 		/* Exited (a zombie not yet reaped) is not stuck: it is gone. */
 		if (w->wait == 'Z' || w->wait == 'X')
 			continue;
-		o = overlap(w, x->hb, x->he);
+		o = overlap(w, x->sb, x->he);
 		round = run > 0 && (check_round(x, w) != 0 || reap_round(w) ||
 		    lock_step(x, w) || (io_round(x, w) != NULL &&
 		    w->wait == 'D'));
@@ -396,7 +396,7 @@ stuck(struct dctx *x, uint32_t tid)
 		}
 		if (busy(w) || (work > 0 && 20 * (w->end - w->begin) <= hang)) {
 			work += o;
-			cpu += ran_within(w, x->hb, x->he);
+			cpu += ran_within(w, x->sb, x->he);
 			if (busy(w) && o > most_o) {
 				most_o = o;
 				slice = id;
@@ -408,7 +408,7 @@ stuck(struct dctx *x, uint32_t tid)
 			best = slice;
 		}
 	}
-	return x->he > x->hb && most * 2 >= hang ? best : 0;
+	return x->he > x->sb && most * 2 >= hang ? best : 0;
 }
 
 /*

@@ -4204,3 +4204,13 @@ loop_at_cut() {	# WORK
 	grep -q '^Root cause: probably sleep 19711 ' <<<"$out"
 	grep -q '^Wait chain: python3 19611 → sh 19659 → sleep 19711$' <<<"$out"
 }
+
+@test "slice: a thread the kernel names, that began its wait after the hang did, holds up the hang since then: its own waits lead on" {
+	# A real capture (test/bats/captures/README): java's launcher thread
+	# joins the program's main thread, which takes from a queue that a
+	# producer fills from a socket whose server sleeps.
+	out=$(argus-cat "$ROOT/test/bats/captures/javaqueue.gz" | report_tid 21429)
+	echo "$out"
+	grep -q '^Root cause: probably python3 21380 ' <<<"$out"
+	grep -q '^Wait chain: java 21429 → java 21429/21433 → producer 21429/21480 → python3 21380$' <<<"$out"
+}
