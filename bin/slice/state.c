@@ -612,7 +612,11 @@ state_of(struct dctx *x, const struct vertex *w)
 
 	if (w->wait == 'T' || w->wait == 't' || (snap && sw.stop != 0))
 		return TS_STOPPED;
-	if (busy(w))
+	/*
+	 * A brief round of a poll for a child's end that the cut caught
+	 * just as it went to its nap is the poll's wait, not work.
+	 */
+	if (busy(w) && !(reap_round(w) && brief(x, w)))
 		return TS_WORK;
 	/* TASK_IDLE: a kernel thread with no work queued for it. */
 	if (w->wait == 'I')

@@ -4214,3 +4214,12 @@ loop_at_cut() {	# WORK
 	grep -q '^Root cause: probably python3 21380 ' <<<"$out"
 	grep -q '^Wait chain: java 21429 → java 21429/21433 → producer 21429/21480 → python3 21380$' <<<"$out"
 }
+
+@test "slice: a poller for its child's end caught by the cut in a round of its loop still waits: the circle through the child closes" {
+	# A real debug file (test/bats/captures/README): the parent polls
+	# for its child, which waits for the parent to read its output.
+	out=$(argus-cat "$ROOT/test/bats/captures/popenwait-debug.gz" | report_tid 29549)
+	echo "$out"
+	grep -q '^Root cause: a circular wait (the kernel says) between python3 29549 and python3 29614 ' <<<"$out"
+	grep -q '^Wait chain: python3 29549 → python3 29614 → python3 29549$' <<<"$out"
+}
