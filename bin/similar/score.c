@@ -9,9 +9,9 @@
  *         for the disk, D, is not the read of a pipe or an inotify
  *         queue, S, that a descriptor's number reused); for a
  *         LongRunning hang, what started each instead (the last call of
- *         a vertex that never waits means
- *         nothing): woken by the same kind of link from the same thread
- *         1, the same kind from another 0.5;
+ *         a vertex that never waits means nothing): woken by the same
+ *         kind of link from the same thread 1, the same kind from
+ *         another 0.5;
  *   0.25  the kinds of link into and out of them: shared over all.
  * Where the capture took stacks, the function each waited in takes 0.20
  * (semantics.c), from the calls' 0.10 and the last call's 0.10.

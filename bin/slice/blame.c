@@ -183,8 +183,8 @@ in_turn(struct dctx *x, uint64_t u, const struct sclass *class, int waits,
 	 * (a launcher thread joins the program's main thread from its
 	 * start, and the main thread waits only since the hang's own
 	 * start): the hang was its work until then, and what it waits on
-	 * need be stuck (stuck()) only since.  A wake-up's path says by itself who
-	 * was on it.
+	 * need be stuck (stuck()) only since.  A wake-up's path says by
+	 * itself who was on it.
 	 */
 	sb = x->sb;
 	if (waits && ev >= EV_RUNTIME && vertex_get(x->g, u)->begin > x->sb &&

@@ -117,7 +117,18 @@ named(struct graph *g, uint64_t id)
 	return 0;
 }
 
-static int	waits_on(struct graph *, const struct vertex *, uint32_t pid);
+/* Whether vertex u waits on a thread of process pid, by the kernel's word. */
+static int
+waits_on(struct graph *g, const struct vertex *u, uint32_t pid)
+{
+	int32_t k;
+
+	for (k = u->in; k >= 0; k = g->l[k].next_in)
+		if (usable(g, vertex_id(u), &g->l[k]) &&
+		    vertex_get(g, link_from(&g->l[k]))->pid == pid)
+			return 1;
+	return 0;
+}
 
 /*
  * Another party than holder f the vertex waits on as well, by the
@@ -165,19 +176,6 @@ parties_on_chain(struct dctx *x, uint64_t id)
 		n++;
 	}
 	return n > 0;
-}
-
-/* Whether vertex u waits on a thread of process pid, by the kernel's word. */
-static int
-waits_on(struct graph *g, const struct vertex *u, uint32_t pid)
-{
-	int32_t k;
-
-	for (k = u->in; k >= 0; k = g->l[k].next_in)
-		if (usable(g, vertex_id(u), &g->l[k]) &&
-		    vertex_get(g, link_from(&g->l[k]))->pid == pid)
-			return 1;
-	return 0;
 }
 
 /*
