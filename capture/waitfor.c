@@ -1,5 +1,5 @@
 /*
- * The wait-for snapshot, in four passes over /proc:
+ * The wait-for snapshot, in five passes over /proc:
  *
  *   1. threads: every thread's state; for a blocked one its system call
  *      and arguments, wchan and when it last ran;
@@ -11,7 +11,10 @@
  *      that the cost is one pass however many waits there are;
  *   4. holders: who holds each such object, and how (fdinfo's flags for a
  *      pipe's ends, sock_diag for a socket's peer, /proc/locks and fdinfo
- *      lock lines for a file lock, ppid for children).
+ *      lock lines for a file lock, ppid for children);
+ *   5. shared memory: for a thread that runs or naps, as a poller does,
+ *      the writable shared mappings its process has in common with
+ *      others, and those others (maps).
  *
  * Then, with roots, the closure: from the roots' waits to the processes
  * that hold their objects' other ends, to those processes' own waits.
@@ -51,7 +54,7 @@ closure(struct wf_snap *s)
 
 	if (o->npids == 0 && o->ntids == 0 && o->ncomms == 0) {
 		for (i = 0; i < s->nthr; i++)
-			s->thr[i].keep = 1;
+			s->thr[i].keep = !s->thr[i].bare;
 		return;
 	}
 	for (i = 0; i < s->nthr; i++)
@@ -74,8 +77,9 @@ closure(struct wf_snap *s)
 				}
 		}
 		for (i = 0; i < s->nthr; i++)
-			if (!s->thr[i].keep && (p = wf_proc_get(s,
-			    s->thr[i].pid)) != NULL && p->keep) {
+			if (!s->thr[i].keep && !s->thr[i].bare &&
+			    (p = wf_proc_get(s, s->thr[i].pid)) != NULL &&
+			    p->keep) {
 				s->thr[i].keep = 1;
 				grew = 1;
 			}
@@ -124,6 +128,7 @@ wf_take(const struct wf_opts *o)
 	wf_collect_wants(s);
 	wf_scan_fds(s);
 	wf_find_holders(s);
+	wf_find_mappers(s);
 	closure(s);
 	if (wf_providers(s)) {
 		for (i = 0; i < s->nw; i++)

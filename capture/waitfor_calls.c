@@ -277,8 +277,8 @@ resolve_fd(struct wf_snap *s, int pid, int fd, const char *wchan,
 	return 0;
 }
 
-static struct wt *
-add_wait(struct wf_snap *s, size_t ti, int fd, int mode)
+struct wt *
+wf_add_wait(struct wf_snap *s, size_t ti, int fd, int mode)
 {
 	struct wt *w;
 
@@ -304,7 +304,7 @@ wait_fd(struct wf_snap *s, size_t ti, int fd, int mode)
 
 	if (fd < 0 || resolve_fd(s, t->pid, fd, t->wchan, &o) == -1)
 		return NULL;
-	w = add_wait(s, ti, fd, mode);
+	w = wf_add_wait(s, ti, fd, mode);
 	w->o = o;
 	if (o.deadline != NO_TIME)
 		w->deadline = o.deadline;
@@ -386,7 +386,7 @@ wait_poll(struct wf_snap *s, size_t ti, uint64_t addr, uint64_t n,
 		}
 	/* poll(NULL, 0, ms): a sleep. */
 	if (!any)
-		add_wait(s, ti, NO_FD, WM_SLEEP)->timeout = timeout;
+		wf_add_wait(s, ti, NO_FD, WM_SLEEP)->timeout = timeout;
 	free(pf);
 }
 
@@ -419,7 +419,7 @@ wait_select(struct wf_snap *s, size_t ti, uint64_t timeout)
 		}
 	}
 	if (!any)
-		add_wait(s, ti, NO_FD, WM_SLEEP)->timeout = timeout;
+		wf_add_wait(s, ti, NO_FD, WM_SLEEP)->timeout = timeout;
 }
 
 /*
@@ -468,7 +468,7 @@ wait_child(struct wf_snap *s, size_t ti, int which, int id)
 {
 	struct thr *t = &s->thr[ti];
 	struct proc *p = wf_proc_get(s, t->pid);
-	struct wt *w = add_wait(s, ti, NO_FD, WM_CHILD);
+	struct wt *w = wf_add_wait(s, ti, NO_FD, WM_CHILD);
 
 	w->o.type = OT_CHILD;
 	w->o.kind = "child";
@@ -493,7 +493,7 @@ wait_futex(struct wf_snap *s, size_t ti)
 {
 	struct thr *t = &s->thr[ti];
 	int op = t->a[1], cmd = FUTEX_CMD(op), rt = op & FUTEX_CLOCK_RT, ok;
-	struct wt *w = add_wait(s, ti, NO_FD, WM_FUTEX);
+	struct wt *w = wf_add_wait(s, ti, NO_FD, WM_FUTEX);
 	uint64_t v;
 
 	w->o.type = OT_FUTEX;
@@ -593,7 +593,7 @@ wait_sem(struct wf_snap *s, size_t ti)
 	struct thr *t = &s->thr[ti];
 	struct { uint16_t num; int16_t op, flg; } ops[MAX_SOPS]; /* sembuf */
 	size_t n = t->a[2] < MAX_SOPS ? t->a[2] : MAX_SOPS, i;
-	struct wt *w = add_wait(s, ti, NO_FD, WM_NONE);
+	struct wt *w = wf_add_wait(s, ti, NO_FD, WM_NONE);
 
 	w->timeout = ptr_timeout(t->pid, t->a[3], 1);
 	if (n == 0 || (int)t->a[0] < 0 ||
@@ -648,7 +648,7 @@ wait_lease(struct wf_snap *s, size_t ti)
 	}
 	if (*p == '\0')
 		return 0;
-	w = add_wait(s, ti, NO_FD, WM_LOCK);
+	w = wf_add_wait(s, ti, NO_FD, WM_LOCK);
 	w->o.type = OT_PATH;
 	w->o.dev = (uint64_t)maj << 32 | min;
 	w->o.ino = ino;
@@ -667,10 +667,13 @@ wf_decode(struct wf_snap *s, size_t ti)
 	uint64_t v;
 	int ok, m;
 
+	/* Running: no wait but, maybe, pass 5's. */
+	if (t->running)
+		return;
 	memset(&o, 0, sizeof(o));
 	o.deadline = NO_TIME;
 	if ((m = wf_not_running(s, t, &o)) != WM_NONE) {
-		add_wait(s, ti, NO_FD, m)->o = o;
+		wf_add_wait(s, ti, NO_FD, m)->o = o;
 		return;
 	}
 	if (strstr(t->wchan, "break_lease") != NULL && wait_lease(s, ti))
@@ -679,7 +682,7 @@ wf_decode(struct wf_snap *s, size_t ti)
 		if (strcmp(t->call, calls[i].name) == 0)
 			break;
 	if (i == ARRAY_LEN(calls)) {
-		add_wait(s, ti, NO_FD, WM_NONE);
+		wf_add_wait(s, ti, NO_FD, WM_NONE);
 		return;
 	}
 	switch (calls[i].how) {
@@ -756,11 +759,11 @@ wf_decode(struct wf_snap *s, size_t ti)
 		wait_futex(s, ti);
 		break;
 	case H_NANOSLEEP:
-		add_wait(s, ti, NO_FD, WM_SLEEP)->timeout =
+		wf_add_wait(s, ti, NO_FD, WM_SLEEP)->timeout =
 		    ptr_timeout(t->pid, a[0], 1);
 		break;
 	case H_CLOCK_NANOSLEEP:
-		w = add_wait(s, ti, NO_FD, WM_SLEEP);
+		w = wf_add_wait(s, ti, NO_FD, WM_SLEEP);
 		v = wf_peek_time(t->pid, a[2], 1, &ok);
 		if (ok && (a[1] & TIMER_ABSTIME))
 			w->deadline = wf_to_mono(s, (int)a[0], v);
@@ -768,10 +771,10 @@ wf_decode(struct wf_snap *s, size_t ti)
 			w->timeout = v;
 		break;
 	case H_PAUSE:
-		add_wait(s, ti, NO_FD, WM_SIGNAL);
+		wf_add_wait(s, ti, NO_FD, WM_SIGNAL);
 		break;
 	case H_SIGTIMEDWAIT:
-		add_wait(s, ti, NO_FD, WM_SIGNAL)->timeout =
+		wf_add_wait(s, ti, NO_FD, WM_SIGNAL)->timeout =
 		    ptr_timeout(t->pid, a[2], 1);
 		break;
 	case H_SEMTIMEDOP:
@@ -780,6 +783,6 @@ wf_decode(struct wf_snap *s, size_t ti)
 	}
 	/* A thread always has its record, even on an fd gone meanwhile. */
 	if (s->nw == n)
-		add_wait(s, ti, NO_FD, WM_NONE);
+		wf_add_wait(s, ti, NO_FD, WM_NONE);
 }
 

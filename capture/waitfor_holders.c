@@ -26,8 +26,8 @@
 
 /* Pass 4: holders. */
 
-static struct hd *
-add_holder(struct wf_snap *s, const char *obj, int rel, int pid, int tid,
+struct hd *
+wf_add_holder(struct wf_snap *s, const char *obj, int rel, int pid, int tid,
     int fd)
 {
 	struct hd *h;
@@ -76,7 +76,7 @@ holders_pipe(struct wf_snap *s, const struct wt *w)
 	for (i = 0; i < x->n; i++)
 		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
 		    sizeof(info)) == 0 && (rel = access_rel(info)) >= 0)
-			add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
+			wf_add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
 			    x->refs[i].fd);
 }
 
@@ -95,7 +95,7 @@ holders_sock(struct wf_snap *s, const struct wt *w, uint32_t ino, int rel,
 	if ((x = wf_wanted(s, link)) == NULL)
 		return 0;
 	for (i = 0; i < x->n; i++) {
-		h = add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
+		h = wf_add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
 		    x->refs[i].fd);
 		snprintf(h->through, sizeof(h->through), "%s", through);
 		snprintf(h->detail, sizeof(h->detail), "%s", kind);
@@ -141,7 +141,7 @@ holders_eventfd(struct wf_snap *s, const struct wt *w)
 		    sizeof(info)) == 0 &&
 		    (p = wf_fdinfo_get(info, "eventfd-id")) != NULL &&
 		    strtoul(p, NULL, 10) == w->o.id)
-			add_holder(s, w->o.key, WR_HOLDER, x->refs[i].pid, 0,
+			wf_add_holder(s, w->o.key, WR_HOLDER, x->refs[i].pid, 0,
 			    x->refs[i].fd);
 }
 
@@ -177,7 +177,7 @@ holders_fdlock(struct wf_snap *s, const struct wt *w, const char *cls,
 		    sizeof(info)) == -1 || strstr(info, needle) == NULL ||
 		    !same_file(s, x->refs[i].pid, info, &w->o))
 			continue;
-		h = add_holder(s, w->o.key, WR_LOCK_HOLDER, x->refs[i].pid, 0,
+		h = wf_add_holder(s, w->o.key, WR_LOCK_HOLDER, x->refs[i].pid, 0,
 		    x->refs[i].fd);
 		snprintf(h->detail, sizeof(h->detail), "%s", detail);
 		n++;
@@ -229,7 +229,7 @@ holders_lock(struct wf_snap *s, const struct wt *w)
 		    start, end);
 		if (waiter) {
 			if (pid > 0)
-				snprintf(add_holder(s, w->o.key,
+				snprintf(wf_add_holder(s, w->o.key,
 				    WR_LOCK_WAITER, pid, 0, NO_FD)->detail,
 				    sizeof(h->detail), "%s", detail);
 			continue;
@@ -239,7 +239,7 @@ holders_lock(struct wf_snap *s, const struct wt *w)
 			continue;
 		/* A POSIX lock is its process's, whatever fd took it. */
 		if (pid > 0) {
-			h = add_holder(s, w->o.key, WR_LOCK_HOLDER, pid, 0,
+			h = wf_add_holder(s, w->o.key, WR_LOCK_HOLDER, pid, 0,
 			    NO_FD);
 			snprintf(h->detail, sizeof(h->detail), "%s", detail);
 		}
@@ -260,7 +260,7 @@ holders_path(struct wf_snap *s, const struct wt *w)
 		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
 		    sizeof(info)) == 0 && same_file(s, x->refs[i].pid, info,
 		    &w->o) && (rel = access_rel(info)) >= 0)
-			add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
+			wf_add_holder(s, w->o.key, rel, x->refs[i].pid, 0,
 			    x->refs[i].fd);
 }
 
@@ -294,7 +294,7 @@ holders_terminal(struct wf_snap *s, const struct wt *w)
 			    strtoul(p, NULL, 10) == index &&
 			    wf_devpts(s, x->refs[i].pid, masters[k], info) ==
 			    w->o.dev)
-				add_holder(s, w->o.key, WR_TERMINAL,
+				wf_add_holder(s, w->o.key, WR_TERMINAL,
 				    x->refs[i].pid, 0, x->refs[i].fd);
 }
 
@@ -345,7 +345,7 @@ holders_sem(struct wf_snap *s, const struct wt *w)
 	if (!gone && (born = wf_stat_born(s, buf)) != NO_TIME &&
 	    born > last + 1000000000ULL)	/* sem_otime: whole seconds */
 		gone = 1;
-	h = add_holder(s, w->o.key, WR_LAST_OP, pid, 0, NO_FD);
+	h = wf_add_holder(s, w->o.key, WR_LAST_OP, pid, 0, NO_FD);
 	if (gone)
 		snprintf(h->detail, sizeof(h->detail), "exited");
 }
@@ -363,7 +363,7 @@ holders_child(struct wf_snap *s, const struct wt *w)
 		if ((w->o.which == 'p' && p->pid != (int)w->o.id) ||
 		    (w->o.which == 'g' && p->pgrp != (int)w->o.id))
 			continue;
-		h = add_holder(s, w->o.key, WR_CHILD, p->pid, 0, NO_FD);
+		h = wf_add_holder(s, w->o.key, WR_CHILD, p->pid, 0, NO_FD);
 		h->detail[0] = p->state;
 	}
 }
@@ -373,8 +373,8 @@ holders_child(struct wf_snap *s, const struct wt *w)
  * value, or 0.  Read a line at a time: a big process's maps fill
  * megabytes.
  */
-static int
-maps_each(int pid, int (*fn)(const char *line, void *arg), void *arg)
+int
+wf_maps_each(int pid, int (*fn)(const char *line, void *arg), void *arg)
 {
 	char path[64], *line = NULL;
 	size_t cap = 0;
@@ -432,7 +432,7 @@ same_mapping(int pid, uint64_t a, uint64_t b)
 {
 	struct mapping m = { .addr = a };
 
-	return maps_each(pid, map_holding, &m) && b >= m.lo && b < m.hi;
+	return wf_maps_each(pid, map_holding, &m) && b >= m.lo && b < m.hi;
 }
 
 /*
@@ -478,11 +478,11 @@ shared_owner(const struct thr *t, uint64_t addr, int owner)
 	int tgid;
 
 	if (!our_ns(t->pid, "pid") ||
-	    !maps_each(t->pid, map_holding, &m) || m.perm[3] != 's' ||
+	    !wf_maps_each(t->pid, map_holding, &m) || m.perm[3] != 's' ||
 	    m.ino == 0 ||
 	    wf_procf(buf, sizeof(buf), "/proc/%d/status", owner) <= 0 ||
 	    (p = strstr(buf, "\nTgid:")) == NULL || (tgid = atoi(p + 6)) <= 0 ||
-	    tgid == t->pid || !maps_each(tgid, map_of_file, &m))
+	    tgid == t->pid || !wf_maps_each(tgid, map_of_file, &m))
 		return 0;
 	return tgid;
 }
@@ -502,7 +502,7 @@ exited_owner(const struct thr *t, uint64_t addr, int owner)
 	struct mapping m = { .addr = addr };
 
 	if (!our_ns(t->pid, "pid") ||
-	    !maps_each(t->pid, map_holding, &m) || m.perm[3] != 'p')
+	    !wf_maps_each(t->pid, map_holding, &m) || m.perm[3] != 'p')
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%d", owner);
 	return access(path, F_OK) == -1;
@@ -539,7 +539,7 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 	} else {
 		if ((cmd == F_WAIT || cmd == F_WAIT_BITSET) &&
 		    (owner = joined(s, t, w)) != 0)
-			add_holder(s, w->o.key, WR_THREAD, t->pid, owner,
+			wf_add_holder(s, w->o.key, WR_THREAD, t->pid, owner,
 			    NO_FD);
 		return;
 	}
@@ -551,11 +551,11 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 	else if ((pid = shared_owner(t, w->o.ino, owner)) == 0) {
 		if (!exited_owner(t, w->o.ino, owner))
 			return;
-		h = add_holder(s, w->o.key, WR_OWNER, t->pid, owner, NO_FD);
+		h = wf_add_holder(s, w->o.key, WR_OWNER, t->pid, owner, NO_FD);
 		snprintf(h->detail, sizeof(h->detail), "exited");
 		return;
 	}
-	h = add_holder(s, w->o.key, WR_OWNER, pid, owner, NO_FD);
+	h = wf_add_holder(s, w->o.key, WR_OWNER, pid, owner, NO_FD);
 	snprintf(h->detail, sizeof(h->detail), "%s%s",
 	    pid != t->pid ? "shared " : "", how);
 }
@@ -574,7 +574,7 @@ holders_tracer(struct wf_snap *s, const struct wt *w)
 	if (wf_procf(buf, sizeof(buf), "/proc/%u/status", w->o.id) <= 0 ||
 	    (p = strstr(buf, "\nTgid:")) == NULL || (tgid = atoi(p + 6)) <= 0)
 		return;
-	add_holder(s, w->o.key, WR_TRACER, tgid, (int)w->o.id, NO_FD);
+	wf_add_holder(s, w->o.key, WR_TRACER, tgid, (int)w->o.id, NO_FD);
 }
 
 static int

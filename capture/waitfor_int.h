@@ -39,6 +39,11 @@ struct thr {
 	char		 wchan[64];
 	uint64_t	 since;
 	uint8_t		 root, keep;
+	/*
+	 * Running, and no root: kept from pass 1 only for pass 5 to ask
+	 * whether it polls shared memory; bare if it does not.
+	 */
+	uint8_t		 running, bare;
 };
 
 /* What a wait is on: the object's key and what finding its holders takes. */
@@ -146,6 +151,7 @@ void		 wf_sched_calibrate(void);
 void		 wf_scan_threads(struct wf_snap *s);
 
 /* waitfor_calls.c: pass 2. */
+struct wt	*wf_add_wait(struct wf_snap *s, size_t ti, int fd, int mode);
 uint64_t	 wf_mnt_dev(struct wf_snap *s, int pid, int mnt_id);
 const char	*wf_fdinfo_get(const char *info, const char *key);
 /* The devpts of a master (or /dev/tty) fd, by its link and fdinfo; 0. */
@@ -166,8 +172,16 @@ void		 wf_collect_wants(struct wf_snap *s);
 void		 wf_scan_fds(struct wf_snap *s);
 
 /* waitfor_holders.c: pass 4. */
+struct hd	*wf_add_holder(struct wf_snap *s, const char *obj, int rel,
+		    int pid, int tid, int fd);
+/* Each line of pid's maps to fn until it returns non-zero: that, or 0. */
+int		 wf_maps_each(int pid, int (*fn)(const char *line, void *arg),
+		    void *arg);
 void		 wf_find_holders(struct wf_snap *s);
 const char	*wf_locks(struct wf_snap *s);	/* /proc/locks, read once */
+
+/* waitfor_maps.c: pass 5, the memory pollers share with other processes. */
+void		 wf_find_mappers(struct wf_snap *s);
 
 /*
  * waitfor_provider.c: after the closure, the runtimes' word; 1 if it

@@ -57,11 +57,12 @@ build_inputs(struct wf_snap *s, struct wf_prov *pv)
 		/*
 		 * The wait itself, not an epoll set's members: those are
 		 * shared (a postmaster's death pipe), the set is the
-		 * thread's own.
+		 * thread's own.  Nor the memory a poller shares: no
+		 * runtime's object.
 		 */
 		if (!t->keep || s->w[i].o.key[0] == '\0' ||
-		    s->w[i].via[0] != '\0' || (provs = wfp_match(s, pv,
-		    t->pid)) == 0)
+		    s->w[i].via[0] != '\0' || s->w[i].mode == WM_FLAG ||
+		    (provs = wfp_match(s, pv, t->pid)) == 0)
 			continue;
 		n = snprintf(line, sizeof(line), "%d\t%d\t%s\t%s\n", t->pid,
 		    t->tid, wmode_names[s->w[i].mode], s->w[i].o.key);

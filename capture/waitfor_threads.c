@@ -250,10 +250,11 @@ add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
 	    in_list(tid, o->tids, o->ntids) || named(o, comm, p->comm);
 	/*
 	 * Blocked: S and D; stopped: T and t, which hold up whoever waits
-	 * on them as much; a root is shown whatever it does.
+	 * on them as much; a root is shown whatever it does.  One running
+	 * may spin on memory it shares: pass 5 asks.
 	 */
 	if (!root && state != 'S' && state != 'D' && state != 'T' &&
-	    state != 't')
+	    state != 't' && state != 'R')
 		return;
 	GROW(s->thr, s->nthr, s->capthr);
 	t = &s->thr[s->nthr++];
@@ -263,9 +264,10 @@ add_thread(struct wf_snap *s, struct proc *p, int tid, char state,
 	t->state[0] = state;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->root = root;
+	t->running = !root && state == 'R';
 	if (thread_call(t) == -1) {
 		s->nthr--;
-		s->st.unreadable++;
+		s->st.unreadable += !t->running;
 		return;
 	}
 	if (wf_procf(t->wchan, sizeof(t->wchan), "/proc/%d/task/%d/wchan", p->pid,

@@ -11,6 +11,7 @@ const char *const wmode_names[WM_N] = {
 	[WM_ACCEPT] = "accept", [WM_CONNECT] = "connect", [WM_LOCK] = "lock",
 	[WM_CHILD] = "child", [WM_FUTEX] = "futex", [WM_SLEEP] = "sleep",
 	[WM_SIGNAL] = "signal", [WM_STOP] = "stop", [WM_THAW] = "thaw",
+	[WM_FLAG] = "flag",
 };
 
 #define M(m)	(1u << (m))
@@ -58,6 +59,13 @@ const struct wrel_def wrels[WR_N] = {
 	    "takes its output" },
 	[WR_LAST_OP] = { "last-op", M(WM_LOCK),
 	    "operated last on the semaphore: took it, if it is still held" },
+	/*
+	 * Nothing says the flag is in that mapping, nor that this process
+	 * writes it: a suspect, not the kernel's word (the shared rule's).
+	 */
+	[WR_MAPPER] = { "mapper", M(WM_FLAG),
+	    "maps the same shared memory writable: may write the flag a "
+	    "poller reads" },
 };
 
 int

@@ -1,10 +1,12 @@
 /*
  * The wait-for snapshot as the stream carries it (argus-stream(5), wait,
- * holder and sock records, lib/records.def's): what each blocked thread waits in, on which object,
- * until when, and who holds the other end of that object.  A link rule
- * turns a wait and a holder of the same OBJECT into a waits-for edge when
- * the holder's relation can end the wait's mode (wrel_ends); a diagnosis
- * follows such edges from holder to the holder's own waits.
+ * holder and sock records, lib/records.def's): what each blocked thread
+ * waits in, on which object, until when, and who holds the other end of
+ * that object.  A link rule turns a wait and a holder of the same OBJECT
+ * into a waits-for edge when the holder's relation can end the wait's
+ * mode (wrel_ends); a diagnosis follows such edges from holder to the
+ * holder's own waits.  A poller's memory and its mappers are no such
+ * edge: only argus-slice weighs them.
  */
 #ifndef ARGUS_WAITS_H
 #define ARGUS_WAITS_H
@@ -27,21 +29,29 @@
  * write (out), either, a connection, a lock, a child's exit, a futex
  * word's change, its own timer only, a signal; or it does not run at all:
  * stopped until a SIGCONT (a stop signal, job control, a debugger), frozen
- * until its cgroup is thawed.
+ * until its cgroup is thawed; or it polls memory (spins, or naps between
+ * tries) that it shares with other processes: a write there, which the
+ * kernel does not see (flag).
  */
 enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
     WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_STOP, WM_THAW,
-    WM_N };
+    WM_FLAG, WM_N };
 
 /* The TYPE of a thread that does not run: stopped, or frozen (OBJECT
  * freezer:CGROUP). */
 #define WT_STOP		"stop"
 #define WT_FREEZER	"freezer"
+/*
+ * The TYPE of memory shared between processes (OBJECT shm:MAJ:MIN:INO):
+ * what a flag wait is on, and what its mappers map.
+ */
+#define WT_SHM		"shm"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
     WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
-    WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_LAST_OP, WR_N };
+    WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_LAST_OP, WR_MAPPER,
+    WR_N };
 
 struct wrel_def {
 	const char	*name;

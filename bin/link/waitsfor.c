@@ -431,8 +431,13 @@ record(struct link_rule *self, const struct record *rec)
 			snap_wait(&snap, self, &w);
 	} else if (holder_parse(rec, &h)) {
 		snap_past(&snap, self, h.time);
-		/* A runtime's word is the runtime rule's (runtime.c). */
-		if (!observer_comm(h.comm) && h.rel != WR_RUNTIME)
+		/*
+		 * A runtime's word is the runtime rule's (runtime.c); the
+		 * mappers of a poller's memory are suspects, not holders,
+		 * which argus-slice weighs itself.
+		 */
+		if (!observer_comm(h.comm) && h.rel != WR_RUNTIME &&
+		    h.rel != WR_MAPPER)
 			snap_holder(&snap, self, &h);
 	}
 }

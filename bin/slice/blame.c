@@ -17,9 +17,10 @@ evidence_name(enum evidence ev)
 const char *
 culprit_evidence(const struct culprit *c, char *buf, size_t size)
 {
-	if (c->ev != EV_RUNTIME || c->says[0] == '\0')
+	if ((c->ev != EV_RUNTIME && c->ev != EV_GUESS) || c->says[0] == '\0')
 		return evidence_name(c->ev);
-	snprintf(buf, size, "%s says", c->says);
+	snprintf(buf, size, c->ev == EV_GUESS ? "a guess from %s" : "%s says",
+	    c->says);
 	return buf;
 }
 
@@ -112,8 +113,10 @@ culprit(struct dctx *x, uint64_t u, int depth, enum root_kind kind,
 		return NULL;
 	c = add(x->d, u, depth + 1, kind, class);
 	c->ev = ev;
-	if (ev == EV_RUNTIME && x->says != NULL)
+	/* Its own: a culprit diagnosed in turn has a word of its own. */
+	if ((ev == EV_RUNTIME || ev == EV_GUESS) && x->says != NULL)
 		snprintf(c->says, sizeof(c->says), "%s", x->says);
+	x->says = NULL;
 	snprintf(c->why, sizeof(c->why), "%s", why);
 	return c;
 }

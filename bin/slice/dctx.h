@@ -51,7 +51,8 @@ struct dctx {
 	int		 nkillers;
 	uint64_t	 spin;		/* the spin record's VERTEX */
 	int		 nchain;
-	const char	*says;		/* blame_ev() of EV_RUNTIME: who */
+	const char	*says;		/* blame_ev() of EV_RUNTIME: who; of
+					   EV_GUESS: from what, not timing */
 	int		 held;		/* blame_ev(): named as a lock's holder */
 	/* diagnose.c's diagnose_vertex: a culprit is diagnosed in turn */
 	int		(*diagnose_in_turn)(struct dctx *, uint64_t,
@@ -72,6 +73,8 @@ const struct sclass	*classify(const struct vertex *v);
 uint64_t	 round_before(struct dctx *x, const struct vertex *w);
 uint64_t	 rounds_begin(struct dctx *x, const struct vertex *w);
 uint64_t	 stuck(struct dctx *x, uint32_t tid);
+uint64_t	 stuck_thread_of(struct dctx *x, uint32_t pid, uint32_t but,
+		    uint64_t *i);
 uint64_t	 stuck_sibling(struct dctx *x, const struct vertex *v,
 		    uint64_t *i);
 int		 same_program(const struct vertex *, const struct vertex *);
@@ -150,6 +153,13 @@ uint64_t	 now_of(struct dctx *x, uint32_t tid, uint64_t fallback);
 uint64_t	 at_cut(struct dctx *, uint64_t);
 int		 named(struct graph *g, uint64_t id);
 int		 parties_on_chain(struct dctx *x, uint64_t id);
+
+/*
+ * shared.c: a poller's suspects, the processes that map the memory its
+ * process shares writable, where the snapshot names them: 1 if one,
+ * stuck through the hang, was blamed.
+ */
+int		 shared_mappers(struct dctx *x, const struct spin_rec *s);
 
 /* kin.c */
 int		 busy_siblings(struct dctx *x, uint64_t id, int depth);

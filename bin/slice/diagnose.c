@@ -204,7 +204,7 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	if (by == NULL)
 		by = prior;
 	if (ended == 0 && before == 0) {
-		if (loop_counterpart(x, s->vertex, 0))
+		if (loop_counterpart(x, s->vertex, 0) || shared_mappers(x, s))
 			return 1;
 		/*
 		 * A loop whose naps are children that sleep (a shell's)

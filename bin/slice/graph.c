@@ -1432,6 +1432,17 @@ read_wait(struct graph *g, const struct wait_rec *w)
 {
 	struct snapwait *s;
 
+	/*
+	 * Memory a poller shares is no object the kernel waits on: kept
+	 * apart, for the poll's diagnosis alone (shared.c).
+	 */
+	if (w->mode == WM_FLAG) {
+		g->flagw = xrealloc(g->flagw, (g->nflagw + 1) *
+		    sizeof(*g->flagw));
+		g->flagw[g->nflagw++] = (struct flagwait){ w->time, w->pid,
+		    w->tid, str_id(w->object), 0 };
+		return;
+	}
 	if (w->time != g->snap_time) {
 		g->snap_time = w->time;
 		g->nreaders = g->nsnapw = g->nsnapfd = g->nsnapobj = 0;
@@ -1536,6 +1547,13 @@ read_holder(struct graph *g, const struct holder_rec *h)
 
 	if (h->rel == WR_LOCK_HOLDER && h->time == g->snap_time)
 		self_held(g, h);
+	if (h->rel == WR_MAPPER) {
+		g->mappers = xrealloc(g->mappers, (g->nmappers + 1) *
+		    sizeof(*g->mappers));
+		g->mappers[g->nmappers++] = (struct flagwait){ h->time,
+		    h->pid, 0, str_id(h->object), str_id(h->detail) };
+		return;
+	}
 	if (h->rel != WR_RUNTIME || h->tid == 0)
 		return;
 	snprintf(label, sizeof(label), "%.*s" RUNTIME_SEP "%s",

@@ -97,6 +97,12 @@ struct graph {
 		uint32_t tid, object, label;
 	}		*selfh;
 	int		 nselfh;
+	struct flagwait {		/* memory a poller's process shares */
+		uint64_t time;		/* writable (a flag wait), and each */
+		uint32_t pid, tid;	/* process that maps it (a mapper: */
+		uint32_t object, path;	/* tid 0, its path) */
+	}		*flagw, *mappers;
+	int		 nflagw, nmappers;
 	struct ttystop {		/* a stop the kernel made of a thread's */
 		uint64_t time;		/* own use of its terminal: SIGTTOU, */
 		uint32_t tid;		/* SIGTTIN from the background */
@@ -225,7 +231,8 @@ struct culprit {
 	int		 depth;
 	enum root_kind	 kind;
 	enum evidence	 ev;		/* that the culprit above waits on it */
-	char		 says[RUNTIME_NAMELEN];	/* EV_RUNTIME: the runtime */
+	char		 says[RUNTIME_NAMELEN];	/* EV_RUNTIME: the runtime;
+						   EV_GUESS: from what */
 	int		 multi;		/* one of several it may wait on */
 	int		 open;		/* a root only as far as anything says:
 					   it waits, for whom nothing names */

@@ -412,11 +412,12 @@ stuck(struct dctx *x, uint32_t tid)
 }
 
 /*
- * The next other thread of v's process, from place *i in by_thread on,
- * that was stuck through the hang: its stuck vertex; 0 when none is left.
+ * The next thread of process pid but thread but, from place *i in
+ * by_thread on, that was stuck through the hang: its stuck vertex; 0 when
+ * none is left.
  */
 uint64_t
-stuck_sibling(struct dctx *x, const struct vertex *v, uint64_t *i)
+stuck_thread_of(struct dctx *x, uint32_t pid, uint32_t but, uint64_t *i)
 {
 	const struct graph *g = x->g;
 	const struct vertex *w;
@@ -424,7 +425,7 @@ stuck_sibling(struct dctx *x, const struct vertex *v, uint64_t *i)
 
 	for (; *i < g->nby; (*i)++) {
 		w = &g->v[g->by_thread[*i]];
-		if (w->pid != v->pid || w->tid == v->tid || (*i > 0 &&
+		if (w->pid != pid || w->tid == but || (*i > 0 &&
 		    g->v[g->by_thread[*i - 1]].tid == w->tid))
 			continue;
 		if ((u = stuck(x, w->tid)) != 0) {
@@ -433,6 +434,13 @@ stuck_sibling(struct dctx *x, const struct vertex *v, uint64_t *i)
 		}
 	}
 	return 0;
+}
+
+/* The same, of another thread of v's process. */
+uint64_t
+stuck_sibling(struct dctx *x, const struct vertex *v, uint64_t *i)
+{
+	return stuck_thread_of(x, v->pid, v->tid, i);
 }
 
 /*

@@ -4223,3 +4223,24 @@ loop_at_cut() {	# WORK
 	grep -q '^Root cause: a circular wait (the kernel says) between python3 29549 and python3 29614 ' <<<"$out"
 	grep -q '^Wait chain: python3 29549 → python3 29614 → python3 29549$' <<<"$out"
 }
+
+@test "slice: a loop that naps between polls of a flag in shared memory, cut while it goes on: the process that maps it, stuck through the hang" {
+	# A real capture (test/bats/captures/README): python3 polls a
+	# multiprocessing.Value that its worker sets after each unit of work.
+	cap="$ROOT/test/bats/captures/mpvalue.gz"
+	out=$(argus-cat "$cap" | report_tid 3577)
+	echo "$out"
+	grep -q '^Root cause: probably python3 3629 (a guess from shared memory): ' <<<"$out"
+	grep -q '^Wait chain: python3 3577 → python3 3629$' <<<"$out"
+	grep -q 'maps the memory python3 3577 polls (/dev/shm/pym-3577-' <<<"$out"
+	# The snapshot's flag waits say it, and nothing else: without them,
+	# nobody is named.
+	out=$(argus-cat -Z "$cap" | awk -F, '!($1 == "wait" && $10 == "flag")' |
+	    report_tid 3577) || true
+	echo "$out"
+	grep -q 'only a data flag can tell' <<<"$out"
+	[ -z "$(grep '^Root cause' <<<"$out")" ]
+	# A mapper is no holder the kernel names: no link says it.
+	[ -z "$(argus-cat "$cap" | argus-segment -q -Z | argus-link -q -Z |
+	    awk -F, '$1 == "link" && $12 ~ /^mapper /')" ]
+}

@@ -527,6 +527,74 @@ EOF
 	kill -CONT "$sh"
 }
 
+# snap_flag [ARGS...]: a snapshot into $T/s.csv once the waiter's flag
+# wait is in it; the case's loop may take a moment to start.
+snap_flag() {
+	local i
+	for i in $(seq 50); do
+		argus-waitfor -q -Z -o "$T/s.csv" "$@"
+		[ -n "$(records wait -v t="$WAITER_TID" \
+		    '$TID == t && $MODE == "flag"' "$T/s.csv")" ] && return 0
+		sleep 0.1
+	done
+	echo "no flag wait of $WAITER_TID:"
+	cat "$T/s.csv"
+	return 1
+}
+
+@test "waitfor: a loop that spins on a flag in shared memory waits on the mapping, and those that map it are its mappers" {
+	need_waitfor
+	start_case shm-spin
+	read -r _ other _ < <(grep '^other ' "$T/case.out")
+	# Machine-wide: a running thread is in it for its shared memory.
+	snap_flag
+	records wait -v t="$WAITER_TID" '$TID == t && $MODE == "flag" {
+	    print $STATE, $TYPE }' "$T/s.csv" | grep -qx 'R shm'
+	obj=$(object_of "$WAITER_TID" flag)
+	[[ $obj == shm:0:*:[0-9]* ]]
+	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
+	    "$T/s.csv" | sort -n >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER mapper /dev/zero (deleted)" "$T/h"
+	grep -qx "$WAITER mapper /dev/zero (deleted)" "$T/h"
+	[ -z "$(grep "^$other " "$T/h")" ]
+	# --pid: the mappers' own waits come with it.
+	snap_flag -p "$WAITER"
+	records wait -v p="$HOLDER" '$PID == p { print $CALL }' "$T/s.csv" |
+	    grep -qx pause
+	[ -z "$(records wait -v p="$other" '$PID == p' "$T/s.csv")" ]
+}
+
+@test "waitfor: a loop that naps between polls of shared memory has its flag wait beside its sleep" {
+	need_waitfor
+	start_case shm-nap
+	snap_flag
+	records wait -v t="$WAITER_TID" '$TID == t { print $MODE }' \
+	    "$T/s.csv" >"$T/m"
+	cat "$T/m"
+	# The sleep and the flag, the thread's records together.
+	[ "$(sort "$T/m" | tr '\n' ' ')" = "flag sleep " ]
+	records wait '{ print $TID }' "$T/s.csv" | uniq | sort | uniq -d >"$T/split"
+	[ ! -s "$T/split" ]
+	obj=$(object_of "$WAITER_TID" flag)
+	holders_of "$obj" | grep -qx "$HOLDER mapper "
+}
+
+@test "waitfor: a running thread that shares no memory with another has no record" {
+	need_waitfor
+	bg sh -c 'while :; do :; done'
+	busy=${PIDS# }
+	for i in $(seq 50); do
+		[ "$(awk '{ print $3 }' /proc/$busy/stat 2>/dev/null)" = R ] &&
+		    break
+		sleep 0.1
+	done
+	argus-waitfor -q -Z -o "$T/s.csv"
+	[ -z "$(records wait -v p="$busy" '$PID == p' "$T/s.csv")" ]
+	[ -z "$(records holder -v p="$busy" '$PID == p && $RELATION == "mapper"' \
+	    "$T/s.csv")" ]
+}
+
 @test "waitfor: --pid keeps the chain and nothing else" {
 	need_waitfor
 	start_case pipe

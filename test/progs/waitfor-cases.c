@@ -5,7 +5,7 @@
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword
+ *	    ptrace|join|tidword|shm-spin|shm-nap
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -27,12 +27,14 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LIFETIME	60
@@ -503,6 +505,42 @@ case_ptrace(void)
 	hold(NULL);
 }
 
+static void
+unmap_and_hold(void *flag)
+{
+	munmap(flag, 4096);
+	hold(NULL);
+}
+
+/*
+ * A loop that polls a flag in anonymous shared memory, spinning or
+ * napping between tries: a child that maps it writable could set it,
+ * and never does; another let the mapping go and maps nothing of ours.
+ */
+static void
+case_shm(int nap)
+{
+	const struct timespec ms = { 0, 1000000 };
+	volatile int *flag;
+	pid_t c, o;
+
+	flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (flag == MAP_FAILED)
+		err(1, "mmap");
+	c = child(hold, NULL);
+	o = child(unmap_and_hold, (void *)flag);
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	say("other", o, o);
+	ready();
+	while (*flag == 0)
+		if (nap)
+			nanosleep(&ms, NULL);
+		else
+			sched_yield();
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -548,10 +586,14 @@ main(int argc, char *argv[])
 		case_join();
 	else if (strcmp(c, "tidword") == 0)
 		case_tidword();
+	else if (strcmp(c, "shm-spin") == 0)
+		case_shm(0);
+	else if (strcmp(c, "shm-nap") == 0)
+		case_shm(1);
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
-		    "mutex|pshared|exited|ptrace|join|tidword "
+		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap "
 		    "[LOCKFILE]");
 	return 0;
 }
