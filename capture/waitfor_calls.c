@@ -656,6 +656,27 @@ wait_lease(struct wf_snap *s, size_t ti)
 	return 1;
 }
 
+/*
+ * An access (an open, an exec, a read) held for a fanotify permission
+ * event, whatever the call: it goes on when a listener allows it.  Not
+ * the listener's own wait for events (fanotify_read).
+ */
+static int
+wait_fanotify(struct wf_snap *s, size_t ti)
+{
+	const struct thr *t = &s->thr[ti];
+	struct wt *w;
+
+	if (strstr(t->wchan, "fanotify_handle_event") == NULL &&
+	    strstr(t->wchan, "fanotify_get_response") == NULL)
+		return 0;
+	w = wf_add_wait(s, ti, NO_FD, WM_VERDICT);
+	w->o.type = OT_FANOTIFY;
+	w->o.kind = WT_FANOTIFY;
+	snprintf(w->o.key, sizeof(w->o.key), "%s", WT_FANOTIFY);
+	return 1;
+}
+
 void
 wf_decode(struct wf_snap *s, size_t ti)
 {
@@ -676,7 +697,8 @@ wf_decode(struct wf_snap *s, size_t ti)
 		wf_add_wait(s, ti, NO_FD, m)->o = o;
 		return;
 	}
-	if (strstr(t->wchan, "break_lease") != NULL && wait_lease(s, ti))
+	if ((strstr(t->wchan, "break_lease") != NULL && wait_lease(s, ti)) ||
+	    wait_fanotify(s, ti))
 		return;
 	for (i = 0; i < ARRAY_LEN(calls); i++)
 		if (strcmp(t->call, calls[i].name) == 0)

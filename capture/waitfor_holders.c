@@ -577,6 +577,49 @@ holders_tracer(struct wf_snap *s, const struct wt *w)
 	wf_add_holder(s, w->o.key, WR_TRACER, tgid, (int)w->o.id, NO_FD);
 }
 
+/*
+ * A fanotify group that takes permission events: a mark of its fdinfo
+ * ("fanotify ino:... mask:10000 ...") asks for one.  FAN_OPEN_PERM,
+ * FAN_ACCESS_PERM, FAN_OPEN_EXEC_PERM and FAN_PRE_ACCESS (6.14).
+ */
+#define FAN_PERM_EVENTS	0x170000UL
+
+static int
+decides(const char *info)
+{
+	const char *p, *eol, *m;
+
+	for (p = info; (p = strstr(p, "fanotify ")) != NULL; p = eol) {
+		eol = p + strcspn(p, "\n");
+		if ((m = strstr(p, " mask:")) != NULL && m < eol &&
+		    strtoul(m + 6, NULL, 16) & FAN_PERM_EVENTS)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * An access held for a permission event waits for the group's answer:
+ * each process that holds a group taking such events may be the one (the
+ * kernel does not say which group the event went to; most machines have
+ * one).  By the descriptor it reads the events from.
+ */
+static void
+holders_fanotify(struct wf_snap *s, const struct wt *w)
+{
+	char info[8192];
+	struct want *x;
+	size_t i;
+
+	if ((x = wf_wanted(s, FANOTIFY_LINK)) == NULL)
+		return;
+	for (i = 0; i < x->n; i++)
+		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
+		    sizeof(info)) == 0 && decides(info))
+			wf_add_holder(s, w->o.key, WR_ARBITER,
+			    x->refs[i].pid, 0, x->refs[i].fd);
+}
+
 static int
 done(struct wf_snap *s, const char *key)
 {
@@ -630,6 +673,9 @@ wf_find_holders(struct wf_snap *s)
 			break;
 		case OT_TRACEE:
 			holders_tracer(s, w);
+			break;
+		case OT_FANOTIFY:
+			holders_fanotify(s, w);
 			break;
 		default:
 			break;

@@ -48,7 +48,7 @@ struct thr {
 
 /* What a wait is on: the object's key and what finding its holders takes. */
 enum otype { OT_NONE, OT_PIPE, OT_SOCKET, OT_PATH, OT_EVENTFD, OT_EPOLL,
-	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_OTHER };
+	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_FANOTIFY, OT_OTHER };
 
 struct obj {
 	enum otype	 type;
@@ -164,6 +164,9 @@ void		 wf_decode(struct wf_snap *s, size_t ti);
 /* waitfor_stop.c: WM_STOP or WM_THAW and its object, else WM_NONE. */
 int		 wf_not_running(struct wf_snap *s, const struct thr *t,
 		    struct obj *o);
+
+/* A fanotify group's descriptor, as readlink names it. */
+#define FANOTIFY_LINK	"anon_inode:[fanotify]"
 
 /* waitfor_fds.c: pass 3. */
 struct want	*wf_wanted(const struct wf_snap *s, const char *link);

@@ -11,7 +11,7 @@ const char *const wmode_names[WM_N] = {
 	[WM_ACCEPT] = "accept", [WM_CONNECT] = "connect", [WM_LOCK] = "lock",
 	[WM_CHILD] = "child", [WM_FUTEX] = "futex", [WM_SLEEP] = "sleep",
 	[WM_SIGNAL] = "signal", [WM_STOP] = "stop", [WM_THAW] = "thaw",
-	[WM_FLAG] = "flag",
+	[WM_FLAG] = "flag", [WM_VERDICT] = "verdict",
 };
 
 #define M(m)	(1u << (m))
@@ -66,6 +66,9 @@ const struct wrel_def wrels[WR_N] = {
 	[WR_MAPPER] = { "mapper", M(WM_FLAG),
 	    "maps the same shared memory writable: may write the flag a "
 	    "poller reads" },
+	[WR_ARBITER] = { "arbiter", M(WM_VERDICT),
+	    "decides fanotify permission events (a scanner): the access "
+	    "waits for its answer" },
 };
 
 int

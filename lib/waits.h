@@ -31,11 +31,12 @@
  * stopped until a SIGCONT (a stop signal, job control, a debugger), frozen
  * until its cgroup is thawed; or it polls memory (spins, or naps between
  * tries) that it shares with other processes: a write there, which the
- * kernel does not see (flag).
+ * kernel does not see (flag); or its access waits for the answer of a
+ * fanotify listener that decides permission events (verdict).
  */
 enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
     WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_STOP, WM_THAW,
-    WM_FLAG, WM_N };
+    WM_FLAG, WM_VERDICT, WM_N };
 
 /* The TYPE of a thread that does not run: stopped, or frozen (OBJECT
  * freezer:CGROUP). */
@@ -46,12 +47,18 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
  * what a flag wait is on, and what its mappers map.
  */
 #define WT_SHM		"shm"
+/*
+ * The TYPE and OBJECT of an access held for a fanotify permission event:
+ * the kernel does not say whose group holds it, so one object stands for
+ * all of them, and each process that decides such events is its arbiter.
+ */
+#define WT_FANOTIFY	"fanotify"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
     WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
     WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_LAST_OP, WR_MAPPER,
-    WR_N };
+    WR_ARBITER, WR_N };
 
 struct wrel_def {
 	const char	*name;

@@ -4244,3 +4244,13 @@ loop_at_cut() {	# WORK
 	[ -z "$(argus-cat "$cap" | argus-segment -q -Z | argus-link -q -Z |
 	    awk -F, '$1 == "link" && $12 ~ /^mapper /')" ]
 }
+
+@test "slice: an open held for a fanotify permission event, cut while it waits: the listener that decides it, as the kernel says" {
+	# A real capture (test/bats/captures/README): a shell loop's cat
+	# opens a file that a slow scanner holds 3 s before allowing.
+	out=$(argus-cat "$ROOT/test/bats/captures/fanperm.gz" | report_tid 30734)
+	echo "$out"
+	grep -q '^Root cause: fanperm 30731 (the kernel says): ' <<<"$out"
+	grep -q '^Wait chain: bash 30734 → cat 30785 → fanperm 30731$' <<<"$out"
+	grep -q 'arbiter fanotify' <<<"$out"
+}

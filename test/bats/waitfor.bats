@@ -595,6 +595,31 @@ snap_flag() {
 	    "$T/s.csv")" ]
 }
 
+@test "waitfor: an open held for a fanotify permission event waits for the listener that decides it" {
+	need_waitfor
+	"$CASES" fanotify >"$T/case.out" 2>/dev/null &
+	PIDS="$PIDS $!"
+	for i in $(seq 100); do
+		grep -qxE 'ready|unsupported' "$T/case.out" && break
+		sleep 0.1
+	done
+	if grep -qx unsupported "$T/case.out"; then
+		skip "this kernel takes no fanotify permission events"
+	fi
+	read -r _ WAITER WAITER_TID < <(grep '^waiter ' "$T/case.out")
+	read -r _ HOLDER _ < <(grep '^holder ' "$T/case.out")
+	snap "$WAITER_TID" openat -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $STATE, $TYPE, $OBJECT, $MODE }' \
+	    "$T/s.csv" | grep -qx 'D fanotify fanotify verdict'
+	holders_of fanotify >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER arbiter [0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+	# --pid follows the chain to the listener's own wait.
+	records wait -v p="$HOLDER" '$PID == p { print $CALL }' "$T/s.csv" |
+	    grep -qx pause
+}
+
 @test "waitfor: --pid keeps the chain and nothing else" {
 	need_waitfor
 	start_case pipe

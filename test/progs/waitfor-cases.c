@@ -5,7 +5,7 @@
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword|shm-spin|shm-nap
+ *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify
  *
  * prints "waiter PID TID", "holder PID TID" and "ready".  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
@@ -20,6 +20,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include <linux/fanotify.h>
 #include <linux/futex.h>
 
 #include <arpa/inet.h>
@@ -505,6 +506,60 @@ case_ptrace(void)
 	hold(NULL);
 }
 
+static int fan_fd = -1;
+
+/* A child's open of a file in the marked directory: held for our answer. */
+static void
+open_marked(void *path)
+{
+	close(fan_fd);	/* the group is its parent's alone */
+	close(open(path, O_RDONLY));
+	hold(NULL);
+}
+
+/*
+ * A fanotify listener that takes permission events on a directory's
+ * files, reads them and never answers: a child's open there waits for it.
+ * "unsupported" where the kernel has no permission events.
+ */
+static void
+case_fanotify(void)
+{
+	char dir[] = "/tmp/waitfor-fanotify.XXXXXX", path[64], buf[4096];
+	int fd, f;
+	pid_t c;
+
+	if (mkdtemp(dir) == NULL)
+		err(1, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/file", dir);
+	if ((f = open(path, O_WRONLY | O_CREAT, 0600)) == -1)
+		err(1, "%s", path);
+	close(f);
+	fan_fd = fd = syscall(SYS_fanotify_init,
+	    FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+	if (fd == -1 || syscall(SYS_fanotify_mark, fd, FAN_MARK_ADD,
+	    FAN_OPEN_PERM | FAN_EVENT_ON_CHILD, AT_FDCWD, dir) == -1) {
+		puts("unsupported");
+		fflush(stdout);
+		unlink(path);
+		rmdir(dir);
+		return;
+	}
+	c = child(open_marked, path);
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	/*
+	 * Once the child's open is held, its files can go: it goes on,
+	 * allowed, when we die.
+	 */
+	if (read(fd, buf, sizeof(buf)) <= 0)
+		err(1, "fanotify read");
+	unlink(path);
+	rmdir(dir);
+	ready();
+	hold(NULL);
+}
+
 static void
 unmap_and_hold(void *flag)
 {
@@ -590,10 +645,13 @@ main(int argc, char *argv[])
 		case_shm(0);
 	else if (strcmp(c, "shm-nap") == 0)
 		case_shm(1);
+	else if (strcmp(c, "fanotify") == 0)
+		case_fanotify();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
-		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap "
+		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
+		    "fanotify "
 		    "[LOCKFILE]");
 	return 0;
 }
