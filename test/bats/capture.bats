@@ -598,9 +598,14 @@ lost_placed() {
 		print placed + 0 " placed, " unplaced + 0 " not"
 		if (placed == 0 || unplaced > 2) exit 1 }' t.csv
 	awk -F, '$1 == "event" || $1 == "lost" { if ($2 < p) { print "out of order at " NR; exit 1 } p = $2 }' t.csv
-	awk -F, '$1 == "event" { last[$6] = $2; next }
+	# A loss said too soon shows its CPU's events around it, each with its
+	# line: which of them the gap misses, and whether one came twice.
+	awk -F, '$1 == "event" { last[$6] = $2; seen[$6, n[$6]++ % 6] = NR ": " $0
+		if (show[$6] > 0 && show[$6]--) print "  after: " NR ": " $0; next }
 	    $1 == "lost" && ($5 in last) && $6 >= 10000 && $2 - last[$5] < $6 * 20 {
-		print "cpu" $5 ": " $6 " lost said at " $2 ", " $2 - last[$5] " ns after its event before"; bad++ }
+		print "cpu" $5 ": " $6 " lost said at " $2 ", " $2 - last[$5] " ns after its event before"; bad++
+		for (i = n[$5] - 6; i < n[$5]; i++) if (i >= 0) print "  before: " seen[$5, i % 6]
+		print "  the loss: " NR ": " $0; show[$5] = 3 }
 	    END { exit bad > 0 }' t.csv
 }
 
