@@ -134,6 +134,22 @@ long_work(struct dctx *x, uint64_t id, int depth)
 	return 0;
 }
 
+/* Whether the kernel names a child as what vertex id waits for. */
+static int
+waits_for_child(struct graph *g, uint64_t id)
+{
+	const struct link *l;
+	int32_t k;
+
+	for (k = vertex_get(g, id)->in; k >= 0; k = g->l[k].next_in) {
+		l = &g->l[k];
+		if ((link_props(l) & LR_HOLDS) &&
+		    wrel_of_label(str_of(link_label(l))) == WR_CHILD)
+			return 1;
+	}
+	return 0;
+}
+
 /* Its rounds block for a child (a shell's, on the sleep it runs). */
 static int
 naps_on_children(struct graph *g, const struct spin_rec *s)
@@ -169,14 +185,18 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	struct vertex *to;
 	char why[200];
 	int32_t k;
-	int pi, found = 0, refused;
+	int pi, found = 0, refused, naps;
 
 	/*
 	 * A loop that polls what the kernel can name (a file lock it tries
-	 * with F_SETLK between naps) points at the holder at each try.
+	 * with F_SETLK between naps) points at the holder at each try.  Not
+	 * a shell's loop at its children: its tries and its naps are the
+	 * children it waits for, and the one a snapshot finds is no cause.
 	 */
+	naps = naps_on_children(g, s);
 	for (id = s->vertex; id != 0; id = vertex_next(g, id)) {
-		found |= holders(x, id, 0) > 0;
+		if (!naps || !waits_for_child(g, id))
+			found |= holders(x, id, 0) > 0;
 		if (id == s->last)
 			break;
 	}

@@ -4254,3 +4254,13 @@ loop_at_cut() {	# WORK
 	grep -q '^Wait chain: bash 30734 → cat 30785 → fanperm 30731$' <<<"$out"
 	grep -q 'arbiter fanotify' <<<"$out"
 }
+
+@test "slice: a shell's loop that polls between sleeps, its snapshot taken as it waits for one: the sleep is a nap, not the cause" {
+	# A real debug file (test/bats/captures/README): `while [ -e L ];
+	# do sleep 0.05; done`, the file removed 3 s on by another job.
+	out=$(argus-cat "$ROOT/test/bats/captures/lockpoll-debug.gz" |
+	    report_tid 8011) || true
+	echo "$out"
+	grep -q "^Nothing found beyond the hung thread: the process polls, a child's sleep between its tries (a shell's loop)" <<<"$out"
+	[ -z "$(grep '^Root cause' <<<"$out")" ]
+}
