@@ -1432,6 +1432,10 @@ read_wait(struct graph *g, const struct wait_rec *w)
 {
 	struct snapwait *s;
 
+	if (w->time != g->snap_time) {
+		g->snap_time = w->time;
+		g->nreaders = g->nsnapw = g->nsnapfd = g->nsnapobj = 0;
+	}
 	/*
 	 * Memory a poller shares is no object the kernel waits on: kept
 	 * apart, for the poll's diagnosis alone (shared.c).
@@ -1442,10 +1446,6 @@ read_wait(struct graph *g, const struct wait_rec *w)
 		g->flagw[g->nflagw++] = (struct flagwait){ w->time, w->pid,
 		    w->tid, str_id(w->object), 0 };
 		return;
-	}
-	if (w->time != g->snap_time) {
-		g->snap_time = w->time;
-		g->nreaders = g->nsnapw = g->nsnapfd = g->nsnapobj = 0;
 	}
 	if (*w->object != '\0') {
 		g->snapobj = xrealloc(g->snapobj, (g->nsnapobj + 1) *
