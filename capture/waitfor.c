@@ -41,7 +41,8 @@
 
 /*
  * The closure: roots, then every blocked thread of a process that holds
- * what a kept thread waits for, as long as that grows.
+ * what a kept thread waits for, as long as that grows.  A running thread
+ * that polls no shared memory (bare, pass 5) is in no snapshot.
  */
 static void
 closure(struct wf_snap *s)

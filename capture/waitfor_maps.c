@@ -6,8 +6,9 @@
  * shares writable memory with others (a MAP_SHARED mapping of a file, of
  * /dev/shm, a memfd, anonymous memory a fork left shared), the flag may be
  * there, and one of those others the one that should write it: each such
- * mapping is a wait of mode flag, each other process that maps it
- * writable its mapper.  A suspect, no more; argus-slice weighs them.
+ * mapping is a wait of mode flag, and each process that maps it writable,
+ * the poller's own too, its mapper.  A suspect, no more; argus-slice
+ * weighs them.
  */
 #include <stdio.h>
 #include <stdlib.h>
