@@ -115,6 +115,7 @@ pollers(const struct wf_snap *s)
 
 	for (i = 0; i < s->nthr; i++)
 		p[i] = s->thr[i].state[0] == 'R';
+	/* A blocked thread's waits: 1 for a sleep, 2 for anything else. */
 	for (i = 0; i < s->nw; i++)
 		if (s->thr[s->w[i].thr].state[0] != 'R')
 			p[s->w[i].thr] |= s->w[i].mode == WM_SLEEP ? 1 : 2;
