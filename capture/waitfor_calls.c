@@ -251,6 +251,25 @@ resolve_fd(struct wf_snap *s, int pid, int fd, const char *wchan,
 		snprintf(o->key, sizeof(o->key), "%s:%d:%d", o->kind, pid, fd);
 		return 0;
 	}
+	if (strcmp(link, FUSE_LINK) == 0) {
+		/*
+		 * A FUSE daemon's wait for requests: on its connection, by
+		 * the file system's device, where the kernel says (fdinfo's
+		 * fuse_connection, MAJOR << 20 | MINOR).  No other opener
+		 * of /dev/fuse feeds it: its callers do, which the calls
+		 * that wait for it name (wait_fuse()).
+		 */
+		o->type = OT_OTHER;
+		o->kind = WT_FUSE;
+		if ((p = wf_fdinfo_get(info, "fuse_connection")) != NULL) {
+			v = strtoull(p, NULL, 10);
+			o->dev = (v >> 20) << 32 | (v & 0xfffff);
+			snprintf(o->key, sizeof(o->key), "%s:%u:%u", WT_FUSE,
+			    (unsigned)(v >> 20), (unsigned)(v & 0xfffff));
+		} else
+			snprintf(o->key, sizeof(o->key), "%s", WT_FUSE);
+		return 0;
+	}
 	if (link[0] == '/' && (p = wf_fdinfo_get(info, "ino")) != NULL) {
 		o->type = OT_PATH;
 		o->ino = strtoull(p, NULL, 10);
@@ -677,6 +696,61 @@ wait_fanotify(struct wf_snap *s, size_t ti)
 	return 1;
 }
 
+/*
+ * Calls whose first argument is the descriptor they act on, besides
+ * calls[]' reads and writes: where one waits for a FUSE daemon, the
+ * descriptor's file system is the daemon's.
+ */
+static const char *const fd_first[] = {
+	"close", "fadvise64", "fallocate", "fchmod", "fchown", "fdatasync",
+	"fgetxattr", "flistxattr", "fremovexattr", "fsetxattr", "fstat",
+	"fstatfs", "fsync", "ftruncate", "getdents", "getdents64", "ioctl",
+	"lseek", "readahead", "sync_file_range", "syncfs", "copy_file_range",
+};
+
+/*
+ * A call that waits for a FUSE daemon to answer the request the kernel
+ * made of it (a read, a lookup, a flush at close), whatever the call.
+ * Its file system is its descriptor's, where its first argument is one:
+ * else any daemon may be the one.  Never a stat through the descriptor:
+ * that would be one more request to the daemon that does not answer.
+ */
+static int
+wait_fuse(struct wf_snap *s, size_t ti, int how)
+{
+	const struct thr *t = &s->thr[ti];
+	int fd = NO_FD;
+	struct wt *w;
+	struct obj o;
+	size_t i;
+
+	if (strstr(t->wchan, "request_wait_answer") == NULL)
+		return 0;
+	for (i = 0; how < 0 && i < ARRAY_LEN(fd_first); i++)
+		if (strcmp(t->call, fd_first[i]) == 0)
+			how = H_IN;
+	o.dev = 0;
+	if ((how == H_IN || how == H_OUT || how == H_FLOCK ||
+	    how == H_FCNTL) && (int)t->a[0] >= 0 &&
+	    resolve_fd(s, t->pid, (int)t->a[0], "", &o) == 0) {
+		free(o.path);
+		if (o.type == OT_PATH && o.dev != 0)
+			fd = (int)t->a[0];
+		else
+			o.dev = 0;
+	}
+	w = wf_add_wait(s, ti, fd, WM_ANSWER);
+	w->o.type = OT_FUSE;
+	w->o.kind = WT_FUSE;
+	w->o.dev = o.dev;
+	if (o.dev != 0)
+		snprintf(w->o.key, sizeof(w->o.key), "%s:%u:%u", WT_FUSE,
+		    (unsigned)(o.dev >> 32), (unsigned)o.dev);
+	else
+		snprintf(w->o.key, sizeof(w->o.key), "%s", WT_FUSE);
+	return 1;
+}
+
 void
 wf_decode(struct wf_snap *s, size_t ti)
 {
@@ -703,6 +777,8 @@ wf_decode(struct wf_snap *s, size_t ti)
 	for (i = 0; i < ARRAY_LEN(calls); i++)
 		if (strcmp(t->call, calls[i].name) == 0)
 			break;
+	if (wait_fuse(s, ti, i < ARRAY_LEN(calls) ? (int)calls[i].how : -1))
+		return;
 	if (i == ARRAY_LEN(calls)) {
 		wf_add_wait(s, ti, NO_FD, WM_NONE);
 		return;

@@ -106,6 +106,9 @@ wf_collect_wants(struct wf_snap *s)
 		case OT_FANOTIFY:
 			want(s, FANOTIFY_LINK);
 			break;
+		case OT_FUSE:
+			want(s, FUSE_LINK);
+			break;
 		case OT_PATH:
 			/* A terminal's other end is its master (ptmx). */
 			if (strcmp(w->o.kind, WT_TTY) == 0) {

@@ -620,6 +620,57 @@ holders_fanotify(struct wf_snap *s, const struct wt *w)
 			    x->refs[i].pid, 0, x->refs[i].fd);
 }
 
+/*
+ * The FUSE connection a daemon's descriptor serves, from its fdinfo
+ * ("fuse_connection:\t40", where the kernel shows it): its file system's
+ * device as the kernel numbers it, MAJOR << 20 | MINOR.  -1 where it does
+ * not say.
+ */
+static long long
+fuse_connection(const char *info)
+{
+	const char *p = wf_fdinfo_get(info, "fuse_connection");
+
+	return p != NULL ? strtoll(p, NULL, 10) : -1;
+}
+
+/*
+ * A call that waits for a FUSE daemon: the daemon of its file system, by
+ * the connection its descriptor serves; where that is unknown (a call
+ * with no descriptor, a kernel that does not say, a descriptor not on
+ * the file system), every process that serves one may be the one.  A
+ * daemon's threads each may read from a clone of the descriptor: a
+ * holder a process.
+ */
+static void
+holders_fuse(struct wf_snap *s, const struct wt *w)
+{
+	char info[4096];
+	struct want *x;
+	size_t i, j, start = s->nh;
+	long long want = -1;
+	int pass;
+
+	if ((x = wf_wanted(s, FUSE_LINK)) == NULL)
+		return;
+	if (w->o.dev != 0)
+		want = (long long)(w->o.dev >> 32) << 20 |
+		    (w->o.dev & 0xfffff);
+	for (pass = want < 0; pass < 2 && s->nh == start; pass++)
+		for (i = 0; i < x->n; i++) {
+			if (pass == 0 && (fdinfo_read(x->refs[i].pid,
+			    x->refs[i].fd, info, sizeof(info)) != 0 ||
+			    fuse_connection(info) != want))
+				continue;
+			for (j = start; j < s->nh; j++)
+				if (s->h[j].pid == x->refs[i].pid)
+					break;
+			if (j == s->nh)
+				wf_add_holder(s, w->o.key, WR_SERVER,
+				    x->refs[i].pid, 0, x->refs[i].fd);
+		}
+}
+
 static int
 done(struct wf_snap *s, const char *key)
 {
@@ -642,7 +693,13 @@ wf_find_holders(struct wf_snap *s)
 
 	for (i = 0; i < s->nw; i++) {
 		w = &s->w[i];
-		if (w->o.key[0] == '\0' || done(s, w->o.key))
+		/*
+		 * An object of no holders does not count as done: a FUSE
+		 * daemon's wait for requests is on the connection that its
+		 * callers' waits are on too.
+		 */
+		if (w->o.key[0] == '\0' || w->o.type == OT_OTHER ||
+		    done(s, w->o.key))
 			continue;
 		switch (w->o.type) {
 		case OT_PIPE:
@@ -676,6 +733,9 @@ wf_find_holders(struct wf_snap *s)
 			break;
 		case OT_FANOTIFY:
 			holders_fanotify(s, w);
+			break;
+		case OT_FUSE:
+			holders_fuse(s, w);
 			break;
 		default:
 			break;

@@ -48,7 +48,7 @@ struct thr {
 
 /* What a wait is on: the object's key and what finding its holders takes. */
 enum otype { OT_NONE, OT_PIPE, OT_SOCKET, OT_PATH, OT_EVENTFD, OT_EPOLL,
-	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_FANOTIFY, OT_OTHER };
+	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_FANOTIFY, OT_FUSE, OT_OTHER };
 
 struct obj {
 	enum otype	 type;
@@ -167,6 +167,8 @@ int		 wf_not_running(struct wf_snap *s, const struct thr *t,
 
 /* A fanotify group's descriptor, as readlink names it. */
 #define FANOTIFY_LINK	"anon_inode:[fanotify]"
+/* What a FUSE daemon reads its requests from. */
+#define FUSE_LINK	"/dev/fuse"
 
 /* waitfor_fds.c: pass 3. */
 struct want	*wf_wanted(const struct wf_snap *s, const char *link);

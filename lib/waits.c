@@ -11,7 +11,7 @@ const char *const wmode_names[WM_N] = {
 	[WM_ACCEPT] = "accept", [WM_CONNECT] = "connect", [WM_LOCK] = "lock",
 	[WM_CHILD] = "child", [WM_FUTEX] = "futex", [WM_SLEEP] = "sleep",
 	[WM_SIGNAL] = "signal", [WM_STOP] = "stop", [WM_THAW] = "thaw",
-	[WM_FLAG] = "flag", [WM_VERDICT] = "verdict",
+	[WM_FLAG] = "flag", [WM_VERDICT] = "verdict", [WM_ANSWER] = "answer",
 };
 
 #define M(m)	(1u << (m))
@@ -69,6 +69,9 @@ const struct wrel_def wrels[WR_N] = {
 	[WR_ARBITER] = { "arbiter", M(WM_VERDICT),
 	    "decides fanotify permission events (a scanner): the access "
 	    "waits for its answer" },
+	[WR_SERVER] = { "server", M(WM_ANSWER),
+	    "serves the FUSE file system the call waits on (its daemon): "
+	    "the call goes on when it answers" },
 };
 
 int

@@ -32,11 +32,13 @@
  * until its cgroup is thawed; or it polls memory (spins, or naps between
  * tries) that it shares with other processes: a write there, which the
  * kernel does not see (flag); or its access waits for the answer of a
- * fanotify listener that decides permission events (verdict).
+ * fanotify listener that decides permission events (verdict); or its call
+ * waits for a FUSE file system's daemon to answer the request the kernel
+ * made of it (answer).
  */
 enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
     WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_STOP, WM_THAW,
-    WM_FLAG, WM_VERDICT, WM_N };
+    WM_FLAG, WM_VERDICT, WM_ANSWER, WM_N };
 
 /* The TYPE of a thread that does not run: stopped, or frozen (OBJECT
  * freezer:CGROUP). */
@@ -53,12 +55,18 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
  * all of them, and each process that decides such events is its arbiter.
  */
 #define WT_FANOTIFY	"fanotify"
+/*
+ * The TYPE of a request to a FUSE daemon; its OBJECT fuse:MAJ:MIN, the
+ * file system's device, where the call's descriptor says which, else
+ * fuse: any daemon may be the one.
+ */
+#define WT_FUSE		"fuse"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
     WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
     WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_LAST_OP, WR_MAPPER,
-    WR_ARBITER, WR_N };
+    WR_ARBITER, WR_SERVER, WR_N };
 
 struct wrel_def {
 	const char	*name;

@@ -4259,6 +4259,18 @@ loop_at_cut() {	# WORK
 	grep -q 'arbiter fanotify' <<<"$out"
 }
 
+@test "slice: a read of a FUSE file, cut while it waits: the daemon of its file system, as the kernel says, not another stuck one" {
+	# A real capture (test/bats/captures/README): a shell loop's cat
+	# reads a FUSE file whose daemon takes 3 s to answer; another
+	# daemon holds a reader of its own file system.
+	out=$(argus-cat "$ROOT/test/bats/captures/fuse.gz" | report_tid 18843)
+	echo "$out"
+	grep -q '^Root cause: fusesrv 18840 (the kernel says): ' <<<"$out"
+	grep -q '^Wait chain: bash 18843 → cat 18888 → fusesrv 18840$' <<<"$out"
+	grep -q 'server fuse:0:40' <<<"$out"
+	[ -z "$(grep 18839 <<<"$out")" ]
+}
+
 @test "slice: a shell's loop that polls between sleeps, its snapshot taken as it waits for one: the sleep is a nap, not the cause" {
 	# A real debug file (test/bats/captures/README): `while [ -e L ];
 	# do sleep 0.05; done`, the file removed 3 s on by another job.

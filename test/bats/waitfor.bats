@@ -53,15 +53,20 @@ started() {
 	done
 }
 
-# Sets a case of waitfor-cases up: WAITER, WAITER_TID, HOLDER, HOLDER_TID.
+# start_case CASE [WHY]: sets a case of waitfor-cases up: WAITER, WAITER_TID,
+# HOLDER, HOLDER_TID; skips the test, saying WHY, where the case says the
+# kernel cannot.
 start_case() {
 	local i
 	"$CASES" "$1" "$T/lockfile" >"$T/case.out" 2>/dev/null &
 	PIDS="$PIDS $!"
 	for i in $(seq 100); do
-		grep -qx ready "$T/case.out" && break
+		grep -qxE 'ready|unsupported' "$T/case.out" && break
 		sleep 0.1
 	done
+	if [ -n "${2:-}" ] && grep -qx unsupported "$T/case.out"; then
+		skip "$2"
+	fi
 	grep -qx ready "$T/case.out" || { echo "case $1: never ready"; return 1; }
 	read -r _ WAITER WAITER_TID < <(grep '^waiter ' "$T/case.out")
 	read -r _ HOLDER HOLDER_TID < <(grep '^holder ' "$T/case.out")
@@ -602,17 +607,7 @@ snap_flag() {
 
 @test "waitfor: an open held for a fanotify permission event waits for the listener that decides it" {
 	need_waitfor
-	"$CASES" fanotify >"$T/case.out" 2>/dev/null &
-	PIDS="$PIDS $!"
-	for i in $(seq 100); do
-		grep -qxE 'ready|unsupported' "$T/case.out" && break
-		sleep 0.1
-	done
-	if grep -qx unsupported "$T/case.out"; then
-		skip "this kernel takes no fanotify permission events"
-	fi
-	read -r _ WAITER WAITER_TID < <(grep '^waiter ' "$T/case.out")
-	read -r _ HOLDER _ < <(grep '^holder ' "$T/case.out")
+	start_case fanotify "this kernel takes no fanotify permission events"
 	snap "$WAITER_TID" openat -p "$WAITER"
 	records wait -v t="$WAITER_TID" '$TID == t { print $STATE, $TYPE, $OBJECT, $MODE }' \
 	    "$T/s.csv" | grep -qx 'D fanotify fanotify verdict'
@@ -623,6 +618,33 @@ snap_flag() {
 	# --pid follows the chain to the listener's own wait.
 	records wait -v p="$HOLDER" '$PID == p { print $CALL }' "$T/s.csv" |
 	    grep -qx pause
+}
+
+@test "waitfor: a read of a FUSE file waits for the daemon that serves its file system, not another's" {
+	need_waitfor
+	start_case fuse "no FUSE here (/dev/fuse, a mount namespace, a mount)"
+	read -r _ OTHER _ < <(grep '^other ' "$T/case.out")
+	snap "$WAITER_TID" read -p "$WAITER"
+	obj=$(records wait -v t="$WAITER_TID" '$TID == t && $MODE == "answer" &&
+	    $TYPE == "fuse" { print $OBJECT }' "$T/s.csv")
+	echo "the read waits on: $obj"
+	[[ "$obj" == fuse:* ]]
+	holders_of "$obj" >"$T/h"
+	cat "$T/h"
+	if grep -q '^fuse_connection:' "/proc/$HOLDER/fdinfo/"*; then
+		# The kernel says which file system a daemon serves.
+		[[ "$obj" == fuse:*:* ]]
+		grep -qx "$HOLDER server [0-9]*" "$T/h"
+		[ "$(wc -l <"$T/h")" -eq 1 ]
+	else
+		# It does not: either daemon may be the one.
+		grep -qx "$HOLDER server [0-9]*" "$T/h"
+		grep -qx "$OTHER server [0-9]*" "$T/h"
+	fi
+	# --pid follows the chain to the daemon's own wait, for requests.
+	records wait -v p="$HOLDER" '$PID == p { print $CALL, $TYPE, $MODE }' \
+	    "$T/s.csv" | grep -qx 'read fuse in'
+	[ -z "$(records wait -v p="$OTHER" '$PID == p' "$T/s.csv")" ]
 }
 
 @test "waitfor: --pid keeps the chain and nothing else" {
