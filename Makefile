@@ -173,6 +173,8 @@ $(P)test/progs/%: test/progs/%.c
 
 # Writes rings as the patcher lays them out.
 $(P)test/progs/hostile-ring: patchers/ubuf.h
+# Serve a FUSE file system by hand.
+$(P)test/progs/waitfor-cases $(P)test/progs/fusestall: test/progs/fusefile.h
 
 # Built as Debian builds: the stacks it shows need no frame pointers.
 $(P)test/progs/nofp: test/progs/nofp.c

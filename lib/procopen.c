@@ -7,9 +7,86 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "procopen.h"
+
+/*
+ * The line of mount id in a mountinfo file, its fields past " - " (type,
+ * source, super options) into tail; 0 if it is not there.
+ */
+static int
+mount_tail(const char *mountinfo, long id, char *tail, size_t size)
+{
+	char line[4096];
+	const char *sep;
+	FILE *f;
+	long n;
+	int found = 0;
+
+	if ((f = fopen(mountinfo, "re")) == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%ld", &n) == 1 && n == id &&
+		    (sep = strstr(line, " - ")) != NULL) {
+			snprintf(tail, size, "%s", sep + 3);
+			found = 1;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A FUSE file system that another user mounted (allow_other lets root
+ * in): its daemon answers each open, stat and read, or never does.  A
+ * request that daemon has taken waits for it uninterruptibly, SIGKILL or
+ * not: one look at a program it serves would hang the tool for ever.
+ * Asked of the kernel alone, not of the file system: the descriptor's
+ * mount (fdinfo) and that mount's type and owner (mountinfo, ours, or
+ * that of the process whose /proc path it is, in a namespace of its own).
+ */
+static int
+untrusted_fuse(int pfd, const char *path)
+{
+	char info[96], buf[512], tail[1024];
+	struct statx stx;
+	const char *p;
+	long id;
+	int pid;
+	unsigned long uid;
+
+	/*
+	 * A user's FUSE mount has no block device (fusermount leaves
+	 * fuseblk to root): a file on one, as most are, is no such file.
+	 * Without a sync, a FUSE or NFS file system answers from what it
+	 * has, asking no one.
+	 */
+	if (statx(pfd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_TYPE,
+	    &stx) == 0 && stx.stx_dev_major != 0)
+		return 0;
+	snprintf(info, sizeof(info), "/proc/thread-self/fdinfo/%d", pfd);
+	if (proc_slurp(info, buf, sizeof(buf)) <= 0 ||
+	    (p = strstr(buf, "mnt_id:")) == NULL)
+		return 0;
+	id = strtol(p + 7, NULL, 10);
+	if (!mount_tail("/proc/thread-self/mountinfo", id, tail,
+	    sizeof(tail))) {
+		if (sscanf(path, "/proc/%d/", &pid) != 1)
+			return 0;
+		snprintf(info, sizeof(info), "/proc/%d/mountinfo", pid);
+		if (!mount_tail(info, id, tail, sizeof(tail)))
+			return 0;
+	}
+	if (strncmp(tail, "fuse ", 5) != 0 && strncmp(tail, "fuse.", 5) != 0 &&
+	    strncmp(tail, "fuseblk ", 8) != 0)
+		return 0;
+	if ((p = strstr(tail, "user_id=")) == NULL)
+		return 1;
+	uid = strtoul(p + 8, NULL, 10);
+	return uid != (unsigned long)geteuid();
+}
 
 int
 open_regular(const char *path)
@@ -20,6 +97,12 @@ open_regular(const char *path)
 
 	if ((pfd = open(path, O_PATH | O_CLOEXEC)) == -1)
 		return -1;
+	/* Before fstat(2): a FUSE file's may be a request to its daemon. */
+	if (untrusted_fuse(pfd, path)) {
+		close(pfd);
+		errno = EACCES;
+		return -1;
+	}
 	if (fstat(pfd, &st) == -1) {
 		e = errno;
 		close(pfd);

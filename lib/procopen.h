@@ -14,7 +14,9 @@
 
 /*
  * A regular file at path, read-only: opened O_PATH first (which neither
- * blocks nor opens a device), refused unless fstat says it is a regular
+ * blocks nor opens a device), refused if it is on a FUSE file system
+ * another user mounted (EACCES: its daemon may never answer, and a tool
+ * that asked would wait for ever), or unless fstat says it is a regular
  * file, then reopened O_RDONLY | O_NONBLOCK.  Symbolic links are followed:
  * for paths of our own (a library a probe set names, /proc/PID/exe).  -1
  * with errno; ENOEXEC for what is not a regular file.

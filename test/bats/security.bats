@@ -103,6 +103,48 @@ mapfifo_start() {
 	[ "$status" -eq 0 ]
 }
 
+@test "security: a program on another user's FUSE file system whose daemon answers nothing holds no root tool" {
+	need_nobody
+	need_tracing
+	need_prog "$ROOT/test/progs/fusestall"
+	ring="$T/ring"
+	run timeout 120 argus --ring "$ring" start -b 64M
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# As nobody's fusermount with allow_other would mount it: root may
+	# look in.  The daemon takes each request and answers none: a look
+	# at the program's file would wait for it uninterruptibly.
+	"$ROOT/test/progs/fusestall" "$(id -u nobody)" "$(command -v sleep)" 100 \
+	    >"$T/fs.out" 2>&1 3>&- &
+	echo $! >"$T/fusestall.kill"
+	for i in $(seq 100); do
+		grep -qxE 'ready|unsupported' "$T/fs.out" && break
+		sleep 0.1
+	done
+	cat "$T/fs.out"
+	if grep -qx unsupported "$T/fs.out"; then
+		timeout 60 argus --ring "$ring" stop
+		skip "no FUSE here (/dev/fuse, a mount)"
+	fi
+	read -r _ prog < <(grep '^program ' "$T/fs.out")
+	grep -q ' /mnt/fs/prog$' "/proc/$prog/maps"
+	# Past debug's 2 s threshold, a hang it reports.
+	sleep 3
+	run timeout 60 argus --ring "$ring" debug --pid "$prog" --auto
+	echo "debug --pid $prog: $status: $output"
+	# 0 or 1 (a hang found or not): not 124, timed out.
+	[ "$status" -le 1 ]
+	[[ "$output" == *"prog $prog/$prog (S): in prog+0x"*"(clock_nanosleep)"* ]]
+	run timeout 60 argus --ring "$ring" mark it hangs
+	echo "mark: $output"
+	[ "$status" -eq 0 ]
+	run timeout 60 argus-capture --stacks "$prog" -d 1 -o "$T/s.gz"
+	echo "argus-capture --stacks $prog: $status: $output"
+	[ "$status" -eq 0 ]
+	run timeout 60 argus --ring "$ring" stop
+	[ "$status" -eq 0 ]
+}
+
 @test "security: a patch directory's old name taken by nobody, or a --patch-dir of nobody's: start returns, leaving no recorder nor instance" {
 	need_nobody
 	need_tracing

@@ -16,7 +16,6 @@
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -25,7 +24,6 @@
 #include <sys/wait.h>
 
 #include <linux/fanotify.h>
-#include <linux/fuse.h>
 #include <linux/futex.h>
 
 #include <arpa/inet.h>
@@ -43,6 +41,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fusefile.h"
 
 #define LIFETIME	60
 
@@ -566,134 +566,16 @@ case_fanotify(void)
 	hold(NULL);
 }
 
-/*
- * A FUSE file system of one file, f, served on fd: each request answered
- * at once, but where hold_reads, a read is never answered.
- */
-static void
-fuse_answer(int fd, uint64_t unique, int error, const void *p, size_t n)
-{
-	struct {
-		struct fuse_out_header	h;
-		char			b[256];
-	} o;
-
-	if (error != 0 || n > sizeof(o.b))
-		n = 0;
-	o.h.len = sizeof(o.h) + n;
-	o.h.error = error;
-	o.h.unique = unique;
-	memcpy(o.b, p, n);
-	if (write(fd, &o, o.h.len) == -1 && errno != ENOENT)
-		err(1, "fuse write");
-}
-
-static void
-fuse_attr(struct fuse_attr *a, uint64_t ino)
-{
-	memset(a, 0, sizeof(*a));
-	a->ino = ino;
-	a->nlink = 1;
-	a->mode = ino == FUSE_ROOT_ID ? S_IFDIR | 0700 : S_IFREG | 0600;
-	a->size = ino == FUSE_ROOT_ID ? 0 : 4;
-}
-
-static void
-fuse_serve(int fd, int hold_reads)
-{
-	static char buf[FUSE_MIN_READ_BUFFER + 4096];
-	struct fuse_in_header *in = (void *)buf;
-	const void *arg = buf + sizeof(*in);
-	union {
-		struct fuse_init_out	init;
-		struct fuse_entry_out	entry;
-		struct fuse_attr_out	attr;
-		struct fuse_open_out	open;
-	} o;
-	const struct fuse_init_in *ii;
-
-	for (;;) {
-		if (read(fd, buf, sizeof(buf)) == -1) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			err(1, "fuse read");
-		}
-		memset(&o, 0, sizeof(o));
-		switch (in->opcode) {
-		case FUSE_INIT:
-			ii = arg;
-			o.init.major = FUSE_KERNEL_VERSION;
-			o.init.minor = ii->minor < FUSE_KERNEL_MINOR_VERSION ?
-			    ii->minor : FUSE_KERNEL_MINOR_VERSION;
-			o.init.max_write = 4096;
-			fuse_answer(fd, in->unique, 0, &o.init, ii->minor < 23 ?
-			    FUSE_COMPAT_22_INIT_OUT_SIZE : sizeof(o.init));
-			break;
-		case FUSE_LOOKUP:
-			if (strcmp(arg, "f") != 0) {
-				fuse_answer(fd, in->unique, -ENOENT, NULL, 0);
-				break;
-			}
-			o.entry.nodeid = 2;
-			fuse_attr(&o.entry.attr, 2);
-			fuse_answer(fd, in->unique, 0, &o.entry,
-			    sizeof(o.entry));
-			break;
-		case FUSE_GETATTR:
-			fuse_attr(&o.attr.attr, in->nodeid);
-			fuse_answer(fd, in->unique, 0, &o.attr, sizeof(o.attr));
-			break;
-		case FUSE_OPEN:
-		case FUSE_OPENDIR:
-			o.open.open_flags = FOPEN_DIRECT_IO;
-			fuse_answer(fd, in->unique, 0, &o.open, sizeof(o.open));
-			break;
-		case FUSE_READ:
-			if (!hold_reads)
-				fuse_answer(fd, in->unique, 0, "data", 4);
-			break;
-		case FUSE_FORGET:
-		case FUSE_BATCH_FORGET:
-			break;
-		case FUSE_RELEASE:
-		case FUSE_RELEASEDIR:
-		case FUSE_FLUSH:
-			fuse_answer(fd, in->unique, 0, NULL, 0);
-			break;
-		default:
-			fuse_answer(fd, in->unique, -ENOSYS, NULL, 0);
-		}
-	}
-}
-
-/* /dev/fuse mounted on dir; -1 where the kernel or we may not. */
-static int
-fuse_mount(const char *dir)
-{
-	char opts[128];
-	int fd;
-
-	if ((fd = open("/dev/fuse", O_RDWR | O_CLOEXEC)) == -1)
-		return -1;
-	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,"
-	    "group_id=0", fd);
-	if (mkdir(dir, 0700) == -1 ||
-	    mount("waitfor-cases", dir, "fuse", MS_NOSUID | MS_NODEV,
-	    opts) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int fuse_fd, held_fd;
+static struct fusefile answers = { -1, "f", "data", 4, 0600, 0, 0 },
+    holds = { -1, "f", "data", 4, 0600, 1, 0 };
 
 static void
 fuse_serving(void *arg)
 {
 	(void)arg;
-	close(held_fd);
-	fuse_serve(fuse_fd, 0);
+	close(holds.fd);
+	for (;;)
+		fusefile_serve(&answers);
 }
 
 static void
@@ -702,7 +584,7 @@ read_fuse(void *path)
 	char b[4];
 	int fd;
 
-	close(held_fd);
+	close(holds.fd);
 	if ((fd = open(path, O_RDONLY)) == -1)
 		err(1, "%s", (char *)path);
 	if (read(fd, b, sizeof(b)) == -1)
@@ -724,20 +606,21 @@ case_fuse(void)
 	if (unshare(CLONE_NEWNS) == -1 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1 ||
 	    mount("waitfor-cases", "/mnt", "tmpfs", 0, "mode=0700") == -1 ||
-	    (fuse_fd = fuse_mount("/mnt/answers")) == -1 ||
-	    (held_fd = fuse_mount("/mnt/holds")) == -1) {
+	    fusefile_mount(&answers, "/mnt/answers", "0") == -1 ||
+	    fusefile_mount(&holds, "/mnt/holds", "0") == -1) {
 		puts("unsupported");
 		fflush(stdout);
 		return;
 	}
 	other = child(fuse_serving, NULL);
-	close(fuse_fd);
+	close(answers.fd);
 	c = child(read_fuse, "/mnt/holds/f");
 	say("waiter", c, c);
 	say("holder", getpid(), tid());
 	say("other", other, other);
 	ready();
-	fuse_serve(held_fd, 1);
+	for (;;)
+		fusefile_serve(&holds);
 }
 
 static void
