@@ -14,28 +14,58 @@
 #include "procopen.h"
 
 /*
- * The line of mount id in a mountinfo file, its fields past " - " (type,
- * source, super options) into tail; 0 if it is not there.
+ * The line of mount id in a mountinfo file: its fields past " - " (type,
+ * source, super options), allocated; NULL if it is not there.  A line
+ * whole, however long: a user names the source and the mount point of a
+ * FUSE mount, and a line cut short could be taken for another, or cut
+ * where its owner would read as someone else.
  */
-static int
-mount_tail(const char *mountinfo, long id, char *tail, size_t size)
+static char *
+mount_tail(const char *mountinfo, long id)
 {
-	char line[4096];
+	char *line = NULL, *tail = NULL;
 	const char *sep;
+	size_t cap = 0;
 	FILE *f;
 	long n;
-	int found = 0;
 
 	if ((f = fopen(mountinfo, "re")) == NULL)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
+		return NULL;
+	while (tail == NULL && getline(&line, &cap, f) != -1)
 		if (sscanf(line, "%ld", &n) == 1 && n == id &&
-		    (sep = strstr(line, " - ")) != NULL) {
-			snprintf(tail, size, "%s", sep + 3);
-			found = 1;
-		}
+		    (sep = strstr(line, " - ")) != NULL)
+			tail = strdup(sep + 3);
+	free(line);
 	fclose(f);
-	return found;
+	return tail;
+}
+
+/*
+ * Whether the mount whose tail this is is FUSE and not our own user's:
+ * its owner from the super options, past the type and the source (the
+ * user's to name: "user_id=0" there is no owner), each separated by one
+ * space, as mountinfo escapes its own.  No owner said: not ours.
+ */
+static int
+foreign_fuse(const char *tail)
+{
+	const char *p;
+	char *end;
+	unsigned long uid;
+
+	if (strncmp(tail, "fuse ", 5) != 0 && strncmp(tail, "fuse.", 5) != 0 &&
+	    strncmp(tail, "fuseblk ", 8) != 0)
+		return 0;
+	if ((p = strchr(tail, ' ')) == NULL || (p = strchr(p + 1, ' ')) == NULL)
+		return 1;
+	for (p++; (p = strstr(p, "user_id=")) != NULL; p++)
+		if (p[-1] == ' ' || p[-1] == ',')
+			break;
+	if (p == NULL)
+		return 1;
+	uid = strtoul(p + 8, &end, 10);
+	return end == p + 8 || (*end != ',' && *end != '\n' && *end != '\0') ||
+	    uid != (unsigned long)geteuid();
 }
 
 /*
@@ -50,12 +80,11 @@ mount_tail(const char *mountinfo, long id, char *tail, size_t size)
 static int
 untrusted_fuse(int pfd, const char *path)
 {
-	char info[96], buf[512], tail[1024];
+	char info[96], buf[512], *tail;
 	struct statx stx;
 	const char *p;
 	long id;
-	int pid;
-	unsigned long uid;
+	int pid, r;
 
 	/*
 	 * A user's FUSE mount has no block device (fusermount leaves
@@ -71,21 +100,16 @@ untrusted_fuse(int pfd, const char *path)
 	    (p = strstr(buf, "mnt_id:")) == NULL)
 		return 0;
 	id = strtol(p + 7, NULL, 10);
-	if (!mount_tail("/proc/thread-self/mountinfo", id, tail,
-	    sizeof(tail))) {
+	if ((tail = mount_tail("/proc/thread-self/mountinfo", id)) == NULL) {
 		if (sscanf(path, "/proc/%d/", &pid) != 1)
 			return 0;
 		snprintf(info, sizeof(info), "/proc/%d/mountinfo", pid);
-		if (!mount_tail(info, id, tail, sizeof(tail)))
+		if ((tail = mount_tail(info, id)) == NULL)
 			return 0;
 	}
-	if (strncmp(tail, "fuse ", 5) != 0 && strncmp(tail, "fuse.", 5) != 0 &&
-	    strncmp(tail, "fuseblk ", 8) != 0)
-		return 0;
-	if ((p = strstr(tail, "user_id=")) == NULL)
-		return 1;
-	uid = strtoul(p + 8, NULL, 10);
-	return uid != (unsigned long)geteuid();
+	r = foreign_fuse(tail);
+	free(tail);
+	return r;
 }
 
 int

@@ -132,11 +132,13 @@ fusefile_serve(struct fusefile *ff)
 }
 
 /*
- * Mounted on dir (made), as user uid's fusermount would (allow_other: any
- * user may look in); ff->fd set.  -1 where the kernel or we may not.
+ * Mounted on dir (made), named source, as user uid's fusermount would
+ * (allow_other: any user may look in); ff->fd set.  -1 where the kernel
+ * or we may not.
  */
 static int
-fusefile_mount(struct fusefile *ff, const char *dir, const char *uid)
+fusefile_mount(struct fusefile *ff, const char *source, const char *dir,
+    const char *uid)
 {
 	char opts[128];
 
@@ -144,7 +146,7 @@ fusefile_mount(struct fusefile *ff, const char *dir, const char *uid)
 		return -1;
 	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=%s,"
 	    "group_id=%s,allow_other", ff->fd, uid, uid);
-	if (mkdir(dir, 0755) == -1 || mount("fusefile", dir, "fuse",
+	if (mkdir(dir, 0755) == -1 || mount(source, dir, "fuse",
 	    MS_NOSUID | MS_NODEV, opts) == -1) {
 		close(ff->fd);
 		return -1;

@@ -6,8 +6,9 @@
  *	fusestall UID PROGRAM [ARG...]
  *
  * Mounts a FUSE file system of one file, prog, PROGRAM's bytes, as user
- * UID would with fusermount and allow_other, in a mount namespace of its
- * own on a tmpfs of its own: nothing is left mounted when it dies.  Runs
+ * UID would with fusermount and allow_other, naming it "user_id=0" (a
+ * source is anyone's to name), in a mount namespace of its own on a tmpfs
+ * of its own: nothing is left mounted when it dies.  Runs
  * prog from there with ARGs and, once it has started, answers no request
  * again: a request it took waits for it uninterruptibly, until it dies
  * (and it dies in two minutes in any case).  Prints "program PID" and
@@ -30,6 +31,8 @@
 
 #define LIFETIME	120
 #define PROG		"/mnt/fs/prog"
+/* The source a user names: mountinfo shows it before the real owner. */
+#define FSNAME		"user_id=0"
 
 static void
 unsupported(void)
@@ -62,7 +65,7 @@ main(int argc, char *argv[])
 	if (unshare(CLONE_NEWNS) == -1 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1 ||
 	    mount("fusestall", "/mnt", "tmpfs", 0, "mode=0755") == -1 ||
-	    fusefile_mount(&ff, "/mnt/fs", argv[1]) == -1)
+	    fusefile_mount(&ff, FSNAME, "/mnt/fs", argv[1]) == -1)
 		unsupported();
 	/* Its end closes at the exec: the program has started. */
 	if (pipe2(started, O_CLOEXEC) == -1)

@@ -606,8 +606,8 @@ case_fuse(void)
 	if (unshare(CLONE_NEWNS) == -1 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1 ||
 	    mount("waitfor-cases", "/mnt", "tmpfs", 0, "mode=0700") == -1 ||
-	    fusefile_mount(&answers, "/mnt/answers", "0") == -1 ||
-	    fusefile_mount(&holds, "/mnt/holds", "0") == -1) {
+	    fusefile_mount(&answers, "waitfor-cases", "/mnt/answers", "0") == -1 ||
+	    fusefile_mount(&holds, "waitfor-cases", "/mnt/holds", "0") == -1) {
 		puts("unsupported");
 		fflush(stdout);
 		return;
