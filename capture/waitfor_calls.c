@@ -507,6 +507,43 @@ wait_child(struct wf_snap *s, size_t ti, int which, int id)
 	}
 }
 
+/*
+ * A parent that made a child with CLONE_VFORK (vfork, posix_spawn,
+ * system) sleeps in kernel_clone until that child execs or exits: a wait
+ * for its newest child.  Whatever the child then waits for (a file action
+ * opening a FIFO, an exec from a slow file system) holds the parent too.
+ */
+#define K_CLONE_VFORK	0x4000
+
+static void
+wait_vfork(struct wf_snap *s, size_t ti)
+{
+	struct thr *t = &s->thr[ti];
+	uint64_t flags = t->a[0], born, newest = 0;
+	struct proc *p, *tmp;
+	char buf[1024];
+	int child = 0;
+
+	if (strstr(t->wchan, "kernel_clone") == NULL &&
+	    strstr(t->wchan, "vfork") == NULL)
+		return;
+	if (strcmp(t->call, "clone3") == 0 &&
+	    wf_peek(t->pid, t->a[0], &flags, sizeof(flags)) == -1)
+		return;
+	if (strcmp(t->call, "vfork") != 0 && !(flags & K_CLONE_VFORK))
+		return;
+	HASH_ITER(hh, s->procs, p, tmp) {
+		if (p->ppid != t->pid || wf_procf(buf, sizeof(buf),
+		    "/proc/%d/stat", p->pid) <= 0 ||
+		    (born = wf_stat_born(s, buf)) == NO_TIME || born < newest)
+			continue;
+		newest = born;
+		child = p->pid;
+	}
+	if (child != 0)
+		wait_child(s, ti, 'p', child);
+}
+
 static void
 wait_futex(struct wf_snap *s, size_t ti)
 {
@@ -548,7 +585,7 @@ wait_futex(struct wf_snap *s, size_t ti)
 enum how { H_IN, H_OUT, H_SPLICE, H_TEE, H_ACCEPT, H_CONNECT, H_POLL,
 	H_PPOLL, H_SELECT, H_PSELECT, H_EPOLL, H_EPOLL2, H_FLOCK, H_FCNTL,
 	H_WAIT4, H_WAITID, H_FUTEX, H_NANOSLEEP, H_CLOCK_NANOSLEEP, H_PAUSE,
-	H_SIGTIMEDWAIT, H_SEMTIMEDOP };
+	H_SIGTIMEDWAIT, H_SEMTIMEDOP, H_VFORK };
 
 static const struct {
 	const char	*name;
@@ -571,6 +608,7 @@ static const struct {
 	{ "nanosleep", H_NANOSLEEP }, { "clock_nanosleep", H_CLOCK_NANOSLEEP },
 	{ "pause", H_PAUSE }, { "rt_sigsuspend", H_PAUSE },
 	{ "rt_sigtimedwait", H_SIGTIMEDWAIT }, { "semtimedop", H_SEMTIMEDOP },
+	{ "vfork", H_VFORK }, { "clone", H_VFORK }, { "clone3", H_VFORK },
 };
 
 #define K_F_SETLKW	7	/* the kernel's numbers, as the call passed them */
@@ -877,6 +915,9 @@ wf_decode(struct wf_snap *s, size_t ti)
 		break;
 	case H_SEMTIMEDOP:
 		wait_sem(s, ti);
+		break;
+	case H_VFORK:
+		wait_vfork(s, ti);
 		break;
 	}
 	/* A thread always has its record, even on an fd gone meanwhile. */

@@ -4271,6 +4271,16 @@ loop_at_cut() {	# WORK
 	[ -z "$(grep 18839 <<<"$out")" ]
 }
 
+@test "slice: a parent in posix_spawn waits for its child, whose exec waits for a FUSE daemon" {
+	# A real capture (test/bats/captures/README): spawnrun posix_spawns
+	# a script on a FUSE file system whose daemon takes 3 s over a read.
+	out=$(argus-cat "$ROOT/test/bats/captures/spawnfuse.gz" | report_tid 10287)
+	echo "$out"
+	grep -q '^Root cause: fusesrv5 10285 (the kernel says): ' <<<"$out"
+	grep -q '^Wait chain: spawnrun 10287 → spawnrun 10330 → fusesrv5 10285$' <<<"$out"
+	grep -q 'waits on: child pid:10330' <<<"$out"
+}
+
 @test "slice: a shell's loop that polls between sleeps, its snapshot taken as it waits for one: the sleep is a nap, not the cause" {
 	# A real debug file (test/bats/captures/README): `while [ -e L ];
 	# do sleep 0.05; done`, the file removed 3 s on by another job.

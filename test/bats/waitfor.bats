@@ -21,6 +21,9 @@ teardown() {
 	for p in $PIDS; do
 		kill "$p" 2>/dev/null || true
 	done
+	for p in ${KILLS:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
 	# Gone, not only told: a case's lock outlives the kill until its
 	# holder has exited, and the next case takes the same file.
 	for p in $PIDS; do
@@ -645,6 +648,21 @@ snap_flag() {
 	records wait -v p="$HOLDER" '$PID == p { print $CALL, $TYPE, $MODE }' \
 	    "$T/s.csv" | grep -qx 'read fuse in'
 	[ -z "$(records wait -v p="$OTHER" '$PID == p' "$T/s.csv")" ]
+}
+
+@test "waitfor: a thread in posix_spawn waits for its child, blocked before its exec" {
+	need_waitfor
+	start_case vfork
+	# The child blocks every signal until its exec (glibc's posix_spawn).
+	KILLS=$HOLDER
+	snap "$HOLDER" openat -p "$WAITER"
+	# posix_spawn clones with CLONE_VFORK, by clone3 or clone.
+	records wait -v t="$WAITER_TID" '$TID == t { print $CALL, $MODE, $OBJECT }' \
+	    "$T/s.csv" | grep -Ex "clone3? child pid:$HOLDER"
+	holders_of "pid:$HOLDER" | grep -qx "$HOLDER child "
+	# --pid follows the chain to the child's own wait.
+	records wait -v p="$HOLDER" '$PID == p { print $CALL }' "$T/s.csv" |
+	    grep -qx openat
 }
 
 @test "waitfor: --pid keeps the chain and nothing else" {

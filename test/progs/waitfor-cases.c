@@ -5,11 +5,12 @@
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse
+ *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork
  *
  * prints "waiter PID TID", "holder PID TID" (fuse: and "other PID TID", a
- * daemon that is not the holder) and "ready", or "unsupported" where the
- * kernel cannot (fanotify, fuse).  Every process
+ * daemon that is not the holder; vfork: no holder, which is the child it
+ * makes after) and "ready", or "unsupported" where the kernel cannot
+ * (fanotify, fuse).  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
  * so a test that fails leaves nothing behind.
  */
@@ -19,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -34,6 +36,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -659,6 +662,62 @@ case_shm(int nap)
 			sched_yield();
 }
 
+/*
+ * posix_spawn of a program whose standard input is a FIFO no one writes,
+ * by a thread: the child (made with CLONE_VFORK) blocks in the open of
+ * its file action, before its exec, and the thread in posix_spawn until
+ * it is done.  The main thread names the child once it is there; the
+ * child is not ours to end (no PR_SET_PDEATHSIG before an exec): the
+ * test kills it.
+ */
+static void *
+spawn_fifo(void *arg)
+{
+	char *argv[] = { "true", NULL };
+	posix_spawn_file_actions_t fa;
+	extern char **environ;
+	pid_t pid;
+
+	holder_tid = tid();
+	if (posix_spawn_file_actions_init(&fa) != 0 ||
+	    posix_spawn_file_actions_addopen(&fa, 0, arg, O_RDONLY, 0) != 0 ||
+	    posix_spawnp(&pid, "true", &fa, NULL, argv, environ) != 0)
+		errx(1, "posix_spawn");
+	return NULL;
+}
+
+static void
+case_vfork(void)
+{
+	static char fifo[4096];
+	char path[64];
+	pthread_t t;
+	FILE *f;
+	int i, pid = 0;
+
+	snprintf(fifo, sizeof(fifo), "%s.fifo", lockfile);
+	if (mkfifo(fifo, 0600) == -1 && errno != EEXIST)
+		err(1, "%s", fifo);
+	if (pthread_create(&t, NULL, spawn_fifo, fifo) != 0)
+		errx(1, "pthread_create");
+	for (i = 0; i < 500 && pid == 0; i++) {
+		usleep(10000);
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children",
+		    holder_tid);
+		if (holder_tid != 0 && (f = fopen(path, "r")) != NULL) {
+			if (fscanf(f, "%d", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+	}
+	if (pid == 0)
+		errx(1, "no child spawned");
+	say("waiter", getpid(), holder_tid);
+	say("holder", pid, pid);
+	ready();
+	hold(NULL);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -712,10 +771,12 @@ main(int argc, char *argv[])
 		case_fanotify();
 	else if (strcmp(c, "fuse") == 0)
 		case_fuse();
+	else if (strcmp(c, "vfork") == 0)
+		case_vfork();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
 		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
-		    "fanotify|fuse [LOCKFILE]");
+		    "fanotify|fuse|vfork [LOCKFILE]");
 	return 0;
 }
