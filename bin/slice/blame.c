@@ -497,6 +497,19 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 			snprintf(what, sizeof(what), "blocked in %s for room "
 			    "%.1f s until killed, its reader unnamed",
 			    str_of(w->last_sys), (w->end - w->begin) / 1e9);
+		/*
+		 * Or caught by the snapshot in a call whose wait the kernel
+		 * names nothing of (an open of a FIFO waiting for its other
+		 * end, an io_uring wait, an ioctl): someone should end it.
+		 */
+		else if (st == TS_WAIT && snapshot_wait(x->g, w, &sw) &&
+		    sw.call != 0 && *str_of(sw.call) != '\0' &&
+		    sw.objects == 0 && !sw.timed && sw.stop == 0)
+			snprintf(what, sizeof(what), "blocked in %s (%s) for "
+			    "%.1f s%s, on nothing the kernel names",
+			    str_of(sw.call), str_of(sw.wchan),
+			    (w->end - w->begin) / 1e9,
+			    w->end >= x->g->last_time ? " so far" : "");
 		if (what[0] != '\0') {
 			x->d->c[ci].open = 1;
 			snprintf(buf, sizeof(buf), "%s", x->d->c[ci].why);

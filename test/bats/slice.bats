@@ -4281,6 +4281,15 @@ loop_at_cut() {	# WORK
 	grep -q 'waits on: child pid:10330' <<<"$out"
 }
 
+@test "slice: a chain that ends in a wait the kernel names nothing of is where the known ends, not a cause for sure" {
+	# A real capture (test/bats/captures/README): the child spawnfifo
+	# 10412 opens a FIFO before its exec; its writer comes 3 s late.
+	out=$(argus-cat "$ROOT/test/bats/captures/spawnfifo.gz" | report_tid 10405)
+	echo "$out"
+	grep -q '^Root cause: probably spawnfifo 10412 (the kernel says, up to it; whom it waits for, nothing names): blocked in openat (wait_for_partner) for 1.2 s so far, on nothing the kernel names; ' <<<"$out"
+	grep -q '^Wait chain: spawnfifo 10405 → spawnfifo 10412$' <<<"$out"
+}
+
 @test "slice: a shell's loop that polls between sleeps, its snapshot taken as it waits for one: the sleep is a nap, not the cause" {
 	# A real debug file (test/bats/captures/README): `while [ -e L ];
 	# do sleep 0.05; done`, the file removed 3 s on by another job.
