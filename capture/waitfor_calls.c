@@ -585,7 +585,7 @@ wait_futex(struct wf_snap *s, size_t ti)
 enum how { H_IN, H_OUT, H_SPLICE, H_TEE, H_ACCEPT, H_CONNECT, H_POLL,
 	H_PPOLL, H_SELECT, H_PSELECT, H_EPOLL, H_EPOLL2, H_FLOCK, H_FCNTL,
 	H_WAIT4, H_WAITID, H_FUTEX, H_NANOSLEEP, H_CLOCK_NANOSLEEP, H_PAUSE,
-	H_SIGTIMEDWAIT, H_SEMTIMEDOP, H_VFORK };
+	H_SIGTIMEDWAIT, H_SEMTIMEDOP, H_VFORK, H_MQ_RECEIVE, H_MQ_SEND };
 
 static const struct {
 	const char	*name;
@@ -609,6 +609,7 @@ static const struct {
 	{ "pause", H_PAUSE }, { "rt_sigsuspend", H_PAUSE },
 	{ "rt_sigtimedwait", H_SIGTIMEDWAIT }, { "semtimedop", H_SEMTIMEDOP },
 	{ "vfork", H_VFORK }, { "clone", H_VFORK }, { "clone3", H_VFORK },
+	{ "mq_timedreceive", H_MQ_RECEIVE }, { "mq_timedsend", H_MQ_SEND },
 };
 
 #define K_F_SETLKW	7	/* the kernel's numbers, as the call passed them */
@@ -789,6 +790,25 @@ wait_fuse(struct wf_snap *s, size_t ti, int how)
 	return 1;
 }
 
+/*
+ * A message queue's file is on its IPC namespace's own mount of the
+ * mqueue file system, which no mountinfo lists: it is named by that
+ * mount's id, which is the system's, and its inode.
+ */
+static void
+mq_key(int pid, int fd, struct obj *o)
+{
+	char info[4096];
+	const char *m;
+
+	o->kind = WT_MQUEUE;
+	if (wf_procf(info, sizeof(info), "/proc/%d/fdinfo/%d", pid, fd) <= 0 ||
+	    (m = wf_fdinfo_get(info, "mnt_id")) == NULL)
+		return;
+	snprintf(o->key, sizeof(o->key), "%s:%d:%llu", WT_MQUEUE, atoi(m),
+	    (unsigned long long)o->ino);
+}
+
 void
 wf_decode(struct wf_snap *s, size_t ti)
 {
@@ -918,6 +938,24 @@ wf_decode(struct wf_snap *s, size_t ti)
 		break;
 	case H_VFORK:
 		wait_vfork(s, ti);
+		break;
+	case H_MQ_RECEIVE:
+	case H_MQ_SEND:
+		/*
+		 * On the queue's file, whose other openers are its senders
+		 * and receivers (holders_path()); an absolute deadline on
+		 * CLOCK_REALTIME, if any.
+		 */
+		if ((w = wait_fd(s, ti, (int)a[0], calls[i].how ==
+		    H_MQ_RECEIVE ? WM_IN : WM_OUT)) == NULL ||
+		    w->o.type != OT_PATH)
+			break;
+		mq_key(t->pid, (int)a[0], &w->o);
+		if (a[4] == 0)
+			break;
+		v = wf_peek_time(t->pid, a[4], 1, &ok);
+		if (ok)
+			w->deadline = wf_to_mono(s, CLOCK_REALTIME, v);
 		break;
 	}
 	/* A thread always has its record, even on an fd gone meanwhile. */

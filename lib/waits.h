@@ -61,6 +61,12 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
  * fuse: any daemon may be the one.
  */
 #define WT_FUSE		"fuse"
+/*
+ * The TYPE of a POSIX message queue (mq_overview(7)), by its file on the
+ * mqueue file system: its receiver waits for a sender, its sender for
+ * room, as a FIFO's ends do.
+ */
+#define WT_MQUEUE	"mqueue"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,

@@ -650,6 +650,21 @@ snap_flag() {
 	[ -z "$(records wait -v p="$OTHER" '$PID == p' "$T/s.csv")" ]
 }
 
+@test "waitfor: a receive on a POSIX message queue waits for those that hold it open for sending" {
+	need_waitfor
+	start_case mq "no POSIX message queues in this kernel"
+	snap "$WAITER_TID" mq_timedreceive -p "$WAITER"
+	obj=$(records wait -v t="$WAITER_TID" '$TID == t && $MODE == "in" &&
+	    $TYPE == "mqueue" { print $OBJECT }' "$T/s.csv")
+	echo "the receive waits on: $obj"
+	[[ "$obj" == mqueue:*:* ]]
+	holders_of "$obj" >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER writer [0-9]*" "$T/h"
+	grep -qx "$WAITER reader [0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 2 ]
+}
+
 @test "waitfor: a thread in posix_spawn waits for its child, blocked before its exec" {
 	need_waitfor
 	start_case vfork

@@ -5,7 +5,7 @@
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork
+ *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork|mq
  *
  * prints "waiter PID TID", "holder PID TID" (fuse: and "other PID TID", a
  * daemon that is not the holder; vfork: no holder, which is the child it
@@ -32,6 +32,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -119,6 +120,40 @@ case_pipe(void)
 	ready();
 	if (read(p[0], &b, 1) == -1)
 		err(1, "read");
+}
+
+/*
+ * A receive on an empty POSIX message queue, which a child holds open
+ * for sending; the waiter's own descriptor reads only.
+ */
+static void
+case_mq(void)
+{
+	struct mq_attr a = { .mq_maxmsg = 4, .mq_msgsize = 16 };
+	char name[64], b[16];
+	mqd_t q, w;
+	pid_t c;
+
+	snprintf(name, sizeof(name), "/waitfor-cases-%d", (int)getpid());
+	if ((q = mq_open(name, O_CREAT | O_EXCL | O_RDONLY, 0600, &a)) ==
+	    (mqd_t)-1) {
+		if (errno == ENOSYS) {
+			puts("unsupported");
+			fflush(stdout);
+			exit(0);
+		}
+		err(1, "mq_open %s", name);
+	}
+	if ((w = mq_open(name, O_WRONLY)) == (mqd_t)-1)
+		err(1, "mq_open %s", name);
+	mq_unlink(name);
+	c = child(hold_closing, &q);
+	mq_close(w);
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	ready();
+	if (mq_receive(q, b, sizeof(b), NULL) == -1)
+		err(1, "mq_receive");
 }
 
 static void
@@ -773,10 +808,12 @@ main(int argc, char *argv[])
 		case_fuse();
 	else if (strcmp(c, "vfork") == 0)
 		case_vfork();
+	else if (strcmp(c, "mq") == 0)
+		case_mq();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
 		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
-		    "fanotify|fuse|vfork [LOCKFILE]");
+		    "fanotify|fuse|vfork|mq [LOCKFILE]");
 	return 0;
 }
