@@ -245,8 +245,18 @@ resolve_fd(struct wf_snap *s, int pid, int fd, const char *wchan,
 			o->kind = "inotify";
 		else if (strcmp(link + 11, "[pidfd]") == 0) {
 			o->kind = "pidfd";
-			if ((p = wf_fdinfo_get(info, "Pid")) != NULL)
+			/*
+			 * A process, by its id in our namespace (0: not in
+			 * it; -1: gone), whose exit makes it readable.
+			 */
+			if ((p = wf_fdinfo_get(info, "Pid")) != NULL &&
+			    atoi(p) > 0) {
+				o->type = OT_PIDFD;
 				o->id = atoi(p);
+				snprintf(o->key, sizeof(o->key), "pidfd:%u",
+				    o->id);
+				return 0;
+			}
 		}
 		snprintf(o->key, sizeof(o->key), "%s:%d:%d", o->kind, pid, fd);
 		return 0;

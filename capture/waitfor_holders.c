@@ -350,6 +350,20 @@ holders_sem(struct wf_snap *s, const struct wt *w)
 		snprintf(h->detail, sizeof(h->detail), "exited");
 }
 
+/* A pidfd's process, any process: its exit ends a poll of the pidfd. */
+static void
+holders_pidfd(struct wf_snap *s, const struct wt *w)
+{
+	int id = (int)w->o.id;
+	struct proc *p;
+	struct hd *h;
+
+	h = wf_add_holder(s, w->o.key, WR_PROCESS, id, 0, NO_FD);
+	HASH_FIND_INT(s->procs, &id, p);
+	if (p != NULL)
+		h->detail[0] = p->state;
+}
+
 static void
 holders_child(struct wf_snap *s, const struct wt *w)
 {
@@ -721,6 +735,9 @@ wf_find_holders(struct wf_snap *s)
 			break;
 		case OT_CHILD:
 			holders_child(s, w);
+			break;
+		case OT_PIDFD:
+			holders_pidfd(s, w);
 			break;
 		case OT_SEM:
 			holders_sem(s, w);

@@ -48,7 +48,8 @@ struct thr {
 
 /* What a wait is on: the object's key and what finding its holders takes. */
 enum otype { OT_NONE, OT_PIPE, OT_SOCKET, OT_PATH, OT_EVENTFD, OT_EPOLL,
-	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_FANOTIFY, OT_FUSE, OT_OTHER };
+	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_FANOTIFY, OT_FUSE, OT_PIDFD,
+	OT_OTHER };
 
 struct obj {
 	enum otype	 type;

@@ -72,6 +72,9 @@ const struct wrel_def wrels[WR_N] = {
 	[WR_SERVER] = { "server", M(WM_ANSWER),
 	    "serves the FUSE file system the call waits on (its daemon): "
 	    "the call goes on when it answers" },
+	[WR_PROCESS] = { "process", M_IN,
+	    "the process a pidfd refers to: its exit makes the pidfd "
+	    "readable" },
 };
 
 int

@@ -665,6 +665,15 @@ snap_flag() {
 	[ "$(wc -l <"$T/h")" -eq 2 ]
 }
 
+@test "waitfor: a poll of a pidfd waits for the process it refers to" {
+	need_waitfor
+	start_case pidfd "no pidfd_open in this kernel"
+	snap "$WAITER_TID" poll -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $OBJECT, $MODE }' \
+	    "$T/s.csv" | grep -qx "pidfd pidfd:$HOLDER in"
+	holders_of "pidfd:$HOLDER" | grep -qx "$HOLDER process "
+}
+
 @test "waitfor: a thread in posix_spawn waits for its child, blocked before its exec" {
 	need_waitfor
 	start_case vfork

@@ -5,7 +5,7 @@
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork|mq
+ *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork|mq|pidfd
  *
  * prints "waiter PID TID", "holder PID TID" (fuse: and "other PID TID", a
  * daemon that is not the holder; vfork: no holder, which is the child it
@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <mqueue.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -154,6 +155,28 @@ case_mq(void)
 	ready();
 	if (mq_receive(q, b, sizeof(b), NULL) == -1)
 		err(1, "mq_receive");
+}
+
+/* A poll of a child's pidfd, which its exit would make readable. */
+static void
+case_pidfd(void)
+{
+	struct pollfd p = { .events = POLLIN };
+	pid_t c = child(hold, NULL);
+
+	if ((p.fd = syscall(SYS_pidfd_open, c, 0)) == -1) {
+		if (errno == ENOSYS) {
+			puts("unsupported");
+			fflush(stdout);
+			exit(0);
+		}
+		err(1, "pidfd_open");
+	}
+	say("waiter", getpid(), tid());
+	say("holder", c, c);
+	ready();
+	if (poll(&p, 1, -1) == -1)
+		err(1, "poll");
 }
 
 static void
@@ -810,10 +833,12 @@ main(int argc, char *argv[])
 		case_vfork();
 	else if (strcmp(c, "mq") == 0)
 		case_mq();
+	else if (strcmp(c, "pidfd") == 0)
+		case_pidfd();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
 		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
-		    "fanotify|fuse|vfork|mq [LOCKFILE]");
+		    "fanotify|fuse|vfork|mq|pidfd [LOCKFILE]");
 	return 0;
 }
