@@ -725,23 +725,44 @@ wait_lease(struct wf_snap *s, size_t ti)
 }
 
 /*
- * An access (an open, an exec, a read) held for a fanotify permission
- * event, whatever the call: it goes on when a listener allows it.  Not
- * the listener's own wait for events (fanotify_read).
+ * Waits that the wchan tells whatever the call, for another process's
+ * answer: an access (an open, an exec, a read) held for a fanotify
+ * permission event until a listener allows it (not the listener's own
+ * wait for events, fanotify_read); a call held for a seccomp user
+ * notification until the filter's supervisor answers; an access that
+ * faulted on memory registered with a userfaultfd, in a call or outside
+ * one, until the descriptor's reader resolves the fault.
  */
+static const struct answered {
+	const char	*wchan;
+	int		 type;
+	const char	*kind;
+	int		 mode;
+} answered[] = {
+	{ "fanotify_handle_event", OT_FANOTIFY, WT_FANOTIFY, WM_VERDICT },
+	{ "fanotify_get_response", OT_FANOTIFY, WT_FANOTIFY, WM_VERDICT },
+	{ "seccomp_do_user_notification", OT_SECCOMP, WT_SECCOMP, WM_ANSWER },
+	{ "handle_userfault", OT_USERFAULT, WT_USERFAULTFD, WM_ANSWER },
+};
+
 static int
-wait_fanotify(struct wf_snap *s, size_t ti)
+wait_answered(struct wf_snap *s, size_t ti)
 {
 	const struct thr *t = &s->thr[ti];
+	const struct answered *a;
 	struct wt *w;
+	size_t i;
 
-	if (strstr(t->wchan, "fanotify_handle_event") == NULL &&
-	    strstr(t->wchan, "fanotify_get_response") == NULL)
+	for (i = 0; i < ARRAY_LEN(answered); i++)
+		if (strstr(t->wchan, answered[i].wchan) != NULL)
+			break;
+	if (i == ARRAY_LEN(answered))
 		return 0;
-	w = wf_add_wait(s, ti, NO_FD, WM_VERDICT);
-	w->o.type = OT_FANOTIFY;
-	w->o.kind = WT_FANOTIFY;
-	snprintf(w->o.key, sizeof(w->o.key), "%s", WT_FANOTIFY);
+	a = &answered[i];
+	w = wf_add_wait(s, ti, NO_FD, a->mode);
+	w->o.type = a->type;
+	w->o.kind = a->kind;
+	snprintf(w->o.key, sizeof(w->o.key), "%s", a->kind);
 	return 1;
 }
 
@@ -840,7 +861,7 @@ wf_decode(struct wf_snap *s, size_t ti)
 		return;
 	}
 	if ((strstr(t->wchan, "break_lease") != NULL && wait_lease(s, ti)) ||
-	    wait_fanotify(s, ti))
+	    wait_answered(s, ti))
 		return;
 	for (i = 0; i < ARRAY_LEN(calls); i++)
 		if (strcmp(t->call, calls[i].name) == 0)

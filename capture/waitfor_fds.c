@@ -109,6 +109,12 @@ wf_collect_wants(struct wf_snap *s)
 		case OT_FUSE:
 			want(s, FUSE_LINK);
 			break;
+		case OT_SECCOMP:
+			want(s, SECCOMP_LINK);
+			break;
+		case OT_USERFAULT:
+			want(s, USERFAULT_LINK);
+			break;
 		case OT_PATH:
 			/* A terminal's other end is its master (ptmx). */
 			if (strcmp(w->o.kind, WT_TTY) == 0) {

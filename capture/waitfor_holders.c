@@ -592,6 +592,40 @@ holders_tracer(struct wf_snap *s, const struct wt *w)
 }
 
 /*
+ * Each process that holds a descriptor named link, as a holder of w's
+ * object in relation rel, one record a process whatever its clones of
+ * the descriptor; only those whose fdinfo keep() takes where any is, or
+ * at all where all_else is 0.
+ */
+static void
+holders_each(struct wf_snap *s, const struct wt *w, const char *link,
+    int rel, int (*keep)(const char *, const void *), const void *arg,
+    int all_else)
+{
+	char info[8192];
+	struct want *x;
+	size_t i, j, start = s->nh;
+	int pass;
+
+	if ((x = wf_wanted(s, link)) == NULL)
+		return;
+	for (pass = keep == NULL; pass < 1 + all_else && s->nh == start;
+	    pass++)
+		for (i = 0; i < x->n; i++) {
+			if (pass == 0 && (fdinfo_read(x->refs[i].pid,
+			    x->refs[i].fd, info, sizeof(info)) != 0 ||
+			    !keep(info, arg)))
+				continue;
+			for (j = start; j < s->nh; j++)
+				if (s->h[j].pid == x->refs[i].pid)
+					break;
+			if (j == s->nh)
+				wf_add_holder(s, w->o.key, rel,
+				    x->refs[i].pid, 0, x->refs[i].fd);
+		}
+}
+
+/*
  * A fanotify group that takes permission events: a mark of its fdinfo
  * ("fanotify ino:... mask:10000 ...") asks for one.  FAN_OPEN_PERM,
  * FAN_ACCESS_PERM, FAN_OPEN_EXEC_PERM and FAN_PRE_ACCESS (6.14).
@@ -599,10 +633,11 @@ holders_tracer(struct wf_snap *s, const struct wt *w)
 #define FAN_PERM_EVENTS	0x170000UL
 
 static int
-decides(const char *info)
+decides(const char *info, const void *arg)
 {
 	const char *p, *eol, *m;
 
+	(void)arg;
 	for (p = info; (p = strstr(p, "fanotify ")) != NULL; p = eol) {
 		eol = p + strcspn(p, "\n");
 		if ((m = strstr(p, " mask:")) != NULL && m < eol &&
@@ -613,76 +648,69 @@ decides(const char *info)
 }
 
 /*
- * An access held for a permission event waits for the group's answer:
- * each process that holds a group taking such events may be the one (the
- * kernel does not say which group the event went to; most machines have
- * one).  By the descriptor it reads the events from.
- */
-static void
-holders_fanotify(struct wf_snap *s, const struct wt *w)
-{
-	char info[8192];
-	struct want *x;
-	size_t i;
-
-	if ((x = wf_wanted(s, FANOTIFY_LINK)) == NULL)
-		return;
-	for (i = 0; i < x->n; i++)
-		if (fdinfo_read(x->refs[i].pid, x->refs[i].fd, info,
-		    sizeof(info)) == 0 && decides(info))
-			wf_add_holder(s, w->o.key, WR_ARBITER,
-			    x->refs[i].pid, 0, x->refs[i].fd);
-}
-
-/*
  * The FUSE connection a daemon's descriptor serves, from its fdinfo
  * ("fuse_connection:\t40", where the kernel shows it): its file system's
- * device as the kernel numbers it, MAJOR << 20 | MINOR.  -1 where it does
- * not say.
+ * device as the kernel numbers it, MAJOR << 20 | MINOR.
  */
-static long long
-fuse_connection(const char *info)
+static int
+serves(const char *info, const void *want)
 {
 	const char *p = wf_fdinfo_get(info, "fuse_connection");
 
-	return p != NULL ? strtoll(p, NULL, 10) : -1;
+	return p != NULL && strtoll(p, NULL, 10) == *(const long long *)want;
 }
 
 /*
- * A call that waits for a FUSE daemon: the daemon of its file system, by
- * the connection its descriptor serves; where that is unknown (a call
- * with no descriptor, a kernel that does not say, a descriptor not on
- * the file system), every process that serves one may be the one.  A
- * daemon's threads each may read from a clone of the descriptor: a
- * holder a process.
+ * A userfaultfd with a fault outstanding: its fdinfo's "total" counts
+ * the faults not yet resolved, read by the handler or not.
+ */
+static int
+faulted(const char *info, const void *arg)
+{
+	const char *p = wf_fdinfo_get(info, "total");
+
+	(void)arg;
+	return p != NULL && strtoul(p, NULL, 10) > 0;
+}
+
+/*
+ * The kernel names none of these answerers; each process that may be the
+ * one is a holder.  An access held for a permission event: each that
+ * holds a group taking such events (most machines have one), by the
+ * descriptor it reads them from.  A call that waits for a FUSE daemon:
+ * the daemon of its file system, by the connection its descriptor
+ * serves; where that is unknown (a call with no descriptor, a kernel that
+ * does not say, a descriptor not on the file system), each that serves
+ * one.  A call held for a seccomp notification: each that holds a
+ * filter's listener.  An access faulting on registered memory: each that
+ * holds a userfaultfd with a fault outstanding, else each that holds one.
  */
 static void
-holders_fuse(struct wf_snap *s, const struct wt *w)
+holders_answer(struct wf_snap *s, const struct wt *w)
 {
-	char info[4096];
-	struct want *x;
-	size_t i, j, start = s->nh;
-	long long want = -1;
-	int pass;
+	long long want;
 
-	if ((x = wf_wanted(s, FUSE_LINK)) == NULL)
-		return;
-	if (w->o.dev != 0)
+	switch (w->o.type) {
+	case OT_FANOTIFY:
+		holders_each(s, w, FANOTIFY_LINK, WR_ARBITER, decides, NULL,
+		    0);
+		break;
+	case OT_FUSE:
 		want = (long long)(w->o.dev >> 32) << 20 |
 		    (w->o.dev & 0xfffff);
-	for (pass = want < 0; pass < 2 && s->nh == start; pass++)
-		for (i = 0; i < x->n; i++) {
-			if (pass == 0 && (fdinfo_read(x->refs[i].pid,
-			    x->refs[i].fd, info, sizeof(info)) != 0 ||
-			    fuse_connection(info) != want))
-				continue;
-			for (j = start; j < s->nh; j++)
-				if (s->h[j].pid == x->refs[i].pid)
-					break;
-			if (j == s->nh)
-				wf_add_holder(s, w->o.key, WR_SERVER,
-				    x->refs[i].pid, 0, x->refs[i].fd);
-		}
+		holders_each(s, w, FUSE_LINK, WR_SERVER, w->o.dev != 0 ?
+		    serves : NULL, &want, 1);
+		break;
+	case OT_SECCOMP:
+		holders_each(s, w, SECCOMP_LINK, WR_SUPERVISOR, NULL, NULL, 1);
+		break;
+	case OT_USERFAULT:
+		holders_each(s, w, USERFAULT_LINK, WR_HANDLER, faulted, NULL,
+		    1);
+		break;
+	default:
+		break;
+	}
 }
 
 static int
@@ -749,10 +777,10 @@ wf_find_holders(struct wf_snap *s)
 			holders_tracer(s, w);
 			break;
 		case OT_FANOTIFY:
-			holders_fanotify(s, w);
-			break;
 		case OT_FUSE:
-			holders_fuse(s, w);
+		case OT_SECCOMP:
+		case OT_USERFAULT:
+			holders_answer(s, w);
 			break;
 		default:
 			break;

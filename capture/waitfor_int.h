@@ -49,7 +49,7 @@ struct thr {
 /* What a wait is on: the object's key and what finding its holders takes. */
 enum otype { OT_NONE, OT_PIPE, OT_SOCKET, OT_PATH, OT_EVENTFD, OT_EPOLL,
 	OT_CHILD, OT_FUTEX, OT_TRACEE, OT_SEM, OT_FANOTIFY, OT_FUSE, OT_PIDFD,
-	OT_OTHER };
+	OT_SECCOMP, OT_USERFAULT, OT_OTHER };
 
 struct obj {
 	enum otype	 type;
@@ -170,6 +170,9 @@ int		 wf_not_running(struct wf_snap *s, const struct thr *t,
 #define FANOTIFY_LINK	"anon_inode:[fanotify]"
 /* What a FUSE daemon reads its requests from. */
 #define FUSE_LINK	"/dev/fuse"
+/* A seccomp filter's listener (seccomp_unotify(2)), a userfaultfd. */
+#define SECCOMP_LINK	"anon_inode:seccomp notify"
+#define USERFAULT_LINK	"anon_inode:[userfaultfd]"
 
 /* waitfor_fds.c: pass 3. */
 struct want	*wf_wanted(const struct wf_snap *s, const char *link);

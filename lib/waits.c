@@ -51,7 +51,7 @@ const struct wrel_def wrels[WR_N] = {
 	[WR_RUNTIME] = { "runtime", ~(M(WM_NONE)) & (M(WM_N) - 1),
 	    "holds what the waiter waits for, by its runtime's word" },
 	[WR_TRACER] = { "tracer", M(WM_STOP),
-	    "traces the thread stopped for it (ptrace): it resumes it" },
+	    "traces the thread stopped for it (ptrace): it resumes it", .role = 1 },
 	[WR_THREAD] = { "thread", M(WM_FUTEX),
 	    "a thread the waiter joins: its exit ends the wait" },
 	[WR_TERMINAL] = { "terminal", M_IN | M_OUT,
@@ -68,13 +68,19 @@ const struct wrel_def wrels[WR_N] = {
 	    "poller reads" },
 	[WR_ARBITER] = { "arbiter", M(WM_VERDICT),
 	    "decides fanotify permission events (a scanner): the access "
-	    "waits for its answer" },
+	    "waits for its answer", .role = 1 },
 	[WR_SERVER] = { "server", M(WM_ANSWER),
 	    "serves the FUSE file system the call waits on (its daemon): "
-	    "the call goes on when it answers" },
+	    "the call goes on when it answers", .role = 1 },
 	[WR_PROCESS] = { "process", M_IN,
 	    "the process a pidfd refers to: its exit makes the pidfd "
 	    "readable" },
+	[WR_SUPERVISOR] = { "supervisor", M(WM_ANSWER),
+	    "holds a seccomp filter's listener: the call held for its "
+	    "notification goes on when it answers", .role = 1 },
+	[WR_HANDLER] = { "handler", M(WM_ANSWER),
+	    "holds a userfaultfd with a fault outstanding: the access goes "
+	    "on when it resolves the fault", .role = 1 },
 };
 
 int
@@ -125,4 +131,12 @@ wrel_label_is_lock(const char *label)
 	int rel = wrel_of_label(label);
 
 	return rel == WR_LOCK_HOLDER || rel == WR_OWNER;
+}
+
+int
+wrel_label_is_role(const char *label)
+{
+	int rel = wrel_of_label(label);
+
+	return rel >= 0 && wrels[rel].role;
 }

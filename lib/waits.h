@@ -32,9 +32,10 @@
  * until its cgroup is thawed; or it polls memory (spins, or naps between
  * tries) that it shares with other processes: a write there, which the
  * kernel does not see (flag); or its access waits for the answer of a
- * fanotify listener that decides permission events (verdict); or its call
- * waits for a FUSE file system's daemon to answer the request the kernel
- * made of it (answer).
+ * fanotify listener that decides permission events (verdict); or it
+ * waits for a process to answer a request the kernel made of it (answer):
+ * a FUSE file system's daemon, a seccomp filter's supervisor, the handler
+ * of a userfaultfd its access faulted on.
  */
 enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
     WM_LOCK, WM_CHILD, WM_FUTEX, WM_SLEEP, WM_SIGNAL, WM_STOP, WM_THAW,
@@ -67,17 +68,30 @@ enum wmode { WM_NONE, WM_IN, WM_OUT, WM_INOUT, WM_ACCEPT, WM_CONNECT,
  * room, as a FIFO's ends do.
  */
 #define WT_MQUEUE	"mqueue"
+/*
+ * The TYPE and OBJECT of a call held for a seccomp user notification
+ * (seccomp_unotify(2)), and of an access faulting on memory registered
+ * with a userfaultfd: as with fanotify, the kernel does not say whose
+ * listener or descriptor, so one object stands for all of them.
+ */
+#define WT_SECCOMP	"seccomp"
+#define WT_USERFAULTFD	"userfaultfd"
 
 /* How a holder stands to the object a thread waits on: RELATION. */
 enum wrel { WR_READER, WR_WRITER, WR_RDWR, WR_PEER, WR_LISTENER,
     WR_HOLDER, WR_LOCK_HOLDER, WR_LOCK_WAITER, WR_CHILD, WR_OWNER,
     WR_RUNTIME, WR_TRACER, WR_THREAD, WR_TERMINAL, WR_LAST_OP, WR_MAPPER,
-    WR_ARBITER, WR_SERVER, WR_PROCESS, WR_N };
+    WR_ARBITER, WR_SERVER, WR_PROCESS, WR_SUPERVISOR, WR_HANDLER, WR_N };
 
 struct wrel_def {
 	const char	*name;
 	unsigned	 ends;		/* 1 << WM_*: the waits it can end */
 	const char	*help;
+	/*
+	 * 1: a part the holder took on (it answers the waiter: a daemon, a
+	 * supervisor, a tracer), not an end a fork may have left it with.
+	 */
+	int		 role;
 };
 
 extern const char *const wmode_names[WM_N];
@@ -110,6 +124,11 @@ int		 wrel_ends(int rel, int mode);
  * filelock and runtime rules' links say so by LR_LOCK).
  */
 int		 wrel_label_is_lock(const char *label);
+/*
+ * A waitsfor link's label names a relation that is a role: its holder
+ * acts for the waiter, an ancestor of the waiter's process too.
+ */
+int		 wrel_label_is_role(const char *label);
 /* The WR_* of a waitsfor link's label's RELATION; -1 if unknown. */
 int		 wrel_of_label(const char *label);
 

@@ -541,13 +541,16 @@ holders(struct dctx *x, uint64_t id, int depth)
 	 * inherit), an ancestor of the hung process: the thread waits for
 	 * the line that started the hang, a script standing in for a person.
 	 * Not of a lock: an ancestor that holds one (`flock L cmd`) holds
-	 * it while it waits for its line, whoever inherited it too.
+	 * it while it waits for its line, whoever inherited it too.  Nor of
+	 * a role, which no fork hands down: the ancestor that answers the
+	 * thread's calls (its seccomp supervisor, its tracer) acts.
 	 */
 	for (k = v->in; k >= 0; k = g->l[k].next_in) {
 		l = &g->l[k];
 		if (usable(g, id, l) && link_weak(l) &&
 		    !(link_props(l) & LR_LOCK) &&
 		    !wrel_label_is_lock(str_of(link_label(l))) &&
+		    !wrel_label_is_role(str_of(link_label(l))) &&
 		    ancestor(x, (u = vertex_get(g, link_from(l))))) {
 			snprintf(x->d->note, sizeof(x->d->note), "%s %u waits "
 			    "for %s %u, an ancestor of the hung process, "

@@ -4281,6 +4281,16 @@ loop_at_cut() {	# WORK
 	grep -q 'waits on: child pid:10330' <<<"$out"
 }
 
+@test "slice: a call held for a seccomp notification waits for the supervisor, its parent: a role, not an end a fork left" {
+	# A real capture (test/bats/captures/README): scsuper answers its
+	# child's mkdir calls through seccomp user notification, one after 3 s.
+	out=$(argus-cat "$ROOT/test/bats/captures/seccomp.gz" | report_tid 9624)
+	echo "$out"
+	grep -q '^Root cause: scsuper 9622 (the kernel says): ' <<<"$out"
+	grep -q '^Wait chain: sc-target 9624 → scsuper 9622$' <<<"$out"
+	grep -q 'supervisor seccomp' <<<"$out"
+}
+
 @test "slice: a chain that ends in a wait the kernel names nothing of is where the known ends, not a cause for sure" {
 	# A real capture (test/bats/captures/README): the child spawnfifo
 	# 10412 opens a FIFO before its exec; its writer comes 3 s late.

@@ -674,6 +674,33 @@ snap_flag() {
 	holders_of "pidfd:$HOLDER" | grep -qx "$HOLDER process "
 }
 
+@test "waitfor: a call held for a seccomp notification waits for the supervisor that holds the listener" {
+	need_waitfor
+	start_case seccomp "no seccomp user notification in this kernel"
+	snap "$WAITER_TID" mkdir -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $OBJECT, $MODE }' \
+	    "$T/s.csv" | grep -qx 'seccomp seccomp answer'
+	holders_of seccomp >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER supervisor [0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+}
+
+@test "waitfor: a fault on a page registered with a userfaultfd waits for the handler that read it" {
+	need_waitfor
+	start_case userfault "no userfaultfd in this kernel, or not for root"
+	read -r _ OTHER _ < <(grep '^other ' "$T/case.out")
+	# Outside any call: a read of the page.
+	snap "$WAITER_TID" "" -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $OBJECT, $MODE }' \
+	    "$T/s.csv" | grep -qx 'userfaultfd userfaultfd answer'
+	# Not the holder of a userfaultfd with no fault outstanding.
+	holders_of userfaultfd >"$T/h"
+	cat "$T/h"
+	grep -qx "$HOLDER handler [0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+}
+
 @test "waitfor: a thread in posix_spawn waits for its child, blocked before its exec" {
 	need_waitfor
 	start_case vfork

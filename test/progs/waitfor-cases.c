@@ -5,16 +5,19 @@
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork|mq|pidfd
+ *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork|mq|pidfd|
+ *	    seccomp|userfault
  *
  * prints "waiter PID TID", "holder PID TID" (fuse: and "other PID TID", a
- * daemon that is not the holder; vfork: no holder, which is the child it
- * makes after) and "ready", or "unsupported" where the kernel cannot
- * (fanotify, fuse).  Every process
+ * daemon that is not the holder; userfault: a process that holds an idle
+ * userfaultfd; vfork: no holder, which is the child it makes after) and
+ * "ready", or "unsupported" where the kernel cannot (fanotify, fuse,
+ * seccomp, userfault).  Every process
  * dies with the first (PR_SET_PDEATHSIG) and after a minute in any case,
  * so a test that fails leaves nothing behind.
  */
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -26,7 +29,10 @@
 #include <sys/wait.h>
 
 #include <linux/fanotify.h>
+#include <linux/filter.h>
 #include <linux/futex.h>
+#include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
 
 #include <arpa/inet.h>
 #include <err.h>
@@ -776,6 +782,171 @@ case_vfork(void)
 	hold(NULL);
 }
 
+static void
+unsupported(void)
+{
+	puts("unsupported");
+	fflush(stdout);
+	exit(0);
+}
+
+/* Descriptor fd over UNIX socket s, and back. */
+static void
+send_fd(int s, int fd)
+{
+	union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr a; } u;
+	struct iovec iov = { "f", 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+	    .msg_control = u.b, .msg_controllen = sizeof(u.b) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(fd));
+	if (sendmsg(s, &m, 0) == -1)
+		err(1, "sendmsg");
+}
+
+static int
+recv_fd(int s)
+{
+	union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr a; } u;
+	char b;
+	struct iovec iov = { &b, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+	    .msg_control = u.b, .msg_controllen = sizeof(u.b) };
+	int fd;
+
+	if (recvmsg(s, &m, 0) <= 0 || CMSG_FIRSTHDR(&m) == NULL)
+		return -1;
+	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(fd));
+	return fd;
+}
+
+/*
+ * A filter whose listener goes to the parent, the supervisor; then a
+ * mkdir(2), held for its notification.  Nothing sent where the kernel
+ * has no user notification.
+ */
+static void
+mkdir_supervised(void *arg)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mkdir, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	int s = *(int *)arg, fd;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 ||
+	    (fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog)) == -1)
+		_exit(0);
+	send_fd(s, fd);
+	close(fd);
+	syscall(SYS_mkdir, "/nonexistent/waitfor-seccomp", 0700);
+	hold(NULL);
+}
+
+/*
+ * A container's supervisor (seccomp_unotify(2)): we take the child's
+ * notification and never answer; its mkdir waits for us.
+ */
+static void
+case_seccomp(void)
+{
+	struct seccomp_notif n;
+	int sv[2], fd;
+	pid_t c;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		err(1, "socketpair");
+	c = child(mkdir_supervised, &sv[1]);
+	close(sv[1]);
+	if ((fd = recv_fd(sv[0])) == -1)
+		unsupported();
+	memset(&n, 0, sizeof(n));
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &n) == -1)
+		err(1, "SECCOMP_IOCTL_NOTIF_RECV");
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	ready();
+	hold(NULL);
+}
+
+/*
+ * A page registered with a userfaultfd, which goes to the parent, the
+ * handler; then a read of the page, outside any call, which faults.
+ */
+static void
+fault_handled(void *arg)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register r = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	long pg = sysconf(_SC_PAGESIZE);
+	int s = *(int *)arg, fd;
+	volatile char *p;
+
+	if ((fd = syscall(SYS_userfaultfd, O_CLOEXEC)) == -1 ||
+	    ioctl(fd, UFFDIO_API, &api) == -1)
+		_exit(0);
+	if ((p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		err(1, "mmap");
+	r.range.start = (unsigned long)p;
+	r.range.len = pg;
+	if (ioctl(fd, UFFDIO_REGISTER, &r) == -1)
+		_exit(0);
+	send_fd(s, fd);
+	close(fd);
+	(void)p[0];
+	hold(NULL);
+}
+
+/* A userfaultfd of its own, with nothing registered: idle. */
+static void
+idle_handler(void *arg)
+{
+	int fd = syscall(SYS_userfaultfd, O_CLOEXEC);
+
+	(void)arg;
+	if (fd == -1)
+		_exit(0);
+	hold(NULL);
+}
+
+/*
+ * Lazy pages (CRIU's lazy-pages daemon, QEMU's postcopy): we read the
+ * child's fault from the userfaultfd it gave us and never resolve it;
+ * another child holds a userfaultfd of its own with no fault.
+ */
+static void
+case_userfault(void)
+{
+	struct uffd_msg m;
+	int sv[2], fd;
+	pid_t c, o;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		err(1, "socketpair");
+	o = child(idle_handler, NULL);
+	c = child(fault_handled, &sv[1]);
+	close(sv[1]);
+	if ((fd = recv_fd(sv[0])) == -1)
+		unsupported();
+	if (read(fd, &m, sizeof(m)) != sizeof(m))
+		err(1, "userfaultfd read");
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	say("other", o, o);
+	ready();
+	hold(NULL);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -835,10 +1006,15 @@ main(int argc, char *argv[])
 		case_mq();
 	else if (strcmp(c, "pidfd") == 0)
 		case_pidfd();
+	else if (strcmp(c, "seccomp") == 0)
+		case_seccomp();
+	else if (strcmp(c, "userfault") == 0)
+		case_userfault();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
 		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
-		    "fanotify|fuse|vfork|mq|pidfd [LOCKFILE]");
+		    "fanotify|fuse|vfork|mq|pidfd|seccomp|userfault "
+		    "[LOCKFILE]");
 	return 0;
 }
