@@ -1,9 +1,12 @@
 /*
  * One NETLINK_SOCK_DIAG dump per family and protocol: the kernel answers
  * at once from its own tables, without touching the sockets, so a hung
- * program's sockets cost no more than an idle one's.
+ * program's sockets cost no more than an idle one's.  A dump shows the
+ * network namespace it is asked in: one more set of dumps in each other
+ * namespace a process is in (a container's).
  */
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 
 #include <linux/inet_diag.h>
@@ -16,6 +19,8 @@
 #include <stdio.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +50,7 @@ struct sock {
 struct tuple {
 	uint8_t		 family, proto;
 	uint16_t	 sport, dport, pad;
+	uint32_t	 ns;		/* its network namespace: 0 ours */
 	uint32_t	 src[4], dst[4];
 };
 
@@ -58,6 +64,9 @@ struct inet {
 struct sockdiag {
 	struct sock	*socks;
 	struct inet	*inets;
+	uint32_t	 ns;		/* of the dumps under way */
+	uint32_t	*nss;		/* the others dumped */
+	size_t		 nns;
 };
 
 static struct sock *
@@ -196,6 +205,7 @@ inet_msg(struct sockdiag *d, struct nlmsghdr *h)
 	e->t.proto = 0;
 	e->t.sport = m->id.idiag_sport;
 	e->t.dport = m->id.idiag_dport;
+	e->t.ns = d->ns;
 	memcpy(e->t.src, m->id.idiag_src, sizeof(e->t.src));
 	memcpy(e->t.dst, m->id.idiag_dst, sizeof(e->t.dst));
 	v4_of_mapped(&e->t);
@@ -241,7 +251,7 @@ inet_listener(struct sockdiag *d, const struct tuple *t)
 	struct inet *e, *tmp;
 
 	HASH_ITER(hh, d->inets, e, tmp)
-		if (e->t.dport == 0 && e->ino != 0 &&
+		if (e->t.dport == 0 && e->ino != 0 && e->t.ns == t->ns &&
 		    e->t.proto == t->proto && e->t.sport == t->sport &&
 		    (e->t.family == t->family || (e->t.family == AF_INET6 &&
 		    t->family == AF_INET)) &&
@@ -269,6 +279,64 @@ endpoint(char buf[64], size_t size, int family, const uint32_t *a,
 	snprintf(buf, size, "%.46s:%u", s, (unsigned)ntohs(port) & 0xffff);
 }
 
+/* 127.0.0.0/8 or ::1: a connection that never leaves its namespace. */
+static int
+loopback(const struct tuple *t)
+{
+	return t->family == AF_INET ? (ntohl(t->src[0]) >> 24) == 127 :
+	    memcmp(t->src, in6addr_loopback.s6_addr, 16) == 0;
+}
+
+/*
+ * The socket of tuple t (its namespace's as given) or, where that has
+ * none and t is routed (not loopback), the one other namespace's that
+ * has: a connection between a container and the host, or two containers,
+ * on their own addresses.  None where two have (private addresses reused
+ * in namespaces that do not talk): neither, for sure.
+ */
+static struct inet *
+inet_find(struct sockdiag *d, struct tuple t)
+{
+	struct inet *m, *found = NULL;
+	uint32_t own = t.ns;
+	size_t i;
+
+	HASH_FIND(hh, d->inets, &t, sizeof(t), m);
+	if (m != NULL || loopback(&t))
+		return m;
+	for (i = 0; i <= d->nns; i++) {
+		t.ns = i < d->nns ? d->nss[i] : 0;
+		if (t.ns == own)
+			continue;
+		HASH_FIND(hh, d->inets, &t, sizeof(t), m);
+		if (m != NULL && found != NULL)
+			return NULL;
+		if (m != NULL)
+			found = m;
+	}
+	return found;
+}
+
+/* As inet_listener(), in t's namespace, else in the one other's. */
+static uint32_t
+inet_listener_any(struct sockdiag *d, struct tuple t)
+{
+	uint32_t own = t.ns, l, found = 0;
+	size_t i;
+
+	if ((l = inet_listener(d, &t)) != 0 || loopback(&t))
+		return l;
+	for (i = 0; i <= d->nns; i++) {
+		t.ns = i < d->nns ? d->nss[i] : 0;
+		if (t.ns == own || (l = inet_listener(d, &t)) == 0)
+			continue;
+		if (found != 0)
+			return 0;
+		found = l;
+	}
+	return found;
+}
+
 /*
  * The socket with the mirrored pair is the other end, if it is here.  One
  * here without a file (inode 0) waits in a listener's queue: until it is
@@ -291,7 +359,7 @@ inet_pair(struct sockdiag *d)
 		t.dport = e->t.sport;
 		memcpy(t.src, e->t.dst, sizeof(t.src));
 		memcpy(t.dst, e->t.src, sizeof(t.dst));
-		HASH_FIND(hh, d->inets, &t, sizeof(t), m);
+		m = inet_find(d, t);
 		s = sock_add(d, e->ino, e->t.proto == IPPROTO_TCP ? SK_TCP :
 		    SK_UDP);
 		s->i.peer = m != NULL ? m->ino : 0;
@@ -308,7 +376,7 @@ inet_pair(struct sockdiag *d)
 		 */
 		else if (m == NULL && e->t.proto == IPPROTO_TCP &&
 		    e->state == TCP_SYN_SENT_STATE)
-			s->i.listener = inet_listener(d, &t);
+			s->i.listener = inet_listener_any(d, t);
 	}
 	HASH_ITER(hh, d->inets, e, tmp)
 		if (e->ino != 0)
@@ -334,10 +402,11 @@ inet_pair(struct sockdiag *d)
 	}
 }
 
-struct sockdiag *
-sockdiag_load(int want_unix, int want_inet)
+/* The dumps asked for, in the namespace we are in; 1 if any answered. */
+static int
+dump_all(struct sockdiag *d, int want_unix, int want_inet)
 {
-	struct sockdiag *d = xcalloc(1, sizeof(*d));
+	struct inet *before = d->inets;
 	int ok = 0;
 	struct {
 		struct nlmsghdr		nh;
@@ -357,7 +426,54 @@ sockdiag_load(int want_unix, int want_inet)
 		inet_dump(d, AF_INET6, IPPROTO_TCP);
 		inet_dump(d, AF_INET, IPPROTO_UDP);
 		inet_dump(d, AF_INET6, IPPROTO_UDP);
-		ok |= d->inets != NULL;
+		ok |= d->inets != before;
+	}
+	return ok;
+}
+
+/*
+ * The same dumps in namespace path (/proc/PID/ns/net), entered and left
+ * by this thread alone; none where it cannot be entered.  Not coming back
+ * would leave every later socket in the wrong namespace: fatal.
+ */
+static void
+dump_in(struct sockdiag *d, int self, const char *path, int want_unix,
+    int want_inet)
+{
+	struct stat st;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	if (fstat(fd, &st) == 0 && setns(fd, CLONE_NEWNET) == 0) {
+		d->ns = (uint32_t)st.st_ino;
+		d->nss = xrealloc(d->nss, (d->nns + 1) * sizeof(*d->nss));
+		d->nss[d->nns++] = d->ns;
+		dump_all(d, want_unix, want_inet);
+		d->ns = 0;
+		if (setns(self, CLONE_NEWNET) == -1)
+			die(EX_OSERR, "setns back to our network namespace");
+	}
+	close(fd);
+}
+
+struct sockdiag *
+sockdiag_load(int want_unix, int want_inet, const char *const *netns,
+    size_t nnetns)
+{
+	struct sockdiag *d = xcalloc(1, sizeof(*d));
+	size_t i;
+	int ok, self;
+
+	ok = dump_all(d, want_unix, want_inet);
+	if (ok && nnetns > 0 &&
+	    (self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) !=
+	    -1) {
+		for (i = 0; i < nnetns; i++)
+			dump_in(d, self, netns[i], want_unix, want_inet);
+		close(self);
+	}
+	if (want_inet) {
 		inet_pair(d);
 		HASH_FREE(hh, d->inets);
 	}
@@ -418,5 +534,6 @@ sockdiag_free(struct sockdiag *d)
 	if (d == NULL)
 		return;
 	HASH_FREE_OWN(hh, d->socks, s, s->i.queued, s->name);
+	free(d->nss);
 	free(d);
 }

@@ -4,7 +4,8 @@
  * their peer (UNIX_DIAG_PEER), and a listener its address and the
  * connections queued on it and not yet accepted (UNIX_DIAG_ICONS); TCP
  * and UDP sockets on this machine are paired by their mirrored address
- * and port pairs (inet_diag).
+ * and port pairs (inet_diag), within a network namespace, or across two
+ * where the connection is routed between them (a container's).
  */
 #ifndef CAPTURE_SOCKDIAG_H
 #define CAPTURE_SOCKDIAG_H
@@ -35,8 +36,13 @@ struct sockinfo {
 };
 
 struct sockdiag;
-/* Both dumps are one request each; 0 if the kernel refused them all. */
-struct sockdiag	*sockdiag_load(int want_unix, int want_inet);
+/*
+ * Both dumps are one request each, in our network namespace and in each
+ * of netns[0, nnetns) (paths of /proc/PID/ns/net); NULL if the kernel
+ * refused them all in ours.
+ */
+struct sockdiag	*sockdiag_load(int want_unix, int want_inet,
+		    const char *const *netns, size_t nnetns);
 const struct sockinfo *sockdiag_find(const struct sockdiag *, uint32_t ino);
 /*
  * The one unix listener bound to name[0, len): a path as its binder gave

@@ -54,12 +54,66 @@ want_sock(struct wf_snap *s, uint64_t ino)
 	want(s, link);
 }
 
+/*
+ * A process of each network namespace but ours, as /proc/PID/ns/net: its
+ * sockets are in no dump of ours (a container's).  One readlink a
+ * process, and only where some thread waits on a socket.  None where ours
+ * is not the machine's, kthreadd's (pid 2: init may hide its own): a
+ * capture in a namespace of its own stands for that host alone, as
+ * argus-cat(1)'s hosts do.
+ */
+static size_t
+other_netns(const struct wf_snap *s, char ***paths)
+{
+	struct seen { char link[48]; UT_hash_handle hh; } *seen = NULL, *e,
+	    *tmp;
+	char path[64], link[48], self[48];
+	struct proc *p, *ptmp;
+	size_t n = 0, cap = 0;
+	ssize_t k;
+
+	*paths = NULL;
+	if ((k = readlink("/proc/self/ns/net", self, sizeof(self) - 1)) <= 0 ||
+	    readlink("/proc/2/ns/net", link, sizeof(link) - 1) != k ||
+	    memcmp(self, link, (size_t)k) != 0)
+		return 0;
+	self[k] = '\0';
+	HASH_ITER(hh, s->procs, p, ptmp) {
+		if (p->kthread)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", p->pid);
+		if ((k = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[k] = '\0';
+		HASH_FIND_STR(seen, link, e);
+		if (strcmp(link, self) == 0 || e != NULL)
+			continue;
+		e = xcalloc(1, sizeof(*e));
+		memcpy(e->link, link, sizeof(e->link));
+		HASH_ADD_STR(seen, link, e);
+		GROW(*paths, n, cap);
+		(*paths)[n++] = xstrdup(path);
+	}
+	HASH_ITER(hh, seen, e, tmp) {
+		HASH_DEL(seen, e);
+		free(e);
+	}
+	return n;
+}
+
 void
 wf_load_diag(struct wf_snap *s)
 {
+	char **netns;
+	size_t i, n;
+
 	if (!s->diag_tried) {
 		s->diag_tried = 1;
-		s->diag = sockdiag_load(1, 1);
+		n = other_netns(s, &netns);
+		s->diag = sockdiag_load(1, 1, (const char *const *)netns, n);
+		for (i = 0; i < n; i++)
+			free(netns[i]);
+		free(netns);
 	}
 }
 

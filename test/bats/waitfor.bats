@@ -24,6 +24,10 @@ teardown() {
 	for p in ${KILLS:-}; do
 		kill -KILL "$p" 2>/dev/null || true
 	done
+	if [ -n "${NETNS:-}" ]; then
+		ip netns del "$NETNS" 2>/dev/null || true
+		ip link del "$NETNS-h" 2>/dev/null || true
+	fi
 	# Gone, not only told: a case's lock outlives the kill until its
 	# holder has exited, and the next case takes the same file.
 	for p in $PIDS; do
@@ -58,10 +62,10 @@ started() {
 
 # start_case CASE [WHY]: sets a case of waitfor-cases up: WAITER, WAITER_TID,
 # HOLDER, HOLDER_TID; skips the test, saying WHY, where the case says the
-# kernel cannot.
+# kernel cannot.  Run by $CASE_WRAP where set (a command that execs it).
 start_case() {
 	local i
-	"$CASES" "$1" "$T/lockfile" >"$T/case.out" 2>/dev/null &
+	${CASE_WRAP:-} "$CASES" "$1" "$T/lockfile" >"$T/case.out" 2>/dev/null &
 	PIDS="$PIDS $!"
 	for i in $(seq 100); do
 		grep -qxE 'ready|unsupported' "$T/case.out" && break
@@ -95,6 +99,13 @@ snap() {
 object_of() {
 	records wait -v t="$1" -v m="$2" '$TID == t && $MODE == m { print $OBJECT; exit }' \
 	    "$T/s.csv"
+}
+
+# "PID RELATION DETAIL" of the holders of what thread TID waits on in
+# mode MODE.
+holders_in() {	# TID MODE
+	records holder -v o="$(object_of "$1" "$2")" \
+	    '$OBJECT == o { print $PID, $RELATION, $DETAIL }' "$T/s.csv"
 }
 
 # "PID RELATION FD" of the holders of OBJECT.
@@ -186,18 +197,57 @@ holders_of() {
 	! grep -q " $obj " "$T/h"
 }
 
+@test "waitfor: a unix socket's peer in another network namespace (a container's), through its sock_diag" {
+	need_waitfor
+	need_prog unshare
+	unshare -n true 2>/dev/null || skip "no network namespace of our own here"
+	CASE_WRAP="unshare -n"
+	start_case unix
+	snap "$WAITER_TID" read -p "$WAITER"
+	holders_in "$WAITER_TID" in | tee "$T/h"
+	grep -qx "$HOLDER peer unix" "$T/h"
+}
+
+@test "waitfor: a TCP client waits for the server in the network namespace it is routed to (a container's)" {
+	need_waitfor
+	need_prog ip
+	need_prog python3
+	NETNS=awf$$
+	ip netns add "$NETNS" || skip "no network namespaces here (ip netns add)"
+	ip link add "$NETNS-h" type veth peer name "$NETNS-c"
+	ip link set "$NETNS-c" netns "$NETNS"
+	ip addr add 10.233.0.1/24 dev "$NETNS-h"
+	ip link set "$NETNS-h" up
+	ip -n "$NETNS" addr add 10.233.0.2/24 dev "$NETNS-c"
+	ip -n "$NETNS" link set "$NETNS-c" up
+	# A server that takes the request and never answers; a client that
+	# waits for the answer.
+	started "$T/server" ip netns exec "$NETNS" python3 -c '
+import socket, time
+s = socket.socket()
+s.bind(("10.233.0.2", 9000)); s.listen(1); print("up", flush=True)
+c, _ = s.accept(); c.recv(1); time.sleep(60)'
+	server=$STARTED
+	started "$T/client" python3 -c '
+import socket
+c = socket.create_connection(("10.233.0.2", 9000), timeout=5)
+c.settimeout(None); print("connected", flush=True); c.sendall(b"q"); c.recv(1)'
+	client=$STARTED
+	grep -qx connected "$T/client"
+	snap "$client" recvfrom -p "$client"
+	holders_in "$client" in | tee "$T/h"
+	grep -qx "$server peer tcp" "$T/h"
+}
+
 # A TCP case's waiter blocked in read: the holder of its socket's other
 # end, in RELATION (peer, or listener for one not accepted yet).
 tcp_holder() {	# CASE RELATION
 	need_waitfor
 	start_case "$1"
 	snap "$WAITER_TID" read -p "$WAITER"
-	obj=$(object_of "$WAITER_TID" in)
 	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
 	    grep -qx tcp
-	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
-	    "$T/s.csv" >"$T/h"
-	cat "$T/h"
+	holders_in "$WAITER_TID" in | tee "$T/h"
 	grep -qx "$HOLDER $2 tcp" "$T/h"
 }
 
@@ -219,12 +269,9 @@ full_queue() {	# CASE TYPE
 	need_waitfor
 	start_case "$1"
 	snap "$WAITER_TID" connect -p "$WAITER"
-	obj=$(object_of "$WAITER_TID" connect)
 	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
 	    grep -qx "$2"
-	records holder -v o="$obj" '$OBJECT == o { print $PID, $RELATION, $DETAIL }' \
-	    "$T/s.csv" >"$T/h"
-	cat "$T/h"
+	holders_in "$WAITER_TID" connect | tee "$T/h"
 	grep -qx "$HOLDER listener $2" "$T/h"
 }
 
