@@ -396,8 +396,9 @@ configure_instance(const struct capture_opts *o, unsigned kb)
 	 */
 	if (tfs_exists("buffer_subbuf_size_kb") &&
 	    tfs_write("buffer_subbuf_size_kb", "%u", SUBBUF_KB) == -1)
-		warnx_("cannot set buffer_subbuf_size_kb to %u: %s", SUBBUF_KB,
-		    strerror(errno));
+		warnx_("this kernel keeps its one-page sub-buffers "
+		    "(buffer_subbuf_size_kb %u: %s): reading them costs more "
+		    "CPU time, nothing else", SUBBUF_KB, strerror(errno));
 	if (kb > 0 && tfs_write("buffer_size_kb", "%u", kb) == -1)
 		die(EX_UNAVAILABLE, "%s: buffer_size_kb %u", tfs_instance(), kb);
 	/* Deferred, the ring is all there is: the newest events in it. */
