@@ -526,19 +526,37 @@ exited_owner(const struct thr *t, uint64_t addr, int owner)
  * A futex has no holder the kernel knows, except a PI lock's word, which
  * holds its owner's tid.  A glibc mutex (the wait for value 2, "locked,
  * contended") keeps its owner's tid after the word, in __owner: read, and
- * believed only if that thread is one of the process's.
+ * believed only if that thread is one of the process's.  So does a glibc
+ * rwlock held for writing, in __cur_writer: its waiters wait for value 3
+ * ("write phase, contended"), a reader on __wrphase_futex, a writer on
+ * __writers_futex, 16 and 12 bytes before it (x86-64's layout; the other
+ * offset then holds a pad or a flag, no thread's id).
  */
 #define FUTEX_TID_MASK	0x3fffffff
 #define GLIBC_OWNER_OFF	8
+static const int glibc_writer_off[] = { 16, 12 };
+
+/* Whether tid is a thread of process pid, or of a process that maps the
+ * word's file too (shared_owner()): that process, else 0. */
+static int
+owner_process(const struct thr *t, uint64_t addr, int tid)
+{
+	char path[64];
+
+	if (tid <= 0 || tid == t->tid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, tid);
+	return access(path, F_OK) == 0 ? t->pid : shared_owner(t, addr, tid);
+}
 
 static void
 holders_futex(struct wf_snap *s, const struct wt *w)
 {
 	struct thr *t = &s->thr[w->thr];
 	int cmd = FUTEX_CMD((int)t->a[1]), word, owner, pid;
-	char path[64];
 	struct hd *h;
 	const char *how;
+	size_t i;
 
 	if (cmd == F_LOCK_PI || cmd == F_LOCK_PI2) {
 		if (wf_peek(t->pid, w->o.ino, &word, sizeof(word)) == -1)
@@ -550,6 +568,18 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 		    sizeof(owner)) == -1)
 			return;
 		how = "mutex";
+	} else if ((cmd == F_WAIT || cmd == F_WAIT_BITSET) && w->o.id == 3) {
+		for (i = 0; i < ARRAY_LEN(glibc_writer_off); i++)
+			if (wf_peek(t->pid, w->o.ino + glibc_writer_off[i],
+			    &owner, sizeof(owner)) == 0 &&
+			    (pid = owner_process(t, w->o.ino, owner)) != 0)
+				break;
+		if (i == ARRAY_LEN(glibc_writer_off))
+			return;
+		h = wf_add_holder(s, w->o.key, WR_OWNER, pid, owner, NO_FD);
+		snprintf(h->detail, sizeof(h->detail), "%srwlock",
+		    pid != t->pid ? "shared " : "");
+		return;
 	} else {
 		if ((cmd == F_WAIT || cmd == F_WAIT_BITSET) &&
 		    (owner = joined(s, t, w)) != 0)
@@ -559,10 +589,7 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 	}
 	if (owner <= 0 || owner == t->tid)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d", t->pid, owner);
-	if (access(path, F_OK) == 0)
-		pid = t->pid;
-	else if ((pid = shared_owner(t, w->o.ino, owner)) == 0) {
+	if ((pid = owner_process(t, w->o.ino, owner)) == 0) {
 		if (!exited_owner(t, w->o.ino, owner))
 			return;
 		h = wf_add_holder(s, w->o.key, WR_OWNER, t->pid, owner, NO_FD);

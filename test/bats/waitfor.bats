@@ -427,6 +427,17 @@ futex_holders() {
 	grep -qx "$WAITER $HOLDER_TID owner mutex" "$T/h"
 }
 
+@test "waitfor: a glibc rwlock's reader, and its writer, name the thread that holds it for writing" {
+	need_waitfor
+	for c in rwlock-r rwlock-w; do
+		start_case $c
+		futex_holders
+		grep -qx "$WAITER $HOLDER_TID owner rwlock" "$T/h"
+		teardown
+		PIDS=
+	done
+}
+
 @test "waitfor: a process-shared mutex's waiter names its owner in another process that maps the file" {
 	need_waitfor
 	start_case pshared

@@ -4,9 +4,9 @@
  * holds the other end, and blocks until killed.
  *
  *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
- *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|pshared|exited|
- *	    ptrace|join|tidword|shm-spin|shm-nap|fanotify|fuse|vfork|mq|pidfd|
- *	    seccomp|userfault
+ *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|rwlock-r|
+ *	    rwlock-w|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|
+ *	    fanotify|fuse|vfork|mq|pidfd|seccomp|userfault
  *
  * prints "waiter PID TID", "holder PID TID" (fuse: and "other PID TID", a
  * daemon that is not the holder; userfault: a process that holds an idle
@@ -462,6 +462,32 @@ case_mutex(void)
 	holder_thread(owner);
 	ready();
 	pthread_mutex_lock(&mutex);
+}
+
+static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
+static int rw_write;		/* rwlock-w: we wait to write, not read */
+
+static void *
+rw_writer(void *arg)
+{
+	(void)arg;
+	pthread_rwlock_wrlock(&rwlock);
+	say("holder", getpid(), tid());
+	holder_tid = tid();
+	hold(NULL);
+	return NULL;
+}
+
+/* A thread holds a rwlock for writing; we wait to read it, or write. */
+static void
+case_rwlock(void)
+{
+	holder_thread(rw_writer);
+	ready();
+	if (rw_write)
+		pthread_rwlock_wrlock(&rwlock);
+	else
+		pthread_rwlock_rdlock(&rwlock);
 }
 
 static void
@@ -982,6 +1008,10 @@ main(int argc, char *argv[])
 		case_epoll();
 	else if (strcmp(c, "mutex") == 0)
 		case_mutex();
+	else if (strcmp(c, "rwlock-r") == 0 || strcmp(c, "rwlock-w") == 0) {
+		rw_write = c[7] == 'w';
+		case_rwlock();
+	}
 	else if (strcmp(c, "pshared") == 0)
 		case_pshared();
 	else if (strcmp(c, "exited") == 0)
@@ -1013,7 +1043,7 @@ main(int argc, char *argv[])
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
 		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
-		    "mutex|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
+		    "mutex|rwlock-r|rwlock-w|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
 		    "fanotify|fuse|vfork|mq|pidfd|seccomp|userfault "
 		    "[LOCKFILE]");
 	return 0;
