@@ -732,31 +732,31 @@ snap_flag() {
 	holders_of "pidfd:$HOLDER" | grep -qx "$HOLDER process "
 }
 
+# The case's waiter, in CALL, waits for an answer on the one object of
+# TYPE, whose one holder is HOLDER, in relation REL.
+answered_by() {	# CALL TYPE REL
+	snap "$WAITER_TID" "$1" -p "$WAITER"
+	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $OBJECT, $MODE }' \
+	    "$T/s.csv" | grep -qx "$2 $2 answer"
+	holders_of "$2" | tee "$T/h"
+	grep -qx "$HOLDER $3 [0-9]*" "$T/h"
+	[ "$(wc -l <"$T/h")" -eq 1 ]
+}
+
 @test "waitfor: a call held for a seccomp notification waits for the supervisor that holds the listener" {
 	need_waitfor
 	start_case seccomp "no seccomp user notification in this kernel"
-	snap "$WAITER_TID" mkdir -p "$WAITER"
-	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $OBJECT, $MODE }' \
-	    "$T/s.csv" | grep -qx 'seccomp seccomp answer'
-	holders_of seccomp >"$T/h"
-	cat "$T/h"
-	grep -qx "$HOLDER supervisor [0-9]*" "$T/h"
-	[ "$(wc -l <"$T/h")" -eq 1 ]
+	answered_by mkdir seccomp supervisor
 }
 
 @test "waitfor: a fault on a page registered with a userfaultfd waits for the handler that read it" {
 	need_waitfor
 	start_case userfault "no userfaultfd in this kernel, or not for root"
 	read -r _ OTHER _ < <(grep '^other ' "$T/case.out")
-	# Outside any call: a read of the page.
-	snap "$WAITER_TID" "" -p "$WAITER"
-	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE, $OBJECT, $MODE }' \
-	    "$T/s.csv" | grep -qx 'userfaultfd userfaultfd answer'
-	# Not the holder of a userfaultfd with no fault outstanding.
-	holders_of userfaultfd >"$T/h"
-	cat "$T/h"
-	grep -qx "$HOLDER handler [0-9]*" "$T/h"
-	[ "$(wc -l <"$T/h")" -eq 1 ]
+	# Outside any call, a read of the page; not the holder of a
+	# userfaultfd with no fault outstanding.
+	answered_by "" userfaultfd handler
+	! grep -q "^$OTHER " "$T/h"
 }
 
 @test "waitfor: a thread in posix_spawn waits for its child, blocked before its exec" {
