@@ -55,45 +55,69 @@ want_sock(struct wf_snap *s, uint64_t ino)
 }
 
 /*
+ * The network namespaces to dump besides ours, at most: each costs a set
+ * of dumps, and any user may make thousands (unshare -rn).
+ */
+#define NETNS_MAX	64
+
+struct netns_seen {
+	char		 link[48];
+	UT_hash_handle	 hh;
+};
+
+/* Process pid's network namespace to paths, if new and not ours. */
+static void
+add_netns(struct netns_seen **seen, const char *self, int pid, char ***paths,
+    size_t *n, size_t *cap)
+{
+	struct netns_seen *e;
+	char path[64], link[48];
+	ssize_t k;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	if (*n == NETNS_MAX ||
+	    (k = readlink(path, link, sizeof(link) - 1)) <= 0)
+		return;
+	link[k] = '\0';
+	HASH_FIND_STR(*seen, link, e);
+	if (strcmp(link, self) == 0 || e != NULL)
+		return;
+	e = xcalloc(1, sizeof(*e));
+	memcpy(e->link, link, sizeof(e->link));
+	HASH_ADD_STR(*seen, link, e);
+	GROW(*paths, *n, *cap);
+	(*paths)[(*n)++] = xstrdup(path);
+}
+
+/*
  * A process of each network namespace but ours, as /proc/PID/ns/net: its
  * sockets are in no dump of ours (a container's).  One readlink a
- * process, and only where some thread waits on a socket.  None where ours
- * is not the machine's, kthreadd's (pid 2: init may hide its own): a
- * capture in a namespace of its own stands for that host alone, as
- * argus-cat(1)'s hosts do.
+ * process, and only where some thread waits on a socket; the roots'
+ * namespaces first.  None where ours is not the machine's, kthreadd's
+ * (pid 2: init may hide its own): a capture in a namespace of its own
+ * stands for that host alone, as argus-cat(1)'s hosts do.
  */
 static size_t
 other_netns(const struct wf_snap *s, char ***paths)
 {
-	struct seen { char link[48]; UT_hash_handle hh; } *seen = NULL, *e,
-	    *tmp;
-	char path[64], link[48], self[48];
+	struct netns_seen *seen = NULL, *e, *tmp;
+	char self[48], init[48];
 	struct proc *p, *ptmp;
-	size_t n = 0, cap = 0;
+	size_t i, n = 0, cap = 0;
 	ssize_t k;
 
 	*paths = NULL;
 	if ((k = readlink("/proc/self/ns/net", self, sizeof(self) - 1)) <= 0 ||
-	    readlink("/proc/2/ns/net", link, sizeof(link) - 1) != k ||
-	    memcmp(self, link, (size_t)k) != 0)
+	    readlink("/proc/2/ns/net", init, sizeof(init) - 1) != k ||
+	    memcmp(self, init, (size_t)k) != 0)
 		return 0;
 	self[k] = '\0';
-	HASH_ITER(hh, s->procs, p, ptmp) {
-		if (p->kthread)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/ns/net", p->pid);
-		if ((k = readlink(path, link, sizeof(link) - 1)) <= 0)
-			continue;
-		link[k] = '\0';
-		HASH_FIND_STR(seen, link, e);
-		if (strcmp(link, self) == 0 || e != NULL)
-			continue;
-		e = xcalloc(1, sizeof(*e));
-		memcpy(e->link, link, sizeof(e->link));
-		HASH_ADD_STR(seen, link, e);
-		GROW(*paths, n, cap);
-		(*paths)[n++] = xstrdup(path);
-	}
+	for (i = 0; i < s->nthr; i++)
+		if (s->thr[i].root)
+			add_netns(&seen, self, s->thr[i].pid, paths, &n, &cap);
+	HASH_ITER(hh, s->procs, p, ptmp)
+		if (!p->kthread)
+			add_netns(&seen, self, p->pid, paths, &n, &cap);
 	HASH_ITER(hh, seen, e, tmp) {
 		HASH_DEL(seen, e);
 		free(e);

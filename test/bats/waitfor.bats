@@ -208,6 +208,20 @@ holders_of() {
 	grep -qx "$HOLDER peer unix" "$T/h"
 }
 
+@test "waitfor: among more network namespaces than are dumped (any user may make thousands), the root's is" {
+	need_waitfor
+	need_prog unshare
+	unshare -n true 2>/dev/null || skip "no network namespace of our own here"
+	for i in $(seq 70); do
+		bg unshare -n sleep 60
+	done
+	CASE_WRAP="unshare -n"
+	start_case unix
+	snap "$WAITER_TID" read -p "$WAITER"
+	holders_in "$WAITER_TID" in | tee "$T/h"
+	grep -qx "$HOLDER peer unix" "$T/h"
+}
+
 @test "waitfor: a TCP client waits for the server in the network namespace it is routed to (a container's)" {
 	need_waitfor
 	need_prog ip
