@@ -536,8 +536,10 @@ exited_owner(const struct thr *t, uint64_t addr, int owner)
 #define GLIBC_OWNER_OFF	8
 static const int glibc_writer_off[] = { 16, 12 };
 
-/* Whether tid is a thread of process pid, or of a process that maps the
- * word's file too (shared_owner()): that process, else 0. */
+/*
+ * The process of tid, a thread of the waiter's process or of a process
+ * that maps the word's file too (shared_owner()); 0 if neither.
+ */
 static int
 owner_process(const struct thr *t, uint64_t addr, int tid)
 {
@@ -576,10 +578,7 @@ holders_futex(struct wf_snap *s, const struct wt *w)
 				break;
 		if (i == ARRAY_LEN(glibc_writer_off))
 			return;
-		h = wf_add_holder(s, w->o.key, WR_OWNER, pid, owner, NO_FD);
-		snprintf(h->detail, sizeof(h->detail), "%srwlock",
-		    pid != t->pid ? "shared " : "");
-		return;
+		how = "rwlock";
 	} else {
 		if ((cmd == F_WAIT || cmd == F_WAIT_BITSET) &&
 		    (owner = joined(s, t, w)) != 0)
