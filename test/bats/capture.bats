@@ -598,6 +598,8 @@ lost_placed() {
 		print placed + 0 " placed, " unplaced + 0 " not"
 		if (placed == 0 || unplaced > 2) exit 1 }' t.csv
 	awk -F, '$1 == "event" || $1 == "lost" { if ($2 < p) { print "out of order at " NR; exit 1 } p = $2 }' t.csv
+	# No page read twice, from the kernel and from the spill.
+	awk '/^event,/ && seen[$0]++ { print "twice: " NR ": " $0; bad = 1 } END { exit bad }' t.csv
 	# A loss said too soon shows its CPU's events around it, each with its
 	# line: which of them the gap misses, and whether one came twice.
 	awk -F, '$1 == "event" { last[$6] = $2; seen[$6, n[$6]++ % 6] = NR ": " $0
@@ -628,7 +630,7 @@ lost_placed() {
 	wait
 	ls ring
 	[ -e ring/served ]
-	"$ACAT" -Z ring/*.csv.gz >t.csv
+	"$ACAT" -Z ring/argus-ring-*.csv.gz >t.csv
 	lost_placed
 }
 
@@ -647,7 +649,7 @@ lost_placed() {
 	cat cap.err
 	grep -q 'spill: [0-9.]* MiB spilled' cap.err
 	grep -q 'spill: 0.0 MiB spilled' cap.err && skip "the spiller got no CPU: nothing spilled"
-	"$ACAT" -Z ring/*.csv.gz >t.csv
+	"$ACAT" -Z ring/argus-ring-*.csv.gz >t.csv
 	lost_placed
 	# Where the spill took pages after a loss: not all of CPU 0's said
 	# at once, after the spill's events.
