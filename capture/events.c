@@ -142,38 +142,70 @@ self_filter(char *buf, size_t size, const int *self, int nself)
 }
 
 /*
+ * One call in a filter under way: "id == NR", joined by " || ".  With
+ * EXITS, the calls whose return a rule reads go to out, those read only
+ * when they failed with EAGAIN (syscall_exit_again) to again, and the
+ * rest nowhere.
+ */
+struct idlist {
+	char	*buf;
+	size_t	 len, cap;
+	int	 n;
+};
+
+static void
+idlist_add(struct idlist *l, long nr)
+{
+	l->len += snprintf(l->buf + l->len, l->cap - l->len, "%sid == %ld",
+	    l->n++ ? " || " : "", nr);
+	if (l->len >= l->cap - 64)
+		diex(EX_USAGE, "--syscalls: list too long");
+}
+
+static void
+add_call(struct idlist *out, struct idlist *again, long nr, int exits)
+{
+	const char *name = syscall_name(nr);
+
+	if (!exits)
+		idlist_add(out, nr);
+	else if (syscall_exit_read(name))
+		idlist_add(out, nr);
+	else if (syscall_exit_again(name))
+		idlist_add(again, nr);
+}
+
+/*
  * The filter of raw_syscalls' sys_enter for SPEC; with EXITS, of its
  * sys_exit: the calls of SPEC whose return a rule reads
- * (syscall_exit_read), NULL if none.
+ * (syscall_exit_read), and those that failed with EAGAIN of the calls
+ * read only then; NULL if none.
  */
 static char *
 syscall_filter(const char *spec, const int *self, int nself, int exits)
 {
 	char selfs[256], *list, *tok, *save, *out;
-	size_t cap = 65536, len;
+	struct idlist ids = { 0 }, again = { 0 };
 	const char *const *d;
+	size_t len;
 	long nr;
-	int n = 0;
 
 	self_filter(selfs, sizeof(selfs), self, nself);
-	out = xmalloc(cap);
 	if (strcmp(spec, "all") == 0 && !exits) {
-		snprintf(out, cap, "%s", selfs);
 		syscall_desc = xstrdup("all");
-		return out;
+		return xstrdup(selfs);
 	}
-	len = snprintf(out, cap, "%s%s(", selfs, nself ? " && " : "");
+	ids.cap = again.cap = 65536;
+	ids.buf = xmalloc(ids.cap);
+	again.buf = xmalloc(again.cap);
+	ids.buf[0] = again.buf[0] = '\0';
 	if (strcmp(spec, "all") == 0) {
 		for (nr = 0; nr < SYSCALL_MAX; nr++)
-			if (syscall_exit_read(syscall_name(nr)))
-				len += snprintf(out + len, cap - len,
-				    "%sid == %ld", n++ ? " || " : "", nr);
+			add_call(&ids, &again, nr, exits);
 	} else if (strcmp(spec, "default") == 0) {
 		for (d = syscall_default; *d != NULL; d++)
-			if ((nr = syscall_nr(*d)) >= 0 &&
-			    (!exits || syscall_exit_read(*d)))
-				len += snprintf(out + len, cap - len,
-				    "%sid == %ld", n++ ? " || " : "", nr);
+			if ((nr = syscall_nr(*d)) >= 0)
+				add_call(&ids, &again, nr, exits);
 		syscall_desc = xstrdup("default");
 	} else {
 		list = xstrdup(spec);
@@ -187,24 +219,28 @@ syscall_filter(const char *spec, const int *self, int nself, int exits)
 					diex(EX_USAGE, "--syscalls: unknown "
 					    "system call '%s'", tok);
 			}
-			if (exits && !syscall_exit_read(syscall_name(nr)))
-				continue;
-			len += snprintf(out + len, cap - len, "%sid == %ld",
-			    n++ ? " || " : "", nr);
-			if (len >= cap - 64)
-				diex(EX_USAGE, "--syscalls: list too long");
+			add_call(&ids, &again, nr, exits);
 		}
 		free(list);
 		if (!exits)
 			syscall_desc = xstrdup(spec);
 	}
-	if (n == 0 && exits) {
-		free(out);
-		return NULL;
-	}
-	if (n == 0)
+	out = NULL;
+	if (ids.n == 0 && again.n == 0 && !exits)
 		diex(EX_USAGE, "--syscalls: empty list");
-	snprintf(out + len, cap - len, ")");
+	if (ids.n > 0 || again.n > 0) {
+		len = strlen(selfs) + ids.len + again.len + 64;
+		out = xmalloc(len);
+		if (again.n == 0)
+			snprintf(out, len, "%s%s(%s)", selfs,
+			    nself ? " && " : "", ids.buf);
+		else
+			snprintf(out, len, "%s%s(%s%sret == %d && (%s))", selfs,
+			    nself ? " && " : "", ids.buf, ids.n ? " || " : "",
+			    SYS_AGAIN, again.buf);
+	}
+	free(ids.buf);
+	free(again.buf);
 	return out;
 }
 
@@ -244,10 +280,10 @@ per_syscall(const char *spec, const char *selfs)
 	    *const exit_f[] = { "__syscall_nr", "ret" };
 	struct field fe[1], fx[2], ne = { .off = -1 }, nx = { .off = -1 },
 	    ret = { .off = -1 };
-	char ev[128], rel[256], *list = NULL, *tok, *save;
+	char ev[128], rel[256], xf[320], *list = NULL, *tok, *save;
 	const char *sfx;
 	const char **names = NULL;
-	int i, n = 0, ok = 1, ide, idx, pass, exits = 0;
+	int i, n = 0, ok = 1, ide, idx, pass, exits = 0, again;
 
 	if (strcmp(spec, "all") == 0 || getenv("ARGUS_RAW_SYSCALLS") != NULL)
 		return 0;
@@ -303,7 +339,9 @@ per_syscall(const char *spec, const char *selfs)
 			ret = fx[1];
 			if (pass == 0)
 				continue;
-			exits += syscall_exit_read(names[i]);
+			again = !syscall_exit_read(names[i]) &&
+			    syscall_exit_again(names[i]);
+			exits += syscall_exit_read(names[i]) || again;
 			ev_by_id[ide] = E_SYS_ENTER;
 			ev_by_id[idx] = E_SYS_EXIT;
 			snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s%s",
@@ -311,12 +349,19 @@ per_syscall(const char *spec, const char *selfs)
 			if (set_on(rel, selfs) == -1)
 				diex(EX_UNAVAILABLE, "cannot enable syscalls:"
 				    "sys_enter_%s: %s", names[i], strerror(errno));
-			/* Only where a rule reads the return (lib/event.c). */
-			if (!syscall_exit_read(names[i]))
+			/*
+			 * Only where a rule reads the return (lib/event.c),
+			 * or where it failed with EAGAIN, for the calls whose
+			 * failures alone tell.
+			 */
+			if (!syscall_exit_read(names[i]) && !again)
 				continue;
 			snprintf(rel, sizeof(rel), "events/syscalls/sys_exit_%s%s",
 			    names[i], sfx);
-			if (set_on(rel, selfs) == -1)
+			if (again)
+				snprintf(xf, sizeof(xf), "%s%sret == %d", selfs,
+				    *selfs ? " && " : "", SYS_AGAIN);
+			if (set_on(rel, again ? xf : selfs) == -1)
 				diex(EX_UNAVAILABLE, "cannot enable syscalls:"
 				    "sys_exit_%s: %s", names[i], strerror(errno));
 		}

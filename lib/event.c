@@ -745,17 +745,21 @@ static const char *const paths[] = { "open", "openat", "openat2", "creat",
  * would fill nearly half the kernel buffer and tell no rule anything.
  * Every other call ends, for the rules, where the thread's next call
  * begins or the thread exits.  A call in no class has no exit recorded.
+ * A send's or a receive's exit is recorded only where it failed with
+ * EAGAIN (EXIT_AGAIN): nothing to take, no room, and a thread that tries
+ * again at once waits on the descriptor as surely as one that blocks.
  */
+enum { EXIT_NONE, EXIT_READ, EXIT_AGAIN };
 static const struct {
 	const char *const *names;
 	size_t		 n;
 	unsigned	 class;		/* CALL_* */
-	int		 exit;		/* its sys_exit is read */
+	int		 exit;		/* EXIT_*: its sys_exit is read */
 } syscall_classes[] = {
 	/* message, softirq: a send lasts to the thread's next call. */
-	{ sends, ARRAY_LEN(sends),		CALL_SEND,	0 },
+	{ sends, ARRAY_LEN(sends),		CALL_SEND,	EXIT_AGAIN },
 	/* remote: a receive's held wake-up goes at the next call. */
-	{ recvs, ARRAY_LEN(recvs),		CALL_RECV,	0 },
+	{ recvs, ARRAY_LEN(recvs),		CALL_RECV,	EXIT_AGAIN },
 	{ yields, ARRAY_LEN(yields),		CALL_YIELD,	0 },
 	{ sleeps, ARRAY_LEN(sleeps),		CALL_SLEEP,	0 },
 	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
@@ -765,10 +769,10 @@ static const struct {
 	{ reaps, ARRAY_LEN(reaps),		CALL_REAP,	0 },
 	{ paths, ARRAY_LEN(paths),		CALL_PATH,	0 },
 	/* lock: a lock wait ends when its futex returns. */
-	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	1 },
+	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	EXIT_READ },
 	/* softirq: a connect's handshake wakes the listener until it
 	 * returns. */
-	{ connects, ARRAY_LEN(connects),	CALL_CONNECT,	1 },
+	{ connects, ARRAY_LEN(connects),	CALL_CONNECT,	EXIT_READ },
 };
 
 /*
@@ -778,10 +782,12 @@ static const struct {
  */
 struct call_name {
 	const char	*name;
-	unsigned	 classes;	/* CALL_*, and CALL_EXIT if read */
+	unsigned	 classes;	/* CALL_*, and CALL_EXIT* if read */
 };
 
 #define CALL_EXIT	(1u << 30)
+#define CALL_EXIT_AGAIN	(1u << 29)
+#define CALL_EXITS	(CALL_EXIT | CALL_EXIT_AGAIN)
 
 static unsigned
 call_classes(const char *name, size_t len, int padded)
@@ -802,7 +808,9 @@ call_classes(const char *name, size_t len, int padded)
 					    "call names");
 				calls[k].name = syscall_classes[i].names[j];
 				calls[k].classes |= syscall_classes[i].class |
-				    (syscall_classes[i].exit ? CALL_EXIT : 0);
+				    (syscall_classes[i].exit == EXIT_READ ?
+				    CALL_EXIT : syscall_classes[i].exit ==
+				    EXIT_AGAIN ? CALL_EXIT_AGAIN : 0);
 				if (k == idx.nrows)
 					idx.nrows++;
 			}
@@ -815,7 +823,7 @@ call_classes(const char *name, size_t len, int padded)
 unsigned
 syscall_class(const char *name)
 {
-	return call_classes(name, strlen(name), 0) & ~CALL_EXIT;
+	return call_classes(name, strlen(name), 0) & ~CALL_EXITS;
 }
 
 /*
@@ -867,7 +875,7 @@ event_call_any(const struct event *ev)
 		e->call |= (rec->padded ? call_classes_padded(
 		    rec->f[EC_ARG + SYSCALL_NAME], len) :
 		    call_classes(rec->f[EC_ARG + SYSCALL_NAME], len, 0)) &
-		    ~CALL_EXIT;
+		    ~CALL_EXITS;
 	}
 	return ev->call & ~CALL_KNOWN;
 }
@@ -946,6 +954,13 @@ int
 syscall_exit_read(const char *name)
 {
 	return (call_classes(name, strlen(name), 0) & CALL_EXIT) != 0;
+}
+
+int
+syscall_exit_again(const char *name)
+{
+	return (call_classes(name, strlen(name), 0) & CALL_EXITS) ==
+	    CALL_EXIT_AGAIN;
 }
 
 const char *

@@ -308,6 +308,12 @@ int		 syscall_is_reap(const char *name);
  * thread's next one begins.
  */
 int		 syscall_exit_read(const char *name);
+/*
+ * Whether its return is read only where the call failed with EAGAIN
+ * (SYS_AGAIN): a send's or a receive's; argus-capture records only those.
+ */
+int		 syscall_exit_again(const char *name);
+#define SYS_AGAIN	(-11)	/* -EAGAIN, as sys_exit's RET says it */
 
 /*
  * TCP states by the kernel's numbers (include/net/tcp_states.h), as

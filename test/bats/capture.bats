@@ -171,15 +171,22 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	fi
 }
 
-@test "capture: a read's and a sleep's exits are left off, a futex's and a connect's kept; a write still links to the read it wakes" {
+@test "capture: a read's and a sleep's exits are left off, but a read's that failed with EAGAIN; a futex's and a connect's kept; a write still links to the read it wakes" {
 	need_tracing
 	need_prog "$HELPER"
 	need_prog "$TOP/test/progs/pthread-wake"
 	need_prog bash
 	# connect(2) to a loopback port nobody listens on: refused, at once.
+	# A read with nothing there, non-blocking: EAGAIN (the FIFO's writer
+	# is the shell, which holds both ends).
+	mkfifo "$T/fifo"
 	run timeout 60 "$CAP" -d 30 -o "$T/t.gz" -- bash -c "
 	    '$HELPER' > '$T/helper.out'
 	    '$TOP/test/progs/pthread-wake' > '$T/pw.out'
+	    exec 5<>'$T/fifo'
+	    dd if='$T/fifo' iflag=nonblock count=1 of=/dev/null 2>/dev/null &
+	    echo \$! > '$T/dd.out'
+	    wait
 	    echo connect \$\$ > '$T/bash.out'
 	    exec 3<>/dev/tcp/127.0.0.1/1" 2>/dev/null
 	zcat "$T/t.gz" > "$T/t.csv"
@@ -189,10 +196,13 @@ val() { awk -v k="$1" '$1 == k { print $2 }' "$T/helper.out"; }
 	[ -n "$pid" ]
 	[ -n "$rd" ]
 	[ -n "$sh" ]
-	# Entries of reads and sleeps, no exits: no rule reads them.
+	# Entries of reads and sleeps, no exits: no rule reads them; but a
+	# read's that failed with EAGAIN (a busy loop's try).
 	grep -q "^event,[0-9]*,$pid,$rd,,[0-9]*,sys_enter,-,[0-9]*,read," "$T/t.csv"
 	grep -q ",sys_enter,-,[0-9]*,clock_nanosleep," "$T/t.csv"
-	! grep -Eq ",sys_exit,-,[0-9]+,(read|write|clock_nanosleep)," "$T/t.csv" || false
+	! grep -v ',-11$' "$T/t.csv" | grep -Eq ",sys_exit,-,[0-9]+,(read|write|clock_nanosleep)," || false
+	dd=$(cat "$T/dd.out")
+	grep -Eq "^event,[0-9]*,$dd,$dd,,[0-9]*,sys_exit,-,[0-9]+,read,-11\$" "$T/t.csv"
 	# The futex waits' exits (the lock rule ends a wait there), and the
 	# refused connect's.
 	grep -q ",sys_exit,-,[0-9]*,futex," "$T/t.csv"
