@@ -142,6 +142,13 @@ int		 blame_siblings(struct dctx *x, const struct vertex *v,
 int		 blame_path(struct dctx *x, int pi, uint32_t hung,
 		    const char *why, int depth, enum evidence ev0);
 
+/*
+ * retry.c: vertex id tried a send or a receive again and again, failing
+ * with EAGAIN: the process at its other end, stuck through the hang, is
+ * blamed as a guess.  1 if it was.
+ */
+int		 retried(struct dctx *x, uint64_t id, int depth);
+
 /* orphan.c */
 int		 orphan_wait(struct dctx *x, uint64_t id, int depth);
 

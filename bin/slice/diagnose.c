@@ -126,6 +126,8 @@ long_work(struct dctx *x, uint64_t id, int depth)
 	const struct vertex *v = vertex_get(x->g, id);
 	int pi;
 
+	if (retried(x, id, depth))
+		return 1;
 	if (depth == 0 ? cpu_taken(x, id, x->hb, x->he, depth) :
 	    cpu_taken(x, id, v->begin, v->end, depth))
 		return 1;
@@ -197,6 +199,9 @@ repeated_yield(struct dctx *x, const struct spin_rec *s)
 	for (id = s->vertex; id != 0; id = vertex_next(g, id)) {
 		if (!naps || !waits_for_child(g, id))
 			found |= holders(x, id, 0) > 0;
+		/* Or tries a call that fails at once, between its naps. */
+		if (!found)
+			found = retried(x, id, 0);
 		if (id == s->last)
 			break;
 	}

@@ -621,6 +621,11 @@ struct current {
 	uint64_t	 woken;		/* woken and not yet run, at */
 	uint32_t	 wcpu;		/* to run on that CPU */
 	uint32_t	 place;		/* vertex's place in v; 0: not looked up */
+	struct {			/* its run of EAGAIN failures */
+		uint64_t	 vertex;
+		struct retried	 r;
+		int		 trying;	/* in the run's call again */
+	}		 again;
 };
 
 static struct current	*currents, *last_current;	/* current_of()'s */
@@ -1668,6 +1673,12 @@ struct sentfd {
 	UT_hash_handle	 hh;
 };
 
+struct retry {
+	uint64_t	 vertex;
+	struct retried	 r;
+	UT_hash_handle	 hh;
+};
+
 static void
 sent_before_wait(struct graph *g, uint64_t id, uint64_t fd)
 {
@@ -1686,6 +1697,82 @@ vertex_sent_fd(struct graph *g, uint64_t id)
 
 	HASH_FIND(hh, g->sent, &id, sizeof(id), s);
 	return s != NULL ? s->fd : -1;
+}
+
+const struct retried *
+vertex_retry(struct graph *g, uint64_t id)
+{
+	struct retry *r;
+
+	HASH_FIND(hh, g->retries, &id, sizeof(id), r);
+	return r != NULL ? &r->r : NULL;
+}
+
+/* A run of failures ends: kept if it is the vertex's longest. */
+static void
+retry_end(struct graph *g, struct current *c)
+{
+	struct retry *r;
+
+	if (c->again.r.n >= RETRY_MIN) {
+		HASH_GET(hh, g->retries, vertex, &c->again.vertex, r);
+		if (c->again.r.n > r->r.n)
+			r->r = c->again.r;
+	}
+	c->again.r.n = 0;
+	c->again.trying = 0;
+}
+
+/*
+ * A send or a receive of vertex v failed with EAGAIN (argus-capture
+ * records their exits then only): one more of its thread's run on that
+ * call and descriptor, or the first of a new one.  Other calls between
+ * the tries leave the run as it is (a yield, a look at the clock); one
+ * of the run's own that did not fail ends it (note_enter()): a server
+ * that reads a connection until EAGAIN at each request, and reads it
+ * again at the next, makes no run.
+ */
+static void
+note_again(struct graph *g, struct current *c, const struct vertex *v,
+    uint64_t t)
+{
+	struct retried *run = &c->again.r;
+
+	if (run->n == 0 || c->again.vertex != c->vertex ||
+	    run->sys != v->last_sys || run->arg != v->arg) {
+		retry_end(g, c);
+		c->again.vertex = c->vertex;
+		run->sys = v->last_sys;
+		run->arg = v->arg;
+		run->first = t;
+	}
+	run->n++;
+	run->last = t;
+	c->again.trying = 0;
+}
+
+/*
+ * Its thread enters a call of vertex v: where it tries the run's call
+ * again, the run goes on only if this try fails too.
+ */
+static inline void
+note_enter(struct graph *g, struct current *c, const struct vertex *v)
+{
+	if (c->again.trying)
+		retry_end(g, c);
+	c->again.trying = c->again.r.n != 0 &&
+	    v->last_sys == c->again.r.sys && v->arg == c->again.r.arg;
+}
+
+/* The input ends: every thread's run too. */
+static void
+retries_end(struct graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < current_slots; i++)
+		if (currents[i].key != 0)
+			retry_end(g, &currents[i]);
 }
 
 /*
@@ -1791,6 +1878,8 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 			sent_before_wait(gr->g, vertex_id(v), v->arg);
 		v->last_sys = add_syscall(v, id);
 		v->arg = call_arg(ev);
+		if (c != NULL && c->again.r.n != 0)
+			note_enter(gr->g, c, v);
 		v->lock = syscall_is_lock_wait(ev);
 		/* The call's class is known: no name compared at each call. */
 		v->private_wait = (classes & CALL_FUTEX) &&
@@ -1800,7 +1889,12 @@ take_event(void *arg, const struct record *rec, struct event *ev)
 			set_far(gr->g, v, VF_REAP,
 			    (uint64_t)(uint32_t)event_u64_loose(ev,
 			    SYSCALL_ARG(0)) + 1);
-	}
+	} else if (ev->type == E_SYS_EXIT && c != NULL && c->place != 0 &&
+	    event_i64(ev, ECOL(E_SYS_EXIT, RET)) == SYS_AGAIN &&
+	    (v = &gr->g->v[c->place])->last_sys != 0 &&
+	    (call_class_of(v->last_sys) & (CALL_SEND | CALL_RECV)))
+		/* Its call's vertex, whose place the call's entry looked up. */
+		note_again(gr->g, c, v, ev->time);
 	return 1;
 }
 
@@ -1931,6 +2025,7 @@ graph_read(struct graph *g, struct stage *st, int flags)
 	g->names = names_new();
 	st->arg = &gr;
 	stage_run(st, &graph_stage);
+	retries_end(g);
 	if (st->first != NO_TIME) {
 		g->first_time = st->first;
 		g->last_time = st->last;

@@ -121,6 +121,7 @@ struct graph {
 	}		*steals;
 	size_t		 nsteals, capsteals;
 	struct sentfd	*sent;		/* vertex_sent_fd()'s, by vertex */
+	struct retry	*retries;	/* vertex_retry()'s, by vertex */
 	uint64_t	 snap_time;
 	struct chrome_runs runs;	/* scheduling slices, with GR_RUNS */
 	struct names	*names;		/* threads' names over time */
@@ -159,6 +160,20 @@ uint64_t	 vertex_prev(struct graph *, uint64_t id);	/* same thread */
  * answer); -1 if it did not.
  */
 int		 vertex_sent_fd(struct graph *, uint64_t id);
+/*
+ * A send or a receive the vertex's thread tried again and again in it,
+ * failing with EAGAIN each time: a busy wait on its descriptor.  The
+ * longest run of failures of one call on one descriptor there (calls
+ * between that did not fail go on with it), if of RETRY_MIN or more.
+ */
+#define RETRY_MIN	1000
+struct retried {
+	uint64_t	 n;		/* failures */
+	uint64_t	 first, last;	/* the first's and the last's times */
+	uint32_t	 sys;		/* the call, interned */
+	uint32_t	 arg;		/* its descriptor, as vertex.arg */
+};
+const struct retried *vertex_retry(struct graph *, uint64_t id);
 const char	*thread_name_at(struct graph *, uint32_t tid, uint64_t t);
 const char	*str_of(uint32_t);
 

@@ -56,7 +56,7 @@ setup_file() {
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
 	for c in forkpipe timedcond heldwait epollset epollchild stopped \
-	    busystop groupstop frozen; do
+	    busystop groupstop frozen busysend busyrecv; do
 		cut "$c"
 	done
 	thaw
@@ -169,4 +169,17 @@ diagnose() {
 	[ -z "${no_freezer:-}" ] || skip "no cgroup freezer here"
 	diagnose frozen
 	[[ $HEAD =~ ^"Root cause: patterns.py $root_pid ".*": frozen by the cgroup freezer (freezer:/argus-patterns-$victim_pid) for "[0-9.]+" s so far" ]]
+}
+
+@test "patterns: a sender that tries again at once while its socket is full (EAGAIN) waits on the reader it traded messages with" {
+	diagnose busysend
+	[[ $HEAD =~ ^"Root cause: probably patterns.py $root_pid"[\ /] ]]
+	[[ $HEAD =~ "its sendto on descriptor "[0-9]+" failed "[0-9]+" times in "[0-9.]+" s (EAGAIN: no room)" ]]
+}
+
+@test "patterns: a client that polls a non-blocking receive for its answer waits on the server it sent the request to" {
+	diagnose busyrecv
+	# Its request woke the server: a wake-up's word, or timing's.
+	[[ $HEAD =~ ^"Root cause: "(probably )?"patterns.py $root_pid"[\ /] ]]
+	[[ $HEAD =~ "its recvfrom on descriptor "[0-9]+" failed "[0-9]+" times in "[0-9.]+" s (EAGAIN: nothing there)" ]]
 }

@@ -40,6 +40,13 @@ has begun.  Every case ends by itself within LIFETIME seconds.
              (threading.Event().wait: a timed futex, not a sleep); this
              process waits for the lock: the kernel names the holder, and
              nobody as what the holder waits for
+  busysend   this process sends blocks on a non-blocking Unix stream
+             socket and tries again at once whenever the send fails
+             (EAGAIN); its reader, a child, stops reading for 3 s: the
+             sender never blocks, its tries are the hang
+  busyrecv   this process sends a request and polls for the answer with
+             a non-blocking receive, tried again at once; its server, a
+             child, takes 3 s over one request
 """
 import ctypes, fcntl, os, select, signal, socket, subprocess, sys, threading, time
 
@@ -380,9 +387,87 @@ def heldwait(t):
     os.waitpid(pid, 0)
 
 
+BLOCK = 65536
+
+
+def busy_child(serve):
+    # A child that runs serve on its end of a Unix stream pair; ours,
+    # non-blocking.
+    a, b = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        orphan_dies()
+        a.close()
+        serve(b)
+        os._exit(0)
+    b.close()
+    a.setblocking(False)
+    return a, pid
+
+
+def send_busily(s, buf):
+    sent = 0
+    while sent < len(buf):
+        try:
+            sent += s.send(buf[sent:])
+        except BlockingIOError:
+            pass
+
+
+def recv_busily(s):
+    while True:
+        try:
+            return s.recv(64)
+        except BlockingIOError:
+            pass
+
+
+def busysend(t):
+    def serve(b):
+        n = 0
+        while True:
+            d = b.recv(BLOCK)
+            if not d:
+                return
+            n += len(d)
+            if n == 10 * BLOCK:
+                time.sleep(3)
+    a, srv = busy_child(serve)
+    t("root_pid", srv)
+    for i in range(10):
+        send_busily(a, b"x" * BLOCK)
+        time.sleep(0.05)
+    t("victim_pid", os.getpid()); t("hang_begin_ns", mono())
+    for i in range(8):
+        send_busily(a, b"x" * BLOCK)
+    t("hang_end_ns", mono())
+    a.close(); os.waitpid(srv, 0)
+
+
+def busyrecv(t):
+    def serve(b):
+        while True:
+            d = b.recv(64)
+            if not d:
+                return
+            if d == b"slow":
+                time.sleep(3)
+            b.sendall(b"ok")
+    a, srv = busy_child(serve)
+    t("root_pid", srv)
+    for i in range(10):
+        a.send(b"get"); recv_busily(a)
+        time.sleep(0.05)
+    t("victim_pid", os.getpid()); t("hang_begin_ns", mono())
+    a.send(b"slow"); recv_busily(a)
+    t("hang_end_ns", mono())
+    a.close(); os.waitpid(srv, 0)
+
+
 if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
      "stopped": stopped, "frozen": lambda t: stopped(t, True),
      "heldwait": heldwait, "busystop": busystop, "epollchild": epollchild,
-     "groupstop": groupstop}[sys.argv[1]](Truth(sys.argv[2]))
+     "groupstop": groupstop, "busysend": busysend,
+     "busyrecv": busyrecv}[sys.argv[1]](Truth(sys.argv[2]))
