@@ -164,6 +164,41 @@ on_chain(const struct dctx *x, uint32_t tid)
 #define CIRCLE_WHY	"waits for a thread already on the chain: a circular wait"
 
 /*
+ * The kernel says w waits on processes of the chain alone: every strong
+ * link that holds (the wait-for snapshot, a file lock) into w comes from
+ * one of their threads, and there is one.  Found by timing alone, w is
+ * then another waiter on the chain (a second client of the server the
+ * hung one waits on), not what holds it up.  Not where w waits on others
+ * too (a poll set of which one member's peer is on the chain), and its
+ * own process's holds say nothing: a worker thread of the hung process
+ * holds what it waits on itself as much as the hung thread does.
+ */
+static int
+waits_on_chain(struct dctx *x, const struct vertex *w)
+{
+	const struct vertex *h;
+	const struct link *l;
+	int32_t k;
+	int j, n = 0;
+
+	for (k = w->in; k >= 0; k = x->g->l[k].next_in) {
+		l = &x->g->l[k];
+		if (!(link_props(l) & LR_HOLDS) || link_weak(l) ||
+		    link_from(l) == 0 ||
+		    (h = vertex_get(x->g, link_from(l))) == NULL ||
+		    h->pid == w->pid)
+			continue;
+		for (j = 0; j < x->nchain; j++)
+			if (vertex_get(x->g, x->vx[j])->pid == h->pid)
+				break;
+		if (j == x->nchain)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/*
  * The culprit u on the chain while what it waits for is diagnosed in
  * turn (waits: it waits, a hop a circle may go through); what that
  * found.
@@ -316,6 +351,14 @@ blame_ev(struct dctx *x, uint64_t u, const char *why, int depth, int strong,
 		} else
 			culprit(x, u, depth, RK_CYCLE, class, ev, CIRCLE_WHY);
 		return 1;
+	}
+	if (ev == EV_GUESS && strong < KERNEL_SAYS && waits_on_chain(x, w)) {
+		if (x->d->note[0] == '\0')
+			snprintf(x->d->note, sizeof(x->d->note), "%s %u was on "
+			    "a path timing suggests, but the kernel says it "
+			    "waits on the chain's processes alone: another "
+			    "waiter, not a cause", comm, w->tid);
+		return 0;
 	}
 	if ((c = culprit(x, u, depth, RK_CULPRIT, class, ev, why)) == NULL)
 		return 1;

@@ -2491,6 +2491,17 @@ thread_per_request() {
 	! grep -q 'curl 12016' <<<"$out" || false
 }
 
+@test "slice: a suspect timing found, which the kernel says waits on the chain's own server, is another waiter, not the cause" {
+	# A real capture (test/bats/captures/README): past golock's threads
+	# the baseline's path reaches curl 12644, whose poll the snapshot
+	# says waits on golock.
+	out=$(argus-cat "$ROOT/test/bats/captures/golock-waiter-debug.gz" | report_tid 12657)
+	echo "$out"
+	grep -q '^Root cause: probably golock 12587/' <<<"$out"
+	! grep -q '^Wait chain: .*curl 12644' <<<"$out" || false
+	grep -q "^Note: curl 12644 was on a path timing suggests, but the kernel says it waits on the chain's processes alone" <<<"$out"
+}
+
 @test "slice: requests sent since the server's last read are unread in its queue" {
 	# A real capture (test/bats/captures/README): the client's datagrams
 	# after the fifth made no link; the server took that one, then waited
