@@ -760,14 +760,14 @@ static const struct {
 	{ sends, ARRAY_LEN(sends),		CALL_SEND,	EXIT_AGAIN },
 	/* remote: a receive's held wake-up goes at the next call. */
 	{ recvs, ARRAY_LEN(recvs),		CALL_RECV,	EXIT_AGAIN },
-	{ yields, ARRAY_LEN(yields),		CALL_YIELD,	0 },
-	{ sleeps, ARRAY_LEN(sleeps),		CALL_SLEEP,	0 },
-	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	0 },
-	{ polls, ARRAY_LEN(polls),		CALL_POLL,	0 },
-	{ sigwaits, ARRAY_LEN(sigwaits),	CALL_SIGWAIT,	0 },
-	{ sigsuspends, ARRAY_LEN(sigsuspends),	CALL_SIGNAL,	0 },
-	{ reaps, ARRAY_LEN(reaps),		CALL_REAP,	0 },
-	{ paths, ARRAY_LEN(paths),		CALL_PATH,	0 },
+	{ yields, ARRAY_LEN(yields),		CALL_YIELD,	EXIT_NONE },
+	{ sleeps, ARRAY_LEN(sleeps),		CALL_SLEEP,	EXIT_NONE },
+	{ dispatch, ARRAY_LEN(dispatch),	CALL_DISPATCH,	EXIT_NONE },
+	{ polls, ARRAY_LEN(polls),		CALL_POLL,	EXIT_NONE },
+	{ sigwaits, ARRAY_LEN(sigwaits),	CALL_SIGWAIT,	EXIT_NONE },
+	{ sigsuspends, ARRAY_LEN(sigsuspends),	CALL_SIGNAL,	EXIT_NONE },
+	{ reaps, ARRAY_LEN(reaps),		CALL_REAP,	EXIT_NONE },
+	{ paths, ARRAY_LEN(paths),		CALL_PATH,	EXIT_NONE },
 	/* lock: a lock wait ends when its futex returns. */
 	{ futexes, ARRAY_LEN(futexes),		CALL_FUTEX,	EXIT_READ },
 	/* softirq: a connect's handshake wakes the listener until it

@@ -61,13 +61,16 @@ retried(struct dctx *x, uint64_t id, int depth)
 		return 0;
 	if ((t = last_partner(g, v, r->first, &when)) == NULL ||
 	    on_chain(x, t->tid) >= 0 || (u = stuck(x, t->tid)) == 0) {
-		snprintf(x->d->note, sizeof(x->d->note), "%s %u tried %s on "
-		    "descriptor %u %llu times in %.1f s, each failing at once "
-		    "(EAGAIN) and tried again at once: a busy wait on that "
-		    "descriptor's other end, %s", str_of(vertex_comm(v)),
-		    v->tid, str_of(r->sys), r->arg, (unsigned long long)r->n,
-		    (r->last - r->first) / 1e9, t == NULL ? "whom no message "
-		    "it traded names" : "which was not stuck through the hang");
+		if (x->d->note[0] == '\0')
+			snprintf(x->d->note, sizeof(x->d->note), "%s %u tried %s on "
+			    "descriptor %u %llu times in %.1f s, each failing at "
+			    "once (EAGAIN) and tried again at once: a busy wait "
+			    "on that descriptor's other end, %s",
+			    str_of(vertex_comm(v)), v->tid, str_of(r->sys),
+			    r->arg, (unsigned long long)r->n,
+			    (r->last - r->first) / 1e9, t == NULL ? "which no "
+			    "message it traded names" : "which was not stuck "
+			    "through the hang");
 		return 0;
 	}
 	snprintf(why, sizeof(why), "traded messages with %s %u, the last at "
