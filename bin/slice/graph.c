@@ -1456,7 +1456,7 @@ read_wait(struct graph *g, const struct wait_rec *w)
 		g->snapobj = xrealloc(g->snapobj, (g->nsnapobj + 1) *
 		    sizeof(*g->snapobj));
 		g->snapobj[g->nsnapobj++] = (struct snapobj){ w->pid, w->tid,
-		    str_id(w->object) };
+		    str_id(w->object), w->mode, 0, 0 };
 	}
 	if (w->fd >= 0 && *w->object != '\0') {
 		g->snapfd = xrealloc(g->snapfd, (g->nsnapfd + 1) *
@@ -1538,6 +1538,25 @@ self_held(struct graph *g, const struct holder_rec *h)
 	}
 }
 
+/* Who holds the other end of each object a thread of the snapshot waits on. */
+static void
+other_end(struct graph *g, const struct holder_rec *h)
+{
+	uint32_t object = str_id(h->object);
+	struct snapobj *o;
+	int i;
+
+	for (i = 0; i < g->nsnapobj; i++) {
+		o = &g->snapobj[i];
+		if (o->object != object || !wrel_ends(h->rel, o->mode))
+			continue;
+		if (h->pid == o->pid)
+			o->own = 1;
+		else
+			o->other = 1;
+	}
+}
+
 /*
  * A runtime that names a waiting thread as the holder of its own wait
  * (argus-waitfor(1), PROVIDERS): it waits for nobody but its own timer,
@@ -1552,6 +1571,8 @@ read_holder(struct graph *g, const struct holder_rec *h)
 
 	if (h->rel == WR_LOCK_HOLDER && h->time == g->snap_time)
 		self_held(g, h);
+	if (h->time == g->snap_time)
+		other_end(g, h);
 	if (h->rel == WR_MAPPER) {
 		g->mappers = xrealloc(g->mappers, (g->nmappers + 1) *
 		    sizeof(*g->mappers));
@@ -1591,6 +1612,25 @@ mark_sleepers(struct graph *g)
 	}
 }
 
+/*
+ * Whether each object thread tid waits on has another end, and its own
+ * process alone holds them (a self-pipe, an eventfd or a socket pair
+ * between its threads).
+ */
+static int
+own_ends(const struct graph *g, uint32_t tid)
+{
+	int i, n = 0;
+
+	for (i = 0; i < g->nsnapobj; i++)
+		if (g->snapobj[i].tid == tid) {
+			if (!g->snapobj[i].own || g->snapobj[i].other)
+				return 0;
+			n++;
+		}
+	return n > 0;
+}
+
 int
 snapshot_wait(const struct graph *g, const struct vertex *v,
     struct snapwait *out)
@@ -1617,6 +1657,7 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			if (g->snapw[i].sleeps != 0)
 				out->sleeps = g->snapw[i].sleeps;
 			out->selffd = g->snapw[i].selffd;
+			out->ownends = own_ends(g, v->tid);
 			out->pid = g->snapw[i].pid;
 			out->state = g->snapw[i].state;
 			out->call = g->snapw[i].call;

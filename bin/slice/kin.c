@@ -36,6 +36,26 @@ asleep_before(struct dctx *x, const struct vertex *v, const struct vertex *w)
 }
 
 /*
+ * Else one asleep through the hang since its wait began: what it waits
+ * for is no lock (the lock's holder took it first), but a condition, a
+ * semaphore that thread will post when it wakes.
+ */
+static int
+asleep_since(struct dctx *x, const struct vertex *v, const struct vertex *w)
+{
+	return state_of(x, w) == TS_SLEEP && w->begin > v->begin &&
+	    vertex_sleeps(w);
+}
+
+/* Asleep through the hang, whenever it fell asleep. */
+static int
+asleep(struct dctx *x, const struct vertex *v, const struct vertex *w)
+{
+	(void)v;
+	return state_of(x, w) == TS_SLEEP && vertex_sleeps(w);
+}
+
+/*
  * Else the other end of what another thread of its process waits on, by
  * the kernel's word, held by a thread of another process busy through
  * the hang (at work, asleep or stopped; not idle in its loop, nor waiting
@@ -95,7 +115,34 @@ busy_threads(struct dctx *x, uint64_t id, int depth)
 	    depth) || blame_siblings(x, v, asleep_before, "waits on a futex "
 	    "of its own process that nothing names, and this thread of it "
 	    "slept since before: probably holding what it waits for", depth) ||
-	    sibling_waits_on(x, v, depth);
+	    sibling_waits_on(x, v, depth) ||
+	    blame_siblings(x, v, asleep_since, "waits on a futex of its own "
+	    "process that nothing names, and this thread of it fell asleep "
+	    "after: probably to post what it waits for when it wakes", depth);
+}
+
+/*
+ * A wait on descriptors whose other ends, the kernel says, its own
+ * process alone holds (a pipe or an eventfd between its threads, a
+ * socket pair): another of its threads is to write them.  The suspects
+ * are those stuck through the hang at work, else asleep; not one idle in
+ * its loop nor waiting in turn, which owes nothing now.
+ */
+int
+own_ends(struct dctx *x, uint64_t id, int depth)
+{
+	const struct vertex *v = vertex_get(x->g, id);
+	struct snapwait sw;
+
+	if (!snapshot_wait(x->g, v, &sw) || !sw.ownends)
+		return 0;
+	return blame_siblings(x, v, working, "waits on what only its own "
+	    "process holds the other end of, by the kernel's word, and this "
+	    "thread of it ran through the hang: probably the one to write it",
+	    depth) || blame_siblings(x, v, asleep, "waits on what only its "
+	    "own process holds the other end of, by the kernel's word, and "
+	    "this thread of it slept through the hang: probably the one to "
+	    "write it when it wakes", depth);
 }
 
 /*

@@ -47,6 +47,8 @@ struct snapwait {
 					   runtime says it sleeps; 0 */
 	int32_t		 selffd;	/* a lock it waits for, that its own
 					   process holds by this fd; NO_FD */
+	uint8_t		 ownends;	/* each object's other end held by
+					   its own process alone */
 	uint32_t	 pid;
 	char		 state;		/* its task state: S, D, ... */
 	uint32_t	 call;		/* interned: the call it waits in */
@@ -90,6 +92,9 @@ struct graph {
 	struct snapobj {		/* each object a thread waited on */
 		uint32_t pid, tid;
 		uint32_t object;	/* interned */
+		uint8_t	 mode;		/* how: WM_IN, WM_OUT, ... */
+		uint8_t	 own, other;	/* its other end held by its own
+					   process, by another */
 	}		*snapobj;
 	int		 nsnapobj;
 	struct selfhold {		/* a runtime's holder of a thread's */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# The five patterns of issue 39, each on real programs of its own
-# (test/progs/patterns.py, pipecycle.sh and syncio: python3, cat, sh,
+# The five patterns of issue 39 and others, each on real programs of its own
+# (test/progs/patterns.py, pipecycle.sh, syncio and selfpost: python3, cat, sh,
 # sleep, perl, sed), captured system-wide and diagnosed with --auto as a
 # user would: what the first line of the report may claim, and on what it
 # rests.
@@ -14,7 +14,9 @@
 #     or a child the poller ran for it holds it;
 #   - a circular wait a kill broke is still the finding;
 #   - a stopped or frozen process is neither idle nor waiting for input,
-#     whether the stop found it asleep or at work.
+#     whether the stop found it asleep or at work;
+#   - what only its own process can post (a pipe it alone holds, a
+#     condition) waits on the thread of it asleep through the hang.
 
 load helpers
 
@@ -58,6 +60,10 @@ setup_file() {
 	for c in forkpipe timedcond heldwait epollset epollchild stopped \
 	    busystop groupstop frozen busysend busyrecv; do
 		cut "$c"
+	done
+	for c in pipe cond; do
+		capture_cut "$D/self$c.gz" "$D/self$c.truth" "$PROGS/selfpost" \
+		    "$c" "$D/self$c.truth" 2>"$D/self$c.err" || true
 	done
 	thaw
 	capture_cut "$D/syncio.gz" "$D/syncio.truth" "$PROGS/syncio" \
@@ -182,4 +188,16 @@ diagnose() {
 	# Its request woke the server: a wake-up's word, or timing's.
 	[[ $HEAD =~ ^"Root cause: "(probably )?"patterns.py $root_pid"[\ /] ]]
 	[[ $HEAD =~ "its recvfrom on descriptor "[0-9]+" failed "[0-9]+" times in "[0-9.]+" s (EAGAIN: nothing there)" ]]
+}
+
+@test "patterns: a read of a pipe only its own process holds waits on the thread of it asleep through the hang" {
+	diagnose selfpipe
+	[[ $HEAD =~ ^"Root cause: probably selfpost $root_pid/$root_tid " ]]
+	[[ $HEAD == *"waits on what only its own process holds the other end of"* ]]
+}
+
+@test "patterns: a wait on an event nothing names waits on the thread of its process that fell asleep after it began" {
+	diagnose selfcond
+	[[ $HEAD =~ ^"Root cause: probably selfpost $root_pid/$root_tid " ]]
+	[[ $HEAD == *"fell asleep after: probably to post what it waits for"* ]]
 }
