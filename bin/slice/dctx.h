@@ -173,6 +173,7 @@ int		 busy_siblings(struct dctx *x, uint64_t id, int depth);
 int		 awaits_child_signal(struct dctx *x, uint64_t id, int depth);
 int		 busy_threads(struct dctx *x, uint64_t id, int depth);
 int		 own_ends(struct dctx *x, uint64_t id, int depth);
+int		 unnamed_kin(struct dctx *x, uint64_t id, int depth);
 int		 counterparts(struct dctx *x, uint64_t id, uint64_t base,
 		    uint64_t waker, int depth);
 int		 polls_child(struct dctx *x, const struct vertex *v,

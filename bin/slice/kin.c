@@ -548,3 +548,77 @@ awaits_child_signal(struct dctx *x, uint64_t id, int depth)
 	    "on what nothing names (a self-pipe its SIGCHLD handler writes)");
 	return blame_ev(x, kid, why, depth, 1, EV_GUESS, 0);
 }
+
+/*
+ * A process blocked where the kernel names nothing it waits on, nor a
+ * timeout (an open of a FIFO waiting for its other end, a receive on a
+ * System V message queue): whoever ends it holds nothing the snapshot
+ * sees.  Who most often does is of its family: a process it forked, or
+ * one its parent forked beside it (`producer >fifo & consumer <fifo`),
+ * or its parent.  Those stuck through the hang at work or asleep are the
+ * suspects, a guess; none where more than MAX_KIN are.  Not a wait in D,
+ * on a disk or a file system, which is for no process to end.
+ */
+#define MAX_KIN		3
+#define MAX_FAMILY	64
+
+static size_t
+family(struct graph *g, uint32_t pid, uint32_t *out)
+{
+	uint32_t parent = process_parent(g, pid), more[MAX_FAMILY];
+	size_t n = descendants(g, pid, 0, out, MAX_FAMILY), m, i, j;
+
+	if (parent == 0)
+		return n;
+	m = descendants(g, parent, 0, more, MAX_FAMILY - 1);
+	more[m++] = parent;
+	for (i = 0; i < m && n < MAX_FAMILY; i++) {
+		for (j = 0; j < n && out[j] != more[i]; j++)
+			;
+		if (j == n && more[i] != pid)
+			out[n++] = more[i];
+	}
+	return n;
+}
+
+int
+unnamed_kin(struct dctx *x, uint64_t id, int depth)
+{
+	struct graph *g = x->g;
+	const struct vertex *v = vertex_get(g, id);
+	uint32_t pids[MAX_FAMILY];
+	uint64_t sus[MAX_KIN], u;
+	struct snapwait sw;
+	enum tstate st;
+	size_t n, ns = 0, i;
+	char why[200];
+	int found = 0;
+
+	if (v->lock || named(g, id) || !snapshot_wait(g, v, &sw) ||
+	    sw.state != 'S' || sw.objects > 0 || sw.timed || sw.stop != 0 ||
+	    sw.call == 0 ||
+	    *str_of(sw.call) == '\0' || (syscall_class(str_of(sw.call)) &
+	    (CALL_SLEEP | CALL_YIELD | CALL_POLL | CALL_FUTEX | CALL_SIGWAIT |
+	    CALL_SIGNAL | CALL_REAP | CALL_DISPATCH)))
+		return 0;
+	n = family(g, v->pid, pids);
+	for (i = 0; i < n; i++) {
+		if ((u = stuck(x, pids[i])) == 0 || on_chain(x, pids[i]) >= 0)
+			continue;
+		st = state_of(x, vertex_get(g, u));
+		if (st != TS_WORK && st != TS_SLEEP)
+			continue;
+		if (ns == MAX_KIN)
+			return 0;
+		sus[ns++] = u;
+	}
+	snprintf(why, sizeof(why), "%s %u is blocked in %s (%s) on nothing "
+	    "the kernel names: probably for this process of its family, stuck "
+	    "through the hang, to end it", str_of(vertex_comm(v)), v->tid,
+	    str_of(sw.call), str_of(sw.wchan));
+	for (i = 0; i < ns; i++) {
+		x->says = "its family";
+		found |= blame(x, sus[i], why, depth, 0);
+	}
+	return found;
+}

@@ -392,7 +392,8 @@ long_wait(struct dctx *x, uint64_t id, int depth)
 	}
 	if (request_in_flight(x, id, depth) || busy_threads(x, id, depth) ||
 	    busy_siblings(x, id, depth) || awaits_child_signal(x, id, depth) ||
-	    own_ends(x, id, depth) || path_lock_holder(x, id, depth))
+	    own_ends(x, id, depth) || path_lock_holder(x, id, depth) ||
+	    unnamed_kin(x, id, depth))
 		return 1;
 	return waker0 != 0 && waker_gone(x, id, waker0, depth);
 }

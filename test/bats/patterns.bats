@@ -16,7 +16,9 @@
 #   - a stopped or frozen process is neither idle nor waiting for input,
 #     whether the stop found it asleep or at work;
 #   - what only its own process can post (a pipe it alone holds, a
-#     condition) waits on the thread of it asleep through the hang.
+#     condition) waits on the thread of it asleep through the hang;
+#   - a wait on nothing the kernel names (a FIFO's open) waits on its
+#     family.
 
 load helpers
 
@@ -58,7 +60,7 @@ setup_file() {
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
 	for c in forkpipe timedcond heldwait epollset epollchild stopped \
-	    busystop groupstop frozen busysend busyrecv; do
+	    busystop groupstop frozen busysend busyrecv fifoopen; do
 		cut "$c"
 	done
 	for c in pipe cond; do
@@ -200,4 +202,10 @@ diagnose() {
 	diagnose selfcond
 	[[ $HEAD =~ ^"Root cause: probably selfpost $root_pid/$root_tid " ]]
 	[[ $HEAD == *"fell asleep after: probably to post what it waits for"* ]]
+}
+
+@test "patterns: an open of a FIFO that waits for a writer, on nothing the kernel names, waits on the child asleep through the hang" {
+	diagnose fifoopen
+	[[ $HEAD =~ ^"Root cause: probably patterns.py $root_pid (a guess from its family" ]]
+	[[ $HEAD =~ "is blocked in openat ("[a-z_]+") on nothing the kernel names" ]]
 }

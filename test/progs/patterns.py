@@ -47,6 +47,9 @@ has begun.  Every case ends by itself within LIFETIME seconds.
   busyrecv   this process sends a request and polls for the answer with
              a non-blocking receive, tried again at once; its server, a
              child, takes 3 s over one request
+  fifoopen   this process opens a FIFO for reading, which waits for a
+             writer; its child opens it for writing after 3 s asleep:
+             nobody opened it before, and the kernel names no holder
 """
 import ctypes, fcntl, os, select, signal, socket, subprocess, sys, threading, time
 
@@ -467,10 +470,31 @@ def busyrecv(t):
     a.close(); os.waitpid(srv, 0)
 
 
+def fifoopen(t):
+    # Beside the truth file, in the test's own directory.
+    path = t.path + ".fifo"
+    os.mkfifo(path, 0o600)
+    pid = os.fork()
+    if pid == 0:
+        orphan_dies()
+        time.sleep(3)
+        fd = os.open(path, os.O_WRONLY)
+        os.write(fd, b"x")
+        os._exit(0)
+    t("victim_pid", os.getpid())
+    t("root_pid", pid)
+    t("hang_begin_ns", mono())
+    fd = os.open(path, os.O_RDONLY)
+    t("hang_end_ns", mono())
+    os.unlink(path)
+    os.read(fd, 1)
+    os.waitpid(pid, 0)
+
+
 if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
      "stopped": stopped, "frozen": lambda t: stopped(t, True),
      "heldwait": heldwait, "busystop": busystop, "epollchild": epollchild,
      "groupstop": groupstop, "busysend": busysend,
-     "busyrecv": busyrecv}[sys.argv[1]](Truth(sys.argv[2]))
+     "busyrecv": busyrecv, "fifoopen": fifoopen}[sys.argv[1]](Truth(sys.argv[2]))
