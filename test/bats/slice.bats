@@ -508,6 +508,60 @@ diagnose_tid() {
 	report_tid "$1" | sed -n 2,3p
 }
 
+# App 1's main thread reads pipe:90 from 1 s, whose write end, the
+# snapshot says, its own process alone holds (OTHER: process 7, asleep,
+# holds it too).  Its thread 1/2 fell asleep at 1.2 s (SIBLING sleep), or
+# sent server 5 a request then and waits for the answer, which server 5
+# computes through the hang (wait).
+own_end() {	# SIBLING [OTHER]
+	stream <<-EOS
+	task,100,1,1,app
+	task,100,1,2,app
+	task,100,5,5,server
+	task,100,7,7,other
+	event,500000000,7,7,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0
+	event,500000100,7,7,,1,switch,-,S,0,0,swapper/1
+	event,1000000000,1,1,,0,sys_enter,-,0,read,0x3,0x0,0x1
+	event,1000000100,1,1,,0,switch,-,S,0,0,swapper/0
+	$(if [ "$1" = sleep ]; then printf '%s\n' \
+	    "event,1200000000,1,2,,1,sys_enter,-,230,clock_nanosleep,0x0,0x0,0x7ffe0,0x0" \
+	    "event,1200000100,1,2,,1,switch,-,S,0,0,swapper/1"
+	else printf '%s\n' \
+	    "event,1200000000,1,2,,1,sys_enter,-,1,write,0x6,0x0,0x10" \
+	    "event,1200000100,1,2,,1,waking,-,5,5,0,server,120" \
+	    "event,1200000200,1,2,,1,sys_enter,-,0,read,0x6,0x0,0x10" \
+	    "event,1200000300,1,2,,1,switch,-,S,5,5,server" \
+	    "event,1200000400,5,5,,1,sys_enter,-,0,read,0x3,0x0,0x10"; fi)
+	wait,3500000000,1,1,S,read,3,pipe,pipe:90,in,,,1000000000,,pipe_read,app,0x3,0x0,0x1,0x0,0x0,0x0
+	holder,3500000000,1,0,pipe:90,writer,5,,,app
+	$([ -z "$2" ] || echo "holder,3500000000,7,0,pipe:90,writer,3,,,other")
+	wait,3500000000,7,7,S,clock_nanosleep,,,,sleep,,,500000000,,hrtimer_nanosleep,other,0x0,0x0,0x7ffe0,0x0
+	$(if [ "$1" = sleep ]; then
+	    echo "wait,3500000000,1,2,S,clock_nanosleep,,,,sleep,,,1200000000,,hrtimer_nanosleep,app,0x0,0x0,0x7ffe0,0x0"
+	else
+	    echo "wait,3500000000,1,2,S,read,6,unix,socket:70,in,,,1200000200,,unix_stream_read_generic,app,0x6,0x0,0x10,0x0,0x0,0x0"
+	    echo "holder,3500000000,5,0,socket:70,peer,3,,unix,server"
+	fi)
+	event,3500000000,9,9,,2,sys_enter,-,39,getpid
+	EOS
+}
+
+@test "slice: a read of a pipe only its own process holds the other end of waits on its thread asleep through the hang, or the one that waits in turn" {
+	out=$(own_end sleep | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: probably app 1/2 (a guess from timing): asleep on its own timer in clock_nanosleep for 2.3 s so far; app 1 waits on what only its own process holds the other end of, by the kernel's word, and this thread of it slept through the hang: probably the one to write it when it wakes"* ]]
+	out=$(own_end wait | diagnose_tid 1)
+	echo "$out"
+	# The thread that waits in turn holds the pipe, by the kernel's word:
+	# the chain goes on through it.
+	[[ "$out" == "Root cause: server 5 (the kernel says): the kernel says it holds what app 2 waits on: peer socket:70 (waitsfor)"* ]]
+	[[ "$out" == *"Wait chain: app 1 → app 1/2 → server 5"* ]]
+	# Another process holds it too: that one, by the kernel's word.
+	out=$(own_end sleep other | diagnose_tid 1)
+	echo "$out"
+	[[ "$out" == "Root cause: other 7 (the kernel says)"* ]]
+}
+
 # Client 1 waits for its helper 2 (forked, as a clone-like client forks
 # its demultiplexer), which reads a pipe both client 1 (inherited) and
 # server 3 (asleep) hold open for writing: WRITER1, WRITER2.
