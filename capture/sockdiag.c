@@ -377,6 +377,13 @@ inet_pair(struct sockdiag *d)
 		else if (m == NULL && e->t.proto == IPPROTO_TCP &&
 		    e->state == TCP_SYN_SENT_STATE)
 			s->i.listener = inet_listener_any(d, t);
+		/*
+		 * A datagram socket connected to one only bound there (a
+		 * server's, which answers whoever asks): what this sends
+		 * goes to that one, and its answer comes from it.
+		 */
+		else if (m == NULL && e->t.proto == IPPROTO_UDP)
+			s->i.peer = inet_listener_any(d, t);
 	}
 	HASH_ITER(hh, d->inets, e, tmp)
 		if (e->ino != 0)

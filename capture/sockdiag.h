@@ -5,7 +5,8 @@
  * connections queued on it and not yet accepted (UNIX_DIAG_ICONS); TCP
  * and UDP sockets on this machine are paired by their mirrored address
  * and port pairs (inet_diag), within a network namespace, or across two
- * where the connection is routed between them (a container's).
+ * where the connection is routed between them (a container's); a UDP
+ * socket connected to one only bound, with that one.
  */
 #ifndef CAPTURE_SOCKDIAG_H
 #define CAPTURE_SOCKDIAG_H

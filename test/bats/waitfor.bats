@@ -253,16 +253,18 @@ c.settimeout(None); print("connected", flush=True); c.sendall(b"q"); c.recv(1)'
 	grep -qx "$server peer tcp" "$T/h"
 }
 
-# A TCP case's waiter blocked in read: the holder of its socket's other
-# end, in RELATION (peer, or listener for one not accepted yet).
-tcp_holder() {	# CASE RELATION
+# A TCP (or UDP) case's waiter blocked in read: the holder of its
+# socket's other end, in RELATION (peer, or listener for one not accepted
+# yet).
+tcp_holder() {	# CASE RELATION [TYPE]
+	local type=${3:-tcp}
 	need_waitfor
 	start_case "$1"
 	snap "$WAITER_TID" read -p "$WAITER"
 	records wait -v t="$WAITER_TID" '$TID == t { print $TYPE }' "$T/s.csv" |
-	    grep -qx tcp
+	    grep -qx "$type"
 	holders_in "$WAITER_TID" in | tee "$T/h"
-	grep -qx "$HOLDER $2 tcp" "$T/h"
+	grep -qx "$HOLDER $2 $type" "$T/h"
 }
 
 @test "waitfor: a loopback TCP client waits for the server that has its connection" {
@@ -271,6 +273,10 @@ tcp_holder() {	# CASE RELATION
 
 @test "waitfor: an IPv6 client of an IPv4 server (a v4-mapped address) waits for the server" {
 	tcp_holder tcp-mapped peer
+}
+
+@test "waitfor: a UDP client connected to a server's socket, which is only bound, waits for the server" {
+	tcp_holder udp peer udp
 }
 
 @test "waitfor: a TCP connection not accepted yet waits for the listener's holder" {

@@ -3,7 +3,7 @@
  * sets one up between processes (or threads), prints who waits and who
  * holds the other end, and blocks until killed.
  *
- *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|unix-full|
+ *	waitfor-cases pipe|unix|tcp|tcp-queued|tcp-mapped|udp|unix-full|
  *	    abstract-full|tcp-full|posix|ofd|lease|epoll|mutex|rwlock-r|
  *	    rwlock-w|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|
  *	    fanotify|fuse|vfork|mq|pidfd|seccomp|userfault
@@ -255,6 +255,44 @@ case_tcp(int accepts)
 	c = child(client, NULL);
 	if (accepts && (conn = accept(l, NULL, NULL)) == -1)
 		err(1, "accept");
+	say("waiter", c, c);
+	say("holder", getpid(), tid());
+	ready();
+	hold(NULL);
+}
+
+/*
+ * A datagram client connected to a server's socket, which is only bound
+ * (it answers whoever asks): it asked, and waits for the answer.
+ */
+static void
+datagram_client(void *arg)
+{
+	int s;
+	char b;
+
+	(void)arg;
+	if ((s = socket(AF_INET, SOCK_DGRAM, 0)) == -1 ||
+	    connect(s, (struct sockaddr *)&server, sizeof(server)) == -1)
+		err(1, "connect");
+	if (write(s, "?", 1) != 1 || read(s, &b, 1) == -1)
+		err(1, "client");
+}
+
+static void
+case_udp(void)
+{
+	socklen_t len = sizeof(server);
+	int s;
+	pid_t c;
+
+	server.sin_family = AF_INET;
+	server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((s = socket(AF_INET, SOCK_DGRAM, 0)) == -1 ||
+	    bind(s, (struct sockaddr *)&server, sizeof(server)) == -1 ||
+	    getsockname(s, (struct sockaddr *)&server, &len) == -1)
+		err(1, "bind");
+	c = child(datagram_client, NULL);
 	say("waiter", c, c);
 	say("holder", getpid(), tid());
 	ready();
@@ -992,6 +1030,8 @@ main(int argc, char *argv[])
 		v6_client = 1;
 		case_tcp(1);
 	}
+	else if (strcmp(c, "udp") == 0)
+		case_udp();
 	else if (strcmp(c, "unix-full") == 0)
 		case_full('f');
 	else if (strcmp(c, "abstract-full") == 0)
@@ -1042,7 +1082,7 @@ main(int argc, char *argv[])
 		case_userfault();
 	else
 		errx(64, "usage: waitfor-cases pipe|unix|tcp|tcp-queued|"
-		    "tcp-mapped|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
+		    "tcp-mapped|udp|unix-full|abstract-full|tcp-full|posix|ofd|lease|epoll|"
 		    "mutex|rwlock-r|rwlock-w|pshared|exited|ptrace|join|tidword|shm-spin|shm-nap|"
 		    "fanotify|fuse|vfork|mq|pidfd|seccomp|userfault "
 		    "[LOCKFILE]");
