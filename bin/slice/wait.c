@@ -72,6 +72,45 @@ path_call(struct dctx *x, const struct vertex *v)
 }
 
 /*
+ * The vertices the request went out of: v's, and those of its thread
+ * just before it that ended in no wait (split where the thread turned to
+ * another peer, or preempted), SENT_MAX in all.  How many, into out.
+ */
+#define SENT_MAX	8
+
+static int
+sent_from(struct graph *g, uint64_t id, uint64_t *out)
+{
+	const struct vertex *u;
+	int n = 0;
+
+	out[n++] = id;
+	while (n < SENT_MAX && (id = vertex_prev(g, id)) != 0 &&
+	    ((u = vertex_get(g, id))->wait == '\0' || u->wait == 'R'))
+		out[n++] = id;
+	return n;
+}
+
+static int
+among(const uint64_t *ids, int n, uint64_t id)
+{
+	while (n-- > 0)
+		if (ids[n] == id)
+			return 1;
+	return 0;
+}
+
+/*
+ * A receive whose socket the kernel names no other end of: a datagram
+ * socket not connected, whose answer comes from whoever it asked.
+ */
+static int
+unnamed_receive(struct graph *g, const struct vertex *v)
+{
+	return syscall_is_recv(str_of(v->last_sys)) && !named(g, vertex_id(v));
+}
+
+/*
  * A thread that sent a request to another process and then waits on a
  * futex of its own program, for whom nothing names (a synchronous call
  * whose answer an I/O thread receives and hands it: an RPC client, a
@@ -79,8 +118,9 @@ path_call(struct dctx *x, const struct vertex *v)
  * read it, and what holds the answer up is there.  So for a thread whose
  * last call seen was the send itself, that waits in a call the trace
  * does not follow (an open that an on-access scanner must allow first:
- * fanotify) or in the send.  The message's strong link says it went
- * there; that the wait is for its answer is timing.
+ * fanotify) or in the send, or in a receive on nothing the kernel names
+ * (unnamed_receive()).  The message's strong link says it went there;
+ * that the wait is for its answer is timing.
  */
 static int
 request_in_flight(struct dctx *x, uint64_t id, int depth)
@@ -93,9 +133,10 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	const char *path;
 	uint64_t now;
 	char why[200];
+	uint64_t sent[SENT_MAX];
 	int32_t k;
 	struct link *next;
-	int found = 0, timed_out;
+	int found = 0, timed_out, nsent;
 
 	/*
 	 * Or one in a path's lookup that woke a process and waits since:
@@ -115,11 +156,13 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	if (v->lock || (v->last_sys == 0 && path == NULL) ||
 	    (state_of(x, v) != TS_WAIT && !timed_out) || (path == NULL &&
 	    strncmp(str_of(v->last_sys), "futex", 5) != 0 &&
-	    !syscall_is_send(str_of(v->last_sys)) && !timed_out))
+	    !syscall_is_send(str_of(v->last_sys)) && !timed_out &&
+	    !unnamed_receive(g, v)))
 		return 0;
+	nsent = sent_from(g, id, sent);
 	for (k = 0; k < g->nl && !found; k++) {
 		l = &g->l[k];
-		if (link_from(l) != id || link_weak(l) ||
+		if (!among(sent, nsent, link_from(l)) || link_weak(l) ||
 		    (link_rule(l) != message && link_rule(l) != softirq &&
 		    (path == NULL || link_rule(l) != wakeup)) ||
 		    (t = vertex_get(g, link_to(l))) == NULL ||

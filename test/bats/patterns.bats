@@ -18,7 +18,8 @@
 #   - what only its own process can post (a pipe it alone holds, a
 #     condition) waits on the thread of it asleep through the hang;
 #   - a wait on nothing the kernel names (a FIFO's open) waits on its
-#     family.
+#     family; a receive on a socket nothing pairs with (UDP, not
+#     connected), on whoever took the question sent before it.
 
 load helpers
 
@@ -60,7 +61,7 @@ setup_file() {
 	can_trace || return 0
 	command -v python3 >/dev/null || return 0
 	for c in forkpipe timedcond heldwait epollset epollchild stopped \
-	    busystop groupstop frozen busysend busyrecv fifoopen; do
+	    busystop groupstop frozen busysend busyrecv fifoopen udpask; do
 		cut "$c"
 	done
 	for c in pipe cond; do
@@ -208,4 +209,12 @@ diagnose() {
 	diagnose fifoopen
 	[[ $HEAD =~ ^"Root cause: probably patterns.py $root_pid (a guess from its family" ]]
 	[[ $HEAD =~ "is blocked in openat ("[a-z_]+") on nothing the kernel names" ]]
+}
+
+@test "patterns: a UDP question on a socket not connected waits on the server that took it in" {
+	diagnose udpask
+	# The datagram woke it: a wake-up's word where the send and the wait
+	# are one vertex, timing's where the thread's vertex split between.
+	[[ $HEAD =~ ^"Root cause: "(probably )?"patterns.py $root_pid (a "(wake-up|guess from timing)"): " ]]
+	[[ $HEAD == *"has the request patterns.py $victim_pid sent it just before its wait in recvfrom, which nothing names"* ]]
 }

@@ -50,6 +50,9 @@ has begun.  Every case ends by itself within LIFETIME seconds.
   fifoopen   this process opens a FIFO for reading, which waits for a
              writer; its child opens it for writing after 3 s asleep:
              nobody opened it before, and the kernel names no holder
+  udpask     this process asks its child, a UDP server, a question on a
+             socket not connected, and waits for the answer, which the
+             server gives after 3 s asleep: no socket pairs with it
 """
 import ctypes, fcntl, os, select, signal, socket, subprocess, sys, threading, time
 
@@ -491,10 +494,37 @@ def fifoopen(t):
     os.waitpid(pid, 0)
 
 
+def udpask(t):
+    srv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    srv.bind(("127.0.0.1", 0))
+    pid = os.fork()
+    if pid == 0:
+        orphan_dies()
+        q, peer = srv.recvfrom(16)
+        time.sleep(3)
+        srv.sendto(b"answer", peer)
+        os._exit(0)
+    c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    # Asked once the server waits for questions, as a service does: the
+    # datagram wakes it.
+    for i in range(500):
+        with open(f"/proc/{pid}/syscall") as f:
+            if f.read().split()[0] == "45":	# recvfrom, x86-64
+                break
+        time.sleep(0.01)
+    t("victim_pid", os.getpid())
+    t("root_pid", pid)
+    t("hang_begin_ns", mono())
+    c.sendto(b"question", srv.getsockname())
+    c.recvfrom(16)
+    t("hang_end_ns", mono())
+    os.waitpid(pid, 0)
+
+
 if __name__ == "__main__":
     signal.alarm(LIFETIME)
     {"forkpipe": forkpipe, "timedcond": timedcond, "epollset": epollset,
      "stopped": stopped, "frozen": lambda t: stopped(t, True),
      "heldwait": heldwait, "busystop": busystop, "epollchild": epollchild,
      "groupstop": groupstop, "busysend": busysend,
-     "busyrecv": busyrecv, "fifoopen": fifoopen}[sys.argv[1]](Truth(sys.argv[2]))
+     "busyrecv": busyrecv, "fifoopen": fifoopen, "udpask": udpask}[sys.argv[1]](Truth(sys.argv[2]))
