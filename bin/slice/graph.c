@@ -1618,7 +1618,7 @@ mark_sleepers(struct graph *g)
  * between its threads).
  */
 static int
-own_ends(const struct graph *g, uint32_t tid)
+ends_held_within(const struct graph *g, uint32_t tid)
 {
 	int i, n = 0;
 
@@ -1657,7 +1657,7 @@ snapshot_wait(const struct graph *g, const struct vertex *v,
 			if (g->snapw[i].sleeps != 0)
 				out->sleeps = g->snapw[i].sleeps;
 			out->selffd = g->snapw[i].selffd;
-			out->ownends = own_ends(g, v->tid);
+			out->ownends = ends_held_within(g, v->tid);
 			out->pid = g->snapw[i].pid;
 			out->state = g->snapw[i].state;
 			out->call = g->snapw[i].call;

@@ -596,10 +596,10 @@ unnamed_kin(struct dctx *x, uint64_t id, int depth)
 
 	if (v->lock || named(g, id) || !snapshot_wait(g, v, &sw) ||
 	    sw.state != 'S' || sw.objects > 0 || sw.timed || sw.stop != 0 ||
-	    sw.call == 0 ||
-	    *str_of(sw.call) == '\0' || (syscall_class(str_of(sw.call)) &
-	    (CALL_SLEEP | CALL_YIELD | CALL_POLL | CALL_FUTEX | CALL_SIGWAIT |
-	    CALL_SIGNAL | CALL_REAP | CALL_DISPATCH)))
+	    sw.call == 0 || *str_of(sw.call) == '\0' ||
+	    (syscall_class(str_of(sw.call)) & (CALL_SLEEP | CALL_YIELD |
+	    CALL_POLL | CALL_FUTEX | CALL_SIGWAIT | CALL_SIGNAL | CALL_REAP |
+	    CALL_DISPATCH)))
 		return 0;
 	n = family(g, v->pid, pids);
 	for (i = 0; i < n; i++) {

@@ -131,9 +131,8 @@ request_in_flight(struct dctx *x, uint64_t id, int depth)
 	    wakeup = str_id(WAKEUP_RULE);
 	const struct link *l;
 	const char *path;
-	uint64_t now;
+	uint64_t now, sent[SENT_MAX];
 	char why[200];
-	uint64_t sent[SENT_MAX];
 	int32_t k;
 	struct link *next;
 	int found = 0, timed_out, nsent;

@@ -505,11 +505,11 @@ def udpask(t):
         srv.sendto(b"answer", peer)
         os._exit(0)
     c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    # Asked once the server waits for questions, as a service does: the
-    # datagram wakes it.
+    # Asked once the server waits for questions (asleep: its one wait is
+    # its receive), as a service does: the datagram wakes it.
     for i in range(500):
-        with open(f"/proc/{pid}/syscall") as f:
-            if f.read().split()[0] == "45":	# recvfrom, x86-64
+        with open(f"/proc/{pid}/stat") as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "S":
                 break
         time.sleep(0.01)
     t("victim_pid", os.getpid())
